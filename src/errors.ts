@@ -1,0 +1,62 @@
+/**
+ * The one error vocabulary. Services throw `AppError` with a kind from this closed set; the
+ * HTTP edge turns it into an RFC 7807 problem (status, type URI, title) and nothing else
+ * decides a status code.
+ */
+export const ERROR_KINDS = {
+  bad_request: { status: 400, title: 'bad request' },
+  unauthorized: { status: 401, title: 'unauthorized' },
+  payment_required: { status: 402, title: 'payment required' },
+  forbidden: { status: 403, title: 'forbidden' },
+  not_found: { status: 404, title: 'not found' },
+  method_not_allowed: { status: 405, title: 'method not allowed' },
+  conflict: { status: 409, title: 'conflict' },
+  gone: { status: 410, title: 'gone' },
+  payload_too_large: { status: 413, title: 'payload too large' },
+  unsupported_media_type: { status: 415, title: 'unsupported media type' },
+  unprocessable: { status: 422, title: 'unprocessable entity' },
+  rate_limited: { status: 429, title: 'too many requests' },
+  internal: { status: 500, title: 'internal server error' },
+  upstream_unavailable: { status: 503, title: 'service unavailable' },
+} as const;
+
+export type ErrorKind = keyof typeof ERROR_KINDS;
+
+export type ErrorOptions = {
+  /** Extra members of the problem body (e.g. `invalid_fields`, `current_status`). */
+  extensions?: Record<string, unknown>;
+  /** Response headers that belong to the error (e.g. `Retry-After`). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+};
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly kind: ErrorKind;
+  readonly extensions: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(kind: ErrorKind, detail: string, options: ErrorOptions = {}) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.extensions = options.extensions ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_KINDS[this.kind].status;
+  }
+}
+
+export const badRequest = (detail: string, options?: ErrorOptions) => new AppError('bad_request', detail, options);
+export const unauthorized = (detail: string) => new AppError('unauthorized', detail);
+export const forbidden = (detail: string) => new AppError('forbidden', detail);
+export const notFound = (detail: string) => new AppError('not_found', detail);
+export const conflict = (detail: string, options?: ErrorOptions) => new AppError('conflict', detail, options);
+export const unprocessable = (detail: string, options?: ErrorOptions) =>
+  new AppError('unprocessable', detail, options);
+export const upstreamUnavailable = (detail: string, options?: ErrorOptions) =>
+  new AppError('upstream_unavailable', detail, options);
+
+/** `invalid <name>: <problem>`, the shape every 400 detail takes so clients can see what to fix. */
+export const invalidParameter = (name: string, problem: string) => badRequest(`invalid ${name}: ${problem}`);

@@ -1,0 +1,37 @@
+import type { App } from './app-type.ts';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { version } from '../version.ts';
+
+/** OpenAPI 3.1 generated from the route schemas, and an interactive page at /docs. */
+export async function registerOpenApi(app: App, publicUrl: string) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tributary API',
+        version,
+        description:
+          'Health data aggregation: connect wearable accounts, read one normalized data model, receive signed webhooks; ' +
+          'and a lab-test order API. Errors are RFC 7807 application/problem+json.',
+      },
+      servers: [{ url: publicUrl }],
+      components: {
+        securitySchemes: {
+          devId: { type: 'apiKey', in: 'header', name: 'dev-id' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          basic: { type: 'http', scheme: 'basic', description: 'Order API only: base64(dev-id:api-key)' },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const auth = route.config?.auth;
+      if (!auth || auth === 'none') return { schema, url };
+      const security: Record<string, string[]>[] = [{ devId: [], apiKey: [] }];
+      if (auth === 'developer-or-basic') security.push({ basic: [] });
+      return { schema: { ...schema, security } as typeof schema, url };
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+}

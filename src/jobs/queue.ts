@@ -1,0 +1,129 @@
+import { CompiledQuery } from 'kysely';
+import { fromPglite, type Job, PgBoss, type QueueOptions, type WorkOptions } from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Db, Store } from '../store/db.ts';
+
+/**
+ * The durable job queue (pg-boss on the same database as everything else). Modules declare
+ * their queues with `define`; `start` creates them and, in a worker role, starts their
+ * handlers. Sending inside a store transaction enqueues atomically with the change that
+ * caused it, so a crash can never leave one without the other.
+ */
+export type QueueDefinition<T extends object> = {
+  name: string;
+  /** Retry, backoff and expiry for jobs of this queue. */
+  options: QueueOptions;
+  /** How this process's workers fetch (batch size, concurrency, polling). */
+  work?: Omit<WorkOptions, 'includeMetadata'>;
+  handler: (jobs: Job<T>[]) => Promise<void>;
+};
+
+export type SendOptions = {
+  /** Enqueue inside this transaction (commits or rolls back with it). */
+  trx?: Db;
+  startAfter?: Date | number;
+  singletonKey?: string;
+  id?: string;
+  priority?: number;
+};
+
+export type JobQueue = {
+  define<T extends object>(definition: QueueDefinition<T>): void;
+  start(options: { work: boolean }): Promise<void>;
+  send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
+  sendMany<T extends object>(queue: string, items: { data: T; options?: Omit<SendOptions, 'trx'> }[], trx?: Db): Promise<void>;
+  /** Jobs waiting (queued, including deferred) per queue, for metrics and readiness. */
+  depths(): Promise<Record<string, { queued: number; active: number }>>;
+  /** Wakes this process's workers of a queue now instead of at their next poll. */
+  wake(queue: string): void;
+  /** Stops fetching, waits for running handlers (up to `timeoutMs`), then releases the queue. */
+  stop(timeoutMs?: number): Promise<void>;
+  boss(): PgBoss;
+};
+
+const executorFor = (trx: Db) => ({
+  executeSql: async (text: string, values?: unknown[]) => {
+    const result = await trx.executeQuery(CompiledQuery.raw(text, values ?? []));
+    return { rows: result.rows as unknown[] };
+  },
+});
+
+function createBoss(store: Store): PgBoss {
+  if (store.pglite) {
+    return new PgBoss({ db: fromPglite(store.pglite), backend: 'pglite', schema: 'pgboss', useListenNotify: true });
+  }
+  if (!store.postgres) throw new Error('store has neither PGlite nor PostgreSQL');
+  const { connectionString, schema } = store.postgres;
+  return new PgBoss({
+    connectionString,
+    schema: schema === 'public' ? 'pgboss' : `${schema}_jobs`,
+    max: 6,
+    useListenNotify: true,
+  });
+}
+
+export function createJobQueue(store: Store, log: Logger): JobQueue {
+  const boss = createBoss(store);
+  const definitions = new Map<string, QueueDefinition<object>>();
+  const workerIds = new Map<string, string[]>();
+  let started = false;
+
+  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+
+  return {
+    define(definition) {
+      if (started) throw new Error(`queue ${definition.name} defined after start`);
+      definitions.set(definition.name, definition as unknown as QueueDefinition<object>);
+    },
+
+    async start({ work }) {
+      await boss.start();
+      for (const definition of definitions.values()) {
+        await boss.createQueue(definition.name, { ...definition.options, notify: true });
+        await boss.updateQueue(definition.name, { ...definition.options, notify: true });
+      }
+      started = true;
+      if (!work) return;
+      for (const definition of definitions.values()) {
+        const id = await boss.work<object>(
+          definition.name,
+          { pollingIntervalSeconds: 1, ...definition.work },
+          async (jobs) => definition.handler(jobs),
+        );
+        workerIds.set(definition.name, [...(workerIds.get(definition.name) ?? []), id]);
+      }
+    },
+
+    async send(queue, data, options = {}) {
+      const { trx, ...jobOptions } = options;
+      return boss.send(queue, data, { ...jobOptions, ...(trx ? { db: executorFor(trx) } : {}) });
+    },
+
+    async sendMany(queue, items, trx) {
+      if (items.length === 0) return;
+      await boss.insert(
+        queue,
+        items.map((item) => ({ data: item.data, ...item.options })),
+        trx ? { db: executorFor(trx) } : undefined,
+      );
+    },
+
+    async depths() {
+      const result: Record<string, { queued: number; active: number }> = {};
+      for (const queue of await boss.getQueues([...definitions.keys()])) {
+        result[queue.name] = { queued: queue.queuedCount, active: queue.activeCount };
+      }
+      return result;
+    },
+
+    wake(queue) {
+      for (const id of workerIds.get(queue) ?? []) boss.notifyWorker(id);
+    },
+
+    async stop(timeoutMs = 30_000) {
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+    },
+
+    boss: () => boss,
+  };
+}

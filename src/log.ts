@@ -1,0 +1,31 @@
+import pino, { type Logger } from 'pino';
+
+/**
+ * One logger for the process. Credentials never reach it: auth headers are redacted, and
+ * request URLs are logged without their query string (OAuth callbacks carry codes there).
+ */
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    redact: {
+      paths: [
+        'req.headers["x-api-key"]',
+        'req.headers.authorization',
+        'req.headers.cookie',
+        '*.access_token',
+        '*.refresh_token',
+        '*.api_key',
+        '*.apiKey',
+        '*.client_secret',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (request: { method: string; url: string; id?: string }) => ({
+        method: request.method,
+        url: request.url.split('?')[0],
+        id: request.id,
+      }),
+    },
+  });
+}

@@ -1,0 +1,31 @@
+import type { ColumnType, Generated } from 'kysely';
+
+export type Environment = 'sandbox' | 'production';
+export type DeveloperStatus = 'active' | 'suspended';
+
+export interface DevelopersTable {
+  id: string;
+  name: string;
+  environment: Environment;
+  status: ColumnType<DeveloperStatus, DeveloperStatus | undefined, DeveloperStatus>;
+  order_api_access: ColumnType<boolean, boolean | undefined, boolean>;
+  hourly_days_limit: number | null;
+  webhook_url: string | null;
+  /** Sealed with the service's encryption key. */
+  webhook_secret: string;
+  created_at: Generated<Date>;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  developer_id: string;
+  display_prefix: string;
+  hash: string;
+  created_at: Generated<Date>;
+  revoked_at: Date | null;
+}
+
+export interface DeveloperTables {
+  developers: DevelopersTable;
+  api_keys: ApiKeysTable;
+}

@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PgliteDialect } from './pglite-dialect.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+export type Store = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** The embedded instance, when there is one (the job queue shares it). */
+  pglite: PGlite | undefined;
+  /** PostgreSQL connection string and schema, when on PostgreSQL (the job queue opens its own pool). */
+  postgres: { connectionString: string; schema: string } | undefined;
+  close(): Promise<void>;
+};
+
+export type StoreOptions = {
+  databaseUrl: string | undefined;
+  /** Directory for embedded data; `undefined` keeps PGlite in memory (tests). */
+  dataDir: string | undefined;
+  /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */
+  schema?: string;
+  poolSize?: number;
+};
+
+const INT8_OID = 20;
+
+// Counts and bigint ids come back as strings from node-postgres and as bigint from PGlite;
+// every int8 we store fits a double, so both return numbers.
+const parseInt8 = (value: string) => Number(value);
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema ?? 'public', options.poolSize);
+  return openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Store> {
+  let path: string | undefined;
+  if (dataDir) {
+    path = join(dataDir, 'pgdata');
+    mkdirSync(path, { recursive: true });
+  }
+  const pglite = await PGlite.create(path, { parsers: { [INT8_OID]: parseInt8 } });
+  const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite) });
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    postgres: undefined,
+    async close() {
+      await db.destroy();
+      await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(connectionString: string, schema: string, poolSize = 10): Promise<Store> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+  const types = {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  };
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    types,
+    options: `-c search_path=${schema}`,
+    connectionTimeoutMillis: 10_000,
+  });
+  if (schema !== 'public') await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    pglite: undefined,
+    postgres: { connectionString, schema },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
