@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration';
 import * as developers from './0001_developers.ts';
+import * as users from './0002_users.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -7,4 +8,5 @@ import * as developers from './0001_developers.ts';
  */
 export const migrations: Record<string, Migration> = {
   '0001_developers': developers,
+  '0002_users': users,
 };

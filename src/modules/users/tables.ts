@@ -1,0 +1,31 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * - `pending`: auth link made, consent not completed (not budgeted, gets no data).
+ * - `active`: connected.
+ * - `broken`: token refresh failed for good (`connection_error` sent); needs reconnecting.
+ * - `revoked`: the provider told us access was withdrawn (`access_revoked` sent).
+ */
+export type UserStatus = 'pending' | 'active' | 'broken' | 'revoked';
+
+export interface UsersTable {
+  id: string;
+  developer_id: string;
+  provider: string;
+  status: ColumnType<UserStatus, UserStatus | undefined, UserStatus>;
+  /** Developer-controlled: inactive users receive no data updates. */
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  reference_id: string | null;
+  /** Comma-separated, as granted by the provider. */
+  scopes: string | null;
+  /** The provider's own account id, to recognise a reconnection of the same account. */
+  provider_user_id: string | null;
+  created_at: Generated<Date>;
+  last_webhook_update: Date | null;
+  last_polled_at: Date | null;
+  most_recent_data_at: Date | null;
+}
+
+export interface UserTables {
+  users: UsersTable;
+}
