@@ -9,6 +9,8 @@ export type Config = {
   dataDir: string;
   /** PostgreSQL connection string; absent means embedded PGlite in `dataDir`. */
   databaseUrl: string | undefined;
+  /** PostgreSQL schema for Tributary's tables (its job queue uses `<schema>_jobs`, or `pgboss` for public). */
+  databaseSchema: string;
   /** 32-byte key for AES-256-GCM encryption of secrets at rest. */
   encryptionKey: Buffer;
   logLevel: string;
@@ -82,6 +84,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
   }
+  const databaseSchema = env.DATABASE_SCHEMA && env.DATABASE_SCHEMA !== '' ? env.DATABASE_SCHEMA : 'public';
+  if (!/^[a-z_][a-z0-9_]{0,50}$/.test(databaseSchema)) {
+    throw new ConfigError('DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, underscores)');
+  }
   const logLevel = env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
@@ -92,6 +98,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: parsePublicUrl(env.PUBLIC_URL, host, port),
     dataDir,
     databaseUrl,
+    databaseSchema,
     encryptionKey: loadEncryptionKey(env.ENCRYPTION_KEY, databaseUrl, dataDir),
     logLevel,
     env: { ...env },

@@ -19,7 +19,11 @@ export type Runtime = {
 
 /** Opens the store and applies migrations: what every command needs first. */
 export async function openMigratedStore(config: Config, log: Logger): Promise<Store> {
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    schema: config.databaseSchema,
+  });
   const applied = await migrateToLatest(store.db);
   if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
   return store;
