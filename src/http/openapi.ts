@@ -33,5 +33,6 @@ export async function registerOpenApi(app: App, publicUrl: string) {
       return { schema: { ...schema, security } as typeof schema, url };
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, url: '/openapi.json' } });
+  app.get('/openapi.json', { schema: { hide: true } as object, config: { auth: 'none' } }, async () => app.swagger());
 }

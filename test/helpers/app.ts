@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { buildApp, defineJobs } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { type AppContext, type Clock, createContext } from '../../src/context.ts';
+import type { App } from '../../src/http/app-type.ts';
+import { createJobQueue } from '../../src/jobs/queue.ts';
+import { createLogger } from '../../src/log.ts';
+import type { Environment } from '../../src/modules/developers/tables.ts';
+import { openStore } from '../../src/store/db.ts';
+import { migrateToLatest } from '../../src/store/migrate.ts';
+
+/**
+ * A whole Tributary (store, migrations, queue, workers, HTTP app) for one test file. On
+ * embedded PGlite in memory by default; on PostgreSQL when DATABASE_URL is set, inside a
+ * schema of its own that is dropped afterwards, so test files never see each other's rows
+ * or jobs.
+ */
+export type TestService = {
+  app: App;
+  ctx: AppContext;
+  config: Config;
+  close(): Promise<void>;
+};
+
+export type TestServiceOptions = {
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Start queue workers (default true). */
+  work?: boolean;
+};
+
+export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PUBLIC_URL: 'http://127.0.0.1:8080',
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...options.env,
+  });
+  const schema = config.databaseUrl ? (options.env?.DATABASE_SCHEMA ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: undefined,
+    ...(schema ? { schema } : {}),
+    poolSize: 5,
+  });
+  await migrateToLatest(store.db);
+  const log = createLogger(config.logLevel);
+  const jobs = createJobQueue(store, log);
+  const ctx = createContext({ config, store, jobs, log, ...(options.clock ? { clock: options.clock } : {}) });
+  defineJobs(ctx);
+  await jobs.start({ work: options.work ?? true });
+  const app = await buildApp(ctx);
+
+  return {
+    app,
+    ctx,
+    config,
+    async close() {
+      await app.close();
+      await jobs.stop(5_000);
+      await store.close();
+      if (schema && config.databaseUrl) await dropSchemas(config.databaseUrl, schema);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function dropSchemas(databaseUrl: string, schema: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+export type TestDeveloper = {
+  devId: string;
+  apiKey: string;
+  webhookSecret: string;
+  headers: Record<string, string>;
+};
+
+export async function createDeveloper(
+  ctx: AppContext,
+  options: { environment?: Environment; orderApi?: boolean; name?: string } = {},
+): Promise<TestDeveloper> {
+  const created = await ctx.developers.create({
+    name: options.name ?? 'Test developer',
+    environment: options.environment ?? 'sandbox',
+    orderApiAccess: options.orderApi ?? false,
+  });
+  return {
+    devId: created.developer.id,
+    apiKey: created.apiKey,
+    webhookSecret: created.webhookSecret,
+    headers: { 'dev-id': created.developer.id, 'x-api-key': created.apiKey },
+  };
+}
+
+/** Asserts-friendly view of a problem+json response. */
+export function problemOf(response: { headers: Record<string, unknown>; body: string; statusCode: number }) {
+  return {
+    status: response.statusCode,
+    contentType: String(response.headers['content-type'] ?? ''),
+    body: JSON.parse(response.body) as { type: string; title: string; status: number; detail: string; instance: string } & Record<
+      string,
+      unknown
+    >,
+  };
+}
