@@ -1,0 +1,48 @@
+// The `user` object carried by user-scoped webhook events (wire-facts A.4), and the small value
+// conversions event builders share.
+import { formatDateTime } from '../../model/time.ts';
+
+export type JsonObject = { readonly [key: string]: unknown };
+
+export interface WebhookUser {
+  user_id: string;
+  provider: string;
+  last_webhook_update: string | null;
+  scopes: string | null;
+  reference_id: string | null;
+  active: boolean;
+  created_at: string | null;
+}
+
+/** What callers may pass for a user: a wider row is fine, only the wire keys are copied out. */
+export interface WebhookUserInput {
+  user_id: string;
+  provider: string;
+  last_webhook_update?: string | Date | null;
+  scopes?: string | readonly string[] | null;
+  reference_id?: string | null;
+  active?: boolean;
+  created_at?: string | Date | null;
+}
+
+/** A Date becomes the contract's datetime (microseconds, explicit offset); strings pass as given. */
+export function wireDateTime(value: string | Date): string {
+  return typeof value === 'string' ? value : formatDateTime(value.getTime(), 0);
+}
+
+export function commaList(value: string | readonly string[]): string {
+  return typeof value === 'string' ? value : value.join(',');
+}
+
+/** Copies exactly the wire keys, so an internal column on a database row can never leak into a payload. */
+export function toWebhookUser(user: WebhookUserInput): WebhookUser {
+  return {
+    user_id: user.user_id,
+    provider: user.provider,
+    last_webhook_update: user.last_webhook_update ? wireDateTime(user.last_webhook_update) : null,
+    scopes: user.scopes ? commaList(user.scopes) || null : null,
+    reference_id: user.reference_id ?? null,
+    active: user.active ?? true,
+    created_at: user.created_at ? wireDateTime(user.created_at) : null,
+  };
+}

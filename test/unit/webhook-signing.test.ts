@@ -1,0 +1,407 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { test } from 'node:test';
+import type { WebhookEvent } from '../../src/modules/webhooks/events.ts';
+import {
+  buildAthleteEvent,
+  buildAuthErrorEvent,
+  buildAuthSuccessEvent,
+  buildDataEvent,
+  buildHealthcheckEvent,
+  buildLargeRequestProcessingEvent,
+  buildLargeRequestSendingEvent,
+  buildPermissionChangeEvent,
+  buildRateLimitHitEvent,
+  buildUserNoticeEvent,
+  buildUserReauthEvent,
+  DATA_EVENT_TYPES,
+  eventReference,
+  toWebhookUser,
+  wireDateTime,
+} from '../../src/modules/webhooks/events.ts';
+import {
+  buildDeliveryHeaders,
+  generateWebhookSecret,
+  isValidWebhookSecret,
+  signingSecretsAt,
+  signWebhook,
+  verifyServiceSignature,
+  verifyStandardWebhook,
+} from '../../src/modules/webhooks/signing.ts';
+
+// Independent reference implementations, written from the two specs rather than from signing.ts.
+function referenceStandardSignature(
+  secret: string,
+  id: string,
+  timestamp: string,
+  body: string | Buffer,
+): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return createHmac('sha256', key)
+    .update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`), Buffer.from(body)]))
+    .digest('base64');
+}
+
+function referenceServiceSignature(secret: string, timestamp: string, body: string | Buffer): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(Buffer.concat([Buffer.from(`${timestamp}.`), Buffer.from(body)]))
+    .digest('hex');
+}
+
+function parseServiceHeader(value: string): { t: string; v1: string[] } {
+  const parts = value.split(',').map((element) => element.split('='));
+  return {
+    t: parts.find(([name]) => name === 't')?.[1] ?? '',
+    v1: parts.filter(([name]) => name === 'v1').map(([, hex]) => hex ?? ''),
+  };
+}
+
+// The Standard Webhooks specification's published test vector.
+const VECTOR = {
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+  timestamp: 1614265330,
+  body: '{"test": 2432232314}',
+  signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+};
+const AT_VECTOR_TIME = new Date(VECTOR.timestamp * 1000);
+
+test('Standard Webhooks signature matches the specification test vector', () => {
+  const headers = signWebhook({
+    id: VECTOR.id,
+    timestamp: VECTOR.timestamp,
+    rawBody: VECTOR.body,
+    secrets: [VECTOR.secret],
+  });
+  assert.equal(headers['webhook-signature'], VECTOR.signature);
+  assert.equal(headers['webhook-id'], VECTOR.id);
+  assert.equal(headers['webhook-timestamp'], '1614265330');
+  const verdict = verifyStandardWebhook({
+    rawBody: VECTOR.body,
+    headers: {
+      'webhook-id': VECTOR.id,
+      'webhook-timestamp': '1614265330',
+      'webhook-signature': VECTOR.signature,
+    },
+    secret: VECTOR.secret,
+    now: AT_VECTOR_TIME,
+  });
+  assert.deepEqual(verdict, { valid: true });
+});
+
+test('both schemes agree with independent implementations, over raw bytes', () => {
+  const secret = generateWebhookSecret();
+  const body = Buffer.from('{"type":"sleep","note":"naïve ☾"}', 'utf8');
+  const headers = signWebhook({ id: 'evt_1', timestamp: 1700000000, rawBody: body, secrets: [secret] });
+  assert.equal(
+    headers['webhook-signature'],
+    `v1,${referenceStandardSignature(secret, 'evt_1', '1700000000', body)}`,
+  );
+  const service = parseServiceHeader(headers['service-signature']);
+  assert.equal(service.t, '1700000000');
+  assert.deepEqual(service.v1, [referenceServiceSignature(secret, '1700000000', body)]);
+  assert.match(service.v1[0] ?? '', /^[0-9a-f]{64}$/);
+  // A string body and the same bytes as a Buffer sign identically.
+  const fromString = signWebhook({
+    id: 'evt_1',
+    timestamp: 1700000000,
+    rawBody: body.toString(),
+    secrets: [secret],
+  });
+  assert.deepEqual(fromString, headers);
+});
+
+test('rotation: two secrets give two signatures in each scheme, each verifiable on its own', () => {
+  const current = generateWebhookSecret();
+  const previous = generateWebhookSecret();
+  const body = '{"type":"healthcheck"}';
+  const headers = signWebhook({
+    id: 'evt_2',
+    timestamp: 1700000100,
+    rawBody: body,
+    secrets: [current, previous],
+  });
+  const standard = headers['webhook-signature'].split(' ');
+  assert.deepEqual(standard, [
+    `v1,${referenceStandardSignature(current, 'evt_2', '1700000100', body)}`,
+    `v1,${referenceStandardSignature(previous, 'evt_2', '1700000100', body)}`,
+  ]);
+  assert.deepEqual(parseServiceHeader(headers['service-signature']).v1, [
+    referenceServiceSignature(current, '1700000100', body),
+    referenceServiceSignature(previous, '1700000100', body),
+  ]);
+  const now = new Date(1700000100 * 1000);
+  for (const secret of [current, previous]) {
+    assert.equal(verifyStandardWebhook({ rawBody: body, headers, secret, now }).valid, true);
+    assert.equal(verifyServiceSignature({ rawBody: body, headers, secret, now }).valid, true);
+  }
+  const stranger = generateWebhookSecret();
+  assert.equal(verifyStandardWebhook({ rawBody: body, headers, secret: stranger, now }).valid, false);
+  assert.equal(verifyServiceSignature({ rawBody: body, headers, secret: stranger, now }).valid, false);
+});
+
+test('the previous secret signs for 24 hours after rotation, then stops', () => {
+  const rotatedAt = new Date('2025-03-01T12:00:00Z');
+  const state = { current: 'whsec_new', previous: { secret: 'whsec_old', rotatedAt } };
+  assert.deepEqual(signingSecretsAt(state, new Date('2025-03-02T11:59:59Z')), ['whsec_new', 'whsec_old']);
+  assert.deepEqual(signingSecretsAt(state, new Date('2025-03-02T12:00:00Z')), ['whsec_new']);
+  assert.deepEqual(signingSecretsAt({ current: 'whsec_new' }, rotatedAt), ['whsec_new']);
+});
+
+test('verification rejects tampering, wrong secrets, stale or future timestamps and missing headers', () => {
+  const secret = generateWebhookSecret();
+  const body = '{"type":"deauth"}';
+  const timestamp = 1700000000;
+  const headers = signWebhook({ id: 'evt_3', timestamp, rawBody: body, secrets: [secret] });
+  const now = new Date(timestamp * 1000);
+  const verifiers = [verifyStandardWebhook, verifyServiceSignature];
+  for (const verify of verifiers) {
+    assert.equal(verify({ rawBody: body, headers, secret, now }).valid, true);
+    assert.equal(verify({ rawBody: `${body} `, headers, secret, now }).valid, false);
+    assert.equal(verify({ rawBody: body, headers, secret: generateWebhookSecret(), now }).valid, false);
+    const late = new Date((timestamp + 301) * 1000);
+    assert.deepEqual(verify({ rawBody: body, headers, secret, now: late }), {
+      valid: false,
+      reason: 'timestamp outside tolerance',
+    });
+    const early = new Date((timestamp - 301) * 1000);
+    assert.equal(verify({ rawBody: body, headers, secret, now: early }).valid, false);
+    assert.equal(verify({ rawBody: body, headers, secret, now: late, toleranceSeconds: 600 }).valid, true);
+    assert.equal(verify({ rawBody: body, headers: {}, secret, now }).valid, false);
+  }
+  // The id is signed: a replay under another id fails.
+  const otherId = { ...headers, 'webhook-id': 'evt_4' };
+  assert.equal(verifyStandardWebhook({ rawBody: body, headers: otherId, secret, now }).valid, false);
+  // The timestamp is signed: moving t fails even inside the tolerance.
+  const movedT = {
+    'service-signature': headers['service-signature'].replace(`t=${timestamp}`, `t=${timestamp + 1}`),
+  };
+  assert.equal(verifyServiceSignature({ rawBody: body, headers: movedT, secret, now }).valid, false);
+});
+
+test('verification reads header names case-insensitively and array values', () => {
+  const secret = generateWebhookSecret();
+  const body = '{}';
+  const signed = signWebhook({ id: 'evt_5', timestamp: 1700000000, rawBody: body, secrets: [secret] });
+  const now = new Date(1700000000 * 1000);
+  const shouted = {
+    'Webhook-Id': signed['webhook-id'],
+    'WEBHOOK-TIMESTAMP': [signed['webhook-timestamp']],
+    'Webhook-Signature': `v1a,garbage ${signed['webhook-signature']}`,
+    'Service-Signature': signed['service-signature'],
+  };
+  assert.equal(verifyStandardWebhook({ rawBody: body, headers: shouted, secret, now }).valid, true);
+  assert.equal(verifyServiceSignature({ rawBody: body, headers: shouted, secret, now }).valid, true);
+});
+
+test('generated secrets are whsec_ + base64 of 32 random bytes', () => {
+  const first = generateWebhookSecret();
+  const second = generateWebhookSecret();
+  assert.match(first, /^whsec_[A-Za-z0-9+/]{43}=$/);
+  assert.equal(Buffer.from(first.slice(6), 'base64').length, 32);
+  assert.notEqual(first, second);
+  assert.equal(isValidWebhookSecret(first), true);
+  assert.equal(isValidWebhookSecret(VECTOR.secret), true);
+  assert.equal(isValidWebhookSecret('whsec_short'), false);
+  assert.equal(isValidWebhookSecret('whsec_not base64 at all!!'), false);
+  assert.throws(
+    () => signWebhook({ id: 'x', timestamp: 1, rawBody: '{}', secrets: ['whsec_short'] }),
+    TypeError,
+  );
+  assert.throws(() => signWebhook({ id: 'x', timestamp: 1, rawBody: '{}', secrets: [] }), TypeError);
+  assert.throws(() => signWebhook({ id: 'x', timestamp: 1.5, rawBody: '{}', secrets: [first] }), TypeError);
+});
+
+test('delivery headers carry JSON content type, a Tributary user-agent and the reference', () => {
+  const secret = generateWebhookSecret();
+  const headers = buildDeliveryHeaders({
+    id: 'evt_6',
+    timestamp: 1700000000,
+    rawBody: '{}',
+    secrets: [secret],
+    version: '0.1.0',
+    reference: 'ref_123',
+  });
+  assert.equal(headers['content-type'], 'application/json');
+  assert.match(headers['user-agent'] ?? '', /^Tributary\/0\.1\.0\b/);
+  assert.equal(headers['service-reference'], 'ref_123');
+  assert.ok(headers['webhook-signature'] && headers['service-signature']);
+  const withoutReference = buildDeliveryHeaders({
+    id: 'evt_6',
+    timestamp: 1700000000,
+    rawBody: '{}',
+    secrets: [secret],
+    version: '0.1.0',
+  });
+  assert.equal('service-reference' in withoutReference, false);
+});
+
+// --- Event payloads --------------------------------------------------------------------------
+
+const ROW = {
+  user_id: '6f1c1f3e-0000-4000-8000-000000000001',
+  provider: 'OURA',
+  reference_id: 'customer-42',
+  active: true,
+  scopes: ['daily', 'heartrate'],
+  created_at: new Date('2025-01-02T03:04:05.678Z'),
+  last_webhook_update: null,
+  encrypted_access_token: 'must never leak',
+};
+const USER = {
+  user_id: '6f1c1f3e-0000-4000-8000-000000000001',
+  provider: 'OURA',
+  last_webhook_update: null,
+  scopes: 'daily,heartrate',
+  reference_id: 'customer-42',
+  active: true,
+  created_at: '2025-01-02T03:04:05.678000+00:00',
+};
+
+test('the user object has exactly the wire keys, with microsecond datetimes', () => {
+  assert.deepEqual(toWebhookUser(ROW), USER);
+  assert.equal(wireDateTime(new Date('2022-12-12T10:00:00Z')), '2022-12-12T10:00:00.000000+00:00');
+  assert.deepEqual(toWebhookUser({ user_id: 'u', provider: 'SANDBOX' }), {
+    user_id: 'u',
+    provider: 'SANDBOX',
+    last_webhook_update: null,
+    scopes: null,
+    reference_id: null,
+    active: true,
+    created_at: null,
+  });
+});
+
+test('connection events use the contract property names', () => {
+  assert.deepEqual(buildAuthSuccessEvent(ROW, { widgetSessionId: 'ws_1' }), {
+    type: 'auth',
+    status: 'success',
+    user: USER,
+    reference_id: 'customer-42',
+    widget_session_id: 'ws_1',
+  });
+  assert.deepEqual(buildAuthErrorEvent(ROW, { reason: 'access_denied' }), {
+    type: 'auth',
+    status: 'error',
+    user: USER,
+    provider: 'OURA',
+    message: 'User failed to authenticate and has been deleted',
+    reason: 'access_denied',
+    reference_id: 'customer-42',
+    widget_session_id: null,
+  });
+  assert.deepEqual(buildUserNoticeEvent('deauth', ROW), {
+    type: 'deauth',
+    status: 'success',
+    message: 'User has deauthenticated',
+    user: USER,
+  });
+  assert.deepEqual(buildUserNoticeEvent('access_revoked', ROW), {
+    type: 'access_revoked',
+    status: 'warning',
+    message: 'User revoked access',
+    user: USER,
+  });
+  assert.deepEqual(buildUserNoticeEvent('connection_error', ROW), {
+    type: 'connection_error',
+    status: 'warning',
+    message: 'User connection degraded',
+    user: USER,
+  });
+  const reauth = buildUserReauthEvent(ROW, { ...ROW, user_id: 'old' });
+  assert.deepEqual(reauth, {
+    type: 'user_reauth',
+    status: 'warning',
+    message: 'User has reauthenticated and old ID has been deleted',
+    new_user: USER,
+    old_user: { ...USER, user_id: 'old' },
+    version: '2022-03-16',
+  });
+  assert.deepEqual(buildPermissionChangeEvent(ROW, { added: ['sleep', 'daily'], removed: '' }), {
+    type: 'permission_change',
+    status: 'warning',
+    message: 'User permissions have been modified',
+    version: '2022-03-16',
+    scopes_added: 'sleep,daily',
+    scopes_removed: '',
+    user: USER,
+  });
+});
+
+test('every data type builds {type, user, data, version} plus reference when one exists', () => {
+  const data = [{ metadata: { start_time: '2025-01-01T00:00:00.000000+00:00' } }];
+  assert.equal(DATA_EVENT_TYPES.length, 8);
+  for (const type of DATA_EVENT_TYPES) {
+    assert.deepEqual(buildDataEvent(type, { user: ROW, data, reference: 'ref_9' }), {
+      type,
+      user: USER,
+      data,
+      version: '2022-03-16',
+      reference: 'ref_9',
+    });
+    const pushed = buildDataEvent(type, { user: ROW, data });
+    assert.deepEqual(Object.keys(pushed), ['type', 'user', 'data', 'version']);
+  }
+  assert.deepEqual(buildAthleteEvent({ user: ROW, athlete: { first_name: 'Ada' }, reference: 'ref_9' }), {
+    type: 'athlete',
+    user: USER,
+    athlete: { first_name: 'Ada' },
+    version: '2022-03-16',
+    reference: 'ref_9',
+  });
+});
+
+test('large-request, rate-limit and healthcheck events use the contract property names', () => {
+  const processing = buildLargeRequestProcessingEvent({ user: ROW, reference: 'ref_7' });
+  assert.deepEqual(Object.keys(processing).sort(), ['message', 'reference', 'status', 'type', 'user']);
+  assert.equal(processing.status, 'processing');
+  const sending = buildLargeRequestSendingEvent({ user: ROW, reference: 'ref_7', expectedPayloads: 4 });
+  assert.deepEqual(Object.keys(sending).sort(), [
+    'expected_payloads',
+    'message',
+    'reference',
+    'type',
+    'user',
+  ]);
+  assert.equal(sending.expected_payloads, 4);
+  assert.deepEqual(
+    buildRateLimitHitEvent({
+      user: ROW,
+      startDate: new Date('2025-01-01T00:00:00Z'),
+      endDate: '2025-02-01T00:00:00.000000+00:00',
+      retryingAt: new Date('2025-03-01T13:00:00Z'),
+    }),
+    {
+      type: 'rate_limit_hit',
+      user: USER,
+      start_date: '2025-01-01T00:00:00.000000+00:00',
+      end_date: '2025-02-01T00:00:00.000000+00:00',
+      retrying_at: '2025-03-01T13:00:00.000000+00:00',
+      message: 'Rate limit reached whilst processing async query',
+    },
+  );
+  assert.deepEqual(
+    buildHealthcheckEvent({
+      createdAt: new Date('2025-03-01T13:00:00Z'),
+      trendPercentage: 2.5,
+      sentWebhooksLastHour: 12,
+    }),
+    {
+      type: 'healthcheck',
+      status: 'success',
+      creation_timestamp: '2025-03-01T13:00:00.000000+00:00',
+      trend_percentage: 2.5,
+      sent_webhooks_last_hour: 12,
+    },
+  );
+});
+
+test('eventReference finds the reference for the service-reference header', () => {
+  const events: WebhookEvent[] = [
+    buildDataEvent('sleep', { user: ROW, data: [], reference: 'ref_1' }),
+    buildLargeRequestSendingEvent({ user: ROW, reference: 'ref_2', expectedPayloads: 1 }),
+    buildDataEvent('sleep', { user: ROW, data: [] }),
+    buildUserNoticeEvent('deauth', ROW),
+  ];
+  assert.deepEqual(events.map(eventReference), ['ref_1', 'ref_2', null, null]);
+});
