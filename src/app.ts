@@ -41,7 +41,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const metrics = registerMetrics(app, ctx.jobs);
   await registerOpenApi(app, ctx.config.publicUrl);
 
-  registerOpsRoutes(app, { db: ctx.db, metrics });
+  registerOpsRoutes(app, { db: ctx.db, schema: ctx.store.postgres?.schema, metrics });
   for (const module of modules) await module.routes?.(app, ctx);
 
   await app.ready();

@@ -24,7 +24,7 @@ export async function openMigratedStore(config: Config, log: Logger): Promise<St
     dataDir: config.dataDir,
     schema: config.databaseSchema,
   });
-  const applied = await migrateToLatest(store.db);
+  const applied = await migrateToLatest(store.db, store.postgres?.schema);
   if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
   return store;
 }

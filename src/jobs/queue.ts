@@ -87,7 +87,9 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
       for (const definition of definitions.values()) {
         const id = await boss.work<object>(
           definition.name,
-          { pollingIntervalSeconds: 1, ...definition.work },
+          // NOTIFY wakes workers for new jobs at once; the poll still catches retries and
+          // delayed jobs coming due, which never notify, so it must stay short.
+          { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, ...definition.work },
           async (jobs) => definition.handler(jobs),
         );
         workerIds.set(definition.name, [...(workerIds.get(definition.name) ?? []), id]);

@@ -52,7 +52,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(schema ? { schema } : {}),
     poolSize: 5,
   });
-  await migrateToLatest(store.db);
+  await migrateToLatest(store.db, store.postgres?.schema);
   const log = createLogger(config.logLevel);
   const jobs = createJobQueue(store, log);
   const ctx = createContext({ config, store, jobs, log, ...(options.clock ? { clock: options.clock } : {}) });

@@ -13,7 +13,7 @@ const Readiness = Type.Object({
   pending_migrations: Type.Array(Type.String()),
 });
 
-export function registerOpsRoutes(app: App, deps: { db: Db; metrics: Registry }) {
+export function registerOpsRoutes(app: App, deps: { db: Db; schema: string | undefined; metrics: Registry }) {
   app.get(
     '/health',
     { config: { auth: 'none' }, schema: { tags: ['operations'], summary: 'Liveness', response: { 200: Liveness } } },
@@ -35,7 +35,7 @@ export function registerOpsRoutes(app: App, deps: { db: Db; metrics: Registry })
       let pending: string[] = [];
       try {
         await sql`select 1`.execute(deps.db);
-        pending = await pendingMigrations(deps.db);
+        pending = await pendingMigrations(deps.db, deps.schema);
       } catch {
         database = 'unreachable';
       }
