@@ -46,13 +46,19 @@ export async function openContext(config: Config): Promise<{ ctx: AppContext; cl
   };
 }
 
-export async function startRuntime(config: Config, role: Role, log = createLogger(config.logLevel)): Promise<Runtime> {
+export async function startRuntime(
+  config: Config,
+  role: Role,
+  log = createLogger(config.logLevel),
+  beforeListen?: (ctx: AppContext) => Promise<void>,
+): Promise<Runtime> {
   const store = await openMigratedStore(config, log);
   const jobs = createJobQueue(store, log);
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
   await jobs.start({ work: role !== 'api' });
 
+  await beforeListen?.(ctx);
   let app: App | undefined;
   if (role !== 'worker') {
     app = await buildApp(ctx);

@@ -49,8 +49,9 @@ export async function serveCommand(config: Config, args: string[]) {
 
   const log = createLogger(config.logLevel);
   const started = Date.now();
-  const runtime = await startRuntime(config, role, log);
-  if (role !== 'worker' && !config.databaseUrl) await bootstrapSandboxDeveloper(runtime.ctx, config);
+  const runtime = await startRuntime(config, role, log, async (ctx) => {
+    if (role !== 'worker' && !config.databaseUrl) await bootstrapSandboxDeveloper(ctx, config);
+  });
   log.info(
     { role, storage: runtime.ctx.store.kind, url: role === 'worker' ? undefined : config.publicUrl, startupMs: Date.now() - started },
     'tributary started',

@@ -20,7 +20,7 @@ declare module 'fastify' {
     developer: Developer;
   }
   interface FastifyInstance {
-    authenticatedRoutes: { method: string; url: string }[];
+    authenticatedRoutes: { method: string; url: string; auth: Exclude<AuthMode, 'none'> }[];
   }
 }
 
@@ -72,7 +72,7 @@ export function registerAuthentication(app: App, developers: DevelopersService) 
     }
     if (auth && auth !== 'none') {
       for (const method of methods) {
-        if (method !== 'HEAD') app.authenticatedRoutes.push({ method, url: route.url });
+        if (method !== 'HEAD') app.authenticatedRoutes.push({ method, url: route.url, auth });
       }
     }
   });

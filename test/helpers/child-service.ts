@@ -1,0 +1,132 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/**
+ * Tributary as a separate process, exactly as an operator runs it (`bin/tributary.js`), for
+ * tests of the CLI, restarts and crashes. Embedded storage in a temporary data dir by
+ * default; with DATABASE_URL, PostgreSQL in a schema of its own.
+ */
+const ROOT = new URL('../../', import.meta.url).pathname;
+const NODE = join(ROOT, 'node_modules/.bin/node');
+const BIN = join(ROOT, 'bin/tributary.js');
+
+export type ChildEnvironment = {
+  env: Record<string, string>;
+  /** Removes the data dir and, on PostgreSQL, the schemas. */
+  cleanup(): Promise<void>;
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function childEnvironment(extra: Record<string, string> = {}): Promise<ChildEnvironment> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-child-'));
+  const port = await freePort();
+  const schema = `c_${randomBytes(5).toString('hex')}`;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+    ...(process.env.DATABASE_URL && extra.DATABASE_URL !== ''
+      ? { DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema, ENCRYPTION_KEY: randomBytes(32).toString('hex') }
+      : {}),
+    ...extra,
+  };
+  return {
+    env,
+    async cleanup() {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (!env.DATABASE_URL) return;
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(NODE, [BIN, ...args], { env, cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export type RunningService = {
+  url: string;
+  process: ChildProcess;
+  output(): string;
+  /** Sends the signal and waits for the process to exit (bounded). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+export async function startService(
+  env: Record<string, string>,
+  args: string[] = ['serve'],
+  readyTimeoutMs = 60_000,
+): Promise<RunningService> {
+  const url = env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`;
+  const child = spawn(NODE, [BIN, ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode} before ready:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`service not ready after ${readyTimeoutMs} ms:\n${output}`);
+    }
+    const ready = await fetch(`${url}/ready`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    url,
+    process: child,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill(signal);
+      const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 30_000));
+      const result = await Promise.race([exited, timeout]);
+      if (result === 'timeout') {
+        child.kill('SIGKILL');
+        throw new Error(`service did not exit within 30 s of ${signal}:\n${output}`);
+      }
+      return result;
+    },
+  };
+}
