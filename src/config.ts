@@ -50,7 +50,9 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
 function decodeKey(raw: string, source: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (key.length !== 32) {
-    throw new ConfigError(`${source} must be 32 bytes, as 64 hex characters or base64 (got ${key.length} bytes)`);
+    throw new ConfigError(
+      `${source} must be 32 bytes, as 64 hex characters or base64 (got ${key.length} bytes)`,
+    );
   }
   return key;
 }
@@ -60,7 +62,11 @@ function decodeKey(raw: string, source: string): Buffer {
  * external database the operator must supply it, because a key generated on one API process
  * would not decrypt what another wrote.
  */
-function loadEncryptionKey(raw: string | undefined, databaseUrl: string | undefined, dataDir: string): Buffer {
+function loadEncryptionKey(
+  raw: string | undefined,
+  databaseUrl: string | undefined,
+  dataDir: string,
+): Buffer {
   if (raw && raw !== '') return decodeKey(raw, 'ENCRYPTION_KEY');
   if (databaseUrl) {
     throw new ConfigError(
@@ -86,7 +92,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const databaseSchema = env.DATABASE_SCHEMA && env.DATABASE_SCHEMA !== '' ? env.DATABASE_SCHEMA : 'public';
   if (!/^[a-z_][a-z0-9_]{0,50}$/.test(databaseSchema)) {
-    throw new ConfigError('DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, underscores)');
+    throw new ConfigError(
+      'DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, underscores)',
+    );
   }
   const logLevel = env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info';
   if (!LOG_LEVELS.includes(logLevel)) {

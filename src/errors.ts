@@ -48,7 +48,8 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (detail: string, options?: ErrorOptions) => new AppError('bad_request', detail, options);
+export const badRequest = (detail: string, options?: ErrorOptions) =>
+  new AppError('bad_request', detail, options);
 export const unauthorized = (detail: string) => new AppError('unauthorized', detail);
 export const forbidden = (detail: string) => new AppError('forbidden', detail);
 export const notFound = (detail: string) => new AppError('not_found', detail);

@@ -1,11 +1,11 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**
  * One logger for the process. Credentials never reach it: auth headers are redacted, and
  * request URLs are logged without their query string (OAuth callbacks carry codes there).
  */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     redact: {
       paths: [
@@ -21,11 +21,12 @@ export function createLogger(level: string): Logger {
       censor: '[redacted]',
     },
     serializers: {
-      req: (request: { method: string; url: string; id?: string }) => ({
+      req: (request: { method?: string; url?: string; id?: string }) => ({
         method: request.method,
-        url: request.url.split('?')[0],
+        url: typeof request.url === 'string' ? request.url.split('?')[0] : undefined,
         id: request.id,
       }),
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

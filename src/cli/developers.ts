@@ -75,7 +75,10 @@ export async function developersCommand(config: Config, args: string[]) {
       }
       case 'suspend':
       case 'resume': {
-        const developer = await developers.setStatus(needDevId(), action === 'suspend' ? 'suspended' : 'active');
+        const developer = await developers.setStatus(
+          needDevId(),
+          action === 'suspend' ? 'suspended' : 'active',
+        );
         process.stdout.write(`${developer.id}: ${developer.status}\n`);
         return;
       }
@@ -84,13 +87,18 @@ export async function developersCommand(config: Config, args: string[]) {
         if (!raw) throw new UsageError(`--hourly-days is required\n${USAGE}`);
         const days = raw === 'default' ? null : Number(raw);
         const developer = await developers.setHourlyDaysLimit(needDevId(), days);
-        process.stdout.write(`${developer.id}: hourly limit ${developer.hourlyDaysLimit ?? 'default'} days\n`);
+        process.stdout.write(
+          `${developer.id}: hourly limit ${developer.hourlyDaysLimit ?? 'default'} days\n`,
+        );
         return;
       }
       case 'order-api': {
-        if (values.enable === values.disable) throw new UsageError(`pass exactly one of --enable, --disable\n${USAGE}`);
+        if (values.enable === values.disable)
+          throw new UsageError(`pass exactly one of --enable, --disable\n${USAGE}`);
         const developer = await developers.setOrderApiAccess(needDevId(), values.enable);
-        process.stdout.write(`${developer.id}: order API ${developer.orderApiAccess ? 'enabled' : 'disabled'}\n`);
+        process.stdout.write(
+          `${developer.id}: order API ${developer.orderApiAccess ? 'enabled' : 'disabled'}\n`,
+        );
         return;
       }
       default:

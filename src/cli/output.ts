@@ -10,8 +10,14 @@ export function printTable(rows: Record<string, unknown>[]) {
   }
   const columns = Object.keys(rows[0] ?? {});
   const cell = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value ?? '-'));
-  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column]).length)));
-  const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const widths = columns.map((column) =>
+    Math.max(column.length, ...rows.map((row) => cell(row[column]).length)),
+  );
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(`${line(columns)}\n`);
   for (const row of rows) process.stdout.write(`${line(columns.map((column) => cell(row[column])))}\n`);
 }

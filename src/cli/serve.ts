@@ -18,7 +18,11 @@ async function bootstrapSandboxDeveloper(ctx: AppContext, config: Config) {
     if (existsSync(file)) process.stdout.write(`Sandbox developer credentials: ${file}\n`);
     return;
   }
-  const created = await ctx.developers.create({ name: 'Sandbox developer', environment: 'sandbox', orderApiAccess: true });
+  const created = await ctx.developers.create({
+    name: 'Sandbox developer',
+    environment: 'sandbox',
+    orderApiAccess: true,
+  });
   const credentials = {
     dev_id: created.developer.id,
     api_key: created.apiKey,
@@ -30,7 +34,7 @@ async function bootstrapSandboxDeveloper(ctx: AppContext, config: Config) {
   process.stdout.write(
     [
       '',
-      'Created a sandbox developer (also saved to ' + file + '):',
+      `Created a sandbox developer (also saved to ${file}):`,
       `  dev-id:          ${credentials.dev_id}`,
       `  x-api-key:       ${credentials.api_key}`,
       `  webhook secret:  ${credentials.webhook_secret}`,
@@ -53,7 +57,12 @@ export async function serveCommand(config: Config, args: string[]) {
     if (role !== 'worker' && !config.databaseUrl) await bootstrapSandboxDeveloper(ctx, config);
   });
   log.info(
-    { role, storage: runtime.ctx.store.kind, url: role === 'worker' ? undefined : config.publicUrl, startupMs: Date.now() - started },
+    {
+      role,
+      storage: runtime.ctx.store.kind,
+      url: role === 'worker' ? undefined : config.publicUrl,
+      startupMs: Date.now() - started,
+    },
     'tributary started',
   );
 

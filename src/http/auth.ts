@@ -1,7 +1,7 @@
-import type { App } from './app-type.ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppError, forbidden } from '../errors.ts';
 import type { Developer, DevelopersService } from '../modules/developers/service.ts';
+import type { App } from './app-type.ts';
 
 /**
  * Every route under the API prefixes must say how it is authenticated; a route that forgets
@@ -91,7 +91,9 @@ export function registerAuthentication(app: App, developers: DevelopersService) 
     }
     const result = await developers.authenticate(credentials.devId, credentials.apiKey);
     if (!result.ok) {
-      throw result.kind === 'forbidden' ? forbidden(result.detail) : new AppError('unauthorized', result.detail);
+      throw result.kind === 'forbidden'
+        ? forbidden(result.detail)
+        : new AppError('unauthorized', result.detail);
     }
     request.developer = result.developer;
   });

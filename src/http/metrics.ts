@@ -1,7 +1,6 @@
-import type { App } from './app-type.ts';
-import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { JobQueue } from '../jobs/queue.ts';
+import type { App } from './app-type.ts';
 
 /** Prometheus metrics; one registry per app so several apps (tests) never share counters. */
 export function registerMetrics(app: App, jobs: JobQueue): Registry {

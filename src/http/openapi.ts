@@ -1,8 +1,7 @@
-import type { App } from './app-type.ts';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
 import { version } from '../version.ts';
+import type { App } from './app-type.ts';
 
 /** OpenAPI 3.1 generated from the route schemas, and an interactive page at /docs. */
 export async function registerOpenApi(app: App, publicUrl: string) {
@@ -33,6 +32,11 @@ export async function registerOpenApi(app: App, publicUrl: string) {
       return { schema: { ...schema, security } as typeof schema, url };
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, url: '/openapi.json' } });
-  app.get('/openapi.json', { schema: { hide: true } as object, config: { auth: 'none' } }, async () => app.swagger());
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true, url: '/openapi.json' },
+  });
+  app.get('/openapi.json', { schema: { hide: true } as object, config: { auth: 'none' } }, async () =>
+    app.swagger(),
+  );
 }

@@ -1,7 +1,7 @@
-import type { App } from './app-type.ts';
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_KINDS, type ErrorKind } from '../errors.ts';
+import type { App } from './app-type.ts';
 
 /** Every error leaves as `application/problem+json`; this is the only place that writes one. */
 
@@ -33,7 +33,7 @@ function describeValidation(issues: ValidationIssue[], context: string | undefin
     const extra = String(first.params.additionalProperty ?? '');
     return `invalid ${path ? `${path}.${extra}` : extra}: unknown ${context === 'body' ? 'field' : 'parameter'}`;
   }
-  const name = path || (context === 'body' ? 'body' : context ?? 'request');
+  const name = path || (context === 'body' ? 'body' : (context ?? 'request'));
   return `invalid ${name}: ${first.message ?? 'is not valid'}`;
 }
 
@@ -115,7 +115,9 @@ export function registerProblemHandling(app: App, publicUrl: string) {
     '/problems/:slug',
     { schema: { hide: true } as object, config: { auth: 'none' } },
     async (request: FastifyRequest<{ Params: { slug: string } }>, reply) => {
-      const entry = Object.entries(ERROR_KINDS).find(([kind]) => problemSlug(kind as ErrorKind) === request.params.slug);
+      const entry = Object.entries(ERROR_KINDS).find(
+        ([kind]) => problemSlug(kind as ErrorKind) === request.params.slug,
+      );
       if (!entry) throw new AppError('not_found', `unknown problem type "${request.params.slug}"`);
       const [kind, { status, title }] = entry;
       return reply.send({ type: request.params.slug, kind, status, title });

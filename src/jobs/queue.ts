@@ -31,7 +31,11 @@ export type JobQueue = {
   define<T extends object>(definition: QueueDefinition<T>): void;
   start(options: { work: boolean }): Promise<void>;
   send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
-  sendMany<T extends object>(queue: string, items: { data: T; options?: Omit<SendOptions, 'trx'> }[], trx?: Db): Promise<void>;
+  sendMany<T extends object>(
+    queue: string,
+    items: { data: T; options?: Omit<SendOptions, 'trx'> }[],
+    trx?: Db,
+  ): Promise<void>;
   /** Jobs waiting (queued, including deferred) per queue, for metrics and readiness. */
   depths(): Promise<Record<string, { queued: number; active: number }>>;
   /** Wakes this process's workers of a queue now instead of at their next poll. */
@@ -50,7 +54,12 @@ const executorFor = (trx: Db) => ({
 
 function createBoss(store: Store): PgBoss {
   if (store.pglite) {
-    return new PgBoss({ db: fromPglite(store.pglite), backend: 'pglite', schema: 'pgboss', useListenNotify: true });
+    return new PgBoss({
+      db: fromPglite(store.pglite),
+      backend: 'pglite',
+      schema: 'pgboss',
+      useListenNotify: true,
+    });
   }
   if (!store.postgres) throw new Error('store has neither PGlite nor PostgreSQL');
   const { connectionString, schema } = store.postgres;

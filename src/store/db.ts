@@ -34,7 +34,8 @@ const INT8_OID = 20;
 const parseInt8 = (value: string) => Number(value);
 
 export async function openStore(options: StoreOptions): Promise<Store> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema ?? 'public', options.poolSize);
+  if (options.databaseUrl)
+    return openPostgres(options.databaseUrl, options.schema ?? 'public', options.poolSize);
   return openPglite(options.dataDir);
 }
 

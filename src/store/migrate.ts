@@ -10,7 +10,11 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * would find another schema's `kysely_migration` on the search path and skip our tables.
  */
 function migrator(db: Kysely<any>, schema: string | undefined) {
-  return new Migrator({ db, provider, ...(schema && schema !== 'public' ? { migrationTableSchema: schema } : {}) });
+  return new Migrator({
+    db,
+    provider,
+    ...(schema && schema !== 'public' ? { migrationTableSchema: schema } : {}),
+  });
 }
 
 /** Applies every pending migration; throws with the failing migration's name on error. */
@@ -21,7 +25,9 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${message}`, { cause: error });
   }
-  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  return (results ?? [])
+    .filter((result) => result.status === 'Success')
+    .map((result) => result.migrationName);
 }
 
 /** Names of migrations the code knows but the database has not applied. */

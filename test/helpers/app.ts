@@ -45,7 +45,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...options.env,
   });
-  const schema = config.databaseUrl ? (options.env?.DATABASE_SCHEMA ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
+  const schema = config.databaseUrl
+    ? (options.env?.DATABASE_SCHEMA ?? `t_${randomBytes(6).toString('hex')}`)
+    : undefined;
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: undefined,
@@ -114,9 +116,12 @@ export function problemOf(response: { headers: Record<string, unknown>; body: st
   return {
     status: response.statusCode,
     contentType: String(response.headers['content-type'] ?? ''),
-    body: JSON.parse(response.body) as { type: string; title: string; status: number; detail: string; instance: string } & Record<
-      string,
-      unknown
-    >,
+    body: JSON.parse(response.body) as {
+      type: string;
+      title: string;
+      status: number;
+      detail: string;
+      instance: string;
+    } & Record<string, unknown>,
   };
 }

@@ -26,7 +26,9 @@ export async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -44,7 +46,11 @@ export async function childEnvironment(extra: Record<string, string> = {}): Prom
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
     ...(process.env.DATABASE_URL && extra.DATABASE_URL !== ''
-      ? { DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema, ENCRYPTION_KEY: randomBytes(32).toString('hex') }
+      ? {
+          DATABASE_URL: process.env.DATABASE_URL,
+          DATABASE_SCHEMA: schema,
+          ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+        }
       : {}),
     ...extra,
   };
@@ -100,7 +106,8 @@ export async function startService(
 
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode} before ready:\n${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`service exited with ${child.exitCode} before ready:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`service not ready after ${readyTimeoutMs} ms:\n${output}`);

@@ -19,7 +19,10 @@ describe('CLI and a real server process', () => {
 
   test('developers create --json, keys, revoke and suspend', async () => {
     const { env } = environment;
-    const created = await runCli(['developers', 'create', '--name', 'Acme Health', '--environment', 'sandbox', '--json'], env);
+    const created = await runCli(
+      ['developers', 'create', '--name', 'Acme Health', '--environment', 'sandbox', '--json'],
+      env,
+    );
     assert.equal(created.code, 0, created.stderr);
     const developer = JSON.parse(created.stdout) as Record<string, string>;
     assert.deepEqual(Object.keys(developer).sort(), ['api_key', 'dev_id', 'environment', 'webhook_secret']);
@@ -31,7 +34,9 @@ describe('CLI and a real server process', () => {
     const second = await runCli(['keys', 'create', developer.dev_id!, '--json'], env);
     assert.equal(second.code, 0, second.stderr);
     const secondKey = JSON.parse(second.stdout) as { key_id: string; api_key: string };
-    const keys = JSON.parse((await runCli(['keys', 'list', developer.dev_id!, '--json'], env)).stdout) as { id: string }[];
+    const keys = JSON.parse((await runCli(['keys', 'list', developer.dev_id!, '--json'], env)).stdout) as {
+      id: string;
+    }[];
     const firstKeyId = keys.find((key) => key.id !== secondKey.key_id)!.id;
     assert.equal((await runCli(['keys', 'revoke', developer.dev_id!, firstKeyId], env)).code, 0);
 
@@ -68,7 +73,9 @@ describe('CLI and a real server process', () => {
     }
   });
 
-  test('first start on empty embedded storage creates and prints a sandbox developer', { skip: Boolean(process.env.DATABASE_URL) && 'embedded storage only' }, async () => {
+  test('first start on empty embedded storage creates and prints a sandbox developer', {
+    skip: Boolean(process.env.DATABASE_URL) && 'embedded storage only',
+  }, async () => {
     const fresh = await childEnvironment();
     try {
       const server = await startService(fresh.env);

@@ -109,7 +109,10 @@ describe('job queue', () => {
 
     await until(() => attempts.filter((a) => a.word === 'flaky').length === 2, 'the retried job');
     const [first, second] = attempts.filter((a) => a.word === 'flaky');
-    assert.ok(second!.at - first!.at >= 900, `retry came after ${second!.at - first!.at} ms, expected >= 1 s`);
+    assert.ok(
+      second!.at - first!.at >= 900,
+      `retry came after ${second!.at - first!.at} ms, expected >= 1 s`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     assert.equal(attempts.filter((a) => a.word === 'rolled-back').length, 0);
     await jobs.stop();

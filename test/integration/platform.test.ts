@@ -23,9 +23,17 @@ describe('platform', () => {
   test('every response carries a request id, and a sane incoming one is kept', async () => {
     const minted = await service.app.inject({ method: 'GET', url: '/health' });
     assert.match(String(minted.headers['x-request-id']), /^req_[0-9a-f]{24}$/);
-    const kept = await service.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'trace-42' } });
+    const kept = await service.app.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { 'x-request-id': 'trace-42' },
+    });
     assert.equal(kept.headers['x-request-id'], 'trace-42');
-    const replaced = await service.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'a b<c>' } });
+    const replaced = await service.app.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { 'x-request-id': 'a b<c>' },
+    });
     assert.notEqual(replaced.headers['x-request-id'], 'a b<c>');
   });
 
@@ -51,14 +59,22 @@ describe('platform', () => {
   test('problem type URIs resolve to a description', async () => {
     const response = await service.app.inject({ method: 'GET', url: '/problems/rate-limited' });
     assert.equal(response.statusCode, 200);
-    assert.deepEqual(response.json(), { type: 'rate-limited', kind: 'rate_limited', status: 429, title: 'too many requests' });
+    assert.deepEqual(response.json(), {
+      type: 'rate-limited',
+      kind: 'rate_limited',
+      status: 429,
+      title: 'too many requests',
+    });
   });
 
   test('metrics expose request counts by route pattern and queue depth', async () => {
     await service.app.inject({ method: 'GET', url: '/health' });
     const response = await service.app.inject({ method: 'GET', url: '/metrics' });
     assert.equal(response.statusCode, 200);
-    assert.match(response.body, /tributary_http_requests_total\{method="GET",route="\/health",status="200"\} \d+/);
+    assert.match(
+      response.body,
+      /tributary_http_requests_total\{method="GET",route="\/health",status="200"\} \d+/,
+    );
     assert.match(response.body, /tributary_http_request_duration_seconds_bucket/);
     assert.match(response.body, /# TYPE tributary_job_queue_depth gauge/);
   });

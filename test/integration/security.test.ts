@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { createDeveloper, problemOf, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import {
+  createDeveloper,
+  problemOf,
+  startTestService,
+  type TestDeveloper,
+  type TestService,
+} from '../helpers/app.ts';
 
 /**
  * The shared security suite: every route that declares authentication (the app records them
@@ -46,7 +52,10 @@ describe('security suite: every authenticated route', () => {
   };
 
   test('routes are registered with the suite', () => {
-    assert.ok(service.app.authenticatedRoutes.length >= 10, `only ${service.app.authenticatedRoutes.length} routes`);
+    assert.ok(
+      service.app.authenticatedRoutes.length >= 10,
+      `only ${service.app.authenticatedRoutes.length} routes`,
+    );
   });
 
   test('no credentials: 401', async () => {
@@ -64,9 +73,21 @@ describe('security suite: every authenticated route', () => {
 
   test('wrong key, unknown dev-id, or another developer key: 401', async () => {
     for (const route of service.app.authenticatedRoutes) {
-      expectProblem(await call(route.method, route.url, { 'dev-id': alice.devId, 'x-api-key': 'sk_test_wrong' }), 401, route);
-      expectProblem(await call(route.method, route.url, { 'dev-id': 'nobody-00000000', 'x-api-key': alice.apiKey }), 401, route);
-      expectProblem(await call(route.method, route.url, { 'dev-id': alice.devId, 'x-api-key': bob.apiKey }), 401, route);
+      expectProblem(
+        await call(route.method, route.url, { 'dev-id': alice.devId, 'x-api-key': 'sk_test_wrong' }),
+        401,
+        route,
+      );
+      expectProblem(
+        await call(route.method, route.url, { 'dev-id': 'nobody-00000000', 'x-api-key': alice.apiKey }),
+        401,
+        route,
+      );
+      expectProblem(
+        await call(route.method, route.url, { 'dev-id': alice.devId, 'x-api-key': bob.apiKey }),
+        401,
+        route,
+      );
     }
   });
 
@@ -79,7 +100,10 @@ describe('security suite: every authenticated route', () => {
   test('credentials are also accepted as dev_id and in the query; Basic only where declared', async () => {
     const basic = `Basic ${Buffer.from(`${suspended.devId}:${suspended.apiKey}`).toString('base64')}`;
     for (const route of service.app.authenticatedRoutes) {
-      const viaUnderscore = await call(route.method, route.url, { dev_id: suspended.devId, 'x-api-key': suspended.apiKey });
+      const viaUnderscore = await call(route.method, route.url, {
+        dev_id: suspended.devId,
+        'x-api-key': suspended.apiKey,
+      });
       expectProblem(viaUnderscore, 403, route);
       const viaBasic = await call(route.method, route.url, { authorization: basic });
       // Basic is an order-API credential; elsewhere it counts as no credentials at all.

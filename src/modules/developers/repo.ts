@@ -25,7 +25,13 @@ const developerColumns = [
 
 export async function insertDeveloper(
   db: Db,
-  row: { id: string; name: string; environment: Environment; order_api_access: boolean; webhook_secret: string },
+  row: {
+    id: string;
+    name: string;
+    environment: Environment;
+    order_api_access: boolean;
+    webhook_secret: string;
+  },
 ): Promise<DeveloperRow> {
   return db.insertInto('developers').values(row).returning(developerColumns).executeTakeFirstOrThrow();
 }
@@ -39,7 +45,10 @@ export async function listDevelopers(db: Db): Promise<DeveloperRow[]> {
 }
 
 export async function countDevelopers(db: Db): Promise<number> {
-  const row = await db.selectFrom('developers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const row = await db
+    .selectFrom('developers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
@@ -48,14 +57,22 @@ export async function updateDeveloper(
   id: string,
   changes: Partial<{ status: DeveloperStatus; hourly_days_limit: number | null; order_api_access: boolean }>,
 ): Promise<DeveloperRow | undefined> {
-  return db.updateTable('developers').set(changes).where('id', '=', id).returning(developerColumns).executeTakeFirst();
+  return db
+    .updateTable('developers')
+    .set(changes)
+    .where('id', '=', id)
+    .returning(developerColumns)
+    .executeTakeFirst();
 }
 
 export async function insertApiKey(
   db: Db,
   row: { id: string; developer_id: string; display_prefix: string; hash: string },
 ): Promise<void> {
-  await db.insertInto('api_keys').values({ ...row, revoked_at: null }).execute();
+  await db
+    .insertInto('api_keys')
+    .values({ ...row, revoked_at: null })
+    .execute();
 }
 
 /** The developer and the hashes of its live keys, in one round trip (the hot path of every request). */
@@ -98,6 +115,10 @@ export async function revokeApiKey(db: Db, developerId: string, keyId: string): 
 }
 
 export async function readSealedWebhookSecret(db: Db, id: string): Promise<string | undefined> {
-  const row = await db.selectFrom('developers').select('webhook_secret').where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('developers')
+    .select('webhook_secret')
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row?.webhook_secret;
 }

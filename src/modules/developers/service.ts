@@ -4,8 +4,8 @@ import { badRequest, notFound } from '../../errors.ts';
 import type { Db } from '../../store/db.ts';
 import { generateWebhookSecret } from '../webhooks/signing.ts';
 import { generateApiKey, matchesAnyKey } from './api-keys.ts';
-import * as repo from './repo.ts';
 import type { DeveloperRow } from './repo.ts';
+import * as repo from './repo.ts';
 import type { Environment } from './tables.ts';
 
 export type Developer = {
@@ -59,7 +59,11 @@ export function createDevelopersService(deps: { db: Db; secretBox: SecretBox }) 
   }
 
   return {
-    async create(input: { name: string; environment: Environment; orderApiAccess?: boolean }): Promise<CreatedDeveloper> {
+    async create(input: {
+      name: string;
+      environment: Environment;
+      orderApiAccess?: boolean;
+    }): Promise<CreatedDeveloper> {
       const name = input.name.trim();
       if (name === '') throw badRequest('invalid name: must not be empty');
       if (input.environment !== 'sandbox' && input.environment !== 'production') {
@@ -122,7 +126,12 @@ export function createDevelopersService(deps: { db: Db; secretBox: SecretBox }) 
     async createKey(id: string): Promise<{ id: string; apiKey: string }> {
       const developer = await mustFind(id);
       const key = generateApiKey(developer.environment);
-      await repo.insertApiKey(db, { id: key.id, developer_id: id, display_prefix: key.displayPrefix, hash: key.hash });
+      await repo.insertApiKey(db, {
+        id: key.id,
+        developer_id: id,
+        display_prefix: key.displayPrefix,
+        hash: key.hash,
+      });
       return { id: key.id, apiKey: key.plaintext };
     },
 

@@ -1,8 +1,7 @@
-import type { App } from '../../http/app-type.ts';
-import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Registry } from 'prom-client';
 import Type from 'typebox';
+import type { App } from '../../http/app-type.ts';
 import type { Db } from '../../store/db.ts';
 import { pendingMigrations } from '../../store/migrate.ts';
 
@@ -16,7 +15,10 @@ const Readiness = Type.Object({
 export function registerOpsRoutes(app: App, deps: { db: Db; schema: string | undefined; metrics: Registry }) {
   app.get(
     '/health',
-    { config: { auth: 'none' }, schema: { tags: ['operations'], summary: 'Liveness', response: { 200: Liveness } } },
+    {
+      config: { auth: 'none' },
+      schema: { tags: ['operations'], summary: 'Liveness', response: { 200: Liveness } },
+    },
     async () => ({ status: 'ok' as const }),
   );
 
@@ -48,7 +50,10 @@ export function registerOpsRoutes(app: App, deps: { db: Db; schema: string | und
 
   app.get(
     '/metrics',
-    { config: { auth: 'none' }, schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } as object },
+    {
+      config: { auth: 'none' },
+      schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } as object,
+    },
     async (_request, reply) => reply.type(deps.metrics.contentType).send(await deps.metrics.metrics()),
   );
 }

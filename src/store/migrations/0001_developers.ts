@@ -22,5 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz NOT NULL DEFAULT now(),
       revoked_at timestamptz
     )`.execute(db);
-  await sql`CREATE INDEX api_keys_by_developer ON api_keys (developer_id) WHERE revoked_at IS NULL`.execute(db);
+  await sql`CREATE INDEX api_keys_by_developer ON api_keys (developer_id) WHERE revoked_at IS NULL`.execute(
+    db,
+  );
 }

@@ -23,6 +23,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       most_recent_data_at timestamptz
     )`.execute(db);
   await sql`CREATE INDEX users_by_developer ON users (developer_id, created_at, id)`.execute(db);
-  await sql`CREATE INDEX users_by_reference ON users (developer_id, reference_id) WHERE reference_id IS NOT NULL`.execute(db);
-  await sql`CREATE INDEX users_by_provider_account ON users (provider, provider_user_id) WHERE provider_user_id IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX users_by_reference ON users (developer_id, reference_id) WHERE reference_id IS NOT NULL`.execute(
+    db,
+  );
+  await sql`CREATE INDEX users_by_provider_account ON users (provider, provider_user_id) WHERE provider_user_id IS NOT NULL`.execute(
+    db,
+  );
 }
