@@ -29,6 +29,13 @@ export function formatOffset(offsetMinutes: number): string {
   return text;
 }
 
+/** Two- and three-digit zero-padded numbers, so formatting millions of samples stays cheap. */
+const TWO_DIGITS = Array.from({ length: 60 }, (_, value) => pad2(value));
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, value) => String(value).padStart(3, '0'));
+/** `YYYY-MM-DDT` of the local day last formatted (samples come in runs on the same day). */
+let cachedDayNumber = Number.NaN;
+let cachedDayPrefix = '';
+
 /**
  * Formats an instant as the wire datetime in the given offset, e.g.
  * `formatDateTime(Date.UTC(2024, 2, 5, 7, 12), 0)` -> `2024-03-05T07:12:00.000000+00:00`.
@@ -38,9 +45,20 @@ export function formatOffset(offsetMinutes: number): string {
 export function formatDateTime(epochMs: number, offsetMinutes = 0): string {
   if (!Number.isFinite(epochMs)) throw new RangeError(`invalid instant: ${epochMs}`);
   const offsetText = formatOffset(offsetMinutes);
-  // toISOString of the shifted instant yields the local wall-clock fields.
-  const local = new Date(Math.round(epochMs) + offsetMinutes * MS_PER_MINUTE).toISOString();
-  return `${local.slice(0, 23)}000${offsetText}`;
+  const local = Math.round(epochMs) + offsetMinutes * MS_PER_MINUTE;
+  const dayNumber = Math.floor(local / MS_PER_DAY);
+  if (dayNumber !== cachedDayNumber) {
+    cachedDayPrefix = new Date(dayNumber * MS_PER_DAY).toISOString().slice(0, 11);
+    cachedDayNumber = dayNumber;
+  }
+  let rest = local - dayNumber * MS_PER_DAY;
+  const millis = rest % 1000;
+  rest = (rest - millis) / 1000;
+  const seconds = rest % 60;
+  rest = (rest - seconds) / 60;
+  const minutes = rest % 60;
+  const hours = (rest - minutes) / 60;
+  return `${cachedDayPrefix}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[millis]}000${offsetText}`;
 }
 
 /** Parses any ISO-8601 datetime the model carries (microseconds allowed) to epoch milliseconds. */
