@@ -2,7 +2,14 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createSecretBox, type SecretBox } from './crypto/secret-box.ts';
 import type { JobQueue } from './jobs/queue.ts';
+import { type ConnectionsService, createConnectionsService } from './modules/connections/service.ts';
 import { createDevelopersService, type DevelopersService } from './modules/developers/service.ts';
+import { createIntegrationsService, type IntegrationsService } from './modules/integrations/service.ts';
+import { createOrdersService, type OrdersService } from './modules/orders/service.ts';
+import { createUsersService, type UsersService } from './modules/users/service.ts';
+import { createWebhooksService, type WebhooksService } from './modules/webhooks/service.ts';
+import { createWidgetService, type WidgetService } from './modules/widget/service.ts';
+import { createProviderCatalog, type ProviderCatalog } from './providers/registry.ts';
 import type { Db, Store } from './store/db.ts';
 
 /** Time as the service sees it; tests inject a fixed or moving clock. */
@@ -19,6 +26,13 @@ export type AppContext = {
   clock: Clock;
   secretBox: SecretBox;
   developers: DevelopersService;
+  webhooks: WebhooksService;
+  providers: ProviderCatalog;
+  integrations: IntegrationsService;
+  users: UsersService;
+  connections: ConnectionsService;
+  widget: WidgetService;
+  orders: OrdersService;
 };
 
 export function createContext(deps: {
@@ -30,11 +44,40 @@ export function createContext(deps: {
 }): AppContext {
   const secretBox = createSecretBox(deps.config.encryptionKey);
   const db = deps.store.db;
+  const clock = deps.clock ?? systemClock;
+  const webhooks = createWebhooksService({
+    db,
+    jobs: deps.jobs,
+    secretBox,
+    clock,
+    log: deps.log,
+    config: deps.config,
+  });
+  const providers = createProviderCatalog(deps.config);
+  const integrations = createIntegrationsService({ db, providers, clock, publicUrl: deps.config.publicUrl });
+  const connections = createConnectionsService({
+    db,
+    config: deps.config,
+    clock,
+    secretBox,
+    log: deps.log,
+    jobs: deps.jobs,
+    providers,
+    integrations,
+    webhooks,
+  });
   return {
     ...deps,
     db,
-    clock: deps.clock ?? systemClock,
+    clock,
     secretBox,
     developers: createDevelopersService({ db, secretBox }),
+    webhooks,
+    providers,
+    integrations,
+    users: createUsersService({ db }),
+    connections,
+    widget: createWidgetService({ db, clock, config: deps.config, providers, integrations, connections }),
+    orders: createOrdersService({ db, jobs: deps.jobs, clock, config: deps.config, log: deps.log, webhooks }),
   };
 }

@@ -1,10 +1,13 @@
 import { developersCommand, keysCommand } from './cli/developers.ts';
 import { UsageError } from './cli/output.ts';
+import { providersCommand } from './cli/providers.ts';
+import { sandboxCommand } from './cli/sandbox.ts';
 import { serveCommand } from './cli/serve.ts';
+import { webhookCommand } from './cli/webhook.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { AppError } from './errors.ts';
-import { openMigratedStore } from './runtime.ts';
 import { createLogger } from './log.ts';
+import { openMigratedStore } from './runtime.ts';
 
 const USAGE = `usage: tributary <command>
 
@@ -13,6 +16,9 @@ commands:
   migrate                         apply pending database migrations
   developers …                    create, list, suspend, resume, set-limit, order-api
   keys …                          create, list, revoke API keys
+  providers …                     list providers; enable/disable them per developer
+  sandbox connect …               connect a sandbox user without a browser
+  webhook …                       get, set, rotate-secret, test, deliveries, replay
 
 Configuration comes from the environment; see .env.example.`;
 
@@ -28,6 +34,9 @@ const commands: Record<string, Command> = {
   },
   developers: developersCommand,
   keys: keysCommand,
+  providers: providersCommand,
+  sandbox: sandboxCommand,
+  webhook: webhookCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

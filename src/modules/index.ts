@@ -1,6 +1,12 @@
 import type { App } from '../http/app-type.ts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { connectionsModule } from './connections/routes.ts';
+import { integrationsModule } from './integrations/routes.ts';
+import { ordersModule } from './orders/routes.ts';
+import { usersModule } from './users/routes.ts';
+import { webhooksModule } from './webhooks/module.ts';
+import { widgetModule } from './widget/routes.ts';
 
 /**
  * A feature area. `jobs` declares its queues (before the queue starts); `routes` registers
@@ -12,4 +18,11 @@ export type Module = {
   routes?(app: App, ctx: AppContext): void | Promise<void>;
 };
 
-export const modules: Module[] = [];
+export const modules: Module[] = [
+  webhooksModule,
+  integrationsModule,
+  usersModule,
+  connectionsModule,
+  widgetModule,
+  ordersModule,
+];

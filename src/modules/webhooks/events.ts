@@ -2,6 +2,7 @@
 // section C), so receivers written for it parse our payloads unchanged. Later features build an
 // event here and hand it to the delivery engine; nothing else should assemble payloads by hand.
 
+import type { OrderWebhookEvent } from '../orders/domain/events.ts';
 import type { JsonObject, WebhookUser, WebhookUserInput } from './webhook-user.ts';
 import { commaList, toWebhookUser, wireDateTime } from './webhook-user.ts';
 
@@ -307,7 +308,14 @@ export type WebhookEvent =
 
 export type WebhookEventType = WebhookEvent['type'];
 
+/** What the outbox accepts: the data API's events (named by `type`) and the order API's (named by `event_type`). */
+export type WebhookPayload = WebhookEvent | OrderWebhookEvent;
+
+export function payloadType(event: WebhookPayload): string {
+  return 'event_type' in event ? event.event_type : event.type;
+}
+
 /** The originating request's reference, for the `service-reference` header; null when there is none. */
-export function eventReference(event: WebhookEvent): string | null {
+export function eventReference(event: WebhookPayload): string | null {
   return 'reference' in event && typeof event.reference === 'string' ? event.reference : null;
 }

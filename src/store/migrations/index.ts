@@ -1,6 +1,10 @@
 import type { Migration } from 'kysely/migration';
 import * as developers from './0001_developers.ts';
 import * as users from './0002_users.ts';
+import * as webhooks from './0003_webhooks.ts';
+import * as connections from './0004_connections.ts';
+import * as data from './0005_data.ts';
+import * as orders from './0006_orders.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -9,4 +13,8 @@ import * as users from './0002_users.ts';
 export const migrations: Record<string, Migration> = {
   '0001_developers': developers,
   '0002_users': users,
+  '0003_webhooks': webhooks,
+  '0004_connections': connections,
+  '0005_data': data,
+  '0006_orders': orders,
 };

@@ -1,0 +1,68 @@
+import { parseArgs } from 'node:util';
+import type { Config } from '../config.ts';
+import { openContext } from '../runtime.ts';
+import { printJson, printTable, UsageError } from './output.ts';
+
+const USAGE = `usage:
+  tributary providers list [--dev-id D] [--json]
+  tributary providers set --dev-id D [--enable A,B] [--disable C] [--json]
+
+Without --dev-id, lists the deployment's providers and their setup (credentials come from
+<PROVIDER>_CLIENT_ID / <PROVIDER>_CLIENT_SECRET). With one, shows or changes which of them that
+developer offers (default: every provider enabled on the deployment).`;
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+export async function providersCommand(config: Config, args: string[]) {
+  const [action, ...rest] = args;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      'dev-id': { type: 'string' },
+      enable: { type: 'string' },
+      disable: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const devId = values['dev-id'];
+  const { ctx, close } = await openContext(config);
+  try {
+    let rows: Record<string, unknown>[];
+    switch (action) {
+      case 'list': {
+        if (devId) {
+          rows = await ctx.integrations.forDeveloper((await ctx.developers.get(devId)).id);
+        } else {
+          rows = ctx.providers.list().map((provider) => ({
+            provider: provider.id,
+            name: provider.declaration.name,
+            auth: provider.declaration.authKind,
+            setup: provider.setup,
+            enabled: provider.enabled,
+          }));
+        }
+        break;
+      }
+      case 'set': {
+        if (!devId) throw new UsageError(`--dev-id is required\n${USAGE}`);
+        const enable = list(values.enable);
+        const disable = list(values.disable);
+        if (enable.length + disable.length === 0)
+          throw new UsageError(`pass --enable and/or --disable\n${USAGE}`);
+        const developer = await ctx.developers.get(devId);
+        rows = await ctx.integrations.setForDeveloper(developer.id, { enable, disable });
+        break;
+      }
+      default:
+        throw new UsageError(USAGE);
+    }
+    if (values.json) printJson(rows);
+    else printTable(rows);
+  } finally {
+    await close();
+  }
+}

@@ -1,0 +1,365 @@
+// TypeBox schemas for the order API (wire-facts D.1 property names). They validate parameters,
+// shape responses (nothing outside a schema is serialised) and feed the OpenAPI document.
+import Type from 'typebox';
+import { COLLECTION_TYPES } from './domain/catalog.ts';
+import { ESCALATION_LEVELS } from './domain/events.ts';
+import { ORDER_EVENTS, ORDER_STATUSES, RESULTS_EVENTS, RESULTS_STATUSES } from './domain/statuses.ts';
+import { DEFAULT_IDEMPOTENCY_TTL_HOURS } from './settings.ts';
+
+const Currency = Type.Integer({
+  description: 'ISO 4217 numeric code: 840 USD, 978 EUR, 826 GBP (0 unspecified)',
+});
+const StringMap = Type.Record(Type.String(), Type.String());
+
+const Image = Type.Object({
+  id: Type.Integer(),
+  product_id: Type.Integer(),
+  variant_id: Type.Integer(),
+  url: Type.String(),
+  alt_text: Type.String(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  display_order: Type.Integer(),
+});
+
+export const ProductType = Type.Object(
+  { id: Type.Integer(), name: Type.String(), description: Type.String() },
+  { title: 'ProductType' },
+);
+
+export const ProductVariant = Type.Object(
+  {
+    id: Type.Integer(),
+    product_id: Type.Integer(),
+    product_type_id: Type.Integer(),
+    variant_name: Type.String(),
+    price_cents: Type.Integer({ description: 'Integer cents' }),
+    currency: Currency,
+    variant_availability: Type.Integer({ description: '0 unspecified, 1 in stock, 2 out of stock' }),
+    available_collection_types: Type.Array(Type.Enum(COLLECTION_TYPES)),
+    supported_ship_to_countries: Type.Array(Type.String({ description: 'ISO 3166-1 alpha-2' })),
+    variant_defining_attrs: StringMap,
+    descriptive_attrs_override: StringMap,
+    images: Type.Array(Image),
+  },
+  { title: 'ProductVariant' },
+);
+
+export const Product = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    description: Type.String(),
+    product_type_id: Type.Integer(),
+    base_price_cents: Type.Integer(),
+    currency: Currency,
+    availability: Type.Integer({ description: '0 unspecified, 1 in stock, 2 out of stock' }),
+    images: Type.Array(Image),
+    model_descriptive_attrs: StringMap,
+    variants: Type.Array(ProductVariant),
+    enabled: Type.Optional(
+      Type.Boolean({ description: 'Only with show_all=true: whether the product is in your selection' }),
+    ),
+  },
+  { title: 'Product' },
+);
+
+export const ShowAllQuery = Type.Object({
+  show_all: Type.Optional(
+    Type.Boolean({ description: 'Include products disabled in your selection, each marked with enabled' }),
+  ),
+});
+export const ProductTypeParams = Type.Object({ productTypeId: Type.Integer({ minimum: 1 }) });
+export const ProductParams = Type.Object({ productId: Type.Integer({ minimum: 1 }) });
+
+export const SelectionBody = Type.Object({
+  product_ids: Type.Array(Type.String(), {
+    maxItems: 1000,
+    description:
+      'A full-set write: every product not listed is disabled. Unknown ids reject the whole write (400).',
+  }),
+});
+export const SelectionResponse = Type.Object({ enabled_count: Type.Integer() });
+
+const Address = Type.Object(
+  {
+    address_line_1: Type.String({ maxLength: 100 }),
+    address_line_2: Type.Optional(Type.String({ maxLength: 100 })),
+    city: Type.String({ maxLength: 50 }),
+    administrative_area: Type.Optional(Type.String({ maxLength: 50 })),
+    postal_code: Type.String(),
+    country_code: Type.String({ description: 'ISO 3166-1 alpha-2' }),
+    id: Type.Optional(Type.Integer()),
+    is_validated: Type.Optional(Type.Boolean()),
+  },
+  { title: 'AddressDTO' },
+);
+const NullableAddress = Type.Union([Address, Type.Null()]);
+
+const Recipient = Type.Object(
+  {
+    first_name: Type.String(),
+    last_name: Type.String(),
+    email: Type.String({ format: 'email' }),
+    date_of_birth: Type.String({ description: 'YYYY-MM-DD' }),
+    gender_at_birth: Type.Enum(['male', 'female'] as const),
+    phone_number: Type.String({ description: 'E.164, e.g. +14155552671' }),
+    id: Type.Optional(Type.String()),
+  },
+  { title: 'RecipientDTO' },
+);
+
+const RequestedLab = Type.Object({ code: Type.String(), postal_code: Type.Optional(Type.String()) });
+
+/**
+ * Documentation only: the body is validated by the order rules so that every problem comes back
+ * at once as `invalid_fields` (field, tag, value, message) rather than the first schema error.
+ */
+export const CreateOrderBody = Type.Unknown({
+  title: 'CreateOrderRequest',
+  description:
+    'Required: client_order_reference_id (1-100 chars, not deduplicated), collection_type (AT_HOME | GO_TO_LAB), ' +
+    'items [{variant_id: string, quantity: 1-100}] (1-50 items), recipient {first_name, last_name, email, ' +
+    'date_of_birth YYYY-MM-DD, gender_at_birth male|female, phone_number E.164}. shipping_address (AddressDTO) is ' +
+    'required for AT_HOME; requested_lab_address or requested_lab {code, postal_code?} for GO_TO_LAB. Optional ' +
+    'payment_method (Tributary extension): the payment method token to charge; sandbox test values ' +
+    'pm_sandbox_decline, pm_sandbox_insufficient_funds, pm_sandbox_expired and pm_sandbox_processing_error ' +
+    'decline (402 with category), as does any order above 1,000,000 cents.',
+  examples: [
+    {
+      client_order_reference_id: 'order-42',
+      collection_type: 'AT_HOME',
+      items: [{ variant_id: '1011', quantity: 1 }],
+      recipient: {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        date_of_birth: '1990-12-10',
+        gender_at_birth: 'female',
+        phone_number: '+14155552671',
+      },
+      shipping_address: {
+        address_line_1: '1 Main St',
+        city: 'Springfield',
+        administrative_area: 'IL',
+        postal_code: '62701',
+        country_code: 'US',
+      },
+    },
+  ],
+});
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      description:
+        `Optional, up to 255 printable ASCII characters, scoped to your dev-id and remembered for ${DEFAULT_IDEMPOTENCY_TTL_HOURS} hours. ` +
+        'The same key with the same body returns the original response (header idempotent-replayed: true) without a second ' +
+        'order or charge; with a different body, or while the first request is still in flight: 409. A declined payment ' +
+        'frees the key. Without the header nothing is deduplicated.',
+    }),
+  ),
+});
+
+const OrderStatus = Type.Enum(ORDER_STATUSES);
+const ResultsStatus = Type.Enum(RESULTS_STATUSES);
+
+const OrderItem = Type.Object(
+  {
+    order_item_id: Type.String(),
+    order_id: Type.String(),
+    variant_id: Type.String(),
+    product_type_id: Type.String(),
+    quantity: Type.Integer(),
+    price_per_item_cents: Type.Integer(),
+    currency: Currency,
+    item_status: Type.Integer({
+      description: '1 awaiting fulfilment, 2 fulfilled, 3 not fulfilled (cancelled or payment failed)',
+    }),
+    results_status: ResultsStatus,
+    lab_tracking_number: Type.Optional(Type.String()),
+    supplier_item_id: Type.Optional(
+      Type.String({ description: 'The kit id printed on the kit; the activation page takes it' }),
+    ),
+    test_taker_ids: Type.Optional(Type.Array(Type.String(), { description: 'After activation' })),
+  },
+  { title: 'OrderItemResponse' },
+);
+
+export const CreateOrderResponse = Type.Object(
+  {
+    order_id: Type.String(),
+    recipient_id: Type.String(),
+    order_status: OrderStatus,
+    order_items: Type.Array(OrderItem),
+    tracking_number: Type.Optional(Type.String()),
+    confirmed_lab_address: NullableAddress,
+    confirmed_lab: Type.Null(),
+  },
+  { title: 'CreateOrderResponse' },
+);
+
+const HistoryEntry = Type.Object({
+  status: Type.Union([OrderStatus, ResultsStatus]),
+  order_item_id: Type.Optional(Type.String()),
+  changed_at: Type.String({ description: 'ISO 8601' }),
+  escalation_level: Type.Optional(Type.Enum(ESCALATION_LEVELS)),
+  acknowledgment_due_by: Type.Optional(Type.String()),
+});
+
+export const OrderResponse = Type.Object(
+  {
+    order_id: Type.String(),
+    client_id: Type.String({ description: 'Your dev-id' }),
+    client_order_reference_id: Type.String(),
+    collection_type: Type.Enum(COLLECTION_TYPES),
+    order_status: OrderStatus,
+    created_at: Type.String(),
+    recipient: Recipient,
+    shipping_address: NullableAddress,
+    requested_lab_address: Type.Optional(Address),
+    confirmed_lab_address: NullableAddress,
+    requested_lab: Type.Optional(RequestedLab),
+    confirmed_lab: Type.Null(),
+    tracking_number: Type.Optional(Type.String()),
+    items: Type.Array(OrderItem),
+    order_financials: Type.Object({
+      currency: Currency,
+      total_cents: Type.Integer(),
+      discount_cents: Type.Optional(Type.Integer()),
+    }),
+    status_history: Type.Array(HistoryEntry, {
+      description: 'Newest first; order and item changes, one webhook each',
+    }),
+  },
+  { title: 'GetOrderResponse' },
+);
+
+export const OrderParams = Type.Object({
+  orderID: Type.String({ description: 'Order id (numeric string)' }),
+});
+
+const PageLimit = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 100, description: 'Page size, 1-100, default 25' }),
+);
+const Cursor = Type.Optional(Type.String({ description: 'next_cursor from the previous page (opaque)' }));
+
+export const OrderListQuery = Type.Object({
+  limit: PageLimit,
+  cursor: Cursor,
+  client_order_reference_id: Type.Optional(Type.String({ maxLength: 100 })),
+  status: Type.Optional(
+    Type.String({ description: 'An order status, e.g. order.processing (legacy order.failed accepted)' }),
+  ),
+  since: Type.Optional(Type.String({ description: 'RFC 3339; orders created at or after it' })),
+  collection_type: Type.Optional(Type.Enum(COLLECTION_TYPES)),
+  missing: Type.Optional(
+    Type.Boolean({ description: 'true: delivered or completed orders still waiting for results' }),
+  ),
+});
+
+const OrderSummary = Type.Object(
+  {
+    order_id: Type.String(),
+    client_order_reference_id: Type.Optional(Type.String()),
+    created_at: Type.String(),
+    collection_type: Type.Enum(COLLECTION_TYPES),
+    order_status: OrderStatus,
+    total_cents: Type.Integer(),
+    currency: Currency,
+    items: Type.Array(
+      Type.Object({
+        order_item_id: Type.String(),
+        variant_id: Type.String(),
+        product_name: Type.Optional(Type.String()),
+        item_status: Type.Integer(),
+        results_status: ResultsStatus,
+        test_taker_id: Type.Optional(Type.String()),
+      }),
+    ),
+  },
+  { title: 'OrderSummary' },
+);
+
+export const OrderListResponse = Type.Object({
+  orders: Type.Array(OrderSummary),
+  next_cursor: Type.Optional(Type.String({ description: 'Absent on the last page' })),
+});
+
+export const SimulateBody = Type.Object({
+  event: Type.String({
+    description: `Order events: ${ORDER_EVENTS.join(', ')}. Results events: ${RESULTS_EVENTS.join(', ')}.`,
+  }),
+  order_item_id: Type.Optional(
+    Type.String({ description: 'Narrows a results event to one item (default: every item)' }),
+  ),
+});
+export const SimulateResponse = Type.Object({ order_id: Type.String(), applied_event: Type.String() });
+
+export const ActivationBody = Type.Unknown({
+  title: 'ActivationContextDTO',
+  description:
+    'supplier_kit_id (the kit id), collection_date? (RFC 3339), address (AddressDTO, required), recipient? ' +
+    '{first_name?, last_name?, email, date_of_birth, gender_at_birth, phone_number}: the test taker, when not the ' +
+    'order recipient. Invalid fields: 400 with invalid_fields.',
+});
+export const ActivationResponse = Type.Object({
+  kit_id: Type.String(),
+  message: Type.String(),
+  success: Type.Boolean(),
+  test_taker_id: Type.String({ description: 'Tributary extension: the id both results endpoints require' }),
+});
+
+export const ResultListQuery = Type.Object({
+  limit: PageLimit,
+  cursor: Cursor,
+  status: Type.Optional(Type.String({ description: 'A results status, e.g. results.results_ready' })),
+});
+
+export const ResultListResponse = Type.Object({
+  results: Type.Array(
+    Type.Object(
+      {
+        order_item_id: Type.String(),
+        order_id: Type.String(),
+        variant_id: Type.String(),
+        product_name: Type.Optional(Type.String()),
+        results_status: ResultsStatus,
+        is_acknowledged: Type.Boolean(),
+        test_taker_id: Type.Optional(Type.String()),
+        updated_at: Type.String(),
+      },
+      { title: 'ResultSummary' },
+    ),
+  ),
+  next_cursor: Type.Optional(Type.String()),
+});
+
+export const ResultParams = Type.Object({
+  orderItemID: Type.String({ description: 'Order item id (numeric string)' }),
+});
+export const TestTakerQuery = Type.Object({
+  test_taker_id: Type.String({ description: 'Required: the id created at kit activation' }),
+});
+
+export const ResultsBundle = Type.Object(
+  {
+    resourceType: Type.Literal('Bundle'),
+    id: Type.String(),
+    identifier: Type.Object({ system: Type.String(), value: Type.String() }),
+    type: Type.Literal('collection'),
+    timestamp: Type.String(),
+    entry: Type.Array(
+      Type.Object({
+        fullUrl: Type.String(),
+        resource: Type.Unknown({
+          description:
+            'DiagnosticReport, Patient or Observation (valueQuantity, referenceRange, interpretation)',
+        }),
+      }),
+    ),
+  },
+  { title: 'FHIR R4 Bundle' },
+);
+
+export const AcknowledgeResponse = Type.Object({ status: Type.Literal('acknowledged') });

@@ -1,0 +1,130 @@
+// One HTTP POST per attempt over keep-alive connections. Production requests resolve through
+// `checkedLookup`, so the address a socket connects to is the address that was checked (no DNS
+// rebinding); the two environments never share an agent, so a production request can never ride
+// a socket opened without that check. Redirects are not followed.
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import {
+  checkedLookup,
+  DestinationBlockedError,
+  type ResolveHost,
+  systemResolver,
+  validateDestinationUrl,
+  type WebhookEnvironment,
+} from './destination-policy.ts';
+import { type DeliveryFailureKind, deliveryFailureKind } from './retry-policy.ts';
+
+export type SendResult = {
+  statusCode: number | null;
+  failure: DeliveryFailureKind | null;
+  /** What went wrong, for the attempt log (never a stack). */
+  error: string | null;
+  retryAfter: string | null;
+  durationMs: number;
+};
+
+export type Sender = {
+  send(url: string, environment: WebhookEnvironment, headers: Record<string, string>, body: string): Promise<SendResult>;
+  close(): void;
+};
+
+/** Receivers answer with anything; we read a little (to reuse the connection) and keep none of it. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export function createSender(options: { timeoutMs: number; resolve?: ResolveHost; maxSockets?: number }): Sender {
+  const resolve = options.resolve ?? systemResolver;
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 256, maxFreeSockets: 64, scheduling: 'lifo' as const };
+  const agents = {
+    sandbox: { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) },
+    production: {
+      http: new http.Agent({ ...agentOptions, lookup: checkedLookup('production', resolve) }),
+      https: new https.Agent({ ...agentOptions, lookup: checkedLookup('production', resolve) }),
+    },
+  };
+
+  /**
+   * Node skips `lookup` for IP-literal hosts, so those (and the scheme) are checked here on every
+   * attempt; host names are checked by the agent's lookup when a connection is opened.
+   */
+  async function blockedReason(url: URL, environment: WebhookEnvironment): Promise<string | null> {
+    if (environment === 'sandbox') return null;
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (url.protocol === 'https:' && isIP(host) === 0) return null;
+    const check = await validateDestinationUrl(url.href, environment, resolve);
+    return check.allowed ? null : check.reason;
+  }
+
+  function post(url: URL, environment: WebhookEnvironment, headers: Record<string, string>, body: string) {
+    return new Promise<{ statusCode: number; retryAfter: string | null }>((resolvePost, reject) => {
+      const secure = url.protocol === 'https:';
+      const agent = secure ? agents[environment].https : agents[environment].http;
+      const request = (secure ? https : http).request(url, {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      });
+      // One deadline for the whole exchange (connect, TLS, headers and body), not per socket event.
+      const timer = setTimeout(() => {
+        request.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+      }, options.timeoutMs);
+      request.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      request.on('response', (response) => {
+        let received = 0;
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > MAX_RESPONSE_BYTES) response.destroy();
+        });
+        const done = () => {
+          clearTimeout(timer);
+          const retryAfter = response.headers['retry-after'];
+          resolvePost({ statusCode: response.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : null });
+        };
+        response.on('end', done);
+        // A receiver that answers and then hangs up (or floods us) still gave its status code.
+        response.on('close', done);
+        response.on('error', () => undefined);
+      });
+      request.end(body);
+    });
+  }
+
+  return {
+    async send(rawUrl, environment, headers, body) {
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      let url: URL;
+      try {
+        url = new URL(rawUrl);
+        const reason = await blockedReason(url, environment);
+        if (reason) throw new DestinationBlockedError(reason);
+      } catch (error) {
+        const failure = error instanceof DestinationBlockedError ? 'destination_blocked' : 'network_error';
+        return { statusCode: null, failure, error: describe(error), retryAfter: null, durationMs: elapsed() };
+      }
+      try {
+        const { statusCode, retryAfter } = await post(url, environment, headers, body);
+        return { statusCode, failure: null, error: null, retryAfter, durationMs: elapsed() };
+      } catch (error) {
+        return { statusCode: null, failure: deliveryFailureKind(error), error: describe(error), retryAfter: null, durationMs: elapsed() };
+      }
+    },
+    close() {
+      for (const pair of Object.values(agents)) {
+        pair.http.destroy();
+        pair.https.destroy();
+      }
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  const text = typeof code === 'string' && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
+  return text.slice(0, 300);
+}

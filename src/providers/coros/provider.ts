@@ -1,0 +1,31 @@
+import type { Provider } from '../types.ts';
+
+// Declared only, and off unless an operator opts in (`COROS_ENABLED=true`): COROS is
+// partner-only and these endpoints come from public client code, not documentation
+// (reference/providers.md §13).
+export const coros: Provider = {
+  declaration: {
+    id: 'COROS',
+    name: 'COROS',
+    icon: { initials: 'CO', background: '#E4002B' },
+    authKind: 'oauth2',
+    credentials: 'deployment',
+    oauth: {
+      authorizeUrl: 'https://open.coros.com/oauth2/authorize',
+      tokenUrl: 'https://open.coros.com/oauth2/accesstoken',
+      scopes: [],
+      scopeSeparator: ' ',
+      clientAuth: 'body',
+      accountId: { from: 'token', path: 'openId' },
+      revoke: {
+        url: 'https://open.coros.com/oauth2/deauthorize',
+        method: 'POST',
+        token: { param: 'token', in: 'query' },
+      },
+    },
+    dataTypes: ['activity', 'plannedWorkout'],
+    writesPlannedWorkouts: true,
+    historyDays: null,
+    enabledByDefault: false,
+  },
+};

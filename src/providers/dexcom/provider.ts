@@ -1,0 +1,24 @@
+import type { Provider } from '../types.ts';
+
+// Facts: reference/providers.md §9 (Dexcom v3): credentials in the body, `offline_access`
+// for refresh, no revocation endpoint and no account-id endpoint.
+export const dexcom: Provider = {
+  declaration: {
+    id: 'DEXCOM',
+    name: 'Dexcom',
+    icon: { initials: 'DX', background: '#58A618' },
+    authKind: 'oauth2',
+    credentials: 'deployment',
+    oauth: {
+      authorizeUrl: 'https://api.dexcom.com/v2/oauth2/login',
+      tokenUrl: 'https://api.dexcom.com/v2/oauth2/token',
+      scopes: ['offline_access'],
+      scopeSeparator: ' ',
+      clientAuth: 'body',
+    },
+    dataTypes: ['body'],
+    writesPlannedWorkouts: false,
+    historyDays: null,
+    enabledByDefault: true,
+  },
+};

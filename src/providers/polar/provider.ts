@@ -1,0 +1,31 @@
+import type { Provider } from '../types.ts';
+
+// Facts: reference/providers.md §7 (Polar AccessLink v3): Basic client auth, no refresh
+// tokens, `x_user_id` in the token response; deregistering the user revokes the token.
+export const polar: Provider = {
+  declaration: {
+    id: 'POLAR',
+    name: 'Polar',
+    icon: { initials: 'PO', background: '#D10027' },
+    authKind: 'oauth2',
+    credentials: 'deployment',
+    oauth: {
+      authorizeUrl: 'https://flow.polar.com/oauth2/authorization',
+      tokenUrl: 'https://polarremote.com/v2/oauth2/token',
+      scopes: ['accesslink.read_all'],
+      scopeSeparator: ' ',
+      clientAuth: 'basic',
+      accountId: { from: 'token', path: 'x_user_id' },
+      revoke: {
+        url: 'https://www.polaraccesslink.com/v3/users/{provider_user_id}',
+        method: 'DELETE',
+        token: 'bearer',
+      },
+    },
+    dataTypes: ['activity', 'athlete', 'body', 'daily', 'sleep'],
+    writesPlannedWorkouts: false,
+    // Exercises and sleep are served for the last 30 days only.
+    historyDays: 30,
+    enabledByDefault: true,
+  },
+};

@@ -1,0 +1,31 @@
+import type { Provider } from '../types.ts';
+
+// Facts: reference/providers.md §3 (Strava API v3): no PKCE, comma-separated scopes, the
+// athlete comes with the code exchange.
+export const strava: Provider = {
+  declaration: {
+    id: 'STRAVA',
+    name: 'Strava',
+    icon: { initials: 'ST', background: '#FC4C02' },
+    authKind: 'oauth2',
+    credentials: 'deployment',
+    oauth: {
+      authorizeUrl: 'https://www.strava.com/oauth/authorize',
+      tokenUrl: 'https://www.strava.com/oauth/token',
+      scopes: ['read', 'profile:read_all', 'activity:read_all'],
+      scopeSeparator: ',',
+      clientAuth: 'body',
+      authorizeParams: { approval_prompt: 'auto' },
+      accountId: { from: 'token', path: 'athlete.id' },
+      revoke: {
+        url: 'https://www.strava.com/oauth/deauthorize',
+        method: 'POST',
+        token: { param: 'access_token', in: 'form' },
+      },
+    },
+    dataTypes: ['activity', 'athlete'],
+    writesPlannedWorkouts: false,
+    historyDays: null,
+    enabledByDefault: true,
+  },
+};

@@ -1,0 +1,41 @@
+import type { Provider } from '../types.ts';
+
+// Facts: reference/providers.md §4 (WHOOP API v2): `offline` is what yields a refresh token.
+export const whoop: Provider = {
+  declaration: {
+    id: 'WHOOP',
+    name: 'WHOOP',
+    icon: { initials: 'WH', background: '#101010' },
+    authKind: 'oauth2',
+    credentials: 'deployment',
+    oauth: {
+      authorizeUrl: 'https://api.prod.whoop.com/oauth/oauth2/auth',
+      tokenUrl: 'https://api.prod.whoop.com/oauth/oauth2/token',
+      scopes: [
+        'offline',
+        'read:recovery',
+        'read:cycles',
+        'read:workout',
+        'read:sleep',
+        'read:profile',
+        'read:body_measurement',
+      ],
+      scopeSeparator: ' ',
+      clientAuth: 'body',
+      accountId: {
+        from: 'userinfo',
+        url: 'https://api.prod.whoop.com/developer/v2/user/profile/basic',
+        path: 'user_id',
+      },
+      revoke: {
+        url: 'https://api.prod.whoop.com/developer/v2/user/access',
+        method: 'DELETE',
+        token: 'bearer',
+      },
+    },
+    dataTypes: ['activity', 'athlete', 'body', 'daily', 'sleep'],
+    writesPlannedWorkouts: false,
+    historyDays: null,
+    enabledByDefault: true,
+  },
+};

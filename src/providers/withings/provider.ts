@@ -1,0 +1,28 @@
+import type { Provider } from '../types.ts';
+
+// Facts: reference/providers.md §6 (Withings): token call is `action=requesttoken` and the
+// answer is wrapped in `{status, body}`. Revocation needs a signed nonce, so none is declared:
+// the user revokes in their Withings account.
+export const withings: Provider = {
+  declaration: {
+    id: 'WITHINGS',
+    name: 'Withings',
+    icon: { initials: 'WI', background: '#00A3A1' },
+    authKind: 'oauth2',
+    credentials: 'deployment',
+    oauth: {
+      authorizeUrl: 'https://account.withings.com/oauth2_user/authorize2',
+      tokenUrl: 'https://wbsapi.withings.net/v2/oauth2',
+      scopes: ['user.info', 'user.metrics', 'user.activity', 'user.sleepevents'],
+      scopeSeparator: ',',
+      clientAuth: 'body',
+      tokenParams: { action: 'requesttoken' },
+      tokenResponsePath: 'body',
+      accountId: { from: 'token', path: 'userid' },
+    },
+    dataTypes: ['activity', 'athlete', 'body', 'daily', 'sleep'],
+    writesPlannedWorkouts: false,
+    historyDays: null,
+    enabledByDefault: true,
+  },
+};

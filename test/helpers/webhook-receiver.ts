@@ -1,0 +1,111 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A real local webhook receiver (node:http on 127.0.0.1, a free port) for integration tests. It
+ * records every request (headers, raw body, arrival time) and answers from a script: queued
+ * responses are used in order, then the default. Every wait is bounded and says what it waited for.
+ */
+export type ReceivedRequest = {
+  headers: IncomingHttpHeaders;
+  /** The raw body exactly as received (signatures are over these bytes). */
+  body: string;
+  /** Date.now() when the request body had fully arrived. */
+  receivedAt: number;
+  /** Date.now() when the answer was sent (after any scripted delay). */
+  answeredAt: number | null;
+  answeredWith: number | null;
+};
+
+export type ScriptedResponse = { status: number; headers?: Record<string, string>; delayMs?: number; body?: string };
+
+export type WebhookReceiver = {
+  url: string;
+  received: ReceivedRequest[];
+  /** Queues responses for the next requests, in order. */
+  script(...responses: (ScriptedResponse | number)[]): void;
+  /** The answer once the script is used up (default 200). */
+  setDefault(response: ScriptedResponse | number): void;
+  /** Requests carrying this webhook-id. */
+  byId(id: string): ReceivedRequest[];
+  distinctIds(): Set<string>;
+  waitFor(predicate: (received: ReceivedRequest[]) => boolean, description: string, timeoutMs?: number): Promise<void>;
+  waitForCount(count: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+};
+
+const asResponse = (value: ScriptedResponse | number): ScriptedResponse =>
+  typeof value === 'number' ? { status: value } : value;
+
+export async function startWebhookReceiver(options: { host?: string } = {}): Promise<WebhookReceiver> {
+  const queue: ScriptedResponse[] = [];
+  let fallback: ScriptedResponse = { status: 200 };
+  const received: ReceivedRequest[] = [];
+
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const entry: ReceivedRequest = {
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+        answeredAt: null,
+        answeredWith: null,
+      };
+      received.push(entry);
+      const answer = queue.shift() ?? fallback;
+      const send = () => {
+        if (response.destroyed) return;
+        response.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+        response.end(answer.body ?? '');
+        entry.answeredAt = Date.now();
+        entry.answeredWith = answer.status;
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const receiver: WebhookReceiver = {
+    url: `http://${host}:${port}/hooks`,
+    received,
+    script(...responses) {
+      queue.push(...responses.map(asResponse));
+    },
+    setDefault(response) {
+      fallback = asResponse(response);
+    },
+    byId(id) {
+      return received.filter((entry) => entry.headers['webhook-id'] === id);
+    },
+    distinctIds() {
+      return new Set(received.map((entry) => String(entry.headers['webhook-id'])));
+    },
+    async waitFor(predicate, description, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(received)) {
+        if (Date.now() > deadline) {
+          const seen = received.map((entry) => `${entry.headers['webhook-id']} -> ${entry.answeredWith ?? 'pending'}`);
+          throw new Error(
+            `webhook receiver: timed out after ${timeoutMs} ms waiting for ${description}; ` +
+              `received ${received.length} request(s): ${seen.slice(0, 20).join(', ')}`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async waitForCount(count, timeoutMs) {
+      await receiver.waitFor((list) => list.length >= count, `${count} request(s)`, timeoutMs);
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return receiver;
+}

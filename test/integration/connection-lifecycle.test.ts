@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import {
+  type FakeOAuthProvider,
+  fakeEnv,
+  OURA_PROFILE,
+  startFakeOAuthProvider,
+} from '../fakes/oauth-provider.ts';
+import {
+  createDeveloper,
+  problemOf,
+  startTestService,
+  type TestDeveloper,
+  type TestService,
+} from '../helpers/app.ts';
+import { authenticateUser, callback, connectSandboxUser } from '../helpers/connections.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+type Event = Record<string, unknown> & { type: string; user?: { user_id: string } };
+
+describe('connection lifecycle: deauthentication, provider-side events, SDK tokens', () => {
+  let service: TestService;
+  let oura: FakeOAuthProvider;
+  let receiver: WebhookReceiver;
+  let dev: TestDeveloper;
+  let other: TestDeveloper;
+
+  const events = (): Event[] => receiver.received.map((entry) => JSON.parse(entry.body) as Event);
+  const waitForEvent = async (type: string, userId: string) => {
+    const match = (e: Event) => e.type === type && e.user?.user_id === userId;
+    await receiver.waitFor(() => events().some(match), `${type} for ${userId}`);
+    return events().filter(match);
+  };
+  const deauth = (userId: string, developer = dev) =>
+    service.app.inject({
+      method: 'DELETE',
+      url: `/v2/auth/deauthenticateUser?user_id=${userId}`,
+      headers: developer.headers,
+    });
+  const userInfo = (userId: string) =>
+    service.app.inject({ method: 'GET', url: `/v2/userInfo?user_id=${userId}`, headers: dev.headers });
+
+  async function connectOura(account: string): Promise<string> {
+    oura.account = account;
+    const { userId, authUrl } = await authenticateUser(service.app, dev, 'OURA');
+    assert.equal((await callback(service.app, await oura.authorize(authUrl.toString()))).statusCode, 302);
+    return userId;
+  }
+
+  before(async () => {
+    oura = await startFakeOAuthProvider(OURA_PROFILE);
+    receiver = await startWebhookReceiver();
+    service = await startTestService({ env: fakeEnv('OURA', oura) });
+    dev = await createDeveloper(service.ctx);
+    other = await createDeveloper(service.ctx, { name: 'Other developer' });
+    await service.ctx.webhooks.setDestination(dev.devId, { url: receiver.url });
+  });
+  after(async () => {
+    await service?.close();
+    await Promise.all([oura?.close(), receiver?.close()]);
+  });
+
+  test('deauthenticateUser revokes at the provider, deletes the user and its tokens, sends deauth', async () => {
+    const userId = await connectOura('deauth-me');
+    const issued = oura.issuedAccessTokens.at(-1);
+    const response = await deauth(userId);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(response.json(), { status: 'success' });
+    assert.deepEqual(oura.revocations.at(-1), { method: 'POST', token: issued, authorization: undefined });
+    assert.equal((await userInfo(userId)).statusCode, 404);
+    const tokens = await service.ctx.db
+      .selectFrom('provider_tokens')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .execute();
+    assert.equal(tokens.length, 0);
+    const sessions = await service.ctx.db
+      .selectFrom('auth_sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .execute();
+    assert.equal(sessions.length, 0);
+    const [event] = await waitForEvent('deauth', userId);
+    assert.equal(event?.status, 'success');
+    assert.equal(event?.message, 'User has deauthenticated');
+    assert.equal((await deauth(userId)).statusCode, 404, 'a second time: gone');
+  });
+
+  test('a provider that fails to revoke does not keep the user connected', async () => {
+    const userId = await connectOura('revocation-fails');
+    oura.revocationStatus = 500;
+    try {
+      assert.equal((await deauth(userId)).statusCode, 200);
+    } finally {
+      oura.revocationStatus = 200;
+    }
+    assert.equal((await userInfo(userId)).statusCode, 404);
+  });
+
+  test('deauthenticating a sandbox user (nothing to revoke) and a pending user', async () => {
+    const { userId } = await connectSandboxUser(service.app, dev);
+    assert.equal((await deauth(userId)).statusCode, 200);
+    const pending = await authenticateUser(service.app, dev, 'SANDBOX');
+    assert.equal((await deauth(pending.userId)).statusCode, 200);
+    assert.equal((await userInfo(pending.userId)).statusCode, 404);
+  });
+
+  test('400 / 401 / 404 paths, and another developer’s user is a 404', async () => {
+    const { userId } = await connectSandboxUser(service.app, dev);
+    const missing = problemOf(
+      await service.app.inject({
+        method: 'DELETE',
+        url: '/v2/auth/deauthenticateUser',
+        headers: dev.headers,
+      }),
+    );
+    assert.equal(missing.status, 400);
+    assert.match(missing.body.detail, /user_id/);
+    const malformed = problemOf(await deauth('not-a-uuid'));
+    assert.equal(malformed.status, 400);
+    assert.equal(malformed.body.detail, 'invalid user_id: expected a UUID');
+    assert.equal((await deauth('00000000-0000-4000-8000-000000000000')).statusCode, 404);
+    const foreign = problemOf(await deauth(userId, other));
+    assert.equal(foreign.status, 404);
+    assert.equal((await userInfo(userId)).statusCode, 200, 'still there');
+    const anonymous = await service.app.inject({
+      method: 'DELETE',
+      url: `/v2/auth/deauthenticateUser?user_id=${userId}`,
+    });
+    assert.equal(anonymous.statusCode, 401);
+  });
+
+  test('a refresh that fails for good: user marked broken, connection_error once', async () => {
+    const { userId } = await connectSandboxUser(service.app, dev);
+    const marked = await service.ctx.db
+      .transaction()
+      .execute((trx) => service.ctx.connections.markConnectionBroken(trx, userId, 'refresh token rejected'));
+    assert.equal(marked, true);
+    const again = await service.ctx.db
+      .transaction()
+      .execute((trx) => service.ctx.connections.markConnectionBroken(trx, userId, 'refresh token rejected'));
+    assert.equal(again, false, 'only on the transition');
+    const info = (await userInfo(userId)).json();
+    assert.equal(info.is_authenticated, false);
+    const sent = await waitForEvent('connection_error', userId);
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]?.message, 'User connection degraded');
+  });
+
+  test('the provider reports revoked access: access_revoked, tokens dropped', async () => {
+    const userId = await connectOura('revoked-at-provider');
+    const marked = await service.ctx.db
+      .transaction()
+      .execute((trx) => service.ctx.connections.markAccessRevoked(trx, userId));
+    assert.equal(marked, true);
+    const tokens = await service.ctx.db
+      .selectFrom('provider_tokens')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .execute();
+    assert.equal(tokens.length, 0);
+    const row = await service.ctx.db
+      .selectFrom('users')
+      .select('status')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.status, 'revoked');
+    const [event] = await waitForEvent('access_revoked', userId);
+    assert.equal(event?.message, 'User revoked access');
+  });
+
+  test('generateAuthToken: single-use, expires in 180 s, stored only as a hash', async () => {
+    const response = await service.app.inject({
+      method: 'POST',
+      url: '/v2/auth/generateAuthToken',
+      headers: dev.headers,
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const body = response.json() as { status: string; token: string; expires_in: number };
+    assert.equal(body.status, 'success');
+    assert.equal(body.expires_in, 180);
+    assert.match(body.token, /^[A-Za-z0-9_-]{43}$/);
+    const rows = await service.ctx.db.selectFrom('sdk_auth_tokens').selectAll().execute();
+    assert.equal(JSON.stringify(rows).includes(body.token), false);
+    assert.ok(rows.some((row) => row.token_hash === createHash('sha256').update(body.token).digest('hex')));
+    assert.equal(await service.ctx.connections.consumeSdkToken(body.token), dev.devId);
+    assert.equal(await service.ctx.connections.consumeSdkToken(body.token), undefined, 'single use');
+    const anonymous = await service.app.inject({ method: 'POST', url: '/v2/auth/generateAuthToken' });
+    assert.equal(anonymous.statusCode, 401);
+  });
+});

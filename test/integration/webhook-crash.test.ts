@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+/**
+ * Durability end to end: the real service as a child process, 1,000 events pending or in flight,
+ * SIGKILL, restart, and the receiver must end up with all 1,000 distinct webhook-ids. Jobs the
+ * killed process had claimed are reclaimed by pg-boss once their heartbeat lapses (10 s) on its
+ * next supervision pass (at most a minute), hence the generous bound on the final wait.
+ */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const nodeBinary = join(root, 'node_modules/.bin/node');
+const cli = join(root, 'bin/tributary.js');
+const EVENTS = 1_000;
+
+let receiver: WebhookReceiver;
+let child: ChildProcess | undefined;
+let childLog = '';
+const dataDir = mkdtempSync(join(tmpdir(), 'tributary-crash-'));
+const schema = `crash_${randomBytes(5).toString('hex')}`;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('could not find a free port');
+  return address.port;
+}
+
+let port = 0;
+const env = (): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  LOG_LEVEL: 'warn',
+  ...(process.env.DATABASE_URL
+    ? { DATABASE_URL: process.env.DATABASE_URL, ENCRYPTION_KEY: encryptionKey, DATABASE_SCHEMA: schema }
+    : {}),
+});
+const encryptionKey = randomBytes(32).toString('hex');
+
+async function runCli(args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(nodeBinary, [cli, ...args], { env: env(), timeout: 60_000 });
+  return stdout;
+}
+
+async function startServer(): Promise<void> {
+  child = spawn(nodeBinary, [cli, 'serve', '--role', 'all'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    childLog += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    childLog += chunk.toString();
+  });
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the service exited during start-up (${child.exitCode}):\n${childLog.slice(-3000)}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/ready`)).status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`the service was not ready within 90 s:\n${childLog.slice(-3000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function killServer(signal: NodeJS.Signals): Promise<void> {
+  const running = child;
+  if (!running || running.exitCode !== null || running.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+  running.kill(signal);
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  if (running.exitCode === null && running.signalCode === null) {
+    running.kill('SIGKILL');
+    await exited;
+  }
+}
+
+before(async () => {
+  if (!existsSync(nodeBinary)) throw new Error(`${nodeBinary} is missing: run npm install first`);
+  receiver = await startWebhookReceiver();
+  port = await freePort();
+});
+
+after(async () => {
+  await killServer('SIGTERM');
+  await receiver?.close();
+  if (process.env.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
+    await client.end();
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('SIGKILL with 1,000 events pending: after a restart the receiver has all 1,000 webhook-ids', { timeout: 300_000 }, async () => {
+  // Embedded PGlite is single-process, so the CLI runs before the server starts.
+  const created = JSON.parse(await runCli(['developers', 'create', '--name', 'Crash test', '--environment', 'sandbox', '--json'])) as {
+    dev_id: string;
+    api_key: string;
+  };
+  await runCli(['webhook', 'set', created.dev_id, '--url', receiver.url]);
+  // Slow answers keep deliveries in flight and the backlog pending when the process dies.
+  receiver.setDefault({ status: 200, delayMs: 5000 });
+  await startServer();
+
+  const headers = { 'dev-id': created.dev_id, 'x-api-key': created.api_key };
+  const eventIds: string[] = [];
+  const enqueue = async () => {
+    while (eventIds.length < EVENTS) {
+      eventIds.push('');
+      const index = eventIds.length - 1;
+      const response = await fetch(`http://127.0.0.1:${port}/v2/webhook/test`, { method: 'POST', headers });
+      const text = await response.text();
+      assert.equal(response.status, 202, `POST /v2/webhook/test answered ${response.status}: ${text}`);
+      eventIds[index] = (JSON.parse(text) as { event_id: string }).event_id;
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, enqueue));
+  assert.equal(new Set(eventIds).size, EVENTS);
+
+  await receiver.waitFor((list) => list.length > 0, 'the first deliveries before the kill', 30_000);
+  const beforeKill = receiver.distinctIds().size;
+  const answeredBeforeKill = receiver.received.filter((entry) => entry.answeredAt !== null).length;
+  const started = Date.now();
+  assert.ok(beforeKill < EVENTS, `all ${EVENTS} events arrived before the kill: the receiver must be slower for this test to mean anything`);
+  await killServer('SIGKILL');
+  assert.equal(child?.signalCode, 'SIGKILL');
+
+  receiver.setDefault(200);
+  await startServer();
+  await receiver.waitFor(
+    () => receiver.distinctIds().size >= EVENTS,
+    `all ${EVENTS} distinct webhook-ids after the restart (had ${beforeKill} before the kill)`,
+    180_000,
+  );
+  const received = receiver.distinctIds();
+  assert.deepEqual(eventIds.filter((id) => !received.has(id)), [], 'every accepted event was delivered');
+  assert.equal(received.size, EVENTS);
+  console.log(`# at SIGKILL ${beforeKill} had arrived, ${answeredBeforeKill} answered; all ${EVENTS} delivered ${Math.round((Date.now() - started) / 1000)} s after it`);
+});
