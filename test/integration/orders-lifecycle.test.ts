@@ -370,6 +370,20 @@ describe('order API: lifecycle, simulate, activation, results, listing', () => {
       (paid.body.orders as Json[]).map((order) => order.order_id),
       [created[1]],
     );
+    await advance(
+      service,
+      lister,
+      String(created[3]),
+      'payment_complete',
+      'processing',
+      'delivery_fulfilled',
+    );
+    const missing = await api(service, lister, 'GET', '/api/v1/orders?missing=true');
+    assert.deepEqual(
+      (missing.body.orders as Json[]).map((order) => order.order_id),
+      [created[3]],
+      'delivered, results still outstanding',
+    );
     const legacy = await api(service, lister, 'GET', '/api/v1/orders?status=order.failed');
     assert.equal(legacy.status, 200);
     const future = await api(

@@ -322,6 +322,24 @@ describe('order API: catalog, access, creation, idempotency, payment', () => {
       );
     });
 
+    test('a claim left in flight by a crashed request is taken over once its lease has run out', async () => {
+      const body = orderBody({ client_order_reference_id: 'idem-crash' });
+      await claimKey(service.ctx.db, {
+        developerId: developer.devId,
+        key: 'key-idem-crash',
+        hash: requestHash('POST', '/api/v1/orders', body),
+        now: new Date(),
+        ttlMs: 86_400_000,
+        leaseMs: -1_000,
+      });
+      const headers = { 'idempotency-key': 'key-idem-crash' };
+      const recovered = await api(service, developer, 'POST', '/api/v1/orders', body, headers);
+      assert.equal(recovered.status, 201);
+      const replayed = await api(service, developer, 'POST', '/api/v1/orders', body, headers);
+      assert.equal(replayed.headers['idempotent-replayed'], 'true');
+      assert.equal(replayed.body.order_id, recovered.body.order_id);
+    });
+
     test('keys expire after the stated period (24 h by default), then may be reused', async () => {
       const headers = { 'idempotency-key': 'key-idem-4' };
       const first = await api(

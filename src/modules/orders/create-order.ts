@@ -125,7 +125,8 @@ export async function createOrder(
     claim = outcome.claim;
   }
 
-  let committed = false;
+  // Released on every failure, unless an order now stands behind the claim.
+  let keepClaim = false;
   try {
     const authorization = await deps.payments.authorize({
       developerId: developer.id,
@@ -168,8 +169,14 @@ export async function createOrder(
         if (key) await idem.completeKey(trx, developer.id, key, claim, { status: 201, body: view });
         return view;
       });
-      committed = true;
+      keepClaim = true;
     } catch (error) {
+      // A request that took over this claim after our lease ran out may have stored the order
+      // (the claim is unique): the authorisation and the key are then its, not ours to undo.
+      if (key && (await repo.orderExistsForClaim(db, claim))) {
+        keepClaim = true;
+        throw idem.conflictFor('in_flight', key);
+      }
       await deps.payments.void(authorization.authorizationId);
       throw error;
     }
@@ -181,7 +188,7 @@ export async function createOrder(
     }
     return { status: 201, body, replayed: false };
   } finally {
-    if (key && !committed) await idem.releaseKey(db, developer.id, key, claim);
+    if (key && !keepClaim) await idem.releaseKey(db, developer.id, key, claim);
   }
 }
 

@@ -33,6 +33,15 @@ export async function findOrder(db: Db, developerId: string, orderId: string): P
     .executeTakeFirst();
 }
 
+export async function orderExistsForClaim(db: Db, claim: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('idempotency_claim', '=', claim)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Row lock: every status change of an order and its items is serialised on the order row. */
 export async function lockOrder(trx: Db, orderId: string): Promise<OrderRow | undefined> {
   return trx.selectFrom('orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst();
@@ -112,6 +121,14 @@ export async function setTestTaker(
   await trx.updateTable('order_items').set(values).where('id', '=', itemId).execute();
 }
 
+/** Item statuses in which the lab has not yet reported anything final. */
+const AWAITING_RESULTS: ResultsStatus[] = [
+  'results.awaiting_sample',
+  'results.kit_activated',
+  'results.sample_processing_in_lab',
+  'results.partial_results_ready',
+];
+
 export type OrderListFilters = {
   clientOrderReferenceId?: string;
   status?: OrderStatus;
@@ -143,7 +160,7 @@ export async function listOrders(
           .selectFrom('order_items')
           .select('order_items.id')
           .whereRef('order_items.order_id', '=', 'orders.id')
-          .where('order_items.results_status', 'not in', ['results.results_ready']),
+          .where('order_items.results_status', 'in', AWAITING_RESULTS),
       );
     const delivered = ['order.delivery_fulfilled', 'order.completed'] as const;
     query = filters.missing

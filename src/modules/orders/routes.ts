@@ -9,6 +9,16 @@ import type { Developer } from '../developers/service.ts';
 import type { Module } from '../index.ts';
 import type { ActivationActor } from './activation.ts';
 import { registerActivationPages } from './activation-page.ts';
+import {
+  Product,
+  ProductParams,
+  ProductType,
+  ProductTypeParams,
+  ProductVariant,
+  SelectionBody,
+  SelectionResponse,
+  ShowAllQuery,
+} from './catalog-schemas.ts';
 import { parseIdempotencyKey } from './idempotency.ts';
 import {
   AcknowledgeResponse,
@@ -21,18 +31,10 @@ import {
   OrderListResponse,
   OrderParams,
   OrderResponse,
-  Product,
-  ProductParams,
-  ProductType,
-  ProductTypeParams,
-  ProductVariant,
   ResultListQuery,
   ResultListResponse,
   ResultParams,
   ResultsBundle,
-  SelectionBody,
-  SelectionResponse,
-  ShowAllQuery,
   SimulateBody,
   SimulateResponse,
   TestTakerQuery,
