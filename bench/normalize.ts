@@ -1,0 +1,226 @@
+/**
+ * Normalizer throughput: large synthetic batches shaped like each provider's payloads, normalized
+ * with the provider tables, counted in output samples (every element of a record's sample arrays,
+ * as listed by the model's `samplePaths`, laps included) plus the records themselves for
+ * summary-only providers. Prints samples/s per provider and overall; the goal is >= 100,000.
+ *
+ *   node_modules/.bin/node bench/normalize.ts [runs]
+ */
+import { samplePaths } from '../src/model/index.ts';
+import type {
+  OuraDailyActivity,
+  OuraHeartRateRow,
+  OuraSleepPeriod,
+} from '../src/providers/oura/normalize/index.ts';
+import { ouraNormalizers } from '../src/providers/oura/normalize/index.ts';
+import type { NormalizeContext } from '../src/providers/shared/normalize.ts';
+import type {
+  StravaActivity,
+  StravaStreamSet,
+  StravaZones,
+} from '../src/providers/strava/normalize/index.ts';
+import { stravaNormalizers } from '../src/providers/strava/normalize/index.ts';
+import type {
+  WhoopCycle,
+  WhoopRecovery,
+  WhoopSleep,
+  WhoopWorkout,
+} from '../src/providers/whoop/normalize/index.ts';
+import { whoopNormalizers } from '../src/providers/whoop/normalize/index.ts';
+import { documentsOf, type OuraUser } from '../test/fakes/oura-data.ts';
+import { recordsOf, type WhoopUser } from '../test/fakes/whoop-data.ts';
+
+const runs = Number(process.argv[2] ?? 5);
+const DAY_MS = 86_400_000;
+const FIRST_DAY = Math.floor(Date.parse('2024-01-01T00:00:00Z') / DAY_MS);
+
+/** Elements of every sample array of `record` (per the model's registry of sample paths). */
+function countSamples(record: unknown, paths: readonly string[]): number {
+  let count = 0;
+  for (const path of paths) {
+    let node: unknown = record;
+    for (const key of path.split('.'))
+      node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+    if (Array.isArray(node)) count += node.length;
+  }
+  return count;
+}
+
+// --- Strava: activities with 10,000-point streams ---------------------------------------------
+
+function stravaBatch(activities: number, points: number) {
+  const batch = [];
+  for (let index = 0; index < activities; index++) {
+    const time = Array.from({ length: points }, (_, second) => second);
+    const streams: StravaStreamSet = {
+      time: { data: time },
+      distance: { data: time.map((second) => second * 3.1) },
+      latlng: { data: time.map((second) => [37.8 + second / 1e5, -122.26 + second / 2e5]) },
+      altitude: { data: time.map((second) => 20 + Math.sin(second / 300) * 15) },
+      velocity_smooth: { data: time.map((second) => 3 + Math.sin(second / 60) * 0.4) },
+      heartrate: { data: time.map((second) => 120 + Math.round(Math.sin(second / 120) * 30)) },
+      cadence: { data: time.map((second) => 85 + (second % 7)) },
+      watts: { data: time.map((second) => 180 + (second % 50)) },
+    };
+    const activity: StravaActivity = {
+      id: 9_000_000_000 + index,
+      name: `Ride ${index}`,
+      distance: points * 3.1,
+      moving_time: points - 30,
+      elapsed_time: points,
+      sport_type: 'Ride',
+      start_date: new Date((FIRST_DAY + index) * DAY_MS + 7 * 3_600_000).toISOString(),
+      utc_offset: -28_800,
+      average_speed: 3.1,
+      max_speed: 4,
+      average_heartrate: 130,
+      max_heartrate: 178,
+    };
+    batch.push({ activity, streams });
+  }
+  return batch;
+}
+
+const zones: StravaZones = {
+  heart_rate: {
+    zones: [
+      { min: 0, max: 123 },
+      { min: 123, max: 153 },
+      { min: 153, max: 169 },
+      { min: 169, max: 184 },
+      { min: 184, max: -1 },
+    ],
+  },
+};
+
+// --- Oura: a year of days with dense heart rate, sleep hypnograms, MET and activity levels -----
+
+function ouraBatch(days: number) {
+  const user: OuraUser = { seed: 'bench', offsetMinutes: 60 };
+  const dailyActivity: OuraDailyActivity[] = [];
+  const sleep: OuraSleepPeriod[] = [];
+  const heartrate: OuraHeartRateRow[] = [];
+  for (let day = FIRST_DAY; day < FIRST_DAY + days; day++) {
+    dailyActivity.push(...(documentsOf('daily_activity', user, day) as unknown as OuraDailyActivity[]));
+    sleep.push(...(documentsOf('sleep', user, day) as unknown as OuraSleepPeriod[]));
+    // Awake/workout heart rate every 10 s, as recorded rows show during activity.
+    const start = day * DAY_MS - 60 * 60_000;
+    for (let at = start; at < start + DAY_MS; at += 10_000) {
+      heartrate.push({
+        bpm: 60 + (at % 47),
+        source: 'awake',
+        timestamp: `${new Date(at).toISOString().slice(0, 19)}+00:00`,
+        timestamp_unix: at,
+      });
+    }
+  }
+  return { dailyActivity, sleep, heartrate };
+}
+
+// --- WHOOP: collections of cycles, sleeps, recoveries and workouts -----------------------------
+
+function whoopBatch(days: number) {
+  const user: WhoopUser = { seed: 'bench', userId: 10129, offsetMinutes: -300 };
+  const cycle: WhoopCycle[] = [];
+  const sleep: WhoopSleep[] = [];
+  const recovery: WhoopRecovery[] = [];
+  const workout: WhoopWorkout[] = [];
+  const now = (FIRST_DAY + days + 2) * DAY_MS;
+  for (let day = FIRST_DAY; day < FIRST_DAY + days; day++) {
+    const records = recordsOf(user, day, now);
+    if (!records) continue;
+    cycle.push(records.cycle as unknown as WhoopCycle);
+    sleep.push(records.sleep as unknown as WhoopSleep);
+    recovery.push(records.recovery as unknown as WhoopRecovery);
+    workout.push(...(records.workouts as unknown as WhoopWorkout[]));
+  }
+  return { cycle, sleep, recovery, workout };
+}
+
+type Job = { provider: string; label: string; run(): number };
+
+const context: NormalizeContext = { userOffsetMinutes: null, now: (FIRST_DAY + 10) * DAY_MS };
+const strava = stravaBatch(20, 10_000);
+const oura = ouraBatch(60);
+const whoop = whoopBatch(3_000);
+
+const jobs: Job[] = [
+  {
+    provider: 'strava',
+    label: '20 activities x 10,000-point streams (+ zones)',
+    run: () =>
+      strava.reduce((total, payload) => {
+        const [record] = stravaNormalizers.activity.normalize({ ...payload, athlete_zones: zones }, context);
+        return total + countSamples(record, samplePaths.activity);
+      }, 0),
+  },
+  {
+    provider: 'oura',
+    label: `60 days: daily (+ ${oura.heartrate.length.toLocaleString('en')} HR rows), sleep, body`,
+    run: () => {
+      let total = 0;
+      for (const record of ouraNormalizers.daily_activity.normalize(
+        { daily_activity: oura.dailyActivity, heartrate: oura.heartrate },
+        context,
+      )) {
+        total += countSamples(record, samplePaths.daily);
+      }
+      for (const record of ouraNormalizers.sleep.normalize({ sleep: oura.sleep }, context))
+        total += countSamples(record, samplePaths.sleep);
+      for (const record of ouraNormalizers.heartrate.normalize({ heartrate: oura.heartrate }, context))
+        total += countSamples(record, samplePaths.body);
+      return total;
+    },
+  },
+  {
+    provider: 'whoop',
+    label: `3,000 days: cycles, sleeps, recoveries, ${whoop.workout.length.toLocaleString('en')} workouts (records + zones)`,
+    run: () => {
+      let total = 0;
+      const daily = whoopNormalizers.cycle.normalize(
+        { cycle: whoop.cycle, recovery: whoop.recovery, sleep: whoop.sleep },
+        context,
+      );
+      const sleeps = whoopNormalizers.sleep.normalize(
+        { sleep: whoop.sleep, recovery: whoop.recovery },
+        context,
+      );
+      const workouts = whoopNormalizers.workout.normalize({ workout: whoop.workout }, context);
+      const bodies = whoopNormalizers.recovery.normalize(
+        { recovery: whoop.recovery, sleep: whoop.sleep },
+        context,
+      );
+      // WHOOP is summary data: each record counts as one sample, plus its zone entries and body readings.
+      total += daily.length + sleeps.length + workouts.length + bodies.length;
+      for (const record of workouts) total += record.heart_rate_data?.summary?.hr_zone_data?.length ?? 0;
+      for (const record of bodies) total += countSamples(record, samplePaths.body);
+      return total;
+    },
+  },
+];
+
+const results = new Map<string, { samples: number; ms: number }>();
+for (const job of jobs) {
+  job.run(); // warm-up: JIT and the time module's caches
+  const times: number[] = [];
+  let samples = 0;
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    samples = job.run();
+    times.push(performance.now() - started);
+  }
+  const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? 0;
+  results.set(job.provider, { samples, ms: median });
+  const rate = samples / (median / 1000);
+  console.log(
+    `${job.provider.padEnd(7)} ${job.label}\n        ${samples.toLocaleString('en')} samples in ${median.toFixed(1)} ms (median of ${runs}) = ${Math.round(rate).toLocaleString('en')} samples/s`,
+  );
+}
+const totals = [...results.values()].reduce(
+  (sum, { samples, ms }) => ({ samples: sum.samples + samples, ms: sum.ms + ms }),
+  { samples: 0, ms: 0 },
+);
+const overall = totals.samples / (totals.ms / 1000);
+console.log(
+  `overall ${totals.samples.toLocaleString('en')} samples in ${totals.ms.toFixed(1)} ms = ${Math.round(overall).toLocaleString('en')} samples/s (goal >= 100,000)`,
+);
