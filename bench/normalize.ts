@@ -199,6 +199,117 @@ const jobs: Job[] = [
   },
 ];
 
+// ============================================================================================
+// Polar / Withings / Dexcom: payloads from their fakes' generators (test/fakes/*-data.ts), i.e.
+// shaped exactly like the providers' documents, normalized through the provider tables.
+// ============================================================================================
+
+// Loaded here rather than at the top so this block stays self-contained.
+const { polarNormalizers } = await import('../src/providers/polar/normalize/index.ts');
+const { withingsNormalizers } = await import('../src/providers/withings/normalize/index.ts');
+const { dexcomNormalizers } = await import('../src/providers/dexcom/normalize/index.ts');
+const polarData = await import('../test/fakes/polar-data.ts');
+const withingsData = await import('../test/fakes/withings-data.ts');
+const { deviceOf, egvsBetween, eventsBetween } = await import('../test/fakes/dexcom-data.ts');
+
+function secondBatch(): Job[] {
+  const polarUser = { seed: 'bench', polarUserId: 4242, offsetMinutes: 120 };
+  const polarDays = Array.from({ length: 30 }, (_, index) => FIRST_DAY + index);
+  const polar = {
+    exercise: polarDays.flatMap((day) =>
+      polarData.exercisesOf(polarUser, day, { samples: true, zones: true, route: true }),
+    ),
+    activity_summary: polarDays.map((day) =>
+      polarData.activityOf(polarUser, day, { steps: true, zones: true, stamps: true }),
+    ),
+    continuous_heart_rate: polarDays.map((day) => polarData.continuousHeartRateOf(polarUser, day)),
+    sleep: polarDays.map((day) => polarData.nightOf(polarUser, day)),
+    nightly_recharge: polarDays.map((day) => polarData.rechargeOf(polarUser, day)),
+  } as never as {
+    exercise: Parameters<typeof polarNormalizers.exercise.normalize>[0]['exercise'];
+    activity_summary: Parameters<typeof polarNormalizers.activity_summary.normalize>[0]['activity_summary'];
+    continuous_heart_rate: Parameters<
+      typeof polarNormalizers.activity_summary.normalize
+    >[0]['continuous_heart_rate'];
+    sleep: Parameters<typeof polarNormalizers.sleep.normalize>[0]['sleep'];
+    nightly_recharge: Parameters<typeof polarNormalizers.sleep.normalize>[0]['nightly_recharge'];
+  };
+
+  const withingsUser = { seed: 'bench', userid: 77, timezone: 'Europe/Paris', offsetMinutes: 60 };
+  const withingsDays = Array.from({ length: 60 }, (_, index) => FIRST_DAY + index);
+  const intraday: Record<string, unknown> = {};
+  for (const day of withingsDays)
+    for (const [start, point] of withingsData.intradayOf(withingsUser, day)) intraday[start] = point;
+  const nights = withingsDays.map((day) => withingsData.nightOf(withingsUser, day));
+  const heart = withingsDays.flatMap((day) => withingsData.heartOf(withingsUser, day));
+  const withings = {
+    measure: {
+      timezone: 'Europe/Paris',
+      measuregrps: withingsDays.flatMap((day) => withingsData.measureGroupsOf(withingsUser, day)),
+    },
+    heart: { series: heart },
+    heart_signal: Object.fromEntries(
+      heart.map((entry) => {
+        const id = (entry.ecg as { signalid: number }).signalid;
+        return [String(id), withingsData.signalOf(withingsUser, id)];
+      }),
+    ),
+    activity: { activities: withingsDays.map((day) => withingsData.activityOf(withingsUser, day)) },
+    intraday_activity: { series: intraday },
+    sleep_summary: { series: nights.map((night) => night.summary) },
+    sleep: { series: nights.flatMap((night) => night.segments) },
+  } as never as Parameters<typeof withingsNormalizers.measure.normalize>[0] &
+    Parameters<typeof withingsNormalizers.activity.normalize>[0] &
+    Parameters<typeof withingsNormalizers.sleep_summary.normalize>[0];
+
+  const dexcomUser: Parameters<typeof egvsBetween>[0] = {
+    seed: 'bench',
+    userId: 'bench',
+    offsetMinutes: -420,
+    displayDevice: 'iOS',
+    transmitterId: 'ABC123',
+    transmitterGeneration: 'g7',
+    sinceMs: FIRST_DAY * DAY_MS,
+  };
+  const dexcomEnd = (FIRST_DAY + 90) * DAY_MS;
+  const dexcom = {
+    egvs: egvsBetween(dexcomUser, FIRST_DAY * DAY_MS, dexcomEnd),
+    events: eventsBetween(dexcomUser, FIRST_DAY * DAY_MS, dexcomEnd),
+    devices: [deviceOf(dexcomUser, dexcomEnd)],
+  } as never as Parameters<typeof dexcomNormalizers.egvs.normalize>[0];
+
+  const sum = (records: readonly unknown[], paths: readonly string[]) =>
+    records.reduce<number>((total, record) => total + countSamples(record, paths), 0);
+  return [
+    {
+      provider: 'polar',
+      label: `30 days: ${polar.exercise.length} exercises (samples, zones, route), daily + continuous HR, sleep + recharge`,
+      run: () =>
+        sum(
+          polarNormalizers.exercise.normalize({ exercise: polar.exercise }, context),
+          samplePaths.activity,
+        ) +
+        sum(polarNormalizers.activity_summary.normalize(polar, context), samplePaths.daily) +
+        sum(polarNormalizers.sleep.normalize(polar, context), samplePaths.sleep),
+    },
+    {
+      provider: 'withings',
+      label: `60 days: getmeas + ECG signals, getactivity + intraday, sleep summary + states`,
+      run: () =>
+        sum(withingsNormalizers.measure.normalize(withings, context), samplePaths.body) +
+        sum(withingsNormalizers.activity.normalize(withings, context), samplePaths.daily) +
+        sum(withingsNormalizers.sleep_summary.normalize(withings, context), samplePaths.sleep),
+    },
+    {
+      provider: 'dexcom',
+      label: `90 days: ${dexcom.egvs.length.toLocaleString('en')} EGVs + events + device -> glucose days`,
+      run: () => sum(dexcomNormalizers.egvs.normalize(dexcom, context), samplePaths.body),
+    },
+  ];
+}
+jobs.push(...secondBatch());
+// ============================================================================================
+
 const results = new Map<string, { samples: number; ms: number }>();
 for (const job of jobs) {
   job.run(); // warm-up: JIT and the time module's caches
