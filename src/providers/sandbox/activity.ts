@@ -3,7 +3,7 @@ import type { Activity } from '../../model/activity.ts';
 import { HeartRateContext, UploadType } from '../../model/enums.ts';
 import type { DayContext } from './context.ts';
 import { deviceData } from './device.ts';
-import { encodePolyline } from './polyline.ts';
+import { encodePolyline } from '../shared/polyline.ts';
 import { stableUuid } from './random.ts';
 import { max, mean, min, round, sum } from './series.ts';
 import {

@@ -13,7 +13,7 @@ import type { Activity } from '../../../model/activity.ts';
 import type { CodeOf } from '../../../model/enums.ts';
 import { HeartRateZone, UploadType } from '../../../model/enums.ts';
 import { formatDateTime } from '../../../model/time.ts';
-import { encodePolyline } from '../../sandbox/polyline.ts';
+import { encodePolyline } from '../../shared/polyline.ts';
 import { instantOf, localizationOf, type NormalizeContext } from '../../shared/normalize.ts';
 import { convertOrNull, kilocaloriesToKilojoules, paceMinutesPerKilometer } from '../../shared/units.ts';
 import { decodeRoute, decodeSamples, gainLoss, meanMax } from './exercise-samples.ts';
