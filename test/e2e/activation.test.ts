@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import type { Browser, Page } from 'playwright-core';
+import { createDeveloper, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { launchChromium, SCREENSHOTS, startListeningTestService } from '../helpers/browser.ts';
 import { advance, api, createOrder, type Json } from '../helpers/orders.ts';
 
 /**
@@ -12,17 +11,6 @@ import { advance, api, createOrder, type Json } from '../helpers/orders.ts';
  * against a real listening Tributary: a test taker opens the QR link, fills the form and
  * submits; a second activation of the same kit is refused with the already-activated message.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = join(process.cwd(), 'test-results');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** Fills the form the way a person would: by the visible labels. */
 async function fillForm(page: Page, kitId: string | undefined) {
   if (kitId !== undefined) await page.getByLabel('Kit ID').fill(kitId);
@@ -45,32 +33,11 @@ describe('kit activation page in a browser', { timeout: 120_000 }, () => {
   let baseUrl: string;
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: this browser test needs Debian's chromium package (apt-get install chromium)`,
-      );
-    }
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    service = await startTestService({
-      env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, ORDER_SANDBOX_TIMERS: 'off' },
-    });
-    await service.app.listen({ port, host: '127.0.0.1' });
+    const listening = await startListeningTestService({ env: { ORDER_SANDBOX_TIMERS: 'off' } });
+    service = listening;
+    baseUrl = listening.baseUrl;
     developer = await createDeveloper(service.ctx, { orderApi: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import type { Browser, Page } from 'playwright-core';
+import { createDeveloper, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { launchChromium, PHONE, SCREENSHOTS, startListeningTestService } from '../helpers/browser.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 /**
@@ -13,18 +13,6 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
  * a real listening Tributary: widget -> SANDBOX -> hosted consent -> callback -> the developer's
  * success URL, with the auth webhook received and the user visible in userInfo.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = join(process.cwd(), 'test-results');
-const PHONE = { width: 390, height: 844 };
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** Stands in for the developer's app: where the end user lands afterwards. */
 async function startLandingServer(): Promise<{ url: string; server: Server }> {
   const server = createServer((_request, response) => {
@@ -43,34 +31,12 @@ describe('connect widget in a browser', { timeout: 120_000 }, () => {
   let dev: TestDeveloper;
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: the browser test needs Debian's chromium package (apt-get install chromium; .ci/run installs it)`,
-      );
-    }
-    const port = await freePort();
-    service = await startTestService({
-      env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}` },
-    });
-    await service.app.listen({ port, host: '127.0.0.1' });
+    service = await startListeningTestService();
     receiver = await startWebhookReceiver();
     landing = await startLandingServer();
     dev = await createDeveloper(service.ctx);
     await service.ctx.webhooks.setDestination(dev.devId, { url: receiver.url });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
