@@ -8,7 +8,9 @@ import { type Kysely, sql } from 'kysely';
  * `summary` and `samples` are `json`, not `jsonb`: the store never looks inside them (identity
  * and time live in their own columns), and `json` keeps the exact text we wrote, so a read can
  * stream `summary::text` straight into the response without parsing or re-serializing it.
- * Sample arrays sit in their own column so a `with_samples=false` read never loads them.
+ * Sample arrays sit in their own column so a `with_samples=false` read never loads them;
+ * `sample_splices` says where each array goes back into the summary text (see records.ts), so a
+ * `with_samples=true` read merges by slicing text instead of parsing megabytes of samples.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -20,11 +22,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       anchor_day date NOT NULL,
       summary json NOT NULL,
       samples json,
+      sample_splices integer[],
       updated_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (user_id, type, identity_key)
     )`.execute(db);
   // Range reads page through this index with (anchor_at, identity_key) keysets.
-  await sql`CREATE INDEX data_records_by_anchor ON data_records (user_id, type, anchor_at, identity_key)`.execute(db);
+  await sql`CREATE INDEX data_records_by_anchor ON data_records (user_id, type, anchor_at, identity_key)`.execute(
+    db,
+  );
 
   await sql`
     CREATE TABLE raw_payloads (

@@ -1,0 +1,313 @@
+/**
+ * Data-read throughput and memory, in one run:
+ * 1. requests/s of `GET /v2/activity?…&to_webhook=false` over 30 stored days, against a bare
+ *    Fastify route returning the same JSON document, each server in a process of its own and
+ *    the load (keep-alive node:http, N concurrent connections) from this one; goal: ratio ≥ 0.25;
+ * 2. the peak RSS (VmHWM) of a fresh Tributary process serving one 1,825-day
+ *    `with_samples=true` read (cold: the range is synced from the SANDBOX provider first, then
+ *    streamed), plus the same read again warm; goal: < 256 MB.
+ * Embedded PGlite by default; with DATABASE_URL, PostgreSQL.
+ *
+ *   node_modules/.bin/node bench/data-read.ts [seconds=10] [connections=16]
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { childEnvironment } from '../test/helpers/child-service.ts';
+
+const NODE = new URL('../node_modules/.bin/node', import.meta.url).pathname;
+const SELF = new URL(import.meta.url).pathname;
+const DAY_MS = 86_400_000;
+
+type Served = { port: number; devId: string; apiKey: string; userIds: string[] };
+
+// --- the two servers (this file, started again with a role) ---------------------------------
+
+/**
+ * Tributary as `tributary serve` runs it. The first start creates a developer and `USERS`
+ * connected SANDBOX users and keeps their credentials in the data dir; a restart reuses them.
+ */
+async function serveTributary() {
+  const { loadConfig } = await import('../src/config.ts');
+  const { createLogger } = await import('../src/log.ts');
+  const { startRuntime } = await import('../src/runtime.ts');
+  const { decideConsent, newSandboxAccount } = await import('../src/providers/sandbox/consent.ts');
+  const config = loadConfig(process.env);
+  const runtime = await startRuntime(config, 'all', createLogger('warn'));
+  process.once('SIGTERM', () => void runtime.stop().then(() => process.exit(0)));
+  const { ctx } = runtime;
+  const file = join(config.dataDir, 'bench-served.json');
+  let served: Omit<Served, 'port'>;
+  if (existsSync(file)) served = JSON.parse(readFileSync(file, 'utf8')) as Served;
+  else {
+    const created = await ctx.developers.create({
+      name: 'bench',
+      environment: 'sandbox',
+      orderApiAccess: false,
+    });
+    // Budget checks still run on every request; the limit only has to outlast the load.
+    await ctx.developers.setHourlyDaysLimit(created.developer.id, 2_000_000_000);
+    const userIds: string[] = [];
+    for (let index = 0; index < Number(process.env.BENCH_USERS ?? 1); index++) {
+      const link = await ctx.connections.createAuthLink({
+        developerId: created.developer.id,
+        resource: 'SANDBOX',
+      });
+      const consent = Object.fromEntries(new URL(link.authUrl).searchParams) as Parameters<
+        typeof decideConsent
+      >[1];
+      const runtimeDeps = { config, clock: ctx.clock, secretBox: ctx.secretBox };
+      const back = new URL(decideConsent(runtimeDeps, consent, 'approve', newSandboxAccount()));
+      const outcome = await ctx.connections.completeCallback(
+        back.pathname.split('/').pop() ?? '',
+        Object.fromEntries(back.searchParams),
+      );
+      if (outcome.kind !== 'redirect' || outcome.outcome !== 'success')
+        throw new Error('sandbox connect failed');
+      userIds.push(outcome.userId);
+    }
+    served = { devId: created.developer.id, apiKey: created.apiKey, userIds };
+    writeFileSync(file, JSON.stringify(served));
+  }
+  const address = runtime.app?.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`${JSON.stringify({ ...served, port })}\n`);
+}
+
+async function serveBare(bodyFile: string) {
+  const { default: Fastify } = await import('fastify');
+  const document = JSON.parse(readFileSync(bodyFile, 'utf8')) as object;
+  const app = Fastify();
+  // A fresh copy per request: a real handler builds its answer, and Fastify serializes it.
+  app.get('/bare', async () => structuredClone(document));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  process.stdout.write(
+    `${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`,
+  );
+}
+
+// --- the load side ----------------------------------------------------------------------------
+
+function start(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; served: Served }> {
+  const child = spawn(NODE, [SELF, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => resolve({ child, served: JSON.parse(line) as Served }));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+function get(
+  agent: Agent,
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent, headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function fetchBody(port: number, path: string, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => parts.push(chunk));
+      res.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** Requests/s over `seconds` with `connections` requests always in flight (after a 1 s warm-up). */
+async function load(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+) {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const run = async (until: number, counter: { ok: number; failed: number; bytes: number }) => {
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (Date.now() < until) {
+          const result = await get(agent, port, path, headers);
+          if (result.status === 200) counter.ok++;
+          else counter.failed++;
+          counter.bytes += result.bytes;
+        }
+      }),
+    );
+  };
+  await run(Date.now() + 1000, { ok: 0, failed: 0, bytes: 0 });
+  const counter = { ok: 0, failed: 0, bytes: 0 };
+  const started = performance.now();
+  await run(Date.now() + seconds * 1000, counter);
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  if (counter.failed > 0) throw new Error(`${counter.failed} requests failed`);
+  return { perSecond: counter.ok / elapsed, meanBytes: counter.bytes / Math.max(1, counter.ok) };
+}
+
+/** Resident set size now and at its peak (Linux), in MB. */
+function rssMb(pid: number): { now: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const peak = /VmHWM:\s+(\d+) kB/.exec(status);
+  const now = /VmRSS:\s+(\d+) kB/.exec(status);
+  if (!peak || !now) throw new Error('VmHWM/VmRSS not available (Linux only)');
+  return { now: Number(now[1]) / 1024, peak: Number(peak[1]) / 1024 };
+}
+
+/** Resets the peak to the current RSS, so the next peak belongs to what follows (Linux ≥ 4.0). */
+function resetPeak(pid: number) {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Heap flags of a memory-constrained deployment (a container with little memory sizes V8 alike). */
+const CONSTRAINED_FLAGS = '--max-semi-space-size=2 --max-old-space-size=128';
+
+async function throughput(seconds: number, connections: number, storage: string) {
+  const environment = await childEnvironment(BASE_ENV);
+  const tributary = await start(['--serve-tributary'], environment.env);
+  const { port, devId, apiKey, userIds } = tributary.served;
+  const headers = { 'dev-id': devId, 'x-api-key': apiKey };
+  const path = `/v2/activity?user_id=${userIds[0]}&start_date=2024-03-01&end_date=2024-03-31&to_webhook=false`;
+  const document = await fetchBody(port, path, headers); // syncs the 30 days
+  const bodyFile = join(environment.env.DATA_DIR!, 'bare-body.json');
+  writeFileSync(bodyFile, document);
+  const bare = await start(['--serve-bare', bodyFile], { ...environment.env });
+  try {
+    // Alternating rounds, so a burst of other work on the machine hits both sides alike.
+    const bareRounds: { perSecond: number; meanBytes: number }[] = [];
+    const dataRounds: { perSecond: number; meanBytes: number }[] = [];
+    for (let round = 0; round < 2; round++) {
+      bareRounds.push(await load(bare.served.port, '/bare', {}, seconds / 2, connections));
+      dataRounds.push(await load(port, path, headers, seconds / 2, connections));
+    }
+    const mean = (rounds: { perSecond: number; meanBytes: number }[]) => ({
+      perSecond: rounds.reduce((sum, round) => sum + round.perSecond, 0) / rounds.length,
+      meanBytes: rounds[0]!.meanBytes,
+    });
+    const bareResult = mean(bareRounds);
+    const dataResult = mean(dataRounds);
+    const ratio = dataResult.perSecond / bareResult.perSecond;
+    console.log(
+      `data reads vs a bare Fastify route (${storage}; ${connections} connections; ${seconds} s each; load generator on the same machine)`,
+    );
+    console.log(
+      `  bare Fastify, same JSON:          ${bareResult.perSecond.toFixed(0)} req/s (${(bareResult.meanBytes / 1024).toFixed(1)} KiB)`,
+    );
+    console.log(
+      `  GET /v2/activity, 30 stored days: ${dataResult.perSecond.toFixed(0)} req/s (${(dataResult.meanBytes / 1024).toFixed(1)} KiB)`,
+    );
+    console.log(`  ratio: ${ratio.toFixed(2)} (goal >= 0.25)`);
+  } finally {
+    await stop(bare.child);
+    await stop(tributary.child);
+    await environment.cleanup();
+  }
+}
+
+/** One cold and one warm 1,825-day with_samples=true read of a user nobody has read yet. */
+async function longRead(env: Record<string, string>, userIndex: number) {
+  const server = await start(['--serve-tributary'], env);
+  try {
+    const { port, devId, apiKey, userIds } = server.served;
+    const credentials = { 'dev-id': devId, 'x-api-key': apiKey };
+    const end = Math.floor(Date.now() / DAY_MS) * DAY_MS - DAY_MS;
+    const path = `/v2/activity?user_id=${userIds[userIndex]}&start_date=${isoDay(end - 1825 * DAY_MS)}&end_date=${isoDay(end)}&to_webhook=false&with_samples=true`;
+    const pid = server.child.pid!;
+    const agent = new Agent({ keepAlive: false });
+    // Start-up has its own peak (creating the embedded cluster above all); measure the read's.
+    resetPeak(pid);
+    const before = rssMb(pid).now;
+    const timed = async () => {
+      resetPeak(pid);
+      const started = performance.now();
+      const result = await get(agent, port, path, credentials);
+      if (result.status !== 200) throw new Error(`long read failed: ${result.status}`);
+      return {
+        peak: rssMb(pid).peak,
+        seconds: (performance.now() - started) / 1000,
+        megabytes: result.bytes / 1e6,
+      };
+    };
+    return { before, cold: await timed(), warm: await timed() };
+  } finally {
+    await stop(server.child);
+  }
+}
+
+async function peakRss(storage: string) {
+  const environment = await childEnvironment({ ...BASE_ENV, BENCH_USERS: '2' });
+  try {
+    // First start creates the store and the users; the measured starts are restarts, as on a laptop.
+    await stop((await start(['--serve-tributary'], environment.env)).child);
+    const runs = [
+      { label: 'default V8 heap sizing', result: await longRead(environment.env, 0) },
+      {
+        label: `constrained heap (${CONSTRAINED_FLAGS})`,
+        result: await longRead({ ...environment.env, NODE_OPTIONS: CONSTRAINED_FLAGS }, 1),
+      },
+    ];
+    console.log(
+      `1,825-day activity read with_samples=true (${storage}): peak RSS of the server process during the read (goal < 256 MB)`,
+    );
+    for (const { label, result } of runs) {
+      console.log(`  ${label}: RSS before the read ${result.before.toFixed(0)} MB`);
+      for (const [name, read] of [
+        ['cold (provider sync + stream)', result.cold],
+        ['warm (stream from the store)', result.warm],
+      ] as const) {
+        console.log(
+          `    ${name.padEnd(30)} peak ${read.peak.toFixed(0)} MB; ${read.megabytes.toFixed(1)} MB sent in ${read.seconds.toFixed(1)} s`,
+        );
+      }
+    }
+  } finally {
+    await environment.cleanup();
+  }
+}
+
+const BASE_ENV = { SANDBOX_ARRIVAL_MINUTES: 'off', LOG_LEVEL: 'warn' };
+
+async function main() {
+  const seconds = Number(process.argv[2] ?? 10);
+  const connections = Number(process.argv[3] ?? 16);
+  const storage = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
+  await throughput(seconds, connections, storage);
+  await peakRss(storage);
+}
+
+const role = process.argv[2];
+if (role === '--serve-tributary') await serveTributary();
+else if (role === '--serve-bare') await serveBare(process.argv[3]!);
+else await main();

@@ -1,0 +1,271 @@
+// Data access for stored records, raw payloads and sync coverage. Every function takes the
+// database or transaction it runs in. JSON columns are read as text (`::text`) so a read can
+// pass them through untouched, and date columns as text so no driver turns them into Dates.
+import { sql } from 'kysely';
+import type { Db } from '../../store/db.ts';
+import type { RecordFilter } from './params.ts';
+import type { PreparedRecord } from './records.ts';
+
+export type StoredRecord = {
+  anchor_at: Date;
+  identity_key: string;
+  summary: string;
+  samples: string | null;
+  sample_splices: number[] | null;
+};
+
+export type Keyset = { at: Date; key: string };
+
+/**
+ * Inserts or replaces records by (user, type, identity): a re-sync overwrites, never duplicates.
+ * Postgres refuses to update one row twice in a statement, so a batch keeps the last of equal keys.
+ */
+export async function upsertRecords(
+  db: Db,
+  userId: string,
+  type: string,
+  records: readonly PreparedRecord[],
+  now: Date,
+): Promise<void> {
+  if (records.length === 0) return;
+  const byKey = new Map<string, PreparedRecord>();
+  for (const record of records) byKey.set(record.identityKey, record);
+  const unique = [...byKey.values()];
+  // Bounded statements: Postgres takes at most 65,535 parameters, and pushes can be large.
+  for (let from = 0; from < unique.length; from += UPSERT_ROWS) {
+    await upsertSlice(db, userId, type, unique.slice(from, from + UPSERT_ROWS), now);
+  }
+}
+
+const UPSERT_ROWS = 500;
+
+async function upsertSlice(db: Db, userId: string, type: string, records: PreparedRecord[], now: Date) {
+  await db
+    .insertInto('data_records')
+    .values(
+      records.map((record) => ({
+        user_id: userId,
+        type,
+        identity_key: record.identityKey,
+        anchor_at: record.anchorAt,
+        anchor_day: record.anchorDay,
+        summary: record.summary,
+        samples: record.samples,
+        sample_splices: record.splices,
+        updated_at: now,
+      })),
+    )
+    .onConflict((conflict) =>
+      conflict.columns(['user_id', 'type', 'identity_key']).doUpdateSet({
+        anchor_at: (eb) => eb.ref('excluded.anchor_at'),
+        anchor_day: (eb) => eb.ref('excluded.anchor_day'),
+        summary: (eb) => eb.ref('excluded.summary'),
+        samples: (eb) => eb.ref('excluded.samples'),
+        sample_splices: (eb) => eb.ref('excluded.sample_splices'),
+        updated_at: (eb) => eb.ref('excluded.updated_at'),
+      }),
+    )
+    .execute();
+}
+
+/** with_samples=false never reads the samples column at all. */
+function sampleColumns(withSamples: boolean) {
+  return withSamples
+    ? [
+        sql<string | null>`samples::text`.as('samples'),
+        sql<number[] | null>`sample_splices`.as('sample_splices'),
+      ]
+    : [sql<null>`null`.as('samples'), sql<null>`null`.as('sample_splices')];
+}
+
+function inRange(db: Db, userId: string, type: string, filter: RecordFilter) {
+  let query = db
+    .selectFrom('data_records')
+    .where('user_id', '=', userId)
+    .where('type', '=', type)
+    .where('anchor_at', '>=', filter.fromAt)
+    .where('anchor_at', '<', filter.toAt);
+  if (filter.fromDay) query = query.where('anchor_day', '>=', filter.fromDay);
+  if (filter.toDay) query = query.where('anchor_day', '<', filter.toDay);
+  return query;
+}
+
+/** One page of a range in (anchor_at, identity_key) order, after `after`. */
+export async function pageRecords(
+  db: Db,
+  input: {
+    userId: string;
+    type: string;
+    filter: RecordFilter;
+    after: Keyset | null;
+    limit: number;
+    withSamples: boolean;
+  },
+): Promise<StoredRecord[]> {
+  let query = inRange(db, input.userId, input.type, input.filter).select([
+    'anchor_at',
+    'identity_key',
+    sql<string>`summary::text`.as('summary'),
+    ...sampleColumns(input.withSamples),
+  ]);
+  const after = input.after;
+  if (after) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('anchor_at', 'identity_key'), '>', eb.tuple(after.at, after.key)),
+    );
+  }
+  return query.orderBy('anchor_at').orderBy('identity_key').limit(input.limit).execute();
+}
+
+/** Identity and serialized size of every record in a range, in order: plans webhook chunks without loading records. */
+export async function recordSizes(
+  db: Db,
+  input: { userId: string; type: string; filter: RecordFilter; withSamples: boolean },
+): Promise<{ identity_key: string; bytes: number }[]> {
+  const size = input.withSamples
+    ? sql<number>`octet_length(summary::text) + coalesce(octet_length(samples::text), 0)`
+    : sql<number>`octet_length(summary::text)`;
+  return inRange(db, input.userId, input.type, input.filter)
+    .select(['identity_key', size.as('bytes')])
+    .orderBy('anchor_at')
+    .orderBy('identity_key')
+    .execute();
+}
+
+export async function recordsByKeys(
+  db: Db,
+  input: { userId: string; type: string; keys: readonly string[]; withSamples: boolean },
+): Promise<StoredRecord[]> {
+  if (input.keys.length === 0) return [];
+  return db
+    .selectFrom('data_records')
+    .select([
+      'anchor_at',
+      'identity_key',
+      sql<string>`summary::text`.as('summary'),
+      ...sampleColumns(input.withSamples),
+    ])
+    .where('user_id', '=', input.userId)
+    .where('type', '=', input.type)
+    .where('identity_key', 'in', input.keys)
+    .orderBy('anchor_at')
+    .orderBy('identity_key')
+    .execute();
+}
+
+export async function existingKeys(
+  db: Db,
+  userId: string,
+  type: string,
+  keys: readonly string[],
+): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('data_records')
+    .select('identity_key')
+    .where('user_id', '=', userId)
+    .where('type', '=', type)
+    .where('identity_key', 'in', keys)
+    .execute();
+  return new Set(rows.map((row) => row.identity_key));
+}
+
+export async function deleteRecords(
+  db: Db,
+  userId: string,
+  type: string,
+  keys: readonly string[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await db
+    .deleteFrom('data_records')
+    .where('user_id', '=', userId)
+    .where('type', '=', type)
+    .where('identity_key', 'in', keys)
+    .execute();
+}
+
+export async function insertRawPayload(
+  db: Db,
+  row: { userId: string; provider: string; type: string; fetchedAt: Date; payload: unknown },
+): Promise<void> {
+  await db
+    .insertInto('raw_payloads')
+    .values({
+      user_id: row.userId,
+      provider: row.provider,
+      type: row.type,
+      fetched_at: row.fetchedAt,
+      payload: JSON.stringify(row.payload),
+    })
+    .execute();
+}
+
+export async function pruneRawPayloads(db: Db, before: Date): Promise<number> {
+  const result = await db.deleteFrom('raw_payloads').where('fetched_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export type CoverageRow = { start_day: string; end_day: string };
+
+/** Coverage overlapping [fromDay, toDay) that still counts: settled, or recent and synced after `freshAfter`. */
+export async function coverageIn(
+  db: Db,
+  input: { userId: string; type: string; fromDay: string; toDay: string; freshAfter: Date },
+): Promise<CoverageRow[]> {
+  return db
+    .selectFrom('sync_coverage')
+    .select([sql<string>`start_day::text`.as('start_day'), sql<string>`end_day::text`.as('end_day')])
+    .where('user_id', '=', input.userId)
+    .where('type', '=', input.type)
+    .where('start_day', '<', input.toDay)
+    .where('end_day', '>', input.fromDay)
+    .where((eb) => eb.or([eb('settled', '=', true), eb('synced_at', '>=', input.freshAfter)]))
+    .orderBy('start_day')
+    .execute();
+}
+
+/**
+ * Records that [fromDay, toDay) was synced. Settled ranges are merged with the settled ranges
+ * they overlap or touch, so coverage stays a handful of rows; a recent range replaces the recent
+ * rows it overlaps.
+ */
+export async function addCoverage(
+  db: Db,
+  input: { userId: string; type: string; fromDay: string; toDay: string; settled: boolean; now: Date },
+): Promise<void> {
+  if (input.fromDay >= input.toDay) return;
+  let from = input.fromDay;
+  let to = input.toDay;
+  const overlapping = await db
+    .deleteFrom('sync_coverage')
+    .where('user_id', '=', input.userId)
+    .where('type', '=', input.type)
+    .where('settled', '=', input.settled)
+    .where('start_day', input.settled ? '<=' : '<', to)
+    .where('end_day', input.settled ? '>=' : '>', from)
+    .returning([sql<string>`start_day::text`.as('start_day'), sql<string>`end_day::text`.as('end_day')])
+    .execute();
+  if (input.settled) {
+    for (const row of overlapping) {
+      if (row.start_day < from) from = row.start_day;
+      if (row.end_day > to) to = row.end_day;
+    }
+  }
+  await db
+    .insertInto('sync_coverage')
+    .values({
+      user_id: input.userId,
+      type: input.type,
+      start_day: from,
+      end_day: to,
+      settled: input.settled,
+      synced_at: input.now,
+    })
+    .execute();
+}
+
+/** The users table's polling timestamp, shown by /userInfo. */
+export async function markPolled(db: Db, userId: string, now: Date): Promise<void> {
+  await db.updateTable('users').set({ last_polled_at: now }).where('id', '=', userId).execute();
+}

@@ -1,0 +1,79 @@
+// Streaming a range as one JSON document: the envelope's head, the records page by page
+// (keyset queries: PGlite has no server-side cursors), then the tail. Memory stays at one page
+// however long the range; backpressure comes from Readable.from pulling the generator.
+import { Readable } from 'node:stream';
+import type { Db } from '../../store/db.ts';
+import type { RecordFilter } from './params.ts';
+import { mergedPieces, mergeSamples } from './records.ts';
+import { type Keyset, pageRecords, type StoredRecord } from './repo.ts';
+
+/** Summaries are a few KB; with samples a record can reach hundreds of KB, so pages shrink. */
+export const PAGE_SIZE = 200;
+export const PAGE_SIZE_WITH_SAMPLES = 16;
+
+export type RangeQuery = { userId: string; type: string; filter: RecordFilter; withSamples: boolean };
+
+/** Rows of a range, one keyset page at a time. */
+async function* rowPages(db: Db, range: RangeQuery): AsyncGenerator<StoredRecord[]> {
+  const limit = range.withSamples ? PAGE_SIZE_WITH_SAMPLES : PAGE_SIZE;
+  let after: Keyset | null = null;
+  for (;;) {
+    const rows: StoredRecord[] = await pageRecords(db, { ...range, after, limit });
+    if (rows.length > 0) yield rows;
+    if (rows.length < limit) return;
+    const last = rows[rows.length - 1]!;
+    after = { at: last.anchor_at, key: last.identity_key };
+  }
+}
+
+/** Every record of a range as JSON text, one page (array) at a time. */
+export async function* recordPages(db: Db, range: RangeQuery): AsyncGenerator<string[]> {
+  for await (const rows of rowPages(db, range)) {
+    yield rows.map((row) => mergeSamples(row.summary, row.samples, row.sample_splices));
+  }
+}
+
+/** Small pieces are gathered up to about this size before they are handed to the socket. */
+const PIECE_BYTES = 64 * 1024;
+
+/**
+ * `{<head>,"data":[…],<tail>}`: `head` and `tail` are the envelope members before and after
+ * `data`, already serialized (e.g. `"user":{…}` and `"type":"activity"`). Large sample arrays
+ * go out as slices of the stored text, never copied into one big string first.
+ */
+export function streamEnvelope(
+  db: Db,
+  range: RangeQuery,
+  envelope: { head: string; tail: string },
+): Readable {
+  async function* body(): AsyncGenerator<string> {
+    let pending: string[] = [`{${envelope.head},"data":[`];
+    let size = 0;
+    let first = true;
+    for await (const rows of rowPages(db, range)) {
+      for (const row of rows) {
+        if (!first) pending.push(',');
+        first = false;
+        for (const piece of mergedPieces(row.summary, row.samples, row.sample_splices)) {
+          if (piece.length >= PIECE_BYTES) {
+            if (pending.length > 0) yield pending.join('');
+            pending = [];
+            size = 0;
+            yield piece;
+            continue;
+          }
+          pending.push(piece);
+          size += piece.length;
+          if (size >= PIECE_BYTES) {
+            yield pending.join('');
+            pending = [];
+            size = 0;
+          }
+        }
+      }
+    }
+    pending.push(`],${envelope.tail}}`);
+    yield pending.join('');
+  }
+  return Readable.from(body(), { objectMode: false });
+}

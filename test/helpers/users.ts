@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../src/context.ts';
+import type { UserStatus } from '../../src/modules/users/tables.ts';
+
+/**
+ * A user row written straight into the store, for states no public flow reaches quickly (an
+ * active user of a provider without a local fake, a broken connection). Prefer the real flows
+ * (test/helpers/connections.ts) where they exist.
+ */
+export async function insertUser(
+  ctx: AppContext,
+  input: {
+    developerId: string;
+    provider: string;
+    status?: UserStatus;
+    active?: boolean;
+    referenceId?: string;
+  },
+): Promise<string> {
+  const id = randomUUID();
+  await ctx.db
+    .insertInto('users')
+    .values({
+      id,
+      developer_id: input.developerId,
+      provider: input.provider,
+      status: input.status ?? 'active',
+      active: input.active ?? true,
+      reference_id: input.referenceId ?? null,
+      scopes: null,
+      provider_user_id: null,
+      last_webhook_update: null,
+      last_polled_at: null,
+      most_recent_data_at: null,
+    })
+    .execute();
+  return id;
+}
+
+/** Rows a user owns in the data module's tables. */
+export async function dataRowCounts(ctx: AppContext, userId: string) {
+  const count = async (table: 'data_records' | 'raw_payloads' | 'sync_coverage' | 'rate_buckets') => {
+    const row = await ctx.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  return {
+    records: await count('data_records'),
+    raw: await count('raw_payloads'),
+    coverage: await count('sync_coverage'),
+    buckets: await count('rate_buckets'),
+  };
+}
