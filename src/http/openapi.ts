@@ -6,6 +6,11 @@ import type { App } from './app-type.ts';
 /** OpenAPI 3.1 generated from the route schemas, and an interactive page at /docs. */
 export async function registerOpenApi(app: App, publicUrl: string) {
   await app.register(swagger, {
+    // Shared schemas (the data model) appear under their own names, not def-0, def-1, ….
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, index) =>
+        typeof json.$id === 'string' ? json.$id : `def-${index}`,
+    },
     openapi: {
       openapi: '3.1.0',
       info: {
