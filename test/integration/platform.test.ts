@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { problemOf, startTestService, type TestService } from '../helpers/app.ts';
 
 describe('platform', () => {
@@ -82,6 +83,8 @@ describe('platform', () => {
   test('OpenAPI 3.1 document and docs page', async () => {
     const document = (await service.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     assert.equal(document.openapi, '3.1.0');
+    const validation = await new Validator().validate(document);
+    assert.ok(validation.valid, `invalid OpenAPI 3.1: ${String(JSON.stringify(validation.errors)).slice(0, 3000)}`);
     assert.equal(document.info.title, 'Tributary API');
     assert.ok(document.paths['/health']);
     assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['apiKey', 'basic', 'devId']);
