@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { type ConnectorsService, createConnectorsService } from './connectors/service.ts';
 import { createSecretBox, type SecretBox } from './crypto/secret-box.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { type ConnectionsService, createConnectionsService } from './modules/connections/service.ts';
+import { createDataService, type DataService } from './modules/data/service.ts';
 import { createDevelopersService, type DevelopersService } from './modules/developers/service.ts';
 import { createIntegrationsService, type IntegrationsService } from './modules/integrations/service.ts';
 import { createOrdersService, type OrdersService } from './modules/orders/service.ts';
@@ -33,6 +35,8 @@ export type AppContext = {
   connections: ConnectionsService;
   widget: WidgetService;
   orders: OrdersService;
+  data: DataService;
+  connectors: ConnectorsService;
 };
 
 export function createContext(deps: {
@@ -65,6 +69,19 @@ export function createContext(deps: {
     providers,
     integrations,
     webhooks,
+    // Bound late: the connector framework needs the connections service it is handed to.
+    onConnected: (trx, connection) => connectors.onConnected(trx, connection),
+    freshAccessToken: (userId) => connectors.freshAccessToken(userId),
+  });
+  const connectors = createConnectorsService({
+    db,
+    clock,
+    config: deps.config,
+    secretBox,
+    log: deps.log,
+    jobs: deps.jobs,
+    providers,
+    connections,
   });
   return {
     ...deps,
@@ -79,5 +96,17 @@ export function createContext(deps: {
     connections,
     widget: createWidgetService({ db, clock, config: deps.config, providers, integrations, connections }),
     orders: createOrdersService({ db, jobs: deps.jobs, clock, config: deps.config, log: deps.log, webhooks }),
+    data: createDataService({
+      db,
+      jobs: deps.jobs,
+      clock,
+      log: deps.log,
+      config: deps.config,
+      providers,
+      secretBox,
+      webhooks,
+      connectorContext: connectors.dataContext,
+    }),
+    connectors,
   };
 }

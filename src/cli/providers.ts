@@ -6,10 +6,13 @@ import { printJson, printTable, UsageError } from './output.ts';
 const USAGE = `usage:
   tributary providers list [--dev-id D] [--json]
   tributary providers set --dev-id D [--enable A,B] [--disable C] [--json]
+  tributary providers subscribe --provider P [--callback-base URL] [--json]
 
 Without --dev-id, lists the deployment's providers and their setup (credentials come from
 <PROVIDER>_CLIENT_ID / <PROVIDER>_CLIENT_SECRET). With one, shows or changes which of them that
-developer offers (default: every provider enabled on the deployment).`;
+developer offers (default: every provider enabled on the deployment). \`subscribe\` creates this
+deployment's push subscriptions at a provider that has a subscription API (callback:
+<PUBLIC_URL or --callback-base>/providers/<P>/webhook); the service must be reachable there.`;
 
 const list = (value: string | undefined) =>
   (value ?? '')
@@ -26,6 +29,8 @@ export async function providersCommand(config: Config, args: string[]) {
       enable: { type: 'string' },
       disable: { type: 'string' },
       json: { type: 'boolean', default: false },
+      provider: { type: 'string' },
+      'callback-base': { type: 'string' },
     },
   });
   const devId = values['dev-id'];
@@ -55,6 +60,12 @@ export async function providersCommand(config: Config, args: string[]) {
           throw new UsageError(`pass --enable and/or --disable\n${USAGE}`);
         const developer = await ctx.developers.get(devId);
         rows = await ctx.integrations.setForDeveloper(developer.id, { enable, disable });
+        break;
+      }
+      case 'subscribe': {
+        if (!values.provider) throw new UsageError(`--provider is required\n${USAGE}`);
+        const records = await ctx.connectors.subscriptions.ensure(values.provider, values['callback-base']);
+        rows = records.map((record) => ({ ...record, expiresAt: record.expiresAt?.toISOString() ?? null }));
         break;
       }
       default:

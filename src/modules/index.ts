@@ -1,7 +1,9 @@
 import type { App } from '../http/app-type.ts';
 import type { FastifyInstance } from 'fastify';
+import { connectorsModule } from '../connectors/module.ts';
 import type { AppContext } from '../context.ts';
 import { connectionsModule } from './connections/routes.ts';
+import { dataModule } from './data/module.ts';
 import { integrationsModule } from './integrations/routes.ts';
 import { ordersModule } from './orders/routes.ts';
 import { usersModule } from './users/routes.ts';
@@ -25,4 +27,6 @@ export const modules: Module[] = [
   connectionsModule,
   widgetModule,
   ordersModule,
+  dataModule,
+  connectorsModule,
 ];

@@ -2,6 +2,7 @@
 // backfill), writes planned workouts to it, and (for simulated providers) learns what arrived
 // recently. Providers yield records already normalized to the unified model; core code
 // validates them against the model schemas before storing anything.
+import type { ProviderHttp } from '../connectors/types.ts';
 import type { PlannedWorkout } from '../model/planned-workout.ts';
 import type { ProviderDataType, ProviderRuntime } from './types.ts';
 
@@ -20,6 +21,11 @@ export type DataSourceContext = {
   runtime: ProviderRuntime;
   /** The user's decrypted tokens, read only when called; null when none are stored. */
   credentials(): Promise<ProviderCredentials | null>;
+  /**
+   * For providers with a real API (`connector.api`): HTTP to the provider with the user's token
+   * kept fresh, retries, rate limits and request budgets handled by the connector framework.
+   */
+  http?: ProviderHttp;
 };
 
 export type DataFetchArgs = DataSourceContext & {
@@ -64,7 +70,11 @@ export class ProviderDataError extends Error {
   readonly kind: ProviderDataErrorKind;
   readonly retryAfterSeconds: number | null;
 
-  constructor(kind: ProviderDataErrorKind, message: string, options: { retryAfterSeconds?: number; cause?: unknown } = {}) {
+  constructor(
+    kind: ProviderDataErrorKind,
+    message: string,
+    options: { retryAfterSeconds?: number; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.retryAfterSeconds = options.retryAfterSeconds ?? null;

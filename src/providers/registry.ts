@@ -63,6 +63,8 @@ export type ResolvedProvider = {
   /** Usable on this deployment (before any per-developer choice). */
   enabled: boolean;
   setup: ProviderSetup;
+  /** A declared provider URL as this deployment calls it (`<ID>_BASE_URL` applied). */
+  resolveUrl(declared: string): string;
 };
 
 export type ProviderCatalog = {
@@ -132,6 +134,7 @@ function resolveProvider(config: Config, provider: Provider): ResolvedProvider {
   const base = baseRaw === undefined ? undefined : parseBaseUrl(baseRaw, `${id}_BASE_URL`);
 
   const credentials = clientId && clientSecret ? { clientId, clientSecret } : null;
+  const resolveUrl = urlResolver(config, base);
   const switchedOn = enabledRaw === undefined ? declaration.enabledByDefault : enabledRaw === 'true';
   const usable = declaration.credentials === 'none' || credentials !== null;
   const setup: ProviderSetup = !switchedOn
@@ -148,9 +151,10 @@ function resolveProvider(config: Config, provider: Provider): ResolvedProvider {
     declaration,
     connector: provider.connector,
     credentials,
-    oauth: declaration.oauth ? resolveOAuth(declaration.oauth, urlResolver(config, base)) : null,
+    oauth: declaration.oauth ? resolveOAuth(declaration.oauth, resolveUrl) : null,
     enabled: switchedOn && usable,
     setup,
+    resolveUrl,
   };
 }
 

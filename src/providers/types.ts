@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { NotificationHooks, ProviderApi } from '../connectors/types.ts';
 import type { Clock } from '../context.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { App } from '../http/app-type.ts';
@@ -72,6 +73,8 @@ export type OAuthDeclaration = {
   authorizeParams?: Readonly<Record<string, string>>;
   /** Fixed extra parameters for the token request (e.g. Withings' `action`). */
   tokenParams?: Readonly<Record<string, string>>;
+  /** Fixed extra parameters for a refresh (e.g. WHOOP's `scope=offline`, to keep a refresh token). */
+  refreshParams?: Readonly<Record<string, string>>;
   /** Where the token fields sit when the provider wraps them (e.g. `body`). */
   tokenResponsePath?: JsonPath;
   /** Authorize parameter that carries the end user's language, if the provider takes one. */
@@ -131,6 +134,10 @@ export type Connector = {
   registerRoutes?(app: App, runtime: ProviderRuntime): void | Promise<void>;
   /** Reading the provider's data and writing planned workouts (see data-source.ts). */
   data?: DataSource;
+  /** A real provider API: limits, rate-limit headers, backfill (connectors/types.ts). */
+  api?: ProviderApi;
+  /** Push notifications received at /providers/{id}/webhook (connectors/types.ts). */
+  notifications?: NotificationHooks;
 };
 
 export type Provider = { declaration: ProviderDeclaration; connector?: Connector };

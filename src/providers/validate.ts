@@ -58,5 +58,17 @@ export function validateDeclaration(key: string, provider: Provider): ProviderDe
   if (d.historyDays !== null && (!Number.isInteger(d.historyDays) || d.historyDays <= 0)) {
     problems.push('historyDays must be a positive integer or null');
   }
+  const api = provider.connector?.api;
+  if (api) {
+    const whole = (value: number) => Number.isInteger(value) && value > 0;
+    const windowsOk = api.requestWindows.every((w) => whole(w.requests) && whole(w.seconds));
+    if (api.requestWindows.length === 0 || !windowsOk) {
+      problems.push('api request windows must be whole requests per whole seconds, at least one');
+    }
+    if (!(api.userShare > 0 && api.userShare <= 1)) problems.push('api userShare must be in (0, 1]');
+    if (!whole(api.backfillDays) || !whole(api.backfillChunkDays)) {
+      problems.push('api backfill days must be positive integers');
+    }
+  }
   return problems.map((problem) => ({ provider: key, problem }));
 }

@@ -104,6 +104,7 @@ export function createCallbacks(deps: ConnectionsDeps) {
         widgetSessionId: session.widget_session_id,
       });
       await webhooks.emit(trx, session.developer_id, authEvent, { userId: user.user_id });
+      await deps.onConnected?.(trx, { userId: user.user_id, provider: provider.id });
 
       // The same provider account connected again: the new id replaces the old one.
       if (accountId) {

@@ -24,7 +24,7 @@ export function createLifecycle(deps: ConnectionsDeps) {
       if (provider && tokens) {
         try {
           await revokeAccess(provider, runtime, {
-            accessToken: secretBox.open(tokens.access_token),
+            accessToken: (await deps.freshAccessToken?.(user.id)) ?? secretBox.open(tokens.access_token),
             providerUserId: tokens.provider_user_id ?? user.provider_user_id,
           });
         } catch (error) {

@@ -33,6 +33,10 @@ export type ConnectionsDeps = {
   providers: ProviderCatalog;
   integrations: IntegrationsService;
   webhooks: WebhookEmitter;
+  /** A connection became active, in its activating transaction (the connector framework plans a backfill). */
+  onConnected?: (trx: Db, connection: { userId: string; provider: string }) => Promise<void>;
+  /** A usable access token for revocation (refreshed if it had expired); null when none can be had. */
+  freshAccessToken?: (userId: string) => Promise<string | null>;
 };
 
 export const providerRuntime = (deps: ConnectionsDeps): ProviderRuntime => ({

@@ -1,7 +1,9 @@
-import type { Provider } from '../types.ts';
+import { remoteProvider } from '../../connectors/define.ts';
+import { ouraApi, ouraNotifications } from './connector.ts';
+import { ouraFetchers } from './data-source.ts';
 
 // Facts: reference/providers.md §2 (Oura API v2). PKCE is not documented, so none is sent.
-export const oura: Provider = {
+export const oura = remoteProvider({
   declaration: {
     id: 'OURA',
     name: 'Oura',
@@ -31,4 +33,7 @@ export const oura: Provider = {
     historyDays: null,
     enabledByDefault: true,
   },
-};
+  api: ouraApi,
+  fetchers: ouraFetchers,
+  notifications: ouraNotifications,
+});

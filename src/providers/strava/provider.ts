@@ -1,8 +1,10 @@
-import type { Provider } from '../types.ts';
+import { remoteProvider } from '../../connectors/define.ts';
+import { stravaApi, stravaNotifications } from './connector.ts';
+import { stravaFetchers } from './data-source.ts';
 
 // Facts: reference/providers.md §3 (Strava API v3): no PKCE, comma-separated scopes, the
 // athlete comes with the code exchange.
-export const strava: Provider = {
+export const strava = remoteProvider({
   declaration: {
     id: 'STRAVA',
     name: 'Strava',
@@ -28,4 +30,7 @@ export const strava: Provider = {
     historyDays: null,
     enabledByDefault: true,
   },
-};
+  api: stravaApi,
+  fetchers: stravaFetchers,
+  notifications: stravaNotifications,
+});

@@ -1,7 +1,9 @@
-import type { Provider } from '../types.ts';
+import { remoteProvider } from '../../connectors/define.ts';
+import { whoopApi, whoopNotifications } from './connector.ts';
+import { whoopFetchers } from './data-source.ts';
 
 // Facts: reference/providers.md §4 (WHOOP API v2): `offline` is what yields a refresh token.
-export const whoop: Provider = {
+export const whoop = remoteProvider({
   declaration: {
     id: 'WHOOP',
     name: 'WHOOP',
@@ -22,6 +24,8 @@ export const whoop: Provider = {
       ],
       scopeSeparator: ' ',
       clientAuth: 'body',
+      // Without it the refreshed grant carries no new refresh token.
+      refreshParams: { scope: 'offline' },
       accountId: {
         from: 'userinfo',
         url: 'https://api.prod.whoop.com/developer/v2/user/profile/basic',
@@ -38,4 +42,7 @@ export const whoop: Provider = {
     historyDays: null,
     enabledByDefault: true,
   },
-};
+  api: whoopApi,
+  fetchers: whoopFetchers,
+  notifications: whoopNotifications,
+});

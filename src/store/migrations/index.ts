@@ -5,6 +5,7 @@ import * as webhooks from './0003_webhooks.ts';
 import * as connections from './0004_connections.ts';
 import * as data from './0005_data.ts';
 import * as orders from './0006_orders.ts';
+import * as connectors from './0007_connectors.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004_connections': connections,
   '0005_data': data,
   '0006_orders': orders,
+  '0007_connectors': connectors,
 };

@@ -1,0 +1,121 @@
+// The connector framework as one service: the token lifecycle, request budgets, HTTP clients
+// for providers, backfill, inbound notifications and push subscriptions. It is generic over
+// providers; everything specific comes from `connector.api` and `connector.notifications`.
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Clock } from '../context.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { readProviderTokens } from '../modules/connections/repo.ts';
+import { findUserById } from '../modules/users/repo.ts';
+import type { UserRow } from '../modules/users/service.ts';
+import type { DataSourceContext } from '../providers/data-source.ts';
+import type { ProviderCatalog, ResolvedProvider } from '../providers/registry.ts';
+import type { Db } from '../store/db.ts';
+import { createBackfill } from './backfill.ts';
+import { createProviderHttp, httpSettingsOf } from './http-client.ts';
+import { createNotifications } from './notifications.ts';
+import { createRequestBudget } from './request-budget.ts';
+import { createSubscriptions } from './subscriptions.ts';
+import { createTokenManager } from './tokens.ts';
+import type { ProviderHttp } from './types.ts';
+
+export type ConnectorsDeps = {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  secretBox: SecretBox;
+  log: Logger;
+  jobs: JobQueue;
+  providers: ProviderCatalog;
+  /** From the connections service: the status changes and their events. */
+  connections: {
+    markConnectionBroken(trx: Db, userId: string, reason: string): Promise<boolean>;
+    markAccessRevoked(trx: Db, userId: string): Promise<boolean>;
+  };
+};
+
+export function createConnectorsService(deps: ConnectorsDeps) {
+  const { db, clock, config, secretBox, log, providers } = deps;
+  const settings = httpSettingsOf(config);
+  const budget = createRequestBudget({ db, clock, config });
+  const tokens = createTokenManager({
+    db,
+    clock,
+    config,
+    secretBox,
+    log,
+    providers,
+    markConnectionBroken: (trx, userId, reason) => deps.connections.markConnectionBroken(trx, userId, reason),
+  });
+  const runtime = { config, clock, secretBox };
+
+  /** HTTP for one user of a provider (their token, their share of the budget). */
+  function userHttp(provider: ResolvedProvider, user: { id: string; provider: string }): ProviderHttp {
+    return createProviderHttp({
+      provider,
+      userId: user.id,
+      session: tokens.session(user),
+      budget,
+      settings,
+      clock,
+      log,
+    });
+  }
+
+  /** HTTP as the application (client credentials; subscriptions). */
+  function appHttp(provider: ResolvedProvider): ProviderHttp {
+    return createProviderHttp({ provider, userId: null, session: null, budget, settings, clock, log });
+  }
+
+  /**
+   * How the data module reads a user: providers with a real API get the framework's HTTP client
+   * (and credentials refreshed ahead of expiry); the others keep reading stored credentials.
+   */
+  function dataContext(user: UserRow): DataSourceContext {
+    const provider = providers.get(user.provider);
+    const base = {
+      user: { id: user.id, providerUserId: user.provider_user_id, scopes: user.scopes },
+      runtime,
+    };
+    if (!provider?.connector?.api) {
+      return {
+        ...base,
+        credentials: async () => {
+          const stored = await readProviderTokens(db, user.id);
+          return stored ? { accessToken: secretBox.open(stored.access_token) } : null;
+        },
+      };
+    }
+    return {
+      ...base,
+      credentials: async () => ({ accessToken: await tokens.current(user) }),
+      http: userHttp(provider, user),
+    };
+  }
+
+  const backfill = createBackfill({ db, clock, jobs: deps.jobs, log, providers });
+  const notifications = createNotifications({ db, clock, jobs: deps.jobs, log, providers, dataContext });
+  const subscriptions = createSubscriptions({ db, clock, config, providers, appHttp });
+
+  return {
+    tokens,
+    budget,
+    backfill,
+    notifications,
+    subscriptions,
+    dataContext,
+    appHttp,
+    /** A connection became active (in the transaction that activated it): plan its backfill. */
+    onConnected: (trx: Db, connection: { userId: string; provider: string }) =>
+      backfill.start(trx, connection),
+    /** A usable access token for revocation at deauthentication; null when none can be had. */
+    async freshAccessToken(userId: string): Promise<string | null> {
+      const user = await findUserById(db, userId);
+      if (!user || !providers.get(user.provider)?.connector?.api) return null;
+      return tokens.freshOrNull(user);
+    },
+  };
+}
+
+export type ConnectorsService = ReturnType<typeof createConnectorsService>;

@@ -1,0 +1,282 @@
+// The whole path of a provider connector against its local fake, as one ordered suite: connect
+// through the auth link, backfill 90 days, read every type through the data API, a provider
+// notification reaching the developer as a data event, a refresh-token rotation under
+// concurrent requests, a 429 and a 5xx burst, deauthentication with revocation. Each provider's
+// test file supplies only what differs (`ConnectorCase`). Every wait is bounded and says what
+// it waited for.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import type { BackfillProgress } from '../../src/connectors/backfill.ts';
+import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
+import type { ProviderDataType } from '../../src/providers/types.ts';
+import {
+  type Consent,
+  type FakeServer,
+  followAuthorize,
+  type Grant,
+  providerEnv,
+} from '../fakes/fake-server.ts';
+import { createDeveloper, startTestService, type TestDeveloper, type TestService } from './app.ts';
+import { authenticateUser, pathOf } from './connections.ts';
+import { setUrl } from './webhook-api.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
+
+export type ConnectorFake = FakeServer & {
+  clientId: string;
+  clientSecret: string;
+  consent: Consent;
+  grants: Grant[];
+};
+
+export type ConnectorCase<F extends ConnectorFake> = {
+  provider: string;
+  startFake(): Promise<F>;
+  /** Env beyond the provider's credentials (e.g. a request budget as large as the fake allows). */
+  env?: Record<string, string>;
+  /** The types the provider offers, and which of them the fake always has records for. */
+  types: readonly ProviderDataType[];
+  /** Path prefix of the provider's data API (faults are injected there). */
+  apiPrefix: string;
+  /** The token endpoint's path (refreshes are counted there). */
+  tokenPath: string;
+  /** Points the provider's notifications at `publicUrl` (a subscription, or the dashboard URL). */
+  subscribe(fake: F, service: TestService, publicUrl: string): Promise<void>;
+  /** Sends one notification about a stored record of the user; returns the data event type expected. */
+  notify(fake: F, stored: (type: ProviderDataType) => Promise<{ summary_id?: string }[]>): Promise<string>;
+  /** Makes every access token the fake issued expire (its own way). */
+  expireTokens(fake: F): void;
+};
+
+type Event = Record<string, unknown> & { type: string; user?: { user_id: string }; data?: unknown[] };
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
+async function waitUntil(
+  check: () => Promise<boolean>,
+  description: string,
+  timeoutMs: number,
+  detail?: () => Promise<string>,
+) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${description}${detail ? `: ${await detail()}` : ''}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const refreshesAt = (fake: ConnectorFake, tokenPath: string) =>
+  fake.requests.filter(
+    (request) => request.path === tokenPath && request.body.includes('grant_type=refresh_token'),
+  );
+
+export function runConnectorPath<F extends ConnectorFake>(spec: ConnectorCase<F>): void {
+  describe(`${spec.provider} connector: the whole path against its fake`, () => {
+    let fake: F;
+    let service: TestService;
+    let developer: TestDeveloper;
+    let receiver: WebhookReceiver;
+    let publicUrl: string;
+    let userId: string;
+    // The service's clock runs with real time plus a skew the tests move forward.
+    let skewMs = 0;
+    const today = () => dayNumberToIsoDate(Math.floor((Date.now() + skewMs) / MS_PER_DAY));
+
+    const events = () => receiver.received.map((entry) => JSON.parse(entry.body) as Event);
+    const read = (type: ProviderDataType, startDate: string, endDate: string) =>
+      service.app.inject({
+        method: 'GET',
+        url:
+          type === 'athlete'
+            ? `/v2/athlete?user_id=${userId}&to_webhook=false`
+            : `/v2/${type}?user_id=${userId}&start_date=${startDate}&end_date=${endDate}&to_webhook=false`,
+        headers: developer.headers,
+      });
+    const stored = async (type: ProviderDataType) => {
+      const response = await read(type, addDays(today(), -89), today());
+      assert.equal(response.statusCode, 200, response.body);
+      return (response.json() as { data: { metadata?: { summary_id?: string } }[] }).data.map((record) => ({
+        ...(record.metadata?.summary_id ? { summary_id: record.metadata.summary_id } : {}),
+      }));
+    };
+    const userStatus = async () =>
+      (await service.ctx.db.selectFrom('users').select('status').where('id', '=', userId).executeTakeFirst())
+        ?.status;
+
+    before(async () => {
+      fake = await spec.startFake();
+      const port = await freePort();
+      publicUrl = `http://127.0.0.1:${port}`;
+      service = await startTestService({
+        env: {
+          ...providerEnv(spec.provider, fake),
+          PUBLIC_URL: publicUrl,
+          PROVIDER_HTTP_RETRY_BASE_MS: '50',
+          ...spec.env,
+        },
+        clock: { now: () => new Date(Date.now() + skewMs) },
+      });
+      // Providers call back (handshakes, notifications): the app listens for real.
+      await service.app.listen({ port, host: '127.0.0.1' });
+      developer = await createDeveloper(service.ctx);
+      receiver = await startWebhookReceiver();
+      await setUrl(service, developer, receiver.url);
+    });
+    after(async () => {
+      await service?.close();
+      await receiver?.close();
+      await fake?.close();
+    });
+
+    test('connect through the auth link', async () => {
+      const link = await authenticateUser(service.app, developer, spec.provider, {
+        reference_id: 'path-test',
+      });
+      userId = link.userId;
+      assert.equal(link.authUrl.origin, fake.baseUrl, 'the consent page is the fake provider’s');
+      const back = await followAuthorize(link.authUrl.toString());
+      const landing = await service.app.inject({ method: 'GET', url: pathOf(back) });
+      assert.equal(landing.statusCode, 302, landing.body);
+      assert.match(String(landing.headers.location), /user_id=/);
+      await receiver.waitFor(
+        () => events().some((event) => event.type === 'auth' && event.user?.user_id === userId),
+        `the auth event for ${userId}`,
+      );
+      assert.equal(await userStatus(), 'active');
+    });
+
+    test('backfill 90 days, chunk by chunk, with progress', async () => {
+      let progress: BackfillProgress[] = [];
+      await waitUntil(
+        async () => {
+          progress = await service.ctx.connectors.backfill.progress(userId);
+          return progress.length === spec.types.length && progress.every((row) => row.status === 'done');
+        },
+        'every type’s backfill to finish',
+        120_000,
+        async () => JSON.stringify(progress),
+      );
+      for (const row of progress) {
+        assert.equal(row.chunksDone, row.chunksTotal, `${row.type}: every chunk done`);
+        if (row.type !== 'athlete')
+          assert.equal(row.startDay, addDays(row.endDay, -90), `${row.type}: 90 days`);
+      }
+      assert.ok(fake.requestsTo(spec.apiPrefix).length > spec.types.length, 'the provider API was read');
+    });
+
+    test('read every supported type through the data API', async () => {
+      for (const type of spec.types) {
+        const response = await read(type, addDays(today(), -89), today());
+        assert.equal(response.statusCode, 200, `${type}: ${response.body}`);
+        const body = response.json() as { data?: unknown[]; athlete?: unknown; type: string };
+        assert.equal(body.type, type);
+        if (type === 'athlete') assert.ok(body.athlete, 'an athlete profile');
+        else assert.ok((body.data?.length ?? 0) > 0, `${type}: records over 90 days`);
+      }
+    });
+
+    test('a provider notification reaches the developer as a data event', async () => {
+      await spec.subscribe(fake, service, publicUrl);
+      const before = receiver.received.length;
+      const expected = await spec.notify(fake, stored);
+      await receiver.waitFor(
+        (list) =>
+          list.slice(before).some((entry) => {
+            const event = JSON.parse(entry.body) as Event;
+            return event.type === expected && event.user?.user_id === userId && (event.data?.length ?? 0) > 0;
+          }),
+        `a ${expected} data event for ${userId} after the notification`,
+        30_000,
+      );
+    });
+
+    test('a notification with a wrong signature or from nowhere is refused', async () => {
+      const response = await fetch(`${publicUrl}/providers/${spec.provider}/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"forged":true}',
+      });
+      assert.equal(response.status, 401, await response.text());
+    });
+
+    test('a refresh-token rotation under concurrent requests never locks the user out', async () => {
+      for (const round of [1, 2]) {
+        const refreshesBefore = refreshesAt(fake, spec.tokenPath).length;
+        spec.expireTokens(fake);
+        // Distinct ranges before the backfilled window, so every read goes to the provider.
+        const reads = spec.types
+          .filter((type) => type !== 'athlete')
+          .flatMap((type) =>
+            [0, 1].map((slot) => {
+              const end = addDays(today(), -100 - 40 * round - 10 * slot);
+              return read(type, addDays(end, -5), end);
+            }),
+          );
+        const answers = await Promise.all(reads);
+        for (const answer of answers) assert.equal(answer.statusCode, 200, answer.body);
+        assert.equal(
+          refreshesAt(fake, spec.tokenPath).length - refreshesBefore,
+          1,
+          `round ${round}: one refresh`,
+        );
+        assert.equal(await userStatus(), 'active', `round ${round}: still connected`);
+      }
+    });
+
+    test('survives a 429 and a 5xx burst', async () => {
+      const type = spec.types.find((candidate) => candidate !== 'athlete') as ProviderDataType;
+      fake.inject({ kind: 'rate_limit', times: 1, retryAfterSeconds: 1, match: spec.apiPrefix });
+      let answer = await read(type, addDays(today(), -250), addDays(today(), -245));
+      if (answer.statusCode === 503) {
+        // The provider named a wait too long to sit out in a request: the client is told when to come back.
+        const retryAfter = Number(answer.headers['retry-after']);
+        assert.ok(retryAfter > 0, 'a Retry-After on the 503');
+        skewMs += (retryAfter + 1) * 1000;
+        answer = await read(type, addDays(today(), -250), addDays(today(), -245));
+      }
+      assert.equal(answer.statusCode, 200, answer.body);
+      assert.ok(
+        fake.requests.some((request) => request.fault === 'rate_limit'),
+        'the 429 was served',
+      );
+
+      const faultsBefore = fake.requests.filter((request) => request.fault === 'server_error').length;
+      fake.inject({ kind: 'server_error', times: 3, status: 503, match: spec.apiPrefix });
+      answer = await read(type, addDays(today(), -270), addDays(today(), -265));
+      assert.equal(answer.statusCode, 200, answer.body);
+      assert.equal(
+        fake.requests.filter((request) => request.fault === 'server_error').length - faultsBefore,
+        3,
+      );
+      assert.equal(await userStatus(), 'active');
+    });
+
+    test('deauthenticate revokes the token at the provider', async () => {
+      const response = await service.app.inject({
+        method: 'DELETE',
+        url: `/v2/auth/deauthenticateUser?user_id=${userId}`,
+        headers: developer.headers,
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      assert.ok(
+        fake.grants.length > 0 && fake.grants.every((grant) => grant.revoked),
+        'every grant revoked at the fake',
+      );
+      await receiver.waitFor(
+        () => events().some((event) => event.type === 'deauth' && event.user?.user_id === userId),
+        `the deauth event for ${userId}`,
+      );
+    });
+  });
+}
