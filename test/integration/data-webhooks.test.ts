@@ -116,6 +116,14 @@ describe('data to the webhook', () => {
       headers: developer.headers,
       payload: { active: false },
     });
+    // The quiet user's own auth event must be in before counting, or it lands among the arrivals.
+    await receiver.waitFor(
+      (list) =>
+        list.some(
+          (entry) => payloadOf(entry).type === 'auth' && payloadOf(entry).user?.user_id === quiet.userId,
+        ),
+      "the quiet user's auth event",
+    );
     const before = receiver.received.length;
     // A whole day's window, two days on, so both users were connected before it opened.
     const later = new Date(Date.now() + 2 * 86_400_000);
