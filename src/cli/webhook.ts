@@ -17,7 +17,8 @@ const when = (at: Date | null) => (at ? wireDateTime(at) : null);
 
 function printFields(fields: Record<string, unknown>) {
   const width = Math.max(...Object.keys(fields).map((key) => key.length));
-  for (const [key, value] of Object.entries(fields)) process.stdout.write(`${key.padEnd(width)}  ${value ?? '-'}\n`);
+  for (const [key, value] of Object.entries(fields))
+    process.stdout.write(`${key.padEnd(width)}  ${value ?? '-'}\n`);
 }
 
 export async function webhookCommand(config: Config, args: string[]) {
@@ -68,8 +69,10 @@ export async function webhookCommand(config: Config, args: string[]) {
       case 'get':
         return await show();
       case 'set': {
-        if (values.enable && values.disable) throw new UsageError(`pass at most one of --enable, --disable\n${USAGE}`);
-        if (!values.url && !values.enable && !values.disable) throw new UsageError(`--url, --enable or --disable is required\n${USAGE}`);
+        if (values.enable && values.disable)
+          throw new UsageError(`pass at most one of --enable, --disable\n${USAGE}`);
+        if (!values.url && !values.enable && !values.disable)
+          throw new UsageError(`--url, --enable or --disable is required\n${USAGE}`);
         const result = await webhooks.setDestination(devId, {
           ...(values.url ? { url: values.url } : {}),
           ...(values.enable || values.disable ? { enabled: values.enable } : {}),
@@ -78,7 +81,11 @@ export async function webhookCommand(config: Config, args: string[]) {
       }
       case 'rotate-secret': {
         const rotated = await webhooks.rotateSecret(devId);
-        const output = { dev_id: devId, secret: rotated.secret, previous_secret_expires_at: wireDateTime(rotated.previousSecretExpiresAt) };
+        const output = {
+          dev_id: devId,
+          secret: rotated.secret,
+          previous_secret_expires_at: wireDateTime(rotated.previousSecretExpiresAt),
+        };
         if (values.json) printJson(output);
         else printFields(output);
         return;

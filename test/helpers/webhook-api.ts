@@ -43,13 +43,19 @@ export async function call(
 
 export async function setUrl(service: TestService, developer: TestDeveloper, url: string) {
   const response = await call(service, developer, 'PUT', '/v2/webhook', { url });
-  if (response.status !== 200) throw new Error(`PUT /v2/webhook failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== 200)
+    throw new Error(`PUT /v2/webhook failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;
 }
 
-export async function deliveries(service: TestService, developer: TestDeveloper, query = ''): Promise<DeliveryView[]> {
+export async function deliveries(
+  service: TestService,
+  developer: TestDeveloper,
+  query = '',
+): Promise<DeliveryView[]> {
   const response = await call(service, developer, 'GET', `/v2/webhook/deliveries${query}`);
-  if (response.status !== 200) throw new Error(`GET deliveries failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== 200)
+    throw new Error(`GET deliveries failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.deliveries as DeliveryView[];
 }
 
@@ -64,16 +70,24 @@ export async function waitForDelivery(
   const deadline = Date.now() + timeoutMs;
   let last: DeliveryView | undefined;
   for (;;) {
-    last = (await deliveries(service, developer, '?limit=200')).find((delivery) => delivery.event_id === eventId);
+    last = (await deliveries(service, developer, '?limit=200')).find(
+      (delivery) => delivery.event_id === eventId,
+    );
     if (last && predicate(last)) return last;
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${eventId} to be ${description}; last seen: ${JSON.stringify(last)}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${eventId} to be ${description}; last seen: ${JSON.stringify(last)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-export async function waitUntil(check: () => Promise<boolean> | boolean, description: string, timeoutMs = 15_000) {
+export async function waitUntil(
+  check: () => Promise<boolean> | boolean,
+  description: string,
+  timeoutMs = 15_000,
+) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}`);
@@ -89,7 +103,11 @@ const header = (headers: IncomingHttpHeaders, name: string) => {
 };
 
 /** Standard Webhooks: HMAC-SHA256 keyed with base64-decoded secret (after whsec_) over "id.timestamp.body". */
-export function standardSignatureMatches(headers: IncomingHttpHeaders, body: string, secret: string): boolean {
+export function standardSignatureMatches(
+  headers: IncomingHttpHeaders,
+  body: string,
+  secret: string,
+): boolean {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
@@ -108,9 +126,13 @@ export function standardSignatureMatches(headers: IncomingHttpHeaders, body: str
 export function serviceSignatureMatches(headers: IncomingHttpHeaders, body: string, secret: string): boolean {
   const value = header(headers, 'service-signature');
   if (!value) return false;
-  const parts = value.split(',').map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)] as const);
+  const parts = value
+    .split(',')
+    .map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)] as const);
   const t = parts.find(([name]) => name === 't')?.[1];
   if (!t || !/^\d+$/.test(t)) return false;
   const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
-  return parts.some(([name, signature]) => name === 'v1' && /^[0-9a-f]{64}$/.test(signature) && signature === expected);
+  return parts.some(
+    ([name, signature]) => name === 'v1' && /^[0-9a-f]{64}$/.test(signature) && signature === expected,
+  );
 }

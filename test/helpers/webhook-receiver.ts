@@ -17,7 +17,12 @@ export type ReceivedRequest = {
   answeredWith: number | null;
 };
 
-export type ScriptedResponse = { status: number; headers?: Record<string, string>; delayMs?: number; body?: string };
+export type ScriptedResponse = {
+  status: number;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  body?: string;
+};
 
 export type WebhookReceiver = {
   url: string;
@@ -29,7 +34,11 @@ export type WebhookReceiver = {
   /** Requests carrying this webhook-id. */
   byId(id: string): ReceivedRequest[];
   distinctIds(): Set<string>;
-  waitFor(predicate: (received: ReceivedRequest[]) => boolean, description: string, timeoutMs?: number): Promise<void>;
+  waitFor(
+    predicate: (received: ReceivedRequest[]) => boolean,
+    description: string,
+    timeoutMs?: number,
+  ): Promise<void>;
   waitForCount(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 };
@@ -90,7 +99,9 @@ export async function startWebhookReceiver(options: { host?: string } = {}): Pro
       const deadline = Date.now() + timeoutMs;
       while (!predicate(received)) {
         if (Date.now() > deadline) {
-          const seen = received.map((entry) => `${entry.headers['webhook-id']} -> ${entry.answeredWith ?? 'pending'}`);
+          const seen = received.map(
+            (entry) => `${entry.headers['webhook-id']} -> ${entry.answeredWith ?? 'pending'}`,
+          );
           throw new Error(
             `webhook receiver: timed out after ${timeoutMs} ms waiting for ${description}; ` +
               `received ${received.length} request(s): ${seen.slice(0, 20).join(', ')}`,

@@ -55,7 +55,10 @@ async function runCli(args: string[]): Promise<string> {
 }
 
 async function startServer(): Promise<void> {
-  child = spawn(nodeBinary, [cli, 'serve', '--role', 'all'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(nodeBinary, [cli, 'serve', '--role', 'all'], {
+    env: env(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (chunk: Buffer) => {
     childLog += chunk.toString();
   });
@@ -64,13 +67,15 @@ async function startServer(): Promise<void> {
   });
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited during start-up (${child.exitCode}):\n${childLog.slice(-3000)}`);
+    if (child.exitCode !== null)
+      throw new Error(`the service exited during start-up (${child.exitCode}):\n${childLog.slice(-3000)}`);
     try {
       if ((await fetch(`http://127.0.0.1:${port}/ready`)).status === 200) return;
     } catch {
       // Not listening yet.
     }
-    if (Date.now() > deadline) throw new Error(`the service was not ready within 90 s:\n${childLog.slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`the service was not ready within 90 s:\n${childLog.slice(-3000)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -106,9 +111,13 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('SIGKILL with 1,000 events pending: after a restart the receiver has all 1,000 webhook-ids', { timeout: 300_000 }, async () => {
+test('SIGKILL with 1,000 events pending: after a restart the receiver has all 1,000 webhook-ids', {
+  timeout: 300_000,
+}, async () => {
   // Embedded PGlite is single-process, so the CLI runs before the server starts.
-  const created = JSON.parse(await runCli(['developers', 'create', '--name', 'Crash test', '--environment', 'sandbox', '--json'])) as {
+  const created = JSON.parse(
+    await runCli(['developers', 'create', '--name', 'Crash test', '--environment', 'sandbox', '--json']),
+  ) as {
     dev_id: string;
     api_key: string;
   };
@@ -132,11 +141,15 @@ test('SIGKILL with 1,000 events pending: after a restart the receiver has all 1,
   await Promise.all(Array.from({ length: 10 }, enqueue));
   assert.equal(new Set(eventIds).size, EVENTS);
 
-  await receiver.waitFor((list) => list.length > 0, 'the first deliveries before the kill', 30_000);
+  // Kill with a good number of deliveries on the wire (claimed by the worker, not yet answered).
+  await receiver.waitFor((list) => list.length >= 100, '100 deliveries in flight before the kill', 60_000);
   const beforeKill = receiver.distinctIds().size;
   const answeredBeforeKill = receiver.received.filter((entry) => entry.answeredAt !== null).length;
   const started = Date.now();
-  assert.ok(beforeKill < EVENTS, `all ${EVENTS} events arrived before the kill: the receiver must be slower for this test to mean anything`);
+  assert.ok(
+    beforeKill < EVENTS,
+    `all ${EVENTS} events arrived before the kill: the receiver must be slower for this test to mean anything`,
+  );
   await killServer('SIGKILL');
   assert.equal(child?.signalCode, 'SIGKILL');
 
@@ -148,7 +161,13 @@ test('SIGKILL with 1,000 events pending: after a restart the receiver has all 1,
     180_000,
   );
   const received = receiver.distinctIds();
-  assert.deepEqual(eventIds.filter((id) => !received.has(id)), [], 'every accepted event was delivered');
+  assert.deepEqual(
+    eventIds.filter((id) => !received.has(id)),
+    [],
+    'every accepted event was delivered',
+  );
   assert.equal(received.size, EVENTS);
-  console.log(`# at SIGKILL ${beforeKill} had arrived, ${answeredBeforeKill} answered; all ${EVENTS} delivered ${Math.round((Date.now() - started) / 1000)} s after it`);
+  console.log(
+    `# at SIGKILL ${beforeKill} had arrived, ${answeredBeforeKill} answered; all ${EVENTS} delivered ${Math.round((Date.now() - started) / 1000)} s after it`,
+  );
 });

@@ -39,9 +39,18 @@ describe('webhook retries', () => {
     await setUrl(service, developer, target.url);
     const eventId = await sendTest(developer);
     await target.waitForCount(2);
-    assert.deepEqual(target.received.map((r) => r.headers['webhook-id']), [eventId, eventId]);
+    assert.deepEqual(
+      target.received.map((r) => r.headers['webhook-id']),
+      [eventId, eventId],
+    );
     assert.equal(target.received[0]?.body, target.received[1]?.body);
-    const delivery = await waitForDelivery(service, developer, eventId, (d) => d.status === 'delivered', 'delivered');
+    const delivery = await waitForDelivery(
+      service,
+      developer,
+      eventId,
+      (d) => d.status === 'delivered',
+      'delivered',
+    );
     assert.deepEqual(
       delivery.attempts.map((a) => [a.attempt, a.status_code, a.outcome]),
       [
@@ -59,10 +68,19 @@ describe('webhook retries', () => {
     target.setDefault(410);
     await setUrl(service, developer, target.url);
     const eventId = await sendTest(developer);
-    const delivery = await waitForDelivery(service, developer, eventId, (d) => d.status !== 'pending', 'settled');
+    const delivery = await waitForDelivery(
+      service,
+      developer,
+      eventId,
+      (d) => d.status !== 'pending',
+      'settled',
+    );
     assert.equal(delivery.status, 'rejected');
     assert.equal(delivery.next_attempt_at, null);
-    assert.deepEqual(delivery.attempts.map((a) => [a.status_code, a.outcome]), [[410, 'rejected']]);
+    assert.deepEqual(
+      delivery.attempts.map((a) => [a.status_code, a.outcome]),
+      [[410, 'rejected']],
+    );
     // The scaled schedule would retry within ~1 s; a second event going through proves the queue moved on.
     target.setDefault(200);
     const probe = await sendTest(developer);
@@ -82,8 +100,17 @@ describe('webhook retries', () => {
     await target.waitForCount(2);
     const [first, second] = target.received;
     assert.ok(first?.answeredAt && second);
-    assert.ok(second.receivedAt - first.answeredAt >= 2000, `retried after ${second.receivedAt - first.answeredAt} ms`);
-    const delivery = await waitForDelivery(service, developer, eventId, (d) => d.status === 'delivered', 'delivered');
+    assert.ok(
+      second.receivedAt - first.answeredAt >= 2000,
+      `retried after ${second.receivedAt - first.answeredAt} ms`,
+    );
+    const delivery = await waitForDelivery(
+      service,
+      developer,
+      eventId,
+      (d) => d.status === 'delivered',
+      'delivered',
+    );
     const [attempt] = delivery.attempts;
     assert.ok(attempt?.next_attempt_at);
     assert.ok(Date.parse(attempt.next_attempt_at) - Date.parse(attempt.attempted_at) >= 2000);
@@ -95,7 +122,14 @@ describe('webhook retries', () => {
     await setUrl(service, developer, target.url);
     await target.close();
     const eventId = await sendTest(developer);
-    const delivery = await waitForDelivery(service, developer, eventId, (d) => d.status !== 'pending', 'settled', 60_000);
+    const delivery = await waitForDelivery(
+      service,
+      developer,
+      eventId,
+      (d) => d.status !== 'pending',
+      'settled',
+      60_000,
+    );
     // Either it used up the schedule, or the destination was disabled first (2 s of failure) and holds it.
     assert.ok(['failed', 'held'].includes(delivery.status), delivery.status);
     assert.ok(delivery.attempts.every((a) => a.status_code === null && /ECONNREFUSED/.test(String(a.error))));
@@ -113,7 +147,14 @@ describe('webhook retries', () => {
       'the destination to be disabled',
       60_000,
     );
-    const held = await waitForDelivery(service, developer, eventId, (d) => d.status === 'held', 'held', 30_000);
+    const held = await waitForDelivery(
+      service,
+      developer,
+      eventId,
+      (d) => d.status === 'held',
+      'held',
+      30_000,
+    );
     assert.equal(held.last_error, 'webhook destination disabled');
     const state = await call(service, developer, 'GET', '/v2/webhook');
     assert.equal(state.body.enabled, false);
@@ -126,7 +167,11 @@ describe('webhook retries', () => {
     const later = await service.ctx.db
       .transaction()
       .execute((trx) =>
-        service.ctx.webhooks.emit(trx, developer.devId, buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 })),
+        service.ctx.webhooks.emit(
+          trx,
+          developer.devId,
+          buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 }),
+        ),
       );
     await waitForDelivery(service, developer, later, (d) => d.status === 'held', 'held');
 
@@ -136,9 +181,17 @@ describe('webhook retries', () => {
     assert.equal(enabled.body.status, 'active');
     assert.equal(enabled.body.replayed, 2);
     for (const id of [eventId, later]) {
-      await waitForDelivery(service, developer, id, (d) => d.status === 'delivered', 'delivered after re-enabling');
+      await waitForDelivery(
+        service,
+        developer,
+        id,
+        (d) => d.status === 'delivered',
+        'delivered after re-enabling',
+      );
     }
-    const answered = target.received.filter((r) => r.answeredWith === 200).map((r) => r.headers['webhook-id']);
+    const answered = target.received
+      .filter((r) => r.answeredWith === 200)
+      .map((r) => r.headers['webhook-id']);
     assert.deepEqual(new Set(answered), new Set([eventId, later]));
   });
 
@@ -147,7 +200,7 @@ describe('webhook retries', () => {
     const fastDeveloper = await createDeveloper(service.ctx);
     const slow = await receiver();
     const fast = await receiver();
-    slow.setDefault({ status: 200, delayMs: 4000 });
+    slow.setDefault({ status: 200, delayMs: 8000 });
     await setUrl(service, slowDeveloper, slow.url);
     await setUrl(service, fastDeveloper, fast.url);
     const emitTests = async (developer: TestDeveloper, count: number) =>
@@ -156,7 +209,11 @@ describe('webhook retries', () => {
           trx,
           developer.devId,
           Array.from({ length: count }, () => ({
-            event: buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 }),
+            event: buildHealthcheckEvent({
+              createdAt: new Date(),
+              trendPercentage: 0,
+              sentWebhooksLastHour: 0,
+            }),
           })),
         ),
       );
@@ -171,7 +228,8 @@ describe('webhook retries', () => {
     );
     slow.setDefault(200);
     await slow.waitFor(
-      (list) => new Set(list.filter((r) => r.answeredWith === 200).map((r) => r.headers['webhook-id'])).size === 30,
+      (list) =>
+        new Set(list.filter((r) => r.answeredWith === 200).map((r) => r.headers['webhook-id'])).size === 30,
       'all 30 slow deliveries answered',
       60_000,
     );

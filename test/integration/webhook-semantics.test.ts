@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { buildDataEvent, buildHealthcheckEvent, buildUserNoticeEvent } from '../../src/modules/webhooks/events.ts';
+import {
+  buildDataEvent,
+  buildHealthcheckEvent,
+  buildUserNoticeEvent,
+} from '../../src/modules/webhooks/events.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { call, deliveries, setUrl, waitForDelivery } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -30,7 +34,14 @@ describe('webhook delivery semantics', () => {
     const id = randomUUID();
     await service.ctx.db
       .insertInto('users')
-      .values({ id, developer_id: developer.devId, provider: 'SANDBOX', status: 'active', active, reference_id: 'ref-1' })
+      .values({
+        id,
+        developer_id: developer.devId,
+        provider: 'SANDBOX',
+        status: 'active',
+        active,
+        reference_id: 'ref-1',
+      })
       .execute();
     return { user_id: id, provider: 'SANDBOX', reference_id: 'ref-1', active };
   }
@@ -41,7 +52,9 @@ describe('webhook delivery semantics', () => {
   const sleepEvent = (user: { user_id: string; provider: string }, records = 1) =>
     buildDataEvent('sleep', {
       user,
-      data: Array.from({ length: records }, (_, i) => ({ metadata: { summary_id: `s-${i}`, note: 'x'.repeat(250) } })),
+      data: Array.from({ length: records }, (_, i) => ({
+        metadata: { summary_id: `s-${i}`, note: 'x'.repeat(250) },
+      })),
     });
 
   test('an event exists only if its transaction commits (outbox)', async () => {
@@ -60,10 +73,16 @@ describe('webhook delivery semantics', () => {
       }),
       /caused the event failed/,
     );
-    const committed = await emit(developer, buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 }));
+    const committed = await emit(
+      developer,
+      buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 }),
+    );
     await waitForDelivery(service, developer, committed, (d) => d.status === 'delivered', 'delivered');
     assert.equal(target.byId(rolledBack).length, 0);
-    assert.deepEqual((await deliveries(service, developer)).map((d) => d.event_id), [committed]);
+    assert.deepEqual(
+      (await deliveries(service, developer)).map((d) => d.event_id),
+      [committed],
+    );
   });
 
   test('with no destination events are held, then delivered once a URL is set', async () => {
@@ -85,7 +104,13 @@ describe('webhook delivery semantics', () => {
     const developer = await createDeveloper(service.ctx);
     const inactive = await addUser(developer, false);
     const dropped = await emit(developer, sleepEvent(inactive));
-    const atEmit = await waitForDelivery(service, developer, dropped, (d) => d.status === 'dropped', 'dropped');
+    const atEmit = await waitForDelivery(
+      service,
+      developer,
+      dropped,
+      (d) => d.status === 'dropped',
+      'dropped',
+    );
     assert.equal(atEmit.last_error, 'user inactive');
 
     // Held (no URL yet), then the user is deactivated before it can go out.
@@ -93,12 +118,28 @@ describe('webhook delivery semantics', () => {
     const data = await emit(developer, sleepEvent(active));
     const notice = await emit(developer, buildUserNoticeEvent('connection_error', active));
     await waitForDelivery(service, developer, data, (d) => d.status === 'held', 'held');
-    await service.ctx.db.updateTable('users').set({ active: false }).where('id', '=', active.user_id).execute();
+    await service.ctx.db
+      .updateTable('users')
+      .set({ active: false })
+      .where('id', '=', active.user_id)
+      .execute();
     const target = await receiver();
     await setUrl(service, developer, target.url);
-    const atSend = await waitForDelivery(service, developer, data, (d) => d.status === 'dropped', 'dropped at send time');
+    const atSend = await waitForDelivery(
+      service,
+      developer,
+      data,
+      (d) => d.status === 'dropped',
+      'dropped at send time',
+    );
     assert.equal(atSend.last_error, 'user inactive');
-    await waitForDelivery(service, developer, notice, (d) => d.status === 'delivered', 'delivered (not a data event)');
+    await waitForDelivery(
+      service,
+      developer,
+      notice,
+      (d) => d.status === 'delivered',
+      'delivered (not a data event)',
+    );
     assert.deepEqual([...target.distinctIds()], [notice]);
   });
 
@@ -120,10 +161,18 @@ describe('webhook delivery semantics', () => {
     const target = await receiver();
     await setUrl(service, developer, target.url);
     await waitForDelivery(service, developer, deauth, (d) => d.status === 'delivered', 'delivered');
-    const [dropped] = (await deliveries(service, developer, `?user_id=${user.user_id}&type=sleep`)).filter((d) => d.event_id === pendingData);
+    const [dropped] = (await deliveries(service, developer, `?user_id=${user.user_id}&type=sleep`)).filter(
+      (d) => d.event_id === pendingData,
+    );
     assert.equal(dropped?.status, 'dropped');
     assert.equal(dropped?.last_error, 'user deauthenticated');
-    const deleted = await waitForDelivery(service, developer, otherData, (d) => d.status === 'dropped', 'dropped');
+    const deleted = await waitForDelivery(
+      service,
+      developer,
+      otherData,
+      (d) => d.status === 'dropped',
+      'dropped',
+    );
     assert.equal(deleted.last_error, 'user deleted');
     assert.deepEqual([...target.distinctIds()], [deauth]);
   });
@@ -136,7 +185,11 @@ describe('webhook delivery semantics', () => {
     const before = new Date();
     const eventId = await emit(developer, sleepEvent(user));
     await waitForDelivery(service, developer, eventId, (d) => d.status === 'delivered', 'delivered');
-    const row = await service.ctx.db.selectFrom('users').select('last_webhook_update').where('id', '=', user.user_id).executeTakeFirstOrThrow();
+    const row = await service.ctx.db
+      .selectFrom('users')
+      .select('last_webhook_update')
+      .where('id', '=', user.user_id)
+      .executeTakeFirstOrThrow();
     assert.ok(row.last_webhook_update && row.last_webhook_update >= new Date(before.getTime() - 1000));
   });
 
@@ -167,7 +220,13 @@ describe('webhook delivery semantics', () => {
     target.script({ status: 200, delayMs: 1500 });
     await setUrl(service, developer, target.url);
     const eventId = String((await call(service, developer, 'POST', '/v2/webhook/test')).body.event_id);
-    const delivery = await waitForDelivery(service, developer, eventId, (d) => d.status === 'delivered', 'delivered');
+    const delivery = await waitForDelivery(
+      service,
+      developer,
+      eventId,
+      (d) => d.status === 'delivered',
+      'delivered',
+    );
     assert.equal(delivery.attempts[0]?.status_code, null);
     assert.match(String(delivery.attempts[0]?.error), /ETIMEDOUT/);
     assert.equal(delivery.attempts[1]?.outcome, 'delivered');

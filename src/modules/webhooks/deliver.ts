@@ -1,8 +1,9 @@
-// The delivery worker. pg-boss hands it a batch of jobs (one job = one attempt of one event); it
-// re-reads the events, sends the current ones concurrently, then records every outcome, the
-// attempt log, the users' last_webhook_update, the destination's health and the next attempts in
-// one transaction. A job that no longer matches its event (delivered meanwhile, replayed, dropped)
-// is skipped, so a job run twice after a crash never schedules a second chain of retries.
+// The delivery worker. pg-boss hands it a batch of jobs (each names event generations to attempt);
+// it re-reads the events, sends the current ones concurrently in waves of at most
+// `settings.concurrency`, then records each wave's outcomes, attempt log, users'
+// last_webhook_update, destination health and next attempts. A job that no longer matches its
+// event (delivered meanwhile, replayed, dropped) is skipped, so a job run twice after a crash never
+// starts a second chain of retries.
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Clock } from '../../context.ts';
@@ -10,17 +11,13 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import { type DestinationRow, findDestinations, recordHealth } from './destination-repo.ts';
-import type { DeliveryJob } from './outbox.ts';
-import { SLOW_DELIVERY_QUEUE } from './outbox.ts';
+import { type DeliveryJob, firstAttemptJobs, SLOW_DELIVERY_QUEUE } from './outbox.ts';
 import {
-  applyOutcomes,
   type DeliverableEvent,
   type EventOutcome,
   findEventsForDelivery,
-  findUserActivity,
-  insertAttempts,
-  type NewAttemptRow,
   pruneEvents,
+  recordOutcomes,
   touchUsers,
 } from './repo.ts';
 import { classifyResponse, jitteredDelayMs, parseRetryAfter, scheduledDelayMs } from './retry-policy.ts';
@@ -45,14 +42,17 @@ export type DeliveryEngineDeps = {
 const SLOW_LANE_MS = 60_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_BATCH = 5_000;
+/** A destination's `last_success_at` is refreshed at most this often, so healthy traffic does not rewrite its row per batch. */
+const SUCCESS_STAMP_MS = 10_000;
 
-type Batch = {
+type Work = { event: DeliverableEvent; generation: number; try: number };
+
+type Wave = {
   outcomes: EventOutcome[];
-  attempts: Map<string, NewAttemptRow>;
   retries: Map<string, { data: DeliveryJob; options: { startAfter: number } }>;
-  diverted: { data: DeliveryJob }[];
+  diverted: Work[];
   health: Map<string, { successes: number; failures: number }>;
-  deliveredUsers: Map<string, { eventId: string; at: Date }[]>;
+  deliveredUsers: { eventId: string; userId: string; at: Date }[];
 };
 
 export function createDeliveryEngine(deps: DeliveryEngineDeps) {
@@ -61,22 +61,33 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   let lastPrune = 0;
 
   /** The schedule's wait (scaled for tests), never shorter than the receiver's Retry-After. */
-  function nextAttempt(failedTry: number, now: Date, retryAfter: string | null): { at: Date; delayMs: number } | null {
+  function nextAttempt(
+    failedTry: number,
+    now: Date,
+    retryAfter: string | null,
+  ): { at: Date; delayMs: number } | null {
     const scheduled = scheduledDelayMs(failedTry);
     if (scheduled === null) return null;
-    const delayMs = Math.max(jitteredDelayMs(scheduled) * settings.retryScale, parseRetryAfter(retryAfter, now) ?? 0);
+    const delayMs = Math.max(
+      jitteredDelayMs(scheduled) * settings.retryScale,
+      parseRetryAfter(retryAfter, now) ?? 0,
+    );
     return { at: new Date(now.getTime() + delayMs), delayMs };
   }
 
   function secretsFor(destination: DestinationRow, now: Date): string[] {
     const previous =
       destination.webhook_secret_previous && destination.webhook_secret_rotated_at
-        ? { secret: deps.secretBox.open(destination.webhook_secret_previous), rotatedAt: destination.webhook_secret_rotated_at }
+        ? {
+            secret: deps.secretBox.open(destination.webhook_secret_previous),
+            rotatedAt: destination.webhook_secret_rotated_at,
+          }
         : null;
     return signingSecretsAt({ current: deps.secretBox.open(destination.webhook_secret), previous }, now);
   }
 
-  async function attempt(batch: Batch, job: DeliveryJob, event: DeliverableEvent, destination: DestinationRow, secrets: string[]) {
+  async function attempt(wave: Wave, work: Work, destination: DestinationRow, secrets: string[]) {
+    const { event } = work;
     const url = destination.webhook_url ?? '';
     const attemptedAt = clock.now();
     const headers = buildDeliveryHeaders({
@@ -90,46 +101,37 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     const result = await deps.sender.send(url, destination.environment, headers, event.body);
     const finishedAt = clock.now();
     const verdict = classifyResponse(result.statusCode ?? result.failure ?? 'network_error');
-    const next = verdict === 'retry' ? nextAttempt(job.t, finishedAt, result.retryAfter) : null;
+    const next = verdict === 'retry' ? nextAttempt(work.try, finishedAt, result.retryAfter) : null;
     const status = verdict === 'retry' ? (next ? 'pending' : 'failed') : verdict;
-    const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`);
-    batch.outcomes.push({
+    wave.outcomes.push({
       id: event.id,
-      generation: job.g,
+      generation: work.generation,
       status,
-      attempted: true,
       nextAttemptAt: next?.at ?? null,
       statusCode: result.statusCode,
-      error,
+      error: result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`),
       at: finishedAt,
-    });
-    batch.attempts.set(event.id, {
-      event_id: event.id,
-      developer_id: event.developer_id,
-      attempt: event.attempts + 1,
-      url,
-      attempted_at: attemptedAt,
-      duration_ms: result.durationMs,
-      status_code: result.statusCode,
-      error,
-      outcome: verdict === 'retry' && !next ? 'failed' : verdict,
-      next_attempt_at: next?.at ?? null,
+      attempt: {
+        developerId: event.developer_id,
+        number: event.attempts + 1,
+        url,
+        attemptedAt,
+        durationMs: result.durationMs,
+        outcome: verdict === 'retry' && !next ? 'failed' : verdict,
+      },
     });
     if (next) {
-      batch.retries.set(event.id, {
-        data: { e: event.id, g: job.g + 1, t: job.t + 1 },
+      wave.retries.set(event.id, {
+        data: { events: [[event.id, work.generation + 1]], try: work.try + 1 },
         options: { startAfter: next.delayMs / 1000 },
       });
     }
-    const health = batch.health.get(event.developer_id) ?? { successes: 0, failures: 0 };
+    const health = wave.health.get(event.developer_id) ?? { successes: 0, failures: 0 };
     if (verdict === 'delivered') health.successes++;
     else health.failures++;
-    batch.health.set(event.developer_id, health);
-    if (verdict === 'delivered' && event.user_id) {
-      const list = batch.deliveredUsers.get(event.user_id) ?? [];
-      list.push({ eventId: event.id, at: finishedAt });
-      batch.deliveredUsers.set(event.user_id, list);
-    }
+    wave.health.set(event.developer_id, health);
+    if (verdict === 'delivered' && event.user_id)
+      wave.deliveredUsers.push({ eventId: event.id, userId: event.user_id, at: finishedAt });
     if (result.failure === 'timeout' || result.durationMs > settings.slowAfterMs) {
       slowUntil.set(event.developer_id, Date.now() + SLOW_LANE_MS);
     } else if (verdict === 'delivered') {
@@ -137,96 +139,155 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     }
   }
 
-  function settleWithoutAttempt(batch: Batch, job: DeliveryJob, event: DeliverableEvent, status: 'held' | 'dropped', reason: string) {
-    const at = clock.now();
-    batch.outcomes.push({ id: event.id, generation: job.g, status, attempted: false, nextAttemptAt: null, statusCode: null, error: reason, at });
+  function settle(wave: Wave, work: Work, status: 'held' | 'dropped', reason: string) {
+    wave.outcomes.push({
+      id: work.event.id,
+      generation: work.generation,
+      status,
+      nextAttemptAt: null,
+      statusCode: null,
+      error: reason,
+      at: clock.now(),
+      attempt: null,
+    });
   }
 
-  /** Only the latest job for each event generation counts; anything else is a leftover of an earlier round. */
-  async function currentWork(jobs: Job<DeliveryJob>[]) {
-    const events = new Map((await findEventsForDelivery(db, [...new Set(jobs.map((job) => job.data.e))])).map((e) => [e.id, e]));
-    const work = new Map<string, { job: DeliveryJob; event: DeliverableEvent }>();
+  /** Event generations the batch's jobs ask for that are still current, once each. */
+  async function currentWork(jobs: Job<DeliveryJob>[]): Promise<Work[]> {
+    const wanted = new Map<string, { generation: number; try: number }[]>();
     for (const { data } of jobs) {
-      const event = events.get(data.e);
-      if (event && event.status === 'pending' && event.generation === data.g) work.set(event.id, { job: data, event });
+      for (const [id, generation] of data.events)
+        wanted.set(id, [...(wanted.get(id) ?? []), { generation, try: data.try }]);
     }
-    return [...work.values()];
+    const events = await findEventsForDelivery(db, [...wanted.keys()]);
+    return events.flatMap((event) => {
+      const match =
+        event.status === 'pending'
+          ? wanted.get(event.id)?.find((w) => w.generation === event.generation)
+          : undefined;
+      return match ? [{ event, ...match }] : [];
+    });
   }
 
   async function deliver(jobs: Job<DeliveryJob>[], lane: Lane): Promise<void> {
-    const t0 = performance.now();
     const work = await currentWork(jobs);
-    const t1 = performance.now();
-    if (work.length === 0) return;
-    const destinations = await findDestinations(db, work.map(({ event }) => event.developer_id));
-    const activity = await findUserActivity(
+    // Each wave's outcomes are written while the next wave is on the wire; the batch (and so its
+    // jobs) completes only once every write has. A failed write is kept as a value (a rejection
+    // nobody awaits yet would crash the process) and rethrown, failing the batch so the queue
+    // retries it; the waves already recorded are skipped then, their generations having moved on.
+    let recording: Promise<unknown> = Promise.resolve(null);
+    for (let start = 0; start < work.length; start += settings.concurrency) {
+      const wave = await sendWave(work.slice(start, start + settings.concurrency), lane);
+      const failure = await recording;
+      if (failure) throw failure;
+      recording = record(wave.wave, wave.destinations).then(
+        () => null,
+        (error: unknown) => error ?? new Error('recording webhook outcomes failed'),
+      );
+    }
+    const failure = await recording;
+    if (failure) throw failure;
+    maybePrune();
+  }
+
+  async function sendWave(
+    work: Work[],
+    lane: Lane,
+  ): Promise<{ wave: Wave; destinations: Map<string, DestinationRow> }> {
+    const destinations = await findDestinations(
       db,
-      work.flatMap(({ event }) => (event.is_data && event.user_id ? [event.user_id] : [])),
+      work.map(({ event }) => event.developer_id),
     );
-    const batch: Batch = { outcomes: [], attempts: new Map(), retries: new Map(), diverted: [], health: new Map(), deliveredUsers: new Map() };
+    const wave: Wave = {
+      outcomes: [],
+      retries: new Map(),
+      diverted: [],
+      health: new Map(),
+      deliveredUsers: [],
+    };
     const secrets = new Map<string, string[]>();
     const sends: Promise<void>[] = [];
-    for (const { job, event } of work) {
+    for (const item of work) {
+      const { event } = item;
       const destination = destinations.get(event.developer_id);
       if (!destination) continue;
-      if (event.is_data && (!event.user_id || activity.get(event.user_id) !== true)) {
-        const known = event.user_id ? activity.has(event.user_id) : false;
-        settleWithoutAttempt(batch, job, event, 'dropped', known ? 'user inactive' : 'user deleted');
+      if (event.is_data && event.user_active !== true) {
+        settle(wave, item, 'dropped', event.user_active === false ? 'user inactive' : 'user deleted');
       } else if (!destination.webhook_url) {
-        settleWithoutAttempt(batch, job, event, 'held', 'no webhook destination configured');
+        settle(wave, item, 'held', 'no webhook destination configured');
       } else if (destination.webhook_status === 'disabled') {
-        settleWithoutAttempt(batch, job, event, 'held', 'webhook destination disabled');
+        settle(wave, item, 'held', 'webhook destination disabled');
       } else if (
         lane === 'main' &&
         (destination.webhook_consecutive_failures > 0 || (slowUntil.get(destination.id) ?? 0) > Date.now())
       ) {
-        // A failing or slow receiver would hold this batch (and the healthy receivers in it) for up
+        // A failing or slow receiver would hold this wave (and the healthy receivers in it) for up
         // to the timeout: its events go to the slow lane, whose workers only wait on such receivers.
-        batch.diverted.push({ data: job });
+        wave.diverted.push(item);
       } else {
         let signing = secrets.get(destination.id);
         if (!signing) {
           signing = secretsFor(destination, clock.now());
           secrets.set(destination.id, signing);
         }
-        sends.push(attempt(batch, job, event, destination, signing));
+        sends.push(attempt(wave, item, destination, signing));
       }
     }
-    const t2 = performance.now();
     await Promise.all(sends);
-    const t3 = performance.now();
-    await record(batch);
-    const t4 = performance.now();
-    if (process.env.WH_PROFILE) console.log(`batch ${jobs.length} load ${(t1-t0).toFixed(0)} prep ${(t2-t1).toFixed(0)} send ${(t3-t2).toFixed(0)} record ${(t4-t3).toFixed(0)}`);
-    maybePrune();
+    return { wave, destinations };
   }
 
-  async function record(batch: Batch) {
+  /** Whether this wave changes the destination's health row (healthy traffic mostly does not). */
+  function healthChanges(
+    destination: DestinationRow | undefined,
+    health: { successes: number; failures: number },
+    at: Date,
+  ) {
+    if (!destination || health.successes === 0) return true;
+    const stamped = destination.webhook_last_success_at?.getTime() ?? 0;
+    return (
+      destination.webhook_consecutive_failures > 0 ||
+      destination.webhook_status === 'failing' ||
+      at.getTime() - stamped > SUCCESS_STAMP_MS
+    );
+  }
+
+  async function record(wave: Wave, destinations: Map<string, DestinationRow>) {
+    const at = clock.now();
+    const health = [...wave.health].filter(([developerId, counts]) =>
+      healthChanges(destinations.get(developerId), counts, at),
+    );
+    const simple =
+      health.length === 0 &&
+      wave.retries.size === 0 &&
+      wave.diverted.length === 0 &&
+      wave.deliveredUsers.length === 0;
+    // The common case (everything delivered, nothing else to update) is one statement, no transaction.
+    if (simple) {
+      await recordOutcomes(db, wave.outcomes);
+      return;
+    }
     await db.transaction().execute(async (trx) => {
-      const applied = await applyOutcomes(trx, batch.outcomes);
-      await insertAttempts(
-        trx,
-        [...batch.attempts.values()].filter((row) => applied.has(row.event_id)),
-      );
+      const applied = await recordOutcomes(trx, wave.outcomes);
       const touched = new Map<string, Date>();
-      for (const [userId, deliveries] of batch.deliveredUsers) {
-        for (const { eventId, at } of deliveries) {
-          const previous = touched.get(userId);
-          if (applied.has(eventId) && (!previous || previous < at)) touched.set(userId, at);
-        }
+      for (const { eventId, userId, at: deliveredAt } of wave.deliveredUsers) {
+        const previous = touched.get(userId);
+        if (applied.has(eventId) && (!previous || previous < deliveredAt)) touched.set(userId, deliveredAt);
       }
       await touchUsers(trx, touched);
-      const at = clock.now();
-      for (const [developerId, health] of batch.health) {
+      for (const [developerId, counts] of health) {
         await recordHealth(trx, developerId, {
-          ...health,
+          ...counts,
           at,
           failingAfterMs: settings.failingAfterMs,
           disableAfterMs: settings.disableAfterMs,
         });
       }
-      const retries = [...batch.retries].filter(([eventId]) => applied.has(eventId)).map(([, retry]) => retry);
-      await deps.jobs.sendMany(SLOW_DELIVERY_QUEUE, [...retries, ...batch.diverted], trx);
+      const retries = [...wave.retries].filter(([eventId]) => applied.has(eventId)).map(([, retry]) => retry);
+      const diverted = firstAttemptJobs(
+        wave.diverted.map(({ event, generation }) => ({ id: event.id, generation })),
+      );
+      await deps.jobs.sendMany(SLOW_DELIVERY_QUEUE, [...retries, ...diverted], trx);
     });
   }
 

@@ -75,7 +75,11 @@ export function parseStatus(status: string): WebhookEventStatus {
   return found;
 }
 
-export async function listDeliveries(db: Db, developerId: string, filters: DeliveryFilters): Promise<DeliveryPage> {
+export async function listDeliveries(
+  db: Db,
+  developerId: string,
+  filters: DeliveryFilters,
+): Promise<DeliveryPage> {
   const limit = filters.limit ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw invalidParameter('limit', `expected an integer from 1 to ${MAX_PAGE_SIZE}`);
@@ -115,7 +119,17 @@ export async function listDeliveries(db: Db, developerId: string, filters: Deliv
   const attempts = page.length
     ? await db
         .selectFrom('webhook_attempts')
-        .select(['event_id', 'attempt', 'url', 'attempted_at', 'duration_ms', 'status_code', 'error', 'outcome', 'next_attempt_at'])
+        .select([
+          'event_id',
+          'attempt',
+          'url',
+          'attempted_at',
+          'duration_ms',
+          'status_code',
+          'error',
+          'outcome',
+          'next_attempt_at',
+        ])
         .where(
           'event_id',
           'in',

@@ -38,10 +38,17 @@ const columns = [
 ] as const;
 
 export async function findDestination(db: Db, developerId: string): Promise<DestinationRow | undefined> {
-  return withDestination(db).selectFrom('developers').select(columns).where('id', '=', developerId).executeTakeFirst();
+  return withDestination(db)
+    .selectFrom('developers')
+    .select(columns)
+    .where('id', '=', developerId)
+    .executeTakeFirst();
 }
 
-export async function findDestinations(db: Db, developerIds: readonly string[]): Promise<Map<string, DestinationRow>> {
+export async function findDestinations(
+  db: Db,
+  developerIds: readonly string[],
+): Promise<Map<string, DestinationRow>> {
   if (developerIds.length === 0) return new Map();
   const rows = await withDestination(db)
     .selectFrom('developers')
@@ -63,7 +70,11 @@ export async function updateDestination(
       : { webhook_disabled_at: changes.at };
   await withDestination(db)
     .updateTable('developers')
-    .set({ ...(changes.url === undefined ? {} : { webhook_url: changes.url }), webhook_status: changes.status, ...reset })
+    .set({
+      ...(changes.url === undefined ? {} : { webhook_url: changes.url }),
+      webhook_status: changes.status,
+      ...reset,
+    })
     .where('id', '=', developerId)
     .execute();
 }
@@ -133,18 +144,25 @@ export async function countHeld(db: Db, developerId: string): Promise<number> {
     .selectFrom('webhook_events')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('developer_id', '=', developerId)
+    .where('held_at', 'is not', null)
     .where('status', '=', 'held')
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
 /** Attempts in the last hour and the hour before, for the healthcheck event's figures. */
-export async function attemptsPerHour(db: Db, developerId: string, at: Date): Promise<{ last: number; previous: number }> {
+export async function attemptsPerHour(
+  db: Db,
+  developerId: string,
+  at: Date,
+): Promise<{ last: number; previous: number }> {
   const result = await sql<{ last: number; previous: number }>`
     SELECT count(*) FILTER (WHERE attempted_at >= ${at}::timestamptz - interval '1 hour') AS last,
            count(*) FILTER (WHERE attempted_at < ${at}::timestamptz - interval '1 hour') AS previous
     FROM webhook_attempts
-    WHERE developer_id = ${developerId} AND attempted_at >= ${at}::timestamptz - interval '2 hours'`.execute(db);
+    WHERE developer_id = ${developerId} AND attempted_at >= ${at}::timestamptz - interval '2 hours'`.execute(
+    db,
+  );
   const row = result.rows[0];
   return { last: Number(row?.last ?? 0), previous: Number(row?.previous ?? 0) };
 }

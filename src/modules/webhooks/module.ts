@@ -31,7 +31,9 @@ function defineDeliveryQueues(ctx: AppContext) {
     retryDelay: 5,
     retryBackoff: true,
     retryDelayMax: 300,
-    expireInSeconds: Math.ceil(settings.timeoutMs / 1000) + 60,
+    // A batch is sent in waves, each bounded by the receiver timeout, so a batch may legitimately run
+    // for minutes; a dead worker is noticed by its missing heartbeat instead, within seconds.
+    expireInSeconds: 900,
     heartbeatSeconds: 10,
     // The delivery log lives in webhook_events/webhook_attempts; finished jobs are not needed.
     deleteAfterSeconds: 3600,

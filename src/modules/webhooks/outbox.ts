@@ -21,8 +21,26 @@ import type { WebhookSettings } from './settings.ts';
 export const DELIVERY_QUEUE = 'webhooks.deliver';
 export const SLOW_DELIVERY_QUEUE = 'webhooks.deliver-slow';
 
-/** One delivery attempt to make: event id, the event generation it is for, and the try number in this round. */
-export type DeliveryJob = { e: string; g: number; t: number };
+/**
+ * Attempts to make: `[event id, generation]` pairs (a job for an older generation of an event is
+ * stale and skipped) and the try number within the current round of the schedule. Retries carry
+ * one event; a bulk emit shares a job between up to EVENTS_PER_JOB events, because a queue job
+ * costs more to insert, claim and complete than the outbox row it points at.
+ */
+export type DeliveryJob = { events: [string, number][]; try: number };
+export const EVENTS_PER_JOB = 25;
+
+/** Jobs for first attempts (try 1) of the given event generations, EVENTS_PER_JOB to a job. */
+export function firstAttemptJobs(
+  events: readonly { id: string; generation: number }[],
+): { data: DeliveryJob }[] {
+  const jobs: { data: DeliveryJob }[] = [];
+  for (let i = 0; i < events.length; i += EVENTS_PER_JOB) {
+    const slice = events.slice(i, i + EVENTS_PER_JOB);
+    jobs.push({ data: { events: slice.map((event) => [event.id, event.generation]), try: 1 } });
+  }
+  return jobs;
+}
 
 export type EmitOptions = {
   /** Defaults to the event's `user.user_id` (`new_user` for user_reauth). */
@@ -61,7 +79,8 @@ export function expandForDelivery(item: EmitItem, settings: WebhookSettings): Ex
   const { event, options = {} } = item;
   const userId = options.userId ?? eventUserId(event);
   const reference = options.reference ?? eventReference(event);
-  if ('event_type' in event || !('data' in event) || !isDataEventType(event.type)) return [{ event, userId, reference }];
+  if ('event_type' in event || !('data' in event) || !isDataEventType(event.type))
+    return [{ event, userId, reference }];
   const plan = planDataDelivery(event.data, options.range ?? { start: new Date(0), end: new Date(0) }, {
     maxBytes: settings.maxPayloadBytes,
     maxObjects: settings.chunkMaxObjects,
@@ -89,12 +108,20 @@ export async function writeToOutbox(
   items: readonly EmitItem[],
 ): Promise<string[]> {
   const expanded = items.flatMap((item) => expandForDelivery(item, deps.settings));
-  const dataUsers = expanded.flatMap((entry) => (isDataEvent(payloadType(entry.event)) && entry.userId ? [entry.userId] : []));
+  const dataUsers = expanded.flatMap((entry) =>
+    isDataEvent(payloadType(entry.event)) && entry.userId ? [entry.userId] : [],
+  );
   const activity = await findUserActivity(trx, dataUsers);
   const rows: NewEventRow[] = expanded.map(({ event, userId, reference }) => {
     const isData = isDataEvent(payloadType(event));
     const active = userId ? activity.get(userId) : undefined;
-    const dropReason = !isData ? null : active === undefined ? 'user not found' : active ? null : 'user inactive';
+    const dropReason = !isData
+      ? null
+      : active === undefined
+        ? 'user not found'
+        : active
+          ? null
+          : 'user inactive';
     return {
       id: newEventId(),
       developer_id: developerId,
@@ -110,9 +137,9 @@ export async function writeToOutbox(
     };
   });
   await insertEvents(trx, rows);
-  const jobs = rows
+  const pending = rows
     .filter((row) => row.status === 'pending')
-    .map((row) => ({ data: { e: row.id, g: 0, t: 1 } satisfies DeliveryJob }));
-  await deps.jobs.sendMany(DELIVERY_QUEUE, jobs, trx);
+    .map((row) => ({ id: row.id, generation: 0 }));
+  await deps.jobs.sendMany(DELIVERY_QUEUE, firstAttemptJobs(pending), trx);
   return rows.map((row) => row.id);
 }

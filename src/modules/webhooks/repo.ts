@@ -34,71 +34,91 @@ export type DeliverableEvent = {
   status: WebhookEventStatus;
   generation: number;
   attempts: number;
+  /** For data events: the user's `active` flag, or null when the user no longer exists. */
+  user_active: boolean | null;
 };
 
+const UUID_TEXT = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+
+/** The events with, for data events, whether their user still exists and is active: one query per batch. */
 export async function findEventsForDelivery(db: Db, ids: readonly string[]): Promise<DeliverableEvent[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom('webhook_events')
-    .select(['id', 'developer_id', 'type', 'user_id', 'reference', 'is_data', 'body', 'status', 'generation', 'attempts'])
-    .where('id', 'in', ids)
-    .execute();
+  const result = await sql<DeliverableEvent>`
+    SELECT e.id, e.developer_id, e.type, e.user_id, e.reference, e.is_data, e.body, e.status, e.generation,
+      e.attempts, u.active AS user_active
+    FROM webhook_events AS e
+    LEFT JOIN users AS u ON e.is_data
+      AND u.id = CASE WHEN e.user_id ~* ${UUID_TEXT} THEN e.user_id::uuid END
+    WHERE e.id IN (${sql.join(ids)})`.execute(db);
+  return result.rows;
 }
 
-/** The new state of one event after an attempt, or after it was held or dropped without one. */
+/** One attempt that went over the wire, for the attempt log. */
+export type AttemptRecord = {
+  developerId: string;
+  number: number;
+  url: string;
+  attemptedAt: Date;
+  durationMs: number;
+  outcome: AttemptOutcome;
+};
+
+/** The new state of one event after an attempt (`attempt` set), or after it was held or dropped without one. */
 export type EventOutcome = {
   id: string;
   /** The generation the job was for: a row that moved on meanwhile is left alone. */
   generation: number;
   status: WebhookEventStatus;
-  attempted: boolean;
   nextAttemptAt: Date | null;
   statusCode: number | null;
   error: string | null;
   at: Date;
+  attempt: AttemptRecord | null;
 };
 
-/** Applies outcomes in one statement; returns the ids actually updated (still at their generation). */
-export async function applyOutcomes(db: Db, outcomes: readonly EventOutcome[]): Promise<Set<string>> {
+/**
+ * Applies outcomes and logs their attempts in one statement; returns the ids actually updated
+ * (still pending at the generation the job was for). An attempt is logged only with its update,
+ * so the log and the event never disagree.
+ */
+export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]): Promise<Set<string>> {
   if (outcomes.length === 0) return new Set();
   const values = sql.join(
     outcomes.map(
       (o) =>
-        sql`(${o.id}::text, ${o.generation}::int, ${o.status}::text, ${o.attempted}::boolean,
-             ${o.nextAttemptAt}::timestamptz, ${o.statusCode}::int, ${o.error}::text, ${o.at}::timestamptz)`,
+        sql`(${o.id}::text, ${o.generation}::int, ${o.status}::text, ${o.attempt !== null}::boolean,
+             ${o.nextAttemptAt}::timestamptz, ${o.statusCode}::int, ${o.error}::text, ${o.at}::timestamptz,
+             ${o.attempt?.developerId ?? null}::text, ${o.attempt?.number ?? null}::int, ${o.attempt?.url ?? null}::text,
+             ${o.attempt?.attemptedAt ?? null}::timestamptz, ${o.attempt?.durationMs ?? null}::int,
+             ${o.attempt?.outcome ?? null}::text)`,
     ),
   );
   const result = await sql<{ id: string }>`
-    UPDATE webhook_events AS e SET
-      status = v.status,
-      generation = e.generation + 1,
-      attempts = e.attempts + CASE WHEN v.attempted THEN 1 ELSE 0 END,
-      next_attempt_at = v.next_attempt_at,
-      last_status_code = CASE WHEN v.attempted THEN v.status_code ELSE e.last_status_code END,
-      last_error = v.error,
-      delivered_at = CASE WHEN v.status = 'delivered' THEN v.at ELSE e.delivered_at END,
-      updated_at = v.at
-    FROM (VALUES ${values}) AS v(id, generation, status, attempted, next_attempt_at, status_code, error, at)
-    WHERE e.id = v.id AND e.generation = v.generation AND e.status = 'pending'
-    RETURNING e.id`.execute(db);
+    WITH v (id, generation, status, attempted, next_attempt_at, status_code, error, at,
+            developer_id, attempt, url, attempted_at, duration_ms, outcome) AS (VALUES ${values}),
+    updated AS (
+      UPDATE webhook_events AS e SET
+        status = v.status,
+        generation = e.generation + 1,
+        attempts = e.attempts + CASE WHEN v.attempted THEN 1 ELSE 0 END,
+        next_attempt_at = v.next_attempt_at,
+        last_status_code = CASE WHEN v.attempted THEN v.status_code ELSE e.last_status_code END,
+        last_error = v.error,
+        delivered_at = CASE WHEN v.status = 'delivered' THEN v.at ELSE e.delivered_at END,
+        held_at = CASE WHEN v.status = 'held' THEN v.at END,
+        updated_at = v.at
+      FROM v
+      WHERE e.id = v.id AND e.generation = v.generation AND e.status = 'pending'
+      RETURNING e.id),
+    logged AS (
+      INSERT INTO webhook_attempts (event_id, developer_id, attempt, url, attempted_at, duration_ms, status_code,
+        error, outcome, next_attempt_at)
+      SELECT v.id, v.developer_id, v.attempt, v.url, v.attempted_at, v.duration_ms, v.status_code, v.error,
+        v.outcome, v.next_attempt_at
+      FROM v JOIN updated ON updated.id = v.id
+      WHERE v.attempted)
+    SELECT id FROM updated`.execute(db);
   return new Set(result.rows.map((row) => row.id));
-}
-
-export type NewAttemptRow = {
-  event_id: string;
-  developer_id: string;
-  attempt: number;
-  url: string;
-  attempted_at: Date;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-  outcome: AttemptOutcome;
-  next_attempt_at: Date | null;
-};
-
-export async function insertAttempts(db: Db, rows: NewAttemptRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('webhook_attempts').values(rows).execute();
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -136,6 +156,7 @@ export async function reschedule(
       generation: eb('generation', '+', 1),
       next_attempt_at: at,
       last_error: null,
+      held_at: null,
       updated_at: at,
     }))
     .where('id', '=', eventId)
@@ -153,9 +174,9 @@ export async function releaseHeld(
 ): Promise<{ id: string; generation: number }[]> {
   const result = await sql<{ id: string; generation: number }>`
     UPDATE webhook_events SET status = 'pending', generation = generation + 1, next_attempt_at = ${at},
-      last_error = NULL, updated_at = ${at}
+      last_error = NULL, held_at = NULL, updated_at = ${at}
     WHERE id IN (
-      SELECT id FROM webhook_events WHERE developer_id = ${developerId} AND status = 'held'
+      SELECT id FROM webhook_events WHERE developer_id = ${developerId} AND held_at IS NOT NULL AND status = 'held'
       ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     RETURNING id, generation`.execute(db);
   return result.rows;
@@ -165,7 +186,13 @@ export async function releaseHeld(
 export async function dropPendingData(db: Db, userId: string, reason: string, at: Date): Promise<number> {
   const result = await db
     .updateTable('webhook_events')
-    .set((eb) => ({ status: 'dropped', generation: eb('generation', '+', 1), last_error: reason, updated_at: at }))
+    .set((eb) => ({
+      status: 'dropped',
+      generation: eb('generation', '+', 1),
+      last_error: reason,
+      held_at: null,
+      updated_at: at,
+    }))
     .where('user_id', '=', userId)
     .where('is_data', '=', true)
     .where('status', 'in', ['pending', 'held'])

@@ -78,7 +78,8 @@ export function registerWebhookRoutes(app: App, ctx: AppContext) {
         response: { 200: Destination },
       },
     },
-    async (request) => destinationBody(await webhooks.getDestination(request.developer.id), webhooks.settings),
+    async (request) =>
+      destinationBody(await webhooks.getDestination(request.developer.id), webhooks.settings),
   );
 
   app.put(
@@ -113,7 +114,10 @@ export function registerWebhookRoutes(app: App, ctx: AppContext) {
     },
     async (request) => {
       const rotated = await webhooks.rotateSecret(request.developer.id);
-      return { secret: rotated.secret, previous_secret_expires_at: wireDateTime(rotated.previousSecretExpiresAt) };
+      return {
+        secret: rotated.secret,
+        previous_secret_expires_at: wireDateTime(rotated.previousSecretExpiresAt),
+      };
     },
   );
 
@@ -124,7 +128,8 @@ export function registerWebhookRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Send a healthcheck event to the destination',
-        description: 'Delivered, signed, logged and retried like any event. 409 when no destination is set or it is disabled.',
+        description:
+          'Delivered, signed, logged and retried like any event. 409 when no destination is set or it is disabled.',
         response: { 202: Queued },
       },
     },

@@ -17,16 +17,22 @@ export const Destination = Type.Object(
         'until PUT /v2/webhook re-enables it',
     }),
     enabled: Type.Boolean({ description: 'false when status is disabled' }),
-    recent_failures: Type.Integer({ description: 'Failed attempts (non-2xx, timeout, network error) in the last 24 hours' }),
+    recent_failures: Type.Integer({
+      description: 'Failed attempts (non-2xx, timeout, network error) in the last 24 hours',
+    }),
     consecutive_failures: Type.Integer({ description: 'Failed attempts since the last successful one' }),
     failing_since: DateTime('First failure of the current unbroken run of failures'),
     disabled_at: DateTime('When the destination was disabled'),
     last_success_at: DateTime('Last successful delivery (updated at most every few seconds)'),
     last_failure_at: DateTime('Last failed attempt'),
-    held_events: Type.Integer({ description: 'Events held back (no destination, or disabled); sent when enabled' }),
+    held_events: Type.Integer({
+      description: 'Events held back (no destination, or disabled); sent when enabled',
+    }),
     previous_secret_expires_at: DateTime('After a rotation, until when the previous secret also signs'),
     failing_after_seconds: Type.Integer({ description: 'Continuous failure before status becomes failing' }),
-    disable_after_seconds: Type.Integer({ description: 'Continuous failure before the destination is disabled' }),
+    disable_after_seconds: Type.Integer({
+      description: 'Continuous failure before the destination is disabled',
+    }),
   },
   { title: 'WebhookDestination' },
 );
@@ -36,12 +42,14 @@ export const PutDestinationBody = Type.Object(
     url: Type.Optional(
       Type.String({
         maxLength: 2048,
-        description: 'Production: https, and the host must resolve only to public addresses. Sandbox: any http(s) URL',
+        description:
+          'Production: https, and the host must resolve only to public addresses. Sandbox: any http(s) URL',
       }),
     ),
     enabled: Type.Optional(
       Type.Boolean({
-        description: 'Default true. true (re-)enables the destination and replays held events; false pauses deliveries',
+        description:
+          'Default true. true (re-)enables the destination and replays held events; false pauses deliveries',
       }),
     ),
   },
@@ -55,7 +63,9 @@ export const PutDestinationResponse = Type.Object({
 
 export const RotatedSecret = Type.Object({
   secret: Type.String({ description: 'The new signing secret (whsec_…); shown only this once' }),
-  previous_secret_expires_at: Type.String({ description: 'The previous secret signs alongside the new one until then' }),
+  previous_secret_expires_at: Type.String({
+    description: 'The previous secret signs alongside the new one until then',
+  }),
 });
 
 export const Queued = Type.Object({
@@ -77,9 +87,16 @@ const Attempt = Type.Object({
   url: Type.String(),
   attempted_at: Type.String(),
   duration_ms: Type.Integer(),
-  status_code: Type.Union([Type.Integer(), Type.Null()], { description: 'null when no HTTP answer came back' }),
+  status_code: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'null when no HTTP answer came back',
+  }),
   error: Type.Union([Type.String(), Type.Null()], { description: 'e.g. HTTP 503, ETIMEDOUT, ECONNREFUSED' }),
-  outcome: Type.Union([Type.Literal('delivered'), Type.Literal('retry'), Type.Literal('rejected'), Type.Literal('failed')]),
+  outcome: Type.Union([
+    Type.Literal('delivered'),
+    Type.Literal('retry'),
+    Type.Literal('rejected'),
+    Type.Literal('failed'),
+  ]),
   next_attempt_at: DateTime('When the next attempt is due, for outcome retry'),
 });
 
@@ -108,7 +125,9 @@ export const Delivery = Type.Object(
 
 export const DeliveriesResponse = Type.Object({
   deliveries: Type.Array(Delivery),
-  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next (older) page' }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as cursor for the next (older) page',
+  }),
 });
 
 export const EventParams = Type.Object({ event_id: Type.String({ maxLength: 100 }) });

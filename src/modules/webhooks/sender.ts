@@ -26,16 +26,30 @@ export type SendResult = {
 };
 
 export type Sender = {
-  send(url: string, environment: WebhookEnvironment, headers: Record<string, string>, body: string): Promise<SendResult>;
+  send(
+    url: string,
+    environment: WebhookEnvironment,
+    headers: Record<string, string>,
+    body: string,
+  ): Promise<SendResult>;
   close(): void;
 };
 
 /** Receivers answer with anything; we read a little (to reuse the connection) and keep none of it. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-export function createSender(options: { timeoutMs: number; resolve?: ResolveHost; maxSockets?: number }): Sender {
+export function createSender(options: {
+  timeoutMs: number;
+  resolve?: ResolveHost;
+  maxSockets?: number;
+}): Sender {
   const resolve = options.resolve ?? systemResolver;
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 256, maxFreeSockets: 64, scheduling: 'lifo' as const };
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: options.maxSockets ?? 256,
+    maxFreeSockets: 64,
+    scheduling: 'lifo' as const,
+  };
   const agents = {
     sandbox: { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) },
     production: {
@@ -67,7 +81,9 @@ export function createSender(options: { timeoutMs: number; resolve?: ResolveHost
       });
       // One deadline for the whole exchange (connect, TLS, headers and body), not per socket event.
       const timer = setTimeout(() => {
-        request.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+        request.destroy(
+          Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' }),
+        );
       }, options.timeoutMs);
       request.on('error', (error) => {
         clearTimeout(timer);
@@ -82,7 +98,10 @@ export function createSender(options: { timeoutMs: number; resolve?: ResolveHost
         const done = () => {
           clearTimeout(timer);
           const retryAfter = response.headers['retry-after'];
-          resolvePost({ statusCode: response.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : null });
+          resolvePost({
+            statusCode: response.statusCode ?? 0,
+            retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+          });
         };
         response.on('end', done);
         // A receiver that answers and then hangs up (or floods us) still gave its status code.
@@ -110,7 +129,13 @@ export function createSender(options: { timeoutMs: number; resolve?: ResolveHost
         const { statusCode, retryAfter } = await post(url, environment, headers, body);
         return { statusCode, failure: null, error: null, retryAfter, durationMs: elapsed() };
       } catch (error) {
-        return { statusCode: null, failure: deliveryFailureKind(error), error: describe(error), retryAfter: null, durationMs: elapsed() };
+        return {
+          statusCode: null,
+          failure: deliveryFailureKind(error),
+          error: describe(error),
+          retryAfter: null,
+          durationMs: elapsed(),
+        };
       }
     },
     close() {
@@ -125,6 +150,7 @@ export function createSender(options: { timeoutMs: number; resolve?: ResolveHost
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
-  const text = typeof code === 'string' && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
+  const text =
+    typeof code === 'string' && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
   return text.slice(0, 300);
 }

@@ -7,12 +7,18 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import { conflict, invalidParameter, notFound } from '../../errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
-import { version } from '../../version.ts';
 import { type DeliveryFilters, type DeliveryPage, listDeliveries } from './deliveries.ts';
 import { type ResolveHost, validateDestinationUrl } from './destination-policy.ts';
 import * as destinations from './destination-repo.ts';
 import { buildHealthcheckEvent, type WebhookPayload } from './events.ts';
-import { DELIVERY_QUEUE, type DeliveryJob, type EmitItem, type EmitOptions, writeToOutbox } from './outbox.ts';
+import {
+  DELIVERY_QUEUE,
+  type DeliveryJob,
+  type EmitItem,
+  type EmitOptions,
+  firstAttemptJobs,
+  writeToOutbox,
+} from './outbox.ts';
 import { dropPendingData, releaseHeld, reschedule } from './repo.ts';
 import { loadWebhookSettings, type WebhookSettings } from './settings.ts';
 import { generateWebhookSecret, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
@@ -88,8 +94,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     for (;;) {
       const slice = await db.transaction().execute(async (trx) => {
         const rows = await releaseHeld(trx, developerId, clock.now(), RELEASE_SLICE);
-        const items = rows.map((row) => ({ data: { e: row.id, g: row.generation, t: 1 } satisfies DeliveryJob }));
-        await jobs.sendMany(DELIVERY_QUEUE, items, trx);
+        await jobs.sendMany(DELIVERY_QUEUE, firstAttemptJobs(rows), trx);
         return rows.length;
       });
       released += slice;
@@ -102,7 +107,12 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
    * that caused it commits. Returns the event id (the `webhook-id` header). An oversized or
    * long-range data event is split into announced chunks; the id returned is the first one.
    */
-  async function emit(trx: Db, developerId: string, event: WebhookPayload, options?: EmitOptions): Promise<string> {
+  async function emit(
+    trx: Db,
+    developerId: string,
+    event: WebhookPayload,
+    options?: EmitOptions,
+  ): Promise<string> {
     const ids = await writeToOutbox({ jobs, settings, now: clock.now() }, trx, developerId, [
       options ? { event, options } : { event },
     ]);
@@ -135,7 +145,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       input: { url?: string; enabled?: boolean },
     ): Promise<Destination & { replayed: number }> {
       const row = await mustFindDestination(developerId);
-      if (input.url === undefined && input.enabled === undefined) throw invalidParameter('body', 'expected url and/or enabled');
+      if (input.url === undefined && input.enabled === undefined)
+        throw invalidParameter('body', 'expected url and/or enabled');
       if (input.url !== undefined) {
         const check = await validateDestinationUrl(input.url, row.environment, deps.resolve);
         if (!check.allowed) throw invalidParameter('url', check.reason);
@@ -167,12 +178,21 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       const row = await mustFindDestination(developerId);
       if (!row.webhook_url) throw conflict('no webhook destination configured: set one with PUT /v2/webhook');
       if (row.webhook_status === 'disabled') {
-        throw conflict('the webhook destination is disabled: re-enable it with PUT /v2/webhook {"enabled": true}');
+        throw conflict(
+          'the webhook destination is disabled: re-enable it with PUT /v2/webhook {"enabled": true}',
+        );
       }
       const now = clock.now();
       const counts = await destinations.attemptsPerHour(db, developerId, now);
-      const trend = counts.previous === 0 ? 0 : Math.round(((counts.last - counts.previous) / counts.previous) * 10_000) / 100;
-      const event = buildHealthcheckEvent({ createdAt: now, trendPercentage: trend, sentWebhooksLastHour: counts.last });
+      const trend =
+        counts.previous === 0
+          ? 0
+          : Math.round(((counts.last - counts.previous) / counts.previous) * 10_000) / 100;
+      const event = buildHealthcheckEvent({
+        createdAt: now,
+        trendPercentage: trend,
+        sentWebhooksLastHour: counts.last,
+      });
       const eventId = await db.transaction().execute((trx) => emit(trx, developerId, event));
       return { eventId };
     },
@@ -186,12 +206,14 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       await db.transaction().execute(async (trx) => {
         const row = await reschedule(trx, developerId, eventId, clock.now());
         if (!row) throw notFound(`no webhook event "${eventId}"`);
-        await jobs.send(DELIVERY_QUEUE, { e: row.id, g: row.generation, t: 1 } satisfies DeliveryJob, { trx });
+        await jobs.send(
+          DELIVERY_QUEUE,
+          { events: [[row.id, row.generation]], try: 1 } satisfies DeliveryJob,
+          { trx },
+        );
       });
       return { eventId };
     },
-
-    version,
   };
 }
 

@@ -22,11 +22,13 @@ export type WebhookSettings = {
   maxPayloadBytes: number;
   /** WEBHOOK_CHUNK_MAX_OBJECTS (10): records per chunk once a data delivery is split. */
   chunkMaxObjects: number;
-  /** WEBHOOK_BATCH_SIZE (100): jobs one worker fetches and sends concurrently. */
+  /** WEBHOOK_BATCH_SIZE (50): jobs one worker claims at a time (a bulk emit puts up to 25 events in a job). */
   batchSize: number;
-  /** WEBHOOK_WORKERS (4): batches in flight per process on the main lane; the slow lane gets half. */
+  /** WEBHOOK_CONCURRENCY (100): requests one worker has in flight at most (it sends a batch in waves of this size). */
+  concurrency: number;
+  /** WEBHOOK_WORKERS (2): workers per process on the main lane; the slow lane gets half (at least one). */
   workers: number;
-  /** WEBHOOK_SLOW_AFTER (2s): an answer slower than this moves its destination to the slow lane for a minute. */
+  /** WEBHOOK_SLOW_AFTER (5s): an answer slower than this moves its destination to the slow lane for a minute. */
   slowAfterMs: number;
 };
 
@@ -39,7 +41,12 @@ export function parseDuration(raw: string, name: string): number {
   return Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!);
 }
 
-function read<T>(env: Readonly<Record<string, string | undefined>>, name: string, fallback: T, parse: (raw: string) => T): T {
+function read<T>(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  fallback: T,
+  parse: (raw: string) => T,
+): T {
   const raw = env[name];
   return raw === undefined || raw.trim() === '' ? fallback : parse(raw);
 }
@@ -67,11 +74,22 @@ export function loadWebhookSettings(env: Readonly<Record<string, string | undefi
     failingAfterMs: duration('WEBHOOK_FAILING_AFTER', 24 * UNIT_MS.h!),
     disableAfterMs: duration('WEBHOOK_DISABLE_AFTER', 5 * UNIT_MS.d!),
     retentionMs: duration('WEBHOOK_RETENTION', 30 * UNIT_MS.d!),
-    maxPayloadBytes: read(env, 'WEBHOOK_MAX_PAYLOAD_BYTES', DEFAULT_MAX_CHUNK_BYTES, positive('WEBHOOK_MAX_PAYLOAD_BYTES', true)),
-    chunkMaxObjects: read(env, 'WEBHOOK_CHUNK_MAX_OBJECTS', DEFAULT_MAX_CHUNK_OBJECTS, positive('WEBHOOK_CHUNK_MAX_OBJECTS', true)),
-    batchSize: read(env, 'WEBHOOK_BATCH_SIZE', 100, positive('WEBHOOK_BATCH_SIZE', true)),
-    workers: read(env, 'WEBHOOK_WORKERS', 4, positive('WEBHOOK_WORKERS', true)),
-    slowAfterMs: duration('WEBHOOK_SLOW_AFTER', 2000),
+    maxPayloadBytes: read(
+      env,
+      'WEBHOOK_MAX_PAYLOAD_BYTES',
+      DEFAULT_MAX_CHUNK_BYTES,
+      positive('WEBHOOK_MAX_PAYLOAD_BYTES', true),
+    ),
+    chunkMaxObjects: read(
+      env,
+      'WEBHOOK_CHUNK_MAX_OBJECTS',
+      DEFAULT_MAX_CHUNK_OBJECTS,
+      positive('WEBHOOK_CHUNK_MAX_OBJECTS', true),
+    ),
+    batchSize: read(env, 'WEBHOOK_BATCH_SIZE', 50, positive('WEBHOOK_BATCH_SIZE', true)),
+    concurrency: read(env, 'WEBHOOK_CONCURRENCY', 100, positive('WEBHOOK_CONCURRENCY', true)),
+    workers: read(env, 'WEBHOOK_WORKERS', 2, positive('WEBHOOK_WORKERS', true)),
+    slowAfterMs: duration('WEBHOOK_SLOW_AFTER', 5000),
   };
   if (settings.disableAfterMs < settings.failingAfterMs) {
     throw new ConfigError('WEBHOOK_DISABLE_AFTER must not be shorter than WEBHOOK_FAILING_AFTER');

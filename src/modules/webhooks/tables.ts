@@ -40,6 +40,8 @@ export interface WebhookEventsTable {
   next_attempt_at: Date | null;
   last_status_code: number | null;
   last_error: string | null;
+  /** Set while `held` (indexed, so releasing a developer's held events never scans the rest). */
+  held_at: Date | null;
   created_at: Date;
   updated_at: Date;
   delivered_at: Date | null;
