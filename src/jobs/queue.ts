@@ -52,6 +52,10 @@ const executorFor = (trx: Db) => ({
   },
 });
 
+// Supervision returns the jobs of a process that died to the queue; its default (60 s) makes
+// a crashed worker's deliveries wait over a minute, and the check itself is a cheap query.
+const SUPERVISE_INTERVAL_SECONDS = 15;
+
 function createBoss(store: Store): PgBoss {
   if (store.pglite) {
     return new PgBoss({
@@ -59,6 +63,7 @@ function createBoss(store: Store): PgBoss {
       backend: 'pglite',
       schema: 'pgboss',
       useListenNotify: true,
+      superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
     });
   }
   if (!store.postgres) throw new Error('store has neither PGlite nor PostgreSQL');
@@ -68,6 +73,7 @@ function createBoss(store: Store): PgBoss {
     schema: schema === 'public' ? 'pgboss' : `${schema}_jobs`,
     max: 6,
     useListenNotify: true,
+    superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
   });
 }
 

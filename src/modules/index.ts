@@ -1,7 +1,6 @@
-import type { App } from '../http/app-type.ts';
-import type { FastifyInstance } from 'fastify';
 import { connectorsModule } from '../connectors/module.ts';
 import type { AppContext } from '../context.ts';
+import type { App } from '../http/app-type.ts';
 import { connectionsModule } from './connections/routes.ts';
 import { dataModule } from './data/module.ts';
 import { integrationsModule } from './integrations/routes.ts';

@@ -84,7 +84,10 @@ describe('platform', () => {
     const document = (await service.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     assert.equal(document.openapi, '3.1.0');
     const validation = await new Validator().validate(document);
-    assert.ok(validation.valid, `invalid OpenAPI 3.1: ${String(JSON.stringify(validation.errors)).slice(0, 3000)}`);
+    assert.ok(
+      validation.valid,
+      `invalid OpenAPI 3.1: ${String(JSON.stringify(validation.errors)).slice(0, 3000)}`,
+    );
     assert.equal(document.info.title, 'Tributary API');
     assert.ok(document.paths['/health']);
     assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['apiKey', 'basic', 'devId']);

@@ -1,9 +1,9 @@
 // Activity records: one per simulated workout of the day.
 import type { Activity } from '../../model/activity.ts';
 import { HeartRateContext, UploadType } from '../../model/enums.ts';
+import { encodePolyline } from '../shared/polyline.ts';
 import type { DayContext } from './context.ts';
 import { deviceData } from './device.ts';
-import { encodePolyline } from '../shared/polyline.ts';
 import { stableUuid } from './random.ts';
 import { max, mean, min, round, sum } from './series.ts';
 import {
