@@ -1,4 +1,4 @@
-// biome-ignore-all lint/suspicious/noExplicitAny: the migrator runs on any database shape.
+/* eslint-disable @typescript-eslint/no-explicit-any -- the migrator runs on any database shape. */
 import type { Kysely } from 'kysely';
 import { type MigrationProvider, Migrator } from 'kysely/migration';
 import { migrations } from './migrations/index.ts';

@@ -37,7 +37,8 @@ class PgliteConnection implements DatabaseConnection {
     };
   }
 
-  // biome-ignore lint/correctness/useYield: PGlite has no server-side cursor; callers page with keysets instead.
+  // PGlite has no server-side cursor; callers page with keyset queries instead.
+  // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming queries are not supported on embedded PGlite; page with keyset queries');
   }
@@ -113,7 +114,8 @@ export class PgliteDialect implements Dialect {
   createQueryCompiler() {
     return new PostgresQueryCompiler();
   }
-  // biome-ignore lint/suspicious/noExplicitAny: Kysely's introspector is typed over any database.
+  // Kysely's introspector is typed over any database.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   createIntrospector(db: any) {
     return new PostgresIntrospector(db);
   }
