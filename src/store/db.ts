@@ -29,6 +29,30 @@ export type StoreOptions = {
 
 const INT8_OID = 20;
 
+// PGlite's own single-user start parameters (they are replaced, not extended, when given).
+const EMBEDDED_START_PARAMS = [
+  '--single',
+  '-F',
+  '-O',
+  '-j',
+  '-c',
+  'search_path=public',
+  '-c',
+  'exit_on_error=false',
+  '-c',
+  'log_checkpoints=false',
+  '-c',
+  'max_worker_processes=0',
+  '-c',
+  'max_parallel_workers=0',
+  '-c',
+  'max_parallel_workers_per_gather=0',
+  '-c',
+  'io_method=sync',
+  '-c',
+  'max_parallel_maintenance_workers=0',
+];
+
 // Counts and bigint ids come back as strings from node-postgres and as bigint from PGlite;
 // every int8 we store fits a double, so both return numbers.
 const parseInt8 = (value: string) => Number(value);
@@ -45,7 +69,12 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
     path = join(dataDir, 'pgdata');
     mkdirSync(path, { recursive: true });
   }
-  const pglite = await PGlite.create(path, { parsers: { [INT8_OID]: parseInt8 } });
+  const pglite = await PGlite.create(path, {
+    parsers: { [INT8_OID]: parseInt8 },
+    // PostgreSQL's default 128 MB of shared buffers all lands in this process's memory; an
+    // embedded store serves one laptop, and the OS page cache still holds the data files.
+    startParams: [...EMBEDDED_START_PARAMS, '-c', 'shared_buffers=32MB'],
+  });
   const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite) });
   return {
     db,
