@@ -72,6 +72,7 @@ export function createContext(deps: {
     // Bound late: the connector framework needs the connections service it is handed to.
     onConnected: (trx, connection) => connectors.onConnected(trx, connection),
     freshAccessToken: (userId) => connectors.freshAccessToken(userId),
+    revokeWithConnector: (userId) => connectors.revoke(userId),
   });
   const connectors = createConnectorsService({
     db,

@@ -160,15 +160,21 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
           cause: error,
         });
       }
-      const status = response.status;
+      let status = response.status;
+      let parsed: unknown = null;
+      if (response.ok) {
+        parsed = parse(text);
+        // A 200 whose body says otherwise is handled as the status it reports.
+        if (api?.unwrap) ({ status, body: parsed } = api.unwrap(parsed));
+      }
       const now = clock.now();
       const signal = api?.rateLimit?.(response.headers, status, now) ?? null;
 
-      if (response.ok) {
+      if (status >= 200 && status < 300) {
         if (signal?.exhausted && signal.retryAfterSeconds) {
           await budget.pause(provider.id, signal.retryAfterSeconds, 'window used up (provider headers)');
         }
-        return parse(text) as T | null;
+        return parsed as T | null;
       }
       const scopeRefusal =
         (status === 401 || status === 403) && (api?.isScopeRefusal?.(status, text) ?? false);

@@ -8,6 +8,8 @@ import type { App } from '../http/app-type.ts';
 import type { Module } from '../modules/index.ts';
 import { BACKFILL_QUEUE, type BackfillJob } from './backfill.ts';
 import { NOTIFICATION_QUEUE, type NotificationJob } from './notifications.ts';
+import { POLL_QUEUE, type PollJob } from './polling.ts';
+import { SETUP_QUEUE, type SetupJob } from './service.ts';
 import { verifyTokenFor } from './signatures.ts';
 import { callbackPath } from './subscriptions.ts';
 
@@ -28,6 +30,34 @@ function defineConnectorJobs(ctx: AppContext) {
     work: { batchSize: 1, localConcurrency: 2 },
     handler: async (jobs) => {
       for (const job of jobs) await ctx.connectors.backfill.runChunk(job.data, ctx.data.sync);
+    },
+  });
+  ctx.jobs.define<SetupJob>({
+    name: SETUP_QUEUE,
+    // The provider's post-consent step (registration): retried through outages.
+    options: {
+      retryLimit: 8,
+      retryDelay: 15,
+      retryBackoff: true,
+      retryDelayMax: 900,
+      expireInSeconds: 5 * 60,
+    },
+    work: { batchSize: 1, localConcurrency: 2 },
+    handler: async (jobs) => {
+      for (const job of jobs) await ctx.connectors.setup(job.data);
+    },
+  });
+  ctx.jobs.define<PollJob>({
+    name: POLL_QUEUE,
+    // A failed poll queues the next one itself; only a crash mid-poll is retried here.
+    options: { retryLimit: 3, retryDelay: 30, expireInSeconds: 10 * 60 },
+    work: { batchSize: 1, localConcurrency: 2 },
+    handler: async (jobs) => {
+      for (const job of jobs)
+        await ctx.connectors.polling.run(job.data, {
+          ingest: (trx, user, type, records) => ctx.data.ingest(trx, user, type, records),
+          markAccessRevoked: (trx, userId) => ctx.connections.markAccessRevoked(trx, userId),
+        });
     },
   });
   ctx.jobs.define<NotificationJob>({

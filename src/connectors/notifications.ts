@@ -6,6 +6,7 @@
 // fetch it again with the user's own credentials, store it and send it on as data events.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
 import type { Clock } from '../context.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -30,6 +31,7 @@ export type NotificationSinks = {
 
 export type NotificationDeps = {
   db: Db;
+  config: Config;
   clock: Clock;
   jobs: JobQueue;
   log: Logger;
@@ -65,6 +67,16 @@ export function createNotifications(deps: NotificationDeps) {
     return rows.map((row) => row.external_id);
   }
 
+  /**
+   * The key notifications are signed with: the client secret, unless the provider issues a key
+   * of its own when the subscription is created (shown once), which the operator sets as
+   * `<ID>_WEBHOOK_SECRET`.
+   */
+  function signingKey(provider: ResolvedProvider): string | null {
+    const own = deps.config.env[`${provider.id}_WEBHOOK_SECRET`]?.trim();
+    return own ? own : (provider.credentials?.clientSecret ?? null);
+  }
+
   /** A POST from the provider: verified, parsed and queued; returns how many were queued. */
   async function receive(
     id: string,
@@ -75,7 +87,7 @@ export function createNotifications(deps: NotificationDeps) {
     const verdict = hooks.verify({
       headers: input.headers,
       rawBody: input.rawBody,
-      secret: provider.credentials?.clientSecret ?? null,
+      secret: signingKey(provider),
       subscriptionIds: await subscriptionIds(provider.id),
       now: clock.now(),
     });

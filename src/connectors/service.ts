@@ -15,8 +15,9 @@ import type { Db } from '../store/db.ts';
 import { createBackfill } from './backfill.ts';
 import { createProviderHttp, httpSettingsOf } from './http-client.ts';
 import { createNotifications } from './notifications.ts';
+import { createPolling } from './polling.ts';
 import { createRequestBudget } from './request-budget.ts';
-import { createSubscriptions } from './subscriptions.ts';
+import { callbackPath, createSubscriptions } from './subscriptions.ts';
 import { createTokenManager } from './tokens.ts';
 import type { ProviderHttp } from './types.ts';
 
@@ -34,6 +35,9 @@ export type ConnectorsDeps = {
     markAccessRevoked(trx: Db, userId: string): Promise<boolean>;
   };
 };
+
+export const SETUP_QUEUE = 'connectors.setup';
+export type SetupJob = { userId: string; provider: string };
 
 export function createConnectorsService(deps: ConnectorsDeps) {
   const { db, clock, config, secretBox, log, providers } = deps;
@@ -95,7 +99,16 @@ export function createConnectorsService(deps: ConnectorsDeps) {
   }
 
   const backfill = createBackfill({ db, clock, jobs: deps.jobs, log, providers });
-  const notifications = createNotifications({ db, clock, jobs: deps.jobs, log, providers, dataContext });
+  const notifications = createNotifications({
+    db,
+    config,
+    clock,
+    jobs: deps.jobs,
+    log,
+    providers,
+    dataContext,
+  });
+  const polling = createPolling({ db, clock, config, jobs: deps.jobs, log, providers, dataContext });
   const subscriptions = createSubscriptions({ db, clock, config, providers, appHttp });
 
   return {
@@ -104,11 +117,48 @@ export function createConnectorsService(deps: ConnectorsDeps) {
     backfill,
     notifications,
     subscriptions,
+    polling,
     dataContext,
     appHttp,
-    /** A connection became active (in the transaction that activated it): plan its backfill. */
-    onConnected: (trx: Db, connection: { userId: string; provider: string }) =>
-      backfill.start(trx, connection),
+    /**
+     * A connection became active (in the transaction that activated it): plan its backfill, or
+     * first queue the provider's post-consent step, which cannot run inside this transaction
+     * (its HTTP client reads the token this transaction has not committed yet).
+     */
+    async onConnected(trx: Db, connection: { userId: string; provider: string }): Promise<void> {
+      await polling.start(trx, connection);
+      if (providers.get(connection.provider)?.connector?.api?.onConnected) {
+        await deps.jobs.send<SetupJob>(SETUP_QUEUE, connection, { trx });
+        return;
+      }
+      await backfill.start(trx, connection);
+    },
+    /** The queued post-consent step; the backfill is planned once it has succeeded. */
+    async setup(job: SetupJob): Promise<void> {
+      const provider = providers.get(job.provider);
+      const hook = provider?.connector?.api?.onConnected;
+      const user = await findUserById(db, job.userId);
+      if (!provider || !hook || !user || user.status !== 'active') return;
+      await hook({
+        http: userHttp(provider, user),
+        user: { id: user.id, providerUserId: user.provider_user_id, scopes: user.scopes },
+        callbackUrl: `${config.publicUrl.replace(/\/+$/, '')}${callbackPath(provider.id)}`,
+      });
+      const planned = await backfill.progress(user.id);
+      if (planned.length === 0) await db.transaction().execute((trx) => backfill.start(trx, job));
+    },
+    /** Runs the connector's own revocation, if it has one; whether it did. */
+    async revoke(userId: string): Promise<boolean> {
+      const user = await findUserById(db, userId);
+      const provider = user ? providers.get(user.provider) : undefined;
+      const hook = provider?.connector?.api?.revoke;
+      if (!user || !provider || !hook) return false;
+      await hook({
+        http: userHttp(provider, user),
+        user: { id: user.id, providerUserId: user.provider_user_id, scopes: user.scopes },
+      });
+      return true;
+    },
     /** A usable access token for revocation at deauthentication; null when none can be had. */
     async freshAccessToken(userId: string): Promise<string | null> {
       const user = await findUserById(db, userId);

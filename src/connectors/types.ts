@@ -10,7 +10,7 @@ import type { ProviderDataType } from '../providers/types.ts';
 export type ProviderRequest = {
   /** The provider's real URL, as documented; the framework applies `<ID>_BASE_URL`. */
   url: string;
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Readonly<Record<string, string | number | boolean | undefined>>;
   headers?: Readonly<Record<string, string>>;
   /** A form (`application/x-www-form-urlencoded`) or JSON body. */
@@ -58,6 +58,32 @@ export type ProviderApi = {
   isScopeRefusal?(status: number, body: string): boolean;
   /** Parses answers when plain JSON.parse would lose something (int64 ids). */
   parseJson?(text: string): unknown;
+  /**
+   * For APIs that answer HTTP 200 with the outcome in the body: the HTTP status the answer
+   * stands for and the payload inside it. The client then treats it exactly as that status
+   * (401 refreshes once, 429 waits or pauses, 5xx retries).
+   */
+  unwrap?(parsed: unknown): { status: number; body: unknown };
+  /**
+   * Revocation at deauthentication when the declarative `oauth.revoke` cannot express it
+   * (signed requests). Best effort, like the declarative one.
+   */
+  revoke?(input: { http: ProviderHttp; user: DataSourceUser }): Promise<void>;
+  /**
+   * A step the provider requires once after consent, before any data can be read (registering
+   * the user with the app). Run as a durable job with the user's token; the backfill is
+   * planned when it succeeds. It must be idempotent: a retried job runs it again.
+   */
+  onConnected?(input: { http: ProviderHttp; user: DataSourceUser; callbackUrl: string }): Promise<void>;
+  /**
+   * A provider that sends no notifications is asked every `minutes` (operators override with
+   * `<ID>_POLL_MINUTES`) where data changed since the last poll; those days are fetched and
+   * sent as data events.
+   */
+  poll?: {
+    minutes: number;
+    changes(input: { http: ProviderHttp; since: Date; now: Date }): Promise<ChangedData | null>;
+  };
 };
 
 // --- data ---------------------------------------------------------------------------------

@@ -23,10 +23,13 @@ export function createLifecycle(deps: ConnectionsDeps) {
       const tokens = await repo.readProviderTokens(db, user.id);
       if (provider && tokens) {
         try {
-          await revokeAccess(provider, runtime, {
-            accessToken: (await deps.freshAccessToken?.(user.id)) ?? secretBox.open(tokens.access_token),
-            providerUserId: tokens.provider_user_id ?? user.provider_user_id,
-          });
+          // A connector that revokes with signed calls does it itself; the others are declarative.
+          if (!(await deps.revokeWithConnector?.(user.id))) {
+            await revokeAccess(provider, runtime, {
+              accessToken: (await deps.freshAccessToken?.(user.id)) ?? secretBox.open(tokens.access_token),
+              providerUserId: tokens.provider_user_id ?? user.provider_user_id,
+            });
+          }
         } catch (error) {
           log.warn(
             { provider: provider.id, userId: user.id, err: error },

@@ -188,7 +188,11 @@ export async function revokeAccess(
   const revoke = provider.oauth?.revoke;
   if (!revoke) return false;
   const url = new URL(
-    revoke.url.replace('{provider_user_id}', encodeURIComponent(input.providerUserId ?? '')),
+    // A `<ID>_BASE_URL` override has gone through `new URL`, which percent-encodes the braces.
+    revoke.url.replace(
+      /\{provider_user_id\}|%7Bprovider_user_id%7D/i,
+      encodeURIComponent(input.providerUserId ?? ''),
+    ),
   );
   const headers: Record<string, string> = { accept: 'application/json' };
   const form = new URLSearchParams();

@@ -37,6 +37,8 @@ export type ConnectionsDeps = {
   onConnected?: (trx: Db, connection: { userId: string; provider: string }) => Promise<void>;
   /** A usable access token for revocation (refreshed if it had expired); null when none can be had. */
   freshAccessToken?: (userId: string) => Promise<string | null>;
+  /** Revocation the connector does itself (signed calls); false when it has no such hook. */
+  revokeWithConnector?: (userId: string) => Promise<boolean>;
 };
 
 export const providerRuntime = (deps: ConnectionsDeps): ProviderRuntime => ({

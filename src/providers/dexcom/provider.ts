@@ -1,8 +1,10 @@
-import type { Provider } from '../types.ts';
+import { remoteProvider } from '../../connectors/define.ts';
+import { dexcomApi } from './connector.ts';
+import { dexcomFetchers } from './data-source.ts';
 
 // Facts: reference/providers.md §9 (Dexcom v3): credentials in the body, `offline_access`
 // for refresh, no revocation endpoint and no account-id endpoint.
-export const dexcom: Provider = {
+export const dexcom = remoteProvider({
   declaration: {
     id: 'DEXCOM',
     name: 'Dexcom',
@@ -21,4 +23,8 @@ export const dexcom: Provider = {
     historyDays: null,
     enabledByDefault: true,
   },
-};
+  api: dexcomApi,
+  fetchers: dexcomFetchers,
+  // Dexcom pushes nothing: `api.poll` drives a scheduled sync per connected user instead.
+  notifications: null,
+});

@@ -1,8 +1,10 @@
-import type { Provider } from '../types.ts';
+import { remoteProvider } from '../../connectors/define.ts';
+import { polarApi, polarNotifications } from './connector.ts';
+import { polarFetchers } from './data-source.ts';
 
 // Facts: reference/providers.md §7 (Polar AccessLink v3): Basic client auth, no refresh
 // tokens, `x_user_id` in the token response; deregistering the user revokes the token.
-export const polar: Provider = {
+export const polar = remoteProvider({
   declaration: {
     id: 'POLAR',
     name: 'Polar',
@@ -24,8 +26,12 @@ export const polar: Provider = {
     },
     dataTypes: ['activity', 'athlete', 'body', 'daily', 'sleep'],
     writesPlannedWorkouts: false,
-    // Exercises and sleep are served for the last 30 days only.
-    historyDays: 30,
+    // Daily activity and continuous heart rate go back 365 days; exercises (30) and sleep (28)
+    // are served for less, and their fetchers simply find nothing older.
+    historyDays: 365,
     enabledByDefault: true,
   },
-};
+  api: polarApi,
+  fetchers: polarFetchers,
+  notifications: polarNotifications,
+});

@@ -1,9 +1,11 @@
-import type { Provider } from '../types.ts';
+import { remoteProvider } from '../../connectors/define.ts';
+import { withingsApi, withingsNotifications } from './connector.ts';
+import { withingsFetchers } from './data-source.ts';
 
 // Facts: reference/providers.md §6 (Withings): token call is `action=requesttoken` and the
 // answer is wrapped in `{status, body}`. Revocation needs a signed nonce, so none is declared:
 // the user revokes in their Withings account.
-export const withings: Provider = {
+export const withings = remoteProvider({
   declaration: {
     id: 'WITHINGS',
     name: 'Withings',
@@ -17,12 +19,18 @@ export const withings: Provider = {
       scopeSeparator: ',',
       clientAuth: 'body',
       tokenParams: { action: 'requesttoken' },
+      // Refreshes go to the same action; each one issues a new refresh token.
+      refreshParams: { action: 'requesttoken' },
       tokenResponsePath: 'body',
       accountId: { from: 'token', path: 'userid' },
     },
-    dataTypes: ['activity', 'athlete', 'body', 'daily', 'sleep'],
+    // No athlete: user.info gives no profile document (MAPPING.md).
+    dataTypes: ['activity', 'body', 'daily', 'sleep'],
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
   },
-};
+  api: withingsApi,
+  fetchers: withingsFetchers,
+  notifications: withingsNotifications,
+});

@@ -1,0 +1,146 @@
+// Withings reads (reference/providers.md §6): every call is `action=<verb>` on a shared path and
+// every answer `{status, body}` (unwrapped by the connector's `unwrap`). Lists page with
+// `more`/`offset`; measures take unix `startdate`/`enddate`, activity, workouts and sleep
+// summaries `startdateymd`/`enddateymd`; intraday activity and sleep stages serve the first 24 h
+// of a window, so they are asked day by day (night by night). ECG traces are fetched for every
+// heart measurement that has one.
+import { dayChunks } from '../../connectors/pagination.ts';
+import type { ProviderHttp, ProviderRequest, TypeFetchArgs, TypeFetcher } from '../../connectors/types.ts';
+import { addDays } from '../../model/time.ts';
+import type { NormalizeContext } from '../shared/normalize.ts';
+import {
+  type WithingsActivityBody,
+  type WithingsGetmeasBody,
+  type WithingsHeartListBody,
+  type WithingsHeartSignalBody,
+  type WithingsIntradayBody,
+  type WithingsSleepBody,
+  type WithingsSleepSummaryBody,
+  type WithingsWorkoutsBody,
+  withingsNormalizers,
+} from './normalize/index.ts';
+
+export const WITHINGS_API = 'https://wbsapi.withings.net';
+export const WITHINGS_CHUNK_DAYS = 30;
+const DAY_S = 86_400;
+
+const unix = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+const contextOf = (args: TypeFetchArgs): NormalizeContext => ({
+  userOffsetMinutes: null,
+  now: args.now.getTime(),
+});
+
+/** Every page of a list (`more` true or 1 while there is another, at `offset`). */
+async function pages<B extends { more?: boolean | number; offset?: number }>(
+  http: ProviderHttp,
+  request: ProviderRequest,
+): Promise<B[]> {
+  const bodies: B[] = [];
+  let offset = 0;
+  for (let page = 0; page < 100; page++) {
+    const body = await http.json<B>({
+      ...request,
+      query: { ...request.query, ...(offset ? { offset } : {}) },
+    });
+    if (!body) break;
+    bodies.push(body);
+    if (!body.more || !body.offset) break;
+    offset = body.offset;
+  }
+  return bodies;
+}
+
+const ymd = (range: { startDate: string; endDate: string }) => ({
+  startdateymd: addDays(range.startDate, -1),
+  enddateymd: range.endDate,
+});
+
+/** Each local day's first 24 h window of [startDate, endDate), a day wider on each side. */
+const dayStarts = (args: TypeFetchArgs) => {
+  const starts: number[] = [];
+  for (let day = addDays(args.startDate, -1); day <= args.endDate; day = addDays(day, 1))
+    starts.push(unix(day));
+  return starts.filter((start) => start * 1000 <= args.now.getTime());
+};
+
+async function body(args: TypeFetchArgs) {
+  const window = { startdate: unix(addDays(args.startDate, -1)), enddate: unix(addDays(args.endDate, 1)) };
+  const measure = await pages<WithingsGetmeasBody & { more?: number; offset?: number }>(args.http, {
+    url: `${WITHINGS_API}/measure`,
+    query: { action: 'getmeas', category: 1, ...window },
+  });
+  // ECG needs a device with it; a 403 (scope) leaves the records without it.
+  const heart = await pages<WithingsHeartListBody>(args.http, {
+    url: `${WITHINGS_API}/v2/heart`,
+    query: { action: 'list', ...window },
+    absentOn: [403],
+  });
+  const heart_signal: Record<string, WithingsHeartSignalBody> = {};
+  for (const entry of heart.flatMap((page) => page.series)) {
+    const id = entry.ecg?.signalid;
+    if (id === undefined) continue;
+    const signal = await args.http.json<WithingsHeartSignalBody>({
+      url: `${WITHINGS_API}/v2/heart`,
+      query: { action: 'get', signalid: id },
+      absentOn: [403],
+    });
+    if (signal) heart_signal[String(id)] = signal;
+  }
+  return { measure, heart, heart_signal };
+}
+
+export const withingsFetchers = {
+  async *body(args) {
+    for (const range of dayChunks(args.startDate, args.endDate, WITHINGS_CHUNK_DAYS)) {
+      const payload = await body({ ...args, ...range });
+      yield { records: withingsNormalizers.measure.normalize(payload, contextOf(args)), raw: payload };
+    }
+  },
+
+  async *daily(args) {
+    const activity = await pages<WithingsActivityBody>(args.http, {
+      url: `${WITHINGS_API}/v2/measure`,
+      query: { action: 'getactivity', ...ymd(args) },
+    });
+    const intraday_activity: WithingsIntradayBody[] = [];
+    for (const start of dayStarts(args)) {
+      const day = await args.http.json<WithingsIntradayBody>({
+        url: `${WITHINGS_API}/v2/measure`,
+        query: { action: 'getintradayactivity', startdate: start, enddate: start + DAY_S },
+      });
+      if (day) intraday_activity.push(day);
+    }
+    const payload = { activity, intraday_activity };
+    yield { records: withingsNormalizers.activity.normalize(payload, contextOf(args)), raw: payload };
+  },
+
+  async *activity(args) {
+    const workouts = await pages<WithingsWorkoutsBody>(args.http, {
+      url: `${WITHINGS_API}/v2/measure`,
+      query: { action: 'getworkouts', ...ymd(args) },
+    });
+    yield { records: withingsNormalizers.workouts.normalize({ workouts }, contextOf(args)), raw: workouts };
+  },
+
+  async *sleep(args) {
+    const summaries = await pages<WithingsSleepSummaryBody>(args.http, {
+      url: `${WITHINGS_API}/v2/sleep`,
+      query: { action: 'getsummary', ...ymd(args) },
+    });
+    const sleep: WithingsSleepBody[] = [];
+    for (const night of summaries.flatMap((page) => page.series)) {
+      const stages = await args.http.json<WithingsSleepBody>({
+        url: `${WITHINGS_API}/v2/sleep`,
+        query: {
+          action: 'get',
+          startdate: night.startdate,
+          enddate: night.enddate,
+          data_fields: 'hr,rr,snoring,sdnn_1,rmssd',
+        },
+      });
+      if (stages) sleep.push(stages);
+    }
+    const payload = { sleep_summary: summaries, sleep };
+    yield { records: withingsNormalizers.sleep_summary.normalize(payload, contextOf(args)), raw: payload };
+  },
+} satisfies Record<string, TypeFetcher>;
