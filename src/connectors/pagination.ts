@@ -78,7 +78,7 @@ export type DayRange = { startDate: string; endDate: string };
 /** [startDate, endDate) split into consecutive ranges of at most `days` days. */
 export function dayChunks(startDate: string, endDate: string, days: number): DayRange[] {
   const chunks: DayRange[] = [];
-  for (let from = startDate; from < endDate; ) {
+  for (let from = startDate; from < endDate;) {
     const next = addDays(from, days);
     const to = next < endDate ? next : endDate;
     chunks.push({ startDate: from, endDate: to });

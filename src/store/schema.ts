@@ -8,7 +8,8 @@ import type { WebhookTables } from '../modules/webhooks/tables.ts';
 
 /** The whole database, composed from each module's own tables. */
 export interface Database
-  extends DeveloperTables,
+  extends
+    DeveloperTables,
     UserTables,
     ConnectionTables,
     WebhookTables,

@@ -296,7 +296,7 @@ export function nightOf(user: PolarUser, day: number): Json {
   const end = localMidnight(day, user) + (6 * 60 + random.int(0, 120)) * MINUTE_MS + random.int(0, 59) * 1000;
   const hypnogram: Record<string, number> = {};
   const seconds: Record<number, number> = { 0: 0, 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
-  for (let at = start - (start % MINUTE_MS); at < end; ) {
+  for (let at = start - (start % MINUTE_MS); at < end;) {
     const stage = at === start - (start % MINUTE_MS) ? 2 : random.pick([1, 2, 3, 3, 4, 4, 0]);
     const next = Math.min(end, at + random.int(8, 50) * MINUTE_MS);
     hypnogram[clock(at, user)] = stage;

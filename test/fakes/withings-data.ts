@@ -207,7 +207,7 @@ export function nightOf(user: WithingsUser, day: number): { summary: Json; segme
   const segments: Json[] = [];
   const seconds: Record<number, number> = { 0: 0, 1: 0, 2: 0, 3: 0 };
   let wakeups = 0;
-  for (let from = start; from < end; ) {
+  for (let from = start; from < end;) {
     const state = from === start ? 0 : random.pick([1, 1, 2, 3, 0]);
     const to = Math.min(end, from + random.int(5, 45) * 60);
     if (state === 0 && from !== start) wakeups++;

@@ -111,63 +111,67 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('SIGKILL with 1,000 events pending: after a restart the receiver has all 1,000 webhook-ids', {
-  timeout: 300_000,
-}, async () => {
-  // Embedded PGlite is single-process, so the CLI runs before the server starts.
-  const created = JSON.parse(
-    await runCli(['developers', 'create', '--name', 'Crash test', '--environment', 'sandbox', '--json']),
-  ) as {
-    dev_id: string;
-    api_key: string;
-  };
-  await runCli(['webhook', 'set', created.dev_id, '--url', receiver.url]);
-  // Slow answers keep deliveries in flight and the backlog pending when the process dies.
-  receiver.setDefault({ status: 200, delayMs: 5000 });
-  await startServer();
+test(
+  'SIGKILL with 1,000 events pending: after a restart the receiver has all 1,000 webhook-ids',
+  {
+    timeout: 300_000,
+  },
+  async () => {
+    // Embedded PGlite is single-process, so the CLI runs before the server starts.
+    const created = JSON.parse(
+      await runCli(['developers', 'create', '--name', 'Crash test', '--environment', 'sandbox', '--json']),
+    ) as {
+      dev_id: string;
+      api_key: string;
+    };
+    await runCli(['webhook', 'set', created.dev_id, '--url', receiver.url]);
+    // Slow answers keep deliveries in flight and the backlog pending when the process dies.
+    receiver.setDefault({ status: 200, delayMs: 5000 });
+    await startServer();
 
-  const headers = { 'dev-id': created.dev_id, 'x-api-key': created.api_key };
-  const eventIds: string[] = [];
-  const enqueue = async () => {
-    while (eventIds.length < EVENTS) {
-      eventIds.push('');
-      const index = eventIds.length - 1;
-      const response = await fetch(`http://127.0.0.1:${port}/v2/webhook/test`, { method: 'POST', headers });
-      const text = await response.text();
-      assert.equal(response.status, 202, `POST /v2/webhook/test answered ${response.status}: ${text}`);
-      eventIds[index] = (JSON.parse(text) as { event_id: string }).event_id;
-    }
-  };
-  await Promise.all(Array.from({ length: 10 }, enqueue));
-  assert.equal(new Set(eventIds).size, EVENTS);
+    const headers = { 'dev-id': created.dev_id, 'x-api-key': created.api_key };
+    const eventIds: string[] = [];
+    const enqueue = async () => {
+      while (eventIds.length < EVENTS) {
+        eventIds.push('');
+        const index = eventIds.length - 1;
+        const response = await fetch(`http://127.0.0.1:${port}/v2/webhook/test`, { method: 'POST', headers });
+        const text = await response.text();
+        assert.equal(response.status, 202, `POST /v2/webhook/test answered ${response.status}: ${text}`);
+        eventIds[index] = (JSON.parse(text) as { event_id: string }).event_id;
+      }
+    };
+    await Promise.all(Array.from({ length: 10 }, enqueue));
+    assert.equal(new Set(eventIds).size, EVENTS);
 
-  // Kill with a good number of deliveries on the wire (claimed by the worker, not yet answered).
-  await receiver.waitFor((list) => list.length >= 100, '100 deliveries in flight before the kill', 60_000);
-  const beforeKill = receiver.distinctIds().size;
-  const answeredBeforeKill = receiver.received.filter((entry) => entry.answeredAt !== null).length;
-  const started = Date.now();
-  assert.ok(
-    beforeKill < EVENTS,
-    `all ${EVENTS} events arrived before the kill: the receiver must be slower for this test to mean anything`,
-  );
-  await killServer('SIGKILL');
-  assert.equal(child?.signalCode, 'SIGKILL');
+    // Kill with a good number of deliveries on the wire (claimed by the worker, not yet answered).
+    await receiver.waitFor((list) => list.length >= 100, '100 deliveries in flight before the kill', 60_000);
+    const beforeKill = receiver.distinctIds().size;
+    const answeredBeforeKill = receiver.received.filter((entry) => entry.answeredAt !== null).length;
+    const started = Date.now();
+    assert.ok(
+      beforeKill < EVENTS,
+      `all ${EVENTS} events arrived before the kill: the receiver must be slower for this test to mean anything`,
+    );
+    await killServer('SIGKILL');
+    assert.equal(child?.signalCode, 'SIGKILL');
 
-  receiver.setDefault(200);
-  await startServer();
-  await receiver.waitFor(
-    () => receiver.distinctIds().size >= EVENTS,
-    `all ${EVENTS} distinct webhook-ids after the restart (had ${beforeKill} before the kill)`,
-    180_000,
-  );
-  const received = receiver.distinctIds();
-  assert.deepEqual(
-    eventIds.filter((id) => !received.has(id)),
-    [],
-    'every accepted event was delivered',
-  );
-  assert.equal(received.size, EVENTS);
-  console.log(
-    `# at SIGKILL ${beforeKill} had arrived, ${answeredBeforeKill} answered; all ${EVENTS} delivered ${Math.round((Date.now() - started) / 1000)} s after it`,
-  );
-});
+    receiver.setDefault(200);
+    await startServer();
+    await receiver.waitFor(
+      () => receiver.distinctIds().size >= EVENTS,
+      `all ${EVENTS} distinct webhook-ids after the restart (had ${beforeKill} before the kill)`,
+      180_000,
+    );
+    const received = receiver.distinctIds();
+    assert.deepEqual(
+      eventIds.filter((id) => !received.has(id)),
+      [],
+      'every accepted event was delivered',
+    );
+    assert.equal(received.size, EVENTS);
+    console.log(
+      `# at SIGKILL ${beforeKill} had arrived, ${answeredBeforeKill} answered; all ${EVENTS} delivered ${Math.round((Date.now() - started) / 1000)} s after it`,
+    );
+  },
+);

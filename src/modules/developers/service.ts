@@ -23,8 +23,7 @@ export type Developer = {
 export type CreatedDeveloper = { developer: Developer; apiKey: string; webhookSecret: string };
 
 export type AuthenticationResult =
-  | { ok: true; developer: Developer }
-  | { ok: false; kind: 'unauthorized' | 'forbidden'; detail: string };
+  { ok: true; developer: Developer } | { ok: false; kind: 'unauthorized' | 'forbidden'; detail: string };
 
 const toDeveloper = (row: DeveloperRow): Developer => ({
   id: row.id,

@@ -51,8 +51,7 @@ export type StatusChange = {
 };
 
 export type ChangeOutcome =
-  | { applied: true; orderId: string; event: StatusEvent }
-  | { applied: false; reason: 'stale' };
+  { applied: true; orderId: string; event: StatusEvent } | { applied: false; reason: 'stale' };
 
 const ESCALATION_ACK_WINDOW_MS = 48 * 3_600_000;
 const SANDBOX_FAILURE_CAUSE = 'Insufficient sample volume: the tube arrived less than half full.';

@@ -69,8 +69,7 @@ export const SUBSCRIPTIONS_DEFAULT_PER_PAGE = 500;
 export const BULK_MAX_USERS = 1000;
 
 export type UserInfoResult =
-  | { kind: 'one'; user: DetailedWireUser; isAuthenticated: boolean }
-  | { kind: 'many'; users: WireUser[] };
+  { kind: 'one'; user: DetailedWireUser; isAuthenticated: boolean } | { kind: 'many'; users: WireUser[] };
 
 export type SubscriptionsResult =
   | { kind: 'all'; users: WireUser[] }

@@ -17,8 +17,7 @@ export const systemResolver: ResolveHost = (hostname) =>
   dnsLookup(hostname, { all: true, order: 'verbatim' });
 
 export type DestinationCheck =
-  | { allowed: true; url: URL; addresses: readonly LookupAddress[] }
-  | { allowed: false; reason: string };
+  { allowed: true; url: URL; addresses: readonly LookupAddress[] } | { allowed: false; reason: string };
 
 export const DESTINATION_BLOCKED_CODE = 'ERR_WEBHOOK_DESTINATION_BLOCKED';
 

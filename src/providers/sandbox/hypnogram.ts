@@ -12,10 +12,7 @@ const UNIT_SECONDS = 30;
 const LONG_INTERRUPTION_SECONDS = 90;
 
 export type StageLevel =
-  | typeof SleepLevel.AWAKE
-  | typeof SleepLevel.LIGHT
-  | typeof SleepLevel.DEEP
-  | typeof SleepLevel.REM;
+  typeof SleepLevel.AWAKE | typeof SleepLevel.LIGHT | typeof SleepLevel.DEEP | typeof SleepLevel.REM;
 
 export interface StageSegment {
   level: StageLevel;

@@ -144,8 +144,7 @@ export interface InvalidTransition {
 }
 
 export type TransitionResult<S extends Status> =
-  | { ok: true; status: S; event: StatusEvent }
-  | { ok: false; error: InvalidTransition };
+  { ok: true; status: S; event: StatusEvent } | { ok: false; error: InvalidTransition };
 
 /**
  * Applies `event` to `current`. The event is a plain string because it arrives from request bodies

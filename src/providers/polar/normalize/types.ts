@@ -173,12 +173,7 @@ export type PolarPhysicalInfo = {
   anaerobic_threshold?: number | null;
   vo2_max?: number | null;
   weight_source?:
-    | 'SOURCE_DEFAULT'
-    | 'SOURCE_ESTIMATE'
-    | 'SOURCE_USER'
-    | 'SOURCE_MEASURED'
-    | 'SOURCE_KEEP'
-    | null;
+    'SOURCE_DEFAULT' | 'SOURCE_ESTIMATE' | 'SOURCE_USER' | 'SOURCE_MEASURED' | 'SOURCE_KEEP' | null;
   training_background?: string | null;
   typical_day?: string | null;
   sleep_goal?: string | null;
