@@ -3,7 +3,7 @@ import { dayUuid, seeded } from './fake-server.ts';
 
 /**
  * Deterministic Oura API v2 documents for any day, built from the recorded samples in
- * shared/reference/provider-samples (each generated document is a copy of the sample with its
+ * test/fixtures/provider-samples (each generated document is a copy of the sample with its
  * values and ids varied per user and day), so field names, nesting and value formats stay exactly
  * those of real responses. A day is a number of days since 1970-01-01.
  */
@@ -11,7 +11,7 @@ import { dayUuid, seeded } from './fake-server.ts';
 type Json = Record<string, unknown>;
 
 function sample(name: string): Json {
-  const url = new URL(`../../../shared/reference/provider-samples/oura-${name}.json`, import.meta.url);
+  const url = new URL(`../fixtures/provider-samples/oura-${name}.json`, import.meta.url);
   return JSON.parse(readFileSync(url, 'utf8')) as Json;
 }
 const firstOf = (name: string) => ((sample(name).data as Json[])[0] ?? {}) as Json;

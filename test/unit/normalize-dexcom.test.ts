@@ -15,7 +15,7 @@ import {
 import type { DexcomDevice, DexcomEgv, DexcomEvent } from '../../src/providers/dexcom/normalize/types.ts';
 
 function sample<T>(name: string): T {
-  const url = new URL(`../../../shared/reference/provider-samples/${name}.json`, import.meta.url);
+  const url = new URL(`../fixtures/provider-samples/${name}.json`, import.meta.url);
   return JSON.parse(readFileSync(url, 'utf8')) as T;
 }
 

@@ -37,7 +37,7 @@ import { KJ_PER_KCAL } from '../../src/providers/shared/units.ts';
 const sample = <T>(name: string): T =>
   JSON.parse(
     readFileSync(
-      new URL(`../../../shared/reference/provider-samples/oura-${name}.json`, import.meta.url),
+      new URL(`../fixtures/provider-samples/oura-${name}.json`, import.meta.url),
       'utf8',
     ),
   ) as T;

@@ -29,7 +29,7 @@ import type {
 import type { NormalizeContext } from '../../src/providers/shared/normalize.ts';
 
 function sample<T>(name: string): T {
-  const url = new URL(`../../../shared/reference/provider-samples/${name}.json`, import.meta.url);
+  const url = new URL(`../fixtures/provider-samples/${name}.json`, import.meta.url);
   return JSON.parse(readFileSync(url, 'utf8')) as T;
 }
 

@@ -20,7 +20,7 @@ import {
 
 const text = (name: string) =>
   readFileSync(
-    new URL(`../../../shared/reference/provider-samples/strava-${name}.json`, import.meta.url),
+    new URL(`../fixtures/provider-samples/strava-${name}.json`, import.meta.url),
     'utf8',
   );
 const sample = <T>(name: string): T => parseStravaJson(text(name)) as T;

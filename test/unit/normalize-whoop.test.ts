@@ -32,7 +32,7 @@ import {
 const sample = <T>(name: string): T =>
   JSON.parse(
     readFileSync(
-      new URL(`../../../shared/reference/provider-samples/whoop-${name}.json`, import.meta.url),
+      new URL(`../fixtures/provider-samples/whoop-${name}.json`, import.meta.url),
       'utf8',
     ),
   ) as T;

@@ -30,7 +30,7 @@ import type {
 
 /** A Withings response's `body` (status 0 checked: the normalizers never see errors). */
 function body<T>(name: string): T {
-  const url = new URL(`../../../shared/reference/provider-samples/${name}.json`, import.meta.url);
+  const url = new URL(`../fixtures/provider-samples/${name}.json`, import.meta.url);
   const response = JSON.parse(readFileSync(url, 'utf8')) as { status: number; body: T };
   assert.equal(response.status, 0);
   return response.body;
