@@ -36,10 +36,7 @@ import { KJ_PER_KCAL } from '../../src/providers/shared/units.ts';
 
 const sample = <T>(name: string): T =>
   JSON.parse(
-    readFileSync(
-      new URL(`../fixtures/provider-samples/oura-${name}.json`, import.meta.url),
-      'utf8',
-    ),
+    readFileSync(new URL(`../fixtures/provider-samples/oura-${name}.json`, import.meta.url), 'utf8'),
   ) as T;
 const data = <T>(name: string): T[] => sample<{ data: T[] }>(name).data;
 

@@ -19,10 +19,7 @@ import {
 } from '../../src/providers/strava/normalize/index.ts';
 
 const text = (name: string) =>
-  readFileSync(
-    new URL(`../fixtures/provider-samples/strava-${name}.json`, import.meta.url),
-    'utf8',
-  );
+  readFileSync(new URL(`../fixtures/provider-samples/strava-${name}.json`, import.meta.url), 'utf8');
 const sample = <T>(name: string): T => parseStravaJson(text(name)) as T;
 
 function assertValid(schema: TSchema, records: readonly unknown[], label: string): void {

@@ -31,10 +31,7 @@ import {
 
 const sample = <T>(name: string): T =>
   JSON.parse(
-    readFileSync(
-      new URL(`../fixtures/provider-samples/whoop-${name}.json`, import.meta.url),
-      'utf8',
-    ),
+    readFileSync(new URL(`../fixtures/provider-samples/whoop-${name}.json`, import.meta.url), 'utf8'),
   ) as T;
 const first = <T>(name: string): T => sample<{ records: T[] }>(name).records[0] as T;
 
