@@ -16,6 +16,7 @@ import { ProviderDataError } from '../providers/data-source.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../providers/registry.ts';
 import type { ProviderDataType } from '../providers/types.ts';
 import type { Db } from '../store/db.ts';
+import { refetchChanged } from './refetch.ts';
 import type { NotificationHooks, ProviderNotification } from './types.ts';
 
 export const NOTIFICATION_QUEUE = 'connectors.notification';
@@ -140,24 +141,7 @@ export function createNotifications(deps: NotificationDeps) {
     const source = provider.connector?.data;
     if (!context.http || !source) return 0;
     const changed = await hooks.locate(notification, context.http);
-    if (!changed) return 0;
-    let sent = 0;
-    for (const type of changed.types) {
-      if (!provider.declaration.dataTypes.includes(type)) continue;
-      const records: unknown[] = [];
-      for await (const page of source.fetch({
-        ...context,
-        type,
-        startDate: changed.startDate,
-        endDate: changed.endDate,
-      })) {
-        records.push(...page.records);
-      }
-      if (records.length === 0) continue;
-      await db.transaction().execute((trx) => sinks.ingest(trx, user, type, records));
-      sent += records.length;
-    }
-    return sent;
+    return changed ? refetchChanged(db, provider, user, context, changed, sinks) : 0;
   }
 
   async function handle(job: NotificationJob, sinks: NotificationSinks): Promise<void> {

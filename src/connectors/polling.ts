@@ -15,6 +15,7 @@ import { ProviderDataError } from '../providers/data-source.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../providers/registry.ts';
 import type { Db } from '../store/db.ts';
 import type { NotificationSinks } from './notifications.ts';
+import { refetchChanged } from './refetch.ts';
 
 export const POLL_QUEUE = 'connectors.poll';
 /** `since`: ISO instant of the previous poll; changes after it are looked for. */
@@ -60,23 +61,7 @@ export function createPolling(deps: {
     const context = deps.dataContext(user);
     if (!poll || !source || !context.http) return 0;
     const changed = await poll.changes({ http: context.http, since, now: clock.now() });
-    if (!changed) return 0;
-    let sent = 0;
-    for (const type of changed.types) {
-      if (!provider.declaration.dataTypes.includes(type)) continue;
-      const records: unknown[] = [];
-      for await (const page of source.fetch({
-        ...context,
-        type,
-        startDate: changed.startDate,
-        endDate: changed.endDate,
-      }))
-        records.push(...page.records);
-      if (records.length === 0) continue;
-      await db.transaction().execute((trx) => sinks.ingest(trx, user, type, records));
-      sent += records.length;
-    }
-    return sent;
+    return changed ? refetchChanged(db, provider, user, context, changed, sinks) : 0;
   }
 
   return {
