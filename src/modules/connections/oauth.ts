@@ -64,17 +64,17 @@ function idFrom(value: unknown): string | null {
   return null;
 }
 
-async function callProvider(runtime: ProviderRuntime, url: string, init: RequestInit, reason: string) {
-  let response: Response;
+/** One bounded request to a provider's OAuth endpoint; no redirects followed. */
+async function fetchProvider(runtime: ProviderRuntime, url: string | URL, init: RequestInit, reason: string) {
   try {
-    response = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs(runtime)),
-    });
+    return await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs(runtime)) });
   } catch (error) {
     throw new OAuthFlowError(reason, `provider unreachable: ${(error as Error).message}`, { cause: error });
   }
+}
+
+async function callProvider(runtime: ProviderRuntime, url: string, init: RequestInit, reason: string) {
+  const response = await fetchProvider(runtime, url, init, reason);
   const text = await response.text().catch(() => '');
   if (!response.ok) throw new OAuthFlowError(reason, `provider answered ${response.status}`);
   try {
@@ -211,18 +211,7 @@ export async function revokeAccess(
     headers['content-type'] = 'application/x-www-form-urlencoded';
     init.body = form.toString();
   }
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs(runtime)),
-    });
-  } catch (error) {
-    throw new OAuthFlowError('revocation_failed', `provider unreachable: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+  const response = await fetchProvider(runtime, url, init, 'revocation_failed');
   await response.body?.cancel();
   // Already revoked or unknown at the provider is the outcome we wanted.
   if (!response.ok && response.status !== 401 && response.status !== 404) {
