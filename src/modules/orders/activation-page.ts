@@ -5,15 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http/app-type.ts';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+import { escapeHtml, sendHostedPage } from '../../http/hosted-page.ts';
 
 const STYLES = `*,*::before,*::after{box-sizing:border-box}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1c1e21;line-height:1.5}
@@ -48,19 +40,7 @@ function page(title: string, body: string): string {
 
 /** Never cached or framed; the kit id in the URL is a secret, so no Referer goes onward. */
 function send(reply: FastifyReply, status: number, html: string) {
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('pragma', 'no-cache')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff')
-    .header(
-      'content-security-policy',
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    )
-    .type('text/html; charset=utf-8')
-    .send(html);
+  return sendHostedPage(reply, status, html, { formsPostToSelfOnly: true });
 }
 
 type Field = {

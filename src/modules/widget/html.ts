@@ -1,23 +1,15 @@
 import type { FastifyReply } from 'fastify';
+import { escapeHtml } from '../../http/hosted-page.ts';
 import type { Language } from './i18n.ts';
+
+// Widget and consent pages import these from here with the rest of the page shell.
+export { escapeHtml, sendHostedPage } from '../../http/hosted-page.ts';
 
 /**
  * The shell of every hosted page (widget, consent, outcome pages): server-rendered, one inline
  * stylesheet, no scripts and nothing loaded from another origin, so the pages work anywhere
  * and leak nothing to third parties.
  */
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
-}
 
 const STYLES = `
 *,*::before,*::after{box-sizing:border-box}
@@ -76,27 +68,6 @@ export function renderMessagePage(language: Language, title: string, body: strin
     title,
     body: `<div class="card" role="status"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p></div>`,
   });
-}
-
-/**
- * Hosted pages carry session secrets in their URLs and forms: never cached, never framed
- * (clickjacking), and no Referer sent onward. `form-action` is deliberately absent: a choice
- * posts to us and is then redirected to the provider's own origin, which it would block.
- */
-export function sendHostedPage(reply: FastifyReply, status: number, html: string) {
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('pragma', 'no-cache')
-    .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .header(
-      'content-security-policy',
-      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
-    )
-    .type('text/html; charset=utf-8')
-    .send(html);
 }
 
 /** Redirects leaving a hosted flow carry the same no-cache / no-referrer rules. */
