@@ -30,10 +30,10 @@ type Served = { port: number; devId: string; apiKey: string; userIds: string[] }
  * connected SANDBOX users and keeps their credentials in the data dir; a restart reuses them.
  */
 async function serveTributary() {
-  const { loadConfig } = await import('../src/config.ts');
-  const { createLogger } = await import('../src/log.ts');
-  const { startRuntime } = await import('../src/runtime.ts');
-  const { decideConsent, newSandboxAccount } = await import('../src/providers/sandbox/consent.ts');
+  const { loadConfig } = await import('../src/core/config.ts');
+  const { createLogger } = await import('../src/core/log.ts');
+  const { startRuntime } = await import('../src/runtime/runtime.ts');
+  const { decideConsent, newSandboxAccount } = await import('../src/http/routes/sandbox-consent.ts');
   const config = loadConfig(process.env);
   const runtime = await startRuntime(config, 'all', createLogger('warn'));
   process.once('SIGTERM', () => void runtime.stop().then(() => process.exit(0)));

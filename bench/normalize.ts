@@ -13,7 +13,7 @@ import type {
   OuraSleepPeriod,
 } from '../src/providers/oura/normalize/index.ts';
 import { ouraNormalizers } from '../src/providers/oura/normalize/index.ts';
-import type { NormalizeContext } from '../src/providers/shared/normalize.ts';
+import type { NormalizeContext } from '../src/provider-kit/normalize/normalize.ts';
 import type {
   StravaActivity,
   StravaStreamSet,

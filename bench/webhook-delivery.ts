@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import pg from 'pg';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/log.ts';
-import { buildHealthcheckEvent } from '../src/modules/webhooks/events.ts';
-import { startRuntime } from '../src/runtime.ts';
+import { loadConfig } from '../src/core/config.ts';
+import { createLogger } from '../src/core/log.ts';
+import { buildHealthcheckEvent } from '../src/features/webhooks/events.ts';
+import { startRuntime } from '../src/runtime/runtime.ts';
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across threads. */
 const now = () => performance.timeOrigin + performance.now();

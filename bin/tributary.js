@@ -4,7 +4,7 @@
 import module from 'node:module';
 
 module.enableCompileCache?.();
-const { main } = await import('../src/main.ts');
+const { main } = await import('../src/runtime/main.ts');
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, forbidden } from '../errors.ts';
-import type { Developer, DevelopersService } from '../modules/developers/service.ts';
+import { AppError, forbidden } from '../core/errors.ts';
+import type { Developer, DevelopersService } from '../features/developers/service.ts';
 import type { App } from './app-type.ts';
 
 /**

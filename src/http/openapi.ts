@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { version } from '../version.ts';
+import { version } from '../core/version.ts';
 import type { App } from './app-type.ts';
 
 /** OpenAPI 3.1 generated from the route schemas, and an interactive page at /docs. */

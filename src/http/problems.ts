@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_KINDS, type ErrorKind } from '../errors.ts';
+import { AppError, ERROR_KINDS, type ErrorKind } from '../core/errors.ts';
 import type { App } from './app-type.ts';
 
 /** Every error leaves as `application/problem+json`; this is the only place that writes one. */

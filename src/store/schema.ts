@@ -1,10 +1,10 @@
-import type { ConnectorTables } from '../connectors/tables.ts';
-import type { ConnectionTables } from '../modules/connections/tables.ts';
-import type { DataTables } from '../modules/data/tables.ts';
-import type { DeveloperTables } from '../modules/developers/tables.ts';
-import type { OrderTables } from '../modules/orders/tables.ts';
-import type { UserTables } from '../modules/users/tables.ts';
-import type { WebhookTables } from '../modules/webhooks/tables.ts';
+import type { ConnectorTables } from './tables/sync.ts';
+import type { ConnectionTables } from './tables/connections.ts';
+import type { DataTables } from './tables/data.ts';
+import type { DeveloperTables } from './tables/developers.ts';
+import type { OrderTables } from './tables/orders.ts';
+import type { UserTables } from './tables/users.ts';
+import type { WebhookTables } from './tables/webhooks.ts';
 
 /** The whole database, composed from each module's own tables. */
 export interface Database

@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { buildApp, defineJobs } from '../../src/app.ts';
-import { type Config, loadConfig } from '../../src/config.ts';
-import { type AppContext, type Clock, createContext } from '../../src/context.ts';
+import { buildApp, defineJobs } from '../../src/http/app.ts';
+import { type Config, loadConfig } from '../../src/core/config.ts';
+import { type AppContext, type Clock, createContext } from '../../src/runtime/context.ts';
 import type { App } from '../../src/http/app-type.ts';
 import { createJobQueue } from '../../src/jobs/queue.ts';
-import { createLogger } from '../../src/log.ts';
-import type { Environment } from '../../src/modules/developers/tables.ts';
+import { createLogger } from '../../src/core/log.ts';
+import type { Environment } from '../../src/store/tables/developers.ts';
 import { openStore } from '../../src/store/db.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { BackfillProgress } from '../../src/connectors/backfill.ts';
+import type { BackfillProgress } from '../../src/features/sync/backfill.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
-import type { ProviderDataType } from '../../src/providers/types.ts';
+import type { ProviderDataType } from '../../src/provider-kit/types.ts';
 import {
   type Consent,
   type FakeServer,

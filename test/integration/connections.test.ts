@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { createSecretBox } from '../../src/crypto/secret-box.ts';
+import { createSecretBox } from '../../src/core/secret-box.ts';
 import {
   type FakeOAuthProvider,
   FITBIT_PROFILE,

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { verifyTokenFor } from '../../src/connectors/signatures.ts';
+import { verifyTokenFor } from '../../src/provider-kit/signatures.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { insertUser } from '../helpers/users.ts';
 import { setUrl } from '../helpers/webhook-api.ts';

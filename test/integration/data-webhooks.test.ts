@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ARRIVALS_QUEUE, runArrivals } from '../../src/modules/data/sandbox-arrivals.ts';
+import { ARRIVALS_QUEUE, runArrivals } from '../../src/features/data/sandbox-arrivals.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { connectSandboxUser } from '../helpers/connections.ts';
 import { setUrl } from '../helpers/webhook-api.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.ts';
-import { createProviderCatalog, providerRegistry } from '../../src/providers/registry.ts';
+import { ConfigError, loadConfig } from '../../src/core/config.ts';
+import { createProviderCatalog, providerRegistry } from '../../src/provider-access/catalog.ts';
 import {
   createDeveloper,
   problemOf,

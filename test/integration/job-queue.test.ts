@@ -7,7 +7,7 @@ import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { createJobQueue, type JobQueue } from '../../src/jobs/queue.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger } from '../../src/core/log.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { claimKey, requestHash } from '../../src/modules/orders/idempotency.ts';
+import { claimKey, requestHash } from '../../src/features/orders/idempotency.ts';
 import {
   createDeveloper,
   problemOf,

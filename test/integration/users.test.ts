@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AppError } from '../../src/errors.ts';
-import { findUserForDeveloper } from '../../src/modules/users/service.ts';
+import { AppError } from '../../src/core/errors.ts';
+import { findUserForDeveloper } from '../../src/features/users/service.ts';
 import {
   createDeveloper,
   problemOf,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildHealthcheckEvent } from '../../src/modules/webhooks/events.ts';
+import { buildHealthcheckEvent } from '../../src/features/webhooks/events.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { call, setUrl, waitForDelivery, waitUntil } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';

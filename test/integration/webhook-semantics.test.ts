@@ -5,7 +5,7 @@ import {
   buildDataEvent,
   buildHealthcheckEvent,
   buildUserNoticeEvent,
-} from '../../src/modules/webhooks/events.ts';
+} from '../../src/features/webhooks/events.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { call, deliveries, setUrl, waitForDelivery } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';

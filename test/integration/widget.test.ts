@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { LANGUAGES, MESSAGES } from '../../src/modules/widget/i18n.ts';
+import { LANGUAGES, MESSAGES } from '../../src/http/hosted/i18n.ts';
 import {
   createDeveloper,
   problemOf,

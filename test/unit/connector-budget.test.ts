@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { createRequestBudget, parseWindows } from '../../src/connectors/request-budget.ts';
-import type { ResolvedProvider } from '../../src/providers/registry.ts';
+import { createRequestBudget, parseWindows } from '../../src/provider-access/request-budget.ts';
+import type { ResolvedProvider } from '../../src/provider-access/catalog.ts';
 import { startTestService, type TestService } from '../helpers/app.ts';
 
 describe('request budgets', () => {

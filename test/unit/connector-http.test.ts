@@ -5,15 +5,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/core/config.ts';
 import {
   backoffMs,
   createProviderHttp,
   parseRetryAfter,
   type TokenSession,
-} from '../../src/connectors/http-client.ts';
-import { ProviderDataError } from '../../src/providers/data-source.ts';
-import { createProviderCatalog, type ResolvedProvider } from '../../src/providers/registry.ts';
+} from '../../src/provider-access/http-client.ts';
+import { ProviderDataError } from '../../src/provider-kit/data-source.ts';
+import { createProviderCatalog, type ResolvedProvider } from '../../src/provider-access/catalog.ts';
 import { stravaRateLimit } from '../../src/providers/strava/connector.ts';
 import { type FakeServer, startFakeServer } from '../fakes/fake-server.ts';
 

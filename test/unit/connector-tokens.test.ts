@@ -4,11 +4,11 @@
 // failures only after several in a row.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTokenManager, MAX_REFRESH_FAILURES } from '../../src/connectors/tokens.ts';
-import { saveProviderTokens } from '../../src/modules/connections/repo.ts';
-import { findUserById } from '../../src/modules/users/repo.ts';
-import type { UserRow } from '../../src/modules/users/service.ts';
-import { ProviderDataError } from '../../src/providers/data-source.ts';
+import { createTokenManager, MAX_REFRESH_FAILURES } from '../../src/provider-access/tokens.ts';
+import { saveProviderTokens } from '../../src/features/connections/repo.ts';
+import { findUserById } from '../../src/features/users/repo.ts';
+import type { UserRow } from '../../src/features/users/service.ts';
+import { ProviderDataError } from '../../src/provider-kit/data-source.ts';
 import { providerEnv } from '../fakes/fake-server.ts';
 import { type OuraFake, startOuraFake } from '../fakes/oura.ts';
 import { createDeveloper, startTestService, type TestService } from '../helpers/app.ts';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { dataTypeNames, dataTypes } from '../../src/model/index.ts';
-import { planChunks } from '../../src/modules/data/deliver.ts';
-import { filterOf, parseBound, parseWindow, windowOf } from '../../src/modules/data/params.ts';
-import { anchorOf, mergeSamples, prepareRecord, splitSamples } from '../../src/modules/data/records.ts';
-import { uncoveredDays } from '../../src/modules/data/sync.ts';
+import { planChunks } from '../../src/features/data/deliver.ts';
+import { filterOf, parseBound, parseWindow, windowOf } from '../../src/features/data/params.ts';
+import { anchorOf, mergeSamples, prepareRecord, splitSamples } from '../../src/features/data/records.ts';
+import { uncoveredDays } from '../../src/features/data/sync.ts';
 import { generate } from '../../src/providers/sandbox/generate.ts';
 
 describe('sample split and merge', () => {

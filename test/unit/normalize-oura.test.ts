@@ -32,7 +32,7 @@ import {
   type OuraWorkout,
   ouraNormalizers,
 } from '../../src/providers/oura/normalize/index.ts';
-import { KJ_PER_KCAL } from '../../src/providers/shared/units.ts';
+import { KJ_PER_KCAL } from '../../src/provider-kit/normalize/units.ts';
 
 const sample = <T>(name: string): T =>
   JSON.parse(

@@ -26,7 +26,7 @@ import type {
   PolarPhysicalInfo,
   PolarUser,
 } from '../../src/providers/polar/normalize/types.ts';
-import type { NormalizeContext } from '../../src/providers/shared/normalize.ts';
+import type { NormalizeContext } from '../../src/provider-kit/normalize/normalize.ts';
 
 function sample<T>(name: string): T {
   const url = new URL(`../fixtures/provider-samples/${name}.json`, import.meta.url);

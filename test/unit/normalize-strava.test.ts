@@ -4,8 +4,8 @@ import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { Activity, ActivityType, Athlete, HeartRateZone, UploadType } from '../../src/model/index.ts';
-import type { NormalizeContext } from '../../src/providers/shared/normalize.ts';
-import { KJ_PER_KCAL } from '../../src/providers/shared/units.ts';
+import type { NormalizeContext } from '../../src/provider-kit/normalize/normalize.ts';
+import { KJ_PER_KCAL } from '../../src/provider-kit/normalize/units.ts';
 import {
   activityTypeOf,
   parseStravaJson,

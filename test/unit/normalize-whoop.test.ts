@@ -15,8 +15,8 @@ import {
   SleepUploadType,
   UploadType,
 } from '../../src/model/index.ts';
-import type { NormalizeContext } from '../../src/providers/shared/normalize.ts';
-import { KJ_PER_KCAL } from '../../src/providers/shared/units.ts';
+import type { NormalizeContext } from '../../src/provider-kit/normalize/normalize.ts';
+import { KJ_PER_KCAL } from '../../src/provider-kit/normalize/units.ts';
 import {
   cycleDay,
   type WhoopBodyMeasurement,

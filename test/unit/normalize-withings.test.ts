@@ -13,7 +13,7 @@ import {
   UploadType,
 } from '../../src/model/enums.ts';
 import { Activity, Body, Daily, Sleep } from '../../src/model/index.ts';
-import type { NormalizeContext } from '../../src/providers/shared/normalize.ts';
+import type { NormalizeContext } from '../../src/provider-kit/normalize/normalize.ts';
 import { activityTypeOfCategory } from '../../src/providers/withings/normalize/categories.ts';
 import { withingsNormalizers } from '../../src/providers/withings/normalize/index.ts';
 import { afibFlag, scaledValue } from '../../src/providers/withings/normalize/measures.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BIOMARKERS } from '../../src/modules/orders/domain/biomarkers.ts';
-import type { CatalogProduct } from '../../src/modules/orders/domain/catalog.ts';
+import { BIOMARKERS } from '../../src/features/orders/domain/biomarkers.ts';
+import type { CatalogProduct } from '../../src/features/orders/domain/catalog.ts';
 import {
   COLLECTION_TYPES,
   CURRENCY,
@@ -12,38 +12,38 @@ import {
   listVariants,
   parseProductSelection,
   toWireProduct,
-} from '../../src/modules/orders/domain/catalog.ts';
+} from '../../src/features/orders/domain/catalog.ts';
 import {
   buildOrderStatusChangedEvent,
   buildResultsStatusChangeEvent,
   newestFirst,
   statusHistoryEntryFor,
-} from '../../src/modules/orders/domain/events.ts';
-import type { Bundle, DiagnosticReport, Observation, Patient } from '../../src/modules/orders/domain/fhir.ts';
+} from '../../src/features/orders/domain/events.ts';
+import type { Bundle, DiagnosticReport, Observation, Patient } from '../../src/features/orders/domain/fhir.ts';
 import {
   buildSandboxResultsBundle,
   INTERPRETATION_SYSTEM,
   LOINC_SYSTEM,
   stableUuid,
   UCUM_SYSTEM,
-} from '../../src/modules/orders/domain/fhir.ts';
-import type { InvalidField } from '../../src/modules/orders/domain/field-rules.ts';
-import { VALIDATION_TAGS } from '../../src/modules/orders/domain/field-rules.ts';
-import type { AuthorizeRequest } from '../../src/modules/orders/domain/payment.ts';
+} from '../../src/features/orders/domain/fhir.ts';
+import type { InvalidField } from '../../src/features/orders/domain/field-rules.ts';
+import { VALIDATION_TAGS } from '../../src/features/orders/domain/field-rules.ts';
+import type { AuthorizeRequest } from '../../src/features/orders/domain/payment.ts';
 import {
   PaymentIdempotencyConflictError,
   SANDBOX_AUTHORIZATION_LIMIT_CENTS,
   SANDBOX_PAYMENT_METHODS,
   SandboxPaymentGateway,
-} from '../../src/modules/orders/domain/payment.ts';
-import { SAMPLE_CATALOG } from '../../src/modules/orders/domain/sample-catalog.ts';
-import { generateSandboxResults, interpret } from '../../src/modules/orders/domain/sandbox-results.ts';
+} from '../../src/features/orders/domain/payment.ts';
+import { SAMPLE_CATALOG } from '../../src/features/orders/domain/sample-catalog.ts';
+import { generateSandboxResults, interpret } from '../../src/features/orders/domain/sandbox-results.ts';
 import {
   nextSandboxOrderStep,
   nextSandboxResultsStep,
   orderIsReadyToComplete,
-} from '../../src/modules/orders/domain/sandbox-timeline.ts';
-import type { OrderStatus, Status, TransitionResult } from '../../src/modules/orders/domain/statuses.ts';
+} from '../../src/features/orders/domain/sandbox-timeline.ts';
+import type { OrderStatus, Status, TransitionResult } from '../../src/features/orders/domain/statuses.ts';
 import {
   applyEvent,
   eventTarget,
@@ -55,9 +55,9 @@ import {
   parseOrderStatusFilter,
   RESULTS_EVENTS,
   RESULTS_STATUSES,
-} from '../../src/modules/orders/domain/statuses.ts';
-import type { ValidationContext } from '../../src/modules/orders/domain/validation.ts';
-import { parseCreateOrder, validateCreateOrder } from '../../src/modules/orders/domain/validation.ts';
+} from '../../src/features/orders/domain/statuses.ts';
+import type { ValidationContext } from '../../src/features/orders/domain/validation.ts';
+import { parseCreateOrder, validateCreateOrder } from '../../src/features/orders/domain/validation.ts';
 
 // --- Statuses and transitions ---------------------------------------------------------------------
 

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.ts';
-import { createSecretBox } from '../../src/crypto/secret-box.ts';
-import { createLogger } from '../../src/log.ts';
-import { generateApiKey, hashApiKey, matchesAnyKey } from '../../src/modules/developers/api-keys.ts';
+import { ConfigError, loadConfig } from '../../src/core/config.ts';
+import { createSecretBox } from '../../src/core/secret-box.ts';
+import { createLogger } from '../../src/core/log.ts';
+import { generateApiKey, hashApiKey, matchesAnyKey } from '../../src/features/developers/api-keys.ts';
 
 describe('configuration', () => {
   const tempDir = () => mkdtempSync(join(tmpdir(), 'tributary-config-'));

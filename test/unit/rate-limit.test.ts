@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseBound, windowOf } from '../../src/modules/data/params.ts';
+import { parseBound, windowOf } from '../../src/features/data/params.ts';
 import {
   bucketStartOf,
   budgetHeaders,
@@ -13,7 +13,7 @@ import {
   r2Rejection,
   secondsToNextHour,
   violatesR1,
-} from '../../src/modules/data/rate-limit.ts';
+} from '../../src/features/data/rate-limit.ts';
 
 const DAY = 86_400_000;
 const windowMs = (start: string, end: string) => {

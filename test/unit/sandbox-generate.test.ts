@@ -26,7 +26,7 @@ import {
   generateDays,
   WORKOUT_SAMPLE_SECONDS,
 } from '../../src/providers/sandbox/generate.ts';
-import { encodePolyline } from '../../src/providers/shared/polyline.ts';
+import { encodePolyline } from '../../src/provider-kit/normalize/polyline.ts';
 
 const SEEDS = ['user-6f1c', 'sandbox-user-2'];
 const OFFSETS = [0, 330, -300];

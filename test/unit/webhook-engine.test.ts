@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError } from '../../src/config.ts';
+import { ConfigError } from '../../src/core/config.ts';
 import {
   decodeCursor,
   encodeCursor,
   parseSince,
   parseStatus,
-} from '../../src/modules/webhooks/deliveries.ts';
-import { buildDataEvent, buildHealthcheckEvent, payloadType } from '../../src/modules/webhooks/events.ts';
-import { EVENTS_PER_JOB, expandForDelivery, firstAttemptJobs } from '../../src/modules/webhooks/outbox.ts';
-import { loadWebhookSettings, parseDuration } from '../../src/modules/webhooks/settings.ts';
+} from '../../src/features/webhooks/deliveries.ts';
+import { buildDataEvent, buildHealthcheckEvent, payloadType } from '../../src/features/webhooks/events.ts';
+import { EVENTS_PER_JOB, expandForDelivery, firstAttemptJobs } from '../../src/features/webhooks/outbox.ts';
+import { loadWebhookSettings, parseDuration } from '../../src/features/webhooks/settings.ts';
 
 test('settings: documented defaults, durations with units, and a failed boot on nonsense', () => {
   const defaults = loadWebhookSettings({});

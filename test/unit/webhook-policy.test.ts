@@ -3,15 +3,15 @@ import type { LookupAddress } from 'node:dns';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { blockedAddressReason, embeddedIpv4 } from '../../src/modules/webhooks/address-ranges.ts';
+import { blockedAddressReason, embeddedIpv4 } from '../../src/features/webhooks/address-ranges.ts';
 import {
   chunkRecords,
   isLargeRequestRange,
   planDataDelivery,
   serializedSize,
-} from '../../src/modules/webhooks/chunking.ts';
-import type { ResolveHost, WebhookEnvironment } from '../../src/modules/webhooks/destination-policy.ts';
-import { checkedLookup, validateDestinationUrl } from '../../src/modules/webhooks/destination-policy.ts';
+} from '../../src/features/webhooks/chunking.ts';
+import type { ResolveHost, WebhookEnvironment } from '../../src/features/webhooks/destination-policy.ts';
+import { checkedLookup, validateDestinationUrl } from '../../src/features/webhooks/destination-policy.ts';
 import {
   classifyResponse,
   DELIVERY_TIMEOUT_MS,
@@ -22,7 +22,7 @@ import {
   parseRetryAfter,
   RETRY_DELAYS_MS,
   retryScheduleOffsetsMs,
-} from '../../src/modules/webhooks/retry-policy.ts';
+} from '../../src/features/webhooks/retry-policy.ts';
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;

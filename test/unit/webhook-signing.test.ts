@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { test } from 'node:test';
-import type { WebhookEvent } from '../../src/modules/webhooks/events.ts';
+import type { WebhookEvent } from '../../src/features/webhooks/events.ts';
 import {
   buildAthleteEvent,
   buildAuthErrorEvent,
@@ -18,7 +18,7 @@ import {
   eventReference,
   toWebhookUser,
   wireDateTime,
-} from '../../src/modules/webhooks/events.ts';
+} from '../../src/features/webhooks/events.ts';
 import {
   buildDeliveryHeaders,
   generateWebhookSecret,
@@ -27,7 +27,7 @@ import {
   signWebhook,
   verifyServiceSignature,
   verifyStandardWebhook,
-} from '../../src/modules/webhooks/signing.ts';
+} from '../../src/features/webhooks/signing.ts';
 
 // Independent reference implementations, written from the two specs rather than from signing.ts.
 function referenceStandardSignature(

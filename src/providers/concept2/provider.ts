@@ -1,4 +1,4 @@
-import type { Provider } from '../types.ts';
+import type { Provider } from '../../provider-kit/types.ts';
 
 // Declared only. Facts: reference/providers.md §14 (Concept2 Logbook): comma-separated scopes,
 // credentials in the body, user from /api/users/me.

@@ -1,4 +1,4 @@
-import type { Provider } from '../types.ts';
+import type { Provider } from '../../provider-kit/types.ts';
 
 // Declared only, and off unless an operator opts in (`COROS_ENABLED=true`): COROS is
 // partner-only and these endpoints come from public client code, not documentation

@@ -1,7 +1,7 @@
 // Dexcom API v3 behaviour (reference/providers.md §9): 60,000 calls per app per hour, then 429;
 // no push of any kind, so the framework polls: `dataRange` with `lastSyncTime` says whether
 // (and over which span) readings or events arrived since the previous poll.
-import type { ChangedData, ProviderApi } from '../../connectors/types.ts';
+import type { ChangedData, ProviderApi } from '../../provider-kit/api.ts';
 import { addDays, isIsoDate } from '../../model/time.ts';
 import { DEXCOM_API, DEXCOM_CHUNK_DAYS, dexcomTime } from './data-source.ts';
 

@@ -2,8 +2,8 @@
 // (`YYYY-MM-DDThh:mm:ss`, no zone, compared with systemTime in UTC, at most 30 days apart) and
 // the current devices. Readings are grouped into the user's local days, so each range is asked
 // a day wider on each side and only the asked days are kept (a margin day is incomplete).
-import { dayChunks } from '../../connectors/pagination.ts';
-import type { ProviderHttp, TypeFetcher } from '../../connectors/types.ts';
+import { dayChunks } from '../../provider-kit/pagination.ts';
+import type { ProviderHttp, TypeFetcher } from '../../provider-kit/api.ts';
 import { addDays } from '../../model/time.ts';
 import { type DexcomDevice, type DexcomEgv, type DexcomEvent, dexcomNormalizers } from './normalize/index.ts';
 

@@ -1,4 +1,4 @@
-import { remoteProvider } from '../../connectors/define.ts';
+import { remoteProvider } from '../../provider-kit/define.ts';
 import { dexcomApi } from './connector.ts';
 import { dexcomFetchers } from './data-source.ts';
 

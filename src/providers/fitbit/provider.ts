@@ -1,4 +1,4 @@
-import type { Provider } from '../types.ts';
+import type { Provider } from '../../provider-kit/types.ts';
 
 // Facts: reference/providers.md §5 (Fitbit Web API): PKCE recommended, Basic client auth,
 // `user_id` in the token response, revocation at /oauth2/revoke.

@@ -1,4 +1,4 @@
-import type { Provider } from '../types.ts';
+import type { Provider } from '../../provider-kit/types.ts';
 
 // Facts: reference/providers.md §8 (Garmin, partner-gated): OAuth2 with PKCE required,
 // credentials in the body, scopes fixed at app creation, user id from the partner gateway.

@@ -1,4 +1,4 @@
-import type { Provider } from '../types.ts';
+import type { Provider } from '../../provider-kit/types.ts';
 
 // On-device data: the mobile SDK creates the connection with a token from
 // POST /v2/auth/generateAuthToken and uploads the data. Health Connect serves 30 days of

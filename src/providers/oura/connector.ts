@@ -2,9 +2,9 @@
 // 5 minutes; webhook subscriptions per (event_type, data_type), verified by a GET challenge,
 // renewed before they expire; events signed with HMAC-SHA256(client secret, timestamp + body),
 // upper-case hex. Events only say what changed; the data is fetched again by day.
-import { typesAffectedBy } from '../../connectors/define.ts';
-import { constantTimeEqual, headerOf, hmacMatches, isFresh } from '../../connectors/signatures.ts';
-import type { NotificationHooks, ProviderApi, SubscriptionRecord } from '../../connectors/types.ts';
+import { typesAffectedBy } from '../../provider-kit/define.ts';
+import { constantTimeEqual, headerOf, hmacMatches, isFresh } from '../../provider-kit/signatures.ts';
+import type { NotificationHooks, ProviderApi, SubscriptionRecord } from '../../provider-kit/api.ts';
 import { addDays, isIsoDate } from '../../model/time.ts';
 import { collectionPath, OURA_CHUNK_DAYS } from './data-source.ts';
 import { ouraNormalizers } from './normalize/index.ts';

@@ -3,11 +3,11 @@
 // Each unified type is a row of the normalizer table: its own collection plus companions,
 // fetched for the same days and handed over in one payload. Heart-rate ranges are capped by
 // Oura, so every range is walked in chunks.
-import { collectCursor, type DayRange, dayChunks } from '../../connectors/pagination.ts';
-import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../connectors/types.ts';
+import { collectCursor, type DayRange, dayChunks } from '../../provider-kit/pagination.ts';
+import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { addDays } from '../../model/time.ts';
-import type { DataPage } from '../data-source.ts';
-import type { NormalizeContext } from '../shared/normalize.ts';
+import type { DataPage } from '../../provider-kit/data-source.ts';
+import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
 import {
   type OuraBodyPayload,
   type OuraDailyPayload,

@@ -1,4 +1,4 @@
-import { remoteProvider } from '../../connectors/define.ts';
+import { remoteProvider } from '../../provider-kit/define.ts';
 import { ouraApi, ouraNotifications } from './connector.ts';
 import { ouraFetchers } from './data-source.ts';
 

@@ -4,14 +4,14 @@
 // "short, long" pairs. One webhook per client, managed with Basic client credentials: Polar
 // PINGs it on creation and signs every event with hex HMAC-SHA256 of the body under the
 // `signature_secret_key` it shows once, in the creation answer (POLAR_WEBHOOK_SECRET).
-import { typesAffectedBy } from '../../connectors/define.ts';
-import { headerOf, hmacMatches } from '../../connectors/signatures.ts';
+import { typesAffectedBy } from '../../provider-kit/define.ts';
+import { headerOf, hmacMatches } from '../../provider-kit/signatures.ts';
 import type {
   NotificationHooks,
   ProviderApi,
   ProviderHttp,
   RateLimitSignal,
-} from '../../connectors/types.ts';
+} from '../../provider-kit/api.ts';
 import { addDays, isIsoDate } from '../../model/time.ts';
 import { POLAR_API, POLAR_CHUNK_DAYS } from './data-source.ts';
 import { polarNormalizers } from './normalize/index.ts';

@@ -3,10 +3,10 @@
 // cut to the asked days; daily activity and continuous heart rate take `from`/`to` (inclusive,
 // at most 28 days apart, no older than 365 days). Each unified type is a row of the normalizer
 // table with its companions for the same range.
-import { type DayRange, dayChunks } from '../../connectors/pagination.ts';
-import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../connectors/types.ts';
+import { type DayRange, dayChunks } from '../../provider-kit/pagination.ts';
+import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { addDays } from '../../model/time.ts';
-import type { NormalizeContext } from '../shared/normalize.ts';
+import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
 import {
   type PolarActivity,
   type PolarContinuousHeartRate,

@@ -1,4 +1,4 @@
-import { remoteProvider } from '../../connectors/define.ts';
+import { remoteProvider } from '../../provider-kit/define.ts';
 import { polarApi, polarNotifications } from './connector.ts';
 import { polarFetchers } from './data-source.ts';
 

@@ -1,4 +1,4 @@
-import type { Provider } from '../types.ts';
+import type { Provider } from '../../provider-kit/types.ts';
 
 // On-device data: no web consent; the mobile SDK creates the connection with a token from
 // POST /v2/auth/generateAuthToken and uploads the data.

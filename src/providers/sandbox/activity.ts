@@ -1,7 +1,7 @@
 // Activity records: one per simulated workout of the day.
 import type { Activity } from '../../model/activity.ts';
 import { HeartRateContext, UploadType } from '../../model/enums.ts';
-import { encodePolyline } from '../shared/polyline.ts';
+import { encodePolyline } from '../../provider-kit/normalize/polyline.ts';
 import type { DayContext } from './context.ts';
 import { deviceData } from './device.ts';
 import { stableUuid } from './random.ts';

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { type DataTypeName, type DataTypeRecords, dataTypes } from '../../model/index.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY, parseDateTime } from '../../model/time.ts';
-import type { ArrivedRecords, DataSource } from '../data-source.ts';
+import type { ArrivedRecords, DataSource } from '../../provider-kit/data-source.ts';
 import { generateAthlete, generateDay, generateDays } from './generate.ts';
 
 /** The sandbox user lives in UTC, so local days are UTC days. */

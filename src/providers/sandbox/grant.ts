@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ProviderRuntime, TokenSet } from '../types.ts';
+import type { ProviderRuntime, TokenSet } from '../../provider-kit/types.ts';
 
 /**
  * The sandbox's authorization codes are self-contained: the grant (account, scopes, PKCE

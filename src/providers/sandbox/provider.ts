@@ -1,6 +1,6 @@
 import { dataTypeNames } from '../../model/index.ts';
-import type { Provider } from '../types.ts';
-import { registerConsentRoutes } from './consent.ts';
+import type { Provider } from '../../provider-kit/types.ts';
+import { registerConsentRoutes } from '../../http/routes/sandbox-consent.ts';
 import { sandboxDataSource } from './data-source.ts';
 import { exchangeCode } from './grant.ts';
 

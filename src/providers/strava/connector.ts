@@ -3,8 +3,8 @@
 // X-ReadRateLimit-* for reads); 15-minute windows reset at :00/:15/:30/:45, daily ones at
 // midnight UTC. One push subscription per application, validated with hub.challenge. Events
 // carry no signature, so a POST is accepted only when it names the subscription Tributary holds.
-import { constantTimeEqual } from '../../connectors/signatures.ts';
-import type { NotificationHooks, ProviderApi, RateLimitSignal } from '../../connectors/types.ts';
+import { constantTimeEqual } from '../../provider-kit/signatures.ts';
+import type { NotificationHooks, ProviderApi, RateLimitSignal } from '../../provider-kit/api.ts';
 import { addDays, isIsoDate } from '../../model/time.ts';
 import { STRAVA_API, STRAVA_CHUNK_DAYS } from './data-source.ts';
 import { parseStravaJson } from './normalize/index.ts';

@@ -3,10 +3,10 @@
 // (heart rate, speed, cadence, power, position, altitude, …) and heart-rate zones; the
 // athlete's zones once per fetch when the profile scope was granted. Strava has activities and
 // the athlete only.
-import { type DayRange, dayChunks, numberedPages } from '../../connectors/pagination.ts';
-import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../connectors/types.ts';
+import { type DayRange, dayChunks, numberedPages } from '../../provider-kit/pagination.ts';
+import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { addDays, localMidnightMs } from '../../model/time.ts';
-import type { NormalizeContext } from '../shared/normalize.ts';
+import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
 import {
   type StravaActivity,
   type StravaActivityPayload,

@@ -1,4 +1,4 @@
-import { remoteProvider } from '../../connectors/define.ts';
+import { remoteProvider } from '../../provider-kit/define.ts';
 import { stravaApi, stravaNotifications } from './connector.ts';
 import { stravaFetchers } from './data-source.ts';
 

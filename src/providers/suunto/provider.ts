@@ -1,4 +1,4 @@
-import type { Provider } from '../types.ts';
+import type { Provider } from '../../provider-kit/types.ts';
 
 // Declared only. Facts: reference/providers.md §12 (Suunto, partner-gated): Basic client auth;
 // the account (`user` claim of the JWT) is not read yet, so reconnections are not recognised.

@@ -1,4 +1,4 @@
-import type { Provider } from '../types.ts';
+import type { Provider } from '../../provider-kit/types.ts';
 
 // Declared only (no connector yet). Facts: reference/providers.md §11 (Wahoo Cloud API):
 // PKCE is allowed, credentials in the body, revocation is DELETE /v1/permissions.

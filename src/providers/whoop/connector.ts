@@ -3,9 +3,9 @@
 // answer. The webhook URL is set in WHOOP's developer dashboard (no subscription API); events
 // `{user_id, id, type, trace_id}` are signed with base64 HMAC-SHA256(client secret,
 // X-WHOOP-Signature-Timestamp + raw body), the timestamp in milliseconds.
-import { typesAffectedBy } from '../../connectors/define.ts';
-import { headerOf, hmacMatches, isFresh } from '../../connectors/signatures.ts';
-import type { NotificationHooks, ProviderApi, ProviderHttp } from '../../connectors/types.ts';
+import { typesAffectedBy } from '../../provider-kit/define.ts';
+import { headerOf, hmacMatches, isFresh } from '../../provider-kit/signatures.ts';
+import type { NotificationHooks, ProviderApi, ProviderHttp } from '../../provider-kit/api.ts';
 import { addDays, isIsoDate } from '../../model/time.ts';
 import { WHOOP_API, WHOOP_CHUNK_DAYS, WHOOP_PATHS } from './data-source.ts';
 import { whoopNormalizers } from './normalize/index.ts';

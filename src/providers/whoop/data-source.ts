@@ -2,10 +2,10 @@
 // by `start` (inclusive) / `end` (exclusive) date-times, at most 25 records a page, walked with
 // `nextToken` (answered as `next_token`); profile and body measurement as single documents.
 // Each unified type is a row of the normalizer table with its companions for the same range.
-import { collectCursor, type DayRange, dayChunks } from '../../connectors/pagination.ts';
-import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../connectors/types.ts';
+import { collectCursor, type DayRange, dayChunks } from '../../provider-kit/pagination.ts';
+import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { addDays } from '../../model/time.ts';
-import type { NormalizeContext } from '../shared/normalize.ts';
+import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
 import {
   type WhoopBodyMeasurement,
   type WhoopCycle,

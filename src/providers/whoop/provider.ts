@@ -1,4 +1,4 @@
-import { remoteProvider } from '../../connectors/define.ts';
+import { remoteProvider } from '../../provider-kit/define.ts';
 import { whoopApi, whoopNotifications } from './connector.ts';
 import { whoopFetchers } from './data-source.ts';
 

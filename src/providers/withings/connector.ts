@@ -4,8 +4,8 @@
 // created after consent; callbacks are unsigned form posts, so a callback is only a hint of
 // what to fetch again with the user's own token — nothing in it is stored or trusted.
 import { createHmac } from 'node:crypto';
-import { typesAffectedBy } from '../../connectors/define.ts';
-import type { NotificationHooks, ProviderApi } from '../../connectors/types.ts';
+import { typesAffectedBy } from '../../provider-kit/define.ts';
+import type { NotificationHooks, ProviderApi } from '../../provider-kit/api.ts';
 import { addDays, isIsoDate } from '../../model/time.ts';
 import { WITHINGS_API, WITHINGS_CHUNK_DAYS } from './data-source.ts';
 import { withingsNormalizers } from './normalize/index.ts';

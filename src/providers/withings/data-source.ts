@@ -4,10 +4,10 @@
 // summaries `startdateymd`/`enddateymd`; intraday activity and sleep stages serve the first 24 h
 // of a window, so they are asked day by day (night by night). ECG traces are fetched for every
 // heart measurement that has one.
-import { dayChunks } from '../../connectors/pagination.ts';
-import type { ProviderHttp, ProviderRequest, TypeFetchArgs, TypeFetcher } from '../../connectors/types.ts';
+import { dayChunks } from '../../provider-kit/pagination.ts';
+import type { ProviderHttp, ProviderRequest, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { addDays } from '../../model/time.ts';
-import type { NormalizeContext } from '../shared/normalize.ts';
+import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
 import {
   type WithingsActivityBody,
   type WithingsGetmeasBody,

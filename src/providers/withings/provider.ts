@@ -1,4 +1,4 @@
-import { remoteProvider } from '../../connectors/define.ts';
+import { remoteProvider } from '../../provider-kit/define.ts';
 import { withingsApi, withingsNotifications } from './connector.ts';
 import { withingsFetchers } from './data-source.ts';
 

@@ -28,7 +28,7 @@ import {
   instantOf,
   type NormalizeContext,
   trailingOffsetMinutes,
-} from '../../shared/normalize.ts';
+} from '../../../provider-kit/normalize/normalize.ts';
 import { dailyPatterns, daySummary, RANGE_HIGH, RANGE_LOW } from './glucose-stats.ts';
 import type { DexcomDevice, DexcomEgv, DexcomEvent, DexcomTrend } from './types.ts';
 

@@ -2,7 +2,7 @@
 // Dexcom has no push; the framework polls dataRange and fetches `egvs` (with its companions
 // `devices` and `events`) for the new window. A kind's payload is the `records` array of every
 // window fetched for it, keyed by kind (legacy v2 `egvs` arrays are accepted as they are).
-import { normalizer } from '../../shared/normalize.ts';
+import { normalizer } from '../../../provider-kit/normalize/normalize.ts';
 import { type DexcomBodyPayload, normalizeGlucose } from './glucose.ts';
 
 export type { DexcomBodyPayload } from './glucose.ts';

@@ -6,8 +6,8 @@
 // framework says when it fetched it.
 import type { Body } from '../../../model/body.ts';
 import { formatDateTime, localIsoDate, localMidnightMs, MS_PER_DAY } from '../../../model/time.ts';
-import { dayBoundsOf, type NormalizeContext } from '../../shared/normalize.ts';
-import { convertOrNull, metersToCentimeters } from '../../shared/units.ts';
+import { dayBoundsOf, type NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
+import { convertOrNull, metersToCentimeters } from '../../../provider-kit/normalize/units.ts';
 import { heartRateBetween, indexHeartRate } from './heartrate.ts';
 import type { OuraDailySpo2, OuraHeartRateRow, OuraPersonalInfo } from './types.ts';
 

@@ -21,8 +21,8 @@ import {
   instantOf,
   type NormalizeContext,
   trailingOffsetMinutes,
-} from '../../shared/normalize.ts';
-import { secondsToMinutes, sumOrNull } from '../../shared/units.ts';
+} from '../../../provider-kit/normalize/normalize.ts';
+import { secondsToMinutes, sumOrNull } from '../../../provider-kit/normalize/units.ts';
 import { heartRateBetween, indexHeartRate } from './heartrate.ts';
 import { expandClassification, expandSeries } from './series.ts';
 import { tagEntriesByDay } from './tags.ts';

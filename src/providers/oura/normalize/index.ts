@@ -3,7 +3,7 @@
 // fetched for the same date range and keyed by the collection's name (`vO2_max` is keyed
 // `vo2_max`, its webhook data_type). Kinds that only complete another kind's records
 // (daily_sleep, daily_readiness, daily_spo2, daily_stress, vo2_max, tag, enhanced_tag) have no row.
-import { normalizer } from '../../shared/normalize.ts';
+import { normalizer } from '../../../provider-kit/normalize/normalize.ts';
 import { normalizePersonalInfo } from './athlete.ts';
 import { normalizeBody, type OuraBodyPayload } from './body.ts';
 import { normalizeDaily, type OuraDailyPayload } from './daily.ts';

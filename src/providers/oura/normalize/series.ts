@@ -3,7 +3,7 @@
 // and daily activity. Cannot map: null items (no reading) and characters outside a string's
 // documented alphabet; both are skipped rather than invented.
 import { formatDateTime } from '../../../model/time.ts';
-import { instantOf } from '../../shared/normalize.ts';
+import { instantOf } from '../../../provider-kit/normalize/normalize.ts';
 import type { OuraSampleSeries } from './types.ts';
 
 /**

@@ -18,7 +18,7 @@ import {
   instantOf,
   type NormalizeContext,
   offsetFor,
-} from '../../shared/normalize.ts';
+} from '../../../provider-kit/normalize/normalize.ts';
 import { expandClassification, expandSeries } from './series.ts';
 import type {
   OuraContributors,

@@ -6,7 +6,7 @@
 import type { Static } from 'typebox';
 import type { TagEntry } from '../../../model/samples.ts';
 import { formatDateTime } from '../../../model/time.ts';
-import { instantOf, trailingOffsetMinutes } from '../../shared/normalize.ts';
+import { instantOf, trailingOffsetMinutes } from '../../../provider-kit/normalize/normalize.ts';
 import type { OuraEnhancedTag, OuraTag } from './types.ts';
 
 export type OuraTagEntry = Static<typeof TagEntry>;

@@ -10,9 +10,9 @@ import type { Activity } from '../../../model/activity.ts';
 import { ActivityType } from '../../../model/activity-type.ts';
 import { UploadType } from '../../../model/enums.ts';
 import { formatDateTime } from '../../../model/time.ts';
-import { instantOf, type NormalizeContext, offsetFor } from '../../shared/normalize.ts';
-import { activityTypeOfName } from '../../shared/sport-names.ts';
-import { convertOrNull, kilocaloriesToKilojoules } from '../../shared/units.ts';
+import { instantOf, type NormalizeContext, offsetFor } from '../../../provider-kit/normalize/normalize.ts';
+import { activityTypeOfName } from '../../../provider-kit/normalize/sport-names.ts';
+import { convertOrNull, kilocaloriesToKilojoules } from '../../../provider-kit/normalize/units.ts';
 import { expandSeries } from './series.ts';
 import type { OuraSession, OuraWorkout } from './types.ts';
 

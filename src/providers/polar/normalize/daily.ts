@@ -21,7 +21,7 @@ import {
   localizationOf,
   type NormalizeContext,
   statsOf,
-} from '../../shared/normalize.ts';
+} from '../../../provider-kit/normalize/normalize.ts';
 import { clockMs, isoDurationSeconds } from './time.ts';
 import type {
   PolarActivity,

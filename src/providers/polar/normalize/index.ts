@@ -5,7 +5,7 @@
 // `activities` array, continuous-heart-rate day documents, `nights` and `recharges` arrays,
 // the physical-info and user objects. Kinds that only complete another kind's records
 // (continuous_heart_rate, nightly_recharge) have no row of their own.
-import { normalizer } from '../../shared/normalize.ts';
+import { normalizer } from '../../../provider-kit/normalize/normalize.ts';
 import { normalizeDaily, type PolarDailyPayload } from './daily.ts';
 import { normalizeExercises } from './exercise.ts';
 import { normalizePhysicalInfo, normalizeUser, type PolarAthletePayload } from './profile.ts';

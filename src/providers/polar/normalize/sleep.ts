@@ -29,8 +29,8 @@ import {
   type NormalizeContext,
   statsOf,
   trailingOffsetMinutes,
-} from '../../shared/normalize.ts';
-import { sumOrNull } from '../../shared/units.ts';
+} from '../../../provider-kit/normalize/normalize.ts';
+import { sumOrNull } from '../../../provider-kit/normalize/units.ts';
 import { clockSeries } from './time.ts';
 import type { PolarNight, PolarNightlyRecharge } from './types.ts';
 

@@ -2,7 +2,7 @@
 // `RUNNING`) -> ActivityType. Names go through the shared dictionary after Polar's own; keys are
 // compared in the shared `sportKey` form (lower case, letters and digits only).
 import { ActivityType } from '../../../model/activity-type.ts';
-import { commonSportNames, sportKey } from '../../shared/sport-names.ts';
+import { commonSportNames, sportKey } from '../../../provider-kit/normalize/sport-names.ts';
 
 const T = ActivityType;
 

@@ -2,7 +2,7 @@
 // An `activity` payload is one activity with its sub-resources (streams, laps, zones) fetched by
 // id; `athlete_zones` is the athlete-level companion used for time-in-zone. Strava has no daily,
 // sleep or body data.
-import { normalizer } from '../../shared/normalize.ts';
+import { normalizer } from '../../../provider-kit/normalize/normalize.ts';
 import { normalizeActivity, type StravaActivityPayload } from './activity.ts';
 import { normalizeAthlete } from './athlete.ts';
 import type { StravaAthlete } from './types.ts';

@@ -6,7 +6,7 @@
 // HeartRateZone 1-5 (it has no zone 0). Percentages of max HR are filled only when the context
 // knows the user's max HR. Power zones have no slot in the model.
 import { HeartRateZone } from '../../../model/enums.ts';
-import type { NormalizeContext } from '../../shared/normalize.ts';
+import type { NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
 import type { StravaActivityZone, StravaStreamSet, StravaZoneRange, StravaZones } from './types.ts';
 
 type ZoneCode = (typeof HeartRateZone)[keyof typeof HeartRateZone];

@@ -9,8 +9,8 @@
 import type { Body } from '../../../model/body.ts';
 import { OxygenSaturationType } from '../../../model/enums.ts';
 import { formatDateTime, localIsoDate } from '../../../model/time.ts';
-import { dayBoundsOf, type NormalizeContext } from '../../shared/normalize.ts';
-import { metersToCentimeters } from '../../shared/units.ts';
+import { dayBoundsOf, type NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
+import { metersToCentimeters } from '../../../provider-kit/normalize/units.ts';
 import { instant, offsetOf } from './common.ts';
 import type { WhoopBodyMeasurement, WhoopCycle, WhoopRecovery, WhoopSleep } from './types.ts';
 

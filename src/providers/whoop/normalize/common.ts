@@ -3,7 +3,7 @@
 // in that offset. Cannot map: nothing here maps fields; a malformed datetime is an error.
 import { UploadType } from '../../../model/enums.ts';
 import { formatDateTime } from '../../../model/time.ts';
-import { type NormalizeContext, tzdOffsetMinutes } from '../../shared/normalize.ts';
+import { type NormalizeContext, tzdOffsetMinutes } from '../../../provider-kit/normalize/normalize.ts';
 import type { WhoopScoreState } from './types.ts';
 
 export function offsetOf(timezoneOffset: string | null | undefined, context: NormalizeContext): number {

@@ -8,8 +8,8 @@
 // `updated_at`. Energy is kJ -> kcal (4.184); WHOOP does not split active from resting energy.
 import type { Daily } from '../../../model/daily.ts';
 import { localIsoDate } from '../../../model/time.ts';
-import { dayBoundsOf, type NormalizeContext } from '../../shared/normalize.ts';
-import { kilojoulesToKilocalories } from '../../shared/units.ts';
+import { dayBoundsOf, type NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
+import { kilojoulesToKilocalories } from '../../../provider-kit/normalize/units.ts';
 import { instant, offsetOf, uploadTypeOf } from './common.ts';
 import type { WhoopCycle, WhoopRecovery, WhoopSleep } from './types.ts';
 

@@ -2,7 +2,7 @@
 // A kind's payload holds the `records` of its own collection and of each companion for the same
 // range, keyed by kind; `body_measurement` and `profile` are single documents. Recovery appears
 // in three rows because it completes the day (Daily), the night (Sleep) and the body readings.
-import { normalizer } from '../../shared/normalize.ts';
+import { normalizer } from '../../../provider-kit/normalize/normalize.ts';
 import { normalizeBody, type WhoopBodyPayload } from './body.ts';
 import { normalizeCycles, type WhoopCyclePayload } from './cycle.ts';
 import { normalizeProfile } from './profile.ts';

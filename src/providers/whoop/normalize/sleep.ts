@@ -8,8 +8,8 @@
 // number of wake-ups.
 import { SleepUploadType } from '../../../model/enums.ts';
 import type { Sleep } from '../../../model/sleep.ts';
-import type { NormalizeContext } from '../../shared/normalize.ts';
-import { millisecondsToSeconds, sumOrNull } from '../../shared/units.ts';
+import type { NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
+import { millisecondsToSeconds, sumOrNull } from '../../../provider-kit/normalize/units.ts';
 import { offsetOf, wire } from './common.ts';
 import type { WhoopRecovery, WhoopSleep } from './types.ts';
 

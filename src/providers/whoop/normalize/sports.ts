@@ -3,7 +3,7 @@
 // developer docs table; higher ids are as several public WHOOP clients agree on them [C].
 // Cannot map: WHOOP sports with no unified code (ice bath, sauna, operations, ...) -> 108 OTHER.
 import { ActivityType } from '../../../model/activity-type.ts';
-import { activityTypeOfName } from '../../shared/sport-names.ts';
+import { activityTypeOfName } from '../../../provider-kit/normalize/sport-names.ts';
 
 const T = ActivityType;
 

@@ -7,8 +7,8 @@
 // `altitude_gain_meter` counts only climbing, so what was descended is their difference.
 import type { Activity } from '../../../model/activity.ts';
 import { HeartRateZone } from '../../../model/enums.ts';
-import type { NormalizeContext } from '../../shared/normalize.ts';
-import { kilojoulesToKilocalories, millisecondsToSeconds } from '../../shared/units.ts';
+import type { NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
+import { kilojoulesToKilocalories, millisecondsToSeconds } from '../../../provider-kit/normalize/units.ts';
 import { instant, offsetOf, uploadTypeOf, wire } from './common.ts';
 import { whoopActivityType, whoopSportName } from './sports.ts';
 import type { WhoopBodyMeasurement, WhoopWorkout, WhoopZoneDurations } from './types.ts';

@@ -12,7 +12,7 @@
 import type { Body } from '../../../model/body.ts';
 import { HeartRateContext, OxygenSaturationType } from '../../../model/enums.ts';
 import { formatDateTime, localIsoDate } from '../../../model/time.ts';
-import { dayBoundsOf, type NormalizeContext, statsOf } from '../../shared/normalize.ts';
+import { dayBoundsOf, type NormalizeContext, statsOf } from '../../../provider-kit/normalize/normalize.ts';
 import { afibFlag, MeasureType as M, measuresByType, scaledValue } from './measures.ts';
 import { midnightOffset, offsetIn } from './timezone.ts';
 import {

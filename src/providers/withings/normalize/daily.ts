@@ -12,7 +12,7 @@
 import type { Daily } from '../../../model/daily.ts';
 import { type CodeOf, HeartRateZone, OxygenSaturationType, UploadType } from '../../../model/enums.ts';
 import { formatDateTime, localMidnightMs, MS_PER_DAY } from '../../../model/time.ts';
-import { dayBoundsOf, type NormalizeContext, statsOf } from '../../shared/normalize.ts';
+import { dayBoundsOf, type NormalizeContext, statsOf } from '../../../provider-kit/normalize/normalize.ts';
 import { midnightOffset, offsetIn } from './timezone.ts';
 import {
   type Pages,

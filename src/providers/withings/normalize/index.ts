@@ -6,7 +6,7 @@
 // `sleep_summary` (v2/sleep?action=getsummary) and `sleep` (v2/sleep?action=get). Kinds that only
 // complete another kind's records have no row. Notify appli -> kind: 1 and 4 -> measure,
 // 16 -> activity and workouts, 44 -> sleep_summary, 54 -> measure (its heart companion).
-import { normalizer } from '../../shared/normalize.ts';
+import { normalizer } from '../../../provider-kit/normalize/normalize.ts';
 import { normalizeBody, type WithingsBodyPayload } from './body.ts';
 import { normalizeDaily, type WithingsDailyPayload } from './daily.ts';
 import { normalizeSleep, type WithingsSleepPayload } from './sleep.ts';

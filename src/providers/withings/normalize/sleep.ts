@@ -14,8 +14,8 @@
 import { type CodeOf, HeartRateContext, SleepLevel, SleepUploadType } from '../../../model/enums.ts';
 import type { Sleep } from '../../../model/sleep.ts';
 import { formatDateTime } from '../../../model/time.ts';
-import type { NormalizeContext } from '../../shared/normalize.ts';
-import { sumOrNull } from '../../shared/units.ts';
+import type { NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
+import { sumOrNull } from '../../../provider-kit/normalize/units.ts';
 import { offsetIn } from './timezone.ts';
 import {
   type Pages,

@@ -1,0 +1,106 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { oauthCallbackUrl } from '../../provider-kit/callback-url.ts';
+import * as usersRepo from '../users/repo.ts';
+import { resolveLanguage } from '../../http/hosted/i18n.ts';
+import { buildAuthorizeUrl, newPkcePair } from '../../provider-access/oauth.ts';
+import {
+  AUTH_SESSION_TTL_MS,
+  type ConnectionsDeps,
+  EXPIRE_AUTH_SESSION_QUEUE,
+  type ExpireAuthSessionJob,
+  SDK_TOKEN_TTL_SECONDS,
+} from './ports.ts';
+import { parseRedirectUrl, parseReferenceId } from './redirects.ts';
+import * as repo from './repo.ts';
+
+export const hashSecret = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
+
+export type AuthLinkInput = {
+  developerId: string;
+  resource: string;
+  referenceId?: string | null | undefined;
+  language?: string | null | undefined;
+  successRedirectUrl?: string | null | undefined;
+  failureRedirectUrl?: string | null | undefined;
+  widgetSessionId?: string | null | undefined;
+};
+
+export type AuthLink = { userId: string; authUrl: string; provider: string; expiresAt: Date };
+
+export function createAuthLinks(deps: ConnectionsDeps) {
+  const { db, clock, secretBox, integrations, jobs, config } = deps;
+
+  return {
+    /**
+     * The user exists (pending) from here on, so the developer holds a user_id before consent.
+     * `state` is 32 random bytes, stored hashed, valid once and for AUTH_SESSION_TTL_MS.
+     */
+    async createAuthLink(input: AuthLinkInput): Promise<AuthLink> {
+      const successUrl = parseRedirectUrl('auth_success_redirect_url', input.successRedirectUrl);
+      const failureUrl = parseRedirectUrl('auth_failure_redirect_url', input.failureRedirectUrl);
+      const referenceId = parseReferenceId(input.referenceId);
+      const language = resolveLanguage(input.language);
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + AUTH_SESSION_TTL_MS);
+
+      return db.transaction().execute(async (trx) => {
+        const provider = await integrations.requireConnectable(input.developerId, input.resource, trx);
+        const state = randomBytes(32).toString('base64url');
+        const pkce = provider.declaration.authKind === 'oauth2_pkce' ? newPkcePair() : null;
+        const redirectUri = oauthCallbackUrl(config.publicUrl, provider.id);
+        const user = await usersRepo.insertPendingUser(trx, {
+          id: randomUUID(),
+          developer_id: input.developerId,
+          provider: provider.id,
+          reference_id: referenceId,
+        });
+        const authSessionId = randomUUID();
+        await repo.insertAuthSession(trx, {
+          id: authSessionId,
+          state_hash: hashSecret(state),
+          user_id: user.id,
+          developer_id: input.developerId,
+          provider: provider.id,
+          code_verifier: pkce ? secretBox.seal(pkce.verifier) : null,
+          redirect_uri: redirectUri,
+          requested_scopes: provider.oauth?.scopes.join(',') || null,
+          success_redirect_url: successUrl,
+          failure_redirect_url: failureUrl,
+          reference_id: referenceId,
+          language,
+          widget_session_id: input.widgetSessionId ?? null,
+          expires_at: expiresAt,
+          consumed_at: null,
+        });
+        await jobs.send<ExpireAuthSessionJob>(
+          EXPIRE_AUTH_SESSION_QUEUE,
+          { authSessionId },
+          { trx, startAfter: new Date(expiresAt.getTime() + 5_000), id: authSessionId },
+        );
+        const authUrl = buildAuthorizeUrl(provider, {
+          state,
+          redirectUri,
+          codeChallenge: pkce?.challenge ?? null,
+          language,
+        });
+        return { userId: user.id, authUrl, provider: provider.id, expiresAt };
+      });
+    },
+
+    /** A single-use token for a mobile SDK to create an SDK-based connection; only its hash is kept. */
+    async issueSdkToken(developerId: string): Promise<{ token: string; expiresIn: number }> {
+      const token = randomBytes(32).toString('base64url');
+      await repo.insertSdkToken(db, {
+        token_hash: hashSecret(token),
+        developer_id: developerId,
+        expires_at: new Date(clock.now().getTime() + SDK_TOKEN_TTL_SECONDS * 1000),
+      });
+      return { token, expiresIn: SDK_TOKEN_TTL_SECONDS };
+    },
+
+    /** For the SDK upload side: the developer the token was issued to, once; undefined otherwise. */
+    async consumeSdkToken(token: string): Promise<string | undefined> {
+      return repo.consumeSdkToken(db, hashSecret(token), clock.now());
+    },
+  };
+}

@@ -1,0 +1,190 @@
+import type { ResolvedProvider } from '../../provider-access/catalog.ts';
+import type { TokenSet } from '../../provider-kit/types.ts';
+import * as usersRepo from '../users/repo.ts';
+import { toWireUser } from '../users/service.ts';
+import { buildAuthErrorEvent, buildAuthSuccessEvent, buildUserReauthEvent } from '../webhooks/events.ts';
+import type { Language } from '../../http/hosted/i18n.ts';
+import { resolveLanguage } from '../../http/hosted/i18n.ts';
+import { completeWidgetSession } from '../widget/repo.ts';
+import { hashSecret } from './auth-link.ts';
+import { exchangeAuthorizationCode, OAuthFlowError } from '../../provider-access/oauth.ts';
+import { type ConnectionsDeps, providerRuntime } from './ports.ts';
+import { withOutcome } from './redirects.ts';
+import type { AuthSessionRow } from './repo.ts';
+import * as repo from './repo.ts';
+
+/** Tributary's own outcome pages, used when the developer gave no redirect URL. */
+export const SUCCESS_PAGE_PATH = '/auth/success';
+export const FAILURE_PAGE_PATH = '/auth/failure';
+
+export type CallbackQuery = {
+  code?: string | undefined;
+  state?: string | undefined;
+  error?: string | undefined;
+  scope?: string | undefined;
+};
+
+/**
+ * `redirect`: the flow ended (either way) and the browser goes to the developer's URL.
+ * `invalid`: no usable session (unknown, reused or missing state): there is no URL to go to,
+ * so the caller shows an error page.
+ */
+export type CallbackOutcome =
+  | { kind: 'redirect'; outcome: 'success' | 'failure'; location: string; userId: string; reason?: string }
+  | { kind: 'invalid'; language: Language; reason: string };
+
+const REASON = /^[A-Za-z0-9_.-]{1,64}$/;
+
+export function createCallbacks(deps: ConnectionsDeps) {
+  const { db, clock, secretBox, providers, webhooks, log, config } = deps;
+  const runtime = providerRuntime(deps);
+
+  const defaultPage = (path: string, language: string) => `${config.publicUrl}${path}?lang=${language}`;
+
+  /** Ends a flow that did not connect: auth error event, the pending user deleted, failure URL. */
+  async function fail(session: AuthSessionRow, reason: string): Promise<CallbackOutcome> {
+    await db.transaction().execute(async (trx) => {
+      const user = await usersRepo.findUserById(trx, session.user_id);
+      if (user?.status !== 'pending') return;
+      const event = buildAuthErrorEvent(toWireUser(user), {
+        reason,
+        referenceId: session.reference_id,
+        widgetSessionId: session.widget_session_id,
+      });
+      await webhooks.dropPendingForUser(trx, user.id);
+      await usersRepo.deleteUser(trx, user.id);
+      await webhooks.emit(trx, session.developer_id, event);
+    });
+    const target = session.failure_redirect_url ?? defaultPage(FAILURE_PAGE_PATH, session.language);
+    return {
+      kind: 'redirect',
+      outcome: 'failure',
+      userId: session.user_id,
+      reason,
+      location: withOutcome(target, {
+        resource: session.provider,
+        reference_id: session.reference_id,
+        reason,
+      }),
+    };
+  }
+
+  async function succeed(
+    session: AuthSessionRow,
+    provider: ResolvedProvider,
+    exchanged: { tokens: TokenSet; accountId: string | null },
+    grantedInCallback: string | undefined,
+  ): Promise<CallbackOutcome> {
+    const { tokens, accountId } = exchanged;
+    const scopeList =
+      tokens.scopes ?? grantedInCallback?.split(/[\s,]+/) ?? session.requested_scopes?.split(',') ?? [];
+    const scopes = scopeList.filter(Boolean).join(',') || null;
+    const now = clock.now();
+
+    const connected = await db.transaction().execute(async (trx) => {
+      const pending = await usersRepo.findUserById(trx, session.user_id);
+      if (pending?.status !== 'pending') return false;
+      await repo.saveProviderTokens(
+        trx,
+        pending.id,
+        {
+          access_token: secretBox.seal(tokens.accessToken),
+          refresh_token: tokens.refreshToken ? secretBox.seal(tokens.refreshToken) : null,
+          expires_at: tokens.expiresAt,
+          scopes,
+          provider_user_id: accountId,
+        },
+        now,
+      );
+      const user = toWireUser(
+        await usersRepo.activateUser(trx, pending.id, { scopes, provider_user_id: accountId }),
+      );
+      const authEvent = buildAuthSuccessEvent(user, {
+        referenceId: session.reference_id,
+        widgetSessionId: session.widget_session_id,
+      });
+      await webhooks.emit(trx, session.developer_id, authEvent, { userId: user.user_id });
+      await deps.onConnected?.(trx, { userId: user.user_id, provider: provider.id });
+
+      // The same provider account connected again: the new id replaces the old one.
+      if (accountId) {
+        const previous = await usersRepo.findUsersWithAccount(trx, {
+          developerId: session.developer_id,
+          provider: provider.id,
+          providerUserId: accountId,
+          exceptUserId: user.user_id,
+        });
+        for (const old of previous) {
+          await webhooks.dropPendingForUser(trx, old.id);
+          await usersRepo.deleteUser(trx, old.id);
+          await webhooks.emit(trx, session.developer_id, buildUserReauthEvent(user, toWireUser(old)), {
+            userId: user.user_id,
+          });
+        }
+      }
+      if (session.widget_session_id) await completeWidgetSession(trx, session.widget_session_id, now);
+      return true;
+    });
+    if (!connected) return fail(session, 'user_deleted');
+
+    const target = session.success_redirect_url ?? defaultPage(SUCCESS_PAGE_PATH, session.language);
+    return {
+      kind: 'redirect',
+      outcome: 'success',
+      userId: session.user_id,
+      location: withOutcome(target, {
+        user_id: session.user_id,
+        resource: session.provider,
+        reference_id: session.reference_id,
+      }),
+    };
+  }
+
+  return {
+    /** The provider sent the browser back: spend the state, exchange the code, connect or fail. */
+    async completeCallback(providerParam: string, query: CallbackQuery): Promise<CallbackOutcome> {
+      const invalid = (reason: string): CallbackOutcome => ({
+        kind: 'invalid',
+        language: resolveLanguage(null),
+        reason,
+      });
+      if (!query.state) return invalid('missing_state');
+      const found = await repo.findAuthSessionByState(db, hashSecret(query.state));
+      if (!found || found.provider !== providerParam.toUpperCase()) return invalid('unknown_state');
+      const now = clock.now();
+      const session = await repo.consumeAuthSession(db, found.id, now);
+      if (!session)
+        return { kind: 'invalid', language: resolveLanguage(found.language), reason: 'state_used' };
+
+      if (session.expires_at.getTime() <= now.getTime()) return fail(session, 'expired');
+      if (query.error) return fail(session, REASON.test(query.error) ? query.error : 'provider_error');
+      const provider = providers.get(session.provider);
+      if (!query.code || !provider) return fail(session, 'invalid_request');
+
+      let exchanged: { tokens: TokenSet; accountId: string | null };
+      try {
+        exchanged = await exchangeAuthorizationCode(provider, runtime, {
+          code: query.code,
+          codeVerifier: session.code_verifier ? secretBox.open(session.code_verifier) : null,
+          redirectUri: session.redirect_uri,
+        });
+      } catch (error) {
+        if (!(error instanceof OAuthFlowError)) throw error;
+        log.warn({ provider: provider.id, reason: error.reason, err: error }, 'OAuth code exchange failed');
+        return fail(session, error.reason);
+      }
+      return succeed(session, provider, exchanged, query.scope);
+    },
+
+    /** The durable timer of an auth session: fails it if nobody came back in time. */
+    async expireAuthSession(authSessionId: string): Promise<boolean> {
+      const found = await repo.findAuthSession(db, authSessionId);
+      const now = clock.now();
+      if (!found || found.consumed_at || found.expires_at.getTime() > now.getTime()) return false;
+      const session = await repo.consumeAuthSession(db, found.id, now);
+      if (!session) return false;
+      await fail(session, 'expired');
+      return true;
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { notFound } from '../../core/errors.ts';
+import type { Db } from '../../store/db.ts';
+import * as usersRepo from '../users/repo.ts';
+import { findUserForDeveloper, toWireUser } from '../users/service.ts';
+import { buildUserNoticeEvent } from '../webhooks/events.ts';
+import { revokeAccess } from '../../provider-access/oauth.ts';
+import { type ConnectionsDeps, providerRuntime } from './ports.ts';
+import * as repo from './repo.ts';
+
+export function createLifecycle(deps: ConnectionsDeps) {
+  const { db, secretBox, providers, webhooks, log } = deps;
+  const runtime = providerRuntime(deps);
+
+  return {
+    /**
+     * Disconnects a user: revokes at the provider where it allows it (best effort: a provider
+     * outage must not keep a user connected here), then deletes the user and everything of
+     * theirs in the transaction that writes the deauth event.
+     */
+    async deauthenticate(developerId: string, userId: string): Promise<void> {
+      const user = await findUserForDeveloper(db, developerId, userId);
+      const provider = providers.get(user.provider);
+      const tokens = await repo.readProviderTokens(db, user.id);
+      if (provider && tokens) {
+        try {
+          // A connector that revokes with signed calls does it itself; the others are declarative.
+          if (!(await deps.revokeWithConnector?.(user.id))) {
+            await revokeAccess(provider, runtime, {
+              accessToken: (await deps.freshAccessToken?.(user.id)) ?? secretBox.open(tokens.access_token),
+              providerUserId: tokens.provider_user_id ?? user.provider_user_id,
+            });
+          }
+        } catch (error) {
+          log.warn(
+            { provider: provider.id, userId: user.id, err: error },
+            'token revocation failed; deleting anyway',
+          );
+        }
+      }
+      const deleted = await db.transaction().execute(async (trx) => {
+        await webhooks.dropPendingForUser(trx, user.id);
+        if (!(await usersRepo.deleteUser(trx, user.id))) return false;
+        await webhooks.emit(trx, developerId, buildUserNoticeEvent('deauth', toWireUser(user)));
+        return true;
+      });
+      if (!deleted) throw notFound(`no user with user_id ${userId}`);
+    },
+
+    /**
+     * A refresh failed for good (or the provider answered 401/403/412): the user needs to
+     * reconnect. Emits `connection_error` once, on the transition; returns whether it happened.
+     */
+    async markConnectionBroken(trx: Db, userId: string, reason: string): Promise<boolean> {
+      const user = await usersRepo.changeStatus(trx, userId, ['active'], 'broken');
+      if (!user) return false;
+      log.warn({ userId, provider: user.provider, reason }, 'connection broken');
+      await webhooks.emit(
+        trx,
+        user.developer_id,
+        buildUserNoticeEvent('connection_error', toWireUser(user)),
+        {
+          userId,
+        },
+      );
+      return true;
+    },
+
+    /** The provider told us the user withdrew access: tokens are useless, so they go. */
+    async markAccessRevoked(trx: Db, userId: string): Promise<boolean> {
+      const user = await usersRepo.changeStatus(trx, userId, ['active', 'broken'], 'revoked');
+      if (!user) return false;
+      await repo.deleteProviderTokens(trx, userId);
+      await webhooks.emit(trx, user.developer_id, buildUserNoticeEvent('access_revoked', toWireUser(user)), {
+        userId,
+      });
+      return true;
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// The data-read budget, exactly as the contract states it:
+// - cost of a read = end_date − start_date in days (no dates, e.g. the athlete: 1);
+// - r1: a window over 1,825 days is rejected (exactly 1,825 is accepted);
+// - r2: the cumulative cost per user per fixed UTC hour may not exceed the developer's limit
+//   (6,000 unless raised per dev-id); a request that would exceed it is rejected and costs nothing.
+// The budget lives in the database and is charged by one conditional upsert, so parallel
+// requests on any number of processes share it exactly.
+import { sql } from 'kysely';
+import { AppError } from '../../core/errors.ts';
+import type { Db } from '../../store/db.ts';
+
+export const R1_MAX_WINDOW_DAYS = 1825;
+export const DEFAULT_HOURLY_DAYS_LIMIT = 6000;
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+export const HEADER_RULE = 'X-Service-RateLimit-Rule';
+export const HEADER_LIMIT = 'X-Service-RateLimit-Limit';
+export const HEADER_REMAINING = 'X-Service-RateLimit-Remaining';
+export const HEADER_RESET_AFTER = 'X-Service-RateLimit-Reset-After';
+
+/** Cost in days of a window of `windowMs`; a partial day counts as a day. Null (no dates): 1. */
+export function costOf(windowMs: number | null): number {
+  if (windowMs === null) return 1;
+  return Math.ceil(windowMs / DAY_MS);
+}
+
+export function violatesR1(windowMs: number | null): boolean {
+  return windowMs !== null && windowMs > R1_MAX_WINDOW_DAYS * DAY_MS;
+}
+
+export function bucketStartOf(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+}
+
+/** Whole seconds until the next UTC hour starts (3600 exactly on the hour). */
+export function secondsToNextHour(now: Date): number {
+  const next = bucketStartOf(now).getTime() + HOUR_MS;
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}
+
+export function hourlyLimitOf(developer: { hourlyDaysLimit: number | null }): number {
+  return developer.hourlyDaysLimit ?? DEFAULT_HOURLY_DAYS_LIMIT;
+}
+
+export type BudgetState = { limit: number; used: number; resetAfterSeconds: number };
+
+export function budgetHeaders(state: BudgetState): Record<string, string> {
+  return {
+    [HEADER_LIMIT]: String(state.limit),
+    [HEADER_REMAINING]: String(Math.max(0, state.limit - state.used)),
+    [HEADER_RESET_AFTER]: String(state.resetAfterSeconds),
+  };
+}
+
+export function r1Rejection(windowMs: number): AppError {
+  const days = Math.round((windowMs / DAY_MS) * 1000) / 1000;
+  return new AppError(
+    'rate_limited',
+    `requested window of ${days} days exceeds the maximum of ${R1_MAX_WINDOW_DAYS} days per request (rule r1)`,
+    { headers: { [HEADER_RULE]: 'r1' } },
+  );
+}
+
+export function r2Rejection(userId: string, cost: number, state: BudgetState): AppError {
+  return new AppError(
+    'rate_limited',
+    `hourly data budget of user ${userId} exhausted: ${state.used} of ${state.limit} days used in this UTC hour, ` +
+      `this request costs ${cost} (rule r2); the budget resets in ${state.resetAfterSeconds} s`,
+    {
+      headers: {
+        [HEADER_RULE]: 'r2',
+        'Retry-After': String(state.resetAfterSeconds),
+        ...budgetHeaders(state),
+      },
+    },
+  );
+}
+
+/**
+ * Adds `cost` to the user's bucket for this hour only if the total stays within `limit`: the
+ * WHERE on the conflict branch makes check-and-add one atomic step. No row back means rejected,
+ * and nothing was charged. A first request of the hour inserts; the caller guarantees
+ * `cost <= limit`, so that insert never overshoots.
+ */
+export async function chargeBucket(
+  db: Db,
+  input: { userId: string; bucketStart: Date; cost: number; limit: number },
+): Promise<{ accepted: boolean; used: number }> {
+  const charged = await db
+    .insertInto('rate_buckets')
+    .values({ user_id: input.userId, bucket_start: input.bucketStart, used: input.cost })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['user_id', 'bucket_start'])
+        .doUpdateSet({ used: sql<number>`rate_buckets.used + excluded.used` })
+        .where(sql<number>`rate_buckets.used + excluded.used`, '<=', input.limit),
+    )
+    .returning('used')
+    .executeTakeFirst();
+  if (charged) return { accepted: true, used: charged.used };
+  return { accepted: false, used: await bucketUsed(db, input.userId, input.bucketStart) };
+}
+
+export async function bucketUsed(db: Db, userId: string, bucketStart: Date): Promise<number> {
+  const row = await db
+    .selectFrom('rate_buckets')
+    .select('used')
+    .where('user_id', '=', userId)
+    .where('bucket_start', '=', bucketStart)
+    .executeTakeFirst();
+  return row?.used ?? 0;
+}
+
+/**
+ * Applies r1 then r2 to a read; returns the headers of an accepted read, or throws the 429.
+ * The caller has already excluded users still pending authentication (they are not budgeted).
+ */
+export async function enforceReadBudget(
+  db: Db,
+  input: { userId: string; windowMs: number | null; limit: number; now: Date },
+): Promise<Record<string, string>> {
+  if (input.windowMs !== null && violatesR1(input.windowMs)) throw r1Rejection(input.windowMs);
+  const cost = costOf(input.windowMs);
+  const bucketStart = bucketStartOf(input.now);
+  const resetAfterSeconds = secondsToNextHour(input.now);
+  if (cost > input.limit) {
+    const used = await bucketUsed(db, input.userId, bucketStart);
+    throw r2Rejection(input.userId, cost, { limit: input.limit, used, resetAfterSeconds });
+  }
+  const result = await chargeBucket(db, { userId: input.userId, bucketStart, cost, limit: input.limit });
+  const state = { limit: input.limit, used: result.used, resetAfterSeconds };
+  if (!result.accepted) throw r2Rejection(input.userId, cost, state);
+  return budgetHeaders(state);
+}
+
+/** Buckets of past hours are never read again. */
+export async function pruneBuckets(db: Db, before: Date): Promise<number> {
+  const result = await db.deleteFrom('rate_buckets').where('bucket_start', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

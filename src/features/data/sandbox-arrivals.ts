@@ -1,0 +1,96 @@
+// Simulated providers (SANDBOX) have no one to push data to us, so a recurring job plays that
+// part: every SANDBOX_ARRIVAL_MINUTES it asks each such provider what "arrived" for each
+// connected, active user since the previous run, stores it and pushes it as data events (no
+// reference: nobody asked), so a webhook integration can be built against the sandbox.
+// Generic over providers: any data source with an `arrivals` hook takes part.
+import type { Logger } from 'pino';
+import { ConfigError } from '../../core/config.ts';
+import type { Clock } from '../../runtime/context.ts';
+import type { ProviderCatalog } from '../../provider-access/catalog.ts';
+import type { Db } from '../../store/db.ts';
+import type { UserRow } from '../users/service.ts';
+import type { Sync } from './sync.ts';
+
+export const ARRIVALS_QUEUE = 'data.provider-arrivals';
+export const DEFAULT_ARRIVAL_MINUTES = 15;
+const USER_PAGE = 100;
+
+/** SANDBOX_ARRIVAL_MINUTES: minutes between arrivals (default 15); `0` or `off` turns them off. */
+export function arrivalMinutes(env: Readonly<Record<string, string | undefined>>): number | null {
+  const raw = env.SANDBOX_ARRIVAL_MINUTES?.trim();
+  if (raw === undefined || raw === '') return DEFAULT_ARRIVAL_MINUTES;
+  if (raw === 'off' || raw === '0') return null;
+  const minutes = Number(raw);
+  if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440) {
+    throw new ConfigError(
+      `SANDBOX_ARRIVAL_MINUTES must be a whole number of minutes from 1 to 1440, or off; got "${raw}"`,
+    );
+  }
+  return minutes;
+}
+
+export type Ingest = (
+  trx: Db,
+  user: UserRow,
+  type: Parameters<Sync['syncDays']>[1],
+  records: readonly unknown[],
+) => Promise<unknown>;
+
+export type ArrivalsDeps = {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  providers: ProviderCatalog;
+  sync: Sync;
+  ingest: Ingest;
+};
+
+/**
+ * One arrivals pass for the window (now − interval, now]. Users connected after the window
+ * opened are left for the next pass: their history is read through the API, and a user who
+ * just connected should not receive a burst of "new" data.
+ */
+export async function runArrivals(
+  deps: ArrivalsDeps,
+  intervalMinutes: number,
+): Promise<{ users: number; records: number }> {
+  const until = deps.clock.now();
+  const since = new Date(until.getTime() - intervalMinutes * 60_000);
+  let users = 0;
+  let records = 0;
+  for (const provider of deps.providers.list()) {
+    const source = provider.connector?.data;
+    if (!provider.enabled || !source?.arrivals) continue;
+    let afterId: string | null = null;
+    for (;;) {
+      let query = deps.db
+        .selectFrom('users')
+        .selectAll()
+        .where('provider', '=', provider.id)
+        .where('status', '=', 'active')
+        .where('active', '=', true)
+        .where('created_at', '<=', since)
+        .orderBy('id')
+        .limit(USER_PAGE);
+      if (afterId) query = query.where('id', '>', afterId);
+      const page: UserRow[] = await query.execute();
+      for (const user of page) {
+        try {
+          const arrived = await source.arrivals({ ...deps.sync.contextFor(user), since, until });
+          await deps.db.transaction().execute(async (trx) => {
+            for (const batch of arrived) await deps.ingest(trx, user, batch.type, batch.records);
+          });
+          users++;
+          records += arrived.reduce((total, batch) => total + batch.records.length, 0);
+        } catch (error) {
+          // One user's failure must not starve the others.
+          deps.log.warn({ userId: user.id, provider: provider.id, err: error }, 'arrivals failed for user');
+        }
+      }
+      if (page.length < USER_PAGE) break;
+      afterId = page[page.length - 1]!.id;
+    }
+  }
+  if (records > 0) deps.log.info({ users, records }, 'provider arrivals pushed');
+  return { users, records };
+}

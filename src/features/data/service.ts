@@ -1,0 +1,286 @@
+// The data service: reads (budget, sync, answer in the response or to the webhook), ingestion
+// of records providers push, and the jobs behind them. Routes stay thin; this decides.
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import type { Config } from '../../core/config.ts';
+import { ConfigError } from '../../core/config.ts';
+import type { Clock } from '../../runtime/context.ts';
+import type { SecretBox } from '../../core/secret-box.ts';
+import { invalidParameter, upstreamUnavailable } from '../../core/errors.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import { type DataTypeName, isDataTypeName } from '../../model/index.ts';
+import { type DataSourceContext, ProviderDataError } from '../../provider-kit/data-source.ts';
+import type { ProviderCatalog } from '../../provider-access/catalog.ts';
+import type { ProviderDataType } from '../../provider-kit/types.ts';
+import type { Db } from '../../store/db.ts';
+import type { Developer } from '../developers/service.ts';
+import { findUserForDeveloper, toWireUser, type UserRow, type WireUser } from '../users/service.ts';
+import { isLargeRequestRange } from '../webhooks/chunking.ts';
+import { buildAthleteEvent, buildDataEvent, type JsonObject } from '../webhooks/events.ts';
+import type { WebhooksService } from '../webhooks/service.ts';
+import { createDeliverer, DELIVER_QUEUE, type DeliverJob } from './deliver.ts';
+import {
+  type DataWindow,
+  filterOf,
+  parseAthleteParams,
+  parseReadParams,
+  type RawReadQuery,
+  type ReadParams,
+} from './params.ts';
+import { createPlannedWorkouts } from './planned-workouts.ts';
+import { enforceReadBudget, hourlyLimitOf, pruneBuckets } from './rate-limit.ts';
+import { ATHLETE_KEY } from './records.ts';
+import * as repo from './repo.ts';
+import { streamEnvelope } from './stream.ts';
+import { createSync, prepareAll, storeBatch } from './sync.ts';
+
+export const DATA_SENT_MESSAGE = 'Data sent to webhook';
+export const LARGE_REQUEST_MESSAGE =
+  'Large request submitted. The data is being processed and will be sent to your destination in chunks';
+
+export type DataDeps = {
+  db: Db;
+  jobs: JobQueue;
+  clock: Clock;
+  log: Logger;
+  config: Config;
+  providers: ProviderCatalog;
+  secretBox: SecretBox;
+  webhooks: Pick<WebhooksService, 'emit' | 'emitMany' | 'settings'>;
+  /** The connector framework's view of a user (fresh credentials, provider HTTP client), when wired. */
+  connectorContext?: (user: UserRow) => DataSourceContext;
+};
+
+/** `v2` answers `{user, data, type}` and defaults to the webhook; `v3` answers `{connection, data, type}`. */
+export type ApiVersion = 'v2' | 'v3';
+
+export type ReadResult = { status: number; headers: Record<string, string>; body: Readable | object };
+
+/** The v3 `Connection` object (wire-facts A.2), built from the user. */
+export function toConnection(user: UserRow) {
+  const wire = toWireUser(user);
+  return {
+    id: user.id,
+    reference_id: user.reference_id,
+    created_at: wire.created_at,
+    provider: user.provider,
+    last_polled_at: user.last_polled_at?.toISOString() ?? null,
+    last_updated_at: wire.last_webhook_update,
+    most_recent_data_at: user.most_recent_data_at?.toISOString() ?? null,
+    scopes: user.scopes ? user.scopes.split(',').filter((scope) => scope !== '') : [],
+  };
+}
+
+/** RAW_PAYLOAD_RETENTION_DAYS: days raw provider payloads are kept (default 30; 0 keeps none). */
+export function rawRetentionDays(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.RAW_PAYLOAD_RETENTION_DAYS?.trim();
+  if (raw === undefined || raw === '') return 30;
+  const days = Number(raw);
+  if (!Number.isInteger(days) || days < 0) {
+    throw new ConfigError(
+      `RAW_PAYLOAD_RETENTION_DAYS must be a whole number of days (0 keeps none), got "${raw}"`,
+    );
+  }
+  return days;
+}
+
+export function createDataService(deps: DataDeps) {
+  const { db, clock, log } = deps;
+  const retentionDays = rawRetentionDays(deps.config.env);
+  const sync = createSync({
+    db,
+    clock,
+    log,
+    providers: deps.providers,
+    secretBox: deps.secretBox,
+    runtime: { config: deps.config, clock, secretBox: deps.secretBox },
+    rawRetentionDays: retentionDays,
+    ...(deps.connectorContext ? { connectorContext: deps.connectorContext } : {}),
+  });
+  const deliverer = createDeliverer({ db, jobs: deps.jobs, clock, log, sync, webhooks: deps.webhooks });
+
+  /** Runs a sync; a provider failure becomes a 503 the client can retry, never a 500. */
+  async function syncOrUnavailable(task: () => Promise<void>, headers: Record<string, string>) {
+    try {
+      await task();
+    } catch (error) {
+      if (!(error instanceof ProviderDataError)) throw error;
+      log.warn({ err: error }, 'provider fetch failed during a read');
+      const detail =
+        error.kind === 'unauthorized'
+          ? 'the provider refused this user’s credentials; the user may need to reconnect'
+          : 'the provider is not answering right now; retry later';
+      throw upstreamUnavailable(detail, {
+        headers: { ...headers, 'Retry-After': String(error.retryAfterSeconds ?? 60) },
+      });
+    }
+  }
+
+  /** Finds the user and applies the budget: everything a read does before its answer. */
+  async function admit(
+    developer: Developer,
+    userId: string,
+    params: ReadParams,
+  ): Promise<{ user: UserRow; headers: Record<string, string> }> {
+    const user = await findUserForDeveloper(db, developer.id, userId);
+    // Pending users have no data and are not budgeted: a 400 that says why (see OpenAPI).
+    if (user.status === 'pending') {
+      throw invalidParameter(
+        'user_id',
+        `user ${user.id} has not completed authentication yet, so it has no data`,
+      );
+    }
+    if (params.toWebhook && !user.active) {
+      throw invalidParameter(
+        'to_webhook',
+        `user ${user.id} is inactive and receives no webhooks; read with to_webhook=false or set active=true`,
+      );
+    }
+    const window = params.window;
+    const headers = await enforceReadBudget(db, {
+      userId: user.id,
+      windowMs: window ? window.endMs - window.startMs : null,
+      limit: hourlyLimitOf(developer),
+      now: clock.now(),
+    });
+    return { user, headers };
+  }
+
+  async function acknowledge(
+    developer: Developer,
+    user: UserRow,
+    type: ProviderDataType,
+    params: ReadParams,
+    version: ApiVersion,
+    headers: Record<string, string>,
+  ): Promise<ReadResult> {
+    const reference = randomUUID();
+    const window = params.window;
+    const job: DeliverJob = {
+      developerId: developer.id,
+      userId: user.id,
+      type,
+      reference,
+      withSamples: params.withSamples,
+      ...(window ? { start: window.start, end: window.end } : {}),
+    };
+    await deps.jobs.send(DELIVER_QUEUE, job);
+    const large = window !== null && isLargeRequestRange(new Date(window.startMs), new Date(window.endMs));
+    const owner = version === 'v3' ? { connection: toConnection(user) } : { user: toWireUser(user) };
+    return {
+      status: 200,
+      headers: { ...headers, 'service-reference': reference },
+      body: {
+        status: 'success',
+        type,
+        reference,
+        trace_id: reference,
+        message: large ? LARGE_REQUEST_MESSAGE : DATA_SENT_MESSAGE,
+        ...owner,
+      },
+    };
+  }
+
+  async function read(
+    developer: Developer,
+    input: { type: DataTypeName; userId: string; query: RawReadQuery; version: ApiVersion },
+  ): Promise<ReadResult> {
+    const params = parseReadParams(input.type, input.query, clock.now(), {
+      toWebhook: input.version === 'v2',
+    });
+    const { user, headers } = await admit(developer, input.userId, params);
+    if (params.toWebhook) return acknowledge(developer, user, input.type, params, input.version, headers);
+    const window = params.window as DataWindow;
+    await syncOrUnavailable(
+      () => sync.syncDays(user, input.type, window.syncStartDay, window.syncEndDay),
+      headers,
+    );
+    const owner =
+      input.version === 'v3'
+        ? `"connection":${JSON.stringify(toConnection(user))}`
+        : `"user":${JSON.stringify(toWireUser(user))}`;
+    const body = streamEnvelope(
+      db,
+      { userId: user.id, type: input.type, filter: filterOf(window), withSamples: params.withSamples },
+      { head: owner, tail: `"type":${JSON.stringify(input.type)}` },
+    );
+    return { status: 200, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body };
+  }
+
+  async function readAthlete(
+    developer: Developer,
+    input: { userId: string; query: { to_webhook?: string } },
+  ): Promise<ReadResult> {
+    const params = parseAthleteParams(input.query);
+    const { user, headers } = await admit(developer, input.userId, params);
+    if (params.toWebhook) return acknowledge(developer, user, 'athlete', params, 'v2', headers);
+    await syncOrUnavailable(() => sync.syncAthlete(user), headers);
+    const stored = await repo.recordsByKeys(db, {
+      userId: user.id,
+      type: 'athlete',
+      keys: [ATHLETE_KEY],
+      withSamples: false,
+    });
+    const athlete = stored[0] ? (JSON.parse(stored[0].summary) as JsonObject) : null;
+    return { status: 200, headers, body: { athlete, user: toWireUser(user), type: 'athlete' } };
+  }
+
+  /**
+   * Stores records a provider pushed (validated; invalid ones logged, counted and skipped) in
+   * the caller's transaction, and by default sends them to the developer as a data event in the
+   * same transaction. For connectors receiving provider webhooks, and the sandbox arrivals.
+   */
+  async function ingest(
+    trx: Db,
+    user: UserRow,
+    type: ProviderDataType,
+    records: readonly unknown[],
+    raw?: unknown,
+    options: { emit?: boolean } = {},
+  ): Promise<{ stored: number; invalid: number }> {
+    const now = clock.now();
+    const prepared = prepareAll(log, { user, type, records, now });
+    await storeBatch({ rawRetentionDays: retentionDays }, trx, {
+      user,
+      type,
+      records: prepared.stored,
+      raws: raw === undefined ? [] : [raw],
+      now,
+    });
+    if ((options.emit ?? true) && prepared.stored.length > 0) {
+      const wireUser = toWireUser(user);
+      const data = prepared.stored.map((record) => record.record as JsonObject);
+      const event = isDataTypeName(type)
+        ? buildDataEvent(type, { user: wireUser, data })
+        : buildAthleteEvent({ user: wireUser, athlete: data[0]! });
+      await deps.webhooks.emit(trx, user.developer_id, event, { userId: user.id });
+    }
+    return { stored: prepared.stored.length, invalid: prepared.invalid };
+  }
+
+  /** Drops raw payloads past their retention and rate buckets of past hours. */
+  async function prune(): Promise<{ rawPayloads: number; buckets: number }> {
+    const now = clock.now().getTime();
+    const rawPayloads = await repo.pruneRawPayloads(
+      db,
+      new Date(now - Math.max(retentionDays, 0) * 86_400_000),
+    );
+    const buckets = await pruneBuckets(db, new Date(now - 2 * 3_600_000));
+    return { rawPayloads, buckets };
+  }
+
+  return {
+    read,
+    readAthlete,
+    ingest,
+    prune,
+    sync,
+    deliverer,
+    plannedWorkouts: createPlannedWorkouts({ db, clock, log, providers: deps.providers, sync }),
+    rawRetentionDays: retentionDays,
+  };
+}
+
+export type DataService = ReturnType<typeof createDataService>;
+export type { WireUser };

@@ -1,0 +1,302 @@
+// Bringing a user's data into the store: which days of a range are not yet synced (coverage),
+// fetching them from the provider's data source (bounded by its history limit), validating and
+// upserting page by page so a five-year backfill never sits in memory.
+import type { Logger } from 'pino';
+import type { Clock } from '../../runtime/context.ts';
+import type { SecretBox } from '../../core/secret-box.ts';
+import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
+import type { DataSource, DataSourceContext } from '../../provider-kit/data-source.ts';
+import { ProviderDataError } from '../../provider-kit/data-source.ts';
+import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
+import type { ProviderDataType, ProviderRuntime } from '../../provider-kit/types.ts';
+import type { Db } from '../../store/db.ts';
+import { readProviderTokens } from '../connections/repo.ts';
+import type { UserRow } from '../users/service.ts';
+import { earlierDay, laterDay } from './params.ts';
+import { type PreparedRecord, prepareRecord } from './records.ts';
+import * as repo from './repo.ts';
+
+/** Recent days (yesterday onwards) still change at the provider; their sync stays valid this long. */
+export const RECENT_SYNC_TTL_MS = 5 * 60_000;
+/** The athlete profile is re-read from the provider when older than this. */
+export const ATHLETE_TTL_MS = 60 * 60_000;
+const FLUSH_RECORDS = 200;
+const FLUSH_BYTES = 2 * 1024 * 1024;
+
+export type SyncDeps = {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  providers: ProviderCatalog;
+  secretBox: SecretBox;
+  runtime: ProviderRuntime;
+  /** Days raw provider payloads are kept; 0 keeps none. */
+  rawRetentionDays: number;
+  /** Replaces the context below: the connector framework's (fresh credentials, provider HTTP). */
+  connectorContext?: (user: UserRow) => DataSourceContext;
+};
+
+export type Ingested = { stored: PreparedRecord[]; invalid: number };
+
+/** Validates and splits records; invalid ones are logged and counted, never stored. */
+export function prepareAll(
+  log: Logger,
+  input: { user: UserRow; type: ProviderDataType; records: readonly unknown[]; now: Date },
+): Ingested {
+  const stored: PreparedRecord[] = [];
+  let invalid = 0;
+  let firstProblem: string | undefined;
+  for (const record of input.records) {
+    const prepared = prepareRecord(input.type, record, input.now);
+    if (prepared.ok) stored.push(prepared.value);
+    else {
+      invalid++;
+      firstProblem ??= prepared.problem;
+    }
+  }
+  if (invalid > 0) {
+    log.warn(
+      {
+        userId: input.user.id,
+        provider: input.user.provider,
+        type: input.type,
+        invalid,
+        problem: firstProblem,
+      },
+      'provider records failed model validation and were not stored',
+    );
+  }
+  return { stored, invalid };
+}
+
+/** Upserts prepared records and keeps the raw payloads they came from (when retention allows). */
+export async function storeBatch(
+  deps: Pick<SyncDeps, 'rawRetentionDays'>,
+  trx: Db,
+  input: {
+    user: UserRow;
+    type: ProviderDataType;
+    records: readonly PreparedRecord[];
+    raws: readonly unknown[];
+    now: Date;
+  },
+): Promise<void> {
+  await repo.upsertRecords(trx, input.user.id, input.type, input.records, input.now);
+  if (deps.rawRetentionDays <= 0) return;
+  for (const payload of input.raws) {
+    await repo.insertRawPayload(trx, {
+      userId: input.user.id,
+      provider: input.user.provider,
+      type: input.type,
+      fetchedAt: input.now,
+      payload,
+    });
+  }
+}
+
+/** Runs `task` after every earlier task of the same key in this process has finished. */
+function keyedQueue() {
+  const tails = new Map<string, Promise<unknown>>();
+  return async <T>(key: string, task: () => Promise<T>): Promise<T> => {
+    const previous = tails.get(key) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const tail = run.catch(() => undefined);
+    tails.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (tails.get(key) === tail) tails.delete(key);
+    }
+  };
+}
+
+/** Gaps of [from, to) not covered by `covered` (sorted by start). */
+export function uncoveredDays(
+  from: string,
+  to: string,
+  covered: readonly repo.CoverageRow[],
+): [string, string][] {
+  const gaps: [string, string][] = [];
+  let cursor = from;
+  for (const row of covered) {
+    if (row.end_day <= cursor) continue;
+    if (row.start_day >= to) break;
+    if (row.start_day > cursor) gaps.push([cursor, row.start_day]);
+    if (row.end_day > cursor) cursor = row.end_day;
+    if (cursor >= to) break;
+  }
+  if (cursor < to) gaps.push([cursor, to]);
+  return gaps;
+}
+
+export function createSync(deps: SyncDeps) {
+  const { db, clock, log } = deps;
+  // Concurrent reads of one user's type share one sync: later ones wait, then find it covered.
+  // Across processes duplicate fetches are possible and harmless: upserts are idempotent.
+  const serialized = keyedQueue();
+
+  function sourceFor(
+    user: UserRow,
+    type: ProviderDataType,
+  ): { provider: ResolvedProvider; source: DataSource } | null {
+    const provider = deps.providers.get(user.provider);
+    const source = provider?.connector?.data;
+    // Only connected users are fetched; broken or revoked ones are answered from what is stored.
+    if (!provider || !source || user.status !== 'active') return null;
+    if (!provider.declaration.dataTypes.includes(type)) return null;
+    return { provider, source };
+  }
+
+  function contextFor(user: UserRow): DataSourceContext {
+    if (deps.connectorContext) return deps.connectorContext(user);
+    return {
+      user: { id: user.id, providerUserId: user.provider_user_id, scopes: user.scopes },
+      runtime: deps.runtime,
+      credentials: async () => {
+        const tokens = await readProviderTokens(db, user.id);
+        return tokens ? { accessToken: deps.secretBox.open(tokens.access_token) } : null;
+      },
+    };
+  }
+
+  /** Provider pages, with anything the provider throws turned into a ProviderDataError. */
+  async function* pagesOf(source: DataSource, args: Parameters<DataSource['fetch']>[0]) {
+    const iterator = source.fetch(args)[Symbol.asyncIterator]();
+    for (;;) {
+      let step: IteratorResult<{ records: readonly unknown[]; raw?: unknown }>;
+      try {
+        step = await iterator.next();
+      } catch (error) {
+        if (error instanceof ProviderDataError) throw error;
+        throw new ProviderDataError('unavailable', `${args.type} fetch failed`, { cause: error });
+      }
+      if (step.done) return;
+      yield step.value;
+    }
+  }
+
+  async function fetchDays(
+    user: UserRow,
+    type: ProviderDataType,
+    source: DataSource,
+    from: string,
+    to: string,
+  ) {
+    let records: PreparedRecord[] = [];
+    let raws: unknown[] = [];
+    let bytes = 0;
+    let invalid = 0;
+    const flush = async () => {
+      if (records.length === 0 && raws.length === 0) return;
+      const batch = { records, raws };
+      records = [];
+      raws = [];
+      bytes = 0;
+      await db
+        .transaction()
+        .execute((trx) => storeBatch(deps, trx, { user, type, ...batch, now: clock.now() }));
+    };
+    for await (const page of pagesOf(source, { ...contextFor(user), type, startDate: from, endDate: to })) {
+      // Prepared (validated and serialized) as they come, so a batch is bounded by its real size.
+      const prepared = prepareAll(log, { user, type, records: page.records, now: clock.now() });
+      invalid += prepared.invalid;
+      for (const record of prepared.stored) {
+        records.push({ ...record, record: null });
+        bytes += record.bytes;
+      }
+      if (page.raw !== undefined) raws.push(page.raw);
+      if (records.length >= FLUSH_RECORDS || bytes >= FLUSH_BYTES) await flush();
+    }
+    await flush();
+    return invalid;
+  }
+
+  /**
+   * Makes sure the local days [fromDay, toDay) of `type` are in the store. Days the provider
+   * cannot serve (beyond its history, or in the future) are skipped. Throws ProviderDataError
+   * when the provider fails; what was stored before the failure stays (and counts next time).
+   */
+  async function syncDays(
+    user: UserRow,
+    type: ProviderDataType,
+    fromDay: string,
+    toDay: string,
+  ): Promise<void> {
+    const found = sourceFor(user, type);
+    if (!found) return;
+    const now = clock.now();
+    const todayNumber = Math.floor(now.getTime() / MS_PER_DAY);
+    const history = found.provider.declaration.historyDays;
+    // A local day can run up to a day ahead of UTC; nothing exists beyond that.
+    const latest = dayNumberToIsoDate(todayNumber + 2);
+    const earliest = history === null ? null : dayNumberToIsoDate(todayNumber - history);
+    const from = earliest ? laterDay(earliest, fromDay) : fromDay;
+    const to = earlierDay(latest, toDay);
+    if (from >= to) return;
+    // Days before yesterday are final; yesterday onwards may still receive data.
+    const settledBefore = dayNumberToIsoDate(todayNumber - 1);
+
+    await serialized(`${user.id}:${type}`, async () => {
+      const freshAfter = new Date(clock.now().getTime() - RECENT_SYNC_TTL_MS);
+      const covered = await repo.coverageIn(db, {
+        userId: user.id,
+        type,
+        fromDay: from,
+        toDay: to,
+        freshAfter,
+      });
+      const gaps = uncoveredDays(from, to, covered);
+      for (const [gapFrom, gapTo] of gaps) {
+        const invalid = await fetchDays(user, type, found.source, gapFrom, gapTo);
+        const at = clock.now();
+        await db.transaction().execute(async (trx) => {
+          const split = earlierDay(gapTo, laterDay(gapFrom, settledBefore));
+          await repo.addCoverage(trx, {
+            userId: user.id,
+            type,
+            fromDay: gapFrom,
+            toDay: split,
+            settled: true,
+            now: at,
+          });
+          await repo.addCoverage(trx, {
+            userId: user.id,
+            type,
+            fromDay: split,
+            toDay: gapTo,
+            settled: false,
+            now: at,
+          });
+          await repo.markPolled(trx, user.id, at);
+        });
+        if (invalid > 0)
+          log.warn(
+            { userId: user.id, type, from: gapFrom, to: gapTo, invalid },
+            'sync skipped invalid records',
+          );
+      }
+    });
+  }
+
+  /** Re-reads the athlete profile when the stored one is missing or older than ATHLETE_TTL_MS. */
+  async function syncAthlete(user: UserRow): Promise<void> {
+    const found = sourceFor(user, 'athlete');
+    if (!found) return;
+    await serialized(`${user.id}:athlete`, async () => {
+      const stored = await db
+        .selectFrom('data_records')
+        .select('updated_at')
+        .where('user_id', '=', user.id)
+        .where('type', '=', 'athlete')
+        .executeTakeFirst();
+      if (stored && stored.updated_at.getTime() > clock.now().getTime() - ATHLETE_TTL_MS) return;
+      const today = dayNumberToIsoDate(Math.floor(clock.now().getTime() / MS_PER_DAY));
+      await fetchDays(user, 'athlete', found.source, today, addDays(today, 1));
+      await repo.markPolled(db, user.id, clock.now());
+    });
+  }
+
+  return { syncDays, syncAthlete, sourceFor, contextFor };
+}
+
+export type Sync = ReturnType<typeof createSync>;

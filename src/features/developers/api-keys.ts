@@ -1,0 +1,35 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Environment } from '../../store/tables/developers.ts';
+
+/**
+ * API keys are 32 random bytes behind an environment prefix, so a leaked key says where it
+ * works. Only a SHA-256 hash is stored: the key is high-entropy, so a slow hash adds nothing.
+ */
+const PREFIX: Record<Environment, string> = { sandbox: 'sk_test_', production: 'sk_live_' };
+
+export type NewApiKey = { id: string; plaintext: string; hash: string; displayPrefix: string };
+
+export function hashApiKey(plaintext: string): string {
+  return createHash('sha256').update(plaintext, 'utf8').digest('hex');
+}
+
+export function generateApiKey(environment: Environment): NewApiKey {
+  const plaintext = `${PREFIX[environment]}${randomBytes(32).toString('base64url')}`;
+  return {
+    id: `key_${randomBytes(8).toString('hex')}`,
+    plaintext,
+    hash: hashApiKey(plaintext),
+    displayPrefix: `${plaintext.slice(0, PREFIX[environment].length + 6)}…`,
+  };
+}
+
+/** Compares against every candidate without stopping early, so timing reveals nothing. */
+export function matchesAnyKey(plaintext: string, storedHashes: readonly string[]): boolean {
+  const presented = Buffer.from(hashApiKey(plaintext), 'hex');
+  let matched = false;
+  for (const stored of storedHashes) {
+    const candidate = Buffer.from(stored, 'hex');
+    if (candidate.length === presented.length && timingSafeEqual(candidate, presented)) matched = true;
+  }
+  return matched;
+}

@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import type { SecretBox } from '../../core/secret-box.ts';
+import { badRequest, notFound } from '../../core/errors.ts';
+import type { Db } from '../../store/db.ts';
+import { generateWebhookSecret } from '../webhooks/signing.ts';
+import { generateApiKey, matchesAnyKey } from './api-keys.ts';
+import type { DeveloperRow } from './repo.ts';
+import * as repo from './repo.ts';
+import type { Environment } from '../../store/tables/developers.ts';
+
+export type Developer = {
+  id: string;
+  name: string;
+  environment: Environment;
+  status: 'active' | 'suspended';
+  orderApiAccess: boolean;
+  /** Per-dev-id override of the hourly data-read budget (days); null means the default. */
+  hourlyDaysLimit: number | null;
+  webhookUrl: string | null;
+  createdAt: Date;
+};
+
+export type CreatedDeveloper = { developer: Developer; apiKey: string; webhookSecret: string };
+
+export type AuthenticationResult =
+  { ok: true; developer: Developer } | { ok: false; kind: 'unauthorized' | 'forbidden'; detail: string };
+
+const toDeveloper = (row: DeveloperRow): Developer => ({
+  id: row.id,
+  name: row.name,
+  environment: row.environment,
+  status: row.status,
+  orderApiAccess: row.order_api_access,
+  hourlyDaysLimit: row.hourly_days_limit,
+  webhookUrl: row.webhook_url,
+  createdAt: row.created_at,
+});
+
+/** `acme-health-3f9a2c1d`: readable in logs and dashboards, unguessable enough to not enumerate. */
+function newDeveloperId(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 24)
+    .replace(/-+$/, '');
+  return `${slug || 'dev'}-${randomBytes(4).toString('hex')}`;
+}
+
+export function createDevelopersService(deps: { db: Db; secretBox: SecretBox }) {
+  const { db, secretBox } = deps;
+
+  async function mustFind(id: string): Promise<DeveloperRow> {
+    const row = await repo.findDeveloper(db, id);
+    if (!row) throw notFound(`no developer with dev-id "${id}"`);
+    return row;
+  }
+
+  return {
+    async create(input: {
+      name: string;
+      environment: Environment;
+      orderApiAccess?: boolean;
+    }): Promise<CreatedDeveloper> {
+      const name = input.name.trim();
+      if (name === '') throw badRequest('invalid name: must not be empty');
+      if (input.environment !== 'sandbox' && input.environment !== 'production') {
+        throw badRequest('invalid environment: expected sandbox or production');
+      }
+      const webhookSecret = generateWebhookSecret();
+      const key = generateApiKey(input.environment);
+      const row = await db.transaction().execute(async (trx) => {
+        const developer = await repo.insertDeveloper(trx, {
+          id: newDeveloperId(name),
+          name,
+          environment: input.environment,
+          order_api_access: input.orderApiAccess ?? false,
+          webhook_secret: secretBox.seal(webhookSecret),
+        });
+        await repo.insertApiKey(trx, {
+          id: key.id,
+          developer_id: developer.id,
+          display_prefix: key.displayPrefix,
+          hash: key.hash,
+        });
+        return developer;
+      });
+      return { developer: toDeveloper(row), apiKey: key.plaintext, webhookSecret };
+    },
+
+    async get(id: string): Promise<Developer> {
+      return toDeveloper(await mustFind(id));
+    },
+
+    async list(): Promise<Developer[]> {
+      return (await repo.listDevelopers(db)).map(toDeveloper);
+    },
+
+    async count(): Promise<number> {
+      return repo.countDevelopers(db);
+    },
+
+    async setStatus(id: string, status: 'active' | 'suspended'): Promise<Developer> {
+      const row = await repo.updateDeveloper(db, id, { status });
+      if (!row) throw notFound(`no developer with dev-id "${id}"`);
+      return toDeveloper(row);
+    },
+
+    async setOrderApiAccess(id: string, enabled: boolean): Promise<Developer> {
+      const row = await repo.updateDeveloper(db, id, { order_api_access: enabled });
+      if (!row) throw notFound(`no developer with dev-id "${id}"`);
+      return toDeveloper(row);
+    },
+
+    async setHourlyDaysLimit(id: string, days: number | null): Promise<Developer> {
+      if (days !== null && (!Number.isInteger(days) || days <= 0)) {
+        throw badRequest('invalid hourly-days: expected a positive integer');
+      }
+      const row = await repo.updateDeveloper(db, id, { hourly_days_limit: days });
+      if (!row) throw notFound(`no developer with dev-id "${id}"`);
+      return toDeveloper(row);
+    },
+
+    async createKey(id: string): Promise<{ id: string; apiKey: string }> {
+      const developer = await mustFind(id);
+      const key = generateApiKey(developer.environment);
+      await repo.insertApiKey(db, {
+        id: key.id,
+        developer_id: id,
+        display_prefix: key.displayPrefix,
+        hash: key.hash,
+      });
+      return { id: key.id, apiKey: key.plaintext };
+    },
+
+    async listKeys(id: string) {
+      await mustFind(id);
+      return repo.listApiKeys(db, id);
+    },
+
+    async revokeKey(id: string, keyId: string): Promise<void> {
+      await mustFind(id);
+      if (!(await repo.revokeApiKey(db, id, keyId))) {
+        throw notFound(`no live key "${keyId}" for dev-id "${id}"`);
+      }
+    },
+
+    async webhookSecret(id: string): Promise<string> {
+      const sealed = await repo.readSealedWebhookSecret(db, id);
+      if (!sealed) throw notFound(`no developer with dev-id "${id}"`);
+      return secretBox.open(sealed);
+    },
+
+    /** 401 for anything wrong with the credentials (without saying which part), 403 when suspended. */
+    async authenticate(devId: string, apiKey: string): Promise<AuthenticationResult> {
+      const found = await repo.findDeveloperWithKeyHashes(db, devId);
+      if (!found || !matchesAnyKey(apiKey, found.hashes)) {
+        return { ok: false, kind: 'unauthorized', detail: 'unknown dev-id or invalid API key' };
+      }
+      if (found.developer.status === 'suspended') {
+        return { ok: false, kind: 'forbidden', detail: 'developer account is suspended' };
+      }
+      return { ok: true, developer: toDeveloper(found.developer) };
+    },
+  };
+}
+
+export type DevelopersService = ReturnType<typeof createDevelopersService>;

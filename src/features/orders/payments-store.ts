@@ -1,0 +1,93 @@
+// Payments as the order service sees them: the gateway (an interface; the sandbox one keeps its
+// ledger in memory like a processor would) plus a durable record of every authorisation and
+// capture in `order_payments`. The record is what proves "one charge" across processes: its
+// `claim` is unique, so one idempotency claim can never hold two authorisations.
+
+import type { Clock } from '../../runtime/context.ts';
+import { conflict } from '../../core/errors.ts';
+import type { Db } from '../../store/db.ts';
+import type { CurrencyCode } from './domain/catalog.ts';
+import type { Decline, PaymentGateway } from './domain/payment.ts';
+
+export type AuthorizeInput = {
+  developerId: string;
+  /** One charge per claim: the Idempotency-Key's claim, or the new order's id without a key. */
+  claim: string;
+  amountCents: number;
+  currency: CurrencyCode;
+  paymentMethod: string;
+};
+
+export type AuthorizeOutcome = { ok: true; authorizationId: string } | { ok: false; decline: Decline };
+
+export function createPaymentsStore(deps: { db: Db; gateway: PaymentGateway; clock: Clock }) {
+  const { db, gateway, clock } = deps;
+
+  return {
+    async authorize(input: AuthorizeInput): Promise<AuthorizeOutcome> {
+      const result = await gateway.authorize({
+        amountCents: input.amountCents,
+        currency: input.currency,
+        payment: { payment_method: input.paymentMethod },
+        idempotencyKey: input.claim,
+      });
+      // A decline holds no money, so there is nothing to record and nothing to undo.
+      if (result.status === 'declined') return { ok: false, decline: result };
+      const now = clock.now();
+      const values = {
+        id: result.authorization_id,
+        developer_id: input.developerId,
+        claim: input.claim,
+        order_id: null,
+        amount_cents: result.amount_cents,
+        currency: result.currency,
+        payment_method: input.paymentMethod,
+        status: 'authorized' as const,
+        created_at: now,
+        captured_at: null,
+        voided_at: null,
+      };
+      // A claim taken over from a crashed request replaces its abandoned authorisation; a captured
+      // one means an order exists for the claim, and a second charge must not happen.
+      const row = await db
+        .insertInto('order_payments')
+        .values(values)
+        .onConflict((oc) =>
+          oc
+            .column('claim')
+            .doUpdateSet({ id: values.id, status: 'authorized', created_at: now, voided_at: null })
+            .where('order_payments.status', '!=', 'captured'),
+        )
+        .returning('id')
+        .executeTakeFirst();
+      if (!row)
+        throw conflict('this order was already paid for; retry with the same Idempotency-Key to get it');
+      return { ok: true, authorizationId: row.id };
+    },
+
+    /** Captures once the order is stored; the durable record follows the gateway's answer. */
+    async capture(authorizationId: string, orderId: string): Promise<boolean> {
+      const result = await gateway.capture(authorizationId);
+      if (result.status !== 'captured') return false;
+      await db
+        .updateTable('order_payments')
+        .set({ status: 'captured', captured_at: clock.now(), order_id: orderId })
+        .where('id', '=', authorizationId)
+        .execute();
+      return true;
+    },
+
+    /** Releases the hold when the order could not be stored: the caller is charged nothing. */
+    async void(authorizationId: string): Promise<void> {
+      await gateway.void(authorizationId);
+      await db
+        .updateTable('order_payments')
+        .set({ status: 'voided', voided_at: clock.now() })
+        .where('id', '=', authorizationId)
+        .where('status', '=', 'authorized')
+        .execute();
+    },
+  };
+}
+
+export type PaymentsStore = ReturnType<typeof createPaymentsStore>;

@@ -1,0 +1,43 @@
+import type { UserRow } from '../users/service.ts';
+import type { DataSourceContext } from '../../provider-kit/data-source.ts';
+import type { ResolvedProvider } from '../../provider-access/catalog.ts';
+import type { ProviderDataType } from '../../provider-kit/types.ts';
+import type { Db } from '../../store/db.ts';
+import type { NotificationSinks } from './notifications.ts';
+
+/** Days a provider says changed, for some of its data types (from a notification or a poll). */
+export type ChangedRange = { types: readonly ProviderDataType[]; startDate: string; endDate: string };
+
+/**
+ * Fetches the changed days of one connection again and ingests them (which sends them on as
+ * data events), one type at a time; returns the records sent. Shared by pushed notifications
+ * and scheduled polls: both only differ in how they learn what changed.
+ */
+export async function refetchChanged(
+  db: Db,
+  provider: ResolvedProvider,
+  user: UserRow,
+  context: DataSourceContext,
+  changed: ChangedRange,
+  sinks: NotificationSinks,
+): Promise<number> {
+  const source = provider.connector?.data;
+  if (!source) return 0;
+  let sent = 0;
+  for (const type of changed.types) {
+    if (!provider.declaration.dataTypes.includes(type)) continue;
+    const records: unknown[] = [];
+    for await (const page of source.fetch({
+      ...context,
+      type,
+      startDate: changed.startDate,
+      endDate: changed.endDate,
+    })) {
+      records.push(...page.records);
+    }
+    if (records.length === 0) continue;
+    await db.transaction().execute((trx) => sinks.ingest(trx, user, type, records));
+    sent += records.length;
+  }
+  return sent;
+}

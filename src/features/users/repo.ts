@@ -1,0 +1,161 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../store/db.ts';
+import type { UserStatus, UsersTable } from '../../store/tables/users.ts';
+
+export type UserRow = Selectable<UsersTable>;
+
+/** Every query is scoped by developer: another developer's user is indistinguishable from none. */
+
+export async function insertPendingUser(
+  db: Db,
+  row: { id: string; developer_id: string; provider: string; reference_id: string | null },
+): Promise<UserRow> {
+  return db
+    .insertInto('users')
+    .values({
+      ...row,
+      status: 'pending',
+      scopes: null,
+      provider_user_id: null,
+      last_webhook_update: null,
+      last_polled_at: null,
+      most_recent_data_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findUser(db: Db, developerId: string, userId: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** By id alone: for flows (callbacks, provider events) that already hold a trusted user id. */
+export async function findUserById(db: Db, userId: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+export async function findUsersByIds(
+  db: Db,
+  developerId: string,
+  userIds: readonly string[],
+): Promise<UserRow[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .where('id', 'in', userIds)
+    .execute();
+}
+
+export async function findUsersByReference(
+  db: Db,
+  developerId: string,
+  referenceId: string,
+): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .where('reference_id', '=', referenceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Connected users (anything past `pending`), oldest first; a stable order keeps pages consistent. */
+export async function listConnectedUsers(
+  db: Db,
+  developerId: string,
+  page?: { offset: number; limit: number },
+): Promise<UserRow[]> {
+  let query = db
+    .selectFrom('users')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .where('status', '!=', 'pending')
+    .orderBy('created_at')
+    .orderBy('id');
+  if (page) query = query.offset(page.offset).limit(page.limit);
+  return query.execute();
+}
+
+export async function countConnectedUsers(db: Db, developerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('developer_id', '=', developerId)
+    .where('status', '!=', 'pending')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Other users of the same developer connected to the same provider account (a reconnection). */
+export async function findUsersWithAccount(
+  db: Db,
+  input: { developerId: string; provider: string; providerUserId: string; exceptUserId: string },
+): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('developer_id', '=', input.developerId)
+    .where('provider', '=', input.provider)
+    .where('provider_user_id', '=', input.providerUserId)
+    .where('id', '!=', input.exceptUserId)
+    .execute();
+}
+
+export async function updateUser(
+  db: Db,
+  developerId: string,
+  userId: string,
+  changes: Partial<{ reference_id: string | null; active: boolean }>,
+): Promise<UserRow | undefined> {
+  return db
+    .updateTable('users')
+    .set(changes)
+    .where('developer_id', '=', developerId)
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function activateUser(
+  db: Db,
+  userId: string,
+  changes: { scopes: string | null; provider_user_id: string | null },
+): Promise<UserRow> {
+  return db
+    .updateTable('users')
+    .set({ ...changes, status: 'active' })
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Moves a user from one of `from` to `to`; returns the row only when it changed. */
+export async function changeStatus(
+  db: Db,
+  userId: string,
+  from: readonly UserStatus[],
+  to: UserStatus,
+): Promise<UserRow | undefined> {
+  return db
+    .updateTable('users')
+    .set({ status: to })
+    .where('id', '=', userId)
+    .where('status', 'in', from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Tokens, auth sessions and (later) data records go with it: ON DELETE CASCADE. */
+export async function deleteUser(db: Db, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

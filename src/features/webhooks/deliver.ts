@@ -1,0 +1,316 @@
+// The delivery worker. pg-boss hands it a batch of jobs (each names event generations to attempt);
+// it re-reads the events, sends the current ones concurrently in waves of at most
+// `settings.concurrency`, then records each wave's outcomes, attempt log, users'
+// last_webhook_update, destination health and next attempts. A job that no longer matches its
+// event (delivered meanwhile, replayed, dropped) is skipped, so a job run twice after a crash never
+// starts a second chain of retries.
+import type { Job } from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Clock } from '../../runtime/context.ts';
+import type { SecretBox } from '../../core/secret-box.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { Db } from '../../store/db.ts';
+import { type DestinationRow, findDestinations, recordHealth } from './destination-repo.ts';
+import { type DeliveryJob, firstAttemptJobs, SLOW_DELIVERY_QUEUE } from './outbox.ts';
+import {
+  type DeliverableEvent,
+  type EventOutcome,
+  findEventsForDelivery,
+  pruneEvents,
+  recordOutcomes,
+  touchUsers,
+} from './repo.ts';
+import { classifyResponse, jitteredDelayMs, parseRetryAfter, scheduledDelayMs } from './retry-policy.ts';
+import type { Sender } from './sender.ts';
+import type { WebhookSettings } from './settings.ts';
+import { buildDeliveryHeaders, signingSecretsAt } from './signing.ts';
+
+export type Lane = 'main' | 'slow';
+
+export type DeliveryEngineDeps = {
+  db: Db;
+  jobs: JobQueue;
+  secretBox: SecretBox;
+  clock: Clock;
+  log: Logger;
+  settings: WebhookSettings;
+  sender: Sender;
+  version: string;
+};
+
+/** How long a destination that answered slowly (or timed out) stays on the slow lane in this process. */
+const SLOW_LANE_MS = 60_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+const PRUNE_BATCH = 5_000;
+/** A destination's `last_success_at` is refreshed at most this often, so healthy traffic does not rewrite its row per batch. */
+const SUCCESS_STAMP_MS = 10_000;
+
+type Work = { event: DeliverableEvent; generation: number; try: number };
+
+type Wave = {
+  outcomes: EventOutcome[];
+  retries: Map<string, { data: DeliveryJob; options: { startAfter: number } }>;
+  diverted: Work[];
+  health: Map<string, { successes: number; failures: number }>;
+  deliveredUsers: { eventId: string; userId: string; at: Date }[];
+};
+
+export function createDeliveryEngine(deps: DeliveryEngineDeps) {
+  const { db, clock, settings } = deps;
+  const slowUntil = new Map<string, number>();
+  let lastPrune = 0;
+
+  /** The schedule's wait (scaled for tests), never shorter than the receiver's Retry-After. */
+  function nextAttempt(
+    failedTry: number,
+    now: Date,
+    retryAfter: string | null,
+  ): { at: Date; delayMs: number } | null {
+    const scheduled = scheduledDelayMs(failedTry);
+    if (scheduled === null) return null;
+    const delayMs = Math.max(
+      jitteredDelayMs(scheduled) * settings.retryScale,
+      parseRetryAfter(retryAfter, now) ?? 0,
+    );
+    return { at: new Date(now.getTime() + delayMs), delayMs };
+  }
+
+  function secretsFor(destination: DestinationRow, now: Date): string[] {
+    const previous =
+      destination.webhook_secret_previous && destination.webhook_secret_rotated_at
+        ? {
+            secret: deps.secretBox.open(destination.webhook_secret_previous),
+            rotatedAt: destination.webhook_secret_rotated_at,
+          }
+        : null;
+    return signingSecretsAt({ current: deps.secretBox.open(destination.webhook_secret), previous }, now);
+  }
+
+  async function attempt(wave: Wave, work: Work, destination: DestinationRow, secrets: string[]) {
+    const { event } = work;
+    const url = destination.webhook_url ?? '';
+    const attemptedAt = clock.now();
+    const headers = buildDeliveryHeaders({
+      id: event.id,
+      timestamp: Math.floor(attemptedAt.getTime() / 1000),
+      rawBody: event.body,
+      secrets,
+      version: deps.version,
+      reference: event.reference,
+    });
+    const result = await deps.sender.send(url, destination.environment, headers, event.body);
+    const finishedAt = clock.now();
+    const verdict = classifyResponse(result.statusCode ?? result.failure ?? 'network_error');
+    const next = verdict === 'retry' ? nextAttempt(work.try, finishedAt, result.retryAfter) : null;
+    const status = verdict === 'retry' ? (next ? 'pending' : 'failed') : verdict;
+    wave.outcomes.push({
+      id: event.id,
+      generation: work.generation,
+      status,
+      nextAttemptAt: next?.at ?? null,
+      statusCode: result.statusCode,
+      error: result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`),
+      at: finishedAt,
+      attempt: {
+        developerId: event.developer_id,
+        number: event.attempts + 1,
+        url,
+        attemptedAt,
+        durationMs: result.durationMs,
+        outcome: verdict === 'retry' && !next ? 'failed' : verdict,
+      },
+    });
+    if (next) {
+      wave.retries.set(event.id, {
+        data: { events: [[event.id, work.generation + 1]], try: work.try + 1 },
+        options: { startAfter: next.delayMs / 1000 },
+      });
+    }
+    const health = wave.health.get(event.developer_id) ?? { successes: 0, failures: 0 };
+    if (verdict === 'delivered') health.successes++;
+    else health.failures++;
+    wave.health.set(event.developer_id, health);
+    if (verdict === 'delivered' && event.user_id)
+      wave.deliveredUsers.push({ eventId: event.id, userId: event.user_id, at: finishedAt });
+    if (result.failure === 'timeout' || result.durationMs > settings.slowAfterMs) {
+      slowUntil.set(event.developer_id, Date.now() + SLOW_LANE_MS);
+    } else if (verdict === 'delivered') {
+      slowUntil.delete(event.developer_id);
+    }
+  }
+
+  function settle(wave: Wave, work: Work, status: 'held' | 'dropped', reason: string) {
+    wave.outcomes.push({
+      id: work.event.id,
+      generation: work.generation,
+      status,
+      nextAttemptAt: null,
+      statusCode: null,
+      error: reason,
+      at: clock.now(),
+      attempt: null,
+    });
+  }
+
+  /** Event generations the batch's jobs ask for that are still current, once each. */
+  async function currentWork(jobs: Job<DeliveryJob>[]): Promise<Work[]> {
+    const wanted = new Map<string, { generation: number; try: number }[]>();
+    for (const { data } of jobs) {
+      for (const [id, generation] of data.events)
+        wanted.set(id, [...(wanted.get(id) ?? []), { generation, try: data.try }]);
+    }
+    const events = await findEventsForDelivery(db, [...wanted.keys()]);
+    return events.flatMap((event) => {
+      const match =
+        event.status === 'pending'
+          ? wanted.get(event.id)?.find((w) => w.generation === event.generation)
+          : undefined;
+      return match ? [{ event, ...match }] : [];
+    });
+  }
+
+  async function deliver(jobs: Job<DeliveryJob>[], lane: Lane): Promise<void> {
+    const work = await currentWork(jobs);
+    // Each wave's outcomes are written while the next wave is on the wire; the batch (and so its
+    // jobs) completes only once every write has. A failed write is kept as a value (a rejection
+    // nobody awaits yet would crash the process) and rethrown, failing the batch so the queue
+    // retries it; the waves already recorded are skipped then, their generations having moved on.
+    let recording: Promise<unknown> = Promise.resolve(null);
+    for (let start = 0; start < work.length; start += settings.concurrency) {
+      const wave = await sendWave(work.slice(start, start + settings.concurrency), lane);
+      const failure = await recording;
+      if (failure) throw failure;
+      recording = record(wave.wave, wave.destinations).then(
+        () => null,
+        (error: unknown) => error ?? new Error('recording webhook outcomes failed'),
+      );
+    }
+    const failure = await recording;
+    if (failure) throw failure;
+    maybePrune();
+  }
+
+  async function sendWave(
+    work: Work[],
+    lane: Lane,
+  ): Promise<{ wave: Wave; destinations: Map<string, DestinationRow> }> {
+    const destinations = await findDestinations(
+      db,
+      work.map(({ event }) => event.developer_id),
+    );
+    const wave: Wave = {
+      outcomes: [],
+      retries: new Map(),
+      diverted: [],
+      health: new Map(),
+      deliveredUsers: [],
+    };
+    const secrets = new Map<string, string[]>();
+    const sends: Promise<void>[] = [];
+    for (const item of work) {
+      const { event } = item;
+      const destination = destinations.get(event.developer_id);
+      if (!destination) continue;
+      if (event.is_data && event.user_active !== true) {
+        settle(wave, item, 'dropped', event.user_active === false ? 'user inactive' : 'user deleted');
+      } else if (!destination.webhook_url) {
+        settle(wave, item, 'held', 'no webhook destination configured');
+      } else if (destination.webhook_status === 'disabled') {
+        settle(wave, item, 'held', 'webhook destination disabled');
+      } else if (
+        lane === 'main' &&
+        (destination.webhook_consecutive_failures > 0 || (slowUntil.get(destination.id) ?? 0) > Date.now())
+      ) {
+        // A failing or slow receiver would hold this wave (and the healthy receivers in it) for up
+        // to the timeout: its events go to the slow lane, whose workers only wait on such receivers.
+        wave.diverted.push(item);
+      } else {
+        let signing = secrets.get(destination.id);
+        if (!signing) {
+          signing = secretsFor(destination, clock.now());
+          secrets.set(destination.id, signing);
+        }
+        sends.push(attempt(wave, item, destination, signing));
+      }
+    }
+    await Promise.all(sends);
+    return { wave, destinations };
+  }
+
+  /** Whether this wave changes the destination's health row (healthy traffic mostly does not). */
+  function healthChanges(
+    destination: DestinationRow | undefined,
+    health: { successes: number; failures: number },
+    at: Date,
+  ) {
+    if (!destination || health.successes === 0) return true;
+    const stamped = destination.webhook_last_success_at?.getTime() ?? 0;
+    return (
+      destination.webhook_consecutive_failures > 0 ||
+      destination.webhook_status === 'failing' ||
+      at.getTime() - stamped > SUCCESS_STAMP_MS
+    );
+  }
+
+  async function record(wave: Wave, destinations: Map<string, DestinationRow>) {
+    const at = clock.now();
+    const health = [...wave.health].filter(([developerId, counts]) =>
+      healthChanges(destinations.get(developerId), counts, at),
+    );
+    const simple =
+      health.length === 0 &&
+      wave.retries.size === 0 &&
+      wave.diverted.length === 0 &&
+      wave.deliveredUsers.length === 0;
+    // The common case (everything delivered, nothing else to update) is one statement, no transaction.
+    if (simple) {
+      await recordOutcomes(db, wave.outcomes);
+      return;
+    }
+    await db.transaction().execute(async (trx) => {
+      const applied = await recordOutcomes(trx, wave.outcomes);
+      const touched = new Map<string, Date>();
+      for (const { eventId, userId, at: deliveredAt } of wave.deliveredUsers) {
+        const previous = touched.get(userId);
+        if (applied.has(eventId) && (!previous || previous < deliveredAt)) touched.set(userId, deliveredAt);
+      }
+      await touchUsers(trx, touched);
+      for (const [developerId, counts] of health) {
+        await recordHealth(trx, developerId, {
+          ...counts,
+          at,
+          failingAfterMs: settings.failingAfterMs,
+          disableAfterMs: settings.disableAfterMs,
+        });
+      }
+      const retries = [...wave.retries].filter(([eventId]) => applied.has(eventId)).map(([, retry]) => retry);
+      const diverted = firstAttemptJobs(
+        wave.diverted.map(({ event, generation }) => ({ id: event.id, generation })),
+      );
+      await deps.jobs.sendMany(SLOW_DELIVERY_QUEUE, [...retries, ...diverted], trx);
+    });
+  }
+
+  /** Retention runs in the workers, a bounded slice at a time, at most every ten minutes per process. */
+  function maybePrune() {
+    const now = Date.now();
+    if (now - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = now;
+    void prune().catch((error: unknown) => deps.log.warn({ err: error }, 'webhook retention prune failed'));
+  }
+
+  async function prune(): Promise<number> {
+    const cutoff = new Date(clock.now().getTime() - settings.retentionMs);
+    let total = 0;
+    for (let round = 0; round < 20; round++) {
+      const deleted = await pruneEvents(db, cutoff, PRUNE_BATCH);
+      total += deleted;
+      if (deleted < PRUNE_BATCH) break;
+    }
+    return total;
+  }
+
+  return { deliver, prune };
+}
+
+export type DeliveryEngine = ReturnType<typeof createDeliveryEngine>;

@@ -1,0 +1,178 @@
+// The delivery log as developers see it: events newest first, each with its attempts, paged with
+// an opaque cursor (base64url JSON of the last row's position, so the format can change freely).
+import { invalidParameter } from '../../core/errors.ts';
+import type { Db } from '../../store/db.ts';
+import type { AttemptOutcome, WebhookEventStatus } from '../../store/tables/webhooks.ts';
+import { WEBHOOK_EVENT_STATUSES } from '../../store/tables/webhooks.ts';
+
+export type DeliveryFilters = {
+  status?: string;
+  type?: string;
+  userId?: string;
+  since?: string;
+  cursor?: string;
+  limit?: number;
+};
+
+export type AttemptRecord = {
+  attempt: number;
+  url: string;
+  attemptedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  outcome: AttemptOutcome;
+  nextAttemptAt: Date | null;
+};
+
+export type DeliveryRecord = {
+  eventId: string;
+  type: string;
+  userId: string | null;
+  reference: string | null;
+  status: WebhookEventStatus;
+  attemptCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+  deliveredAt: Date | null;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  attempts: AttemptRecord[];
+};
+
+export type DeliveryPage = { deliveries: DeliveryRecord[]; nextCursor: string | null };
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+export function encodeCursor(seq: number): string {
+  return Buffer.from(JSON.stringify({ s: seq }), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string): number {
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: unknown };
+    if (typeof parsed.s === 'number' && Number.isSafeInteger(parsed.s) && parsed.s > 0) return parsed.s;
+  } catch {
+    // Falls through to the one error below: a cursor is either ours and intact, or invalid.
+  }
+  throw invalidParameter('cursor', 'not a cursor returned by this endpoint');
+}
+
+/** Accepts any ISO 8601 date-time (with a time and an offset or Z), nothing Date.parse merely tolerates. */
+export function parseSince(since: string): Date {
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+  const at = Date.parse(since);
+  if (!iso.test(since) || Number.isNaN(at)) throw invalidParameter('since', 'expected ISO 8601 date-time');
+  return new Date(at);
+}
+
+export function parseStatus(status: string): WebhookEventStatus {
+  const found = WEBHOOK_EVENT_STATUSES.find((candidate) => candidate === status);
+  if (!found) throw invalidParameter('status', `expected one of ${WEBHOOK_EVENT_STATUSES.join(', ')}`);
+  return found;
+}
+
+export async function listDeliveries(
+  db: Db,
+  developerId: string,
+  filters: DeliveryFilters,
+): Promise<DeliveryPage> {
+  const limit = filters.limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw invalidParameter('limit', `expected an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  const status = filters.status === undefined ? undefined : parseStatus(filters.status);
+  const since = filters.since === undefined ? undefined : parseSince(filters.since);
+  const before = filters.cursor === undefined ? undefined : decodeCursor(filters.cursor);
+
+  let query = db
+    .selectFrom('webhook_events')
+    .select([
+      'id',
+      'seq',
+      'type',
+      'user_id',
+      'reference',
+      'status',
+      'attempts',
+      'created_at',
+      'updated_at',
+      'delivered_at',
+      'next_attempt_at',
+      'last_status_code',
+      'last_error',
+    ])
+    .where('developer_id', '=', developerId)
+    .orderBy('seq', 'desc')
+    .limit(limit + 1);
+  if (status) query = query.where('status', '=', status);
+  if (filters.type) query = query.where('type', '=', filters.type);
+  if (filters.userId) query = query.where('user_id', '=', filters.userId);
+  if (since) query = query.where('created_at', '>=', since);
+  if (before !== undefined) query = query.where('seq', '<', before);
+  const rows = await query.execute();
+  const page = rows.slice(0, limit);
+
+  const attempts = page.length
+    ? await db
+        .selectFrom('webhook_attempts')
+        .select([
+          'event_id',
+          'attempt',
+          'url',
+          'attempted_at',
+          'duration_ms',
+          'status_code',
+          'error',
+          'outcome',
+          'next_attempt_at',
+        ])
+        .where(
+          'event_id',
+          'in',
+          page.map((row) => row.id),
+        )
+        .orderBy('event_id')
+        .orderBy('attempted_at')
+        .orderBy('attempt')
+        .execute()
+    : [];
+  const byEvent = new Map<string, AttemptRecord[]>();
+  for (const row of attempts) {
+    const list = byEvent.get(row.event_id) ?? [];
+    list.push({
+      attempt: row.attempt,
+      url: row.url,
+      attemptedAt: row.attempted_at,
+      durationMs: row.duration_ms,
+      statusCode: row.status_code,
+      error: row.error,
+      outcome: row.outcome,
+      nextAttemptAt: row.next_attempt_at,
+    });
+    byEvent.set(row.event_id, list);
+  }
+
+  const last = page.at(-1);
+  return {
+    deliveries: page.map((row) => ({
+      eventId: row.id,
+      type: row.type,
+      userId: row.user_id,
+      reference: row.reference,
+      status: row.status,
+      attemptCount: row.attempts,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      deliveredAt: row.delivered_at,
+      nextAttemptAt: row.next_attempt_at,
+      lastStatusCode: row.last_status_code,
+      lastError: row.last_error,
+      attempts: byEvent.get(row.id) ?? [],
+    })),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
+  };
+}

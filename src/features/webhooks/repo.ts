@@ -1,0 +1,210 @@
+// Data access for the outbox (`webhook_events`) and the attempt log. Every function takes the
+// Db or transaction it runs in. Batch writes go out as one statement per batch, because the
+// delivery engine writes thousands of outcomes a second.
+import { sql } from 'kysely';
+import type { Db } from '../../store/db.ts';
+import type { AttemptOutcome, WebhookEventStatus } from '../../store/tables/webhooks.ts';
+
+export type NewEventRow = {
+  id: string;
+  developer_id: string;
+  type: string;
+  user_id: string | null;
+  reference: string | null;
+  is_data: boolean;
+  body: string;
+  status: WebhookEventStatus;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export async function insertEvents(db: Db, rows: NewEventRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_events').values(rows).execute();
+}
+
+export type DeliverableEvent = {
+  id: string;
+  developer_id: string;
+  type: string;
+  user_id: string | null;
+  reference: string | null;
+  is_data: boolean;
+  body: string;
+  status: WebhookEventStatus;
+  generation: number;
+  attempts: number;
+  /** For data events: the user's `active` flag, or null when the user no longer exists. */
+  user_active: boolean | null;
+};
+
+const UUID_TEXT = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+
+/** The events with, for data events, whether their user still exists and is active: one query per batch. */
+export async function findEventsForDelivery(db: Db, ids: readonly string[]): Promise<DeliverableEvent[]> {
+  if (ids.length === 0) return [];
+  const result = await sql<DeliverableEvent>`
+    SELECT e.id, e.developer_id, e.type, e.user_id, e.reference, e.is_data, e.body, e.status, e.generation,
+      e.attempts, u.active AS user_active
+    FROM webhook_events AS e
+    LEFT JOIN users AS u ON e.is_data
+      AND u.id = CASE WHEN e.user_id ~* ${UUID_TEXT} THEN e.user_id::uuid END
+    WHERE e.id IN (${sql.join(ids)})`.execute(db);
+  return result.rows;
+}
+
+/** One attempt that went over the wire, for the attempt log. */
+export type AttemptRecord = {
+  developerId: string;
+  number: number;
+  url: string;
+  attemptedAt: Date;
+  durationMs: number;
+  outcome: AttemptOutcome;
+};
+
+/** The new state of one event after an attempt (`attempt` set), or after it was held or dropped without one. */
+export type EventOutcome = {
+  id: string;
+  /** The generation the job was for: a row that moved on meanwhile is left alone. */
+  generation: number;
+  status: WebhookEventStatus;
+  nextAttemptAt: Date | null;
+  statusCode: number | null;
+  error: string | null;
+  at: Date;
+  attempt: AttemptRecord | null;
+};
+
+/**
+ * Applies outcomes and logs their attempts in one statement; returns the ids actually updated
+ * (still pending at the generation the job was for). An attempt is logged only with its update,
+ * so the log and the event never disagree.
+ */
+export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]): Promise<Set<string>> {
+  if (outcomes.length === 0) return new Set();
+  const values = sql.join(
+    outcomes.map(
+      (o) =>
+        sql`(${o.id}::text, ${o.generation}::int, ${o.status}::text, ${o.attempt !== null}::boolean,
+             ${o.nextAttemptAt}::timestamptz, ${o.statusCode}::int, ${o.error}::text, ${o.at}::timestamptz,
+             ${o.attempt?.developerId ?? null}::text, ${o.attempt?.number ?? null}::int, ${o.attempt?.url ?? null}::text,
+             ${o.attempt?.attemptedAt ?? null}::timestamptz, ${o.attempt?.durationMs ?? null}::int,
+             ${o.attempt?.outcome ?? null}::text)`,
+    ),
+  );
+  const result = await sql<{ id: string }>`
+    WITH v (id, generation, status, attempted, next_attempt_at, status_code, error, at,
+            developer_id, attempt, url, attempted_at, duration_ms, outcome) AS (VALUES ${values}),
+    updated AS (
+      UPDATE webhook_events AS e SET
+        status = v.status,
+        generation = e.generation + 1,
+        attempts = e.attempts + CASE WHEN v.attempted THEN 1 ELSE 0 END,
+        next_attempt_at = v.next_attempt_at,
+        last_status_code = CASE WHEN v.attempted THEN v.status_code ELSE e.last_status_code END,
+        last_error = v.error,
+        delivered_at = CASE WHEN v.status = 'delivered' THEN v.at ELSE e.delivered_at END,
+        held_at = CASE WHEN v.status = 'held' THEN v.at END,
+        updated_at = v.at
+      FROM v
+      WHERE e.id = v.id AND e.generation = v.generation AND e.status = 'pending'
+      RETURNING e.id),
+    logged AS (
+      INSERT INTO webhook_attempts (event_id, developer_id, attempt, url, attempted_at, duration_ms, status_code,
+        error, outcome, next_attempt_at)
+      SELECT v.id, v.developer_id, v.attempt, v.url, v.attempted_at, v.duration_ms, v.status_code, v.error,
+        v.outcome, v.next_attempt_at
+      FROM v JOIN updated ON updated.id = v.id
+      WHERE v.attempted)
+    SELECT id FROM updated`.execute(db);
+  return new Set(result.rows.map((row) => row.id));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Activity of the given users; ids that are not users (or not UUIDs) are absent from the map. */
+export async function findUserActivity(db: Db, userIds: readonly string[]): Promise<Map<string, boolean>> {
+  const ids = [...new Set(userIds.filter((id) => UUID.test(id)))];
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'active']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.active]));
+}
+
+/** `last_webhook_update` for each user that just received a delivery; never moves backwards. */
+export async function touchUsers(db: Db, deliveries: ReadonlyMap<string, Date>): Promise<void> {
+  const entries = [...deliveries].filter(([id]) => UUID.test(id));
+  if (entries.length === 0) return;
+  const values = sql.join(entries.map(([id, at]) => sql`(${id}::uuid, ${at}::timestamptz)`));
+  await sql`
+    UPDATE users AS u SET last_webhook_update = GREATEST(COALESCE(u.last_webhook_update, v.at), v.at)
+    FROM (VALUES ${values}) AS v(id, at)
+    WHERE u.id = v.id`.execute(db);
+}
+
+/** Moves an event back to pending for a new round of attempts; null when it is not this developer's. */
+export async function reschedule(
+  db: Db,
+  developerId: string,
+  eventId: string,
+  at: Date,
+): Promise<{ id: string; generation: number } | undefined> {
+  return db
+    .updateTable('webhook_events')
+    .set((eb) => ({
+      status: 'pending',
+      generation: eb('generation', '+', 1),
+      next_attempt_at: at,
+      last_error: null,
+      held_at: null,
+      updated_at: at,
+    }))
+    .where('id', '=', eventId)
+    .where('developer_id', '=', developerId)
+    .returning(['id', 'generation'])
+    .executeTakeFirst();
+}
+
+/** Releases up to `limit` held events of a developer, oldest first, for delivery. */
+export async function releaseHeld(
+  db: Db,
+  developerId: string,
+  at: Date,
+  limit: number,
+): Promise<{ id: string; generation: number }[]> {
+  const result = await sql<{ id: string; generation: number }>`
+    UPDATE webhook_events SET status = 'pending', generation = generation + 1, next_attempt_at = ${at},
+      last_error = NULL, held_at = NULL, updated_at = ${at}
+    WHERE id IN (
+      SELECT id FROM webhook_events WHERE developer_id = ${developerId} AND held_at IS NOT NULL AND status = 'held'
+      ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING id, generation`.execute(db);
+  return result.rows;
+}
+
+/** Drops a user's data events that have not gone out yet; returns how many. */
+export async function dropPendingData(db: Db, userId: string, reason: string, at: Date): Promise<number> {
+  const result = await db
+    .updateTable('webhook_events')
+    .set((eb) => ({
+      status: 'dropped',
+      generation: eb('generation', '+', 1),
+      last_error: reason,
+      held_at: null,
+      updated_at: at,
+    }))
+    .where('user_id', '=', userId)
+    .where('is_data', '=', true)
+    .where('status', 'in', ['pending', 'held'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Deletes up to `limit` events (and, by cascade, their attempts) created before `cutoff` that are settled. */
+export async function pruneEvents(db: Db, cutoff: Date, limit: number): Promise<number> {
+  const result = await sql`
+    DELETE FROM webhook_events WHERE id IN (
+      SELECT id FROM webhook_events WHERE created_at < ${cutoff} AND status <> 'pending'
+      ORDER BY created_at LIMIT ${limit})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

@@ -1,0 +1,133 @@
+// TypeBox schemas of the webhook management API; they validate requests, shape responses and
+// document the routes in OpenAPI (tag `webhooks`).
+import Type from 'typebox';
+import { MAX_PAGE_SIZE } from './deliveries.ts';
+import { WEBHOOK_EVENT_STATUSES } from '../../store/tables/webhooks.ts';
+
+const DateTime = (description: string) =>
+  Type.Union([Type.String({ examples: ['2025-01-01T12:00:00.000000+00:00'] }), Type.Null()], { description });
+
+export const Destination = Type.Object(
+  {
+    url: Type.Union([Type.String(), Type.Null()], { description: 'Where events are POSTed; null until set' }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('failing'), Type.Literal('disabled')], {
+      description:
+        'active: delivering. failing: every attempt has failed for longer than failing_after_seconds (still delivering). ' +
+        'disabled: failing for longer than disable_after_seconds, or disabled by you; nothing is sent and events are held ' +
+        'until PUT /v2/webhook re-enables it',
+    }),
+    enabled: Type.Boolean({ description: 'false when status is disabled' }),
+    recent_failures: Type.Integer({
+      description: 'Failed attempts (non-2xx, timeout, network error) in the last 24 hours',
+    }),
+    consecutive_failures: Type.Integer({ description: 'Failed attempts since the last successful one' }),
+    failing_since: DateTime('First failure of the current unbroken run of failures'),
+    disabled_at: DateTime('When the destination was disabled'),
+    last_success_at: DateTime('Last successful delivery (updated at most every few seconds)'),
+    last_failure_at: DateTime('Last failed attempt'),
+    held_events: Type.Integer({
+      description: 'Events held back (no destination, or disabled); sent when enabled',
+    }),
+    previous_secret_expires_at: DateTime('After a rotation, until when the previous secret also signs'),
+    failing_after_seconds: Type.Integer({ description: 'Continuous failure before status becomes failing' }),
+    disable_after_seconds: Type.Integer({
+      description: 'Continuous failure before the destination is disabled',
+    }),
+  },
+  { title: 'WebhookDestination' },
+);
+
+export const PutDestinationBody = Type.Object(
+  {
+    url: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description:
+          'Production: https, and the host must resolve only to public addresses. Sandbox: any http(s) URL',
+      }),
+    ),
+    enabled: Type.Optional(
+      Type.Boolean({
+        description:
+          'Default true. true (re-)enables the destination and replays held events; false pauses deliveries',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PutDestinationResponse = Type.Object({
+  ...Destination.properties,
+  replayed: Type.Integer({ description: 'Held events queued for delivery by this change' }),
+});
+
+export const RotatedSecret = Type.Object({
+  secret: Type.String({ description: 'The new signing secret (whsec_…); shown only this once' }),
+  previous_secret_expires_at: Type.String({
+    description: 'The previous secret signs alongside the new one until then',
+  }),
+});
+
+export const Queued = Type.Object({
+  status: Type.Literal('queued'),
+  event_id: Type.String({ description: 'Sent as the webhook-id header' }),
+});
+
+export const DeliveriesQuery = Type.Object({
+  status: Type.Optional(Type.String({ description: `One of ${WEBHOOK_EVENT_STATUSES.join(', ')}` })),
+  type: Type.Optional(Type.String({ description: 'Event type, e.g. sleep or healthcheck' })),
+  user_id: Type.Optional(Type.String()),
+  since: Type.Optional(Type.String({ description: 'ISO 8601 date-time; events created at or after it' })),
+  cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })),
+});
+
+const Attempt = Type.Object({
+  attempt: Type.Integer({ description: 'Counts every attempt of the event, replays included' }),
+  url: Type.String(),
+  attempted_at: Type.String(),
+  duration_ms: Type.Integer(),
+  status_code: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'null when no HTTP answer came back',
+  }),
+  error: Type.Union([Type.String(), Type.Null()], { description: 'e.g. HTTP 503, ETIMEDOUT, ECONNREFUSED' }),
+  outcome: Type.Union([
+    Type.Literal('delivered'),
+    Type.Literal('retry'),
+    Type.Literal('rejected'),
+    Type.Literal('failed'),
+  ]),
+  next_attempt_at: DateTime('When the next attempt is due, for outcome retry'),
+});
+
+export const Delivery = Type.Object(
+  {
+    event_id: Type.String(),
+    type: Type.String(),
+    user_id: Type.Union([Type.String(), Type.Null()]),
+    reference: Type.Union([Type.String(), Type.Null()]),
+    status: Type.String({
+      description:
+        'pending (queued or waiting to retry), delivered, rejected (4xx, redirect or forbidden destination; not retried), ' +
+        'failed (every scheduled attempt failed), held (no destination, or disabled), dropped (user inactive, deauthenticated or deleted)',
+    }),
+    attempt_count: Type.Integer(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    delivered_at: DateTime('When a 2xx came back'),
+    next_attempt_at: DateTime('Next attempt, while pending'),
+    last_status_code: Type.Union([Type.Integer(), Type.Null()]),
+    last_error: Type.Union([Type.String(), Type.Null()]),
+    attempts: Type.Array(Attempt),
+  },
+  { title: 'WebhookDelivery' },
+);
+
+export const DeliveriesResponse = Type.Object({
+  deliveries: Type.Array(Delivery),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as cursor for the next (older) page',
+  }),
+});
+
+export const EventParams = Type.Object({ event_id: Type.String({ maxLength: 100 }) });

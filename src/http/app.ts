@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import type { AppContext } from '../runtime/context.ts';
+import type { App } from './app-type.ts';
+import { registerAuthentication } from './auth.ts';
+import { registerMetrics } from './metrics.ts';
+import { registerOpenApi } from './openapi.ts';
+import { registerProblemHandling } from './problems.ts';
+import { modules } from '../runtime/modules.ts';
+import { registerOpsRoutes } from './routes/ops.ts';
+
+const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the HTTP app without listening, so tests drive it with `inject` or a real port alike. */
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    // Per-request log lines only when debugging: at volume they cost more than they tell.
+    logController: new LogController({
+      disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',
+    }),
+    bodyLimit: 1024 * 1024,
+    // A caller's own request id is kept (so traces join up); otherwise we mint one.
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming)
+        ? incoming
+        : `req_${randomBytes(12).toString('hex')}`;
+    },
+    ajv: { customOptions: { coerceTypes: 'array', allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerProblemHandling(app, ctx.config.publicUrl);
+  registerAuthentication(app, ctx.developers);
+  const metrics = registerMetrics(app, ctx.jobs);
+  await registerOpenApi(app, ctx.config.publicUrl);
+
+  registerOpsRoutes(app, { db: ctx.db, schema: ctx.store.postgres?.schema, metrics });
+  for (const module of modules) await module.routes?.(app, ctx);
+
+  await app.ready();
+  return app;
+}
+
+/** Lets every module declare its queues; call before `jobs.start`. */
+export function defineJobs(ctx: AppContext) {
+  for (const module of modules) module.jobs?.(ctx);
+}

@@ -1,0 +1,137 @@
+import type { AppContext } from '../../runtime/context.ts';
+import { AppError } from '../../core/errors.ts';
+import type { App } from '../app-type.ts';
+import { CALLBACK_ROUTE } from '../../provider-kit/callback-url.ts';
+import type { Module } from '../../runtime/modules.ts';
+import { renderMessagePage, sendHostedPage, sendHostedRedirect } from '../hosted/html.ts';
+import { messagesFor } from '../hosted/i18n.ts';
+import { EXPIRE_AUTH_SESSION_QUEUE, type ExpireAuthSessionJob } from '../../features/connections/ports.ts';
+import {
+  AuthenticateUserBody,
+  AuthenticateUserQuery,
+  AuthenticateUserResponse,
+  AuthTokenResponse,
+  CallbackParams,
+  CallbackQuery,
+  DeauthenticateQuery,
+  StatusResponse,
+} from '../../features/connections/schemas.ts';
+
+const tags = ['connections'];
+const developer = { auth: 'developer' as const };
+
+function registerConnectionRoutes(app: App, ctx: AppContext) {
+  for (const url of ['/v2/auth/authenticateUser', '/v2/auth/generateAuthURL']) {
+    app.post(
+      url,
+      {
+        config: developer,
+        schema: {
+          tags,
+          summary:
+            url === '/v2/auth/authenticateUser'
+              ? 'Create a user (pending) and the provider consent URL'
+              : 'Alias of /v2/auth/authenticateUser',
+          querystring: AuthenticateUserQuery,
+          body: AuthenticateUserBody,
+          response: { 200: AuthenticateUserResponse },
+        },
+        // Older clients send no body at all; treat that as an empty one.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+      },
+      async (request) => {
+        const body = request.body;
+        const resource = request.query.resource ?? body.resource;
+        if (!resource) throw new AppError('bad_request', 'missing resource: required parameter');
+        const link = await ctx.connections.createAuthLink({
+          developerId: request.developer.id,
+          resource,
+          referenceId: body.reference_id,
+          language: body.language,
+          successRedirectUrl: body.auth_success_redirect_url,
+          failureRedirectUrl: body.auth_failure_redirect_url,
+        });
+        return { status: 'success' as const, user_id: link.userId, auth_url: link.authUrl };
+      },
+    );
+  }
+
+  app.get(
+    CALLBACK_ROUTE,
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['hosted pages'],
+        summary: 'OAuth redirect URI: the provider sends the end user back here',
+        description: 'Register this URL (with the provider id) as the redirect URI at each provider.',
+        params: CallbackParams,
+        querystring: CallbackQuery,
+      },
+    },
+    async (request, reply) => {
+      const outcome = await ctx.connections.completeCallback(request.params.provider, request.query);
+      if (outcome.kind === 'redirect') return sendHostedRedirect(reply, outcome.location, 302);
+      const m = messagesFor(outcome.language);
+      return sendHostedPage(reply, 400, renderMessagePage(outcome.language, m.invalidTitle, m.invalidBody));
+    },
+  );
+
+  app.delete(
+    '/v2/auth/deauthenticateUser',
+    {
+      config: developer,
+      schema: {
+        tags,
+        summary: 'Disconnect a user: revoke at the provider, delete the user and its data, send deauth',
+        querystring: DeauthenticateQuery,
+        response: { 200: StatusResponse },
+      },
+    },
+    async (request) => {
+      await ctx.connections.deauthenticate(request.developer.id, request.query.user_id);
+      return { status: 'success' as const };
+    },
+  );
+
+  app.post(
+    '/v2/auth/generateAuthToken',
+    {
+      config: developer,
+      schema: {
+        tags,
+        summary: 'A short-lived, single-use token for a mobile SDK to create an SDK-based connection',
+        response: { 200: AuthTokenResponse },
+      },
+    },
+    async (request) => {
+      const issued = await ctx.connections.issueSdkToken(request.developer.id);
+      return { status: 'success' as const, token: issued.token, expires_in: issued.expiresIn };
+    },
+  );
+
+  // Hosted pages providers need (e.g. a consent page for providers Tributary hosts itself).
+  const runtime = { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox };
+  return Promise.all(
+    ctx.providers.list().map((provider) => provider.connector?.registerRoutes?.(app, runtime)),
+  );
+}
+
+function defineConnectionJobs(ctx: AppContext) {
+  ctx.jobs.define<ExpireAuthSessionJob>({
+    name: EXPIRE_AUTH_SESSION_QUEUE,
+    options: { retryLimit: 5, retryDelay: 30, retryBackoff: true },
+    handler: async (jobs) => {
+      for (const job of jobs) await ctx.connections.expireAuthSession(job.data.authSessionId);
+    },
+  });
+}
+
+export const connectionsModule: Module = {
+  name: 'connections',
+  jobs: defineConnectionJobs,
+  routes: async (app, ctx) => {
+    await registerConnectionRoutes(app, ctx);
+  },
+};

@@ -1,0 +1,59 @@
+import { sql } from 'kysely';
+import type { Registry } from 'prom-client';
+import Type from 'typebox';
+import type { App } from '../app-type.ts';
+import type { Db } from '../../store/db.ts';
+import { pendingMigrations } from '../../store/migrate.ts';
+
+const Liveness = Type.Object({ status: Type.Literal('ok') });
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
+  database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
+  pending_migrations: Type.Array(Type.String()),
+});
+
+export function registerOpsRoutes(app: App, deps: { db: Db; schema: string | undefined; metrics: Registry }) {
+  app.get(
+    '/health',
+    {
+      config: { auth: 'none' },
+      schema: { tags: ['operations'], summary: 'Liveness', response: { 200: Liveness } },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/ready',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['operations'],
+        summary: 'Readiness: database reachable and every migration applied',
+        response: { 200: Readiness, 503: Readiness },
+      },
+    },
+    async (_request, reply) => {
+      let database: 'ok' | 'unreachable' = 'ok';
+      let pending: string[] = [];
+      try {
+        await sql`select 1`.execute(deps.db);
+        pending = await pendingMigrations(deps.db, deps.schema);
+      } catch {
+        database = 'unreachable';
+      }
+      const ready = database === 'ok' && pending.length === 0;
+      return reply
+        .code(ready ? 200 : 503)
+        .send({ status: ready ? 'ready' : 'not_ready', database, pending_migrations: pending });
+    },
+  );
+
+  app.get(
+    '/metrics',
+    {
+      config: { auth: 'none' },
+      schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } as object,
+    },
+    async (_request, reply) => reply.type(deps.metrics.contentType).send(await deps.metrics.metrics()),
+  );
+}

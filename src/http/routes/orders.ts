@@ -1,0 +1,291 @@
+// The order API under /api/v1 (wire-facts D.1). Handlers are thin: parse, call the service, shape.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import type { AppContext } from '../../runtime/context.ts';
+import { forbidden, unauthorized } from '../../core/errors.ts';
+import type { App } from '../app-type.ts';
+import type { Developer } from '../../features/developers/service.ts';
+import type { Module } from '../../runtime/modules.ts';
+import type { ActivationActor } from '../../features/orders/activation.ts';
+import { registerActivationPages } from '../hosted/activation-page.ts';
+import {
+  Product,
+  ProductParams,
+  ProductType,
+  ProductTypeParams,
+  ProductVariant,
+  SelectionBody,
+  SelectionResponse,
+  ShowAllQuery,
+} from '../../features/orders/catalog-schemas.ts';
+import { parseIdempotencyKey } from '../../features/orders/idempotency.ts';
+import {
+  AcknowledgeResponse,
+  ActivationBody,
+  ActivationResponse,
+  CreateOrderBody,
+  CreateOrderResponse,
+  IdempotencyHeaders,
+  OrderListQuery,
+  OrderListResponse,
+  OrderParams,
+  OrderResponse,
+  ResultListQuery,
+  ResultListResponse,
+  ResultParams,
+  ResultsBundle,
+  SimulateBody,
+  SimulateResponse,
+  TestTakerQuery,
+} from '../../features/orders/schemas.ts';
+import { defineSandboxTimers } from '../../features/orders/timers.ts';
+
+const tags = ['orders'];
+const config = { auth: 'developer-or-basic' as const };
+
+const NO_ACCESS = 'order API access is not enabled for this dev-id; ask the operator to enable it';
+
+/** Credentials are optional on the kit-activation call; when present they must be valid and scope it. */
+async function optionalActor(ctx: AppContext, request: FastifyRequest): Promise<ActivationActor> {
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  let devId = header('dev-id') ?? header('dev_id');
+  let apiKey = header('x-api-key');
+  const basic = header('authorization')?.match(/^Basic\s+([A-Za-z0-9+/=]+)$/i)?.[1];
+  if ((!devId || !apiKey) && basic) {
+    const decoded = Buffer.from(basic, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon > 0) [devId, apiKey] = [decoded.slice(0, colon), decoded.slice(colon + 1)];
+  }
+  if (!devId && !apiKey && !header('authorization')) return { anonymous: true };
+  if (!devId || !apiKey)
+    throw unauthorized('incomplete credentials: send dev-id and x-api-key, Basic authorization, or none');
+  const result = await ctx.developers.authenticate(devId, apiKey);
+  if (!result.ok) throw result.kind === 'forbidden' ? forbidden(result.detail) : unauthorized(result.detail);
+  if (!result.developer.orderApiAccess) throw forbidden(NO_ACCESS);
+  return { developerId: result.developer.id };
+}
+
+async function registerOrderRoutes(app: App, ctx: AppContext) {
+  const orders = ctx.orders;
+
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
+    scope.addHook('onRequest', async (request) => {
+      const developer: Developer | null = request.developer;
+      if (developer && !developer.orderApiAccess) throw forbidden(NO_ACCESS);
+    });
+
+    scope.get(
+      '/api/v1/products',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Product types of the lab-test catalog',
+          response: { 200: Type.Array(ProductType) },
+        },
+      },
+      async () => orders.productTypes(),
+    );
+
+    scope.get(
+      '/api/v1/products/:productTypeId',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Products of one type (only those enabled in your selection unless show_all=true)',
+          params: ProductTypeParams,
+          querystring: ShowAllQuery,
+          response: { 200: Type.Array(Product) },
+        },
+      },
+      async (request) =>
+        orders.products(request.developer, request.params.productTypeId, request.query.show_all ?? false),
+    );
+
+    scope.get(
+      '/api/v1/products/:productId/variants',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Orderable variants of a product (prices in integer cents, ISO 4217 numeric currency)',
+          params: ProductParams,
+          querystring: ShowAllQuery,
+          response: { 200: Type.Array(ProductVariant) },
+        },
+      },
+      async (request) =>
+        orders.variants(request.developer, request.params.productId, request.query.show_all ?? false),
+    );
+
+    scope.put(
+      '/api/v1/products/selection',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Replace the set of products you can order (ordering a disabled product: 403)',
+          description: 'Until a selection is saved, every product is enabled.',
+          body: SelectionBody,
+          response: { 200: SelectionResponse },
+        },
+      },
+      async (request) => orders.setSelection(request.developer, request.body.product_ids),
+    );
+
+    scope.post(
+      '/api/v1/orders',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Create an order; payment is authorised and captured during creation',
+          description:
+            '201 with the order. 400 with invalid_fields; 402 with category when payment is declined (nothing is ' +
+            'created or charged: safe to retry); 403 when a product is disabled in your selection; 409 on an ' +
+            'Idempotency-Key reused with a different body or still in flight.',
+          headers: IdempotencyHeaders,
+          body: CreateOrderBody,
+          response: { 201: CreateOrderResponse },
+        },
+      },
+      async (request, reply) => {
+        const result = await orders.create(request.developer, {
+          body: request.body,
+          idempotencyKey: parseIdempotencyKey(request.headers['idempotency-key']),
+          method: request.method,
+          path: '/api/v1/orders',
+        });
+        if (result.replayed) reply.header('idempotent-replayed', 'true');
+        // Always 201: only successful creations are stored for replay.
+        return reply.code(result.status as 201).send(result.body);
+      },
+    );
+
+    scope.get(
+      '/api/v1/orders',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Your orders, newest first, with cursor pagination and filters',
+          querystring: OrderListQuery,
+          response: { 200: OrderListResponse },
+        },
+      },
+      async (request) => orders.list(request.developer, request.query),
+    );
+
+    scope.get(
+      '/api/v1/orders/:orderID',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'One order with its items and status history',
+          params: OrderParams,
+          response: { 200: OrderResponse },
+        },
+      },
+      async (request) => orders.get(request.developer, request.params.orderID),
+    );
+
+    scope.post(
+      '/api/v1/orders/:orderID/simulate',
+      {
+        config,
+        schema: {
+          tags,
+          summary:
+            'Sandbox only: apply a supplier event to an order (history and webhook as for a real update)',
+          description:
+            '403 for production dev-ids; 422 with current_status and sorted valid_events when the event is not a valid transition.',
+          params: OrderParams,
+          body: SimulateBody,
+          response: { 200: SimulateResponse },
+        },
+      },
+      async (request) => orders.simulate(request.developer, request.params.orderID, request.body),
+    );
+
+    scope.get(
+      '/api/v1/results',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Results status of your order items, newest first',
+          querystring: ResultListQuery,
+          response: { 200: ResultListResponse },
+        },
+      },
+      async (request) => orders.listResults(request.developer, request.query),
+    );
+
+    scope.get(
+      '/api/v1/results/:orderItemID',
+      {
+        config,
+        schema: {
+          tags,
+          summary:
+            'The results of one order item as a FHIR R4 Bundle (DiagnosticReport, Patient, Observations)',
+          params: ResultParams,
+          querystring: TestTakerQuery,
+          response: { 200: ResultsBundle },
+        },
+      },
+      async (request) =>
+        orders.results(request.developer, request.params.orderItemID, request.query.test_taker_id),
+    );
+
+    scope.post(
+      '/api/v1/results/:orderItemID/acknowledge',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Mark results as seen',
+          params: ResultParams,
+          querystring: TestTakerQuery,
+          response: { 200: AcknowledgeResponse },
+        },
+      },
+      async (request) =>
+        orders.acknowledge(request.developer, request.params.orderItemID, request.query.test_taker_id),
+    );
+  });
+
+  app.post(
+    '/api/v1/orders/activate',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags,
+        summary:
+          'Activate a kit: creates the test_taker_id (no credentials needed; the kit id is the secret)',
+        description:
+          'Credentials are optional: with them the kit must belong to your dev-id. 404 unknown kit, 409 already activated, ' +
+          '400 with invalid_fields.',
+        body: ActivationBody,
+        response: { 200: ActivationResponse },
+      },
+    },
+    async (request) => orders.activate(request.body, await optionalActor(ctx, request)),
+  );
+
+  await registerActivationPages(app, ctx);
+}
+
+export const ordersModule: Module = {
+  name: 'orders',
+  jobs: (ctx) =>
+    defineSandboxTimers({ jobs: ctx.jobs, db: ctx.db, log: ctx.log, apply: ctx.orders.applyStatusEvent }),
+  routes: registerOrderRoutes,
+};

@@ -1,0 +1,183 @@
+import type { AppContext } from '../../runtime/context.ts';
+import type { App } from '../app-type.ts';
+import type { DeliveryRecord } from '../../features/webhooks/deliveries.ts';
+import {
+  DeliveriesQuery,
+  DeliveriesResponse,
+  Destination,
+  EventParams,
+  PutDestinationBody,
+  PutDestinationResponse,
+  Queued,
+  RotatedSecret,
+} from '../../features/webhooks/schemas.ts';
+import type { Destination as DestinationState } from '../../features/webhooks/service.ts';
+import type { WebhookSettings } from '../../features/webhooks/settings.ts';
+import { wireDateTime } from '../../features/webhooks/webhook-user.ts';
+
+const tags = ['webhooks'];
+const config = { auth: 'developer' as const };
+
+const wire = (at: Date | null) => (at ? wireDateTime(at) : null);
+
+function destinationBody(state: DestinationState, settings: WebhookSettings) {
+  return {
+    url: state.url,
+    status: state.status,
+    enabled: state.status !== 'disabled',
+    recent_failures: state.recentFailures,
+    consecutive_failures: state.consecutiveFailures,
+    failing_since: wire(state.failingSince),
+    disabled_at: wire(state.disabledAt),
+    last_success_at: wire(state.lastSuccessAt),
+    last_failure_at: wire(state.lastFailureAt),
+    held_events: state.heldEvents,
+    previous_secret_expires_at: wire(state.previousSecretExpiresAt),
+    failing_after_seconds: Math.round(settings.failingAfterMs / 1000),
+    disable_after_seconds: Math.round(settings.disableAfterMs / 1000),
+  };
+}
+
+function deliveryBody(record: DeliveryRecord) {
+  return {
+    event_id: record.eventId,
+    type: record.type,
+    user_id: record.userId,
+    reference: record.reference,
+    status: record.status,
+    attempt_count: record.attemptCount,
+    created_at: wireDateTime(record.createdAt),
+    updated_at: wireDateTime(record.updatedAt),
+    delivered_at: wire(record.deliveredAt),
+    next_attempt_at: wire(record.nextAttemptAt),
+    last_status_code: record.lastStatusCode,
+    last_error: record.lastError,
+    attempts: record.attempts.map((attempt) => ({
+      attempt: attempt.attempt,
+      url: attempt.url,
+      attempted_at: wireDateTime(attempt.attemptedAt),
+      duration_ms: attempt.durationMs,
+      status_code: attempt.statusCode,
+      error: attempt.error,
+      outcome: attempt.outcome,
+      next_attempt_at: wire(attempt.nextAttemptAt),
+    })),
+  };
+}
+
+export function registerWebhookRoutes(app: App, ctx: AppContext) {
+  const { webhooks } = ctx;
+
+  app.get(
+    '/v2/webhook',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The webhook destination: URL, status and recent failures (never the secret)',
+        response: { 200: Destination },
+      },
+    },
+    async (request) =>
+      destinationBody(await webhooks.getDestination(request.developer.id), webhooks.settings),
+  );
+
+  app.put(
+    '/v2/webhook',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Set the destination URL, or enable/disable it',
+        description:
+          'Setting a URL (or enabled: true) enables the destination, clears its failure streak and replays every held event. ' +
+          'enabled: false pauses deliveries: events are held until it is enabled again.',
+        body: PutDestinationBody,
+        response: { 200: PutDestinationResponse },
+      },
+    },
+    async (request) => {
+      const result = await webhooks.setDestination(request.developer.id, request.body);
+      return { ...destinationBody(result, webhooks.settings), replayed: result.replayed };
+    },
+  );
+
+  app.post(
+    '/v2/webhook/rotate-secret',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Replace the signing secret; the previous one keeps signing alongside for 24 hours',
+        response: { 200: RotatedSecret },
+      },
+    },
+    async (request) => {
+      const rotated = await webhooks.rotateSecret(request.developer.id);
+      return {
+        secret: rotated.secret,
+        previous_secret_expires_at: wireDateTime(rotated.previousSecretExpiresAt),
+      };
+    },
+  );
+
+  app.post(
+    '/v2/webhook/test',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Send a healthcheck event to the destination',
+        description:
+          'Delivered, signed, logged and retried like any event. 409 when no destination is set or it is disabled.',
+        response: { 202: Queued },
+      },
+    },
+    async (request, reply) => {
+      const { eventId } = await webhooks.sendTest(request.developer.id);
+      return reply.code(202).send({ status: 'queued' as const, event_id: eventId });
+    },
+  );
+
+  app.get(
+    '/v2/webhook/deliveries',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The delivery log: events newest first, each with every attempt',
+        querystring: DeliveriesQuery,
+        response: { 200: DeliveriesResponse },
+      },
+    },
+    async (request) => {
+      const { status, type, user_id, since, cursor, limit } = request.query;
+      const page = await webhooks.listDeliveries(request.developer.id, {
+        ...(status === undefined ? {} : { status }),
+        ...(type === undefined ? {} : { type }),
+        ...(user_id === undefined ? {} : { userId: user_id }),
+        ...(since === undefined ? {} : { since }),
+        ...(cursor === undefined ? {} : { cursor }),
+        ...(limit === undefined ? {} : { limit }),
+      });
+      return { deliveries: page.deliveries.map(deliveryBody), next_cursor: page.nextCursor };
+    },
+  );
+
+  app.post(
+    '/v2/webhook/deliveries/:event_id/replay',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Send an event again (same webhook-id), with a fresh round of retries',
+        params: EventParams,
+        response: { 202: Queued },
+      },
+    },
+    async (request, reply) => {
+      const { eventId } = await webhooks.replay(request.developer.id, request.params.event_id);
+      return reply.code(202).send({ status: 'queued' as const, event_id: eventId });
+    },
+  );
+}

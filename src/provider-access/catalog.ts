@@ -1,0 +1,180 @@
+import type { Config } from '../core/config.ts';
+import { ConfigError } from '../core/config.ts';
+import { apple } from '../providers/apple/provider.ts';
+import { concept2 } from '../providers/concept2/provider.ts';
+import { coros } from '../providers/coros/provider.ts';
+import { dexcom } from '../providers/dexcom/provider.ts';
+import { fitbit } from '../providers/fitbit/provider.ts';
+import { garmin } from '../providers/garmin/provider.ts';
+import { googleFit } from '../providers/googlefit/provider.ts';
+import { healthConnect } from '../providers/health_connect/provider.ts';
+import { oura } from '../providers/oura/provider.ts';
+import { polar } from '../providers/polar/provider.ts';
+import { samsung } from '../providers/samsung/provider.ts';
+import { sandbox } from '../providers/sandbox/provider.ts';
+import { strava } from '../providers/strava/provider.ts';
+import { suunto } from '../providers/suunto/provider.ts';
+import type { Connector, OAuthDeclaration, Provider, ProviderDeclaration, ProviderId } from '../provider-kit/types.ts';
+import { type ProviderDeclarationProblem, validateDeclaration } from '../provider-kit/validate.ts';
+import { wahoo } from '../providers/wahoo/provider.ts';
+import { whoop } from '../providers/whoop/provider.ts';
+import { withings } from '../providers/withings/provider.ts';
+
+/** Every provider; the Record type makes a missing folder a compile error. */
+export const providerRegistry: Record<ProviderId, Provider> = {
+  APPLE: apple,
+  CONCEPT2: concept2,
+  COROS: coros,
+  DEXCOM: dexcom,
+  FITBIT: fitbit,
+  GARMIN: garmin,
+  GOOGLEFIT: googleFit,
+  HEALTH_CONNECT: healthConnect,
+  OURA: oura,
+  POLAR: polar,
+  SAMSUNG: samsung,
+  SANDBOX: sandbox,
+  STRAVA: strava,
+  SUUNTO: suunto,
+  WAHOO: wahoo,
+  WHOOP: whoop,
+  WITHINGS: withings,
+};
+
+/**
+ * How the integrations list describes a provider's setup on this deployment:
+ * `BUILT_IN` (needs nothing), `SDK` (mobile SDK), `API_KEYS_MANAGED` (client credentials
+ * configured), `NOT_CONFIGURED` (no credentials), `DISABLED` (turned off by the operator).
+ */
+export type ProviderSetup = 'BUILT_IN' | 'SDK' | 'API_KEYS_MANAGED' | 'NOT_CONFIGURED' | 'DISABLED';
+
+/** OAuth endpoints as this deployment calls them: hosted paths resolved, `<ID>_BASE_URL` applied. */
+export type ResolvedOAuth = Omit<OAuthDeclaration, 'accountId' | 'revoke'> & {
+  accountId: OAuthDeclaration['accountId'];
+  revoke: OAuthDeclaration['revoke'];
+};
+
+export type ResolvedProvider = {
+  id: ProviderId;
+  declaration: ProviderDeclaration;
+  connector: Connector | undefined;
+  credentials: { clientId: string; clientSecret: string } | null;
+  oauth: ResolvedOAuth | null;
+  /** Usable on this deployment (before any per-developer choice). */
+  enabled: boolean;
+  setup: ProviderSetup;
+  /** A declared provider URL as this deployment calls it (`<ID>_BASE_URL` applied). */
+  resolveUrl(declared: string): string;
+};
+
+export type ProviderCatalog = {
+  /** In registry order. */
+  list(): ResolvedProvider[];
+  /** By resource id, case-insensitive; undefined when unknown. */
+  get(id: string): ResolvedProvider | undefined;
+};
+
+const env = (config: Config, name: string) => {
+  const value = config.env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+};
+
+function parseBaseUrl(raw: string, name: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must use http or https, got "${raw}"`);
+  }
+  return url;
+}
+
+/**
+ * Declared URLs point at the real provider; `<ID>_BASE_URL` sends every one of them (whatever
+ * its host) to one other origin, keeping path and query. Paths starting with `/` are pages
+ * Tributary hosts itself.
+ */
+function urlResolver(config: Config, base: URL | undefined) {
+  const prefix = base ? `${base.origin}${base.pathname.replace(/\/+$/, '')}` : undefined;
+  return (declared: string): string => {
+    if (declared.startsWith('/')) return `${config.publicUrl}${declared}`;
+    if (!prefix) return declared;
+    const url = new URL(declared);
+    return `${prefix}${url.pathname}${url.search}`;
+  };
+}
+
+function resolveOAuth(oauth: OAuthDeclaration, resolve: (url: string) => string): ResolvedOAuth {
+  const { accountId, revoke, ...rest } = oauth;
+  return {
+    ...rest,
+    authorizeUrl: resolve(oauth.authorizeUrl),
+    tokenUrl: resolve(oauth.tokenUrl),
+    accountId: accountId?.from === 'userinfo' ? { ...accountId, url: resolve(accountId.url) } : accountId,
+    revoke: revoke ? { ...revoke, url: resolve(revoke.url) } : undefined,
+  };
+}
+
+function resolveProvider(config: Config, provider: Provider): ResolvedProvider {
+  const { declaration } = provider;
+  const id = declaration.id;
+  const clientId = env(config, `${id}_CLIENT_ID`);
+  const clientSecret = env(config, `${id}_CLIENT_SECRET`);
+  if ((clientId === undefined) !== (clientSecret === undefined)) {
+    throw new ConfigError(`${id}_CLIENT_ID and ${id}_CLIENT_SECRET must be set together`);
+  }
+  const enabledRaw = env(config, `${id}_ENABLED`);
+  if (enabledRaw !== undefined && enabledRaw !== 'true' && enabledRaw !== 'false') {
+    throw new ConfigError(`${id}_ENABLED must be true or false, got "${enabledRaw}"`);
+  }
+  const baseRaw = env(config, `${id}_BASE_URL`);
+  const base = baseRaw === undefined ? undefined : parseBaseUrl(baseRaw, `${id}_BASE_URL`);
+
+  const credentials = clientId && clientSecret ? { clientId, clientSecret } : null;
+  const resolveUrl = urlResolver(config, base);
+  const switchedOn = enabledRaw === undefined ? declaration.enabledByDefault : enabledRaw === 'true';
+  const usable = declaration.credentials === 'none' || credentials !== null;
+  const setup: ProviderSetup = !switchedOn
+    ? 'DISABLED'
+    : declaration.authKind === 'sdk'
+      ? 'SDK'
+      : declaration.credentials === 'none'
+        ? 'BUILT_IN'
+        : credentials
+          ? 'API_KEYS_MANAGED'
+          : 'NOT_CONFIGURED';
+  return {
+    id,
+    declaration,
+    connector: provider.connector,
+    credentials,
+    oauth: declaration.oauth ? resolveOAuth(declaration.oauth, resolveUrl) : null,
+    enabled: switchedOn && usable,
+    setup,
+    resolveUrl,
+  };
+}
+
+/** Validates every declaration and the provider settings; a problem stops the boot. */
+export function createProviderCatalog(
+  config: Config,
+  registry: Readonly<Record<string, Provider>> = providerRegistry,
+): ProviderCatalog {
+  const problems: ProviderDeclarationProblem[] = [];
+  for (const [key, provider] of Object.entries(registry))
+    problems.push(...validateDeclaration(key, provider));
+  if (problems.length > 0) {
+    throw new ConfigError(
+      `invalid provider declarations:\n${problems.map((p) => `  ${p.provider}: ${p.problem}`).join('\n')}`,
+    );
+  }
+  const resolved = Object.values(registry).map((provider) => resolveProvider(config, provider));
+  const byId = new Map(resolved.map((provider) => [provider.id, provider]));
+  return {
+    list: () => resolved,
+    get: (id) => byId.get(id.toUpperCase() as ProviderId),
+  };
+}

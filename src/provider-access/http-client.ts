@@ -1,0 +1,221 @@
+// HTTP to a provider on behalf of one user (or the app): every request is budgeted, timed out
+// and retried the way providers ask — jittered backoff on 5xx and network errors, Retry-After
+// and the provider's own rate-limit headers honoured, one forced token refresh on a 401. Every
+// way it fails becomes a ProviderDataError, which the data module turns into a retryable answer.
+import type { Logger } from 'pino';
+import type { Config } from '../core/config.ts';
+import { ConfigError } from '../core/config.ts';
+import type { Clock } from '../runtime/context.ts';
+import { ProviderDataError } from '../provider-kit/data-source.ts';
+import type { ResolvedProvider } from './catalog.ts';
+import type { ProviderApi, ProviderHttp, ProviderRequest } from '../provider-kit/api.ts';
+
+export type HttpSettings = {
+  timeoutMs: number;
+  /** Further attempts after a 5xx, a network error or a short 429. */
+  retries: number;
+  baseDelayMs: number;
+  /** Longest wait (Retry-After, a spent budget window) sat out inside a request. */
+  maxWaitSeconds: number;
+};
+
+function positive(config: Config, name: string, fallback: number, allowZero = false): number {
+  const raw = config.env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new ConfigError(
+      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got "${raw}"`,
+    );
+  }
+  return value;
+}
+
+export function httpSettingsOf(config: Config): HttpSettings {
+  return {
+    timeoutMs: positive(config, 'PROVIDER_HTTP_TIMEOUT_MS', 10_000),
+    retries: Math.floor(positive(config, 'PROVIDER_HTTP_RETRIES', 3, true)),
+    baseDelayMs: positive(config, 'PROVIDER_HTTP_RETRY_BASE_MS', 500),
+    maxWaitSeconds: positive(config, 'PROVIDER_MAX_WAIT_SECONDS', 10, true),
+  };
+}
+
+/** The user's tokens, as the client needs them (tokens.ts). */
+export type TokenSession = {
+  /** A token to use now; refreshed ahead of expiry. */
+  current(): Promise<string>;
+  /** The provider refused `token`: a fresh one (one forced refresh, shared by concurrent callers). */
+  rejected(token: string): Promise<string>;
+  /** Even the fresh token was refused: the connection is broken. */
+  failed(reason: string): Promise<void>;
+};
+
+/** The request budget (request-budget.ts): null when granted, else seconds to wait. */
+export type BudgetGate = {
+  acquire(provider: ResolvedProvider, userId: string | null): Promise<number | null>;
+  pause(providerId: string, seconds: number, reason: string): Promise<void>;
+};
+
+export type HttpClientDeps = {
+  provider: ResolvedProvider;
+  userId: string | null;
+  session: TokenSession | null;
+  budget: BudgetGate;
+  settings: HttpSettings;
+  clock: Clock;
+  log?: Logger;
+  /** Injected by tests to see the waits without sitting them out. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+};
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `Retry-After` as seconds: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: Date): number | null {
+  if (value === null || value.trim() === '') return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now.getTime()) / 1000));
+}
+
+/** Exponential backoff with full-range jitter (0.5x to 1.5x), so retrying clients spread out. */
+export function backoffMs(attempt: number, baseMs: number, random: () => number = Math.random): number {
+  return Math.round(Math.min(baseMs * 2 ** attempt, 30_000) * (0.5 + random()));
+}
+
+function buildUrl(provider: ResolvedProvider, request: ProviderRequest): URL {
+  const url = new URL(provider.resolveUrl(request.url));
+  for (const [name, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  return url;
+}
+
+function requestInit(request: ProviderRequest, token: string | null, timeoutMs: number): RequestInit {
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body: string | undefined;
+  if (request.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(request.form).toString();
+  } else if (request.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(request.json);
+  }
+  return {
+    method: request.method ?? 'GET',
+    headers,
+    ...(body === undefined ? {} : { body }),
+    redirect: 'manual',
+    signal: AbortSignal.timeout(timeoutMs),
+  };
+}
+
+export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
+  const { provider, settings, clock, budget } = deps;
+  const api: ProviderApi | undefined = provider.connector?.api;
+  const sleep = deps.sleep ?? defaultSleep;
+  const random = deps.random ?? Math.random;
+  const parse = (text: string): unknown => (text.trim() === '' ? null : (api?.parseJson ?? JSON.parse)(text));
+  const where = (url: URL) => `${provider.id} ${url.pathname}`;
+
+  async function json<T>(request: ProviderRequest): Promise<T | null> {
+    const asUser = (request.auth ?? 'user') === 'user';
+    if (asUser && !deps.session)
+      throw new ProviderDataError('unauthorized', 'no user session for a user request');
+    const session = asUser ? deps.session : null;
+    let token = session ? await session.current() : null;
+    const url = buildUrl(provider, request);
+    let retried = 0;
+    let refreshed = false;
+    let budgetWaits = 0;
+
+    for (;;) {
+      const wait = await budget.acquire(provider, deps.userId);
+      if (wait !== null) {
+        // A window about to roll over is sat out; a long one goes back to the caller.
+        if (wait <= settings.maxWaitSeconds && budgetWaits < 3) {
+          budgetWaits += 1;
+          await sleep(Math.max(wait, 1) * 1000);
+          continue;
+        }
+        throw new ProviderDataError('rate_limited', `${provider.id} request budget spent`, {
+          retryAfterSeconds: Math.max(1, wait),
+        });
+      }
+
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(url, requestInit(request, token, settings.timeoutMs));
+        text = await response.text();
+      } catch (error) {
+        if (retried < settings.retries) {
+          await sleep(backoffMs(retried++, settings.baseDelayMs, random));
+          continue;
+        }
+        throw new ProviderDataError('unavailable', `${where(url)} unreachable: ${(error as Error).message}`, {
+          cause: error,
+        });
+      }
+      let status = response.status;
+      let parsed: unknown = null;
+      if (response.ok) {
+        parsed = parse(text);
+        // A 200 whose body says otherwise is handled as the status it reports.
+        if (api?.unwrap) ({ status, body: parsed } = api.unwrap(parsed));
+      }
+      const now = clock.now();
+      const signal = api?.rateLimit?.(response.headers, status, now) ?? null;
+
+      if (status >= 200 && status < 300) {
+        if (signal?.exhausted && signal.retryAfterSeconds) {
+          await budget.pause(provider.id, signal.retryAfterSeconds, 'window used up (provider headers)');
+        }
+        return parsed as T | null;
+      }
+      const scopeRefusal =
+        (status === 401 || status === 403) && (api?.isScopeRefusal?.(status, text) ?? false);
+      // A 401 is "absent" only when it is about a scope; otherwise it is a token to refresh.
+      if (request.absentOn?.includes(status) && (status !== 401 || scopeRefusal)) return null;
+      if (scopeRefusal)
+        throw new ProviderDataError('unauthorized', `${where(url)}: a scope the user did not grant`);
+      if (status === 401 && session && token) {
+        if (!refreshed) {
+          refreshed = true;
+          token = await session.rejected(token);
+          continue;
+        }
+        await session.failed(`${provider.id} refused a freshly refreshed token`);
+        throw new ProviderDataError('unauthorized', `${where(url)} refused the user's credentials`);
+      }
+      if (status === 401 || status === 403) {
+        throw new ProviderDataError('unauthorized', `${where(url)} answered ${status}`);
+      }
+      if (status === 429) {
+        const after =
+          parseRetryAfter(response.headers.get('retry-after'), now) ?? signal?.retryAfterSeconds ?? 60;
+        if (after <= settings.maxWaitSeconds && retried < settings.retries) {
+          retried += 1;
+          deps.log?.debug({ provider: provider.id, after }, 'provider rate limit: waiting');
+          await sleep(Math.max(after, 0) * 1000);
+          continue;
+        }
+        // Every process holds off, not just this request.
+        await budget.pause(provider.id, after, '429 from the provider');
+        throw new ProviderDataError('rate_limited', `${where(url)} rate-limited us`, {
+          retryAfterSeconds: Math.max(1, after),
+        });
+      }
+      if ((status >= 500 || status === 408) && retried < settings.retries) {
+        await sleep(backoffMs(retried++, settings.baseDelayMs, random));
+        continue;
+      }
+      throw new ProviderDataError('unavailable', `${where(url)} answered ${status}`);
+    }
+  }
+
+  return { json, client: provider.credentials };
+}

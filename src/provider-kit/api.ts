@@ -1,0 +1,167 @@
+// The connector interface: what a provider with a real API supplies (declared data plus small
+// hooks), and what the framework hands its hooks (an HTTP client that already handles tokens,
+// retries, rate limits and budgets). Nothing here names a provider.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { DataPage, DataSourceUser } from './data-source.ts';
+import type { ProviderDataType } from './types.ts';
+
+// --- HTTP ---------------------------------------------------------------------------------
+
+export type ProviderRequest = {
+  /** The provider's real URL, as documented; the framework applies `<ID>_BASE_URL`. */
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  headers?: Readonly<Record<string, string>>;
+  /** A form (`application/x-www-form-urlencoded`) or JSON body. */
+  form?: Readonly<Record<string, string>>;
+  json?: unknown;
+  /** `user` (default): the user's bearer token; `app`: none (the request carries client credentials). */
+  auth?: 'user' | 'app';
+  /**
+   * Statuses that mean "nothing here" rather than a failure (a document deleted since the
+   * notification, a scope the user left unticked): the call resolves to null.
+   */
+  absentOn?: readonly number[];
+};
+
+export type ProviderHttp = {
+  /** The parsed JSON answer (null for an empty body or an `absentOn` status). */
+  json<T = unknown>(request: ProviderRequest): Promise<T | null>;
+  /** The deployment's client credentials for this provider (app-level calls). */
+  readonly client: { clientId: string; clientSecret: string } | null;
+};
+
+/** What the provider's own headers say about its limits. */
+export type RateLimitSignal = {
+  /** Seconds until requests are accepted again, when it says (or we can tell). */
+  retryAfterSeconds: number | null;
+  /** The window is used up: stop sending until `retryAfterSeconds` passes. */
+  exhausted: boolean;
+};
+
+export type RequestWindow = { requests: number; seconds: number };
+
+/** How a provider's API behaves, as data, plus two tiny parsing hooks. */
+export type ProviderApi = {
+  /** The provider's documented app-wide limits; Tributary spends at most these. */
+  requestWindows: readonly RequestWindow[];
+  /** The share of each window one user may spend (so a busy user cannot starve the rest). */
+  userShare: number;
+  /** Days of history fetched after a connection. */
+  backfillDays: number;
+  /** Days one backfill chunk (one job) covers: what the provider serves in a few requests. */
+  backfillChunkDays: number;
+  /** Reads the provider's rate-limit headers on any answer (429 included). */
+  rateLimit?(headers: Headers, status: number, now: Date): RateLimitSignal | null;
+  /** A 401/403 that is about a missing scope, not a dead token (so no refresh, no breakage). */
+  isScopeRefusal?(status: number, body: string): boolean;
+  /** Parses answers when plain JSON.parse would lose something (int64 ids). */
+  parseJson?(text: string): unknown;
+  /**
+   * For APIs that answer HTTP 200 with the outcome in the body: the HTTP status the answer
+   * stands for and the payload inside it. The client then treats it exactly as that status
+   * (401 refreshes once, 429 waits or pauses, 5xx retries).
+   */
+  unwrap?(parsed: unknown): { status: number; body: unknown };
+  /**
+   * Revocation at deauthentication when the declarative `oauth.revoke` cannot express it
+   * (signed requests). Best effort, like the declarative one.
+   */
+  revoke?(input: { http: ProviderHttp; user: DataSourceUser }): Promise<void>;
+  /**
+   * A step the provider requires once after consent, before any data can be read (registering
+   * the user with the app). Run as a durable job with the user's token; the backfill is
+   * planned when it succeeds. It must be idempotent: a retried job runs it again.
+   */
+  onConnected?(input: { http: ProviderHttp; user: DataSourceUser; callbackUrl: string }): Promise<void>;
+  /**
+   * A provider that sends no notifications is asked every `minutes` (operators override with
+   * `<ID>_POLL_MINUTES`) where data changed since the last poll; those days are fetched and
+   * sent as data events.
+   */
+  poll?: {
+    minutes: number;
+    changes(input: { http: ProviderHttp; since: Date; now: Date }): Promise<ChangedData | null>;
+  };
+};
+
+// --- data ---------------------------------------------------------------------------------
+
+export type TypeFetchArgs = {
+  http: ProviderHttp;
+  user: DataSourceUser;
+  /** First local day, inclusive; `YYYY-MM-DD`. */
+  startDate: string;
+  /** Day after the last, exclusive. */
+  endDate: string;
+  now: Date;
+};
+
+/** Fetches one unified type for a day range, in pages of normalized records. */
+export type TypeFetcher = (args: TypeFetchArgs) => AsyncIterable<DataPage>;
+
+// --- push notifications -------------------------------------------------------------------
+
+/** One thing a provider told us: some data of an account changed, or the account withdrew access. */
+export type ProviderNotification =
+  | {
+      kind: 'data';
+      providerUserId: string;
+      /** The provider's own name for what changed (`sleep`, `activity`, …). */
+      dataKind: string;
+      objectId: string;
+      action: 'create' | 'update' | 'delete';
+      /** When it happened, ISO 8601, if the provider says. */
+      eventTime: string | null;
+    }
+  | { kind: 'revoked'; providerUserId: string }
+  | { kind: 'ignored'; reason: string };
+
+export type NotificationRequest = {
+  headers: IncomingHttpHeaders;
+  /** The body exactly as received: signatures are over these bytes. */
+  rawBody: Buffer;
+  /** The key signatures use (the client secret); null when not configured. */
+  secret: string | null;
+  /** Ids of the subscriptions Tributary holds at this provider. */
+  subscriptionIds: readonly string[];
+  now: Date;
+};
+
+export type Verification = 'valid' | 'invalid' | 'unconfigured';
+
+/** Where changed data lies, found with the user's own credentials. */
+export type ChangedData = { types: readonly ProviderDataType[]; startDate: string; endDate: string };
+
+export type SubscriptionRecord = {
+  externalId: string;
+  dataType: string | null;
+  eventType: string | null;
+  expiresAt: Date | null;
+};
+
+export type NotificationHooks = {
+  /**
+   * The provider's GET handshake (a subscription being verified): the answer, or null when the
+   * query is not a valid handshake. `verifyToken` is the token Tributary gave the provider.
+   */
+  handshake(query: URLSearchParams, verifyToken: string): { body: unknown } | null;
+  /** Authenticity of a POST, from its raw body and headers (constant-time compares). */
+  verify(request: NotificationRequest): Verification;
+  /** What a verified body tells. */
+  parse(rawBody: Buffer): ProviderNotification[];
+  /** The types and days to fetch again for a data notification. */
+  locate(
+    notification: Extract<ProviderNotification, { kind: 'data' }>,
+    http: ProviderHttp,
+  ): Promise<ChangedData | null>;
+  /** Creates (or finds) the app's subscriptions at the provider; absent when set in a dashboard. */
+  subscribe?(input: {
+    http: ProviderHttp;
+    callbackUrl: string;
+    verifyToken: string;
+  }): Promise<SubscriptionRecord[]>;
+  /** Extends subscriptions that expire; returns their new expiry. */
+  renew?(input: { http: ProviderHttp; externalId: string }): Promise<Date | null>;
+};

@@ -1,0 +1,82 @@
+// The data-source hook of a connector: how Tributary reads a provider's data (historical
+// backfill), writes planned workouts to it, and (for simulated providers) learns what arrived
+// recently. Providers yield records already normalized to the unified model; core code
+// validates them against the model schemas before storing anything.
+import type { ProviderHttp } from './api.ts';
+import type { PlannedWorkout } from '../model/planned-workout.ts';
+import type { ProviderDataType, ProviderRuntime } from './types.ts';
+
+/** The connection being read, as a provider needs to see it. */
+export type DataSourceUser = {
+  /** Tributary's user id (the SANDBOX provider seeds its generator with it). */
+  id: string;
+  providerUserId: string | null;
+  scopes: string | null;
+};
+
+export type ProviderCredentials = { accessToken: string };
+
+export type DataSourceContext = {
+  user: DataSourceUser;
+  runtime: ProviderRuntime;
+  /** The user's decrypted tokens, read only when called; null when none are stored. */
+  credentials(): Promise<ProviderCredentials | null>;
+  /**
+   * For providers with a real API (`connector.api`): HTTP to the provider with the user's token
+   * kept fresh, retries, rate limits and request budgets handled by the connector framework.
+   */
+  http?: ProviderHttp;
+};
+
+export type DataFetchArgs = DataSourceContext & {
+  type: ProviderDataType;
+  /** First local day, `YYYY-MM-DD`, inclusive. Ignored for `athlete`. */
+  startDate: string;
+  /** Day after the last, `YYYY-MM-DD`, exclusive. */
+  endDate: string;
+};
+
+/** One page of a fetch: normalized records, and the provider's payload they came from. */
+export type DataPage = { records: readonly unknown[]; raw?: unknown };
+
+/** Records that came in since the last look (`arrivals`), grouped by type. */
+export type ArrivedRecords = { type: ProviderDataType; records: readonly unknown[] };
+
+export type DataSource = {
+  /**
+   * Every record whose anchor falls on a local day in [startDate, endDate), full (with samples),
+   * in pages, so a long range never has to sit in memory. `athlete` yields the profile as the
+   * one record. Throw `ProviderDataError` when the provider cannot answer.
+   */
+  fetch(args: DataFetchArgs): AsyncIterable<DataPage>;
+  /** Creates planned workouts at the provider; returns their provider ids, in posted order. */
+  writePlannedWorkouts?(args: DataSourceContext & { workouts: readonly PlannedWorkout[] }): Promise<string[]>;
+  /** Deletes planned workouts at the provider; one outcome per id, in order. */
+  deletePlannedWorkouts?(
+    args: DataSourceContext & { ids: readonly string[] },
+  ): Promise<{ id: string; deleted: boolean }[]>;
+  /**
+   * For simulated providers only: records that "arrived" in (since, until], pushed to the
+   * developer as if the provider had sent them.
+   */
+  arrivals?(args: DataSourceContext & { since: Date; until: Date }): Promise<ArrivedRecords[]>;
+};
+
+export type ProviderDataErrorKind = 'unavailable' | 'rate_limited' | 'unauthorized';
+
+/** The provider could not answer; `retryAfterSeconds` when it said (or we know) when to retry. */
+export class ProviderDataError extends Error {
+  override name = 'ProviderDataError';
+  readonly kind: ProviderDataErrorKind;
+  readonly retryAfterSeconds: number | null;
+
+  constructor(
+    kind: ProviderDataErrorKind,
+    message: string,
+    options: { retryAfterSeconds?: number; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.retryAfterSeconds = options.retryAfterSeconds ?? null;
+  }
+}

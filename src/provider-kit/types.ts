@@ -1,0 +1,143 @@
+import type { Config } from '../core/config.ts';
+import type { NotificationHooks, ProviderApi } from './api.ts';
+import type { Clock } from '../runtime/context.ts';
+import type { SecretBox } from '../core/secret-box.ts';
+import type { App } from '../http/app-type.ts';
+import type { DataTypeName } from '../model/index.ts';
+import type { DataSource } from './data-source.ts';
+
+/**
+ * Every provider this deployment knows, by its wire resource id (wire-facts E). The registry is
+ * a `Record<ProviderId, Provider>`, so adding an id here makes the compiler ask for its folder.
+ */
+export const PROVIDER_IDS = [
+  'APPLE',
+  'CONCEPT2',
+  'COROS',
+  'DEXCOM',
+  'FITBIT',
+  'GARMIN',
+  'GOOGLEFIT',
+  'HEALTH_CONNECT',
+  'OURA',
+  'POLAR',
+  'SAMSUNG',
+  'SANDBOX',
+  'STRAVA',
+  'SUUNTO',
+  'WAHOO',
+  'WHOOP',
+  'WITHINGS',
+] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+export function isProviderId(value: string): value is ProviderId {
+  return (PROVIDER_IDS as readonly string[]).includes(value);
+}
+
+/** What a provider can deliver: the historical types plus the athlete profile. */
+export type ProviderDataType = DataTypeName | 'athlete';
+
+/**
+ * How an end user connects:
+ * - `oauth2`: authorization code; `oauth2_pkce`: the same with an S256 code challenge;
+ * - `sdk`: no web flow; a mobile SDK creates the connection (generateAuthToken).
+ */
+export type AuthKind = 'oauth2' | 'oauth2_pkce' | 'sdk';
+
+/** Where the token endpoint expects the client credentials. */
+export type ClientAuthStyle = 'basic' | 'body';
+
+/** A dotted path into a JSON document, e.g. `athlete.id`. */
+export type JsonPath = string;
+
+/** How to revoke a token at the provider, when it allows it. */
+export type RevocationDeclaration = {
+  /** May contain `{provider_user_id}`. */
+  url: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  /** `bearer`: Authorization header; otherwise the access token in a query or form parameter. */
+  token: 'bearer' | { param: string; in: 'query' | 'form' };
+  /** Client credentials sent with the revocation, if the provider wants them. */
+  clientAuth?: ClientAuthStyle;
+};
+
+export type OAuthDeclaration = {
+  /** Absolute URL, or a path on Tributary itself for consent pages we host. */
+  authorizeUrl: string;
+  tokenUrl: string;
+  scopes: readonly string[];
+  scopeSeparator: ' ' | ',';
+  clientAuth: ClientAuthStyle;
+  /** Fixed extra parameters for the authorize request (e.g. `approval_prompt`). */
+  authorizeParams?: Readonly<Record<string, string>>;
+  /** Fixed extra parameters for the token request (e.g. Withings' `action`). */
+  tokenParams?: Readonly<Record<string, string>>;
+  /** Fixed extra parameters for a refresh (e.g. WHOOP's `scope=offline`, to keep a refresh token). */
+  refreshParams?: Readonly<Record<string, string>>;
+  /** Where the token fields sit when the provider wraps them (e.g. `body`). */
+  tokenResponsePath?: JsonPath;
+  /** Authorize parameter that carries the end user's language, if the provider takes one. */
+  languageParam?: string;
+  /** How the provider's stable account id is found after the code exchange. */
+  accountId?: { from: 'token'; path: JsonPath } | { from: 'userinfo'; url: string; path: JsonPath };
+  revoke?: RevocationDeclaration;
+};
+
+export type ProviderDeclaration = {
+  id: ProviderId;
+  name: string;
+  /** Drawn by Tributary as an SVG: initials on a rounded square of this colour. */
+  icon: { initials: string; background: string; foreground?: string };
+  authKind: AuthKind;
+  /** Absent for `sdk`. */
+  oauth?: OAuthDeclaration;
+  /** `deployment`: needs `<ID>_CLIENT_ID`/`<ID>_CLIENT_SECRET`; `none`: works without (SDK, sandbox). */
+  credentials: 'deployment' | 'none';
+  dataTypes: readonly ProviderDataType[];
+  writesPlannedWorkouts: boolean;
+  /** How far back the provider serves history, in days; null when unlimited or unknown. */
+  historyDays: number | null;
+  /** Off for providers whose facts are unverified; an operator turns them on with `<ID>_ENABLED=true`. */
+  enabledByDefault: boolean;
+};
+
+/** What provider hooks may use; deliberately small so providers stay independent of modules. */
+export type ProviderRuntime = {
+  config: Config;
+  clock: Clock;
+  secretBox: SecretBox;
+};
+
+/** The token endpoint's answer, normalised. */
+export type TokenSet = {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+  /** As granted, when the provider says; otherwise null (the requested scopes are assumed). */
+  scopes: string[] | null;
+  /** The whole (unwrapped) response, for account-id lookup. */
+  raw: Record<string, unknown>;
+};
+
+/**
+ * Code behind a declaration. Everything is optional: a provider that is only declared gets the
+ * generic OAuth2 flow. The connector framework will add fetch/refresh/revoke/push hooks here.
+ */
+export type Connector = {
+  /** Replaces the HTTP token exchange (providers whose consent Tributary hosts itself). */
+  exchangeCode?(
+    input: { code: string; codeVerifier: string | null; redirectUri: string },
+    runtime: ProviderRuntime,
+  ): Promise<TokenSet & { accountId: string | null }>;
+  /** Hosted pages the provider needs (e.g. a consent page). */
+  registerRoutes?(app: App, runtime: ProviderRuntime): void | Promise<void>;
+  /** Reading the provider's data and writing planned workouts (see data-source.ts). */
+  data?: DataSource;
+  /** A real provider API: limits, rate-limit headers, backfill (connectors/types.ts). */
+  api?: ProviderApi;
+  /** Push notifications received at /providers/{id}/webhook (connectors/types.ts). */
+  notifications?: NotificationHooks;
+};
+
+export type Provider = { declaration: ProviderDeclaration; connector?: Connector };

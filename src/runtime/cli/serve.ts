@@ -1,0 +1,87 @@
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../../core/config.ts';
+import type { AppContext } from '../context.ts';
+import { createLogger } from '../../core/log.ts';
+import { type Role, startRuntime } from '../runtime.ts';
+import { UsageError } from './output.ts';
+
+const ROLES: Role[] = ['api', 'worker', 'all'];
+
+/**
+ * A laptop demo must be usable the moment it starts: on embedded storage with no developers
+ * yet, create a sandbox developer and say how to use it (also kept, 0600, in the data dir).
+ */
+async function bootstrapSandboxDeveloper(ctx: AppContext, config: Config) {
+  const file = join(config.dataDir, 'sandbox-credentials.json');
+  if ((await ctx.developers.count()) > 0) {
+    if (existsSync(file)) process.stdout.write(`Sandbox developer credentials: ${file}\n`);
+    return;
+  }
+  const created = await ctx.developers.create({
+    name: 'Sandbox developer',
+    environment: 'sandbox',
+    orderApiAccess: true,
+  });
+  const credentials = {
+    dev_id: created.developer.id,
+    api_key: created.apiKey,
+    environment: created.developer.environment,
+    webhook_secret: created.webhookSecret,
+  };
+  writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  process.stdout.write(
+    [
+      '',
+      `Created a sandbox developer (also saved to ${file}):`,
+      `  dev-id:          ${credentials.dev_id}`,
+      `  x-api-key:       ${credentials.api_key}`,
+      `  webhook secret:  ${credentials.webhook_secret}`,
+      '',
+      'Try it:',
+      `  curl -H 'dev-id: ${credentials.dev_id}' -H 'x-api-key: ${credentials.api_key}' ${config.publicUrl}/v2/subscriptions`,
+      '',
+    ].join('\n'),
+  );
+}
+
+export async function serveCommand(config: Config, args: string[]) {
+  const roleIndex = args.indexOf('--role');
+  const role = (roleIndex >= 0 ? args[roleIndex + 1] : 'all') as Role;
+  if (!ROLES.includes(role)) throw new UsageError('usage: tributary serve [--role api|worker|all]');
+
+  const log = createLogger(config.logLevel);
+  const started = Date.now();
+  const runtime = await startRuntime(config, role, log, async (ctx) => {
+    if (role !== 'worker' && !config.databaseUrl) await bootstrapSandboxDeveloper(ctx, config);
+  });
+  log.info(
+    {
+      role,
+      storage: runtime.ctx.store.kind,
+      url: role === 'worker' ? undefined : config.publicUrl,
+      startupMs: Date.now() - started,
+    },
+    'tributary started',
+  );
+
+  let signalled = false;
+  const shutdown = async (signal: string) => {
+    if (signalled) {
+      log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    signalled = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+    try {
+      await runtime.stop();
+      process.exit(0);
+    } catch (error) {
+      log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}

@@ -1,0 +1,72 @@
+import type { QueueOptions } from 'pg-boss';
+import type { AppContext } from '../context.ts';
+import { version } from '../../core/version.ts';
+import type { Module } from '../modules.ts';
+import { createDeliveryEngine } from '../../features/webhooks/deliver.ts';
+import { DELIVERY_QUEUE, type DeliveryJob, SLOW_DELIVERY_QUEUE } from '../../features/webhooks/outbox.ts';
+import { registerWebhookRoutes } from '../../http/routes/webhooks.ts';
+import { createSender } from '../../features/webhooks/sender.ts';
+
+/**
+ * Two queues, one handler. First attempts go to the main lane; retries, and events for a
+ * destination that is failing or answering slowly, go to the slow lane, so receivers that hold a
+ * batch for seconds only ever hold up each other. The HTTP retry schedule is ours (a retry is a
+ * new job with `startAfter`); pg-boss's own retries only cover a worker that crashed or lost its
+ * database mid-batch, and `heartbeatSeconds` lets another worker take over such a batch quickly.
+ */
+function defineDeliveryQueues(ctx: AppContext) {
+  const { settings } = ctx.webhooks;
+  const engine = createDeliveryEngine({
+    db: ctx.db,
+    jobs: ctx.jobs,
+    secretBox: ctx.secretBox,
+    clock: ctx.clock,
+    log: ctx.log,
+    settings,
+    sender: createSender({ timeoutMs: settings.timeoutMs }),
+    version,
+  });
+  const options: QueueOptions = {
+    retryLimit: 10,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    // A batch is sent in waves, each bounded by the receiver timeout, so a batch may legitimately run
+    // for minutes; a dead worker is noticed by its missing heartbeat instead, within seconds.
+    expireInSeconds: 900,
+    heartbeatSeconds: 10,
+    // The delivery log lives in webhook_events/webhook_attempts; finished jobs are not needed.
+    deleteAfterSeconds: 3600,
+  };
+  ctx.jobs.define<DeliveryJob>({
+    name: DELIVERY_QUEUE,
+    options,
+    work: {
+      batchSize: settings.batchSize,
+      localConcurrency: settings.workers,
+      pollingIntervalSeconds: 2,
+      notifyPollingIntervalSeconds: 2,
+      burstWhenBatchFull: true,
+    },
+    handler: (jobs) => engine.deliver(jobs, 'main'),
+  });
+  ctx.jobs.define<DeliveryJob>({
+    name: SLOW_DELIVERY_QUEUE,
+    options,
+    work: {
+      batchSize: Math.max(1, Math.ceil(settings.batchSize / 2)),
+      localConcurrency: Math.max(1, Math.ceil(settings.workers / 2)),
+      // Retries are deferred jobs, which no notification announces when they come due: poll often.
+      pollingIntervalSeconds: 1,
+      notifyPollingIntervalSeconds: 1,
+      burstWhenBatchFull: true,
+    },
+    handler: (jobs) => engine.deliver(jobs, 'slow'),
+  });
+}
+
+export const webhooksModule: Module = {
+  name: 'webhooks',
+  jobs: defineDeliveryQueues,
+  routes: registerWebhookRoutes,
+};
