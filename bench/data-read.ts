@@ -33,7 +33,7 @@ async function serveTributary() {
   const { loadConfig } = await import('../src/core/config.ts');
   const { createLogger } = await import('../src/core/log.ts');
   const { startRuntime } = await import('../src/runtime/runtime.ts');
-  const { decideConsent, newSandboxAccount } = await import('../src/http/routes/sandbox-consent.ts');
+  const { decideConsent, newSandboxAccount } = await import('../src/providers/sandbox/consent.ts');
   const config = loadConfig(process.env);
   const runtime = await startRuntime(config, 'all', createLogger('warn'));
   process.once('SIGTERM', () => void runtime.stop().then(() => process.exit(0)));

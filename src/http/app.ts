@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
-import type { AppContext } from '../runtime/context.ts';
+import type { AppContext } from '../features/context.ts';
 import type { App } from './app-type.ts';
 import { registerAuthentication } from './auth.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerProblemHandling } from './problems.ts';
-import { modules } from '../runtime/modules.ts';
+import { routeRegistrars } from './routes/index.ts';
 import { registerOpsRoutes } from './routes/ops.ts';
 
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -42,13 +42,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await registerOpenApi(app, ctx.config.publicUrl);
 
   registerOpsRoutes(app, { db: ctx.db, schema: ctx.store.postgres?.schema, metrics });
-  for (const module of modules) await module.routes?.(app, ctx);
+  for (const register of routeRegistrars) await register(app, ctx);
 
   await app.ready();
   return app;
-}
-
-/** Lets every module declare its queues; call before `jobs.start`. */
-export function defineJobs(ctx: AppContext) {
-  for (const module of modules) module.jobs?.(ctx);
 }

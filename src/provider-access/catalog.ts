@@ -14,7 +14,13 @@ import { samsung } from '../providers/samsung/provider.ts';
 import { sandbox } from '../providers/sandbox/provider.ts';
 import { strava } from '../providers/strava/provider.ts';
 import { suunto } from '../providers/suunto/provider.ts';
-import type { Connector, OAuthDeclaration, Provider, ProviderDeclaration, ProviderId } from '../provider-kit/types.ts';
+import type {
+  Connector,
+  OAuthDeclaration,
+  Provider,
+  ProviderDeclaration,
+  ProviderId,
+} from '../provider-kit/types.ts';
 import { type ProviderDeclarationProblem, validateDeclaration } from '../provider-kit/validate.ts';
 import { wahoo } from '../providers/wahoo/provider.ts';
 import { whoop } from '../providers/whoop/provider.ts';

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../core/config.ts';
 import { ConfigError } from '../core/config.ts';
-import type { Clock } from '../runtime/context.ts';
+import type { Clock } from '../core/clock.ts';
 import { ProviderDataError } from '../provider-kit/data-source.ts';
 import type { ResolvedProvider } from './catalog.ts';
 import type { ProviderApi, ProviderHttp, ProviderRequest } from '../provider-kit/api.ts';

@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import type { Config } from '../core/config.ts';
 import { ConfigError } from '../core/config.ts';
-import type { Clock } from '../runtime/context.ts';
+import type { Clock } from '../core/clock.ts';
 import type { ResolvedProvider } from './catalog.ts';
 import type { Db } from '../store/db.ts';
 import type { BudgetGate } from './http-client.ts';

@@ -7,7 +7,7 @@
 // the connection broken, which sends `connection_error` once.
 import type { Logger } from 'pino';
 import type { Config } from '../core/config.ts';
-import type { Clock } from '../runtime/context.ts';
+import type { Clock } from '../core/clock.ts';
 import type { SecretBox } from '../core/secret-box.ts';
 import { readProviderTokens } from '../features/connections/repo.ts';
 import { ProviderDataError } from '../provider-kit/data-source.ts';

@@ -1,8 +1,7 @@
 import type { Config } from '../core/config.ts';
 import type { NotificationHooks, ProviderApi } from './api.ts';
-import type { Clock } from '../runtime/context.ts';
+import type { Clock } from '../core/clock.ts';
 import type { SecretBox } from '../core/secret-box.ts';
-import type { App } from '../http/app-type.ts';
 import type { DataTypeName } from '../model/index.ts';
 import type { DataSource } from './data-source.ts';
 
@@ -130,8 +129,6 @@ export type Connector = {
     input: { code: string; codeVerifier: string | null; redirectUri: string },
     runtime: ProviderRuntime,
   ): Promise<TokenSet & { accountId: string | null }>;
-  /** Hosted pages the provider needs (e.g. a consent page). */
-  registerRoutes?(app: App, runtime: ProviderRuntime): void | Promise<void>;
   /** Reading the provider's data and writing planned workouts (see data-source.ts). */
   data?: DataSource;
   /** A real provider API: limits, rate-limit headers, backfill (connectors/types.ts). */

@@ -1,43 +1,22 @@
 import type { Logger } from 'pino';
+import type { AppContext } from '../features/context.ts';
+import { type Clock, systemClock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
-import { type ConnectorsService, createConnectorsService } from '../features/sync/service.ts';
-import { createSecretBox, type SecretBox } from '../core/secret-box.ts';
+import { createConnectorsService } from '../features/sync/service.ts';
+import { createSecretBox } from '../core/secret-box.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { type ConnectionsService, createConnectionsService } from '../features/connections/service.ts';
-import { createDataService, type DataService } from '../features/data/service.ts';
-import { createDevelopersService, type DevelopersService } from '../features/developers/service.ts';
-import { createIntegrationsService, type IntegrationsService } from '../features/integrations/service.ts';
-import { createOrdersService, type OrdersService } from '../features/orders/service.ts';
-import { createUsersService, type UsersService } from '../features/users/service.ts';
-import { createWebhooksService, type WebhooksService } from '../features/webhooks/service.ts';
-import { createWidgetService, type WidgetService } from '../features/widget/service.ts';
-import { createProviderCatalog, type ProviderCatalog } from '../provider-access/catalog.ts';
-import type { Db, Store } from '../store/db.ts';
+import { createConnectionsService } from '../features/connections/service.ts';
+import { createDataService } from '../features/data/service.ts';
+import { createDevelopersService } from '../features/developers/service.ts';
+import { createIntegrationsService } from '../features/integrations/service.ts';
+import { createOrdersService } from '../features/orders/service.ts';
+import { createUsersService } from '../features/users/service.ts';
+import { createWebhooksService } from '../features/webhooks/service.ts';
+import { createWidgetService } from '../features/widget/service.ts';
+import { createProviderCatalog } from '../provider-access/catalog.ts';
+import type { Store } from '../store/db.ts';
 
-/** Time as the service sees it; tests inject a fixed or moving clock. */
-export type Clock = { now(): Date };
-export const systemClock: Clock = { now: () => new Date() };
-
-/** Everything a module needs, built once per process (or per test app). */
-export type AppContext = {
-  config: Config;
-  store: Store;
-  db: Db;
-  jobs: JobQueue;
-  log: Logger;
-  clock: Clock;
-  secretBox: SecretBox;
-  developers: DevelopersService;
-  webhooks: WebhooksService;
-  providers: ProviderCatalog;
-  integrations: IntegrationsService;
-  users: UsersService;
-  connections: ConnectionsService;
-  widget: WidgetService;
-  orders: OrdersService;
-  data: DataService;
-  connectors: ConnectorsService;
-};
+export type { AppContext } from '../features/context.ts';
 
 export function createContext(deps: {
   config: Config;

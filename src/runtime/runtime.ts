@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { buildApp, defineJobs } from '../http/app.ts';
+import { buildApp } from '../http/app.ts';
+import { defineJobs, scheduleRecurringJobs } from './workers/index.ts';
 import type { Config } from '../core/config.ts';
 import { type AppContext, createContext } from './context.ts';
 import type { App } from '../http/app-type.ts';
@@ -57,6 +58,7 @@ export async function startRuntime(
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
   await jobs.start({ work: role !== 'api' });
+  if (role !== 'api') await scheduleRecurringJobs(ctx);
 
   await beforeListen?.(ctx);
   let app: App | undefined;

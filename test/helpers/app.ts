@@ -3,9 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { buildApp, defineJobs } from '../../src/http/app.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { defineJobs, scheduleRecurringJobs } from '../../src/runtime/workers/index.ts';
 import { type Config, loadConfig } from '../../src/core/config.ts';
-import { type AppContext, type Clock, createContext } from '../../src/runtime/context.ts';
+import { type Clock } from '../../src/core/clock.ts';
+import { type AppContext, createContext } from '../../src/runtime/context.ts';
 import type { App } from '../../src/http/app-type.ts';
 import { createJobQueue } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/core/log.ts';
@@ -59,7 +61,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const jobs = createJobQueue(store, log);
   const ctx = createContext({ config, store, jobs, log, ...(options.clock ? { clock: options.clock } : {}) });
   defineJobs(ctx);
-  await jobs.start({ work: options.work ?? true });
+  const work = options.work ?? true;
+  await jobs.start({ work });
+  if (work) await scheduleRecurringJobs(ctx);
   const app = await buildApp(ctx);
 
   return {

@@ -19,7 +19,12 @@ import {
   newestFirst,
   statusHistoryEntryFor,
 } from '../../src/features/orders/domain/events.ts';
-import type { Bundle, DiagnosticReport, Observation, Patient } from '../../src/features/orders/domain/fhir.ts';
+import type {
+  Bundle,
+  DiagnosticReport,
+  Observation,
+  Patient,
+} from '../../src/features/orders/domain/fhir.ts';
 import {
   buildSandboxResultsBundle,
   INTERPRETATION_SYSTEM,

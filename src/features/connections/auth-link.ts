@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { oauthCallbackUrl } from '../../provider-kit/callback-url.ts';
 import * as usersRepo from '../users/repo.ts';
-import { resolveLanguage } from '../../http/hosted/i18n.ts';
+import { resolveLanguage } from '../../core/languages.ts';
 import { buildAuthorizeUrl, newPkcePair } from '../../provider-access/oauth.ts';
 import {
   AUTH_SESSION_TTL_MS,

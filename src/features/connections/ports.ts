@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';

@@ -5,7 +5,7 @@
 // never held in memory and expected_payloads is exactly the number of chunks that follow.
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { DataTypeName } from '../../model/index.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';

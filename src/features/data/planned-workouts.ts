@@ -2,7 +2,7 @@
 // the store like any record, and read back with GET /v2/plannedWorkout. Providers that cannot
 // accept them get a 400.
 import type { Logger } from 'pino';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import { invalidParameter, upstreamUnavailable } from '../../core/errors.ts';
 import type { PlannedWorkout } from '../../model/planned-workout.ts';
 import { formatDateTime } from '../../model/time.ts';

@@ -5,7 +5,7 @@
 // Generic over providers: any data source with an `arrivals` hook takes part.
 import type { Logger } from 'pino';
 import { ConfigError } from '../../core/config.ts';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
 import type { UserRow } from '../users/service.ts';

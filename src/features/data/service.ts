@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
 import { ConfigError } from '../../core/config.ts';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import { invalidParameter, upstreamUnavailable } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';

@@ -2,7 +2,7 @@
 // fetching them from the provider's data source (bounded by its history limit), validating and
 // upserting page by page so a five-year backfill never sits in memory.
 import type { Logger } from 'pino';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
 import type { DataSource, DataSourceContext } from '../../provider-kit/data-source.ts';

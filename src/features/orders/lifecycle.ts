@@ -3,7 +3,7 @@
 // checks the move with the domain's `applyEvent`, writes the status and its history entry, emits
 // the webhook into the outbox and schedules the next sandbox step, all of which commit together.
 import type { Logger } from 'pino';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import { badRequest, notFound, unprocessable } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';

@@ -3,7 +3,7 @@
 // capture in `order_payments`. The record is what proves "one charge" across processes: its
 // `claim` is unique, so one idempotency claim can never hold two authorisations.
 
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import { conflict } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
 import type { CurrencyCode } from './domain/catalog.ts';

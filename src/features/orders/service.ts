@@ -2,7 +2,7 @@
 // own files; this one wires dependencies and holds the catalog, reads, simulate and results.
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import { AppError, badRequest, forbidden, invalidParameter, notFound } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';

@@ -4,7 +4,7 @@
 // so the old job finds itself stale and does nothing; the change that superseded it planned its own.
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import { AppError } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';

@@ -7,7 +7,7 @@
 // last one.
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
 import { findUserById } from '../users/repo.ts';

@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { UserRow } from '../users/service.ts';

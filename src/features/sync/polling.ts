@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
 import { ConfigError } from '../../core/config.ts';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { findUserById } from '../users/repo.ts';
 import type { UserRow } from '../users/service.ts';

@@ -3,7 +3,7 @@
 // providers; everything specific comes from `connector.api` and `connector.notifications`.
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { readProviderTokens } from '../connections/repo.ts';

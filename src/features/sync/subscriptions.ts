@@ -3,7 +3,7 @@
 // are what a provider without signatures is verified against, and what `renewDue` extends
 // before they lapse.
 import type { Config } from '../../core/config.ts';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
 import { notifiable } from './notifications.ts';

@@ -6,7 +6,7 @@
 // starts a second chain of retries.
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';

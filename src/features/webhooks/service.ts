@@ -2,7 +2,7 @@
 // CLI call to manage a developer's destination and read or replay its delivery log.
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import { conflict, invalidParameter, notFound } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';

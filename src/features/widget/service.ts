@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../core/config.ts';
-import type { Clock } from '../../runtime/context.ts';
+import type { Clock } from '../../core/clock.ts';
 import { invalidParameter } from '../../core/errors.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
@@ -8,7 +8,7 @@ import { parseRedirectUrl, parseReferenceId } from '../connections/redirects.ts'
 import type { ConnectionsService } from '../connections/service.ts';
 import type { IntegrationsService } from '../integrations/service.ts';
 import { isUuid } from '../users/service.ts';
-import { type Language, resolveLanguage } from '../../http/hosted/i18n.ts';
+import { type Language, resolveLanguage } from '../../core/languages.ts';
 import * as repo from './repo.ts';
 
 export const WIDGET_SESSION_TTL_SECONDS = 900;

@@ -2,7 +2,7 @@
 // inline stylesheet, no scripts, no developer credential anywhere; the form posts back here and the
 // answer is another page (success, already activated, or the form again with its errors).
 import type { FastifyReply } from 'fastify';
-import type { AppContext } from '../../runtime/context.ts';
+import type { AppContext } from '../../features/context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { App } from '../app-type.ts';
 import { escapeHtml, sendHostedPage } from './page.ts';

@@ -1,9 +1,8 @@
-/**
- * Texts of the hosted pages, as data. `{provider}` is replaced with the provider's name.
- * Unknown languages fall back to English, region tags to their language (`pt-BR` -> `pt`).
- */
-export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'ja'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { type Language, resolveLanguage } from '../../core/languages.ts';
+
+export { isLanguage, LANGUAGES, type Language, resolveLanguage } from '../../core/languages.ts';
+
+/** Texts of the hosted pages, as data. `{provider}` is replaced with the provider's name. */
 
 export type Messages = {
   widgetTitle: string;
@@ -237,16 +236,6 @@ export const MESSAGES: Record<Language, Messages> = {
     deny: '拒否する',
   },
 };
-
-export function isLanguage(value: string): value is Language {
-  return (LANGUAGES as readonly string[]).includes(value);
-}
-
-/** `de-CH` -> `de`; anything unknown (or nothing) -> `en`. */
-export function resolveLanguage(requested: string | null | undefined): Language {
-  const primary = (requested ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
-  return isLanguage(primary) ? primary : 'en';
-}
 
 export function messagesFor(language: string | null | undefined): Messages {
   return MESSAGES[resolveLanguage(language)];

@@ -1,11 +1,9 @@
-import type { AppContext } from '../../runtime/context.ts';
+import type { AppContext } from '../../features/context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { App } from '../app-type.ts';
 import { CALLBACK_ROUTE } from '../../provider-kit/callback-url.ts';
-import type { Module } from '../../runtime/modules.ts';
 import { renderMessagePage, sendHostedPage, sendHostedRedirect } from '../hosted/html.ts';
 import { messagesFor } from '../hosted/i18n.ts';
-import { EXPIRE_AUTH_SESSION_QUEUE, type ExpireAuthSessionJob } from '../../features/connections/ports.ts';
 import {
   AuthenticateUserBody,
   AuthenticateUserQuery,
@@ -20,7 +18,7 @@ import {
 const tags = ['connections'];
 const developer = { auth: 'developer' as const };
 
-function registerConnectionRoutes(app: App, ctx: AppContext) {
+export function registerConnectionRoutes(app: App, ctx: AppContext) {
   for (const url of ['/v2/auth/authenticateUser', '/v2/auth/generateAuthURL']) {
     app.post(
       url,
@@ -110,28 +108,4 @@ function registerConnectionRoutes(app: App, ctx: AppContext) {
       return { status: 'success' as const, token: issued.token, expires_in: issued.expiresIn };
     },
   );
-
-  // Hosted pages providers need (e.g. a consent page for providers Tributary hosts itself).
-  const runtime = { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox };
-  return Promise.all(
-    ctx.providers.list().map((provider) => provider.connector?.registerRoutes?.(app, runtime)),
-  );
 }
-
-function defineConnectionJobs(ctx: AppContext) {
-  ctx.jobs.define<ExpireAuthSessionJob>({
-    name: EXPIRE_AUTH_SESSION_QUEUE,
-    options: { retryLimit: 5, retryDelay: 30, retryBackoff: true },
-    handler: async (jobs) => {
-      for (const job of jobs) await ctx.connections.expireAuthSession(job.data.authSessionId);
-    },
-  });
-}
-
-export const connectionsModule: Module = {
-  name: 'connections',
-  jobs: defineConnectionJobs,
-  routes: async (app, ctx) => {
-    await registerConnectionRoutes(app, ctx);
-  },
-};

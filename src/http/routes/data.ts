@@ -2,7 +2,7 @@
 // streamed, so the response schemas document the shapes (OpenAPI) without driving the
 // serializer; the small JSON answers are written with JSON.stringify.
 import type { FastifyReply } from 'fastify';
-import type { AppContext } from '../../runtime/context.ts';
+import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import { type DataTypeName, dataTypeNames, modelSchemas } from '../../model/index.ts';
 import type { RawReadQuery } from '../../features/data/params.ts';

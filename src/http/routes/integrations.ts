@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { AppContext } from '../../runtime/context.ts';
+import type { AppContext } from '../../features/context.ts';
 import { notFound } from '../../core/errors.ts';
 import type { App } from '../app-type.ts';
 import { providerIconSvg } from '../../provider-access/icons.ts';
-import type { Module } from '../../runtime/modules.ts';
 
 const tags = ['integrations'];
 
@@ -44,7 +43,7 @@ function devIdOf(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-function registerIntegrationRoutes(app: App, ctx: AppContext) {
+export function registerIntegrationRoutes(app: App, ctx: AppContext) {
   app.get(
     '/v2/integrations',
     {
@@ -112,5 +111,3 @@ function registerIntegrationRoutes(app: App, ctx: AppContext) {
     },
   );
 }
-
-export const integrationsModule: Module = { name: 'integrations', routes: registerIntegrationRoutes };

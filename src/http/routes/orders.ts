@@ -2,11 +2,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { AppContext } from '../../runtime/context.ts';
+import type { AppContext } from '../../features/context.ts';
 import { forbidden, unauthorized } from '../../core/errors.ts';
 import type { App } from '../app-type.ts';
 import type { Developer } from '../../features/developers/service.ts';
-import type { Module } from '../../runtime/modules.ts';
 import type { ActivationActor } from '../../features/orders/activation.ts';
 import { registerActivationPages } from '../hosted/activation-page.ts';
 import {
@@ -39,7 +38,6 @@ import {
   SimulateResponse,
   TestTakerQuery,
 } from '../../features/orders/schemas.ts';
-import { defineSandboxTimers } from '../../features/orders/timers.ts';
 
 const tags = ['orders'];
 const config = { auth: 'developer-or-basic' as const };
@@ -69,7 +67,7 @@ async function optionalActor(ctx: AppContext, request: FastifyRequest): Promise<
   return { developerId: result.developer.id };
 }
 
-async function registerOrderRoutes(app: App, ctx: AppContext) {
+export async function registerOrderRoutes(app: App, ctx: AppContext) {
   const orders = ctx.orders;
 
   await app.register(async (plain) => {
@@ -282,10 +280,3 @@ async function registerOrderRoutes(app: App, ctx: AppContext) {
 
   await registerActivationPages(app, ctx);
 }
-
-export const ordersModule: Module = {
-  name: 'orders',
-  jobs: (ctx) =>
-    defineSandboxTimers({ jobs: ctx.jobs, db: ctx.db, log: ctx.log, apply: ctx.orders.applyStatusEvent }),
-  routes: registerOrderRoutes,
-};

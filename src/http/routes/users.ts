@@ -1,6 +1,5 @@
-import type { AppContext } from '../../runtime/context.ts';
+import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
-import type { Module } from '../../runtime/modules.ts';
 import {
   BulkUserInfoBody,
   BulkUserInfoResponse,
@@ -16,7 +15,7 @@ import {
 const tags = ['users'];
 const config = { auth: 'developer' as const };
 
-function registerUserRoutes(app: App, ctx: AppContext) {
+export function registerUserRoutes(app: App, ctx: AppContext) {
   app.get(
     '/v2/userInfo',
     {
@@ -88,5 +87,3 @@ function registerUserRoutes(app: App, ctx: AppContext) {
     }),
   );
 }
-
-export const usersModule: Module = { name: 'users', routes: registerUserRoutes };

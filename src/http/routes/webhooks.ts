@@ -1,4 +1,4 @@
-import type { AppContext } from '../../runtime/context.ts';
+import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import type { DeliveryRecord } from '../../features/webhooks/deliveries.ts';
 import {

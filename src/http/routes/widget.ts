@@ -1,9 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import Type, { type TStringOptions } from 'typebox';
-import type { AppContext } from '../../runtime/context.ts';
+import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import { FAILURE_PAGE_PATH, SUCCESS_PAGE_PATH } from '../../features/connections/callback.ts';
-import type { Module } from '../../runtime/modules.ts';
 import { formBodyParser, renderMessagePage, sendHostedPage, sendHostedRedirect } from '../hosted/html.ts';
 import { messagesFor, resolveLanguage } from '../hosted/i18n.ts';
 import { renderClosedWidget, renderWidget } from '../hosted/widget-pages.ts';
@@ -40,7 +39,7 @@ function sendView(reply: FastifyReply, view: WidgetView) {
   return sendHostedPage(reply, STATUS_OF_CLOSED[view.state], renderClosedWidget(view.language, view.state));
 }
 
-async function registerWidgetRoutes(app: App, ctx: AppContext) {
+export async function registerWidgetRoutes(app: App, ctx: AppContext) {
   app.post(
     '/v2/auth/generateWidgetSession',
     {
@@ -98,5 +97,3 @@ async function registerWidgetRoutes(app: App, ctx: AppContext) {
     }
   });
 }
-
-export const widgetModule: Module = { name: 'widget', routes: registerWidgetRoutes };

@@ -1,6 +1,6 @@
 import { dataTypeNames } from '../../model/index.ts';
 import type { Provider } from '../../provider-kit/types.ts';
-import { registerConsentRoutes } from '../../http/routes/sandbox-consent.ts';
+import { CONSENT_PATH, TOKEN_PATH } from './consent.ts';
 import { sandboxDataSource } from './data-source.ts';
 import { exchangeCode } from './grant.ts';
 
@@ -18,8 +18,8 @@ export const sandbox: Provider = {
     authKind: 'oauth2_pkce',
     credentials: 'none',
     oauth: {
-      authorizeUrl: '/providers/sandbox/consent',
-      tokenUrl: '/providers/sandbox/token',
+      authorizeUrl: CONSENT_PATH,
+      tokenUrl: TOKEN_PATH,
       scopes: [
         'activity',
         'athlete',
@@ -43,7 +43,6 @@ export const sandbox: Provider = {
   },
   connector: {
     exchangeCode,
-    registerRoutes: registerConsentRoutes,
     data: sandboxDataSource,
   },
 };

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
 import { AppError } from '../../core/errors.ts';
 import { findUserForDeveloper, toWireUser } from '../../features/users/service.ts';
-import { type ConsentRequest, decideConsent, newSandboxAccount } from '../../http/routes/sandbox-consent.ts';
+import { type ConsentRequest, decideConsent, newSandboxAccount } from '../../providers/sandbox/consent.ts';
 import { sandbox } from '../../providers/sandbox/provider.ts';
 import { openContext } from '../runtime.ts';
 import { printJson, printTable, UsageError } from './output.ts';

@@ -3,7 +3,12 @@ import type { CollectionType } from '../../features/orders/domain/catalog.ts';
 import type { EscalationLevel } from '../../features/orders/domain/events.ts';
 import type { Bundle } from '../../features/orders/domain/fhir.ts';
 import type { OrderStatus, ResultsStatus, Status } from '../../features/orders/domain/statuses.ts';
-import type { AddressInput, GenderAtBirth, RecipientInput, RequestedLabInput } from '../../features/orders/domain/validation.ts';
+import type {
+  AddressInput,
+  GenderAtBirth,
+  RecipientInput,
+  RequestedLabInput,
+} from '../../features/orders/domain/validation.ts';
 
 /** jsonb: written as JSON text (both drivers cast it), read back parsed. */
 type Json<T> = ColumnType<T, string, string>;

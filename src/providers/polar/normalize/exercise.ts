@@ -13,9 +13,17 @@ import type { Activity } from '../../../model/activity.ts';
 import type { CodeOf } from '../../../model/enums.ts';
 import { HeartRateZone, UploadType } from '../../../model/enums.ts';
 import { formatDateTime } from '../../../model/time.ts';
-import { instantOf, localizationOf, type NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
+import {
+  instantOf,
+  localizationOf,
+  type NormalizeContext,
+} from '../../../provider-kit/normalize/normalize.ts';
 import { encodePolyline } from '../../../provider-kit/normalize/polyline.ts';
-import { convertOrNull, kilocaloriesToKilojoules, paceMinutesPerKilometer } from '../../../provider-kit/normalize/units.ts';
+import {
+  convertOrNull,
+  kilocaloriesToKilojoules,
+  paceMinutesPerKilometer,
+} from '../../../provider-kit/normalize/units.ts';
 import { decodeRoute, decodeSamples, gainLoss, meanMax } from './exercise-samples.ts';
 import { polarActivityType } from './sport.ts';
 import { isoDurationSeconds } from './time.ts';

@@ -11,7 +11,12 @@
 import type { Athlete } from '../../../model/athlete.ts';
 import type { Body } from '../../../model/body.ts';
 import { formatDateTime, localIsoDate } from '../../../model/time.ts';
-import { dayBoundsOf, instantOf, localizationOf, type NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
+import {
+  dayBoundsOf,
+  instantOf,
+  localizationOf,
+  type NormalizeContext,
+} from '../../../provider-kit/normalize/normalize.ts';
 import type { PolarPhysicalInfo, PolarUser } from './types.ts';
 
 export function normalizePhysicalInfo(info: PolarPhysicalInfo, context: NormalizeContext): Body[] {

@@ -12,7 +12,11 @@ import { UploadType } from '../../../model/enums.ts';
 import type { LapSample } from '../../../model/samples.ts';
 import { formatDateTime } from '../../../model/time.ts';
 import { localizationOf, type NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
-import { convertOrNull, kilocaloriesToKilojoules, paceMinutesPerKilometer } from '../../../provider-kit/normalize/units.ts';
+import {
+  convertOrNull,
+  kilocaloriesToKilojoules,
+  paceMinutesPerKilometer,
+} from '../../../provider-kit/normalize/units.ts';
 import { activityTypeOf } from './sport-types.ts';
 import { streamMax, streamSamples, streamSetOf } from './streams.ts';
 import type {

@@ -11,7 +11,11 @@ import type { Activity } from '../../../model/activity.ts';
 import { UploadType } from '../../../model/enums.ts';
 import { formatDateTime } from '../../../model/time.ts';
 import type { NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
-import { convertOrNull, kilocaloriesToKilojoules, paceMinutesPerKilometer } from '../../../provider-kit/normalize/units.ts';
+import {
+  convertOrNull,
+  kilocaloriesToKilojoules,
+  paceMinutesPerKilometer,
+} from '../../../provider-kit/normalize/units.ts';
 import { activityTypeOfCategory, workoutModels } from './categories.ts';
 import { withingsZones } from './daily.ts';
 import { offsetIn } from './timezone.ts';

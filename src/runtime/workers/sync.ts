@@ -1,22 +1,13 @@
-// The connector framework's queues, schedule and routes. Provider notifications arrive at
-// /providers/{provider}/webhook; the POST route keeps the raw body (a content-type parser of its
-// own, in its own scope) because signatures are over the exact bytes the provider sent.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
-import type { AppContext } from '../context.ts';
-import type { App } from '../../http/app-type.ts';
-import type { Module } from '../modules.ts';
+// The connector framework's queues: backfill chunks, post-consent setup, polls, inbound
+// notifications and the daily maintenance.
+import type { AppContext } from '../../features/context.ts';
 import { BACKFILL_QUEUE, type BackfillJob } from '../../features/sync/backfill.ts';
 import { NOTIFICATION_QUEUE, type NotificationJob } from '../../features/sync/notifications.ts';
 import { POLL_QUEUE, type PollJob } from '../../features/sync/polling.ts';
 import { SETUP_QUEUE, type SetupJob } from '../../features/sync/service.ts';
-import { verifyTokenFor } from '../../provider-kit/signatures.ts';
-import { callbackPath } from '../../features/sync/subscriptions.ts';
 
 export const MAINTENANCE_QUEUE = 'connectors.maintenance';
-const NOTIFICATION_BODY_LIMIT = 256 * 1024;
-
-function defineConnectorJobs(ctx: AppContext) {
+export function defineSyncJobs(ctx: AppContext) {
   ctx.jobs.define<BackfillJob>({
     name: BACKFILL_QUEUE,
     // Outages are retried with backoff; rate limits reschedule the chunk themselves.
@@ -89,70 +80,10 @@ function defineConnectorJobs(ctx: AppContext) {
   });
 }
 
-const Params = Type.Object({ provider: Type.String() });
-
-async function registerNotificationRoutes(app: App, ctx: AppContext) {
-  await app.register(async (plain) => {
-    const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
-    // Only here: the body stays the Buffer the provider sent, whatever its content type.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      '*',
-      { parseAs: 'buffer', bodyLimit: NOTIFICATION_BODY_LIMIT },
-      (_request, body, done) => done(null, body),
-    );
-    const path = callbackPath(':provider');
-    scope.get(
-      path,
-      {
-        config: { auth: 'none' },
-        schema: {
-          tags: ['provider notifications'],
-          summary: 'Subscription handshake from a provider (a challenge to echo)',
-          params: Params,
-        },
-      },
-      async (request) => {
-        const query = new URLSearchParams(request.url.split('?')[1] ?? '');
-        const provider = request.params.provider.toUpperCase();
-        return ctx.connectors.notifications.handshake(provider, query, verifyTokenFor(ctx.config, provider));
-      },
-    );
-    scope.post(
-      path,
-      {
-        config: { auth: 'none' },
-        schema: {
-          tags: ['provider notifications'],
-          summary: 'A provider notification: verified on the raw body, acknowledged at once, fetched later',
-          params: Params,
-        },
-      },
-      async (request) => {
-        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const queued = await ctx.connectors.notifications.receive(request.params.provider, {
-          headers: request.headers,
-          rawBody,
-        });
-        return { status: 'success', queued };
-      },
-    );
-  });
-}
-
-async function scheduleMaintenance(ctx: AppContext) {
+export async function scheduleSyncJobs(ctx: AppContext) {
   try {
     await ctx.jobs.boss().schedule(MAINTENANCE_QUEUE, '41 3 * * *', {}, { tz: 'UTC' });
   } catch (error) {
     ctx.log.warn({ err: error }, 'could not schedule the connector maintenance job');
   }
 }
-
-export const connectorsModule: Module = {
-  name: 'connectors',
-  jobs: defineConnectorJobs,
-  async routes(app, ctx) {
-    await registerNotificationRoutes(app, ctx);
-    await scheduleMaintenance(ctx);
-  },
-};

@@ -1,16 +1,12 @@
-// The data module's queues and routes. Recurring jobs are scheduled once the queue exists,
-// which is after `jobs.start`: that is when `routes` runs. pg-boss keeps schedules in the
-// database, so the API process that registers them and the workers that run them may differ.
-import type { AppContext } from '../context.ts';
-import type { App } from '../../http/app-type.ts';
-import type { Module } from '../modules.ts';
+// The data feature's queues: historical reads sent to webhooks, pruning, SANDBOX arrivals.
+// Recurring jobs are scheduled by processes that run workers (see workers/index.ts).
+import type { AppContext } from '../../features/context.ts';
 import { DELIVER_QUEUE, type DeliverJob } from '../../features/data/deliver.ts';
-import { registerDataRoutes } from '../../http/routes/data.ts';
 import { ARRIVALS_QUEUE, arrivalMinutes, runArrivals } from '../../features/data/sandbox-arrivals.ts';
 
 export const PRUNE_QUEUE = 'data.prune';
 
-function defineDataJobs(ctx: AppContext) {
+export function defineDataJobs(ctx: AppContext) {
   ctx.jobs.define<DeliverJob>({
     name: DELIVER_QUEUE,
     // Provider outages are retried with backoff over about an hour; the request's reference stays.
@@ -52,7 +48,7 @@ function defineDataJobs(ctx: AppContext) {
   });
 }
 
-async function scheduleDataJobs(ctx: AppContext) {
+export async function scheduleDataJobs(ctx: AppContext) {
   const boss = ctx.jobs.boss();
   try {
     await boss.schedule(PRUNE_QUEUE, '17 * * * *', {}, { tz: 'UTC' });
@@ -63,12 +59,3 @@ async function scheduleDataJobs(ctx: AppContext) {
     ctx.log.warn({ err: error }, 'could not schedule the data module’s recurring jobs');
   }
 }
-
-export const dataModule: Module = {
-  name: 'data',
-  jobs: defineDataJobs,
-  async routes(app: App, ctx: AppContext) {
-    registerDataRoutes(app, ctx);
-    await scheduleDataJobs(ctx);
-  },
-};

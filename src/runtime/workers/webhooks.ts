@@ -1,10 +1,8 @@
 import type { QueueOptions } from 'pg-boss';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../features/context.ts';
 import { version } from '../../core/version.ts';
-import type { Module } from '../modules.ts';
 import { createDeliveryEngine } from '../../features/webhooks/deliver.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, SLOW_DELIVERY_QUEUE } from '../../features/webhooks/outbox.ts';
-import { registerWebhookRoutes } from '../../http/routes/webhooks.ts';
 import { createSender } from '../../features/webhooks/sender.ts';
 
 /**
@@ -14,7 +12,7 @@ import { createSender } from '../../features/webhooks/sender.ts';
  * new job with `startAfter`); pg-boss's own retries only cover a worker that crashed or lost its
  * database mid-batch, and `heartbeatSeconds` lets another worker take over such a batch quickly.
  */
-function defineDeliveryQueues(ctx: AppContext) {
+export function defineWebhookJobs(ctx: AppContext) {
   const { settings } = ctx.webhooks;
   const engine = createDeliveryEngine({
     db: ctx.db,
@@ -64,9 +62,3 @@ function defineDeliveryQueues(ctx: AppContext) {
     handler: (jobs) => engine.deliver(jobs, 'slow'),
   });
 }
-
-export const webhooksModule: Module = {
-  name: 'webhooks',
-  jobs: defineDeliveryQueues,
-  routes: registerWebhookRoutes,
-};

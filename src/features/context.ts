@@ -1,0 +1,39 @@
+// The services every entry point (HTTP routes, queue workers, CLI) is handed: one per feature,
+// plus the infrastructure they share. Built by runtime/context.ts.
+import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.ts';
+import type { Config } from '../core/config.ts';
+import type { ConnectorsService } from './sync/service.ts';
+import type { SecretBox } from '../core/secret-box.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { ConnectionsService } from './connections/service.ts';
+import type { DataService } from './data/service.ts';
+import type { DevelopersService } from './developers/service.ts';
+import type { IntegrationsService } from './integrations/service.ts';
+import type { OrdersService } from './orders/service.ts';
+import type { UsersService } from './users/service.ts';
+import type { WebhooksService } from './webhooks/service.ts';
+import type { WidgetService } from './widget/service.ts';
+import type { ProviderCatalog } from '../provider-access/catalog.ts';
+import type { Db, Store } from '../store/db.ts';
+
+/** Everything a module needs, built once per process (or per test app). */
+export type AppContext = {
+  config: Config;
+  store: Store;
+  db: Db;
+  jobs: JobQueue;
+  log: Logger;
+  clock: Clock;
+  secretBox: SecretBox;
+  developers: DevelopersService;
+  webhooks: WebhooksService;
+  providers: ProviderCatalog;
+  integrations: IntegrationsService;
+  users: UsersService;
+  connections: ConnectionsService;
+  widget: WidgetService;
+  orders: OrdersService;
+  data: DataService;
+  connectors: ConnectorsService;
+};

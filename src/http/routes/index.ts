@@ -1,0 +1,29 @@
+// The HTTP surface, one registrar per feature. Each gets the app and the services and stays thin:
+// route -> service.
+import type { AppContext } from '../../features/context.ts';
+import type { App } from '../app-type.ts';
+import { registerConnectionRoutes } from './connections.ts';
+import { registerDataRoutes } from './data.ts';
+import { registerIntegrationRoutes } from './integrations.ts';
+import { registerNotificationRoutes } from './notifications.ts';
+import { registerOrderRoutes } from './orders.ts';
+import { registerSandboxConsentRoutes } from './sandbox-consent.ts';
+import { registerUserRoutes } from './users.ts';
+import { registerWebhookRoutes } from './webhooks.ts';
+import { registerWidgetRoutes } from './widget.ts';
+
+type RouteRegistrar = (app: App, ctx: AppContext) => void | Promise<void>;
+
+export const routeRegistrars: readonly RouteRegistrar[] = [
+  registerWebhookRoutes,
+  registerIntegrationRoutes,
+  registerUserRoutes,
+  registerConnectionRoutes,
+  registerWidgetRoutes,
+  registerOrderRoutes,
+  registerDataRoutes,
+  registerNotificationRoutes,
+  // The built-in SANDBOX provider's consent page and token endpoint.
+  (app, ctx) =>
+    registerSandboxConsentRoutes(app, { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox }),
+];

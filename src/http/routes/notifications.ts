@@ -1,0 +1,62 @@
+// Provider notifications arrive at /providers/{provider}/webhook; the POST route keeps the raw
+// body (a content-type parser of its own, in its own scope) because signatures are over the exact
+// bytes the provider sent.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import type { AppContext } from '../../features/context.ts';
+import { callbackPath } from '../../features/sync/subscriptions.ts';
+import { verifyTokenFor } from '../../provider-kit/signatures.ts';
+import type { App } from '../app-type.ts';
+
+const NOTIFICATION_BODY_LIMIT = 256 * 1024;
+
+const Params = Type.Object({ provider: Type.String() });
+
+export async function registerNotificationRoutes(app: App, ctx: AppContext) {
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
+    // Only here: the body stays the Buffer the provider sent, whatever its content type.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: NOTIFICATION_BODY_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
+    const path = callbackPath(':provider');
+    scope.get(
+      path,
+      {
+        config: { auth: 'none' },
+        schema: {
+          tags: ['provider notifications'],
+          summary: 'Subscription handshake from a provider (a challenge to echo)',
+          params: Params,
+        },
+      },
+      async (request) => {
+        const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+        const provider = request.params.provider.toUpperCase();
+        return ctx.connectors.notifications.handshake(provider, query, verifyTokenFor(ctx.config, provider));
+      },
+    );
+    scope.post(
+      path,
+      {
+        config: { auth: 'none' },
+        schema: {
+          tags: ['provider notifications'],
+          summary: 'A provider notification: verified on the raw body, acknowledged at once, fetched later',
+          params: Params,
+        },
+      },
+      async (request) => {
+        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const queued = await ctx.connectors.notifications.receive(request.params.provider, {
+          headers: request.headers,
+          rawBody,
+        });
+        return { status: 'success', queued };
+      },
+    );
+  });
+}

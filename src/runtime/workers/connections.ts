@@ -1,0 +1,12 @@
+import type { AppContext } from '../../features/context.ts';
+import { EXPIRE_AUTH_SESSION_QUEUE, type ExpireAuthSessionJob } from '../../features/connections/ports.ts';
+
+export function defineConnectionJobs(ctx: AppContext) {
+  ctx.jobs.define<ExpireAuthSessionJob>({
+    name: EXPIRE_AUTH_SESSION_QUEUE,
+    options: { retryLimit: 5, retryDelay: 30, retryBackoff: true },
+    handler: async (jobs) => {
+      for (const job of jobs) await ctx.connections.expireAuthSession(job.data.authSessionId);
+    },
+  });
+}
