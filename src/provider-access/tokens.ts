@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../core/config.ts';
 import type { Clock } from '../core/clock.ts';
 import type { SecretBox } from '../core/secret-box.ts';
-import { readProviderTokens } from '../features/connections/repo.ts';
+import { readProviderTokens } from './token-store.ts';
 import { ProviderDataError } from '../provider-kit/data-source.ts';
 import type { ProviderCatalog } from './catalog.ts';
 import type { Db } from '../store/db.ts';

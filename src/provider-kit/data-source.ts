@@ -2,9 +2,9 @@
 // backfill), writes planned workouts to it, and (for simulated providers) learns what arrived
 // recently. Providers yield records already normalized to the unified model; core code
 // validates them against the model schemas before storing anything.
-import type { ProviderHttp } from './api.ts';
 import type { PlannedWorkout } from '../model/planned-workout.ts';
-import type { ProviderDataType, ProviderRuntime } from './types.ts';
+import type { ProviderDataType, ProviderRuntime } from './basics.ts';
+import type { ProviderHttp } from './http.ts';
 
 /** The connection being read, as a provider needs to see it. */
 export type DataSourceUser = {

@@ -1,9 +1,8 @@
-import type { Config } from '../core/config.ts';
 import type { NotificationHooks, ProviderApi } from './api.ts';
-import type { Clock } from '../core/clock.ts';
-import type { SecretBox } from '../core/secret-box.ts';
-import type { DataTypeName } from '../model/index.ts';
+import type { ProviderDataType, ProviderRuntime } from './basics.ts';
 import type { DataSource } from './data-source.ts';
+
+export type { ProviderDataType, ProviderRuntime } from './basics.ts';
 
 /**
  * Every provider this deployment knows, by its wire resource id (wire-facts E). The registry is
@@ -33,9 +32,6 @@ export type ProviderId = (typeof PROVIDER_IDS)[number];
 export function isProviderId(value: string): value is ProviderId {
   return (PROVIDER_IDS as readonly string[]).includes(value);
 }
-
-/** What a provider can deliver: the historical types plus the athlete profile. */
-export type ProviderDataType = DataTypeName | 'athlete';
 
 /**
  * How an end user connects:
@@ -99,13 +95,6 @@ export type ProviderDeclaration = {
   historyDays: number | null;
   /** Off for providers whose facts are unverified; an operator turns them on with `<ID>_ENABLED=true`. */
   enabledByDefault: boolean;
-};
-
-/** What provider hooks may use; deliberately small so providers stay independent of modules. */
-export type ProviderRuntime = {
-  config: Config;
-  clock: Clock;
-  secretBox: SecretBox;
 };
 
 /** The token endpoint's answer, normalised. */

@@ -1,18 +1,8 @@
-import type { ConnectorTables } from './tables/sync.ts';
-import type { ConnectionTables } from './tables/connections.ts';
-import type { DataTables } from './tables/data.ts';
-import type { DeveloperTables } from './tables/developers.ts';
-import type { OrderTables } from './tables/orders.ts';
-import type { UserTables } from './tables/users.ts';
-import type { WebhookTables } from './tables/webhooks.ts';
-
-/** The whole database, composed from each module's own tables. */
-export interface Database
-  extends
-    DeveloperTables,
-    UserTables,
-    ConnectionTables,
-    WebhookTables,
-    OrderTables,
-    DataTables,
-    ConnectorTables {}
+/**
+ * The whole database as Kysely sees it. It starts empty: each module that owns tables declares
+ * them in its own `tables.ts`, which adds them to this interface by module augmentation
+ * (`declare module '…/store/schema.ts' { interface Database { … } }`). So the store knows no
+ * feature, every table has exactly one owner, and ARCHITECTURE.md lists who owns what.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by augmentation
+export interface Database {}

@@ -11,7 +11,7 @@ import { type AppContext, createContext } from '../../src/runtime/context.ts';
 import type { App } from '../../src/http/app-type.ts';
 import { createJobQueue } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/core/log.ts';
-import type { Environment } from '../../src/store/tables/developers.ts';
+import type { Environment } from '../../src/features/developers/tables.ts';
 import { openStore } from '../../src/store/db.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 

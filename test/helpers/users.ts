@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../src/runtime/context.ts';
-import type { UserStatus } from '../../src/store/tables/users.ts';
+import type { UserStatus } from '../../src/features/users/tables.ts';
 
 /**
  * A user row written straight into the store, for states no public flow reaches quickly (an

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { DestinationColumns } from '../../src/store/tables/webhooks.ts';
+import type { DestinationColumns } from '../../src/features/webhooks/tables.ts';
 import { createDeveloper, problemOf, startTestService, type TestService } from '../helpers/app.ts';
 import {
   call,

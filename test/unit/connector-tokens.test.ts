@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTokenManager, MAX_REFRESH_FAILURES } from '../../src/provider-access/tokens.ts';
-import { saveProviderTokens } from '../../src/features/connections/repo.ts';
+import { saveProviderTokens } from '../../src/provider-access/token-store.ts';
 import { findUserById } from '../../src/features/users/repo.ts';
 import type { UserRow } from '../../src/features/users/service.ts';
 import { ProviderDataError } from '../../src/provider-kit/data-source.ts';

@@ -12,6 +12,7 @@ import { type ConnectionsDeps, providerRuntime } from './ports.ts';
 import { withOutcome } from './redirects.ts';
 import type { AuthSessionRow } from './repo.ts';
 import * as repo from './repo.ts';
+import * as tokenStore from '../../provider-access/token-store.ts';
 
 /** Tributary's own outcome pages, used when the developer gave no redirect URL. */
 export const SUCCESS_PAGE_PATH = '/auth/success';
@@ -84,7 +85,7 @@ export function createCallbacks(deps: ConnectionsDeps) {
     const connected = await db.transaction().execute(async (trx) => {
       const pending = await usersRepo.findUserById(trx, session.user_id);
       if (pending?.status !== 'pending') return false;
-      await repo.saveProviderTokens(
+      await tokenStore.saveProviderTokens(
         trx,
         pending.id,
         {

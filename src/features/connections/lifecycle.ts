@@ -5,7 +5,7 @@ import { findUserForDeveloper, toWireUser } from '../users/service.ts';
 import { buildUserNoticeEvent } from '../webhooks/events.ts';
 import { revokeAccess } from '../../provider-access/oauth.ts';
 import { type ConnectionsDeps, providerRuntime } from './ports.ts';
-import * as repo from './repo.ts';
+import * as tokenStore from '../../provider-access/token-store.ts';
 
 export function createLifecycle(deps: ConnectionsDeps) {
   const { db, secretBox, providers, webhooks, log } = deps;
@@ -20,7 +20,7 @@ export function createLifecycle(deps: ConnectionsDeps) {
     async deauthenticate(developerId: string, userId: string): Promise<void> {
       const user = await findUserForDeveloper(db, developerId, userId);
       const provider = providers.get(user.provider);
-      const tokens = await repo.readProviderTokens(db, user.id);
+      const tokens = await tokenStore.readProviderTokens(db, user.id);
       if (provider && tokens) {
         try {
           // A connector that revokes with signed calls does it itself; the others are declarative.
@@ -69,7 +69,7 @@ export function createLifecycle(deps: ConnectionsDeps) {
     async markAccessRevoked(trx: Db, userId: string): Promise<boolean> {
       const user = await usersRepo.changeStatus(trx, userId, ['active', 'broken'], 'revoked');
       if (!user) return false;
-      await repo.deleteProviderTokens(trx, userId);
+      await tokenStore.deleteProviderTokens(trx, userId);
       await webhooks.emit(trx, user.developer_id, buildUserNoticeEvent('access_revoked', toWireUser(user)), {
         userId,
       });

@@ -10,7 +10,7 @@ import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { ProviderDataType, ProviderRuntime } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
-import { readProviderTokens } from '../connections/repo.ts';
+import { readProviderTokens } from '../../provider-access/token-store.ts';
 import type { UserRow } from '../users/service.ts';
 import { earlierDay, laterDay } from './params.ts';
 import { type PreparedRecord, prepareRecord } from './records.ts';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Environment } from '../../store/tables/developers.ts';
+import type { Environment } from './tables.ts';
 
 /**
  * API keys are 32 random bytes behind an environment prefix, so a leaked key says where it

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/db.ts';
-import type { DeveloperStatus, Environment } from '../../store/tables/developers.ts';
+import type { DeveloperStatus, Environment } from './tables.ts';
 
 export type DeveloperRow = {
   id: string;

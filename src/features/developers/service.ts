@@ -6,7 +6,7 @@ import { generateWebhookSecret } from '../webhooks/signing.ts';
 import { generateApiKey, matchesAnyKey } from './api-keys.ts';
 import type { DeveloperRow } from './repo.ts';
 import * as repo from './repo.ts';
-import type { Environment } from '../../store/tables/developers.ts';
+import type { Environment } from './tables.ts';
 
 export type Developer = {
   id: string;

@@ -12,7 +12,7 @@ import type { LifecycleDeps } from './lifecycle.ts';
 import { applyStatusEvent, assignTestTaker } from './lifecycle.ts';
 import type { ItemRow, OrderRow } from './repo.ts';
 import * as repo from './repo.ts';
-import type { ActivationRecord, TestTakerRecord } from '../../store/tables/orders.ts';
+import type { ActivationRecord, TestTakerRecord } from './tables.ts';
 
 export type ActivationResult = { kit_id: string; message: string; success: true; test_taker_id: string };
 

@@ -13,6 +13,7 @@ import type { OrderWebhookEvent, ResultsStatusDetails } from './domain/events.ts
 import { buildOrderStatusChangedEvent, buildResultsStatusChangeEvent } from './domain/events.ts';
 import { buildSandboxResultsBundle } from './domain/fhir.ts';
 import type { OrderStatus, ResultsStatus, StatusEvent } from './domain/statuses.ts';
+import type { ChangeOutcome, StatusChange } from './status-change.ts';
 import {
   applyEvent,
   isOrderEvent,
@@ -24,8 +25,10 @@ import { newSnowflake, newTrackingNumber } from './ids.ts';
 import type { ItemRow, OrderRow } from './repo.ts';
 import * as repo from './repo.ts';
 import type { OrderSettings } from './settings.ts';
-import type { HistorySource, TestTakerRecord } from '../../store/tables/orders.ts';
+import type { TestTakerRecord } from './tables.ts';
 import { scheduleNextSteps } from './timers.ts';
+
+export type { ChangeOutcome, StatusChange } from './status-change.ts';
 
 /** Writes an order webhook into the outbox in `trx` (the webhooks service's `emit`). */
 export type OrderEventEmitter = (trx: Db, developerId: string, event: OrderWebhookEvent) => Promise<string>;
@@ -38,20 +41,6 @@ export type LifecycleDeps = {
   catalog: Catalog;
   log: Logger;
 };
-
-export type StatusChange = {
-  orderId: string;
-  /** Scopes the lookup to one developer (simulate); timers and kit activation act for the owner. */
-  developerId?: string;
-  event: string;
-  orderItemId?: string;
-  source: HistorySource;
-  /** Timers: apply only while the target is still at the version the step was planned for. */
-  expectVersion?: number;
-};
-
-export type ChangeOutcome =
-  { applied: true; orderId: string; event: StatusEvent } | { applied: false; reason: 'stale' };
 
 const ESCALATION_ACK_WINDOW_MS = 48 * 3_600_000;
 const SANDBOX_FAILURE_CAUSE = 'Insufficient sample volume: the tube arrived less than half full.';

@@ -5,7 +5,7 @@ import type { Db } from '../../store/db.ts';
 import type { Database } from '../../store/schema.ts';
 import type { CollectionType } from './domain/catalog.ts';
 import type { OrderStatus, ResultsStatus } from './domain/statuses.ts';
-import type { OrderItemsTable, OrderStatusHistoryTable, OrdersTable } from '../../store/tables/orders.ts';
+import type { OrderItemsTable, OrderStatusHistoryTable, OrdersTable } from './tables.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
 export type ItemRow = Selectable<OrderItemsTable>;

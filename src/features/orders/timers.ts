@@ -13,7 +13,7 @@ import {
   nextSandboxResultsStep,
   orderIsReadyToComplete,
 } from './domain/sandbox-timeline.ts';
-import type { ChangeOutcome, StatusChange } from './lifecycle.ts';
+import type { ChangeOutcome, StatusChange } from './status-change.ts';
 import type { ItemRow, OrderRow } from './repo.ts';
 import type { OrderSettings } from './settings.ts';
 

@@ -16,7 +16,7 @@ import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
-import type { BackfillStatus } from '../../store/tables/sync.ts';
+import type { BackfillStatus } from './tables.ts';
 
 export const BACKFILL_QUEUE = 'connectors.backfill';
 export type BackfillJob = { userId: string; type: ProviderDataType };

@@ -14,9 +14,8 @@ import type { UserRow } from '../users/service.ts';
 import type { DataSourceContext } from '../../provider-kit/data-source.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
-import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
-import { refetchChanged } from './refetch.ts';
+import { type NotificationSinks, refetchChanged } from './refetch.ts';
 import type { NotificationHooks, ProviderNotification } from '../../provider-kit/api.ts';
 
 export const NOTIFICATION_QUEUE = 'connectors.notification';
@@ -25,10 +24,7 @@ type Actionable = Exclude<ProviderNotification, { kind: 'ignored' }>;
 export type NotificationJob = { provider: string; notification: Actionable };
 
 /** What handling needs from the data and connections modules. */
-export type NotificationSinks = {
-  ingest(trx: Db, user: UserRow, type: ProviderDataType, records: readonly unknown[]): Promise<unknown>;
-  markAccessRevoked(trx: Db, userId: string): Promise<boolean>;
-};
+export type { NotificationSinks } from './refetch.ts';
 
 export type NotificationDeps = {
   db: Db;

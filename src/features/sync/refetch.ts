@@ -3,7 +3,12 @@ import type { DataSourceContext } from '../../provider-kit/data-source.ts';
 import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
-import type { NotificationSinks } from './notifications.ts';
+
+/** Where refetched records go, and how a revoked grant is reported. */
+export type NotificationSinks = {
+  ingest(trx: Db, user: UserRow, type: ProviderDataType, records: readonly unknown[]): Promise<unknown>;
+  markAccessRevoked(trx: Db, userId: string): Promise<boolean>;
+};
 
 /** Days a provider says changed, for some of its data types (from a notification or a poll). */
 export type ChangedRange = { types: readonly ProviderDataType[]; startDate: string; endDate: string };

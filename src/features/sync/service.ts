@@ -6,7 +6,7 @@ import type { Config } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import { readProviderTokens } from '../connections/repo.ts';
+import { readProviderTokens } from '../../provider-access/token-store.ts';
 import { findUserById } from '../users/repo.ts';
 import type { UserRow } from '../users/service.ts';
 import type { DataSourceContext } from '../../provider-kit/data-source.ts';

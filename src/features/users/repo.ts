@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../store/db.ts';
-import type { UserStatus, UsersTable } from '../../store/tables/users.ts';
+import type { UserStatus, UsersTable } from './tables.ts';
 
 export type UserRow = Selectable<UsersTable>;
 

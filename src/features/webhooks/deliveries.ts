@@ -2,8 +2,8 @@
 // an opaque cursor (base64url JSON of the last row's position, so the format can change freely).
 import { invalidParameter } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
-import type { AttemptOutcome, WebhookEventStatus } from '../../store/tables/webhooks.ts';
-import { WEBHOOK_EVENT_STATUSES } from '../../store/tables/webhooks.ts';
+import type { AttemptOutcome, WebhookEventStatus } from './tables.ts';
+import { WEBHOOK_EVENT_STATUSES } from './tables.ts';
 
 export type DeliveryFilters = {
   status?: string;

@@ -2,7 +2,7 @@
 // on the `developers` row (migration 0003 adds the columns this module reads through `withDestination`).
 import { sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
-import type { DestinationColumns, DestinationStatus } from '../../store/tables/webhooks.ts';
+import type { DestinationColumns, DestinationStatus } from './tables.ts';
 
 /** The developers table seen with the destination columns migration 0003 added. */
 const withDestination = (db: Db) => db.withTables<{ developers: DestinationColumns }>();

@@ -3,7 +3,7 @@
 // delivery engine writes thousands of outcomes a second.
 import { sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
-import type { AttemptOutcome, WebhookEventStatus } from '../../store/tables/webhooks.ts';
+import type { AttemptOutcome, WebhookEventStatus } from './tables.ts';
 
 export type NewEventRow = {
   id: string;

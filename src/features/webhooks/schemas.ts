@@ -2,7 +2,7 @@
 // document the routes in OpenAPI (tag `webhooks`).
 import Type from 'typebox';
 import { MAX_PAGE_SIZE } from './deliveries.ts';
-import { WEBHOOK_EVENT_STATUSES } from '../../store/tables/webhooks.ts';
+import { WEBHOOK_EVENT_STATUSES } from './tables.ts';
 
 const DateTime = (description: string) =>
   Type.Union([Type.String({ examples: ['2025-01-01T12:00:00.000000+00:00'] }), Type.Null()], { description });

@@ -22,7 +22,7 @@ import {
 import { dropPendingData, releaseHeld, reschedule } from './repo.ts';
 import { loadWebhookSettings, type WebhookSettings } from './settings.ts';
 import { generateWebhookSecret, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
-import type { DestinationStatus } from '../../store/tables/webhooks.ts';
+import type { DestinationStatus } from './tables.ts';
 
 export type Destination = {
   url: string | null;

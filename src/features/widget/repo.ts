@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../store/db.ts';
-import type { WidgetSessionsTable } from '../../store/tables/connections.ts';
+import type { WidgetSessionsTable } from './tables.ts';
 
 export type WidgetSessionRow = Selectable<WidgetSessionsTable>;
 

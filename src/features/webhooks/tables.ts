@@ -78,7 +78,10 @@ export interface DestinationColumns {
   webhook_last_failure_at: Date | null;
 }
 
-export interface WebhookTables {
-  webhook_events: WebhookEventsTable;
-  webhook_attempts: WebhookAttemptsTable;
+// This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
+declare module '../../store/schema.ts' {
+  interface Database {
+    webhook_events: WebhookEventsTable;
+    webhook_attempts: WebhookAttemptsTable;
+  }
 }

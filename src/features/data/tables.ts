@@ -49,9 +49,12 @@ export interface RateBucketsTable {
   used: number;
 }
 
-export interface DataTables {
-  data_records: DataRecordsTable;
-  raw_payloads: RawPayloadsTable;
-  sync_coverage: SyncCoverageTable;
-  rate_buckets: RateBucketsTable;
+// This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
+declare module '../../store/schema.ts' {
+  interface Database {
+    data_records: DataRecordsTable;
+    raw_payloads: RawPayloadsTable;
+    sync_coverage: SyncCoverageTable;
+    rate_buckets: RateBucketsTable;
+  }
 }

@@ -26,6 +26,9 @@ export interface UsersTable {
   most_recent_data_at: Date | null;
 }
 
-export interface UserTables {
-  users: UsersTable;
+// This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
+declare module '../../store/schema.ts' {
+  interface Database {
+    users: UsersTable;
+  }
 }

@@ -3,27 +3,6 @@ import type { ColumnType } from 'kysely';
 /** `YYYY-MM-DD`: date columns are read and written as text (cast in the queries). */
 type Day = ColumnType<string, string, string>;
 
-export interface ConnectorTokenHealthTable {
-  user_id: string;
-  consecutive_failures: number;
-  last_error: string | null;
-  last_failure_at: Date | null;
-  refreshed_at: Date | null;
-}
-
-export interface ConnectorRequestBudgetTable {
-  scope: string;
-  window_seconds: number;
-  window_start: Date;
-  used: number;
-}
-
-export interface ConnectorProviderPausesTable {
-  provider: string;
-  until: Date;
-  reason: string;
-}
-
 /** `running` (a chunk job is queued or working), `waiting` (rate-limited), `done`, `failed`, `stopped`. */
 export type BackfillStatus = 'running' | 'waiting' | 'done' | 'failed' | 'stopped';
 
@@ -51,10 +30,10 @@ export interface ConnectorSubscriptionsTable {
   created_at: Date;
 }
 
-export interface ConnectorTables {
-  connector_token_health: ConnectorTokenHealthTable;
-  connector_request_budget: ConnectorRequestBudgetTable;
-  connector_provider_pauses: ConnectorProviderPausesTable;
-  connector_backfills: ConnectorBackfillsTable;
-  connector_subscriptions: ConnectorSubscriptionsTable;
+// This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
+declare module '../../store/schema.ts' {
+  interface Database {
+    connector_backfills: ConnectorBackfillsTable;
+    connector_subscriptions: ConnectorSubscriptionsTable;
+  }
 }

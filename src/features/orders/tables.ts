@@ -1,14 +1,9 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { CollectionType } from '../../features/orders/domain/catalog.ts';
-import type { EscalationLevel } from '../../features/orders/domain/events.ts';
-import type { Bundle } from '../../features/orders/domain/fhir.ts';
-import type { OrderStatus, ResultsStatus, Status } from '../../features/orders/domain/statuses.ts';
-import type {
-  AddressInput,
-  GenderAtBirth,
-  RecipientInput,
-  RequestedLabInput,
-} from '../../features/orders/domain/validation.ts';
+import type { CollectionType } from './domain/catalog.ts';
+import type { EscalationLevel } from './domain/events.ts';
+import type { Bundle } from './domain/fhir.ts';
+import type { OrderStatus, ResultsStatus, Status } from './domain/statuses.ts';
+import type { AddressInput, GenderAtBirth, RecipientInput, RequestedLabInput } from './domain/validation.ts';
 
 /** jsonb: written as JSON text (both drivers cast it), read back parsed. */
 type Json<T> = ColumnType<T, string, string>;
@@ -138,12 +133,15 @@ export interface IdempotencyKeysTable {
   expires_at: Date;
 }
 
-export interface OrderTables {
-  order_product_selections: OrderProductSelectionsTable;
-  order_payments: OrderPaymentsTable;
-  orders: OrdersTable;
-  order_items: OrderItemsTable;
-  order_status_history: OrderStatusHistoryTable;
-  order_results: OrderResultsTable;
-  idempotency_keys: IdempotencyKeysTable;
+// This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
+declare module '../../store/schema.ts' {
+  interface Database {
+    order_product_selections: OrderProductSelectionsTable;
+    order_payments: OrderPaymentsTable;
+    orders: OrdersTable;
+    order_items: OrderItemsTable;
+    order_status_history: OrderStatusHistoryTable;
+    order_results: OrderResultsTable;
+    idempotency_keys: IdempotencyKeysTable;
+  }
 }

@@ -25,7 +25,10 @@ export interface ApiKeysTable {
   revoked_at: Date | null;
 }
 
-export interface DeveloperTables {
-  developers: DevelopersTable;
-  api_keys: ApiKeysTable;
+// This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
+declare module '../../store/schema.ts' {
+  interface Database {
+    developers: DevelopersTable;
+    api_keys: ApiKeysTable;
+  }
 }

@@ -1,0 +1,37 @@
+// What a connector's hooks call the provider with: an HTTP client the framework hands them, which
+// already handles tokens, retries, rate limits and request budgets.
+
+export type ProviderRequest = {
+  /** The provider's real URL, as documented; the framework applies `<ID>_BASE_URL`. */
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  headers?: Readonly<Record<string, string>>;
+  /** A form (`application/x-www-form-urlencoded`) or JSON body. */
+  form?: Readonly<Record<string, string>>;
+  json?: unknown;
+  /** `user` (default): the user's bearer token; `app`: none (the request carries client credentials). */
+  auth?: 'user' | 'app';
+  /**
+   * Statuses that mean "nothing here" rather than a failure (a document deleted since the
+   * notification, a scope the user left unticked): the call resolves to null.
+   */
+  absentOn?: readonly number[];
+};
+
+export type ProviderHttp = {
+  /** The parsed JSON answer (null for an empty body or an `absentOn` status). */
+  json<T = unknown>(request: ProviderRequest): Promise<T | null>;
+  /** The deployment's client credentials for this provider (app-level calls). */
+  readonly client: { clientId: string; clientSecret: string } | null;
+};
+
+/** What the provider's own headers say about its limits. */
+export type RateLimitSignal = {
+  /** Seconds until requests are accepted again, when it says (or we can tell). */
+  retryAfterSeconds: number | null;
+  /** The window is used up: stop sending until `retryAfterSeconds` passes. */
+  exhausted: boolean;
+};
+
+export type RequestWindow = { requests: number; seconds: number };
