@@ -14,6 +14,7 @@ import type { OrdersService } from './orders/service.ts';
 import type { UsersService } from './users/service.ts';
 import type { WebhooksService } from './webhooks/service.ts';
 import type { WidgetService } from './widget/service.ts';
+import type { ProviderAccess } from '../provider-access/access.ts';
 import type { ProviderCatalog } from '../provider-access/catalog.ts';
 import type { Db, Store } from '../store/db.ts';
 
@@ -29,6 +30,7 @@ export type AppContext = {
   developers: DevelopersService;
   webhooks: WebhooksService;
   providers: ProviderCatalog;
+  providerAccess: ProviderAccess;
   integrations: IntegrationsService;
   users: UsersService;
   connections: ConnectionsService;

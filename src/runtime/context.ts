@@ -13,6 +13,7 @@ import { createOrdersService } from '../features/orders/service.ts';
 import { createUsersService } from '../features/users/service.ts';
 import { createWebhooksService } from '../features/webhooks/service.ts';
 import { createWidgetService } from '../features/widget/service.ts';
+import { createProviderAccess } from '../provider-access/access.ts';
 import { createProviderCatalog } from '../provider-access/catalog.ts';
 import type { Store } from '../store/db.ts';
 
@@ -37,6 +38,14 @@ export function createContext(deps: {
     config: deps.config,
   });
   const providers = createProviderCatalog(deps.config);
+  const providerAccess = createProviderAccess({
+    db,
+    clock,
+    config: deps.config,
+    secretBox,
+    log: deps.log,
+    providers,
+  });
   const integrations = createIntegrationsService({ db, providers, clock, publicUrl: deps.config.publicUrl });
   const connections = createConnectionsService({
     db,
@@ -48,19 +57,16 @@ export function createContext(deps: {
     providers,
     integrations,
     webhooks,
-    // Bound late: the connector framework needs the connections service it is handed to.
-    onConnected: (trx, connection) => connectors.onConnected(trx, connection),
-    freshAccessToken: (userId) => connectors.freshAccessToken(userId),
-    revokeWithConnector: (userId) => connectors.revoke(userId),
+    access: providerAccess,
   });
   const connectors = createConnectorsService({
     db,
     clock,
     config: deps.config,
-    secretBox,
     log: deps.log,
     jobs: deps.jobs,
     providers,
+    access: providerAccess,
     connections,
   });
   return {
@@ -71,6 +77,7 @@ export function createContext(deps: {
     developers: createDevelopersService({ db, secretBox }),
     webhooks,
     providers,
+    providerAccess,
     integrations,
     users: createUsersService({ db }),
     connections,
@@ -85,7 +92,7 @@ export function createContext(deps: {
       providers,
       secretBox,
       webhooks,
-      connectorContext: connectors.dataContext,
+      connectorContext: providerAccess.dataContext,
     }),
     connectors,
   };

@@ -5,10 +5,9 @@ import { toWireUser } from '../users/service.ts';
 import { buildAuthErrorEvent, buildAuthSuccessEvent, buildUserReauthEvent } from '../webhooks/events.ts';
 import type { Language } from '../../core/languages.ts';
 import { resolveLanguage } from '../../core/languages.ts';
-import { completeWidgetSession } from '../widget/repo.ts';
 import { hashSecret } from './auth-link.ts';
 import { exchangeAuthorizationCode, OAuthFlowError } from '../../provider-access/oauth.ts';
-import { type ConnectionsDeps, providerRuntime } from './ports.ts';
+import { type ConnectionsInternals, providerRuntime } from './ports.ts';
 import { withOutcome } from './redirects.ts';
 import type { AuthSessionRow } from './repo.ts';
 import * as repo from './repo.ts';
@@ -36,7 +35,7 @@ export type CallbackOutcome =
 
 const REASON = /^[A-Za-z0-9_.-]{1,64}$/;
 
-export function createCallbacks(deps: ConnectionsDeps) {
+export function createCallbacks(deps: ConnectionsInternals) {
   const { db, clock, secretBox, providers, webhooks, log, config } = deps;
   const runtime = providerRuntime(deps);
 
@@ -105,7 +104,13 @@ export function createCallbacks(deps: ConnectionsDeps) {
         widgetSessionId: session.widget_session_id,
       });
       await webhooks.emit(trx, session.developer_id, authEvent, { userId: user.user_id });
-      await deps.onConnected?.(trx, { userId: user.user_id, provider: provider.id });
+      for (const handler of deps.connectedHandlers) {
+        await handler(trx, {
+          userId: user.user_id,
+          provider: provider.id,
+          widgetSessionId: session.widget_session_id,
+        });
+      }
 
       // The same provider account connected again: the new id replaces the old one.
       if (accountId) {
@@ -123,7 +128,6 @@ export function createCallbacks(deps: ConnectionsDeps) {
           });
         }
       }
-      if (session.widget_session_id) await completeWidgetSession(trx, session.widget_session_id, now);
       return true;
     });
     if (!connected) return fail(session, 'user_deleted');

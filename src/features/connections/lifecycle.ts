@@ -24,9 +24,9 @@ export function createLifecycle(deps: ConnectionsDeps) {
       if (provider && tokens) {
         try {
           // A connector that revokes with signed calls does it itself; the others are declarative.
-          if (!(await deps.revokeWithConnector?.(user.id))) {
+          if (!(await deps.access.revokeWithConnector(user))) {
             await revokeAccess(provider, runtime, {
-              accessToken: (await deps.freshAccessToken?.(user.id)) ?? secretBox.open(tokens.access_token),
+              accessToken: (await deps.access.freshAccessToken(user)) ?? secretBox.open(tokens.access_token),
               providerUserId: tokens.provider_user_id ?? user.provider_user_id,
             });
           }

@@ -3,6 +3,7 @@ import type { Config } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import type { ProviderAccess } from '../../provider-access/access.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { ProviderRuntime } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
@@ -33,13 +34,17 @@ export type ConnectionsDeps = {
   providers: ProviderCatalog;
   integrations: IntegrationsService;
   webhooks: WebhookEmitter;
-  /** A connection became active, in its activating transaction (the connector framework plans a backfill). */
-  onConnected?: (trx: Db, connection: { userId: string; provider: string }) => Promise<void>;
-  /** A usable access token for revocation (refreshed if it had expired); null when none can be had. */
-  freshAccessToken?: (userId: string) => Promise<string | null>;
-  /** Revocation the connector does itself (signed calls); false when it has no such hook. */
-  revokeWithConnector?: (userId: string) => Promise<boolean>;
+  /** Tokens and connector hooks for revocation at deauthentication. */
+  access: Pick<ProviderAccess, 'freshAccessToken' | 'revokeWithConnector' | 'onConnectionBroken'>;
 };
+
+/** A connection that just became active, as its `onConnected` handlers see it. */
+export type ActivatedConnection = { userId: string; provider: string; widgetSessionId: string | null };
+/** Runs in the activating transaction: what it writes commits (or vanishes) with the connection. */
+export type ConnectedHandler = (trx: Db, connection: ActivatedConnection) => Promise<void>;
+
+/** What the parts of the service share: the deps plus the handlers registered with `onConnected`. */
+export type ConnectionsInternals = ConnectionsDeps & { connectedHandlers: ConnectedHandler[] };
 
 export const providerRuntime = (deps: ConnectionsDeps): ProviderRuntime => ({
   config: deps.config,

@@ -1,18 +1,34 @@
 import { createAuthLinks } from './auth-link.ts';
 import { createCallbacks } from './callback.ts';
 import { createLifecycle } from './lifecycle.ts';
-import type { ConnectionsDeps } from './ports.ts';
+import type { ConnectedHandler, ConnectionsDeps } from './ports.ts';
 
 export type { AuthLink, AuthLinkInput } from './auth-link.ts';
 export type { CallbackOutcome, CallbackQuery } from './callback.ts';
-export type { ConnectionsDeps, WebhookEmitter } from './ports.ts';
+export type { ActivatedConnection, ConnectedHandler, ConnectionsDeps, WebhookEmitter } from './ports.ts';
 
 /**
  * Connecting and disconnecting end users. Generic over providers: everything specific comes
  * from the provider declarations, so no provider is named in this module.
  */
 export function createConnectionsService(deps: ConnectionsDeps) {
-  return { ...createAuthLinks(deps), ...createCallbacks(deps), ...createLifecycle(deps) };
+  const internals = { ...deps, connectedHandlers: [] as ConnectedHandler[] };
+  const lifecycle = createLifecycle(internals);
+  deps.access.onConnectionBroken((trx, userId, reason) =>
+    lifecycle.markConnectionBroken(trx, userId, reason),
+  );
+  return {
+    ...createAuthLinks(internals),
+    ...createCallbacks(internals),
+    ...lifecycle,
+    /**
+     * Registers work to do when a connection becomes active, in its activating transaction
+     * (the sync feature plans the backfill; the widget closes its session).
+     */
+    onConnected(handler: ConnectedHandler): void {
+      internals.connectedHandlers.push(handler);
+    },
+  };
 }
 
 export type ConnectionsService = ReturnType<typeof createConnectionsService>;

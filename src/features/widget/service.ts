@@ -36,6 +36,12 @@ export function createWidgetService(deps: {
 }) {
   const { db, clock, config, providers, integrations, connections } = deps;
 
+  // A connection made from this widget closes its session (in the activating transaction).
+  connections.onConnected(async (trx, connection) => {
+    if (connection.widgetSessionId)
+      await repo.completeWidgetSession(trx, connection.widgetSessionId, clock.now());
+  });
+
   /** `"A, b"` or `["A","B"]` -> `["A","B"]` (provider ids, any case); unknown ids are a 400. */
   function parseProviders(input: WidgetSessionInput['providers']): string[] | null {
     if (input === undefined || input === null) return null;
