@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { dayUuid, seeded } from './fake-server.ts';
+import { readProviderSample } from '../helpers/provider-samples.ts';
 
 /**
  * Deterministic Oura API v2 documents for any day, built from the recorded samples in
- * test/fixtures/provider-samples (each generated document is a copy of the sample with its
+ * ../shared/reference/provider-samples (each generated document is a copy of the sample with its
  * values and ids varied per user and day), so field names, nesting and value formats stay exactly
  * those of real responses. A day is a number of days since 1970-01-01.
  */
@@ -11,8 +11,7 @@ import { dayUuid, seeded } from './fake-server.ts';
 type Json = Record<string, unknown>;
 
 function sample(name: string): Json {
-  const url = new URL(`../fixtures/provider-samples/oura-${name}.json`, import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8')) as Json;
+  return readProviderSample<Json>(`oura-${name}`);
 }
 const firstOf = (name: string) => ((sample(name).data as Json[])[0] ?? {}) as Json;
 

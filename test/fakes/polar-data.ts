@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { seeded } from './fake-server.ts';
+import { readProviderSample } from '../helpers/provider-samples.ts';
 
 /**
  * Deterministic Polar AccessLink v3 documents for any day, built from the spec-example samples
- * in test/fixtures/provider-samples (each document is the sample with values, times and ids
+ * in ../shared/reference/provider-samples (each document is the sample with values, times and ids
  * varied per user and day), so field names — snake_case and kebab-case mixed, as Polar writes
  * them — nesting and value formats stay the spec's. A day is a number of days since 1970-01-01;
  * local times are written in the user's offset.
@@ -13,8 +13,7 @@ import { seeded } from './fake-server.ts';
 type Json = Record<string, unknown>;
 
 function sample<T = Json>(name: string): T {
-  const url = new URL(`../fixtures/provider-samples/polar-${name}.json`, import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8')) as T;
+  return readProviderSample<T>(`polar-${name}`);
 }
 
 const templates = {

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { seeded } from './fake-server.ts';
+import { readProviderSample } from '../helpers/provider-samples.ts';
 
 /**
  * Deterministic Strava API v3 documents built from the swagger examples in
- * test/fixtures/provider-samples: activities (summary and detail), streams, laps, zones and the
+ * ../shared/reference/provider-samples: activities (summary and detail), streams, laps, zones and the
  * athlete. An account has at most one activity a day; its id encodes the day, so any activity can
  * be served by id without storage.
  */
@@ -11,8 +11,7 @@ import { seeded } from './fake-server.ts';
 type Json = Record<string, unknown>;
 
 function sample(name: string): unknown {
-  const url = new URL(`../fixtures/provider-samples/strava-${name}.json`, import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8'));
+  return readProviderSample(`strava-${name}`);
 }
 
 const templates = {

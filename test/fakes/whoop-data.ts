@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { dayUuid, seeded } from './fake-server.ts';
+import { readProviderSample } from '../helpers/provider-samples.ts';
 
 /**
  * Deterministic WHOOP API v2 records built from the spec examples in
- * test/fixtures/provider-samples. Each calendar day the user lives in has one cycle (asleep the
+ * ../shared/reference/provider-samples. Each calendar day the user lives in has one cycle (asleep the
  * evening before -> asleep that evening), its sleep and recovery, and up to two workouts. Ids
  * encode the day: cycle ids are numbers, sleep/workout ids UUIDs (see fake-server.ts dayUuid).
  */
@@ -11,8 +11,7 @@ import { dayUuid, seeded } from './fake-server.ts';
 type Json = Record<string, unknown>;
 
 function sample(name: string): Json {
-  const url = new URL(`../fixtures/provider-samples/whoop-${name}.json`, import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8')) as Json;
+  return readProviderSample<Json>(`whoop-${name}`);
 }
 const firstRecord = (name: string) => ((sample(name).records as Json[])[0] ?? {}) as Json;
 

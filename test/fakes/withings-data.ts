@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { seeded } from './fake-server.ts';
+import { readProviderSample } from '../helpers/provider-samples.ts';
 
 /**
  * Deterministic Withings documents for any day, built from the spec-example samples in
- * test/fixtures/provider-samples (each document is the sample with values, times and ids
+ * ../shared/reference/provider-samples (each document is the sample with values, times and ids
  * varied per user and day). Times are unix seconds; the user lives in `timezone` (an IANA name,
  * written on every document that carries one). A day is a number of days since 1970-01-01 and
  * documents are placed at that day's UTC wall-clock hours shifted by `offsetMinutes` (the
@@ -14,8 +14,7 @@ import { seeded } from './fake-server.ts';
 type Json = Record<string, unknown>;
 
 function body(name: string): Json {
-  const url = new URL(`../fixtures/provider-samples/withings-${name}.json`, import.meta.url);
-  return (JSON.parse(readFileSync(url, 'utf8')) as { body: Json }).body;
+  return readProviderSample<{ body: Json }>(`withings-${name}`).body;
 }
 const first = (name: string, key: string) => ((body(name)[key] as Json[])[0] ?? {}) as Json;
 

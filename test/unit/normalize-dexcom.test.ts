@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -13,10 +12,10 @@ import {
   gmiOf,
 } from '../../src/providers/dexcom/normalize/index.ts';
 import type { DexcomDevice, DexcomEgv, DexcomEvent } from '../../src/providers/dexcom/normalize/types.ts';
+import { readProviderSample } from '../helpers/provider-samples.ts';
 
 function sample<T>(name: string): T {
-  const url = new URL(`../fixtures/provider-samples/${name}.json`, import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8')) as T;
+  return readProviderSample<T>(name);
 }
 
 function assertValid(schema: TSchema, value: unknown, label: string): void {

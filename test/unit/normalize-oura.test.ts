@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -33,11 +32,9 @@ import {
   ouraNormalizers,
 } from '../../src/providers/oura/normalize/index.ts';
 import { KJ_PER_KCAL } from '../../src/provider-kit/normalize/units.ts';
+import { readProviderSample } from '../helpers/provider-samples.ts';
 
-const sample = <T>(name: string): T =>
-  JSON.parse(
-    readFileSync(new URL(`../fixtures/provider-samples/oura-${name}.json`, import.meta.url), 'utf8'),
-  ) as T;
+const sample = <T>(name: string): T => readProviderSample<T>(`oura-${name}`);
 const data = <T>(name: string): T[] => sample<{ data: T[] }>(name).data;
 
 function assertValid(schema: TSchema, records: readonly unknown[], label: string): void {

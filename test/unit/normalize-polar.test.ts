@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -27,10 +26,10 @@ import type {
   PolarUser,
 } from '../../src/providers/polar/normalize/types.ts';
 import type { NormalizeContext } from '../../src/provider-kit/normalize/normalize.ts';
+import { readProviderSample } from '../helpers/provider-samples.ts';
 
 function sample<T>(name: string): T {
-  const url = new URL(`../fixtures/provider-samples/${name}.json`, import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8')) as T;
+  return readProviderSample<T>(name);
 }
 
 function assertValid(schema: TSchema, value: unknown, label: string): void {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -17,9 +16,9 @@ import {
   type StravaZones,
   stravaNormalizers,
 } from '../../src/providers/strava/normalize/index.ts';
+import { readProviderSampleText } from '../helpers/provider-samples.ts';
 
-const text = (name: string) =>
-  readFileSync(new URL(`../fixtures/provider-samples/strava-${name}.json`, import.meta.url), 'utf8');
+const text = (name: string) => readProviderSampleText(`strava-${name}`);
 const sample = <T>(name: string): T => parseStravaJson(text(name)) as T;
 
 function assertValid(schema: TSchema, records: readonly unknown[], label: string): void {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -28,11 +27,9 @@ import {
   whoopActivityType,
   whoopNormalizers,
 } from '../../src/providers/whoop/normalize/index.ts';
+import { readProviderSample } from '../helpers/provider-samples.ts';
 
-const sample = <T>(name: string): T =>
-  JSON.parse(
-    readFileSync(new URL(`../fixtures/provider-samples/whoop-${name}.json`, import.meta.url), 'utf8'),
-  ) as T;
+const sample = <T>(name: string): T => readProviderSample<T>(`whoop-${name}`);
 const first = <T>(name: string): T => sample<{ records: T[] }>(name).records[0] as T;
 
 function assertValid(schema: TSchema, records: readonly unknown[], label: string): void {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -27,11 +26,11 @@ import type {
   WithingsSleepSummaryBody,
   WithingsWorkoutsBody,
 } from '../../src/providers/withings/normalize/types.ts';
+import { readProviderSample } from '../helpers/provider-samples.ts';
 
 /** A Withings response's `body` (status 0 checked: the normalizers never see errors). */
 function body<T>(name: string): T {
-  const url = new URL(`../fixtures/provider-samples/${name}.json`, import.meta.url);
-  const response = JSON.parse(readFileSync(url, 'utf8')) as { status: number; body: T };
+  const response = readProviderSample<{ status: number; body: T }>(name);
   assert.equal(response.status, 0);
   return response.body;
 }
