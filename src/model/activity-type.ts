@@ -1,4 +1,4 @@
-// ActivityType (`metadata.type` of an activity; reference B.9): name -> integer code.
+// ActivityType (`metadata.type` of an activity; docs/wire-contract.md#data-model): name -> integer code.
 // Codes 2, 6, 72, 107, 109-112 and 121 are unused upstream. Codes 149-154 carry display titles
 // upstream ("Trail Running", "E-Biking", ...); their names here are those titles in the same
 // UPPER_SNAKE form as the rest, because the SDK's planned-workout `type` strings stop at 133.

@@ -1,4 +1,4 @@
-// Activity: one workout (reference B.1). Identity: `metadata.summary_id`.
+// Activity: one workout (docs/wire-contract.md#data-model). Identity: `metadata.summary_id`.
 import Type, { type Static } from 'typebox';
 import { ActivityTypeSchema } from './activity-type.ts';
 import { UploadTypeSchema } from './enums.ts';

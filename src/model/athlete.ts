@@ -1,5 +1,5 @@
-// Athlete: the user's profile at the provider (reference B.7). Sent under the key `athlete`,
-// not `data`. SDK fields plus the newer `account_creation_date` and `provider_user_id`.
+// Athlete: the user's profile at the provider (docs/wire-contract.md#data-model). Sent under the key
+// `athlete`, not `data`. SDK fields plus the newer `account_creation_date` and `provider_user_id`.
 import Type, { type Static } from 'typebox';
 import { NullableArray, NullableNumber, NullableString } from './schema-helpers.ts';
 import { DeviceData } from './shared.ts';

@@ -1,4 +1,4 @@
-// Body: one day of body measurements (reference B.3). Identity: start_time + end_time.
+// Body: one day of body measurements (docs/wire-contract.md#data-model). Identity: start_time + end_time.
 import Type, { type Static } from 'typebox';
 import {
   AFibClassificationSample,

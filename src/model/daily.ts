@@ -1,4 +1,4 @@
-// Daily: one day's activity totals (reference B.4). Identity: start_time + end_time. A
+// Daily: one day's activity totals (docs/wire-contract.md#data-model). Identity: start_time + end_time. A
 // cumulative superset: providers re-send it during the day and the latest copy wins.
 import Type, { type Static } from 'typebox';
 import { StressLevelSchema, UploadTypeSchema } from './enums.ts';

@@ -1,4 +1,4 @@
-// Enumerations of the unified model (reference B.9). Numeric codes are `const` objects
+// Enumerations of the unified model (docs/wire-contract.md#data-model). Numeric codes are `const` objects
 // (name -> code) plus a schema listing the allowed codes; string enums are readonly tuples.
 // ActivityType lives in activity-type.ts because of its length.
 import { codeSchema, stringSchema } from './schema-helpers.ts';

@@ -1,4 +1,4 @@
-// Hormone: one at-home hormone test (reference B.9 "Hormone sample"; the newer schema's
+// Hormone: one at-home hormone test (docs/wire-contract.md#data-model; the newer schema's
 // `HormoneSample`, delivered as `data: HormoneSample[]` by the v3 hormone endpoint and the
 // `hormone` event). The record is the reading itself, so it has no sample arrays and its
 // identity is its `timestamp`.

@@ -1,4 +1,5 @@
-// Menstruation: one day of cycle tracking (reference B.6). Identity: start_time + end_time.
+// Menstruation: one day of cycle tracking (docs/wire-contract.md#data-model).
+// Identity: start_time + end_time.
 import Type, { type Static } from 'typebox';
 import { MenstrualPhaseSchema, MenstruationIntervalSchema } from './enums.ts';
 import { MenstruationFlowSample, MenstruationIntervalSample } from './samples.ts';

@@ -1,11 +1,11 @@
-// Nutrition: one day of food and drink (reference B.5). Identity: start_time + end_time.
+// Nutrition: one day of food and drink (docs/wire-contract.md#data-model). Identity: start_time + end_time.
 import Type, { type Static } from 'typebox';
 import { MealTypeSchema, NutritionUnitsSchema } from './enums.ts';
 import { DrinkSample } from './samples.ts';
 import { DateTimeText, Nullable, NullableArray, NullableNumber } from './schema-helpers.ts';
 import { dayBounds, timestampLocalization } from './shared.ts';
 
-/** Macro keys, in the reference's order; units are in the names. */
+/** Macro keys, in the contract's order; units are in the names. */
 export const macroKeys = [
   'alcohol_g',
   'calories',

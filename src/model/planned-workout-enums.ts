@@ -1,5 +1,5 @@
-// Enumerations of planned workouts (reference B.8). The SDK sends names ("WARMUP"), the docs
-// send the numbers (1); tuple order is the numbering, so `indexOf(name)` is the code.
+// Enumerations of planned workouts (docs/wire-contract.md#data-model). The SDK sends names ("WARMUP"),
+// the docs send the numbers (1); tuple order is the numbering, so `indexOf(name)` is the code.
 import Type from 'typebox';
 import { stringSchema } from './schema-helpers.ts';
 

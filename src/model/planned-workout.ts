@@ -1,5 +1,5 @@
-// PlannedWorkout: a structured workout to be done on a date (reference B.8, SDK/V5 shape used
-// by `/plannedWorkout`). Identity: `metadata.id`.
+// PlannedWorkout: a structured workout to be done on a date (docs/wire-contract.md#data-model;
+// the SDK/V5 shape used by `/plannedWorkout`). Identity: `metadata.id`.
 //
 // Upstream describes steps, durations and targets as unions discriminated by `type`, but every
 // member has only optional keys, so a `oneOf` would match several members at once and reject

@@ -1,6 +1,7 @@
-// Small builders that keep the model files close to the reference's wording.
+// Small builders that keep the model files close to the contract's wording
+// (docs/wire-contract.md#data-model).
 //
-// The reference says every field is nullable unless stated otherwise, and that clients must
+// The contract says every field is nullable unless stated otherwise, and that clients must
 // tolerate new fields; so fields default to optional-or-null and objects stay open
 // (no `additionalProperties: false`).
 import Type, { type TSchema, type TSchemaOptions } from 'typebox';

@@ -1,4 +1,4 @@
-// Sleep: one sleep session (reference B.2). Identity: `metadata.summary_id`.
+// Sleep: one sleep session (docs/wire-contract.md#data-model). Identity: `metadata.summary_id`.
 import Type, { type Static } from 'typebox';
 import { RecoveryLevelSchema, SleepUploadTypeSchema } from './enums.ts';
 import { BreathSample, OxygenSaturationSample, SleepHypnogramSample, SnoringSample } from './samples.ts';

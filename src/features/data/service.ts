@@ -57,7 +57,7 @@ export type ApiVersion = 'v2' | 'v3';
 
 export type ReadResult = { status: number; headers: Record<string, string>; body: Readable | object };
 
-/** The v3 `Connection` object (wire-facts A.2), built from the user. */
+/** The v3 `Connection` object (docs/wire-contract.md#the-connection-object), built from the user. */
 export function toConnection(user: UserRow) {
   const wire = toWireUser(user);
   return {

@@ -1,6 +1,7 @@
-// Kit activation (wire-facts D.1 ActivationContextDTO): the test taker presents the kit id printed
-// on the kit, says who they are and where the sample was taken; the item gets its test_taker_id
-// and moves to results.kit_activated through the common lifecycle function.
+// Kit activation (`ActivationContextDTO`, docs/wire-contract.md#endpoints-and-objects): the test
+// taker presents the kit id printed on the kit, says who they are and where the sample was taken;
+// the item gets its test_taker_id and moves to results.kit_activated through the common lifecycle
+// function.
 import { AppError, conflict, notFound } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
 import type { JsonRecord } from './domain/field-rules.ts';

@@ -1,4 +1,5 @@
-// TypeBox schemas for the catalog endpoints (wire-facts D.1: numeric ids on catalog reads).
+// TypeBox schemas for the catalog endpoints (numeric ids on catalog reads:
+// docs/wire-contract.md#order-api-conventions).
 import Type from 'typebox';
 import { COLLECTION_TYPES } from './domain/catalog.ts';
 

@@ -2,8 +2,9 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 /**
  * Order, item, recipient, test-taker and event ids are 64-bit snowflakes sent as JSON strings
- * (wire-facts D): 41 bits of milliseconds since 2024-01-01, 10 bits of a per-process random node
- * id, 12 bits of sequence. They sort by creation time, which keyset pagination relies on for ties.
+ * (docs/wire-contract.md#order-api-conventions): 41 bits of milliseconds since 2024-01-01, 10 bits of a
+ * per-process random node id, 12 bits of sequence. They sort by creation time, which keyset pagination
+ * relies on for ties.
  */
 const EPOCH_MS = Date.UTC(2024, 0, 1);
 const NODE_ID = BigInt(randomInt(0, 1024));

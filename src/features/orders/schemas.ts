@@ -1,5 +1,5 @@
-// TypeBox schemas for the order API (wire-facts D.1 property names). They validate parameters,
-// shape responses (nothing outside a schema is serialised) and feed the OpenAPI document.
+// TypeBox schemas for the order API (property names: docs/wire-contract.md#lab-orders). They validate
+// parameters, shape responses (nothing outside a schema is serialised) and feed the OpenAPI document.
 import Type from 'typebox';
 import { Currency } from './catalog-schemas.ts';
 import { COLLECTION_TYPES } from './domain/catalog.ts';

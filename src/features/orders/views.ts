@@ -1,5 +1,6 @@
-// Rows to wire objects (wire-facts D.1). Only these functions decide what leaves the service, so a
-// new column never reaches a response by accident; cursors are opaque so their shape may change.
+// Rows to wire objects (docs/wire-contract.md#endpoints-and-objects). Only these functions decide what
+// leaves the service, so a new column never reaches a response by accident; cursors are opaque so their
+// shape may change.
 import { invalidParameter } from '../../core/errors.ts';
 import type { Catalog } from './domain/catalog.ts';
 import { findProduct } from './domain/catalog.ts';

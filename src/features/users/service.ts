@@ -16,7 +16,10 @@ export function requireUuid(name: string, value: string): string {
   return value.toLowerCase();
 }
 
-/** The contract's User object (wire-facts A.4); exactly these keys, so no column leaks. */
+/**
+ * The contract's User object (docs/wire-contract.md#the-user-object); exactly these keys, so no
+ * column leaks.
+ */
 export type WireUser = {
   user_id: string;
   provider: string;

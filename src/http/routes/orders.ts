@@ -1,4 +1,5 @@
-// The order API under /api/v1 (wire-facts D.1). Handlers are thin: parse, call the service, shape.
+// The order API under /api/v1 (docs/wire-contract.md#lab-orders). Handlers are thin: parse, call the
+// service, shape.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';

@@ -1,4 +1,4 @@
-// Unit conversions shared by the provider normalizers (reference providers.md §15). Kept as
+// Unit conversions shared by the provider normalizers (docs/providers.md#units). Kept as
 // plain functions over numbers so the per-sample loops stay monomorphic and allocation-free.
 
 /** Thermochemical calorie: 1 kcal = 4.184 kJ (the factor every provider here documents). */

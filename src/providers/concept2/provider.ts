@@ -1,6 +1,6 @@
 import type { Provider } from '../../provider-kit/types.ts';
 
-// Declared only. Facts: reference/providers.md §14 (Concept2 Logbook): comma-separated scopes,
+// Declared only. Facts: docs/providers.md#concept2 (Concept2 Logbook): comma-separated scopes,
 // credentials in the body, user from /api/users/me.
 export const concept2: Provider = {
   declaration: {

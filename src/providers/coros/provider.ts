@@ -2,7 +2,7 @@ import type { Provider } from '../../provider-kit/types.ts';
 
 // Declared only, and off unless an operator opts in (`COROS_ENABLED=true`): COROS is
 // partner-only and these endpoints come from public client code, not documentation
-// (reference/providers.md §13).
+// (docs/providers.md#coros).
 export const coros: Provider = {
   declaration: {
     id: 'COROS',

@@ -1,4 +1,4 @@
-// Dexcom API v3 behaviour (reference/providers.md §9): 60,000 calls per app per hour, then 429;
+// Dexcom API v3 behaviour (docs/providers.md#dexcom): 60,000 calls per app per hour, then 429;
 // no push of any kind, so the framework polls: `dataRange` with `lastSyncTime` says whether
 // (and over which span) readings or events arrived since the previous poll.
 import type { ChangedData, ProviderApi } from '../../provider-kit/api.ts';

@@ -1,4 +1,4 @@
-// Dexcom API v3 reads (reference/providers.md §9): EGVs and events by `startDate` / `endDate`
+// Dexcom API v3 reads (docs/providers.md#dexcom): EGVs and events by `startDate` / `endDate`
 // (`YYYY-MM-DDThh:mm:ss`, no zone, compared with systemTime in UTC, at most 30 days apart) and
 // the current devices. Readings are grouped into the user's local days, so each range is asked
 // a day wider on each side and only the asked days are kept (a margin day is incomplete).

@@ -2,7 +2,7 @@ import { remoteProvider } from '../../provider-kit/define.ts';
 import { dexcomApi } from './connector.ts';
 import { dexcomFetchers } from './data-source.ts';
 
-// Facts: reference/providers.md §9 (Dexcom v3): credentials in the body, `offline_access`
+// Facts: docs/providers.md#dexcom (Dexcom v3): credentials in the body, `offline_access`
 // for refresh, no revocation endpoint and no account-id endpoint.
 export const dexcom = remoteProvider({
   declaration: {

@@ -1,6 +1,6 @@
 import type { Provider } from '../../provider-kit/types.ts';
 
-// Facts: reference/providers.md §5 (Fitbit Web API): PKCE recommended, Basic client auth,
+// Facts: docs/providers.md#fitbit (Fitbit Web API): PKCE recommended, Basic client auth,
 // `user_id` in the token response, revocation at /oauth2/revoke.
 export const fitbit: Provider = {
   declaration: {

@@ -1,6 +1,6 @@
 import type { Provider } from '../../provider-kit/types.ts';
 
-// Facts: reference/providers.md §8 (Garmin, partner-gated): OAuth2 with PKCE required,
+// Facts: docs/providers.md#garmin (partner-gated): OAuth2 with PKCE required,
 // credentials in the body, scopes fixed at app creation, user id from the partner gateway.
 export const garmin: Provider = {
   declaration: {

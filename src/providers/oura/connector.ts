@@ -1,4 +1,4 @@
-// Oura's API behaviour and push notifications (reference/providers.md §2): 5,000 requests per
+// Oura's API behaviour and push notifications (docs/providers.md#oura): 5,000 requests per
 // 5 minutes; webhook subscriptions per (event_type, data_type), verified by a GET challenge,
 // renewed before they expire; events signed with HMAC-SHA256(client secret, timestamp + body),
 // upper-case hex. Events only say what changed; the data is fetched again by day.

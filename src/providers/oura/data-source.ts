@@ -1,4 +1,4 @@
-// Oura API v2 reads (reference/providers.md §2): document collections by `start_date` /
+// Oura API v2 reads (docs/providers.md#oura): document collections by `start_date` /
 // `end_date` and heart rate by `start_datetime` / `end_datetime`, all paginated by `next_token`.
 // Each unified type is a row of the normalizer table: its own collection plus companions,
 // fetched for the same days and handed over in one payload. Heart-rate ranges are capped by

@@ -2,7 +2,7 @@ import { remoteProvider } from '../../provider-kit/define.ts';
 import { ouraApi, ouraNotifications } from './connector.ts';
 import { ouraFetchers } from './data-source.ts';
 
-// Facts: reference/providers.md §2 (Oura API v2). PKCE is not documented, so none is sent.
+// Facts: docs/providers.md#oura (Oura API v2). PKCE is not documented, so none is sent.
 export const oura = remoteProvider({
   declaration: {
     id: 'OURA',

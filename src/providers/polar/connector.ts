@@ -1,4 +1,4 @@
-// Polar AccessLink v3 behaviour (reference/providers.md §7): a user is registered with the app
+// Polar AccessLink v3 behaviour (docs/providers.md#polar): a user is registered with the app
 // (POST /v3/users) after consent before any data is served; limits per 15 minutes and per day
 // grow with the registered users and are reported in RateLimit-Usage / -Limit / -Reset as
 // "short, long" pairs. One webhook per client, managed with Basic client credentials: Polar

@@ -1,4 +1,4 @@
-// Polar AccessLink v3 reads (reference/providers.md §7). Exercises, sleep and nightly recharge
+// Polar AccessLink v3 reads (docs/providers.md#polar). Exercises, sleep and nightly recharge
 // have no date parameters (the last 30 / 28 days, as lists), so those lists are read whole and
 // cut to the asked days; daily activity and continuous heart rate take `from`/`to` (inclusive,
 // at most 28 days apart, no older than 365 days). Each unified type is a row of the normalizer

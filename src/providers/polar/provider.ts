@@ -2,7 +2,7 @@ import { remoteProvider } from '../../provider-kit/define.ts';
 import { polarApi, polarNotifications } from './connector.ts';
 import { polarFetchers } from './data-source.ts';
 
-// Facts: reference/providers.md §7 (Polar AccessLink v3): Basic client auth, no refresh
+// Facts: docs/providers.md#polar (Polar AccessLink v3): Basic client auth, no refresh
 // tokens, `x_user_id` in the token response; deregistering the user revokes the token.
 export const polar = remoteProvider({
   declaration: {

@@ -1,4 +1,4 @@
-// Strava's API behaviour and push events (reference/providers.md §3). Limits are per
+// Strava's API behaviour and push events (docs/providers.md#strava). Limits are per
 // application, reported on every answer as "<15-minute>,<daily>" pairs (X-RateLimit-* overall,
 // X-ReadRateLimit-* for reads); 15-minute windows reset at :00/:15/:30/:45, daily ones at
 // midnight UTC. One push subscription per application, validated with hub.challenge. Events

@@ -1,4 +1,4 @@
-// Strava API v3 reads (reference/providers.md §3): activities listed by `after` / `before`
+// Strava API v3 reads (docs/providers.md#strava): activities listed by `after` / `before`
 // (epoch seconds) in numbered pages, then per activity its detail (calories, laps), streams
 // (heart rate, speed, cadence, power, position, altitude, …) and heart-rate zones; the
 // athlete's zones once per fetch when the profile scope was granted. Strava has activities and

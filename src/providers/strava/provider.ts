@@ -2,7 +2,7 @@ import { remoteProvider } from '../../provider-kit/define.ts';
 import { stravaApi, stravaNotifications } from './connector.ts';
 import { stravaFetchers } from './data-source.ts';
 
-// Facts: reference/providers.md §3 (Strava API v3): no PKCE, comma-separated scopes, the
+// Facts: docs/providers.md#strava (Strava API v3): no PKCE, comma-separated scopes, the
 // athlete comes with the code exchange.
 export const strava = remoteProvider({
   declaration: {

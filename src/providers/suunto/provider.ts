@@ -1,6 +1,6 @@
 import type { Provider } from '../../provider-kit/types.ts';
 
-// Declared only. Facts: reference/providers.md §12 (Suunto, partner-gated): Basic client auth;
+// Declared only. Facts: docs/providers.md#suunto (partner-gated): Basic client auth;
 // the account (`user` claim of the JWT) is not read yet, so reconnections are not recognised.
 export const suunto: Provider = {
   declaration: {

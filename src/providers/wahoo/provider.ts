@@ -1,6 +1,6 @@
 import type { Provider } from '../../provider-kit/types.ts';
 
-// Declared only (no connector yet). Facts: reference/providers.md §11 (Wahoo Cloud API):
+// Declared only (no connector yet). Facts: docs/providers.md#wahoo (Wahoo Cloud API):
 // PKCE is allowed, credentials in the body, revocation is DELETE /v1/permissions.
 export const wahoo: Provider = {
   declaration: {

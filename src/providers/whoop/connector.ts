@@ -1,4 +1,4 @@
-// WHOOP's API behaviour and webhooks (reference/providers.md §4): 100 requests a minute and
+// WHOOP's API behaviour and webhooks (docs/providers.md#whoop): 100 requests a minute and
 // 10,000 a day per client, with X-RateLimit-Remaining / X-RateLimit-Reset (seconds) on every
 // answer. The webhook URL is set in WHOOP's developer dashboard (no subscription API); events
 // `{user_id, id, type, trace_id}` are signed with base64 HMAC-SHA256(client secret,

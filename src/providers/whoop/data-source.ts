@@ -1,4 +1,4 @@
-// WHOOP API v2 reads (reference/providers.md §4): cycle, recovery, sleep and workout collections
+// WHOOP API v2 reads (docs/providers.md#whoop): cycle, recovery, sleep and workout collections
 // by `start` (inclusive) / `end` (exclusive) date-times, at most 25 records a page, walked with
 // `nextToken` (answered as `next_token`); profile and body measurement as single documents.
 // Each unified type is a row of the normalizer table with its companions for the same range.

@@ -2,7 +2,7 @@ import { remoteProvider } from '../../provider-kit/define.ts';
 import { whoopApi, whoopNotifications } from './connector.ts';
 import { whoopFetchers } from './data-source.ts';
 
-// Facts: reference/providers.md §4 (WHOOP API v2): `offline` is what yields a refresh token.
+// Facts: docs/providers.md#whoop (WHOOP API v2): `offline` is what yields a refresh token.
 export const whoop = remoteProvider({
   declaration: {
     id: 'WHOOP',

@@ -1,4 +1,4 @@
-// Withings behaviour (reference/providers.md §6): HTTP 200 for everything, the outcome in
+// Withings behaviour (docs/providers.md#withings): HTTP 200 for everything, the outcome in
 // `status` (0 ok, 401 invalid token, 601 too many requests, 522 timeout, 214 scope, others a
 // refused request); 120 requests a minute. Notify subscriptions are per user and per appli,
 // created after consent; callbacks are unsigned form posts, so a callback is only a hint of

@@ -1,4 +1,4 @@
-// Withings reads (reference/providers.md §6): every call is `action=<verb>` on a shared path and
+// Withings reads (docs/providers.md#withings): every call is `action=<verb>` on a shared path and
 // every answer `{status, body}` (unwrapped by the connector's `unwrap`). Lists page with
 // `more`/`offset`; measures take unix `startdate`/`enddate`, activity, workouts and sleep
 // summaries `startdateymd`/`enddateymd`; intraday activity and sleep stages serve the first 24 h

@@ -2,7 +2,7 @@ import { remoteProvider } from '../../provider-kit/define.ts';
 import { withingsApi, withingsNotifications } from './connector.ts';
 import { withingsFetchers } from './data-source.ts';
 
-// Facts: reference/providers.md §6 (Withings): token call is `action=requesttoken` and the
+// Facts: docs/providers.md#withings: token call is `action=requesttoken` and the
 // answer is wrapped in `{status, body}`. Revocation needs a signed nonce, so none is declared:
 // the user revokes in their Withings account.
 export const withings = remoteProvider({

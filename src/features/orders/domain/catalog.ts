@@ -1,7 +1,7 @@
-// The lab-test catalog: product types, products and their orderable variants (wire-facts D.1), plus
-// the developer's enabled selection. Wire property names are exact; what the sandbox needs beyond
-// the wire (biomarkers, the report's LOINC code) lives on `CatalogProduct` and is stripped by
-// `toWireProduct` so it never reaches a response.
+// The lab-test catalog: product types, products and their orderable variants
+// (docs/wire-contract.md#endpoints-and-objects), plus the developer's enabled selection. Wire property
+// names are exact; what the sandbox needs beyond the wire (biomarkers, the report's LOINC code) lives
+// on `CatalogProduct` and is stripped by `toWireProduct` so it never reaches a response.
 
 import type { Biomarker } from './biomarkers.ts';
 
@@ -83,8 +83,9 @@ export interface VariantMatch {
 }
 
 /**
- * Catalog reads return numeric ids while orders carry ids as strings (D.1), so lookups accept both;
- * a string must be the canonical decimal form ("0012" is not variant 12).
+ * Catalog reads return numeric ids while orders carry ids as strings
+ * (docs/wire-contract.md#order-api-conventions), so lookups accept both; a string must be the canonical
+ * decimal form ("0012" is not variant 12).
  */
 export function findVariant(catalog: Catalog, variantId: string | number): VariantMatch | undefined {
   const id = typeof variantId === 'number' ? variantId : parseCanonicalId(variantId);

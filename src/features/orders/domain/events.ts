@@ -1,7 +1,7 @@
-// What a status change produces: the `status_history` entry stored on the order and the webhook
-// payload sent for it (wire-facts D.3). Property names are the wire's; only these builders assemble
-// order webhooks, so the payload rules (sandbox-only supplier_item_id, escalation fields only on
-// escalation_raised, failure_cause only on sample_rejected) live in one place.
+// What a status change produces: the `status_history` entry stored on the order and the webhook payload
+// sent for it (docs/wire-contract.md#order-webhooks). Property names are the wire's; only these
+// builders assemble order webhooks, so the payload rules (sandbox-only supplier_item_id, escalation
+// fields only on escalation_raised, failure_cause only on sample_rejected) live in one place.
 
 import type { OrderStatus, ResultsStatus, WebhookResultsStatus } from './statuses.ts';
 
@@ -67,7 +67,7 @@ export interface OrderStatusChange extends EventIdentity {
   status: OrderStatus;
   environment: Environment;
   trackingNumber?: string | null;
-  /** The kit id; D.2: sandbox payloads carry it, production payloads do not. */
+  /** The kit id; sandbox payloads carry it, production payloads do not. */
   supplierItemId?: string | null;
 }
 

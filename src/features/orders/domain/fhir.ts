@@ -1,5 +1,6 @@
 // The results file behind `GET /api/v1/results/{order_item_id}`: a FHIR R4 Bundle holding one
-// DiagnosticReport, the Patient (the test taker) and one Observation per biomarker (wire-facts D.3).
+// DiagnosticReport, the Patient (the test taker) and one Observation per biomarker
+// (docs/wire-contract.md#the-results-file).
 //
 // Bundle type "collection": the file is a fixed set of resources about one order item, not the
 // answer to a search (so not "searchset", which implies search semantics, `total` and

@@ -1,6 +1,7 @@
-// Field-level checks shared by the order validators. Each failure becomes one `invalid_fields`
-// entry `{field, tag, value, message}` (wire-facts D, CreateOrderValidationError); tags follow the
-// validator vocabulary the wire uses (`required`, `email`, `e164`, ...) so clients can branch on them.
+// Field-level checks shared by the order validators. Each failure becomes one `invalid_fields` entry
+// `{field, tag, value, message}` (`CreateOrderValidationError`,
+// docs/wire-contract.md#order-api-conventions); tags follow the validator vocabulary the wire uses
+// (`required`, `email`, `e164`, ...) so clients can branch on them.
 
 export const VALIDATION_TAGS = [
   'required',

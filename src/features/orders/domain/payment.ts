@@ -1,6 +1,7 @@
 // Payment for lab orders. An order is authorised while it is being created; only once the order is
-// stored is the authorisation captured, and if storing fails it is voided, so a failed request
-// never leaves a charge behind (D.2: "if authorisation fails, 402 and nothing is created").
+// stored is the authorisation captured, and if storing fails it is voided, so a failed request never
+// leaves a charge behind (the contract: a failed authorisation is a 402 and creates nothing;
+// docs/wire-contract.md#statuses-and-transitions).
 //
 // The gateway is an interface so a real processor can replace the sandbox one without touching the
 // order service. Every call carries an idempotency key: a retried request authorises once.

@@ -1,4 +1,4 @@
-// How a sandbox order moves on its own (wire-facts D.2 "Sandbox supplier flow"): payment and
+// How a sandbox order moves on its own (docs/wire-contract.md#statuses-and-transitions): payment and
 // shipping within about a minute of creation; after kit activation, result updates one to two
 // minutes apart. The job runner schedules `next*Step` after every applied event, so a simulate call
 // that jumps ahead simply changes which step comes next.

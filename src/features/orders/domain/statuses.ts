@@ -1,4 +1,5 @@
-// Order and order-item status vocabularies and the transitions between them (wire-facts D.2).
+// Order and order-item status vocabularies and the transitions between them
+// (docs/wire-contract.md#statuses-and-transitions).
 //
 // Both the supplier feed, the sandbox timers and `POST /orders/{id}/simulate` move an order through
 // `applyEvent`, so one table decides what is allowed and the 422 body (current_status, sorted
@@ -63,7 +64,7 @@ export type ResultsEvent = (typeof RESULTS_EVENTS)[number];
 export type StatusEvent = OrderEvent | ResultsEvent;
 
 /**
- * Order transitions. D.2 documents only the start state, "processing only after payment" and the
+ * Order transitions. The contract documents only the start state, "processing only after payment" and the
  * 422 example (payment_complete -> processing | cancelled); the rest is the inferred forward chain,
  * with cancellation allowed until the kit is delivered and a delay able to resume processing.
  */
@@ -78,7 +79,7 @@ export const ORDER_TRANSITIONS: { readonly [S in OrderStatus]: readonly OrderEve
   'order.cancelled': [],
 };
 
-/** Item results transitions exactly as documented (SKILLS references/webhooks.md via D.2). */
+/** Item results transitions exactly as documented (docs/wire-contract.md#statuses-and-transitions). */
 export const RESULTS_TRANSITIONS: { readonly [S in ResultsStatus]: readonly ResultsEvent[] } = {
   'results.awaiting_sample': ['kit_activated'],
   'results.kit_activated': ['sample_processing_in_lab'],
@@ -184,7 +185,7 @@ export function orderAcceptsResultsEvents(orderStatus: OrderStatus): boolean {
 }
 
 /**
- * `GET /orders?status=` filter values: current names plus the legacy `order.failed`, which D.2 says
+ * `GET /orders?status=` filter values: current names plus the legacy `order.failed`, which the contract says
  * is still accepted as a filter (meaning payment failure) but never emitted.
  */
 export function parseOrderStatusFilter(value: string): OrderStatus | undefined {

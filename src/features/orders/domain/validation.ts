@@ -1,6 +1,7 @@
-// Validation of `POST /api/v1/orders` bodies (wire-facts D.1 CreateOrderRequest). Every problem is
-// reported at once, in body order, so a developer fixes a request in one round trip; a valid body
-// comes back normalised and priced from the catalog, ready for payment and storage.
+// Validation of `POST /api/v1/orders` bodies (`CreateOrderRequest`,
+// docs/wire-contract.md#endpoints-and-objects). Every problem is reported at once, in body order, so a
+// developer fixes a request in one round trip; a valid body comes back normalised and priced from the
+// catalog, ready for payment and storage.
 
 import type { Catalog, CollectionType, CurrencyCode, VariantMatch } from './catalog.ts';
 import { AVAILABILITY, COLLECTION_TYPES, findVariant } from './catalog.ts';
@@ -195,7 +196,7 @@ function readItems(issues: FieldIssues, body: JsonRecord, catalog: Catalog): Ite
   });
 }
 
-// D.1 types variant_id as a string, but catalog reads return numeric ids, so a client that copies an
+// The order contract types variant_id as a string, but catalog reads return numeric ids, so a client that copies an
 // id straight from `GET /products` sends a number; both forms are accepted.
 function readVariant(
   issues: FieldIssues,

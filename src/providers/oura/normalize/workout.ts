@@ -76,7 +76,7 @@ export function normalizeWorkouts(workouts: readonly OuraWorkout[], context: Nor
 export function normalizeSession(session: OuraSession, context: NormalizeContext): Activity {
   const { offset, start_time, end_time } = bounds(session.start_datetime, session.end_datetime, context);
   const hrSamples = expandSeries(session.heart_rate, offset, (timestamp, bpm) => ({ timestamp, bpm }));
-  // Oura's HRV series is RMSSD in ms (providers.md §15).
+  // Oura's HRV series is RMSSD in ms (docs/providers.md#units).
   const hrvSamples = expandSeries(session.heart_rate_variability, offset, (timestamp, hrv_rmssd) => ({
     timestamp,
     hrv_rmssd,

@@ -1,5 +1,5 @@
 // Minimal types for the Polar AccessLink v3 documents the normalizers read
-// (reference/provider-specs/polar-accesslink.json, components.schemas.*). Only read fields are
+// (Polar's published OpenAPI, components.schemas.*; docs/providers.md#polar). Only read fields are
 // listed. Polar mixes snake_case and kebab-case keys in one document; they are kept verbatim.
 
 /** `HeartRate`. */

@@ -1,5 +1,5 @@
-// Minimal types for the Withings documents the normalizers read (reference/provider-specs/
-// withings-original.json). Every Withings call answers `{status, body}` with status 0 on success;
+// Minimal types for the Withings documents the normalizers read (Withings' published OpenAPI;
+// docs/providers.md#withings). Every Withings call answers `{status, body}` with status 0 on success;
 // these are the `body` objects. Times are unix seconds; `timezone` is an IANA zone name.
 
 /** `measure_object`: the real value is `value × 10^unit`. */
