@@ -14,7 +14,7 @@ import {
 } from './fake-server.ts';
 
 /**
- * A faithful local Dexcom API v3 (reference/providers.md §9, developer.dexcom.com v3 pages):
+ * A faithful local Dexcom API v3 (docs/providers.md#dexcom, developer.dexcom.com v3 pages):
  * OAuth2 with the credentials in the form body, 2 h access tokens, a refresh token only with
  * `offline_access`, single-use and replaced on every refresh; no push — GET /v3/users/self/
  * dataRange (`lastSyncTime`), egvs and events (`startDate`/`endDate` as `YYYY-MM-DDThh:mm:ss`,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A real local OAuth2 authorization server (node:http, 127.0.0.1, free port) shaped like one
- * provider's documented endpoints (reference/providers.md). Tributary reaches it through
+ * provider's documented endpoints (docs/providers.md). Tributary reaches it through
  * `<PROVIDER>_BASE_URL`, so every endpoint path is the provider's own. It checks what a strict
  * provider checks: client authentication in the declared style, the registered redirect URI,
  * single-use codes and, when a challenge was sent, PKCE S256.

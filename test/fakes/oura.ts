@@ -26,7 +26,7 @@ import {
 } from './oura-data.ts';
 
 /**
- * A faithful local Oura API v2 (reference/providers.md §2, OpenAPI 1.29): OAuth with credentials
+ * A faithful local Oura API v2 (docs/providers.md#oura, OpenAPI 1.29): OAuth with credentials
  * in the body and single-use refresh tokens, revocation, every usercollection route used by the
  * normalizers (also under /v2/sandbox/), `next_token` pagination, webhook subscriptions verified
  * by the GET challenge, and signed event delivery. Documents are generated per day from the

@@ -28,7 +28,7 @@ import {
 } from './polar-data.ts';
 
 /**
- * A faithful local Polar AccessLink v3 (reference/providers.md §7, polar-accesslink.json):
+ * A faithful local Polar AccessLink v3 (docs/providers.md#polar, its OpenAPI):
  * OAuth with HTTP Basic client authentication and a long-lived access token with no refresh
  * token (`x_user_id` in the answer); POST /v3/users registration after consent (409 when already
  * registered; data routes answer 403 until then) and DELETE /v3/users/{id} deregistration, which

@@ -27,7 +27,7 @@ import {
 } from './strava-data.ts';
 
 /**
- * A faithful local Strava API v3 (reference/providers.md §3): OAuth with credentials in the body
+ * A faithful local Strava API v3 (docs/providers.md#strava): OAuth with credentials in the body
  * (or query), the `athlete` in the code exchange, 6-hour access tokens whose refresh returns the
  * same token while it has more than an hour left and rotates both tokens otherwise; deauthorize;
  * /api/v3 athlete, activities (page/per_page, before/after epoch seconds), detail, streams,

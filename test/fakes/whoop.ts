@@ -27,7 +27,7 @@ import {
 } from './whoop-data.ts';
 
 /**
- * A faithful local WHOOP API v2 (reference/providers.md §4, OpenAPI 3.0.1): OAuth with credentials
+ * A faithful local WHOOP API v2 (docs/providers.md#whoop, OpenAPI 3.0.1): OAuth with credentials
  * in the body, a refresh token only with the `offline` scope and rotated on every refresh;
  * DELETE /v2/user/access; cycle, recovery, sleep and workout collections (`limit` <= 25, `start`
  * inclusive, `end` exclusive, `nextToken`, newest first) and by id; profile and body measurement;

@@ -25,7 +25,7 @@ import {
 } from './withings-data.ts';
 
 /**
- * A faithful local Withings public API (reference/providers.md §6, withings-original.json):
+ * A faithful local Withings public API (docs/providers.md#withings, its OpenAPI):
  * every call is `action=<verb>` on a shared path, by GET query or POST form, and every answer is
  * HTTP 200 `{status, body}` with the outcome in `status` (0 ok; 401 bad token; 503 invalid
  * params such as a spent code; 601 too many requests; 522 timeout). OAuth: authorize2 with

@@ -96,7 +96,7 @@ const ALL_STATUSES: readonly Status[] = [...ORDER_STATUSES, ...RESULTS_STATUSES]
 const ALL_EVENTS: readonly string[] = [...ORDER_EVENTS, ...RESULTS_EVENTS];
 
 describe('order and results transitions', () => {
-  test('vocabularies match wire-facts D.2', () => {
+  test('vocabularies match the contract (docs/wire-contract.md#statuses-and-transitions)', () => {
     assert.equal(INITIAL_ORDER_STATUS, 'order.payment_processing');
     assert.equal(INITIAL_RESULTS_STATUS, 'results.awaiting_sample');
     assert.equal(ORDER_STATUSES.length, 8);
