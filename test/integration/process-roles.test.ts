@@ -1,0 +1,85 @@
+// Split roles as an operator runs them: `serve --role api` answers HTTP and runs no jobs;
+// `serve --role worker` has no HTTP and is what registers and runs the recurring jobs.
+// Needs PostgreSQL (embedded storage belongs to one process).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import pg from 'pg';
+import { childEnvironment, startService } from '../helpers/child-service.ts';
+
+const databaseUrl = process.env.DATABASE_URL;
+const skip = databaseUrl ? false : 'needs PostgreSQL (set DATABASE_URL): split roles share one database';
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+async function query<T extends object>(text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Polls until `check` returns a value, or fails after `limitMs` with what it last saw. */
+async function eventually<T>(what: string, limitMs: number, check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('process roles', { skip }, () => {
+  it('an API-only process registers no recurring job; a worker-only process registers and runs them', async () => {
+    const environment = await childEnvironment({ SANDBOX_ARRIVAL_MINUTES: '1' });
+    const jobsSchema = `${environment.env.DATABASE_SCHEMA}_jobs`;
+    const schedules = () =>
+      query<{ name: string }>(`SELECT name FROM ${jobsSchema}.schedule `).then((rows) =>
+        rows.map((row) => row.name).sort(),
+      );
+    const api = await startService(environment.env, ['serve', '--role', 'api']);
+    try {
+      assert.deepEqual(await schedules(), [], 'the API role must not schedule recurring jobs');
+
+      const worker = spawn(
+        join(ROOT, 'node_modules/.bin/node'),
+        [join(ROOT, 'bin/tributary.js'), 'serve', '--role', 'worker'],
+        {
+          env: { ...environment.env, PORT: '0' },
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let output = '';
+      worker.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      worker.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      try {
+        const registered = await eventually('schedules registered by the worker', 60_000, async () => {
+          const names = await schedules().catch(() => []);
+          return names.includes('connectors.maintenance') && names.includes('data.prune') ? names : undefined;
+        });
+        assert.deepEqual(registered, ['connectors.maintenance', 'data.provider-arrivals', 'data.prune']);
+        // pg-boss turns a due schedule into a job within its cron interval; the worker runs it.
+        await eventually('a recurring job completed by the worker', 150_000, async () => {
+          const rows = await query<{ state: string }>(
+            `SELECT state FROM ${jobsSchema}.job WHERE name = 'data.provider-arrivals' AND state = 'completed'`,
+          );
+          return rows.length > 0 ? true : undefined;
+        }).catch((error: unknown) => {
+          throw new Error(`${(error as Error).message}\nworker output:\n${output}`);
+        });
+      } finally {
+        worker.kill('SIGTERM');
+        await exited;
+      }
+    } finally {
+      await api.stop();
+      await environment.cleanup();
+    }
+  });
+});
