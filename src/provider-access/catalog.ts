@@ -1,51 +1,8 @@
 import type { Config } from '../core/config.ts';
 import { ConfigError } from '../core/config.ts';
-import { apple } from '../providers/apple/provider.ts';
-import { concept2 } from '../providers/concept2/provider.ts';
-import { coros } from '../providers/coros/provider.ts';
-import { dexcom } from '../providers/dexcom/provider.ts';
-import { fitbit } from '../providers/fitbit/provider.ts';
-import { garmin } from '../providers/garmin/provider.ts';
-import { googleFit } from '../providers/googlefit/provider.ts';
-import { healthConnect } from '../providers/health_connect/provider.ts';
-import { oura } from '../providers/oura/provider.ts';
-import { polar } from '../providers/polar/provider.ts';
-import { samsung } from '../providers/samsung/provider.ts';
-import { sandbox } from '../providers/sandbox/provider.ts';
-import { strava } from '../providers/strava/provider.ts';
-import { suunto } from '../providers/suunto/provider.ts';
-import type {
-  Connector,
-  OAuthDeclaration,
-  Provider,
-  ProviderDeclaration,
-  ProviderId,
-} from '../provider-kit/types.ts';
+import type { Connector, OAuthDeclaration, Provider, ProviderDeclaration } from '../provider-kit/types.ts';
 import { type ProviderDeclarationProblem, validateDeclaration } from '../provider-kit/validate.ts';
-import { wahoo } from '../providers/wahoo/provider.ts';
-import { whoop } from '../providers/whoop/provider.ts';
-import { withings } from '../providers/withings/provider.ts';
-
-/** Every provider; the Record type makes a missing folder a compile error. */
-export const providerRegistry: Record<ProviderId, Provider> = {
-  APPLE: apple,
-  CONCEPT2: concept2,
-  COROS: coros,
-  DEXCOM: dexcom,
-  FITBIT: fitbit,
-  GARMIN: garmin,
-  GOOGLEFIT: googleFit,
-  HEALTH_CONNECT: healthConnect,
-  OURA: oura,
-  POLAR: polar,
-  SAMSUNG: samsung,
-  SANDBOX: sandbox,
-  STRAVA: strava,
-  SUUNTO: suunto,
-  WAHOO: wahoo,
-  WHOOP: whoop,
-  WITHINGS: withings,
-};
+import { type ProviderId, providerRegistry } from '../providers/index.ts';
 
 /**
  * How the integrations list describes a provider's setup on this deployment:
@@ -126,7 +83,8 @@ function resolveOAuth(oauth: OAuthDeclaration, resolve: (url: string) => string)
 
 function resolveProvider(config: Config, provider: Provider): ResolvedProvider {
   const { declaration } = provider;
-  const id = declaration.id;
+  // validateDeclaration has checked that the id is the registry key, so it is a ProviderId.
+  const id = declaration.id as ProviderId;
   const clientId = env(config, `${id}_CLIENT_ID`);
   const clientSecret = env(config, `${id}_CLIENT_SECRET`);
   if ((clientId === undefined) !== (clientSecret === undefined)) {

@@ -5,35 +5,6 @@ import type { DataSource } from './data-source.ts';
 export type { ProviderDataType, ProviderRuntime } from './basics.ts';
 
 /**
- * Every provider this deployment knows, by its wire resource id (wire-facts E). The registry is
- * a `Record<ProviderId, Provider>`, so adding an id here makes the compiler ask for its folder.
- */
-export const PROVIDER_IDS = [
-  'APPLE',
-  'CONCEPT2',
-  'COROS',
-  'DEXCOM',
-  'FITBIT',
-  'GARMIN',
-  'GOOGLEFIT',
-  'HEALTH_CONNECT',
-  'OURA',
-  'POLAR',
-  'SAMSUNG',
-  'SANDBOX',
-  'STRAVA',
-  'SUUNTO',
-  'WAHOO',
-  'WHOOP',
-  'WITHINGS',
-] as const;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
-
-export function isProviderId(value: string): value is ProviderId {
-  return (PROVIDER_IDS as readonly string[]).includes(value);
-}
-
-/**
  * How an end user connects:
  * - `oauth2`: authorization code; `oauth2_pkce`: the same with an S256 code challenge;
  * - `sdk`: no web flow; a mobile SDK creates the connection (generateAuthToken).
@@ -80,7 +51,12 @@ export type OAuthDeclaration = {
 };
 
 export type ProviderDeclaration = {
-  id: ProviderId;
+  /**
+   * The wire resource id (`OURA`): upper-case letters, digits and underscores. A plain string
+   * here because the kit sits below the providers; src/providers/index.ts (generated from the
+   * folders) derives the `ProviderId` union from these declarations.
+   */
+  id: string;
   name: string;
   /** Drawn by Tributary as an SVG: initials on a rounded square of this colour. */
   icon: { initials: string; background: string; foreground?: string };

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/core/config.ts';
-import { createProviderCatalog, providerRegistry } from '../../src/provider-access/catalog.ts';
+import { createProviderCatalog } from '../../src/provider-access/catalog.ts';
+import { providerRegistry } from '../../src/providers/index.ts';
 import {
   createDeveloper,
   problemOf,
