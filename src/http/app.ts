@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newId } from '../core/ids.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { AppContext } from '../features/context.ts';
@@ -6,7 +6,9 @@ import type { App } from './app-type.ts';
 import { registerAuthentication } from './auth.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
-import { registerProblemHandling } from './problems.ts';
+import { registerInputBoundary } from './input-boundary.ts';
+import { INPUT_LIMITS } from './input-limits.ts';
+import { frameworkErrorOptions, registerProblemHandling } from './problems.ts';
 import { routeRegistrars } from './routes/index.ts';
 import { registerOpsRoutes } from './routes/ops.ts';
 
@@ -24,12 +26,13 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     // A caller's own request id is kept (so traces join up); otherwise we mint one.
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming)
-        ? incoming
-        : `req_${randomBytes(12).toString('hex')}`;
+      return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : newId('request');
     },
-    ajv: { customOptions: { coerceTypes: 'array', allErrors: false } },
-    routerOptions: { ignoreTrailingSlash: true },
+    // strictNumbers: NaN and Infinity (a query's 1e400) are not numbers.
+    ajv: { customOptions: { coerceTypes: 'array', allErrors: false, strictNumbers: true } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: INPUT_LIMITS.maxParamLength },
+    // Errors raised before a route runs (414, 431, a malformed URL) are problems too.
+    ...frameworkErrorOptions(ctx.config.publicUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
@@ -37,6 +40,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   });
 
   registerProblemHandling(app, ctx.config.publicUrl);
+  registerInputBoundary(app);
   registerAuthentication(app, ctx.developers);
   const metrics = registerMetrics(app, ctx.jobs);
   await registerOpenApi(app, ctx.config.publicUrl);

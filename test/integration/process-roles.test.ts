@@ -37,10 +37,15 @@ describe('process roles', { skip }, () => {
   it('an API-only process registers no recurring job; a worker-only process registers and runs them', async () => {
     const environment = await childEnvironment({ SANDBOX_ARRIVAL_MINUTES: '1' });
     const jobsSchema = `${environment.env.DATABASE_SCHEMA}_jobs`;
-    const schedules = () =>
-      query<{ name: string }>(`SELECT name FROM ${jobsSchema}.schedule `).then((rows) =>
-        rows.map((row) => row.name).sort(),
+    /** The recurring jobs registered so far (none while the queue's tables do not exist yet). */
+    const schedules = async (): Promise<string[]> => {
+      const [exists] = await query<{ present: boolean }>(
+        `SELECT to_regclass('${jobsSchema}.schedule') IS NOT NULL AS present`,
       );
+      if (!exists?.present) return [];
+      const rows = await query<{ name: string }>(`SELECT name FROM ${jobsSchema}.schedule`);
+      return rows.map((row) => row.name).sort();
+    };
     const api = await startService(environment.env, ['serve', '--role', 'api']);
     try {
       assert.deepEqual(await schedules(), [], 'the API role must not schedule recurring jobs');
@@ -60,7 +65,7 @@ describe('process roles', { skip }, () => {
       const exited = new Promise((resolve) => worker.once('exit', resolve));
       try {
         const registered = await eventually('schedules registered by the worker', 60_000, async () => {
-          const names = await schedules().catch(() => []);
+          const names = await schedules();
           return names.includes('connectors.maintenance') && names.includes('data.prune') ? names : undefined;
         });
         assert.deepEqual(registered, ['connectors.maintenance', 'data.provider-arrivals', 'data.prune']);

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Environment } from './tables.ts';
+import { newId } from '../../core/ids.ts';
 
 /**
  * API keys are 32 random bytes behind an environment prefix, so a leaked key says where it
@@ -16,7 +17,7 @@ export function hashApiKey(plaintext: string): string {
 export function generateApiKey(environment: Environment): NewApiKey {
   const plaintext = `${PREFIX[environment]}${randomBytes(32).toString('base64url')}`;
   return {
-    id: `key_${randomBytes(8).toString('hex')}`,
+    id: newId('apiKey', 8),
     plaintext,
     hash: hashApiKey(plaintext),
     displayPrefix: `${plaintext.slice(0, PREFIX[environment].length + 6)}…`,

@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { newId } from '../../core/ids.ts';
 
 /**
  * Order, item, recipient, test-taker and event ids are 64-bit snowflakes sent as JSON strings
@@ -53,4 +54,4 @@ export function newTrackingNumber(): string {
   return `TRB${randomBytes(8).toString('hex').toUpperCase()}`;
 }
 
-export const newClaim = (): string => `clm_${randomBytes(12).toString('hex')}`;
+export const newClaim = (): string => newId('idempotencyClaim');
