@@ -2,9 +2,27 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { version } from '../core/version.ts';
 import type { App } from './app-type.ts';
+import { problemResponses, problemStatusesOf, ProblemSchema } from './openapi-problems.ts';
+
+type DocumentedSchema = {
+  querystring?: unknown;
+  body?: unknown;
+  tags?: string[];
+  response?: Record<string, unknown>;
+};
+
+/** True when the (TypeBox / JSON) schema declares a `user_id` property. */
+const declaresUserId = (schema: unknown) =>
+  typeof schema === 'object' &&
+  schema !== null &&
+  'properties' in schema &&
+  typeof schema.properties === 'object' &&
+  schema.properties !== null &&
+  'user_id' in schema.properties;
 
 /** OpenAPI 3.1 generated from the route schemas, and an interactive page at /docs. */
 export async function registerOpenApi(app: App, publicUrl: string) {
+  app.addSchema(ProblemSchema);
   await app.register(swagger, {
     // Shared schemas (the data model) appear under their own names, not def-0, def-1, ….
     refResolver: {
@@ -31,10 +49,27 @@ export async function registerOpenApi(app: App, publicUrl: string) {
     },
     transform: ({ schema, url, route }) => {
       const auth = route.config?.auth;
-      if (!auth || auth === 'none') return { schema, url };
+      const authenticated = auth !== undefined && auth !== 'none';
+      const own = (schema ?? {}) as DocumentedSchema;
+      const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
+      // Every route lists its error responses (one shared Problem schema); its own entries win.
+      const statuses = problemStatusesOf({
+        method,
+        url,
+        authenticated,
+        hasParams: url.includes(':'),
+        namesUser: declaresUserId(own.querystring) || declaresUserId(own.body),
+        tags: own.tags ?? [],
+      });
+      const response = {
+        ...(own.response ? {} : { 200: { description: 'Success', type: 'null' } }),
+        ...problemResponses(statuses),
+        ...own.response,
+      };
       const security: Record<string, string[]>[] = [{ devId: [], apiKey: [] }];
       if (auth === 'developer-or-basic') security.push({ basic: [] });
-      return { schema: { ...schema, security } as typeof schema, url };
+      const documented = { ...own, response, ...(authenticated ? { security } : {}) };
+      return { schema: documented as typeof schema, url };
     },
   });
   await app.register(swaggerUi, {

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_KINDS, type ErrorKind } from '../core/errors.ts';
 import type { App } from './app-type.ts';
@@ -57,20 +58,26 @@ function fromFastifyError(error: FastifyError): { kind: ErrorKind; status: numbe
   return { kind, status, detail };
 }
 
-export function sendProblem(
-  reply: FastifyReply,
-  request: FastifyRequest,
-  publicUrl: string,
-  problem: { kind: ErrorKind; status: number; detail: string; extensions?: Record<string, unknown> },
-) {
-  const body: Record<string, unknown> = {
+type Problem = { kind: ErrorKind; status: number; detail: string; extensions?: Record<string, unknown> };
+
+function problemBody(publicUrl: string, problem: Problem, instance: string | undefined) {
+  return {
     type: `${publicUrl}/problems/${problemSlug(problem.kind)}`,
     title: ERROR_KINDS[problem.kind]?.title ?? STATUS_CODES[problem.status]?.toLowerCase() ?? 'error',
     status: problem.status,
     detail: problem.detail,
-    instance: request.url.split('?')[0],
+    ...(instance === undefined ? {} : { instance }),
     ...problem.extensions,
   };
+}
+
+export function sendProblem(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  publicUrl: string,
+  problem: Problem,
+) {
+  const body: Record<string, unknown> = problemBody(publicUrl, problem, request.url.split('?')[0]);
   if (problem.status >= 500) body.request_id = request.id;
   return reply.code(problem.status).type('application/problem+json').send(body);
 }
@@ -123,4 +130,49 @@ export function registerProblemHandling(app: App, publicUrl: string) {
       return reply.send({ type: request.params.slug, kind, status, title });
     },
   );
+}
+
+/**
+ * Errors Fastify raises before a route is found (a malformed URL, a path parameter over the
+ * router's maxParamLength) and errors of Node's HTTP parser (a request line or headers over
+ * 16 kB, a malformed request, a timeout) leave as problems too. Passed to the Fastify factory.
+ */
+export function frameworkErrorOptions(publicUrl: string) {
+  return {
+    frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      return sendProblem(reply, request, publicUrl, {
+        kind: tooLong ? 'uri_too_long' : 'bad_request',
+        status: tooLong ? 414 : 400,
+        detail: tooLong
+          ? 'a path parameter is longer than 100 characters'
+          : error.code === 'FST_ERR_BAD_URL'
+            ? 'invalid path: malformed percent-encoding'
+            : 'the request could not be routed',
+      });
+    },
+    clientErrorHandler(error: Error & { code?: string }, socket: Duplex) {
+      // A reset connection has nobody left to answer.
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const problem: Problem =
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? {
+              kind: 'header_fields_too_large',
+              status: 431,
+              detail: 'the request line and headers exceed 16 kB (a query string that long does not fit)',
+            }
+          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? { kind: 'request_timeout', status: 408, detail: 'the request did not arrive in time' }
+            : { kind: 'bad_request', status: 400, detail: 'malformed HTTP request' };
+      if (socket.writable) {
+        const body = JSON.stringify(problemBody(publicUrl, problem, undefined));
+        socket.write(
+          `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n` +
+            'Content-Type: application/problem+json\r\n' +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(error);
+    },
+  };
 }

@@ -26,9 +26,21 @@ describe('read cost', () => {
     assert.equal(costOf(windowMs('2024-01-01', '2024-01-31')), 30);
   });
 
-  test('no dates (the athlete) costs 1; an empty window costs 0', () => {
+  test('no read is free: no dates (the athlete) costs 1, and so does an empty window', () => {
     assert.equal(costOf(null), 1);
-    assert.equal(costOf(windowMs('2024-01-01', '2024-01-01')), 0);
+    assert.equal(costOf(windowMs('2024-01-01', '2024-01-01')), 1);
+    assert.equal(costOf(windowMs('1704067200', '1704067200')), 1);
+  });
+
+  test('an empty window syncs nothing, whatever its bounds are', () => {
+    for (const [start, end] of [
+      ['2024-01-01', '2024-01-01'],
+      ['1704067200', '1704067200'],
+      ['2024-01-01', '1704067200'],
+    ] as const) {
+      const window = windowOf(parseBound('start_date', start), parseBound('end_date', end));
+      assert.equal(window.syncStartDay, window.syncEndDay, `${start}..${end}`);
+    }
   });
 
   test('unix seconds: a partial day counts as a day', () => {

@@ -2,7 +2,8 @@
 // what was expected (`invalid start_date: expected YYYY-MM-DD or 10-digit unix seconds`).
 import { invalidParameter } from '../../core/errors.ts';
 import { type DataTypeName, dataTypes } from '../../model/index.ts';
-import { dayNumberToIsoDate, isIsoDate, isoDateToDayNumber, MS_PER_DAY } from '../../model/time.ts';
+import { isSupportedDate } from '../../model/calendar.ts';
+import { dayNumberToIsoDate, isoDateToDayNumber, MS_PER_DAY } from '../../model/time.ts';
 
 /** A range bound as the client wrote it: a calendar day, or an instant (unix seconds). */
 export type Bound = { kind: 'date'; day: string } | { kind: 'instant'; ms: number };
@@ -37,7 +38,6 @@ export type RawReadQuery = {
   with_samples?: string;
 };
 
-const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 const UNIX_SECONDS = /^\d{10}$/;
 /** Local offsets stay within ±18 h, so a local day never lies further than this from UTC. */
 const MAX_OFFSET_MS = 18 * 3_600_000;
@@ -51,9 +51,10 @@ const utcDay = (ms: number) => Math.floor(ms / MS_PER_DAY);
 export const laterDay = (a: string, b: string) => (a > b ? a : b);
 export const earlierDay = (a: string, b: string) => (a < b ? a : b);
 
+/** A real calendar date in the supported range, or 10-digit unix seconds; 2024-02-30 is neither. */
 export function parseBound(name: string, raw: string): Bound {
   const text = raw.trim();
-  if (DATE_TEXT.test(text) && isIsoDate(text)) return { kind: 'date', day: text };
+  if (isSupportedDate(text)) return { kind: 'date', day: text };
   if (UNIX_SECONDS.test(text)) return { kind: 'instant', ms: Number(text) * 1000 };
   throw invalidParameter(name, 'expected YYYY-MM-DD or 10-digit unix seconds');
 }
@@ -67,11 +68,19 @@ export function parseBoolean(name: string, raw: string | undefined, fallback: bo
   throw invalidParameter(name, 'expected true or false');
 }
 
-/** The window between two bounds, with the local days to sync around instant bounds widened. */
+/**
+ * The window between two bounds, with the local days to sync around instant bounds widened.
+ * An empty window (start == end) holds no record, so it syncs nothing: a read fetches from the
+ * provider only around the window it paid for.
+ */
 export function windowOf(start: Bound, end: Bound): DataWindow {
   const startMs = boundMs(start);
   const endMs = boundMs(end);
   if (endMs < startMs) throw invalidParameter('end_date', 'must not be before start_date');
+  if (endMs === startMs) {
+    const day = dayNumberToIsoDate(utcDay(startMs));
+    return { start, end, startMs, endMs, syncStartDay: day, syncEndDay: day };
+  }
   const syncStart = start.kind === 'date' ? utcDay(startMs) : utcDay(startMs - MAX_OFFSET_MS);
   const syncEnd = end.kind === 'date' ? utcDay(endMs) : utcDay(endMs + MAX_OFFSET_MS) + 1;
   return {

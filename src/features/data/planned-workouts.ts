@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import { invalidParameter, upstreamUnavailable } from '../../core/errors.ts';
+import { SUPPORTED_DATE_RANGE } from '../../model/calendar.ts';
 import type { PlannedWorkout } from '../../model/planned-workout.ts';
 import { formatDateTime } from '../../model/time.ts';
 import type { DataSource } from '../../provider-kit/data-source.ts';
@@ -12,12 +13,15 @@ import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
 import type { Developer } from '../developers/service.ts';
 import { findUserForDeveloper, toWireUser, type UserRow, type WireUser } from '../users/service.ts';
+import { anchorOf, prepareRecord } from './records.ts';
 import * as repo from './repo.ts';
 import type { Sync } from './sync.ts';
 import { prepareAll } from './sync.ts';
 
 export const PLANNED_WORKOUT_CREATED = 'Planned workout successfully created';
 const TYPE = 'plannedWorkout';
+/** Stands in for the id the provider assigns while a workout is checked before the write. */
+const UNASSIGNED_ID = 'unassigned';
 
 export type PlannedWorkoutDeps = {
   db: Db;
@@ -42,6 +46,28 @@ async function callProvider<T>(task: () => Promise<T>): Promise<T> {
       headers: { 'Retry-After': String(error.retryAfterSeconds ?? 60) },
     });
   }
+}
+
+/**
+ * A workout the store would refuse (an unreadable planned_date, say) is a 400 before anything
+ * is written at the provider, never a 201 that stored nothing.
+ */
+function assertStorable(workouts: readonly PlannedWorkout[], now: Date): void {
+  workouts.forEach((workout, index) => {
+    const plannedDate = workout.metadata?.planned_date;
+    if (typeof plannedDate === 'string' && !anchorOf(plannedDate)) {
+      throw invalidParameter(
+        `data[${index}].metadata.planned_date`,
+        `expected YYYY-MM-DD or an ISO 8601 datetime, a real calendar date in ${SUPPORTED_DATE_RANGE}`,
+      );
+    }
+    const prepared = prepareRecord(
+      TYPE,
+      { ...workout, metadata: { ...workout.metadata, id: UNASSIGNED_ID } },
+      now,
+    );
+    if (!prepared.ok) throw invalidParameter(`data[${index}]`, prepared.problem);
+  });
 }
 
 export function createPlannedWorkouts(deps: PlannedWorkoutDeps) {
@@ -71,6 +97,7 @@ export function createPlannedWorkouts(deps: PlannedWorkoutDeps) {
   return {
     async create(developer: Developer, userId: string, workouts: readonly PlannedWorkout[]) {
       const { user, source } = await writable(developer, userId);
+      assertStorable(workouts, clock.now());
       const ids = await callProvider(() =>
         source.writePlannedWorkouts!({ ...deps.sync.contextFor(user), workouts }),
       );

@@ -1,5 +1,6 @@
 // The data-read budget, exactly as the contract states it:
-// - cost of a read = end_date − start_date in days (no dates, e.g. the athlete: 1);
+// - cost of a read = end_date − start_date in days, and never less than 1: a read without dates
+//   (the athlete) costs 1, and so does an empty window (start_date == end_date), so no read is free;
 // - r1: a window over 1,825 days is rejected (exactly 1,825 is accepted);
 // - r2: the cumulative cost per user per fixed UTC hour may not exceed the developer's limit
 //   (6,000 unless raised per dev-id); a request that would exceed it is rejected and costs nothing.
@@ -20,10 +21,10 @@ export const HEADER_LIMIT = 'X-Service-RateLimit-Limit';
 export const HEADER_REMAINING = 'X-Service-RateLimit-Remaining';
 export const HEADER_RESET_AFTER = 'X-Service-RateLimit-Reset-After';
 
-/** Cost in days of a window of `windowMs`; a partial day counts as a day. Null (no dates): 1. */
+/** Cost in days of a window of `windowMs`; a partial day counts as a day. At least 1, as without dates. */
 export function costOf(windowMs: number | null): number {
   if (windowMs === null) return 1;
-  return Math.ceil(windowMs / DAY_MS);
+  return Math.max(1, Math.ceil(windowMs / DAY_MS));
 }
 
 export function violatesR1(windowMs: number | null): boolean {

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Athlete, type DataTypeName, type DataTypeRecords, dataTypes } from '../../model/index.ts';
+import { isSupportedDate } from '../../model/calendar.ts';
 import { parseDateTime } from '../../model/time.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
 
@@ -65,7 +66,8 @@ export function anchorOf(text: string): { at: Date; day: string } | null {
     return null;
   }
   const day = text.slice(0, 10);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+  // The day is stored in a date column: it must be a real calendar date the database can hold.
+  if (!isSupportedDate(day) || !Number.isFinite(ms)) return null;
   return { at: new Date(ms), day };
 }
 

@@ -1,6 +1,7 @@
 // The delivery log as developers see it: events newest first, each with its attempts, paged with
 // an opaque cursor (base64url JSON of the last row's position, so the format can change freely).
 import { invalidParameter } from '../../core/errors.ts';
+import { readDateTime } from '../../model/calendar.ts';
 import type { Db } from '../../store/db.ts';
 import type { AttemptOutcome, WebhookEventStatus } from './tables.ts';
 import { WEBHOOK_EVENT_STATUSES } from './tables.ts';
@@ -61,12 +62,11 @@ export function decodeCursor(cursor: string): number {
   throw invalidParameter('cursor', 'not a cursor returned by this endpoint');
 }
 
-/** Accepts any ISO 8601 date-time (with a time and an offset or Z), nothing Date.parse merely tolerates. */
+/** An ISO 8601 date-time with a time and an offset or Z, on a real calendar date (no 2026-02-30). */
 export function parseSince(since: string): Date {
-  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-  const at = Date.parse(since);
-  if (!iso.test(since) || Number.isNaN(at)) throw invalidParameter('since', 'expected ISO 8601 date-time');
-  return new Date(at);
+  const reading = readDateTime(since, { requireOffset: true });
+  if (!reading) throw invalidParameter('since', 'expected ISO 8601 date-time');
+  return new Date(reading.ms);
 }
 
 export function parseStatus(status: string): WebhookEventStatus {

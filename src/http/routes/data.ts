@@ -27,7 +27,7 @@ const config = { auth: 'developer' as const };
 const plainJson = () => (data: unknown) => JSON.stringify(data);
 
 const READ_NOTES =
-  'Budgeted per user_id: cost = end_date − start_date in days; r1 rejects a window over 1,825 days; r2 caps ' +
+  'Budgeted per user_id: cost = end_date − start_date in days, at least 1 (an empty window costs 1); r1 rejects a window over 1,825 days; r2 caps ' +
   'the cost per user and UTC hour at 6,000 (or the dev-id’s limit); 429 names the rule in X-Service-RateLimit-Rule. ' +
   'Users still pending authentication: 400 (they have no data and are not budgeted). Inactive users can be read ' +
   'with to_webhook=false. A provider failure is a 503 with Retry-After.';

@@ -1,0 +1,29 @@
+// The one input boundary: every request passes it before authentication, parsing results or
+// a handler are trusted. Strings from outside (URL, headers, body) carry no NUL or control
+// characters, are well-formed and within length; bodies are bounded in depth and array size;
+// numbers are finite and, through the route schemas, range checked. A violation is a 400
+// problem naming the parameter, never a database error turned 500.
+import { invalidParameter } from '../core/errors.ts';
+import type { App } from './app-type.ts';
+import { bodyProblem, headerProblem, urlProblem } from './input-limits.ts';
+import { boundRouteSchema } from './schema-bounds.ts';
+
+export function registerInputBoundary(app: App) {
+  // Before any route registers: each gets default bounds on what its schema left open.
+  app.addHook('onRoute', (route) => {
+    if (route.schema) route.schema = boundRouteSchema(route.schema);
+  });
+
+  // Registered before authentication, so hostile credentials are refused as input, not looked up.
+  app.addHook('onRequest', async (request) => {
+    const problem = urlProblem(request.url) ?? headerProblem(request.headers);
+    if (problem) throw invalidParameter(problem.name, problem.problem);
+  });
+
+  // Whatever parser produced the body (JSON, a hosted form), it is walked before validation.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined) return;
+    const problem = bodyProblem(request.body);
+    if (problem) throw invalidParameter(problem.name, problem.problem);
+  });
+}
