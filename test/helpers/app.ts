@@ -37,6 +37,15 @@ export type TestServiceOptions = {
 
 export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
 
+/**
+ * Options for a test whose claim is about concurrency or several processes. Embedded PGlite runs
+ * one connection at a time, so every transaction is exclusive and nothing can race: such a test
+ * would pass there whatever the code does (a missing row lock included). It runs on PostgreSQL
+ * (DATABASE_URL; CI always sets it) and is reported as skipped, with the reason, without it.
+ */
+export const requiresPostgres = (claim: string): { skip?: string } =>
+  usingPostgres() ? {} : { skip: `needs PostgreSQL (set DATABASE_URL): ${claim}; PGlite cannot race` };
+
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-test-'));
   const config = loadConfig({

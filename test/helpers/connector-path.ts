@@ -19,6 +19,7 @@ import {
 } from '../fakes/fake-server.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from './app.ts';
 import { authenticateUser, pathOf } from './connections.ts';
+import { dataRowCounts } from './users.ts';
 import { setUrl } from './webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 
@@ -295,7 +296,9 @@ export function runConnectorPath<F extends ConnectorFake>(spec: ConnectorCase<F>
       assert.equal(await userStatus(), 'active');
     });
 
-    test('deauthenticate revokes the token at the provider', async () => {
+    test('deauthenticate revokes the token at the provider and deletes everything stored for the user', async () => {
+      const before = await dataRowCounts(service.ctx, userId);
+      assert.ok(before.records > 0 && before.raw > 0, `stored before: ${JSON.stringify(before)}`);
       const response = await service.app.inject({
         method: 'DELETE',
         url: `/v2/auth/deauthenticateUser?user_id=${userId}`,
@@ -306,6 +309,12 @@ export function runConnectorPath<F extends ConnectorFake>(spec: ConnectorCase<F>
         spec.noRevocation || (fake.grants.length > 0 && fake.grants.every((grant) => grant.revoked)),
         'every grant revoked at the fake',
       );
+      assert.deepEqual(await dataRowCounts(service.ctx, userId), {
+        records: 0,
+        raw: 0,
+        coverage: 0,
+        buckets: 0,
+      });
       await receiver.waitFor(
         () => events().some((event) => event.type === 'deauth' && event.user?.user_id === userId),
         `the deauth event for ${userId}`,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { insertRawPayload } from '../../src/features/data/repo.ts';
 import {
   type FakeOAuthProvider,
   fakeEnv,
@@ -15,6 +16,8 @@ import {
   type TestService,
 } from '../helpers/app.ts';
 import { authenticateUser, callback, connectSandboxUser } from '../helpers/connections.ts';
+import { dataRowCounts } from '../helpers/users.ts';
+import { deliveries, type DeliveryView, waitUntil } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 type Event = Record<string, unknown> & { type: string; user?: { user_id: string } };
@@ -85,6 +88,84 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
     assert.equal(event?.status, 'success');
     assert.equal(event?.message, 'User has deauthenticated');
     assert.equal((await deauth(userId)).statusCode, 404, 'a second time: gone');
+  });
+
+  test('deauthenticating a connector user deletes its raw payloads with it, and nobody else’s', async () => {
+    const doomed = await connectOura('raw-doomed');
+    const keeper = await connectOura('raw-keeper');
+    const marker = `deauth-${Date.now()}`;
+    for (const [userId, copies] of [
+      [doomed, 2],
+      [keeper, 1],
+    ] as const) {
+      for (let copy = 0; copy < copies; copy++) {
+        await insertRawPayload(service.ctx.db, {
+          userId,
+          provider: 'OURA',
+          type: 'sleep',
+          fetchedAt: new Date(),
+          payload: { marker, userId, copy },
+        });
+      }
+    }
+    const rawRows = async () =>
+      (await service.ctx.db.selectFrom('raw_payloads').select(['user_id', 'payload']).execute()).filter(
+        (row) => JSON.stringify(row.payload).includes(marker),
+      );
+    assert.equal((await rawRows()).length, 3);
+    assert.equal((await dataRowCounts(service.ctx, doomed)).raw, 2);
+
+    assert.equal((await deauth(doomed)).statusCode, 200);
+    // Gone from the table, not merely detached from the user: every remaining row is the keeper's.
+    const remaining = await rawRows();
+    assert.deepEqual(
+      remaining.map((row) => row.user_id),
+      [keeper],
+    );
+    assert.deepEqual(await dataRowCounts(service.ctx, doomed), {
+      records: 0,
+      raw: 0,
+      coverage: 0,
+      buckets: 0,
+    });
+    assert.equal((await userInfo(keeper)).statusCode, 200);
+  });
+
+  test('deauthentication drops the user’s pending data events; the deauth notice and other users’ events stay', async () => {
+    // No destination: every event is held, so nothing is delivered before the deauthentication.
+    const quiet = await createDeveloper(service.ctx, { name: 'No destination' });
+    const doomed = (await connectSandboxUser(service.app, quiet)).userId;
+    const keeper = (await connectSandboxUser(service.app, quiet)).userId;
+    const heldDataEvent = async (userId: string) => {
+      const response = await service.app.inject({
+        method: 'GET',
+        url: `/v2/body?user_id=${userId}&start_date=2024-01-01&end_date=2024-01-05`,
+        headers: quiet.headers,
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      let found: DeliveryView | undefined;
+      await waitUntil(async () => {
+        found = (await deliveries(service, quiet, '?limit=200')).find(
+          (delivery) => delivery.user_id === userId && delivery.type === 'body' && delivery.status === 'held',
+        );
+        return found !== undefined;
+      }, `a held body event for ${userId}`);
+      return found!.event_id;
+    };
+    const doomedEvent = await heldDataEvent(doomed);
+    const keeperEvent = await heldDataEvent(keeper);
+
+    assert.equal((await deauth(doomed, quiet)).statusCode, 200);
+    const after = await deliveries(service, quiet, '?limit=200');
+    const byId = (id: string) => after.find((delivery) => delivery.event_id === id);
+    assert.equal(byId(doomedEvent)?.status, 'dropped');
+    assert.equal(byId(doomedEvent)?.last_error, 'user deauthenticated');
+    assert.equal(byId(keeperEvent)?.status, 'held', 'another user’s event is untouched');
+    const notices = after.filter((delivery) => delivery.user_id === doomed && delivery.type !== 'body');
+    assert.deepEqual(notices.map((delivery) => [delivery.type, delivery.status]).sort(), [
+      ['auth', 'held'],
+      ['deauth', 'held'],
+    ]);
   });
 
   test('a provider that fails to revoke does not keep the user connected', async () => {

@@ -5,6 +5,7 @@ import { claimKey, requestHash } from '../../src/features/orders/idempotency.ts'
 import {
   createDeveloper,
   problemOf,
+  requiresPostgres,
   startTestService,
   type TestDeveloper,
   type TestService,
@@ -260,6 +261,33 @@ describe('order API: catalog, access, creation, idempotency, payment', () => {
       );
     });
 
+    test('a retry whose nested objects list their keys in another order is the same request: replayed', async () => {
+      const body = orderBody({ client_order_reference_id: 'idem-nested' });
+      const headers = { 'idempotency-key': 'key-idem-nested' };
+      const first = await api(service, developer, 'POST', '/api/v1/orders', body, headers);
+      assert.equal(first.status, 201);
+      // Only the members of `recipient` and `shipping_address` move; the top level keeps its order.
+      const reversed = (value: unknown) => Object.fromEntries(Object.entries(value as Json).reverse());
+      const retry = {
+        ...body,
+        recipient: reversed(body.recipient),
+        shipping_address: reversed(body.shipping_address),
+      };
+      const again = await api(service, developer, 'POST', '/api/v1/orders', retry, headers);
+      assert.equal(again.status, 201, JSON.stringify(again.body));
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.deepEqual(again.body, first.body);
+      // A nested value that really differs is another request.
+      const changed = { ...body, recipient: { ...(body.recipient as Json), first_name: 'Augusta' } };
+      const conflicting = await api(service, developer, 'POST', '/api/v1/orders', changed, headers);
+      assert.equal(conflicting.status, 409);
+      assert.match(String(conflicting.body.detail), /different request body/);
+      assert.equal(
+        await countRows(service, 'orders', developer.devId, { client_order_reference_id: 'idem-nested' }),
+        1,
+      );
+    });
+
     test('same key with a different body: 409, nothing created', async () => {
       const headers = { 'idempotency-key': 'key-idem-2' };
       assert.equal(
@@ -411,42 +439,50 @@ describe('order API: catalog, access, creation, idempotency, payment', () => {
       assert.deepEqual(charges, [{ status: 'captured' }], 'exactly one charge');
     };
 
-    test('100 concurrent creates with one key (inject): one order, one charge', async () => {
-      const body = orderBody({ client_order_reference_id: 'burst-inject' });
-      const responses = await Promise.all(
-        Array.from({ length: 100 }, () =>
-          api(service, developer, 'POST', '/api/v1/orders', body, { 'idempotency-key': 'burst-inject' }),
-        ),
-      );
-      await assertOneOrderOneCharge(responses, 'burst-inject');
-      const replay = await api(service, developer, 'POST', '/api/v1/orders', body, {
-        'idempotency-key': 'burst-inject',
-      });
-      assert.equal(replay.status, 201);
-      assert.equal(replay.headers['idempotent-replayed'], 'true');
-    });
+    test(
+      '100 concurrent creates with one key (inject): one order, one charge',
+      requiresPostgres('parallel claims of one Idempotency-Key'),
+      async () => {
+        const body = orderBody({ client_order_reference_id: 'burst-inject' });
+        const responses = await Promise.all(
+          Array.from({ length: 100 }, () =>
+            api(service, developer, 'POST', '/api/v1/orders', body, { 'idempotency-key': 'burst-inject' }),
+          ),
+        );
+        await assertOneOrderOneCharge(responses, 'burst-inject');
+        const replay = await api(service, developer, 'POST', '/api/v1/orders', body, {
+          'idempotency-key': 'burst-inject',
+        });
+        assert.equal(replay.status, 201);
+        assert.equal(replay.headers['idempotent-replayed'], 'true');
+      },
+    );
 
-    test('100 concurrent creates with one key over real HTTP: one order, one charge', async () => {
-      const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
-      const port = (service.app.server.address() as AddressInfo).port;
-      assert.ok(address.includes(String(port)));
-      const body = JSON.stringify(orderBody({ client_order_reference_id: 'burst-http' }));
-      const responses = await Promise.all(
-        Array.from({ length: 100 }, async () => {
-          const response = await fetch(`http://127.0.0.1:${port}/api/v1/orders`, {
-            method: 'POST',
-            headers: {
-              ...developer.headers,
-              'content-type': 'application/json',
-              'idempotency-key': 'burst-http',
-            },
-            body,
-          });
-          return { status: response.status, body: (await response.json()) as Json };
-        }),
-      );
-      await assertOneOrderOneCharge(responses, 'burst-http');
-    });
+    test(
+      '100 concurrent creates with one key over real HTTP: one order, one charge',
+      requiresPostgres('parallel claims of one Idempotency-Key'),
+      async () => {
+        const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+        const port = (service.app.server.address() as AddressInfo).port;
+        assert.ok(address.includes(String(port)));
+        const body = JSON.stringify(orderBody({ client_order_reference_id: 'burst-http' }));
+        const responses = await Promise.all(
+          Array.from({ length: 100 }, async () => {
+            const response = await fetch(`http://127.0.0.1:${port}/api/v1/orders`, {
+              method: 'POST',
+              headers: {
+                ...developer.headers,
+                'content-type': 'application/json',
+                'idempotency-key': 'burst-http',
+              },
+              body,
+            });
+            return { status: response.status, body: (await response.json()) as Json };
+          }),
+        );
+        await assertOneOrderOneCharge(responses, 'burst-http');
+      },
+    );
   });
 
   describe('payment', () => {

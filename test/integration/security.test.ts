@@ -105,6 +105,10 @@ describe('security suite: every authenticated route', () => {
         'x-api-key': suspended.apiKey,
       });
       expectProblem(viaUnderscore, 403, route);
+      const viaQuery = await call(route.method, `${route.url}?dev-id=${suspended.devId}`, {
+        'x-api-key': suspended.apiKey,
+      });
+      expectProblem(viaQuery, 403, route);
       const viaBasic = await call(route.method, route.url, { authorization: basic });
       // Basic is an order-API credential; elsewhere it counts as no credentials at all.
       expectProblem(viaBasic, route.auth === 'developer-or-basic' ? 403 : 401, route);
