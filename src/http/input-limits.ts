@@ -20,12 +20,14 @@ export const INPUT_LIMITS = {
   maxNumberMagnitude: 1e15,
 } as const;
 
+/* eslint-disable no-control-regex -- finding control characters is what these are for */
 /** NUL and the C0/DEL control characters; tab, line feed and carriage return are text. */
 const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 /** In a path segment nothing but printable characters. */
 const CONTROL_IN_LINE = /[\u0000-\u001f\u007f]/;
 /** Header values may carry a tab (RFC 9110 field-value); nothing else below space. */
 const CONTROL_IN_HEADER = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+/* eslint-enable no-control-regex */
 
 export type TextRule = 'text' | 'line' | 'header';
 const RULES: Record<TextRule, RegExp> = {
