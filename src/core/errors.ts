@@ -21,6 +21,8 @@ export const ERROR_KINDS = {
   header_fields_too_large: { status: 431, title: 'request header fields too large' },
   internal: { status: 500, title: 'internal server error' },
   upstream_unavailable: { status: 503, title: 'service unavailable' },
+  /** Tributary's own database is unreachable for the moment; the request can be retried as is. */
+  service_unavailable: { status: 503, title: 'service unavailable' },
 } as const;
 
 export type ErrorKind = keyof typeof ERROR_KINDS;
@@ -64,3 +66,44 @@ export const upstreamUnavailable = (detail: string, options?: ErrorOptions) =>
 
 /** `invalid <name>: <problem>`, the shape every 400 detail takes so clients can see what to fix. */
 export const invalidParameter = (name: string, problem: string) => badRequest(`invalid ${name}: ${problem}`);
+
+/** Seconds a client should wait before retrying while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+// SQLSTATEs that mean the session is gone, not that the statement was wrong: admin shutdown or
+// termination (57P01), crash shutdown (57P02), server not yet accepting connections (57P03),
+// too many connections (53300), and the whole connection-exception class (08xxx).
+const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const CONNECTION_SYSCALL_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+// node-postgres reports a dropped or unobtainable connection with these messages and no code.
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i;
+
+/**
+ * Whether an error from the store means "the database cannot be reached right now" (the
+ * request may succeed when retried) rather than a fault in the request or the code.
+ */
+export function isDatabaseConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (CONNECTION_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+    if (CONNECTION_SYSCALL_CODES.has(code)) return true;
+  }
+  return CONNECTION_MESSAGES.test(error.message);
+}
+
+/** The 503 a request gets while the database is unreachable, with the wait before a retry. */
+export const databaseUnavailable = (cause: unknown) =>
+  new AppError('service_unavailable', 'the database is unreachable right now; retry shortly', {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    cause,
+  });

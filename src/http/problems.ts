@@ -1,7 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_KINDS, type ErrorKind } from '../core/errors.ts';
+import {
+  AppError,
+  databaseUnavailable,
+  ERROR_KINDS,
+  type ErrorKind,
+  isDatabaseConnectionError,
+} from '../core/errors.ts';
 import type { App } from './app-type.ts';
 
 /** Every error leaves as `application/problem+json`; this is the only place that writes one. */
@@ -83,7 +89,12 @@ export function sendProblem(
 }
 
 export function registerProblemHandling(app: App, publicUrl: string) {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
+    // A lost database connection is the service being briefly unavailable, not a bug: 503.
+    const error =
+      !(thrown instanceof AppError) && isDatabaseConnectionError(thrown)
+        ? databaseUnavailable(thrown)
+        : thrown;
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');

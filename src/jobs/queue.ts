@@ -1,6 +1,8 @@
 import { CompiledQuery } from 'kysely';
 import { fromPglite, type Job, PgBoss, type QueueOptions, type WorkOptions } from 'pg-boss';
 import type { Logger } from 'pino';
+import { isDatabaseConnectionError } from '../core/errors.ts';
+import { connectionLossReporter } from '../store/connection-loss.ts';
 import type { Db, Store } from '../store/db.ts';
 
 /**
@@ -83,7 +85,13 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
   const workerIds = new Map<string, string[]>();
   let started = false;
 
-  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+  // pg-boss survives a lost connection by itself: its pool discards the client, workers poll
+  // again, and its LISTEN connection reconnects with backoff. What reaches us is a report.
+  const reportLoss = connectionLossReporter(log, 'job queue');
+  boss.on('error', (error) => {
+    if (isDatabaseConnectionError(error)) reportLoss(error);
+    else log.error({ err: error }, 'job queue error');
+  });
 
   return {
     define(definition) {

@@ -24,6 +24,7 @@ export async function openMigratedStore(config: Config, log: Logger): Promise<St
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     schema: config.databaseSchema,
+    log,
   });
   const applied = await migrateToLatest(store.db, store.postgres?.schema);
   if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import type { Logger } from 'pino';
+import { connectionLossReporter } from './connection-loss.ts';
 import { PgliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -25,6 +27,8 @@ export type StoreOptions = {
   /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */
   schema?: string;
   poolSize?: number;
+  /** Where lost database connections are reported (once per outage window). */
+  log?: Logger;
 };
 
 const INT8_OID = 20;
@@ -59,7 +63,7 @@ const parseInt8 = (value: string) => Number(value);
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl)
-    return openPostgres(options.databaseUrl, options.schema ?? 'public', options.poolSize);
+    return openPostgres(options.databaseUrl, options.schema ?? 'public', options.poolSize, options.log);
   return openPglite(options.dataDir);
 }
 
@@ -88,7 +92,12 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
   };
 }
 
-async function openPostgres(connectionString: string, schema: string, poolSize = 10): Promise<Store> {
+async function openPostgres(
+  connectionString: string,
+  schema: string,
+  poolSize = 10,
+  log?: Logger,
+): Promise<Store> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -101,6 +110,14 @@ async function openPostgres(connectionString: string, schema: string, poolSize =
     options: `-c search_path=${schema}`,
     connectionTimeoutMillis: 10_000,
   });
+  // A connection the server drops emits 'error'; unheard, that ends the process. pg-pool re-emits
+  // an idle client's error on the pool but takes its own listener off a client while it is
+  // checked out, so every client gets one of ours too. The statement in flight rejects with the
+  // same error (the HTTP edge answers 503) and the pool discards the broken client; the next
+  // checkout opens a fresh connection, so the pool recovers as soon as the database is back.
+  const reportLoss = connectionLossReporter(log, 'pool');
+  pool.on('error', reportLoss);
+  pool.on('connect', (client) => client.on('error', reportLoss));
   if (schema !== 'public') await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {

@@ -127,8 +127,12 @@ export async function startService(
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null) return child.exitCode;
       child.kill(signal);
-      const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 30_000));
-      const result = await Promise.race([exited, timeout]);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), 30_000);
+      });
+      // The timer is cleared once the race is decided, or it would keep the test process alive.
+      const result = await Promise.race([exited, timeout]).finally(() => clearTimeout(timer));
       if (result === 'timeout') {
         child.kill('SIGKILL');
         throw new Error(`service did not exit within 30 s of ${signal}:\n${output}`);

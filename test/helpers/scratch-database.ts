@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * A PostgreSQL database of a test's own, for fault tests that terminate every backend of "the
+ * server's database": on a database nobody else uses, that query hits only the service under
+ * test (the shared test database has other test files' connections on it).
+ */
+export type ScratchDatabase = {
+  name: string;
+  /** DATABASE_URL for the scratch database, optionally through another host and port. */
+  url(via?: { host: string; port: number }): string;
+  /** Every backend of the database but the caller's own, terminated; returns how many. */
+  terminateBackends(): Promise<number>;
+  drop(): Promise<void>;
+};
+
+/** Why a PostgreSQL test cannot run here, or `false` when it can (bounded: never hangs). */
+export async function postgresSkipReason(): Promise<string | false> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return 'needs PostgreSQL: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)';
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return false;
+  } catch (error) {
+    return `PostgreSQL at DATABASE_URL is not reachable (${(error as Error).message}): skipped`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function withClient<T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export async function createScratchDatabase(baseUrl: string, prefix = 'tributary'): Promise<ScratchDatabase> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  await withClient(baseUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = (via?: { host: string; port: number }) => {
+    const parsed = new URL(baseUrl);
+    parsed.pathname = `/${name}`;
+    if (via) {
+      parsed.hostname = via.host;
+      parsed.port = String(via.port);
+    }
+    return parsed.toString();
+  };
+  return {
+    name,
+    url,
+    terminateBackends: () =>
+      withClient(url(), async (client) => {
+        const result = await client.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+        );
+        return result.rowCount ?? 0;
+      }),
+    drop: () =>
+      withClient(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => {},
+      ),
+  };
+}

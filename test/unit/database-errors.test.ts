@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AppError, databaseUnavailable, isDatabaseConnectionError } from '../../src/core/errors.ts';
+import { connectionLossReporter } from '../../src/store/connection-loss.ts';
+
+const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+test('connection-class database errors are recognized; statement errors are not', () => {
+  for (const error of [
+    withCode('terminating connection due to administrator command', '57P01'),
+    withCode('the database system is shutting down', '57P02'),
+    withCode('the database system is starting up', '57P03'),
+    withCode('sorry, too many clients already', '53300'),
+    withCode('connection failure', '08006'),
+    withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+    withCode('read ECONNRESET', 'ECONNRESET'),
+    new Error('Connection terminated unexpectedly'),
+    new Error('timeout exceeded when trying to connect'),
+  ])
+    assert.ok(isDatabaseConnectionError(error), error.message);
+
+  for (const error of [
+    withCode('duplicate key value violates unique constraint', '23505'),
+    withCode('syntax error at or near "selec"', '42601'),
+    withCode('canceling statement due to statement timeout', '57014'),
+    new TypeError('fetch failed'),
+    'Connection terminated',
+    undefined,
+  ])
+    assert.equal(isDatabaseConnectionError(error), false, String(error));
+});
+
+test('a database outage is a 503 service-unavailable problem with Retry-After', () => {
+  const error = databaseUnavailable(withCode('connect ECONNREFUSED', 'ECONNREFUSED'));
+  assert.ok(error instanceof AppError);
+  assert.equal(error.status, 503);
+  assert.equal(error.kind, 'service_unavailable');
+  assert.ok(Number(error.headers['retry-after']) > 0);
+});
+
+test('lost connections are reported once per window, with how many failures the line stands for', () => {
+  const lines: Record<string, unknown>[] = [];
+  const log = { warn: (fields: Record<string, unknown>) => lines.push(fields) };
+  let now = 0;
+  const report = connectionLossReporter(log as never, 'pool', () => now);
+  const lost = withCode('terminating connection due to administrator command', '57P01');
+  report(lost);
+  report(lost);
+  report(lost);
+  assert.equal(lines.length, 1);
+  now = 10_000;
+  report(lost);
+  assert.equal(lines.length, 2);
+  assert.equal(lines[1]?.failuresSinceLastReport, 2);
+  assert.equal(lines[1]?.code, '57P01');
+  assert.equal('client' in (lines[1] ?? {}), false);
+});
