@@ -18,7 +18,7 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { loadConfig } from '../src/core/config.ts';
 import { createLogger } from '../src/core/log.ts';
-import { buildHealthcheckEvent } from '../src/features/webhooks/events.ts';
+import { buildHealthcheckEvent, healthcheckEnvelope } from '../src/features/webhooks/events.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across threads. */
@@ -122,7 +122,9 @@ async function main() {
     const developer = await ctx.developers.create({ name: 'Bench', environment: 'sandbox' });
     await ctx.webhooks.setDestination(developer.developer.id, { url: `http://127.0.0.1:${port}/hooks` });
     const event = () =>
-      buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 });
+      healthcheckEnvelope(
+        buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 }),
+      );
     const devId = developer.developer.id;
 
     // 1. Throughput: emit N events in transactions of 500 while the workers deliver.
@@ -133,7 +135,7 @@ async function main() {
         ctx.webhooks.emitMany(
           trx,
           devId,
-          Array.from({ length: size }, () => ({ event: event() })),
+          Array.from({ length: size }, () => event()),
         ),
       );
     }
@@ -180,7 +182,7 @@ async function main() {
             : ctx.webhooks.emitMany(
                 trx,
                 devId,
-                Array.from({ length: count }, () => ({ event: event() })),
+                Array.from({ length: count }, () => event()),
               ),
         );
         for (const id of ids) emittedAt.set(id, at);

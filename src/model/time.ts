@@ -114,3 +114,8 @@ function assertOffset(offsetMinutes: number): void {
     throw new RangeError(`invalid UTC offset: ${offsetMinutes} minutes (expected an integer within ±18 h)`);
   }
 }
+
+/** A Date as the wire datetime in UTC (see `formatDateTime`); a string is taken as already on the wire. */
+export function wireDateTime(value: string | Date): string {
+  return typeof value === 'string' ? value : formatDateTime(value.getTime(), 0);
+}

@@ -11,6 +11,7 @@ import { createDevelopersService } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
 import { createOrdersService } from '../features/orders/service.ts';
 import { createUsersService } from '../features/users/service.ts';
+import { recordDeliveries, withheldByUserState } from '../features/users/webhook-hooks.ts';
 import { createWebhooksService } from '../features/webhooks/service.ts';
 import { createWidgetService } from '../features/widget/service.ts';
 import { createProviderAccess } from '../provider-access/access.ts';
@@ -36,6 +37,9 @@ export function createContext(deps: {
     clock,
     log: deps.log,
     config: deps.config,
+    // The engine never touches `users`: data about a user goes out only while the user is active,
+    // and a delivery stamps the user's last_webhook_update.
+    hooks: { suppress: withheldByUserState, afterDelivery: recordDeliveries },
   });
   const providers = createProviderCatalog(deps.config);
   const providerAccess = createProviderAccess({
@@ -74,7 +78,13 @@ export function createContext(deps: {
     db,
     clock,
     secretBox,
-    developers: createDevelopersService({ db, secretBox }),
+    developers: createDevelopersService({
+      db,
+      // Every developer gets its webhook destination (and signing secret) as it is created.
+      setUp: async (trx, developer) => ({
+        webhookSecret: (await webhooks.createDestinationFor(trx, developer)).secret,
+      }),
+    }),
     webhooks,
     providers,
     providerAccess,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildHealthcheckEvent } from '../../src/features/webhooks/events.ts';
+import { buildHealthcheckEvent, healthcheckEnvelope } from '../../src/features/webhooks/events.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { call, setUrl, waitForDelivery, waitUntil } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -170,7 +170,9 @@ describe('webhook retries', () => {
         service.ctx.webhooks.emit(
           trx,
           developer.devId,
-          buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 }),
+          healthcheckEnvelope(
+            buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 }),
+          ),
         ),
       );
     await waitForDelivery(service, developer, later, (d) => d.status === 'held', 'held');
@@ -208,13 +210,11 @@ describe('webhook retries', () => {
         service.ctx.webhooks.emitMany(
           trx,
           developer.devId,
-          Array.from({ length: count }, () => ({
-            event: buildHealthcheckEvent({
-              createdAt: new Date(),
-              trendPercentage: 0,
-              sentWebhooksLastHour: 0,
-            }),
-          })),
+          Array.from({ length: count }, () =>
+            healthcheckEnvelope(
+              buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 }),
+            ),
+          ),
         ),
       );
     await emitTests(slowDeveloper, 30);

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { buildUserNoticeEvent, connectionEnvelope } from '../../src/features/connections/events.ts';
+import { buildDataEvent } from '../../src/features/data/events.ts';
+import { emitDataEvent } from '../../src/features/data/webhook-emit.ts';
 import {
-  buildDataEvent,
   buildHealthcheckEvent,
-  buildUserNoticeEvent,
+  healthcheckEnvelope,
+  type WebhookEnvelope,
 } from '../../src/features/webhooks/events.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { call, deliveries, setUrl, waitForDelivery } from '../helpers/webhook-api.ts';
@@ -46,8 +49,19 @@ describe('webhook delivery semantics', () => {
     return { user_id: id, provider: 'SANDBOX', reference_id: 'ref-1', active };
   }
 
-  const emit = (developer: TestDeveloper, event: Parameters<TestService['ctx']['webhooks']['emit']>[2]) =>
-    service.ctx.db.transaction().execute((trx) => service.ctx.webhooks.emit(trx, developer.devId, event));
+  const emit = (developer: TestDeveloper, envelope: WebhookEnvelope) =>
+    service.ctx.db.transaction().execute((trx) => service.ctx.webhooks.emit(trx, developer.devId, envelope));
+  /** Data events go through the data feature, which splits what is too big. */
+  const emitData = (developer: TestDeveloper, event: ReturnType<typeof sleepEvent>) =>
+    service.ctx.db
+      .transaction()
+      .execute((trx) => emitDataEvent(service.ctx.webhooks, trx, developer.devId, event));
+  const healthcheck = () =>
+    healthcheckEnvelope(
+      buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 }),
+    );
+  const notice = (type: 'connection_error' | 'deauth', user: { user_id: string; provider: string }) =>
+    connectionEnvelope(buildUserNoticeEvent(type, user));
 
   const sleepEvent = (user: { user_id: string; provider: string }, records = 1) =>
     buildDataEvent('sleep', {
@@ -64,19 +78,12 @@ describe('webhook delivery semantics', () => {
     let rolledBack = '';
     await assert.rejects(
       service.ctx.db.transaction().execute(async (trx) => {
-        rolledBack = await service.ctx.webhooks.emit(
-          trx,
-          developer.devId,
-          buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 }),
-        );
+        rolledBack = await service.ctx.webhooks.emit(trx, developer.devId, healthcheck());
         throw new Error('the change that caused the event failed');
       }),
       /caused the event failed/,
     );
-    const committed = await emit(
-      developer,
-      buildHealthcheckEvent({ createdAt: new Date(), trendPercentage: 0, sentWebhooksLastHour: 0 }),
-    );
+    const committed = await emit(developer, healthcheck());
     await waitForDelivery(service, developer, committed, (d) => d.status === 'delivered', 'delivered');
     assert.equal(target.byId(rolledBack).length, 0);
     assert.deepEqual(
@@ -88,7 +95,7 @@ describe('webhook delivery semantics', () => {
   test('with no destination events are held, then delivered once a URL is set', async () => {
     const developer = await createDeveloper(service.ctx);
     const user = await addUser(developer);
-    const eventId = await emit(developer, buildUserNoticeEvent('connection_error', user));
+    const eventId = await emit(developer, notice('connection_error', user));
     const held = await waitForDelivery(service, developer, eventId, (d) => d.status === 'held', 'held');
     assert.equal(held.user_id, user.user_id);
     assert.equal((await call(service, developer, 'GET', '/v2/webhook')).body.held_events, 1);
@@ -103,7 +110,7 @@ describe('webhook delivery semantics', () => {
   test('inactive users get no data events (checked at emit and at send); others still go out', async () => {
     const developer = await createDeveloper(service.ctx);
     const inactive = await addUser(developer, false);
-    const dropped = await emit(developer, sleepEvent(inactive));
+    const dropped = await emitData(developer, sleepEvent(inactive));
     const atEmit = await waitForDelivery(
       service,
       developer,
@@ -115,8 +122,8 @@ describe('webhook delivery semantics', () => {
 
     // Held (no URL yet), then the user is deactivated before it can go out.
     const active = await addUser(developer);
-    const data = await emit(developer, sleepEvent(active));
-    const notice = await emit(developer, buildUserNoticeEvent('connection_error', active));
+    const data = await emitData(developer, sleepEvent(active));
+    const noticeId = await emit(developer, notice('connection_error', active));
     await waitForDelivery(service, developer, data, (d) => d.status === 'held', 'held');
     await service.ctx.db
       .updateTable('users')
@@ -136,25 +143,25 @@ describe('webhook delivery semantics', () => {
     await waitForDelivery(
       service,
       developer,
-      notice,
+      noticeId,
       (d) => d.status === 'delivered',
       'delivered (not a data event)',
     );
-    assert.deepEqual([...target.distinctIds()], [notice]);
+    assert.deepEqual([...target.distinctIds()], [noticeId]);
   });
 
   test('deauthentication drops pending data events; a deleted user’s data is dropped, its deauth still sent', async () => {
     const developer = await createDeveloper(service.ctx);
     const user = await addUser(developer);
     const other = await addUser(developer);
-    const pendingData = await emit(developer, sleepEvent(user));
-    const otherData = await emit(developer, sleepEvent(other));
+    const pendingData = await emitData(developer, sleepEvent(user));
+    const otherData = await emitData(developer, sleepEvent(other));
     await waitForDelivery(service, developer, pendingData, (d) => d.status === 'held', 'held');
 
     const deauth = await service.ctx.db.transaction().execute(async (trx) => {
       assert.equal(await service.ctx.webhooks.dropPendingForUser(trx, user.user_id), 1);
       await trx.deleteFrom('users').where('id', '=', user.user_id).execute();
-      return service.ctx.webhooks.emit(trx, developer.devId, buildUserNoticeEvent('deauth', user));
+      return service.ctx.webhooks.emit(trx, developer.devId, notice('deauth', user));
     });
     await service.ctx.db.deleteFrom('users').where('id', '=', other.user_id).execute();
 
@@ -183,7 +190,7 @@ describe('webhook delivery semantics', () => {
     await setUrl(service, developer, target.url);
     const user = await addUser(developer);
     const before = new Date();
-    const eventId = await emit(developer, sleepEvent(user));
+    const eventId = await emitData(developer, sleepEvent(user));
     await waitForDelivery(service, developer, eventId, (d) => d.status === 'delivered', 'delivered');
     const row = await service.ctx.db
       .selectFrom('users')
@@ -198,7 +205,7 @@ describe('webhook delivery semantics', () => {
     const target = await receiver();
     await setUrl(service, developer, target.url);
     const user = await addUser(developer);
-    await emit(developer, sleepEvent(user, 25));
+    await emitData(developer, sleepEvent(user, 25));
     await target.waitForCount(5);
     const bodies = target.received.map((r) => JSON.parse(r.body) as Record<string, unknown>);
     const byType = (type: string) => bodies.filter((body) => body.type === type);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { DestinationColumns } from '../../src/features/webhooks/tables.ts';
 import { createDeveloper, problemOf, startTestService, type TestService } from '../helpers/app.ts';
 import {
   call,
@@ -145,10 +144,9 @@ describe('webhook destination API, signing and SSRF rules', () => {
       `https://localhost:${port}/hooks`,
     ]) {
       await service.ctx.db
-        .withTables<{ developers: DestinationColumns }>()
-        .updateTable('developers')
-        .set({ webhook_url: url })
-        .where('id', '=', developer.devId)
+        .updateTable('webhook_destinations')
+        .set({ url })
+        .where('developer_id', '=', developer.devId)
         .execute();
       const queued = await call(service, developer, 'POST', '/v2/webhook/test');
       const delivery = await waitForDelivery(

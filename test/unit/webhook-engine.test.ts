@@ -7,8 +7,7 @@ import {
   parseSince,
   parseStatus,
 } from '../../src/features/webhooks/deliveries.ts';
-import { buildDataEvent, buildHealthcheckEvent, payloadType } from '../../src/features/webhooks/events.ts';
-import { EVENTS_PER_JOB, expandForDelivery, firstAttemptJobs } from '../../src/features/webhooks/outbox.ts';
+import { EVENTS_PER_JOB, firstAttemptJobs } from '../../src/features/webhooks/outbox.ts';
 import { loadWebhookSettings, parseDuration } from '../../src/features/webhooks/settings.ts';
 
 test('settings: documented defaults, durations with units, and a failed boot on nonsense', () => {
@@ -57,45 +56,4 @@ test('bulk first attempts share jobs, EVENTS_PER_JOB at a time', () => {
     [EVENTS_PER_JOB, EVENTS_PER_JOB, 1],
   );
   assert.ok(jobs.every((job) => job.data.try === 1));
-});
-
-test('only data events are split, and only when too big or over a long range', () => {
-  const settings = { ...loadWebhookSettings({}), maxPayloadBytes: 2_000 };
-  const user = { user_id: '6f1c1f3e-3f5d-4e0c-9c86-1d5f2f1f9b2a', provider: 'SANDBOX' };
-  const healthcheck = buildHealthcheckEvent({
-    createdAt: new Date(),
-    trendPercentage: 0,
-    sentWebhooksLastHour: 0,
-  });
-  assert.equal(expandForDelivery({ event: healthcheck }, settings).length, 1);
-  const small = buildDataEvent('sleep', { user, data: [{ a: 1 }], reference: 'ref-1' });
-  assert.deepEqual(
-    expandForDelivery({ event: small }, settings).map((entry) => [
-      payloadType(entry.event),
-      entry.userId,
-      entry.reference,
-    ]),
-    [['sleep', user.user_id, 'ref-1']],
-  );
-  const longRange = expandForDelivery(
-    { event: small, options: { range: { start: new Date('2024-01-01'), end: new Date('2024-03-01') } } },
-    settings,
-  );
-  assert.deepEqual(
-    longRange.map((entry) => payloadType(entry.event)),
-    ['large_request_processing', 'large_request_sending', 'sleep'],
-  );
-  const big = buildDataEvent('daily', {
-    user,
-    data: Array.from({ length: 12 }, (_, i) => ({ i, pad: 'x'.repeat(300) })),
-  });
-  const split = expandForDelivery({ event: big }, settings);
-  const chunks = split.filter((entry) => payloadType(entry.event) === 'daily');
-  assert.ok(chunks.length >= 2);
-  assert.equal(
-    new Set(split.map((entry) => entry.reference)).size,
-    1,
-    'one minted reference for the whole delivery',
-  );
-  for (const chunk of chunks) assert.ok(Buffer.byteLength(JSON.stringify(chunk.event)) <= 2_000);
 });

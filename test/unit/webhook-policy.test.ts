@@ -9,7 +9,7 @@ import {
   isLargeRequestRange,
   planDataDelivery,
   serializedSize,
-} from '../../src/features/webhooks/chunking.ts';
+} from '../../src/features/data/chunking.ts';
 import type { ResolveHost, WebhookEnvironment } from '../../src/features/webhooks/destination-policy.ts';
 import { checkedLookup, validateDestinationUrl } from '../../src/features/webhooks/destination-policy.ts';
 import {

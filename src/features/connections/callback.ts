@@ -2,10 +2,15 @@ import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { TokenSet } from '../../provider-kit/types.ts';
 import * as usersRepo from '../users/repo.ts';
 import { toWireUser } from '../users/service.ts';
-import { buildAuthErrorEvent, buildAuthSuccessEvent, buildUserReauthEvent } from '../webhooks/events.ts';
 import type { Language } from '../../core/languages.ts';
 import { resolveLanguage } from '../../core/languages.ts';
 import { hashSecret } from './auth-link.ts';
+import {
+  buildAuthErrorEvent,
+  buildAuthSuccessEvent,
+  buildUserReauthEvent,
+  connectionEnvelope,
+} from './events.ts';
 import { exchangeAuthorizationCode, OAuthFlowError } from '../../provider-access/oauth.ts';
 import { type ConnectionsInternals, providerRuntime } from './ports.ts';
 import { withOutcome } from './redirects.ts';
@@ -53,7 +58,7 @@ export function createCallbacks(deps: ConnectionsInternals) {
       });
       await webhooks.dropPendingForUser(trx, user.id);
       await usersRepo.deleteUser(trx, user.id);
-      await webhooks.emit(trx, session.developer_id, event);
+      await webhooks.emit(trx, session.developer_id, connectionEnvelope(event));
     });
     const target = session.failure_redirect_url ?? defaultPage(FAILURE_PAGE_PATH, session.language);
     return {
@@ -103,7 +108,7 @@ export function createCallbacks(deps: ConnectionsInternals) {
         referenceId: session.reference_id,
         widgetSessionId: session.widget_session_id,
       });
-      await webhooks.emit(trx, session.developer_id, authEvent, { userId: user.user_id });
+      await webhooks.emit(trx, session.developer_id, connectionEnvelope(authEvent));
       for (const handler of deps.connectedHandlers) {
         await handler(trx, {
           userId: user.user_id,
@@ -123,9 +128,8 @@ export function createCallbacks(deps: ConnectionsInternals) {
         for (const old of previous) {
           await webhooks.dropPendingForUser(trx, old.id);
           await usersRepo.deleteUser(trx, old.id);
-          await webhooks.emit(trx, session.developer_id, buildUserReauthEvent(user, toWireUser(old)), {
-            userId: user.user_id,
-          });
+          const reauth = buildUserReauthEvent(user, toWireUser(old));
+          await webhooks.emit(trx, session.developer_id, connectionEnvelope(reauth));
         }
       }
       return true;

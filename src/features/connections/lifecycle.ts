@@ -2,8 +2,8 @@ import { notFound } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
 import * as usersRepo from '../users/repo.ts';
 import { findUserForDeveloper, toWireUser } from '../users/service.ts';
-import { buildUserNoticeEvent } from '../webhooks/events.ts';
 import { revokeAccess } from '../../provider-access/oauth.ts';
+import { buildUserNoticeEvent, connectionEnvelope } from './events.ts';
 import { type ConnectionsDeps, providerRuntime } from './ports.ts';
 import * as tokenStore from '../../provider-access/token-store.ts';
 
@@ -40,7 +40,8 @@ export function createLifecycle(deps: ConnectionsDeps) {
       const deleted = await db.transaction().execute(async (trx) => {
         await webhooks.dropPendingForUser(trx, user.id);
         if (!(await usersRepo.deleteUser(trx, user.id))) return false;
-        await webhooks.emit(trx, developerId, buildUserNoticeEvent('deauth', toWireUser(user)));
+        const deauth = buildUserNoticeEvent('deauth', toWireUser(user));
+        await webhooks.emit(trx, developerId, connectionEnvelope(deauth));
         return true;
       });
       if (!deleted) throw notFound(`no user with user_id ${userId}`);
@@ -54,14 +55,8 @@ export function createLifecycle(deps: ConnectionsDeps) {
       const user = await usersRepo.changeStatus(trx, userId, ['active'], 'broken');
       if (!user) return false;
       log.warn({ userId, provider: user.provider, reason }, 'connection broken');
-      await webhooks.emit(
-        trx,
-        user.developer_id,
-        buildUserNoticeEvent('connection_error', toWireUser(user)),
-        {
-          userId,
-        },
-      );
+      const notice = buildUserNoticeEvent('connection_error', toWireUser(user));
+      await webhooks.emit(trx, user.developer_id, connectionEnvelope(notice));
       return true;
     },
 
@@ -70,9 +65,8 @@ export function createLifecycle(deps: ConnectionsDeps) {
       const user = await usersRepo.changeStatus(trx, userId, ['active', 'broken'], 'revoked');
       if (!user) return false;
       await tokenStore.deleteProviderTokens(trx, userId);
-      await webhooks.emit(trx, user.developer_id, buildUserNoticeEvent('access_revoked', toWireUser(user)), {
-        userId,
-      });
+      const notice = buildUserNoticeEvent('access_revoked', toWireUser(user));
+      await webhooks.emit(trx, user.developer_id, connectionEnvelope(notice));
       return true;
     },
   };

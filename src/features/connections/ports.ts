@@ -8,19 +8,14 @@ import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { ProviderRuntime } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
 import type { IntegrationsService } from '../integrations/service.ts';
-import type { WebhookEvent } from '../webhooks/events.ts';
+import type { WebhookEnvelope } from '../webhooks/events.ts';
 
 /**
- * What the connections service needs from the webhook engine: the event is written in the
- * caller's transaction, so a connection change and its event commit (or vanish) together.
+ * What the connections service needs from the webhook engine: the event (see events.ts) is written
+ * in the caller's transaction, so a connection change and its event commit (or vanish) together.
  */
 export type WebhookEmitter = {
-  emit(
-    trx: Db,
-    developerId: string,
-    event: WebhookEvent,
-    options?: { userId?: string; reference?: string },
-  ): Promise<string>;
+  emit(trx: Db, developerId: string, envelope: WebhookEnvelope): Promise<string>;
   dropPendingForUser(trx: Db, userId: string): Promise<unknown>;
 };
 

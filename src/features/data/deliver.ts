@@ -13,7 +13,7 @@ import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
 import { findUserById } from '../users/repo.ts';
 import { toWireUser, type UserRow } from '../users/service.ts';
-import { isLargeRequestRange, serializedSize } from '../webhooks/chunking.ts';
+import { isLargeRequestRange, serializedSize } from './chunking.ts';
 import {
   buildAthleteEvent,
   buildDataEvent,
@@ -21,13 +21,13 @@ import {
   buildLargeRequestSendingEvent,
   buildRateLimitHitEvent,
   type JsonObject,
-} from '../webhooks/events.ts';
-import type { WebhooksService } from '../webhooks/service.ts';
+} from './events.ts';
 import { type Bound, type DataWindow, filterOf, windowOf } from './params.ts';
 import { ATHLETE_KEY, mergeSamples } from './records.ts';
 import * as repo from './repo.ts';
 import { recordPages } from './stream.ts';
 import type { Sync } from './sync.ts';
+import { type DataWebhooks, emitDataEvent, emitDataEvents } from './webhook-emit.ts';
 
 export const DELIVER_QUEUE = 'data.deliver-request';
 
@@ -48,7 +48,7 @@ export type DeliverDeps = {
   clock: Clock;
   log: Logger;
   sync: Sync;
-  webhooks: Pick<WebhooksService, 'emit' | 'emitMany' | 'settings'>;
+  webhooks: DataWebhooks;
 };
 
 /** When a provider rate-limits us without saying for how long. */
@@ -97,7 +97,7 @@ export function createDeliverer(deps: DeliverDeps) {
     await db
       .transaction()
       .execute((trx) =>
-        webhooks.emit(trx, job.developerId, event, { userId: user.id, reference: job.reference }),
+        emitDataEvent(webhooks, trx, job.developerId, event, { userId: user.id, reference: job.reference }),
       );
   }
 
@@ -115,7 +115,9 @@ export function createDeliverer(deps: DeliverDeps) {
       const event = buildDataEvent(job.type, { user: wireUser, data, reference: job.reference });
       await db
         .transaction()
-        .execute((trx) => webhooks.emit(trx, job.developerId, event, { ...options, range: { start, end } }));
+        .execute((trx) =>
+          emitDataEvent(webhooks, trx, job.developerId, event, { ...options, range: { start, end } }),
+        );
       return;
     }
     const sizes = await repo.recordSizes(db, range);
@@ -128,7 +130,7 @@ export function createDeliverer(deps: DeliverDeps) {
       reservedBytes,
     });
     await db.transaction().execute((trx) =>
-      webhooks.emitMany(trx, job.developerId, [
+      emitDataEvents(webhooks, trx, job.developerId, [
         { event: buildLargeRequestProcessingEvent({ user: wireUser, reference: job.reference }), options },
         {
           event: buildLargeRequestSendingEvent({
@@ -151,7 +153,7 @@ export function createDeliverer(deps: DeliverDeps) {
       });
       const data = rows.map((row) => parse(row, job.withSamples));
       const event = buildDataEvent(job.type, { user: wireUser, data, reference: job.reference });
-      await db.transaction().execute((trx) => webhooks.emit(trx, job.developerId, event, options));
+      await db.transaction().execute((trx) => emitDataEvent(webhooks, trx, job.developerId, event, options));
     }
   }
 
@@ -172,7 +174,7 @@ export function createDeliverer(deps: DeliverDeps) {
       retryingAt,
     });
     await db.transaction().execute(async (trx) => {
-      await webhooks.emit(trx, job.developerId, event, { userId: user.id, reference: job.reference });
+      await emitDataEvent(webhooks, trx, job.developerId, event, { userId: user.id, reference: job.reference });
       await deps.jobs.send(DELIVER_QUEUE, job, { trx, startAfter: retryingAt });
     });
   }

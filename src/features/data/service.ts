@@ -16,10 +16,9 @@ import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
 import type { Developer } from '../developers/service.ts';
 import { findUserForDeveloper, toWireUser, type UserRow, type WireUser } from '../users/service.ts';
-import { isLargeRequestRange } from '../webhooks/chunking.ts';
-import { buildAthleteEvent, buildDataEvent, type JsonObject } from '../webhooks/events.ts';
-import type { WebhooksService } from '../webhooks/service.ts';
+import { isLargeRequestRange } from './chunking.ts';
 import { createDeliverer, DELIVER_QUEUE, type DeliverJob } from './deliver.ts';
+import { buildAthleteEvent, buildDataEvent, type JsonObject } from './events.ts';
 import {
   type DataWindow,
   filterOf,
@@ -34,6 +33,7 @@ import { ATHLETE_KEY } from './records.ts';
 import * as repo from './repo.ts';
 import { streamEnvelope } from './stream.ts';
 import { createSync, prepareAll, storeBatch } from './sync.ts';
+import { type DataWebhooks, emitDataEvent } from './webhook-emit.ts';
 
 export const DATA_SENT_MESSAGE = 'Data sent to webhook';
 export const LARGE_REQUEST_MESSAGE =
@@ -47,7 +47,7 @@ export type DataDeps = {
   config: Config;
   providers: ProviderCatalog;
   secretBox: SecretBox;
-  webhooks: Pick<WebhooksService, 'emit' | 'emitMany' | 'settings'>;
+  webhooks: DataWebhooks;
   /** The connector framework's view of a user (fresh credentials, provider HTTP client), when wired. */
   connectorContext?: (user: UserRow) => DataSourceContext;
 };
@@ -254,7 +254,7 @@ export function createDataService(deps: DataDeps) {
       const event = isDataTypeName(type)
         ? buildDataEvent(type, { user: wireUser, data })
         : buildAthleteEvent({ user: wireUser, athlete: data[0]! });
-      await deps.webhooks.emit(trx, user.developer_id, event, { userId: user.id });
+      await emitDataEvent(deps.webhooks, trx, user.developer_id, event, { userId: user.id });
     }
     return { stored: prepared.stored.length, invalid: prepared.invalid };
   }

@@ -8,7 +8,6 @@ export type DeveloperRow = {
   status: DeveloperStatus;
   order_api_access: boolean;
   hourly_days_limit: number | null;
-  webhook_url: string | null;
   created_at: Date;
 };
 
@@ -19,7 +18,6 @@ const developerColumns = [
   'status',
   'order_api_access',
   'hourly_days_limit',
-  'webhook_url',
   'created_at',
 ] as const;
 
@@ -30,7 +28,6 @@ export async function insertDeveloper(
     name: string;
     environment: Environment;
     order_api_access: boolean;
-    webhook_secret: string;
   },
 ): Promise<DeveloperRow> {
   return db.insertInto('developers').values(row).returning(developerColumns).executeTakeFirstOrThrow();
@@ -112,13 +109,4 @@ export async function revokeApiKey(db: Db, developerId: string, keyId: string): 
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
-}
-
-export async function readSealedWebhookSecret(db: Db, id: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('developers')
-    .select('webhook_secret')
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row?.webhook_secret;
 }

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { SecretBox } from '../../core/secret-box.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
-import { generateWebhookSecret } from '../webhooks/signing.ts';
 import { generateApiKey, matchesAnyKey } from './api-keys.ts';
 import type { DeveloperRow } from './repo.ts';
 import * as repo from './repo.ts';
@@ -16,11 +14,16 @@ export type Developer = {
   orderApiAccess: boolean;
   /** Per-dev-id override of the hourly data-read budget (days); null means the default. */
   hourlyDaysLimit: number | null;
-  webhookUrl: string | null;
   createdAt: Date;
 };
 
 export type CreatedDeveloper = { developer: Developer; apiKey: string; webhookSecret: string };
+
+/**
+ * What other features give a new developer, in its creation transaction, set at composition
+ * (runtime/context.ts): today the webhook destination, whose signing secret is handed out this once.
+ */
+export type DeveloperSetUp = (trx: Db, developer: Developer) => Promise<{ webhookSecret: string }>;
 
 export type AuthenticationResult =
   { ok: true; developer: Developer } | { ok: false; kind: 'unauthorized' | 'forbidden'; detail: string };
@@ -32,7 +35,6 @@ const toDeveloper = (row: DeveloperRow): Developer => ({
   status: row.status,
   orderApiAccess: row.order_api_access,
   hourlyDaysLimit: row.hourly_days_limit,
-  webhookUrl: row.webhook_url,
   createdAt: row.created_at,
 });
 
@@ -48,8 +50,8 @@ function newDeveloperId(name: string): string {
   return `${slug || 'dev'}-${randomBytes(4).toString('hex')}`;
 }
 
-export function createDevelopersService(deps: { db: Db; secretBox: SecretBox }) {
-  const { db, secretBox } = deps;
+export function createDevelopersService(deps: { db: Db; setUp: DeveloperSetUp }) {
+  const { db } = deps;
 
   async function mustFind(id: string): Promise<DeveloperRow> {
     const row = await repo.findDeveloper(db, id);
@@ -68,25 +70,25 @@ export function createDevelopersService(deps: { db: Db; secretBox: SecretBox }) 
       if (input.environment !== 'sandbox' && input.environment !== 'production') {
         throw badRequest('invalid environment: expected sandbox or production');
       }
-      const webhookSecret = generateWebhookSecret();
       const key = generateApiKey(input.environment);
-      const row = await db.transaction().execute(async (trx) => {
-        const developer = await repo.insertDeveloper(trx, {
-          id: newDeveloperId(name),
-          name,
-          environment: input.environment,
-          order_api_access: input.orderApiAccess ?? false,
-          webhook_secret: secretBox.seal(webhookSecret),
-        });
+      return db.transaction().execute(async (trx) => {
+        const developer = toDeveloper(
+          await repo.insertDeveloper(trx, {
+            id: newDeveloperId(name),
+            name,
+            environment: input.environment,
+            order_api_access: input.orderApiAccess ?? false,
+          }),
+        );
         await repo.insertApiKey(trx, {
           id: key.id,
           developer_id: developer.id,
           display_prefix: key.displayPrefix,
           hash: key.hash,
         });
-        return developer;
+        const { webhookSecret } = await deps.setUp(trx, developer);
+        return { developer, apiKey: key.plaintext, webhookSecret };
       });
-      return { developer: toDeveloper(row), apiKey: key.plaintext, webhookSecret };
     },
 
     async get(id: string): Promise<Developer> {
@@ -144,12 +146,6 @@ export function createDevelopersService(deps: { db: Db; secretBox: SecretBox }) 
       if (!(await repo.revokeApiKey(db, id, keyId))) {
         throw notFound(`no live key "${keyId}" for dev-id "${id}"`);
       }
-    },
-
-    async webhookSecret(id: string): Promise<string> {
-      const sealed = await repo.readSealedWebhookSecret(db, id);
-      if (!sealed) throw notFound(`no developer with dev-id "${id}"`);
-      return secretBox.open(sealed);
     },
 
     /** 401 for anything wrong with the credentials (without saying which part), 403 when suspended. */

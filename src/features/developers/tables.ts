@@ -10,9 +10,6 @@ export interface DevelopersTable {
   status: ColumnType<DeveloperStatus, DeveloperStatus | undefined, DeveloperStatus>;
   order_api_access: ColumnType<boolean, boolean | undefined, boolean>;
   hourly_days_limit: number | null;
-  webhook_url: string | null;
-  /** Sealed with the service's encryption key. */
-  webhook_secret: string;
   created_at: Generated<Date>;
 }
 

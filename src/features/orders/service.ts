@@ -7,6 +7,7 @@ import { AppError, badRequest, forbidden, invalidParameter, notFound } from '../
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import type { Developer } from '../developers/service.ts';
+import type { WebhookEnvelope } from '../webhooks/events.ts';
 import { type ActivationActor, activateKit, kitState } from './activation.ts';
 import { createOrder } from './create-order.ts';
 import type { Catalog, CollectionType } from './domain/catalog.ts';
@@ -19,10 +20,11 @@ import {
 import type { PaymentGateway } from './domain/payment.ts';
 import { SandboxPaymentGateway } from './domain/payment.ts';
 import { SAMPLE_CATALOG } from './domain/sample-catalog.ts';
+import type { OrderWebhookEvent } from './domain/events.ts';
 import type { ResultsStatus } from './domain/statuses.ts';
 import { isResultsStatus, parseOrderStatusFilter } from './domain/statuses.ts';
 import { isSnowflake } from './ids.ts';
-import { applyStatusEvent, type LifecycleDeps, type OrderEventEmitter } from './lifecycle.ts';
+import { applyStatusEvent, type LifecycleDeps } from './lifecycle.ts';
 import { createPaymentsStore } from './payments-store.ts';
 import * as repo from './repo.ts';
 import { loadOrderSettings } from './settings.ts';
@@ -37,11 +39,16 @@ export type OrdersServiceDeps = {
   clock: Clock;
   config: Config;
   log: Logger;
-  webhooks: { emit: OrderEventEmitter };
+  webhooks: { emit(trx: Db, developerId: string, envelope: WebhookEnvelope): Promise<string> };
   /** Defaults to the sandbox gateway; a real processor implements the same interface. */
   gateway?: PaymentGateway;
   catalog?: Catalog;
 };
+
+/** The webhook engine's envelope: an order event is about an order, not a user, and has no reference. */
+export function orderEnvelope(event: OrderWebhookEvent): WebhookEnvelope {
+  return { type: event.event_type, payload: event };
+}
 
 export type OrderListQuery = {
   limit?: number;
@@ -74,7 +81,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
   const settings = loadOrderSettings(deps.config.env);
   const gateway = deps.gateway ?? new SandboxPaymentGateway();
   const lifecycle: LifecycleDeps = {
-    emit: deps.webhooks.emit,
+    emit: (trx, developerId, event) => deps.webhooks.emit(trx, developerId, orderEnvelope(event)),
     jobs: deps.jobs,
     clock,
     settings,

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
 import type { UserStatus, UsersTable } from './tables.ts';
 
@@ -158,4 +158,28 @@ export async function changeStatus(
 export async function deleteUser(db: Db, userId: string): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/** `active` of the given users (UUIDs); ids that are not users are absent from the map. One query. */
+export async function findActivity(db: Db, userIds: readonly string[]): Promise<Map<string, boolean>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'active'])
+    .where('id', 'in', [...new Set(userIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.active]));
+}
+
+/** Sets `last_webhook_update` of each user (by UUID) to the given time; never moves it backwards. One statement. */
+export async function stampLastWebhookUpdate(
+  db: Db,
+  deliveries: readonly (readonly [userId: string, at: Date])[],
+): Promise<void> {
+  if (deliveries.length === 0) return;
+  const values = sql.join(deliveries.map(([id, at]) => sql`(${id}::uuid, ${at}::timestamptz)`));
+  await sql`
+    UPDATE users AS u SET last_webhook_update = GREATEST(COALESCE(u.last_webhook_update, v.at), v.at)
+    FROM (VALUES ${values}) AS v(id, at)
+    WHERE u.id = v.id`.execute(db);
 }

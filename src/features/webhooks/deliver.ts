@@ -1,7 +1,7 @@
 // The delivery worker. pg-boss hands it a batch of jobs (each names event generations to attempt);
 // it re-reads the events, sends the current ones concurrently in waves of at most
-// `settings.concurrency`, then records each wave's outcomes, attempt log, users'
-// last_webhook_update, destination health and next attempts. A job that no longer matches its
+// `settings.concurrency`, then records each wave's outcomes, attempt log, destination health and
+// next attempts, and tells the `afterDelivery` hook who received what. A job that no longer matches its
 // event (delivered meanwhile, replayed, dropped) is skipped, so a job run twice after a crash never
 // starts a second chain of retries.
 import type { Job } from 'pg-boss';
@@ -11,6 +11,7 @@ import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import { type DestinationRow, findDestinations, recordHealth } from './destination-repo.ts';
+import type { WebhookHooks } from './hooks.ts';
 import { type DeliveryJob, firstAttemptJobs, SLOW_DELIVERY_QUEUE } from './outbox.ts';
 import {
   type DeliverableEvent,
@@ -18,7 +19,6 @@ import {
   findEventsForDelivery,
   pruneEvents,
   recordOutcomes,
-  touchUsers,
 } from './repo.ts';
 import { classifyResponse, jitteredDelayMs, parseRetryAfter, scheduledDelayMs } from './retry-policy.ts';
 import type { Sender } from './sender.ts';
@@ -36,6 +36,7 @@ export type DeliveryEngineDeps = {
   settings: WebhookSettings;
   sender: Sender;
   version: string;
+  hooks: WebhookHooks;
 };
 
 /** How long a destination that answered slowly (or timed out) stays on the slow lane in this process. */
@@ -45,7 +46,8 @@ const PRUNE_BATCH = 5_000;
 /** A destination's `last_success_at` is refreshed at most this often, so healthy traffic does not rewrite its row per batch. */
 const SUCCESS_STAMP_MS = 10_000;
 
-type Work = { event: DeliverableEvent; generation: number; try: number };
+/** `suppressed`: why the suppression hook withholds the event now (null: it may go out). */
+type Work = { event: DeliverableEvent; generation: number; try: number; suppressed: string | null };
 
 type Wave = {
   outcomes: EventOutcome[];
@@ -77,18 +79,18 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
 
   function secretsFor(destination: DestinationRow, now: Date): string[] {
     const previous =
-      destination.webhook_secret_previous && destination.webhook_secret_rotated_at
+      destination.secret_previous && destination.secret_rotated_at
         ? {
-            secret: deps.secretBox.open(destination.webhook_secret_previous),
-            rotatedAt: destination.webhook_secret_rotated_at,
+            secret: deps.secretBox.open(destination.secret_previous),
+            rotatedAt: destination.secret_rotated_at,
           }
         : null;
-    return signingSecretsAt({ current: deps.secretBox.open(destination.webhook_secret), previous }, now);
+    return signingSecretsAt({ current: deps.secretBox.open(destination.secret), previous }, now);
   }
 
   async function attempt(wave: Wave, work: Work, destination: DestinationRow, secrets: string[]) {
     const { event } = work;
-    const url = destination.webhook_url ?? '';
+    const url = destination.url ?? '';
     const attemptedAt = clock.now();
     const headers = buildDeliveryHeaders({
       id: event.id,
@@ -152,7 +154,10 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     });
   }
 
-  /** Event generations the batch's jobs ask for that are still current, once each. */
+  /**
+   * Event generations the batch's jobs ask for that are still current, once each, with what the
+   * suppression hook says of the suppressible ones (one call for the whole batch).
+   */
   async function currentWork(jobs: Job<DeliveryJob>[]): Promise<Work[]> {
     const wanted = new Map<string, { generation: number; try: number }[]>();
     for (const { data } of jobs) {
@@ -160,13 +165,21 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         wanted.set(id, [...(wanted.get(id) ?? []), { generation, try: data.try }]);
     }
     const events = await findEventsForDelivery(db, [...wanted.keys()]);
-    return events.flatMap((event) => {
+    const current = events.flatMap((event) => {
       const match =
         event.status === 'pending'
           ? wanted.get(event.id)?.find((w) => w.generation === event.generation)
           : undefined;
       return match ? [{ event, ...match }] : [];
     });
+    const candidates = current
+      .filter(({ event }) => event.suppressible)
+      .map(({ event }) => ({ id: event.id, userId: event.user_id }));
+    const withheld =
+      candidates.length > 0
+        ? await deps.hooks.suppress(db, candidates, 'delivery')
+        : new Map<string, string>();
+    return current.map((work) => ({ ...work, suppressed: withheld.get(work.event.id) ?? null }));
   }
 
   async function deliver(jobs: Job<DeliveryJob>[], lane: Lane): Promise<void> {
@@ -211,15 +224,15 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       const { event } = item;
       const destination = destinations.get(event.developer_id);
       if (!destination) continue;
-      if (event.is_data && event.user_active !== true) {
-        settle(wave, item, 'dropped', event.user_active === false ? 'user inactive' : 'user deleted');
-      } else if (!destination.webhook_url) {
+      if (item.suppressed) {
+        settle(wave, item, 'dropped', item.suppressed);
+      } else if (!destination.url) {
         settle(wave, item, 'held', 'no webhook destination configured');
-      } else if (destination.webhook_status === 'disabled') {
+      } else if (destination.status === 'disabled') {
         settle(wave, item, 'held', 'webhook destination disabled');
       } else if (
         lane === 'main' &&
-        (destination.webhook_consecutive_failures > 0 || (slowUntil.get(destination.id) ?? 0) > Date.now())
+        (destination.consecutive_failures > 0 || (slowUntil.get(event.developer_id) ?? 0) > Date.now())
       ) {
         // A failing or slow receiver would hold this wave (and the healthy receivers in it) for up
         // to the timeout: its events go to the slow lane, whose workers only wait on such receivers.
@@ -244,10 +257,10 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     at: Date,
   ) {
     if (!destination || health.successes === 0) return true;
-    const stamped = destination.webhook_last_success_at?.getTime() ?? 0;
+    const stamped = destination.last_success_at?.getTime() ?? 0;
     return (
-      destination.webhook_consecutive_failures > 0 ||
-      destination.webhook_status === 'failing' ||
+      destination.consecutive_failures > 0 ||
+      destination.status === 'failing' ||
       at.getTime() - stamped > SUCCESS_STAMP_MS
     );
   }
@@ -274,7 +287,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         const previous = touched.get(userId);
         if (applied.has(eventId) && (!previous || previous < deliveredAt)) touched.set(userId, deliveredAt);
       }
-      await touchUsers(trx, touched);
+      if (touched.size > 0) await deps.hooks.afterDelivery(trx, touched);
       for (const [developerId, counts] of health) {
         await recordHealth(trx, developerId, {
           ...counts,

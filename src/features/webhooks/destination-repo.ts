@@ -1,61 +1,86 @@
-// Data access for a developer's webhook destination: URL, signing secrets and health, which live
-// on the `developers` row (migration 0003 adds the columns this module reads through `withDestination`).
+// Data access for webhook destinations (`webhook_destinations`): URL, signing secrets and health.
+// One per developer today, found by its developer.
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
-import type { DestinationColumns, DestinationStatus } from './tables.ts';
-
-/** The developers table seen with the destination columns migration 0003 added. */
-const withDestination = (db: Db) => db.withTables<{ developers: DestinationColumns }>();
+import type { WebhookEnvironment } from './destination-policy.ts';
+import type { DestinationStatus } from './tables.ts';
 
 export type DestinationRow = {
   id: string;
-  environment: 'sandbox' | 'production';
-  webhook_url: string | null;
-  webhook_secret: string;
-  webhook_secret_previous: string | null;
-  webhook_secret_rotated_at: Date | null;
-  webhook_status: DestinationStatus;
-  webhook_consecutive_failures: number;
-  webhook_failing_since: Date | null;
-  webhook_disabled_at: Date | null;
-  webhook_last_success_at: Date | null;
-  webhook_last_failure_at: Date | null;
+  developer_id: string;
+  environment: WebhookEnvironment;
+  url: string | null;
+  secret: string;
+  secret_previous: string | null;
+  secret_rotated_at: Date | null;
+  status: DestinationStatus;
+  consecutive_failures: number;
+  failing_since: Date | null;
+  disabled_at: Date | null;
+  last_success_at: Date | null;
+  last_failure_at: Date | null;
 };
 
 const columns = [
   'id',
+  'developer_id',
   'environment',
-  'webhook_url',
-  'webhook_secret',
-  'webhook_secret_previous',
-  'webhook_secret_rotated_at',
-  'webhook_status',
-  'webhook_consecutive_failures',
-  'webhook_failing_since',
-  'webhook_disabled_at',
-  'webhook_last_success_at',
-  'webhook_last_failure_at',
+  'url',
+  'secret',
+  'secret_previous',
+  'secret_rotated_at',
+  'status',
+  'consecutive_failures',
+  'failing_since',
+  'disabled_at',
+  'last_success_at',
+  'last_failure_at',
 ] as const;
 
+/** A developer's destination: no URL yet (events are held until one is set), a fresh sealed secret. */
+export async function insertDestination(
+  db: Db,
+  row: { developerId: string; environment: WebhookEnvironment; sealedSecret: string },
+): Promise<void> {
+  await db
+    .insertInto('webhook_destinations')
+    .values({
+      id: randomUUID(),
+      developer_id: row.developerId,
+      environment: row.environment,
+      url: null,
+      secret: row.sealedSecret,
+      secret_previous: null,
+      secret_rotated_at: null,
+      failing_since: null,
+      disabled_at: null,
+      last_success_at: null,
+      last_failure_at: null,
+    })
+    .execute();
+}
+
 export async function findDestination(db: Db, developerId: string): Promise<DestinationRow | undefined> {
-  return withDestination(db)
-    .selectFrom('developers')
+  return db
+    .selectFrom('webhook_destinations')
     .select(columns)
-    .where('id', '=', developerId)
+    .where('developer_id', '=', developerId)
     .executeTakeFirst();
 }
 
+/** The destinations of the given developers, keyed by developer. */
 export async function findDestinations(
   db: Db,
   developerIds: readonly string[],
 ): Promise<Map<string, DestinationRow>> {
   if (developerIds.length === 0) return new Map();
-  const rows = await withDestination(db)
-    .selectFrom('developers')
+  const rows = await db
+    .selectFrom('webhook_destinations')
     .select(columns)
-    .where('id', 'in', [...new Set(developerIds)])
+    .where('developer_id', 'in', [...new Set(developerIds)])
     .execute();
-  return new Map(rows.map((row) => [row.id, row]));
+  return new Map(rows.map((row) => [row.developer_id, row]));
 }
 
 /** Sets the URL and/or status; (re)enabling clears the failure streak so the destination starts afresh. */
@@ -66,24 +91,23 @@ export async function updateDestination(
 ): Promise<void> {
   const reset =
     changes.status === 'active'
-      ? { webhook_consecutive_failures: 0, webhook_failing_since: null, webhook_disabled_at: null }
-      : { webhook_disabled_at: changes.at };
-  await withDestination(db)
-    .updateTable('developers')
+      ? { consecutive_failures: 0, failing_since: null, disabled_at: null }
+      : { disabled_at: changes.at };
+  await db
+    .updateTable('webhook_destinations')
     .set({
-      ...(changes.url === undefined ? {} : { webhook_url: changes.url }),
-      webhook_status: changes.status,
+      ...(changes.url === undefined ? {} : { url: changes.url }),
+      status: changes.status,
       ...reset,
     })
-    .where('id', '=', developerId)
+    .where('developer_id', '=', developerId)
     .execute();
 }
 
 export async function rotateSecret(db: Db, developerId: string, sealedNew: string, at: Date): Promise<void> {
   await sql`
-    UPDATE developers SET webhook_secret_previous = webhook_secret, webhook_secret = ${sealedNew},
-      webhook_secret_rotated_at = ${at}
-    WHERE id = ${developerId}`.execute(db);
+    UPDATE webhook_destinations SET secret_previous = secret, secret = ${sealedNew}, secret_rotated_at = ${at}
+    WHERE developer_id = ${developerId}`.execute(db);
 }
 
 /**
@@ -99,32 +123,32 @@ export async function recordHealth(
   const { at } = result;
   if (result.successes > 0) {
     await sql`
-      UPDATE developers SET webhook_consecutive_failures = 0, webhook_failing_since = NULL,
-        webhook_status = CASE WHEN webhook_status = 'failing' THEN 'active' ELSE webhook_status END,
-        webhook_last_success_at = ${at}
-      WHERE id = ${developerId} AND (webhook_consecutive_failures > 0 OR webhook_status = 'failing'
-        OR webhook_last_success_at IS NULL OR webhook_last_success_at < ${at}::timestamptz - interval '10 seconds')`.execute(
+      UPDATE webhook_destinations SET consecutive_failures = 0, failing_since = NULL,
+        status = CASE WHEN status = 'failing' THEN 'active' ELSE status END,
+        last_success_at = ${at}
+      WHERE developer_id = ${developerId} AND (consecutive_failures > 0 OR status = 'failing'
+        OR last_success_at IS NULL OR last_success_at < ${at}::timestamptz - interval '10 seconds')`.execute(
       db,
     );
     return;
   }
   if (result.failures === 0) return;
-  const since = sql`COALESCE(webhook_failing_since, ${at}::timestamptz)`;
+  const since = sql`COALESCE(failing_since, ${at}::timestamptz)`;
   const disableAt = sql`${at}::timestamptz - ${result.disableAfterMs}::double precision * interval '1 millisecond'`;
   const failingAt = sql`${at}::timestamptz - ${result.failingAfterMs}::double precision * interval '1 millisecond'`;
   await sql`
-    UPDATE developers SET
-      webhook_consecutive_failures = webhook_consecutive_failures + ${result.failures}::int,
-      webhook_failing_since = ${since},
-      webhook_last_failure_at = ${at},
-      webhook_status = CASE
-        WHEN webhook_status = 'disabled' OR ${since} <= ${disableAt} THEN 'disabled'
+    UPDATE webhook_destinations SET
+      consecutive_failures = consecutive_failures + ${result.failures}::int,
+      failing_since = ${since},
+      last_failure_at = ${at},
+      status = CASE
+        WHEN status = 'disabled' OR ${since} <= ${disableAt} THEN 'disabled'
         WHEN ${since} <= ${failingAt} THEN 'failing'
-        ELSE webhook_status END,
-      webhook_disabled_at = CASE
-        WHEN webhook_status <> 'disabled' AND ${since} <= ${disableAt} THEN ${at}
-        ELSE webhook_disabled_at END
-    WHERE id = ${developerId}`.execute(db);
+        ELSE status END,
+      disabled_at = CASE
+        WHEN status <> 'disabled' AND ${since} <= ${disableAt} THEN ${at}
+        ELSE disabled_at END
+    WHERE developer_id = ${developerId}`.execute(db);
 }
 
 /** Failed attempts since `since` (uses the partial failure index, so it stays cheap at volume). */

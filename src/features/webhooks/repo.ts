@@ -11,7 +11,7 @@ export type NewEventRow = {
   type: string;
   user_id: string | null;
   reference: string | null;
-  is_data: boolean;
+  suppressible: boolean;
   body: string;
   status: WebhookEventStatus;
   last_error: string | null;
@@ -29,28 +29,31 @@ export type DeliverableEvent = {
   type: string;
   user_id: string | null;
   reference: string | null;
-  is_data: boolean;
+  suppressible: boolean;
   body: string;
   status: WebhookEventStatus;
   generation: number;
   attempts: number;
-  /** For data events: the user's `active` flag, or null when the user no longer exists. */
-  user_active: boolean | null;
 };
 
-const UUID_TEXT = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
-
-/** The events with, for data events, whether their user still exists and is active: one query per batch. */
 export async function findEventsForDelivery(db: Db, ids: readonly string[]): Promise<DeliverableEvent[]> {
   if (ids.length === 0) return [];
-  const result = await sql<DeliverableEvent>`
-    SELECT e.id, e.developer_id, e.type, e.user_id, e.reference, e.is_data, e.body, e.status, e.generation,
-      e.attempts, u.active AS user_active
-    FROM webhook_events AS e
-    LEFT JOIN users AS u ON e.is_data
-      AND u.id = CASE WHEN e.user_id ~* ${UUID_TEXT} THEN e.user_id::uuid END
-    WHERE e.id IN (${sql.join(ids)})`.execute(db);
-  return result.rows;
+  return db
+    .selectFrom('webhook_events')
+    .select([
+      'id',
+      'developer_id',
+      'type',
+      'user_id',
+      'reference',
+      'suppressible',
+      'body',
+      'status',
+      'generation',
+      'attempts',
+    ])
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** One attempt that went over the wire, for the attempt log. */
@@ -121,27 +124,6 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
   return new Set(result.rows.map((row) => row.id));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Activity of the given users; ids that are not users (or not UUIDs) are absent from the map. */
-export async function findUserActivity(db: Db, userIds: readonly string[]): Promise<Map<string, boolean>> {
-  const ids = [...new Set(userIds.filter((id) => UUID.test(id)))];
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['id', 'active']).where('id', 'in', ids).execute();
-  return new Map(rows.map((row) => [row.id, row.active]));
-}
-
-/** `last_webhook_update` for each user that just received a delivery; never moves backwards. */
-export async function touchUsers(db: Db, deliveries: ReadonlyMap<string, Date>): Promise<void> {
-  const entries = [...deliveries].filter(([id]) => UUID.test(id));
-  if (entries.length === 0) return;
-  const values = sql.join(entries.map(([id, at]) => sql`(${id}::uuid, ${at}::timestamptz)`));
-  await sql`
-    UPDATE users AS u SET last_webhook_update = GREATEST(COALESCE(u.last_webhook_update, v.at), v.at)
-    FROM (VALUES ${values}) AS v(id, at)
-    WHERE u.id = v.id`.execute(db);
-}
-
 /** Moves an event back to pending for a new round of attempts; null when it is not this developer's. */
 export async function reschedule(
   db: Db,
@@ -182,8 +164,13 @@ export async function releaseHeld(
   return result.rows;
 }
 
-/** Drops a user's data events that have not gone out yet; returns how many. */
-export async function dropPendingData(db: Db, userId: string, reason: string, at: Date): Promise<number> {
+/** Drops a user's suppressible events that have not gone out yet; returns how many. */
+export async function dropPendingSuppressible(
+  db: Db,
+  userId: string,
+  reason: string,
+  at: Date,
+): Promise<number> {
   const result = await db
     .updateTable('webhook_events')
     .set((eb) => ({
@@ -194,7 +181,7 @@ export async function dropPendingData(db: Db, userId: string, reason: string, at
       updated_at: at,
     }))
     .where('user_id', '=', userId)
-    .where('is_data', '=', true)
+    .where('suppressible', '=', true)
     .where('status', 'in', ['pending', 'held'])
     .executeTakeFirst();
   return Number(result.numUpdatedRows);

@@ -1,5 +1,6 @@
-// The webhooks service: what the rest of Tributary calls to emit events, and what the API and
-// CLI call to manage a developer's destination and read or replay its delivery log.
+// The webhooks service: what the rest of Tributary calls to emit events (envelopes each feature
+// builds), what developer creation calls to give a developer its destination, and what the API
+// and CLI call to manage that destination and read or replay its delivery log.
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -8,18 +9,12 @@ import { conflict, invalidParameter, notFound } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import { type DeliveryFilters, type DeliveryPage, listDeliveries } from './deliveries.ts';
-import { type ResolveHost, validateDestinationUrl } from './destination-policy.ts';
+import { type ResolveHost, validateDestinationUrl, type WebhookEnvironment } from './destination-policy.ts';
 import * as destinations from './destination-repo.ts';
-import { buildHealthcheckEvent, type WebhookPayload } from './events.ts';
-import {
-  DELIVERY_QUEUE,
-  type DeliveryJob,
-  type EmitItem,
-  type EmitOptions,
-  firstAttemptJobs,
-  writeToOutbox,
-} from './outbox.ts';
-import { dropPendingData, releaseHeld, reschedule } from './repo.ts';
+import { buildHealthcheckEvent, healthcheckEnvelope, type WebhookEnvelope } from './events.ts';
+import type { WebhookHooks } from './hooks.ts';
+import { DELIVERY_QUEUE, type DeliveryJob, firstAttemptJobs, writeToOutbox } from './outbox.ts';
+import { dropPendingSuppressible, releaseHeld, reschedule } from './repo.ts';
 import { loadWebhookSettings, type WebhookSettings } from './settings.ts';
 import { generateWebhookSecret, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
 import type { DestinationStatus } from './tables.ts';
@@ -46,6 +41,8 @@ export type WebhooksServiceDeps = {
   clock: Clock;
   log: Logger;
   config: Config;
+  /** What the features owning events' users decide and learn (see hooks.ts); the delivery engine gets them too. */
+  hooks: WebhookHooks;
   /** DNS for destination checks; tests inject one to simulate what a name resolves to. */
   resolve?: ResolveHost;
 };
@@ -55,7 +52,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const RELEASE_SLICE = 1_000;
 
 export function createWebhooksService(deps: WebhooksServiceDeps) {
-  const { db, jobs, secretBox, clock } = deps;
+  const { db, jobs, secretBox, clock, hooks } = deps;
   const settings: WebhookSettings = loadWebhookSettings(deps.config.env);
 
   async function mustFindDestination(developerId: string) {
@@ -71,18 +68,18 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       destinations.countFailuresSince(db, developerId, new Date(now.getTime() - DAY_MS)),
       destinations.countHeld(db, developerId),
     ]);
-    const expires = row.webhook_secret_rotated_at
-      ? new Date(row.webhook_secret_rotated_at.getTime() + SECRET_ROTATION_OVERLAP_MS)
+    const expires = row.secret_rotated_at
+      ? new Date(row.secret_rotated_at.getTime() + SECRET_ROTATION_OVERLAP_MS)
       : null;
     return {
-      url: row.webhook_url,
-      status: row.webhook_status,
+      url: row.url,
+      status: row.status,
       recentFailures,
-      consecutiveFailures: row.webhook_consecutive_failures,
-      failingSince: row.webhook_failing_since,
-      disabledAt: row.webhook_disabled_at,
-      lastSuccessAt: row.webhook_last_success_at,
-      lastFailureAt: row.webhook_last_failure_at,
+      consecutiveFailures: row.consecutive_failures,
+      failingSince: row.failing_since,
+      disabledAt: row.disabled_at,
+      lastSuccessAt: row.last_success_at,
+      lastFailureAt: row.last_failure_at,
       heldEvents,
       previousSecretExpiresAt: expires && expires > now ? expires : null,
     };
@@ -102,36 +99,53 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     }
   }
 
+  /** `emit` for many events in one round trip; returns every stored event id in order. */
+  async function emitMany(trx: Db, developerId: string, envelopes: readonly WebhookEnvelope[]) {
+    return writeToOutbox({ jobs, hooks, now: clock.now() }, trx, developerId, envelopes);
+  }
+
   /**
    * Stores the event and enqueues its delivery inside `trx`, so it exists exactly when the change
-   * that caused it commits. Returns the event id (the `webhook-id` header). An oversized or
-   * long-range data event is split into announced chunks; the id returned is the first one.
+   * that caused it commits. Returns the event id (the `webhook-id` header).
    */
-  async function emit(
-    trx: Db,
-    developerId: string,
-    event: WebhookPayload,
-    options?: EmitOptions,
-  ): Promise<string> {
-    const ids = await writeToOutbox({ jobs, settings, now: clock.now() }, trx, developerId, [
-      options ? { event, options } : { event },
-    ]);
+  async function emit(trx: Db, developerId: string, envelope: WebhookEnvelope): Promise<string> {
+    const ids = await emitMany(trx, developerId, [envelope]);
     return ids[0]!;
   }
 
   return {
     settings,
+    hooks,
 
     emit,
+    emitMany,
 
-    /** `emit` for many events in one round trip; returns every stored event id in order. */
-    async emitMany(trx: Db, developerId: string, items: readonly EmitItem[]): Promise<string[]> {
-      return writeToOutbox({ jobs, settings, now: clock.now() }, trx, developerId, items);
+    /**
+     * Gives a new developer its destination, in the developer's creation transaction: no URL yet
+     * (events are held until one is set) and a fresh signing secret, returned this once.
+     */
+    async createDestinationFor(
+      trx: Db,
+      developer: { id: string; environment: WebhookEnvironment },
+    ): Promise<{ secret: string }> {
+      const secret = generateWebhookSecret();
+      await destinations.insertDestination(trx, {
+        developerId: developer.id,
+        environment: developer.environment,
+        sealedSecret: secretBox.seal(secret),
+      });
+      return { secret };
     },
 
-    /** Called on deauthentication (in its transaction): data not yet sent to the user's developer is dropped. */
+    /** The destination URL of each given developer that has one (for listings). */
+    async destinationUrls(developerIds: readonly string[]): Promise<Map<string, string>> {
+      const rows = await destinations.findDestinations(db, developerIds);
+      return new Map([...rows].flatMap(([developerId, row]) => (row.url ? [[developerId, row.url]] : [])));
+    },
+
+    /** Called on deauthentication (in its transaction): suppressible events not yet sent for the user are dropped. */
     async dropPendingForUser(trx: Db, userId: string): Promise<number> {
-      return dropPendingData(trx, userId, 'user deauthenticated', clock.now());
+      return dropPendingSuppressible(trx, userId, 'user deauthenticated', clock.now());
     },
 
     getDestination,
@@ -152,7 +166,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         if (!check.allowed) throw invalidParameter('url', check.reason);
       }
       const enabled = input.enabled ?? true;
-      if (enabled && input.url === undefined && !row.webhook_url) {
+      if (enabled && input.url === undefined && !row.url) {
         throw invalidParameter('url', 'no webhook URL is configured yet; send one to enable the destination');
       }
       await destinations.updateDestination(db, developerId, {
@@ -176,8 +190,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     /** Sends a `healthcheck` event now (through the normal pipeline, so it is signed, logged and retried). */
     async sendTest(developerId: string): Promise<{ eventId: string }> {
       const row = await mustFindDestination(developerId);
-      if (!row.webhook_url) throw conflict('no webhook destination configured: set one with PUT /v2/webhook');
-      if (row.webhook_status === 'disabled') {
+      if (!row.url) throw conflict('no webhook destination configured: set one with PUT /v2/webhook');
+      if (row.status === 'disabled') {
         throw conflict(
           'the webhook destination is disabled: re-enable it with PUT /v2/webhook {"enabled": true}',
         );
@@ -193,7 +207,9 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         trendPercentage: trend,
         sentWebhooksLastHour: counts.last,
       });
-      const eventId = await db.transaction().execute((trx) => emit(trx, developerId, event));
+      const eventId = await db
+        .transaction()
+        .execute((trx) => emit(trx, developerId, healthcheckEnvelope(event)));
       return { eventId };
     },
 

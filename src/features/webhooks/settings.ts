@@ -1,7 +1,6 @@
 // Operator settings for webhook delivery, read from the environment once at boot. Invalid values
 // fail the boot (ConfigError) rather than silently falling back to a default.
 import { ConfigError } from '../../core/config.ts';
-import { DEFAULT_MAX_CHUNK_BYTES, DEFAULT_MAX_CHUNK_OBJECTS } from './chunking.ts';
 import { DELIVERY_TIMEOUT_MS } from './retry-policy.ts';
 
 export type WebhookSettings = {
@@ -18,9 +17,12 @@ export type WebhookSettings = {
   disableAfterMs: number;
   /** WEBHOOK_RETENTION (30d): finished events and their attempt log are deleted after this. */
   retentionMs: number;
-  /** WEBHOOK_MAX_PAYLOAD_BYTES (10 MiB): a data event bigger than this is split into chunks. */
+  /**
+   * WEBHOOK_MAX_PAYLOAD_BYTES (10 MiB): the largest body an emitter should hand over; a feature
+   * with more to send splits it (data events go out as announced chunks).
+   */
   maxPayloadBytes: number;
-  /** WEBHOOK_CHUNK_MAX_OBJECTS (10): records per chunk once a data delivery is split. */
+  /** WEBHOOK_CHUNK_MAX_OBJECTS (10): records per chunk once a feature splits a delivery. */
   chunkMaxObjects: number;
   /** WEBHOOK_BATCH_SIZE (50): jobs one worker claims at a time (a bulk emit puts up to 25 events in a job). */
   batchSize: number;
@@ -31,6 +33,9 @@ export type WebhookSettings = {
   /** WEBHOOK_SLOW_AFTER (5s): an answer slower than this moves its destination to the slow lane for a minute. */
   slowAfterMs: number;
 };
+
+export const DEFAULT_MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_CHUNK_MAX_OBJECTS = 10;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -77,13 +82,13 @@ export function loadWebhookSettings(env: Readonly<Record<string, string | undefi
     maxPayloadBytes: read(
       env,
       'WEBHOOK_MAX_PAYLOAD_BYTES',
-      DEFAULT_MAX_CHUNK_BYTES,
+      DEFAULT_MAX_PAYLOAD_BYTES,
       positive('WEBHOOK_MAX_PAYLOAD_BYTES', true),
     ),
     chunkMaxObjects: read(
       env,
       'WEBHOOK_CHUNK_MAX_OBJECTS',
-      DEFAULT_MAX_CHUNK_OBJECTS,
+      DEFAULT_CHUNK_MAX_OBJECTS,
       positive('WEBHOOK_CHUNK_MAX_OBJECTS', true),
     ),
     batchSize: read(env, 'WEBHOOK_BATCH_SIZE', 50, positive('WEBHOOK_BATCH_SIZE', true)),

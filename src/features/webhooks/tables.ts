@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { WebhookEnvironment } from './destination-policy.ts';
 
 /**
  * - `pending`: queued, in flight or waiting for its next attempt.
@@ -7,7 +8,8 @@ import type { ColumnType, Generated } from 'kysely';
  *   forbidden; not retried.
  * - `failed`: every scheduled attempt failed.
  * - `held`: no destination configured, or the destination is disabled; sent once one is (re)enabled.
- * - `dropped`: a data event for a user that is inactive, deauthenticated or deleted.
+ * - `dropped`: a suppressible event the suppression hook withheld (a data event for a user that is
+ *   inactive or deleted), or dropped by `dropPendingForUser` (the user deauthenticated).
  */
 export type WebhookEventStatus = 'pending' | 'delivered' | 'rejected' | 'failed' | 'held' | 'dropped';
 export const WEBHOOK_EVENT_STATUSES: readonly WebhookEventStatus[] = [
@@ -31,7 +33,8 @@ export interface WebhookEventsTable {
   /** Plain text, no foreign key: the log outlives deleted users. */
   user_id: string | null;
   reference: string | null;
-  is_data: boolean;
+  /** The envelope's `suppressible`: put to the suppression hook, dropped with its user. */
+  suppressible: boolean;
   body: string;
   status: WebhookEventStatus;
   /** Bumped whenever the event is (re)scheduled; a job for an older generation is stale and skipped. */
@@ -62,20 +65,26 @@ export interface WebhookAttemptsTable {
 }
 
 /**
- * Columns migration 0003 adds to `developers`. The developers module owns that table's type, so
- * webhook code reads these through `withDestination(db)` rather than widening it for everyone.
+ * Where a developer's events go: URL, signing secrets and health. One per developer today (the
+ * unique `developer_id`); the table is its own so a developer may have several later.
  */
-export interface DestinationColumns {
-  webhook_url: string | null;
-  webhook_secret: string;
-  webhook_secret_previous: string | null;
-  webhook_secret_rotated_at: Date | null;
-  webhook_status: ColumnType<DestinationStatus, DestinationStatus | undefined, DestinationStatus>;
-  webhook_consecutive_failures: ColumnType<number, number | undefined, number>;
-  webhook_failing_since: Date | null;
-  webhook_disabled_at: Date | null;
-  webhook_last_success_at: Date | null;
-  webhook_last_failure_at: Date | null;
+export interface WebhookDestinationsTable {
+  id: string;
+  developer_id: string;
+  /** Which address policy applies (sandbox URLs may point anywhere); the developer's, fixed at creation. */
+  environment: WebhookEnvironment;
+  url: string | null;
+  /** Sealed with the service's encryption key, like the previous one. */
+  secret: string;
+  secret_previous: string | null;
+  secret_rotated_at: Date | null;
+  status: ColumnType<DestinationStatus, DestinationStatus | undefined, DestinationStatus>;
+  consecutive_failures: ColumnType<number, number | undefined, number>;
+  failing_since: Date | null;
+  disabled_at: Date | null;
+  last_success_at: Date | null;
+  last_failure_at: Date | null;
+  created_at: Generated<Date>;
 }
 
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
@@ -83,5 +92,6 @@ declare module '../../store/schema.ts' {
   interface Database {
     webhook_events: WebhookEventsTable;
     webhook_attempts: WebhookAttemptsTable;
+    webhook_destinations: WebhookDestinationsTable;
   }
 }

@@ -13,7 +13,7 @@ import {
 } from '../../features/webhooks/schemas.ts';
 import type { Destination as DestinationState } from '../../features/webhooks/service.ts';
 import type { WebhookSettings } from '../../features/webhooks/settings.ts';
-import { wireDateTime } from '../../features/webhooks/webhook-user.ts';
+import { wireDateTime } from '../../model/time.ts';
 
 const tags = ['webhooks'];
 const config = { auth: 'developer' as const };

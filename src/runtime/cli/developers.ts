@@ -59,14 +59,16 @@ export async function developersCommand(config: Config, args: string[]) {
         return;
       }
       case 'list': {
-        const list = (await developers.list()).map((developer) => ({
+        const all = await developers.list();
+        const urls = await ctx.webhooks.destinationUrls(all.map((developer) => developer.id));
+        const list = all.map((developer) => ({
           dev_id: developer.id,
           name: developer.name,
           environment: developer.environment,
           status: developer.status,
           order_api: developer.orderApiAccess,
           hourly_days_limit: developer.hourlyDaysLimit,
-          webhook_url: developer.webhookUrl,
+          webhook_url: urls.get(developer.id) ?? null,
           created_at: developer.createdAt,
         }));
         if (values.json) printJson(list);

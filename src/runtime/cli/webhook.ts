@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
-import { wireDateTime } from '../../features/webhooks/webhook-user.ts';
+import { wireDateTime } from '../../model/time.ts';
 import { openContext } from '../runtime.ts';
 import { printJson, printTable, UsageError } from './output.ts';
 

@@ -23,6 +23,7 @@ export function defineWebhookJobs(ctx: AppContext) {
     settings,
     sender: createSender({ timeoutMs: settings.timeoutMs }),
     version,
+    hooks: ctx.webhooks.hooks,
   });
   const options: QueueOptions = {
     retryLimit: 10,

@@ -6,6 +6,7 @@ import * as connections from './0004_connections.ts';
 import * as data from './0005_data.ts';
 import * as orders from './0006_orders.ts';
 import * as connectors from './0007_connectors.ts';
+import * as webhookDestinations from './0008_webhook_destinations.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005_data': data,
   '0006_orders': orders,
   '0007_connectors': connectors,
+  '0008_webhook_destinations': webhookDestinations,
 };

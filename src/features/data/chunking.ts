@@ -1,10 +1,8 @@
 // Splitting data deliveries. A request over a long range, or a payload too big for one POST, is
 // announced with large_request_processing / large_request_sending {expected_payloads} and then sent
-// as several data events of at most N records and M bytes each, all with the same reference.
-
-export const DEFAULT_MAX_CHUNK_OBJECTS = 10;
-/** 10 MiB of serialized JSON per chunk. */
-export const DEFAULT_MAX_CHUNK_BYTES = 10 * 1024 * 1024;
+// as several data events of at most N records and M bytes each, all with the same reference. The
+// limits are the webhook settings' (WEBHOOK_CHUNK_MAX_OBJECTS, WEBHOOK_MAX_PAYLOAD_BYTES).
+import { DEFAULT_CHUNK_MAX_OBJECTS, DEFAULT_MAX_PAYLOAD_BYTES } from '../webhooks/settings.ts';
 /** A requested range longer than this many days is a large request. */
 export const LARGE_REQUEST_THRESHOLD_DAYS = 28;
 
@@ -38,8 +36,8 @@ function positiveInteger(value: number, name: string): number {
  * alone rather than being dropped: losing data is worse than one oversized POST.
  */
 export function chunkRecords<T>(records: readonly T[], limits: ChunkLimits = {}): T[][] {
-  const maxObjects = positiveInteger(limits.maxObjects ?? DEFAULT_MAX_CHUNK_OBJECTS, 'maxObjects');
-  const maxBytes = positiveInteger(limits.maxBytes ?? DEFAULT_MAX_CHUNK_BYTES, 'maxBytes');
+  const maxObjects = positiveInteger(limits.maxObjects ?? DEFAULT_CHUNK_MAX_OBJECTS, 'maxObjects');
+  const maxBytes = positiveInteger(limits.maxBytes ?? DEFAULT_MAX_PAYLOAD_BYTES, 'maxBytes');
   const budget = maxBytes - (limits.reservedBytes ?? 0);
   const chunks: T[][] = [];
   let current: T[] = [];
@@ -93,7 +91,7 @@ export function planDataDelivery<T>(
   options: DeliveryPlanOptions = {},
 ): DeliveryPlan<T> {
   const reserved = options.reservedBytes ?? 0;
-  const payloadLimit = options.largePayloadBytes ?? options.maxBytes ?? DEFAULT_MAX_CHUNK_BYTES;
+  const payloadLimit = options.largePayloadBytes ?? options.maxBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   const memberBytes = records.reduce((sum, record) => sum + serializedSize(record), 0);
   const large =
     isLargeRequestRange(range.start, range.end, options.largeRangeDays) ||

@@ -1,6 +1,12 @@
-// The `user` object carried by user-scoped webhook events (wire-facts A.4), and the small value
-// conversions event builders share.
-import { formatDateTime } from '../../model/time.ts';
+// The `user` object carried by user-scoped webhook events (docs/wire-contract.md#the-user-object), and
+// what the features building such events (connections, data) share: the model version some of them
+// carry and the small value conversions.
+import { MODEL_VERSION } from '../../model/index.ts';
+import { wireDateTime } from '../../model/time.ts';
+
+/** Data-model version carried by data events and the events the contract marks with `version`. */
+export const WEBHOOK_MODEL_VERSION = MODEL_VERSION;
+export type WebhookModelVersion = typeof WEBHOOK_MODEL_VERSION;
 
 export type JsonObject = { readonly [key: string]: unknown };
 
@@ -23,11 +29,6 @@ export interface WebhookUserInput {
   reference_id?: string | null;
   active?: boolean;
   created_at?: string | Date | null;
-}
-
-/** A Date becomes the contract's datetime (microseconds, explicit offset); strings pass as given. */
-export function wireDateTime(value: string | Date): string {
-  return typeof value === 'string' ? value : formatDateTime(value.getTime(), 0);
 }
 
 export function commaList(value: string | readonly string[]): string {

@@ -1,0 +1,175 @@
+// The data feature's webhook events: data events (one per data type), the athlete, the
+// large-request announcements and rate_limit_hit. Property names follow the reference wire
+// contract exactly (docs/wire-contract.md#webhook-events); nothing else assembles these payloads.
+import { wireDateTime } from '../../model/time.ts';
+import type { WebhookEnvelope } from '../webhooks/events.ts';
+import {
+  type JsonObject,
+  toWebhookUser,
+  WEBHOOK_MODEL_VERSION,
+  type WebhookModelVersion,
+  type WebhookUser,
+  type WebhookUserInput,
+} from '../users/webhook-user.ts';
+
+export type { JsonObject } from '../users/webhook-user.ts';
+
+/** Data event types whose records travel in `data` (athlete differs: one object under `athlete`). */
+export const DATA_EVENT_TYPES = [
+  'activity',
+  'body',
+  'daily',
+  'hormone',
+  'menstruation',
+  'nutrition',
+  'plannedWorkout',
+  'sleep',
+] as const;
+export type DataEventType = (typeof DATA_EVENT_TYPES)[number];
+
+export function isDataEventType(value: string): value is DataEventType {
+  return (DATA_EVENT_TYPES as readonly string[]).includes(value);
+}
+
+// `reference` is present only when a data request caused the delivery; provider pushes have none.
+export type DataEvent = {
+  [T in DataEventType]: {
+    type: T;
+    user: WebhookUser;
+    data: readonly JsonObject[];
+    version: WebhookModelVersion;
+    reference?: string;
+  };
+}[DataEventType];
+
+export function buildDataEvent<T extends DataEventType>(
+  type: T,
+  input: { user: WebhookUserInput; data: readonly JsonObject[]; reference?: string | null },
+): Extract<DataEvent, { type: T }> {
+  const event = { type, user: toWebhookUser(input.user), data: input.data, version: WEBHOOK_MODEL_VERSION };
+  const withReference = input.reference ? { ...event, reference: input.reference } : event;
+  return withReference as Extract<DataEvent, { type: T }>;
+}
+
+export interface AthleteEvent {
+  type: 'athlete';
+  user: WebhookUser;
+  athlete: JsonObject;
+  version: WebhookModelVersion;
+  reference?: string;
+}
+
+export function buildAthleteEvent(input: {
+  user: WebhookUserInput;
+  athlete: JsonObject;
+  reference?: string | null;
+}): AthleteEvent {
+  const event: AthleteEvent = {
+    type: 'athlete',
+    user: toWebhookUser(input.user),
+    athlete: input.athlete,
+    version: WEBHOOK_MODEL_VERSION,
+  };
+  if (input.reference) event.reference = input.reference;
+  return event;
+}
+
+export interface LargeRequestProcessingEvent {
+  type: 'large_request_processing';
+  status: 'processing';
+  message: string;
+  user: WebhookUser;
+  reference: string;
+}
+
+export function buildLargeRequestProcessingEvent(input: {
+  user: WebhookUserInput;
+  reference: string;
+}): LargeRequestProcessingEvent {
+  return {
+    type: 'large_request_processing',
+    status: 'processing',
+    message: 'Large request received: the data is being processed and will be sent in chunks',
+    user: toWebhookUser(input.user),
+    reference: input.reference,
+  };
+}
+
+/** No `status` key: the contract's large_request_sending has none. */
+export interface LargeRequestSendingEvent {
+  type: 'large_request_sending';
+  message: string;
+  user: WebhookUser;
+  reference: string;
+  expected_payloads: number;
+}
+
+export function buildLargeRequestSendingEvent(input: {
+  user: WebhookUserInput;
+  reference: string;
+  expectedPayloads: number;
+}): LargeRequestSendingEvent {
+  return {
+    type: 'large_request_sending',
+    message: `Sending ${input.expectedPayloads} data payloads for this request`,
+    user: toWebhookUser(input.user),
+    reference: input.reference,
+    expected_payloads: input.expectedPayloads,
+  };
+}
+
+export interface RateLimitHitEvent {
+  type: 'rate_limit_hit';
+  user: WebhookUser;
+  start_date: string;
+  end_date: string;
+  retrying_at: string;
+  message: string;
+}
+
+export function buildRateLimitHitEvent(input: {
+  user: WebhookUserInput;
+  startDate: string | Date;
+  endDate: string | Date;
+  retryingAt: string | Date;
+}): RateLimitHitEvent {
+  return {
+    type: 'rate_limit_hit',
+    user: toWebhookUser(input.user),
+    start_date: wireDateTime(input.startDate),
+    end_date: wireDateTime(input.endDate),
+    retrying_at: wireDateTime(input.retryingAt),
+    message: 'Rate limit reached whilst processing async query',
+  };
+}
+
+export type DataWebhookEvent =
+  | DataEvent
+  | AthleteEvent
+  | LargeRequestProcessingEvent
+  | LargeRequestSendingEvent
+  | RateLimitHitEvent;
+
+/** Events that carry health data: only these are withheld from inactive and deleted users. */
+export function carriesUserData(type: string): boolean {
+  return type === 'athlete' || isDataEventType(type);
+}
+
+export type DataEnvelopeOptions = {
+  /** Defaults to the event's `user.user_id`. */
+  userId?: string;
+  /** Sent as `service-reference`; defaults to the event's own `reference`. */
+  reference?: string;
+};
+
+/** The envelope the webhook engine carries; events with health data are suppressible. */
+export function dataEnvelope(event: DataWebhookEvent, options: DataEnvelopeOptions = {}): WebhookEnvelope {
+  const own = 'reference' in event && typeof event.reference === 'string' ? event.reference : null;
+  return {
+    type: event.type,
+    payload: event,
+    userId: options.userId ?? event.user.user_id,
+    reference: options.reference ?? own,
+    suppressible: carriesUserData(event.type),
+  };
+}
