@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createSecretBox } from '../../src/core/secret-box.ts';
+import { EXPIRE_AUTH_SESSION_QUEUE } from '../../src/features/connections/ports.ts';
 import {
   type FakeOAuthProvider,
   FITBIT_PROFILE,
@@ -22,6 +23,7 @@ import {
   connectSandboxUser,
   decideSandboxConsent,
 } from '../helpers/connections.ts';
+import { findJobs, makeJobDue, waitForJobsSettled } from '../helpers/jobs.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 type Event = Record<string, unknown> & { type: string; status?: string };
@@ -295,25 +297,59 @@ describe('connections: auth links, OAuth callback, reconnection', () => {
     );
   });
 
-  test('an abandoned flow is failed by its timer when it expires', async () => {
+  test('an abandoned flow is failed by its timer, fired through the real queue when it expires', async () => {
+    const requestedAt = clock.now().getTime();
     const { userId } = await authenticateUser(service.app, dev, 'SANDBOX', { reference_id: 'abandoned' });
+    const answeredAt = clock.now().getTime();
+    const session = await service.ctx.db
+      .selectFrom('auth_sessions')
+      .select(['id', 'expires_at'])
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    // Fifteen minutes from the moment the link was made.
+    assert.ok(session.expires_at.getTime() >= requestedAt + 15 * 60_000);
+    assert.ok(session.expires_at.getTime() <= answeredAt + 15 * 60_000);
+    // The timer is a durable job, enqueued with the session and due 5 s after the session expires.
+    const [timer, ...others] = await findJobs(service.ctx, EXPIRE_AUTH_SESSION_QUEUE, { id: session.id });
+    assert.equal(others.length, 0);
+    assert.ok(timer, 'an expiry job exists for the session');
+    assert.equal(timer.state, 'created');
+    assert.deepEqual(timer.data, { authSessionId: session.id });
+    assert.equal(timer.startAfter.getTime(), session.expires_at.getTime() + 5_000);
+
+    // Its time comes: the service's clock is past the expiry, and the queue sees the job due.
+    clock.shiftMs = 16 * 60_000;
+    try {
+      await makeJobDue(service.ctx, timer.id);
+      const [fired] = await waitForJobsSettled(service.ctx, EXPIRE_AUTH_SESSION_QUEUE, { id: session.id });
+      assert.equal(fired?.state, 'completed');
+    } finally {
+      clock.shiftMs = 0;
+    }
+    assert.equal((await userInfo(userId)).statusCode, 404);
+    const event = await waitForEvent(
+      (e) => e.type === 'auth' && e.reference_id === 'abandoned' && e.status === 'error',
+      'abandoned',
+    );
+    assert.equal(event.reason, 'expired');
+    assert.equal(
+      await service.ctx.connections.expireAuthSession(session.id),
+      false,
+      'a session is expired once',
+    );
+  });
+
+  test('the timer does nothing to a session that has not expired yet', async () => {
+    const { userId } = await authenticateUser(service.app, dev, 'SANDBOX', { reference_id: 'early' });
     const session = await service.ctx.db
       .selectFrom('auth_sessions')
       .select('id')
       .where('user_id', '=', userId)
       .executeTakeFirstOrThrow();
-    assert.equal(await service.ctx.connections.expireAuthSession(session.id), false, 'not expired yet');
-    clock.shiftMs = 16 * 60_000;
-    try {
-      assert.equal(await service.ctx.connections.expireAuthSession(session.id), true);
-    } finally {
-      clock.shiftMs = 0;
-    }
-    assert.equal((await userInfo(userId)).statusCode, 404);
-    await waitForEvent(
-      (e) => e.type === 'auth' && e.reference_id === 'abandoned' && e.status === 'error',
-      'abandoned',
-    );
+    await makeJobDue(service.ctx, session.id);
+    const [fired] = await waitForJobsSettled(service.ctx, EXPIRE_AUTH_SESSION_QUEUE, { id: session.id });
+    assert.equal(fired?.state, 'completed');
+    assert.equal((await userInfo(userId)).statusCode, 200, 'still pending, not failed');
   });
 
   test('provider failures end in the failure redirect, never a 500', async () => {

@@ -13,7 +13,12 @@ import { callback, decideSandboxConsent, pathOf } from '../helpers/connections.t
 describe('hosted connect widget', () => {
   let service: TestService;
   let dev: TestDeveloper;
-  const clock = { shiftMs: 0, now: () => new Date(Date.now() + clock.shiftMs) };
+  // Real time plus a shift, or a fixed instant when a test needs exact boundaries.
+  const clock = {
+    shiftMs: 0,
+    fixed: null as Date | null,
+    now: () => clock.fixed ?? new Date(Date.now() + clock.shiftMs),
+  };
 
   async function createSession(payload: object = {}, developer = dev) {
     const response = await service.app.inject({
@@ -168,6 +173,34 @@ describe('hosted connect widget', () => {
       404,
     );
     assert.equal((await open('http://x/widget/session/not-a-uuid')).statusCode, 404);
+  });
+
+  test('a session lasts exactly 900 s: open at +899 s, expired at +900 s', async () => {
+    const createdAt = new Date('2026-06-01T08:00:00Z');
+    clock.fixed = createdAt;
+    try {
+      const session = await createSession();
+      const stored = await service.ctx.db
+        .selectFrom('widget_sessions')
+        .select('expires_at')
+        .where('id', '=', session.session_id)
+        .executeTakeFirstOrThrow();
+      assert.equal(stored.expires_at.getTime() - createdAt.getTime(), 900_000);
+
+      clock.fixed = new Date(createdAt.getTime() + 899_000);
+      const stillOpen = await open(session.url);
+      assert.equal(stillOpen.statusCode, 200);
+      assert.ok(!stillOpen.body.includes(MESSAGES.en.expiredTitle));
+
+      clock.fixed = new Date(createdAt.getTime() + 900_000);
+      const expired = await open(session.url);
+      assert.equal(expired.statusCode, 410);
+      assert.ok(expired.body.includes(MESSAGES.en.expiredTitle));
+      const late = await choose(session.url, 'SANDBOX');
+      assert.equal(late.headers.location, undefined, 'an expired session starts no connection');
+    } finally {
+      clock.fixed = null;
+    }
   });
 
   test('default outcome pages when no redirect URL was given', async () => {

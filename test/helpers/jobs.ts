@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import type { JobWithMetadata } from 'pg-boss';
+import type { AppContext } from '../../src/runtime/context.ts';
+
+/**
+ * Waiting on the job queue's own record instead of on the clock: a test that needs "the timer
+ * fired" or "the superseded job ran and did nothing" waits until pg-boss says the job reached a
+ * terminal state. Every wait is bounded and says what it waited for.
+ */
+export const TERMINAL_JOB_STATES = ['completed', 'failed', 'cancelled'] as const;
+
+/** The pg-boss schema of this store (mirrors src/jobs/queue.ts). */
+function jobSchema(ctx: AppContext): string {
+  const schema = ctx.store.postgres?.schema;
+  return schema === undefined || schema === 'public' ? 'pgboss' : `${schema}_jobs`;
+}
+
+export async function findJobs<T extends object>(
+  ctx: AppContext,
+  queue: string,
+  filter: { id?: string; data?: Partial<T> } = {},
+): Promise<JobWithMetadata<T>[]> {
+  return ctx.jobs.boss().findJobs<T>(queue, filter);
+}
+
+/** Waits until every job of `queue` matching `filter` (at least one) is in a terminal state. */
+export async function waitForJobsSettled<T extends object>(
+  ctx: AppContext,
+  queue: string,
+  filter: { id?: string; data?: Partial<T> },
+  timeoutMs = 20_000,
+): Promise<JobWithMetadata<T>[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const jobs = await findJobs<T>(ctx, queue, filter);
+    const settled =
+      jobs.length > 0 && jobs.every((job) => (TERMINAL_JOB_STATES as readonly string[]).includes(job.state));
+    if (settled) return jobs;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${queue} jobs ${JSON.stringify(filter)} to settle; ` +
+          `seen: ${JSON.stringify(jobs.map((job) => [job.id, job.state]))}`,
+      );
+    }
+    ctx.jobs.wake(queue);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Makes a deferred job due now, as if its time had come: the queue compares `start_after` with
+ * the database's own clock, which a test cannot move.
+ */
+export async function makeJobDue(ctx: AppContext, jobId: string): Promise<void> {
+  await sql`UPDATE ${sql.table(`${jobSchema(ctx)}.job`)} SET start_after = now() WHERE id = ${jobId}`.execute(
+    ctx.db,
+  );
+}
