@@ -90,7 +90,7 @@ describe('input limits', () => {
         model: { $ref: 'PlannedWorkout' },
       },
     };
-    const bounded = boundedSchema(schema, 100) as typeof schema & {
+    const bounded = boundedSchema(schema, 100) as unknown as {
       properties: Record<string, Record<string, unknown>>;
     };
     assert.deepEqual(bounded.properties.page, { type: 'integer', minimum: 0, maximum: 2_147_483_647 });
