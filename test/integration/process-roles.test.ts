@@ -66,9 +66,17 @@ describe('process roles', { skip }, () => {
       try {
         const registered = await eventually('schedules registered by the worker', 60_000, async () => {
           const names = await schedules();
-          return names.includes('connectors.maintenance') && names.includes('data.prune') ? names : undefined;
+          return names.includes('connectors.maintenance') && names.includes('orders.sweep-payments')
+            ? names
+            : undefined;
         });
-        assert.deepEqual(registered, ['connectors.maintenance', 'data.provider-arrivals', 'data.prune']);
+        // store.maintenance is embedded-only (autovacuum runs on PostgreSQL): not registered here.
+        assert.deepEqual(registered, [
+          'connectors.maintenance',
+          'data.provider-arrivals',
+          'data.prune',
+          'orders.sweep-payments',
+        ]);
         // pg-boss turns a due schedule into a job within its cron interval; the worker runs it.
         await eventually('a recurring job completed by the worker', 150_000, async () => {
           const rows = await query<{ state: string }>(

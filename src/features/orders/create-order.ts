@@ -3,9 +3,12 @@
 // Order of work: a live key answers at once (replay or 409) without touching payment; then the
 // body is validated (400) and checked against the developer's selection (403); only then is the
 // key claimed, the payment authorised (402 releases the claim: nothing created, nothing held),
-// the order stored together with its first history entry, webhook, timer and the key's stored
-// response, and finally the payment captured. A failure before the order commits voids the
-// authorisation and releases the claim, so every failure is safe to retry with the same key.
+// the order stored together with its first history entry, webhook, timer, the key's stored
+// response and the payment's link to it, and finally the payment captured. A failure before the
+// order commits voids the authorisation and releases the claim, so every failure is safe to retry
+// with the same key. A crash leaves what no `catch` can undo: the claim lapses after its lease (a
+// retry with the same key then takes it over), and the payment sweeper (payment-sweeper.ts) voids
+// an authorisation that never got its order, or captures one whose order was stored.
 import { AppError, forbidden } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
 import type { Developer } from '../developers/service.ts';
@@ -151,6 +154,7 @@ export async function createOrder(
           paymentId: authorization.authorizationId,
           now,
         });
+        await deps.payments.attach(trx, authorization.authorizationId, orderId);
         await repo.insertOrder(trx, toInsertable(order), items.map(toInsertableItem));
         await repo.insertHistory(trx, [
           {

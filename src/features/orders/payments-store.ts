@@ -4,10 +4,10 @@
 // `claim` is unique, so one idempotency claim can never hold two authorisations.
 
 import type { Clock } from '../../core/clock.ts';
-import { conflict } from '../../core/errors.ts';
+import { AppError, conflict } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
 import type { CurrencyCode } from './domain/catalog.ts';
-import type { Decline, PaymentGateway } from './domain/payment.ts';
+import type { Decline, PaymentGateway, RecalledAuthorization } from './domain/payment.ts';
 
 export type AuthorizeInput = {
   developerId: string;
@@ -48,7 +48,8 @@ export function createPaymentsStore(deps: { db: Db; gateway: PaymentGateway; clo
         voided_at: null,
       };
       // A claim taken over from a crashed request replaces its abandoned authorisation; a captured
-      // one means an order exists for the claim, and a second charge must not happen.
+      // one, or one already bound to an order, means an order exists for the claim, and a second
+      // charge must not happen.
       const row = await db
         .insertInto('order_payments')
         .values(values)
@@ -56,13 +57,36 @@ export function createPaymentsStore(deps: { db: Db; gateway: PaymentGateway; clo
           oc
             .column('claim')
             .doUpdateSet({ id: values.id, status: 'authorized', created_at: now, voided_at: null })
-            .where('order_payments.status', '!=', 'captured'),
+            .where('order_payments.status', '!=', 'captured')
+            .where('order_payments.order_id', 'is', null),
         )
         .returning('id')
         .executeTakeFirst();
       if (!row)
         throw conflict('this order was already paid for; retry with the same Idempotency-Key to get it');
       return { ok: true, authorizationId: row.id };
+    },
+
+    /**
+     * Binds the authorisation to its order inside the transaction that stores the order. The row
+     * lock and the `authorized` check are what the payment sweeper races against: either the
+     * order commits first (and the sweeper sees `order_id` set and leaves the payment alone), or the
+     * sweeper voided it first (and this order must not be stored).
+     */
+    async attach(trx: Db, authorizationId: string, orderId: string): Promise<void> {
+      const bound = await trx
+        .updateTable('order_payments')
+        .set({ order_id: orderId })
+        .where('id', '=', authorizationId)
+        .where('status', '=', 'authorized')
+        .where('order_id', 'is', null)
+        .executeTakeFirst();
+      if (Number(bound.numUpdatedRows) !== 1) {
+        throw new AppError(
+          'service_unavailable',
+          'the payment authorisation expired before the order could be stored; retry the request',
+        );
+      }
     },
 
     /** Captures once the order is stored; the durable record follows the gateway's answer. */
@@ -91,3 +115,22 @@ export function createPaymentsStore(deps: { db: Db; gateway: PaymentGateway; clo
 }
 
 export type PaymentsStore = ReturnType<typeof createPaymentsStore>;
+
+/** The durable record of an authorisation, as the sandbox gateway reads it back after a restart. */
+export async function recallAuthorization(
+  db: Db,
+  authorizationId: string,
+): Promise<RecalledAuthorization | undefined> {
+  const row = await db
+    .selectFrom('order_payments')
+    .select(['amount_cents', 'currency', 'payment_method', 'status'])
+    .where('id', '=', authorizationId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    amount_cents: row.amount_cents,
+    currency: row.currency as CurrencyCode,
+    payment_method: row.payment_method,
+    state: row.status,
+  };
+}

@@ -25,7 +25,8 @@ import type { ResultsStatus } from './domain/statuses.ts';
 import { isResultsStatus, parseOrderStatusFilter } from './domain/statuses.ts';
 import { isSnowflake } from './ids.ts';
 import { applyStatusEvent, type LifecycleDeps } from './lifecycle.ts';
-import { createPaymentsStore } from './payments-store.ts';
+import { sweepPayments } from './payment-sweeper.ts';
+import { createPaymentsStore, recallAuthorization } from './payments-store.ts';
 import * as repo from './repo.ts';
 import { loadOrderSettings } from './settings.ts';
 import * as views from './views.ts';
@@ -79,7 +80,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
   const { db, clock } = deps;
   const catalog = deps.catalog ?? SAMPLE_CATALOG;
   const settings = loadOrderSettings(deps.config.env);
-  const gateway = deps.gateway ?? new SandboxPaymentGateway();
+  const gateway = deps.gateway ?? new SandboxPaymentGateway({ recall: (id) => recallAuthorization(db, id) });
   const lifecycle: LifecycleDeps = {
     emit: (trx, developerId, event) => deps.webhooks.emit(trx, developerId, orderEnvelope(event)),
     jobs: deps.jobs,
@@ -148,6 +149,9 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       await repo.saveSelection(db, developer.id, parsed.productIds, clock.now());
       return { enabled_count: parsed.productIds.length };
     },
+
+    /** Voids authorisations a crashed creation left without an order; captures stored orders' ones. */
+    sweepPayments: () => sweepPayments({ db, gateway, clock, log: deps.log }, settings.paymentGraceMs),
 
     create: (developer: Developer, request: Parameters<typeof createOrder>[2]) =>
       createOrder({ ...lifecycle, db, payments, enabledProducts }, developer, request),

@@ -6,6 +6,10 @@ import { ConfigError } from '../../core/config.ts';
  * - `ORDER_SANDBOX_STEP_SECONDS` (decimal, optional): one delay for every sandbox step instead of
  *   the realistic per-step delays (about a minute to ship, one to two minutes between results).
  * - `ORDER_IDEMPOTENCY_TTL_HOURS` (default 24): how long an Idempotency-Key is remembered.
+ * - `ORDER_CLAIM_LEASE_SECONDS` (default 60): how long a request's claim on an Idempotency-Key is
+ *   honoured; after it, a retry with the same key takes over (the first request's process died).
+ * - `ORDER_PAYMENT_GRACE_SECONDS` (default 300): how old an authorisation with no order must be
+ *   before the sweeper voids it (or captures it, when its order was stored but not yet charged).
  */
 export type OrderSettings = {
   sandboxTimers: boolean;
@@ -13,9 +17,22 @@ export type OrderSettings = {
   idempotencyTtlMs: number;
   /** How long an in-flight claim is honoured before another request may take it over. */
   claimLeaseMs: number;
+  /** How long an authorisation may wait for its order before the payment sweeper settles it. */
+  paymentGraceMs: number;
 };
 
 export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24;
+export const DEFAULT_CLAIM_LEASE_SECONDS = 60;
+export const DEFAULT_PAYMENT_GRACE_SECONDS = 300;
+
+function positiveSeconds(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number) {
+  const raw = env[name];
+  const seconds = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new ConfigError(`${name} must be a positive number of seconds, got "${raw}"`);
+  }
+  return seconds;
+}
 
 export function loadOrderSettings(env: Readonly<Record<string, string | undefined>>): OrderSettings {
   const timers = (env.ORDER_SANDBOX_TIMERS ?? 'on').toLowerCase();
@@ -39,6 +56,7 @@ export function loadOrderSettings(env: Readonly<Record<string, string | undefine
     sandboxTimers: ['on', 'true', '1'].includes(timers),
     stepSecondsOverride,
     idempotencyTtlMs: ttlHours * 3_600_000,
-    claimLeaseMs: 60_000,
+    claimLeaseMs: positiveSeconds(env, 'ORDER_CLAIM_LEASE_SECONDS', DEFAULT_CLAIM_LEASE_SECONDS) * 1000,
+    paymentGraceMs: positiveSeconds(env, 'ORDER_PAYMENT_GRACE_SECONDS', DEFAULT_PAYMENT_GRACE_SECONDS) * 1000,
   };
 }

@@ -1,8 +1,10 @@
 // The data feature's queues: historical reads sent to webhooks, pruning, SANDBOX arrivals.
-// Recurring jobs are scheduled by processes that run workers (see workers/index.ts).
+// Recurring jobs are scheduled by processes that run workers (see workers/recurring.ts).
+import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../../features/context.ts';
 import { DELIVER_QUEUE, type DeliverJob } from '../../features/data/deliver.ts';
 import { ARRIVALS_QUEUE, arrivalMinutes, runArrivals } from '../../features/data/sandbox-arrivals.ts';
+import type { RecurringJob } from './recurring.ts';
 
 export const PRUNE_QUEUE = 'data.prune';
 
@@ -48,14 +50,10 @@ export function defineDataJobs(ctx: AppContext) {
   });
 }
 
-export async function scheduleDataJobs(ctx: AppContext) {
-  const boss = ctx.jobs.boss();
-  try {
-    await boss.schedule(PRUNE_QUEUE, '17 * * * *', {}, { tz: 'UTC' });
-    const minutes = arrivalMinutes(ctx.config.env);
-    if (minutes === null) await boss.unschedule(ARRIVALS_QUEUE);
-    else await boss.schedule(ARRIVALS_QUEUE, `FREQ=MINUTELY;INTERVAL=${minutes}`, {}, { tz: 'UTC' });
-  } catch (error) {
-    ctx.log.warn({ err: error }, 'could not schedule the data module’s recurring jobs');
-  }
+export function dataRecurringJobs(config: Config): RecurringJob[] {
+  const minutes = arrivalMinutes(config.env);
+  return [
+    { queue: PRUNE_QUEUE, schedule: '17 * * * *' },
+    { queue: ARRIVALS_QUEUE, schedule: minutes === null ? null : `FREQ=MINUTELY;INTERVAL=${minutes}` },
+  ];
 }

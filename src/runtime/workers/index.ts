@@ -1,12 +1,14 @@
 // Every queue and recurring job of the service. Queues are declared in every process (an API
 // process sends jobs too); handlers run only where `jobs.start({ work: true })` was called; recurring
 // jobs are scheduled by processes that run workers. pg-boss keeps schedules in the database and
-// sends each due job once, however many workers registered the schedule.
+// sends each due job once, however many workers registered the schedule (see recurring.ts).
 import type { AppContext } from '../../features/context.ts';
 import { defineConnectionJobs } from './connections.ts';
-import { defineDataJobs, scheduleDataJobs } from './data.ts';
-import { defineOrderJobs } from './orders.ts';
-import { defineSyncJobs, scheduleSyncJobs } from './sync.ts';
+import { dataRecurringJobs, defineDataJobs } from './data.ts';
+import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
+import { type RecurringJob, registerSchedules } from './recurring.ts';
+import { defineStoreJobs, storeRecurringJobs } from './store.ts';
+import { defineSyncJobs, syncRecurringJobs } from './sync.ts';
 import { defineWebhookJobs } from './webhooks.ts';
 
 /** Declares every queue and its handler; call before `jobs.start`. */
@@ -16,10 +18,20 @@ export function defineJobs(ctx: AppContext): void {
   defineOrderJobs(ctx);
   defineDataJobs(ctx);
   defineSyncJobs(ctx);
+  defineStoreJobs(ctx);
+}
+
+/** Every recurring job this deployment runs, as its settings configure them. */
+export function recurringJobs(ctx: Pick<AppContext, 'config' | 'store'>): RecurringJob[] {
+  return [
+    ...dataRecurringJobs(ctx.config),
+    ...syncRecurringJobs(),
+    ...orderRecurringJobs(),
+    ...storeRecurringJobs(ctx),
+  ];
 }
 
 /** Registers the recurring jobs; call after `jobs.start`, in processes that run workers. */
 export async function scheduleRecurringJobs(ctx: AppContext): Promise<void> {
-  await scheduleDataJobs(ctx);
-  await scheduleSyncJobs(ctx);
+  await registerSchedules(ctx.jobs.boss(), recurringJobs(ctx), ctx.log);
 }

@@ -5,6 +5,7 @@ import { BACKFILL_QUEUE, type BackfillJob } from '../../features/sync/backfill.t
 import { NOTIFICATION_QUEUE, type NotificationJob } from '../../features/sync/notifications.ts';
 import { POLL_QUEUE, type PollJob } from '../../features/sync/polling.ts';
 import { SETUP_QUEUE, type SetupJob } from '../../features/sync/service.ts';
+import type { RecurringJob } from './recurring.ts';
 
 export const MAINTENANCE_QUEUE = 'connectors.maintenance';
 export function defineSyncJobs(ctx: AppContext) {
@@ -80,10 +81,6 @@ export function defineSyncJobs(ctx: AppContext) {
   });
 }
 
-export async function scheduleSyncJobs(ctx: AppContext) {
-  try {
-    await ctx.jobs.boss().schedule(MAINTENANCE_QUEUE, '41 3 * * *', {}, { tz: 'UTC' });
-  } catch (error) {
-    ctx.log.warn({ err: error }, 'could not schedule the connector maintenance job');
-  }
+export function syncRecurringJobs(): RecurringJob[] {
+  return [{ queue: MAINTENANCE_QUEUE, schedule: '41 3 * * *' }];
 }

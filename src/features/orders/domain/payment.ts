@@ -141,13 +141,52 @@ interface LedgerEntry {
   state: 'authorized' | 'captured' | 'voided';
 }
 
+/** What the sandbox may read back about an authorisation it issued before this process started. */
+export type RecalledAuthorization = {
+  amount_cents: number;
+  currency: CurrencyCode;
+  payment_method: string;
+  state: LedgerEntry['state'];
+};
+
 /**
  * A deterministic stand-in for a processor. Ids are derived from the idempotency key, so replays
- * get the same ids. The ledger lives in memory, as it would inside a real processor: authorise,
- * capture and void for one order happen within the request that creates it.
+ * get the same ids. The ledger lives in memory, as it would inside a real processor. A real
+ * processor outlives our process, though, and a sweeper that settles a crashed request's
+ * authorisation after a restart must find it there: `recall` plays that part, reading back an
+ * authorisation this process never saw (the service passes the durable payment record).
  */
 export class SandboxPaymentGateway implements PaymentGateway {
   readonly #ledger = new Map<string, LedgerEntry>();
+  readonly #recall: ((authorizationId: string) => Promise<RecalledAuthorization | undefined>) | undefined;
+
+  constructor(
+    options: { recall?: (authorizationId: string) => Promise<RecalledAuthorization | undefined> } = {},
+  ) {
+    this.#recall = options.recall;
+  }
+
+  async #entry(authorizationId: string): Promise<LedgerEntry | undefined> {
+    const known = this.#ledger.get(authorizationId);
+    if (known || !this.#recall || !authorizationId.startsWith('sbx_auth_')) return known;
+    const recalled = await this.#recall(authorizationId);
+    if (!recalled) return undefined;
+    // Another call may have recalled it meanwhile; the first entry stays authoritative.
+    const existing = this.#ledger.get(authorizationId);
+    if (existing) return existing;
+    const entry: LedgerEntry = {
+      authorization: {
+        status: 'authorized',
+        authorization_id: authorizationId,
+        amount_cents: recalled.amount_cents,
+        currency: recalled.currency,
+      },
+      fingerprint: `${recalled.amount_cents}|${recalled.currency}|${recalled.payment_method}`,
+      state: recalled.state,
+    };
+    this.#ledger.set(authorizationId, entry);
+    return entry;
+  }
 
   async authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
     if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
@@ -175,7 +214,7 @@ export class SandboxPaymentGateway implements PaymentGateway {
   }
 
   async capture(authorizationId: string): Promise<CaptureResult> {
-    const entry = this.#ledger.get(authorizationId);
+    const entry = await this.#entry(authorizationId);
     if (!entry) return { status: 'failed', reason: 'unknown_authorization' };
     if (entry.state === 'voided') return { status: 'failed', reason: 'authorization_voided' };
     entry.state = 'captured';
@@ -188,7 +227,7 @@ export class SandboxPaymentGateway implements PaymentGateway {
   }
 
   async void(authorizationId: string): Promise<VoidResult> {
-    const entry = this.#ledger.get(authorizationId);
+    const entry = await this.#entry(authorizationId);
     if (!entry) return { status: 'failed', reason: 'unknown_authorization' };
     if (entry.state === 'captured') return { status: 'failed', reason: 'already_captured' };
     entry.state = 'voided';
