@@ -84,6 +84,8 @@ export type ProviderNotification =
   | { kind: 'revoked'; providerUserId: string }
   | { kind: 'ignored'; reason: string };
 
+export type DataNotification = Extract<ProviderNotification, { kind: 'data' }>;
+
 export type NotificationRequest = {
   headers: IncomingHttpHeaders;
   /** The body exactly as received: signatures are over these bytes. */
@@ -117,11 +119,15 @@ export type NotificationHooks = {
   verify(request: NotificationRequest): Verification;
   /** What a verified body tells. */
   parse(rawBody: Buffer): ProviderNotification[];
+  /**
+   * Present when the provider does not sign its notifications, so anyone can post a well-formed
+   * one: they are accepted only for accounts connected here, rate limited per sender, never
+   * taken as a withdrawal of access, and coalesced to one pending refetch per account and data
+   * kind. `coalesce` folds a newer notification into the pending one (e.g. widens its days).
+   */
+  unsigned?: { coalesce(pending: DataNotification, next: DataNotification): DataNotification };
   /** The types and days to fetch again for a data notification. */
-  locate(
-    notification: Extract<ProviderNotification, { kind: 'data' }>,
-    http: ProviderHttp,
-  ): Promise<ChangedData | null>;
+  locate(notification: DataNotification, http: ProviderHttp): Promise<ChangedData | null>;
   /** Creates (or finds) the app's subscriptions at the provider; absent when set in a dashboard. */
   subscribe?(input: {
     http: ProviderHttp;

@@ -27,11 +27,17 @@ export function hmacMatches(input: {
     : constantTimeEqual(expected, input.provided.trim());
 }
 
-/** Notifications older (or further ahead) than this are refused as replays. */
-export const NOTIFICATION_TOLERANCE_MS = 60 * 60_000;
+/** Signed notifications older than this are refused as replays. */
+export const NOTIFICATION_TOLERANCE_MS = 5 * 60_000;
 
+/**
+ * A signed timestamp no older than the tolerance and not in the future: a stamp ahead of our
+ * clock cannot come from a provider sending now, and would stretch a replay's window.
+ */
 export function isFresh(timestampMs: number, now: Date, toleranceMs = NOTIFICATION_TOLERANCE_MS): boolean {
-  return Number.isFinite(timestampMs) && Math.abs(now.getTime() - timestampMs) <= toleranceMs;
+  if (!Number.isFinite(timestampMs)) return false;
+  const age = now.getTime() - timestampMs;
+  return age >= 0 && age <= toleranceMs;
 }
 
 /** A header's single value (providers never repeat these). */

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/http/app.ts';
 import { defineJobs, scheduleRecurringJobs } from '../../src/runtime/workers/index.ts';
 import { type Config, loadConfig } from '../../src/core/config.ts';
@@ -33,6 +34,8 @@ export type TestServiceOptions = {
   clock?: Clock;
   /** Start queue workers (default true). */
   work?: boolean;
+  /** Where log lines go (with LOG_LEVEL in `env`), for tests that assert on what is logged. */
+  logTo?: DestinationStream;
 };
 
 export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
@@ -66,7 +69,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     poolSize: 5,
   });
   await migrateToLatest(store.db, store.postgres?.schema);
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, options.logTo);
   const jobs = createJobQueue(store, log);
   const ctx = createContext({ config, store, jobs, log, ...(options.clock ? { clock: options.clock } : {}) });
   defineJobs(ctx);

@@ -1,6 +1,6 @@
 // /providers/{provider}/webhook beyond the happy path: signatures are checked on the raw bytes
 // (not on re-serialized JSON), stale or forged ones are refused, a provider without a secret
-// configured refuses everything, handshakes need the token Tributary gave, and a provider's
+// configured is a 404 (nothing here takes its notifications), handshakes need the token Tributary gave, and a provider's
 // "access withdrawn" event marks the connection revoked (access_revoked).
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
@@ -77,19 +77,19 @@ describe('provider notifications: verification and provider events', () => {
     }
   });
 
-  test('a provider with no secret configured refuses everything; one without notifications is a 404', async () => {
+  test('a provider with no secret configured, or without notifications, is a 404', async () => {
     const body = '{"user_id":1,"id":"x","type":"sleep.updated"}';
     const whoop = await post('WHOOP', body, {
       'x-whoop-signature': 'x',
       'x-whoop-signature-timestamp': String(Date.now()),
     });
-    assert.equal(whoop.statusCode, 503, whoop.body);
+    assert.equal(whoop.statusCode, 404, whoop.body);
     // Strava is configured but holds no subscription: nothing to check an event against.
     const strava = await post(
       'STRAVA',
       '{"subscription_id":1,"owner_id":1,"object_id":1,"object_type":"activity"}',
     );
-    assert.equal(strava.statusCode, 503, strava.body);
+    assert.equal(strava.statusCode, 404, strava.body);
     assert.equal((await post('SANDBOX', '{}')).statusCode, 404);
     assert.equal((await post('NOPE', '{}')).statusCode, 404);
   });

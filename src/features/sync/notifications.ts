@@ -1,27 +1,52 @@
 // Inbound provider notifications. Receiving is quick and strict: the provider's own check on
 // the raw body (a signature, or a subscription id), refusal when Tributary holds no secret to
-// check with (never accept what cannot be verified), then a durable job per notification and
-// an immediate 200 — providers give a few seconds at most. The job does the slow part: find
-// the connections of that provider account, ask the provider where the changed data lies,
-// fetch it again with the user's own credentials, store it and send it on as data events.
+// check with (never accept what cannot be verified), then a durable job and an immediate 200 —
+// providers give a few seconds at most. What a notification can cost is bounded (intake.ts):
+// a signed one is taken in once; an unsigned one (anyone can post it) is rate limited per sender,
+// taken only for accounts connected here, and folded into one pending refetch per account and
+// data kind. The job does the slow part: find the connections of that provider account, ask the
+// provider where the changed data lies, fetch it again with the user's own credentials, store it
+// and send it on as data events.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
-import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { UserRow } from '../users/service.ts';
+import { findActiveAccounts } from '../users/repo.ts';
 import type { DataSourceContext } from '../../provider-kit/data-source.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
 import { type NotificationSinks, refetchChanged } from './refetch.ts';
-import type { NotificationHooks, ProviderNotification } from '../../provider-kit/api.ts';
+import type { DataNotification, NotificationHooks, ProviderNotification } from '../../provider-kit/api.ts';
+import { parseWindowRule } from '../limits/settings.ts';
+import { type RequestWindows, tooManyRequests, type WindowRule } from '../limits/windows.ts';
+import {
+  coalescePending,
+  fingerprintOf,
+  type PendingKey,
+  pruneReceipts,
+  readPending,
+  recordReceipt,
+  settlePending,
+  touchPending,
+} from './intake.ts';
 
 export const NOTIFICATION_QUEUE = 'connectors.notification';
 
 type Actionable = Exclude<ProviderNotification, { kind: 'ignored' }>;
-export type NotificationJob = { provider: string; notification: Actionable };
+/** A signed notification to act on, or the key of an unsigned account's pending refetch. */
+export type NotificationJob =
+  | { provider: string; notification: Actionable }
+  | { provider: string; pending: Omit<PendingKey, 'provider'> };
+
+/** What the POST is answered with: how many refetches a signed one queued (none for a replay). */
+export type NotificationReceipt = { queued?: number; duplicate?: boolean };
+
+/** Unsigned notifications one sender address may post per window, per provider. */
+const DEFAULT_SOURCE_RULE: WindowRule = { limit: 600, windowSeconds: 60 };
 
 /** What handling needs from the data and connections modules. */
 export type { NotificationSinks } from './refetch.ts';
@@ -33,6 +58,7 @@ export type NotificationDeps = {
   jobs: JobQueue;
   log: Logger;
   providers: ProviderCatalog;
+  windows: RequestWindows;
   dataContext(user: UserRow): DataSourceContext;
 };
 
@@ -47,13 +73,15 @@ export function notifiable(
   return { provider, hooks };
 }
 
-const notConfigured = (id: string) =>
-  new AppError('upstream_unavailable', `notifications from ${id} are not configured on this deployment`, {
-    headers: { 'Retry-After': '3600' },
-  });
+/**
+ * A provider this deployment cannot take notifications from (no credentials, no secret, no
+ * subscription) is, to the sender, a URL that does not exist: a 404, nothing logged.
+ */
+const notConfigured = (id: string) => notFound(`no provider ${id} that sends notifications here`);
 
 export function createNotifications(deps: NotificationDeps) {
   const { db, clock, jobs, log } = deps;
+  const sourceRule = parseWindowRule(deps.config.env, 'NOTIFICATION_SOURCE_LIMIT', DEFAULT_SOURCE_RULE);
 
   async function subscriptionIds(providerId: string): Promise<string[]> {
     const rows = await db
@@ -74,13 +102,72 @@ export function createNotifications(deps: NotificationDeps) {
     return own ? own : (provider.credentials?.clientSecret ?? null);
   }
 
-  /** A POST from the provider: verified, parsed and queued; returns how many were queued. */
+  /** Signed: queued once per distinct body within the receipt retention window. */
+  async function takeSigned(
+    provider: ResolvedProvider,
+    rawBody: Buffer,
+    actionable: Actionable[],
+  ): Promise<NotificationReceipt> {
+    return db.transaction().execute(async (trx) => {
+      if (!(await recordReceipt(trx, provider.id, fingerprintOf(rawBody), clock.now()))) {
+        log.debug({ provider: provider.id }, 'notification already taken in');
+        return { queued: 0, duplicate: true };
+      }
+      await jobs.sendMany<NotificationJob>(
+        NOTIFICATION_QUEUE,
+        actionable.map((notification) => ({ data: { provider: provider.id, notification } })),
+        trx,
+      );
+      return { queued: actionable.length };
+    });
+  }
+
+  /** Unsigned: connected accounts only, each folded into its one pending refetch per kind. */
+  async function takeUnsigned(
+    provider: ResolvedProvider,
+    coalesce: NonNullable<NotificationHooks['unsigned']>['coalesce'],
+    actionable: Actionable[],
+  ): Promise<NotificationReceipt> {
+    // Anyone could have sent it: it may prompt a fetch, never end a connection.
+    const data = actionable.filter((item): item is DataNotification => item.kind === 'data');
+    const known = await findActiveAccounts(
+      db,
+      provider.id,
+      data.map((item) => item.providerUserId),
+    );
+    for (const notification of data.filter((item) => known.has(item.providerUserId))) {
+      await db.transaction().execute(async (trx) => {
+        const key = await coalescePending(trx, provider.id, notification, coalesce, clock.now());
+        if (key) await sendPending(trx, key);
+      });
+    }
+    // The answer is the same whoever the notification named, so it tells a sender nothing.
+    return {};
+  }
+
+  const sendPending = (trx: Db, key: PendingKey) =>
+    jobs.send<NotificationJob>(
+      NOTIFICATION_QUEUE,
+      { provider: key.provider, pending: { providerUserId: key.providerUserId, dataKind: key.dataKind } },
+      { trx },
+    );
+
+  /** A POST from the provider: verified, parsed and queued (or coalesced, or known already). */
   async function receive(
     id: string,
-    input: { headers: IncomingHttpHeaders; rawBody: Buffer },
-  ): Promise<number> {
+    input: { headers: IncomingHttpHeaders; rawBody: Buffer; source: string },
+  ): Promise<NotificationReceipt> {
     const { provider, hooks } = notifiable(deps.providers, id);
     if (!provider.enabled) throw notConfigured(provider.id);
+    if (hooks.unsigned) {
+      const verdict = await deps.windows.take(`notifications:${provider.id}:${input.source}`, sourceRule);
+      if (!verdict.allowed) {
+        throw tooManyRequests(
+          `too many ${provider.id} notifications from this address`,
+          verdict.retryAfterSeconds,
+        );
+      }
+    }
     const verdict = hooks.verify({
       headers: input.headers,
       rawBody: input.rawBody,
@@ -100,11 +187,8 @@ export function createNotifications(deps: NotificationDeps) {
     for (const item of parsed)
       if (item.kind === 'ignored')
         log.debug({ provider: provider.id, reason: item.reason }, 'notification ignored');
-    await jobs.sendMany<NotificationJob>(
-      NOTIFICATION_QUEUE,
-      actionable.map((notification) => ({ data: { provider: provider.id, notification } })),
-    );
-    return actionable.length;
+    if (hooks.unsigned) return takeUnsigned(provider, hooks.unsigned.coalesce, actionable);
+    return takeSigned(provider, input.rawBody, actionable);
   }
 
   /** The provider's GET handshake; 403 when the token is not the one Tributary gave. */
@@ -112,7 +196,7 @@ export function createNotifications(deps: NotificationDeps) {
     const { provider, hooks } = notifiable(deps.providers, id);
     if (!provider.enabled) throw notConfigured(provider.id);
     const answer = hooks.handshake(query, verifyToken);
-    if (!answer) throw new AppError('forbidden', `not a valid ${provider.id} subscription handshake`);
+    if (!answer) throw forbidden(`not a valid ${provider.id} subscription handshake`);
     return answer.body;
   }
 
@@ -130,7 +214,7 @@ export function createNotifications(deps: NotificationDeps) {
     provider: ResolvedProvider,
     hooks: NotificationHooks,
     user: UserRow,
-    notification: Extract<Actionable, { kind: 'data' }>,
+    notification: DataNotification,
     sinks: NotificationSinks,
   ): Promise<number> {
     const context = deps.dataContext(user);
@@ -140,11 +224,12 @@ export function createNotifications(deps: NotificationDeps) {
     return changed ? refetchChanged(db, provider, user, context, changed, sinks) : 0;
   }
 
-  async function handle(job: NotificationJob, sinks: NotificationSinks): Promise<void> {
-    const provider = deps.providers.get(job.provider);
-    const hooks = provider?.connector?.notifications;
-    if (!provider || !hooks) return;
-    const { notification } = job;
+  async function act(
+    provider: ResolvedProvider,
+    hooks: NotificationHooks,
+    notification: Actionable,
+    sinks: NotificationSinks,
+  ): Promise<void> {
     const users = await usersOf(provider.id, notification.providerUserId);
     if (notification.kind === 'revoked') {
       for (const user of users)
@@ -167,7 +252,28 @@ export function createNotifications(deps: NotificationDeps) {
     }
   }
 
-  return { receive, handshake, handle };
+  async function handle(job: NotificationJob, sinks: NotificationSinks): Promise<void> {
+    const provider = deps.providers.get(job.provider);
+    const hooks = provider?.connector?.notifications;
+    if (!provider || !hooks) return;
+    if ('notification' in job) return act(provider, hooks, job.notification, sinks);
+
+    // A pending refetch: fetch what it holds now; if more was folded in meanwhile, go again.
+    const key: PendingKey = { provider: provider.id, ...job.pending };
+    const pending = await readPending(db, key);
+    if (!pending) return;
+    await act(provider, hooks, pending.notification, sinks);
+    if (await settlePending(db, key, pending.version)) return;
+    await db.transaction().execute(async (trx) => {
+      await touchPending(trx, key, clock.now());
+      await sendPending(trx, key);
+    });
+  }
+
+  /** Forgets receipts past their retention window (daily maintenance). */
+  const prune = () => pruneReceipts(db, clock.now());
+
+  return { receive, handshake, handle, prune };
 }
 
 export type Notifications = ReturnType<typeof createNotifications>;

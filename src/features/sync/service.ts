@@ -11,6 +11,7 @@ import type { ProviderAccess } from '../../provider-access/access.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
 import type { ConnectionsService } from '../connections/service.ts';
+import { createRequestWindows } from '../limits/windows.ts';
 import { findUserById } from '../users/repo.ts';
 import { createBackfill } from './backfill.ts';
 import { createNotifications } from './notifications.ts';
@@ -44,6 +45,8 @@ export function createConnectorsService(deps: ConnectorsDeps) {
     jobs: deps.jobs,
     log,
     providers,
+    // Senders of unsigned notifications are counted in the database, the same for every process.
+    windows: createRequestWindows({ db, clock }),
     dataContext,
   });
   const polling = createPolling({ db, clock, config, jobs: deps.jobs, log, providers, dataContext });

@@ -30,10 +30,38 @@ export interface ConnectorSubscriptionsTable {
   created_at: Date;
 }
 
+/**
+ * Signed notifications already taken in, by the provider's event id or the hash of the body, kept
+ * for a retention window: a replayed (or re-sent) notification is acknowledged and not queued again.
+ */
+export interface ConnectorNotificationReceiptsTable {
+  provider: string;
+  fingerprint: string;
+  received_at: Date;
+}
+
+/**
+ * One pending refetch per account and data kind for providers that do not sign their
+ * notifications: later notifications are folded into `notification` (bumping `version`) instead
+ * of queueing more jobs. The job removes the row once it has fetched the version it read.
+ */
+export interface ConnectorPendingRefetchesTable {
+  provider: string;
+  provider_user_id: string;
+  data_kind: string;
+  /** The coalesced data notification (provider-kit `DataNotification`). */
+  notification: ColumnType<unknown, string, string>;
+  version: number;
+  /** When a job was last queued for this row (a row whose job was lost is queued again). */
+  queued_at: Date;
+}
+
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
 declare module '../../store/schema.ts' {
   interface Database {
     connector_backfills: ConnectorBackfillsTable;
     connector_subscriptions: ConnectorSubscriptionsTable;
+    connector_notification_receipts: ConnectorNotificationReceiptsTable;
+    connector_pending_refetches: ConnectorPendingRefetchesTable;
   }
 }

@@ -95,6 +95,23 @@ export async function countConnectedUsers(db: Db, developerId: string): Promise<
   return Number(row?.n ?? 0);
 }
 
+/** Which of these provider account ids have an active connection to that provider (any developer). */
+export async function findActiveAccounts(
+  db: Db,
+  provider: string,
+  providerUserIds: readonly string[],
+): Promise<Set<string>> {
+  if (providerUserIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('users')
+    .select('provider_user_id')
+    .where('provider', '=', provider)
+    .where('provider_user_id', 'in', [...new Set(providerUserIds)])
+    .where('status', '=', 'active')
+    .execute();
+  return new Set(rows.flatMap((row) => (row.provider_user_id ? [row.provider_user_id] : [])));
+}
+
 /** Other users of the same developer connected to the same provider account (a reconnection). */
 export async function findUsersWithAccount(
   db: Db,

@@ -12,6 +12,12 @@ const NOTIFICATION_BODY_LIMIT = 256 * 1024;
 
 const Params = Type.Object({ provider: Type.String() });
 
+const NotificationAnswer = Type.Object({
+  status: Type.Literal('success'),
+  queued: Type.Optional(Type.Integer({ description: 'Refetches queued (signed notifications only)' })),
+  duplicate: Type.Optional(Type.Boolean({ description: 'Already taken in: nothing queued again' })),
+});
+
 export async function registerNotificationRoutes(app: App, ctx: AppContext) {
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
@@ -46,16 +52,23 @@ export async function registerNotificationRoutes(app: App, ctx: AppContext) {
         schema: {
           tags: ['provider notifications'],
           summary: 'A provider notification: verified on the raw body, acknowledged at once, fetched later',
+          description:
+            'Signed notifications are queued once (a replay answers `duplicate: true`, `queued: 0`). ' +
+            'Unsigned ones (Withings) are taken only for connected accounts, coalesced to one pending ' +
+            'refetch per account and data kind, and limited per sender address (429 past it); their ' +
+            'answer never says what was queued. A provider not configured here: 404.',
           params: Params,
+          response: { 200: NotificationAnswer },
         },
       },
       async (request) => {
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const queued = await ctx.connectors.notifications.receive(request.params.provider, {
+        const receipt = await ctx.connectors.notifications.receive(request.params.provider, {
           headers: request.headers,
           rawBody,
+          source: request.ip,
         });
-        return { status: 'success', queued };
+        return { status: 'success' as const, ...receipt };
       },
     );
   });

@@ -2,10 +2,11 @@
 // `status` (0 ok, 401 invalid token, 601 too many requests, 522 timeout, 214 scope, others a
 // refused request); 120 requests a minute. Notify subscriptions are per user and per appli,
 // created after consent; callbacks are unsigned form posts, so a callback is only a hint of
-// what to fetch again with the user's own token — nothing in it is stored or trusted.
+// what to fetch again with the user's own token — nothing in it is stored or trusted, and the
+// framework takes them only for connected accounts, one pending refetch per account and appli.
 import { createHmac } from 'node:crypto';
 import { typesAffectedBy } from '../../provider-kit/define.ts';
-import type { NotificationHooks, ProviderApi } from '../../provider-kit/api.ts';
+import type { DataNotification, NotificationHooks, ProviderApi } from '../../provider-kit/api.ts';
 import { addDays, isIsoDate } from '../../model/time.ts';
 import { WITHINGS_API, WITHINGS_CHUNK_DAYS } from './data-source.ts';
 import { withingsNormalizers } from './normalize/index.ts';
@@ -92,6 +93,12 @@ export const withingsApi: ProviderApi = {
 const signed = (secret: string, values: readonly string[]) =>
   createHmac('sha256', secret).update(values.join(',')).digest('hex');
 
+/** `start/end` days of a callback, as parse() writes them into the object id. */
+const daysOf = (notification: DataNotification): [string, string] | null => {
+  const [start, end] = notification.objectId.split('/');
+  return start && end && isIsoDate(start) && isIsoDate(end) && start <= end ? [start, end] : null;
+};
+
 const dayOfUnix = (value: string | null) => {
   const seconds = Number(value);
   return value && Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString().slice(0, 10) : null;
@@ -101,6 +108,17 @@ export const withingsNotifications: NotificationHooks = {
   handshake: () => null,
 
   // Unsigned: a well-formed callback is accepted, and only ever causes a re-fetch.
+  unsigned: {
+    // Callbacks for days not fetched yet widen the pending one (locate still caps its length).
+    coalesce(pending, next) {
+      const [a, b] = [daysOf(pending), daysOf(next)];
+      if (!a || !b) return a ? pending : next;
+      const start = a[0] < b[0] ? a[0] : b[0];
+      const end = a[1] > b[1] ? a[1] : b[1];
+      return { ...pending, objectId: `${start}/${end}` };
+    },
+  },
+
   verify({ headers, rawBody }) {
     if (!String(headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded'))
       return 'invalid';
@@ -130,8 +148,9 @@ export const withingsNotifications: NotificationHooks = {
   },
 
   async locate(notification) {
-    const [start, end] = notification.objectId.split('/');
-    if (!start || !end || !isIsoDate(start) || !isIsoDate(end) || end < start) return null;
+    const days = daysOf(notification);
+    if (!days) return null;
+    const [start, end] = days;
     const kinds = APPLIS[notification.dataKind] ?? [];
     const types = [...new Set(kinds.flatMap((kind) => typesAffectedBy(withingsNormalizers, kind)))];
     const last = end > addDays(start, MAX_CALLBACK_DAYS) ? addDays(start, MAX_CALLBACK_DAYS) : end;

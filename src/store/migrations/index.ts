@@ -7,6 +7,7 @@ import * as data from './0005_data.ts';
 import * as orders from './0006_orders.ts';
 import * as connectors from './0007_connectors.ts';
 import * as webhookDestinations from './0008_webhook_destinations.ts';
+import * as publicEndpointLimits from './0009_public_endpoint_limits.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0006_orders': orders,
   '0007_connectors': connectors,
   '0008_webhook_destinations': webhookDestinations,
+  '0009_public_endpoint_limits': publicEndpointLimits,
 };
