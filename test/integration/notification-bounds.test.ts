@@ -10,7 +10,12 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { NOTIFICATION_QUEUE, type NotificationJob } from '../../src/features/sync/notifications.ts';
-import { coalescePending, readPending, settlePending } from '../../src/features/sync/intake.ts';
+import {
+  coalescePending,
+  readPending,
+  RECEIPT_RETENTION_MS,
+  settlePending,
+} from '../../src/features/sync/intake.ts';
 import { withingsNotifications } from '../../src/providers/withings/connector.ts';
 import type { DataNotification } from '../../src/provider-kit/api.ts';
 import {
@@ -218,6 +223,26 @@ describe('notification bounds: unsigned floods, signed replays, freshness, uncon
     assert.deepEqual(answers[0]?.json(), { status: 'success', queued: 1 });
     assert.deepEqual(answers[19]?.json(), { status: 'success', queued: 0, duplicate: true });
     assert.equal((await notificationJobs(service)).length, before + 1);
+  });
+
+  test('receipts are forgotten after their retention window (daily maintenance)', async () => {
+    const old = new Date(Date.now() - RECEIPT_RETENTION_MS - 60_000);
+    await service.ctx.db
+      .insertInto('connector_notification_receipts')
+      .values({ provider: 'OURA', fingerprint: 'from-three-days-ago', received_at: old })
+      .execute();
+    const kept = await service.ctx.db
+      .selectFrom('connector_notification_receipts')
+      .select('fingerprint')
+      .execute();
+    assert.ok(kept.length >= 2);
+    assert.equal(await service.ctx.connectors.notifications.prune(), 1);
+    const left = await service.ctx.db
+      .selectFrom('connector_notification_receipts')
+      .select('fingerprint')
+      .execute();
+    assert.equal(left.length, kept.length - 1);
+    assert.ok(!left.some((row) => row.fingerprint === 'from-three-days-ago'));
   });
 
   test('signed timestamps: accepted up to 5 minutes old, refused older or from the future', async () => {

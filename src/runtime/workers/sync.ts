@@ -76,6 +76,7 @@ export function defineSyncJobs(ctx: AppContext) {
     options: { retryLimit: 2, expireInSeconds: 15 * 60 },
     handler: async () => {
       await ctx.connectors.budget.prune();
+      await ctx.connectors.notifications.prune();
       await ctx.connectors.subscriptions.renewDue();
     },
   });
