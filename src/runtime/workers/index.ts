@@ -2,7 +2,9 @@
 // process sends jobs too); handlers run only where `jobs.start({ work: true })` was called; recurring
 // jobs are scheduled by processes that run workers. pg-boss keeps schedules in the database and
 // sends each due job once, however many workers registered the schedule (see recurring.ts).
+import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../../features/context.ts';
+import type { Store } from '../../store/db.ts';
 import { defineConnectionJobs } from './connections.ts';
 import { dataRecurringJobs, defineDataJobs } from './data.ts';
 import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
@@ -21,8 +23,8 @@ export function defineJobs(ctx: AppContext): void {
   defineStoreJobs(ctx);
 }
 
-/** Every recurring job this deployment runs, as its settings configure them. */
-export function recurringJobs(ctx: Pick<AppContext, 'config' | 'store'>): RecurringJob[] {
+/** Every recurring job this deployment runs, as its settings and storage configure them. */
+export function recurringJobs(ctx: { config: Config; store: Pick<Store, 'kind'> }): RecurringJob[] {
   return [
     ...dataRecurringJobs(ctx.config),
     ...syncRecurringJobs(),

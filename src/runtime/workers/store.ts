@@ -5,6 +5,7 @@ import {
   maintainEmbeddedStore,
   STORE_MAINTENANCE_QUEUE,
 } from '../../store/maintenance.ts';
+import type { Store } from '../../store/db.ts';
 import type { RecurringJob } from './recurring.ts';
 
 export function defineStoreJobs(ctx: AppContext) {
@@ -19,7 +20,7 @@ export function defineStoreJobs(ctx: AppContext) {
 }
 
 /** Embedded storage only; on PostgreSQL the schedule is removed (autovacuum does this). */
-export function storeRecurringJobs(ctx: Pick<AppContext, 'store'>): RecurringJob[] {
+export function storeRecurringJobs(ctx: { store: Pick<Store, 'kind'> }): RecurringJob[] {
   return [
     {
       queue: STORE_MAINTENANCE_QUEUE,
