@@ -41,9 +41,9 @@ describe('store maintenance', () => {
       assert.ok(id);
       const [job] = await waitForJobsSettled(service.ctx, STORE_MAINTENANCE_QUEUE, { id }, 60_000);
       assert.equal(job?.state, 'completed');
-      const after = await stats();
-      assert.ok(after?.last_vacuum && after.last_vacuum.getTime() > before, 'VACUUM ran');
-      assert.ok(after?.last_analyze, 'ANALYZE ran');
+      const afterwards = await stats();
+      assert.ok(afterwards?.last_vacuum && afterwards.last_vacuum.getTime() > before, 'VACUUM ran');
+      assert.ok(afterwards?.last_analyze, 'ANALYZE ran');
     },
   );
 });
