@@ -23,6 +23,12 @@ export async function findJobs<T extends object>(
   return ctx.jobs.boss().findJobs<T>(queue, filter);
 }
 
+/** Jobs of `queue` still waiting (deferred ones included) or running. */
+export async function unsettledJobs(ctx: AppContext, queue: string): Promise<JobWithMetadata[]> {
+  const jobs = await findJobs(ctx, queue);
+  return jobs.filter((job) => !(TERMINAL_JOB_STATES as readonly string[]).includes(job.state));
+}
+
 /** Waits until every job of `queue` matching `filter` (at least one) is in a terminal state. */
 export async function waitForJobsSettled<T extends object>(
   ctx: AppContext,

@@ -31,6 +31,10 @@ export type WebhookReceiver = {
   script(...responses: (ScriptedResponse | number)[]): void;
   /** The answer once the script is used up (default 200). */
   setDefault(response: ScriptedResponse | number): void;
+  /** From now on every answer waits, however long, until `release()`: a receiver that is busy on command. */
+  hold(): void;
+  /** Sends every held answer (to requests whose connection is still open) and stops holding. */
+  release(): void;
   /** Requests carrying this webhook-id. */
   byId(id: string): ReceivedRequest[];
   distinctIds(): Set<string>;
@@ -50,6 +54,8 @@ export async function startWebhookReceiver(options: { host?: string } = {}): Pro
   const queue: ScriptedResponse[] = [];
   let fallback: ScriptedResponse = { status: 200 };
   const received: ReceivedRequest[] = [];
+  let holding = false;
+  let held: (() => void)[] = [];
 
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -71,7 +77,8 @@ export async function startWebhookReceiver(options: { host?: string } = {}): Pro
         entry.answeredAt = Date.now();
         entry.answeredWith = answer.status;
       };
-      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      if (holding) held.push(send);
+      else if (answer.delayMs) setTimeout(send, answer.delayMs);
       else send();
     });
   });
@@ -88,6 +95,15 @@ export async function startWebhookReceiver(options: { host?: string } = {}): Pro
     },
     setDefault(response) {
       fallback = asResponse(response);
+    },
+    hold() {
+      holding = true;
+    },
+    release() {
+      holding = false;
+      const waiting = held;
+      held = [];
+      for (const send of waiting) send();
     },
     byId(id) {
       return received.filter((entry) => entry.headers['webhook-id'] === id);

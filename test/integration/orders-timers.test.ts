@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { SANDBOX_STEP_QUEUE } from '../../src/features/orders/timers.ts';
 import {
   createDeveloper,
   requiresPostgres,
@@ -7,6 +8,7 @@ import {
   type TestDeveloper,
   type TestService,
 } from '../helpers/app.ts';
+import { waitForJobsSettled } from '../helpers/jobs.ts';
 import { activationBody, api, createOrder, type Json, simulate } from '../helpers/orders.ts';
 import { waitUntil } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -81,8 +83,15 @@ describe('order API: sandbox timers', () => {
       'the order to be delivered',
       30_000,
     );
-    // Give the superseded job time to fire and be ignored.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Every timer of this order has run (the superseded one included, which found itself stale).
+    const timers = await waitForJobsSettled(service.ctx, SANDBOX_STEP_QUEUE, {
+      data: { orderId: order.order_id },
+    });
+    assert.ok(timers.every((job) => job.state === 'completed'));
+    assert.ok(
+      timers.some((job) => (job.data as { event: string }).event === 'payment_complete'),
+      'the superseded payment timer was among them',
+    );
     const history = ((await orderOf(order.order_id)).status_history as Json[])
       .map((entry) => String(entry.status))
       .reverse();

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildHealthcheckEvent, healthcheckEnvelope } from '../../src/features/webhooks/events.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { DELIVERY_QUEUE, SLOW_DELIVERY_QUEUE } from '../../src/features/webhooks/outbox.ts';
+import { unsettledJobs } from '../helpers/jobs.ts';
 import { call, setUrl, waitForDelivery, waitUntil } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -81,11 +83,12 @@ describe('webhook retries', () => {
       delivery.attempts.map((a) => [a.status_code, a.outcome]),
       [[410, 'rejected']],
     );
-    // The scaled schedule would retry within ~1 s; a second event going through proves the queue moved on.
+    // A retry would be a delivery job deferred by the scaled schedule: once both lanes are empty
+    // (the probe below delivered too), nothing is left that could still retry the 410.
     target.setDefault(200);
     const probe = await sendTest(developer);
     await waitForDelivery(service, developer, probe, (d) => d.status === 'delivered', 'delivered');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await waitForEmptyDeliveryQueues(service);
     assert.equal(target.byId(eventId).length, 1, 'a 410 must not be retried');
     const state = await call(service, developer, 'GET', '/v2/webhook');
     assert.equal(state.body.recent_failures, 1);
@@ -116,7 +119,7 @@ describe('webhook retries', () => {
     assert.ok(Date.parse(attempt.next_attempt_at) - Date.parse(attempt.attempted_at) >= 2000);
   });
 
-  test('refused connections are retried until the schedule ends (or the destination is disabled)', async () => {
+  test('refused connections are retried until the destination is disabled, which holds the event', async () => {
     const developer = await createDeveloper(service.ctx);
     const target = await receiver();
     await setUrl(service, developer, target.url);
@@ -130,10 +133,13 @@ describe('webhook retries', () => {
       'settled',
       60_000,
     );
-    // Either it used up the schedule, or the destination was disabled first (2 s of failure) and holds it.
-    assert.ok(['failed', 'held'].includes(delivery.status), delivery.status);
+    // Here 2 s of failure disables a destination, while the (scaled) schedule runs for 85 s: the
+    // destination is always disabled first. Using up the schedule is the next describe's test.
+    assert.equal(delivery.status, 'held');
+    assert.equal(delivery.last_error, 'webhook destination disabled');
     assert.ok(delivery.attempts.every((a) => a.status_code === null && /ECONNREFUSED/.test(String(a.error))));
     assert.ok(delivery.attempts.length >= 2);
+    assert.ok(delivery.attempts.length < 10, 'the schedule was not used up');
   });
 
   test('a destination failing continuously is disabled, holds events, and re-enabling replays them', async () => {
@@ -196,13 +202,63 @@ describe('webhook retries', () => {
       .map((r) => r.headers['webhook-id']);
     assert.deepEqual(new Set(answered), new Set([eventId, later]));
   });
+});
 
-  test('a slow receiver does not hold up another developer’s deliveries', async () => {
+/**
+ * Timing-free versions of the two slow paths: a receiver that sits on requests until the test
+ * releases it (no sleeps, and a receiver timeout longer than any wait here), and a schedule scaled
+ * down so far (and a disable threshold so long) that running out of attempts is the only outcome.
+ */
+describe('webhook retries: schedule exhaustion and slow receivers', () => {
+  let service: TestService;
+  const receivers: WebhookReceiver[] = [];
+  const receiver = async () => {
+    const started = await startWebhookReceiver();
+    receivers.push(started);
+    return started;
+  };
+
+  before(async () => {
+    service = await startTestService({
+      env: {
+        WEBHOOK_RETRY_SCALE: '0.00001',
+        WEBHOOK_FAILING_AFTER: '1d',
+        WEBHOOK_DISABLE_AFTER: '2d',
+        WEBHOOK_TIMEOUT: '120s',
+      },
+    });
+  });
+  after(async () => {
+    await service?.close();
+    for (const started of receivers) await started.close();
+  });
+
+  test('refused connections on an enabled destination: every scheduled attempt, then failed', async () => {
+    const developer = await createDeveloper(service.ctx);
+    const target = await receiver();
+    await setUrl(service, developer, target.url);
+    await target.close();
+    const eventId = String((await call(service, developer, 'POST', '/v2/webhook/test')).body.event_id);
+    const delivery = await waitForDelivery(
+      service,
+      developer,
+      eventId,
+      (d) => d.status !== 'pending',
+      'settled',
+      60_000,
+    );
+    assert.equal(delivery.status, 'failed');
+    assert.equal(delivery.next_attempt_at, null);
+    assert.equal(delivery.attempts.length, 10, 'the first attempt and nine scheduled retries');
+    assert.ok(delivery.attempts.every((a) => a.status_code === null && /ECONNREFUSED/.test(String(a.error))));
+  });
+
+  test('a receiver sitting on a batch does not hold up another developer’s deliveries', async () => {
     const slowDeveloper = await createDeveloper(service.ctx);
     const fastDeveloper = await createDeveloper(service.ctx);
     const slow = await receiver();
     const fast = await receiver();
-    slow.setDefault({ status: 200, delayMs: 8000 });
+    slow.hold();
     await setUrl(service, slowDeveloper, slow.url);
     await setUrl(service, fastDeveloper, fast.url);
     const emitTests = async (developer: TestDeveloper, count: number) =>
@@ -217,21 +273,32 @@ describe('webhook retries', () => {
           ),
         ),
       );
-    await emitTests(slowDeveloper, 30);
+    // 25 events are one delivery job (a bulk emit puts up to 25 in a job): one batch, held open.
+    await emitTests(slowDeveloper, 25);
     await slow.waitForCount(1);
     await emitTests(fastDeveloper, 30);
-    await fast.waitForCount(30);
+    await fast.waitForCount(30, 60_000);
     assert.equal(
       slow.received.filter((r) => r.answeredAt !== null).length,
       0,
-      'every fast delivery arrived while the slow receiver was still sitting on its first requests',
+      'every fast delivery arrived while the slow receiver was still sitting on its requests',
     );
-    slow.setDefault(200);
+    slow.release();
     await slow.waitFor(
       (list) =>
-        new Set(list.filter((r) => r.answeredWith === 200).map((r) => r.headers['webhook-id'])).size === 30,
-      'all 30 slow deliveries answered',
+        new Set(list.filter((r) => r.answeredWith === 200).map((r) => r.headers['webhook-id'])).size === 25,
+      'all 25 slow deliveries answered',
       60_000,
     );
   });
 });
+
+/** Waits until no delivery job is waiting (deferred retries included) or running, in either lane. */
+async function waitForEmptyDeliveryQueues(service: TestService) {
+  await waitUntil(async () => {
+    for (const queue of [DELIVERY_QUEUE, SLOW_DELIVERY_QUEUE]) {
+      if ((await unsettledJobs(service.ctx, queue)).length > 0) return false;
+    }
+    return true;
+  }, 'both delivery lanes to be empty');
+}
