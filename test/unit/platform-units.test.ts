@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,12 +101,27 @@ describe('API keys', () => {
     const test_ = generateApiKey('sandbox');
     assert.match(live.plaintext, /^sk_live_/);
     assert.match(test_.plaintext, /^sk_test_/);
-    assert.equal(live.hash, hashApiKey(live.plaintext));
+    // SHA-256 hex: a fixed vector, and the stored hash recomputed with node:crypto, not with hashApiKey.
+    assert.equal(
+      hashApiKey('sk_test_known-vector'),
+      '2a553863ce64379e883e15d8cf869f6c1a080b3d91613265dd78ce54887252a0',
+    );
+    assert.equal(live.hash, createHash('sha256').update(live.plaintext, 'utf8').digest('hex'));
+    assert.match(live.plaintext, /^sk_live_[A-Za-z0-9_-]{43}$/, '32 random bytes, base64url');
+    assert.match(live.id, /^key_[0-9a-f]{16}$/);
+    assert.equal(live.displayPrefix, `${live.plaintext.slice(0, 'sk_live_'.length + 6)}…`);
+    assert.equal(test_.displayPrefix, `${test_.plaintext.slice(0, 'sk_test_'.length + 6)}…`);
+    assert.notEqual(generateApiKey('production').plaintext, live.plaintext);
     assert.ok(!live.hash.includes(live.plaintext));
     assert.ok(matchesAnyKey(live.plaintext, [test_.hash, live.hash]));
     assert.ok(!matchesAnyKey(live.plaintext, [test_.hash]));
     assert.ok(!matchesAnyKey(live.plaintext, []));
     assert.ok(!matchesAnyKey(`${live.plaintext}x`, [live.hash]));
+    // A malformed stored hash (another length) is skipped, not an error, and the others still count.
+    assert.ok(matchesAnyKey(live.plaintext, ['abcd', live.hash, 'zz']));
+    assert.ok(!matchesAnyKey(live.plaintext, ['abcd']));
+    // Every candidate is compared, so a match is found wherever it sits in the list.
+    assert.ok(matchesAnyKey(live.plaintext, [live.hash, test_.hash]));
   });
 });
 

@@ -1,3 +1,7 @@
+// Fakes check, not product tests: these check that the local Oura, Strava and WHOOP fakes behave like the real
+// providers (their OAuth, paging, signatures and payload shapes), so the connector tests that use
+// them mean something. They live apart (test/fakes-check/, every suite titled "fakes check: …")
+// so the runner's report keeps them apart from the product's own tests; they still run in npm test.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -63,7 +67,7 @@ async function getJson(url: string, token?: string) {
   };
 }
 
-describe('Oura fake', () => {
+describe('fakes check: Oura fake', () => {
   let oura: OuraFake;
   let tokens: { access_token: string; refresh_token: string };
   before(async () => {
@@ -274,7 +278,7 @@ describe('Oura fake', () => {
   });
 });
 
-describe('Strava fake', () => {
+describe('fakes check: Strava fake', () => {
   let strava: StravaFake;
   let tokens: { access_token: string; refresh_token: string; expires_at: number };
   before(async () => {
@@ -441,7 +445,7 @@ describe('Strava fake', () => {
   });
 });
 
-describe('WHOOP fake', () => {
+describe('fakes check: WHOOP fake', () => {
   let whoop: WhoopFake;
   let tokens: { access_token: string; refresh_token: string; scope: string };
   before(async () => {

@@ -1,3 +1,7 @@
+// Fakes check, not product tests: these check that the local Polar, Withings and Dexcom fakes behave like the real
+// providers (their OAuth, paging, signatures and payload shapes), so the connector tests that use
+// them mean something. They live apart (test/fakes-check/, every suite titled "fakes check: …")
+// so the runner's report keeps them apart from the product's own tests; they still run in npm test.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -60,7 +64,7 @@ async function codeFrom(authorizeUrl: string): Promise<string> {
   return code;
 }
 
-describe('Polar fake', () => {
+describe('fakes check: Polar fake', () => {
   let polar: PolarFake;
   let receiver: WebhookReceiver;
   let token: string;
@@ -331,7 +335,7 @@ describe('Polar fake', () => {
   });
 });
 
-describe('Withings fake', () => {
+describe('fakes check: Withings fake', () => {
   let withings: WithingsFake;
   let receiver: WebhookReceiver;
   let access: string;
@@ -621,7 +625,7 @@ describe('Withings fake', () => {
   });
 });
 
-describe('Dexcom fake', () => {
+describe('fakes check: Dexcom fake', () => {
   let dexcom: DexcomFake;
   let tokens: Json;
   before(async () => {
