@@ -28,8 +28,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : newId('request');
     },
-    // strictNumbers: NaN and Infinity (a query's 1e400) are not numbers.
-    ajv: { customOptions: { coerceTypes: 'array', allErrors: false, strictNumbers: true } },
+    // strictNumbers off: with it on (ajv 8's default), a query's "Infinity" is coerced to a
+    // number and then skips every range check. Off, the range every number gets
+    // (schema-bounds.ts) refuses it; JSON bodies cannot carry non-finite numbers past the
+    // input boundary at all.
+    ajv: { customOptions: { coerceTypes: 'array', allErrors: false, strictNumbers: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: INPUT_LIMITS.maxParamLength },
     // Errors raised before a route runs (414, 431, a malformed URL) are problems too.
     ...frameworkErrorOptions(ctx.config.publicUrl),

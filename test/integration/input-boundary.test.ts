@@ -180,8 +180,15 @@ describe('the input boundary', () => {
     );
   });
 
-  test('numbers are range checked: page=1e30 and limit=1e400', async () => {
+  test('numbers are range checked: page=1e30, page=Infinity and limit=1e400', async () => {
     await expectProblem({ url: '/v2/subscriptions?page=1e30' }, 400, /^invalid page: must be <= 2147483647/);
+    // Found by the OpenAPI fuzz: ajv's strictNumbers let a coerced Infinity skip the range check.
+    await expectProblem(
+      { url: '/v2/subscriptions?page=Infinity' },
+      400,
+      /^invalid page: must be <= 2147483647/,
+    );
+    await expectProblem({ url: '/v2/subscriptions?page=-Infinity' }, 400, /^invalid page: must be >= 0/);
     await expectProblem({ url: '/v2/webhook/deliveries?limit=1e400' }, 400, /^invalid limit/);
   });
 
