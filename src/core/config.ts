@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ensurePrivateDirectory } from './private-files.ts';
 
 export type Config = {
   port: number;
@@ -75,7 +76,7 @@ function loadEncryptionKey(
   }
   const keyFile = join(dataDir, 'encryption.key');
   if (existsSync(keyFile)) return decodeKey(readFileSync(keyFile, 'utf8').trim(), keyFile);
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDirectory(dataDir);
   const key = randomBytes(32);
   writeFileSync(keyFile, `${key.toString('hex')}\n`, { mode: 0o600 });
   chmodSync(keyFile, 0o600);

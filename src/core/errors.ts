@@ -23,6 +23,8 @@ export const ERROR_KINDS = {
   upstream_unavailable: { status: 503, title: 'service unavailable' },
   /** Tributary's own database is unreachable for the moment; the request can be retried as is. */
   service_unavailable: { status: 503, title: 'service unavailable' },
+  /** The database has no disk space left; nothing was written, and retrying will not help until space is freed. */
+  insufficient_storage: { status: 507, title: 'insufficient storage' },
 } as const;
 
 export type ErrorKind = keyof typeof ERROR_KINDS;
@@ -107,3 +109,24 @@ export const databaseUnavailable = (cause: unknown) =>
     headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
     cause,
   });
+
+/** Whether the database (or the disk under embedded storage) refused a write for lack of space. */
+export function isDiskFullError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  // 53100 disk_full: PostgreSQL (and PGlite) could not extend a file; the statement was rolled back.
+  return code === '53100' || code === 'ENOSPC';
+}
+
+export const storageFull = (cause: unknown) =>
+  new AppError('insufficient_storage', 'the database is out of disk space; nothing was written', { cause });
+
+/**
+ * What a database failure means to the client, when it is not a bug: the database unreachable
+ * (503, retry) or out of space (507). Anything else stays an internal error.
+ */
+export function databaseFault(error: unknown): AppError | undefined {
+  if (isDatabaseConnectionError(error)) return databaseUnavailable(error);
+  if (isDiskFullError(error)) return storageFull(error);
+  return undefined;
+}

@@ -40,7 +40,8 @@ const WHY: Partial<Record<number, string>> = {
   422: 'Not a valid transition from the current state',
   429: 'Rate limited: see Retry-After and the X-Service-RateLimit-* headers',
   500: 'Internal error: the body carries a request_id to quote',
-  503: 'A provider is not answering: retry after Retry-After',
+  503: 'A provider or the database is not answering: retry after Retry-After',
+  507: 'The database is out of disk space: nothing was written',
 };
 
 const KIND_OF_STATUS = new Map<number, ErrorKind>(
@@ -76,11 +77,13 @@ export type RouteFacts = {
 
 /** The error statuses a route can answer. */
 export function problemStatusesOf(route: RouteFacts): number[] {
-  const statuses = new Set<number>([400, 500]);
+  // Any route may find the database unreachable (503); a write may find its disk full (507).
+  const statuses = new Set<number>([400, 500, 503]);
   if (route.authenticated) [401, 403].forEach((status) => statuses.add(status));
   if (route.hasParams) [404, 414].forEach((status) => statuses.add(status));
   if (route.namesUser) statuses.add(404);
-  if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method)) [413, 415].forEach((s) => statuses.add(s));
+  if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method))
+    [413, 415, 507].forEach((s) => statuses.add(s));
   // Data reads are budgeted (429) and may need the provider (503).
   if (route.method === 'GET' && route.tags.includes('data')) [429, 503].forEach((s) => statuses.add(s));
   for (const status of ROUTE_PROBLEMS[`${route.method} ${route.url}`] ?? []) statuses.add(status);

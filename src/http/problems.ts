@@ -1,13 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  AppError,
-  databaseUnavailable,
-  ERROR_KINDS,
-  type ErrorKind,
-  isDatabaseConnectionError,
-} from '../core/errors.ts';
+import { AppError, databaseFault, ERROR_KINDS, type ErrorKind } from '../core/errors.ts';
 import type { App } from './app-type.ts';
 
 /** Every error leaves as `application/problem+json`; this is the only place that writes one. */
@@ -90,11 +84,8 @@ export function sendProblem(
 
 export function registerProblemHandling(app: App, publicUrl: string) {
   app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
-    // A lost database connection is the service being briefly unavailable, not a bug: 503.
-    const error =
-      !(thrown instanceof AppError) && isDatabaseConnectionError(thrown)
-        ? databaseUnavailable(thrown)
-        : thrown;
+    // A lost database connection (503) or a full disk (507) is not a bug in the request or the code.
+    const error = thrown instanceof AppError ? thrown : (databaseFault(thrown) ?? thrown);
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');

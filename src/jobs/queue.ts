@@ -1,8 +1,8 @@
 import { CompiledQuery } from 'kysely';
 import { fromPglite, type Job, PgBoss, type QueueOptions, type WorkOptions } from 'pg-boss';
 import type { Logger } from 'pino';
-import { isDatabaseConnectionError } from '../core/errors.ts';
-import { connectionLossReporter } from '../store/connection-loss.ts';
+import { isDatabaseConnectionError, isDiskFullError } from '../core/errors.ts';
+import { CONNECTION_LOST, DISK_FULL, faultReporter } from '../store/fault-reporter.ts';
 import type { Db, Store } from '../store/db.ts';
 
 /**
@@ -87,9 +87,11 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
 
   // pg-boss survives a lost connection by itself: its pool discards the client, workers poll
   // again, and its LISTEN connection reconnects with backoff. What reaches us is a report.
-  const reportLoss = connectionLossReporter(log, 'job queue');
+  const reportLoss = faultReporter(log, { source: 'job queue', message: CONNECTION_LOST });
+  const reportDiskFull = faultReporter(log, { source: 'job queue', message: DISK_FULL });
   boss.on('error', (error) => {
     if (isDatabaseConnectionError(error)) reportLoss(error);
+    else if (isDiskFullError(error)) reportDiskFull(error);
     else log.error({ err: error }, 'job queue error');
   });
 

@@ -1,13 +1,10 @@
-import { developersCommand, keysCommand } from './cli/developers.ts';
+import { AdminUnreachable, sendCommand } from './admin/client.ts';
+import { executeCommand, STORE_COMMANDS } from './cli/commands.ts';
 import { UsageError } from './cli/output.ts';
-import { providersCommand } from './cli/providers.ts';
-import { sandboxCommand } from './cli/sandbox.ts';
 import { serveCommand } from './cli/serve.ts';
-import { webhookCommand } from './cli/webhook.ts';
-import { ConfigError, loadConfig } from '../core/config.ts';
+import { ConfigError, type Config, loadConfig } from '../core/config.ts';
 import { AppError } from '../core/errors.ts';
-import { createLogger } from '../core/log.ts';
-import { openMigratedStore } from './runtime.ts';
+import { claimForCommand, DataDirInUse } from './data-dir-ownership.ts';
 
 const USAGE = `usage: tributary <command>
 
@@ -20,39 +17,59 @@ commands:
   sandbox connect …               connect a sandbox user without a browser
   webhook …                       get, set, rotate-secret, test, deliveries, replay
 
-Configuration comes from the environment; see .env.example.`;
+Configuration comes from the environment; see .env.example. With embedded storage, commands
+run beside a running server take effect in that server.`;
 
-type Command = (config: ReturnType<typeof loadConfig>, args: string[]) => Promise<void>;
-
-const commands: Record<string, Command> = {
-  serve: serveCommand,
-  migrate: async (config) => {
-    const log = createLogger(config.logLevel);
-    const store = await openMigratedStore(config, log);
-    await store.close();
-    process.stdout.write('migrations up to date\n');
-  },
-  developers: developersCommand,
-  keys: keysCommand,
-  providers: providersCommand,
-  sandbox: sandboxCommand,
-  webhook: webhookCommand,
-};
+/**
+ * A store command on PostgreSQL opens its own connection: every process shares the database. On
+ * embedded storage it needs the data directory: its own while no server runs, otherwise it is
+ * sent to the server that owns it and runs there.
+ */
+async function runStoreCommand(name: string, config: Config, args: string[]): Promise<number> {
+  if (config.databaseUrl) return executeCommand(name, config, args);
+  const ownership = await claimForCommand(config.dataDir, name);
+  if (ownership.kind === 'owned') {
+    try {
+      return await executeCommand(name, config, args);
+    } finally {
+      ownership.lock.release();
+    }
+  }
+  let result;
+  try {
+    result = await sendCommand(ownership.admin, [name, ...args]);
+  } catch (error) {
+    if (!(error instanceof AdminUnreachable)) throw error;
+    throw new DataDirInUse(
+      `DATA_DIR ${config.dataDir} belongs to a running tributary server (pid ${ownership.pid}) that ` +
+        `did not take the command (${error.message}); nothing was changed`,
+    );
+  }
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  return result.exit_code;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  const command = name ? commands[name] : undefined;
-  if (!command) {
+  if (!name || (name !== 'serve' && !STORE_COMMANDS[name])) {
     process.stderr.write(`${USAGE}\n`);
     return name === undefined || name === 'help' || name === '--help' ? 0 : 2;
   }
   try {
-    await command(loadConfig(), args);
+    const config = loadConfig();
+    if (name !== 'serve') return await runStoreCommand(name, config, args);
+    await serveCommand(config, args);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      error instanceof AppError ||
+      error instanceof DataDirInUse
+    ) {
       process.stderr.write(`tributary: ${error.message}\n`);
-      return error instanceof AppError ? 1 : 2;
+      return error instanceof UsageError || error instanceof ConfigError ? 2 : 1;
     }
     throw error;
   }

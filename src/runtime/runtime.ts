@@ -6,6 +6,7 @@ import { type AppContext, createContext } from './context.ts';
 import type { App } from '../http/app-type.ts';
 import { createJobQueue } from '../jobs/queue.ts';
 import { createLogger } from '../core/log.ts';
+import { exposedMode } from '../core/private-files.ts';
 import { openStore, type Store } from '../store/db.ts';
 import { migrateToLatest } from '../store/migrate.ts';
 
@@ -48,12 +49,23 @@ export async function openContext(config: Config): Promise<{ ctx: AppContext; cl
   };
 }
 
+/** A data directory others can enter exposes health data and key hashes: say so at start-up. */
+function warnIfDataDirExposed(dataDir: string, log: Logger) {
+  const mode = exposedMode(dataDir);
+  if (mode)
+    log.warn(
+      { dataDir, mode },
+      `DATA_DIR is accessible to other users (mode ${mode}); restrict it: chmod -R go-rwx ${dataDir}`,
+    );
+}
+
 export async function startRuntime(
   config: Config,
   role: Role,
   log = createLogger(config.logLevel),
   beforeListen?: (ctx: AppContext) => Promise<void>,
 ): Promise<Runtime> {
+  if (!config.databaseUrl) warnIfDataDirExposed(config.dataDir, log);
   const store = await openMigratedStore(config, log);
   const jobs = createJobQueue(store, log);
   const ctx = createContext({ config, store, jobs, log });

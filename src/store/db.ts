@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { connectionLossReporter } from './connection-loss.ts';
+import { ensurePrivateDirectory, restrictNewFilesToOwner } from '../core/private-files.ts';
+import { CONNECTION_LOST, faultReporter } from './fault-reporter.ts';
+import { OwnerOnlyNodeFS } from './owner-only-fs.ts';
 import { PgliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -68,12 +69,18 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Store> {
-  let path: string | undefined;
+  let fs: OwnerOnlyNodeFS | undefined;
   if (dataDir) {
-    path = join(dataDir, 'pgdata');
-    mkdirSync(path, { recursive: true });
+    const path = join(dataDir, 'pgdata');
+    ensurePrivateDirectory(dataDir);
+    ensurePrivateDirectory(path);
+    // Health data: what this process creates from now on is its user's alone (PGlite's own file
+    // modes are restricted by OwnerOnlyNodeFS; the umask covers the directories it makes).
+    restrictNewFilesToOwner();
+    fs = new OwnerOnlyNodeFS(path);
   }
-  const pglite = await PGlite.create(path, {
+  const pglite = await PGlite.create({
+    ...(fs ? { fs } : {}),
     parsers: { [INT8_OID]: parseInt8 },
     // PostgreSQL's default 128 MB of shared buffers all lands in this process's memory; an
     // embedded store serves one laptop, and the OS page cache still holds the data files.
@@ -115,7 +122,7 @@ async function openPostgres(
   // checked out, so every client gets one of ours too. The statement in flight rejects with the
   // same error (the HTTP edge answers 503) and the pool discards the broken client; the next
   // checkout opens a fresh connection, so the pool recovers as soon as the database is back.
-  const reportLoss = connectionLossReporter(log, 'pool');
+  const reportLoss = faultReporter(log, { source: 'pool', message: CONNECTION_LOST });
   pool.on('error', reportLoss);
   pool.on('connect', (client) => client.on('error', reportLoss));
   if (schema !== 'public') await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);

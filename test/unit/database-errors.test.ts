@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AppError, databaseUnavailable, isDatabaseConnectionError } from '../../src/core/errors.ts';
-import { connectionLossReporter } from '../../src/store/connection-loss.ts';
+import {
+  AppError,
+  databaseFault,
+  databaseUnavailable,
+  isDatabaseConnectionError,
+  isDiskFullError,
+} from '../../src/core/errors.ts';
+import { faultReporter } from '../../src/store/fault-reporter.ts';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -38,11 +44,21 @@ test('a database outage is a 503 service-unavailable problem with Retry-After', 
   assert.ok(Number(error.headers['retry-after']) > 0);
 });
 
+test('a full disk is a 507 insufficient-storage problem; other database errors stay internal', () => {
+  const full = withCode('could not extend file "base/5/16390": No space left on device', '53100');
+  assert.ok(isDiskFullError(full));
+  assert.ok(isDiskFullError(withCode('ENOSPC: no space left on device, write', 'ENOSPC')));
+  assert.equal(databaseFault(full)?.status, 507);
+  assert.equal(databaseFault(full)?.kind, 'insufficient_storage');
+  assert.equal(databaseFault(withCode('read ECONNRESET', 'ECONNRESET'))?.status, 503);
+  assert.equal(databaseFault(withCode('duplicate key value violates unique constraint', '23505')), undefined);
+});
+
 test('lost connections are reported once per window, with how many failures the line stands for', () => {
   const lines: Record<string, unknown>[] = [];
   const log = { warn: (fields: Record<string, unknown>) => lines.push(fields) };
   let now = 0;
-  const report = connectionLossReporter(log as never, 'pool', () => now);
+  const report = faultReporter(log, { source: 'pool', message: 'lost' }, () => now);
   const lost = withCode('terminating connection due to administrator command', '57P01');
   report(lost);
   report(lost);

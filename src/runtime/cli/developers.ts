@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
-import { openContext } from '../runtime.ts';
-import { printJson, printTable, UsageError } from './output.ts';
+import { openContext } from './session.ts';
+import { print, printJson, printTable, UsageError } from './output.ts';
 
 const USAGE = `usage:
   tributary developers create --name N --environment sandbox|production [--order-api] [--json]
@@ -81,7 +81,7 @@ export async function developersCommand(config: Config, args: string[]) {
           needDevId(),
           action === 'suspend' ? 'suspended' : 'active',
         );
-        process.stdout.write(`${developer.id}: ${developer.status}\n`);
+        print(`${developer.id}: ${developer.status}\n`);
         return;
       }
       case 'set-limit': {
@@ -89,18 +89,14 @@ export async function developersCommand(config: Config, args: string[]) {
         if (!raw) throw new UsageError(`--hourly-days is required\n${USAGE}`);
         const days = raw === 'default' ? null : Number(raw);
         const developer = await developers.setHourlyDaysLimit(needDevId(), days);
-        process.stdout.write(
-          `${developer.id}: hourly limit ${developer.hourlyDaysLimit ?? 'default'} days\n`,
-        );
+        print(`${developer.id}: hourly limit ${developer.hourlyDaysLimit ?? 'default'} days\n`);
         return;
       }
       case 'order-api': {
         if (values.enable === values.disable)
           throw new UsageError(`pass exactly one of --enable, --disable\n${USAGE}`);
         const developer = await developers.setOrderApiAccess(needDevId(), values.enable);
-        process.stdout.write(
-          `${developer.id}: order API ${developer.orderApiAccess ? 'enabled' : 'disabled'}\n`,
-        );
+        print(`${developer.id}: order API ${developer.orderApiAccess ? 'enabled' : 'disabled'}\n`);
         return;
       }
       default:
@@ -121,7 +117,7 @@ export async function keysCommand(config: Config, args: string[]) {
       case 'create': {
         const key = await ctx.developers.createKey(devId);
         if (json) printJson({ dev_id: devId, key_id: key.id, api_key: key.apiKey });
-        else process.stdout.write(`${key.id}  ${key.apiKey}\n`);
+        else print(`${key.id}  ${key.apiKey}\n`);
         return;
       }
       case 'list': {
@@ -133,7 +129,7 @@ export async function keysCommand(config: Config, args: string[]) {
       case 'revoke': {
         if (!keyId || keyId.startsWith('--')) throw new UsageError(`missing <key-id>\n${USAGE}`);
         await ctx.developers.revokeKey(devId, keyId);
-        process.stdout.write(`${keyId}: revoked\n`);
+        print(`${keyId}: revoked\n`);
         return;
       }
       default:

@@ -1,11 +1,17 @@
-/** CLI output: JSON for scripts (`--json`), aligned text for people. */
+import { currentSession } from './session.ts';
+
+/** CLI output: JSON for scripts (`--json`), aligned text for people; to the current session. */
+export function print(text: string) {
+  currentSession().stdout(text);
+}
+
 export function printJson(value: unknown) {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  print(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 export function printTable(rows: Record<string, unknown>[]) {
   if (rows.length === 0) {
-    process.stdout.write('(none)\n');
+    print('(none)\n');
     return;
   }
   const columns = Object.keys(rows[0] ?? {});
@@ -18,8 +24,8 @@ export function printTable(rows: Record<string, unknown>[]) {
       .map((value, i) => value.padEnd(widths[i] ?? 0))
       .join('  ')
       .trimEnd();
-  process.stdout.write(`${line(columns)}\n`);
-  for (const row of rows) process.stdout.write(`${line(columns.map((column) => cell(row[column])))}\n`);
+  print(`${line(columns)}\n`);
+  for (const row of rows) print(`${line(columns.map((column) => cell(row[column])))}\n`);
 }
 
 export class UsageError extends Error {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
-import { openContext } from '../runtime.ts';
+import { openContext } from './session.ts';
 import { printJson, printTable, UsageError } from './output.ts';
 
 const USAGE = `usage:

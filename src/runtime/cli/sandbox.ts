@@ -4,7 +4,7 @@ import { AppError } from '../../core/errors.ts';
 import { findUserForDeveloper, toWireUser } from '../../features/users/service.ts';
 import { type ConsentRequest, decideConsent, newSandboxAccount } from '../../providers/sandbox/consent.ts';
 import { sandbox } from '../../providers/sandbox/provider.ts';
-import { openContext } from '../runtime.ts';
+import { openContext } from './session.ts';
 import { printJson, printTable, UsageError } from './output.ts';
 
 const USAGE = `usage:

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../context.ts';
 import { createLogger } from '../../core/log.ts';
-import { type Role, startRuntime } from '../runtime.ts';
+import { type AdminServer, startAdminServer } from '../admin/server.ts';
+import { claimForServer } from '../data-dir-ownership.ts';
+import { type Role, type Runtime, startRuntime } from '../runtime.ts';
 import { UsageError } from './output.ts';
 
 const ROLES: Role[] = ['api', 'worker', 'all'];
@@ -53,9 +55,29 @@ export async function serveCommand(config: Config, args: string[]) {
 
   const log = createLogger(config.logLevel);
   const started = Date.now();
-  const runtime = await startRuntime(config, role, log, async (ctx) => {
-    if (role !== 'worker' && !config.databaseUrl) await bootstrapSandboxDeveloper(ctx, config);
-  });
+  // Embedded storage is this process's alone while it runs; CLI commands reach it over the admin
+  // endpoint published in the lock. PostgreSQL is shared by design: no lock.
+  const lock = config.databaseUrl ? undefined : await claimForServer(config.dataDir);
+  let admin: AdminServer | undefined;
+  let runtime: Runtime;
+  try {
+    runtime = await startRuntime(config, role, log, async (ctx) => {
+      if (lock) {
+        admin = await startAdminServer({ dataDir: config.dataDir, ctx, log });
+        lock.update({
+          pid: process.pid,
+          command: 'serve',
+          startedAt: new Date(started).toISOString(),
+          admin: admin.endpoint,
+        });
+      }
+      if (role !== 'worker' && !config.databaseUrl) await bootstrapSandboxDeveloper(ctx, config);
+    });
+  } catch (error) {
+    await admin?.close();
+    lock?.release();
+    throw error;
+  }
   log.info(
     {
       role,
@@ -75,7 +97,10 @@ export async function serveCommand(config: Config, args: string[]) {
     signalled = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
     try {
+      await admin?.close();
       await runtime.stop();
+      // Only once the store is closed may another process open it.
+      lock?.release();
       process.exit(0);
     } catch (error) {
       log.error({ err: error }, 'shutdown failed');

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
 import { wireDateTime } from '../../model/time.ts';
-import { openContext } from '../runtime.ts';
-import { printJson, printTable, UsageError } from './output.ts';
+import { openContext } from './session.ts';
+import { print, printJson, printTable, UsageError } from './output.ts';
 
 const USAGE = `usage:
   tributary webhook get <dev-id> [--json]
@@ -17,8 +17,7 @@ const when = (at: Date | null) => (at ? wireDateTime(at) : null);
 
 function printFields(fields: Record<string, unknown>) {
   const width = Math.max(...Object.keys(fields).map((key) => key.length));
-  for (const [key, value] of Object.entries(fields))
-    process.stdout.write(`${key.padEnd(width)}  ${value ?? '-'}\n`);
+  for (const [key, value] of Object.entries(fields)) print(`${key.padEnd(width)}  ${value ?? '-'}\n`);
 }
 
 export async function webhookCommand(config: Config, args: string[]) {
@@ -93,7 +92,7 @@ export async function webhookCommand(config: Config, args: string[]) {
       case 'test': {
         const { eventId: queued } = await webhooks.sendTest(devId);
         if (values.json) printJson({ status: 'queued', event_id: queued });
-        else process.stdout.write(`queued healthcheck ${queued} (delivered by a running worker)\n`);
+        else print(`queued healthcheck ${queued} (delivered by a running worker)\n`);
         return;
       }
       case 'deliveries': {
@@ -122,13 +121,13 @@ export async function webhookCommand(config: Config, args: string[]) {
             };
           }),
         );
-        if (page.nextCursor) process.stdout.write(`more: --cursor ${page.nextCursor}\n`);
+        if (page.nextCursor) print(`more: --cursor ${page.nextCursor}\n`);
         return;
       }
       case 'replay': {
         if (!eventId) throw new UsageError(`missing <event-id>\n${USAGE}`);
         await webhooks.replay(devId, eventId);
-        process.stdout.write(`${eventId}: queued for delivery\n`);
+        print(`${eventId}: queued for delivery\n`);
         return;
       }
       default:

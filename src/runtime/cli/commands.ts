@@ -1,0 +1,51 @@
+import { ConfigError, type Config } from '../../core/config.ts';
+import { AppError } from '../../core/errors.ts';
+import { migrateToLatest } from '../../store/migrate.ts';
+import { developersCommand, keysCommand } from './developers.ts';
+import { print, UsageError } from './output.ts';
+import { providersCommand } from './providers.ts';
+import { sandboxCommand } from './sandbox.ts';
+import { currentSession, openContext } from './session.ts';
+import { webhookCommand } from './webhook.ts';
+
+/**
+ * The commands that work on the store (everything but `serve`). Each can run in its own process
+ * or, beside a server that owns embedded storage, inside that server (see ./session.ts).
+ */
+type Command = (config: Config, args: string[]) => Promise<void>;
+
+async function migrateCommand(config: Config) {
+  const { ctx, close } = await openContext(config);
+  try {
+    // Opening a context applies pending migrations; a running server applied them at start-up.
+    const applied = await migrateToLatest(ctx.store.db, ctx.store.postgres?.schema);
+    print(applied.length > 0 ? `applied ${applied.join(', ')}\n` : 'migrations up to date\n');
+  } finally {
+    await close();
+  }
+}
+
+export const STORE_COMMANDS: Record<string, Command> = {
+  migrate: migrateCommand,
+  developers: developersCommand,
+  keys: keysCommand,
+  providers: providersCommand,
+  sandbox: sandboxCommand,
+  webhook: webhookCommand,
+};
+
+/** Runs a command in the current session; returns its exit status (2 usage, 1 refused or failed). */
+export async function executeCommand(name: string, config: Config, args: string[]): Promise<number> {
+  const command = STORE_COMMANDS[name];
+  if (!command) throw new Error(`unknown command ${name}`);
+  try {
+    await command(config, args);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError) {
+      currentSession().stderr(`tributary: ${error.message}\n`);
+      return error instanceof AppError ? 1 : 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,138 @@
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The embedded store belongs to one process at a time: PGlite is a single-user PostgreSQL, and a
+ * second process opening the same files would work on its own copy and lose its writes (or
+ * corrupt the owner's). The owner holds `tributary.lock` in the data directory: created
+ * exclusively, mode 0600, holding its pid and whatever it wants others to know (a running server
+ * publishes its admin endpoint there). A lock whose pid is gone is stale and is taken over.
+ */
+export const LOCK_FILE = 'tributary.lock';
+
+export type LockRecord = {
+  pid: number;
+  /** What holds the directory: `serve`, or a one-off command such as `developers`. */
+  command: string;
+  startedAt: string;
+  /** Set by a running server once its admin endpoint listens. */
+  admin?: { socket?: string; host?: string; port?: number; token: string };
+};
+
+export type DataDirLock = {
+  path: string;
+  /** Rewrites the record (atomically: readers never see a half-written file). */
+  update(record: LockRecord): void;
+  release(): void;
+};
+
+export type LockAttempt = { acquired: true; lock: DataDirLock } | { acquired: false; owner: LockRecord };
+
+const isAlive = (pid: number) => {
+  if (pid === process.pid) return false; // a lock naming us before we took it is a predecessor's (reused pid)
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+function readRecord(path: string): LockRecord | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as LockRecord;
+    return typeof parsed.pid === 'number' ? parsed : undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // Unreadable (locks are only ever linked or renamed in whole): nobody can own it.
+    return { pid: -1, command: 'unknown', startedAt: '' };
+  }
+}
+
+function writeFileAtomically(path: string, record: LockRecord, place: (written: string) => void) {
+  const temporary = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temporary, 'w', 0o600);
+  try {
+    writeSync(fd, `${JSON.stringify(record)}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    place(temporary);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+/** Creates the lock only if there is none; written beside it and linked in, so it is never seen half-written. */
+function writeNew(path: string, record: LockRecord): boolean {
+  try {
+    writeFileAtomically(path, record, (written) => linkSync(written, path));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/**
+ * Moves a stale lock out of the way. Two processes may both find the same stale lock; only one
+ * rename of it succeeds, and if what was renamed turns out to be a live owner's fresh lock (the
+ * other process won in between), it is put back.
+ */
+function removeStale(path: string) {
+  const aside = `${path}.stale-${process.pid}`;
+  try {
+    renameSync(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const moved = readRecord(aside);
+  if (moved && isAlive(moved.pid)) {
+    try {
+      linkSync(aside, path);
+    } catch {
+      // Someone else holds it now; the live owner's record is theirs to keep.
+    }
+  }
+  unlinkSync(aside);
+}
+
+export function tryLockDataDir(dataDir: string, record: Omit<LockRecord, 'pid' | 'startedAt'>): LockAttempt {
+  const path = join(dataDir, LOCK_FILE);
+  const full: LockRecord = { ...record, pid: process.pid, startedAt: new Date().toISOString() };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (writeNew(path, full)) {
+      let released = false;
+      return {
+        acquired: true,
+        lock: {
+          path,
+          update(next) {
+            writeFileAtomically(path, next, (written) => renameSync(written, path));
+          },
+          release() {
+            if (released) return;
+            released = true;
+            if (readRecord(path)?.pid === process.pid) unlinkSync(path);
+          },
+        },
+      };
+    }
+    const owner = readRecord(path);
+    if (owner && isAlive(owner.pid)) return { acquired: false, owner };
+    removeStale(path);
+  }
+  throw new Error(`could not take over the stale lock ${path}; remove it if no tributary process is running`);
+}
