@@ -90,6 +90,22 @@ export function problemStatusesOf(route: RouteFacts): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
+/** Successes of routes that declare no response schema and do not answer 200. */
+const ROUTE_SUCCESS: Record<string, Record<string, object>> = {
+  'GET /v2/auth/callback/:provider': {
+    302: {
+      description:
+        'Back to your app (auth_success_redirect_url or auth_failure_redirect_url) or to the hosted outcome page',
+      type: 'null',
+    },
+  },
+};
+
+/** The success entry of a route with no response schema of its own. */
+export function successResponses(method: string, url: string): Record<string, object> {
+  return ROUTE_SUCCESS[`${method} ${url}`] ?? { 200: { description: 'Success', type: 'null' } };
+}
+
 /** Response entries (the @fastify/swagger form) for a route's problems, by status. */
 export function problemResponses(statuses: readonly number[]): Record<string, object> {
   return Object.fromEntries(

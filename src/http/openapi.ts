@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { version } from '../core/version.ts';
 import type { App } from './app-type.ts';
-import { problemResponses, problemStatusesOf, ProblemSchema } from './openapi-problems.ts';
+import { problemResponses, problemStatusesOf, ProblemSchema, successResponses } from './openapi-problems.ts';
 
 type DocumentedSchema = {
   querystring?: unknown;
@@ -62,7 +62,7 @@ export async function registerOpenApi(app: App, publicUrl: string) {
         tags: own.tags ?? [],
       });
       const response = {
-        ...(own.response ? {} : { 200: { description: 'Success', type: 'null' } }),
+        ...(own.response ? {} : successResponses(method, url)),
         ...problemResponses(statuses),
         ...own.response,
       };
