@@ -9,6 +9,7 @@ import {
   type TestService,
 } from '../helpers/app.ts';
 import { callback, decideSandboxConsent, pathOf } from '../helpers/connections.ts';
+import { formToken, formTokenOf } from '../helpers/widget.ts';
 
 describe('hosted connect widget', () => {
   let service: TestService;
@@ -31,13 +32,16 @@ describe('hosted connect widget', () => {
     return response.json() as { session_id: string; url: string; status: string; expires_in: number };
   }
   const open = (url: string) => service.app.inject({ method: 'GET', url: pathOf(url) });
-  const choose = (url: string, provider: string) =>
-    service.app.inject({
+  // As a browser does: the form's token comes from the page (the token of a session is stable).
+  const choose = async (url: string, provider: string) => {
+    const token = formToken((await open(url)).body) ?? formTokenOf(service, url);
+    return service.app.inject({
       method: 'POST',
       url: `${pathOf(url)}/connect`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: `provider=${provider}`,
+      payload: new URLSearchParams({ provider, csrf_token: token }).toString(),
     });
+  };
 
   before(async () => {
     service = await startTestService({ clock, env: { OURA_CLIENT_ID: 'id', OURA_CLIENT_SECRET: 'secret' } });

@@ -3,6 +3,7 @@ import { oauthCallbackUrl } from '../../provider-kit/callback-url.ts';
 import * as usersRepo from '../users/repo.ts';
 import { resolveLanguage } from '../../core/languages.ts';
 import { buildAuthorizeUrl, newPkcePair } from '../../provider-access/oauth.ts';
+import type { Db } from '../../store/db.ts';
 import {
   AUTH_SESSION_TTL_MS,
   type ConnectionsDeps,
@@ -30,12 +31,46 @@ export type AuthLink = { userId: string; authUrl: string; provider: string; expi
 export function createAuthLinks(deps: ConnectionsDeps) {
   const { db, clock, secretBox, integrations, jobs, config } = deps;
 
+  /**
+   * The pending user of the widget session's latest attempt, when the next attempt may take it
+   * over: still pending, and that attempt not being completed by a callback right now (its user
+   * could become active with the other provider's tokens).
+   */
+  async function reusablePendingUser(trx: Db, input: AuthLinkInput) {
+    if (!input.widgetSessionId) return undefined;
+    const latest = await repo.latestAuthSessionOfWidget(trx, input.widgetSessionId);
+    if (!latest || latest.consumed_at) return undefined;
+    const user = await usersRepo.findUserById(trx, latest.user_id);
+    return user?.status === 'pending' && user.developer_id === input.developerId ? user : undefined;
+  }
+
+  /**
+   * A widget session holds at most one pending user at a time: a retry, or a switch to another
+   * provider, takes over the user of the previous attempt (whose `state` stops working) instead
+   * of leaving one more pending user, and later one more auth error event, behind.
+   */
+  async function pendingUserFor(trx: Db, input: AuthLinkInput, provider: string, referenceId: string | null) {
+    const previous = await reusablePendingUser(trx, input);
+    if (previous) {
+      await repo.deleteOpenAuthSessions(trx, previous.id);
+      const reassigned = await usersRepo.reassignPendingUser(trx, previous.id, provider);
+      if (reassigned) return reassigned;
+    }
+    return usersRepo.insertPendingUser(trx, {
+      id: randomUUID(),
+      developer_id: input.developerId,
+      provider,
+      reference_id: referenceId,
+    });
+  }
+
   return {
     /**
      * The user exists (pending) from here on, so the developer holds a user_id before consent.
-     * `state` is 32 random bytes, stored hashed, valid once and for AUTH_SESSION_TTL_MS.
+     * `state` is 32 random bytes, stored hashed, valid once and for AUTH_SESSION_TTL_MS. Runs in
+     * `trx` when given (the widget holds its session's lock in it), otherwise in its own.
      */
-    async createAuthLink(input: AuthLinkInput): Promise<AuthLink> {
+    async createAuthLink(input: AuthLinkInput, trx?: Db): Promise<AuthLink> {
       const successUrl = parseRedirectUrl('auth_success_redirect_url', input.successRedirectUrl);
       const failureUrl = parseRedirectUrl('auth_failure_redirect_url', input.failureRedirectUrl);
       const referenceId = parseReferenceId(input.referenceId);
@@ -43,17 +78,12 @@ export function createAuthLinks(deps: ConnectionsDeps) {
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + AUTH_SESSION_TTL_MS);
 
-      return db.transaction().execute(async (trx) => {
+      const create = async (trx: Db): Promise<AuthLink> => {
         const provider = await integrations.requireConnectable(input.developerId, input.resource, trx);
         const state = randomBytes(32).toString('base64url');
         const pkce = provider.declaration.authKind === 'oauth2_pkce' ? newPkcePair() : null;
         const redirectUri = oauthCallbackUrl(config.publicUrl, provider.id);
-        const user = await usersRepo.insertPendingUser(trx, {
-          id: randomUUID(),
-          developer_id: input.developerId,
-          provider: provider.id,
-          reference_id: referenceId,
-        });
+        const user = await pendingUserFor(trx, input, provider.id, referenceId);
         const authSessionId = randomUUID();
         await repo.insertAuthSession(trx, {
           id: authSessionId,
@@ -84,7 +114,8 @@ export function createAuthLinks(deps: ConnectionsDeps) {
           language,
         });
         return { userId: user.id, authUrl, provider: provider.id, expiresAt };
-      });
+      };
+      return trx ? create(trx) : db.transaction().execute(create);
     },
 
     /** A single-use token for a mobile SDK to create an SDK-based connection; only its hash is kept. */

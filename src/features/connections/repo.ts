@@ -26,6 +26,34 @@ export async function consumeAuthSession(db: Db, id: string, now: Date): Promise
     .executeTakeFirst();
 }
 
+/** The newest OAuth attempt started from a widget session (whose user the next attempt may reuse). */
+export async function latestAuthSessionOfWidget(
+  db: Db,
+  widgetSessionId: string,
+): Promise<AuthSessionRow | undefined> {
+  return db
+    .selectFrom('auth_sessions')
+    .selectAll()
+    .where('widget_session_id', '=', widgetSessionId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Withdraws a user's attempts nobody came back from: their `state` stops working and their expiry
+ * timers find nothing to fail (the user goes on with a newer attempt).
+ */
+export async function deleteOpenAuthSessions(db: Db, userId: string): Promise<number> {
+  const result = await db
+    .deleteFrom('auth_sessions')
+    .where('user_id', '=', userId)
+    .where('consumed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function findAuthSession(db: Db, id: string): Promise<AuthSessionRow | undefined> {
   return db.selectFrom('auth_sessions').selectAll().where('id', '=', id).executeTakeFirst();
 }

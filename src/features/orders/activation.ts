@@ -4,6 +4,7 @@
 // function.
 import { AppError, conflict, notFound } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
+import { findDeveloper } from '../developers/repo.ts';
 import type { JsonRecord } from './domain/field-rules.ts';
 import { FieldIssues, isRecord, readString } from './domain/field-rules.ts';
 import { readOptionalAddress, readRecipient } from './domain/order-parties.ts';
@@ -36,6 +37,16 @@ function readKitId(body: JsonRecord): string {
   if (!kitId) throw notFound(`no kit "${raw.trim().slice(0, 40)}"`);
   return kitId;
 }
+
+/** A suspended developer's kits cannot be activated; the answer does not say why. */
+async function ownerSuspended(db: Db, developerId: string): Promise<boolean> {
+  return (await findDeveloper(db, developerId))?.status !== 'active';
+}
+
+const unavailable = () =>
+  new AppError('forbidden', 'kit activation is not available right now', {
+    extensions: { reason: 'unavailable' },
+  });
 
 function alreadyActivated(kitId: string) {
   return conflict(`kit ${kitId} has already been activated`, { extensions: { reason: 'already_activated' } });
@@ -123,6 +134,7 @@ export async function activateKit(
   const found = await repo.findItemByKit(deps.db, kitId);
   if (!found || ('developerId' in actor && found.developer_id !== actor.developerId))
     throw notFound(`no kit "${kitId}"`);
+  if (await ownerSuspended(deps.db, found.developer_id)) throw unavailable();
   if (found.test_taker_id) throw alreadyActivated(kitId);
 
   return deps.db.transaction().execute(async (trx) => {
@@ -157,10 +169,14 @@ export async function activateKit(
 }
 
 /** For the hosted page: is there such a kit, and is it still waiting for activation? */
-export async function kitState(db: Db, rawKitId: string): Promise<'unknown' | 'activated' | 'ready'> {
+export async function kitState(
+  db: Db,
+  rawKitId: string,
+): Promise<'unknown' | 'activated' | 'ready' | 'unavailable'> {
   const kitId = normalizeKitId(rawKitId);
   if (!kitId) return 'unknown';
   const item = await repo.findItemByKit(db, kitId);
   if (!item) return 'unknown';
+  if (await ownerSuspended(db, item.developer_id)) return 'unavailable';
   return item.test_taker_id ? 'activated' : 'ready';
 }

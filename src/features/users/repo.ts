@@ -142,6 +142,21 @@ export async function updateUser(
     .executeTakeFirst();
 }
 
+/** Points a user still pending consent at another provider (a widget retry); undefined if not pending. */
+export async function reassignPendingUser(
+  db: Db,
+  userId: string,
+  provider: string,
+): Promise<UserRow | undefined> {
+  return db
+    .updateTable('users')
+    .set({ provider })
+    .where('id', '=', userId)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export async function activateUser(
   db: Db,
   userId: string,

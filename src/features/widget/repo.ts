@@ -15,6 +15,11 @@ export async function findWidgetSession(db: Db, id: string): Promise<WidgetSessi
   return db.selectFrom('widget_sessions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The session, locked until the caller's transaction ends (one connect attempt at a time). */
+export async function lockWidgetSession(db: Db, id: string): Promise<WidgetSessionRow | undefined> {
+  return db.selectFrom('widget_sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
 /** Called in the transaction that completes a connection: the session cannot be used again. */
 export async function completeWidgetSession(db: Db, id: string, now: Date): Promise<void> {
   await db

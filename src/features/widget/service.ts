@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { Config } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { invalidParameter } from '../../core/errors.ts';
@@ -7,7 +7,9 @@ import type { Db } from '../../store/db.ts';
 import { parseRedirectUrl, parseReferenceId } from '../connections/redirects.ts';
 import type { ConnectionsService } from '../connections/service.ts';
 import type { IntegrationsService } from '../integrations/service.ts';
+import { findDeveloper } from '../developers/repo.ts';
 import { isUuid } from '../users/service.ts';
+import { constantTimeEqual } from '../../provider-kit/signatures.ts';
 import { type Language, resolveLanguage } from '../../core/languages.ts';
 import * as repo from './repo.ts';
 
@@ -23,8 +25,20 @@ export type WidgetSessionInput = {
 };
 
 export type WidgetView =
-  | { state: 'open'; language: Language; sessionId: string; providers: ResolvedProvider[] }
-  | { state: 'expired' | 'completed' | 'unknown'; language: Language };
+  | {
+      state: 'open';
+      language: Language;
+      sessionId: string;
+      /** Goes with the page's form; a post without it starts nothing. */
+      csrfToken: string;
+      providers: ResolvedProvider[];
+    }
+  /** `unavailable`: the developer is suspended (the page says nothing about why). */
+  | { state: 'expired' | 'completed' | 'unknown' | 'unavailable'; language: Language };
+
+/** What a post to the picker leads to: the provider's consent page, a page again, or a refusal. */
+export type WidgetChoice =
+  { location: string } | { view: WidgetView } | { refused: 'csrf'; language: Language };
 
 export function createWidgetService(deps: {
   db: Db;
@@ -61,19 +75,35 @@ export function createWidgetService(deps: {
     return ids;
   }
 
-  async function load(sessionId: string) {
-    if (!isUuid(sessionId))
-      return { session: undefined, view: { state: 'unknown', language: 'en' } as WidgetView };
-    const session = await repo.findWidgetSession(db, sessionId.toLowerCase());
-    if (!session) return { session: undefined, view: { state: 'unknown', language: 'en' } as WidgetView };
+  /**
+   * The form token of a session: an HMAC of its id under the service key, so every process
+   * derives the same one and nothing more is stored.
+   */
+  const csrfTokenFor = (sessionId: string) =>
+    createHmac('sha256', config.encryptionKey).update(`widget-form:${sessionId}`).digest('base64url');
+
+  /** The session and what its page shows; `trx` when the caller holds the session's lock. */
+  async function load(sessionId: string, trx: Db = db, lock = false) {
+    const none = (state: 'unknown') => ({
+      session: undefined,
+      view: { state, language: 'en' } as WidgetView,
+    });
+    if (!isUuid(sessionId)) return none('unknown');
+    const session = await (lock ? repo.lockWidgetSession : repo.findWidgetSession)(
+      trx,
+      sessionId.toLowerCase(),
+    );
+    if (!session) return none('unknown');
     const language = resolveLanguage(session.language);
-    if (session.completed_at)
-      return { session: undefined, view: { state: 'completed', language } as WidgetView };
-    if (session.expires_at.getTime() <= clock.now().getTime()) {
-      return { session: undefined, view: { state: 'expired', language } as WidgetView };
-    }
+    const closed = (state: 'completed' | 'expired' | 'unavailable') => ({
+      session: undefined,
+      view: { state, language } as WidgetView,
+    });
+    if ((await findDeveloper(trx, session.developer_id))?.status !== 'active') return closed('unavailable');
+    if (session.completed_at) return closed('completed');
+    if (session.expires_at.getTime() <= clock.now().getTime()) return closed('expired');
     // Enabled for the developer now (not when the session was made), in the session's order.
-    const enabled = (await integrations.enabledFor(session.developer_id)).filter(
+    const enabled = (await integrations.enabledFor(session.developer_id, trx)).filter(
       (provider) => provider.declaration.authKind !== 'sdk',
     );
     const shown = session.providers
@@ -81,7 +111,13 @@ export function createWidgetService(deps: {
       : enabled;
     return {
       session,
-      view: { state: 'open', language, sessionId: session.id, providers: shown } as WidgetView,
+      view: {
+        state: 'open',
+        language,
+        sessionId: session.id,
+        csrfToken: csrfTokenFor(session.id),
+        providers: shown,
+      } as WidgetView,
     };
   }
 
@@ -109,25 +145,33 @@ export function createWidgetService(deps: {
       return (await load(sessionId)).view;
     },
 
-    /** The end user picked a provider: the same auth-link flow, tied to this widget session. */
-    async choose(
-      sessionId: string,
-      providerId: string,
-    ): Promise<{ location: string } | { view: WidgetView }> {
-      const { session, view } = await load(sessionId);
-      if (!session || view.state !== 'open') return { view };
-      const provider = view.providers.find((candidate) => candidate.id === providerId.toUpperCase());
-      if (!provider) return { view };
-      const link = await connections.createAuthLink({
-        developerId: session.developer_id,
-        resource: provider.id,
-        referenceId: session.reference_id,
-        language: session.language,
-        successRedirectUrl: session.success_redirect_url,
-        failureRedirectUrl: session.failure_redirect_url,
-        widgetSessionId: session.id,
+    /**
+     * The end user picked a provider: the same auth-link flow, tied to this widget session. The
+     * session's row is locked while the attempt is made, so however many posts arrive at once,
+     * each takes over the previous attempt's pending user (at most one per session).
+     */
+    async choose(sessionId: string, providerId: string, csrfToken: string): Promise<WidgetChoice> {
+      return db.transaction().execute(async (trx): Promise<WidgetChoice> => {
+        const { session, view } = await load(sessionId, trx, true);
+        if (!session || view.state !== 'open') return { view };
+        if (!constantTimeEqual(csrfToken, view.csrfToken))
+          return { refused: 'csrf', language: view.language };
+        const provider = view.providers.find((candidate) => candidate.id === providerId.toUpperCase());
+        if (!provider) return { view };
+        const link = await connections.createAuthLink(
+          {
+            developerId: session.developer_id,
+            resource: provider.id,
+            referenceId: session.reference_id,
+            language: session.language,
+            successRedirectUrl: session.success_redirect_url,
+            failureRedirectUrl: session.failure_redirect_url,
+            widgetSessionId: session.id,
+          },
+          trx,
+        );
+        return { location: link.authUrl };
       });
-      return { location: link.authUrl };
     },
   };
 }

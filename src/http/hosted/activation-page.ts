@@ -5,6 +5,8 @@ import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../features/context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { App } from '../app-type.ts';
+import type { HostedLimits } from './limits.ts';
+import { wantsHtml } from './limits.ts';
 import { escapeHtml, sendHostedPage } from './page.ts';
 
 const STYLES = `*,*::before,*::after{box-sizing:border-box}
@@ -168,7 +170,14 @@ function parseForm(
   done(null, fields);
 }
 
-export async function registerActivationPages(app: App, ctx: AppContext) {
+const UNAVAILABLE = () =>
+  message(
+    'This page is not available',
+    'Kit activation is not available right now. Please contact the service that sent you the kit.',
+    'alert',
+  );
+
+export async function registerActivationPages(app: App, ctx: AppContext, limits: HostedLimits) {
   await app.register(async (scope) => {
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -181,7 +190,9 @@ export async function registerActivationPages(app: App, ctx: AppContext) {
     for (const path of ['/activate', '/api/v1/orders/activate']) {
       scope.get(path, hosted, async (request, reply) => {
         const kitId = String((request.query as Record<string, unknown>).kit_id ?? '').slice(0, 64);
-        if (kitId && (await ctx.orders.kitState(kitId)) === 'activated') {
+        const state = kitId ? await ctx.orders.kitState(kitId) : 'unknown';
+        if (state === 'unavailable') return send(reply, 403, UNAVAILABLE());
+        if (state === 'activated') {
           return send(
             reply,
             200,
@@ -195,8 +206,19 @@ export async function registerActivationPages(app: App, ctx: AppContext) {
       });
     }
 
+    // Each post tries a kit id: limited per sender, like every hosted action.
     scope.post('/activate', hosted, async (request, reply) => {
       const fields = (request.body ?? {}) as Record<string, string>;
+      const busy = await limits.admit(request);
+      if (busy) {
+        for (const [name, value] of Object.entries(busy.headers)) reply.header(name, value);
+        if (!wantsHtml(request)) throw busy;
+        return send(
+          reply,
+          429,
+          message('Too many attempts', 'Please wait a few minutes, then try again.', 'alert'),
+        );
+      }
       try {
         const result = await ctx.orders.activate(toActivation(fields), { anonymous: true });
         return send(
@@ -216,6 +238,7 @@ export async function registerActivationPages(app: App, ctx: AppContext) {
             message('Something went wrong', 'Please try again in a few minutes.', 'alert'),
           );
         }
+        if (error.extensions.reason === 'unavailable') return send(reply, 403, UNAVAILABLE());
         if (error.status === 409 && error.extensions.reason === 'already_activated') {
           return send(
             reply,

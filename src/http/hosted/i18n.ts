@@ -27,6 +27,12 @@ export type Messages = {
   consentScopes: string;
   approve: string;
   deny: string;
+  /** Too many attempts from this browser or network (429). */
+  busyTitle: string;
+  busyBody: string;
+  /** Neutral: the page's owner cannot be served now (says nothing about why). */
+  unavailableTitle: string;
+  unavailableBody: string;
 };
 
 export const MESSAGES: Record<Language, Messages> = {
@@ -53,6 +59,10 @@ export const MESSAGES: Record<Language, Messages> = {
     consentScopes: 'Requested access',
     approve: 'Approve',
     deny: 'Deny',
+    busyTitle: 'Too many attempts',
+    busyBody: 'Please wait a few minutes, then try again.',
+    unavailableTitle: 'This page is not available',
+    unavailableBody: 'Go back to the app. If this continues, contact the app’s support.',
   },
   de: {
     widgetTitle: 'Gesundheitsdaten verbinden',
@@ -81,6 +91,11 @@ export const MESSAGES: Record<Language, Messages> = {
     consentScopes: 'Angeforderter Zugriff',
     approve: 'Erlauben',
     deny: 'Ablehnen',
+    busyTitle: 'Zu viele Versuche',
+    busyBody: 'Bitte warten Sie einige Minuten und versuchen Sie es dann erneut.',
+    unavailableTitle: 'Diese Seite ist nicht verfügbar',
+    unavailableBody:
+      'Kehren Sie zur App zurück. Wenn das Problem bestehen bleibt, wenden Sie sich an den Support der App.',
   },
   fr: {
     widgetTitle: 'Connectez vos données de santé',
@@ -107,6 +122,11 @@ export const MESSAGES: Record<Language, Messages> = {
     consentScopes: 'Accès demandé',
     approve: 'Autoriser',
     deny: 'Refuser',
+    busyTitle: 'Trop de tentatives',
+    busyBody: 'Veuillez patienter quelques minutes, puis réessayez.',
+    unavailableTitle: 'Cette page n’est pas disponible',
+    unavailableBody:
+      'Retournez dans l’application. Si le problème persiste, contactez l’assistance de l’application.',
   },
   es: {
     widgetTitle: 'Conecta tus datos de salud',
@@ -133,6 +153,11 @@ export const MESSAGES: Record<Language, Messages> = {
     consentScopes: 'Acceso solicitado',
     approve: 'Permitir',
     deny: 'Denegar',
+    busyTitle: 'Demasiados intentos',
+    busyBody: 'Espera unos minutos y vuelve a intentarlo.',
+    unavailableTitle: 'Esta página no está disponible',
+    unavailableBody:
+      'Vuelve a la aplicación. Si el problema continúa, contacta con el soporte de la aplicación.',
   },
   it: {
     widgetTitle: 'Collega i tuoi dati sulla salute',
@@ -158,6 +183,10 @@ export const MESSAGES: Record<Language, Messages> = {
     consentScopes: 'Accesso richiesto',
     approve: 'Consenti',
     deny: 'Rifiuta',
+    busyTitle: 'Troppi tentativi',
+    busyBody: 'Attendi qualche minuto, poi riprova.',
+    unavailableTitle: 'Questa pagina non è disponibile',
+    unavailableBody: 'Torna all’app. Se il problema persiste, contatta l’assistenza dell’app.',
   },
   nl: {
     widgetTitle: 'Koppel je gezondheidsgegevens',
@@ -183,6 +212,11 @@ export const MESSAGES: Record<Language, Messages> = {
     consentScopes: 'Gevraagde toegang',
     approve: 'Toestaan',
     deny: 'Weigeren',
+    busyTitle: 'Te veel pogingen',
+    busyBody: 'Wacht een paar minuten en probeer het dan opnieuw.',
+    unavailableTitle: 'Deze pagina is niet beschikbaar',
+    unavailableBody:
+      'Ga terug naar de app. Blijft dit gebeuren, neem dan contact op met de support van de app.',
   },
   pt: {
     widgetTitle: 'Conecte seus dados de saúde',
@@ -208,6 +242,11 @@ export const MESSAGES: Record<Language, Messages> = {
     consentScopes: 'Acesso solicitado',
     approve: 'Permitir',
     deny: 'Recusar',
+    busyTitle: 'Muitas tentativas',
+    busyBody: 'Aguarde alguns minutos e tente novamente.',
+    unavailableTitle: 'Esta página não está disponível',
+    unavailableBody:
+      'Volte ao aplicativo. Se o problema continuar, entre em contato com o suporte do aplicativo.',
   },
   ja: {
     widgetTitle: '健康データを連携する',
@@ -234,6 +273,10 @@ export const MESSAGES: Record<Language, Messages> = {
     consentScopes: '要求されているアクセス',
     approve: '許可する',
     deny: '拒否する',
+    busyTitle: '試行回数が多すぎます',
+    busyBody: '数分待ってから、もう一度お試しください。',
+    unavailableTitle: 'このページは利用できません',
+    unavailableBody: 'アプリに戻ってください。問題が続く場合は、アプリのサポートにお問い合わせください。',
   },
 };
 

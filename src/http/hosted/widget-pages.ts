@@ -1,11 +1,13 @@
-import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import { iconPath } from '../../features/integrations/service.ts';
 import { escapeHtml, renderMessagePage, renderPage } from './html.ts';
 import { fill, type Language, messagesFor } from './i18n.ts';
-import { widgetPath } from '../../features/widget/service.ts';
+import { type WidgetView, widgetPath } from '../../features/widget/service.ts';
+
+type OpenWidget = Extract<WidgetView, { state: 'open' }>;
 
 /** The provider picker: one form, one real <button> per provider (keyboard and screen readers for free). */
-export function renderWidget(language: Language, sessionId: string, providers: ResolvedProvider[]): string {
+export function renderWidget(view: OpenWidget): string {
+  const { language, sessionId, providers } = view;
   const m = messagesFor(language);
   const items = providers
     .map((provider) => {
@@ -17,6 +19,7 @@ export function renderWidget(language: Language, sessionId: string, providers: R
   const list =
     providers.length > 0
       ? `<form method="post" action="${widgetPath(sessionId)}/connect">
+<input type="hidden" name="csrf_token" value="${escapeHtml(view.csrfToken)}">
 <ul class="providers">
 ${items}
 </ul>
@@ -34,8 +37,9 @@ ${list}
   });
 }
 
-export function renderClosedWidget(language: Language, state: 'expired' | 'completed' | 'unknown'): string {
+export function renderClosedWidget(language: Language, state: Exclude<WidgetView['state'], 'open'>): string {
   const m = messagesFor(language);
+  if (state === 'unavailable') return renderMessagePage(language, m.unavailableTitle, m.unavailableBody);
   if (state === 'expired') return renderMessagePage(language, m.expiredTitle, m.expiredBody);
   if (state === 'completed') return renderMessagePage(language, m.usedTitle, m.usedBody);
   return renderMessagePage(language, m.invalidTitle, m.invalidBody);

@@ -9,6 +9,7 @@ import type { App } from '../app-type.ts';
 import type { Developer } from '../../features/developers/service.ts';
 import type { ActivationActor } from '../../features/orders/activation.ts';
 import { registerActivationPages } from '../hosted/activation-page.ts';
+import { createHostedLimits } from '../hosted/limits.ts';
 import {
   Product,
   ProductParams,
@@ -70,6 +71,7 @@ async function optionalActor(ctx: AppContext, request: FastifyRequest): Promise<
 
 export async function registerOrderRoutes(app: App, ctx: AppContext) {
   const orders = ctx.orders;
+  const limits = createHostedLimits(ctx);
 
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
@@ -276,8 +278,16 @@ export async function registerOrderRoutes(app: App, ctx: AppContext) {
         response: { 200: ActivationResponse },
       },
     },
-    async (request) => orders.activate(request.body, await optionalActor(ctx, request)),
+    async (request) => {
+      const actor = await optionalActor(ctx, request);
+      // Without credentials the kit id is the only secret: guesses are limited per sender.
+      if ('anonymous' in actor) {
+        const busy = await limits.admit(request);
+        if (busy) throw busy;
+      }
+      return orders.activate(request.body, actor);
+    },
   );
 
-  await registerActivationPages(app, ctx);
+  await registerActivationPages(app, ctx, limits);
 }

@@ -5,8 +5,11 @@ import type { App } from '../app-type.ts';
 import { FAILURE_PAGE_PATH, SUCCESS_PAGE_PATH } from '../../features/connections/callback.ts';
 import { formBodyParser, renderMessagePage, sendHostedPage, sendHostedRedirect } from '../hosted/html.ts';
 import { messagesFor, resolveLanguage } from '../hosted/i18n.ts';
+import { browserLanguage, createHostedLimits, refuseHosted } from '../hosted/limits.ts';
 import { renderClosedWidget, renderWidget } from '../hosted/widget-pages.ts';
 import type { WidgetView } from '../../features/widget/service.ts';
+import { isUuid } from '../../features/users/service.ts';
+import { AppError } from '../../core/errors.ts';
 
 const NullableString = (options: TStringOptions = {}) => Type.Union([Type.String(options), Type.Null()]);
 
@@ -31,11 +34,10 @@ const WidgetSessionResponse = Type.Object({
   expires_in: Type.Integer({ description: 'Seconds until the widget URL stops working' }),
 });
 
-const STATUS_OF_CLOSED = { expired: 410, completed: 410, unknown: 404 } as const;
+const STATUS_OF_CLOSED = { expired: 410, completed: 410, unknown: 404, unavailable: 403 } as const;
 
 function sendView(reply: FastifyReply, view: WidgetView) {
-  if (view.state === 'open')
-    return sendHostedPage(reply, 200, renderWidget(view.language, view.sessionId, view.providers));
+  if (view.state === 'open') return sendHostedPage(reply, 200, renderWidget(view));
   return sendHostedPage(reply, STATUS_OF_CLOSED[view.state], renderClosedWidget(view.language, view.state));
 }
 
@@ -66,6 +68,7 @@ export async function registerWidgetRoutes(app: App, ctx: AppContext) {
   );
 
   // Hosted pages: HTML, no credentials, form posts parsed only inside this scope.
+  const limits = createHostedLimits(ctx);
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, formBodyParser);
     const hosted = { config: { auth: 'none' as const }, schema: { hide: true } as object };
@@ -75,11 +78,23 @@ export async function registerWidgetRoutes(app: App, ctx: AppContext) {
       return sendView(reply, await ctx.widget.view(id));
     });
 
+    // Starting a connection creates state (a pending user, an OAuth attempt, its timer): limited
+    // per sender and per session, and only with the form's token.
     scope.post('/widget/session/:id/connect', hosted, async (request, reply) => {
       const { id } = request.params as { id: string };
-      const provider = (request.body as Record<string, string> | undefined)?.provider ?? '';
-      const result = await ctx.widget.choose(id, provider);
+      const form = (request.body ?? {}) as Record<string, string | undefined>;
+      const busy = await limits.admit(request, isUuid(id) ? id : undefined);
+      if (busy)
+        return refuseHosted(request, reply, busy, { language: browserLanguage(request), title: 'busy' });
+      const result = await ctx.widget.choose(id, form.provider ?? '', form.csrf_token ?? '');
       if ('location' in result) return sendHostedRedirect(reply, result.location);
+      if ('refused' in result) {
+        const refused = new AppError(
+          'forbidden',
+          'the form token is missing or does not belong to this session',
+        );
+        return refuseHosted(request, reply, refused, { language: result.language, title: 'invalid' });
+      }
       return sendView(reply, result.view);
     });
 
