@@ -66,7 +66,7 @@ describe('process roles', { skip }, () => {
       try {
         const registered = await eventually('schedules registered by the worker', 60_000, async () => {
           const names = await schedules();
-          return names.includes('connectors.maintenance') && names.includes('orders.sweep-payments')
+          return names.includes('connectors.maintenance') && names.includes('webhooks.sweep-stuck')
             ? names
             : undefined;
         });
@@ -76,6 +76,8 @@ describe('process roles', { skip }, () => {
           'data.provider-arrivals',
           'data.prune',
           'orders.sweep-payments',
+          'webhooks.healthcheck',
+          'webhooks.sweep-stuck',
         ]);
         // pg-boss turns a due schedule into a job within its cron interval; the worker runs it.
         await eventually('a recurring job completed by the worker', 150_000, async () => {

@@ -1,7 +1,7 @@
 // Recurring jobs run exactly once per occurrence however many worker processes register them.
 // Three queue instances (three "worker processes", each with its own pool) share one PostgreSQL
 // schema and register the service's real recurring-job list the way every worker does at start
-// (runtime/workers/recurring.ts); one pg-boss TestClock drives all three through 30 simulated
+// (runtime/workers/recurring.ts); one pg-boss TestClock drives all three through 40 simulated
 // minutes, so the test covers hourly and daily schedules too and never waits on wall-clock time.
 // The chain checked, per queue: one occurrence -> one forwarded "send-it" job filed in that
 // occurrence's minute -> one job -> one handler run, on whichever instance fetched it.
@@ -19,9 +19,9 @@ import { requiresPostgres } from '../helpers/app.ts';
 const databaseUrl = process.env.DATABASE_URL ?? '';
 const INSTANCES = 3;
 const SEND_IT = '__pgboss__send-it';
-/** 03:15:30 UTC for 30 minutes: the window holds hourly (03:17) and daily (03:41) occurrences too. */
-const START = new Date('2026-03-02T03:15:30.000Z');
-const SIMULATED_MINUTES = 30;
+/** 03:40:30 UTC for 40 minutes: the window holds daily (03:41) and hourly (04:00, 04:17) occurrences too. */
+const START = new Date('2026-03-02T03:40:30.000Z');
+const SIMULATED_MINUTES = 40;
 const schema = `rj_${randomBytes(5).toString('hex')}_jobs`;
 
 async function query<T extends object>(text: string, values: unknown[] = []): Promise<T[]> {

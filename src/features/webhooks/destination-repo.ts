@@ -83,6 +83,20 @@ export async function findDestinations(
   return new Map(rows.map((row) => [row.developer_id, row]));
 }
 
+/** Developers whose destination can receive events now (a URL set, not disabled), in pages by developer id. */
+export async function receivingDevelopers(db: Db, after: string | null, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_destinations')
+    .select('developer_id')
+    .where('url', 'is not', null)
+    .where('status', '<>', 'disabled')
+    .$if(after !== null, (query) => query.where('developer_id', '>', after ?? ''))
+    .orderBy('developer_id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.developer_id);
+}
+
 /** Sets the URL and/or status; (re)enabling clears the failure streak so the destination starts afresh. */
 export async function updateDestination(
   db: Db,

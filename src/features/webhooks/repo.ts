@@ -147,6 +147,29 @@ export async function reschedule(
     .executeTakeFirst();
 }
 
+/**
+ * Pending events whose attempt came due before `dueBefore` (their job is gone: it ran out of its
+ * own retries, say during a database outage), up to `limit`, oldest first: each moves to a new
+ * generation, so a job of the old one that turns up after all does nothing. Returns what the new
+ * jobs need; `attempts` tells a first attempt from a retry.
+ */
+export async function rescheduleStuck(
+  db: Db,
+  dueBefore: Date,
+  at: Date,
+  limit: number,
+): Promise<{ id: string; generation: number; attempts: number }[]> {
+  const result = await sql<{ id: string; generation: number; attempts: number }>`
+    UPDATE webhook_events SET generation = generation + 1, next_attempt_at = ${at}, updated_at = ${at}
+    WHERE id IN (
+      SELECT id FROM webhook_events
+      WHERE status = 'pending' AND updated_at < ${dueBefore}
+        AND (next_attempt_at IS NULL OR next_attempt_at < ${dueBefore})
+      ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING id, generation, attempts`.execute(db);
+  return result.rows;
+}
+
 /** Releases up to `limit` held events of a developer, oldest first, for delivery. */
 export async function releaseHeld(
   db: Db,

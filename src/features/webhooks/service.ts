@@ -11,12 +11,14 @@ import type { Db } from '../../store/db.ts';
 import { type DeliveryFilters, type DeliveryPage, listDeliveries } from './deliveries.ts';
 import { type ResolveHost, validateDestinationUrl, type WebhookEnvironment } from './destination-policy.ts';
 import * as destinations from './destination-repo.ts';
-import { buildHealthcheckEvent, healthcheckEnvelope, type WebhookEnvelope } from './events.ts';
+import { healthcheckEnvelope, type WebhookEnvelope } from './events.ts';
+import { healthcheckFor } from './healthcheck.ts';
 import type { WebhookHooks } from './hooks.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, firstAttemptJobs, writeToOutbox } from './outbox.ts';
 import { dropPendingSuppressible, releaseHeld, reschedule } from './repo.ts';
 import { loadWebhookSettings, type WebhookSettings } from './settings.ts';
 import { generateWebhookSecret, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
+import { sweepStuckEvents } from './stuck-sweeper.ts';
 import type { DestinationStatus } from './tables.ts';
 
 export type Destination = {
@@ -50,6 +52,8 @@ export type WebhooksServiceDeps = {
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Held events are released in slices so re-enabling a destination with a big backlog stays one short transaction each. */
 const RELEASE_SLICE = 1_000;
+/** Destinations read per query when the scheduled healthcheck goes out. */
+const HEALTHCHECK_PAGE = 500;
 
 export function createWebhooksService(deps: WebhooksServiceDeps) {
   const { db, jobs, secretBox, clock, hooks } = deps;
@@ -196,22 +200,41 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
           'the webhook destination is disabled: re-enable it with PUT /v2/webhook {"enabled": true}',
         );
       }
-      const now = clock.now();
-      const counts = await destinations.attemptsPerHour(db, developerId, now);
-      const trend =
-        counts.previous === 0
-          ? 0
-          : Math.round(((counts.last - counts.previous) / counts.previous) * 10_000) / 100;
-      const event = buildHealthcheckEvent({
-        createdAt: now,
-        trendPercentage: trend,
-        sentWebhooksLastHour: counts.last,
-      });
+      const event = await healthcheckFor(db, developerId, clock.now());
       const eventId = await db
         .transaction()
         .execute((trx) => emit(trx, developerId, healthcheckEnvelope(event)));
       return { eventId };
     },
+
+    /**
+     * The scheduled `healthcheck`: one event to every destination that can receive it. The figures
+     * are read first; the events are then written in one transaction, so a pass the queue retries
+     * after a failure never sends a developer two.
+     */
+    async sendScheduledHealthchecks(): Promise<number> {
+      const now = clock.now();
+      const events: { developerId: string; envelope: WebhookEnvelope }[] = [];
+      for (let after: string | null = null; ;) {
+        const page = await destinations.receivingDevelopers(db, after, HEALTHCHECK_PAGE);
+        for (const developerId of page) {
+          events.push({
+            developerId,
+            envelope: healthcheckEnvelope(await healthcheckFor(db, developerId, now)),
+          });
+        }
+        if (page.length < HEALTHCHECK_PAGE) break;
+        after = page[page.length - 1] ?? null;
+      }
+      if (events.length === 0) return 0;
+      await db.transaction().execute(async (trx) => {
+        for (const { developerId, envelope } of events) await emit(trx, developerId, envelope);
+      });
+      return events.length;
+    },
+
+    /** Queues again the pending events whose job was lost (see stuck-sweeper.ts); returns how many. */
+    sweepStuckEvents: () => sweepStuckEvents({ db, jobs, clock }, settings.stuckAfterMs),
 
     async listDeliveries(developerId: string, filters: DeliveryFilters): Promise<DeliveryPage> {
       return listDeliveries(db, developerId, filters);

@@ -32,6 +32,17 @@ export type WebhookSettings = {
   workers: number;
   /** WEBHOOK_SLOW_AFTER (5s): an answer slower than this moves its destination to the slow lane for a minute. */
   slowAfterMs: number;
+  /**
+   * WEBHOOK_STUCK_AFTER (1h): a pending event whose attempt came due longer ago than this has lost
+   * its queue job (the job ran out of retries during a database outage, say); the stuck-event
+   * sweeper queues it again. Longer than the queue's own retries of a batch (about 25 minutes).
+   */
+  stuckAfterMs: number;
+  /**
+   * WEBHOOK_HEALTHCHECK_INTERVAL (1h, or `off`): how often every enabled destination gets a
+   * `healthcheck` event. Whole minutes, at least one.
+   */
+  healthcheckIntervalMinutes: number | null;
 };
 
 export const DEFAULT_MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -66,6 +77,18 @@ function positive(name: string, integer: boolean) {
   };
 }
 
+function parseHealthcheckInterval(raw: string): number | null {
+  if (raw.trim() === 'off') return null;
+  const ms = parseDuration(raw, 'WEBHOOK_HEALTHCHECK_INTERVAL');
+  const minutes = ms / UNIT_MS.m!;
+  if (!Number.isInteger(minutes) || minutes < 1 || minutes > 24 * 60) {
+    throw new ConfigError(
+      `WEBHOOK_HEALTHCHECK_INTERVAL must be whole minutes between 1m and 24h, or off; got "${raw}"`,
+    );
+  }
+  return minutes;
+}
+
 export function loadWebhookSettings(env: Readonly<Record<string, string | undefined>>): WebhookSettings {
   const duration = (name: string, fallback: number) =>
     read(env, name, fallback, (raw) => {
@@ -95,6 +118,8 @@ export function loadWebhookSettings(env: Readonly<Record<string, string | undefi
     concurrency: read(env, 'WEBHOOK_CONCURRENCY', 100, positive('WEBHOOK_CONCURRENCY', true)),
     workers: read(env, 'WEBHOOK_WORKERS', 2, positive('WEBHOOK_WORKERS', true)),
     slowAfterMs: duration('WEBHOOK_SLOW_AFTER', 5000),
+    stuckAfterMs: duration('WEBHOOK_STUCK_AFTER', UNIT_MS.h!),
+    healthcheckIntervalMinutes: read(env, 'WEBHOOK_HEALTHCHECK_INTERVAL', 60, parseHealthcheckInterval),
   };
   if (settings.disableAfterMs < settings.failingAfterMs) {
     throw new ConfigError('WEBHOOK_DISABLE_AFTER must not be shorter than WEBHOOK_FAILING_AFTER');

@@ -4,6 +4,7 @@
 // sends each due job once, however many workers registered the schedule (see recurring.ts).
 import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../../features/context.ts';
+import { loadWebhookSettings } from '../../features/webhooks/settings.ts';
 import type { Store } from '../../store/db.ts';
 import { defineConnectionJobs } from './connections.ts';
 import { dataRecurringJobs, defineDataJobs } from './data.ts';
@@ -11,7 +12,7 @@ import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
 import { type RecurringJob, registerSchedules } from './recurring.ts';
 import { defineStoreJobs, storeRecurringJobs } from './store.ts';
 import { defineSyncJobs, syncRecurringJobs } from './sync.ts';
-import { defineWebhookJobs } from './webhooks.ts';
+import { defineWebhookJobs, webhookRecurringJobs } from './webhooks.ts';
 
 /** Declares every queue and its handler; call before `jobs.start`. */
 export function defineJobs(ctx: AppContext): void {
@@ -30,6 +31,7 @@ export function recurringJobs(ctx: { config: Config; store: Pick<Store, 'kind'> 
     ...syncRecurringJobs(),
     ...orderRecurringJobs(),
     ...storeRecurringJobs(ctx),
+    ...webhookRecurringJobs(loadWebhookSettings(ctx.config.env)),
   ];
 }
 

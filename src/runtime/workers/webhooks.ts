@@ -4,6 +4,10 @@ import { version } from '../../core/version.ts';
 import { createDeliveryEngine } from '../../features/webhooks/deliver.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, SLOW_DELIVERY_QUEUE } from '../../features/webhooks/outbox.ts';
 import { createSender } from '../../features/webhooks/sender.ts';
+import { HEALTHCHECK_QUEUE } from '../../features/webhooks/healthcheck.ts';
+import type { WebhookSettings } from '../../features/webhooks/settings.ts';
+import { STUCK_SWEEP_QUEUE } from '../../features/webhooks/stuck-sweeper.ts';
+import type { RecurringJob } from './recurring.ts';
 
 /**
  * Two queues, one handler. First attempts go to the main lane; retries, and events for a
@@ -62,4 +66,28 @@ export function defineWebhookJobs(ctx: AppContext) {
     },
     handler: (jobs) => engine.deliver(jobs, 'slow'),
   });
+  ctx.jobs.define<object>({
+    name: STUCK_SWEEP_QUEUE,
+    options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 15 * 60 },
+    handler: async () => {
+      const requeued = await ctx.webhooks.sweepStuckEvents();
+      if (requeued > 0) ctx.log.warn({ requeued }, 'queued again webhook events whose delivery job was lost');
+    },
+  });
+  ctx.jobs.define<object>({
+    name: HEALTHCHECK_QUEUE,
+    options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 15 * 60 },
+    handler: async () => {
+      await ctx.webhooks.sendScheduledHealthchecks();
+    },
+  });
+}
+
+/** The stuck-event sweeper (every five minutes, and at start-up) and the scheduled healthcheck. */
+export function webhookRecurringJobs(settings: WebhookSettings): RecurringJob[] {
+  const minutes = settings.healthcheckIntervalMinutes;
+  return [
+    { queue: STUCK_SWEEP_QUEUE, schedule: '*/5 * * * *', atStartup: true },
+    { queue: HEALTHCHECK_QUEUE, schedule: minutes === null ? null : `FREQ=MINUTELY;INTERVAL=${minutes}` },
+  ];
 }

@@ -8,6 +8,7 @@ import * as orders from './0006_orders.ts';
 import * as connectors from './0007_connectors.ts';
 import * as webhookDestinations from './0008_webhook_destinations.ts';
 import * as publicEndpointLimits from './0009_public_endpoint_limits.ts';
+import * as webhookEventsPending from './0010_webhook_events_pending.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0007_connectors': connectors,
   '0008_webhook_destinations': webhookDestinations,
   '0009_public_endpoint_limits': publicEndpointLimits,
+  '0010_webhook_events_pending': webhookEventsPending,
 };

@@ -1,0 +1,23 @@
+// The engine's own event: `healthcheck`, sent on demand (`POST /v2/webhook/test`) and on a schedule
+// to every destination that can receive it (a URL set, not disabled), as the published contract
+// has it: "sent periodically to verify your webhook endpoint is functional". Its figures are this
+// destination's attempts in the last hour and the change against the hour before, both integers.
+import type { Db } from '../../store/db.ts';
+import * as destinations from './destination-repo.ts';
+import { buildHealthcheckEvent, type HealthcheckEvent } from './events.ts';
+
+export const HEALTHCHECK_QUEUE = 'webhooks.healthcheck';
+
+/** Percentage change from `previous` to `last`, rounded to a whole number (0 when there is no baseline). */
+export function trendPercentage(last: number, previous: number): number {
+  return previous === 0 ? 0 : Math.round(((last - previous) / previous) * 100);
+}
+
+export async function healthcheckFor(db: Db, developerId: string, now: Date): Promise<HealthcheckEvent> {
+  const counts = await destinations.attemptsPerHour(db, developerId, now);
+  return buildHealthcheckEvent({
+    createdAt: now,
+    trendPercentage: trendPercentage(counts.last, counts.previous),
+    sentWebhooksLastHour: counts.last,
+  });
+}
