@@ -126,12 +126,32 @@ describe('integrations', () => {
       mine.every((entry) => entry.enabled),
       true,
     );
-    const unknown = await service.app.inject({
-      method: 'GET',
-      url: '/v2/integrations/detailed',
-      headers: { 'dev-id': 'nope' },
-    });
-    assert.equal(unknown.statusCode, 404);
+  });
+
+  test('a dev-id of nobody answers exactly as a developer with nothing enabled', async () => {
+    const nothing = await createDeveloper(service.ctx, { name: 'Nothing enabled' });
+    const enabled = (await service.ctx.integrations.forDeveloper(nothing.devId))
+      .filter((entry) => entry.enabled)
+      .map((entry) => entry.provider);
+    await service.ctx.integrations.setForDeveloper(nothing.devId, { enable: [], disable: enabled });
+    const ask = (headers: Record<string, string>, query = '') =>
+      service.app.inject({ method: 'GET', url: `/v2/integrations/detailed${query}`, headers });
+    for (const query of ['', '?sdk=true']) {
+      const empty = await ask({ 'dev-id': nothing.devId }, query);
+      assert.equal(empty.statusCode, 200);
+      assert.deepEqual(empty.json(), { status: 'success', providers: [] });
+      for (const unknown of [{ 'dev-id': 'nope' }, { dev_id: 'acme-health-00000000' }] as Record<
+        string,
+        string
+      >[]) {
+        const answer = await ask(unknown, query);
+        assert.equal(answer.statusCode, empty.statusCode);
+        assert.equal(answer.body, empty.body);
+        assert.equal(answer.headers['content-type'], empty.headers['content-type']);
+      }
+    }
+    const byQuery = await service.app.inject({ method: 'GET', url: '/v2/integrations/detailed?dev_id=nope' });
+    assert.deepEqual(byQuery.json(), { status: 'success', providers: [] });
   });
 
   test('per-developer choices: a disabled provider disappears and cannot be connected (404)', async () => {

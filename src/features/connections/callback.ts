@@ -1,5 +1,6 @@
 import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { TokenSet } from '../../provider-kit/types.ts';
+import { findDeveloper } from '../developers/repo.ts';
 import * as usersRepo from '../users/repo.ts';
 import { toWireUser } from '../users/service.ts';
 import type { Language } from '../../core/languages.ts';
@@ -36,7 +37,9 @@ export type CallbackQuery = {
  */
 export type CallbackOutcome =
   | { kind: 'redirect'; outcome: 'success' | 'failure'; location: string; userId: string; reason?: string }
-  | { kind: 'invalid'; language: Language; reason: string };
+  | { kind: 'invalid'; language: Language; reason: string }
+  /** The developer is suspended: the flow failed, and the browser gets a neutral page, no redirect. */
+  | { kind: 'unavailable'; language: Language };
 
 const REASON = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -165,6 +168,11 @@ export function createCallbacks(deps: ConnectionsInternals) {
       if (!session)
         return { kind: 'invalid', language: resolveLanguage(found.language), reason: 'state_used' };
 
+      // A suspended developer's links stop working, whenever they were handed out.
+      if ((await findDeveloper(db, session.developer_id))?.status !== 'active') {
+        await fail(session, 'unavailable');
+        return { kind: 'unavailable', language: resolveLanguage(session.language) };
+      }
       if (session.expires_at.getTime() <= now.getTime()) return fail(session, 'expired');
       if (query.error) return fail(session, REASON.test(query.error) ? query.error : 'provider_error');
       const provider = providers.get(session.provider);

@@ -3,6 +3,7 @@ import { invalidParameter, notFound } from '../../core/errors.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
+import { findDeveloper } from '../developers/repo.ts';
 import * as repo from './repo.ts';
 
 const TYPE_KEYS: readonly ProviderDataType[] = [
@@ -76,13 +77,16 @@ export function createIntegrationsService(deps: {
     },
 
     /**
-     * Every provider with its setup; with a developer, only the ones enabled for them (as the
-     * reference API narrows the list by dev-id). SDK sources only when asked for.
+     * Every provider with its setup; with a dev-id, only the ones enabled for that developer (as
+     * the reference API narrows the list by dev-id). This is public, so a dev-id that names no
+     * developer (or a suspended one) gets the answer of a developer with nothing enabled: the
+     * list never tells whether a developer exists. SDK sources only when asked for.
      */
     async detailed(options: { sdk: boolean; developerId?: string }): Promise<IntegrationEntry[]> {
       const candidates = providers.list().filter((provider) => options.sdk || !isSdk(provider));
       if (options.developerId === undefined)
         return candidates.map((provider) => entry(provider, provider.enabled));
+      if ((await findDeveloper(db, options.developerId))?.status !== 'active') return [];
       const enabled = new Set((await enabledFor(options.developerId)).map((provider) => provider.id));
       return candidates
         .filter((provider) => enabled.has(provider.id))

@@ -72,6 +72,12 @@ export function registerConnectionRoutes(app: App, ctx: AppContext) {
       const outcome = await ctx.connections.completeCallback(request.params.provider, request.query);
       if (outcome.kind === 'redirect') return sendHostedRedirect(reply, outcome.location, 302);
       const m = messagesFor(outcome.language);
+      if (outcome.kind === 'unavailable')
+        return sendHostedPage(
+          reply,
+          403,
+          renderMessagePage(outcome.language, m.unavailableTitle, m.unavailableBody),
+        );
       return sendHostedPage(reply, 400, renderMessagePage(outcome.language, m.invalidTitle, m.invalidBody));
     },
   );

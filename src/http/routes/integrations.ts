@@ -68,7 +68,8 @@ export function registerIntegrationRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Every provider with setup, icon and data types',
         description:
-          'Public. With a dev-id (header or query) the list is narrowed to the providers enabled for that developer.',
+          'Public. With a dev-id (header or query) the list is narrowed to the providers enabled for that developer; ' +
+          'a dev-id that names no active developer gets an empty list, as a developer with nothing enabled does.',
         querystring: DetailedQuery,
         response: {
           200: Type.Object({ status: Type.Literal('success'), providers: Type.Array(IntegrationProvider) }),
@@ -76,12 +77,11 @@ export function registerIntegrationRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const devId = devIdOf(request);
-      // An unknown dev-id is an error rather than silently the unfiltered list.
-      const developerId = devId === undefined ? undefined : (await ctx.developers.get(devId)).id;
+      const developerId = devIdOf(request);
+      // An unknown dev-id narrows to nothing (never the unfiltered list, never "no such developer").
       const providers = await ctx.integrations.detailed({
         sdk: request.query.sdk ?? false,
-        ...(developerId ? { developerId } : {}),
+        ...(developerId === undefined ? {} : { developerId }),
       });
       return { status: 'success' as const, providers };
     },
