@@ -24,7 +24,7 @@ const describe = (owner: LockRecord) =>
     ? `a running tributary server (pid ${owner.pid}, started ${owner.startedAt})`
     : `another tributary command (pid ${owner.pid}: ${owner.command})`;
 
-const staleHint = (dataDir: string) =>
+export const staleHint = (dataDir: string) =>
   `If no tributary process is running, remove ${join(dataDir, LOCK_FILE)}`;
 
 /** For `serve`: the directory, or a clear refusal when a server already has it. */

@@ -1,10 +1,14 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AdminUnreachable, sendCommand } from './admin/client.ts';
 import { executeCommand, STORE_COMMANDS } from './cli/commands.ts';
 import { UsageError } from './cli/output.ts';
 import { serveCommand } from './cli/serve.ts';
 import { ConfigError, type Config, loadConfig } from '../core/config.ts';
 import { AppError } from '../core/errors.ts';
-import { claimForCommand, DataDirInUse } from './data-dir-ownership.ts';
+import { claimForCommand, DataDirInUse, staleHint } from './data-dir-ownership.ts';
+
+/** How often a command retries a server that does not answer (100 ms apart) before giving up. */
+const UNREACHABLE_ATTEMPTS = 50;
 
 const USAGE = `usage: tributary <command>
 
@@ -27,27 +31,31 @@ run beside a running server take effect in that server.`;
  */
 async function runStoreCommand(name: string, config: Config, args: string[]): Promise<number> {
   if (config.databaseUrl) return executeCommand(name, config, args);
-  const ownership = await claimForCommand(config.dataDir, name);
-  if (ownership.kind === 'owned') {
+  for (let attempt = 1; ; attempt++) {
+    const ownership = await claimForCommand(config.dataDir, name);
+    if (ownership.kind === 'owned') {
+      try {
+        return await executeCommand(name, config, args);
+      } finally {
+        ownership.lock.release();
+      }
+    }
     try {
-      return await executeCommand(name, config, args);
-    } finally {
-      ownership.lock.release();
+      const result = await sendCommand(ownership.admin, [name, ...args]);
+      process.stdout.write(result.stdout);
+      process.stderr.write(result.stderr);
+      return result.exit_code;
+    } catch (error) {
+      if (!(error instanceof AdminUnreachable)) throw error;
+      // A server shutting down stops taking commands before it lets go of the directory.
+      if (attempt >= UNREACHABLE_ATTEMPTS)
+        throw new DataDirInUse(
+          `DATA_DIR ${config.dataDir} belongs to a running tributary server (pid ${ownership.pid}) that ` +
+            `did not take the command (${error.message}); nothing was changed. ${staleHint(config.dataDir)}.`,
+        );
+      await sleep(100);
     }
   }
-  let result;
-  try {
-    result = await sendCommand(ownership.admin, [name, ...args]);
-  } catch (error) {
-    if (!(error instanceof AdminUnreachable)) throw error;
-    throw new DataDirInUse(
-      `DATA_DIR ${config.dataDir} belongs to a running tributary server (pid ${ownership.pid}) that ` +
-        `did not take the command (${error.message}); nothing was changed`,
-    );
-  }
-  process.stdout.write(result.stdout);
-  process.stderr.write(result.stderr);
-  return result.exit_code;
 }
 
 export async function main(argv: string[]): Promise<number> {

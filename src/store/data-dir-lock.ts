@@ -38,6 +38,8 @@ export type DataDirLock = {
 export type LockAttempt = { acquired: true; lock: DataDirLock } | { acquired: false; owner: LockRecord };
 
 const isAlive = (pid: number) => {
+  // (kill(0) and kill(-1) would address process groups, not a process.)
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   if (pid === process.pid) return false; // a lock naming us before we took it is a predecessor's (reused pid)
   try {
     process.kill(pid, 0);

@@ -34,7 +34,11 @@ export function sendCommand(endpoint: AdminEndpoint, argv: string[]): Promise<Co
             reject(new Error(`the running server refused the command (${response.statusCode}): ${text}`));
             return;
           }
-          resolve(JSON.parse(text) as CommandResult);
+          try {
+            resolve(JSON.parse(text) as CommandResult);
+          } catch {
+            reject(new Error(`the running server answered something unreadable: ${text.slice(0, 200)}`));
+          }
         });
       },
     );
