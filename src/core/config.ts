@@ -15,6 +15,11 @@ export type Config = {
   /** 32-byte key for AES-256-GCM encryption of secrets at rest. */
   encryptionKey: Buffer;
   logLevel: string;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (per-address limits of
+   * public pages): false (none: the socket's peer), true (any), or the proxies' addresses/CIDRs.
+   */
+  trustProxy: boolean | string;
   /** Extra per-provider settings (`<PROVIDER>_CLIENT_ID`, …) are read by the provider registry. */
   env: Readonly<Record<string, string | undefined>>;
 };
@@ -83,6 +88,14 @@ function loadEncryptionKey(
   return key;
 }
 
+function parseTrustProxy(raw: string | undefined): boolean | string {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*$/.test(value)) return value;
+  throw new ConfigError(`TRUST_PROXY must be true, false or comma-separated addresses/CIDRs, got "${value}"`);
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const port = parsePort(env.PORT);
   const host = env.HOST && env.HOST !== '' ? env.HOST : '127.0.0.1';
@@ -110,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseSchema,
     encryptionKey: loadEncryptionKey(env.ENCRYPTION_KEY, databaseUrl, dataDir),
     logLevel,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     env: { ...env },
   };
 }

@@ -23,6 +23,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',
     }),
     bodyLimit: 1024 * 1024,
+    // Behind a load balancer, the client address (per-address limits) comes from X-Forwarded-For.
+    trustProxy: ctx.config.trustProxy,
     // A caller's own request id is kept (so traces join up); otherwise we mint one.
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];

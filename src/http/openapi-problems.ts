@@ -38,7 +38,7 @@ const WHY: Partial<Record<number, string>> = {
   414: 'A path parameter over 100 characters',
   415: 'Unsupported content-type: send application/json',
   422: 'Not a valid transition from the current state',
-  429: 'Rate limited: see Retry-After and the X-Service-RateLimit-* headers',
+  429: 'Rate limited: see Retry-After (and, on data reads, the X-Service-RateLimit-* headers)',
   500: 'Internal error: the body carries a request_id to quote',
   503: 'A provider or the database is not answering: retry after Retry-After',
   507: 'The database is out of disk space: nothing was written',
@@ -50,7 +50,6 @@ const KIND_OF_STATUS = new Map<number, ErrorKind>(
 
 /** Outcomes only the service behind a route knows about, by `METHOD url`. */
 const ROUTE_PROBLEMS: Record<string, readonly number[]> = {
-  'GET /v2/integrations/detailed': [404],
   'POST /v2/auth/authenticateUser': [404],
   'POST /v2/auth/generateAuthURL': [404],
   'POST /v2/auth/generateWidgetSession': [404],
@@ -60,9 +59,9 @@ const ROUTE_PROBLEMS: Record<string, readonly number[]> = {
   'DELETE /v2/plannedWorkout': [503],
   'POST /api/v1/orders': [402, 409],
   'POST /api/v1/orders/:orderID/simulate': [422],
-  'POST /api/v1/orders/activate': [401, 403, 404, 409],
+  'POST /api/v1/orders/activate': [401, 403, 404, 409, 429],
   'GET /providers/:provider/webhook': [403, 404, 503],
-  'POST /providers/:provider/webhook': [401, 404, 503],
+  'POST /providers/:provider/webhook': [401, 404, 429, 503],
 };
 
 export type RouteFacts = {

@@ -12,6 +12,7 @@ import {
   EXPIRE_AUTH_SESSION_QUEUE,
   type ExpireAuthSessionJob,
 } from '../../src/features/connections/ports.ts';
+import { createRequestWindows } from '../../src/features/limits/windows.ts';
 import { MESSAGES } from '../../src/http/hosted/i18n.ts';
 import type { App } from '../../src/http/app-type.ts';
 import {
@@ -263,6 +264,61 @@ describe('hosted actions: form token, per-sender and per-session limits', () => 
       statuses.push(answer.statusCode);
     }
     assert.deepEqual(statuses, [...Array(PER_IP).fill(404), 429, 429, 429]);
+  });
+});
+
+describe('behind a trusted proxy', () => {
+  test('each client behind it is counted by its own address, not the proxy’s', async () => {
+    const service = await startTestService({
+      work: false,
+      env: { TRUST_PROXY: '10.0.0.0/8', HOSTED_ACTION_LIMIT_PER_IP: '2/3600' },
+    });
+    try {
+      const through = (client: string, proxy = '10.1.2.3') =>
+        service.app.inject({
+          method: 'POST',
+          url: '/api/v1/orders/activate',
+          payload: { supplier_kit_id: 'KIT-AAAA-BBBB-CCCC-DDDD' },
+          headers: { 'x-forwarded-for': client },
+          remoteAddress: proxy,
+        });
+      const statuses = [];
+      for (const client of ['203.0.113.1', '203.0.113.1', '203.0.113.1', '203.0.113.2'])
+        statuses.push((await through(client)).statusCode);
+      assert.deepEqual(statuses, [404, 404, 429, 404]);
+      // A sender that is not the proxy cannot choose its address.
+      const direct = [];
+      for (const claimed of ['198.51.100.1', '198.51.100.2', '198.51.100.3'])
+        direct.push((await through(claimed, '192.0.2.50')).statusCode);
+      assert.deepEqual(direct, [404, 404, 429]);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('request windows', () => {
+  test('a window refuses past its limit without counting, reopens on time, and is pruned once ended', async () => {
+    const service = await startTestService({ work: false });
+    try {
+      const clock = { at: new Date('2026-05-01T10:00:10Z'), now: () => clock.at };
+      const windows = createRequestWindows({ db: service.ctx.db, clock });
+      const rule = { limit: 3, windowSeconds: 60 };
+      const verdicts = [];
+      for (let hit = 0; hit < 5; hit += 1) verdicts.push(await windows.take('test:a', rule));
+      assert.deepEqual(
+        verdicts.map((verdict) => verdict.allowed),
+        [true, true, true, false, false],
+      );
+      assert.deepEqual(verdicts[4], { allowed: false, retryAfterSeconds: 50 });
+      assert.equal(await windows.used('test:a', rule), 3, 'refused hits are not counted');
+      clock.at = new Date('2026-05-01T10:01:00Z');
+      assert.equal((await windows.take('test:a', rule)).allowed, true, 'the next window is open');
+      assert.equal(await windows.prune(), 1, 'the ended window is dropped');
+      assert.equal(await windows.used('test:a', rule), 1);
+    } finally {
+      await service.close();
+    }
   });
 });
 

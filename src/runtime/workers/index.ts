@@ -8,6 +8,7 @@ import { loadWebhookSettings } from '../../features/webhooks/settings.ts';
 import type { Store } from '../../store/db.ts';
 import { defineConnectionJobs } from './connections.ts';
 import { dataRecurringJobs, defineDataJobs } from './data.ts';
+import { defineLimitJobs, limitRecurringJobs } from './limits.ts';
 import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
 import { type RecurringJob, registerSchedules } from './recurring.ts';
 import { defineStoreJobs, storeRecurringJobs } from './store.ts';
@@ -22,6 +23,7 @@ export function defineJobs(ctx: AppContext): void {
   defineDataJobs(ctx);
   defineSyncJobs(ctx);
   defineStoreJobs(ctx);
+  defineLimitJobs(ctx);
 }
 
 /** Every recurring job this deployment runs, as its settings and storage configure them. */
@@ -32,6 +34,7 @@ export function recurringJobs(ctx: { config: Config; store: Pick<Store, 'kind'> 
     ...orderRecurringJobs(),
     ...storeRecurringJobs(ctx),
     ...webhookRecurringJobs(loadWebhookSettings(ctx.config.env)),
+    ...limitRecurringJobs(),
   ];
 }
 
