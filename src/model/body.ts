@@ -13,7 +13,13 @@ import {
   RrIntervalSample,
   TemperatureSample,
 } from './samples.ts';
-import { Nullable, NullableArray, NullableNumber, NullableString } from './schema-helpers.ts';
+import {
+  Nullable,
+  NullableArray,
+  NullableInteger,
+  NullableNumber,
+  NullableString,
+} from './schema-helpers.ts';
 import { DeviceData, dayBounds, HeartRateData, OxygenData, timestampLocalization } from './shared.ts';
 
 export const BodyMetadata = Type.Object(
@@ -38,8 +44,8 @@ export const MeasurementDataSample = Type.Object(
     lean_mass_g: NullableNumber(),
     water_percentage: NullableNumber(),
     insulin_units: NullableNumber(),
-    /** A string in the SDK, a number in the docs. */
-    estimated_fitness_age: Nullable(Type.Union([Type.String(), Type.Number()])),
+    /** Whole years (the SDK's string form is converted on the way in: legacy-shapes.ts). */
+    estimated_fitness_age: NullableInteger(),
     insulin_type: NullableString(),
     urine_color: NullableString(),
     user_notes: NullableString(),

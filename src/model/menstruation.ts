@@ -1,11 +1,12 @@
 // Menstruation: one day of cycle tracking (docs/wire-contract.md#data-model).
 // Identity: start_time + end_time.
 import Type, { type Static } from 'typebox';
-import { MenstrualPhaseSchema, MenstruationIntervalSchema } from './enums.ts';
+import { MenstruationIntervalSchema } from './enums.ts';
 import { MenstruationFlowSample, MenstruationIntervalSample } from './samples.ts';
 import {
   Nullable,
   NullableArray,
+  NullableBoolean,
   NullableDateTime,
   NullableInteger,
   NullableString,
@@ -15,18 +16,18 @@ import { dayBounds, timestampLocalization } from './shared.ts';
 export const MenstruationData = Type.Object(
   {
     period_length_days: NullableInteger(),
-    /** The SDK's string phase, or the newer integer `MenstruationInterval`. */
-    current_phase: Nullable(Type.Union([MenstrualPhaseSchema, MenstruationIntervalSchema])),
+    /** The integer `MenstruationInterval` (the SDK's string phase is converted on the way in: legacy-shapes.ts). */
+    current_phase: Nullable(MenstruationIntervalSchema),
     length_of_current_phase_days: NullableInteger(),
     days_until_next_phase: NullableInteger(),
     period_start_date: NullableString({ description: 'ISO date' }),
     predicted_cycle_length_days: NullableInteger(),
     day_in_cycle: NullableInteger({ description: '1 on the first day of the period' }),
     last_updated_time: NullableDateTime(),
-    /** A string in the SDK ("28"), an integer in the newer schema. */
-    cycle_length_days: Nullable(Type.Union([Type.String(), Type.Integer()])),
-    /** A string in the SDK ("false"), a boolean in the newer schema. */
-    is_predicted_cycle: Nullable(Type.Union([Type.String(), Type.Boolean()])),
+    /** Days (the SDK's string "28" is converted on the way in). */
+    cycle_length_days: NullableInteger(),
+    /** The SDK's string "false" is converted on the way in. */
+    is_predicted_cycle: NullableBoolean(),
     menstruation_flow: NullableArray(MenstruationFlowSample),
     intervals: NullableArray(MenstruationIntervalSample),
     fertility_window_start: NullableString({ description: 'ISO date' }),

@@ -15,6 +15,7 @@ import {
   KetoneSampleTypeSchema,
   MenstruationFlowSchema,
   MenstruationIntervalSchema,
+  NutritionUnitsSchema,
   OxygenSaturationTypeSchema,
   SleepLevelSchema,
   StrokeTypeSchema,
@@ -242,7 +243,8 @@ export const DrinkSample = Type.Object(
   {
     timestamp,
     drink_volume: NullableNumber(),
-    drink_unit: NullableString(),
+    /** A NutritionUnits code (older payloads' unit names are converted on the way in). */
+    drink_unit: Nullable(NutritionUnitsSchema),
     drink_name: NullableString(),
   },
   { title: 'DrinkSample' },
@@ -252,15 +254,9 @@ export const TagEntry = Type.Object(
   { timestamp: DateTimeText(), tag_name: Type.String(), notes: Type.String() },
   { title: 'TagEntry' },
 );
-/** Both keys required (reference). */
-export const DataContributor = Type.Object(
-  { contributor_name: Type.String(), contributor_score: Type.Number() },
-  { title: 'DataContributor' },
-);
 
 export type HeartRateDataSample = Static<typeof HeartRateDataSample>;
 export type LapSample = Static<typeof LapSample>;
 export type PositionSample = Static<typeof PositionSample>;
 export type SleepHypnogramSample = Static<typeof SleepHypnogramSample>;
 export type GlucoseDataSample = Static<typeof GlucoseDataSample>;
-export type DataContributor = Static<typeof DataContributor>;

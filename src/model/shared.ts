@@ -5,7 +5,6 @@ import { DeviceDataTypeSchema, TimestampLocalizationSchema } from './enums.ts';
 import {
   ActivityLevelSample,
   CalorieSample,
-  DataContributor,
   DistanceSample,
   ElevationSample,
   FloorsClimbedSample,
@@ -153,13 +152,9 @@ export const DistanceDataDetailed = Type.Object(
 export const StrainData = Type.Object({ strain_level: NullableNumber() }, { title: 'StrainData' });
 
 /**
- * Score contributors: the SDK sends `DataContributor[]`; the newer schema a map of
- * contributor name -> score. Both are accepted.
+ * Score contributors: a map of contributor name -> score (the current schema's `RecordFloat`).
+ * The SDK's `[{contributor_name, contributor_score}]` is converted on the way in (legacy-shapes.ts).
  */
-export const Contributors = () =>
-  Nullable(Type.Union([Type.Array(DataContributor), Type.Record(Type.String(), Type.Number())]));
-
-/** Contributors that only exist in the newer schema, where they are always a name -> score map. */
 export const ContributorMap = () => Nullable(Type.Record(Type.String(), Type.Number()));
 
 export const timestampLocalization = Nullable(TimestampLocalizationSchema);

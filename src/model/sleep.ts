@@ -11,7 +11,7 @@ import {
   NullableNumber,
   NullableString,
 } from './schema-helpers.ts';
-import { ContributorMap, Contributors, DeviceData, HeartRateData, timestampLocalization } from './shared.ts';
+import { ContributorMap, DeviceData, HeartRateData, timestampLocalization } from './shared.ts';
 
 export const SleepMetadata = Type.Object(
   {
@@ -116,7 +116,7 @@ export const SleepScores = Type.Object(
 export const SleepDataEnrichment = Type.Object(
   {
     sleep_score: NullableNumber(),
-    sleep_contributors: Contributors(),
+    sleep_contributors: ContributorMap(),
     readiness_score: NullableNumber(),
     readiness_contributors: ContributorMap(),
     sleep_score_v2: NullableNumber(),

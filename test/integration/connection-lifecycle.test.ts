@@ -87,6 +87,11 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
     const [event] = await waitForEvent('deauth', userId);
     assert.equal(event?.status, 'success');
     assert.equal(event?.message, 'User has deauthenticated');
+    assert.equal(
+      (event?.user as { active?: boolean } | undefined)?.active,
+      false,
+      'the user receives no more data',
+    );
     assert.equal((await deauth(userId)).statusCode, 404, 'a second time: gone');
   });
 
@@ -249,6 +254,7 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
     assert.equal(row.status, 'revoked');
     const [event] = await waitForEvent('access_revoked', userId);
     assert.equal(event?.message, 'User revoked access');
+    assert.equal((event?.user as { active?: boolean } | undefined)?.active, false);
   });
 
   test('generateAuthToken: single-use, expires in 180 s, stored only as a hash', async () => {

@@ -272,12 +272,13 @@ describe('connections: auth links, OAuth callback, reconnection', () => {
     });
     assert.equal((await userInfo(userId)).statusCode, 404);
     const event = await waitForEvent(
-      (e) => e.type === 'auth' && e.status === 'error' && e.reference_id === 'denier',
+      (e) => e.type === 'auth_cancelled' && e.status === 'error' && e.reference_id === 'denier',
       'auth error',
     );
     assert.equal(event.reason, 'access_denied');
     assert.equal(event.provider, 'SANDBOX');
-    assert.equal((event.user as { user_id: string }).user_id, userId);
+    assert.equal(event.flow_id, userId, 'the flow is named by the user_id authenticateUser returned');
+    assert.equal(event.user, undefined, 'the failure arm carries no user');
   });
 
   test('expiry: a late callback fails with reason expired', async () => {
@@ -292,7 +293,7 @@ describe('connections: auth links, OAuth callback, reconnection', () => {
     }
     assert.equal((await userInfo(userId)).statusCode, 404);
     await waitForEvent(
-      (e) => e.type === 'auth' && e.reference_id === 'late' && e.reason === 'expired',
+      (e) => e.type === 'auth_cancelled' && e.reference_id === 'late' && e.reason === 'expired',
       'expired auth',
     );
   });
@@ -328,7 +329,7 @@ describe('connections: auth links, OAuth callback, reconnection', () => {
     }
     assert.equal((await userInfo(userId)).statusCode, 404);
     const event = await waitForEvent(
-      (e) => e.type === 'auth' && e.reference_id === 'abandoned' && e.status === 'error',
+      (e) => e.type === 'auth_cancelled' && e.reference_id === 'abandoned' && e.status === 'error',
       'abandoned',
     );
     assert.equal(event.reason, 'expired');
@@ -381,6 +382,8 @@ describe('connections: auth links, OAuth callback, reconnection', () => {
     const reauth = await waitForEvent((e) => e.type === 'user_reauth', 'user_reauth');
     assert.equal((reauth.new_user as { user_id: string }).user_id, second.userId);
     assert.equal((reauth.old_user as { user_id: string }).user_id, first.userId);
+    assert.equal((reauth.old_user as { active: boolean }).active, false, 'the old user is gone');
+    assert.equal((reauth.new_user as { active: boolean }).active, true);
     assert.equal(reauth.status, 'warning');
   });
 });

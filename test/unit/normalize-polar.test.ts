@@ -422,11 +422,11 @@ describe('Polar sleep + nightly recharge -> Sleep', () => {
       { timestamp: '2020-01-01T01:23:00.000000+03:00', level: SleepLevel.UNKNOWN },
     ]);
     assert.deepEqual(sleep.scores, { sleep: 80, sleep_score: 80 });
-    assert.deepEqual(sleep.data_enrichment?.sleep_contributors, [
-      { contributor_name: 'duration', contributor_score: 100 },
-      { contributor_name: 'solidity', contributor_score: 75 },
-      { contributor_name: 'regeneration', contributor_score: 54.2 },
-    ]);
+    assert.deepEqual(sleep.data_enrichment?.sleep_contributors, {
+      duration: 100,
+      solidity: 75,
+      regeneration: 54.2,
+    });
     assert.deepEqual(sleep.device_data, { manufacturer: 'Polar', serial_number: '1111AAAA' });
   });
 

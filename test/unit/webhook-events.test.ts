@@ -68,9 +68,9 @@ test('connection events use the contract property names', () => {
     widget_session_id: 'ws_1',
   });
   assert.deepEqual(buildAuthErrorEvent(ROW, { reason: 'access_denied' }), {
-    type: 'auth',
+    type: 'auth_cancelled',
     status: 'error',
-    user: USER,
+    flow_id: USER.user_id,
     provider: 'OURA',
     message: 'User failed to authenticate and has been deleted',
     reason: 'access_denied',
@@ -81,13 +81,13 @@ test('connection events use the contract property names', () => {
     type: 'deauth',
     status: 'success',
     message: 'User has deauthenticated',
-    user: USER,
+    user: { ...USER, active: false },
   });
   assert.deepEqual(buildUserNoticeEvent('access_revoked', ROW), {
     type: 'access_revoked',
     status: 'warning',
     message: 'User revoked access',
-    user: USER,
+    user: { ...USER, active: false },
   });
   assert.deepEqual(buildUserNoticeEvent('connection_error', ROW), {
     type: 'connection_error',
@@ -101,7 +101,7 @@ test('connection events use the contract property names', () => {
     status: 'warning',
     message: 'User has reauthenticated and old ID has been deleted',
     new_user: USER,
-    old_user: { ...USER, user_id: 'old' },
+    old_user: { ...USER, user_id: 'old', active: false },
     version: '2022-03-16',
   });
   assert.deepEqual(buildPermissionChangeEvent(ROW, { added: ['sleep', 'daily'], removed: '' }), {

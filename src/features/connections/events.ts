@@ -1,7 +1,8 @@
-// The connection lifecycle's webhook events: auth success and error, the user notices (deauth,
-// access_revoked, connection_error), user_reauth and permission_change. Property names follow the
-// reference wire contract exactly (docs/wire-contract.md#webhook-events), so receivers written for it
-// parse our payloads unchanged; nothing else assembles these payloads.
+// The connection lifecycle's webhook events: auth success and its failure arm (auth_cancelled), the
+// user notices (deauth, access_revoked, connection_error), user_reauth and permission_change.
+// Property names and shapes follow the vendor's current published schema (docs/wire-contract.md#webhook-events,
+// docs/vendor-spec-deviations.md), so receivers generated from it parse our payloads unchanged;
+// nothing else assembles these payloads.
 import type { WebhookEnvelope } from '../webhooks/events.ts';
 import {
   commaList,
@@ -20,10 +21,16 @@ export interface AuthSuccessEvent {
   widget_session_id: string | null;
 }
 
+/**
+ * The failure arm of the auth webhook: a flow that failed, was denied or was abandoned. It carries
+ * no user (the pending user is deleted with the flow); `flow_id` is the user_id the developer got
+ * from authenticateUser (or the widget's pending user), the one handle they hold for the attempt.
+ * `provider`, `message` and `widget_session_id` are extras the schema allows.
+ */
 export interface AuthErrorEvent {
-  type: 'auth';
+  type: 'auth_cancelled';
   status: 'error';
-  user: WebhookUser;
+  flow_id: string;
   provider: string;
   message: string;
   reason: string;
@@ -51,9 +58,9 @@ export function buildAuthErrorEvent(
   failure: AuthContext & { reason: string; message?: string },
 ): AuthErrorEvent {
   return {
-    type: 'auth',
+    type: 'auth_cancelled',
     status: 'error',
-    user: toWebhookUser(user),
+    flow_id: user.user_id,
     provider: user.provider,
     message: failure.message ?? 'User failed to authenticate and has been deleted',
     reason: failure.reason,
@@ -79,12 +86,16 @@ export type UserNoticeEvent = {
   };
 }[UserNoticeType];
 
+/** After these the user receives no more data: their `user` says `active: false`, as the schema shows. */
+const ENDS_DATA: ReadonlySet<UserNoticeType> = new Set(['deauth', 'access_revoked']);
+
 export function buildUserNoticeEvent<T extends UserNoticeType>(
   type: T,
   user: WebhookUserInput,
 ): Extract<UserNoticeEvent, { type: T }> {
   const notice = USER_NOTICES[type];
-  const event = { type, status: notice.status, message: notice.message, user: toWebhookUser(user) };
+  const wireUser = toWebhookUser(ENDS_DATA.has(type) ? { ...user, active: false } : user);
+  const event = { type, status: notice.status, message: notice.message, user: wireUser };
   return event as Extract<UserNoticeEvent, { type: T }>;
 }
 
@@ -97,13 +108,14 @@ export interface UserReauthEvent {
   version: WebhookModelVersion;
 }
 
+/** The old user is deleted by the reconnection, so it is `active: false`. */
 export function buildUserReauthEvent(newUser: WebhookUserInput, oldUser: WebhookUserInput): UserReauthEvent {
   return {
     type: 'user_reauth',
     status: 'warning',
     message: 'User has reauthenticated and old ID has been deleted',
     new_user: toWebhookUser(newUser),
-    old_user: toWebhookUser(oldUser),
+    old_user: toWebhookUser({ ...oldUser, active: false }),
     version: WEBHOOK_MODEL_VERSION,
   };
 }
@@ -141,6 +153,7 @@ export type ConnectionEvent =
  * and never suppressible, since a developer must hear of a connection even once its user is gone.
  */
 export function connectionEnvelope(event: ConnectionEvent): WebhookEnvelope {
-  const userId = 'new_user' in event ? event.new_user.user_id : event.user.user_id;
+  const userId =
+    'new_user' in event ? event.new_user.user_id : 'flow_id' in event ? event.flow_id : event.user.user_id;
   return { type: event.type, payload: event, userId };
 }

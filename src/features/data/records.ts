@@ -1,17 +1,16 @@
 // From a provider's record to a stored row and back: validation against the model schemas,
-// identity and anchor, and the split of sample arrays into their own column.
-//
-// The split is done on text, once, at write time: the summary is the record with every sample
-// array emptied (`[]`), the samples are `{"<path>":[…],…}`, and the splices remember where each
-// array's text sits in both. Merging back for with_samples=true is then a few string slices —
-// no parsing and re-serializing of megabytes of samples on every read.
-import { randomBytes } from 'node:crypto';
+// identity and anchor, and the split of sample arrays into their own column. The split is done on
+// text, once, at write time (model/record-text.ts, which a migration uses too).
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Athlete, type DataTypeName, type DataTypeRecords, dataTypes } from '../../model/index.ts';
 import { isSupportedDate } from '../../model/calendar.ts';
+import { upgradeRecord } from '../../model/legacy-shapes.ts';
+import { splitSamples } from '../../model/record-text.ts';
 import { parseDateTime } from '../../model/time.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
+
+export { mergedPieces, mergeSamples, splitSamples } from '../../model/record-text.ts';
 
 /** What is written to `data_records` for one record. */
 export type PreparedRecord = {
@@ -71,75 +70,12 @@ export function anchorOf(text: string): { at: Date; day: string } | null {
   return { at: new Date(ms), day };
 }
 
-function valueAt(record: unknown, keys: readonly string[]): unknown {
-  let node: unknown = record;
-  for (const key of keys) {
-    if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
-
-/** A copy of `node` with the value at `keys` replaced; objects along the path are shallow-copied. */
-function replaceAt(node: unknown, keys: readonly string[], depth: number, value: unknown): unknown {
-  const parent = node as Record<string, unknown>;
-  const key = keys[depth]!;
-  return {
-    ...parent,
-    [key]: depth === keys.length - 1 ? value : replaceAt(parent[key], keys, depth + 1, value),
-  };
-}
-
-/** Stands in for a sample array while the summary is serialized; the nonce makes it unforgeable. */
-const MARK = `\u0001${randomBytes(8).toString('hex')}:`;
-const MARK_IN_JSON = new RegExp(`${JSON.stringify(MARK).slice(0, -1).replace(/\\/g, '\\\\')}(\\d+)"`, 'g');
-
-/** Summary text, samples text and splices for a record whose sample paths are `paths`. */
-export function splitSamples(
-  record: unknown,
-  paths: readonly string[],
-): { summary: string; samples: string | null; splices: number[] | null } {
-  let marked = record;
-  const arrays: [string, unknown[]][] = [];
-  for (const path of paths) {
-    const keys = path.split('.');
-    const value = valueAt(record, keys);
-    if (!Array.isArray(value) || value.length === 0) continue;
-    marked = replaceAt(marked, keys, 0, `${MARK}${arrays.length}`);
-    arrays.push([path, value]);
-  }
-  if (arrays.length === 0) return { summary: JSON.stringify(record), samples: null, splices: null };
-
-  const sampleParts: string[] = [];
-  const ranges: [number, number][] = [];
-  let length = 1;
-  for (const [index, [path, values]] of arrays.entries()) {
-    const head = `${index === 0 ? '' : ','}${JSON.stringify(path)}:`;
-    const body = JSON.stringify(values);
-    sampleParts.push(head, body);
-    ranges.push([length + head.length, length + head.length + body.length]);
-    length += head.length + body.length;
-  }
-  const markedText = JSON.stringify(marked);
-  const summaryParts: string[] = [];
-  const splices: number[] = [];
-  let from = 0;
-  let written = 0;
-  for (const match of markedText.matchAll(MARK_IN_JSON)) {
-    const before = markedText.slice(from, match.index);
-    summaryParts.push(before, '[]');
-    written += before.length;
-    const range = ranges[Number(match[1])]!;
-    splices.push(written, range[0], range[1]);
-    written += 2;
-    from = match.index + match[0].length;
-  }
-  summaryParts.push(markedText.slice(from));
-  return { summary: summaryParts.join(''), samples: `{${sampleParts.join('')}}`, splices };
-}
-
-/** Validates a provider's record and splits it for storage; `now` anchors records without a time. */
-export function prepareRecord(type: ProviderDataType, record: unknown, now: Date): Prepared {
+/**
+ * Validates a provider's record and splits it for storage; `now` anchors records without a time.
+ * Fields still in the older contract's shape are brought to the current one first.
+ */
+export function prepareRecord(type: ProviderDataType, input: unknown, now: Date): Prepared {
+  const record = upgradeRecord(type, input);
   const validator = validatorFor(type);
   if (!validator.Check(record)) return { ok: false, problem: firstProblem(validator, record) };
   if (type === 'athlete') {
@@ -183,35 +119,4 @@ function prepareHistorical<T extends DataTypeName>(type: T, record: DataTypeReco
       bytes: split.summary.length + (split.samples?.length ?? 0),
     },
   };
-}
-
-/**
- * The whole record's JSON text, as pieces: the summary's text between the emptied arrays, and
- * each sample array's text in its place. Slices share their parent strings, so nothing is copied
- * until the pieces are written out.
- */
-export function mergedPieces(
-  summary: string,
-  samples: string | null,
-  splices: readonly number[] | null,
-): string[] {
-  if (samples === null || splices === null || splices.length === 0) return [summary];
-  const parts: string[] = [];
-  let from = 0;
-  for (let index = 0; index < splices.length; index += 3) {
-    const at = splices[index]!;
-    parts.push(summary.slice(from, at), samples.slice(splices[index + 1]!, splices[index + 2]!));
-    from = at + 2;
-  }
-  parts.push(summary.slice(from));
-  return parts;
-}
-
-/** The whole record's JSON text: the summary with each sample array's text spliced back in. */
-export function mergeSamples(
-  summary: string,
-  samples: string | null,
-  splices: readonly number[] | null,
-): string {
-  return mergedPieces(summary, samples, splices).join('');
 }

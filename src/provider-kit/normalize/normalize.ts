@@ -2,7 +2,6 @@
 // shape of the per-provider normalizer tables, and time-zone helpers. Provider payload types
 // live with each provider; nothing here names one.
 import type { Activity, Athlete, Body, Daily, Sleep } from '../../model/index.ts';
-import type { DataContributor } from '../../model/samples.ts';
 import { formatDateTime, localMidnightMs, MS_PER_DAY } from '../../model/time.ts';
 
 /** What the framework knows about the user beyond the payload itself. */
@@ -104,19 +103,7 @@ export function dayBoundsOf(
   };
 }
 
-/** Score contributors as the SDK's `DataContributor[]`, dropping the ones the provider left null. */
-export function contributorList(
-  contributors: Readonly<Record<string, number | null | undefined>> | null | undefined,
-): DataContributor[] | null {
-  if (!contributors) return null;
-  const list: DataContributor[] = [];
-  for (const [name, score] of Object.entries(contributors)) {
-    if (typeof score === 'number') list.push({ contributor_name: name, contributor_score: score });
-  }
-  return list;
-}
-
-/** Score contributors as the newer schema's name -> score map, dropping nulls. */
+/** Score contributors as the current schema's name -> score map, dropping nulls. */
 export function contributorMap(
   contributors: Readonly<Record<string, number | null | undefined>> | null | undefined,
 ): Record<string, number> | null {

@@ -57,7 +57,7 @@ export function generateBody(context: DayContext): Body[] {
     lean_mass_g: Math.round(leanKg * 1000),
     water_percentage: waterPercent,
     insulin_units: null,
-    estimated_fitness_age: String(Math.round(clamp(70 - profile.vo2max, 18, 70))),
+    estimated_fitness_age: Math.round(clamp(70 - profile.vo2max, 18, 70)),
     insulin_type: null,
     urine_color: null,
     user_notes: null,

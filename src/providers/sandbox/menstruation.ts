@@ -31,16 +31,15 @@ export function generateMenstruation(context: DayContext): Menstruation[] {
       },
       menstruation_data: {
         period_length_days: day.periodLength,
-        current_phase: current.phase,
+        current_phase: current.interval,
         length_of_current_phase_days: current.lastDay - current.firstDay + 1,
         days_until_next_phase: current.lastDay - day.dayInCycle + 1,
         period_start_date: dateOfCycleDay(1),
         predicted_cycle_length_days: context.profile.meanCycleLengthDays,
         day_in_cycle: day.dayInCycle,
         last_updated_time: context.time(context.startMs + 8 * 3_600_000),
-        // The SDK types these two as strings; it is the client we stay compatible with.
-        cycle_length_days: String(day.cycleLength),
-        is_predicted_cycle: 'false',
+        cycle_length_days: day.cycleLength,
+        is_predicted_cycle: false,
         menstruation_flow:
           context.withSamples && onPeriod
             ? [

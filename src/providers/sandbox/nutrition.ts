@@ -214,7 +214,7 @@ export function generateNutrition(context: DayContext): Nutrition[] {
         ? drinks.map((drink) => ({
             timestamp: context.time(drink.atMs),
             drink_volume: drink.volumeMl,
-            drink_unit: 'ml',
+            drink_unit: NutritionUnits.MILLILITER,
             drink_name: drink.name,
           }))
         : [],

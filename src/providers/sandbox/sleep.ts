@@ -219,29 +219,17 @@ function sleepRecord(context: DayContext, session: SleepSession): Sleep {
     scores: { sleep: session.score, sleep_score: session.score },
     data_enrichment: {
       sleep_score: session.score,
-      sleep_contributors: [
-        {
-          contributor_name: 'total_sleep',
-          contributor_score: Math.round(clamp((durations.asleepSeconds / 3600 / 8) * 100, 0, 100)),
-        },
-        { contributor_name: 'efficiency', contributor_score: Math.round(efficiency) },
-        {
-          contributor_name: 'deep_sleep',
-          contributor_score: Math.round(
-            clamp((durations.deepSeconds / Math.max(1, durations.asleepSeconds) / 0.2) * 100, 0, 100),
-          ),
-        },
-        {
-          contributor_name: 'rem_sleep',
-          contributor_score: Math.round(
-            clamp((durations.remSeconds / Math.max(1, durations.asleepSeconds) / 0.22) * 100, 0, 100),
-          ),
-        },
-        {
-          contributor_name: 'latency',
-          contributor_score: Math.round(clamp(100 - durations.latencySeconds / 36, 0, 100)),
-        },
-      ],
+      sleep_contributors: {
+        total_sleep: Math.round(clamp((durations.asleepSeconds / 3600 / 8) * 100, 0, 100)),
+        efficiency: Math.round(efficiency),
+        deep_sleep: Math.round(
+          clamp((durations.deepSeconds / Math.max(1, durations.asleepSeconds) / 0.2) * 100, 0, 100),
+        ),
+        rem_sleep: Math.round(
+          clamp((durations.remSeconds / Math.max(1, durations.asleepSeconds) / 0.22) * 100, 0, 100),
+        ),
+        latency: Math.round(clamp(100 - durations.latencySeconds / 36, 0, 100)),
+      },
     },
     device_data: deviceData(context, 'ring', window.endMs + 15 * 60_000),
   };

@@ -9,6 +9,7 @@ import * as connectors from './0007_connectors.ts';
 import * as webhookDestinations from './0008_webhook_destinations.ts';
 import * as publicEndpointLimits from './0009_public_endpoint_limits.ts';
 import * as webhookEventsPending from './0010_webhook_events_pending.ts';
+import * as currentRecordShapes from './0011_current_record_shapes.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0008_webhook_destinations': webhookDestinations,
   '0009_public_endpoint_limits': publicEndpointLimits,
   '0010_webhook_events_pending': webhookEventsPending,
+  '0011_current_record_shapes': currentRecordShapes,
 };

@@ -16,7 +16,7 @@ import type { CodeOf } from '../../../model/enums.ts';
 import { ActivityLevel, StressLevel, UploadType } from '../../../model/enums.ts';
 import { formatDateTime, localMidnightMs, MS_PER_DAY } from '../../../model/time.ts';
 import {
-  contributorList,
+  contributorMap,
   dayBoundsOf,
   instantOf,
   type NormalizeContext,
@@ -183,7 +183,7 @@ export function normalizeDaily(payload: OuraDailyPayload, context: NormalizeCont
       data_enrichment: dayReadiness
         ? {
             readiness_score: dayReadiness.score ?? null,
-            readiness_contributors: contributorList(dayReadiness.contributors),
+            readiness_contributors: contributorMap(dayReadiness.contributors),
           }
         : null,
     };

@@ -13,7 +13,6 @@ import { type CodeOf, SleepLevel, SleepUploadType } from '../../../model/enums.t
 import type { Sleep } from '../../../model/sleep.ts';
 import { formatDateTime } from '../../../model/time.ts';
 import {
-  contributorList,
   contributorMap,
   instantOf,
   type NormalizeContext,
@@ -162,7 +161,7 @@ export function normalizeSleepPeriod(
     scores: { sleep: sleepScore, sleep_score: sleepScore },
     data_enrichment: {
       sleep_score: sleepScore,
-      sleep_contributors: contributorList(day.dailySleep?.contributors),
+      sleep_contributors: contributorMap(day.dailySleep?.contributors),
       readiness_score: readinessScore,
       readiness_contributors: contributorMap(readinessContributors),
     },

@@ -24,6 +24,7 @@ import {
 import type { Sleep } from '../../../model/sleep.ts';
 import { formatDateTime } from '../../../model/time.ts';
 import {
+  contributorMap,
   instantOf,
   localizationOf,
   type NormalizeContext,
@@ -105,13 +106,11 @@ export function normalizeNight(
   );
   const inBed = Math.max(0, (endMs - startMs) / 1000);
   const score = night.sleep_score ?? null;
-  const contributors = [
-    ['duration', night.group_duration_score],
-    ['solidity', night.group_solidity_score],
-    ['regeneration', night.group_regeneration_score],
-  ]
-    .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
-    .map(([contributor_name, contributor_score]) => ({ contributor_name, contributor_score }));
+  const contributors = contributorMap({
+    duration: night.group_duration_score,
+    solidity: night.group_solidity_score,
+    regeneration: night.group_regeneration_score,
+  });
 
   return {
     metadata: {
@@ -166,7 +165,10 @@ export function normalizeNight(
       : null,
     readiness_data: recharge ? { recovery_level: recoveryLevel(recharge.nightly_recharge_status) } : null,
     scores: { sleep: score, sleep_score: score },
-    data_enrichment: { sleep_score: score, sleep_contributors: contributors.length ? contributors : null },
+    data_enrichment: {
+      sleep_score: score,
+      sleep_contributors: contributors && Object.keys(contributors).length > 0 ? contributors : null,
+    },
     device_data: night.device_id ? { manufacturer: 'Polar', serial_number: night.device_id } : null,
   };
 }
