@@ -39,7 +39,7 @@ export type CallbackOutcome =
   | { kind: 'redirect'; outcome: 'success' | 'failure'; location: string; userId: string; reason?: string }
   | { kind: 'invalid'; language: Language; reason: string }
   /** The developer is suspended: the flow failed, and the browser gets a neutral page, no redirect. */
-  | { kind: 'unavailable'; language: Language };
+  | { kind: 'unavailable'; language: Language; reason: 'unavailable' };
 
 const REASON = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -171,7 +171,7 @@ export function createCallbacks(deps: ConnectionsInternals) {
       // A suspended developer's links stop working, whenever they were handed out.
       if ((await findDeveloper(db, session.developer_id))?.status !== 'active') {
         await fail(session, 'unavailable');
-        return { kind: 'unavailable', language: resolveLanguage(session.language) };
+        return { kind: 'unavailable', language: resolveLanguage(session.language), reason: 'unavailable' };
       }
       if (session.expires_at.getTime() <= now.getTime()) return fail(session, 'expired');
       if (query.error) return fail(session, REASON.test(query.error) ? query.error : 'provider_error');
