@@ -147,6 +147,7 @@ export function createBackfill(deps: {
           .execute();
         if (!done) await jobs.send<BackfillJob>(BACKFILL_QUEUE, job, { trx });
       });
+      if (done) log.info({ ...job, from: row.start_day }, 'backfill finished');
     },
 
     async progress(userId: string): Promise<BackfillProgress[]> {

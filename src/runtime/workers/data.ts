@@ -5,6 +5,7 @@ import type { AppContext } from '../../features/context.ts';
 import { DELIVER_QUEUE, type DeliverJob } from '../../features/data/deliver.ts';
 import { ARRIVALS_QUEUE, arrivalMinutes, runArrivals } from '../../features/data/sandbox-arrivals.ts';
 import type { RecurringJob } from './recurring.ts';
+import { HEARTBEAT_SECONDS } from './sync.ts';
 
 export const PRUNE_QUEUE = 'data.prune';
 
@@ -18,6 +19,7 @@ export function defineDataJobs(ctx: AppContext) {
       retryBackoff: true,
       retryDelayMax: 900,
       expireInSeconds: 30 * 60,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
     },
     work: { batchSize: 1, localConcurrency: 2 },
     handler: (jobs) => ctx.data.deliverer.handle(jobs),

@@ -8,6 +8,13 @@ import { SETUP_QUEUE, type SetupJob } from '../../features/sync/service.ts';
 import type { RecurringJob } from './recurring.ts';
 
 export const MAINTENANCE_QUEUE = 'connectors.maintenance';
+
+/**
+ * Jobs that talk to a provider may legitimately run for minutes, so their expiry is long; a worker
+ * killed mid-job is noticed by its missing heartbeat instead, and the job retried within about half
+ * a minute (heartbeat lapse plus the queue's supervision pass) rather than when it expires.
+ */
+export const HEARTBEAT_SECONDS = 10;
 export function defineSyncJobs(ctx: AppContext) {
   ctx.jobs.define<BackfillJob>({
     name: BACKFILL_QUEUE,
@@ -18,6 +25,7 @@ export function defineSyncJobs(ctx: AppContext) {
       retryBackoff: true,
       retryDelayMax: 1800,
       expireInSeconds: 30 * 60,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
     },
     work: { batchSize: 1, localConcurrency: 2 },
     handler: async (jobs) => {
@@ -33,6 +41,7 @@ export function defineSyncJobs(ctx: AppContext) {
       retryBackoff: true,
       retryDelayMax: 900,
       expireInSeconds: 5 * 60,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
     },
     work: { batchSize: 1, localConcurrency: 2 },
     handler: async (jobs) => {
@@ -42,7 +51,7 @@ export function defineSyncJobs(ctx: AppContext) {
   ctx.jobs.define<PollJob>({
     name: POLL_QUEUE,
     // A failed poll queues the next one itself; only a crash mid-poll is retried here.
-    options: { retryLimit: 3, retryDelay: 30, expireInSeconds: 10 * 60 },
+    options: { retryLimit: 3, retryDelay: 30, expireInSeconds: 10 * 60, heartbeatSeconds: HEARTBEAT_SECONDS },
     work: { batchSize: 1, localConcurrency: 2 },
     handler: async (jobs) => {
       for (const job of jobs)
@@ -60,6 +69,7 @@ export function defineSyncJobs(ctx: AppContext) {
       retryBackoff: true,
       retryDelayMax: 900,
       expireInSeconds: 15 * 60,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
     },
     work: { batchSize: 1, localConcurrency: 2 },
     handler: async (jobs) => {
