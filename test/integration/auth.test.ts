@@ -66,6 +66,17 @@ describe('authentication and error responses', () => {
       );
     });
 
+    test('an empty dev-id in the query is no dev-id either', async () => {
+      const key = { 'x-api-key': alice.apiKey };
+      assert.equal((await get(`${DEVELOPER_ROUTE}?dev-id=&dev_id=${alice.devId}`, key)).statusCode, 200);
+      expectRefusal(
+        await get(`${DEVELOPER_ROUTE}?dev-id=&dev_id=`, key),
+        401,
+        'dev-id or x-api-key headers are missing',
+        'empty query values',
+      );
+    });
+
     test('a dev-id header wins over the query, and dev-id over dev_id', async () => {
       const key = { 'x-api-key': alice.apiKey };
       assert.equal(
@@ -138,6 +149,8 @@ describe('authentication and error responses', () => {
         (await get(ORDER_ROUTE, { authorization: basic(alice.devId, alice.apiKey, 'basic') })).statusCode,
         200,
       );
+      const spaced = basic(alice.devId, alice.apiKey).replace('Basic ', 'Basic   ');
+      assert.equal((await get(ORDER_ROUTE, { authorization: spaced })).statusCode, 200, 'any run of spaces');
       assert.equal((await get(ORDER_ROUTE, alice.headers)).statusCode, 200, 'headers work there too');
       expectRefusal(
         await get(DEVELOPER_ROUTE, { authorization: basic(alice.devId, alice.apiKey) }),
@@ -228,6 +241,16 @@ describe('authentication and error responses', () => {
         );
         await app.close();
       }
+      const both = Fastify() as unknown as App;
+      registerAuthentication(both, service.ctx.developers);
+      assert.throws(
+        () => both.route({ method: ['GET', 'POST'], url: '/api/both', handler: async () => 'x' }),
+        {
+          message: 'route GET,POST /api/both must declare config.auth',
+        },
+      );
+      await both.close();
+
       const app = Fastify() as unknown as App;
       registerAuthentication(app, service.ctx.developers);
       app.get('/elsewhere', async () => 'fine');
@@ -238,6 +261,9 @@ describe('authentication and error responses', () => {
         handler: async () => 'x',
       });
       await app.ready();
+      const open = await app.inject({ method: 'GET', url: '/elsewhere' });
+      assert.equal(open.statusCode, 200, 'a route outside the API that declares nothing is public');
+      assert.equal(open.body, 'fine');
       assert.deepEqual(app.authenticatedRoutes, [
         { method: 'GET', url: '/v2/both', auth: 'developer' },
         { method: 'POST', url: '/v2/both', auth: 'developer' },
