@@ -17,6 +17,8 @@ export const ERROR_KINDS = {
   uri_too_long: { status: 414, title: 'uri too long' },
   unsupported_media_type: { status: 415, title: 'unsupported media type' },
   unprocessable: { status: 422, title: 'unprocessable entity' },
+  /** A provider refused or could not take a change Tributary passed on (planned workouts); retry later. */
+  failed_dependency: { status: 424, title: 'failed dependency' },
   rate_limited: { status: 429, title: 'too many requests' },
   header_fields_too_large: { status: 431, title: 'request header fields too large' },
   internal: { status: 500, title: 'internal server error' },

@@ -14,6 +14,7 @@ import type { OrdersService } from './orders/service.ts';
 import type { UsersService } from './users/service.ts';
 import type { WebhooksService } from './webhooks/service.ts';
 import type { WidgetService } from './widget/service.ts';
+import type { WorkoutsService } from './workouts/service.ts';
 import type { ProviderAccess } from '../provider-access/access.ts';
 import type { ProviderCatalog } from '../provider-access/catalog.ts';
 import type { Db, Store } from '../store/db.ts';
@@ -37,5 +38,6 @@ export type AppContext = {
   widget: WidgetService;
   orders: OrdersService;
   data: DataService;
+  workouts: WorkoutsService;
   connectors: ConnectorsService;
 };

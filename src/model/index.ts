@@ -8,7 +8,8 @@ import { Daily } from './daily.ts';
 import { Hormone } from './hormone.ts';
 import { Menstruation } from './menstruation.ts';
 import { Nutrition } from './nutrition.ts';
-import { PlannedWorkout } from './planned-workout.ts';
+import { PlannedWorkoutDetails } from './planned-workout.ts';
+import { PlannedWorkout } from './planned-workout-current.ts';
 import { Sleep } from './sleep.ts';
 import { samplePaths, stripPaths } from './strip-samples.ts';
 
@@ -21,7 +22,8 @@ export * from './enums.ts';
 export { Hormone } from './hormone.ts';
 export { Menstruation } from './menstruation.ts';
 export { Meal, Nutrition } from './nutrition.ts';
-export { PlannedWorkout } from './planned-workout.ts';
+export { PlannedWorkoutDetails } from './planned-workout.ts';
+export { AthleteMetrics, PlannedWorkout } from './planned-workout-current.ts';
 export { Sleep } from './sleep.ts';
 export { samplePaths, stripPaths } from './strip-samples.ts';
 
@@ -54,7 +56,7 @@ export interface DataTypeRecords {
   nutrition: Nutrition;
   sleep: Sleep;
   hormone: Hormone;
-  plannedWorkout: PlannedWorkout;
+  plannedWorkout: PlannedWorkoutDetails;
 }
 
 export interface DataTypeDefinition<Name extends DataTypeName, Schema extends TSchema> {
@@ -129,9 +131,10 @@ export const dataTypes = {
     (record) => record.timestamp,
     (record) => record.timestamp,
   ),
+  // The provider-side body of planned workouts (the current wire object wraps it: planned-workout-current.ts).
   plannedWorkout: define(
     'plannedWorkout',
-    PlannedWorkout,
+    PlannedWorkoutDetails,
     false,
     (record) => record.metadata?.id ?? null,
     (record) => record.metadata?.planned_date ?? null,
@@ -147,6 +150,7 @@ export const modelSchemas = [
   Hormone,
   Menstruation,
   Nutrition,
+  PlannedWorkoutDetails,
   PlannedWorkout,
   Sleep,
 ];

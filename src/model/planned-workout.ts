@@ -1,5 +1,7 @@
-// PlannedWorkout: a structured workout to be done on a date (docs/wire-contract.md#data-model;
-// the SDK/V5 shape used by `/plannedWorkout`). Identity: `metadata.id`.
+// PlannedWorkoutDetails: the body of a structured workout to be done on a date, as a provider holds
+// it and as the older contract (SDK/V5 `/plannedWorkout`) posts it: `{metadata, steps}`
+// (docs/wire-contract.md#data-model). It is the record of the `plannedWorkout` data type, identity
+// `metadata.id`. The current wire object that wraps it, `PlannedWorkout`, is planned-workout-current.ts.
 //
 // Upstream describes steps, durations and targets as unions discriminated by `type`, but every
 // member has only optional keys, so a `oneOf` would match several members at once and reject
@@ -88,7 +90,8 @@ const stepFields = {
   durations: NullableArray(PlannedWorkoutStepDuration),
   targets: NullableArray(PlannedWorkoutStepTarget),
   stroke_type: Nullable(SwimStrokeTypeSchema),
-  equipment_type: Nullable(SwimEquipmentTypeSchema),
+  /** One piece (SDK) or a list (current schema). */
+  equipment_type: Nullable(Type.Union([SwimEquipmentTypeSchema, Type.Array(SwimEquipmentTypeSchema)])),
   equipement_type: Nullable(SwimEquipmentTypeSchema),
   exercise_name: NullableString(),
   exercise_category: Nullable(ExerciseCategorySchema),
@@ -130,15 +133,26 @@ export const PlannedWorkoutMetadata = Type.Object(
   { title: 'PlannedWorkoutMetadata' },
 );
 
-export const PlannedWorkout = Type.Object(
-  { metadata: Nullable(PlannedWorkoutMetadata), steps: NullableArray(PlannedWorkoutSteps) },
-  {
-    $id: 'PlannedWorkout',
-    title: 'PlannedWorkout',
-    description: 'A planned workout. Identity: metadata.id.',
-  },
-);
+const detailsFields = {
+  metadata: Nullable(PlannedWorkoutMetadata),
+  steps: NullableArray(PlannedWorkoutSteps),
+};
+const detailsDescription =
+  'The body of a planned workout: metadata (name, type, planned date, estimates) and structured steps. ' +
+  'Enumerations by name (SDK) or number (docs); the current schema answers numbers. Identity: metadata.id.';
 
-export type PlannedWorkout = Static<typeof PlannedWorkout>;
+export const PlannedWorkoutDetails = Type.Object(detailsFields, {
+  $id: 'PlannedWorkoutDetails',
+  title: 'PlannedWorkoutDetails',
+  description: detailsDescription,
+});
+
+/** The same schema without an `$id`, for embedding inside other schemas. */
+export const PlannedWorkoutDetailsShape = Type.Object(detailsFields, {
+  title: 'PlannedWorkoutDetails',
+  description: detailsDescription,
+});
+
+export type PlannedWorkoutDetails = Static<typeof PlannedWorkoutDetails>;
 export type PlannedWorkoutSteps = Static<typeof PlannedWorkoutSteps>;
 export type PlannedWorkoutStep = Static<typeof PlannedWorkoutStep>;

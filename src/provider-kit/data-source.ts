@@ -2,7 +2,7 @@
 // backfill), writes planned workouts to it, and (for simulated providers) learns what arrived
 // recently. Providers yield records already normalized to the unified model; core code
 // validates them against the model schemas before storing anything.
-import type { PlannedWorkout } from '../model/planned-workout.ts';
+import type { PlannedWorkoutDetails } from '../model/planned-workout.ts';
 import type { ProviderDataType, ProviderRuntime } from './basics.ts';
 import type { ProviderHttp } from './http.ts';
 
@@ -50,7 +50,9 @@ export type DataSource = {
    */
   fetch(args: DataFetchArgs): AsyncIterable<DataPage>;
   /** Creates planned workouts at the provider; returns their provider ids, in posted order. */
-  writePlannedWorkouts?(args: DataSourceContext & { workouts: readonly PlannedWorkout[] }): Promise<string[]>;
+  writePlannedWorkouts?(
+    args: DataSourceContext & { workouts: readonly PlannedWorkoutDetails[] },
+  ): Promise<string[]>;
   /** Deletes planned workouts at the provider; one outcome per id, in order. */
   deletePlannedWorkouts?(
     args: DataSourceContext & { ids: readonly string[] },

@@ -7,6 +7,7 @@ import { createSecretBox } from '../core/secret-box.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { createConnectionsService } from '../features/connections/service.ts';
 import { createDataService } from '../features/data/service.ts';
+import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
 import { createOrdersService } from '../features/orders/service.ts';
@@ -73,6 +74,17 @@ export function createContext(deps: {
     access: providerAccess,
     connections,
   });
+  const data = createDataService({
+    db,
+    jobs: deps.jobs,
+    clock,
+    log: deps.log,
+    config: deps.config,
+    providers,
+    secretBox,
+    webhooks,
+    connectorContext: providerAccess.dataContext,
+  });
   return {
     ...deps,
     db,
@@ -93,17 +105,9 @@ export function createContext(deps: {
     connections,
     widget: createWidgetService({ db, clock, config: deps.config, providers, integrations, connections }),
     orders: createOrdersService({ db, jobs: deps.jobs, clock, config: deps.config, log: deps.log, webhooks }),
-    data: createDataService({
-      db,
-      jobs: deps.jobs,
-      clock,
-      log: deps.log,
-      config: deps.config,
-      providers,
-      secretBox,
-      webhooks,
-      connectorContext: providerAccess.dataContext,
-    }),
+    data,
+    // Registers its planned workouts with the data feature's reads and events as it is built.
+    workouts: createWorkoutsService({ db, clock, log: deps.log, providers, data }),
     connectors,
   };
 }

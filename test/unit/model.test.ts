@@ -17,7 +17,7 @@ import {
   Menstruation,
   MODEL_VERSION,
   modelSchemas,
-  PlannedWorkout,
+  PlannedWorkoutDetails,
   Sleep,
   stripSamplesOf,
 } from '../../src/model/index.ts';
@@ -156,7 +156,7 @@ describe('record schemas', () => {
   test('top-level records have unique $ids; nested schemas have none', () => {
     const ids = modelSchemas.map((schema) => (schema as JsonSchema).$id);
     assert.deepEqual(ids, [...new Set(ids)]);
-    assert.ok(ids.includes('Activity') && ids.includes('PlannedWorkout') && ids.includes('Athlete'));
+    assert.ok(ids.includes('Activity') && ids.includes('PlannedWorkoutDetails') && ids.includes('PlannedWorkout') && ids.includes('Athlete'));
     for (const schema of modelSchemas) {
       const nested = JSON.stringify({ ...schema, $id: undefined }).match(/"\$id"/g);
       assert.equal(nested, null, `${(schema as JsonSchema).$id} embeds a schema with $id`);
@@ -176,7 +176,7 @@ describe('record schemas', () => {
       false,
       'sleep without upload_type',
     );
-    assertValid(PlannedWorkout, {});
+    assertValid(PlannedWorkoutDetails, {});
     assertValid(Athlete, { first_name: null, devices: null });
     for (const name of dataTypeNames) {
       const schema = dataTypes[name].schema as JsonSchema;
@@ -221,11 +221,11 @@ describe('record schemas', () => {
     const step = (intensity: unknown) => ({
       steps: [{ type: 'STEP', intensity, exercice_category: 'SQUAT' }],
     });
-    assertValid(PlannedWorkout, step('WARMUP'));
-    assertValid(PlannedWorkout, step(1));
-    assert.equal(Value.Check(PlannedWorkout, step('SPRINT')), false);
-    assertValid(PlannedWorkout, { metadata: { type: 'RUNNING' } });
-    assertValid(PlannedWorkout, { metadata: { type: 8 } });
+    assertValid(PlannedWorkoutDetails, step('WARMUP'));
+    assertValid(PlannedWorkoutDetails, step(1));
+    assert.equal(Value.Check(PlannedWorkoutDetails, step('SPRINT')), false);
+    assertValid(PlannedWorkoutDetails, { metadata: { type: 'RUNNING' } });
+    assertValid(PlannedWorkoutDetails, { metadata: { type: 8 } });
   });
 });
 

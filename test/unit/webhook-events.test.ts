@@ -120,7 +120,8 @@ test('every data type builds {type, user, data, version} plus reference when one
   assert.equal(DATA_EVENT_TYPES.length, 8);
   for (const type of DATA_EVENT_TYPES) {
     assert.deepEqual(buildDataEvent(type, { user: ROW, data, reference: 'ref_9' }), {
-      type,
+      // Planned workouts travel as planned_workout (the vendor's current event type).
+      type: type === 'plannedWorkout' ? 'planned_workout' : type,
       user: USER,
       data,
       version: '2022-03-16',

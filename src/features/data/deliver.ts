@@ -25,6 +25,7 @@ import {
 import { type Bound, type DataWindow, filterOf, windowOf } from './params.ts';
 import { ATHLETE_KEY, mergeSamples } from './records.ts';
 import * as repo from './repo.ts';
+import type { PlannedWorkoutView } from './planned-workout-view.ts';
 import { recordPages } from './stream.ts';
 import type { Sync } from './sync.ts';
 import { type DataWebhooks, emitDataEvent, emitDataEvents } from './webhook-emit.ts';
@@ -49,6 +50,7 @@ export type DeliverDeps = {
   log: Logger;
   sync: Sync;
   webhooks: DataWebhooks;
+  plannedWorkouts: PlannedWorkoutView;
 };
 
 /** When a provider rate-limits us without saying for how long. */
@@ -107,6 +109,24 @@ export function createDeliverer(deps: DeliverDeps) {
     const options = { userId: user.id, reference: job.reference };
     const start = new Date(window.startMs);
     const end = new Date(window.endMs);
+    if (job.type === 'plannedWorkout') {
+      // Two stores, few records: listed whole; a long range is still announced and chunked.
+      const listed = await deps.plannedWorkouts.list(user.id, {
+        fromDay: window.syncStartDay,
+        toDay: window.syncEndDay,
+      });
+      const event = buildDataEvent('plannedWorkout', {
+        user: wireUser,
+        data: listed as unknown as JsonObject[],
+        reference: job.reference,
+      });
+      await db
+        .transaction()
+        .execute((trx) =>
+          emitDataEvent(webhooks, trx, job.developerId, event, { ...options, range: { start, end } }),
+        );
+      return;
+    }
     if (!isLargeRequestRange(start, end)) {
       // Up to 28 days fits in memory; the outbox still splits a payload over the size limit.
       const data: JsonObject[] = [];

@@ -14,7 +14,7 @@ import {
 
 export type { JsonObject } from '../users/webhook-user.ts';
 
-/** Data event types whose records travel in `data` (athlete differs: one object under `athlete`). */
+/** Data types whose records travel in `data` (athlete differs: one object under `athlete`). */
 export const DATA_EVENT_TYPES = [
   'activity',
   'body',
@@ -27,28 +27,56 @@ export const DATA_EVENT_TYPES = [
 ] as const;
 export type DataEventType = (typeof DATA_EVENT_TYPES)[number];
 
-export function isDataEventType(value: string): value is DataEventType {
-  return (DATA_EVENT_TYPES as readonly string[]).includes(value);
+/**
+ * The event `type` each data type is sent as. Planned workouts are `planned_workout` in the
+ * vendor's current schema (the older `plannedWorkout` data type name stays the read path's).
+ */
+export const DATA_EVENT_NAMES = {
+  activity: 'activity',
+  body: 'body',
+  daily: 'daily',
+  hormone: 'hormone',
+  menstruation: 'menstruation',
+  nutrition: 'nutrition',
+  plannedWorkout: 'planned_workout',
+  sleep: 'sleep',
+} as const satisfies Record<DataEventType, string>;
+export type DataEventName = (typeof DATA_EVENT_NAMES)[DataEventType];
+
+const EVENT_NAMES = new Set<string>(Object.values(DATA_EVENT_NAMES));
+
+/** Whether an event `type` is one of the data events (by its name on the wire). */
+export function isDataEventType(value: string): value is DataEventName {
+  return EVENT_NAMES.has(value);
 }
 
 // `reference` is present only when a data request caused the delivery; provider pushes have none.
 export type DataEvent = {
-  [T in DataEventType]: {
+  [T in DataEventName]: {
     type: T;
     user: WebhookUser;
     data: readonly JsonObject[];
     version: WebhookModelVersion;
     reference?: string;
   };
-}[DataEventType];
+}[DataEventName];
 
+/**
+ * A data event for records of `type`. Planned workouts must already be in their wire form
+ * (model/planned-workout-current.ts): the event carries what it is given.
+ */
 export function buildDataEvent<T extends DataEventType>(
   type: T,
   input: { user: WebhookUserInput; data: readonly JsonObject[]; reference?: string | null },
-): Extract<DataEvent, { type: T }> {
-  const event = { type, user: toWebhookUser(input.user), data: input.data, version: WEBHOOK_MODEL_VERSION };
+): Extract<DataEvent, { type: (typeof DATA_EVENT_NAMES)[T] }> {
+  const event = {
+    type: DATA_EVENT_NAMES[type],
+    user: toWebhookUser(input.user),
+    data: input.data,
+    version: WEBHOOK_MODEL_VERSION,
+  };
   const withReference = input.reference ? { ...event, reference: input.reference } : event;
-  return withReference as Extract<DataEvent, { type: T }>;
+  return withReference as Extract<DataEvent, { type: (typeof DATA_EVENT_NAMES)[T] }>;
 }
 
 export interface AthleteEvent {

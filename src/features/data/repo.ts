@@ -153,6 +153,23 @@ export async function recordsByKeys(
     .execute();
 }
 
+/** Records of a type anchored on a local day in [fromDay, toDay), in day order (small record types). */
+export async function recordsOnDays(
+  db: Db,
+  input: { userId: string; type: string; fromDay: string; toDay: string },
+): Promise<{ identity_key: string; summary: string }[]> {
+  return db
+    .selectFrom('data_records')
+    .select(['identity_key', sql<string>`summary::text`.as('summary')])
+    .where('user_id', '=', input.userId)
+    .where('type', '=', input.type)
+    .where('anchor_day', '>=', input.fromDay)
+    .where('anchor_day', '<', input.toDay)
+    .orderBy('anchor_day')
+    .orderBy('identity_key')
+    .execute();
+}
+
 export async function existingKeys(
   db: Db,
   userId: string,

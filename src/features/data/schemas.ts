@@ -103,9 +103,15 @@ export function readResponse(type: DataTypeName) {
 export const V3Response = Type.Union([
   Type.Object({
     connection: Connection,
-    data: Type.Array(Type.Union(dataTypeNames.map((name) => modelRef(dataTypes[name].schema))), {
-      description: 'Records of the requested type',
-    }),
+    data: Type.Array(
+      Type.Union([
+        ...dataTypeNames
+          .filter((name) => name !== 'plannedWorkout')
+          .map((name) => modelRef(dataTypes[name].schema)),
+        Type.Ref('PlannedWorkout'),
+      ]),
+      { description: 'Records of the requested type (plannedWorkout: the current PlannedWorkout object)' },
+    ),
     type: Type.String(),
   }),
   acknowledgement('connection'),
@@ -119,41 +125,3 @@ export const AthleteResponse = Type.Union([
   }),
   acknowledgement('user'),
 ]);
-
-export const PlannedWorkoutQuery = Type.Object({ user_id: UserId });
-
-export const PlannedWorkoutCreateBody = Type.Object({
-  data: Type.Array(Type.Ref('PlannedWorkout'), {
-    minItems: 1,
-    maxItems: 100,
-    description:
-      'Workouts to create at the provider; any metadata.id is replaced by the id the provider assigns',
-  }),
-});
-
-export const PlannedWorkoutCreated = Type.Object({
-  user: User,
-  log_ids: Type.Array(Type.String(), { description: 'Ids of the created workouts, in posted order' }),
-  message: Type.String({ examples: ['Planned workout successfully created'] }),
-});
-
-export const PlannedWorkoutDeleteBody = Type.Object({
-  data: Type.Array(Type.String(), {
-    minItems: 1,
-    maxItems: 100,
-    description: 'Ids of planned workouts to delete',
-  }),
-});
-
-export const PlannedWorkoutDeleted = Type.Object(
-  {
-    user: User,
-    processed_data: Type.Array(
-      Type.Object({
-        id: Type.String(),
-        response_code: Type.Integer({ description: '200 deleted, 404 unknown id, 502 the provider refused' }),
-      }),
-    ),
-  },
-  { description: '200 when every id was deleted; 207 when any was not (processed_data says which)' },
-);

@@ -10,6 +10,7 @@ import type { SecretBox } from '../../core/secret-box.ts';
 import { invalidParameter, upstreamUnavailable } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { type DataTypeName, isDataTypeName } from '../../model/index.ts';
+import { externalPlannedWorkout, legacyPlannedWorkout } from '../../model/planned-workout-current.ts';
 import { type DataSourceContext, ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
@@ -27,7 +28,7 @@ import {
   type RawReadQuery,
   type ReadParams,
 } from './params.ts';
-import { createPlannedWorkouts } from './planned-workouts.ts';
+import { createPlannedWorkoutView, type DayRange } from './planned-workout-view.ts';
 import { enforceReadBudget, hourlyLimitOf, pruneBuckets } from './rate-limit.ts';
 import { ATHLETE_KEY } from './records.ts';
 import * as repo from './repo.ts';
@@ -85,6 +86,11 @@ export function rawRetentionDays(env: Readonly<Record<string, string | undefined
   return days;
 }
 
+/** The local days a window covers, for date-anchored records such as planned workouts. */
+export function daysOfWindow(window: DataWindow): DayRange {
+  return { fromDay: window.syncStartDay, toDay: window.syncEndDay };
+}
+
 export function createDataService(deps: DataDeps) {
   const { db, clock, log } = deps;
   const retentionDays = rawRetentionDays(deps.config.env);
@@ -98,7 +104,16 @@ export function createDataService(deps: DataDeps) {
     rawRetentionDays: retentionDays,
     ...(deps.connectorContext ? { connectorContext: deps.connectorContext } : {}),
   });
-  const deliverer = createDeliverer({ db, jobs: deps.jobs, clock, log, sync, webhooks: deps.webhooks });
+  const plannedWorkouts = createPlannedWorkoutView(db);
+  const deliverer = createDeliverer({
+    db,
+    jobs: deps.jobs,
+    clock,
+    log,
+    sync,
+    webhooks: deps.webhooks,
+    plannedWorkouts,
+  });
 
   /** Runs a sync; a provider failure becomes a 503 the client can retry, never a 500. */
   async function syncOrUnavailable(task: () => Promise<void>, headers: Record<string, string>) {
@@ -196,6 +211,14 @@ export function createDataService(deps: DataDeps) {
       () => sync.syncDays(user, input.type, window.syncStartDay, window.syncEndDay),
       headers,
     );
+    if (input.type === 'plannedWorkout') {
+      // Small and assembled from two stores: answered whole rather than streamed. The v2 path is
+      // the older contract's alias and answers its shape; v3 answers the current wire object.
+      const listed = await plannedWorkouts.list(user.id, daysOfWindow(window));
+      const data = input.version === 'v3' ? listed : listed.map(legacyPlannedWorkout);
+      const owner = input.version === 'v3' ? { connection: toConnection(user) } : { user: toWireUser(user) };
+      return { status: 200, headers, body: { ...owner, data, type: input.type } };
+    }
     const owner =
       input.version === 'v3'
         ? `"connection":${JSON.stringify(toConnection(user))}`
@@ -250,7 +273,11 @@ export function createDataService(deps: DataDeps) {
     });
     if ((options.emit ?? true) && prepared.stored.length > 0) {
       const wireUser = toWireUser(user);
-      const data = prepared.stored.map((record) => record.record as JsonObject);
+      const data = prepared.stored.map((record) =>
+        type === 'plannedWorkout'
+          ? (externalPlannedWorkout(record.record as JsonObject) as JsonObject)
+          : (record.record as JsonObject),
+      );
       const event = isDataTypeName(type)
         ? buildDataEvent(type, { user: wireUser, data })
         : buildAthleteEvent({ user: wireUser, athlete: data[0]! });
@@ -277,7 +304,8 @@ export function createDataService(deps: DataDeps) {
     prune,
     sync,
     deliverer,
-    plannedWorkouts: createPlannedWorkouts({ db, clock, log, providers: deps.providers, sync }),
+    /** Planned workouts as reads and events show them; the workouts feature registers its own. */
+    plannedWorkouts,
     rawRetentionDays: retentionDays,
   };
 }

@@ -9,11 +9,6 @@ import type { RawReadQuery } from '../../features/data/params.ts';
 import {
   AthleteQuery,
   AthleteResponse,
-  PlannedWorkoutCreateBody,
-  PlannedWorkoutCreated,
-  PlannedWorkoutDeleteBody,
-  PlannedWorkoutDeleted,
-  PlannedWorkoutQuery,
   readQuery,
   readResponse,
   V3Params,
@@ -93,53 +88,6 @@ export function registerDataRoutes(app: App, ctx: AppContext) {
           version: 'v3',
         }),
       ),
-  );
-
-  app.post(
-    '/v2/plannedWorkout',
-    {
-      config,
-      serializerCompiler: plainJson,
-      schema: {
-        tags,
-        summary: 'Create planned workouts at the user’s provider',
-        description: 'Providers that cannot accept planned workouts: 400.',
-        querystring: PlannedWorkoutQuery,
-        body: PlannedWorkoutCreateBody,
-        response: { 201: PlannedWorkoutCreated },
-      },
-    },
-    async (request, reply) => {
-      const created = await ctx.data.plannedWorkouts.create(
-        request.developer,
-        request.query.user_id,
-        request.body.data as never,
-      );
-      return reply.code(201).send(created);
-    },
-  );
-
-  app.delete(
-    '/v2/plannedWorkout',
-    {
-      config,
-      serializerCompiler: plainJson,
-      schema: {
-        tags,
-        summary: 'Delete planned workouts at the user’s provider',
-        querystring: PlannedWorkoutQuery,
-        body: PlannedWorkoutDeleteBody,
-        response: { 200: PlannedWorkoutDeleted, 207: PlannedWorkoutDeleted },
-      },
-    },
-    async (request, reply) => {
-      const outcome = await ctx.data.plannedWorkouts.remove(
-        request.developer,
-        request.query.user_id,
-        request.body.data,
-      );
-      return reply.code(outcome.status).send({ user: outcome.user, processed_data: outcome.processed });
-    },
   );
 }
 

@@ -11,6 +11,7 @@ import { registerSandboxConsentRoutes } from './sandbox-consent.ts';
 import { registerUserRoutes } from './users.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
 import { registerWidgetRoutes } from './widget.ts';
+import { registerWorkoutRoutes } from './workouts.ts';
 
 type RouteRegistrar = (app: App, ctx: AppContext) => void | Promise<void>;
 
@@ -22,6 +23,7 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerWidgetRoutes,
   registerOrderRoutes,
   registerDataRoutes,
+  registerWorkoutRoutes,
   registerNotificationRoutes,
   // The built-in SANDBOX provider's consent page and token endpoint.
   (app, ctx) =>

@@ -1,6 +1,10 @@
 // Planned workouts: structured sessions a coach app might push, on about two days in five.
 // Shapes follow the SDK (step kinds, duration and target kinds by name).
-import type { PlannedWorkout, PlannedWorkoutStep, PlannedWorkoutSteps } from '../../model/planned-workout.ts';
+import type {
+  PlannedWorkoutDetails,
+  PlannedWorkoutStep,
+  PlannedWorkoutSteps,
+} from '../../model/planned-workout.ts';
 import { type DayContext, MINUTE_MS } from './context.ts';
 import { Random, stableUuid } from './random.ts';
 import { round } from './series.ts';
@@ -237,7 +241,7 @@ function strengthPlan(context: DayContext, random: Random): Plan {
   };
 }
 
-export function generatePlannedWorkouts(context: DayContext): PlannedWorkout[] {
+export function generatePlannedWorkouts(context: DayContext): PlannedWorkoutDetails[] {
   const random = new Random(context.seed, context.date, 'planned-workout');
   if (!random.chance(0.4)) return [];
   const kind = random.weighted([

@@ -10,6 +10,7 @@ import * as webhookDestinations from './0008_webhook_destinations.ts';
 import * as publicEndpointLimits from './0009_public_endpoint_limits.ts';
 import * as webhookEventsPending from './0010_webhook_events_pending.ts';
 import * as currentRecordShapes from './0011_current_record_shapes.ts';
+import * as workouts from './0013_workouts.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009_public_endpoint_limits': publicEndpointLimits,
   '0010_webhook_events_pending': webhookEventsPending,
   '0011_current_record_shapes': currentRecordShapes,
+  '0013_workouts': workouts,
 };

@@ -1,0 +1,117 @@
+// Route schemas of the workouts API: the vendor's current `/workouts` and `/plannedWorkouts`, and
+// the older contract's `/plannedWorkout` writes. Ids are 64-bit integers sent as strings; a
+// malformed one is a 400 naming it (checked by the service, so the message says which).
+import Type from 'typebox';
+import { WorkoutTemplate } from '../../model/workout-template.ts';
+import { User } from '../users/schemas.ts';
+
+const UserId = Type.String({ description: 'UUID of the user (connection)' });
+const Day = (description: string) => Type.String({ description: `YYYY-MM-DD; ${description}` });
+const Metric = (description: string) =>
+  Type.Optional(Type.Number({ minimum: 0, maximum: 100_000, description }));
+
+export { WorkoutTemplate };
+
+export const TemplateCreated = Type.Object({
+  status: Type.Literal('success'),
+  workout_id: Type.String({ description: 'Id of the stored template' }),
+});
+
+export const TemplateParams = Type.Object({
+  workout_id: Type.String({ description: 'Template id (an integer)' }),
+});
+
+export const TemplatePartlyDeleted = Type.Object(
+  { message: Type.String() },
+  { description: 'Some provider-side deletions failed; the template is kept. Retry to finish.' },
+);
+
+export const UserQuery = Type.Object({ user_id: UserId });
+
+export const PlanBody = Type.Object({
+  planned_date: Day('the day to schedule the workout on'),
+  ftp: Metric('Functional Threshold Power in watts'),
+  max_heart_rate: Metric('Maximum heart rate in BPM'),
+  threshold_heart_rate: Metric('Threshold heart rate in BPM'),
+  threshold_speed: Metric('Threshold speed in m/s'),
+  pool_length_meters: Metric('Pool length in meters (overrides the template)'),
+});
+
+export const PlanCreated = Type.Object({
+  status: Type.Literal('success'),
+  planned_workout_id: Type.String(),
+  provider_workout_id: Type.Optional(
+    Type.String({ description: 'The provider’s id; absent when queued for the mobile SDK' }),
+  ),
+  coercion_warnings: Type.Optional(
+    Type.String({ description: 'What the provider body could not represent exactly' }),
+  ),
+});
+
+export const PlannedListQuery = Type.Object({
+  user_id: UserId,
+  start_date: Type.Optional(
+    Day(
+      'start of the planned-date window. Without dates: every workout planned through Tributary, and the provider’s of the trailing 30 days',
+    ),
+  ),
+  end_date: Type.Optional(Day('end of the window, inclusive')),
+});
+
+export const PlannedParams = Type.Object({
+  planned_workout_id: Type.String({ description: 'Planned workout id (an integer)' }),
+});
+
+export const RescheduleBody = Type.Object({ planned_date: Day('the new scheduled date') });
+
+export const PlannedWorkoutSummary = Type.Object(
+  {
+    planned_workout_id: Type.String(),
+    planned_date: Type.String({ description: 'YYYY-MM-DD' }),
+    is_external: Type.Boolean({ description: 'Always false: provider-created workouts have no id here' }),
+    workout_id: Type.Optional(Type.String({ description: 'The template; absent when planned without one' })),
+    provider_workout_id: Type.Optional(Type.String({ description: 'The provider’s id, once pushed' })),
+    coercion_warnings: Type.Optional(Type.String()),
+  },
+  { title: 'PlannedWorkoutSummary' },
+);
+
+// --- The older contract: POST / DELETE /v2/plannedWorkout --------------------------------------
+
+export const PlannedWorkoutCreateBody = Type.Object({
+  data: Type.Array(Type.Ref('PlannedWorkoutDetails'), {
+    minItems: 1,
+    maxItems: 100,
+    description:
+      'Workouts to plan at the provider (without a template); any metadata.id is replaced by the id the provider assigns',
+  }),
+});
+
+export const PlannedWorkoutCreated = Type.Object({
+  user: User,
+  log_ids: Type.Array(Type.String(), {
+    description: 'planned_workout_ids of the created workouts, in posted order',
+  }),
+  message: Type.String({ examples: ['Planned workout successfully created'] }),
+});
+
+export const PlannedWorkoutDeleteBody = Type.Object({
+  data: Type.Array(Type.String(), {
+    minItems: 1,
+    maxItems: 100,
+    description: 'planned_workout_ids, or the provider’s ids of planned workouts, to delete',
+  }),
+});
+
+export const PlannedWorkoutDeleted = Type.Object(
+  {
+    user: User,
+    processed_data: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        response_code: Type.Integer({ description: '200 deleted, 404 unknown id, 502 the provider refused' }),
+      }),
+    ),
+  },
+  { description: '200 when every id was deleted; 207 when any was not (processed_data says which)' },
+);
