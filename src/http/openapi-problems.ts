@@ -54,6 +54,7 @@ const ROUTE_PROBLEMS: Record<string, readonly number[]> = {
   'POST /v2/auth/authenticateUser': [404],
   'POST /v2/auth/generateAuthURL': [404],
   'POST /v2/auth/generateWidgetSession': [404],
+  'POST /widget/api/session': [404],
   'POST /v2/webhook/test': [409],
   'POST /v2/webhook/deliveries/:event_id/replay': [409],
   'POST /v2/plannedWorkout': [503],
@@ -65,6 +66,7 @@ const ROUTE_PROBLEMS: Record<string, readonly number[]> = {
   'POST /api/v1/orders': [402, 409],
   'POST /api/v1/orders/:orderID/simulate': [422],
   'POST /api/v1/orders/activate': [401, 403, 404, 409, 429],
+  'GET /api/v1/results/:orderItemID/download': [403, 404, 410],
   'GET /providers/:provider/webhook': [403, 404, 503],
   'POST /providers/:provider/webhook': [401, 404, 429, 503],
 };

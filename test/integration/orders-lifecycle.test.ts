@@ -105,7 +105,7 @@ describe('order API: lifecycle, simulate, activation, results, listing', () => {
     });
     assert.equal(ready?.data.variant_id, '1011');
 
-    // Results: a FHIR R4 bundle, only with the right test taker.
+    // Results: a signed link to a FHIR R4 bundle, only with the right test taker.
     const missing = await api(service, developer, 'GET', `/api/v1/results/${item.order_item_id}`);
     assert.equal(missing.status, 400);
     assert.match(String(missing.body.detail), /test_taker_id/);
@@ -116,13 +116,22 @@ describe('order API: lifecycle, simulate, activation, results, listing', () => {
       `/api/v1/results/${item.order_item_id}?test_taker_id=123`,
     );
     assert.equal(wrong.status, 404);
-    const results = await api(
+    const link = await api(
       service,
       developer,
       'GET',
       `/api/v1/results/${item.order_item_id}?test_taker_id=${testTakerId}`,
     );
-    assert.equal(results.status, 200);
+    assert.equal(link.status, 200);
+    assert.equal(link.body.format, 'json');
+    const expiresAt = Date.parse(String(link.body.expires_at));
+    assert.ok(Math.abs(expiresAt - Date.now() - 15 * 60_000) < 60_000, 'valid for 15 minutes');
+    const download = (url: string) => {
+      const parsed = new URL(url);
+      return api(service, undefined, 'GET', `${parsed.pathname}${parsed.search}`);
+    };
+    const results = await download(String(link.body.download_url));
+    assert.equal(results.status, 200, 'the link needs no credentials');
     const bundle = results.body as Json & { entry: { resource: Json & { resourceType: string } }[] };
     assert.equal(bundle.resourceType, 'Bundle');
     const kinds = bundle.entry.map((entry) => entry.resource.resourceType);
@@ -138,13 +147,20 @@ describe('order API: lifecycle, simulate, activation, results, listing', () => {
       const code = ((observation.interpretation as Json[])[0]?.coding as Json[] | undefined)?.[0]?.code;
       assert.ok(['L', 'N', 'H'].includes(String(code)));
     }
-    const again = await api(
+    const relinked = await api(
       service,
       developer,
       'GET',
       `/api/v1/results/${item.order_item_id}?test_taker_id=${testTakerId}`,
     );
+    const again = await download(String(relinked.body.download_url));
     assert.deepEqual(again.body, results.body, 'the stored results do not change between downloads');
+    const tampered = new URL(String(link.body.download_url));
+    tampered.searchParams.set('test_taker_id', '123');
+    assert.equal((await download(tampered.toString())).status, 403, 'a link cannot be widened');
+    const extended = new URL(String(link.body.download_url));
+    extended.searchParams.set('expires', String(Number(extended.searchParams.get('expires')) + 3600));
+    assert.equal((await download(extended.toString())).status, 403, 'nor extended');
 
     const acknowledged = await api(
       service,

@@ -320,6 +320,7 @@ describe('the vendor’s current published API (v2-bundled, vantage-bundled, wid
         payload: orderBody({
           client_order_reference_id: 'c-2',
           collection_type: 'GO_TO_LAB',
+          items: [{ variant_id: '1015', quantity: 1 }],
           shipping_address: undefined,
           requested_lab: { code: lab.code, postal_code: lab.address.postal_code },
         }),
@@ -383,6 +384,13 @@ describe('the vendor’s current published API (v2-bundled, vantage-bundled, wid
 
     for (const entry of receiver.received)
       contract.checkWebhook(entry.body, `webhook ${String(entry.headers['webhook-id'])}`);
+
+    // Every operation the run can reach was exercised, so "0 errors" covers the whole documents.
+    const unexercised = contract.operations
+      .map((operation) => `${operation.method} ${operation.served}`)
+      .filter((label) => !contract.exercised.has(label) && !unservedOnPurpose(label.split(' ')[1]!));
+    for (const label of unexercised)
+      contract.errors.push({ where: 'run', problem: `${label} was not exercised by the run` });
 
     console.log(
       [

@@ -27,6 +27,7 @@ import type { PaymentsStore } from './payments-store.ts';
 import type { ItemRow, OrderRow } from './repo.ts';
 import * as repo from './repo.ts';
 import { scheduleNextSteps } from './timers.ts';
+import { boundLab, type LabDirectory } from './domain/labs.ts';
 import { createOrderView } from './views.ts';
 
 export type CreateOrderResponse = ReturnType<typeof createOrderView>;
@@ -36,6 +37,8 @@ export type CreateOrderDeps = LifecycleDeps & {
   db: Db;
   payments: PaymentsStore;
   enabledProducts(developerId: string): Promise<ReadonlySet<number>>;
+  /** Draw sites: `requested_lab.code` must name one; a GO_TO_LAB order is bound to one. */
+  labs: LabDirectory;
 };
 
 /**
@@ -61,7 +64,11 @@ function readPaymentMethod(body: unknown): { value: string; issue?: InvalidField
 }
 
 function validate(deps: CreateOrderDeps, body: unknown): { order: CreateOrderInput; paymentMethod: string } {
-  const parsed = parseCreateOrder(body, { catalog: deps.catalog, now: deps.clock.now() });
+  const parsed = parseCreateOrder(body, {
+    catalog: deps.catalog,
+    now: deps.clock.now(),
+    isKnownLabCode: (code) => deps.labs.byCode(code) !== undefined,
+  });
   const payment = readPaymentMethod(body);
   const issues = [...(parsed.ok ? [] : parsed.invalid_fields), ...(payment.issue ? [payment.issue] : [])];
   if (!parsed.ok || issues.length > 0) {
@@ -169,7 +176,7 @@ export async function createOrder(
         ]);
         await deps.emit(trx, developer.id, orderStatusEvent(order, items, now));
         await scheduleNextSteps(deps, trx, order, items, { orderChanged: true, changedItems: [] });
-        const view = createOrderView(order, items);
+        const view = createOrderView(order, items, boundLab(deps.labs, order));
         if (key) await idem.completeKey(trx, developer.id, key, claim, { status: 201, body: view });
         return view;
       });

@@ -104,6 +104,11 @@ export async function findItemByKit(db: Db, kitId: string): Promise<ItemRow | un
   return db.selectFrom('order_items').selectAll().where('supplier_item_id', '=', kitId).executeTakeFirst();
 }
 
+/** An item by id alone: for a signed results link, whose signature already names the item. */
+export async function findItemById(db: Db, itemId: string): Promise<ItemRow | undefined> {
+  return db.selectFrom('order_items').selectAll().where('id', '=', itemId).executeTakeFirst();
+}
+
 export async function findItem(db: Db, developerId: string, itemId: string): Promise<ItemRow | undefined> {
   return db
     .selectFrom('order_items')

@@ -20,7 +20,6 @@ const Address = Type.Object(
   },
   { title: 'AddressDTO' },
 );
-const NullableAddress = Type.Union([Address, Type.Null()]);
 
 const Recipient = Type.Object(
   {
@@ -36,6 +35,33 @@ const Recipient = Type.Object(
 );
 
 const RequestedLab = Type.Object({ code: Type.String(), postal_code: Type.Optional(Type.String()) });
+
+const labFields = {
+  code: Type.String(),
+  name: Type.String(),
+  address: Address,
+  phone: Type.String(),
+  hours: Type.Record(Type.String(), Type.String(), { description: 'Opening hours by weekday' }),
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+  scheduling: Type.Boolean({ description: 'Whether online scheduling is open' }),
+};
+
+/** The draw site a GO_TO_LAB order is bound to (a /labs row without its distance). */
+const ConfirmedLab = Type.Object(labFields, { title: 'ConfirmedLab' });
+
+export const LabsQuery = Type.Object({
+  zip_code: Type.String({ description: '5-digit US ZIP, optionally with its 4-digit suffix', maxLength: 10 }),
+});
+
+export const LabsResponse = Type.Object({
+  labs: Type.Array(
+    Type.Object(
+      { ...labFields, distance: Type.Number({ description: 'Miles from the requested ZIP (estimated)' }) },
+      { title: 'PSCLocation' },
+    ),
+  ),
+});
 
 /**
  * Documentation only: the body is validated by the order rules so that every problem comes back
@@ -119,8 +145,8 @@ export const CreateOrderResponse = Type.Object(
     order_status: OrderStatus,
     order_items: Type.Array(OrderItem),
     tracking_number: Type.Optional(Type.String()),
-    confirmed_lab_address: NullableAddress,
-    confirmed_lab: Type.Null(),
+    confirmed_lab_address: Type.Optional(Address),
+    confirmed_lab: Type.Union([ConfirmedLab, Type.Null()]),
   },
   { title: 'CreateOrderResponse' },
 );
@@ -142,11 +168,13 @@ export const OrderResponse = Type.Object(
     order_status: OrderStatus,
     created_at: Type.String(),
     recipient: Recipient,
-    shipping_address: NullableAddress,
+    shipping_address: Type.Union([Address, Type.Null()], {
+      description: 'AT_HOME: where the kit goes; GO_TO_LAB: the draw site the requisition goes to',
+    }),
     requested_lab_address: Type.Optional(Address),
-    confirmed_lab_address: NullableAddress,
+    confirmed_lab_address: Type.Optional(Address),
     requested_lab: Type.Optional(RequestedLab),
-    confirmed_lab: Type.Null(),
+    confirmed_lab: Type.Union([ConfirmedLab, Type.Null()]),
     tracking_number: Type.Optional(Type.String()),
     items: Type.Array(OrderItem),
     order_financials: Type.Object({
@@ -289,3 +317,94 @@ export const ResultsBundle = Type.Object(
 );
 
 export const AcknowledgeResponse = Type.Object({ status: Type.Literal('acknowledged') });
+
+export const ResultsLinkResponse = Type.Object(
+  {
+    download_url: Type.String({ description: 'Serves the FHIR bundle without credentials until expires_at' }),
+    expires_at: Type.String({ description: 'ISO 8601, 15 minutes after the request' }),
+    format: Type.Literal('json'),
+  },
+  { title: 'GetResultsURLResponse' },
+);
+
+export const DownloadQuery = Type.Object({
+  test_taker_id: Type.String(),
+  expires: Type.String({ description: 'Unix seconds (part of the signed link)' }),
+  signature: Type.String({ description: 'Part of the signed link' }),
+});
+
+export const ClientResponse = Type.Object(
+  {
+    client_id: Type.String({ description: 'Your dev-id' }),
+    customer_id: Type.String({ description: 'Your dev-id (one account level here)' }),
+    webhook_url: Type.String({ description: 'The active destination, or "" when none' }),
+  },
+  { title: 'ClientResponse' },
+);
+
+export const UpdateWebhookUrlBody = Type.Object({
+  webhook_url: Type.Optional(
+    Type.String({
+      maxLength: 2048,
+      description:
+        'The destination for every webhook of this dev-id; "" switches it off. Production: https only, no private addresses',
+    }),
+  ),
+});
+
+export const OverviewQuery = Type.Object({
+  since: Type.Optional(Type.String({ description: 'RFC 3339; default: until minus 7 days' })),
+  until: Type.Optional(Type.String({ description: 'RFC 3339; default: now' })),
+});
+
+export const OverviewResponse = Type.Object(
+  {
+    orders: Type.Object({
+      total: Type.Integer(),
+      by_status: Type.Record(Type.String(), Type.Integer(), { description: 'Orders by current status' }),
+    }),
+    results: Type.Object({
+      total: Type.Integer({ description: 'Items of the window’s orders whose results arrived' }),
+      missing: Type.Integer({ description: 'Items of delivered orders still waiting for results' }),
+    }),
+    webhooks: Type.Object({
+      failed_total: Type.Integer({ description: 'Order webhooks rejected or dead-lettered' }),
+      daily: Type.Array(Type.Object({ date: Type.String(), failed: Type.Integer() })),
+    }),
+  },
+  { title: 'OverviewResponse' },
+);
+
+export const DeliveriesQuery = Type.Object({
+  outcome: Type.Optional(
+    Type.String({
+      description:
+        'delivered, rejected, invalid, dead_lettered, replayed, or failed (rejected|invalid|dead_lettered)',
+    }),
+  ),
+  limit: PageLimit,
+  cursor: Type.Optional(Type.String({ description: 'event_id from the previous page’s next_cursor' })),
+});
+
+export const DeliveriesResponse = Type.Object(
+  {
+    deliveries: Type.Array(
+      Type.Object(
+        {
+          event_id: Type.String(),
+          event_type: Type.String(),
+          order_id: Type.String(),
+          order_item_id: Type.String({ description: 'Empty for order-level events' }),
+          outcome: Type.String(),
+          final_status_code: Type.Union([Type.Integer(), Type.Null()]),
+          attempts: Type.Integer(),
+          completed_at: Type.String(),
+          event_created_at: Type.String(),
+        },
+        { title: 'WebhookDelivery' },
+      ),
+    ),
+    next_cursor: Type.Optional(Type.String()),
+  },
+  { title: 'WebhookDeliveriesResponse' },
+);

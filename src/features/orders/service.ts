@@ -30,6 +30,10 @@ import { createPaymentsStore, recallAuthorization } from './payments-store.ts';
 import * as repo from './repo.ts';
 import { loadOrderSettings } from './settings.ts';
 import * as views from './views.ts';
+import { overview, overviewWindow } from './analytics.ts';
+import { boundLab, createLabDirectory, type LabDirectory, zip5 } from './domain/labs.ts';
+import { createResultLinks } from './result-links.ts';
+import { listDeliveries, parseOutcomeFilter, recordOrderEvent } from './webhook-log.ts';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -40,7 +44,17 @@ export type OrdersServiceDeps = {
   clock: Clock;
   config: Config;
   log: Logger;
-  webhooks: { emit(trx: Db, developerId: string, envelope: WebhookEnvelope): Promise<string> };
+  webhooks: {
+    emit(trx: Db, developerId: string, envelope: WebhookEnvelope): Promise<string>;
+    /** The developer's one destination, which the order API's webhook-url reads and sets. */
+    getDestination(developerId: string): Promise<{ url: string | null; status: string }>;
+    setDestination(
+      developerId: string,
+      input: { url?: string; enabled?: boolean },
+    ): Promise<{ url: string | null; status: string }>;
+  };
+  /** Draw sites for GO_TO_LAB orders; the sandbox directory by default. */
+  labs?: LabDirectory;
   /** Defaults to the sandbox gateway; a real processor implements the same interface. */
   gateway?: PaymentGateway;
   catalog?: Catalog;
@@ -49,6 +63,15 @@ export type OrdersServiceDeps = {
 /** The webhook engine's envelope: an order event is about an order, not a user, and has no reference. */
 export function orderEnvelope(event: OrderWebhookEvent): WebhookEnvelope {
   return { type: event.event_type, payload: event };
+}
+
+/** ClientResponse: the dev-id is both the client and the customer here (one account level). */
+function clientView(developer: Developer, destination: { url: string | null; status: string }) {
+  return {
+    client_id: developer.id,
+    customer_id: developer.id,
+    webhook_url: destination.status !== 'disabled' && destination.url ? destination.url : '',
+  };
 }
 
 export type OrderListQuery = {
@@ -81,8 +104,19 @@ export function createOrdersService(deps: OrdersServiceDeps) {
   const catalog = deps.catalog ?? SAMPLE_CATALOG;
   const settings = loadOrderSettings(deps.config.env);
   const gateway = deps.gateway ?? new SandboxPaymentGateway({ recall: (id) => recallAuthorization(db, id) });
+  const labs = deps.labs ?? createLabDirectory();
+  const resultLinks = createResultLinks({
+    encryptionKey: deps.config.encryptionKey,
+    publicUrl: deps.config.publicUrl,
+    clock,
+  });
   const lifecycle: LifecycleDeps = {
-    emit: (trx, developerId, event) => deps.webhooks.emit(trx, developerId, orderEnvelope(event)),
+    // Every order event is also indexed with its order and item, for the delivery views.
+    emit: async (trx, developerId, event) => {
+      const webhookEventId = await deps.webhooks.emit(trx, developerId, orderEnvelope(event));
+      await recordOrderEvent(trx, { developerId, webhookEventId, event, at: clock.now() });
+      return webhookEventId;
+    },
     jobs: deps.jobs,
     clock,
     settings,
@@ -154,7 +188,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     sweepPayments: () => sweepPayments({ db, gateway, clock, log: deps.log }, settings.paymentGraceMs),
 
     create: (developer: Developer, request: Parameters<typeof createOrder>[2]) =>
-      createOrder({ ...lifecycle, db, payments, enabledProducts }, developer, request),
+      createOrder({ ...lifecycle, db, payments, enabledProducts, labs }, developer, request),
 
     async get(developer: Developer, orderId: string) {
       const order = await repo.findOrder(db, developer.id, requireId('order_id', orderId));
@@ -163,7 +197,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
         repo.itemsOf(db, [order.id]),
         repo.historyOf(db, order.id),
       ]);
-      return views.orderView(order, items, history);
+      return views.orderView(order, items, history, boundLab(labs, order));
     },
 
     async list(developer: Developer, query: OrderListQuery) {
@@ -247,9 +281,69 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       };
     },
 
+    /** A signed link to the results bundle, valid for 15 minutes (the bundle itself: `download`). */
     async results(developer: Developer, orderItemId: string, testTakerId: string) {
       if (testTakerId === '') throw badRequest('missing test_taker_id: required parameter');
-      return (await itemForTestTaker(developer, orderItemId, testTakerId)).results.bundle;
+      const { item } = await itemForTestTaker(developer, orderItemId, testTakerId);
+      return resultLinks.linkFor(item.id, testTakerId);
+    },
+
+    /** The bundle a results link points at: no credentials, the link's signature and expiry decide. */
+    async download(
+      orderItemId: string,
+      query: { test_taker_id?: string; expires?: string; signature?: string },
+    ) {
+      requireId('order_item_id', orderItemId);
+      const check = resultLinks.check(orderItemId, query);
+      if (check === 'expired') throw new AppError('gone', 'this results link has expired; request a new one');
+      if (check === 'invalid') throw forbidden('this results link is not valid');
+      const item = await repo.findItemById(db, orderItemId);
+      const results =
+        item && item.test_taker_id === query.test_taker_id ? await repo.findResults(db, item.id) : undefined;
+      if (!results) throw notFound(`no results for order item "${orderItemId}"`);
+      return results.bundle;
+    },
+
+    /** The order API's view of the developer's webhook destination (`""` when none is active). */
+    async webhookUrl(developer: Developer) {
+      const destination = await deps.webhooks.getDestination(developer.id);
+      return clientView(developer, destination);
+    },
+
+    /** Sets the destination (the same one every webhook uses); an empty URL switches it off. */
+    async setWebhookUrl(developer: Developer, webhookUrl: string | undefined) {
+      const url = (webhookUrl ?? '').trim();
+      const destination = await deps.webhooks.setDestination(
+        developer.id,
+        url === '' ? { enabled: false } : { url },
+      );
+      return clientView(developer, destination);
+    },
+
+    /** Nearby draw sites for GO_TO_LAB orders. */
+    labs(zipCode: string | undefined) {
+      if (!zipCode || !zip5(zipCode))
+        throw invalidParameter('zip_code', 'expected a 5-digit US ZIP code, optionally ZIP+4');
+      return { labs: labs.near(zipCode) };
+    },
+
+    async overview(developer: Developer, query: { since?: string; until?: string }) {
+      return overview(db, developer.id, overviewWindow(query, clock.now()));
+    },
+
+    async webhookDeliveries(
+      developer: Developer,
+      query: { outcome?: string; limit?: number; cursor?: string },
+    ) {
+      const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE)
+        throw invalidParameter('limit', `expected an integer from 1 to ${MAX_PAGE_SIZE}`);
+      const outcome = parseOutcomeFilter(query.outcome);
+      return listDeliveries(db, developer.id, {
+        limit,
+        ...(outcome ? { outcome } : {}),
+        ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+      });
     },
 
     async acknowledge(developer: Developer, orderItemId: string, testTakerId: string) {

@@ -133,6 +133,18 @@ export interface IdempotencyKeysTable {
   expires_at: Date;
 }
 
+/** The order webhook events emitted, by their id in the webhook log (see webhook-log.ts). */
+export interface OrderWebhookEventsTable {
+  webhook_event_id: string;
+  developer_id: string;
+  /** bigint: the event's own 64-bit event_id, written and read as text. */
+  order_event_id: ColumnType<string, string, never>;
+  event_type: string;
+  order_id: string;
+  order_item_id: string | null;
+  created_at: Date;
+}
+
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
 declare module '../../store/schema.ts' {
   interface Database {
@@ -143,5 +155,6 @@ declare module '../../store/schema.ts' {
     order_status_history: OrderStatusHistoryTable;
     order_results: OrderResultsTable;
     idempotency_keys: IdempotencyKeysTable;
+    order_webhook_events: OrderWebhookEventsTable;
   }
 }

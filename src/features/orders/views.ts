@@ -6,6 +6,7 @@ import type { Catalog } from './domain/catalog.ts';
 import { findProduct } from './domain/catalog.ts';
 import type { StatusHistoryEntry } from './domain/events.ts';
 import { newestFirst } from './domain/events.ts';
+import type { Lab } from './domain/labs.ts';
 import type { HistoryRow, ItemRow, OrderRow } from './repo.ts';
 
 /**
@@ -40,15 +41,23 @@ export function orderItemView(order: OrderRow, item: ItemRow) {
   };
 }
 
-export function createOrderView(order: OrderRow, items: readonly ItemRow[]) {
+/**
+ * The draw site a GO_TO_LAB order is bound to: `confirmed_lab` (null when unbound) and its address
+ * as `confirmed_lab_address`, which is left out rather than sent as null when there is none (the
+ * schema gives it as an address object).
+ */
+function labBinding(lab: Lab | null) {
+  return { ...(lab ? { confirmed_lab_address: lab.address } : {}), confirmed_lab: lab };
+}
+
+export function createOrderView(order: OrderRow, items: readonly ItemRow[], lab: Lab | null = null) {
   return {
     order_id: order.id,
     recipient_id: order.recipient_id,
     order_status: order.status,
     order_items: items.map((item) => orderItemView(order, item)),
     ...(order.tracking_number ? { tracking_number: order.tracking_number } : {}),
-    confirmed_lab_address: null,
-    confirmed_lab: null,
+    ...labBinding(lab),
   };
 }
 
@@ -64,7 +73,12 @@ export function historyView(rows: readonly HistoryRow[]): StatusHistoryEntry[] {
   );
 }
 
-export function orderView(order: OrderRow, items: readonly ItemRow[], history: readonly HistoryRow[]) {
+export function orderView(
+  order: OrderRow,
+  items: readonly ItemRow[],
+  history: readonly HistoryRow[],
+  lab: Lab | null = null,
+) {
   return {
     order_id: order.id,
     client_id: order.developer_id,
@@ -73,11 +87,12 @@ export function orderView(order: OrderRow, items: readonly ItemRow[], history: r
     order_status: order.status,
     created_at: order.created_at.toISOString(),
     recipient: { ...order.recipient, id: order.recipient_id },
-    shipping_address: order.shipping_address,
+    // A GO_TO_LAB order ships nothing to the recipient: its requisition goes to the draw site, so
+    // the site's address (or the requested lab address) is its shipping address.
+    shipping_address: order.shipping_address ?? lab?.address ?? order.requested_lab_address,
     ...(order.requested_lab_address ? { requested_lab_address: order.requested_lab_address } : {}),
-    confirmed_lab_address: null,
     ...(order.requested_lab ? { requested_lab: order.requested_lab } : {}),
-    confirmed_lab: null,
+    ...labBinding(lab),
     ...(order.tracking_number ? { tracking_number: order.tracking_number } : {}),
     items: items.map((item) => orderItemView(order, item)),
     order_financials: { currency: order.currency, total_cents: order.total_cents, discount_cents: 0 },

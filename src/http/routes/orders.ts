@@ -34,9 +34,19 @@ import {
   OrderResponse,
   ResultListQuery,
   ResultListResponse,
+  ClientResponse,
+  DeliveriesQuery,
+  DeliveriesResponse,
+  DownloadQuery,
+  LabsQuery,
+  LabsResponse,
+  OverviewQuery,
+  OverviewResponse,
   ResultParams,
   ResultsBundle,
+  ResultsLinkResponse,
   SimulateBody,
+  UpdateWebhookUrlBody,
   SimulateResponse,
   TestTakerQuery,
 } from '../../features/orders/schemas.ts';
@@ -235,15 +245,90 @@ export async function registerOrderRoutes(app: App, ctx: AppContext) {
         config,
         schema: {
           tags,
-          summary:
-            'The results of one order item as a FHIR R4 Bundle (DiagnosticReport, Patient, Observations)',
+          summary: 'A signed link to the results of one order item, valid for 15 minutes',
+          description:
+            'download_url serves the FHIR R4 Bundle (DiagnosticReport, Patient, Observations) without credentials ' +
+            'until expires_at.',
           params: ResultParams,
           querystring: TestTakerQuery,
-          response: { 200: ResultsBundle },
+          response: { 200: ResultsLinkResponse },
         },
       },
       async (request) =>
         orders.results(request.developer, request.params.orderItemID, request.query.test_taker_id),
+    );
+
+    scope.get(
+      '/api/v1/clients/webhook-url',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Your webhook destination (the one every webhook of this dev-id goes to; "" when none)',
+          response: { 200: ClientResponse },
+        },
+      },
+      async (request) => orders.webhookUrl(request.developer),
+    );
+
+    scope.patch(
+      '/api/v1/clients/webhook-url',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Set or clear your webhook destination',
+          description:
+            'The same destination as PUT /v2/webhook. Production: https and no private addresses (400 otherwise); ' +
+            'sandbox: any URL. An empty webhook_url switches deliveries off.',
+          body: UpdateWebhookUrlBody,
+          response: { 200: ClientResponse },
+        },
+      },
+      async (request) => orders.setWebhookUrl(request.developer, request.body.webhook_url),
+    );
+
+    scope.get(
+      '/api/v1/labs',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Nearby lab draw sites for a US ZIP code (for GO_TO_LAB orders: requested_lab.code)',
+          querystring: LabsQuery,
+          response: { 200: LabsResponse },
+        },
+      },
+      async (request) => orders.labs(request.query.zip_code),
+    );
+
+    scope.get(
+      '/api/v1/overview',
+      {
+        config,
+        schema: {
+          tags,
+          summary:
+            'Your order figures over a window: orders by status, results in and missing, webhook failures',
+          querystring: OverviewQuery,
+          response: { 200: OverviewResponse },
+        },
+      },
+      async (request) => orders.overview(request.developer, request.query),
+    );
+
+    scope.get(
+      '/api/v1/webhook-deliveries',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Final outcomes of your order webhooks, newest first (outcome=failed: the failures only)',
+          querystring: DeliveriesQuery,
+          response: { 200: DeliveriesResponse },
+        },
+      },
+      async (request) => orders.webhookDeliveries(request.developer, request.query),
     );
 
     scope.post(
@@ -287,6 +372,23 @@ export async function registerOrderRoutes(app: App, ctx: AppContext) {
       }
       return orders.activate(request.body, actor);
     },
+  );
+
+  // Where a results link points: the signature and its expiry are the credential.
+  app.get(
+    '/api/v1/results/:orderItemID/download',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags,
+        summary: 'The FHIR results bundle behind a signed link from GET /api/v1/results/{orderItemID}',
+        description: '403 for a link that is not valid, 410 once it has expired.',
+        params: ResultParams,
+        querystring: DownloadQuery,
+        response: { 200: ResultsBundle },
+      },
+    },
+    async (request) => orders.download(request.params.orderItemID, request.query),
   );
 
   await registerActivationPages(app, ctx, limits);

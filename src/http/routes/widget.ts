@@ -42,30 +42,36 @@ function sendView(reply: FastifyReply, view: WidgetView) {
 }
 
 export async function registerWidgetRoutes(app: App, ctx: AppContext) {
-  app.post(
-    '/v2/auth/generateWidgetSession',
-    {
-      config: { auth: 'developer' },
-      schema: {
-        tags: ['connections'],
-        summary: 'A hosted connect widget session',
-        body: WidgetSessionBody,
-        response: { 200: WidgetSessionResponse },
+  // The same operation at the widget API's own path (the vendor's widget-bundled document).
+  for (const url of ['/v2/auth/generateWidgetSession', '/widget/api/session']) {
+    app.post(
+      url,
+      {
+        config: { auth: 'developer' },
+        schema: {
+          tags: ['connections'],
+          summary:
+            url === '/widget/api/session'
+              ? 'A hosted connect widget session (the widget API’s path for generateWidgetSession)'
+              : 'A hosted connect widget session',
+          body: WidgetSessionBody,
+          response: { 200: WidgetSessionResponse },
+        },
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
       },
-      preValidation: async (request) => {
-        request.body ??= {};
+      async (request) => {
+        const session = await ctx.widget.createSession(request.developer.id, request.body);
+        return {
+          session_id: session.sessionId,
+          url: session.url,
+          status: 'success' as const,
+          expires_in: session.expiresIn,
+        };
       },
-    },
-    async (request) => {
-      const session = await ctx.widget.createSession(request.developer.id, request.body);
-      return {
-        session_id: session.sessionId,
-        url: session.url,
-        status: 'success' as const,
-        expires_in: session.expiresIn,
-      };
-    },
-  );
+    );
+  }
 
   // Hosted pages: HTML, no credentials, form posts parsed only inside this scope.
   const limits = createHostedLimits(ctx);

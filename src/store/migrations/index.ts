@@ -11,6 +11,7 @@ import * as publicEndpointLimits from './0009_public_endpoint_limits.ts';
 import * as webhookEventsPending from './0010_webhook_events_pending.ts';
 import * as currentRecordShapes from './0011_current_record_shapes.ts';
 import * as workouts from './0013_workouts.ts';
+import * as orderWebhookLog from './0014_order_webhook_log.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010_webhook_events_pending': webhookEventsPending,
   '0011_current_record_shapes': currentRecordShapes,
   '0013_workouts': workouts,
+  '0014_order_webhook_log': orderWebhookLog,
 };
