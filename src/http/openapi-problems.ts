@@ -55,6 +55,7 @@ const ROUTE_PROBLEMS: Record<string, readonly number[]> = {
   'POST /v2/auth/generateAuthURL': [404],
   'POST /v2/auth/generateWidgetSession': [404],
   'POST /widget/api/session': [404],
+  'POST /v2/webhook/rotate-secret': [429],
   'POST /v2/webhook/test': [409],
   'POST /v2/webhook/deliveries/:event_id/replay': [409],
   'POST /v2/plannedWorkout': [503],

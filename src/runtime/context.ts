@@ -96,6 +96,14 @@ export function createContext(deps: {
       setUp: async (trx, developer) => ({
         webhookSecret: (await webhooks.createDestinationFor(trx, developer)).secret,
       }),
+      // A suspended developer's deliveries are held, and go out again once it is resumed.
+      statusHooks: {
+        changed: (trx, developer) =>
+          webhooks.holdForSuspension(trx, developer.id, developer.status === 'suspended'),
+        committed: async (developer) => {
+          if (developer.status === 'active') await webhooks.releaseHeldOnResume(developer.id);
+        },
+      },
     }),
     webhooks,
     providers,

@@ -8,6 +8,8 @@ import { MESSAGES } from '../../src/http/hosted/i18n.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { authenticateUser, callback, decideSandboxConsent, pathOf } from '../helpers/connections.ts';
 import { activationBody, advance, api, createOrder } from '../helpers/orders.ts';
+import { setUrl, waitUntil } from '../helpers/webhook-api.ts';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { formToken } from '../helpers/widget.ts';
 
 describe('a suspended developer', () => {
@@ -16,6 +18,12 @@ describe('a suspended developer', () => {
 
   const suspend = () => service.ctx.developers.setStatus(developer.devId, 'suspended');
   const resume = () => service.ctx.developers.setStatus(developer.devId, 'active');
+  /** Read through the service: the API answers a suspended developer 403. */
+  const eventReaches = (eventId: string, status: string) =>
+    waitUntil(async () => {
+      const page = await service.ctx.webhooks.listDeliveries(developer.devId, {});
+      return page.deliveries.some((delivery) => delivery.eventId === eventId && delivery.status === status);
+    }, `${eventId} ${status}`);
   const neutral = (body: string) => {
     assert.ok(body.includes(MESSAGES.en.unavailableTitle), 'the neutral unavailable page');
     assert.doesNotMatch(body, /suspend/i, 'the page does not say why');
@@ -127,6 +135,35 @@ describe('a suspended developer', () => {
     }
     const activated = await api(service, undefined, 'POST', '/api/v1/orders/activate', activationBody(kitId));
     assert.equal(activated.status, 200, JSON.stringify(activated.body));
+  });
+
+  test('its deliveries are held, not dropped, and flow again on resume; no scheduled healthcheck meanwhile', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      await setUrl(service, developer, receiver.url);
+      await suspend();
+      let held = '';
+      const isHeldEvent = (request: { headers: Record<string, unknown> }) =>
+        request.headers['webhook-id'] === held;
+      try {
+        // Events keep being recorded while suspended (a connection ends, a test event is asked for).
+        held = (await service.ctx.webhooks.sendTest(developer.devId)).eventId;
+        await eventReaches(held, 'held');
+        assert.ok(!receiver.received.some(isHeldEvent), 'it did not reach the receiver');
+        const destination = await service.ctx.webhooks.getDestination(developer.devId);
+        assert.equal(destination.heldEvents, 1);
+        const sent = await service.ctx.webhooks.sendScheduledHealthchecks();
+        const queued = await service.ctx.webhooks.listDeliveries(developer.devId, { type: 'healthcheck' });
+        assert.equal(queued.deliveries.length, 1, `the scheduled pass (${sent} sent) skipped this developer`);
+      } finally {
+        await resume();
+      }
+      await eventReaches(held, 'delivered');
+      const delivered = receiver.received.find(isHeldEvent);
+      assert.equal((JSON.parse(delivered?.body ?? '{}') as { type?: string }).type, 'healthcheck');
+    } finally {
+      await receiver.close();
+    }
   });
 
   test('public discovery answers as for a developer with nothing enabled', async () => {

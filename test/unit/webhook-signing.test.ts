@@ -122,12 +122,26 @@ test('rotation: two secrets give two signatures in each scheme, each verifiable 
   assert.equal(verifyServiceSignature({ rawBody: body, headers, secret: stranger, now }).valid, false);
 });
 
-test('the previous secret signs for 24 hours after rotation, then stops', () => {
-  const rotatedAt = new Date('2025-03-01T12:00:00Z');
-  const state = { current: 'whsec_new', previous: { secret: 'whsec_old', rotatedAt } };
-  assert.deepEqual(signingSecretsAt(state, new Date('2025-03-02T11:59:59Z')), ['whsec_new', 'whsec_old']);
-  assert.deepEqual(signingSecretsAt(state, new Date('2025-03-02T12:00:00Z')), ['whsec_new']);
-  assert.deepEqual(signingSecretsAt({ current: 'whsec_new' }, rotatedAt), ['whsec_new']);
+test('every replaced secret signs until its own overlap ends, newest first, then stops', () => {
+  const signsUntil = (iso: string) => new Date(iso);
+  const state = {
+    current: 'whsec_newest',
+    retired: [
+      { secret: 'whsec_first', signsUntil: signsUntil('2025-03-02T12:00:00Z') },
+      { secret: 'whsec_second', signsUntil: signsUntil('2025-03-02T13:00:00Z') },
+    ],
+  };
+  assert.deepEqual(signingSecretsAt(state, new Date('2025-03-02T11:59:59Z')), [
+    'whsec_newest',
+    'whsec_second',
+    'whsec_first',
+  ]);
+  assert.deepEqual(signingSecretsAt(state, new Date('2025-03-02T12:00:00Z')), [
+    'whsec_newest',
+    'whsec_second',
+  ]);
+  assert.deepEqual(signingSecretsAt(state, new Date('2025-03-02T13:00:00Z')), ['whsec_newest']);
+  assert.deepEqual(signingSecretsAt({ current: 'whsec_newest' }, new Date()), ['whsec_newest']);
 });
 
 test('verification rejects tampering, wrong secrets, stale or future timestamps and missing headers', () => {

@@ -25,6 +25,16 @@ export type CreatedDeveloper = { developer: Developer; apiKey: string; webhookSe
  */
 export type DeveloperSetUp = (trx: Db, developer: Developer) => Promise<{ webhookSecret: string }>;
 
+/**
+ * What other features do when a developer is suspended or resumed, also set at composition:
+ * `changed` runs in the status change's transaction (today: webhook deliveries held or not),
+ * `committed` after it (today: releasing the deliveries held meanwhile, in transactions of its own).
+ */
+export type DeveloperStatusHooks = {
+  changed(trx: Db, developer: Developer): Promise<void>;
+  committed(developer: Developer): Promise<void>;
+};
+
 export type AuthenticationResult =
   { ok: true; developer: Developer } | { ok: false; kind: 'unauthorized' | 'forbidden'; detail: string };
 
@@ -50,7 +60,11 @@ function newDeveloperId(name: string): string {
   return `${slug || 'dev'}-${randomBytes(4).toString('hex')}`;
 }
 
-export function createDevelopersService(deps: { db: Db; setUp: DeveloperSetUp }) {
+export function createDevelopersService(deps: {
+  db: Db;
+  setUp: DeveloperSetUp;
+  statusHooks?: DeveloperStatusHooks;
+}) {
   const { db } = deps;
 
   async function mustFind(id: string): Promise<DeveloperRow> {
@@ -103,10 +117,17 @@ export function createDevelopersService(deps: { db: Db; setUp: DeveloperSetUp })
       return repo.countDevelopers(db);
     },
 
+    /** Suspends (everything stops for the developer) or resumes it; setting the same status again is harmless. */
     async setStatus(id: string, status: 'active' | 'suspended'): Promise<Developer> {
-      const row = await repo.updateDeveloper(db, id, { status });
-      if (!row) throw notFound(`no developer with dev-id "${id}"`);
-      return toDeveloper(row);
+      const developer = await db.transaction().execute(async (trx) => {
+        const row = await repo.updateDeveloper(trx, id, { status });
+        if (!row) throw notFound(`no developer with dev-id "${id}"`);
+        const changed = toDeveloper(row);
+        await deps.statusHooks?.changed(trx, changed);
+        return changed;
+      });
+      await deps.statusHooks?.committed(developer);
+      return developer;
     },
 
     async setOrderApiAccess(id: string, enabled: boolean): Promise<Developer> {

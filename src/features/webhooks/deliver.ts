@@ -10,7 +10,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
-import { type DestinationRow, findDestinations, recordHealth } from './destination-repo.ts';
+import { type DestinationRow, findDestinations, recordHealth, retiredSecrets } from './destination-repo.ts';
 import type { WebhookHooks } from './hooks.ts';
 import { type DeliveryJob, firstAttemptJobs, SLOW_DELIVERY_QUEUE } from './outbox.ts';
 import {
@@ -77,15 +77,18 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     return { at: new Date(now.getTime() + delayMs), delayMs };
   }
 
-  function secretsFor(destination: DestinationRow, now: Date): string[] {
-    const previous =
-      destination.secret_previous && destination.secret_rotated_at
-        ? {
-            secret: deps.secretBox.open(destination.secret_previous),
-            rotatedAt: destination.secret_rotated_at,
-          }
-        : null;
-    return signingSecretsAt({ current: deps.secretBox.open(destination.secret), previous }, now);
+  function secretsFor(
+    destination: DestinationRow,
+    retired: readonly { secret: string; signsUntil: Date }[],
+    now: Date,
+  ): string[] {
+    return signingSecretsAt(
+      {
+        current: deps.secretBox.open(destination.secret),
+        retired: retired.map((entry) => ({ ...entry, secret: deps.secretBox.open(entry.secret) })),
+      },
+      now,
+    );
   }
 
   async function attempt(wave: Wave, work: Work, destination: DestinationRow, secrets: string[]) {
@@ -211,6 +214,11 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       db,
       work.map(({ event }) => event.developer_id),
     );
+    const retired = await retiredSecrets(
+      db,
+      [...destinations.values()].map((destination) => destination.id),
+      clock.now(),
+    );
     const wave: Wave = {
       outcomes: [],
       retries: new Map(),
@@ -230,6 +238,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         settle(wave, item, 'held', 'no webhook destination configured');
       } else if (destination.status === 'disabled') {
         settle(wave, item, 'held', 'webhook destination disabled');
+      } else if (destination.suspended_at) {
+        settle(wave, item, 'held', 'developer account suspended');
       } else if (
         lane === 'main' &&
         (destination.consecutive_failures > 0 || (slowUntil.get(event.developer_id) ?? 0) > Date.now())
@@ -240,7 +250,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       } else {
         let signing = secrets.get(destination.id);
         if (!signing) {
-          signing = secretsFor(destination, clock.now());
+          signing = secretsFor(destination, retired.get(destination.id) ?? [], clock.now());
           secrets.set(destination.id, signing);
         }
         sends.push(attempt(wave, item, destination, signing));

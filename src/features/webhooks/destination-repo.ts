@@ -12,8 +12,7 @@ export type DestinationRow = {
   environment: WebhookEnvironment;
   url: string | null;
   secret: string;
-  secret_previous: string | null;
-  secret_rotated_at: Date | null;
+  suspended_at: Date | null;
   status: DestinationStatus;
   consecutive_failures: number;
   failing_since: Date | null;
@@ -28,8 +27,7 @@ const columns = [
   'environment',
   'url',
   'secret',
-  'secret_previous',
-  'secret_rotated_at',
+  'suspended_at',
   'status',
   'consecutive_failures',
   'failing_since',
@@ -51,8 +49,7 @@ export async function insertDestination(
       environment: row.environment,
       url: null,
       secret: row.sealedSecret,
-      secret_previous: null,
-      secret_rotated_at: null,
+      suspended_at: null,
       failing_since: null,
       disabled_at: null,
       last_success_at: null,
@@ -90,6 +87,7 @@ export async function receivingDevelopers(db: Db, after: string | null, limit: n
     .select('developer_id')
     .where('url', 'is not', null)
     .where('status', '<>', 'disabled')
+    .where('suspended_at', 'is', null)
     .$if(after !== null, (query) => query.where('developer_id', '>', after ?? ''))
     .orderBy('developer_id')
     .limit(limit)
@@ -118,10 +116,84 @@ export async function updateDestination(
     .execute();
 }
 
-export async function rotateSecret(db: Db, developerId: string, sealedNew: string, at: Date): Promise<void> {
-  await sql`
-    UPDATE webhook_destinations SET secret_previous = secret, secret = ${sealedNew}, secret_rotated_at = ${at}
-    WHERE developer_id = ${developerId}`.execute(db);
+/** The destination, locked until the caller's transaction ends (rotations queue on it). */
+export async function lockDestination(db: Db, developerId: string): Promise<DestinationRow | undefined> {
+  return db
+    .selectFrom('webhook_destinations')
+    .select(columns)
+    .where('developer_id', '=', developerId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Replaced secrets still signing at `now`, per destination, newest first (sealed). */
+export async function retiredSecrets(
+  db: Db,
+  destinationIds: readonly string[],
+  now: Date,
+): Promise<Map<string, { secret: string; signsUntil: Date }[]>> {
+  const found = new Map<string, { secret: string; signsUntil: Date }[]>();
+  if (destinationIds.length === 0) return found;
+  const rows = await db
+    .selectFrom('webhook_retired_secrets')
+    .select(['destination_id', 'secret', 'signs_until'])
+    .where('destination_id', 'in', [...new Set(destinationIds)])
+    .where('signs_until', '>', now)
+    .orderBy('signs_until', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  for (const row of rows) {
+    const list = found.get(row.destination_id) ?? [];
+    list.push({ secret: row.secret, signsUntil: row.signs_until });
+    found.set(row.destination_id, list);
+  }
+  return found;
+}
+
+/**
+ * Makes `sealedNew` the current secret; the one it replaces keeps signing until `signsUntil`.
+ * Replaced secrets whose overlap has ended are forgotten. Runs under `lockDestination`.
+ */
+export async function rotateSecret(
+  db: Db,
+  destination: Pick<DestinationRow, 'id' | 'secret'>,
+  sealedNew: string,
+  at: Date,
+  signsUntil: Date,
+): Promise<void> {
+  await db
+    .deleteFrom('webhook_retired_secrets')
+    .where('destination_id', '=', destination.id)
+    .where('signs_until', '<=', at)
+    .execute();
+  await db
+    .insertInto('webhook_retired_secrets')
+    .values({
+      destination_id: destination.id,
+      secret: destination.secret,
+      retired_at: at,
+      signs_until: signsUntil,
+    })
+    .execute();
+  await db
+    .updateTable('webhook_destinations')
+    .set({ secret: sealedNew })
+    .where('id', '=', destination.id)
+    .execute();
+}
+
+/** Holds (or stops holding) a developer's deliveries for its suspension; returns the row as it was. */
+export async function setSuspended(
+  db: Db,
+  developerId: string,
+  suspendedAt: Date | null,
+): Promise<DestinationRow | undefined> {
+  return db
+    .updateTable('webhook_destinations')
+    .set({ suspended_at: suspendedAt })
+    .where('developer_id', '=', developerId)
+    .returning(columns)
+    .executeTakeFirst();
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
-import { conflict, invalidParameter, notFound } from '../../core/errors.ts';
+import { AppError, conflict, invalidParameter, notFound } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import { type DeliveryFilters, type DeliveryPage, listDeliveries } from './deliveries.ts';
@@ -17,7 +17,7 @@ import type { WebhookHooks } from './hooks.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, firstAttemptJobs, writeToOutbox } from './outbox.ts';
 import { dropPendingSuppressible, releaseHeld, reschedule } from './repo.ts';
 import { loadWebhookSettings, type WebhookSettings } from './settings.ts';
-import { generateWebhookSecret, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
+import { generateWebhookSecret, MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
 import { sweepStuckEvents } from './stuck-sweeper.ts';
 import type { DestinationStatus } from './tables.ts';
 
@@ -68,13 +68,13 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   async function getDestination(developerId: string): Promise<Destination> {
     const row = await mustFindDestination(developerId);
     const now = clock.now();
-    const [recentFailures, heldEvents] = await Promise.all([
+    const [recentFailures, heldEvents, retired] = await Promise.all([
       destinations.countFailuresSince(db, developerId, new Date(now.getTime() - DAY_MS)),
       destinations.countHeld(db, developerId),
+      destinations.retiredSecrets(db, [row.id], now),
     ]);
-    const expires = row.secret_rotated_at
-      ? new Date(row.secret_rotated_at.getTime() + SECRET_ROTATION_OVERLAP_MS)
-      : null;
+    // The most recently replaced secret is the one a receiver still switching over relies on.
+    const expires = retired.get(row.id)?.[0]?.signsUntil ?? null;
     return {
       url: row.url,
       status: row.status,
@@ -85,7 +85,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       lastSuccessAt: row.last_success_at,
       lastFailureAt: row.last_failure_at,
       heldEvents,
-      previousSecretExpiresAt: expires && expires > now ? expires : null,
+      previousSecretExpiresAt: expires,
     };
   }
 
@@ -178,17 +178,55 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         status: enabled ? 'active' : 'disabled',
         at: clock.now(),
       });
-      const replayed = enabled ? await releaseHeldEvents(developerId) : 0;
+      // A suspended developer's events stay held until the developer is resumed.
+      const replayed = enabled && !row.suspended_at ? await releaseHeldEvents(developerId) : 0;
       return { ...(await getDestination(developerId)), replayed };
     },
 
-    /** A new current secret, returned once; the previous one keeps signing alongside it for 24 h. */
+    /**
+     * A new current secret, returned once; the one it replaces keeps signing alongside it for 24 h,
+     * as does every secret replaced before within its own 24 h. Rotations of one destination are
+     * serialised on its row, so concurrent calls each replace the secret the previous call made
+     * (and each secret handed out signs). Past MAX_RETIRED_SECRETS secrets still in their overlap,
+     * a rotation is refused (429) until the oldest expires, rather than cut an overlap short.
+     */
     async rotateSecret(developerId: string): Promise<{ secret: string; previousSecretExpiresAt: Date }> {
-      await mustFindDestination(developerId);
-      const secret = generateWebhookSecret();
-      const now = clock.now();
-      await destinations.rotateSecret(db, developerId, secretBox.seal(secret), now);
-      return { secret, previousSecretExpiresAt: new Date(now.getTime() + SECRET_ROTATION_OVERLAP_MS) };
+      return db.transaction().execute(async (trx) => {
+        const row = await destinations.lockDestination(trx, developerId);
+        if (!row) throw notFound(`no developer with dev-id "${developerId}"`);
+        const now = clock.now();
+        const signing = (await destinations.retiredSecrets(trx, [row.id], now)).get(row.id) ?? [];
+        const oldest = signing[signing.length - 1];
+        if (oldest && signing.length >= MAX_RETIRED_SECRETS) {
+          const wait = Math.max(1, Math.ceil((oldest.signsUntil.getTime() - now.getTime()) / 1000));
+          throw new AppError(
+            'rate_limited',
+            `${signing.length} replaced secrets still sign deliveries within their 24 h overlap, the most ` +
+              `allowed; the oldest stops at ${oldest.signsUntil.toISOString()}, rotate again after that`,
+            { headers: { 'Retry-After': String(wait) } },
+          );
+        }
+        const secret = generateWebhookSecret();
+        const signsUntil = new Date(now.getTime() + SECRET_ROTATION_OVERLAP_MS);
+        await destinations.rotateSecret(trx, row, secretBox.seal(secret), now, signsUntil);
+        return { secret, previousSecretExpiresAt: signsUntil };
+      });
+    },
+
+    /**
+     * The developer was suspended or resumed (in that change's transaction): a suspended
+     * developer's deliveries are held, not dropped (the delivery engine holds them), until
+     * `releaseHeldOnResume` runs after the resume has committed.
+     */
+    async holdForSuspension(trx: Db, developerId: string, suspended: boolean): Promise<void> {
+      await destinations.setSuspended(trx, developerId, suspended ? clock.now() : null);
+    },
+
+    /** After a resume: the events held meanwhile go out, if the destination can receive them. */
+    async releaseHeldOnResume(developerId: string): Promise<number> {
+      const row = await destinations.findDestination(db, developerId);
+      if (!row || row.suspended_at || !row.url || row.status === 'disabled') return 0;
+      return releaseHeldEvents(developerId);
     },
 
     /** Sends a `healthcheck` event now (through the normal pipeline, so it is signed, logged and retried). */

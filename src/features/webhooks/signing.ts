@@ -14,8 +14,14 @@ const MIN_SECRET_BYTES = 24;
 const MAX_SECRET_BYTES = 64;
 /** Replay window both verifiers use unless told otherwise (the Standard Webhooks default). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
-/** During rotation the previous secret keeps signing alongside the new one for this long. */
+/** After a rotation, the secret it replaced keeps signing alongside the new one for this long. */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/**
+ * Secrets replaced within their overlap that may sign at once (with the current one, one more
+ * signature each): a further rotation is refused until the oldest has expired, because every
+ * secret handed out must sign for its whole overlap.
+ */
+export const MAX_RETIRED_SECRETS = 4;
 
 export type RawBody = string | Uint8Array;
 
@@ -100,17 +106,16 @@ export function signWebhook(input: SignInput): SignatureHeaders {
 
 export interface SigningSecretState {
   current: string;
-  /** The secret replaced by `current`, with the moment it was replaced. */
-  previous?: { secret: string; rotatedAt: Date } | null;
+  /** Secrets rotations replaced, each with the end of its overlap. */
+  retired?: readonly { secret: string; signsUntil: Date }[];
 }
 
-/** Secrets that must sign at `now`: the current one, plus the previous one inside the overlap window. */
+/** Secrets that must sign at `now`: the current one, then every replaced one still in its overlap, newest first. */
 export function signingSecretsAt(state: SigningSecretState, now: Date): string[] {
-  const previous = state.previous;
-  if (previous && now.getTime() - previous.rotatedAt.getTime() < SECRET_ROTATION_OVERLAP_MS) {
-    return [state.current, previous.secret];
-  }
-  return [state.current];
+  const live = (state.retired ?? [])
+    .filter((retired) => now.getTime() < retired.signsUntil.getTime())
+    .sort((a, b) => b.signsUntil.getTime() - a.signsUntil.getTime());
+  return [state.current, ...live.map((retired) => retired.secret)];
 }
 
 export function webhookUserAgent(version: string): string {

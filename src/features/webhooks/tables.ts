@@ -74,10 +74,10 @@ export interface WebhookDestinationsTable {
   /** Which address policy applies (sandbox URLs may point anywhere); the developer's, fixed at creation. */
   environment: WebhookEnvironment;
   url: string | null;
-  /** Sealed with the service's encryption key, like the previous one. */
+  /** The current signing secret, sealed with the service's encryption key. */
   secret: string;
-  secret_previous: string | null;
-  secret_rotated_at: Date | null;
+  /** Set while the developer is suspended: its deliveries are held, and released on resume. */
+  suspended_at: Date | null;
   status: ColumnType<DestinationStatus, DestinationStatus | undefined, DestinationStatus>;
   consecutive_failures: ColumnType<number, number | undefined, number>;
   failing_since: Date | null;
@@ -87,11 +87,25 @@ export interface WebhookDestinationsTable {
   created_at: Generated<Date>;
 }
 
+/**
+ * Secrets a rotation replaced: each keeps signing, after the current one, until `signs_until`
+ * (its overlap, 24 h), so every secret ever handed out signs for as long as the docs promise.
+ */
+export interface WebhookRetiredSecretsTable {
+  id: Generated<number>;
+  destination_id: string;
+  /** Sealed, like the current one. */
+  secret: string;
+  retired_at: Date;
+  signs_until: Date;
+}
+
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
 declare module '../../store/schema.ts' {
   interface Database {
     webhook_events: WebhookEventsTable;
     webhook_attempts: WebhookAttemptsTable;
     webhook_destinations: WebhookDestinationsTable;
+    webhook_retired_secrets: WebhookRetiredSecretsTable;
   }
 }

@@ -108,7 +108,10 @@ export function registerWebhookRoutes(app: App, ctx: AppContext) {
       config,
       schema: {
         tags,
-        summary: 'Replace the signing secret; the previous one keeps signing alongside for 24 hours',
+        summary: 'Replace the signing secret; each replaced secret keeps signing alongside for 24 hours',
+        description:
+          'Rotations are serialised. At most 4 replaced secrets sign at once: a further rotation inside ' +
+          'their 24 hours answers 429 with Retry-After (until the oldest expires).',
         response: { 200: RotatedSecret },
       },
     },

@@ -12,6 +12,7 @@ import * as webhookEventsPending from './0010_webhook_events_pending.ts';
 import * as currentRecordShapes from './0011_current_record_shapes.ts';
 import * as workouts from './0013_workouts.ts';
 import * as orderWebhookLog from './0014_order_webhook_log.ts';
+import * as webhookSecretsAndHolds from './0015_webhook_secrets_and_holds.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011_current_record_shapes': currentRecordShapes,
   '0013_workouts': workouts,
   '0014_order_webhook_log': orderWebhookLog,
+  '0015_webhook_secrets_and_holds': webhookSecretsAndHolds,
 };
