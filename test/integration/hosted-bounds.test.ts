@@ -128,9 +128,11 @@ describe('widget flood: one pending user per session', () => {
       .selectFrom('webhook_events')
       .select('body')
       .where('developer_id', '=', developer.devId)
-      .where('type', '=', 'auth')
+      // The failure arm of the auth event (`auth_cancelled` in the current contract).
+      .where('type', 'in', ['auth', 'auth_cancelled'])
       .execute();
     assert.equal(authEvents.length, 1, 'one auth error event, not 300');
+    assert.match(authEvents[0]?.body ?? '', /"status":"error"/);
     assert.match(authEvents[0]?.body ?? '', /"reference_id":"flooded"/);
     assert.equal((await pendingUsers(service, developer.devId)).length, 0);
   });
