@@ -140,7 +140,11 @@ describe('data to the webhook', () => {
     );
     assert.equal(result.users, 1, 'only the active user');
     assert.ok(result.records > 0);
-    await receiver.waitFor((list) => list.length - before >= 4, 'the arrivals');
+    // Each type arrives as its own event, in no promised order: wait for the four day types.
+    await receiver.waitFor((list) => {
+      const seen = new Set(list.slice(before).map((entry) => payloadOf(entry).type));
+      return ['daily', 'body', 'nutrition', 'menstruation'].every((type) => seen.has(type));
+    }, 'the arrivals');
     const arrived = receiver.received.slice(before).map(payloadOf);
     assert.ok(arrived.every((payload) => payload.user?.user_id === userId));
     assert.ok(
