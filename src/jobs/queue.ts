@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { isDatabaseConnectionError, isDiskFullError } from '../core/errors.ts';
 import { CONNECTION_LOST, DISK_FULL, faultReporter } from '../store/fault-reporter.ts';
 import type { Db, Store } from '../store/db.ts';
+import type { QueueName, QueuePayloads } from './queues.ts';
 
 /**
  * The durable job queue (pg-boss on the same database as everything else). Modules declare
@@ -11,13 +12,13 @@ import type { Db, Store } from '../store/db.ts';
  * handlers. Sending inside a store transaction enqueues atomically with the change that
  * caused it, so a crash can never leave one without the other.
  */
-export type QueueDefinition<T extends object> = {
-  name: string;
+export type QueueDefinition<Q extends QueueName> = {
+  name: Q;
   /** Retry, backoff and expiry for jobs of this queue. */
   options: QueueOptions;
   /** How this process's workers fetch (batch size, concurrency, polling). */
   work?: Omit<WorkOptions, 'includeMetadata'>;
-  handler: (jobs: Job<T>[]) => Promise<void>;
+  handler: (jobs: Job<QueuePayloads[Q]>[]) => Promise<void>;
 };
 
 export type SendOptions = {
@@ -30,12 +31,12 @@ export type SendOptions = {
 };
 
 export type JobQueue = {
-  define<T extends object>(definition: QueueDefinition<T>): void;
+  define<Q extends QueueName>(definition: QueueDefinition<Q>): void;
   start(options: { work: boolean }): Promise<void>;
-  send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
-  sendMany<T extends object>(
-    queue: string,
-    items: { data: T; options?: Omit<SendOptions, 'trx'> }[],
+  send<Q extends QueueName>(queue: Q, data: QueuePayloads[Q], options?: SendOptions): Promise<string | null>;
+  sendMany<Q extends QueueName>(
+    queue: Q,
+    items: { data: QueuePayloads[Q]; options?: Omit<SendOptions, 'trx'> }[],
     trx?: Db,
   ): Promise<void>;
   /** Jobs waiting (queued, including deferred) per queue, for metrics and readiness. */
@@ -81,7 +82,7 @@ function createBoss(store: Store): PgBoss {
 
 export function createJobQueue(store: Store, log: Logger): JobQueue {
   const boss = createBoss(store);
-  const definitions = new Map<string, QueueDefinition<object>>();
+  const definitions = new Map<string, QueueDefinition<QueueName>>();
   const workerIds = new Map<string, string[]>();
   let started = false;
 
@@ -98,7 +99,7 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
   return {
     define(definition) {
       if (started) throw new Error(`queue ${definition.name} defined after start`);
-      definitions.set(definition.name, definition as unknown as QueueDefinition<object>);
+      definitions.set(definition.name, definition as unknown as QueueDefinition<QueueName>);
     },
 
     async start({ work }) {
@@ -110,7 +111,7 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
       started = true;
       if (!work) return;
       for (const definition of definitions.values()) {
-        const id = await boss.work<object>(
+        const id = await boss.work<QueuePayloads[QueueName]>(
           definition.name,
           // NOTIFY wakes workers for new jobs at once; the poll still catches retries and
           // delayed jobs coming due, which never notify, so it must stay short.

@@ -4,6 +4,7 @@
 // stale. A recurring job (runtime/workers/store.ts) runs this on embedded storage only.
 import { sql } from 'kysely';
 import type { Store } from './db.ts';
+import type { NoPayload } from '../jobs/queues.ts';
 
 export const STORE_MAINTENANCE_QUEUE = 'store.maintenance';
 
@@ -22,4 +23,11 @@ export async function maintainEmbeddedStore(store: Store, now: () => number): Pr
   const started = now();
   await sql`VACUUM (ANALYZE)`.execute(store.db);
   return { ran: true, tookMs: now() - started };
+}
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../jobs/queues.ts' {
+  interface QueuePayloads {
+    [STORE_MAINTENANCE_QUEUE]: NoPayload;
+  }
 }

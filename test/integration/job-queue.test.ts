@@ -11,6 +11,14 @@ import { createLogger } from '../../src/core/log.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 
+// The queues only this test uses, typed like the service's own (see src/jobs/queues.ts).
+declare module '../../src/jobs/queues.ts' {
+  interface QueuePayloads {
+    'test-durable': { word: string };
+    'test-retry': { word: string };
+  }
+}
+
 /**
  * The queue itself, below any feature: jobs survive a restart, retry with backoff, and
  * commit or roll back with the transaction that sent them. Runs on embedded PGlite (with a
@@ -57,7 +65,7 @@ describe('job queue', () => {
   test('a job sent before a restart runs after it', async () => {
     const received: string[] = [];
     const define = (jobs: JobQueue) =>
-      jobs.define<{ word: string }>({
+      jobs.define({
         name: 'test-durable',
         options: { retryLimit: 0 },
         handler: async (batch) => {
@@ -88,7 +96,7 @@ describe('job queue', () => {
     const store = await open();
     const jobs = createJobQueue(store, log);
     const attempts: string[] = [];
-    jobs.define<{ word: string }>({
+    jobs.define({
       name: 'test-retry',
       options: { retryLimit: 2, retryDelay: 1, retryBackoff: false },
       work: { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SANDBOX_STEP_QUEUE } from '../../src/features/orders/timers.ts';
+import { SANDBOX_STEP_QUEUE, type StepJob } from '../../src/features/orders/timers.ts';
 import {
   createDeveloper,
   requiresPostgres,
@@ -84,12 +84,12 @@ describe('order API: sandbox timers', () => {
       30_000,
     );
     // Every timer of this order has run (the superseded one included, which found itself stale).
-    const timers = await waitForJobsSettled(service.ctx, SANDBOX_STEP_QUEUE, {
+    const timers = await waitForJobsSettled<StepJob>(service.ctx, SANDBOX_STEP_QUEUE, {
       data: { orderId: order.order_id },
     });
     assert.ok(timers.every((job) => job.state === 'completed'));
     assert.ok(
-      timers.some((job) => (job.data as { event: string }).event === 'payment_complete'),
+      timers.some((job) => job.data.event === 'payment_complete'),
       'the superseded payment timer was among them',
     );
     const history = ((await orderOf(order.order_id)).status_history as Json[])

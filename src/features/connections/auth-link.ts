@@ -8,7 +8,6 @@ import {
   AUTH_SESSION_TTL_MS,
   type ConnectionsDeps,
   EXPIRE_AUTH_SESSION_QUEUE,
-  type ExpireAuthSessionJob,
   SDK_TOKEN_TTL_SECONDS,
 } from './ports.ts';
 import { parseRedirectUrl, parseReferenceId } from './redirects.ts';
@@ -102,7 +101,7 @@ export function createAuthLinks(deps: ConnectionsDeps) {
           expires_at: expiresAt,
           consumed_at: null,
         });
-        await jobs.send<ExpireAuthSessionJob>(
+        await jobs.send(
           EXPIRE_AUTH_SESSION_QUEUE,
           { authSessionId },
           { trx, startAfter: new Date(expiresAt.getTime() + 5_000), id: authSessionId },

@@ -53,3 +53,10 @@ export type ExpireAuthSessionJob = { authSessionId: string };
 
 export const AUTH_SESSION_TTL_MS = 15 * 60_000;
 export const SDK_TOKEN_TTL_SECONDS = 180;
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [EXPIRE_AUTH_SESSION_QUEUE]: ExpireAuthSessionJob;
+  }
+}

@@ -228,3 +228,10 @@ export function createDeliverer(deps: DeliverDeps) {
     },
   };
 }
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [DELIVER_QUEUE]: DeliverJob;
+  }
+}

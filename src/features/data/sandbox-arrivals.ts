@@ -10,6 +10,7 @@ import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
 import type { UserRow } from '../users/service.ts';
 import type { Sync } from './sync.ts';
+import type { NoPayload } from '../../jobs/queues.ts';
 
 export const ARRIVALS_QUEUE = 'data.provider-arrivals';
 export const DEFAULT_ARRIVAL_MINUTES = 15;
@@ -93,4 +94,11 @@ export async function runArrivals(
   }
   if (records > 0) deps.log.info({ users, records }, 'provider arrivals pushed');
   return { users, records };
+}
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [ARRIVALS_QUEUE]: NoPayload;
+  }
 }

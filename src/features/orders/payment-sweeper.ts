@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { Db } from '../../store/db.ts';
 import type { PaymentGateway } from './domain/payment.ts';
+import type { NoPayload } from '../../jobs/queues.ts';
 
 export const PAYMENT_SWEEP_QUEUE = 'orders.sweep-payments';
 
@@ -159,5 +160,12 @@ async function captureStoredOrders(deps: PaymentSweepDeps, cutoff: Date, outcome
         .execute();
       outcome.captured += 1;
     }
+  }
+}
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [PAYMENT_SWEEP_QUEUE]: NoPayload;
   }
 }

@@ -79,7 +79,7 @@ export function defineSandboxTimers(deps: {
   log: Logger;
   apply: (trx: Db, change: StatusChange) => Promise<ChangeOutcome>;
 }): void {
-  deps.jobs.define<StepJob>({
+  deps.jobs.define({
     name: SANDBOX_STEP_QUEUE,
     options: {
       retryLimit: 5,
@@ -110,4 +110,11 @@ export function defineSandboxTimers(deps: {
       }
     },
   });
+}
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [SANDBOX_STEP_QUEUE]: StepJob;
+  }
 }

@@ -87,7 +87,7 @@ export function createBackfill(deps: {
           .values({ user_id: connection.userId, type, ...row })
           .onConflict((conflict) => conflict.columns(['user_id', 'type']).doUpdateSet(row))
           .execute();
-        await jobs.send<BackfillJob>(BACKFILL_QUEUE, { userId: connection.userId, type }, { trx });
+        await jobs.send(BACKFILL_QUEUE, { userId: connection.userId, type }, { trx });
       }
     },
 
@@ -118,7 +118,7 @@ export function createBackfill(deps: {
           const startAfter = new Date(clock.now().getTime() + (error.retryAfterSeconds ?? 60) * 1000);
           await db.transaction().execute(async (trx) => {
             await setStatus(trx, job, 'waiting', error.message);
-            await jobs.send<BackfillJob>(BACKFILL_QUEUE, job, { trx, startAfter });
+            await jobs.send(BACKFILL_QUEUE, job, { trx, startAfter });
           });
           log.info({ ...job, startAfter }, 'backfill waits for the provider rate limit');
           return;
@@ -145,7 +145,7 @@ export function createBackfill(deps: {
           .where('user_id', '=', job.userId)
           .where('type', '=', job.type)
           .execute();
-        if (!done) await jobs.send<BackfillJob>(BACKFILL_QUEUE, job, { trx });
+        if (!done) await jobs.send(BACKFILL_QUEUE, job, { trx });
       });
       if (done) log.info({ ...job, from: row.start_day }, 'backfill finished');
     },
@@ -173,3 +173,10 @@ export function createBackfill(deps: {
 }
 
 export type Backfill = ReturnType<typeof createBackfill>;
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [BACKFILL_QUEUE]: BackfillJob;
+  }
+}

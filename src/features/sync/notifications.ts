@@ -113,7 +113,7 @@ export function createNotifications(deps: NotificationDeps) {
         log.debug({ provider: provider.id }, 'notification already taken in');
         return { queued: 0, duplicate: true };
       }
-      await jobs.sendMany<NotificationJob>(
+      await jobs.sendMany(
         NOTIFICATION_QUEUE,
         actionable.map((notification) => ({ data: { provider: provider.id, notification } })),
         trx,
@@ -146,7 +146,7 @@ export function createNotifications(deps: NotificationDeps) {
   }
 
   const sendPending = (trx: Db, key: PendingKey) =>
-    jobs.send<NotificationJob>(
+    jobs.send(
       NOTIFICATION_QUEUE,
       { provider: key.provider, pending: { providerUserId: key.providerUserId, dataKind: key.dataKind } },
       { trx },
@@ -277,3 +277,10 @@ export function createNotifications(deps: NotificationDeps) {
 }
 
 export type Notifications = ReturnType<typeof createNotifications>;
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [NOTIFICATION_QUEUE]: NotificationJob;
+  }
+}

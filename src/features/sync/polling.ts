@@ -48,7 +48,7 @@ export function createPolling(deps: {
     const provider = deps.providers.get(job.provider);
     const minutes = provider ? pollMinutesOf(deps.config, provider) : null;
     if (minutes === null) return;
-    await jobs.send<PollJob>(POLL_QUEUE, job, {
+    await jobs.send(POLL_QUEUE, job, {
       startAfter: new Date(clock.now().getTime() + minutes * 60_000),
       ...(trx ? { trx } : {}),
     });
@@ -93,3 +93,10 @@ export function createPolling(deps: {
 }
 
 export type Polling = ReturnType<typeof createPolling>;
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [POLL_QUEUE]: PollJob;
+  }
+}

@@ -60,7 +60,7 @@ export function createConnectorsService(deps: ConnectorsDeps) {
   async function onConnected(trx: Db, connection: { userId: string; provider: string }): Promise<void> {
     await polling.start(trx, connection);
     if (providers.get(connection.provider)?.connector?.api?.onConnected) {
-      await deps.jobs.send<SetupJob>(
+      await deps.jobs.send(
         SETUP_QUEUE,
         { userId: connection.userId, provider: connection.provider },
         { trx },
@@ -99,3 +99,10 @@ export function createConnectorsService(deps: ConnectorsDeps) {
 }
 
 export type ConnectorsService = ReturnType<typeof createConnectorsService>;
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [SETUP_QUEUE]: SetupJob;
+  }
+}

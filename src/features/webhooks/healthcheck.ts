@@ -5,6 +5,7 @@
 import type { Db } from '../../store/db.ts';
 import * as destinations from './destination-repo.ts';
 import { buildHealthcheckEvent, type HealthcheckEvent } from './events.ts';
+import type { NoPayload } from '../../jobs/queues.ts';
 
 export const HEALTHCHECK_QUEUE = 'webhooks.healthcheck';
 
@@ -20,4 +21,11 @@ export async function healthcheckFor(db: Db, developerId: string, now: Date): Pr
     trendPercentage: trendPercentage(counts.last, counts.previous),
     sentWebhooksLastHour: counts.last,
   });
+}
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [HEALTHCHECK_QUEUE]: NoPayload;
+  }
 }

@@ -77,3 +77,11 @@ export async function writeToOutbox(
   await deps.jobs.sendMany(DELIVERY_QUEUE, firstAttemptJobs(pending), trx);
   return rows.map((row) => row.id);
 }
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [DELIVERY_QUEUE]: DeliveryJob;
+    [SLOW_DELIVERY_QUEUE]: DeliveryJob;
+  }
+}

@@ -11,6 +11,7 @@ import type { Db } from '../../store/db.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, EVENTS_PER_JOB, SLOW_DELIVERY_QUEUE } from './outbox.ts';
 import { rescheduleStuck } from './repo.ts';
 import { MAX_DELIVERY_ATTEMPTS } from './retry-policy.ts';
+import type { NoPayload } from '../../jobs/queues.ts';
 
 export const STUCK_SWEEP_QUEUE = 'webhooks.sweep-stuck';
 
@@ -53,5 +54,12 @@ export async function sweepStuckEvents(deps: StuckSweepDeps, stuckAfterMs: numbe
     });
     total += slice;
     if (slice < SLICE) return total;
+  }
+}
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [STUCK_SWEEP_QUEUE]: NoPayload;
   }
 }

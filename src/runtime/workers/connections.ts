@@ -1,8 +1,8 @@
 import type { AppContext } from '../../features/context.ts';
-import { EXPIRE_AUTH_SESSION_QUEUE, type ExpireAuthSessionJob } from '../../features/connections/ports.ts';
+import { EXPIRE_AUTH_SESSION_QUEUE } from '../../features/connections/ports.ts';
 
 export function defineConnectionJobs(ctx: AppContext) {
-  ctx.jobs.define<ExpireAuthSessionJob>({
+  ctx.jobs.define({
     name: EXPIRE_AUTH_SESSION_QUEUE,
     options: { retryLimit: 5, retryDelay: 30, retryBackoff: true },
     handler: async (jobs) => {

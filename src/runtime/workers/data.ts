@@ -2,15 +2,16 @@
 // Recurring jobs are scheduled by processes that run workers (see workers/recurring.ts).
 import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../../features/context.ts';
-import { DELIVER_QUEUE, type DeliverJob } from '../../features/data/deliver.ts';
+import { DELIVER_QUEUE } from '../../features/data/deliver.ts';
 import { ARRIVALS_QUEUE, arrivalMinutes, runArrivals } from '../../features/data/sandbox-arrivals.ts';
 import type { RecurringJob } from './recurring.ts';
 import { HEARTBEAT_SECONDS } from './sync.ts';
+import type { NoPayload } from '../../jobs/queues.ts';
 
 export const PRUNE_QUEUE = 'data.prune';
 
 export function defineDataJobs(ctx: AppContext) {
-  ctx.jobs.define<DeliverJob>({
+  ctx.jobs.define({
     name: DELIVER_QUEUE,
     // Provider outages are retried with backoff over about an hour; the request's reference stays.
     options: {
@@ -24,7 +25,7 @@ export function defineDataJobs(ctx: AppContext) {
     work: { batchSize: 1, localConcurrency: 2 },
     handler: (jobs) => ctx.data.deliverer.handle(jobs),
   });
-  ctx.jobs.define<object>({
+  ctx.jobs.define({
     name: PRUNE_QUEUE,
     options: { retryLimit: 2, expireInSeconds: 10 * 60 },
     handler: async () => {
@@ -32,7 +33,7 @@ export function defineDataJobs(ctx: AppContext) {
     },
   });
   const minutes = arrivalMinutes(ctx.config.env);
-  ctx.jobs.define<object>({
+  ctx.jobs.define({
     name: ARRIVALS_QUEUE,
     options: { retryLimit: 0, expireInSeconds: 15 * 60 },
     handler: async () => {
@@ -58,4 +59,11 @@ export function dataRecurringJobs(config: Config): RecurringJob[] {
     { queue: PRUNE_QUEUE, schedule: '17 * * * *' },
     { queue: ARRIVALS_QUEUE, schedule: minutes === null ? null : `FREQ=MINUTELY;INTERVAL=${minutes}` },
   ];
+}
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [PRUNE_QUEUE]: NoPayload;
+  }
 }

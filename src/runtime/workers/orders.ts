@@ -7,7 +7,7 @@ import type { RecurringJob } from './recurring.ts';
 
 export function defineOrderJobs(ctx: AppContext) {
   defineSandboxTimers({ jobs: ctx.jobs, db: ctx.db, log: ctx.log, apply: ctx.orders.applyStatusEvent });
-  ctx.jobs.define<object>({
+  ctx.jobs.define({
     name: PAYMENT_SWEEP_QUEUE,
     options: { retryLimit: 2, retryDelay: 30, expireInSeconds: 10 * 60 },
     handler: async () => {

@@ -9,7 +9,7 @@ import type { Store } from '../../store/db.ts';
 import type { RecurringJob } from './recurring.ts';
 
 export function defineStoreJobs(ctx: AppContext) {
-  ctx.jobs.define<object>({
+  ctx.jobs.define({
     name: STORE_MAINTENANCE_QUEUE,
     options: { retryLimit: 1, retryDelay: 300, expireInSeconds: 30 * 60 },
     handler: async () => {

@@ -1,11 +1,12 @@
 // The connector framework's queues: backfill chunks, post-consent setup, polls, inbound
 // notifications and the daily maintenance.
 import type { AppContext } from '../../features/context.ts';
-import { BACKFILL_QUEUE, type BackfillJob } from '../../features/sync/backfill.ts';
-import { NOTIFICATION_QUEUE, type NotificationJob } from '../../features/sync/notifications.ts';
-import { POLL_QUEUE, type PollJob } from '../../features/sync/polling.ts';
-import { SETUP_QUEUE, type SetupJob } from '../../features/sync/service.ts';
+import { BACKFILL_QUEUE } from '../../features/sync/backfill.ts';
+import { NOTIFICATION_QUEUE } from '../../features/sync/notifications.ts';
+import { POLL_QUEUE } from '../../features/sync/polling.ts';
+import { SETUP_QUEUE } from '../../features/sync/service.ts';
 import type { RecurringJob } from './recurring.ts';
+import type { NoPayload } from '../../jobs/queues.ts';
 
 export const MAINTENANCE_QUEUE = 'connectors.maintenance';
 
@@ -16,7 +17,7 @@ export const MAINTENANCE_QUEUE = 'connectors.maintenance';
  */
 export const HEARTBEAT_SECONDS = 10;
 export function defineSyncJobs(ctx: AppContext) {
-  ctx.jobs.define<BackfillJob>({
+  ctx.jobs.define({
     name: BACKFILL_QUEUE,
     // Outages are retried with backoff; rate limits reschedule the chunk themselves.
     options: {
@@ -32,7 +33,7 @@ export function defineSyncJobs(ctx: AppContext) {
       for (const job of jobs) await ctx.connectors.backfill.runChunk(job.data, ctx.data.sync);
     },
   });
-  ctx.jobs.define<SetupJob>({
+  ctx.jobs.define({
     name: SETUP_QUEUE,
     // The provider's post-consent step (registration): retried through outages.
     options: {
@@ -48,7 +49,7 @@ export function defineSyncJobs(ctx: AppContext) {
       for (const job of jobs) await ctx.connectors.setup(job.data);
     },
   });
-  ctx.jobs.define<PollJob>({
+  ctx.jobs.define({
     name: POLL_QUEUE,
     // A failed poll queues the next one itself; only a crash mid-poll is retried here.
     options: { retryLimit: 3, retryDelay: 30, expireInSeconds: 10 * 60, heartbeatSeconds: HEARTBEAT_SECONDS },
@@ -61,7 +62,7 @@ export function defineSyncJobs(ctx: AppContext) {
         });
     },
   });
-  ctx.jobs.define<NotificationJob>({
+  ctx.jobs.define({
     name: NOTIFICATION_QUEUE,
     options: {
       retryLimit: 6,
@@ -81,7 +82,7 @@ export function defineSyncJobs(ctx: AppContext) {
       }
     },
   });
-  ctx.jobs.define<object>({
+  ctx.jobs.define({
     name: MAINTENANCE_QUEUE,
     options: { retryLimit: 2, expireInSeconds: 15 * 60 },
     handler: async () => {
@@ -94,4 +95,11 @@ export function defineSyncJobs(ctx: AppContext) {
 
 export function syncRecurringJobs(): RecurringJob[] {
   return [{ queue: MAINTENANCE_QUEUE, schedule: '41 3 * * *' }];
+}
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [MAINTENANCE_QUEUE]: NoPayload;
+  }
 }

@@ -2,7 +2,7 @@ import type { QueueOptions } from 'pg-boss';
 import type { AppContext } from '../../features/context.ts';
 import { version } from '../../core/version.ts';
 import { createDeliveryEngine } from '../../features/webhooks/deliver.ts';
-import { DELIVERY_QUEUE, type DeliveryJob, SLOW_DELIVERY_QUEUE } from '../../features/webhooks/outbox.ts';
+import { DELIVERY_QUEUE, SLOW_DELIVERY_QUEUE } from '../../features/webhooks/outbox.ts';
 import { createSender } from '../../features/webhooks/sender.ts';
 import { HEALTHCHECK_QUEUE } from '../../features/webhooks/healthcheck.ts';
 import type { WebhookSettings } from '../../features/webhooks/settings.ts';
@@ -41,7 +41,7 @@ export function defineWebhookJobs(ctx: AppContext) {
     // The delivery log lives in webhook_events/webhook_attempts; finished jobs are not needed.
     deleteAfterSeconds: 3600,
   };
-  ctx.jobs.define<DeliveryJob>({
+  ctx.jobs.define({
     name: DELIVERY_QUEUE,
     options,
     work: {
@@ -53,7 +53,7 @@ export function defineWebhookJobs(ctx: AppContext) {
     },
     handler: (jobs) => engine.deliver(jobs, 'main'),
   });
-  ctx.jobs.define<DeliveryJob>({
+  ctx.jobs.define({
     name: SLOW_DELIVERY_QUEUE,
     options,
     work: {
@@ -66,7 +66,7 @@ export function defineWebhookJobs(ctx: AppContext) {
     },
     handler: (jobs) => engine.deliver(jobs, 'slow'),
   });
-  ctx.jobs.define<object>({
+  ctx.jobs.define({
     name: STUCK_SWEEP_QUEUE,
     options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 15 * 60 },
     handler: async () => {
@@ -74,7 +74,7 @@ export function defineWebhookJobs(ctx: AppContext) {
       if (requeued > 0) ctx.log.warn({ requeued }, 'queued again webhook events whose delivery job was lost');
     },
   });
-  ctx.jobs.define<object>({
+  ctx.jobs.define({
     name: HEALTHCHECK_QUEUE,
     options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 15 * 60 },
     handler: async () => {
