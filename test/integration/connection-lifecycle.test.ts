@@ -161,7 +161,14 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
     const keeperEvent = await heldDataEvent(keeper);
 
     assert.equal((await deauth(doomed, quiet)).statusCode, 200);
-    const after = await deliveries(service, quiet, '?limit=200');
+    // The deauth notice is written pending; a worker holds it once it finds no destination.
+    let after: DeliveryView[] = [];
+    await waitUntil(async () => {
+      after = await deliveries(service, quiet, '?limit=200');
+      return after.some(
+        (delivery) => delivery.user_id === doomed && delivery.type === 'deauth' && delivery.status === 'held',
+      );
+    }, 'the deauth notice held for want of a destination');
     const byId = (id: string) => after.find((delivery) => delivery.event_id === id);
     assert.equal(byId(doomedEvent)?.status, 'dropped');
     assert.equal(byId(doomedEvent)?.last_error, 'user deauthenticated');
