@@ -281,6 +281,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       healthChanges(destinations.get(developerId), counts, at),
     );
     const simple =
+      wave.outcomes.every((outcome) => outcome.status !== 'held') &&
       health.length === 0 &&
       wave.retries.size === 0 &&
       wave.diverted.length === 0 &&
@@ -310,7 +311,13 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       const diverted = firstAttemptJobs(
         wave.diverted.map(({ event, generation }) => ({ id: event.id, generation })),
       );
-      await deps.jobs.sendMany(SLOW_DELIVERY_QUEUE, [...retries, ...diverted], trx);
+      // Holds the destination no longer warrants (it got a URL meanwhile) go out again instead.
+      const unheld = firstAttemptJobs(
+        wave.outcomes
+          .filter((outcome) => outcome.status === 'held' && !applied.has(outcome.id))
+          .map(({ id, generation }) => ({ id, generation })),
+      );
+      await deps.jobs.sendMany(SLOW_DELIVERY_QUEUE, [...retries, ...diverted, ...unheld], trx);
     });
   }
 

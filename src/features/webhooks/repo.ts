@@ -112,6 +112,13 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
         updated_at = v.at
       FROM v
       WHERE e.id = v.id AND e.generation = v.generation AND e.status = 'pending'
+        -- Hold only while the destination still says so: a URL set (and held events released)
+        -- after this batch read the destination must not leave the event held with nobody to
+        -- release it. The caller sends such an event again instead.
+        AND (v.status <> 'held' OR NOT EXISTS (
+          SELECT 1 FROM webhook_destinations AS d
+          WHERE d.developer_id = e.developer_id AND d.url IS NOT NULL AND d.status <> 'disabled'
+            AND d.suspended_at IS NULL))
       RETURNING e.id),
     logged AS (
       INSERT INTO webhook_attempts (event_id, developer_id, attempt, url, attempted_at, duration_ms, status_code,
