@@ -150,6 +150,7 @@ describe('Idempotency-Key store', () => {
       assert.deepEqual(await claim(key, 'h2', at(5000)), { kind: 'conflict', reason: 'different_request' });
       // Even long after the lease: a completed key is never taken over while it lives.
       assert.deepEqual(await claim(key, 'h1', at(TTL - 1)), replay);
+      assert.deepEqual(await lookupKey(service.ctx.db, developerId, key, 'h1', at(TTL - 1)), replay);
       assert.equal((await claim(key, 'h1', T0, otherDeveloperId)).kind, 'claimed', 'keys are per developer');
       assert.equal(
         await lookupKey(service.ctx.db, developerId, newKey(), 'h1', T0),
