@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   isValidWebhookSecret,
+  SECRET_ROTATION_OVERLAP_MS,
   signWebhook,
   verifyServiceSignature,
   verifyStandardWebhook,
@@ -65,6 +66,10 @@ describe('webhook secrets', () => {
       message: 'timestamp must be unix seconds',
     });
     assert.equal(sign([SECRET], 0)['webhook-timestamp'], '0', 'the epoch itself is a valid timestamp');
+  });
+
+  test('a replaced secret keeps signing for the published 24 hours', () => {
+    assert.equal(SECRET_ROTATION_OVERLAP_MS, 24 * 3_600_000);
   });
 
   test('signing reproduces both published signatures', () => {
