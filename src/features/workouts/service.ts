@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidParameter, notFound, upstreamUnavailable } from '../../core/errors.ts';
-import { isSupportedDate } from '../../model/calendar.ts';
+import { isSupportedDate, readDateTime } from '../../model/calendar.ts';
 import {
   type AthleteMetrics,
   dayOf,
@@ -448,8 +448,10 @@ export function createWorkoutsService(deps: WorkoutsDeps) {
       const today = dayNumberToIsoDate(Math.floor(now().getTime() / MS_PER_DAY));
       const bodies = workouts.map((workout, index) => {
         const written = workout.metadata?.planned_date;
+        // A datetime must be a real one too (hour 25 is not a day's start), not just its date part.
+        const readable = !written || written.length === 10 || readDateTime(written) !== null;
         const day = written ? dayOf(written) : today;
-        if (!day || !isSupportedDate(day)) {
+        if (!readable || !day || !isSupportedDate(day)) {
           throw invalidParameter(
             `data[${index}].metadata.planned_date`,
             'expected YYYY-MM-DD or an ISO 8601 datetime, a real calendar date',
