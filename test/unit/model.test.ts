@@ -156,7 +156,12 @@ describe('record schemas', () => {
   test('top-level records have unique $ids; nested schemas have none', () => {
     const ids = modelSchemas.map((schema) => (schema as JsonSchema).$id);
     assert.deepEqual(ids, [...new Set(ids)]);
-    assert.ok(ids.includes('Activity') && ids.includes('PlannedWorkoutDetails') && ids.includes('PlannedWorkout') && ids.includes('Athlete'));
+    assert.ok(
+      ids.includes('Activity') &&
+        ids.includes('PlannedWorkoutDetails') &&
+        ids.includes('PlannedWorkout') &&
+        ids.includes('Athlete'),
+    );
     for (const schema of modelSchemas) {
       const nested = JSON.stringify({ ...schema, $id: undefined }).match(/"\$id"/g);
       assert.equal(nested, null, `${(schema as JsonSchema).$id} embeds a schema with $id`);
