@@ -51,6 +51,6 @@ export const MUTATION_MODULES: MutationModule[] = [
   {
     name: 'webhook-delivery-state',
     mutate: ['src/features/webhooks/retry-policy.ts', 'src/features/webhooks/destination-policy.ts'],
-    tests: ['test/unit/webhook-policy.test.ts'],
+    tests: ['test/unit/webhook-policy.test.ts', 'test/unit/webhook-policy-edges.test.ts'],
   },
 ];
