@@ -292,6 +292,18 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       return;
     }
     await db.transaction().execute(async (trx) => {
+      if (wave.outcomes.some((outcome) => outcome.status === 'held')) {
+        // Wait for any change to these destinations in flight (a URL being set, a resume) and see
+        // its result: recordOutcomes' next statement then holds only what still has to wait, and
+        // whatever a release has already passed over goes out again below.
+        await trx
+          .selectFrom('webhook_destinations')
+          .select('developer_id')
+          .where('developer_id', 'in', [...destinations.keys()].sort())
+          .orderBy('developer_id')
+          .forShare()
+          .execute();
+      }
       const applied = await recordOutcomes(trx, wave.outcomes);
       const touched = new Map<string, Date>();
       for (const { eventId, userId, at: deliveredAt } of wave.deliveredUsers) {
