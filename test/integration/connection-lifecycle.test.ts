@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
+import { createLogger } from '../../src/core/log.ts';
+import { createLifecycle } from '../../src/features/connections/lifecycle.ts';
 import { insertRawPayload } from '../../src/features/data/repo.ts';
 import {
   type FakeOAuthProvider,
@@ -67,10 +70,12 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
   test('deauthenticateUser revokes at the provider, deletes the user and its tokens, sends deauth', async () => {
     const userId = await connectOura('deauth-me');
     const issued = oura.issuedAccessTokens.at(-1);
+    const revocationsBefore = oura.revocations.length;
     const response = await deauth(userId);
     assert.equal(response.statusCode, 200, response.body);
     assert.deepEqual(response.json(), { status: 'success' });
     assert.deepEqual(oura.revocations.at(-1), { method: 'POST', token: issued, authorization: undefined });
+    assert.equal(oura.revocations.length, revocationsBefore + 1, 'revoked once');
     assert.equal((await userInfo(userId)).statusCode, 404);
     const tokens = await service.ctx.db
       .selectFrom('provider_tokens')
@@ -262,6 +267,88 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
     const [event] = await waitForEvent('access_revoked', userId);
     assert.equal(event?.message, 'User revoked access');
     assert.equal((event?.user as { active?: boolean } | undefined)?.active, false);
+  });
+
+  test('revoked access also ends a broken connection, once; nothing happens to a user already revoked', async () => {
+    const userId = await connectOura('broken-then-revoked');
+    const inTransaction = <T>(work: (trx: typeof service.ctx.db) => Promise<T>) =>
+      service.ctx.db.transaction().execute(work);
+    assert.equal(
+      await inTransaction((trx) =>
+        service.ctx.connections.markConnectionBroken(trx, userId, 'refresh refused'),
+      ),
+      true,
+    );
+    assert.equal(await inTransaction((trx) => service.ctx.connections.markAccessRevoked(trx, userId)), true);
+    assert.equal(
+      await inTransaction((trx) => service.ctx.connections.markAccessRevoked(trx, userId)),
+      false,
+      'only on the transition',
+    );
+    assert.equal(
+      await inTransaction((trx) => service.ctx.connections.markConnectionBroken(trx, userId, 'again')),
+      false,
+      'a revoked connection is not broken again',
+    );
+    const status = await service.ctx.db
+      .selectFrom('users')
+      .select('status')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    assert.equal(status.status, 'revoked');
+    await waitForEvent('access_revoked', userId);
+    const pending = await authenticateUser(service.app, dev, 'OURA');
+    assert.equal(
+      await inTransaction((trx) => service.ctx.connections.markAccessRevoked(trx, pending.userId)),
+      false,
+      'a user still connecting has no access to revoke',
+    );
+    assert.equal(events().filter((e) => e.type === 'access_revoked' && e.user?.user_id === userId).length, 1);
+  });
+
+  test('operators are told when a revocation failed and when a connection broke', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const ctx = service.ctx;
+    const lifecycle = createLifecycle({
+      db: ctx.db,
+      config: ctx.config,
+      clock: ctx.clock,
+      secretBox: ctx.secretBox,
+      log: createLogger('warn', sink),
+      jobs: ctx.jobs,
+      providers: ctx.providers,
+      integrations: ctx.integrations,
+      webhooks: ctx.webhooks,
+      access: ctx.providerAccess,
+    });
+    const failing = await connectOura('logged-revocation');
+    oura.revocationStatus = 500;
+    try {
+      await lifecycle.deauthenticate(dev.devId, failing);
+    } finally {
+      oura.revocationStatus = 200;
+    }
+    const revocation = lines.find((line) => line.msg === 'token revocation failed; deleting anyway');
+    assert.ok(revocation, JSON.stringify(lines));
+    assert.equal(revocation.provider, 'OURA');
+    assert.equal(revocation.userId, failing);
+    assert.ok(revocation.err, 'with the error');
+
+    const breaking = await connectOura('logged-break');
+    await ctx.db
+      .transaction()
+      .execute((trx) => lifecycle.markConnectionBroken(trx, breaking, 'refresh token rejected'));
+    const broken = lines.find((line) => line.msg === 'connection broken');
+    assert.ok(broken, JSON.stringify(lines));
+    assert.equal(broken.userId, breaking);
+    assert.equal(broken.provider, 'OURA');
+    assert.equal(broken.reason, 'refresh token rejected');
   });
 
   test('generateAuthToken: single-use, expires in 180 s, stored only as a hash', async () => {
