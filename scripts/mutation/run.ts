@@ -11,12 +11,21 @@
 // Ends with a table of scores per module and exits non-zero when any module is under 80%.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, resolve } from 'node:path';
 import { MUTATION_MODULES, type MutationModule } from './modules.ts';
 
 const THRESHOLD = 80;
 const REPORTS = 'reports/mutation';
+const TEMP_DIR = '.stryker-tmp';
 const SHARED_TEST_DIRS = ['test/helpers', 'test/fakes'];
 
 const args = process.argv.slice(2);
@@ -68,7 +77,7 @@ function strykerConfig(module: MutationModule, dir: string) {
     concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
     timeoutMS: 20_000,
     thresholds: { high: 90, low: THRESHOLD, break: null },
-    tempDirName: '.stryker-tmp',
+    tempDirName: TEMP_DIR,
     ignorePatterns: ['/data', '/test-results', '/bench', '/docs', '/reports', '/.stryker-tmp'],
     logLevel: 'info',
     fileLogLevel: 'off',
@@ -98,6 +107,15 @@ const scoreOf = (t: Tally) => {
   const valid = t.killed + t.timeout + t.survived + t.noCoverage;
   return valid === 0 ? 100 : (100 * (t.killed + t.timeout)) / valid;
 };
+
+// Tests read the shared reference beside the repository (../shared, see test/helpers/provider-samples.ts).
+// Stryker's sandboxes sit one level down, in .stryker-tmp/sandbox-*, so the reference is linked
+// beside them too.
+const sharedReference = resolve('..', 'shared');
+if (existsSync(sharedReference) && !existsSync(join(TEMP_DIR, 'shared'))) {
+  mkdirSync(TEMP_DIR, { recursive: true });
+  symlinkSync(sharedReference, join(TEMP_DIR, 'shared'));
+}
 
 const results: { module: string; tally: Tally | null; seconds: number }[] = [];
 for (const module of modules) {
