@@ -41,7 +41,7 @@ export const MUTATION_MODULES: MutationModule[] = [
   {
     name: 'token-store',
     mutate: ['src/provider-access/tokens.ts', 'src/provider-access/token-store.ts'],
-    tests: ['test/unit/connector-tokens.test.ts'],
+    tests: ['test/unit/connector-tokens.test.ts', 'test/unit/token-manager.test.ts'],
   },
   {
     name: 'deletion',
