@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import type { Migrator } from 'kysely/migration';
 import { mergeSamples, splitSamples } from '../../src/model/record-text.ts';
 import { samplePaths } from '../../src/model/strip-samples.ts';
-import { openStore, type Store } from '../../src/store/db.ts';
-import { migrations } from '../../src/store/migrations/index.ts';
+import type { Store } from '../../src/store/db.ts';
+import { type MigrationStore, openMigrationStore } from '../helpers/migration-store.ts';
 
 /**
  * Migration 0011 brings rows stored in the older contract's shapes to the vendor's current schema
@@ -15,23 +15,17 @@ import { migrations } from '../../src/store/migrations/index.ts';
  * On embedded PGlite, or on PostgreSQL (in a schema of its own) when DATABASE_URL is set.
  */
 describe('migration 0011: stored records take the current shapes', () => {
-  const schema = `m_${randomBytes(5).toString('hex')}`;
   let store: Store;
+  let migrator: Migrator;
+  let scratch: MigrationStore | undefined;
 
   before(async () => {
-    store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: undefined, schema });
+    scratch = await openMigrationStore();
+    ({ store, migrator } = scratch);
   });
-  after(async () => {
-    if (store?.postgres) await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(store.db);
-    await store?.close();
-  });
+  after(() => scratch?.close());
 
   test('older shapes are converted, samples stay split, current rows are left alone', async () => {
-    const migrator = new Migrator({
-      db: store.db,
-      provider: { getMigrations: async () => migrations },
-      ...(store.postgres ? { migrationTableSchema: schema } : {}),
-    });
     assert.equal((await migrator.migrateTo('0010_webhook_events_pending')).error, undefined);
 
     const userId = randomUUID();

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import type { Migrator } from 'kysely/migration';
 import { createSecretBox } from '../../src/core/secret-box.ts';
 import { generateWebhookSecret } from '../../src/features/webhooks/signing.ts';
-import { openStore, type Store } from '../../src/store/db.ts';
-import { migrations } from '../../src/store/migrations/index.ts';
+import type { Store } from '../../src/store/db.ts';
+import { type MigrationStore, openMigrationStore } from '../helpers/migration-store.ts';
 
 /**
  * Migration 0008 moves each developer's webhook destination off `developers` into
@@ -15,24 +15,18 @@ import { migrations } from '../../src/store/migrations/index.ts';
  * PGlite, or on PostgreSQL (in a schema of its own) when DATABASE_URL is set.
  */
 describe('migration 0008: webhook destinations get their own table', () => {
-  const schema = `m_${randomBytes(5).toString('hex')}`;
   const secretBox = createSecretBox(randomBytes(32));
   let store: Store;
+  let migrator: Migrator;
+  let scratch: MigrationStore | undefined;
 
   before(async () => {
-    store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: undefined, schema });
+    scratch = await openMigrationStore();
+    ({ store, migrator } = scratch);
   });
-  after(async () => {
-    if (store?.postgres) await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(store.db);
-    await store?.close();
-  });
+  after(() => scratch?.close());
 
   test('every developer keeps its URL, both secrets, status and health; the old columns are gone', async () => {
-    const migrator = new Migrator({
-      db: store.db,
-      provider: { getMigrations: async () => migrations },
-      ...(store.postgres ? { migrationTableSchema: schema } : {}),
-    });
     const before = await migrator.migrateTo('0007_connectors');
     assert.equal(before.error, undefined);
     assert.equal((await pendingNames(migrator))[0], '0008_webhook_destinations');

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import type { Migrator } from 'kysely/migration';
 import { createSecretBox } from '../../src/core/secret-box.ts';
 import { generateWebhookSecret } from '../../src/features/webhooks/signing.ts';
-import { openStore, type Store } from '../../src/store/db.ts';
+import type { Store } from '../../src/store/db.ts';
 import { migrations } from '../../src/store/migrations/index.ts';
+import { type MigrationStore, openMigrationStore } from '../helpers/migration-store.ts';
 
 /**
  * Migration 0015: a destination's previous secret moves into `webhook_retired_secrets`, signing
@@ -15,24 +16,18 @@ import { migrations } from '../../src/store/migrations/index.ts';
  * migrated. On embedded PGlite, or on PostgreSQL (in a schema of its own) with DATABASE_URL.
  */
 describe('migration 0015: retired secrets and held deliveries of suspended developers', () => {
-  const schema = `m_${randomBytes(5).toString('hex')}`;
   const secretBox = createSecretBox(randomBytes(32));
   let store: Store;
+  let migrator: Migrator;
+  let scratch: MigrationStore | undefined;
 
   before(async () => {
-    store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: undefined, schema });
+    scratch = await openMigrationStore();
+    ({ store, migrator } = scratch);
   });
-  after(async () => {
-    if (store?.postgres) await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(store.db);
-    await store?.close();
-  });
+  after(() => scratch?.close());
 
   test('the previous secret keeps its overlap; suspended developers are held; the old columns are gone', async () => {
-    const migrator = new Migrator({
-      db: store.db,
-      provider: { getMigrations: async () => migrations },
-      ...(store.postgres ? { migrationTableSchema: schema } : {}),
-    });
     const names = Object.keys(migrations);
     const target = names.indexOf('0015_webhook_secrets_and_holds');
     assert.ok(target > 0);

@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import { openStore, type Store } from '../../src/store/db.ts';
+import { migrations } from '../../src/store/migrations/index.ts';
+
+/**
+ * An empty store for a migration test, with a migrator the test moves step by step: embedded
+ * PGlite in memory, or on PostgreSQL (DATABASE_URL) a schema of its own, dropped on close.
+ */
+export type MigrationStore = { store: Store; migrator: Migrator; close(): Promise<void> };
+
+export async function openMigrationStore(): Promise<MigrationStore> {
+  const schema = `m_${randomBytes(5).toString('hex')}`;
+  const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: undefined, schema });
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => migrations },
+    ...(store.postgres ? { migrationTableSchema: schema } : {}),
+  });
+  return {
+    store,
+    migrator,
+    async close() {
+      if (store.postgres) await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(store.db);
+      await store.close();
+    },
+  };
+}
