@@ -7,6 +7,7 @@ import type { ConnectorsService } from './sync/service.ts';
 import type { SecretBox } from '../core/secret-box.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { ConnectionsService } from './connections/service.ts';
+import type { DashboardService } from './dashboard/service.ts';
 import type { DataService } from './data/service.ts';
 import type { DevelopersService } from './developers/service.ts';
 import type { IntegrationsService } from './integrations/service.ts';
@@ -40,4 +41,5 @@ export type AppContext = {
   data: DataService;
   workouts: WorkoutsService;
   connectors: ConnectorsService;
+  dashboard: DashboardService;
 };

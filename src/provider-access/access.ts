@@ -105,6 +105,35 @@ export function createProviderAccess(deps: ProviderAccessDeps) {
     appHttp,
     dataContext,
     sourceUser,
+    /** Token refresh failures of these users (the dashboard shows token health). */
+    async tokenHealth(userIds: readonly string[]) {
+      if (userIds.length === 0)
+        return new Map<
+          string,
+          {
+            consecutiveFailures: number;
+            lastError: string | null;
+            lastFailureAt: Date | null;
+            refreshedAt: Date | null;
+          }
+        >();
+      const rows = await deps.db
+        .selectFrom('connector_token_health')
+        .selectAll()
+        .where('user_id', 'in', [...userIds])
+        .execute();
+      return new Map(
+        rows.map((row) => [
+          row.user_id,
+          {
+            consecutiveFailures: row.consecutive_failures,
+            lastError: row.last_error,
+            lastFailureAt: row.last_failure_at,
+            refreshedAt: row.refreshed_at,
+          },
+        ]),
+      );
+    },
     /** The connections feature registers how a broken connection is recorded and announced. */
     onConnectionBroken(handler: ConnectionBrokenHandler): void {
       brokenHandler = handler;

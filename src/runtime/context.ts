@@ -6,6 +6,7 @@ import { createConnectorsService } from '../features/sync/service.ts';
 import { createSecretBox } from '../core/secret-box.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { createConnectionsService } from '../features/connections/service.ts';
+import { createDashboardService } from '../features/dashboard/service.ts';
 import { createDataService } from '../features/data/service.ts';
 import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService } from '../features/developers/service.ts';
@@ -85,26 +86,27 @@ export function createContext(deps: {
     webhooks,
     connectorContext: providerAccess.dataContext,
   });
+  const developers = createDevelopersService({
+    db,
+    // Every developer gets its webhook destination (and signing secret) as it is created.
+    setUp: async (trx, developer) => ({
+      webhookSecret: (await webhooks.createDestinationFor(trx, developer)).secret,
+    }),
+    // A suspended developer's deliveries are held, and go out again once it is resumed.
+    statusHooks: {
+      changed: (trx, developer) =>
+        webhooks.holdForSuspension(trx, developer.id, developer.status === 'suspended'),
+      committed: async (developer) => {
+        if (developer.status === 'active') await webhooks.releaseHeldOnResume(developer.id);
+      },
+    },
+  });
   return {
     ...deps,
     db,
     clock,
     secretBox,
-    developers: createDevelopersService({
-      db,
-      // Every developer gets its webhook destination (and signing secret) as it is created.
-      setUp: async (trx, developer) => ({
-        webhookSecret: (await webhooks.createDestinationFor(trx, developer)).secret,
-      }),
-      // A suspended developer's deliveries are held, and go out again once it is resumed.
-      statusHooks: {
-        changed: (trx, developer) =>
-          webhooks.holdForSuspension(trx, developer.id, developer.status === 'suspended'),
-        committed: async (developer) => {
-          if (developer.status === 'active') await webhooks.releaseHeldOnResume(developer.id);
-        },
-      },
-    }),
+    developers,
     webhooks,
     providers,
     providerAccess,
@@ -117,5 +119,6 @@ export function createContext(deps: {
     // Registers its planned workouts with the data feature's reads and events as it is built.
     workouts: createWorkoutsService({ db, clock, log: deps.log, providers, data }),
     connectors,
+    dashboard: createDashboardService({ db, clock, config: deps.config, developers }),
   };
 }

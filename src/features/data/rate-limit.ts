@@ -141,3 +141,22 @@ export async function pruneBuckets(db: Db, before: Date): Promise<number> {
   const result = await db.deleteFrom('rate_buckets').where('bucket_start', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** This hour's read budget use of the developer's busiest users (the dashboard's overview). */
+export async function busiestBuckets(
+  db: Db,
+  developerId: string,
+  now: Date,
+  limit: number,
+): Promise<{ userId: string; used: number }[]> {
+  const rows = await db
+    .selectFrom('rate_buckets')
+    .innerJoin('users', 'users.id', 'rate_buckets.user_id')
+    .select(['rate_buckets.user_id', 'rate_buckets.used'])
+    .where('users.developer_id', '=', developerId)
+    .where('rate_buckets.bucket_start', '=', bucketStartOf(now))
+    .orderBy('rate_buckets.used', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ userId: row.user_id, used: row.used }));
+}

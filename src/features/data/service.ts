@@ -29,7 +29,7 @@ import {
   type ReadParams,
 } from './params.ts';
 import { createPlannedWorkoutView, type DayRange } from './planned-workout-view.ts';
-import { enforceReadBudget, hourlyLimitOf, pruneBuckets } from './rate-limit.ts';
+import { busiestBuckets, enforceReadBudget, hourlyLimitOf, pruneBuckets } from './rate-limit.ts';
 import { ATHLETE_KEY } from './records.ts';
 import * as repo from './repo.ts';
 import { streamEnvelope } from './stream.ts';
@@ -300,6 +300,13 @@ export function createDataService(deps: DataDeps) {
   return {
     read,
     readAthlete,
+    /** This hour's read budget of the developer's busiest users, and the per-user limit. */
+    async budgetUse(developer: Developer, limit = 5) {
+      return {
+        limit: hourlyLimitOf(developer),
+        users: await busiestBuckets(db, developer.id, clock.now(), limit),
+      };
+    },
     ingest,
     prune,
     sync,

@@ -26,11 +26,22 @@ export function generateApiKey(environment: Environment): NewApiKey {
 
 /** Compares against every candidate without stopping early, so timing reveals nothing. */
 export function matchesAnyKey(plaintext: string, storedHashes: readonly string[]): boolean {
+  return matchingKey(
+    plaintext,
+    storedHashes.map((hash, index) => ({ id: String(index), hash })),
+  ) !== undefined;
+}
+
+/** The id of the key `plaintext` is (the dashboard ties a session to it), checking every candidate. */
+export function matchingKey(
+  plaintext: string,
+  candidates: readonly { id: string; hash: string }[],
+): string | undefined {
   const presented = Buffer.from(hashApiKey(plaintext), 'hex');
-  let matched = false;
-  for (const stored of storedHashes) {
-    const candidate = Buffer.from(stored, 'hex');
-    if (candidate.length === presented.length && timingSafeEqual(candidate, presented)) matched = true;
+  let matched: string | undefined;
+  for (const stored of candidates) {
+    const candidate = Buffer.from(stored.hash, 'hex');
+    if (candidate.length === presented.length && timingSafeEqual(candidate, presented)) matched = stored.id;
   }
   return matched;
 }

@@ -76,19 +76,26 @@ export async function insertApiKey(
 export async function findDeveloperWithKeyHashes(
   db: Db,
   id: string,
-): Promise<{ developer: DeveloperRow; hashes: string[] } | undefined> {
+): Promise<{ developer: DeveloperRow; keys: { id: string; hash: string }[] } | undefined> {
   const rows = await db
     .selectFrom('developers')
     .leftJoin('api_keys', (join) =>
       join.onRef('api_keys.developer_id', '=', 'developers.id').on('api_keys.revoked_at', 'is', null),
     )
-    .select([...developerColumns.map((column) => `developers.${column}` as const), 'api_keys.hash'])
+    .select([
+      ...developerColumns.map((column) => `developers.${column}` as const),
+      'api_keys.hash',
+      'api_keys.id as key_id',
+    ])
     .where('developers.id', '=', id)
     .execute();
   const first = rows[0];
   if (!first) return undefined;
-  const { hash: _hash, ...developer } = first;
-  return { developer, hashes: rows.flatMap((row) => (row.hash ? [row.hash] : [])) };
+  const { hash: _hash, key_id: _keyId, ...developer } = first;
+  return {
+    developer,
+    keys: rows.flatMap((row) => (row.hash && row.key_id ? [{ id: row.key_id, hash: row.hash }] : [])),
+  };
 }
 
 export async function listApiKeys(db: Db, developerId: string) {
@@ -109,4 +116,16 @@ export async function revokeApiKey(db: Db, developerId: string, keyId: string): 
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/** Whether `keyId` is a live (unrevoked) key of the developer: a dashboard session lives only as long as its key. */
+export async function isLiveApiKey(db: Db, developerId: string, keyId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('developer_id', '=', developerId)
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, notFound } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
-import { generateApiKey, matchesAnyKey } from './api-keys.ts';
+import { generateApiKey, matchingKey } from './api-keys.ts';
 import type { DeveloperRow } from './repo.ts';
 import * as repo from './repo.ts';
 import type { Environment } from './tables.ts';
@@ -36,7 +36,8 @@ export type DeveloperStatusHooks = {
 };
 
 export type AuthenticationResult =
-  { ok: true; developer: Developer } | { ok: false; kind: 'unauthorized' | 'forbidden'; detail: string };
+  /** `keyId`: which of the developer's keys was presented (a dashboard session is tied to it). */
+  { ok: true; developer: Developer; keyId: string } | { ok: false; kind: 'unauthorized' | 'forbidden'; detail: string };
 
 const toDeveloper = (row: DeveloperRow): Developer => ({
   id: row.id,
@@ -172,13 +173,29 @@ export function createDevelopersService(deps: {
     /** 401 for anything wrong with the credentials (without saying which part), 403 when suspended. */
     async authenticate(devId: string, apiKey: string): Promise<AuthenticationResult> {
       const found = await repo.findDeveloperWithKeyHashes(db, devId);
-      if (!found || !matchesAnyKey(apiKey, found.hashes)) {
+      const keyId = found ? matchingKey(apiKey, found.keys) : undefined;
+      if (!found || keyId === undefined) {
         return { ok: false, kind: 'unauthorized', detail: 'unknown dev-id or invalid API key' };
       }
       if (found.developer.status === 'suspended') {
         return { ok: false, kind: 'forbidden', detail: 'developer account is suspended' };
       }
-      return { ok: true, developer: toDeveloper(found.developer) };
+      return { ok: true, developer: toDeveloper(found.developer), keyId };
+    },
+
+    /**
+     * The developer behind a dashboard session, checked on every request: undefined once the key
+     * the session was made with is revoked; a suspended developer is `forbidden` as in the API.
+     */
+    async sessionDeveloper(devId: string, keyId: string): Promise<AuthenticationResult> {
+      const row = await repo.findDeveloper(db, devId);
+      if (!row || !(await repo.isLiveApiKey(db, devId, keyId))) {
+        return { ok: false, kind: 'unauthorized', detail: 'the API key this session was made with is revoked' };
+      }
+      if (row.status === 'suspended') {
+        return { ok: false, kind: 'forbidden', detail: 'developer account is suspended' };
+      }
+      return { ok: true, developer: toDeveloper(row), keyId };
     },
   };
 }

@@ -215,3 +215,30 @@ export async function stampLastWebhookUpdate(
     FROM (VALUES ${values}) AS v(id, at)
     WHERE u.id = v.id`.execute(db);
 }
+
+/** The developer's users counted by provider and status (the dashboard's overview). */
+export async function countByProviderAndStatus(
+  db: Db,
+  developerId: string,
+): Promise<{ provider: string; status: UserStatus; n: number }[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select(['provider', 'status', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('developer_id', '=', developerId)
+    .groupBy(['provider', 'status'])
+    .orderBy('provider')
+    .execute();
+  return rows.map((row) => ({ provider: row.provider, status: row.status, n: Number(row.n) }));
+}
+
+/** The developer's most recent users (the dashboard lists them before any search). */
+export async function listRecentUsers(db: Db, developerId: string, limit: number): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}

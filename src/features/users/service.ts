@@ -133,6 +133,14 @@ export function createUsersService(deps: { db: Db }) {
       });
     },
 
+    /** Counts by provider and status, for the dashboard's overview. */
+    countByProviderAndStatus: (developerId: string) => repo.countByProviderAndStatus(db, developerId),
+
+    /** The newest users first, as the dashboard lists them before a search. */
+    async recent(developerId: string, limit: number): Promise<DetailedWireUser[]> {
+      return (await repo.listRecentUsers(db, developerId, limit)).map(toDetailedWireUser);
+    },
+
     async update(
       developerId: string,
       userId: string,

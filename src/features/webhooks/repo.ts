@@ -225,3 +225,23 @@ export async function pruneEvents(db: Db, cutoff: Date, limit: number): Promise<
       ORDER BY created_at LIMIT ${limit})`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
+
+/** The developer's events since `since`, counted per hour and status (the dashboard's overview chart). */
+export async function countEventsByHour(
+  db: Db,
+  developerId: string,
+  since: Date,
+): Promise<{ hour: Date; status: WebhookEventStatus; n: number }[]> {
+  const rows = await db
+    .selectFrom('webhook_events')
+    .select([
+      sql<Date>`date_trunc('hour', created_at)`.as('hour'),
+      'status',
+      (eb) => eb.fn.countAll<string>().as('n'),
+    ])
+    .where('developer_id', '=', developerId)
+    .where('created_at', '>=', since)
+    .groupBy([sql`date_trunc('hour', created_at)`, 'status'])
+    .execute();
+  return rows.map((row) => ({ hour: new Date(row.hour), status: row.status, n: Number(row.n) }));
+}

@@ -15,7 +15,7 @@ import { healthcheckEnvelope, type WebhookEnvelope } from './events.ts';
 import { healthcheckFor } from './healthcheck.ts';
 import type { WebhookHooks } from './hooks.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, firstAttemptJobs, writeToOutbox } from './outbox.ts';
-import { dropPendingSuppressible, releaseHeld, reschedule } from './repo.ts';
+import { countEventsByHour, dropPendingSuppressible, releaseHeld, reschedule } from './repo.ts';
 import { loadWebhookSettings, type WebhookSettings } from './settings.ts';
 import { generateWebhookSecret, MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
 import { sweepStuckEvents } from './stuck-sweeper.ts';
@@ -273,6 +273,9 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
     /** Queues again the pending events whose job was lost (see stuck-sweeper.ts); returns how many. */
     sweepStuckEvents: () => sweepStuckEvents({ db, jobs, clock }, settings.stuckAfterMs),
+
+    /** Events of the last hours by hour and status, for the dashboard's overview. */
+    countEventsByHour: (developerId: string, since: Date) => countEventsByHour(db, developerId, since),
 
     async listDeliveries(developerId: string, filters: DeliveryFilters): Promise<DeliveryPage> {
       return listDeliveries(db, developerId, filters);

@@ -29,3 +29,30 @@ export async function completeWidgetSession(db: Db, id: string, now: Date): Prom
     .where('completed_at', 'is', null)
     .execute();
 }
+
+export async function findProviderSelection(db: Db, developerId: string): Promise<string[] | undefined> {
+  const row = await db
+    .selectFrom('widget_provider_selections')
+    .select('providers')
+    .where('developer_id', '=', developerId)
+    .executeTakeFirst();
+  return row?.providers;
+}
+
+/** `null` forgets the selection: the widget offers every enabled provider again. */
+export async function saveProviderSelection(
+  db: Db,
+  developerId: string,
+  providers: string[] | null,
+  now: Date,
+): Promise<void> {
+  if (providers === null) {
+    await db.deleteFrom('widget_provider_selections').where('developer_id', '=', developerId).execute();
+    return;
+  }
+  await db
+    .insertInto('widget_provider_selections')
+    .values({ developer_id: developerId, providers, updated_at: now })
+    .onConflict((conflict) => conflict.column('developer_id').doUpdateSet({ providers, updated_at: now }))
+    .execute();
+}

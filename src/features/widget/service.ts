@@ -123,10 +123,13 @@ export function createWidgetService(deps: {
 
   return {
     async createSession(developerId: string, input: WidgetSessionInput) {
+      // A session that names no providers offers the developer's dashboard selection (if any),
+      // fixed as the session is made so an open page does not change under the end user.
+      const named = parseProviders(input.providers);
       const row = await repo.insertWidgetSession(db, {
         id: randomUUID(),
         developer_id: developerId,
-        providers: parseProviders(input.providers),
+        providers: named ?? (await repo.findProviderSelection(db, developerId)) ?? null,
         language: resolveLanguage(input.language),
         reference_id: parseReferenceId(input.reference_id),
         success_redirect_url: parseRedirectUrl('auth_success_redirect_url', input.auth_success_redirect_url),
@@ -139,6 +142,21 @@ export function createWidgetService(deps: {
         url: `${config.publicUrl}${widgetPath(row.id)}`,
         expiresIn: WIDGET_SESSION_TTL_SECONDS,
       };
+    },
+
+    /** The dashboard's selection: provider ids, or null when the widget offers every enabled provider. */
+    async providerSelection(developerId: string): Promise<string[] | null> {
+      return (await repo.findProviderSelection(db, developerId)) ?? null;
+    },
+
+    /**
+     * Sets the selection from provider ids (any case; unknown or SDK-only ids are a 400 naming
+     * them); an empty list forgets it, since a widget offering nothing helps nobody.
+     */
+    async setProviderSelection(developerId: string, providerIds: readonly string[]): Promise<string[] | null> {
+      const ids = parseProviders([...providerIds]);
+      await repo.saveProviderSelection(db, developerId, ids, clock.now());
+      return ids;
     },
 
     async view(sessionId: string): Promise<WidgetView> {

@@ -14,9 +14,20 @@ export interface WidgetSessionsTable {
   created_at: Generated<Date>;
 }
 
+/**
+ * The providers a developer's widget offers when a session names none (set on the dashboard's
+ * Providers page). No row: every provider enabled for the developer.
+ */
+export interface WidgetProviderSelectionsTable {
+  developer_id: string;
+  providers: string[];
+  updated_at: Date;
+}
+
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
 declare module '../../store/schema.ts' {
   interface Database {
     widget_sessions: WidgetSessionsTable;
+    widget_provider_selections: WidgetProviderSelectionsTable;
   }
 }

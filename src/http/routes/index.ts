@@ -4,6 +4,7 @@ import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import { registerConnectionRoutes } from './connections.ts';
 import { registerDataRoutes } from './data.ts';
+import { registerDashboardRoutes } from '../dashboard/routes.ts';
 import { registerIntegrationRoutes } from './integrations.ts';
 import { registerNotificationRoutes } from './notifications.ts';
 import { registerOrderRoutes } from './orders.ts';
@@ -25,6 +26,8 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerDataRoutes,
   registerWorkoutRoutes,
   registerNotificationRoutes,
+  // The developer dashboard at /dashboard (HTML; http/dashboard/).
+  registerDashboardRoutes,
   // The built-in SANDBOX provider's consent page and token endpoint.
   (app, ctx) =>
     registerSandboxConsentRoutes(app, { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox }),
