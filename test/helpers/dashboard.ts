@@ -17,8 +17,11 @@ export class DashboardClient {
   readonly cookies = new Map<string, string>();
   lastSetCookies: string[] = [];
   private readonly app: App;
-  constructor(app: App) {
+  /** Sent with every request (e.g. x-forwarded-proto behind a trusted proxy). */
+  private readonly headers: Record<string, string>;
+  constructor(app: App, headers: Record<string, string> = {}) {
     this.app = app;
+    this.headers = headers;
   }
 
   private remember(response: { headers: Record<string, unknown> }) {
@@ -40,7 +43,11 @@ export class DashboardClient {
   }
 
   async get(url: string): Promise<DashboardResponse> {
-    const response = await this.app.inject({ method: 'GET', url, headers: { cookie: this.cookieHeader() } });
+    const response = await this.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...this.headers, cookie: this.cookieHeader() },
+    });
     this.remember(response);
     return response;
   }
@@ -53,7 +60,11 @@ export class DashboardClient {
     const response = await this.app.inject({
       method: 'POST',
       url,
-      headers: { cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        ...this.headers,
+        cookie: this.cookieHeader(),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       payload: body.toString(),
     });
     this.remember(response);

@@ -12,13 +12,18 @@ import { insertUser } from '../helpers/users.ts';
  */
 const OPERATOR_TOKEN = 'operator-token-for-the-dashboard-tests-0123456789';
 
+/** The service's clock, moved forward by the expiry test. */
+let offsetMs = 0;
+const clock = { now: () => new Date(Date.now() + offsetMs) };
+
 describe('dashboard security', { timeout: 120_000 }, () => {
   let service: TestService;
   let dev: TestDeveloper;
   let other: TestDeveloper;
 
   before(async () => {
-    service = await startTestService({ work: false, env: { OPERATOR_TOKEN } });
+    // TRUST_PROXY: a request marked x-forwarded-proto: https counts as HTTPS (the Secure cookie test).
+    service = await startTestService({ work: false, clock, env: { OPERATOR_TOKEN, TRUST_PROXY: 'true' } });
     dev = await createDeveloper(service.ctx, { name: 'Acme' });
     other = await createDeveloper(service.ctx, { name: 'Rival' });
   });
@@ -37,7 +42,13 @@ describe('dashboard security', { timeout: 120_000 }, () => {
     assert.match(home.body, /<label for="api_key">API key<\/label>/);
     assert.match(home.body, /<button type="submit" class="primary">Sign in<\/button>/);
     assert.match(String(home.headers['content-security-policy']), /default-src 'none'/);
-    for (const page of ['/dashboard/users', '/dashboard/webhooks', '/dashboard/providers', '/dashboard/keys', '/dashboard/operator']) {
+    for (const page of [
+      '/dashboard/users',
+      '/dashboard/webhooks',
+      '/dashboard/providers',
+      '/dashboard/keys',
+      '/dashboard/operator',
+    ]) {
       const response = await browser.get(page);
       assert.equal(response.statusCode, 303, page);
       assert.equal(response.headers.location, '/dashboard');
@@ -84,6 +95,26 @@ describe('dashboard security', { timeout: 120_000 }, () => {
     assert.doesNotMatch(overview.body, />Orders</, 'no order access, no Orders link');
   });
 
+  test('a session expires after DASHBOARD_SESSION_HOURS (default 8)', async () => {
+    const browser = new DashboardClient(service.app);
+    await browser.signIn(dev.devId, dev.apiKey);
+    try {
+      offsetMs = 8 * 3_600_000 - 60_000;
+      assert.equal((await browser.get('/dashboard/keys')).statusCode, 200);
+      offsetMs = 8 * 3_600_000 + 1_000;
+      assert.equal((await browser.get('/dashboard/keys')).statusCode, 303);
+    } finally {
+      offsetMs = 0;
+    }
+  });
+
+  test('over HTTPS (here: behind a trusted proxy) the session cookie is Secure', async () => {
+    const browser = new DashboardClient(service.app, { 'x-forwarded-proto': 'https' });
+    assert.equal((await browser.signIn(dev.devId, dev.apiKey)).statusCode, 303);
+    const line = browser.lastSetCookies.find((cookie) => cookie.startsWith('tributary_dashboard='));
+    assert.match(line ?? '', /; Secure/i);
+  });
+
   test('CSRF: a post without the form token, or with another session’s, changes nothing', async () => {
     const browser = new DashboardClient(service.app);
     await browser.signIn(dev.devId, dev.apiKey);
@@ -96,7 +127,11 @@ describe('dashboard security', { timeout: 120_000 }, () => {
     assert.equal((await browser.post('/dashboard/webhooks/test', { csrf: 'forged' })).statusCode, 403);
     assert.equal((await browser.post('/dashboard/sign-out', { csrf: 'forged' })).statusCode, 403);
     assert.equal(await liveKeyCount(dev.devId), before);
-    assert.equal((await browser.get('/dashboard/keys')).statusCode, 200, 'still signed in after a forged sign-out');
+    assert.equal(
+      (await browser.get('/dashboard/keys')).statusCode,
+      200,
+      'still signed in after a forged sign-out',
+    );
     const genuine = await browser.submit('/dashboard/keys', '/dashboard/keys/create');
     assert.equal(genuine.statusCode, 200);
     assert.match(genuine.body, /id="new-key">sk_test_/);
@@ -130,12 +165,29 @@ describe('dashboard security', { timeout: 120_000 }, () => {
     const revoked = await self.submit('/dashboard/keys', '/dashboard/keys/revoke', { key_id: second.id });
     assert.equal(revoked.statusCode, 303);
     assert.equal((await self.get('/dashboard/keys')).statusCode, 303, 'signed out with its own key');
-    assert.equal((await service.app.inject({ method: 'GET', url: '/v2/webhook', headers: { 'dev-id': dev.devId, 'x-api-key': second.apiKey } })).statusCode, 401);
+    assert.equal(
+      (
+        await service.app.inject({
+          method: 'GET',
+          url: '/v2/webhook',
+          headers: { 'dev-id': dev.devId, 'x-api-key': second.apiKey },
+        })
+      ).statusCode,
+      401,
+    );
   });
 
   test('tenant isolation: another developer’s users are never shown', async () => {
-    const mine = await insertUser(service.ctx, { developerId: dev.devId, provider: 'SANDBOX', referenceId: 'shared-ref' });
-    const theirs = await insertUser(service.ctx, { developerId: other.devId, provider: 'SANDBOX', referenceId: 'shared-ref' });
+    const mine = await insertUser(service.ctx, {
+      developerId: dev.devId,
+      provider: 'SANDBOX',
+      referenceId: 'shared-ref',
+    });
+    const theirs = await insertUser(service.ctx, {
+      developerId: other.devId,
+      provider: 'SANDBOX',
+      referenceId: 'shared-ref',
+    });
     const browser = new DashboardClient(service.app);
     await browser.signIn(dev.devId, dev.apiKey);
     const search = await browser.get('/dashboard/users?q=shared-ref');
@@ -147,9 +199,15 @@ describe('dashboard security', { timeout: 120_000 }, () => {
     assert.match(byId.body, /No users found/);
     assert.ok(!(await browser.get('/dashboard/users')).body.includes(theirs));
     assert.equal((await browser.get(`/dashboard/users/${theirs}`)).statusCode, 404);
-    const deauth = await browser.submit(`/dashboard/users/${mine}`, `/dashboard/users/${theirs}/deauthenticate`);
+    const deauth = await browser.submit(
+      `/dashboard/users/${mine}`,
+      `/dashboard/users/${theirs}/deauthenticate`,
+    );
     assert.equal(deauth.statusCode, 303);
-    assert.ok(await service.ctx.db.selectFrom('users').select('id').where('id', '=', theirs).executeTakeFirst(), 'their user is untouched');
+    assert.ok(
+      await service.ctx.db.selectFrom('users').select('id').where('id', '=', theirs).executeTakeFirst(),
+      'their user is untouched',
+    );
   });
 
   test('actions are audited (developer, session, action, target, time) and shown on the overview', async () => {
@@ -162,42 +220,81 @@ describe('dashboard security', { timeout: 120_000 }, () => {
       .where('developer_id', '=', other.devId)
       .orderBy('id')
       .execute();
-    assert.deepEqual(rows.map((row) => row.action), ['sign-in', 'key.create']);
+    assert.deepEqual(
+      rows.map((row) => row.action),
+      ['sign-in', 'key.create'],
+    );
     assert.ok(rows.every((row) => row.actor === 'developer' && /^[0-9a-f]{12}$/.test(row.session_ref)));
     assert.match(rows[1]!.target ?? '', /^key_|[A-Za-z0-9]/);
     const overview = await browser.get('/dashboard');
     assert.match(overview.body, /<td>key\.create<\/td>/);
     const devOverview = new DashboardClient(service.app);
     await devOverview.signIn(dev.devId, dev.apiKey);
-    assert.ok(!(await devOverview.get('/dashboard')).body.includes(rows[1]!.target!), 'each developer sees its own log');
+    assert.ok(
+      !(await devOverview.get('/dashboard')).body.includes(rows[1]!.target!),
+      'each developer sees its own log',
+    );
   });
 
   test('operators: the token signs in, lists developers, suspends and resumes through the developers service', async () => {
     const browser = new DashboardClient(service.app);
     const page = await browser.get('/dashboard');
-    const wrong = await browser.post('/dashboard/operator/sign-in', { csrf: formTokenIn(page.body), operator_token: 'nope' });
+    const wrong = await browser.post('/dashboard/operator/sign-in', {
+      csrf: formTokenIn(page.body),
+      operator_token: 'nope',
+    });
     assert.equal(wrong.statusCode, 401);
-    const signedIn = await browser.post('/dashboard/operator/sign-in', { csrf: formTokenIn(page.body), operator_token: OPERATOR_TOKEN });
+    const signedIn = await browser.post('/dashboard/operator/sign-in', {
+      csrf: formTokenIn(page.body),
+      operator_token: OPERATOR_TOKEN,
+    });
     assert.equal(signedIn.statusCode, 303);
     const list = await browser.get('/dashboard/operator');
     assert.ok(list.body.includes(dev.devId) && list.body.includes(other.devId));
-    assert.equal((await browser.get('/dashboard/users')).statusCode, 303, 'an operator has no developer pages');
-    const suspend = await browser.submit(`/dashboard/operator/developers/${other.devId}`, `/dashboard/operator/developers/${other.devId}/status`, { status: 'suspended' });
+    assert.equal(
+      (await browser.get('/dashboard/users')).statusCode,
+      303,
+      'an operator has no developer pages',
+    );
+    const suspend = await browser.submit(
+      `/dashboard/operator/developers/${other.devId}`,
+      `/dashboard/operator/developers/${other.devId}/status`,
+      { status: 'suspended' },
+    );
     assert.equal(suspend.statusCode, 303);
     assert.equal((await service.ctx.developers.get(other.devId)).status, 'suspended');
     const api = await service.app.inject({ method: 'GET', url: '/v2/webhook', headers: other.headers });
     assert.equal(api.statusCode, 403);
-    await browser.submit(`/dashboard/operator/developers/${other.devId}`, `/dashboard/operator/developers/${other.devId}/status`, { status: 'active' });
+    await browser.submit(
+      `/dashboard/operator/developers/${other.devId}`,
+      `/dashboard/operator/developers/${other.devId}/status`,
+      { status: 'active' },
+    );
     assert.equal((await service.ctx.developers.get(other.devId)).status, 'active');
-    const limits = await browser.submit(`/dashboard/operator/developers/${other.devId}`, `/dashboard/operator/developers/${other.devId}/limits`, { hourly_days: '120', order_api: 'true' });
+    const limits = await browser.submit(
+      `/dashboard/operator/developers/${other.devId}`,
+      `/dashboard/operator/developers/${other.devId}/limits`,
+      { hourly_days: '120', order_api: 'true' },
+    );
     assert.equal(limits.statusCode, 303);
     const changed = await service.ctx.developers.get(other.devId);
     assert.equal(changed.hourlyDaysLimit, 120);
     assert.equal(changed.orderApiAccess, true);
-    const bad = await browser.submit(`/dashboard/operator/developers/${other.devId}`, `/dashboard/operator/developers/${other.devId}/limits`, { hourly_days: '-3' });
+    const bad = await browser.submit(
+      `/dashboard/operator/developers/${other.devId}`,
+      `/dashboard/operator/developers/${other.devId}/limits`,
+      { hourly_days: '-3' },
+    );
     assert.equal(bad.statusCode, 303);
-    assert.match((await browser.get(`/dashboard/operator/developers/${other.devId}`)).body, /invalid hourly-days/);
-    const audit = await service.ctx.db.selectFrom('audit_log').select(['actor', 'action']).where('actor', '=', 'operator').execute();
+    assert.match(
+      (await browser.get(`/dashboard/operator/developers/${other.devId}`)).body,
+      /invalid hourly-days/,
+    );
+    const audit = await service.ctx.db
+      .selectFrom('audit_log')
+      .select(['actor', 'action'])
+      .where('actor', '=', 'operator')
+      .execute();
     assert.ok(audit.some((row) => row.action === 'developer.suspend'));
   });
 });

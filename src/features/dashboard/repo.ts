@@ -10,7 +10,11 @@ export async function insertSession(db: Db, row: Insertable<DashboardSessionsTab
 }
 
 /** A session that is neither revoked nor expired at `now`. */
-export async function findLiveSession(db: Db, idHash: string, now: Date): Promise<DashboardSessionRow | undefined> {
+export async function findLiveSession(
+  db: Db,
+  idHash: string,
+  now: Date,
+): Promise<DashboardSessionRow | undefined> {
   return db
     .selectFrom('dashboard_sessions')
     .selectAll()
@@ -30,7 +34,10 @@ export async function revokeSession(db: Db, idHash: string, now: Date): Promise<
 }
 
 export async function pruneSessions(db: Db, before: Date): Promise<number> {
-  const result = await db.deleteFrom('dashboard_sessions').where('expires_at', '<', before).executeTakeFirst();
+  const result = await db
+    .deleteFrom('dashboard_sessions')
+    .where('expires_at', '<', before)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

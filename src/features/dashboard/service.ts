@@ -47,6 +47,8 @@ export function createDashboardService(deps: {
   async function open(kind: DashboardSessionKind, developerId: string | null, keyId: string | null) {
     const sessionId = randomBytes(32).toString('base64url');
     const now = clock.now();
+    // Sessions that ended over a day ago go as new ones are made: no schedule of its own needed.
+    await repo.pruneSessions(db, new Date(now.getTime() - 86_400_000));
     await repo.insertSession(db, {
       id_hash: hashId(sessionId),
       kind,
@@ -71,14 +73,17 @@ export function createDashboardService(deps: {
     async signInDeveloper(devId: string, apiKey: string) {
       const result = await developers.authenticate(devId.trim(), apiKey.trim());
       if (!result.ok) {
-        throw result.kind === 'forbidden' ? forbidden(result.detail) : new AppError('unauthorized', result.detail);
+        throw result.kind === 'forbidden'
+          ? forbidden(result.detail)
+          : new AppError('unauthorized', result.detail);
       }
       const opened = await open('developer', result.developer.id, result.keyId);
       return { ...opened, developer: result.developer };
     },
 
     async signInOperator(token: string) {
-      if (settings.operatorToken === undefined) throw notFound('operator sign-in is disabled (OPERATOR_TOKEN is unset)');
+      if (settings.operatorToken === undefined)
+        throw notFound('operator sign-in is disabled (OPERATOR_TOKEN is unset)');
       if (!constantTimeEqual(token.trim(), settings.operatorToken)) {
         throw new AppError('unauthorized', 'invalid operator token');
       }
@@ -145,9 +150,6 @@ export function createDashboardService(deps: {
         at: row.at,
       }));
     },
-
-    /** Drops sessions that ended more than a day ago (hourly, with the other maintenance). */
-    prune: () => repo.pruneSessions(db, new Date(clock.now().getTime() - 86_400_000)),
   };
 }
 

@@ -17,7 +17,9 @@ export function parseDashboardSettings(env: Readonly<Record<string, string | und
   const rawHours = env.DASHBOARD_SESSION_HOURS?.trim();
   const hours = rawHours ? Number(rawHours) : 8;
   if (!Number.isFinite(hours) || hours <= 0 || hours > 24 * 30) {
-    throw new ConfigError(`DASHBOARD_SESSION_HOURS must be a number of hours between 0 and 720, got "${rawHours}"`);
+    throw new ConfigError(
+      `DASHBOARD_SESSION_HOURS must be a number of hours between 0 and 720, got "${rawHours}"`,
+    );
   }
   return { operatorToken: token, sessionTtlMs: Math.round(hours * 3_600_000) };
 }

@@ -26,10 +26,12 @@ export function generateApiKey(environment: Environment): NewApiKey {
 
 /** Compares against every candidate without stopping early, so timing reveals nothing. */
 export function matchesAnyKey(plaintext: string, storedHashes: readonly string[]): boolean {
-  return matchingKey(
-    plaintext,
-    storedHashes.map((hash, index) => ({ id: String(index), hash })),
-  ) !== undefined;
+  return (
+    matchingKey(
+      plaintext,
+      storedHashes.map((hash, index) => ({ id: String(index), hash })),
+    ) !== undefined
+  );
 }
 
 /** The id of the key `plaintext` is (the dashboard ties a session to it), checking every candidate. */

@@ -37,7 +37,8 @@ export type DeveloperStatusHooks = {
 
 export type AuthenticationResult =
   /** `keyId`: which of the developer's keys was presented (a dashboard session is tied to it). */
-  { ok: true; developer: Developer; keyId: string } | { ok: false; kind: 'unauthorized' | 'forbidden'; detail: string };
+  | { ok: true; developer: Developer; keyId: string }
+  | { ok: false; kind: 'unauthorized' | 'forbidden'; detail: string };
 
 const toDeveloper = (row: DeveloperRow): Developer => ({
   id: row.id,
@@ -190,7 +191,11 @@ export function createDevelopersService(deps: {
     async sessionDeveloper(devId: string, keyId: string): Promise<AuthenticationResult> {
       const row = await repo.findDeveloper(db, devId);
       if (!row || !(await repo.isLiveApiKey(db, devId, keyId))) {
-        return { ok: false, kind: 'unauthorized', detail: 'the API key this session was made with is revoked' };
+        return {
+          ok: false,
+          kind: 'unauthorized',
+          detail: 'the API key this session was made with is revoked',
+        };
       }
       if (row.status === 'suspended') {
         return { ok: false, kind: 'forbidden', detail: 'developer account is suspended' };

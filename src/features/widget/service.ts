@@ -153,7 +153,10 @@ export function createWidgetService(deps: {
      * Sets the selection from provider ids (any case; unknown or SDK-only ids are a 400 naming
      * them); an empty list forgets it, since a widget offering nothing helps nobody.
      */
-    async setProviderSelection(developerId: string, providerIds: readonly string[]): Promise<string[] | null> {
+    async setProviderSelection(
+      developerId: string,
+      providerIds: readonly string[],
+    ): Promise<string[] | null> {
       const ids = parseProviders([...providerIds]);
       await repo.saveProviderSelection(db, developerId, ids, clock.now());
       return ids;

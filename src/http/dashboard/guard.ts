@@ -107,7 +107,12 @@ export type OperatorSession = Extract<DashboardSession, { kind: 'operator' }>;
 /** What an action leads to: back to a page with a message, or a page of its own (a secret shown once). */
 export type ActionResult = { redirect: string; notice: string } | { html: string };
 
-type PageHandler<S> = (request: FastifyRequest, reply: FastifyReply, session: S, flash: Flash) => Promise<unknown>;
+type PageHandler<S> = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: S,
+  flash: Flash,
+) => Promise<unknown>;
 type ActionHandler<S> = (request: FastifyRequest, session: S, form: Form) => Promise<ActionResult>;
 
 export function createGuards(ctx: AppContext) {
@@ -117,7 +122,11 @@ export function createGuards(ctx: AppContext) {
     return dashboard.resolve(request.cookies[SESSION_COOKIE]);
   }
 
-  function page<S extends DashboardSession>(kind: S['kind'], handler: PageHandler<S>, options: { orders?: boolean } = {}) {
+  function page<S extends DashboardSession>(
+    kind: S['kind'],
+    handler: PageHandler<S>,
+    options: { orders?: boolean } = {},
+  ) {
     return async (request: FastifyRequest, reply: FastifyReply) => {
       const session = await sessionOf(request);
       // Without a session every page leads to the sign-in form at /dashboard.
@@ -133,7 +142,14 @@ export function createGuards(ctx: AppContext) {
           .send();
       }
       if (options.orders && !(session as DeveloperSession).developer.orderApiAccess) {
-        return sendPage(reply, 403, renderStandalone('No order access', 'Order API access is not enabled for this developer; ask the operator to enable it.'));
+        return sendPage(
+          reply,
+          403,
+          renderStandalone(
+            'No order access',
+            'Order API access is not enabled for this developer; ask the operator to enable it.',
+          ),
+        );
       }
       return handler(request, reply, session as S, takeFlash(request, reply));
     };
@@ -149,11 +165,22 @@ export function createGuards(ctx: AppContext) {
       const session = await sessionOf(request);
       if (!session || session.kind !== kind) {
         clearSessionCookie(reply);
-        return sendPage(reply, 401, renderStandalone('Signed out', 'Your dashboard session has ended. Sign in again.'));
+        return sendPage(
+          reply,
+          401,
+          renderStandalone('Signed out', 'Your dashboard session has ended. Sign in again.'),
+        );
       }
       const form = (request.body ?? {}) as Form;
       if (!dashboard.checkFormToken(session, field(form, 'csrf'))) {
-        return sendPage(reply, 403, renderStandalone('Form expired', 'The form token is missing or does not belong to your session. Go back, reload the page and try again.'));
+        return sendPage(
+          reply,
+          403,
+          renderStandalone(
+            'Form expired',
+            'The form token is missing or does not belong to your session. Go back, reload the page and try again.',
+          ),
+        );
       }
       try {
         const result = await handler(request, session as S, form);

@@ -18,7 +18,11 @@ export function registerKeyPages(scope: App, ctx: AppContext, guards: Guards) {
         .join('');
       const body = `<section class="card">${postButton(session, '/dashboard/keys/create', 'Create API key', { style: 'primary' })}</section>
 <section class="card"><table><thead><tr><th>Key id</th><th>Starts with</th><th>Created</th><th>State</th><th></th></tr></thead><tbody>${rows}</tbody></table></section>`;
-      return sendPage(reply, 200, renderDashboardPage({ session, page: 'keys', title: 'API keys', body, flash }));
+      return sendPage(
+        reply,
+        200,
+        renderDashboardPage({ session, page: 'keys', title: 'API keys', body, flash }),
+      );
     }),
   );
 

@@ -12,7 +12,7 @@ export const e = escapeHtml;
 const STYLES = `
 *,*::before,*::after{box-sizing:border-box}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;background:#f4f5f7;color:#1c1e21;line-height:1.5}
-header.top{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem 1.25rem;padding:.75rem 1.25rem;background:#fff;border-bottom:1px solid #d0d5dd}
+header.top{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;padding:.75rem 1.25rem;background:#fff;border-bottom:1px solid #d0d5dd}
 header.top .brand{font-weight:700;font-size:1.1rem;margin-right:.5rem}
 nav ul{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:0}
 nav a{display:block;padding:.35rem .7rem;border-radius:8px;color:inherit;text-decoration:none;font-weight:600}
@@ -100,7 +100,9 @@ export function confirmButton(
 }
 
 export const when = (at: Date | null | undefined) =>
-  at ? `<time datetime="${at.toISOString()}">${at.toISOString().slice(0, 19).replace('T', ' ')} UTC</time>` : '—';
+  at
+    ? `<time datetime="${at.toISOString()}">${at.toISOString().slice(0, 19).replace('T', ' ')} UTC</time>`
+    : '—';
 
 export function statusPill(text: string, tone: 'ok' | 'warn' | 'bad' | 'plain' = 'plain'): string {
   return `<span class="status${tone === 'plain' ? '' : ` s-${tone}`}">${e(text)}</span>`;
@@ -150,7 +152,7 @@ export function renderDashboardPage(options: {
     const developer = session.developer;
     links = DEVELOPER_NAV.filter(([page]) => page !== 'orders' || developer.orderApiAccess);
     badge = `<span class="badge env-${developer.environment}" title="Environment">${developer.environment}</span>`;
-    who = `<span>${e(developer.name)} <span class="muted mono">${e(developer.id)}</span></span>`;
+    who = `<span title="Developer ID ${e(developer.id)}">${e(developer.name)}</span>`;
   } else {
     links = [['developers', 'Developers', '/dashboard/operator']];
     badge = '<span class="badge env-operator">operator</span>';

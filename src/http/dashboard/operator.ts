@@ -31,7 +31,11 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
 <button type="submit" class="primary">Create developer</button></form></section>
 <section class="card"><h2>Developers</h2><table><thead><tr><th>Name</th><th>Developer ID</th><th>Environment</th><th>Status</th><th>Orders</th><th>Hourly days</th><th>Created</th></tr></thead><tbody>${rows}</tbody></table></section>
 <section class="card"><h2>Audit log</h2>${auditTable(audit, true)}</section>`;
-      return sendPage(reply, 200, renderDashboardPage({ session, page: 'developers', title: 'Developers', body, flash }));
+      return sendPage(
+        reply,
+        200,
+        renderDashboardPage({ session, page: 'developers', title: 'Developers', body, flash }),
+      );
     }),
   );
 
@@ -60,7 +64,11 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
 <section class="card"><h2>API keys</h2>${postButton(session, `${base}/keys`, 'Create API key', { style: 'primary' })}
 <table><thead><tr><th>Key id</th><th>Starts with</th><th>Created</th><th>State</th><th></th></tr></thead><tbody>${keyRows}</tbody></table></section>
 <p><a href="${HOME}">All developers</a></p>`;
-      return sendPage(reply, 200, renderDashboardPage({ session, page: 'developers', title: 'Developer', body, flash }));
+      return sendPage(
+        reply,
+        200,
+        renderDashboardPage({ session, page: 'developers', title: 'Developer', body, flash }),
+      );
     }),
   );
 
@@ -73,7 +81,11 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
         environment: field(form, 'environment') as 'sandbox' | 'production',
         orderApiAccess: field(form, 'order_api') === 'true',
       });
-      await ctx.dashboard.audit(session, { action: 'developer.create', target: created.developer.id, developerId: created.developer.id });
+      await ctx.dashboard.audit(session, {
+        action: 'developer.create',
+        target: created.developer.id,
+        developerId: created.developer.id,
+      });
       const body = `<section class="card"><h2>${e(created.developer.name)}</h2><p>Hand these over now: they are not shown again.</p>
 <table><tbody><tr><th>Developer ID</th><td class="mono">${e(created.developer.id)}</td></tr>
 <tr><th>API key</th><td class="secret"><code>${e(created.apiKey)}</code></td></tr>
@@ -89,10 +101,18 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
     guards.operatorAction(HOME, async (request, session, form) => {
       const { id } = request.params as { id: string };
       const status = field(form, 'status');
-      if (status !== 'active' && status !== 'suspended') throw badRequest('invalid status: expected active or suspended');
+      if (status !== 'active' && status !== 'suspended')
+        throw badRequest('invalid status: expected active or suspended');
       await developers.setStatus(id, status);
-      await ctx.dashboard.audit(session, { action: status === 'active' ? 'developer.resume' : 'developer.suspend', target: id, developerId: id });
-      return { redirect: developerPath(id), notice: status === 'active' ? 'Developer resumed.' : 'Developer suspended.' };
+      await ctx.dashboard.audit(session, {
+        action: status === 'active' ? 'developer.resume' : 'developer.suspend',
+        target: id,
+        developerId: id,
+      });
+      return {
+        redirect: developerPath(id),
+        notice: status === 'active' ? 'Developer resumed.' : 'Developer suspended.',
+      };
     }),
   );
 
@@ -105,7 +125,11 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
       const days = raw === '' ? null : Number(raw);
       await developers.setHourlyDaysLimit(id, days);
       await developers.setOrderApiAccess(id, field(form, 'order_api') === 'true');
-      await ctx.dashboard.audit(session, { action: 'developer.limits', target: `hourly_days=${raw || 'default'} order_api=${field(form, 'order_api') === 'true'}`, developerId: id });
+      await ctx.dashboard.audit(session, {
+        action: 'developer.limits',
+        target: `hourly_days=${raw || 'default'} order_api=${field(form, 'order_api') === 'true'}`,
+        developerId: id,
+      });
       return { redirect: developerPath(id), notice: 'Limits saved.' };
     }),
   );

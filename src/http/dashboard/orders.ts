@@ -20,7 +20,11 @@ export function registerOrderPages(scope: App, ctx: AppContext, guards: Guards) 
           )
           .join('');
         const body = `<section class="card">${page.orders.length ? `<table><thead><tr><th>Order</th><th>Your reference</th><th>Created</th><th>Collection</th><th>Status</th><th>Items</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="muted">No orders yet.</p>'}</section>`;
-        return sendPage(reply, 200, renderDashboardPage({ session, page: 'orders', title: 'Orders', body, flash }));
+        return sendPage(
+          reply,
+          200,
+          renderDashboardPage({ session, page: 'orders', title: 'Orders', body, flash }),
+        );
       },
       { orders: true },
     ),
@@ -38,7 +42,11 @@ export function registerOrderPages(scope: App, ctx: AppContext, guards: Guards) 
         const simulate = (status: string, itemId?: string) =>
           sandbox
             ? validEvents(status as Status)
-                .map((event) => postButton(session, action, `Simulate ${event}`, { fields: { event, ...(itemId ? { order_item_id: itemId } : {}) } }))
+                .map((event) =>
+                  postButton(session, action, `Simulate ${event}`, {
+                    fields: { event, ...(itemId ? { order_item_id: itemId } : {}) },
+                  }),
+                )
                 .join(' ')
             : '';
         const items = order.items
@@ -48,13 +56,20 @@ export function registerOrderPages(scope: App, ctx: AppContext, guards: Guards) 
           )
           .join('');
         const history = order.status_history
-          .map((entry) => `<tr><td>${e(entry.changed_at)}</td><td>${e(entry.status)}</td><td class="mono">${e(String(entry.order_item_id ?? ''))}</td></tr>`)
+          .map(
+            (entry) =>
+              `<tr><td>${e(entry.changed_at)}</td><td>${e(entry.status)}</td><td class="mono">${e(String(entry.order_item_id ?? ''))}</td></tr>`,
+          )
           .join('');
         const body = `<section class="card"><h2>Order ${e(order.order_id)}</h2><p>Status: ${statusPill(order.order_status)}</p>
 ${sandbox ? `<div class="row">${simulate(order.order_status)}</div>` : '<p class="muted">Production orders move only on real supplier updates.</p>'}</section>
 <section class="card"><h2>Items and results</h2><table><thead><tr><th>Item</th><th>Item status</th><th>Results</th><th>Kit</th><th>${sandbox ? 'Simulate' : ''}</th></tr></thead><tbody>${items}</tbody></table></section>
 <section class="card"><h2>Status history</h2><table><thead><tr><th>Changed</th><th>Status</th><th>Item</th></tr></thead><tbody>${history}</tbody></table></section>`;
-        return sendPage(reply, 200, renderDashboardPage({ session, page: 'orders', title: 'Order', body, flash }));
+        return sendPage(
+          reply,
+          200,
+          renderDashboardPage({ session, page: 'orders', title: 'Order', body, flash }),
+        );
       },
       { orders: true },
     ),
@@ -65,7 +80,8 @@ ${sandbox ? `<div class="row">${simulate(order.order_status)}</div>` : '<p class
     DASHBOARD_ROUTE,
     guards.developerAction('/dashboard/orders', async (request, session, form) => {
       const { order_id: orderId } = request.params as { order_id: string };
-      if (!session.developer.orderApiAccess) throw forbidden('order API access is not enabled for this developer');
+      if (!session.developer.orderApiAccess)
+        throw forbidden('order API access is not enabled for this developer');
       const itemId = field(form, 'order_item_id');
       const event = field(form, 'event');
       const applied = await ctx.orders.simulate(session.developer, orderId, {
@@ -73,7 +89,10 @@ ${sandbox ? `<div class="row">${simulate(order.order_status)}</div>` : '<p class
         ...(itemId ? { order_item_id: itemId } : {}),
       });
       await ctx.dashboard.audit(session, { action: 'order.simulate', target: `${orderId} ${event}` });
-      return { redirect: `/dashboard/orders/${encodeURIComponent(orderId)}`, notice: `Applied ${applied.applied_event}.` };
+      return {
+        redirect: `/dashboard/orders/${encodeURIComponent(orderId)}`,
+        notice: `Applied ${applied.applied_event}.`,
+      };
     }),
   );
 }

@@ -51,7 +51,9 @@ export function overviewPage(ctx: AppContext) {
     });
     const delivered = hours.reduce((sum, hour) => sum + hour.ok, 0);
     const failing = hours.reduce((sum, hour) => sum + hour.bad, 0);
-    const waiting = events.filter((row) => row.status === 'pending' || row.status === 'held').reduce((sum, row) => sum + row.n, 0);
+    const waiting = events
+      .filter((row) => row.status === 'pending' || row.status === 'held')
+      .reduce((sum, row) => sum + row.n, 0);
 
     const budgetRows = budget.users.length
       ? `<table><thead><tr><th>User</th><th>Days read this hour</th><th>Of</th></tr></thead><tbody>${budget.users
@@ -62,11 +64,15 @@ export function overviewPage(ctx: AppContext) {
           .join('')}</tbody></table>`
       : `<p class="muted">No historical reads this hour (limit: ${budget.limit} days per user per hour).</p>`;
     const errors = [...broken.entries()];
-    const destinationTone = destination.status === 'active' ? 'ok' : destination.status === 'failing' ? 'warn' : 'bad';
+    const destinationTone =
+      destination.status === 'active' ? 'ok' : destination.status === 'failing' ? 'warn' : 'bad';
 
     const body = `<div class="grid">
 <section class="card" aria-labelledby="users-h"><h2 id="users-h">Connected users by provider</h2>
-${horizontalBars('Connected users by provider', [...connected.entries()].map(([label, value]) => ({ label, value })))}
+${horizontalBars(
+  'Connected users by provider',
+  [...connected.entries()].map(([label, value]) => ({ label, value })),
+)}
 <p class="muted">${[...connected.values()].reduce((a, b) => a + b, 0)} connected in total.</p></section>
 <section class="card" aria-labelledby="events-h"><h2 id="events-h">Webhook events, last 24 h</h2>
 ${hourlyColumns('Webhook events per hour, delivered and failing', hours)}
@@ -77,6 +83,10 @@ ${hourlyColumns('Webhook events per hour, delivered and failing', hours)}
 ${errors.length ? `<table><thead><tr><th>Provider</th><th>Broken or revoked connections</th></tr></thead><tbody>${errors.map(([provider, n]) => `<tr><td>${e(provider)}</td><td>${n}</td></tr>`).join('')}</tbody></table>` : '<p class="muted">No broken or revoked connections.</p>'}</section>
 </div>
 <section class="card" aria-labelledby="audit-h"><h2 id="audit-h">Audit log</h2>${auditTable(audit)}</section>`;
-    return sendPage(reply, 200, renderDashboardPage({ session, page: 'overview', title: 'Overview', body, flash }));
+    return sendPage(
+      reply,
+      200,
+      renderDashboardPage({ session, page: 'overview', title: 'Overview', body, flash }),
+    );
   };
 }

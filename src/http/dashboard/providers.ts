@@ -40,7 +40,9 @@ export function registerProviderPages(scope: App, ctx: AppContext, guards: Guard
             : provider?.connector?.api
               ? 'polled'
               : '—';
-          const redirect = provider?.oauth ? `<code>${e(oauthCallbackUrl(ctx.config.publicUrl, state.provider))}</code>` : '<span class="muted">none needed</span>';
+          const redirect = provider?.oauth
+            ? `<code>${e(oauthCallbackUrl(ctx.config.publicUrl, state.provider))}</code>`
+            : '<span class="muted">none needed</span>';
           return `<tr><td>${e(provider?.declaration.name ?? state.provider)} <span class="muted mono">${e(state.provider)}</span></td><td>${statusPill(SETUP_TEXT[state.setup] ?? state.setup, state.deployment_enabled ? 'ok' : 'bad')}</td><td>${state.enabled ? statusPill('enabled', 'ok') : statusPill(state.developer_choice === false ? 'switched off' : 'unavailable', 'bad')}</td><td>${notifications}</td><td>${redirect}</td></tr>`;
         })
         .join('');
@@ -51,7 +53,11 @@ export function registerProviderPages(scope: App, ctx: AppContext, guards: Guard
 <p><button type="submit" class="primary">Save selection</button></p></form>
 ${selection === null ? '' : postButton(session, '/dashboard/providers/selection', 'Offer every enabled provider')}</section>
 <section class="card"><h2>Status</h2><table><thead><tr><th>Provider</th><th>Deployment</th><th>For you</th><th>New data</th><th>Redirect URI to register</th></tr></thead><tbody>${rows}</tbody></table></section>`;
-      return sendPage(reply, 200, renderDashboardPage({ session, page: 'providers', title: 'Providers', body, flash }));
+      return sendPage(
+        reply,
+        200,
+        renderDashboardPage({ session, page: 'providers', title: 'Providers', body, flash }),
+      );
     }),
   );
 
@@ -60,10 +66,15 @@ ${selection === null ? '' : postButton(session, '/dashboard/providers/selection'
     DASHBOARD_ROUTE,
     guards.developerAction('/dashboard/providers', async (_request, session, form) => {
       const saved = await ctx.widget.setProviderSelection(session.developer.id, fields(form, 'providers'));
-      await ctx.dashboard.audit(session, { action: 'widget.provider-selection', target: saved ? saved.join(',') : 'all enabled' });
+      await ctx.dashboard.audit(session, {
+        action: 'widget.provider-selection',
+        target: saved ? saved.join(',') : 'all enabled',
+      });
       return {
         redirect: '/dashboard/providers',
-        notice: saved ? `The widget now offers ${saved.join(', ')}.` : 'The widget now offers every enabled provider.',
+        notice: saved
+          ? `The widget now offers ${saved.join(', ')}.`
+          : 'The widget now offers every enabled provider.',
       };
     }),
   );

@@ -41,7 +41,8 @@ export async function registerDashboardRoutes(app: App, ctx: AppContext) {
 
     scope.get('/dashboard', DASHBOARD_ROUTE, async (request, reply) => {
       const session = await guards.sessionOf(request);
-      if (session?.kind === 'operator') return reply.code(303).header('location', '/dashboard/operator').send();
+      if (session?.kind === 'operator')
+        return reply.code(303).header('location', '/dashboard/operator').send();
       if (session) return guards.developerPage(overviewPage(ctx))(request, reply);
       if (request.cookies[SESSION_COOKIE]) clearSessionCookie(reply);
       const formToken = dashboard.signInFormToken(signInNonce(request, reply, ctx));
@@ -49,7 +50,11 @@ export async function registerDashboardRoutes(app: App, ctx: AppContext) {
     });
 
     /** Both sign-in forms: the pre-session token, then the per-address limit against guessing. */
-    async function admitSignIn(form: Form, cookies: Record<string, string | undefined>, request: Parameters<typeof limits.admit>[0]) {
+    async function admitSignIn(
+      form: Form,
+      cookies: Record<string, string | undefined>,
+      request: Parameters<typeof limits.admit>[0],
+    ) {
       if (!dashboard.checkSignInFormToken(cookies[SIGN_IN_COOKIE] ?? '', field(form, 'csrf'))) {
         return new AppError('forbidden', 'The form expired. Reload the page and sign in again.');
       }
@@ -66,11 +71,16 @@ export async function registerDashboardRoutes(app: App, ctx: AppContext) {
         const opened = await dashboard.signInDeveloper(devId, field(form, 'api_key'));
         setSessionCookie(request, reply, ctx, opened);
         const session = await dashboard.resolve(opened.sessionId);
-        if (session) await dashboard.audit(session, { action: 'sign-in', target: session.kind === 'developer' ? `key ${session.keyId}` : null });
+        if (session)
+          await dashboard.audit(session, {
+            action: 'sign-in',
+            target: session.kind === 'developer' ? `key ${session.keyId}` : null,
+          });
         return reply.code(303).header('location', '/dashboard').send();
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500) throw error;
-        const message = error.kind === 'unauthorized' ? 'Unknown Developer ID or invalid API key.' : error.message;
+        const message =
+          error.kind === 'unauthorized' ? 'Unknown Developer ID or invalid API key.' : error.message;
         return sendPage(
           reply,
           error.status,
@@ -81,7 +91,11 @@ export async function registerDashboardRoutes(app: App, ctx: AppContext) {
 
     scope.post('/dashboard/operator/sign-in', DASHBOARD_ROUTE, async (request, reply) => {
       if (!dashboard.operatorEnabled) {
-        return sendPage(reply, 404, renderStandalone('Not available', 'Operator sign-in is disabled on this deployment.'));
+        return sendPage(
+          reply,
+          404,
+          renderStandalone('Not available', 'Operator sign-in is disabled on this deployment.'),
+        );
       }
       const form = (request.body ?? {}) as Form;
       const formToken = dashboard.signInFormToken(signInNonce(request, reply, ctx));
@@ -95,7 +109,11 @@ export async function registerDashboardRoutes(app: App, ctx: AppContext) {
         return reply.code(303).header('location', '/dashboard/operator').send();
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500) throw error;
-        return sendPage(reply, error.status, renderSignIn({ formToken, operatorEnabled: true, error: error.message }));
+        return sendPage(
+          reply,
+          error.status,
+          renderSignIn({ formToken, operatorEnabled: true, error: error.message }),
+        );
       }
     });
 
@@ -104,7 +122,11 @@ export async function registerDashboardRoutes(app: App, ctx: AppContext) {
       const session = await guards.sessionOf(request);
       if (session) {
         if (!dashboard.checkFormToken(session, field((request.body ?? {}) as Form, 'csrf'))) {
-          return sendPage(reply, 403, renderStandalone('Form expired', 'The form token is missing or does not belong to your session.'));
+          return sendPage(
+            reply,
+            403,
+            renderStandalone('Form expired', 'The form token is missing or does not belong to your session.'),
+          );
         }
         await dashboard.audit(session, { action: 'sign-out' });
         await dashboard.signOut(request.cookies[SESSION_COOKIE]);

@@ -54,7 +54,11 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
 <div><label for="q">User id or reference id</label><input id="q" name="q" type="text" value="${e(q)}" size="40"></div>
 <button type="submit" class="primary">Search</button></form></section>
 <section class="card"><h2>${e(heading)}</h2>${userRows(users)}</section>`;
-      return sendPage(reply, 200, renderDashboardPage({ session, page: 'users', title: 'Users', body, flash }));
+      return sendPage(
+        reply,
+        200,
+        renderDashboardPage({ session, page: 'users', title: 'Users', body, flash }),
+      );
     }),
   );
 
@@ -70,7 +74,16 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
         info = await ctx.users.userInfo(devId, { user_id: userId });
       } catch (error) {
         if (error instanceof AppError && error.status < 500) {
-          return sendPage(reply, error.status, renderDashboardPage({ session, page: 'users', title: 'User not found', body: `<p>${e(error.message)}</p><p><a href="/dashboard/users">Back to users</a></p>` }));
+          return sendPage(
+            reply,
+            error.status,
+            renderDashboardPage({
+              session,
+              page: 'users',
+              title: 'User not found',
+              body: `<p>${e(error.message)}</p><p><a href="/dashboard/users">Back to users</a></p>`,
+            }),
+          );
         }
         throw error;
       }
@@ -109,7 +122,11 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
 <section class="card"><h2>Deauthenticate</h2><p class="muted">Revokes access at the provider, deletes the user and its data, and sends the deauth webhook.</p>
 ${confirmButton(session, `${base}/deauthenticate`, 'Deauthenticate user', `Deauthenticate ${user.user_id}? This cannot be undone.`)}</section>
 <section class="card"><h2>Recent data events</h2>${deliveryTable(session, events.deliveries, false)}</section>`;
-      return sendPage(reply, 200, renderDashboardPage({ session, page: 'users', title: 'User', body, flash }));
+      return sendPage(
+        reply,
+        200,
+        renderDashboardPage({ session, page: 'users', title: 'User', body, flash }),
+      );
     }),
   );
 
@@ -119,11 +136,16 @@ ${confirmButton(session, `${base}/deauthenticate`, 'Deauthenticate user', `Deaut
     guards.developerAction('/dashboard/users', async (request, session, form) => {
       const { user_id: userId } = request.params as { user_id: string };
       const type = field(form, 'type');
-      if (!DATA_TYPES.includes(type)) throw invalidParameter('type', `expected one of ${DATA_TYPES.join(', ')}`);
+      if (!DATA_TYPES.includes(type))
+        throw invalidParameter('type', `expected one of ${DATA_TYPES.join(', ')}`);
       const result = await ctx.data.read(session.developer, {
         type: type as DataTypeName,
         userId,
-        query: { start_date: field(form, 'start_date'), end_date: field(form, 'end_date'), to_webhook: 'true' },
+        query: {
+          start_date: field(form, 'start_date'),
+          end_date: field(form, 'end_date'),
+          to_webhook: 'true',
+        },
         version: 'v2',
       });
       const reference = result.headers['service-reference'] ?? '';

@@ -31,7 +31,11 @@ function attemptsHtml(record: DeliveryRecord): string {
  * "replay selected" and a button per row for one (a button's own name/value is sent only when
  * it is the one pressed).
  */
-export function deliveryTable(session: DeveloperSession, deliveries: DeliveryRecord[], replay: boolean): string {
+export function deliveryTable(
+  session: DeveloperSession,
+  deliveries: DeliveryRecord[],
+  replay: boolean,
+): string {
   if (deliveries.length === 0) return '<p class="muted">No events.</p>';
   const rows = deliveries
     .map(
@@ -60,7 +64,10 @@ export function registerWebhookPages(scope: App, ctx: AppContext, guards: Guards
     DASHBOARD_ROUTE,
     guards.developerPage(async (request, reply, session, flash) => {
       const query = request.query as Record<string, string | undefined>;
-      const status = query.status && (WEBHOOK_EVENT_STATUSES as readonly string[]).includes(query.status) ? query.status : '';
+      const status =
+        query.status && (WEBHOOK_EVENT_STATUSES as readonly string[]).includes(query.status)
+          ? query.status
+          : '';
       const type = (query.type ?? '').trim().slice(0, 100);
       const userId = (query.user_id ?? '').trim().slice(0, 100);
       const period = query.period && query.period in PERIODS ? query.period : '';
@@ -76,7 +83,8 @@ export function registerWebhookPages(scope: App, ctx: AppContext, guards: Guards
           limit: 50,
         }),
       ]);
-      const statusTone = destination.status === 'active' ? 'ok' : destination.status === 'failing' ? 'warn' : 'bad';
+      const statusTone =
+        destination.status === 'active' ? 'ok' : destination.status === 'failing' ? 'warn' : 'bad';
       const option = (value: string, label: string, current: string) =>
         `<option value="${e(value)}"${value === current ? ' selected' : ''}>${e(label)}</option>`;
       const body = `<section class="card"><h2>Destination</h2>
@@ -97,7 +105,11 @@ ${confirmButton(session, '/dashboard/webhooks/rotate-secret', 'Rotate secret', '
 <div><label for="f-period">Time</label><select id="f-period" name="period">${option('', 'any time', period)}${option('1h', 'last hour', period)}${option('24h', 'last 24 hours', period)}${option('7d', 'last 7 days', period)}</select></div>
 <button type="submit" class="secondary">Filter</button></form>
 ${deliveryTable(session, page.deliveries, true)}</section>`;
-      return sendPage(reply, 200, renderDashboardPage({ session, page: 'webhooks', title: 'Webhooks', body, flash }));
+      return sendPage(
+        reply,
+        200,
+        renderDashboardPage({ session, page: 'webhooks', title: 'Webhooks', body, flash }),
+      );
     }),
   );
 
@@ -110,7 +122,10 @@ ${deliveryTable(session, page.deliveries, true)}</section>`;
       const url = field(form, 'url').trim();
       const result = await webhooks.setDestination(session.developer.id, { url });
       await ctx.dashboard.audit(session, { action: 'webhook.set-url', target: url });
-      return { redirect: back, notice: `Destination saved${result.replayed ? `; ${result.replayed} held events are being delivered` : ''}.` };
+      return {
+        redirect: back,
+        notice: `Destination saved${result.replayed ? `; ${result.replayed} held events are being delivered` : ''}.`,
+      };
     }),
   );
 
@@ -124,7 +139,10 @@ ${deliveryTable(session, page.deliveries, true)}</section>`;
       guards.developerAction(back, async (_request, session) => {
         await webhooks.setDestination(session.developer.id, { enabled });
         await ctx.dashboard.audit(session, { action: `webhook.${path}` });
-        return { redirect: back, notice: enabled ? 'Destination enabled.' : 'Destination disabled; events are held.' };
+        return {
+          redirect: back,
+          notice: enabled ? 'Destination enabled.' : 'Destination disabled; events are held.',
+        };
       }),
     );
   }
@@ -161,7 +179,8 @@ ${deliveryTable(session, page.deliveries, true)}</section>`;
       const one = field(form, 'one');
       const ids = one ? [one] : [...new Set(fields(form, 'selected'))];
       if (ids.length === 0) throw invalidParameter('selected', 'pick at least one event to replay');
-      if (ids.length > MAX_REPLAY) throw invalidParameter('selected', `replay at most ${MAX_REPLAY} events at once`);
+      if (ids.length > MAX_REPLAY)
+        throw invalidParameter('selected', `replay at most ${MAX_REPLAY} events at once`);
       for (const id of ids) {
         await webhooks.replay(session.developer.id, id);
         await ctx.dashboard.audit(session, { action: 'webhook.replay', target: id });

@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createDeveloper, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { launchChromium, startListeningTestService } from '../helpers/browser.ts';
+import { connectSandboxUser } from '../helpers/connections.ts';
+import { advance, createOrder } from '../helpers/orders.ts';
+import { insertUser } from '../helpers/users.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+/**
+ * The dashboard in Debian's Chromium against a listening Tributary with workers: sign in, find a
+ * user by reference id, send a test event and see it delivered, replay a rejected delivery, change
+ * the widget's provider selection and see a new widget session follow it, create and revoke a key,
+ * sign out, the operator's view; another developer's users never appear. Each page is saved to
+ * docs/dashboard/ (the screenshots the README links).
+ */
+const DOCS = join(process.cwd(), 'docs', 'dashboard');
+const OPERATOR_TOKEN = 'operator-token-for-the-browser-test-0123456789';
+
+/** Polls a condition the test cannot be told about (a worker's delivery), with a bound. */
+async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
+  let service: TestService & { baseUrl: string };
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let receiver: WebhookReceiver;
+  let dev: TestDeveloper;
+  let rival: TestDeveloper;
+  let userId: string;
+  let rivalUser: string;
+
+  const shot = (name: string) => page.screenshot({ path: join(DOCS, `${name}.png`), fullPage: true });
+  const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+  const eventStatus = async (eventId: string) =>
+    (
+      await service.ctx.db
+        .selectFrom('webhook_events')
+        .select('status')
+        .where('id', '=', eventId)
+        .executeTakeFirst()
+    )?.status;
+
+  before(async () => {
+    mkdirSync(DOCS, { recursive: true });
+    // A second web provider (credentials only; never contacted) so the widget selection can change.
+    service = await startListeningTestService({
+      env: {
+        OPERATOR_TOKEN,
+        STRAVA_CLIENT_ID: 'dashboard-test',
+        STRAVA_CLIENT_SECRET: 'dashboard-test-secret',
+      },
+    });
+    receiver = await startWebhookReceiver();
+    dev = await createDeveloper(service.ctx, { name: 'Acme Health', orderApi: true });
+    rival = await createDeveloper(service.ctx, { name: 'Rival Fitness' });
+    await service.ctx.webhooks.setDestination(dev.devId, { url: receiver.url });
+    ({ userId } = await connectSandboxUser(service.app, dev, { referenceId: 'runner-42' }));
+    rivalUser = await insertUser(service.ctx, {
+      developerId: rival.devId,
+      provider: 'SANDBOX',
+      referenceId: 'runner-42',
+    });
+    const order = await createOrder(service, dev);
+    await advance(service, dev, order.order_id, 'payment_complete', 'processing');
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    page = await context.newPage();
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+    await receiver?.close();
+  });
+
+  test('sign in with the developer id and an API key', async () => {
+    await page.goto(`${service.baseUrl}/dashboard`);
+    await shot('sign-in');
+    await page.getByLabel('Developer ID').fill(dev.devId);
+    await page.getByLabel('API key').fill(dev.apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    assert.equal(await page.locator('.badge.env-sandbox').textContent(), 'sandbox');
+    const cookies = await context.cookies();
+    assert.ok(
+      !cookies.some((cookie) => cookie.value.includes(dev.apiKey)),
+      'the key is not kept in the browser',
+    );
+    const session = cookies.find((cookie) => cookie.name === 'tributary_dashboard');
+    assert.ok(session?.httpOnly);
+    assert.equal(session?.sameSite, 'Strict');
+    // Keyboard: the first Tab stop is a navigation link, the current page marked.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement.textContent'), 'Overview');
+  });
+
+  test('find a user by reference id; another developer’s user never appears', async () => {
+    await nav('Users');
+    await page.getByLabel('User id or reference id').fill('runner-42');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: userId }).waitFor();
+    assert.equal(await page.getByRole('link', { name: rivalUser }).count(), 0);
+    assert.ok(!(await page.content()).includes(rivalUser));
+    await shot('users');
+    await page.getByRole('link', { name: userId }).click();
+    await page.getByRole('heading', { name: 'Connection' }).waitFor();
+    await shot('user');
+    await page.goto(`${service.baseUrl}/dashboard/users/${rivalUser}`);
+    await page.getByRole('heading', { name: 'User not found' }).waitFor();
+  });
+
+  test('send a test event and see it delivered in the log', async () => {
+    await page.goto(`${service.baseUrl}/dashboard`);
+    await nav('Webhooks');
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const notice = await page.getByRole('status').textContent();
+    const eventId = /Test event (\S+) queued/.exec(notice ?? '')?.[1];
+    assert.ok(eventId, notice ?? 'no notice');
+    await eventually(
+      async () => (await eventStatus(eventId)) === 'delivered',
+      'the test event to be delivered',
+    );
+    assert.equal(receiver.byId(eventId).length, 1);
+    await page.getByLabel('Event type').fill('healthcheck');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const row = page.locator('tr', { has: page.locator(`input[value="${eventId}"]`) });
+    assert.equal(await row.locator('.status').textContent(), 'delivered');
+    await page.locator('summary', { hasText: 'Attempts' }).first().click();
+    assert.match(await page.content(), new RegExp(`webhook-id ${eventId}`));
+    await shot('webhooks');
+  });
+
+  test('replay a rejected delivery', async () => {
+    receiver.script(400);
+    await page.goto(`${service.baseUrl}/dashboard/webhooks`);
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const eventId = /Test event (\S+) queued/.exec((await page.getByRole('status').textContent()) ?? '')?.[1];
+    assert.ok(eventId);
+    await eventually(async () => (await eventStatus(eventId)) === 'rejected', 'the delivery to be rejected');
+    await page.getByLabel('Status').selectOption('rejected');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('checkbox', { name: `Select ${eventId}` }).check();
+    await page.getByRole('button', { name: 'Replay selected' }).click();
+    await page.getByText('1 event queued again.').waitFor();
+    await eventually(async () => (await eventStatus(eventId)) === 'delivered', 'the replay to be delivered');
+    assert.equal(receiver.byId(eventId).length, 2, 'sent again with the same webhook-id');
+    await page.reload();
+    await page.getByLabel('Status').selectOption('delivered');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    assert.ok((await page.getByRole('checkbox', { name: `Select ${eventId}` }).count()) === 1);
+  });
+
+  test('the provider selection decides what a new widget session offers', async () => {
+    const widgetProviders = async () => {
+      const response = await service.app.inject({
+        method: 'POST',
+        url: '/v2/auth/generateWidgetSession',
+        headers: dev.headers,
+        payload: {},
+      });
+      const widget = await context.newPage();
+      await widget.goto((response.json() as { url: string }).url);
+      const names = await widget.locator('.provider-button').allTextContents();
+      await widget.close();
+      return names.map((name) => name.trim());
+    };
+    const beforeChange = await widgetProviders();
+    assert.ok(
+      beforeChange.some((name) => /Strava/.test(name)) && beforeChange.some((name) => /Sandbox/i.test(name)),
+      beforeChange.join(),
+    );
+    await nav('Providers');
+    await page.getByRole('checkbox', { name: /STRAVA/ }).uncheck();
+    await page.getByRole('button', { name: 'Save selection' }).click();
+    await page.getByText('The widget now offers SANDBOX.').waitFor();
+    await shot('providers');
+    const afterChange = await widgetProviders();
+    assert.ok(!afterChange.some((name) => /Strava/.test(name)), afterChange.join());
+    assert.ok(afterChange.some((name) => /Sandbox/i.test(name)));
+  });
+
+  test('orders: status history and a sandbox simulate button', async () => {
+    await nav('Orders');
+    await shot('orders');
+    await page.locator('td a').first().click();
+    await page.getByRole('heading', { name: 'Status history' }).waitFor();
+    await page.getByRole('button', { name: 'Simulate delivery_fulfilled' }).click();
+    await page.getByText('Applied delivery_fulfilled.').waitFor();
+    await shot('order');
+  });
+
+  test('create a key (shown once) and revoke it', async () => {
+    await nav('API keys');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const key = (await page.locator('#new-key').textContent()) ?? '';
+    assert.match(key, /^sk_test_/);
+    const works = async () =>
+      (
+        await service.app.inject({
+          method: 'GET',
+          url: '/v2/webhook',
+          headers: { 'dev-id': dev.devId, 'x-api-key': key },
+        })
+      ).statusCode;
+    assert.equal(await works(), 200);
+    const keyId = /New API key (\S+)/.exec(
+      (await page.getByRole('heading', { level: 2 }).first().textContent()) ?? '',
+    )?.[1];
+    assert.ok(keyId);
+    await page.getByRole('link', { name: 'Back to API keys' }).click();
+    await shot('keys');
+    await page.locator('summary', { hasText: `Revoke ${keyId}` }).click();
+    await page.getByRole('button', { name: `Confirm: Revoke ${keyId}` }).click();
+    await page.getByText(`Key ${keyId} revoked.`).waitFor();
+    assert.equal(await works(), 401);
+  });
+
+  test('overview in dark mode shows the audit log of what was done', async () => {
+    await nav('Overview');
+    const body = await page.content();
+    for (const action of [
+      'sign-in',
+      'webhook.test',
+      'webhook.replay',
+      'widget.provider-selection',
+      'key.create',
+      'key.revoke',
+      'order.simulate',
+    ]) {
+      assert.ok(body.includes(`<td>${action}</td>`), action);
+    }
+    await shot('overview');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot('overview-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  test('sign out', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Developer ID').waitFor();
+    await page.goto(`${service.baseUrl}/dashboard/users`);
+    await page.getByLabel('Developer ID').waitFor();
+  });
+
+  test('operator: every developer, from the operator token', async () => {
+    await page.goto(`${service.baseUrl}/dashboard`);
+    await page.locator('summary', { hasText: 'Operator sign-in' }).click();
+    await page.getByLabel('Operator token').fill(OPERATOR_TOKEN);
+    await page.getByRole('button', { name: 'Sign in as operator' }).click();
+    await page.getByRole('heading', { name: 'Developers', exact: true }).first().waitFor();
+    assert.ok((await page.content()).includes(rival.devId));
+    await shot('operator');
+    await page.getByRole('link', { name: 'Rival Fitness' }).click();
+    await page.getByRole('heading', { name: 'Limits' }).waitFor();
+    await shot('operator-developer');
+  });
+});
