@@ -35,11 +35,14 @@ export function registerProviderPages(scope: App, ctx: AppContext, guards: Guard
       const rows = states
         .map((state) => {
           const provider = ctx.providers.get(state.provider);
-          const notifications = provider?.connector?.notifications
-            ? 'push notifications'
-            : provider?.connector?.api
-              ? 'polled'
-              : '—';
+          const notifications =
+            provider?.declaration.authKind === 'sdk'
+              ? 'sent by the app'
+              : provider?.connector?.notifications
+                ? 'push notifications'
+                : provider?.connector?.api
+                  ? 'polled'
+                  : 'fetched on read';
           const redirect = provider?.oauth
             ? `<code>${e(oauthCallbackUrl(ctx.config.publicUrl, state.provider))}</code>`
             : '<span class="muted">none needed</span>';
