@@ -138,6 +138,10 @@ describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
     await page.locator('summary', { hasText: 'Attempts' }).first().click();
     assert.match(await page.content(), new RegExp(`webhook-id ${eventId}`));
     await shot('webhooks');
+    await page.getByRole('link', { name: 'Request body and headers' }).first().click();
+    await page.getByRole('heading', { name: 'Attempts and responses' }).waitFor();
+    assert.match((await page.locator('pre').textContent()) ?? '', /"type": "healthcheck"/);
+    await shot('webhook-event');
   });
 
   test('replay a rejected delivery', async () => {

@@ -108,6 +108,23 @@ describe('dashboard security', { timeout: 120_000 }, () => {
     }
   });
 
+  test('a refusal by a service is an HTML page with the API’s status, not problem+json', async () => {
+    const browser = new DashboardClient(service.app);
+    await browser.signIn(dev.devId, dev.apiKey);
+    const missing = await browser.get('/dashboard/webhooks/events/evt_nope');
+    assert.equal(missing.statusCode, 404);
+    assert.match(String(missing.headers['content-type']), /text\/html/);
+    assert.match(missing.body, /no webhook event/);
+    const malformed = await browser.get('/dashboard/users/not-a-uuid');
+    assert.equal(malformed.statusCode, 400);
+    assert.match(String(malformed.headers['content-type']), /text\/html/);
+    const refused = await browser.submit('/dashboard/webhooks', '/dashboard/webhooks/destination', {
+      url: 'ftp://example.com/x',
+    });
+    assert.equal(refused.statusCode, 303);
+    assert.match((await browser.get('/dashboard/webhooks')).body, /class="error" role="alert">invalid url/);
+  });
+
   test('over HTTPS (here: behind a trusted proxy) the session cookie is Secure', async () => {
     const browser = new DashboardClient(service.app, { 'x-forwarded-proto': 'https' });
     assert.equal((await browser.signIn(dev.devId, dev.apiKey)).statusCode, 303);
@@ -237,6 +254,8 @@ describe('dashboard security', { timeout: 120_000 }, () => {
   });
 
   test('operators: the token signs in, lists developers, suspends and resumes through the developers service', async () => {
+    const victim = new DashboardClient(service.app);
+    await victim.signIn(other.devId, other.apiKey);
     const browser = new DashboardClient(service.app);
     const page = await browser.get('/dashboard');
     const wrong = await browser.post('/dashboard/operator/sign-in', {
@@ -265,6 +284,7 @@ describe('dashboard security', { timeout: 120_000 }, () => {
     assert.equal((await service.ctx.developers.get(other.devId)).status, 'suspended');
     const api = await service.app.inject({ method: 'GET', url: '/v2/webhook', headers: other.headers });
     assert.equal(api.statusCode, 403);
+    assert.equal((await victim.get('/dashboard/keys')).statusCode, 303, 'a suspension ends its sessions');
     await browser.submit(
       `/dashboard/operator/developers/${other.devId}`,
       `/dashboard/operator/developers/${other.devId}/status`,

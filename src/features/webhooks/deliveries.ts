@@ -10,6 +10,8 @@ export type DeliveryFilters = {
   status?: string;
   type?: string;
   userId?: string;
+  /** One event (the dashboard's event page). */
+  eventId?: string;
   since?: string;
   cursor?: string;
   limit?: number;
@@ -111,6 +113,7 @@ export async function listDeliveries(
   if (status) query = query.where('status', '=', status);
   if (filters.type) query = query.where('type', '=', filters.type);
   if (filters.userId) query = query.where('user_id', '=', filters.userId);
+  if (filters.eventId) query = query.where('id', '=', filters.eventId);
   if (since) query = query.where('created_at', '>=', since);
   if (before !== undefined) query = query.where('seq', '<', before);
   const rows = await query.execute();

@@ -245,3 +245,18 @@ export async function countEventsByHour(
     .execute();
   return rows.map((row) => ({ hour: new Date(row.hour), status: row.status, n: Number(row.n) }));
 }
+
+/** The body an event is delivered with (the exact bytes signed), if it is the developer's. */
+export async function findEventBody(
+  db: Db,
+  developerId: string,
+  eventId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('webhook_events')
+    .select('body')
+    .where('developer_id', '=', developerId)
+    .where('id', '=', eventId)
+    .executeTakeFirst();
+  return row?.body;
+}

@@ -8,14 +8,25 @@ import type { SecretBox } from '../../core/secret-box.ts';
 import { AppError, conflict, invalidParameter, notFound } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
-import { type DeliveryFilters, type DeliveryPage, listDeliveries } from './deliveries.ts';
+import {
+  type DeliveryFilters,
+  type DeliveryPage,
+  type DeliveryRecord,
+  listDeliveries,
+} from './deliveries.ts';
 import { type ResolveHost, validateDestinationUrl, type WebhookEnvironment } from './destination-policy.ts';
 import * as destinations from './destination-repo.ts';
 import { healthcheckEnvelope, type WebhookEnvelope } from './events.ts';
 import { healthcheckFor } from './healthcheck.ts';
 import type { WebhookHooks } from './hooks.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, firstAttemptJobs, writeToOutbox } from './outbox.ts';
-import { countEventsByHour, dropPendingSuppressible, releaseHeld, reschedule } from './repo.ts';
+import {
+  countEventsByHour,
+  dropPendingSuppressible,
+  findEventBody,
+  releaseHeld,
+  reschedule,
+} from './repo.ts';
 import { loadWebhookSettings, type WebhookSettings } from './settings.ts';
 import { generateWebhookSecret, MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
 import { sweepStuckEvents } from './stuck-sweeper.ts';
@@ -276,6 +287,17 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
     /** Events of the last hours by hour and status, for the dashboard's overview. */
     countEventsByHour: (developerId: string, since: Date) => countEventsByHour(db, developerId, since),
+
+    /** One event of the log with its attempts and the body it is delivered with; 404 when not the developer's. */
+    async delivery(developerId: string, eventId: string): Promise<{ record: DeliveryRecord; body: string }> {
+      const [page, body] = await Promise.all([
+        listDeliveries(db, developerId, { eventId, limit: 1 }),
+        findEventBody(db, developerId, eventId),
+      ]);
+      const record = page.deliveries[0];
+      if (!record || body === undefined) throw notFound(`no webhook event "${eventId}"`);
+      return { record, body };
+    },
 
     async listDeliveries(developerId: string, filters: DeliveryFilters): Promise<DeliveryPage> {
       return listDeliveries(db, developerId, filters);

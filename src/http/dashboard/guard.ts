@@ -6,7 +6,7 @@ import type { AppContext } from '../../features/context.ts';
 import type { DashboardSession } from '../../features/dashboard/service.ts';
 import type { Developer } from '../../features/developers/service.ts';
 import { sendHostedPage } from '../hosted/page.ts';
-import { type Flash, renderStandalone } from './layout.ts';
+import { e, type Flash, renderDashboardPage, renderStandalone } from './layout.ts';
 
 /**
  * Sessions, form tokens and flash messages of the dashboard. The session cookie holds only a
@@ -151,7 +151,23 @@ export function createGuards(ctx: AppContext) {
           ),
         );
       }
-      return handler(request, reply, session as S, takeFlash(request, reply));
+      try {
+        return await handler(request, reply, session as S, takeFlash(request, reply));
+      } catch (error) {
+        // A service's refusal (a malformed or unknown id, another developer's record) is a page
+        // for a person, with the same status the API would answer.
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        return sendPage(
+          reply,
+          error.status,
+          renderDashboardPage({
+            session,
+            page: 'overview',
+            title: 'Not available',
+            body: `<p>${e(error.message)}</p>`,
+          }),
+        );
+      }
     };
   }
 

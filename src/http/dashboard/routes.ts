@@ -69,6 +69,8 @@ export async function registerDashboardRoutes(app: App, ctx: AppContext) {
       try {
         if (refusal) throw refusal;
         const opened = await dashboard.signInDeveloper(devId, field(form, 'api_key'));
+        // A session this browser had before ends: one sign-in, one session.
+        await dashboard.signOut(request.cookies[SESSION_COOKIE]);
         setSessionCookie(request, reply, ctx, opened);
         const session = await dashboard.resolve(opened.sessionId);
         if (session)
@@ -103,6 +105,7 @@ export async function registerDashboardRoutes(app: App, ctx: AppContext) {
       try {
         if (refusal) throw refusal;
         const opened = await dashboard.signInOperator(field(form, 'operator_token'));
+        await dashboard.signOut(request.cookies[SESSION_COOKIE]);
         setSessionCookie(request, reply, ctx, opened);
         const session = await dashboard.resolve(opened.sessionId);
         if (session) await dashboard.audit(session, { action: 'sign-in' });

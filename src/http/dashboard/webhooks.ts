@@ -40,7 +40,7 @@ export function deliveryTable(
   const rows = deliveries
     .map(
       (record) =>
-        `<tr>${replay ? `<td><input type="checkbox" name="selected" value="${e(record.eventId)}" aria-label="Select ${e(record.eventId)}"></td>` : ''}<td>${when(record.createdAt)}</td><td>${e(record.type)}</td><td>${statusPill(record.status, tone(record.status))}</td><td class="mono">${record.userId ? `<a href="/dashboard/users/${e(record.userId)}">${e(record.userId.slice(0, 8))}…</a>` : '—'}</td><td>${record.attemptCount}</td><td>${record.lastStatusCode ?? ''} ${e(record.lastError ?? '')}</td><td><details><summary>Attempts</summary><p class="mono">webhook-id ${e(record.eventId)}</p>${attemptsHtml(record)}</details></td>${replay ? `<td><button type="submit" class="secondary" name="one" value="${e(record.eventId)}">Replay</button></td>` : ''}</tr>`,
+        `<tr>${replay ? `<td><input type="checkbox" name="selected" value="${e(record.eventId)}" aria-label="Select ${e(record.eventId)}"></td>` : ''}<td>${when(record.createdAt)}</td><td>${e(record.type)}</td><td>${statusPill(record.status, tone(record.status))}</td><td class="mono">${record.userId ? `<a href="/dashboard/users/${e(record.userId)}">${e(record.userId.slice(0, 8))}…</a>` : '—'}</td><td>${record.attemptCount}</td><td>${record.lastStatusCode ?? ''} ${e(record.lastError ?? '')}</td><td><details><summary>Attempts</summary><p class="mono">webhook-id ${e(record.eventId)}</p>${attemptsHtml(record)}<p><a href="/dashboard/webhooks/events/${encodeURIComponent(record.eventId)}">Request body and headers</a></p></details></td>${replay ? `<td><button type="submit" class="secondary" name="one" value="${e(record.eventId)}">Replay</button></td>` : ''}</tr>`,
     )
     .join('');
   const table = `<table><thead><tr>${replay ? '<th><span class="muted">Pick</span></th>' : ''}<th>Created</th><th>Type</th><th>Status</th><th>User</th><th>Attempts</th><th>Last response</th><th>Details</th>${replay ? '<th></th>' : ''}</tr></thead><tbody>${rows}</tbody></table>`;
@@ -109,6 +109,33 @@ ${deliveryTable(session, page.deliveries, true)}</section>`;
         reply,
         200,
         renderDashboardPage({ session, page: 'webhooks', title: 'Webhooks', body, flash }),
+      );
+    }),
+  );
+
+  // One event: the exact body it is signed and delivered with, the headers that go with it, its attempts.
+  scope.get(
+    '/dashboard/webhooks/events/:event_id',
+    DASHBOARD_ROUTE,
+    guards.developerPage(async (request, reply, session, flash) => {
+      const { event_id: eventId } = request.params as { event_id: string };
+      const { record, body } = await webhooks.delivery(session.developer.id, eventId);
+      let pretty = body;
+      try {
+        pretty = JSON.stringify(JSON.parse(body), null, 2);
+      } catch {
+        // Shown as stored: the bytes are what was signed.
+      }
+      const html = `<section class="card"><h2>${e(record.type)} ${statusPill(record.status, tone(record.status))}</h2>
+<h3>Request</h3><p class="mono">POST ${e(record.attempts.at(-1)?.url ?? '(no attempt yet)')}<br>content-type: application/json<br>webhook-id: ${e(record.eventId)}<br>webhook-timestamp, webhook-signature, service-signature: signed afresh at each attempt</p>
+<pre class="mono" style="white-space:pre-wrap;max-height:32rem;overflow:auto">${e(pretty)}</pre>
+<h3>Attempts and responses</h3>${attemptsHtml(record)}
+<form method="post" action="/dashboard/webhooks/replay">${csrfField(session)}<button type="submit" class="primary" name="one" value="${e(record.eventId)}">Replay</button></form>
+<p><a href="/dashboard/webhooks">Back to the delivery log</a></p></section>`;
+      return sendPage(
+        reply,
+        200,
+        renderDashboardPage({ session, page: 'webhooks', title: 'Webhook event', body: html, flash }),
       );
     }),
   );
