@@ -39,6 +39,7 @@ describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
   let rival: TestDeveloper;
   let userId: string;
   let rivalUser: string;
+  let leavingUser: string;
 
   const shot = (name: string) => page.screenshot({ path: join(DOCS, `${name}.png`), fullPage: true });
   const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
@@ -66,6 +67,7 @@ describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
     rival = await createDeveloper(service.ctx, { name: 'Rival Fitness' });
     await service.ctx.webhooks.setDestination(dev.devId, { url: receiver.url });
     ({ userId } = await connectSandboxUser(service.app, dev, { referenceId: 'runner-42' }));
+    ({ userId: leavingUser } = await connectSandboxUser(service.app, dev, { referenceId: 'runner-43' }));
     rivalUser = await insertUser(service.ctx, {
       developerId: rival.devId,
       provider: 'SANDBOX',
@@ -99,7 +101,9 @@ describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
     const session = cookies.find((cookie) => cookie.name === 'tributary_dashboard');
     assert.ok(session?.httpOnly);
     assert.equal(session?.sameSite, 'Strict');
-    // Keyboard: the first Tab stop is a navigation link, the current page marked.
+    // Keyboard: the first Tab stop skips to the content, the next is the navigation.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement.textContent'), 'Skip to content');
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate('document.activeElement.textContent'), 'Overview');
   });
@@ -117,6 +121,35 @@ describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
     await shot('user');
     await page.goto(`${service.baseUrl}/dashboard/users/${rivalUser}`);
     await page.getByRole('heading', { name: 'User not found' }).waitFor();
+  });
+
+  test('request a historical read to the webhook, and deauthenticate a user after confirming', async () => {
+    await page.goto(`${service.baseUrl}/dashboard/users/${userId}`);
+    await page.getByLabel('Data type').selectOption('sleep');
+    await page.getByRole('button', { name: 'Request historical read' }).click();
+    const notice = (await page.getByRole('status').textContent()) ?? '';
+    const reference = /reference ([0-9a-f-]{36})/.exec(notice)?.[1];
+    assert.ok(reference, notice);
+    await eventually(
+      async () =>
+        receiver.received.some(
+          (request) => request.body.includes(reference) && request.body.includes('"sleep"'),
+        ),
+      'the requested sleep data on the webhook',
+    );
+
+    await page.goto(`${service.baseUrl}/dashboard/users/${leavingUser}`);
+    const confirm = page.getByRole('button', { name: 'Confirm: Deauthenticate user' });
+    assert.equal(await confirm.isVisible(), false, 'hidden until the disclosure is opened');
+    await page.locator('summary', { hasText: 'Deauthenticate user' }).click();
+    await confirm.click();
+    await page.getByText(`User ${leavingUser} was deauthenticated.`).waitFor();
+    const gone = await service.ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', leavingUser)
+      .executeTakeFirst();
+    assert.equal(gone, undefined);
   });
 
   test('send a test event and see it delivered in the log', async () => {
@@ -138,6 +171,11 @@ describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
     await page.locator('summary', { hasText: 'Attempts' }).first().click();
     assert.match(await page.content(), new RegExp(`webhook-id ${eventId}`));
     await shot('webhooks');
+    await page.locator('summary', { hasText: 'Rotate secret' }).click();
+    await page.getByRole('button', { name: 'Confirm: Rotate secret' }).click();
+    assert.match((await page.locator('#new-secret').textContent()) ?? '', /^whsec_/);
+    await page.goto(`${service.baseUrl}/dashboard/webhooks?type=healthcheck`);
+    await page.locator('summary', { hasText: 'Attempts' }).first().click();
     await page.getByRole('link', { name: 'Request body and headers' }).first().click();
     await page.getByRole('heading', { name: 'Attempts and responses' }).waitFor();
     assert.match((await page.locator('pre').textContent()) ?? '', /"type": "healthcheck"/);

@@ -310,6 +310,16 @@ describe('dashboard security', { timeout: 120_000 }, () => {
       (await browser.get(`/dashboard/operator/developers/${other.devId}`)).body,
       /invalid hourly-days/,
     );
+    const switched = await browser.submit(
+      `/dashboard/operator/developers/${other.devId}`,
+      `/dashboard/operator/developers/${other.devId}/providers`,
+      { disable: 'SANDBOX' },
+    );
+    assert.equal(switched.statusCode, 303);
+    const sandbox = (await service.ctx.integrations.forDeveloper(other.devId)).find(
+      (row) => row.provider === 'SANDBOX',
+    );
+    assert.equal(sandbox?.enabled, false);
     const audit = await service.ctx.db
       .selectFrom('audit_log')
       .select(['actor', 'action'])

@@ -18,6 +18,7 @@ nav ul{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:0
 nav a{display:block;padding:.35rem .7rem;border-radius:8px;color:inherit;text-decoration:none;font-weight:600}
 nav a:hover{background:#eef1f6}nav a[aria-current=page]{background:#1a56db;color:#fff}
 .spacer{flex:1}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:.5rem;background:#fff;padding:.3rem .6rem;border-radius:8px;z-index:1}
 .badge{display:inline-block;border-radius:999px;padding:.1rem .65rem;font-size:.8rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em}
 .env-sandbox{background:#fff4d6;color:#7a4b00;border:1px solid #e0b341}
 .env-production{background:#fde2e1;color:#8a1c17;border:1px solid #e2746e}
@@ -164,7 +165,7 @@ export function renderDashboardPage(options: {
         `<li><a href="${href}"${page === options.page ? ' aria-current="page"' : ''}>${e(label)}</a></li>`,
     )
     .join('');
-  const header = `<header class="top"><span class="brand">Tributary</span>${badge}<nav aria-label="Dashboard"><ul>${nav}</ul></nav><span class="spacer"></span>${who}${postButton(session, '/dashboard/sign-out', 'Sign out')}</header>`;
+  const header = `<a class="skip" href="#main">Skip to content</a><header class="top"><span class="brand">Tributary</span>${badge}<nav aria-label="Dashboard"><ul>${nav}</ul></nav><span class="spacer"></span>${who}${postButton(session, '/dashboard/sign-out', 'Sign out')}</header>`;
   return shell(
     options.title,
     header,

@@ -1,7 +1,7 @@
 import { badRequest } from '../../core/errors.ts';
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
-import { DASHBOARD_ROUTE, field, type Guards, sendPage } from './guard.ts';
+import { DASHBOARD_ROUTE, field, fields, type Guards, sendPage } from './guard.ts';
 import { confirmButton, csrfField, e, postButton, renderDashboardPage, statusPill, when } from './layout.ts';
 import { auditTable } from './overview.ts';
 
@@ -45,7 +45,10 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
     guards.operatorPage(async (request, reply, session, flash) => {
       const { id } = request.params as { id: string };
       const developer = await developers.get(id);
-      const keys = await developers.listKeys(id);
+      const [keys, providers] = await Promise.all([
+        developers.listKeys(id),
+        ctx.integrations.forDeveloper(id),
+      ]);
       const base = developerPath(id);
       const keyRows = keys
         .map(
@@ -63,6 +66,23 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
 <button type="submit" class="primary">Save limits</button></form></section>
 <section class="card"><h2>API keys</h2>${postButton(session, `${base}/keys`, 'Create API key', { style: 'primary' })}
 <table><thead><tr><th>Key id</th><th>Starts with</th><th>Created</th><th>State</th><th></th></tr></thead><tbody>${keyRows}</tbody></table></section>
+<section class="card"><h2>Providers</h2><p class="muted">What this developer may connect (like <code>tributary providers set</code>); only providers enabled on the deployment can be switched on.</p>
+<table><thead><tr><th>Provider</th><th>Deployment</th><th>For this developer</th><th></th></tr></thead><tbody>${providers
+        .map(
+          (state) =>
+            `<tr><td>${e(state.provider)}</td><td>${e(state.setup)}</td><td>${state.enabled ? statusPill('enabled', 'ok') : statusPill('off', 'bad')}</td><td>${
+              state.enabled
+                ? postButton(session, `${base}/providers`, `Switch off ${state.provider}`, {
+                    fields: { disable: state.provider },
+                  })
+                : state.deployment_enabled
+                  ? postButton(session, `${base}/providers`, `Switch on ${state.provider}`, {
+                      fields: { enable: state.provider },
+                    })
+                  : ''
+            }</td></tr>`,
+        )
+        .join('')}</tbody></table></section>
 <p><a href="${HOME}">All developers</a></p>`;
       return sendPage(
         reply,
@@ -131,6 +151,24 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
         developerId: id,
       });
       return { redirect: developerPath(id), notice: 'Limits saved.' };
+    }),
+  );
+
+  scope.post(
+    `${HOME}/developers/:id/providers`,
+    DASHBOARD_ROUTE,
+    guards.operatorAction(HOME, async (request, session, form) => {
+      const { id } = request.params as { id: string };
+      const developer = await developers.get(id);
+      const enable = fields(form, 'enable');
+      const disable = fields(form, 'disable');
+      await ctx.integrations.setForDeveloper(developer.id, { enable, disable });
+      await ctx.dashboard.audit(session, {
+        action: 'developer.providers',
+        target: [...enable.map((p) => `+${p}`), ...disable.map((p) => `-${p}`)].join(' '),
+        developerId: id,
+      });
+      return { redirect: developerPath(id), notice: 'Providers updated.' };
     }),
   );
 
