@@ -125,6 +125,48 @@ describe('dashboard security', { timeout: 120_000 }, () => {
     assert.match((await browser.get('/dashboard/webhooks')).body, /class="error" role="alert">invalid url/);
   });
 
+  test('hand-edited links and forms: never a 5xx', async () => {
+    const browser = new DashboardClient(service.app);
+    await browser.signIn(dev.devId, dev.apiKey);
+    const pages = [
+      '/dashboard/users?q=a&q=b',
+      '/dashboard/users?q=%00%ff',
+      `/dashboard/users?q=${'x'.repeat(2000)}`,
+      '/dashboard/webhooks?period=constructor&status=__proto__&type=a&type=b&user_id=%27',
+      '/dashboard/webhooks?status=delivered&status=failed',
+      '/dashboard/webhooks/events/%27%3B--',
+      '/dashboard/users/00000000-0000-0000-0000-000000000000',
+      '/dashboard/orders',
+      '/dashboard/orders/abc',
+      '/dashboard/operator/developers/nobody',
+    ];
+    for (const url of pages) {
+      const response = await browser.get(url);
+      assert.ok(response.statusCode < 500, `${url}: ${response.statusCode}`);
+    }
+    const token = formTokenIn((await browser.get('/dashboard/keys')).body);
+    const posts: [string, Record<string, string | string[]>][] = [
+      ['/dashboard/webhooks/replay', { csrf: token }],
+      ['/dashboard/webhooks/replay', { csrf: token, selected: ['evt_x', 'evt_x'] }],
+      [
+        '/dashboard/webhooks/replay',
+        { csrf: token, selected: Array.from({ length: 60 }, (_, i) => `evt_${i}`) },
+      ],
+      ['/dashboard/webhooks/destination', { csrf: token, url: 'http://' }],
+      ['/dashboard/users/nope/historical-read', { csrf: token, type: 'sleep' }],
+      ['/dashboard/users/00000000-0000-0000-0000-000000000000/historical-read', { csrf: token, type: 'x' }],
+      ['/dashboard/users/00000000-0000-0000-0000-000000000000/deauthenticate', { csrf: token }],
+      ['/dashboard/keys/revoke', { csrf: token, key_id: 'nope' }],
+      ['/dashboard/providers/selection', { csrf: token, providers: ['NOPE'] }],
+      ['/dashboard/providers/selection', { csrf: token, providers: ['APPLE'] }],
+      ['/dashboard/orders/abc/simulate', { csrf: [token, 'second'], event: 'x' }],
+    ];
+    for (const [url, form] of posts) {
+      const response = await browser.post(url, form);
+      assert.ok(response.statusCode < 500, `${url}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+    }
+  });
+
   test('over HTTPS (here: behind a trusted proxy) the session cookie is Secure', async () => {
     const browser = new DashboardClient(service.app, { 'x-forwarded-proto': 'https' });
     assert.equal((await browser.signIn(dev.devId, dev.apiKey)).statusCode, 303);

@@ -29,6 +29,10 @@ export const field = (form: Form, name: string): string => {
   const value = form[name];
   return (Array.isArray(value) ? value[0] : value) ?? '';
 };
+/** A query parameter as one string: the first when repeated, '' when absent (links can be edited by hand). */
+export const queryField = (request: FastifyRequest, name: string): string =>
+  field((request.query ?? {}) as Form, name);
+
 export const fields = (form: Form, name: string): string[] => {
   const value = form[name];
   return value === undefined ? [] : Array.isArray(value) ? value : [value];

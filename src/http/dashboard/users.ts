@@ -5,7 +5,7 @@ import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { type DataTypeName, dataTypeNames } from '../../model/index.ts';
 import type { App } from '../app-type.ts';
 import { deliveryTable } from './webhooks.ts';
-import { DASHBOARD_ROUTE, field, type Guards, sendPage } from './guard.ts';
+import { DASHBOARD_ROUTE, field, type Guards, queryField, sendPage } from './guard.ts';
 import { confirmButton, csrfField, e, renderDashboardPage, statusPill } from './layout.ts';
 
 const DATA_TYPES: readonly string[] = dataTypeNames;
@@ -27,7 +27,7 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
     '/dashboard/users',
     DASHBOARD_ROUTE,
     guards.developerPage(async (request, reply, session, flash) => {
-      const q = ((request.query as { q?: string }).q ?? '').trim().slice(0, 255);
+      const q = queryField(request, 'q').trim().slice(0, 255);
       const devId = session.developer.id;
       let heading = 'Newest users';
       let users: (WireUser | DetailedWireUser)[];

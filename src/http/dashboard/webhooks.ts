@@ -3,7 +3,15 @@ import type { DeliveryRecord } from '../../features/webhooks/deliveries.ts';
 import { WEBHOOK_EVENT_STATUSES } from '../../features/webhooks/tables.ts';
 import { invalidParameter } from '../../core/errors.ts';
 import type { App } from '../app-type.ts';
-import { DASHBOARD_ROUTE, type DeveloperSession, field, fields, type Guards, sendPage } from './guard.ts';
+import {
+  DASHBOARD_ROUTE,
+  type DeveloperSession,
+  field,
+  fields,
+  type Guards,
+  queryField,
+  sendPage,
+} from './guard.ts';
 import { confirmButton, csrfField, e, postButton, renderDashboardPage, statusPill, when } from './layout.ts';
 
 const MAX_REPLAY = 50;
@@ -63,14 +71,14 @@ export function registerWebhookPages(scope: App, ctx: AppContext, guards: Guards
     '/dashboard/webhooks',
     DASHBOARD_ROUTE,
     guards.developerPage(async (request, reply, session, flash) => {
-      const query = request.query as Record<string, string | undefined>;
-      const status =
-        query.status && (WEBHOOK_EVENT_STATUSES as readonly string[]).includes(query.status)
-          ? query.status
-          : '';
-      const type = (query.type ?? '').trim().slice(0, 100);
-      const userId = (query.user_id ?? '').trim().slice(0, 100);
-      const period = query.period && query.period in PERIODS ? query.period : '';
+      const status = (WEBHOOK_EVENT_STATUSES as readonly string[]).includes(queryField(request, 'status'))
+        ? queryField(request, 'status')
+        : '';
+      const type = queryField(request, 'type').trim().slice(0, 100);
+      const userId = queryField(request, 'user_id').trim().slice(0, 100);
+      const period = Object.hasOwn(PERIODS, queryField(request, 'period'))
+        ? queryField(request, 'period')
+        : '';
       const since = period ? new Date(ctx.clock.now().getTime() - PERIODS[period]!).toISOString() : undefined;
       const devId = session.developer.id;
       const [destination, page] = await Promise.all([

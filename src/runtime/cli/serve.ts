@@ -83,6 +83,7 @@ export async function serveCommand(config: Config, args: string[]) {
       role,
       storage: runtime.ctx.store.kind,
       url: role === 'worker' ? undefined : config.publicUrl,
+      dashboard: role === 'worker' ? undefined : `${config.publicUrl}/dashboard`,
       startupMs: Date.now() - started,
     },
     'tributary started',
