@@ -1,9 +1,15 @@
 import { forbidden } from '../../core/errors.ts';
 import type { AppContext } from '../../features/context.ts';
 import { type Status, validEvents } from '../../features/orders/domain/statuses.ts';
+import { ITEM_STATUS } from '../../features/orders/views.ts';
 import type { App } from '../app-type.ts';
 import { DASHBOARD_ROUTE, field, type Guards, sendPage } from './guard.ts';
 import { e, postButton, renderDashboardPage, statusPill } from './layout.ts';
+
+/** The order API's numeric item statuses, as words. */
+const ITEM_STATUS_NAMES = new Map<number, string>(
+  Object.entries(ITEM_STATUS).map(([name, code]) => [code, name.toLowerCase().replace('_', ' ')]),
+);
 
 /** Orders of developers with order access: the order API's own list, detail and sandbox simulate. */
 export function registerOrderPages(scope: App, ctx: AppContext, guards: Guards) {
@@ -52,7 +58,7 @@ export function registerOrderPages(scope: App, ctx: AppContext, guards: Guards) 
         const items = order.items
           .map(
             (item) =>
-              `<tr><td class="mono">${e(String(item.order_item_id))}</td><td>${e(String(item.item_status))}</td><td>${statusPill(item.results_status)}</td><td>${'test_taker_ids' in item && item.test_taker_ids ? statusPill('activated', 'ok') : statusPill('awaiting activation', 'warn')}</td><td>${simulate(item.results_status, String(item.order_item_id))}</td></tr>`,
+              `<tr><td class="mono">${e(String(item.order_item_id))}</td><td>${e(ITEM_STATUS_NAMES.get(item.item_status) ?? String(item.item_status))}</td><td>${statusPill(item.results_status)}</td><td>${'test_taker_ids' in item && item.test_taker_ids ? statusPill('activated', 'ok') : statusPill('awaiting activation', 'warn')}</td><td>${simulate(item.results_status, String(item.order_item_id))}</td></tr>`,
           )
           .join('');
         const history = order.status_history
