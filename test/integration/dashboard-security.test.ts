@@ -370,3 +370,25 @@ describe('dashboard security', { timeout: 120_000 }, () => {
     assert.ok(audit.some((row) => row.action === 'developer.suspend'));
   });
 });
+
+describe('dashboard without OPERATOR_TOKEN', { timeout: 60_000 }, () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({ work: false });
+  });
+  after(async () => {
+    await service?.close();
+  });
+
+  test('no operator form, and operator sign-in answers 404 whatever is posted', async () => {
+    const browser = new DashboardClient(service.app);
+    const page = await browser.get('/dashboard');
+    assert.doesNotMatch(page.body, /Operator/);
+    const response = await browser.post('/dashboard/operator/sign-in', {
+      csrf: formTokenIn(page.body),
+      operator_token: '',
+    });
+    assert.equal(response.statusCode, 404);
+    assert.ok(!browser.cookies.has('tributary_dashboard'));
+  });
+});
