@@ -258,6 +258,16 @@ describe('dashboard security', { timeout: 120_000 }, () => {
     assert.match(byId.body, /No users found/);
     assert.ok(!(await browser.get('/dashboard/users')).body.includes(theirs));
     assert.equal((await browser.get(`/dashboard/users/${theirs}`)).statusCode, 404);
+    // The detail page lists the end user's other connections (same reference id): only this developer's.
+    const mySecond = await insertUser(service.ctx, {
+      developerId: dev.devId,
+      provider: 'STRAVA',
+      referenceId: 'shared-ref',
+    });
+    const detail = await browser.get(`/dashboard/users/${mine}`);
+    assert.match(detail.body, /Other connections of this reference id/);
+    assert.ok(detail.body.includes(`/dashboard/users/${mySecond}`));
+    assert.ok(!detail.body.includes(theirs));
     const deauth = await browser.submit(
       `/dashboard/users/${mine}`,
       `/dashboard/users/${theirs}/deauthenticate`,

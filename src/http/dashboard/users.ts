@@ -89,10 +89,16 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
       }
       if (info.kind !== 'one') throw notFound(`no user with user_id ${userId}`);
       const user = info.user;
-      const [health, events] = await Promise.all([
+      const [health, events, siblings] = await Promise.all([
         ctx.providerAccess.tokenHealth([user.user_id]),
         ctx.webhooks.listDeliveries(devId, { userId: user.user_id, limit: 20 }),
+        // The end user's other connections: the same reference id, other providers.
+        user.reference_id
+          ? ctx.users.userInfo(devId, { reference_id: user.reference_id })
+          : Promise.resolve(undefined),
       ]);
+      const others =
+        siblings?.kind === 'many' ? siblings.users.filter((other) => other.user_id !== user.user_id) : [];
       const tokenHealth = health.get(user.user_id);
       const healthText = !info.isAuthenticated
         ? statusPill('not authenticated', 'bad')
@@ -113,6 +119,7 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
 <tr><th>Token health</th><td>${healthText}</td></tr>
 <tr><th>Most recent data</th><td>${isoOrDash(user.most_recent_data_at)}</td></tr>
 </tbody></table></section>
+${others.length ? `<section class="card"><h2>Other connections of this reference id</h2>${userRows(others)}</section>` : ''}
 <section class="card"><h2>Request a historical read</h2><p class="muted">Reads the range from the provider and sends it to your webhook (the same as GET /v2/{type}?to_webhook=true).</p>
 <form method="post" action="${base}/historical-read" class="row">${csrfField(session)}
 <div><label for="type">Data type</label><select id="type" name="type">${DATA_TYPES.map((type) => `<option>${e(type)}</option>`).join('')}</select></div>

@@ -16,7 +16,8 @@ const NullableString = (options: TStringOptions = {}) => Type.Union([Type.String
 const WidgetSessionBody = Type.Object({
   providers: Type.Optional(
     Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()], {
-      description: 'Comma-separated provider ids to offer (default: every provider enabled for you)',
+      description:
+        'Comma-separated provider ids to offer (default: the selection on the dashboard’s Providers page, else every provider enabled for you)',
     }),
   ),
   language: Type.Optional(
