@@ -308,6 +308,100 @@ function secondBatch(): Job[] {
   ];
 }
 jobs.push(...secondBatch());
+
+// ============================================================================================
+// Garmin / Fitbit (Google Health API): payloads from their fakes' generators
+// (test/fakes/garmin-data.ts, test/fakes/google-health-data.ts), normalized through the tables.
+// ============================================================================================
+
+const { garminNormalizers } = await import('../src/providers/garmin/normalize/index.ts');
+const { fitbitNormalizers, fitbitNutrition } = await import('../src/providers/fitbit/normalize/index.ts');
+const garminData = await import('../test/fakes/garmin-data.ts');
+const googleData = await import('../test/fakes/google-health-data.ts');
+
+function garminFitbitBatch(): Job[] {
+  const garminUser = { seed: 'bench', userId: 'bench-user', offsetMinutes: 60 };
+  const days = Array.from({ length: 90 }, (_, index) => FIRST_DAY + index);
+  const activities = days.flatMap((day) => garminData.activitiesOf(garminUser, day));
+  const garmin = {
+    dailies: days.map((day) => garminData.dailyOf(garminUser, day)),
+    epochs: days.flatMap((day) => garminData.epochsOf(garminUser, day)),
+    stressDetails: days.map((day) => garminData.stressOf(garminUser, day)),
+    pulseox: days.map((day) => garminData.pulseOxOf(garminUser, day)),
+    sleeps: days.map((day) => garminData.sleepOf(garminUser, day)),
+    hrv: days.map((day) => garminData.hrvOf(garminUser, day)),
+    allDayRespiration: days.map((day) => garminData.respirationOf(garminUser, day)),
+    bodyComps: days.flatMap((day) => garminData.bodyCompsOf(garminUser, day)),
+    userMetrics: days.map((day) => garminData.userMetricsOf(garminUser, day)),
+    activities,
+    activityDetails: activities.map((activity) => garminData.activityDetailsOf(activity)),
+  } as never as Parameters<typeof garminNormalizers.dailies.normalize>[0] &
+    Parameters<typeof garminNormalizers.sleeps.normalize>[0] &
+    Parameters<typeof garminNormalizers.bodyComps.normalize>[0] &
+    Parameters<typeof garminNormalizers.activities.normalize>[0];
+
+  const googleUser = { seed: 'bench', offsetMinutes: -300 };
+  const points = (type: string) =>
+    days.flatMap((day) => googleData.pointsOf(type, googleUser, day).map((entry) => entry.point));
+  const google = Object.fromEntries(
+    [
+      'exercise',
+      'heart-rate',
+      'sleep',
+      'daily-heart-rate-variability',
+      'daily-respiratory-rate',
+      'daily-sleep-temperature-derivations',
+      'steps',
+      'distance',
+      'floors',
+      'active-energy-burned',
+      'daily-resting-heart-rate',
+      'weight',
+      'body-fat',
+      'daily-vo2-max',
+      'daily-oxygen-saturation',
+      'nutrition-log',
+      'hydration-log',
+    ].map((type) => [type, points(type)]),
+  ) as never as Parameters<typeof fitbitNormalizers.exercise.normalize>[0] &
+    Parameters<typeof fitbitNormalizers.sleep.normalize>[0] &
+    Parameters<typeof fitbitNormalizers.steps.normalize>[0] &
+    Parameters<typeof fitbitNormalizers.weight.normalize>[0] &
+    Parameters<typeof fitbitNutrition.normalize>[0];
+
+  const sum = (records: readonly unknown[], paths: readonly string[]) =>
+    records.reduce<number>((total, record) => total + countSamples(record, paths), 0);
+  return [
+    {
+      provider: 'garmin',
+      label: `90 days: dailies + epochs + stress + pulse ox, sleeps + HRV + respiration, body, ${activities.length} activities with details`,
+      run: () =>
+        sum(garminNormalizers.dailies.normalize(garmin, context), samplePaths.daily) +
+        sum(garminNormalizers.sleeps.normalize(garmin, context), samplePaths.sleep) +
+        sum(garminNormalizers.bodyComps.normalize(garmin, context), samplePaths.body) +
+        sum(garminNormalizers.activities.normalize(garmin, context), samplePaths.activity),
+    },
+    {
+      provider: 'fitbit',
+      label: `90 days of Google Health data points: exercise + HR, sleep stages, daily activity + ${(google['heart-rate']?.length ?? 0).toLocaleString('en')} HR samples, body, nutrition`,
+      run: () => {
+        const nutrition = fitbitNutrition.normalize(google, context);
+        return (
+          sum(fitbitNormalizers.exercise.normalize(google, context), samplePaths.activity) +
+          sum(fitbitNormalizers.sleep.normalize(google, context), samplePaths.sleep) +
+          sum(fitbitNormalizers.steps.normalize(google, context), samplePaths.daily) +
+          sum(fitbitNormalizers.weight.normalize(google, context), samplePaths.body) +
+          // Nutrition has no sample-path registry entry: meals and drinks are its samples.
+          nutrition.reduce(
+            (total, day) => total + (day.meals?.length ?? 0) + (day.drink_samples?.length ?? 0),
+            0,
+          )
+        );
+      },
+    },
+  ];
+}
+jobs.push(...garminFitbitBatch());
 // ============================================================================================
 
 const results = new Map<string, { samples: number; ms: number }>();

@@ -92,6 +92,8 @@ export type NotificationRequest = {
   rawBody: Buffer;
   /** The key signatures use (the client secret); null when not configured. */
   secret: string | null;
+  /** The deployment's client id for this provider (some providers name it in a header); null when not configured. */
+  clientId: string | null;
   /** Ids of the subscriptions Tributary holds at this provider. */
   subscriptionIds: readonly string[];
   now: Date;
@@ -101,6 +103,13 @@ export type Verification = 'valid' | 'invalid' | 'unconfigured';
 
 /** Where changed data lies, found with the user's own credentials. */
 export type ChangedData = { types: readonly ProviderDataType[]; startDate: string; endDate: string };
+
+/**
+ * What a notification about the account itself turned out to mean, once confirmed with the
+ * user's own credentials (so an unsigned notification can be believed): access withdrawn, or
+ * the permissions the user now grants (the provider's names).
+ */
+export type AccessChange = { access: 'revoked' } | { access: 'permissions'; granted: readonly string[] };
 
 export type SubscriptionRecord = {
   externalId: string;
@@ -117,8 +126,8 @@ export type NotificationHooks = {
   handshake(query: URLSearchParams, verifyToken: string): { body: unknown } | null;
   /** Authenticity of a POST, from its raw body and headers (constant-time compares). */
   verify(request: NotificationRequest): Verification;
-  /** What a verified body tells. */
-  parse(rawBody: Buffer): ProviderNotification[];
+  /** What a verified body tells; `now` is when it arrived. */
+  parse(rawBody: Buffer, now: Date): ProviderNotification[];
   /**
    * Present when the provider does not sign its notifications, so anyone can post a well-formed
    * one: they are accepted only for accounts connected here, rate limited per sender, never
@@ -126,8 +135,11 @@ export type NotificationHooks = {
    * kind. `coalesce` folds a newer notification into the pending one (e.g. widens its days).
    */
   unsigned?: { coalesce(pending: DataNotification, next: DataNotification): DataNotification };
-  /** The types and days to fetch again for a data notification. */
-  locate(notification: DataNotification, http: ProviderHttp): Promise<ChangedData | null>;
+  /**
+   * The types and days to fetch again for a data notification; or, for a notification about the
+   * account itself, the confirmed change of access.
+   */
+  locate(notification: DataNotification, http: ProviderHttp): Promise<ChangedData | AccessChange | null>;
   /** Creates (or finds) the app's subscriptions at the provider; absent when set in a dashboard. */
   subscribe?(input: {
     http: ProviderHttp;

@@ -17,6 +17,8 @@ export type FakeProfile = {
   clientAuth: 'basic' | 'body';
   /** Token-response field carrying the account id (when there is no userinfo endpoint). */
   tokenAccountField?: string;
+  /** Userinfo field carrying the account id (`id` unless said). */
+  userInfoAccountField?: string;
 };
 
 /** Oura v2: credentials in the body, no PKCE, account id from personal_info. */
@@ -28,13 +30,17 @@ export const OURA_PROFILE: FakeProfile = {
   clientAuth: 'body',
 };
 
-/** Fitbit: Basic client auth, PKCE, `user_id` in the token response. */
+/**
+ * Fitbit, through Google's OAuth (the Google Health API): Basic client auth, PKCE, the account id
+ * (`healthUserId`) from users/me/identity.
+ */
 export const FITBIT_PROFILE: FakeProfile = {
-  authorizePath: '/oauth2/authorize',
-  tokenPath: '/oauth2/token',
-  revokePath: '/oauth2/revoke',
+  authorizePath: '/o/oauth2/v2/auth',
+  tokenPath: '/token',
+  revokePath: '/revoke',
+  userInfoPath: '/v4/users/me/identity',
+  userInfoAccountField: 'healthUserId',
   clientAuth: 'basic',
-  tokenAccountField: 'user_id',
 };
 
 type PendingCode = {
@@ -210,7 +216,11 @@ export async function startFakeOAuthProvider(profile: FakeProfile): Promise<Fake
         const bearer = request.headers.authorization?.replace(/^Bearer /, '') ?? '';
         const account = tokens.get(bearer);
         if (!account) return json(response, 401, { detail: 'invalid token' });
-        return json(response, 200, { id: account, age: 33, email: `${account}@example.test` });
+        return json(response, 200, {
+          [profile.userInfoAccountField ?? 'id']: account,
+          age: 33,
+          email: `${account}@example.test`,
+        });
       }
       if (url.pathname === profile.revokePath) {
         const token = url.searchParams.get('access_token') ?? form.get('token') ?? form.get('access_token');

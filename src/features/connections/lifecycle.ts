@@ -3,7 +3,7 @@ import type { Db } from '../../store/db.ts';
 import * as usersRepo from '../users/repo.ts';
 import { findUserForDeveloper, toWireUser } from '../users/service.ts';
 import { revokeAccess } from '../../provider-access/oauth.ts';
-import { buildUserNoticeEvent, connectionEnvelope } from './events.ts';
+import { buildPermissionChangeEvent, buildUserNoticeEvent, connectionEnvelope } from './events.ts';
 import { type ConnectionsDeps, providerRuntime } from './ports.ts';
 import * as tokenStore from '../../provider-access/token-store.ts';
 
@@ -67,6 +67,25 @@ export function createLifecycle(deps: ConnectionsDeps) {
       await tokenStore.deleteProviderTokens(trx, userId);
       const notice = buildUserNoticeEvent('access_revoked', toWireUser(user));
       await webhooks.emit(trx, user.developer_id, connectionEnvelope(notice));
+      return true;
+    },
+
+    /**
+     * The provider told us (and confirmed) which permissions the user now grants: stored as the
+     * connection's scopes, and a `permission_change` naming what was added and removed.
+     */
+    async changePermissions(trx: Db, userId: string, granted: readonly string[]): Promise<boolean> {
+      const before = await usersRepo.findUserById(trx, userId);
+      if (!before || before.status !== 'active') return false;
+      const previous = new Set((before.scopes ?? '').split(/[\s,]+/).filter((scope) => scope !== ''));
+      const now = new Set(granted);
+      const added = [...now].filter((scope) => !previous.has(scope)).sort();
+      const removed = [...previous].filter((scope) => !now.has(scope)).sort();
+      if (added.length === 0 && removed.length === 0) return false;
+      const user = await usersRepo.setScopes(trx, userId, [...now].sort().join(' '));
+      if (!user) return false;
+      const event = buildPermissionChangeEvent(toWireUser(user), { added, removed });
+      await webhooks.emit(trx, user.developer_id, connectionEnvelope(event));
       return true;
     },
   };

@@ -172,6 +172,7 @@ export function createNotifications(deps: NotificationDeps) {
       headers: input.headers,
       rawBody: input.rawBody,
       secret: signingKey(provider),
+      clientId: provider.credentials?.clientId ?? null,
       subscriptionIds: await subscriptionIds(provider.id),
       now: clock.now(),
     });
@@ -179,7 +180,7 @@ export function createNotifications(deps: NotificationDeps) {
     if (verdict !== 'valid') throw unauthorized(`the ${provider.id} notification failed verification`);
     let parsed: ProviderNotification[];
     try {
-      parsed = hooks.parse(input.rawBody);
+      parsed = hooks.parse(input.rawBody, clock.now());
     } catch {
       throw badRequest(`the ${provider.id} notification is not the JSON the provider documents`);
     }
@@ -221,7 +222,19 @@ export function createNotifications(deps: NotificationDeps) {
     const source = provider.connector?.data;
     if (!context.http || !source) return 0;
     const changed = await hooks.locate(notification, context.http);
-    return changed ? refetchChanged(db, provider, user, context, changed, sinks) : 0;
+    if (!changed) return 0;
+    if ('access' in changed) {
+      // Confirmed with the user's own credentials, so even an unsigned notification counts.
+      if (changed.access === 'revoked')
+        await db.transaction().execute((trx) => sinks.markAccessRevoked(trx, user.id));
+      else if (sinks.changePermissions) {
+        const granted = changed.granted;
+        const change = sinks.changePermissions;
+        await db.transaction().execute((trx) => change(trx, user.id, granted));
+      }
+      return 0;
+    }
+    return refetchChanged(db, provider, user, context, changed, sinks);
   }
 
   async function act(

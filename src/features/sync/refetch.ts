@@ -8,6 +8,8 @@ import type { Db } from '../../store/db.ts';
 export type NotificationSinks = {
   ingest(trx: Db, user: UserRow, type: ProviderDataType, records: readonly unknown[]): Promise<unknown>;
   markAccessRevoked(trx: Db, userId: string): Promise<boolean>;
+  /** The user now grants these permissions at the provider (a `permission_change` if they differ). */
+  changePermissions?(trx: Db, userId: string, granted: readonly string[]): Promise<boolean>;
 };
 
 /** Days a provider says changed, for some of its data types (from a notification or a poll). */

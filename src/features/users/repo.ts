@@ -170,6 +170,11 @@ export async function activateUser(
     .executeTakeFirstOrThrow();
 }
 
+/** Replaces the scopes (permissions) a connection grants; returns the row. */
+export async function setScopes(db: Db, userId: string, scopes: string | null): Promise<UserRow | undefined> {
+  return db.updateTable('users').set({ scopes }).where('id', '=', userId).returningAll().executeTakeFirst();
+}
+
 /** Moves a user from one of `from` to `to`; returns the row only when it changed. */
 export async function changeStatus(
   db: Db,

@@ -1,8 +1,17 @@
-import type { Provider } from '../../provider-kit/types.ts';
+import { remoteProvider } from '../../provider-kit/define.ts';
+import { fitbitApi, fitbitNotifications } from './connector.ts';
+import { fitbitFetchers } from './data-source.ts';
 
-// Facts: docs/providers.md#fitbit (Fitbit Web API): PKCE recommended, Basic client auth,
-// `user_id` in the token response, revocation at /oauth2/revoke.
-export const fitbit: Provider = {
+// Facts: ../shared/reference/providers-3.md §3 and providers.md §10 (developers.google.com/health):
+// the legacy Fitbit Web API and its OAuth endpoints were turned off on 2026-11-02 (HTTP 410), so
+// FITBIT is the Google Health API (health.googleapis.com/v4), which serves Fitbit and Pixel Watch
+// data. Google OAuth 2.0 with PKCE, offline access (a refresh token) and consent every time,
+// `googlehealth.*` read-only scopes (restricted: Google's verification is needed for production);
+// the account id is the `healthUserId` of users/me/identity; revocation at oauth2.googleapis.com.
+// Legacy Fitbit tokens do not carry over: users re-consent (docs/providers.md#fitbit).
+const SCOPE = 'https://www.googleapis.com/auth/googlehealth';
+
+export const fitbit = remoteProvider({
   declaration: {
     id: 'FITBIT',
     name: 'Fitbit',
@@ -10,27 +19,27 @@ export const fitbit: Provider = {
     authKind: 'oauth2_pkce',
     credentials: 'deployment',
     oauth: {
-      authorizeUrl: 'https://www.fitbit.com/oauth2/authorize',
-      tokenUrl: 'https://api.fitbit.com/oauth2/token',
+      authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: 'https://oauth2.googleapis.com/token',
       scopes: [
-        'activity',
-        'heartrate',
-        'nutrition',
-        'oxygen_saturation',
-        'profile',
-        'respiratory_rate',
-        'sleep',
-        'temperature',
-        'weight',
+        `${SCOPE}.activity_and_fitness.readonly`,
+        `${SCOPE}.health_metrics_and_measurements.readonly`,
+        `${SCOPE}.sleep.readonly`,
+        `${SCOPE}.nutrition.readonly`,
+        `${SCOPE}.profile.readonly`,
       ],
       scopeSeparator: ' ',
       clientAuth: 'basic',
-      accountId: { from: 'token', path: 'user_id' },
+      authorizeParams: { access_type: 'offline', prompt: 'consent' },
+      accountId: {
+        from: 'userinfo',
+        url: 'https://health.googleapis.com/v4/users/me/identity',
+        path: 'healthUserId',
+      },
       revoke: {
-        url: 'https://api.fitbit.com/oauth2/revoke',
+        url: 'https://oauth2.googleapis.com/revoke',
         method: 'POST',
         token: { param: 'token', in: 'form' },
-        clientAuth: 'basic',
       },
     },
     dataTypes: ['activity', 'athlete', 'body', 'daily', 'nutrition', 'sleep'],
@@ -38,4 +47,7 @@ export const fitbit: Provider = {
     historyDays: null,
     enabledByDefault: true,
   },
-};
+  api: fitbitApi,
+  fetchers: fitbitFetchers,
+  notifications: fitbitNotifications,
+});

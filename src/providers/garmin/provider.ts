@@ -1,8 +1,14 @@
-import type { Provider } from '../../provider-kit/types.ts';
+import { remoteProvider } from '../../provider-kit/define.ts';
+import { garminApi, garminNotifications } from './connector.ts';
+import { GARMIN_HISTORY_DAYS, garminFetchers } from './data-source.ts';
 
-// Facts: docs/providers.md#garmin (partner-gated): OAuth2 with PKCE required,
-// credentials in the body, scopes fixed at app creation, user id from the partner gateway.
-export const garmin: Provider = {
+// Facts: docs/providers.md#garmin and ../shared/reference/providers-3.md §2 (partner-gated; the
+// public programme pages and open-source integrations [C]): OAuth2 with PKCE required,
+// credentials in the body, scopes fixed at app creation, user id from the partner gateway,
+// deleting the user registration revokes access. Data by upload window (pings / pushes and
+// pulls), backfill by request. The Training API (planned workouts) and the Women's Health API
+// (menstruation) are not built yet, so they are not declared.
+export const garmin = remoteProvider({
   declaration: {
     id: 'GARMIN',
     name: 'Garmin',
@@ -26,9 +32,12 @@ export const garmin: Provider = {
         token: 'bearer',
       },
     },
-    dataTypes: ['activity', 'athlete', 'body', 'daily', 'menstruation', 'sleep', 'plannedWorkout'],
-    writesPlannedWorkouts: true,
-    historyDays: 5 * 365,
+    dataTypes: ['activity', 'athlete', 'body', 'daily', 'sleep'],
+    writesPlannedWorkouts: false,
+    historyDays: GARMIN_HISTORY_DAYS,
     enabledByDefault: true,
   },
-};
+  api: garminApi,
+  fetchers: garminFetchers,
+  notifications: garminNotifications,
+});

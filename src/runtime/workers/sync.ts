@@ -78,6 +78,8 @@ export function defineSyncJobs(ctx: AppContext) {
         await ctx.connectors.notifications.handle(job.data, {
           ingest: (trx, user, type, records) => ctx.data.ingest(trx, user, type, records),
           markAccessRevoked: (trx, userId) => ctx.connections.markAccessRevoked(trx, userId),
+          changePermissions: (trx, userId, granted) =>
+            ctx.connections.changePermissions(trx, userId, granted),
         });
       }
     },

@@ -1,0 +1,464 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  authorizeReply,
+  type Consent,
+  createTokenStore,
+  type Delivery,
+  deliver,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+  type Grant,
+  type Route,
+  randomId,
+  startFakeServer,
+} from './fake-server.ts';
+import {
+  activitiesOf,
+  activityDetailsOf,
+  bodyCompsOf,
+  DAY_SECONDS,
+  dailyOf,
+  epochsOf,
+  type GarminUser,
+  hrvOf,
+  pulseOxOf,
+  respirationOf,
+  sleepOf,
+  stressOf,
+  uploadOf,
+  userMetricsOf,
+} from './garmin-data.ts';
+
+/**
+ * A faithful local Garmin Connect Developer Program (Health API + Activity API) as the public
+ * integrations describe it (providers-3.md §2, docs/providers.md#garmin): OAuth 2.0 with PKCE
+ * (S256 required; credentials in the body; rotating refresh tokens), the partner gateway's user
+ * id and registration (DELETE revokes), summaries served by *upload* window only
+ * (`uploadStartTimeInSeconds`/`uploadEndTimeInSeconds`, at most 24 h), backfill requests by
+ * summary time (at most 90 days, within 5 years; 202, 409 for a duplicate) that re-upload the
+ * summaries and ping, user permissions (ACTIVITY_EXPORT / HEALTH_EXPORT gate the summary types,
+ * 403 otherwise), and unsigned ping / push / deregistration / permission-change notifications
+ * carrying the `garmin-client-id` header. Point `GARMIN_BASE_URL` at `baseUrl`.
+ */
+export type GarminKind =
+  | 'dailies'
+  | 'epochs'
+  | 'stressDetails'
+  | 'pulseox'
+  | 'sleeps'
+  | 'hrv'
+  | 'allDayRespiration'
+  | 'bodyComps'
+  | 'userMetrics'
+  | 'activities'
+  | 'activityDetails'
+  | 'manuallyUpdatedActivities';
+
+const PATHS: Readonly<Record<GarminKind, string>> = {
+  dailies: 'dailies',
+  epochs: 'epochs',
+  stressDetails: 'stressDetails',
+  pulseox: 'pulseox',
+  sleeps: 'sleeps',
+  hrv: 'hrv',
+  allDayRespiration: 'respiration',
+  bodyComps: 'bodyComps',
+  userMetrics: 'userMetrics',
+  activities: 'activities',
+  activityDetails: 'activityDetails',
+  manuallyUpdatedActivities: 'manuallyUpdatedActivities',
+};
+const KIND_OF_PATH = new Map(Object.entries(PATHS).map(([kind, path]) => [path, kind as GarminKind]));
+const ACTIVITY_KINDS: ReadonlySet<GarminKind> = new Set([
+  'activities',
+  'activityDetails',
+  'manuallyUpdatedActivities',
+]);
+
+type Upload = { kind: GarminKind; days: number[]; at: number; extra: number; manual: boolean };
+type Account = { user: GarminUser; registered: boolean; permissions: Set<string>; uploads: Upload[] };
+
+export type GarminFake = FakeServer & {
+  clientId: string;
+  clientSecret: string;
+  consent: Consent;
+  grants: Grant[];
+  /** The endpoint URL configured in Garmin's developer portal (ping/push target). */
+  endpointUrl: string | null;
+  deliveries: Delivery[];
+  backfills: { kind: string; start: number; end: number }[];
+  historyDays: number;
+  userIdOf(account: string): string;
+  accountOf(account?: string): Account;
+  expireAccessTokens(): void;
+  /** A ping for `kind` naming the upload window [start, end] (the last minute by default). */
+  ping(
+    kind: GarminKind | 'deregistrations' | 'userPermissionsChange',
+    window?: { start: number; end: number },
+    account?: string,
+  ): Promise<Delivery>;
+  /** A push: the summaries of `day` uploaded now, carried in the body. */
+  push(kind: GarminKind, day: number, account?: string): Promise<Delivery>;
+  /** The user records a workout now and syncs: uploads and pings activities + details. */
+  syncWorkout(account?: string): Promise<Delivery[]>;
+  /** The user edits yesterday's workout in Garmin Connect (a manually updated activity). */
+  editWorkout(day: number, account?: string): Promise<Delivery>;
+  /** The user unticks / ticks data sharing; Garmin sends userPermissionsChange. */
+  setPermissions(permissions: string[], account?: string): Promise<Delivery>;
+  /** The user disconnects the app in Garmin Connect; Garmin sends deregistrations. */
+  deregister(account?: string): Promise<Delivery>;
+  send(body: unknown, headers?: Record<string, string>): Promise<Delivery>;
+};
+
+const ACCESS_TTL = 86_400;
+const MAX_BACKFILL_SECONDS = 90 * DAY_SECONDS;
+const MAX_HISTORY_SECONDS = 5 * 365 * DAY_SECONDS;
+const apiError = (status: number, message: string): FakeReply => ({
+  status,
+  body: { errorMessage: message },
+});
+const oauthError = (status: number, error: string, description: string): FakeReply => ({
+  status,
+  body: { error, error_description: description },
+});
+
+export async function startGarminFake(
+  options: { offsetMinutes?: number; historyDays?: number } = {},
+): Promise<GarminFake> {
+  const clientId = randomUUID();
+  const clientSecret = `garmin-secret-${randomId(16)}`;
+  const consent: Consent = { account: 'account-1', deny: false, grantScopes: null };
+  const deliveries: Delivery[] = [];
+  const accounts = new Map<string, Account>();
+  const challenges = new Map<string, { challenge: string; method: string }>();
+  const backfills: { account: string; kind: string; start: number; end: number }[] = [];
+  let fake: GarminFake;
+  let store: ReturnType<typeof createTokenStore>;
+
+  const userIdOf = (account: string) => {
+    const hash = createHash('sha256').update(`garmin|${account}`).digest('hex');
+    return `${hash.slice(0, 8)}-${hash.slice(8, 12)}-4${hash.slice(13, 16)}-a${hash.slice(17, 20)}-${hash.slice(20, 32)}`;
+  };
+  const accountOf = (account = consent.account): Account => {
+    let found = accounts.get(account);
+    if (!found) {
+      found = {
+        user: {
+          seed: `garmin|${account}`,
+          userId: userIdOf(account),
+          offsetMinutes: options.offsetMinutes ?? 60,
+        },
+        registered: true,
+        permissions: new Set(['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'WORKOUT_IMPORT']),
+        uploads: [],
+      };
+      accounts.set(account, found);
+    }
+    return found;
+  };
+  const nowSeconds = () => Math.floor(fake.clock.now() / 1000);
+  const today = () => Math.floor((nowSeconds() + accountOf().user.offsetMinutes * 60) / DAY_SECONDS);
+
+  function summariesOf(kind: GarminKind, user: GarminUser, day: number, upload?: Upload): unknown[] {
+    const extra = upload?.extra ?? 0;
+    switch (kind) {
+      case 'dailies':
+        return [dailyOf(user, day)];
+      case 'epochs':
+        return epochsOf(user, day);
+      case 'stressDetails':
+        return [stressOf(user, day)];
+      case 'pulseox':
+        return [pulseOxOf(user, day)];
+      case 'sleeps':
+        return [sleepOf(user, day)];
+      case 'hrv':
+        return [hrvOf(user, day)];
+      case 'allDayRespiration':
+        return [respirationOf(user, day)];
+      case 'bodyComps':
+        return bodyCompsOf(user, day);
+      case 'userMetrics':
+        return day % 7 === 0 ? [userMetricsOf(user, day)] : [];
+      case 'activities':
+        return activitiesOf(user, day, extra);
+      case 'activityDetails':
+        return activitiesOf(user, day, extra).map(activityDetailsOf);
+      case 'manuallyUpdatedActivities':
+        return upload?.manual
+          ? activitiesOf(user, day).map((activity) => ({
+              ...activity,
+              activityName: 'Renamed in Connect',
+              activityType: 'TRAIL_RUNNING',
+            }))
+          : [];
+    }
+  }
+
+  function authorized(request: FakeRequest): { grant: Grant; account: Account } | FakeReply {
+    const result = store.authenticate(request.bearer);
+    if ('error' in result) return apiError(401, 'Unauthorized: invalid or expired token');
+    return { grant: result.grant, account: accountOf(result.grant.account) };
+  }
+
+  const seconds = (text: string | null) => (text !== null && /^\d+$/.test(text) ? Number(text) : null);
+
+  function pull(request: FakeRequest): FakeReply {
+    const auth = authorized(request);
+    if (!('account' in auth)) return auth;
+    const kind = KIND_OF_PATH.get(request.params.path ?? '');
+    if (!kind) return apiError(404, 'Not Found');
+    const { account } = auth;
+    if (!account.registered) return apiError(403, 'User is not registered with this application');
+    const needed = ACTIVITY_KINDS.has(kind) ? 'ACTIVITY_EXPORT' : 'HEALTH_EXPORT';
+    if (!account.permissions.has(needed)) return apiError(403, `The user has not granted ${needed}`);
+    const start = seconds(request.query.get('uploadStartTimeInSeconds'));
+    const end = seconds(request.query.get('uploadEndTimeInSeconds'));
+    if (start === null || end === null)
+      return apiError(400, 'uploadStartTimeInSeconds and uploadEndTimeInSeconds are required');
+    if (end <= start || end - start > DAY_SECONDS)
+      return apiError(400, 'the upload window must be positive and at most 86400 seconds');
+    const now = nowSeconds();
+    const oldest = today() - fake.historyDays;
+    const out: unknown[] = [];
+    // The morning syncs within the window.
+    for (let day = Math.floor(start / DAY_SECONDS) - 2; day <= Math.floor(end / DAY_SECONDS); day++) {
+      const at = uploadOf(day);
+      if (at >= start && at < end && at <= now && day >= oldest)
+        out.push(...summariesOf(kind, account.user, day));
+    }
+    // Backfills, syncs and edits uploaded in the window.
+    for (const upload of account.uploads) {
+      if (upload.kind !== kind || upload.at < start || upload.at >= end) continue;
+      for (const day of upload.days) out.push(...summariesOf(kind, account.user, day, upload));
+    }
+    return { status: 200, body: out };
+  }
+
+  function upload(account: Account, kinds: readonly GarminKind[], days: number[], extra = 0, manual = false) {
+    const at = nowSeconds();
+    for (const kind of kinds) account.uploads.push({ kind, days, at, extra, manual });
+    return { start: at - 60, end: at + 1 };
+  }
+
+  function backfill(request: FakeRequest): FakeReply {
+    const auth = authorized(request);
+    if (!('account' in auth)) return auth;
+    const kind = KIND_OF_PATH.get(request.params.path ?? '');
+    if (!kind) return apiError(404, 'Not Found');
+    const { account } = auth;
+    if (!account.registered) return apiError(403, 'User is not registered with this application');
+    const start = seconds(request.query.get('summaryStartTimeInSeconds'));
+    const end = seconds(request.query.get('summaryEndTimeInSeconds'));
+    if (start === null || end === null)
+      return apiError(400, 'summaryStartTimeInSeconds and summaryEndTimeInSeconds are required');
+    if (end <= start || end - start > MAX_BACKFILL_SECONDS)
+      return apiError(400, 'a backfill covers at most 90 days');
+    if (start < nowSeconds() - MAX_HISTORY_SECONDS)
+      return apiError(400, 'backfill is limited to the last 5 years');
+    const name = auth.grant.account;
+    if (
+      backfills.some(
+        (entry) =>
+          entry.account === name && entry.kind === kind && entry.start === start && entry.end === end,
+      )
+    )
+      return apiError(409, 'Duplicate backfill request');
+    backfills.push({ account: name, kind, start, end });
+    const days: number[] = [];
+    const oldest = today() - fake.historyDays;
+    for (let day = Math.floor(start / DAY_SECONDS); day * DAY_SECONDS < end; day++)
+      if (day >= oldest && day < today()) days.push(day);
+    const window = upload(account, [kind], days);
+    // Garmin re-sends the summaries through the configured notifications, a little later.
+    if (fake.endpointUrl) setImmediate(() => void fake.ping(kind, window, name).catch(() => undefined));
+    return { status: 202 };
+  }
+
+  function token(request: FakeRequest): FakeReply {
+    const form = request.form;
+    if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret)
+      return oauthError(401, 'invalid_client', 'Client authentication failed');
+    if (form.get('grant_type') === 'authorization_code') {
+      const code = form.get('code') ?? '';
+      const pkce = challenges.get(code);
+      challenges.delete(code);
+      const pending = store.takeCode(code);
+      if (!pending || pending.redirectUri !== form.get('redirect_uri') || !pkce)
+        return oauthError(400, 'invalid_grant', 'The authorization code is invalid or expired');
+      const verifier = form.get('code_verifier') ?? '';
+      const computed = createHash('sha256').update(verifier).digest('base64url');
+      if (computed !== pkce.challenge) return oauthError(400, 'invalid_grant', 'PKCE verification failed');
+      return tokenReply(store.createGrant(pending.account, pending.scopes, ACCESS_TTL, true));
+    }
+    if (form.get('grant_type') === 'refresh_token') {
+      const found = store.byRefresh(form.get('refresh_token') ?? '');
+      if (!found || found.retired || found.grant.revoked)
+        return oauthError(400, 'invalid_grant', 'The refresh token is invalid or was already used');
+      store.renewAccess(found.grant, ACCESS_TTL);
+      store.rotateRefresh(found.grant, true);
+      return tokenReply(found.grant);
+    }
+    return oauthError(
+      400,
+      'unsupported_grant_type',
+      'grant_type must be authorization_code or refresh_token',
+    );
+  }
+
+  function tokenReply(grant: Grant): FakeReply {
+    return {
+      status: 200,
+      body: {
+        access_token: grant.accessToken,
+        token_type: 'bearer',
+        refresh_token: grant.refreshToken,
+        expires_in: ACCESS_TTL,
+        refresh_token_expires_in: 7_775_999,
+        scope: [...accountOf(grant.account).permissions].join(' '),
+        jti: randomUUID(),
+      },
+    };
+  }
+
+  const routes: Route[] = [
+    {
+      method: 'GET',
+      path: '/oauth2Confirm',
+      handler: (request) => {
+        const challenge = request.query.get('code_challenge');
+        if (!challenge || request.query.get('code_challenge_method') !== 'S256')
+          return { status: 400, body: 'PKCE with S256 is required' };
+        const reply = authorizeReply(request, store, consent, { clientId, scopeSeparator: ' ' });
+        const location = reply.headers?.location;
+        const code = location ? new URL(location).searchParams.get('code') : null;
+        if (code) challenges.set(code, { challenge, method: 'S256' });
+        return reply;
+      },
+    },
+    { method: 'POST', path: '/di-oauth2-service/oauth/token', handler: token },
+    {
+      method: 'GET',
+      path: '/partner-gateway/rest/user/id',
+      handler: (request) => {
+        const auth = authorized(request);
+        return 'account' in auth ? { status: 200, body: { userId: auth.account.user.userId } } : auth;
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/partner-gateway/rest/user/registration',
+      handler: (request) => {
+        const auth = authorized(request);
+        if (!('account' in auth)) return auth;
+        auth.account.registered = false;
+        for (const grant of store.grants) if (grant.account === auth.grant.account) store.revoke(grant);
+        return { status: 204 };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/wellness-api/rest/user/permissions',
+      handler: (request) => {
+        const auth = authorized(request);
+        if (!('account' in auth)) return auth;
+        if (!auth.account.registered) return apiError(403, 'User is not registered with this application');
+        return { status: 200, body: [...auth.account.permissions] };
+      },
+    },
+    { method: 'GET', path: '/wellness-api/rest/backfill/:path', handler: backfill },
+    { method: 'GET', path: '/wellness-api/rest/:path', handler: pull },
+  ];
+
+  const server = await startFakeServer({
+    routes,
+    faultReply(injected) {
+      if (injected.kind === 'unauthorized') return apiError(401, 'Unauthorized');
+      if (injected.kind === 'server_error') return apiError(injected.status ?? 500, 'Internal Server Error');
+      return {
+        ...apiError(429, 'Rate limit exceeded'),
+        headers: { 'retry-after': String(injected.retryAfterSeconds ?? 60) },
+      };
+    },
+  });
+  store = createTokenStore(server.clock, 'garmin');
+
+  const send = async (body: unknown, headers: Record<string, string> = { 'garmin-client-id': clientId }) => {
+    if (!fake.endpointUrl) throw new Error('no endpoint configured in the Garmin portal');
+    const answer = await deliver(fake.endpointUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    deliveries.push(answer);
+    return answer;
+  };
+
+  fake = Object.assign(server, {
+    clientId,
+    clientSecret,
+    consent,
+    grants: store.grants,
+    endpointUrl: null as string | null,
+    deliveries,
+    backfills,
+    historyDays: options.historyDays ?? 365,
+    userIdOf,
+    accountOf,
+    expireAccessTokens: () => store.expireAccessTokens(),
+    send,
+    async ping(
+      kind: GarminKind | 'deregistrations' | 'userPermissionsChange',
+      window?: { start: number; end: number },
+      account = consent.account,
+    ) {
+      const userId = accountOf(account).user.userId;
+      if (kind === 'deregistrations') return send({ deregistrations: [{ userId }] });
+      if (kind === 'userPermissionsChange')
+        return send({
+          userPermissionsChange: [
+            {
+              userId,
+              summaryId: randomId(6),
+              permissions: [...accountOf(account).permissions],
+              changeTimeInSeconds: nowSeconds(),
+            },
+          ],
+        });
+      const span = window ?? { start: nowSeconds() - 60, end: nowSeconds() };
+      const callbackURL = `https://apis.garmin.com/wellness-api/rest/${PATHS[kind]}?uploadStartTimeInSeconds=${span.start}&uploadEndTimeInSeconds=${span.end}`;
+      return send({
+        [kind]: [
+          { userId, callbackURL, uploadStartTimeInSeconds: span.start, uploadEndTimeInSeconds: span.end },
+        ],
+      });
+    },
+    async push(kind: GarminKind, day: number, account = consent.account) {
+      const found = accountOf(account);
+      upload(found, [kind], [day]);
+      return send({ [kind]: summariesOf(kind, found.user, day) });
+    },
+    async syncWorkout(account = consent.account) {
+      const found = accountOf(account);
+      const window = upload(found, ['activities', 'activityDetails'], [today()], 1);
+      return [
+        await fake.ping('activities', window, account),
+        await fake.ping('activityDetails', window, account),
+      ];
+    },
+    async editWorkout(day: number, account = consent.account) {
+      const window = upload(accountOf(account), ['manuallyUpdatedActivities'], [day], 0, true);
+      return fake.ping('manuallyUpdatedActivities', window, account);
+    },
+    async setPermissions(permissions: string[], account = consent.account) {
+      accountOf(account).permissions = new Set(permissions);
+      return fake.ping('userPermissionsChange', undefined, account);
+    },
+    async deregister(account = consent.account) {
+      accountOf(account).registered = false;
+      return fake.ping('deregistrations', undefined, account);
+    },
+  });
+  return fake;
+}

@@ -1,0 +1,341 @@
+import { seeded } from './fake-server.ts';
+
+/**
+ * Deterministic Google Health API v4 data points (Fitbit / Pixel Watch data) for any local day of
+ * a user, shaped as the v4 reference describes them (providers.md §10): RFC 3339 UTC instants with
+ * separate `…UtcOffset` Durations ("3600s") and civil times, int64 fields as strings, resource
+ * names `users/me/dataTypes/{type}/dataPoints/{id}`, daily types keyed by a civil `date`.
+ * Real-world blemishes are kept: a heart rate of 0 (no reading) every day.
+ */
+export type GoogleHealthUser = { seed: string; offsetMinutes: number };
+type Json = Record<string, unknown>;
+export type Point = { atMs: number; date: string; point: Json };
+
+const DAY_MS = 86_400_000;
+export const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+const civilDate = (day: number) => {
+  const [year, month, date] = isoDay(day).split('-').map(Number);
+  return { year, month, day: date };
+};
+const offsetText = (user: GoogleHealthUser) => `${user.offsetMinutes * 60}s`;
+const midnight = (day: number, user: GoogleHealthUser) => day * DAY_MS - user.offsetMinutes * 60_000;
+const instant = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+const civil = (ms: number, user: GoogleHealthUser) => {
+  const local = new Date(ms + user.offsetMinutes * 60_000);
+  return {
+    date: { year: local.getUTCFullYear(), month: local.getUTCMonth() + 1, day: local.getUTCDate() },
+    time: { hours: local.getUTCHours(), minutes: local.getUTCMinutes(), seconds: local.getUTCSeconds() },
+  };
+};
+const interval = (startMs: number, endMs: number, user: GoogleHealthUser) => ({
+  startTime: instant(startMs),
+  startUtcOffset: offsetText(user),
+  endTime: instant(endMs),
+  endUtcOffset: offsetText(user),
+  civilStartTime: civil(startMs, user),
+  civilEndTime: civil(endMs, user),
+});
+const sampleTime = (ms: number, user: GoogleHealthUser) => ({
+  physicalTime: instant(ms),
+  utcOffset: offsetText(user),
+  civilTime: civil(ms, user),
+});
+const name = (type: string, id: string) => `users/me/dataTypes/${type}/dataPoints/${id}`;
+const source = {
+  recordingMethod: 'PASSIVELY_MEASURED',
+  device: { manufacturer: 'Google', displayName: 'Pixel Watch 3' },
+};
+
+const SPORTS = ['RUNNING', 'BIKING', 'SWIMMING', 'STRENGTH_TRAINING', 'WALKING'];
+
+/** The exercise of a day (every other day), with its interval. */
+function exerciseOf(
+  user: GoogleHealthUser,
+  day: number,
+): { startMs: number; endMs: number; json: Json } | null {
+  if (day % 2 !== 0) return null;
+  const r = seeded(`${user.seed}|exercise|${day}`);
+  const startMs = midnight(day, user) + 7 * 3_600_000 + r.int(0, 50) * 60_000;
+  const endMs = startMs + r.int(25, 60) * 60_000;
+  const sport = r.pick(SPORTS);
+  const distanceM = sport === 'STRENGTH_TRAINING' ? 0 : r.int(3000, 15000);
+  return {
+    startMs,
+    endMs,
+    json: {
+      interval: interval(startMs, endMs, user),
+      exerciseType: sport,
+      displayName: `${sport.toLowerCase().replace('_', ' ')}`,
+      activeDuration: `${Math.round((endMs - startMs) / 1000) - 60}s`,
+      metricsSummary: {
+        caloriesKcal: r.int(150, 600),
+        ...(distanceM > 0
+          ? {
+              distanceMillimeters: distanceM * 1000,
+              averageSpeedMillimetersPerSecond: Math.round((distanceM * 1_000_000) / (endMs - startMs)),
+              elevationGainMillimeters: r.int(5, 120) * 1000,
+            }
+          : {}),
+        steps: String(sport === 'RUNNING' || sport === 'WALKING' ? r.int(3000, 9000) : 0),
+        averageHeartRateBeatsPerMinute: String(r.int(115, 155)),
+        activeZoneMinutes: String(r.int(5, 40)),
+      },
+    },
+  };
+}
+
+/** Every data point of `type` on local day `day`. */
+export function pointsOf(type: string, user: GoogleHealthUser, day: number): Point[] {
+  const date = isoDay(day);
+  const start = midnight(day, user);
+  const r = seeded(`${user.seed}|${type}|${day}`);
+  const at = (atMs: number, point: Json): Point => ({ atMs, date, point });
+  const id = (index: number) => `${day}${String(index).padStart(4, '0')}`;
+  switch (type) {
+    case 'exercise': {
+      const found = exerciseOf(user, day);
+      return found
+        ? [
+            at(found.startMs, {
+              name: name(type, id(0)),
+              dataSource: { ...source, recordingMethod: 'ACTIVELY_RECORDED' },
+              exercise: found.json,
+            }),
+          ]
+        : [];
+    }
+    case 'heart-rate': {
+      const exercise = exerciseOf(user, day);
+      const out: Point[] = [];
+      for (let minute = 0; minute < 1440; minute += 5) {
+        const ms = start + minute * 60_000;
+        const active = exercise && ms >= exercise.startMs && ms <= exercise.endMs;
+        const bpm = minute === 5 ? 0 : active ? r.int(120, 172) : r.int(52, 95);
+        out.push(
+          at(ms, {
+            name: name(type, id(minute)),
+            dataSource: source,
+            heartRate: { sampleTime: sampleTime(ms, user), beatsPerMinute: String(bpm) },
+          }),
+        );
+      }
+      // Workouts are sampled every minute.
+      if (exercise)
+        for (let ms = exercise.startMs + 60_000; ms < exercise.endMs; ms += 60_000)
+          if ((ms - start) % 300_000 !== 0)
+            out.push(
+              at(ms, {
+                name: name(type, `${id(9000)}${ms}`),
+                dataSource: source,
+                heartRate: { sampleTime: sampleTime(ms, user), beatsPerMinute: String(r.int(120, 175)) },
+              }),
+            );
+      return out.sort((a, b) => a.atMs - b.atMs);
+    }
+    case 'steps':
+    case 'distance':
+    case 'floors':
+    case 'active-energy-burned': {
+      const out: Point[] = [];
+      for (let hour = 7; hour < 22; hour++) {
+        const from = start + hour * 3_600_000;
+        const span = interval(from, from + 3_600_000, user);
+        const steps = r.int(100, 1500);
+        const body =
+          type === 'steps'
+            ? { steps: { interval: span, count: String(steps) } }
+            : type === 'distance'
+              ? { distance: { interval: span, millimeters: steps * 780 } }
+              : type === 'floors'
+                ? { floors: { interval: span, count: String(r.int(0, 3)) } }
+                : { activeEnergyBurned: { interval: span, kcal: Number(r.between(5, 80).toFixed(1)) } };
+        out.push(at(from, { name: name(type, id(hour)), dataSource: source, ...body }));
+      }
+      return out;
+    }
+    case 'daily-resting-heart-rate':
+      return [
+        at(start, {
+          name: name(type, id(0)),
+          dailyRestingHeartRate: { date: civilDate(day), beatsPerMinute: String(r.int(50, 62)) },
+        }),
+      ];
+    case 'daily-heart-rate-variability':
+      return [
+        at(start, {
+          name: name(type, id(0)),
+          dailyHeartRateVariability: {
+            date: civilDate(day),
+            averageHeartRateVariabilityMilliseconds: Number(r.between(25, 70).toFixed(1)),
+          },
+        }),
+      ];
+    case 'daily-respiratory-rate':
+      return [
+        at(start, {
+          name: name(type, id(0)),
+          dailyRespiratoryRate: {
+            date: civilDate(day),
+            breathsPerMinute: Number(r.between(12, 17).toFixed(1)),
+          },
+        }),
+      ];
+    case 'daily-oxygen-saturation':
+      return [
+        at(start, {
+          name: name(type, id(0)),
+          dailyOxygenSaturation: {
+            date: civilDate(day),
+            averagePercentage: Number(r.between(94, 98).toFixed(1)),
+            lowerBoundPercentage: 91,
+            upperBoundPercentage: 99,
+          },
+        }),
+      ];
+    case 'daily-sleep-temperature-derivations':
+      return [
+        at(start, {
+          name: name(type, id(0)),
+          dailySleepTemperatureDerivations: {
+            date: civilDate(day),
+            nightlyTemperatureCelsius: Number(r.between(33.5, 35).toFixed(2)),
+            baselineTemperatureCelsius: 34.2,
+          },
+        }),
+      ];
+    case 'daily-vo2-max':
+      return day % 7 === 0
+        ? [
+            at(start, {
+              name: name(type, id(0)),
+              dailyVo2Max: { date: civilDate(day), vo2Max: Number(r.between(42, 50).toFixed(1)) },
+            }),
+          ]
+        : [];
+    case 'weight':
+    case 'body-fat': {
+      if (day % 3 !== 0) return [];
+      const ms = start + 7 * 3_600_000;
+      const body =
+        type === 'weight'
+          ? { weight: { sampleTime: sampleTime(ms, user), weightGrams: r.int(68_000, 76_000) } }
+          : {
+              bodyFat: { sampleTime: sampleTime(ms, user), percentage: Number(r.between(16, 24).toFixed(1)) },
+            };
+      return [at(ms, { name: name(type, id(0)), dataSource: { recordingMethod: 'MANUAL' }, ...body })];
+    }
+    case 'sleep': {
+      // The night that ends on the morning of `day`.
+      const from = start - r.int(30, 90) * 60_000;
+      const stages: Json[] = [];
+      let cursor = from;
+      const totals: Record<string, number> = {};
+      for (const type of [
+        'AWAKE',
+        'LIGHT',
+        'DEEP',
+        'LIGHT',
+        'REM',
+        'AWAKE',
+        'LIGHT',
+        'DEEP',
+        'REM',
+        'LIGHT',
+      ]) {
+        const minutes = type === 'AWAKE' ? r.int(2, 8) : r.int(30, 70);
+        stages.push({
+          startTime: instant(cursor),
+          startUtcOffset: offsetText(user),
+          endTime: instant(cursor + minutes * 60_000),
+          endUtcOffset: offsetText(user),
+          type,
+        });
+        totals[type] = (totals[type] ?? 0) + minutes;
+        cursor += minutes * 60_000;
+      }
+      const asleep = (totals.LIGHT ?? 0) + (totals.DEEP ?? 0) + (totals.REM ?? 0);
+      return [
+        at(from, {
+          name: name(type, id(0)),
+          dataSource: source,
+          sleep: {
+            interval: interval(from, cursor, user),
+            type: 'STAGES',
+            metadata: {
+              nap: false,
+              mainSleep: true,
+              manuallyEdited: false,
+              processed: true,
+              stagesStatus: 'SUCCEEDED',
+            },
+            stages,
+            summary: {
+              minutesInSleepPeriod: String(Math.round((cursor - from) / 60_000)),
+              minutesAsleep: String(asleep),
+              minutesAwake: String(totals.AWAKE ?? 0),
+              minutesToFallAsleep: '3',
+              minutesAfterWakeUp: '0',
+              stagesSummary: Object.entries(totals).map(([stage, minutes]) => ({
+                type: stage,
+                minutes: String(minutes),
+                count: '2',
+              })),
+            },
+          },
+        }),
+      ];
+    }
+    case 'nutrition-log': {
+      const out: Point[] = [];
+      for (const [index, [meal, hour]] of (
+        [
+          ['BREAKFAST', 8],
+          ['LUNCH', 13],
+          ['DINNER', 19],
+        ] as const
+      ).entries()) {
+        const ms = start + hour * 3_600_000;
+        out.push(
+          at(ms, {
+            name: name(type, id(index)),
+            dataSource: { recordingMethod: 'MANUAL' },
+            nutritionLog: {
+              interval: interval(ms, ms + 1_800_000, user),
+              mealType: meal,
+              foodDisplayName: `${meal.toLowerCase()} bowl`,
+              energy: { kcal: r.int(300, 800) },
+              totalCarbohydrate: { grams: r.int(20, 90) },
+              totalFat: { grams: r.int(5, 35) },
+              protein: { grams: r.int(10, 45) },
+              nutrients: [
+                { nutrient: 'SODIUM', amount: { milligrams: r.int(200, 900) } },
+                { nutrient: 'DIETARY_FIBER', amount: { grams: r.int(2, 12) } },
+              ],
+              serving: { amount: 1, unit: 'GRAM' },
+            },
+          }),
+        );
+      }
+      return out;
+    }
+    case 'hydration-log': {
+      const out: Point[] = [];
+      for (const hour of [9, 12, 15, 18]) {
+        const ms = start + hour * 3_600_000;
+        out.push(
+          at(ms, {
+            name: name(type, id(hour)),
+            dataSource: { recordingMethod: 'MANUAL' },
+            hydrationLog: {
+              interval: interval(ms, ms + 60_000, user),
+              amountConsumed: { milliliters: r.int(150, 500) },
+            },
+          }),
+        );
+      }
+      return out;
+    }
+    default:
+      return [];
+  }
+}

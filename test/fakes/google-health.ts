@@ -1,0 +1,373 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  authorizeReply,
+  basicCredentials,
+  type Consent,
+  createTokenStore,
+  type Delivery,
+  deliver,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+  type Grant,
+  pageOf,
+  type Route,
+  randomId,
+  startFakeServer,
+} from './fake-server.ts';
+import { type GoogleHealthUser, isoDay, pointsOf } from './google-health-data.ts';
+
+/**
+ * A faithful local Google Health API v4 with Google's OAuth (providers.md §10, providers-3.md §3):
+ * authorization code with PKCE (S256), `access_type=offline` for a refresh token, HTTP Basic client
+ * authentication, refresh tokens that are not rotated, revocation at /revoke; users/me/identity and
+ * profile; `users/me/dataTypes/{dataType}/dataPoints` with AIP-160 range filters on the type's own
+ * field, `pageSize` (≤ 25 for sleep and exercise, ≤ 10,000 otherwise) and `pageToken`; granular
+ * scopes (403 PERMISSION_DENIED for a data type whose scope was not granted); the per-user quota of
+ * 300 requests a minute (429 RESOURCE_EXHAUSTED); subscriber notifications carrying the configured
+ * `Authorization` secret, and the two-POST endpoint verification. Point `FITBIT_BASE_URL` at `baseUrl`.
+ */
+export type GoogleHealthFake = FakeServer & {
+  clientId: string;
+  clientSecret: string;
+  consent: Consent;
+  grants: Grant[];
+  /** The subscriber's endpoint and `endpointAuthorization` secret (set in the Cloud project). */
+  subscriber: { endpointUri: string; secret: string } | null;
+  deliveries: Delivery[];
+  perUserPerMinute: number;
+  healthUserIdOf(account: string): string;
+  expireAccessTokens(): void;
+  /** Google's endpoint verification: with the secret (must be 2xx) and without (must be 401/403). */
+  verifyEndpoint(): Promise<{ withSecret: number; withoutSecret: number }>;
+  /** A notification: `dataType` changed (UPSERT/DELETE) over [startMs, endMs). */
+  notify(
+    dataType: string,
+    startMs: number,
+    endMs: number,
+    options?: { operation?: string; secret?: string; account?: string },
+  ): Promise<Delivery>;
+};
+
+const SCOPE = 'https://www.googleapis.com/auth/googlehealth';
+const SCOPES: Readonly<Record<string, string>> = {
+  exercise: 'activity_and_fitness',
+  steps: 'activity_and_fitness',
+  distance: 'activity_and_fitness',
+  floors: 'activity_and_fitness',
+  'active-energy-burned': 'activity_and_fitness',
+  'daily-vo2-max': 'activity_and_fitness',
+  sleep: 'sleep',
+  'heart-rate': 'health_metrics_and_measurements',
+  weight: 'health_metrics_and_measurements',
+  'body-fat': 'health_metrics_and_measurements',
+  'daily-resting-heart-rate': 'health_metrics_and_measurements',
+  'daily-heart-rate-variability': 'health_metrics_and_measurements',
+  'daily-respiratory-rate': 'health_metrics_and_measurements',
+  'daily-oxygen-saturation': 'health_metrics_and_measurements',
+  'daily-sleep-temperature-derivations': 'health_metrics_and_measurements',
+  'nutrition-log': 'nutrition',
+  'hydration-log': 'nutrition',
+};
+const DATE_TYPES = new Set(Object.keys(SCOPES).filter((type) => type.startsWith('daily-')));
+const SAMPLE_TYPES = new Set(['heart-rate', 'weight', 'body-fat']);
+const SESSION_TYPES = new Set(['exercise', 'sleep']);
+const ACCESS_TTL = 3599;
+const DAY_MS = 86_400_000;
+
+const googleError = (code: number, status: string, message: string): FakeReply => ({
+  status: code,
+  body: { error: { code, message, status } },
+});
+const oauthError = (status: number, error: string, description: string): FakeReply => ({
+  status,
+  body: { error, error_description: description },
+});
+
+export async function startGoogleHealthFake(
+  options: { offsetMinutes?: number; historyDays?: number } = {},
+): Promise<GoogleHealthFake> {
+  const clientId = `${randomId(6)}.apps.googleusercontent.com`;
+  const clientSecret = `GOCSPX-${randomId(12)}`;
+  const consent: Consent = { account: 'account-1', deny: false, grantScopes: null };
+  const deliveries: Delivery[] = [];
+  const challenges = new Map<string, { challenge: string; offline: boolean }>();
+  const usage = new Map<string, { minute: number; count: number }>();
+  const historyDays = options.historyDays ?? 400;
+  let fake: GoogleHealthFake;
+  let store: ReturnType<typeof createTokenStore>;
+
+  const healthUserIdOf = (account: string) =>
+    createHash('sha256').update(`ghealth|${account}`).digest('hex').slice(0, 20);
+  const userOf = (account: string): GoogleHealthUser => ({
+    seed: `ghealth|${account}`,
+    offsetMinutes: options.offsetMinutes ?? -300,
+  });
+
+  function authorized(request: FakeRequest): Grant | FakeReply {
+    const result = store.authenticate(request.bearer);
+    if ('error' in result)
+      return googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.');
+    const account = result.grant.account;
+    const minute = Math.floor(fake.clock.now() / 60_000);
+    const used = usage.get(account);
+    const count = used && used.minute === minute ? used.count + 1 : 1;
+    usage.set(account, { minute, count });
+    if (count > fake.perUserPerMinute)
+      return {
+        ...googleError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric per user per minute'),
+        headers: { 'retry-after': '60' },
+      };
+    return result.grant;
+  }
+
+  function list(request: FakeRequest): FakeReply {
+    const grant = authorized(request);
+    if (!('account' in grant)) return grant;
+    const type = request.params.type ?? '';
+    const scope = SCOPES[type];
+    if (!scope) return googleError(404, 'NOT_FOUND', `Unknown data type ${type}`);
+    if (!grant.scopes.includes(`${SCOPE}.${scope}.readonly`))
+      return googleError(
+        403,
+        'PERMISSION_DENIED',
+        `Request had insufficient authentication scopes for ${type}.`,
+      );
+    const pageSize = Number(request.query.get('pageSize') ?? (SESSION_TYPES.has(type) ? 25 : 1440));
+    const max = SESSION_TYPES.has(type) ? 25 : 10_000;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > max)
+      return googleError(400, 'INVALID_ARGUMENT', `pageSize must be between 1 and ${max} for ${type}`);
+    const field = DATE_TYPES.has(type)
+      ? `${type.replace(/-/g, '_')}.date`
+      : SAMPLE_TYPES.has(type)
+        ? `${type.replace(/-/g, '_')}.sample_time.physical_time`
+        : `${type.replace(/-/g, '_')}.interval.start_time`;
+    const filter = request.query.get('filter') ?? '';
+    const match = /^(\S+) >= "([^"]+)" AND (\S+) < "([^"]+)"$/.exec(filter);
+    if (!match || match[1] !== field || match[3] !== field)
+      return googleError(400, 'INVALID_ARGUMENT', `filter must bound ${field} from below and above`);
+    const from = match[2] ?? '';
+    const to = match[4] ?? '';
+    const user = userOf(grant.account);
+    const today = Math.floor((fake.clock.now() + user.offsetMinutes * 60_000) / DAY_MS);
+    const oldest = today - historyDays;
+    let firstDay: number;
+    let lastDay: number;
+    let keep: (point: { atMs: number; date: string }) => boolean;
+    if (DATE_TYPES.has(type)) {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to))
+        return googleError(400, 'INVALID_ARGUMENT', `${field} takes civil dates`);
+      firstDay = Date.parse(`${from}T00:00:00Z`) / DAY_MS;
+      lastDay = Date.parse(`${to}T00:00:00Z`) / DAY_MS - 1;
+      keep = (point) => point.date >= from && point.date < to;
+    } else {
+      const fromMs = Date.parse(from);
+      const toMs = Date.parse(to);
+      if (Number.isNaN(fromMs) || Number.isNaN(toMs))
+        return googleError(400, 'INVALID_ARGUMENT', `${field} takes RFC 3339 times`);
+      firstDay = Math.floor(fromMs / DAY_MS) - 1;
+      lastDay = Math.floor(toMs / DAY_MS) + 1;
+      keep = (point) => point.atMs >= fromMs && point.atMs < toMs;
+    }
+    const points: { atMs: number; point: unknown }[] = [];
+    for (let day = Math.max(firstDay, oldest); day <= Math.min(lastDay, today); day++)
+      for (const point of pointsOf(type, user, day))
+        if (keep(point) && point.atMs <= fake.clock.now()) points.push(point);
+    points.sort((a, b) => b.atMs - a.atMs);
+    const page = pageOf(
+      points,
+      pageSize,
+      request.query.get('pageToken') || null,
+      `${type}|${filter}|${pageSize}`,
+    );
+    if (!page) return googleError(400, 'INVALID_ARGUMENT', 'Invalid page token');
+    return {
+      status: 200,
+      body: {
+        dataPoints: page.page.map((entry) => entry.point),
+        ...(page.next ? { nextPageToken: page.next } : {}),
+      },
+    };
+  }
+
+  function token(request: FakeRequest): FakeReply {
+    const client = basicCredentials(request.headers);
+    if (!client || client.id !== clientId || client.secret !== clientSecret)
+      return oauthError(401, 'invalid_client', 'The OAuth client was not found.');
+    const form = request.form;
+    if (form.get('grant_type') === 'authorization_code') {
+      const code = form.get('code') ?? '';
+      const pkce = challenges.get(code);
+      challenges.delete(code);
+      const pending = store.takeCode(code);
+      if (!pending || !pkce || pending.redirectUri !== form.get('redirect_uri'))
+        return oauthError(400, 'invalid_grant', 'Malformed auth code.');
+      if (
+        createHash('sha256')
+          .update(form.get('code_verifier') ?? '')
+          .digest('base64url') !== pkce.challenge
+      )
+        return oauthError(400, 'invalid_grant', 'Invalid code verifier.');
+      const grant = store.createGrant(pending.account, pending.scopes, ACCESS_TTL, pkce.offline);
+      return tokenReply(grant, true);
+    }
+    if (form.get('grant_type') === 'refresh_token') {
+      const found = store.byRefresh(form.get('refresh_token') ?? '');
+      if (!found || found.retired || found.grant.revoked)
+        return oauthError(400, 'invalid_grant', 'Token has been expired or revoked.');
+      // Google keeps the refresh token: only a new access token comes back.
+      store.renewAccess(found.grant, ACCESS_TTL);
+      return tokenReply(found.grant, false);
+    }
+    return oauthError(400, 'unsupported_grant_type', 'Invalid grant_type.');
+  }
+
+  function tokenReply(grant: Grant, withRefresh: boolean): FakeReply {
+    return {
+      status: 200,
+      body: {
+        access_token: grant.accessToken,
+        expires_in: ACCESS_TTL,
+        ...(withRefresh && grant.refreshToken ? { refresh_token: grant.refreshToken } : {}),
+        scope: grant.scopes.join(' '),
+        token_type: 'Bearer',
+      },
+    };
+  }
+
+  const routes: Route[] = [
+    {
+      method: 'GET',
+      path: '/o/oauth2/v2/auth',
+      handler: (request) => {
+        const challenge = request.query.get('code_challenge');
+        if (!challenge || request.query.get('code_challenge_method') !== 'S256')
+          return { status: 400, body: 'Error 400: invalid_request (code_challenge_method)' };
+        const reply = authorizeReply(request, store, consent, { clientId, scopeSeparator: ' ' });
+        const location = reply.headers?.location;
+        const code = location ? new URL(location).searchParams.get('code') : null;
+        if (code)
+          challenges.set(code, { challenge, offline: request.query.get('access_type') === 'offline' });
+        return reply;
+      },
+    },
+    { method: 'POST', path: '/token', handler: token },
+    {
+      method: 'POST',
+      path: '/revoke',
+      handler: (request) => {
+        const value = request.form.get('token') ?? '';
+        const grant = store.grants.find(
+          (candidate) => candidate.accessToken === value || candidate.refreshToken === value,
+        );
+        if (!grant) return oauthError(400, 'invalid_token', 'Token expired or revoked');
+        store.revoke(grant);
+        return { status: 200, body: {} };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v4/users/me/identity',
+      handler: (request) => {
+        const grant = authorized(request);
+        if (!('account' in grant)) return grant;
+        return {
+          status: 200,
+          body: {
+            name: 'users/me/identity',
+            healthUserId: healthUserIdOf(grant.account),
+            legacyUserId: 'B4F9Z2',
+          },
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v4/users/me/profile',
+      handler: (request) => {
+        const grant = authorized(request);
+        if (!('account' in grant)) return grant;
+        if (!grant.scopes.includes(`${SCOPE}.profile.readonly`))
+          return googleError(403, 'PERMISSION_DENIED', 'insufficient scopes');
+        return {
+          status: 200,
+          body: { name: 'users/me/profile', age: 36, membershipStartDate: { year: 2019, month: 4, day: 2 } },
+        };
+      },
+    },
+    { method: 'GET', path: '/v4/users/me/dataTypes/:type/dataPoints', handler: list },
+  ];
+
+  const server = await startFakeServer({
+    routes,
+    faultReply(injected) {
+      if (injected.kind === 'unauthorized')
+        return googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.');
+      if (injected.kind === 'server_error')
+        return googleError(injected.status ?? 500, 'UNAVAILABLE', 'The service is currently unavailable.');
+      return {
+        ...googleError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded'),
+        headers: { 'retry-after': String(injected.retryAfterSeconds ?? 60) },
+      };
+    },
+  });
+  store = createTokenStore(server.clock, 'ya29');
+
+  const post = async (body: unknown, secret: string | null) => {
+    if (!fake.subscriber) throw new Error('no subscriber configured');
+    const answer = await deliver(fake.subscriber.endpointUri, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(secret === null ? {} : { authorization: secret }) },
+      body: JSON.stringify(body),
+    });
+    deliveries.push(answer);
+    return answer;
+  };
+
+  fake = Object.assign(server, {
+    clientId,
+    clientSecret,
+    consent,
+    grants: store.grants,
+    subscriber: null as { endpointUri: string; secret: string } | null,
+    deliveries,
+    perUserPerMinute: 300,
+    healthUserIdOf,
+    expireAccessTokens: () => store.expireAccessTokens(),
+    async verifyEndpoint() {
+      const withSecret = await post({ type: 'verification' }, fake.subscriber?.secret ?? null);
+      const withoutSecret = await post({ type: 'verification' }, null);
+      return { withSecret: withSecret.status, withoutSecret: withoutSecret.status };
+    },
+    async notify(
+      dataType: string,
+      startMs: number,
+      endMs: number,
+      extra: { operation?: string; secret?: string; account?: string } = {},
+    ) {
+      return post(
+        {
+          data: {
+            healthUserId: healthUserIdOf(extra.account ?? consent.account),
+            operation: extra.operation ?? 'UPSERT',
+            dataType,
+            intervals: [
+              {
+                physicalTimeInterval: {
+                  startTime: new Date(startMs).toISOString(),
+                  endTime: new Date(endMs).toISOString(),
+                },
+              },
+            ],
+            clientProvidedSubscriptionName: 'tributary',
+            version: randomUUID(),
+          },
+        },
+        extra.secret ?? fake.subscriber?.secret ?? null,
+      );
+    },
+  });
+  return fake;
+}
+
+export { isoDay };
