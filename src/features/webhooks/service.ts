@@ -19,7 +19,7 @@ import { dropPendingSuppressible, releaseHeld, reschedule } from './repo.ts';
 import { loadWebhookSettings, type WebhookSettings } from './settings.ts';
 import { generateWebhookSecret, MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
 import { sweepStuckEvents } from './stuck-sweeper.ts';
-import type { DestinationStatus } from './tables.ts';
+import type { DestinationStatus, WebhookEventStatus } from './tables.ts';
 
 export type Destination = {
   url: string | null;
@@ -34,6 +34,14 @@ export type Destination = {
   heldEvents: number;
   /** While set (and in the future), deliveries are also signed with the previous secret. */
   previousSecretExpiresAt: Date | null;
+};
+
+export type EventState = {
+  destinationId: string | null;
+  status: WebhookEventStatus;
+  attempts: number;
+  lastError: string | null;
+  deliveredAt: Date | null;
 };
 
 export type WebhooksServiceDeps = {
@@ -273,6 +281,32 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
     /** Queues again the pending events whose job was lost (see stuck-sweeper.ts); returns how many. */
     sweepStuckEvents: () => sweepStuckEvents({ db, jobs, clock }, settings.stuckAfterMs),
+
+    /** Where given events stand, for features that show their own delivery state (lab reports). */
+    async eventStates(developerId: string, eventIds: readonly string[]): Promise<Map<string, EventState>> {
+      if (eventIds.length === 0) return new Map();
+      const [destination, rows] = await Promise.all([
+        destinations.findDestination(db, developerId),
+        db
+          .selectFrom('webhook_events')
+          .select(['id', 'status', 'attempts', 'last_error', 'delivered_at'])
+          .where('developer_id', '=', developerId)
+          .where('id', 'in', [...eventIds])
+          .execute(),
+      ]);
+      return new Map(
+        rows.map((row) => [
+          row.id,
+          {
+            destinationId: destination?.id ?? null,
+            status: row.status,
+            attempts: row.attempts,
+            lastError: row.last_error,
+            deliveredAt: row.delivered_at,
+          },
+        ]),
+      );
+    },
 
     async listDeliveries(developerId: string, filters: DeliveryFilters): Promise<DeliveryPage> {
       return listDeliveries(db, developerId, filters);
