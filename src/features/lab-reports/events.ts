@@ -9,7 +9,8 @@ import type { FailureReason } from './tables.ts';
 
 type Session = { id: string; uploadId: string; referenceId: string | null };
 
-const reference = (session: Session) => (session.referenceId === null ? {} : { reference_id: session.referenceId });
+const reference = (session: Session) =>
+  session.referenceId === null ? {} : { reference_id: session.referenceId };
 
 export function completedEvent(session: Session, report: ParsedReport, at: Date): WebhookEnvelope {
   const collection = {

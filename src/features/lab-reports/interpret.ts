@@ -6,7 +6,14 @@ import { loincFor } from './dictionary/convert.ts';
 import { matchBiomarker } from './dictionary/match.ts';
 import { ucumFor } from './dictionary/units.ts';
 import type { RawResult } from './extraction/parse-values.ts';
-import { judge, judgeBound, parseNumber, parseRange, type ParsedRange, type Verdict } from './extraction/ranges.ts';
+import {
+  judge,
+  judgeBound,
+  parseNumber,
+  parseRange,
+  type ParsedRange,
+  type Verdict,
+} from './extraction/ranges.ts';
 import type { LabResult } from './result-types.ts';
 
 const REPORT_FLAGS: Record<string, 'high' | 'low' | 'abnormal'> = {
@@ -33,7 +40,8 @@ type Measured =
   | { kind: 'absent'; reason: string };
 
 function measure(raw: RawResult): Measured {
-  if (raw.value === undefined) return { kind: 'absent', reason: 'no value printed or the value could not be read' };
+  if (raw.value === undefined)
+    return { kind: 'absent', reason: 'no value printed or the value could not be read' };
   const text = raw.value.trim();
   const bound = /^([<>≤≥])(.+)$/.exec(text);
   if (bound) {
@@ -47,9 +55,14 @@ function measure(raw: RawResult): Measured {
   return { kind: 'absent', reason: `unreadable value "${text}"` };
 }
 
-function verdictOf(measured: Measured, range: ParsedRange | undefined, referenceText: string | undefined): Verdict | undefined {
+function verdictOf(
+  measured: Measured,
+  range: ParsedRange | undefined,
+  referenceText: string | undefined,
+): Verdict | undefined {
   if (measured.kind === 'numeric') return range ? judge(measured.value, range) : undefined;
-  if (measured.kind === 'bounded') return range ? judgeBound(measured.operator, measured.value, range) : undefined;
+  if (measured.kind === 'bounded')
+    return range ? judgeBound(measured.operator, measured.value, range) : undefined;
   if (measured.kind === 'qualitative' && referenceText && !range) {
     return measured.text.toLowerCase() === referenceText.toLowerCase() ? 'normal' : undefined;
   }
@@ -58,7 +71,10 @@ function verdictOf(measured: Measured, range: ParsedRange | undefined, reference
 
 const appliedRange = (range: ParsedRange | undefined) =>
   range && (range.lower !== undefined || range.upper !== undefined)
-    ? { ...(range.lower === undefined ? {} : { lower: range.lower }), ...(range.upper === undefined ? {} : { upper: range.upper }) }
+    ? {
+        ...(range.lower === undefined ? {} : { lower: range.lower }),
+        ...(range.upper === undefined ? {} : { upper: range.upper }),
+      }
     : undefined;
 
 export function interpret(raw: RawResult, panel?: { id: number; name: string; key: string }): LabResult {

@@ -43,7 +43,8 @@ const SUMMARY = [
 ] as const;
 
 /** JSON columns come back parsed from PostgreSQL and as text from some drivers: read both. */
-const parsed = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
+const parsed = <T>(value: unknown): T =>
+  typeof value === 'string' ? (JSON.parse(value) as T) : (value as T);
 
 function toRow(row: Record<string, unknown>): SessionRow {
   return {
@@ -104,7 +105,11 @@ export async function readFile(db: Db, sessionId: string): Promise<string | unde
   return row?.sealed;
 }
 
-export async function findSession(db: Db, developerId: string, sessionId: string): Promise<SessionRow | undefined> {
+export async function findSession(
+  db: Db,
+  developerId: string,
+  sessionId: string,
+): Promise<SessionRow | undefined> {
   const row = await db
     .selectFrom('lab_report_sessions')
     .select(SUMMARY)
@@ -179,7 +184,8 @@ export async function listSessions(db: Db, developerId: string, filters: ListFil
     .where('deleted_at', 'is', null);
   if (filters.referenceId !== undefined) query = query.where('reference_id', '=', filters.referenceId);
   if (filters.uploadId !== undefined) query = query.where('upload_id', '=', filters.uploadId);
-  if (filters.reportDateFrom) query = query.where(sql`report_date`, '>=', sql`${filters.reportDateFrom}::date`);
+  if (filters.reportDateFrom)
+    query = query.where(sql`report_date`, '>=', sql`${filters.reportDateFrom}::date`);
   if (filters.reportDateTo) query = query.where(sql`report_date`, '<=', sql`${filters.reportDateTo}::date`);
   if (filters.uploadedFrom) query = query.where('uploaded_at', '>=', filters.uploadedFrom);
   if (filters.uploadedBefore) query = query.where('uploaded_at', '<', filters.uploadedBefore);
@@ -188,7 +194,12 @@ export async function listSessions(db: Db, developerId: string, filters: ListFil
 }
 
 /** Marks the session deleted and drops its file, in the caller's transaction; false when not found. */
-export async function deleteSession(trx: Db, developerId: string, sessionId: string, at: Date): Promise<boolean> {
+export async function deleteSession(
+  trx: Db,
+  developerId: string,
+  sessionId: string,
+  at: Date,
+): Promise<boolean> {
   const row = await trx
     .updateTable('lab_report_sessions')
     .set({ deleted_at: at, updated_at: at, report: null })

@@ -4,10 +4,13 @@
 // schemas by the tests.
 import Type from 'typebox';
 
-const Day = (description: string) => Type.Optional(Type.String({ maxLength: 10, description: `YYYY-MM-DD; ${description}` }));
+const Day = (description: string) =>
+  Type.Optional(Type.String({ maxLength: 10, description: `YYYY-MM-DD; ${description}` }));
 
 export const UploadQuery = Type.Object({
-  reference_id: Type.Optional(Type.String({ maxLength: 256, description: 'Your external identifier for this report or patient' })),
+  reference_id: Type.Optional(
+    Type.String({ maxLength: 256, description: 'Your external identifier for this report or patient' }),
+  ),
 });
 
 export const UploadResponse = Type.Object({
@@ -28,7 +31,9 @@ export const SessionParams = Type.Object({
   session_id: Type.String({ maxLength: 32, description: 'The session id (an integer)' }),
 });
 
-export const FileParams = Type.Object({ token: Type.String({ maxLength: 512 }) });
+export const FileQuery = Type.Object({
+  token: Type.String({ maxLength: 1024, description: 'The sealed link token from /files' }),
+});
 
 const StatusEntry = Type.Object({
   status: Type.String(),
@@ -44,7 +49,9 @@ export const Session = Type.Object(
     upload_id: Type.Optional(Type.String()),
     reference_id: Type.Optional(Type.String()),
     report_type: Type.String({ description: 'lab' }),
-    current_status: Type.String({ description: 'processing, completed (event on its way), sent, delivery_failed or failed' }),
+    current_status: Type.String({
+      description: 'processing, completed (event on its way), sent, delivery_failed or failed',
+    }),
     uploaded_at: Type.Optional(Type.String({ format: 'date-time' })),
     updated_at: Type.Optional(Type.String({ format: 'date-time' })),
     report_date: Type.Optional(Type.String()),
@@ -60,8 +67,20 @@ export const Session = Type.Object(
     output_bytes: Type.Optional(Type.Integer()),
     file_count: Type.Optional(Type.Integer()),
     status_history: Type.Optional(Type.Array(StatusEntry)),
-    results: Type.Optional(Type.Array(Open('One layered result: source, biomarker, measurement, interpretation, reference_ranges'))),
-    panels: Type.Optional(Type.Array(Type.Object({ id: Type.Integer(), name: Type.Optional(Type.String()), key: Type.Optional(Type.String()) }))),
+    results: Type.Optional(
+      Type.Array(
+        Open('One layered result: source, biomarker, measurement, interpretation, reference_ranges'),
+      ),
+    ),
+    panels: Type.Optional(
+      Type.Array(
+        Type.Object({
+          id: Type.Integer(),
+          name: Type.Optional(Type.String()),
+          key: Type.Optional(Type.String()),
+        }),
+      ),
+    ),
     report_notes: Type.Optional(Type.String()),
   },
   { description: 'A lab report session; list items carry the summary fields only (no results/panels)' },

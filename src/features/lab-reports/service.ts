@@ -93,10 +93,13 @@ export function createLabReportsService(deps: LabReportsDeps) {
         throw invalidParameter('reference_id', `expected 1 to ${MAX_REFERENCE} characters`);
       if (file.bytes.length === 0) throw invalidParameter('file', 'the file is empty');
       if (file.bytes.length > MAX_FILE_BYTES)
-        throw new AppError('payload_too_large', `file: larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit`);
+        throw new AppError(
+          'payload_too_large',
+          `file: larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit`,
+        );
       const mediaType = sniffMediaType(file.bytes);
       if (!mediaType)
-        throw new AppError('unsupported_media_type', 'file: expected a PDF, PNG, JPEG, GIF or WebP file (by its content)');
+        throw invalidParameter('file', 'expected a PDF, PNG, JPEG, GIF or WebP file (by its content)');
       const uploadId = `upl_${randomBytes(8).toString('hex')}`;
       const at = clock.now();
       const sealed = secretBox.seal(file.bytes.toString('base64'));
@@ -144,12 +147,20 @@ export function createLabReportsService(deps: LabReportsDeps) {
         report = await parse(bytes, session.media_type as never);
       } catch (error) {
         if (error instanceof UnreadableFileError) {
-          await fail({ code: 'file_unreadable', message: `The uploaded file could not be read: ${error.message}.`, retriable: false });
+          await fail({
+            code: 'file_unreadable',
+            message: `The uploaded file could not be read: ${error.message}.`,
+            retriable: false,
+          });
           return;
         }
         deps.log.warn({ err: error, sessionId, attempt: session.attempts }, 'lab report processing failed');
         if (session.attempts >= MAX_ATTEMPTS) {
-          await fail({ code: 'internal', message: 'The report could not be processed; submitting it again may succeed.', retriable: true });
+          await fail({
+            code: 'internal',
+            message: 'The report could not be processed; submitting it again may succeed.',
+            retriable: true,
+          });
           return;
         }
         throw error;
@@ -185,11 +196,17 @@ export function createLabReportsService(deps: LabReportsDeps) {
         {
           ...(query.reference_id === undefined ? {} : { referenceId: query.reference_id }),
           ...(query.upload_id === undefined ? {} : { uploadId: query.upload_id }),
-          ...(checkDate('report_date_from', query.report_date_from) ? { reportDateFrom: query.report_date_from } : {}),
-          ...(checkDate('report_date_to', query.report_date_to) ? { reportDateTo: query.report_date_to } : {}),
+          ...(checkDate('report_date_from', query.report_date_from)
+            ? { reportDateFrom: query.report_date_from }
+            : {}),
+          ...(checkDate('report_date_to', query.report_date_to)
+            ? { reportDateTo: query.report_date_to }
+            : {}),
           ...(uploadedFrom ? { uploadedFrom: new Date(`${uploadedFrom}T00:00:00Z`) } : {}),
           // Inclusive of the whole last day.
-          ...(uploadedTo ? { uploadedBefore: new Date(Date.parse(`${uploadedTo}T00:00:00Z`) + 86_400_000) } : {}),
+          ...(uploadedTo
+            ? { uploadedBefore: new Date(Date.parse(`${uploadedTo}T00:00:00Z`) + 86_400_000) }
+            : {}),
         },
         LIST_LIMIT,
       );
@@ -206,7 +223,9 @@ export function createLabReportsService(deps: LabReportsDeps) {
 
     async remove(owner: Owner, sessionId: string): Promise<void> {
       checkSessionId(sessionId);
-      const deleted = await db.transaction().execute((trx) => repo.deleteSession(trx, owner.id, sessionId, clock.now()));
+      const deleted = await db
+        .transaction()
+        .execute((trx) => repo.deleteSession(trx, owner.id, sessionId, clock.now()));
       if (!deleted) throw notFound(`no lab report session "${sessionId}"`);
     },
 
@@ -214,7 +233,12 @@ export function createLabReportsService(deps: LabReportsDeps) {
       const row = await mustFind(owner, sessionId);
       const state = row.event_id ? (await deliveryStates(owner, [row])).get(row.event_id) : undefined;
       if (!state || !state.destinationId) return { deliveries: [] };
-      const status = state.status === 'delivered' ? 'delivered' : state.status === 'failed' || state.status === 'rejected' || state.status === 'dropped' ? 'failed' : 'pending';
+      const status =
+        state.status === 'delivered'
+          ? 'delivered'
+          : state.status === 'failed' || state.status === 'rejected' || state.status === 'dropped'
+            ? 'failed'
+            : 'pending';
       return {
         deliveries: [
           {
@@ -233,9 +257,13 @@ export function createLabReportsService(deps: LabReportsDeps) {
       const row = await mustFind(owner, sessionId);
       const expires = new Date(clock.now().getTime() + FILE_LINK_SECONDS * 1000);
       const token = secretBox.seal(JSON.stringify({ s: row.id, d: owner.id, e: expires.getTime() }));
-      const filename = row.file_name ?? `lab-report-${row.id}.${EXTENSIONS[row.media_type as keyof typeof EXTENSIONS] ?? 'bin'}`;
+      const filename =
+        row.file_name ??
+        `lab-report-${row.id}.${EXTENSIONS[row.media_type as keyof typeof EXTENSIONS] ?? 'bin'}`;
       return {
-        files: [{ filename, presigned_url: `${deps.publicUrl}/v2/lab-reports/files/${token}` }],
+        files: [
+          { filename, presigned_url: `${deps.publicUrl}/v2/lab-reports/files/download?token=${token}` },
+        ],
         expires_at: wireDateTime(expires),
       };
     },
@@ -249,7 +277,8 @@ export function createLabReportsService(deps: LabReportsDeps) {
       } catch {
         throw gone();
       }
-      if (typeof claim.s !== 'string' || typeof claim.d !== 'string' || typeof claim.e !== 'number') throw gone();
+      if (typeof claim.s !== 'string' || typeof claim.d !== 'string' || typeof claim.e !== 'number')
+        throw gone();
       if (claim.e < clock.now().getTime()) throw gone();
       const row = await repo.findSession(db, claim.d, claim.s);
       const sealed = row ? await repo.readFile(db, row.id) : undefined;
@@ -257,7 +286,9 @@ export function createLabReportsService(deps: LabReportsDeps) {
       return {
         bytes: Buffer.from(secretBox.open(sealed), 'base64'),
         mediaType: row.media_type,
-        filename: row.file_name ?? `lab-report-${row.id}.${EXTENSIONS[row.media_type as keyof typeof EXTENSIONS] ?? 'bin'}`,
+        filename:
+          row.file_name ??
+          `lab-report-${row.id}.${EXTENSIONS[row.media_type as keyof typeof EXTENSIONS] ?? 'bin'}`,
       };
     },
   };

@@ -26,7 +26,11 @@ function history(row: SessionRow, state: DeliveryState | undefined): StatusEntry
   return row.status_history;
 }
 
-export function summaryView(row: SessionRow, report: ParsedReport | null, states: Map<string, DeliveryState>) {
+export function summaryView(
+  row: SessionRow,
+  report: ParsedReport | null,
+  states: Map<string, DeliveryState>,
+) {
   const state = delivery(row, states);
   return {
     session_id: row.id,
@@ -52,7 +56,11 @@ export function summaryView(row: SessionRow, report: ParsedReport | null, states
   };
 }
 
-export function sessionView(row: SessionRow, report: ParsedReport | null, states: Map<string, DeliveryState>) {
+export function sessionView(
+  row: SessionRow,
+  report: ParsedReport | null,
+  states: Map<string, DeliveryState>,
+) {
   const summary = summaryView(row, report, states);
   if (!report) return summary;
   const results = JSON.stringify(report.results);

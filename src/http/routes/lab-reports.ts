@@ -2,12 +2,13 @@
 // data, then list, read, delete sessions and see their deliveries and files. Thin: the lab-reports
 // service decides. Multipart is parsed only inside this scope, with the 20 MB file limit.
 import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { AppError, invalidParameter } from '../../core/errors.ts';
 import type { AppContext } from '../../features/context.ts';
 import {
   Deliveries,
-  FileParams,
+  FileQuery,
   Files,
   ListQuery,
   Session,
@@ -27,8 +28,8 @@ const Nothing = Type.Null({ description: 'No body' });
 type Upload = { bytes: Buffer; fileName: string | null; referenceId: string | undefined };
 
 /** The one `file` part (and an optional `reference_id` field) of a multipart upload. */
-async function readUpload(request: import('fastify').FastifyRequest): Promise<Upload> {
-  if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'expected multipart/form-data with a file part');
+async function readUpload(request: FastifyRequest): Promise<Upload> {
+  if (!request.isMultipart()) throw invalidParameter('body', 'expected multipart/form-data with a file part');
   let upload: Upload | undefined;
   let referenceId: string | undefined;
   try {
@@ -37,7 +38,11 @@ async function readUpload(request: import('fastify').FastifyRequest): Promise<Up
         const bytes = await part.toBuffer();
         if (part.fieldname !== 'file') continue;
         if (upload) throw invalidParameter('file', 'send one file per upload');
-        upload = { bytes, fileName: part.filename ? part.filename.slice(0, 200) : null, referenceId: undefined };
+        upload = {
+          bytes,
+          fileName: part.filename ? part.filename.slice(0, 200) : null,
+          referenceId: undefined,
+        };
       } else if (part.fieldname === 'reference_id' && typeof part.value === 'string') {
         referenceId = part.value;
       }
@@ -46,7 +51,10 @@ async function readUpload(request: import('fastify').FastifyRequest): Promise<Up
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new AppError('payload_too_large', `file: larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit`);
+      throw new AppError(
+        'payload_too_large',
+        `file: larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit`,
+      );
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       throw invalidParameter('body', 'expected one file part and at most a reference_id field');
     throw invalidParameter('body', `malformed multipart body (${(error as Error).message})`);
@@ -98,7 +106,12 @@ export async function registerLabReportRoutes(app: App, ctx: AppContext) {
     {
       config,
       serializerCompiler: plainJson,
-      schema: { tags, summary: 'Your lab report sessions, newest first', querystring: ListQuery, response: { 200: SessionList } },
+      schema: {
+        tags,
+        summary: 'Your lab report sessions, newest first',
+        querystring: ListQuery,
+        response: { 200: SessionList },
+      },
     },
     async (request) => reports.list(request.developer, request.query),
   );
@@ -141,7 +154,12 @@ export async function registerLabReportRoutes(app: App, ctx: AppContext) {
     {
       config,
       serializerCompiler: plainJson,
-      schema: { tags, summary: 'Where the session’s webhook event stands', params: SessionParams, response: { 200: Deliveries } },
+      schema: {
+        tags,
+        summary: 'Where the session’s webhook event stands',
+        params: SessionParams,
+        response: { 200: Deliveries },
+      },
     },
     async (request) => reports.deliveries(request.developer, request.params.session_id),
   );
@@ -151,20 +169,30 @@ export async function registerLabReportRoutes(app: App, ctx: AppContext) {
     {
       config,
       serializerCompiler: plainJson,
-      schema: { tags, summary: 'The uploaded file, with a download link valid for 15 minutes', params: SessionParams, response: { 200: Files } },
+      schema: {
+        tags,
+        summary: 'The uploaded file, with a download link valid for 15 minutes',
+        params: SessionParams,
+        response: { 200: Files },
+      },
     },
     async (request) => reports.files(request.developer, request.params.session_id),
   );
 
   // The download link `/files` hands out: no credentials, the sealed token is the authority.
   app.get(
-    '/v2/lab-reports/files/:token',
+    '/v2/lab-reports/files/download',
     {
       config: { auth: 'none' as const },
-      schema: { tags, summary: 'Download an uploaded lab report file (link from /files)', params: FileParams, response: { 200: Type.Unknown({ description: 'The file' }) } },
+      schema: {
+        tags,
+        summary: 'Download an uploaded lab report file (link from /files)',
+        querystring: FileQuery,
+        response: { 200: Type.Unknown({ description: 'The file' }) },
+      },
     },
     async (request, reply) => {
-      const file = await reports.download(request.params.token);
+      const file = await reports.download(request.query.token);
       return reply
         .header('content-type', file.mediaType)
         .header('content-disposition', `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`)

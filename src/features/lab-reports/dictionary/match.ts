@@ -30,7 +30,9 @@ for (const entry of BIOMARKERS) {
   }
 }
 /** Longest first, so "hdl cholesterol" is tried before "cholesterol". */
-const SYNONYMS_BY_LENGTH = [...BY_SYNONYM.keys()].filter((name) => name.length >= 3).sort((a, b) => b.length - a.length);
+const SYNONYMS_BY_LENGTH = [...BY_SYNONYM.keys()]
+  .filter((name) => name.length >= 3)
+  .sort((a, b) => b.length - a.length);
 
 /** Whether the text is, as a whole, a name the dictionary knows. */
 export function isKnownName(text: string): boolean {
@@ -52,7 +54,10 @@ function containsWords(haystack: string, needle: string): boolean {
 /** Drops qualifiers labs append that do not change the test (", serum", "(calc)"). */
 function withoutQualifiers(normal: string): string {
   return normal
-    .replace(/\b(serum|plasma|blood|whole blood|s|p|calc|calculated|level|result|test|quant|quantitative)\b/g, ' ')
+    .replace(
+      /\b(serum|plasma|blood|whole blood|s|p|calc|calculated|level|result|test|quant|quantitative)\b/g,
+      ' ',
+    )
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -72,7 +77,8 @@ export function matchBiomarker(printedName: string, printedUnit?: string): Bioma
 
 function bySiblingUnit(entry: BiomarkerEntry, printedName: string, printedUnit?: string): BiomarkerEntry {
   const percentPrinted = printedUnit !== undefined && canonicalUnitText(printedUnit) === '%';
-  if (entry.percentOf && (percentPrinted || /%/.test(printedName))) return BY_KEY.get(entry.percentOf) ?? entry;
+  if (entry.percentOf && (percentPrinted || /%/.test(printedName)))
+    return BY_KEY.get(entry.percentOf) ?? entry;
   if (!percentPrinted && printedUnit) {
     const absolute = BIOMARKERS.find((candidate) => candidate.percentOf === entry.key);
     if (absolute) return absolute;

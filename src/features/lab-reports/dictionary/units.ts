@@ -87,5 +87,7 @@ export function ucumFor(printed: string): string | undefined {
 export function looksLikeUnit(text: string): boolean {
   const canonical = canonicalUnitText(text);
   if (canonical in UCUM_BY_SPELLING) return true;
-  return /^(x?10[e^*]\d+\/)?[a-z]{0,4}(\[?iu\]?)?\/(\d+(\.\d+)?)?[a-z]{1,5}(\d(\.\d+)?m\^?2)?$/.test(canonical);
+  return /^(x?10[e^*]\d+\/)?[a-z]{0,4}(\[?iu\]?)?\/(\d+(\.\d+)?)?[a-z]{1,5}(\d(\.\d+)?m\^?2)?$/.test(
+    canonical,
+  );
 }

@@ -32,9 +32,17 @@ export function readDate(text: string, dayFirst: boolean): string | undefined {
     year = Number(match[3]!.length === 2 ? `20${match[3]}` : match[3]);
     [month, day] = dayFirst || first > 12 ? [second, first] : [first, second];
   } else if ((match = /^(\d{1,2})[ -]([A-Za-z]{3,9})[ -](\d{4})$/.exec(text))) {
-    [day, month, year] = [Number(match[1]), MONTHS.indexOf(match[2]!.slice(0, 3).toLowerCase()) + 1, Number(match[3])];
+    [day, month, year] = [
+      Number(match[1]),
+      MONTHS.indexOf(match[2]!.slice(0, 3).toLowerCase()) + 1,
+      Number(match[3]),
+    ];
   } else if ((match = /^([A-Za-z]{3,9}) (\d{1,2}),? (\d{4})$/.exec(text))) {
-    [month, day, year] = [MONTHS.indexOf(match[1]!.slice(0, 3).toLowerCase()) + 1, Number(match[2]), Number(match[3])];
+    [month, day, year] = [
+      MONTHS.indexOf(match[1]!.slice(0, 3).toLowerCase()) + 1,
+      Number(match[2]),
+      Number(match[3]),
+    ];
   } else return undefined;
   if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1900 || year > 2200) return undefined;
   const date = new Date(Date.UTC(year, month - 1, day));
@@ -44,7 +52,8 @@ export function readDate(text: string, dayFirst: boolean): string | undefined {
 
 function readTime(clock: string | undefined, meridiem: string | undefined): string | undefined {
   if (!clock) return undefined;
-  let [hours, minutes] = clock.split(':').map(Number) as [number, number];
+  const [hour, minutes] = clock.split(':').map(Number) as [number, number];
+  let hours = hour;
   if (meridiem) {
     const pm = meridiem.toLowerCase() === 'pm';
     if (hours === 12) hours = pm ? 12 : 0;
@@ -54,13 +63,19 @@ function readTime(clock: string | undefined, meridiem: string | undefined): stri
 }
 
 const labelled = (labels: string) => new RegExp(`\\b(?:${labels})\\s*[:#]?\\s*${DATE_TEXT}${TIME_TEXT}`, 'i');
-const REPORTED = labelled('date reported|reported|report date|report issued|issued|date of report|resulted|final report');
-const COLLECTED = labelled('date collected|collected|collection date|collection|specimen collected|date of collection|drawn|sample date');
+const REPORTED = labelled(
+  'date reported|reported|report date|report issued|issued|date of report|resulted|final report',
+);
+const COLLECTED = labelled(
+  'date collected|collected|collection date|collection|specimen collected|date of collection|drawn|sample date',
+);
 const BORN = labelled('dob|date of birth|birth date|born');
 const SEX = /\b(?:sex|gender)\s*[:/]?\s*(female|male|f|m)\b/i;
 const AGE = /\bage\s*[:/]?\s*(\d{1,3})\s*(?:y|yrs?|years?)?\b/i;
-const LAB_LABEL = /\b(?:laboratory|lab|performing lab|performed at)\s*:\s*([A-Z][\w&.,' -]{2,60}?)(?:\s{2,}|$)/i;
-const LAB_NAME = /^([A-Z][\w&.' -]*\b(?:Laborator(?:y|ies)|Labs?|Diagnostics|Pathology|Clinical Lab\w*|Medical Lab\w*)\b[\w&.' -]*)$/;
+const LAB_LABEL =
+  /\b(?:laboratory|lab|performing lab|performed at)\s*:\s*([A-Z][\w&.,' -]{2,60}?)(?:\s{2,}|$)/i;
+const LAB_NAME =
+  /^([A-Z][\w&.' -]*\b(?:Laborator(?:y|ies)|Labs?|Diagnostics|Pathology|Clinical Lab\w*|Medical Lab\w*)\b[\w&.' -]*)$/;
 /** en-GB style reports: day-first dates and British spellings. */
 const BRITISH = /\b(haemoglobin|haematocrit|oestradiol|NHS|FBC|U&E|LFT|postcode)\b/i;
 
@@ -109,7 +124,12 @@ export function readMetadata(rows: Row[]): ReportMetadata {
   }
   const lab =
     first((line) => LAB_LABEL.exec(line)?.[1]?.trim()) ??
-    first((line) => line.split(/\s{2,}/).map((part) => LAB_NAME.exec(part.trim())?.[1]).find(Boolean));
+    first((line) =>
+      line
+        .split(/\s{2,}/)
+        .map((part) => LAB_NAME.exec(part.trim())?.[1])
+        .find(Boolean),
+    );
   if (lab) metadata.labName = lab;
   metadata.locale = dayFirst ? 'en-GB' : 'en-US';
   return metadata;

@@ -35,7 +35,11 @@ type OcrLine = { words: OcrWord[] };
 type OcrBlock = { paragraphs: { lines: OcrLine[] }[] };
 
 /** The words of one image (PNG, JPEG, GIF, WebP, BMP bytes) with positions. */
-export function recognise(image: Buffer, page: number, size?: { width: number; height: number }): Promise<PageText> {
+export function recognise(
+  image: Buffer,
+  page: number,
+  size?: { width: number; height: number },
+): Promise<PageText> {
   const run = queue.then(async () => {
     const engine = await getWorker();
     const result = await engine.recognize(image, {}, { blocks: true, text: false });

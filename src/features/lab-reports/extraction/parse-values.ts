@@ -90,7 +90,8 @@ export function parseRow(row: Row): RawResult[] {
   const results: RawResult[] = [];
   let current: RawResult | null = null;
   const finish = () => {
-    if (current && (current.value !== undefined || current.units || current.referenceText)) results.push(current);
+    if (current && (current.value !== undefined || current.units || current.referenceText))
+      results.push(current);
     current = null;
   };
   for (const piece of piecesOf(row)) {
@@ -112,11 +113,18 @@ export function parseRow(row: Row): RawResult[] {
     if (!open) continue;
     if (open.value === undefined) {
       // Numbers that belong to a name ("CA 19-9", "CA 125") rather than to its value.
-      if ((piece.kind === 'number' || piece.kind === 'range') && !piece.startsCell && isKnownName(`${open.name} ${piece.text}`)) {
+      if (
+        (piece.kind === 'number' || piece.kind === 'range') &&
+        !piece.startsCell &&
+        isKnownName(`${open.name} ${piece.text}`)
+      ) {
         open.name = `${open.name} ${piece.text}`;
         continue;
       }
-      if (piece.kind === 'number' || (piece.kind === 'answer' && (piece.startsCell || isKnownName(open.name)))) {
+      if (
+        piece.kind === 'number' ||
+        (piece.kind === 'answer' && (piece.startsCell || isKnownName(open.name)))
+      ) {
         open.value = piece.text;
         if (piece.flag) open.flag = piece.flag;
         continue;

@@ -65,17 +65,31 @@ export async function readPdf(bytes: Uint8Array, options: { maxPages: number }):
       if (characters >= MIN_TEXT_CHARACTERS) {
         pages.push({
           kind: 'text',
-          text: { page: number, width: viewport.width, height: viewport.height, source: 'text_layer', tokens },
+          text: {
+            page: number,
+            width: viewport.width,
+            height: viewport.height,
+            source: 'text_layer',
+            tokens,
+          },
         });
         continue;
       }
       const scaled = page.getViewport({ scale: OCR_SCALE });
       const factory = (document as unknown as { canvasFactory: CanvasFactory }).canvasFactory;
       const target = factory.create(Math.ceil(scaled.width), Math.ceil(scaled.height));
-      await page.render({ canvasContext: target.context, canvas: target.canvas, viewport: scaled } as never).promise;
+      await page.render({ canvasContext: target.context, canvas: target.canvas, viewport: scaled } as never)
+        .promise;
       const png = target.canvas.toBuffer('image/png');
       factory.destroy(target);
-      pages.push({ kind: 'image', page: number, png, width: viewport.width, height: viewport.height, scale: OCR_SCALE });
+      pages.push({
+        kind: 'image',
+        page: number,
+        png,
+        width: viewport.width,
+        height: viewport.height,
+        scale: OCR_SCALE,
+      });
       page.cleanup();
     }
     return pages;
@@ -86,6 +100,9 @@ export async function readPdf(bytes: Uint8Array, options: { maxPages: number }):
 
 /** pdfjs's Node canvas factory (backed by @napi-rs/canvas, which pdfjs-dist installs for Node). */
 type CanvasFactory = {
-  create(width: number, height: number): { canvas: { toBuffer(type: 'image/png'): Buffer }; context: unknown };
+  create(
+    width: number,
+    height: number,
+  ): { canvas: { toBuffer(type: 'image/png'): Buffer }; context: unknown };
   destroy(target: unknown): void;
 };
