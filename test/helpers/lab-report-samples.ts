@@ -516,10 +516,10 @@ export function renderHtml(
     : '';
   return `<!doctype html><html><head><meta charset="utf-8"><style>
     body { margin: 0; background: ${photo ? '#d8d4cc' : '#fff'}; }
-    .sheet { position: relative; width: 820px; padding: 28px 34px; background: ${photo ? '#f4f1ea' : '#fff'};
+    .sheet { position: relative; width: ${report.options.layout === 'two-column' ? 1240 : 820}px; padding: 28px 34px; background: ${photo ? '#f4f1ea' : '#fff'};
       font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 15px; color: #1a1a1a;
       transform: rotate(${photo?.skewDegrees ?? 0}deg); transform-origin: 50% 50%; margin: 30px;
-      ${photo ? 'filter: blur(0.35px) contrast(0.92);' : ''} }
+      ${photo ? 'filter: contrast(0.95);' : ''} }
     h1 { font-size: 22px; margin: 0 0 10px; }
     .meta span { display: inline-block; min-width: 240px; margin: 2px 0; }
     .columns { display: flex; gap: 36px; margin-top: 14px; }

@@ -4,7 +4,7 @@
 // up: a value that cannot be read becomes an `absent` measurement with the reason.
 import { loincFor } from './dictionary/convert.ts';
 import { matchBiomarker } from './dictionary/match.ts';
-import { ucumFor } from './dictionary/units.ts';
+import { displayUnit, ucumFor } from './dictionary/units.ts';
 import type { RawResult } from './extraction/parse-values.ts';
 import {
   judge,
@@ -86,7 +86,7 @@ export function interpret(raw: RawResult, panel?: { id: number; name: string; ke
   const reportFlag = raw.flag ? REPORT_FLAGS[raw.flag.toLowerCase()] : undefined;
   // A direction-less mark ("*", "A") takes its direction from the range when the range gives one.
   const flag = reportFlag === 'abnormal' && (verdict === 'high' || verdict === 'low') ? verdict : reportFlag;
-  const units = raw.units ? { units: raw.units, ...(ucum ? { ucum_code: ucum } : {}) } : {};
+  const units = raw.units ? { units: displayUnit(raw.units), ...(ucum ? { ucum_code: ucum } : {}) } : {};
   const measurement =
     measured.kind === 'numeric'
       ? { type: 'numeric', numeric: measured.value, ...units }

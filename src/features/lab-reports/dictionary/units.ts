@@ -75,7 +75,71 @@ const UCUM_BY_SPELLING: Record<string, string> = {
 };
 
 export function canonicalUnitText(text: string): string {
-  return text.toLowerCase().replace(/[µμ]/g, 'u').replace(/\s+/g, '');
+  return (
+    text
+      .toLowerCase()
+      .replace(/[µμ]/g, 'u')
+      .replace(/\s+/g, '')
+      // OCR: the I of IU read as l, 1 or |; the caret of 10^9 read as a degree sign.
+      .replace(/([um])[l1|]u\//, '$1iu/')
+      .replace(/^u[l1|]{2}\//, 'uiu/')
+      .replace(/[°?]/g, '^')
+      .replace(/^x10[~^*7]?(3|6|9|12)\//, 'x10^$1/')
+      .replace(/m\^2$/, 'm2')
+  );
+}
+
+/** How units are written in results: the usual spelling of each (the printed text stays in source). */
+const DISPLAY = [
+  'mg/dL',
+  'g/dL',
+  'g/L',
+  'mg/L',
+  'ug/dL',
+  'ug/L',
+  'ug/mL',
+  'ng/mL',
+  'ng/dL',
+  'ng/L',
+  'pg/mL',
+  'mmol/L',
+  'umol/L',
+  'nmol/L',
+  'pmol/L',
+  'mmol/mol',
+  'mEq/L',
+  'U/L',
+  'IU/L',
+  'mIU/L',
+  'mIU/mL',
+  'uIU/mL',
+  'IU/mL',
+  'U/mL',
+  'kU/L',
+  '%',
+  'fL',
+  'pg',
+  'x10E3/uL',
+  'x10E6/uL',
+  'x10^3/uL',
+  'x10^6/uL',
+  'x10^9/L',
+  'x10^12/L',
+  'K/uL',
+  'M/uL',
+  'mL/min/1.73m2',
+  'mm/hr',
+  'mm/h',
+  'sec',
+  'ratio',
+  'mg/g',
+  'mOsm/kg',
+];
+const DISPLAY_BY_CANONICAL = new Map(DISPLAY.map((spelling) => [canonicalUnitText(spelling), spelling]));
+
+/** The usual spelling of a printed unit when it is a known one (case and OCR slips undone), else the text. */
+export function displayUnit(printed: string): string {
+  return DISPLAY_BY_CANONICAL.get(canonicalUnitText(printed)) ?? printed.trim();
 }
 
 /** The UCUM code of a printed unit, or undefined when the spelling is not known. */

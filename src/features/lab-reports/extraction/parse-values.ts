@@ -33,14 +33,22 @@ const HEADER_WORDS =
 
 /** `4.8 - 5.6` → `4.8-5.6`, `< 200` → `<200`, `>OR=60` → `≥60`: one piece each. */
 function tidy(text: string): string {
-  return text
-    .replace(/([<>])\s*or\s*=\s*/gi, (_, sign: string) => (sign === '<' ? '≤' : '≥'))
-    .replace(/<=\s*/g, '≤')
-    .replace(/>=\s*/g, '≥')
-    .replace(/(\d)\s*[-–—]\s*(\d)/g, '$1-$2')
-    .replace(/([<>≤≥])\s+(\d)/g, '$1$2')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    text
+      .replace(/([<>])\s*or\s*=\s*/gi, (_, sign: string) => (sign === '<' ? '≤' : '≥'))
+      .replace(/<=\s*/g, '≤')
+      .replace(/>=\s*/g, '≥')
+      .replace(/(\d)\s*[-–—]\s*(\d)/g, '$1-$2')
+      // OCR reads a range's dash as a colon or tilde now and then; a clock time (08:15) stays.
+      .replace(/\b(\d+(?:\.\d+)?)[:~](\d+(?:\.\d+)?)\b/g, (whole, low: string, high: string) =>
+        /^\d{1,2}$/.test(low) && /^\d{2}$/.test(high) && Number(low) < 24 && Number(high) < 60
+          ? whole
+          : `${low}-${high}`,
+      )
+      .replace(/([<>≤≥])\s+(\d)/g, '$1$2')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 function classify(text: string): Pick<Piece, 'kind' | 'flag'> & { text: string } {

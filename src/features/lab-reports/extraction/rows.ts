@@ -61,7 +61,9 @@ function cellsOf(line: TextToken[]): Cell[] {
 
 /** The page's rows, top to bottom, each with its cells left to right. */
 export function buildRows(page: PageText): Row[] {
-  const lines = page.source === 'ocr' ? linesByOcrLine(page.tokens) : linesByBaseline(page.tokens);
+  const lines = page.tokens.some((token) => token.line !== undefined)
+    ? linesByOcrLine(page.tokens)
+    : linesByBaseline(page.tokens);
   return lines
     .filter((line) => line.length > 0)
     .map((line) => {
