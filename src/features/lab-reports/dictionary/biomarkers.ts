@@ -83,7 +83,9 @@ const e = (
   ...extra,
 });
 
-// Factors: mg/dL → mmol/L is 10 / molar mass (g/mol); written out per analyte.
+// Factors: mg/dL → mmol/L is 10 / molar mass (g/mol); written out per analyte. Every LOINC code
+// passes LOINC's mod-10 check digit (test/unit/lab-report-parsing.test.ts); where a code could not
+// be confirmed it is left out (the result then carries no loinc_code) rather than guessed.
 export const BIOMARKERS: readonly BiomarkerEntry[] = [
   // Metabolic panel (electrolytes, glucose, calcium, proteins)
   e(
@@ -870,9 +872,9 @@ export const BIOMARKERS: readonly BiomarkerEntry[] = [
     ['folate', 'folic acid', 'folate serum', 'serum folate'],
     { alternates: [{ ucum: 'nmol/L', factor: 2.266 }] },
   ),
-  e('vitamin_a', 'Vitamin A', '2923-4', 'ug/dL', 'vitamins', ['vitamin a', 'retinol']),
-  e('vitamin_b1', 'Vitamin B1', '2903-6', 'nmol/L', 'vitamins', ['vitamin b1', 'thiamine', 'thiamin']),
-  e('vitamin_b6', 'Vitamin B6', '2900-2', 'ug/L', 'vitamins', [
+  e('vitamin_a', 'Vitamin A', undefined, 'ug/dL', 'vitamins', ['vitamin a', 'retinol']),
+  e('vitamin_b1', 'Vitamin B1', undefined, 'nmol/L', 'vitamins', ['vitamin b1', 'thiamine', 'thiamin']),
+  e('vitamin_b6', 'Vitamin B6', undefined, 'ug/L', 'vitamins', [
     'vitamin b6',
     'pyridoxal phosphate',
     'pyridoxine',
@@ -883,7 +885,7 @@ export const BIOMARKERS: readonly BiomarkerEntry[] = [
     'alpha tocopherol',
     'alpha-tocopherol',
   ]),
-  e('vitamin_k', 'Vitamin K', '2922-6', 'ng/mL', 'vitamins', ['vitamin k', 'phylloquinone', 'vitamin k1']),
+  e('vitamin_k', 'Vitamin K', undefined, 'ng/mL', 'vitamins', ['vitamin k', 'phylloquinone', 'vitamin k1']),
   // Minerals and trace elements
   e('zinc', 'Zinc', '5763-8', 'ug/dL', 'minerals', ['zinc', 'zinc serum', 'zn']),
   e('copper', 'Copper', '5631-7', 'ug/dL', 'minerals', ['copper', 'copper serum', 'cu']),
@@ -963,7 +965,7 @@ export const BIOMARKERS: readonly BiomarkerEntry[] = [
     },
   ),
   e('acth', 'ACTH', '2141-0', 'pg/mL', 'hormones', ['acth', 'adrenocorticotropic hormone', 'corticotropin']),
-  e('aldosterone', 'Aldosterone', '1763-4', 'ng/dL', 'hormones', ['aldosterone']),
+  e('aldosterone', 'Aldosterone', undefined, 'ng/dL', 'hormones', ['aldosterone']),
   e('growth_hormone', 'Growth hormone', '2963-7', 'ng/mL', 'hormones', [
     'growth hormone',
     'gh',
@@ -984,7 +986,7 @@ export const BIOMARKERS: readonly BiomarkerEntry[] = [
     'intact pth',
     'parathyroid hormone intact',
   ]),
-  e('amh', 'Anti-Mullerian hormone', '38476-3', 'ng/mL', 'hormones', [
+  e('amh', 'Anti-Mullerian hormone', undefined, 'ng/mL', 'hormones', [
     'amh',
     'anti-mullerian hormone',
     'anti mullerian hormone',
@@ -999,7 +1001,7 @@ export const BIOMARKERS: readonly BiomarkerEntry[] = [
     'chorionic gonadotropin',
   ]),
   e('dht', 'Dihydrotestosterone', '2205-3', 'ng/dL', 'hormones', ['dihydrotestosterone', 'dht']),
-  e('androstenedione', 'Androstenedione', '1854-0', 'ng/dL', 'hormones', ['androstenedione']),
+  e('androstenedione', 'Androstenedione', undefined, 'ng/dL', 'hormones', ['androstenedione']),
   e('hydroxyprogesterone_17', '17-Hydroxyprogesterone', '1668-3', 'ng/dL', 'hormones', [
     '17-hydroxyprogesterone',
     '17-oh progesterone',

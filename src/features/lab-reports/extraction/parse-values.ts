@@ -72,7 +72,7 @@ function piecesOf(row: Row): Piece[] {
       let word = words[index]!;
       // Units printed with a space inside ("mL/min/1.73 m2", "x10E3 /uL").
       const next = words[index + 1];
-      if (next && !looksLikeUnit(word) && looksLikeUnit(`${word}${next}`)) {
+      if (next && classify(word).kind === 'word' && looksLikeUnit(`${word}${next}`)) {
         word = `${word}${next}`;
         index += 1;
       }
