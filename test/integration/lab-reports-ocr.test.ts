@@ -80,6 +80,15 @@ describe('lab reports: photographs and scans read by OCR', () => {
     };
   };
 
+  test('an image that cannot be decoded fails as file_unreadable, and the engine carries on', async () => {
+    const broken = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('not really a PNG')]);
+    const uploadId = await upload(service, developer, broken, { filename: 'broken.png', contract });
+    const summary = await waitForSession(service, developer, uploadId, 300_000);
+    assert.equal(summary.current_status, 'failed');
+    const history = summary.status_history as { status: string; note?: string }[];
+    assert.match(String(history[1]?.note), /could not be read: the image could not be decoded/);
+  });
+
   test('a photographed page (PNG): every result matches the printed truth', async () => {
     const session = await parse(png, 'photo.png');
     assert.deepEqual(mismatches(report.truth, session.results), []);

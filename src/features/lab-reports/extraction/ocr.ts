@@ -4,6 +4,7 @@
 // calls serialised: recognition is CPU-bound and a second worker would only compete for it.
 import { createRequire } from 'node:module';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { UnreadableFileError } from './errors.ts';
 import type { PageText, TextToken } from './tokens.ts';
 
 const require = createRequire(import.meta.url);
@@ -19,6 +20,9 @@ function getWorker(): Promise<Worker> {
     // No cache: the model is read from the package each time a worker starts, never written or downloaded.
     cacheMethod: 'none',
     cachePath: ENGLISH.langPath,
+    // Without a handler the library throws a failed job's error from an event callback, which
+    // would end the process; the job's promise carries the error anyway.
+    errorHandler: () => undefined,
   }).then(async (created) => {
     // Automatic layout: the engine finds blocks and lines (and their slant) itself; rows are rebuilt
     // from word positions afterwards, so a table's columns in separate blocks come back together.
@@ -46,7 +50,14 @@ export function recognise(
 ): Promise<PageText> {
   const run = queue.then(async () => {
     const engine = await getWorker();
-    const result = await engine.recognize(image, {}, { blocks: true, text: false });
+    let result;
+    try {
+      result = await engine.recognize(image, {}, { blocks: true, text: false });
+    } catch (error) {
+      const message = String((error as Error)?.message ?? error);
+      if (/read image/i.test(message)) throw new UnreadableFileError('the image could not be decoded');
+      throw error instanceof Error ? error : new Error(message);
+    }
     const blocks = (result.data.blocks ?? []) as unknown as OcrBlock[];
     const lines = blocks.flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
     const slope = pageSlope(lines);

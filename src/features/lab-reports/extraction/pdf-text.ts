@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { UnreadableFileError } from './errors.ts';
 import type { PageText, TextToken } from './tokens.ts';
 
 const require = createRequire(import.meta.url);
@@ -16,9 +17,7 @@ const MIN_TEXT_CHARACTERS = 20;
 /** 300 dpi: what tesseract reads best. */
 const OCR_SCALE = 300 / 72;
 
-export class UnreadableFileError extends Error {
-  override name = 'UnreadableFileError';
-}
+export { UnreadableFileError };
 
 export type PdfPage =
   | { kind: 'text'; text: PageText }
