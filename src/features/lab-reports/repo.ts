@@ -129,6 +129,18 @@ export async function readReport(db: Db, sessionId: string): Promise<ParsedRepor
   return row?.report == null ? null : parsed<ParsedReport>(row.report);
 }
 
+/** The parsed reports of several sessions, in one query (for listings). */
+export async function readReports(db: Db, sessionIds: readonly string[]): Promise<Map<string, ParsedReport>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('lab_report_sessions')
+    .select([sql<string>`id::text`.as('id'), 'report'])
+    .where('id', 'in', sessionIds as never[])
+    .where('report', 'is not', null)
+    .execute();
+  return new Map(rows.map((row) => [row.id, parsed<ParsedReport>(row.report)]));
+}
+
 /** Locks the session for processing and counts the attempt; undefined when it is gone. */
 export async function startAttempt(trx: Db, sessionId: string): Promise<SessionRow | undefined> {
   const row = await trx

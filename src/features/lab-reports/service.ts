@@ -211,8 +211,11 @@ export function createLabReportsService(deps: LabReportsDeps) {
         LIST_LIMIT,
       );
       const states = await deliveryStates(owner, rows);
-      const reports = await Promise.all(rows.map((row) => repo.readReport(db, row.id)));
-      return { sessions: rows.map((row, index) => summaryView(row, reports[index] ?? null, states)) };
+      const reports = await repo.readReports(
+        db,
+        rows.map((row) => row.id),
+      );
+      return { sessions: rows.map((row) => summaryView(row, reports.get(row.id) ?? null, states)) };
     },
 
     async get(owner: Owner, sessionId: string) {
