@@ -57,6 +57,10 @@ describe('rows read as results', () => {
     assert.equal(rangeOf('>OR=60'), '≥60');
     assert.equal(rangeOf('4.8 - 5.6'), '4.8-5.6');
     assert.equal(rangeOf('232:1245'), '232-1245');
+    const [misread] = parseRow(row('Glucose', '5:8', 'mmol/L', '3.9-5.5'));
+    assert.equal(misread!.value, '5.8', 'a colon before a single digit is a decimal point');
+    const [percent] = parseRow(row('Hematocrit', '41.2%', '34.0-46.6'));
+    assert.deepEqual([percent!.value, percent!.units], ['41.2', '%']);
     assert.deepEqual(parseRange('≥60'), { lower: 60, lowerInclusive: true, upperInclusive: true });
     assert.deepEqual(parseRange('<200'), { upper: 200, upperInclusive: false, lowerInclusive: true });
     assert.equal(parseRange('9-3'), undefined);

@@ -119,7 +119,7 @@ function pageSlope(lines: OcrLine[]): number {
 }
 
 /** Marks that are never text by themselves: quotes, bars, underscores, stray dots and dashes. */
-const JUNK_EDGES = /^[‘’"'`|_©:]+|^\.(?=\d)|[‘’"'`|_©]+$/g;
+const JUNK_EDGES = /^[‘’"'`|_©:]+|^[.~=](?=\d)|[‘’"'`|_©]+$|(?<=\/[A-Za-z]+)\.$/g;
 const QUOTES = /[‘’"'`]/g;
 const KEEP_SYMBOLS = /^[*%<>≤≥]+$/;
 

@@ -20,7 +20,7 @@ export type RawResult = {
 };
 
 type PieceKind = 'number' | 'range' | 'unit' | 'flag' | 'answer' | 'word';
-type Piece = { kind: PieceKind; text: string; startsCell: boolean; x: number; flag?: string };
+type Piece = { kind: PieceKind; text: string; startsCell: boolean; x: number; flag?: string; unit?: string };
 
 const NUMBER = /^[<>≤≥]?-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$|^[<>≤≥]?\.\d+$/;
 const NUMBER_WITH_FLAG = /^((\d{1,3}(,\d{3})+|\d+)(\.\d+)?)(HH|LL|H|L|\*)$/;
@@ -39,21 +39,24 @@ function tidy(text: string): string {
       .replace(/<=\s*/g, '≤')
       .replace(/>=\s*/g, '≥')
       .replace(/(\d)\s*[-–—]\s*(\d)/g, '$1-$2')
-      // OCR reads a range's dash as a colon or tilde now and then; a clock time (08:15) stays.
-      .replace(/\b(\d+(?:\.\d+)?)[:~](\d+(?:\.\d+)?)\b/g, (whole, low: string, high: string) =>
-        /^\d{1,2}$/.test(low) && /^\d{2}$/.test(high) && Number(low) < 24 && Number(high) < 60
-          ? whole
-          : `${low}-${high}`,
-      )
+      // OCR reads a decimal point (before a single digit) or a range's dash as a colon or tilde
+      // now and then; a clock time (08:15) stays.
+      .replace(/\b(\d+(?:\.\d+)?)[:~](\d+(?:\.\d+)?)\b/g, (whole, low: string, high: string) => {
+        if (/^\d{1,2}$/.test(low) && /^\d{2}$/.test(high) && Number(low) < 24 && Number(high) < 60)
+          return whole;
+        return /^\d$/.test(high) && !low.includes('.') ? `${low}.${high}` : `${low}-${high}`;
+      })
       .replace(/([<>≤≥])\s+(\d)/g, '$1$2')
       .replace(/\s+/g, ' ')
       .trim()
   );
 }
 
-function classify(text: string): Pick<Piece, 'kind' | 'flag'> & { text: string } {
+function classify(text: string): Pick<Piece, 'kind' | 'flag' | 'unit'> & { text: string } {
   const bare = text.replace(/^\((.*)\)$/, '$1');
   if (NUMBER.test(text)) return { kind: 'number', text };
+  const percent = /^(\d+(\.\d+)?)%$/.exec(text);
+  if (percent) return { kind: 'number', text: percent[1]!, unit: '%' };
   const flagged = NUMBER_WITH_FLAG.exec(text);
   if (flagged) return { kind: 'number', text: flagged[1]!, flag: flagged[5]! };
   if (RANGE.test(text)) return { kind: 'range', text };
@@ -135,6 +138,7 @@ export function parseRow(row: Row): RawResult[] {
       ) {
         open.value = piece.text;
         if (piece.flag) open.flag = piece.flag;
+        if (piece.unit) open.units = piece.unit;
         continue;
       }
       if (piece.kind === 'answer') {
