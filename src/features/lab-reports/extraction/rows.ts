@@ -1,7 +1,7 @@
-// Table rows rebuilt from positions. Words on one baseline (or, from OCR, on one recognised line,
-// which follows a skewed page) form a row; within a row, words closer than a space-and-a-bit
-// join into a cell, and wider gaps separate cells (table columns, and the columns of a
-// multi-column page, which the row parser then reads as several results on one row).
+// Table rows rebuilt from positions. Words on one baseline form a row (OCR words sit on their
+// line's baseline with the page's slant undone, see ocr.ts); within a row, words closer than a
+// space-and-a-bit join into a cell, and wider gaps separate cells (table columns, and the columns
+// of a multi-column page, which the row parser then reads as several results on one row).
 import type { PageText, TextToken } from './tokens.ts';
 
 export type Cell = { text: string; x0: number; x1: number };
@@ -34,15 +34,6 @@ function linesByBaseline(tokens: TextToken[]): TextToken[][] {
   return lines.map((line) => line.tokens);
 }
 
-function linesByOcrLine(tokens: TextToken[]): TextToken[][] {
-  const byLine = new Map<number, TextToken[]>();
-  for (const token of tokens) {
-    const key = token.line ?? -1;
-    byLine.set(key, [...(byLine.get(key) ?? []), token]);
-  }
-  return [...byLine.entries()].sort(([a], [b]) => a - b).map(([, line]) => line);
-}
-
 function cellsOf(line: TextToken[]): Cell[] {
   const height = median(line.map((token) => token.height)) || 10;
   const sorted = [...line].sort((a, b) => a.x0 - b.x0);
@@ -61,9 +52,7 @@ function cellsOf(line: TextToken[]): Cell[] {
 
 /** The page's rows, top to bottom, each with its cells left to right. */
 export function buildRows(page: PageText): Row[] {
-  const lines = page.tokens.some((token) => token.line !== undefined)
-    ? linesByOcrLine(page.tokens)
-    : linesByBaseline(page.tokens);
+  const lines = linesByBaseline(page.tokens);
   return lines
     .filter((line) => line.length > 0)
     .map((line) => {

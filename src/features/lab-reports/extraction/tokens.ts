@@ -8,8 +8,6 @@ export type TextToken = {
   /** Baseline, from the top of the page. */
   y: number;
   height: number;
-  /** OCR only: the engine's line, which already follows a skewed baseline. */
-  line?: number;
   /** OCR only: 0–100. */
   confidence?: number;
 };
