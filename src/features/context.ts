@@ -11,6 +11,7 @@ import type { DashboardService } from './dashboard/service.ts';
 import type { DataService } from './data/service.ts';
 import type { DevelopersService } from './developers/service.ts';
 import type { IntegrationsService } from './integrations/service.ts';
+import type { LabReportsService } from './lab-reports/service.ts';
 import type { OrdersService } from './orders/service.ts';
 import type { UsersService } from './users/service.ts';
 import type { WebhooksService } from './webhooks/service.ts';
@@ -42,4 +43,5 @@ export type AppContext = {
   workouts: WorkoutsService;
   connectors: ConnectorsService;
   dashboard: DashboardService;
+  labReports: LabReportsService;
 };

@@ -11,6 +11,7 @@ import { createDataService } from '../features/data/service.ts';
 import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
+import { createLabReportsService } from '../features/lab-reports/service.ts';
 import { createOrdersService } from '../features/orders/service.ts';
 import { createUsersService } from '../features/users/service.ts';
 import { recordDeliveries, withheldByUserState } from '../features/users/webhook-hooks.ts';
@@ -120,5 +121,14 @@ export function createContext(deps: {
     workouts: createWorkoutsService({ db, clock, log: deps.log, providers, data }),
     connectors,
     dashboard: createDashboardService({ db, clock, config: deps.config, developers }),
+    labReports: createLabReportsService({
+      db,
+      jobs: deps.jobs,
+      clock,
+      log: deps.log,
+      secretBox,
+      publicUrl: deps.config.publicUrl,
+      webhooks,
+    }),
   };
 }

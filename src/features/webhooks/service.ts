@@ -30,7 +30,7 @@ import {
 import { loadWebhookSettings, type WebhookSettings } from './settings.ts';
 import { generateWebhookSecret, MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
 import { sweepStuckEvents } from './stuck-sweeper.ts';
-import type { DestinationStatus } from './tables.ts';
+import type { DestinationStatus, WebhookEventStatus } from './tables.ts';
 
 export type Destination = {
   url: string | null;
@@ -45,6 +45,14 @@ export type Destination = {
   heldEvents: number;
   /** While set (and in the future), deliveries are also signed with the previous secret. */
   previousSecretExpiresAt: Date | null;
+};
+
+export type EventState = {
+  destinationId: string | null;
+  status: WebhookEventStatus;
+  attempts: number;
+  lastError: string | null;
+  deliveredAt: Date | null;
 };
 
 export type WebhooksServiceDeps = {
@@ -297,6 +305,32 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       const record = page.deliveries[0];
       if (!record || body === undefined) throw notFound(`no webhook event "${eventId}"`);
       return { record, body };
+    },
+
+    /** Where given events stand, for features that show their own delivery state (lab reports). */
+    async eventStates(developerId: string, eventIds: readonly string[]): Promise<Map<string, EventState>> {
+      if (eventIds.length === 0) return new Map();
+      const [destination, rows] = await Promise.all([
+        destinations.findDestination(db, developerId),
+        db
+          .selectFrom('webhook_events')
+          .select(['id', 'status', 'attempts', 'last_error', 'delivered_at'])
+          .where('developer_id', '=', developerId)
+          .where('id', 'in', [...eventIds])
+          .execute(),
+      ]);
+      return new Map(
+        rows.map((row) => [
+          row.id,
+          {
+            destinationId: destination?.id ?? null,
+            status: row.status,
+            attempts: row.attempts,
+            lastError: row.last_error,
+            deliveredAt: row.delivered_at,
+          },
+        ]),
+      );
     },
 
     async listDeliveries(developerId: string, filters: DeliveryFilters): Promise<DeliveryPage> {

@@ -6,6 +6,7 @@ import { registerConnectionRoutes } from './connections.ts';
 import { registerDataRoutes } from './data.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';
 import { registerIntegrationRoutes } from './integrations.ts';
+import { registerLabReportRoutes } from './lab-reports.ts';
 import { registerNotificationRoutes } from './notifications.ts';
 import { registerOrderRoutes } from './orders.ts';
 import { registerSandboxConsentRoutes } from './sandbox-consent.ts';
@@ -28,6 +29,7 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerNotificationRoutes,
   // The developer dashboard at /dashboard (HTML; http/dashboard/).
   registerDashboardRoutes,
+  registerLabReportRoutes,
   // The built-in SANDBOX provider's consent page and token endpoint.
   (app, ctx) =>
     registerSandboxConsentRoutes(app, { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox }),

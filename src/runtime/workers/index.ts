@@ -8,6 +8,7 @@ import { loadWebhookSettings } from '../../features/webhooks/settings.ts';
 import type { Store } from '../../store/db.ts';
 import { defineConnectionJobs } from './connections.ts';
 import { dataRecurringJobs, defineDataJobs } from './data.ts';
+import { defineLabReportJobs } from './lab-reports.ts';
 import { defineLimitJobs, limitRecurringJobs } from './limits.ts';
 import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
 import { type RecurringJob, registerSchedules } from './recurring.ts';
@@ -24,6 +25,7 @@ export function defineJobs(ctx: AppContext): void {
   defineSyncJobs(ctx);
   defineStoreJobs(ctx);
   defineLimitJobs(ctx);
+  defineLabReportJobs(ctx);
 }
 
 /** Every recurring job this deployment runs, as its settings and storage configure them. */

@@ -14,6 +14,7 @@ import * as workouts from './0013_workouts.ts';
 import * as orderWebhookLog from './0014_order_webhook_log.ts';
 import * as webhookSecretsAndHolds from './0015_webhook_secrets_and_holds.ts';
 import * as dashboard from './0018_dashboard.ts';
+import * as labReports from './0019_lab_reports.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0014_order_webhook_log': orderWebhookLog,
   '0015_webhook_secrets_and_holds': webhookSecretsAndHolds,
   '0018_dashboard': dashboard,
+  '0019_lab_reports': labReports,
 };

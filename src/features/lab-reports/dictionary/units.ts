@@ -1,0 +1,157 @@
+// Printed units → UCUM codes. Labs print the same unit many ways (`x10E3/uL`, `K/uL`, `10^3/µL`);
+// the measurement keeps the printed text and adds the UCUM code when the spelling is known.
+// Unknown spellings keep their text and get no code (never a guessed one).
+
+/** Spellings compared after `canonicalUnitText` (lowercase, µ→u, no spaces). */
+const UCUM_BY_SPELLING: Record<string, string> = {
+  'mg/dl': 'mg/dL',
+  'g/dl': 'g/dL',
+  'g/l': 'g/L',
+  'mg/l': 'mg/L',
+  'ug/dl': 'ug/dL',
+  'mcg/dl': 'ug/dL',
+  'ug/l': 'ug/L',
+  'mcg/l': 'ug/L',
+  'ug/ml': 'ug/mL',
+  'mcg/ml': 'ug/mL',
+  'ng/ml': 'ng/mL',
+  'ng/dl': 'ng/dL',
+  'ng/l': 'ng/L',
+  'pg/ml': 'pg/mL',
+  'mmol/l': 'mmol/L',
+  'umol/l': 'umol/L',
+  'nmol/l': 'nmol/L',
+  'pmol/l': 'pmol/L',
+  'mmol/mol': 'mmol/mol',
+  'meq/l': 'meq/L',
+  'u/l': 'U/L',
+  'iu/l': '[IU]/L',
+  'miu/l': 'm[IU]/L',
+  'miu/ml': 'm[IU]/mL',
+  'uiu/ml': 'u[IU]/mL',
+  'iu/ml': '[IU]/mL',
+  'u/ml': 'U/mL',
+  'ku/l': 'k[IU]/L',
+  'mu/l': 'mU/L',
+  'uu/ml': 'u[IU]/mL',
+  '%': '%',
+  fl: 'fL',
+  pg: 'pg',
+  'x10e3/ul': '10*3/uL',
+  'x10^3/ul': '10*3/uL',
+  '10^3/ul': '10*3/uL',
+  '10*3/ul': '10*3/uL',
+  'k/ul': '10*3/uL',
+  'thou/ul': '10*3/uL',
+  'x10e6/ul': '10*6/uL',
+  'x10^6/ul': '10*6/uL',
+  '10^6/ul': '10*6/uL',
+  '10*6/ul': '10*6/uL',
+  'm/ul': '10*6/uL',
+  'mill/ul': '10*6/uL',
+  'x10^9/l': '10*9/L',
+  'x10e9/l': '10*9/L',
+  '10^9/l': '10*9/L',
+  '10*9/l': '10*9/L',
+  'x10^12/l': '10*12/L',
+  'x10e12/l': '10*12/L',
+  '10^12/l': '10*12/L',
+  '10*12/l': '10*12/L',
+  'ml/min/1.73m2': 'mL/min/{1.73_m2}',
+  'ml/min/1.73m^2': 'mL/min/{1.73_m2}',
+  'ml/min/1.73': 'mL/min/{1.73_m2}',
+  'mm/hr': 'mm/h',
+  'mm/h': 'mm/h',
+  sec: 's',
+  s: 's',
+  seconds: 's',
+  ratio: '{ratio}',
+  'mg/g': 'mg/g',
+  'mg/gcreat': 'mg/g{creat}',
+  'mg/mmol': 'mg/mmol',
+  'mosm/kg': 'mosm/kg',
+  'mg/24h': 'mg/(24.h)',
+  'g/mol': 'g/mol',
+};
+
+export function canonicalUnitText(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[µμ]/g, 'u')
+      .replace(/\s+/g, '')
+      // OCR: the I of IU read as l, 1 or |; the caret of 10^9 read as a degree sign.
+      .replace(/([um])[l1|]u\//, '$1iu/')
+      .replace(/^u[l1|]{2}\//, 'uiu/')
+      .replace(/[°?]/g, '^')
+      .replace(/^x10[~^*7]?(3|6|9|12)\//, 'x10^$1/')
+      .replace(/m\^2$/, 'm2')
+  );
+}
+
+/** How units are written in results: the usual spelling of each (the printed text stays in source). */
+const DISPLAY = [
+  'mg/dL',
+  'g/dL',
+  'g/L',
+  'mg/L',
+  'ug/dL',
+  'ug/L',
+  'ug/mL',
+  'ng/mL',
+  'ng/dL',
+  'ng/L',
+  'pg/mL',
+  'mmol/L',
+  'umol/L',
+  'nmol/L',
+  'pmol/L',
+  'mmol/mol',
+  'mEq/L',
+  'U/L',
+  'IU/L',
+  'mIU/L',
+  'mIU/mL',
+  'uIU/mL',
+  'IU/mL',
+  'U/mL',
+  'kU/L',
+  '%',
+  'fL',
+  'pg',
+  'x10E3/uL',
+  'x10E6/uL',
+  'x10^3/uL',
+  'x10^6/uL',
+  'x10^9/L',
+  'x10^12/L',
+  'K/uL',
+  'M/uL',
+  'mL/min/1.73m2',
+  'mm/hr',
+  'mm/h',
+  'sec',
+  'ratio',
+  'mg/g',
+  'mOsm/kg',
+];
+const DISPLAY_BY_CANONICAL = new Map(DISPLAY.map((spelling) => [canonicalUnitText(spelling), spelling]));
+
+/** The usual spelling of a printed unit when it is a known one (case and OCR slips undone), else the text. */
+export function displayUnit(printed: string): string {
+  return DISPLAY_BY_CANONICAL.get(canonicalUnitText(printed)) ?? printed.trim();
+}
+
+/** The UCUM code of a printed unit, or undefined when the spelling is not known. */
+export function ucumFor(printed: string): string | undefined {
+  return UCUM_BY_SPELLING[canonicalUnitText(printed)];
+}
+
+/** Whether a cell reads as a unit (a known spelling, or a clear `x/y` unit shape). */
+export function looksLikeUnit(text: string): boolean {
+  const canonical = canonicalUnitText(text);
+  if (canonical in UCUM_BY_SPELLING) return true;
+  return /^(x?10[e^*]\d+\/)?[a-z]{0,4}(\[?iu\]?)?\/(\d+(\.\d+)?)?[a-z]{1,5}(\d(\.\d+)?m\^?2)?$/.test(
+    canonical,
+  );
+}

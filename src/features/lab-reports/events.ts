@@ -1,0 +1,55 @@
+// The lab_report webhook events (`lab_report.completed`, `lab_report.failed`) as the wire
+// contract defines them: report-scoped (no user, no version), an event id stable across
+// redeliveries (the stored body is sent as is), and the upload id that correlates them.
+import { randomUUID } from 'node:crypto';
+import { wireDateTime } from '../../model/time.ts';
+import type { WebhookEnvelope } from '../webhooks/events.ts';
+import type { ParsedReport } from './result-types.ts';
+import type { FailureReason } from './tables.ts';
+
+type Session = { id: string; uploadId: string; referenceId: string | null };
+
+const reference = (session: Session) =>
+  session.referenceId === null ? {} : { reference_id: session.referenceId };
+
+export function completedEvent(session: Session, report: ParsedReport, at: Date): WebhookEnvelope {
+  const collection = {
+    ...(report.collectionDate ? { collection_date: report.collectionDate } : {}),
+    ...(report.collectionTime ? { collection_time: report.collectionTime } : {}),
+  };
+  return {
+    type: 'lab_report.completed',
+    reference: session.referenceId,
+    payload: {
+      type: 'lab_report.completed',
+      event_id: `evt_${randomUUID()}`,
+      occurred_at: wireDateTime(at),
+      upload_id: session.uploadId,
+      data: {
+        session_id: session.id,
+        ...reference(session),
+        ...(report.reportDate ? { report_date: report.reportDate } : {}),
+        ...(report.reportTime ? { report_time: report.reportTime } : {}),
+        ...(report.locale ? { report_locale: report.locale } : {}),
+        results_count: report.results.length,
+        results: report.results.map((result) => ({ ...result, source: { ...result.source, ...collection } })),
+        ...(report.panels.length > 0 ? { panels: report.panels } : {}),
+        ...(report.notes ? { report_notes: report.notes } : {}),
+      },
+    },
+  };
+}
+
+export function failedEvent(session: Session, error: FailureReason, at: Date): WebhookEnvelope {
+  return {
+    type: 'lab_report.failed',
+    reference: session.referenceId,
+    payload: {
+      type: 'lab_report.failed',
+      event_id: `evt_${randomUUID()}`,
+      occurred_at: wireDateTime(at),
+      upload_id: session.uploadId,
+      data: { session_id: session.id, ...reference(session), error },
+    },
+  };
+}

@@ -1,0 +1,226 @@
+// The lab-report tables. Every read is scoped to its developer and skips deleted sessions.
+import { sql } from 'kysely';
+import type { Db } from '../../store/db.ts';
+import type { ParsedReport } from './result-types.ts';
+import type { FailureReason, SessionStatus, StatusEntry } from './tables.ts';
+
+export type SessionRow = {
+  id: string;
+  developer_id: string;
+  upload_id: string;
+  reference_id: string | null;
+  status: SessionStatus;
+  status_history: StatusEntry[];
+  media_type: string;
+  file_name: string | null;
+  input_bytes: number;
+  attempts: number;
+  results_count: number | null;
+  report_date: string | null;
+  error: FailureReason | null;
+  event_id: string | null;
+  uploaded_at: Date;
+  updated_at: Date;
+};
+
+const SUMMARY = [
+  sql<string>`id::text`.as('id'),
+  'developer_id',
+  'upload_id',
+  'reference_id',
+  'status',
+  'status_history',
+  'media_type',
+  'file_name',
+  'input_bytes',
+  'attempts',
+  'results_count',
+  sql<string | null>`report_date::text`.as('report_date'),
+  'error',
+  'event_id',
+  'uploaded_at',
+  'updated_at',
+] as const;
+
+/** JSON columns come back parsed from PostgreSQL and as text from some drivers: read both. */
+const parsed = <T>(value: unknown): T =>
+  typeof value === 'string' ? (JSON.parse(value) as T) : (value as T);
+
+function toRow(row: Record<string, unknown>): SessionRow {
+  return {
+    ...(row as SessionRow),
+    status_history: parsed<StatusEntry[]>(row.status_history),
+    error: row.error == null ? null : parsed<FailureReason>(row.error),
+  };
+}
+
+export async function insertSession(
+  trx: Db,
+  input: {
+    developerId: string;
+    uploadId: string;
+    referenceId: string | null;
+    mediaType: string;
+    fileName: string | null;
+    inputBytes: number;
+    history: StatusEntry[];
+    at: Date;
+  },
+): Promise<string> {
+  const row = await trx
+    .insertInto('lab_report_sessions')
+    .values({
+      developer_id: input.developerId,
+      upload_id: input.uploadId,
+      reference_id: input.referenceId,
+      status: 'processing',
+      status_history: JSON.stringify(input.history),
+      media_type: input.mediaType,
+      file_name: input.fileName,
+      input_bytes: input.inputBytes,
+      results_count: null,
+      report: null,
+      report_date: null,
+      error: null,
+      event_id: null,
+      uploaded_at: input.at,
+      updated_at: input.at,
+      deleted_at: null,
+    })
+    .returning(sql<string>`id::text`.as('id'))
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertFile(trx: Db, sessionId: string, sealed: string): Promise<void> {
+  await trx.insertInto('lab_report_files').values({ session_id: sessionId, sealed }).execute();
+}
+
+export async function readFile(db: Db, sessionId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('lab_report_files')
+    .select('sealed')
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  return row?.sealed;
+}
+
+export async function findSession(
+  db: Db,
+  developerId: string,
+  sessionId: string,
+): Promise<SessionRow | undefined> {
+  const row = await db
+    .selectFrom('lab_report_sessions')
+    .select(SUMMARY)
+    .where('id', '=', sessionId as never)
+    .where('developer_id', '=', developerId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row ? toRow(row) : undefined;
+}
+
+export async function readReport(db: Db, sessionId: string): Promise<ParsedReport | null> {
+  const row = await db
+    .selectFrom('lab_report_sessions')
+    .select('report')
+    .where('id', '=', sessionId as never)
+    .executeTakeFirst();
+  return row?.report == null ? null : parsed<ParsedReport>(row.report);
+}
+
+/** The parsed reports of several sessions, in one query (for listings). */
+export async function readReports(db: Db, sessionIds: readonly string[]): Promise<Map<string, ParsedReport>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('lab_report_sessions')
+    .select([sql<string>`id::text`.as('id'), 'report'])
+    .where('id', 'in', sessionIds as never[])
+    .where('report', 'is not', null)
+    .execute();
+  return new Map(rows.map((row) => [row.id, parsed<ParsedReport>(row.report)]));
+}
+
+/** Locks the session for processing and counts the attempt; undefined when it is gone. */
+export async function startAttempt(trx: Db, sessionId: string): Promise<SessionRow | undefined> {
+  const row = await trx
+    .updateTable('lab_report_sessions')
+    .set({ attempts: sql<number>`attempts + 1` })
+    .where('id', '=', sessionId as never)
+    .where('deleted_at', 'is', null)
+    .returning(SUMMARY)
+    .executeTakeFirst();
+  return row ? toRow(row) : undefined;
+}
+
+export async function finish(
+  trx: Db,
+  sessionId: string,
+  outcome:
+    | { status: 'completed'; report: ParsedReport; history: StatusEntry[]; eventId: string; at: Date }
+    | { status: 'failed'; error: FailureReason; history: StatusEntry[]; eventId: string; at: Date },
+): Promise<void> {
+  await trx
+    .updateTable('lab_report_sessions')
+    .set({
+      status: outcome.status,
+      status_history: JSON.stringify(outcome.history),
+      event_id: outcome.eventId,
+      updated_at: outcome.at,
+      ...(outcome.status === 'completed'
+        ? {
+            report: JSON.stringify(outcome.report),
+            results_count: outcome.report.results.length,
+            report_date: outcome.report.reportDate ?? null,
+          }
+        : { error: JSON.stringify(outcome.error) }),
+    })
+    .where('id', '=', sessionId as never)
+    .execute();
+}
+
+export type ListFilters = {
+  referenceId?: string;
+  uploadId?: string;
+  reportDateFrom?: string;
+  reportDateTo?: string;
+  uploadedFrom?: Date;
+  uploadedBefore?: Date;
+};
+
+export async function listSessions(db: Db, developerId: string, filters: ListFilters, limit: number) {
+  let query = db
+    .selectFrom('lab_report_sessions')
+    .select(SUMMARY)
+    .where('developer_id', '=', developerId)
+    .where('deleted_at', 'is', null);
+  if (filters.referenceId !== undefined) query = query.where('reference_id', '=', filters.referenceId);
+  if (filters.uploadId !== undefined) query = query.where('upload_id', '=', filters.uploadId);
+  if (filters.reportDateFrom)
+    query = query.where(sql`report_date`, '>=', sql`${filters.reportDateFrom}::date`);
+  if (filters.reportDateTo) query = query.where(sql`report_date`, '<=', sql`${filters.reportDateTo}::date`);
+  if (filters.uploadedFrom) query = query.where('uploaded_at', '>=', filters.uploadedFrom);
+  if (filters.uploadedBefore) query = query.where('uploaded_at', '<', filters.uploadedBefore);
+  const rows = await query.orderBy('uploaded_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map(toRow);
+}
+
+/** Marks the session deleted and drops its file, in the caller's transaction; false when not found. */
+export async function deleteSession(
+  trx: Db,
+  developerId: string,
+  sessionId: string,
+  at: Date,
+): Promise<boolean> {
+  const row = await trx
+    .updateTable('lab_report_sessions')
+    .set({ deleted_at: at, updated_at: at, report: null })
+    .where('id', '=', sessionId as never)
+    .where('developer_id', '=', developerId)
+    .where('deleted_at', 'is', null)
+    .returning(sql<string>`id::text`.as('id'))
+    .executeTakeFirst();
+  if (!row) return false;
+  await trx.deleteFrom('lab_report_files').where('session_id', '=', sessionId).execute();
+  return true;
+}

@@ -1,0 +1,55 @@
+// The shapes of a parsed report as the wire contract names them (LabReportResult, LabReportPanel),
+// stored as JSON on the session and sent as they are.
+export type LabResult = {
+  source: {
+    name?: string;
+    panel?: string;
+    value?: string;
+    units?: string;
+    flag?: string;
+    reference_text?: string;
+  };
+  biomarker: {
+    key: string | null;
+    display_name?: string;
+    loinc_code?: string;
+    panel_id?: number;
+    panel_key?: string;
+    specimen?: string;
+  };
+  measurement: {
+    type: 'numeric' | 'bounded' | 'qualitative' | 'text' | 'absent';
+    numeric?: number;
+    bounded?: { operator: 'lt' | 'gt'; value: number };
+    qualitative?: { text: string; code?: string };
+    text?: string;
+    absent_reason?: string;
+    units?: string;
+    ucum_code?: string;
+  };
+  interpretation: {
+    flag: string | null;
+    flag_raw?: string;
+    source: 'report' | 'computed' | 'none';
+    applied_range?: { lower?: number; upper?: number };
+  };
+  reference_ranges?: { lower?: number; upper?: number; type?: string }[];
+};
+
+export type LabPanel = { id: number; name: string; key: string };
+
+export type ParsedReport = {
+  results: LabResult[];
+  panels: LabPanel[];
+  reportDate?: string;
+  reportTime?: string;
+  collectionDate?: string;
+  collectionTime?: string;
+  labName?: string;
+  patientSex?: string;
+  patientAge?: number;
+  locale?: string;
+  pages: number;
+  ocrPages: number;
+  notes?: string;
+};

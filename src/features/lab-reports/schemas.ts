@@ -1,0 +1,109 @@
+// Route schemas of the lab-reports API (the vendor's `/lab-reports`), for validation of the
+// query and path and for the OpenAPI document. Results keep the contract's layered shape
+// (result-types.ts); they are documented as open objects here and checked against the vendor's
+// schemas by the tests.
+import Type from 'typebox';
+
+const Day = (description: string) =>
+  Type.Optional(Type.String({ maxLength: 10, description: `YYYY-MM-DD; ${description}` }));
+
+export const UploadQuery = Type.Object({
+  reference_id: Type.Optional(
+    Type.String({ maxLength: 256, description: 'Your external identifier for this report or patient' }),
+  ),
+});
+
+export const UploadResponse = Type.Object({
+  upload_id: Type.String({ description: 'Correlates every session and webhook event of this upload' }),
+  current_status: Type.String({ description: 'processing' }),
+});
+
+export const ListQuery = Type.Object({
+  reference_id: Type.Optional(Type.String({ maxLength: 256 })),
+  upload_id: Type.Optional(Type.String({ maxLength: 64 })),
+  report_date_from: Day('lab report date lower bound (inclusive)'),
+  report_date_to: Day('lab report date upper bound (inclusive)'),
+  uploaded_at_from: Day('upload date lower bound (inclusive, UTC)'),
+  uploaded_at_to: Day('upload date upper bound (inclusive, UTC)'),
+});
+
+export const SessionParams = Type.Object({
+  session_id: Type.String({ maxLength: 32, description: 'The session id (an integer)' }),
+});
+
+export const FileQuery = Type.Object({
+  token: Type.String({ maxLength: 1024, description: 'The sealed link token from /files' }),
+});
+
+const StatusEntry = Type.Object({
+  status: Type.String(),
+  timestamp: Type.Optional(Type.String({ format: 'date-time' })),
+  note: Type.Optional(Type.String()),
+});
+
+const Open = (description: string) => Type.Object({}, { additionalProperties: true, description });
+
+export const Session = Type.Object(
+  {
+    session_id: Type.String(),
+    upload_id: Type.Optional(Type.String()),
+    reference_id: Type.Optional(Type.String()),
+    report_type: Type.String({ description: 'lab' }),
+    current_status: Type.String({
+      description: 'processing, completed (event on its way), sent, delivery_failed or failed',
+    }),
+    uploaded_at: Type.Optional(Type.String({ format: 'date-time' })),
+    updated_at: Type.Optional(Type.String({ format: 'date-time' })),
+    report_date: Type.Optional(Type.String()),
+    report_time: Type.Optional(Type.String()),
+    collection_date: Type.Optional(Type.String()),
+    collection_time: Type.Optional(Type.String()),
+    report_locale: Type.Optional(Type.String()),
+    lab_name: Type.Optional(Type.String()),
+    patient_age_at_collection: Type.Optional(Type.Integer()),
+    patient_sex: Type.Optional(Type.String()),
+    input_bytes: Type.Optional(Type.Integer()),
+    results_count: Type.Optional(Type.Integer()),
+    output_bytes: Type.Optional(Type.Integer()),
+    file_count: Type.Optional(Type.Integer()),
+    status_history: Type.Optional(Type.Array(StatusEntry)),
+    results: Type.Optional(
+      Type.Array(
+        Open('One layered result: source, biomarker, measurement, interpretation, reference_ranges'),
+      ),
+    ),
+    panels: Type.Optional(
+      Type.Array(
+        Type.Object({
+          id: Type.Integer(),
+          name: Type.Optional(Type.String()),
+          key: Type.Optional(Type.String()),
+        }),
+      ),
+    ),
+    report_notes: Type.Optional(Type.String()),
+  },
+  { description: 'A lab report session; list items carry the summary fields only (no results/panels)' },
+);
+
+export const SessionList = Type.Object({ sessions: Type.Array(Session) });
+
+export const Deliveries = Type.Object({
+  deliveries: Type.Array(
+    Type.Object({
+      destination_id: Type.String(),
+      destination_type: Type.Optional(Type.String()),
+      status: Type.String({ description: 'pending, delivered or failed' }),
+      attempt_count: Type.Integer({ description: 'Retries: 0 on the first attempt' }),
+      last_error: Type.Optional(Type.String()),
+    }),
+  ),
+});
+
+const File = Type.Object({ filename: Type.Optional(Type.String()), presigned_url: Type.String() });
+
+export const Files = Type.Object({
+  files: Type.Array(File),
+  thumbnail: Type.Optional(File),
+  expires_at: Type.Optional(Type.String({ format: 'date-time' })),
+});

@@ -1,0 +1,302 @@
+// Lab reports: an app uploads a report file (PDF or photo); a durable job reads it (text layer,
+// else OCR), turns it into layered results (report.ts) and sends `lab_report.completed` — or
+// `lab_report.failed` with a structured reason — through the webhook engine. The session keeps its
+// status history; the file is sealed at rest and goes with the session. Nothing leaves the machine.
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Clock } from '../../core/clock.ts';
+import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import type { SecretBox } from '../../core/secret-box.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import { isIsoDate, wireDateTime } from '../../model/time.ts';
+import type { Db } from '../../store/db.ts';
+import type { WebhooksService } from '../webhooks/service.ts';
+import { completedEvent, failedEvent } from './events.ts';
+import { EXTENSIONS, sniffMediaType } from './media-types.ts';
+import * as repo from './repo.ts';
+import { parseReport, UnreadableFileError } from './report.ts';
+import type { FailureReason, StatusEntry } from './tables.ts';
+import { LAB_REPORT_QUEUE } from './queue.ts';
+import { sessionView, summaryView, type DeliveryState } from './views.ts';
+
+export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+/** Processing attempts before a session fails for good (`internal`, retriable). */
+export const MAX_ATTEMPTS = 3;
+const LIST_LIMIT = 1000;
+/** How long a download link from `/files` works. */
+const FILE_LINK_SECONDS = 15 * 60;
+const SESSION_ID = /^\d{1,18}$/;
+const MAX_REFERENCE = 256;
+
+export type LabReportsDeps = {
+  db: Db;
+  jobs: JobQueue;
+  clock: Clock;
+  log: Logger;
+  secretBox: SecretBox;
+  publicUrl: string;
+  webhooks: Pick<WebhooksService, 'emit' | 'eventStates'>;
+  /** The parser; tests may put a failing one in to show retries and failures. */
+  parse?: typeof parseReport;
+};
+
+type Owner = { id: string };
+
+export type ListQuery = {
+  reference_id?: string;
+  upload_id?: string;
+  report_date_from?: string;
+  report_date_to?: string;
+  uploaded_at_from?: string;
+  uploaded_at_to?: string;
+};
+
+const entry = (status: string, at: Date, note?: string): StatusEntry => ({
+  status,
+  timestamp: wireDateTime(at),
+  ...(note ? { note } : {}),
+});
+
+function checkDate(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isIsoDate(value)) throw invalidParameter(name, 'expected a date as YYYY-MM-DD');
+  return value;
+}
+
+export function createLabReportsService(deps: LabReportsDeps) {
+  const { db, jobs, clock, secretBox, webhooks } = deps;
+  const parse = deps.parse ?? parseReport;
+
+  function checkSessionId(sessionId: string) {
+    if (!SESSION_ID.test(sessionId)) throw invalidParameter('session_id', 'expected a numeric session id');
+  }
+
+  async function mustFind(owner: Owner, sessionId: string) {
+    checkSessionId(sessionId);
+    const row = await repo.findSession(db, owner.id, sessionId);
+    if (!row) throw notFound(`no lab report session "${sessionId}"`);
+    return row;
+  }
+
+  async function deliveryStates(owner: Owner, rows: repo.SessionRow[]): Promise<Map<string, DeliveryState>> {
+    const ids = rows.flatMap((row) => (row.event_id ? [row.event_id] : []));
+    return webhooks.eventStates(owner.id, ids);
+  }
+
+  return {
+    async upload(
+      owner: Owner,
+      file: { bytes: Buffer; fileName: string | null },
+      referenceId: string | undefined,
+    ): Promise<{ upload_id: string; current_status: string }> {
+      if (referenceId !== undefined && (referenceId.length === 0 || referenceId.length > MAX_REFERENCE))
+        throw invalidParameter('reference_id', `expected 1 to ${MAX_REFERENCE} characters`);
+      if (file.bytes.length === 0) throw invalidParameter('file', 'the file is empty');
+      if (file.bytes.length > MAX_FILE_BYTES)
+        throw new AppError(
+          'payload_too_large',
+          `file: larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit`,
+        );
+      const mediaType = sniffMediaType(file.bytes);
+      if (!mediaType)
+        throw invalidParameter('file', 'expected a PDF, PNG, JPEG, GIF or WebP file (by its content)');
+      const uploadId = `upl_${randomBytes(8).toString('hex')}`;
+      const at = clock.now();
+      const sealed = secretBox.seal(file.bytes.toString('base64'));
+      await db.transaction().execute(async (trx) => {
+        const sessionId = await repo.insertSession(trx, {
+          developerId: owner.id,
+          uploadId,
+          referenceId: referenceId ?? null,
+          mediaType,
+          fileName: file.fileName,
+          inputBytes: file.bytes.length,
+          history: [entry('processing', at, 'uploaded')],
+          at,
+        });
+        await repo.insertFile(trx, sessionId, sealed);
+        await jobs.send(LAB_REPORT_QUEUE, { sessionId }, { trx });
+      });
+      return { upload_id: uploadId, current_status: 'processing' };
+    },
+
+    /** The job: read the file, parse it, store the report and send the event, or fail with a reason. */
+    async process(sessionId: string): Promise<void> {
+      const session = await db.transaction().execute((trx) => repo.startAttempt(trx, sessionId));
+      // Deleted meanwhile, or already done (a job that ran twice): nothing to do.
+      if (!session || session.status !== 'processing') return;
+      const who = { id: session.id, uploadId: session.upload_id, referenceId: session.reference_id };
+      const fail = async (error: FailureReason) => {
+        const at = clock.now();
+        await db.transaction().execute(async (trx) => {
+          const eventId = await webhooks.emit(trx, session.developer_id, failedEvent(who, error, at));
+          await repo.finish(trx, session.id, {
+            status: 'failed',
+            error,
+            history: [...session.status_history, entry('failed', at, error.message)],
+            eventId,
+            at,
+          });
+        });
+      };
+      const sealed = await repo.readFile(db, session.id);
+      if (sealed === undefined) return;
+      let report;
+      try {
+        const bytes = Buffer.from(secretBox.open(sealed), 'base64');
+        report = await parse(bytes, session.media_type as never);
+      } catch (error) {
+        if (error instanceof UnreadableFileError) {
+          await fail({
+            code: 'file_unreadable',
+            message: `The uploaded file could not be read: ${error.message}.`,
+            retriable: false,
+          });
+          return;
+        }
+        deps.log.warn({ err: error, sessionId, attempt: session.attempts }, 'lab report processing failed');
+        if (session.attempts >= MAX_ATTEMPTS) {
+          await fail({
+            code: 'internal',
+            message: 'The report could not be processed; submitting it again may succeed.',
+            retriable: true,
+          });
+          return;
+        }
+        throw error;
+      }
+      if (report.results.length === 0) {
+        await fail({
+          code: 'extraction_failed',
+          message: 'No test results could be read from the file (no rows with a test name and a value).',
+          retriable: false,
+        });
+        return;
+      }
+      const at = clock.now();
+      await db.transaction().execute(async (trx) => {
+        const eventId = await webhooks.emit(trx, session.developer_id, completedEvent(who, report, at));
+        const note = `${report.results.length} results from ${report.pages} page(s)${report.ocrPages ? `, ${report.ocrPages} by OCR` : ''}`;
+        await repo.finish(trx, session.id, {
+          status: 'completed',
+          report,
+          history: [...session.status_history, entry('completed', at, note)],
+          eventId,
+          at,
+        });
+      });
+    },
+
+    async list(owner: Owner, query: ListQuery) {
+      const uploadedFrom = checkDate('uploaded_at_from', query.uploaded_at_from);
+      const uploadedTo = checkDate('uploaded_at_to', query.uploaded_at_to);
+      const rows = await repo.listSessions(
+        db,
+        owner.id,
+        {
+          ...(query.reference_id === undefined ? {} : { referenceId: query.reference_id }),
+          ...(query.upload_id === undefined ? {} : { uploadId: query.upload_id }),
+          ...(checkDate('report_date_from', query.report_date_from)
+            ? { reportDateFrom: query.report_date_from }
+            : {}),
+          ...(checkDate('report_date_to', query.report_date_to)
+            ? { reportDateTo: query.report_date_to }
+            : {}),
+          ...(uploadedFrom ? { uploadedFrom: new Date(`${uploadedFrom}T00:00:00Z`) } : {}),
+          // Inclusive of the whole last day.
+          ...(uploadedTo
+            ? { uploadedBefore: new Date(Date.parse(`${uploadedTo}T00:00:00Z`) + 86_400_000) }
+            : {}),
+        },
+        LIST_LIMIT,
+      );
+      const states = await deliveryStates(owner, rows);
+      const reports = await repo.readReports(
+        db,
+        rows.map((row) => row.id),
+      );
+      return { sessions: rows.map((row) => summaryView(row, reports.get(row.id) ?? null, states)) };
+    },
+
+    async get(owner: Owner, sessionId: string) {
+      const row = await mustFind(owner, sessionId);
+      const report = await repo.readReport(db, row.id);
+      return sessionView(row, report, await deliveryStates(owner, [row]));
+    },
+
+    async remove(owner: Owner, sessionId: string): Promise<void> {
+      checkSessionId(sessionId);
+      const deleted = await db
+        .transaction()
+        .execute((trx) => repo.deleteSession(trx, owner.id, sessionId, clock.now()));
+      if (!deleted) throw notFound(`no lab report session "${sessionId}"`);
+    },
+
+    async deliveries(owner: Owner, sessionId: string) {
+      const row = await mustFind(owner, sessionId);
+      const state = row.event_id ? (await deliveryStates(owner, [row])).get(row.event_id) : undefined;
+      if (!state || !state.destinationId) return { deliveries: [] };
+      const status =
+        state.status === 'delivered'
+          ? 'delivered'
+          : state.status === 'failed' || state.status === 'rejected' || state.status === 'dropped'
+            ? 'failed'
+            : 'pending';
+      return {
+        deliveries: [
+          {
+            destination_id: state.destinationId,
+            destination_type: 'webhook',
+            status,
+            attempt_count: Math.max(0, state.attempts - 1),
+            ...(status !== 'delivered' && state.lastError ? { last_error: state.lastError } : {}),
+          },
+        ],
+      };
+    },
+
+    /** The uploaded file behind a link that works without credentials until it expires. */
+    async files(owner: Owner, sessionId: string) {
+      const row = await mustFind(owner, sessionId);
+      const expires = new Date(clock.now().getTime() + FILE_LINK_SECONDS * 1000);
+      const token = secretBox.seal(JSON.stringify({ s: row.id, d: owner.id, e: expires.getTime() }));
+      const filename =
+        row.file_name ??
+        `lab-report-${row.id}.${EXTENSIONS[row.media_type as keyof typeof EXTENSIONS] ?? 'bin'}`;
+      return {
+        files: [
+          { filename, presigned_url: `${deps.publicUrl}/v2/lab-reports/files/download?token=${token}` },
+        ],
+        expires_at: wireDateTime(expires),
+      };
+    },
+
+    /** Opens a download link from `files`: the file's bytes, or 404 once expired, forged or deleted. */
+    async download(token: string): Promise<{ bytes: Buffer; mediaType: string; filename: string }> {
+      const gone = () => notFound('this download link is invalid or has expired');
+      let claim: { s?: unknown; d?: unknown; e?: unknown };
+      try {
+        claim = JSON.parse(secretBox.open(token)) as typeof claim;
+      } catch {
+        throw gone();
+      }
+      if (typeof claim.s !== 'string' || typeof claim.d !== 'string' || typeof claim.e !== 'number')
+        throw gone();
+      if (claim.e < clock.now().getTime()) throw gone();
+      const row = await repo.findSession(db, claim.d, claim.s);
+      const sealed = row ? await repo.readFile(db, row.id) : undefined;
+      if (!row || sealed === undefined) throw gone();
+      return {
+        bytes: Buffer.from(secretBox.open(sealed), 'base64'),
+        mediaType: row.media_type,
+        filename:
+          row.file_name ??
+          `lab-report-${row.id}.${EXTENSIONS[row.media_type as keyof typeof EXTENSIONS] ?? 'bin'}`,
+      };
+    },
+  };
+}
+
+export type LabReportsService = ReturnType<typeof createLabReportsService>;
+
+export { UnreadableFileError };

@@ -1,0 +1,203 @@
+// Lab reports (the vendor's `/lab-reports`): upload a PDF or photo of a report as multipart form
+// data, then list, read, delete sessions and see their deliveries and files. Thin: the lab-reports
+// service decides. Multipart is parsed only inside this scope, with the 20 MB file limit.
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { AppError, invalidParameter } from '../../core/errors.ts';
+import type { AppContext } from '../../features/context.ts';
+import {
+  Deliveries,
+  FileQuery,
+  Files,
+  ListQuery,
+  Session,
+  SessionList,
+  SessionParams,
+  UploadQuery,
+  UploadResponse,
+} from '../../features/lab-reports/schemas.ts';
+import { MAX_FILE_BYTES } from '../../features/lab-reports/service.ts';
+import type { App } from '../app-type.ts';
+
+const tags = ['lab-reports'];
+const config = { auth: 'developer' as const };
+const plainJson = () => (data: unknown) => JSON.stringify(data);
+const Nothing = Type.Null({ description: 'No body' });
+
+type Upload = { bytes: Buffer; fileName: string | null; referenceId: string | undefined };
+
+/** The one `file` part (and an optional `reference_id` field) of a multipart upload. */
+async function readUpload(request: FastifyRequest): Promise<Upload> {
+  if (!request.isMultipart()) throw invalidParameter('body', 'expected multipart/form-data with a file part');
+  let upload: Upload | undefined;
+  let referenceId: string | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        if (part.fieldname !== 'file') continue;
+        if (upload) throw invalidParameter('file', 'send one file per upload');
+        upload = {
+          bytes,
+          fileName: part.filename ? part.filename.slice(0, 200) : null,
+          referenceId: undefined,
+        };
+      } else if (part.fieldname === 'reference_id' && typeof part.value === 'string') {
+        referenceId = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError(
+        'payload_too_large',
+        `file: larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit`,
+      );
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw invalidParameter('body', 'expected one file part and at most a reference_id field');
+    throw invalidParameter('body', `malformed multipart body (${(error as Error).message})`);
+  }
+  if (!upload) throw new AppError('bad_request', 'missing file: required multipart file part named "file"');
+  return { ...upload, referenceId };
+}
+
+export async function registerLabReportRoutes(app: App, ctx: AppContext) {
+  const reports = ctx.labReports;
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: MAX_FILE_BYTES, files: 2, fields: 4, parts: 6, fieldSize: 1024 },
+    });
+
+    scope.post(
+      '/v2/lab-reports',
+      {
+        config,
+        serializerCompiler: plainJson,
+        schema: {
+          tags,
+          summary: 'Upload a lab report (PDF, PNG, JPEG, GIF or WebP; max 20 MB) as multipart form data',
+          description:
+            'multipart/form-data with a `file` part (and optionally a `reference_id` field or query parameter). ' +
+            'The file type is told by its content. Processing runs in the background; the session id arrives ' +
+            'with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…',
+          consumes: ['multipart/form-data'],
+          querystring: UploadQuery,
+          response: { 202: UploadResponse },
+        } as object,
+      },
+      async (request, reply) => {
+        const upload = await readUpload(request);
+        const query = request.query as { reference_id?: string };
+        const accepted = await reports.upload(
+          request.developer,
+          { bytes: upload.bytes, fileName: upload.fileName },
+          query.reference_id ?? upload.referenceId,
+        );
+        return reply.code(202).send(accepted);
+      },
+    );
+  });
+
+  app.get(
+    '/v2/lab-reports',
+    {
+      config,
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'Your lab report sessions, newest first',
+        querystring: ListQuery,
+        response: { 200: SessionList },
+      },
+    },
+    async (request) => reports.list(request.developer, request.query),
+  );
+
+  app.get(
+    '/v2/lab-reports/:session_id',
+    {
+      config,
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'A lab report session with its results, panels and status history',
+        params: SessionParams,
+        response: { 200: Session },
+      },
+    },
+    async (request) => reports.get(request.developer, request.params.session_id),
+  );
+
+  app.delete(
+    '/v2/lab-reports/:session_id',
+    {
+      config,
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'Delete a lab report session (its results and the uploaded file go with it)',
+        params: SessionParams,
+        response: { 204: Nothing },
+      },
+    },
+    async (request, reply) => {
+      await reports.remove(request.developer, request.params.session_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/v2/lab-reports/:session_id/deliveries',
+    {
+      config,
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'Where the session’s webhook event stands',
+        params: SessionParams,
+        response: { 200: Deliveries },
+      },
+    },
+    async (request) => reports.deliveries(request.developer, request.params.session_id),
+  );
+
+  app.get(
+    '/v2/lab-reports/:session_id/files',
+    {
+      config,
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'The uploaded file, with a download link valid for 15 minutes',
+        params: SessionParams,
+        response: { 200: Files },
+      },
+    },
+    async (request) => reports.files(request.developer, request.params.session_id),
+  );
+
+  // The download link `/files` hands out: no credentials, the sealed token is the authority.
+  app.get(
+    '/v2/lab-reports/files/download',
+    {
+      config: { auth: 'none' as const },
+      schema: {
+        tags,
+        summary: 'Download an uploaded lab report file (link from /files)',
+        querystring: FileQuery,
+        response: { 200: Type.Unknown({ description: 'The file' }) },
+      },
+    },
+    async (request, reply) => {
+      const file = await reports.download(request.query.token);
+      return reply
+        .header('content-type', file.mediaType)
+        .header('content-disposition', `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`)
+        .header('cache-control', 'private, no-store')
+        .send(file.bytes);
+    },
+  );
+}
