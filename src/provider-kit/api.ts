@@ -18,6 +18,11 @@ export type ProviderApi = {
   backfillDays: number;
   /** Days one backfill chunk (one job) covers: what the provider serves in a few requests. */
   backfillChunkDays: number;
+  /**
+   * Headers every request carries, by header name -> the setting they are read from
+   * (`<ID>_<setting>`), e.g. an API gateway's subscription key. A missing setting sends none.
+   */
+  requestHeaders?: Readonly<Record<string, string>>;
   /** Reads the provider's rate-limit headers on any answer (429 included). */
   rateLimit?(headers: Headers, status: number, now: Date): RateLimitSignal | null;
   /** A 401/403 that is about a missing scope, not a dead token (so no refresh, no breakage). */
