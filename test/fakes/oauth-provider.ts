@@ -28,6 +28,15 @@ export const OURA_PROFILE: FakeProfile = {
   clientAuth: 'body',
 };
 
+/** Wahoo: credentials in the body, PKCE, account id from GET /v1/user. */
+export const WAHOO_PROFILE: FakeProfile = {
+  authorizePath: '/oauth/authorize',
+  tokenPath: '/oauth/token',
+  revokePath: '/v1/permissions',
+  userInfoPath: '/v1/user',
+  clientAuth: 'body',
+};
+
 /** Fitbit: Basic client auth, PKCE, `user_id` in the token response. */
 export const FITBIT_PROFILE: FakeProfile = {
   authorizePath: '/oauth2/authorize',
