@@ -95,6 +95,11 @@ export type NotificationRequest = {
   headers: IncomingHttpHeaders;
   /** The body exactly as received: signatures are over these bytes. */
   rawBody: Buffer;
+  /**
+   * The query of the URL the provider posted to: providers that sign nothing are given a URL
+   * with a secret token in it (Concept2).
+   */
+  query?: URLSearchParams;
   /** The key signatures use (the client secret); null when not configured. */
   secret: string | null;
   /** Ids of the subscriptions Tributary holds at this provider. */
