@@ -34,7 +34,8 @@ const text = (value: unknown): string | null =>
 export function decodeFitActivity(bytes: Uint8Array, item: string): FitActivity {
   let messages: Record<string, FitMessage[] | undefined>;
   try {
-    const stream = Stream.fromByteArray(Array.from(bytes));
+    // Read in place (fromByteArray would copy the file through a number array first).
+    const stream = Stream.fromBuffer(bytes);
     if (!Decoder.isFIT(stream)) throw new Error('not a FIT file');
     const decoder = new Decoder(stream);
     const result = decoder.read({ convertDateTimesToDates: true, mergeHeartRates: true });
