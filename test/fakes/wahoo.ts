@@ -34,6 +34,8 @@ export type WahooFake = FakeServer & {
   consent: Consent;
   offsetMinutes: number;
   historyDays: number;
+  /** Workouts whose FIT file on the CDN is damaged (not a FIT file). */
+  damagedFiles: Set<number>;
   /** Requests per 5 minutes before a 429. */
   limitPer5Minutes: number;
   grants: Grant[];
@@ -313,7 +315,11 @@ export async function startWahooFake(
         const id = Number(request.params.file?.replace(/\.fit$/, ''));
         const owner = store.grants.find((grant) => grant.account.replace(/\W/g, '') === request.params.owner);
         const workout = owner ? workoutsOf(owner.account).find((item) => item.id === id) : undefined;
-        return workout ? { status: 200, body: fitOf(workout).bytes } : { status: 404, body: 'NoSuchKey' };
+        if (!workout) return { status: 404, body: 'NoSuchKey' };
+        // A damaged upload: bytes that are not a FIT file.
+        if (fake.damagedFiles.has(workout.id))
+          return { status: 200, body: new Uint8Array([0x0e, 0x10, 1, 2, 3]) };
+        return { status: 200, body: fitOf(workout).bytes };
       },
     },
   ];
@@ -365,6 +371,7 @@ export async function startWahooFake(
     offsetMinutes: options.offsetMinutes ?? 120,
     historyDays: options.historyDays ?? 400,
     limitPer5Minutes: 200,
+    damagedFiles: new Set<number>(),
     grants: store.grants,
     webhookUrl: null as string | null,
     deliveries: [] as Delivery[],
