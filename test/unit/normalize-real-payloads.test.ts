@@ -345,6 +345,27 @@ describe('user-entered zeros are not measurements', () => {
   });
 });
 
+describe('user-entered zeros elsewhere: Strava manual entries, Polar exercises typed into Flow', () => {
+  test('0 m typed by hand is no distance', () => {
+    const [strava] = stravaNormalizers.activity.normalize(
+      { activity: { ...stravaDetail, manual: true, distance: 0 } },
+      context,
+    );
+    assert.equal(strava?.distance_data?.summary?.distance_meters, null);
+    const [recorded] = stravaNormalizers.activity.normalize(
+      { activity: { ...stravaDetail, manual: false, distance: 0 } },
+      context,
+    );
+    assert.equal(recorded?.distance_data?.summary?.distance_meters, 0, 'a recorded 0 stands');
+    const { device: _device, ...typed } = polarExercise;
+    const [polar] = polarNormalizers.exercise.normalize(
+      { exercise: [{ ...typed, distance: 0 } as PolarExercise] },
+      context,
+    );
+    assert.equal(polar?.distance_data?.summary?.distance_meters, null);
+  });
+});
+
 describe('payloads in no documented shape give a clean normalization error, never a TypeError', () => {
   test('every row of the six tables', () => {
     const tables = {

@@ -9,7 +9,7 @@
 // is Polar's TRIMP-based load and fills trimp_score. `running-index` is Polar's VO2max estimate
 // from a run and fills vo2max_ml_per_min_per_kg. Zone percentages need the user's maximum heart
 // rate from the context (physical info); without it they are null.
-import { heartRate } from '../../../provider-kit/normalize/measures.ts';
+import { heartRate, positiveOrNull } from '../../../provider-kit/normalize/measures.ts';
 import type { Activity } from '../../../model/activity.ts';
 import type { CodeOf } from '../../../model/enums.ts';
 import { HeartRateZone, UploadType } from '../../../model/enums.ts';
@@ -73,7 +73,8 @@ export function normalizeExercise(exercise: PolarExercise, context: NormalizeCon
   const power = meanMax(series.power, (sample) => sample.watts);
   const altitude = meanMax(series.elevation, (sample) => sample.elev_meters);
   const climb = gainLoss(series.elevation);
-  const distance = exercise.distance ?? null;
+  // An exercise typed into Flow (no device) carries 0 for what was left empty: no distance.
+  const distance = exercise.device ? (exercise.distance ?? null) : positiveOrNull(exercise.distance);
   // The session average is distance over elapsed time when Polar gives both; the speed series
   // (which skips sensor gaps) is the fallback.
   const avgSpeed = distance !== null && durationSeconds ? distance / durationSeconds : speed.mean;

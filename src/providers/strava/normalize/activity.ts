@@ -17,7 +17,7 @@ import {
   kilocaloriesToKilojoules,
   paceMinutesPerKilometer,
 } from '../../../provider-kit/normalize/units.ts';
-import { heartRate, orFromSamples } from '../../../provider-kit/normalize/measures.ts';
+import { heartRate, orFromSamples, positiveOrNull } from '../../../provider-kit/normalize/measures.ts';
 import { zoneOffsetMinutes } from '../../../provider-kit/normalize/time-zones.ts';
 import { activityTypeOf } from './sport-types.ts';
 import { streamMax, streamSamples, streamSetOf } from './streams.ts';
@@ -126,7 +126,9 @@ export function normalizeActivity(payload: StravaActivityPayload, context: Norma
     device_data: activity.device_name ? { name: activity.device_name } : null,
     distance_data: {
       summary: {
-        distance_meters: activity.distance ?? null,
+        // A manual entry's 0 m is a field the athlete left empty, not a distance.
+        distance_meters:
+          activity.manual === true ? positiveOrNull(activity.distance) : (activity.distance ?? null),
         elevation: hasElevation
           ? {
               gain_actual_meters: activity.total_elevation_gain ?? null,
