@@ -90,6 +90,47 @@ export async function startSuuntoFake(
     return list;
   }
 
+  /** One night a day (a nap now and then, recorded without heart rate). */
+  function sleepsOf(account: string) {
+    const today = Math.floor(fake.clock.now() / DAY_MS);
+    const nights = [];
+    for (let day = today - fake.historyDays; day < today; day++) {
+      const random = seeded(`suunto-sleep|${account}|${day}`);
+      const startMs = day * DAY_MS + (23 * 60 - fake.offsetMinutes + random.int(-60, 60)) * 60_000;
+      const deep = random.int(60, 100) * 60;
+      const light = random.int(200, 280) * 60;
+      const rem = random.int(60, 110) * 60;
+      const inBed = deep + light + rem + random.int(10, 40) * 60;
+      const nap = random.next() < 0.1;
+      const local = (ms: number) => {
+        const shifted = new Date(ms + fake.offsetMinutes * 60_000).toISOString().slice(0, 23);
+        const sign = fake.offsetMinutes < 0 ? '-' : '+';
+        const abs = Math.abs(fake.offsetMinutes);
+        return `${shifted}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+      };
+      nights.push({
+        startMs,
+        body: {
+          timestamp: local(startMs),
+          entryData: {
+            BedtimeStart: local(startMs),
+            BedtimeEnd: local(startMs + inBed * 1000),
+            Duration: inBed,
+            DeepSleepDuration: deep,
+            LightSleepDuration: light,
+            REMSleepDuration: rem,
+            HRAvg: nap ? 0 : random.int(52, 64),
+            HRMin: nap ? 0 : random.int(42, 51),
+            SleepQualityScore: random.int(55, 92),
+            IsNap: nap,
+            SleepId: Math.floor(startMs / 1000),
+          },
+        },
+      });
+    }
+    return nights;
+  }
+
   function fitOf(workout: SuuntoFakeWorkout) {
     let bytes = files.get(workout.workoutKey);
     if (!bytes) {
@@ -219,6 +260,24 @@ export async function startSuuntoFake(
             metadata: { workoutcount: String(matching.length), until: String(until) },
             payload: matching.slice(offset, offset + limit).map(workoutBody),
           },
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/247samples/sleep',
+      handler: (request) => {
+        const grant = authorized(request);
+        if (!('account' in grant)) return grant;
+        const from = Number(request.query.get('from'));
+        const to = Number(request.query.get('to'));
+        if (!Number.isFinite(from) || !Number.isFinite(to) || to < from || to - from > 28 * DAY_MS)
+          return gatewayError(400, 'from/to must be epoch ms at most 28 days apart');
+        return {
+          status: 200,
+          body: sleepsOf(grant.account)
+            .filter((sample) => sample.startMs >= from && sample.startMs < to)
+            .map((sample) => sample.body),
         };
       },
     },

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { Value } from 'typebox/value';
-import { Activity, ActivityType, UploadType } from '../../src/model/index.ts';
+import { Activity, ActivityType, Sleep, SleepUploadType, UploadType } from '../../src/model/index.ts';
 import { NormalizationError } from '../../src/provider-kit/normalize/errors.ts';
 import type { NormalizeContext } from '../../src/provider-kit/normalize/normalize.ts';
 import { suuntoNotifications } from '../../src/providers/suunto/connector.ts';
@@ -103,6 +103,65 @@ describe('Suunto workout + FIT export', () => {
     assert.throws(
       () => suuntoNormalizers.workout.normalize({ workout, fit: new Uint8Array(20) }, context),
       (error) => error instanceof NormalizationError && /SUUNTO workout abc123/.test(error.message),
+    );
+  });
+});
+
+describe('Suunto 24/7 sleep sample -> Sleep', () => {
+  // The shape and values of the sample in open-wearables' tests (providers-3.md §5), rewritten.
+  const sample = {
+    timestamp: '2026-05-17T02:13:00.000+02:00',
+    entryData: {
+      BedtimeStart: '2026-05-17T02:13:00.000+02:00',
+      BedtimeEnd: '2026-05-17T09:19:00.000+02:00',
+      Duration: 25_560,
+      DeepSleepDuration: 5610,
+      LightSleepDuration: 17_970,
+      REMSleepDuration: 1710,
+      HRAvg: 67,
+      HRMin: 52,
+      SleepQualityScore: 75,
+      IsNap: false,
+      SleepId: 1_778_976_780,
+    },
+  };
+
+  test('bedtimes at their own offset, stages summed, time in bed, heart rate, score', () => {
+    const [record] = suuntoNormalizers.sleep.normalize({ sleep: sample }, context);
+    assert.ok(Value.Check(Sleep, record), JSON.stringify([...Value.Errors(Sleep, record)].slice(0, 3)));
+    assert.deepEqual(record?.metadata, {
+      start_time: '2026-05-17T02:13:00.000000+02:00',
+      end_time: '2026-05-17T09:19:00.000000+02:00',
+      upload_type: SleepUploadType.AUTOMATIC,
+      is_nap: false,
+      summary_id: '1778976780',
+      timestamp_localization: 1,
+    });
+    assert.equal(record?.sleep_durations_data?.asleep?.duration_asleep_state_seconds, 25_290);
+    assert.equal(record?.sleep_durations_data?.other?.duration_in_bed_seconds, 25_560);
+    assert.deepEqual(record?.heart_rate_data?.summary, {
+      avg_hr_bpm: 67,
+      min_hr_bpm: 52,
+      resting_hr_bpm: 52,
+    });
+    assert.equal(record?.scores?.sleep, 75);
+  });
+
+  test('a nap without heart rate (0 bpm) and without Duration: no readings, time in bed from the span', () => {
+    const { Duration: _duration, ...entry } = sample.entryData;
+    const [nap] = suuntoNormalizers.sleep.normalize(
+      { sleep: { ...sample, entryData: { ...entry, IsNap: true, HRAvg: 0, HRMin: 0 } } },
+      context,
+    );
+    assert.deepEqual(nap?.heart_rate_data?.summary, {
+      avg_hr_bpm: null,
+      min_hr_bpm: null,
+      resting_hr_bpm: null,
+    });
+    assert.equal(nap?.sleep_durations_data?.other?.duration_in_bed_seconds, 25_560);
+    assert.throws(
+      () => suuntoNormalizers.sleep.normalize({ sleep: { timestamp: 7 } as never }, context),
+      NormalizationError,
     );
   });
 });

@@ -8,7 +8,12 @@ import { dayChunks } from '../../provider-kit/pagination.ts';
 import { addDays, localMidnightMs } from '../../model/time.ts';
 import { normalizeEach } from '../../provider-kit/normalize/errors.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
-import { type SuuntoWorkout, type SuuntoWorkoutList, suuntoNormalizers } from './normalize/index.ts';
+import {
+  type SuuntoSleepSample,
+  type SuuntoWorkout,
+  type SuuntoWorkoutList,
+  suuntoNormalizers,
+} from './normalize/index.ts';
 
 export const SUUNTO_API = 'https://cloudapi.suunto.com';
 export const SUUNTO_CHUNK_DAYS = 28;
@@ -61,4 +66,35 @@ export const suuntoFetchers = {
       }
     }
   },
+
+  async *sleep(args) {
+    // 24/7 windows are at most 28 days; a night is listed on the day it starts, a day of margin
+    // each side covers local days at any offset.
+    for (const range of dayChunks(addDays(args.startDate, -1), addDays(args.endDate, 1), SUUNTO_CHUNK_DAYS)) {
+      const answer = await args.http.json<unknown>({
+        url: `${SUUNTO_API}/247samples/sleep`,
+        query: { from: localMidnightMs(range.startDate), to: localMidnightMs(range.endDate) },
+        absentOn: [404],
+      });
+      const samples = samplesOf(answer);
+      const { records, rejected } = normalizeEach(
+        samples,
+        (sample, index) => `SUUNTO sleep ${String(sample?.entryData?.SleepId ?? index)}`,
+        (sample) => suuntoNormalizers.sleep.normalize({ sleep: sample }, contextOf(args)),
+      );
+      yield { records, rejected, raw: answer };
+    }
+  },
 } satisfies Record<string, TypeFetcher>;
+
+/** The samples of a 24/7 answer: a list, or a list under `payload` / `samples` / `data` [C/?]. */
+function samplesOf(answer: unknown): SuuntoSleepSample[] {
+  if (Array.isArray(answer)) return answer as SuuntoSleepSample[];
+  if (answer && typeof answer === 'object') {
+    for (const key of ['payload', 'samples', 'data']) {
+      const value = (answer as Record<string, unknown>)[key];
+      if (Array.isArray(value)) return value as SuuntoSleepSample[];
+    }
+  }
+  return [];
+}

@@ -21,7 +21,7 @@ export const suunto = remoteProvider({
       clientAuth: 'basic',
       accountId: { from: 'token', path: 'user' },
     },
-    dataTypes: ['activity'],
+    dataTypes: ['activity', 'sleep'],
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,

@@ -49,3 +49,21 @@ export type SuuntoWorkoutList = {
   metadata?: Record<string, unknown> | null;
   payload?: readonly SuuntoWorkout[] | null;
 };
+
+/** A 24/7 sleep sample (GET /247samples/sleep) [C]. Durations in seconds. */
+export type SuuntoSleepSample = {
+  timestamp?: string | null;
+  entryData?: {
+    BedtimeStart?: string | null;
+    BedtimeEnd?: string | null;
+    Duration?: number | null;
+    DeepSleepDuration?: number | null;
+    LightSleepDuration?: number | null;
+    REMSleepDuration?: number | null;
+    HRAvg?: number | null;
+    HRMin?: number | null;
+    SleepQualityScore?: number | null;
+    IsNap?: boolean | null;
+    SleepId?: number | string | null;
+  } | null;
+};
