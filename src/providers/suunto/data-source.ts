@@ -71,7 +71,7 @@ export const suuntoFetchers = {
     // 24/7 windows are at most 28 days; a night is listed on the day it starts, a day of margin
     // each side covers local days at any offset.
     for (const range of dayChunks(addDays(args.startDate, -1), addDays(args.endDate, 1), SUUNTO_CHUNK_DAYS)) {
-      const answer = await args.http.json<unknown>({
+      const answer = await args.http.json({
         url: `${SUUNTO_API}/247samples/sleep`,
         query: { from: localMidnightMs(range.startDate), to: localMidnightMs(range.endDate) },
         absentOn: [404],
