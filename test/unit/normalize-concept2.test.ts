@@ -141,7 +141,10 @@ describe('Concept2 result + strokes -> Activity', () => {
     assert.equal(bike.metadata.type, ActivityType.STATIONARY_BIKING);
     assert.equal(bike.movement_data?.speed_samples?.[0]?.speed_meters_per_second, 1000 / 120);
     assert.deepEqual(bike.power_data?.power_samples, []);
-    assert.equal(normalize({ result: { ...result, type: 'rower_v2' } }).metadata.type, ActivityType.ROWING_MACHINE);
+    assert.equal(
+      normalize({ result: { ...result, type: 'rower_v2' } }).metadata.type,
+      ActivityType.ROWING_MACHINE,
+    );
   });
 
   test('shapes not documented: a clean NormalizationError', () => {
