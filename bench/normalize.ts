@@ -402,6 +402,108 @@ function garminFitbitBatch(): Job[] {
   ];
 }
 jobs.push(...garminFitbitBatch());
+
+// ============================================================================================
+// Wahoo / Suunto / Concept2: workouts whose samples come from FIT files (Wahoo, Suunto; built
+// with Garmin's SDK Encoder, decoded inside the timed normalizer as in production) and results
+// with per-stroke data (Concept2).
+// ============================================================================================
+
+const { wahooNormalizers } = await import('../src/providers/wahoo/normalize/index.ts');
+const { suuntoNormalizers } = await import('../src/providers/suunto/normalize/index.ts');
+const { concept2Normalizers } = await import('../src/providers/concept2/normalize/index.ts');
+const { buildActivityFit } = await import('../test/fakes/fit-files.ts');
+
+function thirdBatch(): Job[] {
+  const workouts = 20;
+  const seconds = 2 * 3600;
+  const fits = Array.from({ length: workouts }, (_, index) => {
+    const startMs = (FIRST_DAY + index) * DAY_MS + 6 * 3_600_000;
+    return {
+      startMs,
+      bytes: buildActivityFit({
+        seed: `bench|${index}`,
+        startMs,
+        durationSeconds: seconds,
+        offsetMinutes: 60,
+        sport: 'cycling',
+        stepSeconds: 1,
+      }).bytes,
+    };
+  });
+  const wahoo = fits.map(({ startMs, bytes }, index) => ({
+    workout: {
+      id: index + 1,
+      starts: new Date(startMs).toISOString(),
+      workout_type_id: 0,
+      workout_summary: {
+        id: index + 100,
+        distance_accum: '60000.00',
+        duration_total_accum: String(seconds),
+        duration_active_accum: String(seconds),
+        heart_rate_avg: '140.00',
+        power_avg: '210.00',
+        calories_accum: '1500.00',
+      },
+    },
+    fit: bytes,
+  }));
+  const suunto = fits.map(({ startMs, bytes }, index) => ({
+    workout: {
+      workoutKey: `key${index}`,
+      activityId: 2,
+      startTime: startMs,
+      totalTime: seconds,
+      timeOffsetInMinutes: 60,
+    },
+    fit: bytes,
+  }));
+  const concept2 = Array.from({ length: 100 }, (_, index) => {
+    const tenths = 60 * 60 * 10;
+    const strokes = [];
+    for (let t = 0; t <= tenths; t += 25)
+      strokes.push({ t, d: Math.round(t * 4.2), p: 1150 + (t % 90), spm: 24 + (t % 6), hr: 120 + (t % 50) });
+    const day = new Date((FIRST_DAY + index) * DAY_MS + 18 * 3_600_000);
+    const text = day.toISOString().slice(0, 19).replace('T', ' ');
+    return {
+      result: {
+        id: index + 1,
+        date: text,
+        date_utc: text,
+        timezone: 'Europe/London',
+        type: 'rower',
+        distance: 15_000,
+        time: tenths,
+        calories_total: 900,
+        stroke_rate: 26,
+        stroke_data: true,
+        heart_rate: { average: 140 },
+      },
+      strokes,
+    };
+  });
+  const strokeCount = concept2.reduce((total, item) => total + item.strokes.length, 0);
+  const sum = (records: readonly unknown[]) =>
+    records.reduce<number>((total, record) => total + countSamples(record, samplePaths.activity), 0);
+  return [
+    {
+      provider: 'wahoo',
+      label: `${workouts} workouts x 2 h FIT files at 1 s (decoded with @garmin/fitsdk) + string summaries`,
+      run: () => sum(wahoo.flatMap((payload) => wahooNormalizers.workout.normalize(payload, context))),
+    },
+    {
+      provider: 'suunto',
+      label: `${workouts} workouts x 2 h FIT exports at 1 s (decoded with @garmin/fitsdk)`,
+      run: () => sum(suunto.flatMap((payload) => suuntoNormalizers.workout.normalize(payload, context))),
+    },
+    {
+      provider: 'concept2',
+      label: `100 one-hour results with ${strokeCount.toLocaleString('en')} strokes`,
+      run: () => sum(concept2.flatMap((payload) => concept2Normalizers.result.normalize(payload, context))),
+    },
+  ];
+}
+jobs.push(...thirdBatch());
 // ============================================================================================
 
 const results = new Map<string, { samples: number; ms: number }>();
@@ -418,7 +520,7 @@ for (const job of jobs) {
   results.set(job.provider, { samples, ms: median });
   const rate = samples / (median / 1000);
   console.log(
-    `${job.provider.padEnd(7)} ${job.label}\n        ${samples.toLocaleString('en')} samples in ${median.toFixed(1)} ms (median of ${runs}) = ${Math.round(rate).toLocaleString('en')} samples/s`,
+    `${job.provider.padEnd(8)} ${job.label}\n        ${samples.toLocaleString('en')} samples in ${median.toFixed(1)} ms (median of ${runs}) = ${Math.round(rate).toLocaleString('en')} samples/s`,
   );
 }
 const totals = [...results.values()].reduce(

@@ -66,12 +66,32 @@ export function createProviderAccess(deps: ProviderAccessDeps) {
       settings,
       clock,
       log,
+      headers: fixedHeaders(provider),
     });
+  }
+
+  /** The provider's `requestHeaders`, read from its settings (`<ID>_<setting>`). */
+  function fixedHeaders(provider: ResolvedProvider): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const [name, setting] of Object.entries(provider.connector?.api?.requestHeaders ?? {})) {
+      const value = config.env[`${provider.id}_${setting}`]?.trim();
+      if (value) headers[name] = value;
+    }
+    return headers;
   }
 
   /** HTTP as the application (client credentials; subscriptions). */
   function appHttp(provider: ResolvedProvider): ProviderHttp {
-    return createProviderHttp({ provider, userId: null, session: null, budget, settings, clock, log });
+    return createProviderHttp({
+      provider,
+      userId: null,
+      session: null,
+      budget,
+      settings,
+      clock,
+      log,
+      headers: fixedHeaders(provider),
+    });
   }
 
   /**

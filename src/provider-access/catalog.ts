@@ -99,7 +99,12 @@ function resolveProvider(config: Config, provider: Provider): ResolvedProvider {
 
   const credentials = clientId && clientSecret ? { clientId, clientSecret } : null;
   const resolveUrl = urlResolver(config, base);
-  const switchedOn = enabledRaw === undefined ? declaration.enabledByDefault : enabledRaw === 'true';
+  // A web provider is offered only with a connector that reads its data: a declaration alone
+  // would hand out auth links to users who then never get any (COROS stays unavailable until
+  // it has one, whatever `<ID>_ENABLED` says).
+  const connectable = declaration.authKind === 'sdk' || provider.connector?.data !== undefined;
+  const switchedOn =
+    connectable && (enabledRaw === undefined ? declaration.enabledByDefault : enabledRaw === 'true');
   const usable = declaration.credentials === 'none' || credentials !== null;
   const setup: ProviderSetup = !switchedOn
     ? 'DISABLED'

@@ -64,6 +64,8 @@ export type HttpClientDeps = {
   settings: HttpSettings;
   clock: Clock;
   log?: Logger;
+  /** Headers every request to this provider carries (an API gateway's subscription key). */
+  headers?: Readonly<Record<string, string>>;
   /** Injected by tests to see the waits without sitting them out. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -93,8 +95,14 @@ function buildUrl(provider: ResolvedProvider, request: ProviderRequest): URL {
   return url;
 }
 
-function requestInit(request: ProviderRequest, token: string | null, timeoutMs: number): RequestInit {
-  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+function requestInit(
+  request: ProviderRequest,
+  token: string | null,
+  timeoutMs: number,
+  fixed: Readonly<Record<string, string>> | undefined,
+  accept: string,
+): RequestInit {
+  const headers: Record<string, string> = { accept, ...fixed, ...request.headers };
   if (token) headers.authorization = `Bearer ${token}`;
   let body: string | undefined;
   if (request.form) {
@@ -121,7 +129,8 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
   const parse = (text: string): unknown => (text.trim() === '' ? null : (api?.parseJson ?? JSON.parse)(text));
   const where = (url: URL) => `${provider.id} ${url.pathname}`;
 
-  async function json<T>(request: ProviderRequest): Promise<T | null> {
+  /** One request with every policy applied; the successful answer's body, or null when absent. */
+  async function send(request: ProviderRequest, binary: boolean): Promise<{ body: unknown } | null> {
     const asUser = (request.auth ?? 'user') === 'user';
     if (asUser && !deps.session)
       throw new ProviderDataError('unauthorized', 'no user session for a user request');
@@ -148,9 +157,25 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
 
       let response: Response;
       let text: string;
+      let bytes: Uint8Array | null = null;
       try {
-        response = await fetch(url, requestInit(request, token, settings.timeoutMs));
-        text = await response.text();
+        response = await fetch(
+          url,
+          requestInit(
+            request,
+            token,
+            settings.timeoutMs,
+            deps.headers,
+            binary ? 'application/octet-stream, */*' : 'application/json',
+          ),
+        );
+        // A file is read as bytes only when it is the answer; errors are read as text.
+        if (binary && response.ok) {
+          bytes = new Uint8Array(await response.arrayBuffer());
+          text = '';
+        } else {
+          text = await response.text();
+        }
       } catch (error) {
         if (retried < settings.retries) {
           await sleep(backoffMs(retried++, settings.baseDelayMs, random));
@@ -162,7 +187,7 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
       }
       let status = response.status;
       let parsed: unknown = null;
-      if (response.ok) {
+      if (response.ok && !binary) {
         parsed = parse(text);
         // A 200 whose body says otherwise is handled as the status it reports.
         if (api?.unwrap) ({ status, body: parsed } = api.unwrap(parsed));
@@ -174,7 +199,7 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
         if (signal?.exhausted && signal.retryAfterSeconds) {
           await budget.pause(provider.id, signal.retryAfterSeconds, 'window used up (provider headers)');
         }
-        return parsed as T | null;
+        return { body: binary ? bytes : parsed };
       }
       const scopeRefusal =
         (status === 401 || status === 403) && (api?.isScopeRefusal?.(status, text) ?? false);
@@ -217,5 +242,15 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
     }
   }
 
-  return { json, client: provider.credentials };
+  return {
+    async json<T>(request: ProviderRequest): Promise<T | null> {
+      const answer = await send(request, false);
+      return (answer?.body ?? null) as T | null;
+    },
+    async bytes(request: ProviderRequest): Promise<Uint8Array | null> {
+      const answer = await send(request, true);
+      return (answer?.body as Uint8Array | null | undefined) ?? null;
+    },
+    client: provider.credentials,
+  };
 }

@@ -18,6 +18,11 @@ export type ProviderApi = {
   backfillDays: number;
   /** Days one backfill chunk (one job) covers: what the provider serves in a few requests. */
   backfillChunkDays: number;
+  /**
+   * Headers every request carries, by header name -> the setting they are read from
+   * (`<ID>_<setting>`), e.g. an API gateway's subscription key. A missing setting sends none.
+   */
+  requestHeaders?: Readonly<Record<string, string>>;
   /** Reads the provider's rate-limit headers on any answer (429 included). */
   rateLimit?(headers: Headers, status: number, now: Date): RateLimitSignal | null;
   /** A 401/403 that is about a missing scope, not a dead token (so no refresh, no breakage). */
@@ -90,6 +95,11 @@ export type NotificationRequest = {
   headers: IncomingHttpHeaders;
   /** The body exactly as received: signatures are over these bytes. */
   rawBody: Buffer;
+  /**
+   * The query of the URL the provider posted to: providers that sign nothing are given a URL
+   * with a secret token in it (Concept2).
+   */
+  query?: URLSearchParams;
   /** The key signatures use (the client secret); null when not configured. */
   secret: string | null;
   /** The deployment's client id for this provider (some providers name it in a header); null when not configured. */

@@ -37,7 +37,12 @@ export type DataFetchArgs = DataSourceContext & {
 };
 
 /** One page of a fetch: normalized records, and the provider's payload they came from. */
-export type DataPage = { records: readonly unknown[]; raw?: unknown };
+export type DataPage = {
+  records: readonly unknown[];
+  raw?: unknown;
+  /** Items of the payload that could not be normalized (logged by the sync, then skipped). */
+  rejected?: readonly { item: string; problem: string }[];
+};
 
 /** Records that came in since the last look (`arrivals`), grouped by type. */
 export type ArrivedRecords = { type: ProviderDataType; records: readonly unknown[] };

@@ -22,6 +22,8 @@ export type ProviderRequest = {
 export type ProviderHttp = {
   /** The parsed JSON answer (null for an empty body or an `absentOn` status). */
   json<T = unknown>(request: ProviderRequest): Promise<T | null>;
+  /** A file (a FIT recording) as bytes; null for an `absentOn` status. */
+  bytes(request: ProviderRequest): Promise<Uint8Array | null>;
   /** The deployment's client credentials for this provider (app-level calls). */
   readonly client: { clientId: string; clientSecret: string } | null;
 };

@@ -121,6 +121,16 @@ function matches(rule: FaultRule, request: FakeRequest): boolean {
 
 function send(response: ServerResponse, reply: FakeReply, extra: Record<string, string>): void {
   if (response.destroyed) return;
+  if (reply.body instanceof Uint8Array) {
+    // A file (FIT): the bytes as they are.
+    response.writeHead(reply.status, {
+      'content-type': 'application/octet-stream',
+      ...extra,
+      ...reply.headers,
+    });
+    response.end(reply.body);
+    return;
+  }
   const isText = typeof reply.body === 'string';
   const payload =
     reply.body === undefined ? '' : isText ? (reply.body as string) : JSON.stringify(reply.body);

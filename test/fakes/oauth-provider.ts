@@ -30,6 +30,15 @@ export const OURA_PROFILE: FakeProfile = {
   clientAuth: 'body',
 };
 
+/** Wahoo: credentials in the body, PKCE, account id from GET /v1/user. */
+export const WAHOO_PROFILE: FakeProfile = {
+  authorizePath: '/oauth/authorize',
+  tokenPath: '/oauth/token',
+  revokePath: '/v1/permissions',
+  userInfoPath: '/v1/user',
+  clientAuth: 'body',
+};
+
 /**
  * Fitbit, through Google's OAuth (the Google Health API): Basic client auth, PKCE, the account id
  * (`healthUserId`) from users/me/identity.

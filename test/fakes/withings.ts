@@ -77,6 +77,32 @@ const failure = (status: number, message: string): FakeReply => ({
 const ymdDay = (text: string | null) =>
   text && /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) / 86_400_000 : null;
 
+/** Fields of workouts and night summaries Withings sends without being asked for them. */
+const ALWAYS_SENT = new Set([
+  'intensity',
+  'manual_intensity',
+  'spo2_average',
+  'pause_duration',
+  'algo_pause_duration',
+]);
+/** Fields of a getactivity day that Withings sends only when `data_fields` names them. */
+const ACTIVITY_ASK_ONLY = new Set([
+  'hr_average',
+  'hr_min',
+  'hr_max',
+  'hr_zone_0',
+  'hr_zone_1',
+  'hr_zone_2',
+  'hr_zone_3',
+]);
+
+function activityFields<T extends Record<string, unknown>>(day: T, p: URLSearchParams): T {
+  const wanted = p.get('data_fields')?.split(',') ?? [];
+  return Object.fromEntries(
+    Object.entries(day).filter(([name]) => !ACTIVITY_ASK_ONLY.has(name) || wanted.includes(name)),
+  ) as T;
+}
+
 export async function startWithingsFake(
   options: { timezone?: string; offsetMinutes?: number; now?: number } = {},
 ): Promise<WithingsFake> {
@@ -232,13 +258,19 @@ export async function startWithingsFake(
     });
   }
 
+  /**
+   * Withings answers only the fields `data_fields` names, beyond the few it always sends (the
+   * reference marks the others "Use 'data_fields' to request this data").
+   */
   function fields<T extends Record<string, unknown>>(document: T, p: URLSearchParams): T {
-    const wanted = p.get('data_fields')?.split(',');
-    if (!wanted || !document.data) return document;
+    if (!document.data) return document;
+    const wanted = p.get('data_fields')?.split(',') ?? [];
     const data = document.data as Record<string, unknown>;
     return {
       ...document,
-      data: Object.fromEntries(Object.entries(data).filter(([name]) => wanted.includes(name))),
+      data: Object.fromEntries(
+        Object.entries(data).filter(([name]) => wanted.includes(name) || ALWAYS_SENT.has(name)),
+      ),
     };
   }
 
@@ -296,7 +328,7 @@ export async function startWithingsFake(
     if (!('from' in span)) return span;
     const items = [];
     for (let day = span.from; day <= span.to; day++) {
-      if (action === 'getactivity') items.push(activityOf(user, day));
+      if (action === 'getactivity') items.push(activityFields(activityOf(user, day), p));
       else items.push(...workoutsOf(user, day).map((workout) => fields(workout, p)));
     }
     return page(items, p, action === 'getactivity' ? 'activities' : 'series');

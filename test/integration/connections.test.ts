@@ -5,9 +5,9 @@ import { createSecretBox } from '../../src/core/secret-box.ts';
 import { EXPIRE_AUTH_SESSION_QUEUE } from '../../src/features/connections/ports.ts';
 import {
   type FakeOAuthProvider,
-  FITBIT_PROFILE,
   fakeEnv,
   OURA_PROFILE,
+  WAHOO_PROFILE,
   startFakeOAuthProvider,
 } from '../fakes/oauth-provider.ts';
 import {
@@ -31,7 +31,8 @@ type Event = Record<string, unknown> & { type: string; status?: string };
 describe('connections: auth links, OAuth callback, reconnection', () => {
   let service: TestService;
   let oura: FakeOAuthProvider;
-  let fitbit: FakeOAuthProvider;
+  // A web provider with PKCE (it must have a connector to be offered at all).
+  let wahoo: FakeOAuthProvider;
   let receiver: WebhookReceiver;
   let dev: TestDeveloper;
   let other: TestDeveloper;
@@ -47,11 +48,11 @@ describe('connections: auth links, OAuth callback, reconnection', () => {
 
   before(async () => {
     oura = await startFakeOAuthProvider(OURA_PROFILE);
-    fitbit = await startFakeOAuthProvider(FITBIT_PROFILE);
+    wahoo = await startFakeOAuthProvider(WAHOO_PROFILE);
     receiver = await startWebhookReceiver();
     service = await startTestService({
       clock,
-      env: { ...fakeEnv('OURA', oura), ...fakeEnv('FITBIT', fitbit), PROVIDER_HTTP_TIMEOUT_MS: '500' },
+      env: { ...fakeEnv('OURA', oura), ...fakeEnv('WAHOO', wahoo), PROVIDER_HTTP_TIMEOUT_MS: '500' },
     });
     dev = await createDeveloper(service.ctx);
     other = await createDeveloper(service.ctx, { name: 'Other developer' });
@@ -59,7 +60,7 @@ describe('connections: auth links, OAuth callback, reconnection', () => {
   });
   after(async () => {
     await service?.close();
-    await Promise.all([oura?.close(), fitbit?.close(), receiver?.close()]);
+    await Promise.all([oura?.close(), wahoo?.close(), receiver?.close()]);
   });
 
   test('sandbox: pending user, consent, callback, active user, auth success event', async () => {
@@ -196,17 +197,17 @@ describe('connections: auth links, OAuth callback, reconnection', () => {
   });
 
   test('OAuth2 + PKCE against a fake provider: the S256 challenge matches the verifier sent', async () => {
-    fitbit.account = 'fitbit-user-9';
-    const { userId, authUrl } = await authenticateUser(service.app, dev, 'FITBIT');
+    wahoo.account = 'wahoo-user-9';
+    const { userId, authUrl } = await authenticateUser(service.app, dev, 'WAHOO');
     assert.equal(authUrl.searchParams.get('code_challenge_method'), 'S256');
     assert.match(authUrl.searchParams.get('code_challenge') ?? '', /^[A-Za-z0-9_-]{43}$/);
-    const response = await callback(service.app, await fitbit.authorize(authUrl.toString()));
+    const response = await callback(service.app, await wahoo.authorize(authUrl.toString()));
     assert.equal(response.statusCode, 302, response.body);
-    const request = fitbit.tokenRequests.at(-1);
+    const request = wahoo.tokenRequests.at(-1);
     assert.equal(request?.pkceVerified, true);
     assert.match(request?.form.code_verifier ?? '', /^[A-Za-z0-9_-]{43}$/);
-    assert.match(request?.authorization ?? '', /^Basic /);
-    assert.equal(request?.form.client_secret, undefined, 'Basic auth: no secret in the body');
+    assert.equal(request?.authorization, undefined, 'credentials in the body, no Basic header');
+    assert.ok(request?.form.client_secret, 'the secret in the body');
     assert.equal((await userInfo(userId)).json().is_authenticated, true);
   });
 

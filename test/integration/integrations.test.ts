@@ -218,6 +218,37 @@ describe('provider registry', () => {
       assert.equal(providerRegistry[provider.id].declaration.id, provider.id);
   });
 
+  test('a web provider without a working connector is never offered, even switched on (COROS)', () => {
+    const catalog = createProviderCatalog(
+      config({ COROS_ENABLED: 'true', COROS_CLIENT_ID: 'id', COROS_CLIENT_SECRET: 'secret' }),
+    );
+    const coros = catalog.get('COROS');
+    assert.equal(coros?.connector?.data, undefined, 'COROS has no connector yet');
+    assert.equal(coros?.enabled, false);
+    assert.equal(coros?.setup, 'DISABLED');
+    // The rule, for every provider: enabled web providers all read data through a connector.
+    const everything = Object.fromEntries(
+      Object.keys(providerRegistry).flatMap((id) => [
+        [`${id}_CLIENT_ID`, 'id'],
+        [`${id}_CLIENT_SECRET`, 'secret'],
+        [`${id}_ENABLED`, 'true'],
+      ]),
+    );
+    const all = createProviderCatalog(config(everything)).list();
+    for (const provider of all) {
+      if (provider.declaration.authKind === 'sdk') continue;
+      assert.equal(
+        provider.enabled,
+        provider.connector?.data !== undefined,
+        `${provider.id}: enabled exactly when it has a connector`,
+      );
+    }
+    assert.ok(
+      all.some((provider) => provider.id === 'WAHOO' && provider.enabled),
+      'a built connector is offered',
+    );
+  });
+
   test('<ID>_BASE_URL sends every endpoint of that provider, whatever its host, to one origin', () => {
     const oura = createProviderCatalog(config({ OURA_BASE_URL: 'http://127.0.0.1:9999/prefix/' })).get(
       'oura',

@@ -339,7 +339,11 @@ describe('Google Health notifications and filters', () => {
     assert.equal(notification?.kind, 'data');
     if (notification?.kind !== 'data') return;
     assert.equal(notification.providerUserId, 'hu-1');
-    const located = await fitbitNotifications.locate(notification, { json: async () => null, client: null });
+    const located = await fitbitNotifications.locate(notification, {
+      json: async () => null,
+      bytes: async () => null,
+      client: null,
+    });
     assert.deepEqual(located, { types: ['sleep'], startDate: '2026-05-31', endDate: '2026-06-04' });
   });
 

@@ -148,13 +148,16 @@ describe('Oura sleep (+ daily_sleep, daily_readiness, daily_spo2) -> Sleep', () 
 
   test('heart rate and HRV summaries and 5-minute samples', () => {
     const heart = record?.heart_rate_data;
+    const samples = heart?.detailed?.hr_samples ?? [];
+    // Oura's summary has no maximum: it is the series' highest reading.
     assert.deepEqual(heart?.summary, {
       avg_hr_bpm: 71.25,
       min_hr_bpm: 60,
+      max_hr_bpm: Math.max(...samples.map((sample) => sample.bpm as number)),
       resting_hr_bpm: 60,
       avg_hrv_rmssd: 38,
     });
-    const samples = heart?.detailed?.hr_samples ?? [];
+    assert.equal(heart?.summary?.max_hr_bpm, 82);
     assert.equal(samples.length, 8);
     assert.deepEqual(samples[0], { timestamp: '2024-10-10T01:01:59.000000+02:00', bpm: 76 });
     assert.deepEqual(samples[7], { timestamp: '2024-10-10T01:36:59.000000+02:00', bpm: 79 });

@@ -5,8 +5,9 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
-import type { DataSource, DataSourceContext } from '../../provider-kit/data-source.ts';
+import type { DataPage, DataSource, DataSourceContext } from '../../provider-kit/data-source.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
+import { NormalizationError } from '../../provider-kit/normalize/errors.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { ProviderDataType, ProviderRuntime } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
@@ -163,11 +164,18 @@ export function createSync(deps: SyncDeps) {
   async function* pagesOf(source: DataSource, args: Parameters<DataSource['fetch']>[0]) {
     const iterator = source.fetch(args)[Symbol.asyncIterator]();
     for (;;) {
-      let step: IteratorResult<{ records: readonly unknown[]; raw?: unknown }>;
+      let step: IteratorResult<DataPage>;
       try {
         step = await iterator.next();
       } catch (error) {
         if (error instanceof ProviderDataError) throw error;
+        if (error instanceof NormalizationError) {
+          // The provider answered something its documentation does not describe: say what.
+          log.warn({ userId: args.user.id, type: args.type, problem: error.message }, 'normalization failed');
+          throw new ProviderDataError('unavailable', `${args.type} normalization failed: ${error.message}`, {
+            cause: error,
+          });
+        }
         throw new ProviderDataError('unavailable', `${args.type} fetch failed`, { cause: error });
       }
       if (step.done) return;
@@ -198,6 +206,10 @@ export function createSync(deps: SyncDeps) {
     };
     for await (const page of pagesOf(source, { ...contextFor(user), type, startDate: from, endDate: to })) {
       // Prepared (validated and serialized) as they come, so a batch is bounded by its real size.
+      for (const rejected of page.rejected ?? []) {
+        log.warn({ userId: user.id, type, item: rejected.item, problem: rejected.problem }, 'normalization failed');
+      }
+      invalid += page.rejected?.length ?? 0;
       const prepared = prepareAll(log, { user, type, records: page.records, now: clock.now() });
       invalid += prepared.invalid;
       for (const record of prepared.stored) {

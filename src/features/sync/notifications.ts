@@ -155,7 +155,7 @@ export function createNotifications(deps: NotificationDeps) {
   /** A POST from the provider: verified, parsed and queued (or coalesced, or known already). */
   async function receive(
     id: string,
-    input: { headers: IncomingHttpHeaders; rawBody: Buffer; source: string },
+    input: { headers: IncomingHttpHeaders; rawBody: Buffer; source: string; query?: URLSearchParams },
   ): Promise<NotificationReceipt> {
     const { provider, hooks } = notifiable(deps.providers, id);
     if (!provider.enabled) throw notConfigured(provider.id);
@@ -171,6 +171,7 @@ export function createNotifications(deps: NotificationDeps) {
     const verdict = hooks.verify({
       headers: input.headers,
       rawBody: input.rawBody,
+      ...(input.query ? { query: input.query } : {}),
       secret: signingKey(provider),
       clientId: provider.credentials?.clientId ?? null,
       subscriptionIds: await subscriptionIds(provider.id),

@@ -67,6 +67,7 @@ export async function registerNotificationRoutes(app: App, ctx: AppContext) {
           headers: request.headers,
           rawBody,
           source: request.ip,
+          query: new URLSearchParams(request.url.split('?')[1] ?? ''),
         });
         return { status: 'success' as const, ...receipt };
       },

@@ -3,6 +3,7 @@
 // live with each provider; nothing here names one.
 import type { Activity, Athlete, Body, Daily, Sleep } from '../../model/index.ts';
 import { formatDateTime, localMidnightMs, MS_PER_DAY } from '../../model/time.ts';
+import { NormalizationError } from './errors.ts';
 
 /** What the framework knows about the user beyond the payload itself. */
 export type NormalizeContext = {
@@ -35,11 +36,31 @@ export type Normalizer<Payload, Type extends UnifiedTypeName> = {
   normalize(payload: Payload, context: NormalizeContext): UnifiedRecords[Type][];
 };
 
-/** Identity helper that keeps each row's payload type while checking the row's shape. */
+/**
+ * Keeps each row's payload type while checking the row's shape, and makes a payload that is not
+ * in the documented shape a NormalizationError naming the row (never a bare TypeError).
+ */
 export function normalizer<Payload, Type extends UnifiedTypeName>(
   row: Normalizer<Payload, Type>,
 ): Normalizer<Payload, Type> {
-  return row;
+  return {
+    ...row,
+    normalize(payload, context) {
+      try {
+        return row.normalize(payload, context);
+      } catch (error) {
+        if (error instanceof NormalizationError) throw error;
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new NormalizationError(
+          `${row.unifiedType} payload`,
+          `not in the documented shape (${reason})`,
+          {
+            cause: error,
+          },
+        );
+      }
+    },
+  };
 }
 
 /** 0 (UTC) when the offset is zero or unknown, else 1 (local): the sandbox provider's convention. */

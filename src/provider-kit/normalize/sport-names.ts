@@ -131,6 +131,7 @@ export const commonSportNames: Readonly<Record<string, ActivityType>> = {
   tabletennis: T.TABLE_TENNIS,
   tennis: T.TENNIS,
   trailrunning: T.TRAIL_RUNNING,
+  trailrun: T.TRAIL_RUNNING,
   treadmill: T.TREADMILL,
   treadmillrunning: T.TREADMILL_RUNNING,
   triathlon: T.TRIATHLON,
@@ -150,9 +151,40 @@ export const commonSportNames: Readonly<Record<string, ActivityType>> = {
   zumba: T.ZUMBA,
 };
 
+/** A name's words, lower case: split at separators and at camelCase humps (`weightlifting_msk`). */
+export function sportNameParts(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((part) => part !== '');
+}
+
 /**
- * The ActivityType for a sport name: the provider's own names first, then the common ones;
- * 108 OTHER for anything unknown (the wire contract's rule for unmapped types).
+ * The ActivityType a name's parts name, for names no table knows: the longest run of
+ * consecutive words that is a known sport wins (leftmost on a tie), so `weightlifting_msk` is
+ * weightlifting and `indoor_rowing_custom` is indoor rowing. Words that only say "other" or
+ * "activity" do not count. Null when no part is a sport.
+ */
+export function activityTypeByParts(
+  name: string,
+  providerNames: Readonly<Record<string, ActivityType>> = {},
+): ActivityType | null {
+  const parts = sportNameParts(name);
+  for (let length = parts.length; length >= 1; length--) {
+    for (let start = 0; start + length <= parts.length; start++) {
+      const key = parts.slice(start, start + length).join('');
+      const found = providerNames[key] ?? commonSportNames[key];
+      if (found !== undefined && found !== T.OTHER) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * The ActivityType for a sport name: the provider's own names first, then the common ones, then
+ * the name's parts; 108 OTHER only when nothing in it is known (the wire contract's rule for
+ * unmapped types).
  */
 export function activityTypeOfName(
   name: string | null | undefined,
@@ -160,5 +192,5 @@ export function activityTypeOfName(
 ): ActivityType {
   if (!name) return T.OTHER;
   const key = sportKey(name);
-  return providerNames[key] ?? commonSportNames[key] ?? T.OTHER;
+  return providerNames[key] ?? commonSportNames[key] ?? activityTypeByParts(name, providerNames) ?? T.OTHER;
 }

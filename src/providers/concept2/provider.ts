@@ -1,8 +1,11 @@
-import type { Provider } from '../../provider-kit/types.ts';
+import { remoteProvider } from '../../provider-kit/define.ts';
+import { concept2Api, concept2Notifications } from './connector.ts';
+import { concept2Fetchers } from './data-source.ts';
 
-// Declared only. Facts: docs/providers.md#concept2 (Concept2 Logbook): comma-separated scopes,
-// credentials in the body, user from /api/users/me.
-export const concept2: Provider = {
+// Facts: docs/providers.md#concept2 and ../shared/reference/providers-3.md §6 (Concept2
+// Logbook): comma-separated scopes, credentials in the body, the user from /api/users/me
+// (wrapped in `data`). No revocation endpoint is documented.
+export const concept2 = remoteProvider({
   declaration: {
     id: 'CONCEPT2',
     name: 'Concept2 Logbook',
@@ -17,9 +20,12 @@ export const concept2: Provider = {
       clientAuth: 'body',
       accountId: { from: 'userinfo', url: 'https://log.concept2.com/api/users/me', path: 'data.id' },
     },
-    dataTypes: ['activity'],
+    dataTypes: ['activity', 'athlete'],
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
   },
-};
+  api: concept2Api,
+  fetchers: concept2Fetchers,
+  notifications: concept2Notifications,
+});

@@ -1,8 +1,12 @@
-import type { Provider } from '../../provider-kit/types.ts';
+import { remoteProvider } from '../../provider-kit/define.ts';
+import { suuntoApi, suuntoNotifications } from './connector.ts';
+import { suuntoFetchers } from './data-source.ts';
 
-// Declared only. Facts: docs/providers.md#suunto (partner-gated): Basic client auth;
-// the account (`user` claim of the JWT) is not read yet, so reconnections are not recognised.
-export const suunto: Provider = {
+// Facts: docs/providers.md#suunto and ../shared/reference/providers-3.md §5 (Suunto Cloud API,
+// API Zone): Basic client auth at the token endpoint, a JWT access token whose `user` claim
+// (also in the token answer) is the account; every API call also needs the APIM subscription
+// key (SUUNTO_SUBSCRIPTION_KEY). No revocation endpoint is documented.
+export const suunto = remoteProvider({
   declaration: {
     id: 'SUUNTO',
     name: 'Suunto',
@@ -12,13 +16,17 @@ export const suunto: Provider = {
     oauth: {
       authorizeUrl: 'https://cloudapi-oauth.suunto.com/oauth/authorize',
       tokenUrl: 'https://cloudapi-oauth.suunto.com/oauth/token',
-      scopes: [],
+      scopes: ['workout'],
       scopeSeparator: ' ',
       clientAuth: 'basic',
+      accountId: { from: 'token', path: 'user' },
     },
-    dataTypes: ['activity', 'daily', 'sleep', 'plannedWorkout'],
-    writesPlannedWorkouts: true,
+    dataTypes: ['activity', 'sleep'],
+    writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
   },
-};
+  api: suuntoApi,
+  fetchers: suuntoFetchers,
+  notifications: suuntoNotifications,
+});

@@ -1,8 +1,12 @@
-import type { Provider } from '../../provider-kit/types.ts';
+import { remoteProvider } from '../../provider-kit/define.ts';
+import { wahooApi, wahooNotifications } from './connector.ts';
+import { wahooFetchers } from './data-source.ts';
 
-// Declared only (no connector yet). Facts: docs/providers.md#wahoo (Wahoo Cloud API):
-// PKCE is allowed, credentials in the body, revocation is DELETE /v1/permissions.
-export const wahoo: Provider = {
+// Facts: docs/providers.md#wahoo and ../shared/reference/providers-3.md §4 (Wahoo Cloud API):
+// PKCE is allowed, credentials in the body, 2-hour access tokens with single-use refresh
+// tokens, revocation is DELETE /v1/permissions; `offline_data` is needed for webhooks.
+// Planned workouts (plans_*) are not offered yet: see MAPPING.md.
+export const wahoo = remoteProvider({
   declaration: {
     id: 'WAHOO',
     name: 'Wahoo',
@@ -12,15 +16,18 @@ export const wahoo: Provider = {
     oauth: {
       authorizeUrl: 'https://api.wahooligan.com/oauth/authorize',
       tokenUrl: 'https://api.wahooligan.com/oauth/token',
-      scopes: ['user_read', 'workouts_read', 'plans_read', 'plans_write', 'offline_data'],
+      scopes: ['user_read', 'workouts_read', 'offline_data'],
       scopeSeparator: ' ',
       clientAuth: 'body',
       accountId: { from: 'userinfo', url: 'https://api.wahooligan.com/v1/user', path: 'id' },
       revoke: { url: 'https://api.wahooligan.com/v1/permissions', method: 'DELETE', token: 'bearer' },
     },
-    dataTypes: ['activity', 'athlete', 'plannedWorkout'],
-    writesPlannedWorkouts: true,
+    dataTypes: ['activity', 'athlete'],
+    writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
   },
-};
+  api: wahooApi,
+  fetchers: wahooFetchers,
+  notifications: wahooNotifications,
+});

@@ -89,6 +89,16 @@ async function body(args: TypeFetchArgs) {
   return { measure, heart, heart_signal };
 }
 
+// Withings returns only the fields a request names in `data_fields` (beyond a small default
+// set): heart rate, zones, pauses, SpO2 and swim fields of workouts, and most of a night's
+// summary, are left out unless asked for. Every field the normalizers read is asked for.
+const ACTIVITY_FIELDS =
+  'steps,distance,elevation,soft,moderate,intense,active,calories,totalcalories,hr_average,hr_min,hr_max,hr_zone_0,hr_zone_1,hr_zone_2,hr_zone_3';
+const WORKOUT_FIELDS =
+  'calories,intensity,manual_distance,manual_calories,manual_intensity,hr_average,hr_min,hr_max,hr_zone_0,hr_zone_1,hr_zone_2,hr_zone_3,pause_duration,algo_pause_duration,spo2_average,steps,distance,elevation,pool_laps,strokes,pool_length';
+const SLEEP_SUMMARY_FIELDS =
+  'total_timeinbed,total_sleep_time,asleepduration,lightsleepduration,remsleepduration,deepsleepduration,sleep_efficiency,sleep_latency,wakeup_latency,wakeupduration,wakeupcount,waso,nb_rem_episodes,out_of_bed_count,hr_average,hr_min,hr_max,rr_average,rr_min,rr_max,snoring,snoringepisodecount,sleep_score,rmssd_start_avg,rmssd_end_avg,apnea_hypopnea_index';
+
 export const withingsFetchers = {
   async *body(args) {
     for (const range of dayChunks(args.startDate, args.endDate, WITHINGS_CHUNK_DAYS)) {
@@ -100,7 +110,7 @@ export const withingsFetchers = {
   async *daily(args) {
     const activity = await pages<WithingsActivityBody>(args.http, {
       url: `${WITHINGS_API}/v2/measure`,
-      query: { action: 'getactivity', ...ymd(args) },
+      query: { action: 'getactivity', ...ymd(args), data_fields: ACTIVITY_FIELDS },
     });
     const intraday_activity: WithingsIntradayBody[] = [];
     for (const start of dayStarts(args)) {
@@ -117,7 +127,7 @@ export const withingsFetchers = {
   async *activity(args) {
     const workouts = await pages<WithingsWorkoutsBody>(args.http, {
       url: `${WITHINGS_API}/v2/measure`,
-      query: { action: 'getworkouts', ...ymd(args) },
+      query: { action: 'getworkouts', ...ymd(args), data_fields: WORKOUT_FIELDS },
     });
     yield { records: withingsNormalizers.workouts.normalize({ workouts }, contextOf(args)), raw: workouts };
   },
@@ -125,7 +135,7 @@ export const withingsFetchers = {
   async *sleep(args) {
     const summaries = await pages<WithingsSleepSummaryBody>(args.http, {
       url: `${WITHINGS_API}/v2/sleep`,
-      query: { action: 'getsummary', ...ymd(args) },
+      query: { action: 'getsummary', ...ymd(args), data_fields: SLEEP_SUMMARY_FIELDS },
     });
     const sleep: WithingsSleepBody[] = [];
     for (const night of summaries.flatMap((page) => page.series)) {

@@ -95,7 +95,8 @@ export function placeRecord(
 /** A reading's mg/dL value. v3 reports mg/dL; a value under 35 with unit mmol/L can only be mmol/L. */
 function mgPerDl(egv: DexcomEgv): number | null {
   const value = egv.value ?? egv.smoothedValue ?? egv.realtimeValue ?? null;
-  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+  // 0 is a placeholder for a reading the sensor did not make (warm-up, signal loss), not a value.
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return null;
   return egv.unit === 'mmol/L' && value < 35 ? Math.round(value * MG_PER_DL_PER_MMOL_PER_L) : value;
 }
 

@@ -4,6 +4,7 @@
 // (workout -> active; rest, sleep, session -> not active; awake, live -> not set, because being
 // awake says nothing about exertion). Rows are UTC instants; they are written in the offset of
 // the record that carries them.
+import { heartRate } from '../../../provider-kit/normalize/measures.ts';
 import { HeartRateContext } from '../../../model/enums.ts';
 import type { HeartRateDataSample } from '../../../model/samples.ts';
 import { formatDateTime } from '../../../model/time.ts';
@@ -22,7 +23,10 @@ const contextOfSource: Readonly<Record<OuraHeartRateRow['source'], HeartRateData
 export type HeartRateIndex = { rows: readonly OuraHeartRateRow[]; instants: Float64Array };
 
 export function indexHeartRate(rows: readonly OuraHeartRateRow[] | undefined): HeartRateIndex {
-  const list = rows ?? [];
+  // Rows without a reading (0 or 255 bpm) or without a readable time are no samples.
+  const list = (rows ?? []).filter(
+    (row) => heartRate(row.bpm) !== null && Number.isFinite(row.timestamp_unix ?? Date.parse(row.timestamp)),
+  );
   const instants = new Float64Array(list.length);
   let sorted = true;
   for (let index = 0; index < list.length; index++) {

@@ -9,6 +9,7 @@
 // Day-level documents (daily_sleep score/contributors, daily_spo2, daily_readiness when the
 // period carries none) belong to the day's main period: the longest `long_sleep`, else the
 // longest period of that day.
+import { heartRate, maxOf, minOf } from '../../../provider-kit/normalize/measures.ts';
 import { type CodeOf, SleepLevel, SleepUploadType } from '../../../model/enums.ts';
 import type { Sleep } from '../../../model/sleep.ts';
 import { formatDateTime } from '../../../model/time.ts';
@@ -110,6 +111,18 @@ export function normalizeSleepPeriod(
   const spo2 = day.spo2?.spo2_percentage?.average ?? null;
   const start_time = formatDateTime(startMs, offset);
   const end_time = formatDateTime(endMs, offset);
+  // Naps without a heart-rate series report 0 (or 255) bpm: those are no readings.
+  const hrSamples = expandSeries(period.heart_rate, offset, (timestamp, bpm) => ({ timestamp, bpm })).filter(
+    (sample) => heartRate(sample.bpm) !== null,
+  );
+  const lowest = heartRate(period.lowest_heart_rate);
+  // Time in bed is the period's span when Oura leaves it out.
+  const inBed =
+    typeof period.time_in_bed === 'number'
+      ? period.time_in_bed
+      : endMs > startMs
+        ? (endMs - startMs) / 1000
+        : null;
   return {
     metadata: {
       start_time,
@@ -131,20 +144,22 @@ export function normalizeSleepPeriod(
         duration_awake_state_seconds: period.awake_time ?? null,
         sleep_latency_seconds: period.latency ?? null,
       },
-      other: { duration_in_bed_seconds: period.time_in_bed },
+      other: { duration_in_bed_seconds: inBed },
       hypnogram_samples: hypnogram,
       sleep_efficiency: period.efficiency ?? null,
     },
     heart_rate_data: {
       summary: {
-        avg_hr_bpm: period.average_heart_rate ?? null,
-        min_hr_bpm: period.lowest_heart_rate ?? null,
+        avg_hr_bpm: heartRate(period.average_heart_rate),
+        min_hr_bpm: lowest ?? minOf(hrSamples, 'bpm'),
+        // The summary has no maximum: it comes from the series.
+        max_hr_bpm: maxOf(hrSamples, 'bpm'),
         // Oura's lowest sleeping heart rate is what its app reports as resting heart rate.
-        resting_hr_bpm: period.lowest_heart_rate ?? null,
+        resting_hr_bpm: lowest,
         avg_hrv_rmssd: period.average_hrv ?? null,
       },
       detailed: {
-        hr_samples: expandSeries(period.heart_rate, offset, (timestamp, bpm) => ({ timestamp, bpm })),
+        hr_samples: hrSamples,
         hrv_samples_rmssd: expandSeries(period.hrv, offset, (timestamp, hrv_rmssd) => ({
           timestamp,
           hrv_rmssd,

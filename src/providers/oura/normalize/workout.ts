@@ -6,6 +6,7 @@
 // does not split it into active and resting. Oura names the workout with a free string, matched
 // by name (unknown names become 108 OTHER). Sessions are Activities because they are bounded,
 // typed events with heart-rate series; their types map to meditation/guided breathing/still.
+import { heartRate } from '../../../provider-kit/normalize/measures.ts';
 import type { Activity } from '../../../model/activity.ts';
 import { ActivityType } from '../../../model/activity-type.ts';
 import { UploadType } from '../../../model/enums.ts';
@@ -75,7 +76,9 @@ export function normalizeWorkouts(workouts: readonly OuraWorkout[], context: Nor
 
 export function normalizeSession(session: OuraSession, context: NormalizeContext): Activity {
   const { offset, start_time, end_time } = bounds(session.start_datetime, session.end_datetime, context);
-  const hrSamples = expandSeries(session.heart_rate, offset, (timestamp, bpm) => ({ timestamp, bpm }));
+  const hrSamples = expandSeries(session.heart_rate, offset, (timestamp, bpm) => ({ timestamp, bpm })).filter(
+    (sample) => heartRate(sample.bpm) !== null,
+  );
   // Oura's HRV series is RMSSD in ms (docs/providers.md#units).
   const hrvSamples = expandSeries(session.heart_rate_variability, offset, (timestamp, hrv_rmssd) => ({
     timestamp,

@@ -11,6 +11,7 @@
 // per the spec), so gaps are filled back in. Activity-zone samples are change points:
 // SLEEP/SEDENTARY/LIGHT/MODERATE/VIGOROUS -> ActivityLevel REST/INACTIVE/LOW/MEDIUM/HIGH, and
 // the time until the next change adds up into the rest/low/moderate/vigorous seconds.
+import { heartRate } from '../../../provider-kit/normalize/measures.ts';
 import type { Daily } from '../../../model/daily.ts';
 import { ActivityLevel, type CodeOf, UploadType } from '../../../model/enums.ts';
 import type { HeartRateDataSample } from '../../../model/samples.ts';
@@ -93,7 +94,7 @@ function heartRateSamples(document: PolarContinuousHeartRate, offset: number): H
   const out: HeartRateDataSample[] = [];
   for (const sample of document.heart_rate_samples ?? []) {
     const sinceMidnight = clockMs(sample.sample_time);
-    if (sinceMidnight === null || typeof sample.heart_rate !== 'number') continue;
+    if (sinceMidnight === null || heartRate(sample.heart_rate) === null) continue;
     out.push({ timestamp: formatDateTime(midnight + sinceMidnight, offset), bpm: sample.heart_rate });
   }
   return out;

@@ -7,6 +7,7 @@
 // RR-interval series; Body's rr_interval_samples is a day record, not the workout's).
 // Type 8 running cadence (steps/min) fills cadence_samples only when the exercise has no
 // type 2 cadence, because the model has one cadence series.
+import { heartRate } from '../../../provider-kit/normalize/measures.ts';
 import { HeartRateContext } from '../../../model/enums.ts';
 import type { HeartRateDataSample, PositionSample } from '../../../model/samples.ts';
 import { formatDateTime } from '../../../model/time.ts';
@@ -64,6 +65,8 @@ export function decodeSamples(
     switch (sample['sample-type']) {
       case '0':
         forEachValue(sample.data, (index, bpm) => {
+          // 0 (no strap contact) is no reading.
+          if (heartRate(bpm) === null) return;
           series.hr.push({ ...at(index), bpm, context: HeartRateContext.ACTIVE });
         });
         break;

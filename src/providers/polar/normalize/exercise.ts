@@ -9,6 +9,7 @@
 // is Polar's TRIMP-based load and fills trimp_score. `running-index` is Polar's VO2max estimate
 // from a run and fills vo2max_ml_per_min_per_kg. Zone percentages need the user's maximum heart
 // rate from the context (physical info); without it they are null.
+import { heartRate, positiveOrNull } from '../../../provider-kit/normalize/measures.ts';
 import type { Activity } from '../../../model/activity.ts';
 import type { CodeOf } from '../../../model/enums.ts';
 import { HeartRateZone, UploadType } from '../../../model/enums.ts';
@@ -66,13 +67,14 @@ export function normalizeExercise(exercise: PolarExercise, context: NormalizeCon
   const series = decodeSamples(exercise.samples, startMs, offset);
   const route = decodeRoute(exercise.route, startMs, offset);
 
-  const hr = meanMax(series.hr, (sample) => sample.bpm ?? 0);
+  const hr = meanMax(series.hr, (sample) => sample.bpm as number);
   const speed = meanMax(series.speed, (sample) => sample.speed_meters_per_second);
   const cadence = meanMax(series.cadence, (sample) => sample.cadence_rpm);
   const power = meanMax(series.power, (sample) => sample.watts);
   const altitude = meanMax(series.elevation, (sample) => sample.elev_meters);
   const climb = gainLoss(series.elevation);
-  const distance = exercise.distance ?? null;
+  // An exercise typed into Flow (no device) carries 0 for what was left empty: no distance.
+  const distance = exercise.device ? (exercise.distance ?? null) : positiveOrNull(exercise.distance);
   // The session average is distance over elapsed time when Polar gives both; the speed series
   // (which skips sensor gaps) is the fallback.
   const avgSpeed = distance !== null && durationSeconds ? distance / durationSeconds : speed.mean;
@@ -82,6 +84,10 @@ export function normalizeExercise(exercise: PolarExercise, context: NormalizeCon
   const first = route.samples[0]?.coords_lat_lng_deg ?? null;
   const last = route.samples[routeCount - 1]?.coords_lat_lng_deg ?? null;
   const center = routeCount > 0 ? boundsCenter(route.latitudes, route.longitudes) : null;
+  // Exercises recorded without a heart-rate sensor report 0 bpm: no readings, and no zones.
+  const avgHr = heartRate(exercise.heart_rate?.average) ?? hr.mean;
+  const maxHr = heartRate(exercise.heart_rate?.maximum) ?? hr.max;
+  const hasHeartRate = avgHr !== null || maxHr !== null;
 
   return {
     metadata: {
@@ -125,11 +131,11 @@ export function normalizeExercise(exercise: PolarExercise, context: NormalizeCon
     },
     heart_rate_data: {
       summary: {
-        avg_hr_bpm: exercise.heart_rate?.average ?? hr.mean,
-        max_hr_bpm: exercise.heart_rate?.maximum ?? hr.max,
+        avg_hr_bpm: avgHr,
+        max_hr_bpm: maxHr,
         min_hr_bpm: hr.min,
         user_max_hr_bpm: maxHeartRate,
-        hr_zone_data: heartRateZones(exercise.heart_rate_zones, maxHeartRate),
+        hr_zone_data: hasHeartRate ? heartRateZones(exercise.heart_rate_zones, maxHeartRate) : null,
       },
       detailed: { hr_samples: series.hr },
     },

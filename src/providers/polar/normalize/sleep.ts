@@ -14,6 +14,7 @@
 // `heart_rate_avg` covers only the first four hours of sleep, so the night's average comes from
 // its heart-rate samples and falls back to it only when the night has none. Sleep efficiency
 // is computed (time asleep / time in bed).
+import { heartRate } from '../../../provider-kit/normalize/measures.ts';
 import {
   type CodeOf,
   HeartRateContext,
@@ -83,11 +84,13 @@ export function normalizeNight(
   const startMs = instantOf(night.sleep_start_time, offset);
   const endMs = instantOf(night.sleep_end_time, offset);
   const stages = night.hypnogram ? hypnogram(night, startMs, offset) : null;
-  const hrSamples = clockSeries(night.heart_rate_samples, startMs, offset).map(({ atMs, value }) => ({
-    timestamp: formatDateTime(atMs, offset),
-    bpm: value,
-    context: HeartRateContext.NOT_ACTIVE,
-  }));
+  const hrSamples = clockSeries(night.heart_rate_samples, startMs, offset)
+    .filter(({ value }) => heartRate(value) !== null)
+    .map(({ atMs, value }) => ({
+      timestamp: formatDateTime(atMs, offset),
+      bpm: value,
+      context: HeartRateContext.NOT_ACTIVE,
+    }));
   const hr = statsOf(hrSamples.map((sample) => sample.bpm));
   const hrvSamples = clockSeries(recharge?.hrv_samples, startMs, offset).map(({ atMs, value }) => ({
     timestamp: formatDateTime(atMs, offset),

@@ -2,7 +2,11 @@
 // `RUNNING`) -> ActivityType. Names go through the shared dictionary after Polar's own; keys are
 // compared in the shared `sportKey` form (lower case, letters and digits only).
 import { ActivityType } from '../../../model/activity-type.ts';
-import { commonSportNames, sportKey } from '../../../provider-kit/normalize/sport-names.ts';
+import {
+  activityTypeByParts,
+  commonSportNames,
+  sportKey,
+} from '../../../provider-kit/normalize/sport-names.ts';
 
 const T = ActivityType;
 
@@ -136,5 +140,14 @@ export function polarActivityType(
 ): ActivityType {
   const fromDetailed = known(detailed);
   if (fromDetailed !== null && fromDetailed !== T.OTHER) return fromDetailed;
-  return known(sport) ?? fromDetailed ?? T.OTHER;
+  const fromSport = known(sport);
+  if (fromSport !== null && fromSport !== T.OTHER) return fromSport;
+  // Names no table lists are read by their parts (`FUNCTIONAL_TRAINING_X` -> functional …).
+  return (
+    (detailed ? activityTypeByParts(detailed, polarSportNames) : null) ??
+    (sport ? activityTypeByParts(sport, polarSportNames) : null) ??
+    fromSport ??
+    fromDetailed ??
+    T.OTHER
+  );
 }

@@ -17,6 +17,8 @@ import {
   kilocaloriesToKilojoules,
   paceMinutesPerKilometer,
 } from '../../../provider-kit/normalize/units.ts';
+import { heartRate, orFromSamples, positiveOrNull } from '../../../provider-kit/normalize/measures.ts';
+import { zoneOffsetMinutes } from '../../../provider-kit/normalize/time-zones.ts';
 import { activityTypeOf } from './sport-types.ts';
 import { streamMax, streamSamples, streamSetOf } from './streams.ts';
 import type {
@@ -46,11 +48,23 @@ function latLng(point: StravaLatLng | null | undefined): [number, number] | null
   return point && point.length === 2 ? [point[0] as number, point[1] as number] : null;
 }
 
-/** The offset Strava recorded for the activity, in whole minutes (utc_offset is in seconds). */
+/** The IANA zone of Strava's `timezone` text: `(GMT-08:00) America/Los_Angeles`. */
+function ianaZoneOf(timezone: string | null | undefined): string | null {
+  if (!timezone) return null;
+  const zone = timezone.replace(/^\([^)]*\)\s*/, '').trim();
+  return zone === '' ? null : zone;
+}
+
+/**
+ * The offset Strava recorded for the activity, in whole minutes (utc_offset is in seconds); when
+ * it is missing, the `timezone` field's zone at the start, never a silent UTC.
+ */
 function offsetMinutesOf(activity: StravaActivity, context: NormalizeContext): number {
   return typeof activity.utc_offset === 'number'
     ? Math.round(activity.utc_offset / 60)
-    : (context.userOffsetMinutes ?? 0);
+    : (zoneOffsetMinutes(ianaZoneOf(activity.timezone), Date.parse(activity.start_date)) ??
+        context.userOffsetMinutes ??
+        0);
 }
 
 function lapSample(lap: StravaLap, offset: number): LapSample {
@@ -60,7 +74,7 @@ function lapSample(lap: StravaLap, offset: number): LapSample {
     end_time: formatDateTime(startMs + lap.elapsed_time * 1000, offset),
     distance_meters: lap.distance ?? null,
     avg_speed_meters_per_second: lap.average_speed ?? null,
-    avg_hr_bpm: lap.average_heartrate ?? null,
+    avg_hr_bpm: heartRate(lap.average_heartrate),
     avg_watts: lap.average_watts ?? null,
     active_duration_seconds: lap.moving_time ?? null,
   };
@@ -79,7 +93,8 @@ export function normalizeActivity(payload: StravaActivityPayload, context: Norma
     zonesFromStreams(payload.athlete_zones, set, context);
   const moving = activity.moving_time ?? null;
   const averageSpeed = activity.average_speed ?? null;
-  const maxSpeed = activity.max_speed ?? null;
+  // Maxima the summary omits come from the streams, the same way for every metric.
+  const maxSpeed = orFromSamples(activity.max_speed, streamMax(set, 'velocity_smooth'));
   const calories = activity.calories ?? null;
   const polyline = activity.map?.summary_polyline ?? activity.map?.polyline ?? null;
   const startLatLng = latLng(activity.start_latlng);
@@ -111,7 +126,9 @@ export function normalizeActivity(payload: StravaActivityPayload, context: Norma
     device_data: activity.device_name ? { name: activity.device_name } : null,
     distance_data: {
       summary: {
-        distance_meters: activity.distance ?? null,
+        // A manual entry's 0 m is a field the athlete left empty, not a distance.
+        distance_meters:
+          activity.manual === true ? positiveOrNull(activity.distance) : (activity.distance ?? null),
         elevation: hasElevation
           ? {
               gain_actual_meters: activity.total_elevation_gain ?? null,
@@ -127,8 +144,8 @@ export function normalizeActivity(payload: StravaActivityPayload, context: Norma
     },
     heart_rate_data: {
       summary: {
-        avg_hr_bpm: activity.average_heartrate ?? null,
-        max_hr_bpm: activity.max_heartrate ?? null,
+        avg_hr_bpm: heartRate(activity.average_heartrate),
+        max_hr_bpm: heartRate(activity.max_heartrate) ?? streamMax(set, 'heartrate'),
         user_max_hr_bpm: context.maxHeartRate ?? null,
         hr_zone_data: zones,
       },
@@ -153,7 +170,7 @@ export function normalizeActivity(payload: StravaActivityPayload, context: Norma
     },
     power_data: {
       avg_watts: activity.average_watts ?? null,
-      max_watts: activity.max_watts ?? null,
+      max_watts: orFromSamples(activity.max_watts, streamMax(set, 'watts')),
       power_samples: samples.power_samples,
     },
   };

@@ -1,7 +1,8 @@
 // Strava `sport_type` (and the legacy `type`, whose values are a subset) -> ActivityType.
 // Values from Strava's SportType enum. Types with no unified code (Pickleball, Workout, ...)
-// become 108 OTHER; so does anything Strava adds later.
+// become 108 OTHER; anything Strava adds later is read by its parts first.
 import { ActivityType } from '../../../model/activity-type.ts';
+import { activityTypeByParts } from '../../../provider-kit/normalize/sport-names.ts';
 
 const T = ActivityType;
 
@@ -66,7 +67,9 @@ export function activityTypeOf(
   sportType: string | null | undefined,
   trainer: boolean | null | undefined,
 ): ActivityType {
-  const code = (sportType ? stravaSportTypes[sportType] : undefined) ?? T.OTHER;
+  // A sport type newer than this table is read by its parts (`EMountainBikeRide`-like names).
+  const code =
+    (sportType ? (stravaSportTypes[sportType] ?? activityTypeByParts(sportType)) : undefined) ?? T.OTHER;
   if (trainer === true) {
     if (code === T.BIKING) return T.STATIONARY_BIKING;
     if (code === T.RUNNING) return T.TREADMILL_RUNNING;

@@ -6,6 +6,7 @@
 // copied as Strava reports it (rpm; for runs Strava counts one foot).
 import type { PositionSample } from '../../../model/samples.ts';
 import { formatDateTime } from '../../../model/time.ts';
+import { heartRate } from '../../../provider-kit/normalize/measures.ts';
 import type { StravaLatLng, StravaStreamList, StravaStreamSet, StravaStreamType } from './types.ts';
 
 /** Accepts the keyed StreamSet (`key_by_type=true`) or the plain array of streams. */
@@ -43,30 +44,42 @@ function numbers(set: StravaStreamSet, key: Exclude<StravaStreamType, 'latlng' |
 export function streamSamples(set: StravaStreamSet, startMs: number, offsetMinutes: number): StreamSamples {
   const time = numbers(set, 'time');
   const length = time.length;
-  const timestamps: string[] = new Array(length);
+  // A sample without its time cannot be placed: its timestamp stays null and it is skipped
+  // (never stamped at the start time).
+  const timestamps: (string | null)[] = new Array(length);
   for (let index = 0; index < length; index++) {
-    timestamps[index] = formatDateTime(startMs + (time[index] ?? 0) * 1000, offsetMinutes);
+    const seconds = time[index];
+    timestamps[index] =
+      typeof seconds === 'number' && Number.isFinite(seconds)
+        ? formatDateTime(startMs + seconds * 1000, offsetMinutes)
+        : null;
   }
 
   function series<S>(
     data: readonly (number | null)[],
     make: (timestamp: string, seconds: number, value: number) => S,
+    measured: (value: number) => boolean = Number.isFinite,
   ): S[] {
     const out: S[] = [];
     const end = Math.min(length, data.length);
     for (let index = 0; index < end; index++) {
       const value = data[index];
-      if (value === null || value === undefined) continue;
-      out.push(make(timestamps[index] as string, time[index] as number, value));
+      const timestamp = timestamps[index];
+      if (value === null || value === undefined || !timestamp || !measured(value)) continue;
+      out.push(make(timestamp, time[index] as number, value));
     }
     return out;
   }
 
-  const hr_samples = series(numbers(set, 'heartrate'), (timestamp, seconds, bpm) => ({
-    timestamp,
-    bpm,
-    timer_duration_seconds: seconds,
-  }));
+  const hr_samples = series(
+    numbers(set, 'heartrate'),
+    (timestamp, seconds, bpm) => ({
+      timestamp,
+      bpm,
+      timer_duration_seconds: seconds,
+    }),
+    (bpm) => heartRate(bpm) !== null,
+  );
   const speed_samples = series(numbers(set, 'velocity_smooth'), (timestamp, seconds, speed) => ({
     timestamp,
     speed_meters_per_second: speed,
@@ -98,9 +111,10 @@ export function streamSamples(set: StravaStreamSet, startMs: number, offsetMinut
   const end = Math.min(length, latlng.length);
   for (let index = 0; index < end; index++) {
     const point = latlng[index];
-    if (point?.length !== 2) continue;
+    const timestamp = timestamps[index];
+    if (point?.length !== 2 || !timestamp) continue;
     position_samples.push({
-      timestamp: timestamps[index] as string,
+      timestamp,
       coords_lat_lng_deg: [point[0] as number, point[1] as number],
       timer_duration_seconds: time[index] as number,
     });
@@ -125,13 +139,17 @@ export function streamSamples(set: StravaStreamSet, startMs: number, offsetMinut
   };
 }
 
-/** Maximum of a numeric stream; null when the stream is absent or empty. */
+/** Maximum of a numeric stream (heart-rate placeholders skipped); null when absent or empty. */
 export function streamMax(
   set: StravaStreamSet,
   key: 'cadence' | 'heartrate' | 'watts' | 'velocity_smooth',
 ): number | null {
   const data = numbers(set, key);
   let max: number | null = null;
-  for (const value of data) if (value !== null && (max === null || value > max)) max = value;
+  for (const raw of data) {
+    const value = key === 'heartrate' ? heartRate(raw) : raw;
+    if (value !== null && value !== undefined && Number.isFinite(value) && (max === null || value > max))
+      max = value;
+  }
   return max;
 }

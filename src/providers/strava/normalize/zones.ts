@@ -6,6 +6,7 @@
 // HeartRateZone 1-5 (it has no zone 0). Percentages of max HR are filled only when the context
 // knows the user's max HR. Power zones have no slot in the model.
 import { HeartRateZone } from '../../../model/enums.ts';
+import { heartRate } from '../../../provider-kit/normalize/measures.ts';
 import type { NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
 import type { StravaActivityZone, StravaStreamSet, StravaZoneRange, StravaZones } from './types.ts';
 
@@ -65,11 +66,14 @@ export function zonesFromStreams(
   const seconds = new Array<number>(ranges.length).fill(0);
   const end = Math.min(heart.length, time.length);
   for (let index = 0; index + 1 < end; index++) {
-    const bpm = heart[index];
-    if (bpm === null || bpm === undefined) continue;
+    // Placeholders (0, 255) and samples without times build no zone time.
+    const bpm = heartRate(heart[index]);
+    const from = time[index];
+    const to = time[index + 1];
+    if (bpm === null || typeof from !== 'number' || typeof to !== 'number') continue;
     let zone = ranges.length - 1;
     while (zone > 0 && bpm < (ranges[zone] as StravaZoneRange).min) zone--;
-    seconds[zone] = (seconds[zone] as number) + ((time[index + 1] as number) - (time[index] as number));
+    seconds[zone] = (seconds[zone] as number) + (to - from);
   }
   return ranges.map((range, index) => ({
     ...describe(range, index, context, ranges.length),

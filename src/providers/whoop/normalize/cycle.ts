@@ -10,6 +10,7 @@ import type { Daily } from '../../../model/daily.ts';
 import { localIsoDate } from '../../../model/time.ts';
 import { dayBoundsOf, type NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
 import { kilojoulesToKilocalories } from '../../../provider-kit/normalize/units.ts';
+import { heartRate } from '../../../provider-kit/normalize/measures.ts';
 import { instant, offsetOf, uploadTypeOf } from './common.ts';
 import type { WhoopCycle, WhoopRecovery, WhoopSleep } from './types.ts';
 
@@ -46,9 +47,9 @@ export function normalizeCycle(
     calories_data: { total_burned_calories: score ? kilojoulesToKilocalories(score.kilojoule) : null },
     heart_rate_data: {
       summary: {
-        avg_hr_bpm: score?.average_heart_rate ?? null,
-        max_hr_bpm: score?.max_heart_rate ?? null,
-        resting_hr_bpm: recovered?.resting_heart_rate ?? null,
+        avg_hr_bpm: heartRate(score?.average_heart_rate),
+        max_hr_bpm: heartRate(score?.max_heart_rate),
+        resting_hr_bpm: heartRate(recovered?.resting_heart_rate),
         avg_hrv_rmssd: recovered?.hrv_rmssd_milli ?? null,
       },
     },

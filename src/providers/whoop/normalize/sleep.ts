@@ -10,7 +10,8 @@ import { SleepUploadType } from '../../../model/enums.ts';
 import type { Sleep } from '../../../model/sleep.ts';
 import type { NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
 import { millisecondsToSeconds, sumOrNull } from '../../../provider-kit/normalize/units.ts';
-import { offsetOf, wire } from './common.ts';
+import { heartRate } from '../../../provider-kit/normalize/measures.ts';
+import { instant, offsetOf, wire } from './common.ts';
 import type { WhoopRecovery, WhoopSleep } from './types.ts';
 
 export type WhoopSleepPayload = {
@@ -35,6 +36,9 @@ export function normalizeSleepRecord(
   const start_time = wire(sleep.start, offset);
   const end_time = wire(sleep.end, offset);
   const spo2 = recovered?.spo2_percentage ?? null;
+  // Time in bed is the span of the sleep when WHOOP has not scored (or not summed) it.
+  const span = (instant(sleep.end) - instant(sleep.start)) / 1000;
+  const inBed = seconds(stages?.total_in_bed_time_milli) ?? (span > 0 ? span : null);
   return {
     metadata: {
       start_time,
@@ -58,15 +62,18 @@ export function normalizeSleepRecord(
             num_wakeup_events: stages.disturbance_count,
           },
           other: {
-            duration_in_bed_seconds: seconds(stages.total_in_bed_time_milli),
+            duration_in_bed_seconds: inBed,
             duration_unmeasurable_sleep_seconds: seconds(stages.total_no_data_time_milli),
           },
           sleep_efficiency: score?.sleep_efficiency_percentage ?? null,
         }
-      : null,
+      : { other: { duration_in_bed_seconds: inBed } },
     heart_rate_data: recovered
       ? {
-          summary: { resting_hr_bpm: recovered.resting_heart_rate, avg_hrv_rmssd: recovered.hrv_rmssd_milli },
+          summary: {
+            resting_hr_bpm: heartRate(recovered.resting_heart_rate),
+            avg_hrv_rmssd: recovered.hrv_rmssd_milli,
+          },
         }
       : null,
     respiration_data: {

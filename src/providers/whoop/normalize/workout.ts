@@ -7,6 +7,7 @@
 // `altitude_gain_meter` counts only climbing, so what was descended is their difference.
 import type { Activity } from '../../../model/activity.ts';
 import { HeartRateZone } from '../../../model/enums.ts';
+import { heartRate } from '../../../provider-kit/normalize/measures.ts';
 import type { NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
 import { kilojoulesToKilocalories, millisecondsToSeconds } from '../../../provider-kit/normalize/units.ts';
 import { instant, offsetOf, uploadTypeOf, wire } from './common.ts';
@@ -42,7 +43,10 @@ export function normalizeWorkout(
   const score = workout.score ?? null;
   const gain = score?.altitude_gain_meter ?? null;
   const change = score?.altitude_change_meter ?? null;
-  const durations = score?.zone_durations ?? null;
+  // A workout recorded without heart rate reports 0 bpm and all its time in zone 0: no zones.
+  const avgHr = heartRate(score?.average_heart_rate);
+  const maxHr = heartRate(score?.max_heart_rate);
+  const durations = avgHr === null && maxHr === null ? null : (score?.zone_durations ?? null);
   return {
     metadata: {
       summary_id: workout.id,
@@ -59,9 +63,9 @@ export function normalizeWorkout(
     energy_data: { energy_kilojoules: score?.kilojoule ?? null },
     heart_rate_data: {
       summary: {
-        avg_hr_bpm: score?.average_heart_rate ?? null,
-        max_hr_bpm: score?.max_heart_rate ?? null,
-        user_max_hr_bpm: maxHeartRate ?? context.maxHeartRate ?? null,
+        avg_hr_bpm: avgHr,
+        max_hr_bpm: maxHr,
+        user_max_hr_bpm: heartRate(maxHeartRate) ?? heartRate(context.maxHeartRate),
         hr_zone_data: durations
           ? zones.map(([key, zone, name]) => ({
               zone,

@@ -9,6 +9,7 @@
 // keep their numbers (zones 0-3); Withings publishes no bounds for them. Intraday points are
 // per-interval amounts keyed by their start: steps and calories stay per interval, distance
 // and floors are accumulated because the model's distance/floor samples are cumulative.
+import { heartRate } from '../../../provider-kit/normalize/measures.ts';
 import type { Daily } from '../../../model/daily.ts';
 import { type CodeOf, HeartRateZone, OxygenSaturationType, UploadType } from '../../../model/enums.ts';
 import { formatDateTime, localMidnightMs, MS_PER_DAY } from '../../../model/time.ts';
@@ -93,7 +94,8 @@ function intradayBetween(
       floors += point.elevation;
       out.floors.push({ timestamp, floors_climbed: floors });
     }
-    if (typeof point.heart_rate === 'number') out.hr.push({ timestamp, bpm: point.heart_rate });
+    const bpm = heartRate(point.heart_rate);
+    if (bpm !== null) out.hr.push({ timestamp, bpm });
     if (typeof point.spo2_auto === 'number') {
       out.spo2.push({ timestamp, percentage: point.spo2_auto, type: OxygenSaturationType.BLOOD_SPO2 });
     }
@@ -137,9 +139,9 @@ function toDaily(activity: WithingsActivity, intraday: Intraday | null, offset: 
     },
     heart_rate_data: {
       summary: {
-        avg_hr_bpm: activity.hr_average ?? sampled.avg,
-        min_hr_bpm: activity.hr_min ?? sampled.min,
-        max_hr_bpm: activity.hr_max ?? sampled.max,
+        avg_hr_bpm: heartRate(activity.hr_average) ?? sampled.avg,
+        min_hr_bpm: heartRate(activity.hr_min) ?? sampled.min,
+        max_hr_bpm: heartRate(activity.hr_max) ?? sampled.max,
         hr_zone_data: withingsZones(activity),
       },
       detailed: { hr_samples: hrSamples },

@@ -11,6 +11,7 @@
 // REM / SLEEPING / SLEEPING / OUT_OF_BED. An incomplete night (`completed: false`) is
 // tentative. Segments and their hr/rr/snoring/rmssd/sdnn_1 series belong to the summary whose
 // span contains their start.
+import { heartRate, maxOf, minOf } from '../../../provider-kit/normalize/measures.ts';
 import { type CodeOf, HeartRateContext, SleepLevel, SleepUploadType } from '../../../model/enums.ts';
 import type { Sleep } from '../../../model/sleep.ts';
 import { formatDateTime } from '../../../model/time.ts';
@@ -63,11 +64,12 @@ function series<T>(
   offset: number,
   make: (timestamp: string, value: number) => T,
   out: [number, T][],
+  measured: (value: number) => boolean = Number.isFinite,
 ): void {
   if (!values) return;
   for (const key in values) {
     const value = values[key];
-    if (typeof value !== 'number') continue;
+    if (typeof value !== 'number' || !measured(value) || !Number.isFinite(Number(key))) continue;
     const atMs = Number(key) * 1000;
     out.push([atMs, make(formatDateTime(atMs, offset), value)]);
   }
@@ -102,6 +104,7 @@ function toSleep(
       offset,
       (timestamp, bpm) => ({ timestamp, bpm, context: HeartRateContext.NOT_ACTIVE }),
       hr,
+      (bpm) => heartRate(bpm) !== null,
     );
     series(segment.rr, offset, (timestamp, breaths_per_min) => ({ timestamp, breaths_per_min }), breaths);
     series(
@@ -126,6 +129,7 @@ function toSleep(
       : null;
   const score = data.sleep_score ?? null;
   const snoringSamples = sorted(snoring);
+  const hrSamples = sorted(hr);
   const breathSamples = sorted(breaths);
   return {
     metadata: {
@@ -153,18 +157,21 @@ function toSleep(
         sleep_latency_seconds: data.sleep_latency ?? null,
         wake_up_latency_seconds: data.wakeup_latency ?? null,
       },
-      other: { duration_in_bed_seconds: data.total_timeinbed ?? null },
+      // Time in bed is the night's span when the summary leaves it out.
+      other: {
+        duration_in_bed_seconds: data.total_timeinbed ?? (endMs > startMs ? (endMs - startMs) / 1000 : null),
+      },
       hypnogram_samples: hypnogram,
       sleep_efficiency: efficiency,
     },
     heart_rate_data: {
       summary: {
-        avg_hr_bpm: data.hr_average ?? null,
-        min_hr_bpm: data.hr_min ?? null,
-        max_hr_bpm: data.hr_max ?? null,
+        avg_hr_bpm: heartRate(data.hr_average),
+        min_hr_bpm: heartRate(data.hr_min) ?? minOf(hrSamples, 'bpm'),
+        max_hr_bpm: heartRate(data.hr_max) ?? maxOf(hrSamples, 'bpm'),
         avg_hrv_rmssd: rmssdAverage,
       },
-      detailed: { hr_samples: sorted(hr), hrv_samples_rmssd: sorted(rmssd), hrv_samples_sdnn: sorted(sdnn) },
+      detailed: { hr_samples: hrSamples, hrv_samples_rmssd: sorted(rmssd), hrv_samples_sdnn: sorted(sdnn) },
     },
     respiration_data: {
       breaths_data: {

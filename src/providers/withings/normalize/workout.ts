@@ -7,6 +7,7 @@
 // distance/calories win over the user's manual ones. activity_seconds is the span minus the
 // user's and the device's pauses. attrib 2 (entered by the user) and 4 (at user creation) are
 // manual uploads; other workouts were recorded or detected by a device.
+import { heartRate, positiveOrNull } from '../../../provider-kit/normalize/measures.ts';
 import type { Activity } from '../../../model/activity.ts';
 import { UploadType } from '../../../model/enums.ts';
 import { formatDateTime } from '../../../model/time.ts';
@@ -31,8 +32,15 @@ function toActivity(workout: WithingsWorkout, fallback: number): Activity {
   const spanSeconds = Math.max(0, (endMs - startMs) / 1000);
   const paused = (data.pause_duration ?? 0) + (data.algo_pause_duration ?? 0);
   const activeSeconds = Math.max(0, spanSeconds - paused);
-  const distance = data.distance ?? data.manual_distance ?? null;
-  const calories = data.calories ?? data.manual_calories ?? null;
+  // A manual value of 0 is a field the user left at zero (a swim's `manual_distance: 0`), not a
+  // measurement; a measured 0 stands.
+  const distance = data.distance ?? positiveOrNull(data.manual_distance);
+  const calories = data.calories ?? positiveOrNull(data.manual_calories);
+  // Workouts recorded without heart rate report 0 bpm: no readings, and no zones from them.
+  const avgHr = heartRate(data.hr_average);
+  const minHr = heartRate(data.hr_min);
+  const maxHr = heartRate(data.hr_max);
+  const hasHeartRate = avgHr !== null || maxHr !== null;
   const speed = distance !== null && activeSeconds > 0 ? distance / activeSeconds : null;
   const swim = data.pool_laps != null || data.strokes != null || data.pool_length != null;
   return {
@@ -63,10 +71,10 @@ function toActivity(workout: WithingsWorkout, fallback: number): Activity {
     },
     heart_rate_data: {
       summary: {
-        avg_hr_bpm: data.hr_average ?? null,
-        min_hr_bpm: data.hr_min ?? null,
-        max_hr_bpm: data.hr_max ?? null,
-        hr_zone_data: withingsZones(data),
+        avg_hr_bpm: avgHr,
+        min_hr_bpm: minHr,
+        max_hr_bpm: maxHr,
+        hr_zone_data: hasHeartRate ? withingsZones(data) : null,
       },
     },
     movement_data:
