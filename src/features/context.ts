@@ -10,6 +10,7 @@ import type { ConnectionsService } from './connections/service.ts';
 import type { DataService } from './data/service.ts';
 import type { DevelopersService } from './developers/service.ts';
 import type { IntegrationsService } from './integrations/service.ts';
+import type { MobileService } from './mobile/service.ts';
 import type { OrdersService } from './orders/service.ts';
 import type { UsersService } from './users/service.ts';
 import type { WebhooksService } from './webhooks/service.ts';
@@ -40,4 +41,5 @@ export type AppContext = {
   data: DataService;
   workouts: WorkoutsService;
   connectors: ConnectorsService;
+  mobile: MobileService;
 };

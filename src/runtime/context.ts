@@ -10,6 +10,7 @@ import { createDataService } from '../features/data/service.ts';
 import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
+import { createMobileService } from '../features/mobile/service.ts';
 import { createOrdersService } from '../features/orders/service.ts';
 import { createUsersService } from '../features/users/service.ts';
 import { recordDeliveries, withheldByUserState } from '../features/users/webhook-hooks.ts';
@@ -117,5 +118,16 @@ export function createContext(deps: {
     // Registers its planned workouts with the data feature's reads and events as it is built.
     workouts: createWorkoutsService({ db, clock, log: deps.log, providers, data }),
     connectors,
+    mobile: createMobileService({
+      db,
+      clock,
+      log: deps.log,
+      config: deps.config,
+      jobs: deps.jobs,
+      providers,
+      integrations,
+      connections,
+      data,
+    }),
   };
 }

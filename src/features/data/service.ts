@@ -286,6 +286,26 @@ export function createDataService(deps: DataDeps) {
     return { stored: prepared.stored.length, invalid: prepared.invalid };
   }
 
+  /**
+   * Identity keys of a user's stored records of `type` anchored on local days [fromDay, toDay):
+   * for sources that rebuild whole days (mobile uploads) and must drop what no longer exists.
+   */
+  async function storedKeys(
+    trx: Db,
+    userId: string,
+    type: DataTypeName,
+    fromDay: string,
+    toDay: string,
+  ): Promise<string[]> {
+    const rows = await repo.recordsOnDays(trx, { userId, type, fromDay, toDay });
+    return rows.map((row) => row.identity_key);
+  }
+
+  /** Deletes records by identity (a source's record that no longer exists). */
+  async function removeRecords(trx: Db, userId: string, type: DataTypeName, keys: readonly string[]) {
+    await repo.deleteRecords(trx, userId, type, keys);
+  }
+
   /** Drops raw payloads past their retention and rate buckets of past hours. */
   async function prune(): Promise<{ rawPayloads: number; buckets: number }> {
     const now = clock.now().getTime();
@@ -301,6 +321,8 @@ export function createDataService(deps: DataDeps) {
     read,
     readAthlete,
     ingest,
+    storedKeys,
+    removeRecords,
     prune,
     sync,
     deliverer,

@@ -5,6 +5,7 @@ import type { App } from '../app-type.ts';
 import { registerConnectionRoutes } from './connections.ts';
 import { registerDataRoutes } from './data.ts';
 import { registerIntegrationRoutes } from './integrations.ts';
+import { registerMobileRoutes } from './mobile.ts';
 import { registerNotificationRoutes } from './notifications.ts';
 import { registerOrderRoutes } from './orders.ts';
 import { registerSandboxConsentRoutes } from './sandbox-consent.ts';
@@ -25,6 +26,7 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerDataRoutes,
   registerWorkoutRoutes,
   registerNotificationRoutes,
+  registerMobileRoutes,
   // The built-in SANDBOX provider's consent page and token endpoint.
   (app, ctx) =>
     registerSandboxConsentRoutes(app, { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox }),

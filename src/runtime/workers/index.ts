@@ -9,6 +9,7 @@ import type { Store } from '../../store/db.ts';
 import { defineConnectionJobs } from './connections.ts';
 import { dataRecurringJobs, defineDataJobs } from './data.ts';
 import { defineLimitJobs, limitRecurringJobs } from './limits.ts';
+import { defineMobileJobs } from './mobile.ts';
 import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
 import { type RecurringJob, registerSchedules } from './recurring.ts';
 import { defineStoreJobs, storeRecurringJobs } from './store.ts';
@@ -24,6 +25,7 @@ export function defineJobs(ctx: AppContext): void {
   defineSyncJobs(ctx);
   defineStoreJobs(ctx);
   defineLimitJobs(ctx);
+  defineMobileJobs(ctx);
 }
 
 /** Every recurring job this deployment runs, as its settings and storage configure them. */

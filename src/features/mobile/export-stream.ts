@@ -1,0 +1,201 @@
+// Streaming an export file (an export.zip or its export.xml) into batches of data elements,
+// without ever holding the document: the file is read in chunks (a zip entry is inflated as it
+// is read, which is why uploads are spooled to disk first: a zip's directory sits at its end),
+// filtered, fed to a SAX parser, and every data element (a child of the root the provider names)
+// is handed over in batches, with back-pressure: the next chunk is read only after the batch
+// has been stored.
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { SaxesParser } from 'saxes';
+import yauzl from 'yauzl';
+import type { MobileHooks, XmlElement } from '../../provider-kit/mobile/samples.ts';
+
+export type ExportSpec = NonNullable<MobileHooks['exportFile']>;
+
+export type ExportProgress = { bytesRead: number; totalBytes: number; elementsRead: number };
+
+export class ExportFileError extends Error {
+  override name = 'ExportFileError';
+}
+
+const ZIP_MAGIC = 0x04034b50;
+
+async function isZip(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(buffer, 0, 4, 0);
+    return bytesRead === 4 && buffer.readUInt32LE(0) === ZIP_MAGIC;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The document entry of a zip export, as a stream, with its inflated size. */
+function openZipEntry(
+  path: string,
+  entryName: RegExp,
+): Promise<{ stream: Readable; size: number; close(): void }> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, zip) => {
+      if (error || !zip)
+        return reject(new ExportFileError(`the zip archive cannot be read: ${error?.message}`));
+      let found = false;
+      zip.on('error', (zipError: Error) =>
+        reject(new ExportFileError(`the zip archive is damaged: ${zipError.message}`)),
+      );
+      zip.on('end', () => {
+        if (!found) {
+          zip.close();
+          reject(new ExportFileError('the zip archive holds no export.xml'));
+        }
+      });
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (found || !entryName.test(entry.fileName) || entry.fileName.includes('__MACOSX'))
+          return zip.readEntry();
+        found = true;
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) {
+            zip.close();
+            return reject(new ExportFileError(`the export entry cannot be read: ${streamError?.message}`));
+          }
+          resolve({ stream, size: entry.uncompressedSize, close: () => zip.close() });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+// XML 1.0 forbids these; real exports contain them in user-named sources (mobile-sources.md §2.4).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const ILLEGAL_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
+const HEAD_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * Drops the inline DTD (`<!DOCTYPE … ]>`): nothing depends on it, and iOS 16 exports ship a
+ * malformed one that breaks parsers. Returns the text to parse, or null while still in the head.
+ */
+function createHeadFilter() {
+  let head = '';
+  let done = false;
+  return (text: string): string | null => {
+    if (done) return text;
+    head += text;
+    const start = head.indexOf('<!DOCTYPE');
+    if (start >= 0) {
+      const bracket = head.indexOf('[', start);
+      const close = head.indexOf('>', start);
+      let end = -1;
+      if (close >= 0 && (bracket < 0 || close < bracket)) end = close + 1;
+      else if (bracket >= 0) {
+        const subsetEnd = head.indexOf(']>', bracket);
+        if (subsetEnd >= 0) end = subsetEnd + 2;
+      }
+      if (end < 0 && head.length < HEAD_LIMIT) return null;
+      if (end < 0) throw new ExportFileError('the export.xml DOCTYPE never ends');
+      done = true;
+      const rest = head.slice(0, start) + head.slice(end);
+      head = '';
+      return rest;
+    }
+    // No DOCTYPE yet: keep buffering while it could still come (before the root element).
+    if (!/<[A-Za-z]/.test(head.replace(/<\?xml[^>]*\?>/, '')) && head.length < HEAD_LIMIT) return null;
+    done = true;
+    const rest = head;
+    head = '';
+    return rest;
+  };
+}
+
+export type ReadExportOptions = {
+  /** Data elements already stored by an earlier run: parsed but not handed over again. */
+  skip: number;
+  batchSize: number;
+  onStart(totalBytes: number): Promise<void>;
+  onBatch(elements: XmlElement[], progress: ExportProgress): Promise<void>;
+};
+
+/** Reads the export at `path`; resolves with the final progress once every batch was handled. */
+export async function readExport(
+  path: string,
+  spec: ExportSpec,
+  options: ReadExportOptions,
+): Promise<ExportProgress> {
+  let source: Readable;
+  let totalBytes: number;
+  let close = () => {};
+  if (await isZip(path)) {
+    const entry = await openZipEntry(path, spec.entry);
+    source = entry.stream;
+    totalBytes = entry.size;
+    close = entry.close;
+  } else {
+    source = createReadStream(path, { highWaterMark: 1024 * 1024 });
+    const handle = await open(path, 'r');
+    totalBytes = (await handle.stat()).size;
+    await handle.close();
+  }
+  await options.onStart(totalBytes);
+
+  const wanted = new Set(spec.elements);
+  const parser = new SaxesParser({ xmlns: false, position: false });
+  const stack: XmlElement[] = [];
+  let depth = 0;
+  let batch: XmlElement[] = [];
+  const progress: ExportProgress = { bytesRead: 0, totalBytes, elementsRead: 0 };
+  let parseError: Error | null = null;
+  parser.on('error', (error) => {
+    parseError ??= error;
+  });
+  parser.on('opentag', (tag) => {
+    depth++;
+    const capturing = stack.length > 0;
+    if (!capturing && !(depth === 2 && wanted.has(tag.name))) return;
+    const element: XmlElement = {
+      name: tag.name,
+      attributes: tag.attributes as Record<string, string>,
+      children: [],
+    };
+    if (capturing) stack.at(-1)!.children.push(element);
+    stack.push(element);
+  });
+  parser.on('closetag', () => {
+    depth--;
+    if (stack.length === 0) return;
+    const element = stack.pop()!;
+    if (stack.length > 0) return;
+    progress.elementsRead++;
+    if (progress.elementsRead > options.skip) batch.push(element);
+  });
+
+  const filterHead = createHeadFilter();
+  const decoder = new TextDecoder('utf-8');
+  try {
+    for await (const chunk of source) {
+      const bytes = chunk as Buffer;
+      progress.bytesRead += bytes.length;
+      const text = filterHead(decoder.decode(bytes, { stream: true }));
+      if (text !== null) parser.write(text.replace(ILLEGAL_CONTROL, ' '));
+      if (parseError)
+        throw new ExportFileError(`the export.xml is not well-formed: ${(parseError as Error).message}`);
+      if (batch.length >= options.batchSize) {
+        const handing = batch;
+        batch = [];
+        await options.onBatch(handing, { ...progress });
+      }
+    }
+    const tail = filterHead(decoder.decode());
+    if (tail) parser.write(tail.replace(ILLEGAL_CONTROL, ' '));
+    parser.close();
+    if (parseError)
+      throw new ExportFileError(`the export.xml is not well-formed: ${(parseError as Error).message}`);
+    if (depth !== 0) throw new ExportFileError('the export.xml ends before its root element is closed');
+    await options.onBatch(batch, { ...progress });
+    return progress;
+  } finally {
+    source.destroy();
+    close();
+  }
+}
