@@ -72,6 +72,7 @@ function openZipEntry(
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const ILLEGAL_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
 const HEAD_LIMIT = 4 * 1024 * 1024;
+const SLICE_CHARS = 64 * 1024;
 
 /**
  * Drops the inline DTD (`<!DOCTYPE … ]>`): nothing depends on it, and iOS 16 exports ship a
@@ -177,13 +178,17 @@ export async function readExport(
       const bytes = chunk as Buffer;
       progress.bytesRead += bytes.length;
       const text = filterHead(decoder.decode(bytes, { stream: true }));
-      if (text !== null) parser.write(text.replace(ILLEGAL_CONTROL, ' '));
-      if (parseError)
-        throw new ExportFileError(`the export.xml is not well-formed: ${(parseError as Error).message}`);
-      if (batch.length >= options.batchSize) {
-        const handing = batch;
-        batch = [];
-        await options.onBatch(handing, { ...progress });
+      if (text === null) continue;
+      // Fed in slices so a batch (and its checkpoint) stays near batchSize whatever the chunk size.
+      for (let from = 0; from < text.length; from += SLICE_CHARS) {
+        parser.write(text.slice(from, from + SLICE_CHARS).replace(ILLEGAL_CONTROL, ' '));
+        if (parseError)
+          throw new ExportFileError(`the export.xml is not well-formed: ${(parseError as Error).message}`);
+        if (batch.length >= options.batchSize) {
+          const handing = batch;
+          batch = [];
+          await options.onBatch(handing, { ...progress });
+        }
       }
     }
     const tail = filterHead(decoder.decode());

@@ -20,7 +20,7 @@ import type { ConnectionsService } from '../connections/service.ts';
 import type { DataService } from '../data/service.ts';
 import type { IntegrationsService } from '../integrations/service.ts';
 import * as usersRepo from '../users/repo.ts';
-import { findUserForDeveloper } from '../users/service.ts';
+import { findUserForDeveloper, isUuid } from '../users/service.ts';
 import { ExportFileError, readExport } from './export-stream.ts';
 import { IMPORT_QUEUE, NORMALIZE_UPLOAD_QUEUE } from './ports.ts';
 import { settleDirtyDays } from './rebuild.ts';
@@ -333,6 +333,7 @@ export function createMobileService(deps: MobileDeps) {
   }
 
   async function importStatus(developerId: string, importId: string): Promise<ImportView | undefined> {
+    if (!isUuid(importId)) return undefined;
     const row = await repo.findImport(db, importId);
     return row && row.developer_id === developerId ? view(row) : undefined;
   }
