@@ -4,7 +4,7 @@
 // `ActivitySummary` elements, without UUIDs: the id is then a hash of the record's content, so a
 // re-export yields the same ids). Units are read from each record's `unit`, never assumed from
 // the type: exports write whatever unit the user's locale displays.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ActivityType } from '../../model/activity-type.ts';
 import { MenstruationFlow, SleepLevel } from '../../model/enums.ts';
 import { commonSportNames, sportKey } from '../../provider-kit/normalize/sport-names.ts';
@@ -165,7 +165,23 @@ function deviceFields(device: unknown): Record<string, string> {
   return fields;
 }
 
+/** Sources repeat for millions of records: each (name, device) is read once. */
+const sources = new Map<string, MobileSource>();
+
 function sourceOf(record: Json): MobileSource {
+  const key =
+    typeof record.device === 'object' ? null : `${String(record.sourceName)}\u0000${String(record.device)}`;
+  const known = key === null ? undefined : sources.get(key);
+  if (known) return known;
+  const source = readSource(record);
+  if (key !== null) {
+    if (sources.size >= 1000) sources.clear();
+    sources.set(key, source);
+  }
+  return source;
+}
+
+function readSource(record: Json): MobileSource {
   const name = optionalString(record, 'sourceName') ?? 'unknown';
   const device = deviceFields(record.device);
   const model = typeof device.model === 'string' ? device.model : null;
@@ -183,9 +199,9 @@ function sourceOf(record: Json): MobileSource {
 function idOf(record: Json, fields: readonly string[]): string {
   const uuid = optionalString(record, 'uuid');
   if (uuid) return uuid;
-  const hash = createHash('sha256');
-  for (const field of fields) hash.update(`${String(record[field] ?? '')}\u0000`);
-  return `h:${hash.digest('base64url').slice(0, 32)}`;
+  let text = '';
+  for (const field of fields) text += `${String(record[field] ?? '')}\u0000`;
+  return `h:${hash('sha256', text, 'base64url').slice(0, 32)}`;
 }
 
 const RECORD_IDENTITY = ['type', 'sourceName', 'startDate', 'endDate', 'value', 'unit'] as const;
@@ -203,12 +219,16 @@ function span(record: Json) {
 }
 
 /** The offset of an IANA zone at an instant (HKTimeZone metadata beats the export's written offset). */
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
 function zoneOffset(zone: string, at: number): number | null {
   try {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      timeZoneName: 'longOffset',
-    }).formatToParts(at);
+    let format = zoneFormats.get(zone);
+    if (!format) {
+      format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
+      if (zoneFormats.size < 1000) zoneFormats.set(zone, format);
+    }
+    const parts = format.formatToParts(at);
     const name = parts.find((part) => part.type === 'timeZoneName')?.value ?? '';
     const match = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name);
     if (name === 'GMT') return 0;
@@ -416,12 +436,16 @@ function parseAppleUpload(body: Record<string, unknown>): MobileBatch {
 
 // ---- export.xml elements -> the upload's JSON shape -> the same readers ----
 
+/** The element's attributes as the upload's record, metadata entries folded in (the element is ours to change). */
 function withMetadata(element: XmlElement): Json {
+  const record: Json = element.attributes;
+  if (element.children.length === 0) return record;
   const metadata: Record<string, string> = {};
   for (const child of element.children)
     if (child.name === 'MetadataEntry' && child.attributes.key)
       metadata[child.attributes.key] = child.attributes.value ?? '';
-  return { ...element.attributes, metadata };
+  record.metadata = metadata;
+  return record;
 }
 
 function workoutFromElement(element: XmlElement): Json {

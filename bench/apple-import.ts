@@ -1,0 +1,172 @@
+/**
+ * Apple Health export import: throughput (MB/s of export.xml) and peak RSS, in two measurements,
+ * each in a fresh process of its own so its peak RSS is its own:
+ * 1. stream: the import's streaming pipeline over a generated export.xml — read, DTD/control
+ *    filter, SAX parse, element capture, the APPLE normalizer (every element to samples) — without
+ *    the store; goals: ≥ 50 MB/s, peak RSS ≤ 200 MB. Size: APPLE_BENCH_MB (default 1024 = 1 GB).
+ * 2. end to end: `runImport` into a real store (embedded PGlite, or PostgreSQL with DATABASE_URL):
+ *    the same pipeline plus upserting every sample with its checkpoint and rebuilding every day's
+ *    unified records. Size: APPLE_BENCH_STORE_MB (default 32); 0 skips it.
+ *
+ *   node_modules/.bin/node bench/apple-import.ts [--mb 1024] [--store-mb 32]
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeExportOfSize } from '../test/helpers/apple-export.ts';
+
+const NODE = new URL('../node_modules/.bin/node', import.meta.url).pathname;
+const SELF = new URL(import.meta.url).pathname;
+const MB = 1_048_576;
+
+type Measured = {
+  seconds: number;
+  bytes: number;
+  elements: number;
+  samples: number;
+  peakRssMb: number;
+  /** Largest live heap after a forced GC (sampled every 50 batches): what the import really holds. */
+  liveHeapMb?: number;
+};
+
+const peakRssMb = () => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
+
+async function streamRole(file: string): Promise<Measured> {
+  const { readExport } = await import('../src/features/mobile/export-stream.ts');
+  const { appleMobile } = await import('../src/providers/apple/mobile.ts');
+  const spec = appleMobile.exportFile!;
+  let samples = 0;
+  let batches = 0;
+  let liveHeap = 0;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const started = process.hrtime.bigint();
+  const progress = await readExport(file, spec, {
+    skip: 0,
+    batchSize: 2000,
+    onStart: async () => {},
+    onBatch: async (elements) => {
+      for (const element of elements) samples += spec.fromElement(element).length;
+      if (gc && ++batches % 50 === 0) {
+        gc();
+        liveHeap = Math.max(liveHeap, process.memoryUsage().heapUsed);
+      }
+    },
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return {
+    seconds,
+    bytes: progress.bytesRead,
+    elements: progress.elementsRead,
+    samples,
+    peakRssMb: peakRssMb(),
+    liveHeapMb: Math.round((liveHeap / MB) * 10) / 10,
+  };
+}
+
+async function storeRole(file: string): Promise<Measured> {
+  const { createReadStream } = await import('node:fs');
+  const { loadConfig } = await import('../src/core/config.ts');
+  const { openContext } = await import('../src/runtime/runtime.ts');
+  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-bench-import-'));
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  const { ctx, close } = await openContext(config);
+  try {
+    const { developer } = await ctx.developers.create({
+      name: 'bench',
+      environment: 'sandbox',
+      orderApiAccess: false,
+    });
+    const started = process.hrtime.bigint();
+    const queued = await ctx.mobile.startImport({
+      developerId: developer.id,
+      format: 'apple-health',
+      referenceId: 'bench',
+      body: createReadStream(file),
+      enqueue: false,
+    });
+    const final = await ctx.mobile.runImport(queued.import_id);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (final?.status !== 'completed') throw new Error(`import ended ${final?.status}: ${final?.error}`);
+    const stored = await ctx.db
+      .selectFrom('mobile_samples')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return {
+      seconds,
+      bytes: final.bytes_read,
+      elements: final.records_read,
+      samples: Number(stored.n),
+      peakRssMb: peakRssMb(),
+    };
+  } finally {
+    await close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function runRole(role: string, file: string): Measured {
+  // APPLE_BENCH_NODE_FLAGS: V8 flags for the measured process (e.g. --max-semi-space-size=4).
+  const flags = (process.env.APPLE_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawnSync(NODE, ['--expose-gc', ...flags, SELF, '--role', role, file], {
+    encoding: 'utf8',
+    env: process.env,
+    maxBuffer: 1 << 24,
+  });
+  if (child.status !== 0) throw new Error(`${role} run failed (${child.status}): ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Measured;
+}
+
+function report(label: string, measured: Measured, goals: boolean) {
+  const mbPerSecond = measured.bytes / MB / measured.seconds;
+  console.log(
+    `${label}: ${(measured.bytes / MB).toFixed(1)} MB, ${measured.elements} elements -> ${measured.samples} samples in ` +
+      `${measured.seconds.toFixed(2)} s = ${mbPerSecond.toFixed(1)} MB/s; peak RSS ${measured.peakRssMb} MB` +
+      (measured.liveHeapMb ? ` (live heap after GC ≤ ${measured.liveHeapMb} MB)` : '') +
+      (goals
+        ? `  [goals: ≥ 50 MB/s ${mbPerSecond >= 50 ? 'met' : 'NOT met'}, ≤ 200 MB ${measured.peakRssMb <= 200 ? 'met' : 'NOT met'}]`
+        : ''),
+  );
+}
+
+const { values } = parseArgs({
+  options: {
+    role: { type: 'string' },
+    mb: { type: 'string', default: process.env.APPLE_BENCH_MB ?? '1024' },
+    'store-mb': { type: 'string', default: process.env.APPLE_BENCH_STORE_MB ?? '32' },
+  },
+  allowPositionals: true,
+  args: process.argv.slice(2),
+});
+
+if (values.role) {
+  const file = process.argv.at(-1)!;
+  const measured = values.role === 'stream' ? await streamRole(file) : await storeRole(file);
+  console.log(JSON.stringify(measured));
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'tributary-apple-bench-'));
+  try {
+    const size = Number(values.mb) * MB;
+    const file = join(dir, 'export.xml');
+    const generated = Date.now();
+    const written = await writeExportOfSize(file, size);
+    console.log(
+      `generated export.xml: ${(statSync(file).size / MB).toFixed(1)} MB, ${written.days} days, in ${((Date.now() - generated) / 1000).toFixed(1)} s`,
+    );
+    report('stream (read, filter, parse, normalize)', runRole('stream', file), true);
+    rmSync(file);
+    const storeMb = Number(values['store-mb']);
+    if (storeMb > 0) {
+      const small = join(dir, 'export-store.xml');
+      await writeExportOfSize(small, storeMb * MB);
+      report(
+        `end to end into ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'} (+ upserts, checkpoints, day rebuilds)`,
+        runRole('store', small),
+        false,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
