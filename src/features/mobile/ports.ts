@@ -6,6 +6,12 @@ export type NormalizeUploadJob = { uploadId: string };
 export const IMPORT_QUEUE = 'mobile.import';
 export type ImportJob = { importId: string };
 
+/**
+ * Data elements per stored batch of an import (and per checkpoint). Small enough that the parsed
+ * elements waiting for their transaction stay a few hundred KB (bench/apple-import.ts: peak RSS).
+ */
+export const IMPORT_BATCH = 500;
+
 // The queues this module owns, with their payloads (see jobs/queues.ts).
 declare module '../../jobs/queues.ts' {
   interface QueuePayloads {

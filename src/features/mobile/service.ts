@@ -22,7 +22,7 @@ import type { IntegrationsService } from '../integrations/service.ts';
 import * as usersRepo from '../users/repo.ts';
 import { findUserForDeveloper, isUuid } from '../users/service.ts';
 import { ExportFileError, readExport } from './export-stream.ts';
-import { IMPORT_QUEUE, NORMALIZE_UPLOAD_QUEUE } from './ports.ts';
+import { IMPORT_BATCH, IMPORT_QUEUE, NORMALIZE_UPLOAD_QUEUE } from './ports.ts';
 import { settleDirtyDays } from './rebuild.ts';
 import * as repo from './repo.ts';
 import { loadMobileSettings } from './settings.ts';
@@ -41,8 +41,6 @@ export type MobileDeps = {
 
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 const REFERENCE_ID = /^[\x21-\x7e]{1,255}$/;
-/** Data elements per stored batch of an import (and per checkpoint). */
-const IMPORT_BATCH = 2000;
 
 export type ImportView = {
   import_id: string;

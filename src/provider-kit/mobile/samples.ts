@@ -183,6 +183,8 @@ export function numberOf(value: unknown): number | null {
  */
 export function parsePlatformTime(text: unknown, field: string): { ms: number; offsetMinutes: number } {
   if (typeof text !== 'string') throw new MobileRecordError(`${field} is missing`);
+  const fast = appleExportTime(text);
+  if (fast) return fast;
   const match =
     /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})$/i.exec(
       text.trim(),
@@ -198,6 +200,37 @@ export function parsePlatformTime(text: unknown, field: string): { ms: number; o
   if (!Number.isFinite(ms) || Number(mo) > 12 || Number(d) > 31 || Number(h) > 23)
     throw new MobileRecordError(`${field} "${text.slice(0, 40)}" is not a valid datetime`);
   return { ms, offsetMinutes };
+}
+
+const digit = (text: string, index: number) => text.charCodeAt(index) - 48;
+const twoDigits = (text: string, index: number) => digit(text, index) * 10 + digit(text, index + 1);
+
+/**
+ * Apple's export form `2026-11-20 08:00:00 +0100` read by position: millions of them in an export,
+ * so no regular expression. Null when the text is not exactly that form (the general parser decides).
+ */
+function appleExportTime(text: string): { ms: number; offsetMinutes: number } | null {
+  if (text.length !== 25 || text.charCodeAt(10) !== 32 || text.charCodeAt(19) !== 32) return null;
+  const sign = text.charCodeAt(20);
+  if ((sign !== 43 && sign !== 45) || text.charCodeAt(4) !== 45 || text.charCodeAt(13) !== 58) return null;
+  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
+  const offset = (sign === 45 ? -1 : 1) * (twoDigits(text, 21) * 60 + twoDigits(text, 23));
+  const values = [year, month, day, hour, minute, second, offset];
+  if (values.some((value) => !Number.isInteger(value) || Number.isNaN(value))) return null;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
+  for (const index of [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 21, 22, 23, 24]) {
+    const code = text.charCodeAt(index);
+    if (code < 48 || code > 57) return null;
+  }
+  return {
+    ms: Date.UTC(year, month - 1, day, hour, minute, second) - offset * 60_000,
+    offsetMinutes: offset,
+  };
 }
 
 /** Whether `value` lies in [min, max]: guards against garbage a device or app wrote. */

@@ -168,7 +168,18 @@ function deviceFields(device: unknown): Record<string, string> {
 /** Sources repeat for millions of records: each (name, device) is read once. */
 const sources = new Map<string, MobileSource>();
 
+// Records come in long runs from one source: the last one is compared before any hashing.
+let lastSource: { name: unknown; device: unknown; source: MobileSource } | null = null;
+
 function sourceOf(record: Json): MobileSource {
+  if (lastSource && lastSource.name === record.sourceName && lastSource.device === record.device)
+    return lastSource.source;
+  const source = cachedSource(record);
+  lastSource = { name: record.sourceName, device: record.device, source };
+  return source;
+}
+
+function cachedSource(record: Json): MobileSource {
   const key =
     typeof record.device === 'object' ? null : `${String(record.sourceName)}\u0000${String(record.device)}`;
   const known = key === null ? undefined : sources.get(key);
@@ -208,7 +219,11 @@ const RECORD_IDENTITY = ['type', 'sourceName', 'startDate', 'endDate', 'value', 
 
 function span(record: Json) {
   const start = parsePlatformTime(record.startDate, 'startDate');
-  const end = parsePlatformTime(record.endDate ?? record.startDate, 'endDate');
+  // Instantaneous samples (heart rate, the bulk of an export) end when they start.
+  const end =
+    record.endDate === undefined || record.endDate === record.startDate
+      ? start
+      : parsePlatformTime(record.endDate, 'endDate');
   if (end.ms < start.ms) throw new MobileRecordError('endDate is before startDate');
   const zone = metadataOf(record).HKTimeZone;
   return {
