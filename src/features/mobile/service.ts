@@ -42,6 +42,9 @@ export type MobileDeps = {
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 const REFERENCE_ID = /^[\x21-\x7e]{1,255}$/;
 
+/** The connection an upload token names (from `authenticateUpload`). */
+export type UploadConnection = NonNullable<Awaited<ReturnType<typeof repo.findConnectionByToken>>>;
+
 export type ImportView = {
   import_id: string;
   user_id: string;
@@ -109,7 +112,7 @@ export function createMobileService(deps: MobileDeps) {
   }
 
   /** The connection an upload token belongs to; 401 when it is unknown or was revoked. */
-  async function authenticateUpload(authorization: string | undefined) {
+  async function authenticateUpload(authorization: string | undefined): Promise<UploadConnection> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) throw unauthorized('Authorization: Bearer <upload_token> is missing');
     const connection = await repo.findConnectionByToken(db, hashToken(match[1]!));
@@ -127,8 +130,7 @@ export function createMobileService(deps: MobileDeps) {
    * Checks the envelope (the records themselves are read by the job), stores the body and queues
    * its normalization in one transaction, and answers at once.
    */
-  async function acceptUpload(authorization: string | undefined, body: unknown) {
-    const connection = await authenticateUpload(authorization);
+  async function acceptUpload(connection: UploadConnection, body: unknown) {
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       throw badRequest('invalid body: a JSON object is required');
     const envelope = body as Record<string, unknown>;
@@ -423,6 +425,7 @@ export function createMobileService(deps: MobileDeps) {
   return {
     settings,
     connect,
+    authenticateUpload,
     acceptUpload,
     processUpload,
     startImport,

@@ -4,7 +4,9 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../features/context.ts';
+import type { UploadConnection } from '../../features/mobile/service.ts';
 import { AppError, badRequest, notFound } from '../../core/errors.ts';
 import type { App } from '../app-type.ts';
 import {
@@ -23,6 +25,8 @@ const EXPORT_TYPES = ['application/zip', 'application/xml', 'text/xml', 'applica
 
 export async function registerMobileRoutes(app: App, ctx: AppContext) {
   const mobile = ctx.mobile;
+  // The connection each upload request authenticated as (set in its onRequest hook).
+  const uploaders = new WeakMap<FastifyRequest, UploadConnection>();
   const uploadLimit = mobile.settings.uploadMaxBytes;
 
   app.post(
@@ -62,8 +66,9 @@ export async function registerMobileRoutes(app: App, ctx: AppContext) {
         body: SdkUploadBody,
         response: { 202: SdkUploadAccepted },
       },
-      // The size is refused before a byte of the body is read, with the limit in the detail.
+      // The token and the size are checked before a byte of the body is read.
       onRequest: async (request) => {
+        uploaders.set(request, await mobile.authenticateUpload(request.headers.authorization));
         const length = Number(request.headers['content-length'] ?? 0);
         if (length > uploadLimit)
           throw new AppError(
@@ -73,7 +78,7 @@ export async function registerMobileRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const accepted = await mobile.acceptUpload(request.headers.authorization, request.body);
+      const accepted = await mobile.acceptUpload(uploaders.get(request)!, request.body);
       return reply.code(202).send({ status: 'accepted' as const, ...accepted });
     },
   );
