@@ -13,10 +13,12 @@
  *   node_modules/.bin/node bench/apple-import.ts [--mb 1024] [--store-mb 32]
  */
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { writeExportOfSize } from '../test/helpers/apple-export.ts';
 
 const NODE = new URL('../node_modules/.bin/node', import.meta.url).pathname;
@@ -82,7 +84,14 @@ async function storeRole(file: string): Promise<Measured> {
   const { loadConfig } = await import('../src/core/config.ts');
   const { openContext } = await import('../src/runtime/runtime.ts');
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-bench-import-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  // On PostgreSQL the run gets a schema of its own, dropped afterwards.
+  const schema = process.env.DATABASE_URL ? `bench_${randomBytes(5).toString('hex')}` : undefined;
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...(schema ? { DATABASE_SCHEMA: schema, ENCRYPTION_KEY: randomBytes(32).toString('hex') } : {}),
+  });
   const { ctx, close } = await openContext(config);
   try {
     const { developer } = await ctx.developers.create({
@@ -118,6 +127,13 @@ async function storeRole(file: string): Promise<Measured> {
   } finally {
     await close();
     rmSync(dataDir, { recursive: true, force: true });
+    if (schema) {
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
+      await client.end();
+    }
   }
 }
 
