@@ -108,7 +108,15 @@ async function storeRole(file: string): Promise<Measured> {
       body: createReadStream(file),
       enqueue: false,
     });
-    const final = await ctx.mobile.runImport(queued.import_id);
+    let batches = 0;
+    let liveHeap = 0;
+    const gc = (globalThis as { gc?: () => void }).gc;
+    const final = await ctx.mobile.runImport(queued.import_id, () => {
+      if (gc && ++batches % 50 === 0) {
+        gc();
+        liveHeap = Math.max(liveHeap, process.memoryUsage().heapUsed);
+      }
+    });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const cpu = cpuSeconds() - cpuAtStart;
     if (final?.status !== 'completed') throw new Error(`import ended ${final?.status}: ${final?.error}`);
@@ -123,6 +131,7 @@ async function storeRole(file: string): Promise<Measured> {
       elements: final.records_read,
       samples: Number(stored.n),
       peakRssMb: peakRssMb(),
+      liveHeapMb: Math.round((liveHeap / MB) * 10) / 10,
     };
   } finally {
     await close();
