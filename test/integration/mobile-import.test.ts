@@ -156,6 +156,22 @@ describe('Apple Health export import', () => {
     assert.equal(summary!.active_durations_data.standing_hours_count, 13);
   });
 
+  test('a real export.zip whose workout route is a GPX file of the archive', async () => {
+    const folder = 'healthkit-to-sqlite-zip/apple_health_export/';
+    const route = 'workout-routes/route_2019-06-11_3.00pm.gpx';
+    const zip = zipArchive([
+      { name: `apple_health_export/${route}`, data: sample(`${folder}${route}`) },
+      { name: 'apple_health_export/export.xml', data: sample(`${folder}export.xml`) },
+    ]);
+    const result = await importAndSettle('reference_id=gpx', zip, 'application/zip');
+    assert.equal(result.status, 'completed', result.error);
+    const [run] = await read(result.user_id, 'activity', '2016-11-14', '2016-11-15');
+    const points = run!.position_data.position_samples as Wire[];
+    assert.equal(points.length, 3);
+    assert.deepEqual(points[0]!.coords_lat_lng_deg, [37.781672, -122.396397]);
+    assert.deepEqual(run!.position_data.end_pos_lat_lng_deg, [37.78167, -122.396394]);
+  });
+
   test('a generated export.zip with the iOS 16 DTD defect and a control character imports, deduplicated', async () => {
     const xml = Buffer.from(
       exportText({ days: 3, startDay: '2026-03-01', brokenDtd: true, controlCharacter: true }),

@@ -32,40 +32,87 @@ async function isZip(path: string): Promise<boolean> {
   }
 }
 
-/** The document entry of a zip export, as a stream, with its inflated size. */
-function openZipEntry(
-  path: string,
-  entryName: RegExp,
-): Promise<{ stream: Readable; size: number; close(): void }> {
+type OpenZip = {
+  /** Every entry by name (the central directory only: nothing is inflated). */
+  entries: Map<string, yauzl.Entry>;
+  read(entry: yauzl.Entry): Promise<Readable>;
+  close(): void;
+};
+
+/** Opens a zip and lists its entries. */
+function openZip(path: string): Promise<OpenZip> {
   return new Promise((resolve, reject) => {
     yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, zip) => {
       if (error || !zip)
         return reject(new ExportFileError(`the zip archive cannot be read: ${error?.message}`));
-      let found = false;
+      const entries = new Map<string, yauzl.Entry>();
       zip.on('error', (zipError: Error) =>
         reject(new ExportFileError(`the zip archive is damaged: ${zipError.message}`)),
       );
-      zip.on('end', () => {
-        if (!found) {
-          zip.close();
-          reject(new ExportFileError('the zip archive holds no export.xml'));
-        }
-      });
       zip.on('entry', (entry: yauzl.Entry) => {
-        if (found || !entryName.test(entry.fileName) || entry.fileName.includes('__MACOSX'))
-          return zip.readEntry();
-        found = true;
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) {
-            zip.close();
-            return reject(new ExportFileError(`the export entry cannot be read: ${streamError?.message}`));
-          }
-          resolve({ stream, size: entry.uncompressedSize, close: () => zip.close() });
-        });
+        if (!entry.fileName.includes('__MACOSX')) entries.set(entry.fileName, entry);
+        zip.readEntry();
       });
+      zip.on('end', () =>
+        resolve({
+          entries,
+          close: () => zip.close(),
+          read: (entry) =>
+            new Promise((done, fail) =>
+              zip.openReadStream(entry, (streamError, stream) =>
+                streamError || !stream
+                  ? fail(
+                      new ExportFileError(
+                        `the entry ${entry.fileName} cannot be read: ${streamError?.message}`,
+                      ),
+                    )
+                  : done(stream),
+              ),
+            ),
+        }),
+      );
       zip.readEntry();
     });
   });
+}
+
+async function readWhole(stream: Readable, maxBytes: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      stream.destroy();
+      return null;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Hands referenced archive files to the elements that name them (`content`): a path such as
+ * `/workout-routes/route_….gpx` is matched against the entries below the export's folder.
+ */
+function createReferenceResolver(zip: OpenZip | null, spec: ExportSpec) {
+  const references = spec.references;
+  const byPath = new Map<string, yauzl.Entry>();
+  for (const [name, entry] of zip?.entries ?? []) byPath.set(`/${name.split('/').slice(1).join('/')}`, entry);
+  const visit = async (element: XmlElement): Promise<void> => {
+    for (const child of element.children) await visit(child);
+    if (!zip || !references || element.name !== references.element) return;
+    const path = element.attributes[references.attribute];
+    const entry = path
+      ? (byPath.get(path.startsWith('/') ? path : `/${path}`) ?? zip.entries.get(path))
+      : undefined;
+    if (!entry || entry.uncompressedSize > references.maxBytes) return;
+    const content = await readWhole(await zip.read(entry), references.maxBytes);
+    if (content !== null) element.content = content;
+  };
+  return async (elements: readonly XmlElement[]) => {
+    if (!zip || !references) return;
+    for (const element of elements) if (element.children.length > 0) await visit(element);
+  };
 }
 
 // XML 1.0 forbids these; real exports contain them in user-named sources (mobile-sources.md §2.4).
@@ -131,11 +178,17 @@ export async function readExport(
   let source: Readable;
   let totalBytes: number;
   let close = () => {};
+  let zip: OpenZip | null = null;
   if (await isZip(path)) {
-    const entry = await openZipEntry(path, spec.entry);
-    source = entry.stream;
-    totalBytes = entry.size;
-    close = entry.close;
+    zip = await openZip(path);
+    const document = [...zip.entries.values()].find((entry) => spec.entry.test(entry.fileName));
+    if (!document) {
+      zip.close();
+      throw new ExportFileError('the zip archive holds no export.xml');
+    }
+    source = await zip.read(document);
+    totalBytes = document.uncompressedSize;
+    close = zip.close;
   } else {
     source = createReadStream(path, { highWaterMark: 256 * 1024 });
     const handle = await open(path, 'r');
@@ -143,6 +196,7 @@ export async function readExport(
     await handle.close();
   }
   await options.onStart(totalBytes);
+  const resolveReferences = createReferenceResolver(zip, spec);
 
   const wanted = new Set(spec.elements);
   const parser = new SaxesParser({ xmlns: false, position: false });
@@ -191,6 +245,7 @@ export async function readExport(
         if (batch.length >= options.batchSize) {
           const handing = batch;
           batch = [];
+          await resolveReferences(handing);
           await options.onBatch(handing, { ...progress });
         }
       }
@@ -201,6 +256,7 @@ export async function readExport(
     if (parseError)
       throw new ExportFileError(`the export.xml is not well-formed: ${(parseError as Error).message}`);
     if (depth !== 0) throw new ExportFileError('the export.xml ends before its root element is closed');
+    await resolveReferences(batch);
     await options.onBatch(batch, { ...progress });
     return progress;
   } finally {

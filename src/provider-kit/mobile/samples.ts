@@ -93,8 +93,16 @@ export type MobileBatch = {
   invalid: { index: number; problem: string }[];
 };
 
-/** One element of an export file, with its attributes and child elements. */
-export type XmlElement = { name: string; attributes: Record<string, string>; children: XmlElement[] };
+/**
+ * One element of an export file, with its attributes and child elements. `content` is the text of
+ * the archive file the element references (see `MobileHooks.exportFile.references`), when found.
+ */
+export type XmlElement = {
+  name: string;
+  attributes: Record<string, string>;
+  children: XmlElement[];
+  content?: string;
+};
 
 /**
  * A provider's mobile hooks. `parseUpload` reads the body of `POST /v2/sdk/upload` (already
@@ -111,6 +119,11 @@ export type MobileHooks = {
     entry: RegExp;
     /** Names of the elements (children of the root) that carry data. */
     elements: readonly string[];
+    /**
+     * Elements that point at another file of the archive (Apple's `<FileReference path>` to a
+     * workout route's GPX): the file is read and handed over as the element's `content`.
+     */
+    references?: { element: string; attribute: string; maxBytes: number };
     fromElement(element: XmlElement): MobileSample[];
   };
 };

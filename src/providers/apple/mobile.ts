@@ -468,13 +468,37 @@ function workoutFromElement(element: XmlElement): Json {
   workout.statistics = element.children
     .filter((child) => child.name === 'WorkoutStatistics')
     .map((child) => child.attributes);
-  // Version 8 exports carry the route inline; newer ones point at a GPX file (not read here).
+  // Version 8 exports carry the route inline; newer ones point at a GPX file of the archive.
   workout.route = element.children
     .filter((child) => child.name === 'WorkoutRoute')
     .flatMap((route) =>
-      route.children.filter((child) => child.name === 'Location').map((child) => child.attributes),
+      route.children.flatMap((child) =>
+        child.name === 'Location'
+          ? [child.attributes]
+          : child.name === 'FileReference' && child.content
+            ? gpxPoints(child.content)
+            : [],
+      ),
     );
   return workout;
+}
+
+/**
+ * Track points of a GPX 1.1 route as the export writes it (`<trkpt lat lon><ele/><time/>`), in
+ * the inline `Location` shape. The file is Apple's own, regular output: read with patterns.
+ */
+function gpxPoints(gpx: string): Json[] {
+  const points: Json[] = [];
+  for (const match of gpx.matchAll(/<trkpt\b([^>]*)>([\s\S]*?)<\/trkpt>/g)) {
+    const attributes = match[1] ?? '';
+    const body = match[2] ?? '';
+    const latitude = /\blat="([^"]+)"/.exec(attributes)?.[1];
+    const longitude = /\blon="([^"]+)"/.exec(attributes)?.[1];
+    const date = /<time>([^<]+)<\/time>/.exec(body)?.[1];
+    if (!latitude || !longitude || !date) continue;
+    points.push({ date, latitude, longitude, altitude: /<ele>([^<]+)<\/ele>/.exec(body)?.[1] });
+  }
+  return points;
 }
 
 function fromExportElement(element: XmlElement): MobileSample[] {
@@ -497,6 +521,7 @@ export const appleMobile: MobileHooks = {
     entry: /(^|\/)export\.xml$/,
     // Correlation children are repeated as top-level Records, so Correlations are not read.
     elements: ['Record', 'Workout', 'ActivitySummary'],
+    references: { element: 'FileReference', attribute: 'path', maxBytes: 32 * 1024 * 1024 },
     fromElement: fromExportElement,
   },
 };
