@@ -10,7 +10,7 @@ export type ImportJob = { importId: string };
  * Data elements per stored batch of an import (and per checkpoint). Small enough that the parsed
  * elements waiting for their transaction stay a few hundred KB (bench/apple-import.ts: peak RSS).
  */
-export const IMPORT_BATCH = 500;
+export const IMPORT_BATCH = 250;
 
 // The queues this module owns, with their payloads (see jobs/queues.ts).
 declare module '../../jobs/queues.ts' {
