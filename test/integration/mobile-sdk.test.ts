@@ -8,6 +8,8 @@ import {
   type TestService,
 } from '../helpers/app.ts';
 import { sdkConnect, sdkToken, uploadAndSettle } from '../helpers/mobile.ts';
+import { waitForJobsSettled } from '../helpers/jobs.ts';
+import { NORMALIZE_UPLOAD_QUEUE } from '../../src/features/mobile/ports.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire JSON, asserted field by field
 type Wire = Record<string, any>;
@@ -531,6 +533,45 @@ describe('mobile SDK: Health Connect records', () => {
     const [after] = await read('daily');
     assert.equal(after!.distance_data.steps, 4500, 'the phone app now counts the morning');
     assert.equal(after!.heart_rate_data.summary.avg_hr_bpm ?? null, null);
+  });
+
+  test('concurrent uploads of one user touching the same day both count', async () => {
+    const { userId, uploadToken } = await sdkConnect(service.app, developer, 'HEALTH_CONNECT');
+    const steps = (id: string, hour: number, count: number) => ({
+      platform: 'HEALTH_CONNECT',
+      records: [
+        {
+          recordType: 'StepsRecord',
+          count,
+          startTime: `2026-11-21T${String(hour).padStart(2, '0')}:00:00Z`,
+          endTime: `2026-11-21T${String(hour).padStart(2, '0')}:30:00Z`,
+          metadata: meta(id, 'com.google.android.apps.fitness', 1),
+        },
+      ],
+    });
+    const uploads = await Promise.all(
+      [steps('c-1', 8, 100), steps('c-2', 9, 200), steps('c-3', 10, 300), steps('c-4', 11, 400)].map(
+        (payload) =>
+          service.app.inject({
+            method: 'POST',
+            url: '/v2/sdk/upload',
+            headers: { authorization: `Bearer ${uploadToken}` },
+            payload,
+          }),
+      ),
+    );
+    for (const upload of uploads) {
+      assert.equal(upload.statusCode, 202);
+      const { upload_id } = upload.json() as { upload_id: string };
+      await waitForJobsSettled(service.ctx, NORMALIZE_UPLOAD_QUEUE, { data: { uploadId: upload_id } });
+    }
+    const response = await service.app.inject({
+      method: 'GET',
+      url: `/v2/daily?user_id=${userId}&start_date=2026-11-21&end_date=2026-11-22&to_webhook=false`,
+      headers: developer.headers,
+    });
+    const [daily] = (response.json() as { data: Wire[] }).data;
+    assert.equal(daily!.distance_data.steps, 1000);
   });
 
   test('SAMSUNG connects and uploads in the Health Connect shape', async () => {

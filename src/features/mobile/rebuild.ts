@@ -81,12 +81,14 @@ export async function settleDirtyDays(deps: RebuildDeps, userId: string): Promis
   let total = 0;
   for (;;) {
     const done = await deps.db.transaction().execute(async (trx) => {
+      // Two jobs of one user (an upload and an import) rebuild one at a time.
+      if (!(await repo.lockUser(trx, userId))) return 0;
       const user = await usersRepo.findUserById(trx, userId);
       if (!user) return 0;
       const days = await repo.dirtyDays(trx, userId, DAYS_PER_BATCH);
       if (days.length === 0) return 0;
       const built: Built = { daily: [], body: [], nutrition: [], menstruation: [], sleep: [], activity: [] };
-      for (const day of days) await rebuildDay(deps, trx, user, day, built);
+      for (const mark of days) await rebuildDay(deps, trx, user, mark.day, built);
       for (const [type, records] of Object.entries(built) as [DataTypeName, unknown[]][]) {
         if (records.length === 0) continue;
         const outcome = await deps.data.ingest(trx, user, type, records);

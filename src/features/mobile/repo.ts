@@ -143,29 +143,51 @@ export async function markDirty(db: Db, userId: string, days: Iterable<string>):
     await db
       .insertInto('mobile_dirty_days')
       .values(rows.slice(index, index + BATCH))
-      .onConflict((conflict) => conflict.columns(['user_id', 'local_day']).doNothing())
+      .onConflict((conflict) =>
+        conflict
+          .columns(['user_id', 'local_day'])
+          .doUpdateSet({ generation: sql<number>`mobile_dirty_days.generation + 1` }),
+      )
       .execute();
   }
 }
 
-export async function dirtyDays(db: Db, userId: string, limit: number): Promise<string[]> {
+export type DirtyDay = { day: string; generation: number };
+
+export async function dirtyDays(db: Db, userId: string, limit: number): Promise<DirtyDay[]> {
   const rows = await db
     .selectFrom('mobile_dirty_days')
-    .select(sql<string>`local_day::text`.as('local_day'))
+    .select([sql<string>`local_day::text`.as('local_day'), 'generation'])
     .where('user_id', '=', userId)
     .orderBy('local_day')
     .limit(limit)
     .execute();
-  return rows.map((row) => row.local_day);
+  return rows.map((row) => ({ day: row.local_day, generation: Number(row.generation) }));
 }
 
-export async function clearDirty(db: Db, userId: string, days: readonly string[]): Promise<void> {
+/** Clears the marks that were rebuilt; a day marked again meanwhile (newer generation) stays. */
+export async function clearDirty(db: Db, userId: string, days: readonly DirtyDay[]): Promise<void> {
   if (days.length === 0) return;
   await db
     .deleteFrom('mobile_dirty_days')
     .where('user_id', '=', userId)
-    .where('local_day', 'in', days)
+    .where((eb) =>
+      eb.or(
+        days.map((mark) => eb.and([eb('local_day', '=', mark.day), eb('generation', '=', mark.generation)])),
+      ),
+    )
     .execute();
+}
+
+/** Serializes the rebuilds of one user (its row lock, held to the end of the transaction). */
+export async function lockUser(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Samples stored under local days [fromDay, toDay]. */

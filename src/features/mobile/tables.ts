@@ -37,6 +37,7 @@ export interface MobileSamplesTable {
 export interface MobileDirtyDaysTable {
   user_id: string;
   local_day: Day;
+  generation: ColumnType<string | number, number | undefined, number>;
 }
 
 export type ImportStatus = 'queued' | 'running' | 'completed' | 'failed';

@@ -39,10 +39,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )`.execute(db);
   await sql`CREATE INDEX mobile_samples_by_day ON mobile_samples (user_id, local_day)`.execute(db);
 
+  // `generation` grows each time a day is marked again, so a rebuild that read an older mark
+  // clears only that one and the day is rebuilt again with the newer samples.
   await sql`
     CREATE TABLE mobile_dirty_days (
       user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
       local_day date NOT NULL,
+      generation bigint NOT NULL DEFAULT 0,
       PRIMARY KEY (user_id, local_day)
     )`.execute(db);
 
