@@ -287,7 +287,7 @@ export function createDataService(deps: DataDeps) {
   }
 
   /**
-   * Identity keys of a user's stored records of `type` anchored on local days [fromDay, toDay):
+   * Identity keys (with their anchor day) of a user's stored records of `type` on local days [fromDay, toDay):
    * for sources that rebuild whole days (mobile uploads) and must drop what no longer exists.
    */
   async function storedKeys(
@@ -296,9 +296,8 @@ export function createDataService(deps: DataDeps) {
     type: DataTypeName,
     fromDay: string,
     toDay: string,
-  ): Promise<string[]> {
-    const rows = await repo.recordsOnDays(trx, { userId, type, fromDay, toDay });
-    return rows.map((row) => row.identity_key);
+  ): Promise<{ key: string; day: string }[]> {
+    return repo.keysOnDays(trx, { userId, type, fromDay, toDay });
   }
 
   /** Deletes records by identity (a source's record that no longer exists). */

@@ -9,7 +9,14 @@ import type { DataService } from '../data/service.ts';
 import * as usersRepo from '../users/repo.ts';
 import type { UserRow } from '../users/service.ts';
 import * as repo from './repo.ts';
-import { buildActivity, buildDayRecords, buildSleeps, localDayOf, neighbourDays, sleepKey } from './unify.ts';
+import {
+  buildActivity,
+  buildDayRecords,
+  buildSleeps,
+  localDayOf,
+  neighbourDays,
+  SLEEP_KEY_PREFIX,
+} from './unify.ts';
 
 /** Days rebuilt per transaction: bounds the transaction and the data event it sends. */
 const DAYS_PER_BATCH = 14;
@@ -23,19 +30,37 @@ export type RebuildDeps = {
 type Built = Record<'daily' | 'body' | 'nutrition' | 'menstruation' | 'sleep' | 'activity', unknown[]>;
 
 const nextDay = (day: string) => neighbourDays(day)[1];
+const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
+/** Dirty days closer than this are rebuilt from one read of their samples and stored keys. */
+const RUN_GAP_DAYS = 3;
 
-/** Everything one local day's samples make, and the stored records of that day they replace. */
-async function rebuildDay(deps: RebuildDeps, trx: Db, user: UserRow, day: string, built: Built) {
-  const [previous, following] = neighbourDays(day);
-  const around = await repo.samplesOnDays(trx, user.id, previous, following);
-  const onDay = around.filter((sample) => localDayOf(sample) === day);
-  const records = buildDayRecords(day, onDay);
-  const sleeps = buildSleeps(day, onDay);
-  const activities = onDay
-    .filter((sample): sample is MobileSample & { workout: NonNullable<MobileSample['workout']> } =>
-      Boolean(sample.workout),
-    )
-    .map((workout) => buildActivity(workout, around));
+/** Sorted days split into runs of nearby days (an import's days are contiguous; an upload's few). */
+function runsOf(days: readonly string[]): string[][] {
+  const runs: string[][] = [];
+  for (const day of [...days].sort()) {
+    const run = runs.at(-1);
+    if (run && dayNumber(day) - dayNumber(run.at(-1)!) <= RUN_GAP_DAYS) run.push(day);
+    else runs.push([day]);
+  }
+  return runs;
+}
+
+/**
+ * Everything a run of local days' samples make, and the stored records of those days they replace:
+ * one read of the samples (with the day before and after, for workouts crossing midnight) and one
+ * of the stored keys per type, whatever the number of days.
+ */
+async function rebuildRun(deps: RebuildDeps, trx: Db, user: UserRow, days: readonly string[], built: Built) {
+  const [before] = neighbourDays(days[0]!);
+  const [, after] = neighbourDays(days.at(-1)!);
+  const around = await repo.samplesOnDays(trx, user.id, before, after);
+  const byDay = new Map<string, MobileSample[]>();
+  for (const sample of around) {
+    const day = localDayOf(sample);
+    const list = byDay.get(day);
+    if (list) list.push(sample);
+    else byDay.set(day, [sample]);
+  }
 
   const produced = new Map<DataTypeName, Set<string>>();
   const keep = (type: DataTypeName, key: string) => {
@@ -43,34 +68,53 @@ async function rebuildDay(deps: RebuildDeps, trx: Db, user: UserRow, day: string
     set.add(key);
     produced.set(type, set);
   };
-  for (const type of ['daily', 'body', 'nutrition', 'menstruation'] as const) {
-    const record = records[type];
-    if (!record) continue;
-    built[type].push(record);
-    keep(type, `${record.metadata.start_time}|${record.metadata.end_time}`);
-  }
-  for (const sleep of sleeps) {
-    built.sleep.push(sleep);
-    keep('sleep', sleep.metadata.summary_id!);
-  }
-  for (const activity of activities) {
-    built.activity.push(activity);
-    keep('activity', activity.metadata.summary_id);
+  for (const day of days) {
+    const onDay = byDay.get(day) ?? [];
+    const records = buildDayRecords(day, onDay);
+    for (const type of ['daily', 'body', 'nutrition', 'menstruation'] as const) {
+      const record = records[type];
+      if (!record) continue;
+      built[type].push(record);
+      keep(type, `${record.metadata.start_time}|${record.metadata.end_time}`);
+    }
+    for (const sleep of buildSleeps(day, onDay)) {
+      built.sleep.push(sleep);
+      keep('sleep', sleep.metadata.summary_id!);
+    }
+    for (const workout of onDay) {
+      if (!workout.workout) continue;
+      const activity = buildActivity(workout, around);
+      built.activity.push(activity);
+      keep('activity', activity.metadata.summary_id);
+    }
   }
 
-  // What the day had before and no longer has (deleted samples, a changed offset) goes.
+  // What the days had before and no longer have (deleted samples, a changed offset) goes.
+  const rebuilt = new Set(days);
   for (const type of ['daily', 'body', 'nutrition', 'menstruation', 'activity'] as const) {
-    const stored = await deps.data.storedKeys(trx, user.id, type, day, nextDay(day));
-    const stale = stored.filter((key) => !produced.get(type)?.has(key));
-    await deps.data.removeRecords(trx, user.id, type, stale);
+    const stored = await deps.data.storedKeys(trx, user.id, type, days[0]!, nextDay(days.at(-1)!));
+    const stale = stored.filter((row) => rebuilt.has(row.day) && !produced.get(type)?.has(row.key));
+    await deps.data.removeRecords(
+      trx,
+      user.id,
+      type,
+      stale.map((row) => row.key),
+    );
   }
   // A sleep day's sessions start the evening before (or on the day); keys name the sleep day.
-  const storedSleeps = await deps.data.storedKeys(trx, user.id, 'sleep', previous, following);
-  const prefix = sleepKey(day, 0).slice(0, -1);
-  const staleSleeps = storedSleeps.filter(
-    (key) => key.startsWith(prefix) && !produced.get('sleep')?.has(key),
+  const storedSleeps = await deps.data.storedKeys(trx, user.id, 'sleep', before, after);
+  const staleSleeps = storedSleeps.filter((row) => {
+    const sleepDay = row.key.startsWith(SLEEP_KEY_PREFIX)
+      ? row.key.slice(SLEEP_KEY_PREFIX.length, SLEEP_KEY_PREFIX.length + 10)
+      : null;
+    return sleepDay !== null && rebuilt.has(sleepDay) && !produced.get('sleep')?.has(row.key);
+  });
+  await deps.data.removeRecords(
+    trx,
+    user.id,
+    'sleep',
+    staleSleeps.map((row) => row.key),
   );
-  await deps.data.removeRecords(trx, user.id, 'sleep', staleSleeps);
 }
 
 /**
@@ -88,7 +132,7 @@ export async function settleDirtyDays(deps: RebuildDeps, userId: string): Promis
       const days = await repo.dirtyDays(trx, userId, DAYS_PER_BATCH);
       if (days.length === 0) return 0;
       const built: Built = { daily: [], body: [], nutrition: [], menstruation: [], sleep: [], activity: [] };
-      for (const mark of days) await rebuildDay(deps, trx, user, mark.day, built);
+      for (const run of runsOf(days.map((mark) => mark.day))) await rebuildRun(deps, trx, user, run, built);
       for (const [type, records] of Object.entries(built) as [DataTypeName, unknown[]][]) {
         if (records.length === 0) continue;
         const outcome = await deps.data.ingest(trx, user, type, records);

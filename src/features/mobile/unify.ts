@@ -479,7 +479,8 @@ function buildMenstruation(kinds: Map<MobileKind, MobileSample[]>, frame: DayFra
 }
 
 /** Identity of the n-th sleep session of a sleep day (sessions are rebuilt whole, in order). */
-export const sleepKey = (day: string, index: number) => `mobile-sleep:${day}:${index}`;
+export const SLEEP_KEY_PREFIX = 'mobile-sleep:';
+export const sleepKey = (day: string, index: number) => `${SLEEP_KEY_PREFIX}${day}:${index}`;
 
 /** The sleep sessions of one sleep day, from the best source's stage samples. */
 export function buildSleeps(day: string, samples: readonly MobileSample[]): Sleep[] {
