@@ -198,4 +198,60 @@ describe('mobile normalization', () => {
     assert.match(batch.invalid[0]!.problem, /TeleportRecord is not supported/);
     assert.throws(() => parseHealthConnectUpload({ records: {} }), /records must be an array/);
   });
+
+  test('any JSON in an upload is read or reported, never a crash', () => {
+    const value = fc.jsonValue({ maxDepth: 3 });
+    const recordLike = fc.dictionary(
+      fc.constantFrom(
+        'uuid',
+        'type',
+        'value',
+        'unit',
+        'startDate',
+        'endDate',
+        'sourceName',
+        'device',
+        'metadata',
+        'recordType',
+        'count',
+        'startTime',
+        'endTime',
+        'time',
+        'samples',
+        'stages',
+        'workoutActivityType',
+        'statistics',
+        'route',
+        'dateComponents',
+      ),
+      fc.oneof(
+        value,
+        fc.constantFrom(
+          'HKQuantityTypeIdentifierStepCount',
+          'StepsRecord',
+          'HeartRateRecord',
+          'SleepSessionRecord',
+          '2026-11-20 08:00:00 +0100',
+          '2026-11-20T08:00:00Z',
+          'count',
+          'km',
+        ),
+      ),
+    );
+    const body = fc.record({
+      records: fc.array(fc.oneof(recordLike, value), { maxLength: 5 }),
+      workouts: fc.array(recordLike, { maxLength: 3 }),
+      activity_summaries: fc.array(recordLike, { maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(body, (upload) => {
+        for (const parse of [appleMobile.parseUpload, parseHealthConnectUpload]) {
+          const batch = parse(upload as Record<string, unknown>);
+          for (const sample of batch.samples)
+            assert.ok(Number.isFinite(sample.startMs) && Number.isFinite(sample.endMs));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
