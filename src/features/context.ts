@@ -12,6 +12,7 @@ import type { DataService } from './data/service.ts';
 import type { DevelopersService } from './developers/service.ts';
 import type { IntegrationsService } from './integrations/service.ts';
 import type { LabReportsService } from './lab-reports/service.ts';
+import type { MobileService } from './mobile/service.ts';
 import type { OrdersService } from './orders/service.ts';
 import type { UsersService } from './users/service.ts';
 import type { WebhooksService } from './webhooks/service.ts';
@@ -44,4 +45,5 @@ export type AppContext = {
   connectors: ConnectorsService;
   dashboard: DashboardService;
   labReports: LabReportsService;
+  mobile: MobileService;
 };

@@ -70,6 +70,9 @@ const ROUTE_PROBLEMS: Record<string, readonly number[]> = {
   'GET /api/v1/results/:orderItemID/download': [403, 404, 410],
   'GET /providers/:provider/webhook': [403, 404, 503],
   'POST /providers/:provider/webhook': [401, 404, 429, 503],
+  'POST /v2/sdk/connect': [401, 404],
+  'POST /v2/sdk/upload': [401, 403],
+  'POST /v2/import/:format': [404],
 };
 
 export type RouteFacts = {

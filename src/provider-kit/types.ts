@@ -1,6 +1,7 @@
 import type { NotificationHooks, ProviderApi } from './api.ts';
 import type { ProviderDataType, ProviderRuntime } from './basics.ts';
 import type { DataSource } from './data-source.ts';
+import type { MobileHooks } from './mobile/samples.ts';
 
 export type { ProviderDataType, ProviderRuntime } from './basics.ts';
 
@@ -100,6 +101,8 @@ export type Connector = {
   api?: ProviderApi;
   /** Push notifications received at /providers/{id}/webhook (connectors/types.ts). */
   notifications?: NotificationHooks;
+  /** On-device sources (authKind `sdk`): reading SDK uploads and export files (mobile/samples.ts). */
+  mobile?: MobileHooks;
 };
 
 export type Provider = { declaration: ProviderDeclaration; connector?: Connector };

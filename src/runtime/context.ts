@@ -12,6 +12,7 @@ import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
 import { createLabReportsService } from '../features/lab-reports/service.ts';
+import { createMobileService } from '../features/mobile/service.ts';
 import { createOrdersService } from '../features/orders/service.ts';
 import { createUsersService } from '../features/users/service.ts';
 import { recordDeliveries, withheldByUserState } from '../features/users/webhook-hooks.ts';
@@ -129,6 +130,17 @@ export function createContext(deps: {
       secretBox,
       publicUrl: deps.config.publicUrl,
       webhooks,
+    }),
+    mobile: createMobileService({
+      db,
+      clock,
+      log: deps.log,
+      config: deps.config,
+      jobs: deps.jobs,
+      providers,
+      integrations,
+      connections,
+      data,
     }),
   };
 }

@@ -20,6 +20,7 @@ commands:
   providers …                     list providers; enable/disable them per developer
   sandbox connect …               connect a sandbox user without a browser
   webhook …                       get, set, rotate-secret, test, deliveries, replay
+  import apple-health <file> …    import an Apple Health export for a user, with progress
 
 Configuration comes from the environment; see .env.example. With embedded storage, commands
 run beside a running server take effect in that server.`;

@@ -2,6 +2,7 @@ import { createAuthLinks } from './auth-link.ts';
 import { createCallbacks } from './callback.ts';
 import { createLifecycle } from './lifecycle.ts';
 import type { ConnectedHandler, ConnectionsDeps } from './ports.ts';
+import { createSdkConnections } from './sdk.ts';
 
 export type { AuthLink, AuthLinkInput } from './auth-link.ts';
 export type { CallbackOutcome, CallbackQuery } from './callback.ts';
@@ -21,6 +22,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     ...createAuthLinks(internals),
     ...createCallbacks(internals),
     ...lifecycle,
+    ...createSdkConnections(internals),
     /**
      * Registers work to do when a connection becomes active, in its activating transaction
      * (the sync feature plans the backfill; the widget closes its session).

@@ -170,6 +170,21 @@ export async function recordsOnDays(
     .execute();
 }
 
+/** Identity keys and anchor days of a type's records on local days [fromDay, toDay). */
+export async function keysOnDays(
+  db: Db,
+  input: { userId: string; type: string; fromDay: string; toDay: string },
+): Promise<{ key: string; day: string }[]> {
+  return db
+    .selectFrom('data_records')
+    .select(['identity_key as key', sql<string>`anchor_day::text`.as('day')])
+    .where('user_id', '=', input.userId)
+    .where('type', '=', input.type)
+    .where('anchor_day', '>=', input.fromDay)
+    .where('anchor_day', '<', input.toDay)
+    .execute();
+}
+
 export async function existingKeys(
   db: Db,
   userId: string,

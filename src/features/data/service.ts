@@ -286,6 +286,25 @@ export function createDataService(deps: DataDeps) {
     return { stored: prepared.stored.length, invalid: prepared.invalid };
   }
 
+  /**
+   * Identity keys (with their anchor day) of a user's stored records of `type` on local days [fromDay, toDay):
+   * for sources that rebuild whole days (mobile uploads) and must drop what no longer exists.
+   */
+  async function storedKeys(
+    trx: Db,
+    userId: string,
+    type: DataTypeName,
+    fromDay: string,
+    toDay: string,
+  ): Promise<{ key: string; day: string }[]> {
+    return repo.keysOnDays(trx, { userId, type, fromDay, toDay });
+  }
+
+  /** Deletes records by identity (a source's record that no longer exists). */
+  async function removeRecords(trx: Db, userId: string, type: DataTypeName, keys: readonly string[]) {
+    await repo.deleteRecords(trx, userId, type, keys);
+  }
+
   /** Drops raw payloads past their retention and rate buckets of past hours. */
   async function prune(): Promise<{ rawPayloads: number; buckets: number }> {
     const now = clock.now().getTime();
@@ -308,6 +327,8 @@ export function createDataService(deps: DataDeps) {
       };
     },
     ingest,
+    storedKeys,
+    removeRecords,
     prune,
     sync,
     deliverer,

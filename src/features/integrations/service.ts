@@ -110,6 +110,23 @@ export function createIntegrationsService(deps: {
       return provider;
     },
 
+    /** The SDK source a mobile app connects to (POST /v2/sdk/connect): an SDK provider enabled for the developer. */
+    async requireSdkSource(developerId: string, resource: string, trx: Db = db): Promise<ResolvedProvider> {
+      const provider = providers.get(resource);
+      if (!provider) throw notFound(`unknown provider "${resource}"`);
+      if (!isSdk(provider)) {
+        throw invalidParameter(
+          'resource',
+          `${provider.id} connects through the web consent flow (see /v2/auth/authenticateUser)`,
+        );
+      }
+      const enabled = await enabledFor(developerId, trx);
+      if (!enabled.some((candidate) => candidate.id === provider.id)) {
+        throw notFound(`provider ${provider.id} is not enabled for this developer`);
+      }
+      return provider;
+    },
+
     /** Per-developer switches (CLI). A provider the deployment cannot serve cannot be enabled. */
     async setForDeveloper(developerId: string, changes: { enable: string[]; disable: string[] }) {
       for (const [list, enabled] of [

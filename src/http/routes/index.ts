@@ -7,6 +7,7 @@ import { registerDataRoutes } from './data.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';
 import { registerIntegrationRoutes } from './integrations.ts';
 import { registerLabReportRoutes } from './lab-reports.ts';
+import { registerMobileRoutes } from './mobile.ts';
 import { registerNotificationRoutes } from './notifications.ts';
 import { registerOrderRoutes } from './orders.ts';
 import { registerSandboxConsentRoutes } from './sandbox-consent.ts';
@@ -30,6 +31,7 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   // The developer dashboard at /dashboard (HTML; http/dashboard/).
   registerDashboardRoutes,
   registerLabReportRoutes,
+  registerMobileRoutes,
   // The built-in SANDBOX provider's consent page and token endpoint.
   (app, ctx) =>
     registerSandboxConsentRoutes(app, { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox }),

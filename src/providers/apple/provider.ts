@@ -1,4 +1,5 @@
 import type { Provider } from '../../provider-kit/types.ts';
+import { appleMobile } from './mobile.ts';
 
 // On-device data: no web consent; the mobile SDK creates the connection with a token from
 // POST /v2/auth/generateAuthToken and uploads the data.
@@ -23,4 +24,5 @@ export const apple: Provider = {
     historyDays: null,
     enabledByDefault: true,
   },
+  connector: { mobile: appleMobile },
 };

@@ -1,4 +1,5 @@
 import type { Provider } from '../../provider-kit/types.ts';
+import { parseHealthConnectUpload } from '../../provider-kit/mobile/health-connect.ts';
 
 // On-device data: the mobile SDK creates the connection with a token from
 // POST /v2/auth/generateAuthToken and uploads the data. Health Connect serves 30 days of
@@ -15,4 +16,5 @@ export const healthConnect: Provider = {
     historyDays: 30,
     enabledByDefault: true,
   },
+  connector: { mobile: { parseUpload: parseHealthConnectUpload } },
 };

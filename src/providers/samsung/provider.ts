@@ -1,4 +1,5 @@
 import type { Provider } from '../../provider-kit/types.ts';
+import { parseHealthConnectUpload } from '../../provider-kit/mobile/health-connect.ts';
 
 // On-device data: no web consent; the mobile SDK creates the connection with a token from
 // POST /v2/auth/generateAuthToken and uploads the data.
@@ -14,4 +15,5 @@ export const samsung: Provider = {
     historyDays: null,
     enabledByDefault: true,
   },
+  connector: { mobile: { parseUpload: parseHealthConnectUpload } },
 };

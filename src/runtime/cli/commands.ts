@@ -2,6 +2,7 @@ import { ConfigError, type Config } from '../../core/config.ts';
 import { AppError } from '../../core/errors.ts';
 import { migrateToLatest } from '../../store/migrate.ts';
 import { developersCommand, keysCommand } from './developers.ts';
+import { importCommand } from './import.ts';
 import { print, UsageError } from './output.ts';
 import { providersCommand } from './providers.ts';
 import { sandboxCommand } from './sandbox.ts';
@@ -32,6 +33,7 @@ export const STORE_COMMANDS: Record<string, Command> = {
   providers: providersCommand,
   sandbox: sandboxCommand,
   webhook: webhookCommand,
+  import: importCommand,
 };
 
 /** Runs a command in the current session; returns its exit status (2 usage, 1 refused or failed). */

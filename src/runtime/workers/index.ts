@@ -10,6 +10,7 @@ import { defineConnectionJobs } from './connections.ts';
 import { dataRecurringJobs, defineDataJobs } from './data.ts';
 import { defineLabReportJobs } from './lab-reports.ts';
 import { defineLimitJobs, limitRecurringJobs } from './limits.ts';
+import { defineMobileJobs } from './mobile.ts';
 import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
 import { type RecurringJob, registerSchedules } from './recurring.ts';
 import { defineStoreJobs, storeRecurringJobs } from './store.ts';
@@ -26,6 +27,7 @@ export function defineJobs(ctx: AppContext): void {
   defineStoreJobs(ctx);
   defineLimitJobs(ctx);
   defineLabReportJobs(ctx);
+  defineMobileJobs(ctx);
 }
 
 /** Every recurring job this deployment runs, as its settings and storage configure them. */

@@ -13,6 +13,7 @@ import * as currentRecordShapes from './0011_current_record_shapes.ts';
 import * as workouts from './0013_workouts.ts';
 import * as orderWebhookLog from './0014_order_webhook_log.ts';
 import * as webhookSecretsAndHolds from './0015_webhook_secrets_and_holds.ts';
+import * as mobileSources from './0016_mobile_sources.ts';
 import * as dashboard from './0018_dashboard.ts';
 import * as labReports from './0019_lab_reports.ts';
 
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '0013_workouts': workouts,
   '0014_order_webhook_log': orderWebhookLog,
   '0015_webhook_secrets_and_holds': webhookSecretsAndHolds,
+  '0016_mobile_sources': mobileSources,
   '0018_dashboard': dashboard,
   '0019_lab_reports': labReports,
 };

@@ -1,0 +1,296 @@
+// Storage of the mobile feature. Every function takes the database or transaction it runs in.
+import { sql } from 'kysely';
+import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
+import type { Db } from '../../store/db.ts';
+import type { ImportStatus } from './tables.ts';
+import { localDayOf } from './unify.ts';
+
+export async function insertConnection(
+  db: Db,
+  row: { userId: string; tokenHash: string; platform: string; device: unknown; now: Date },
+): Promise<void> {
+  await db
+    .insertInto('mobile_connections')
+    .values({
+      user_id: row.userId,
+      upload_token_hash: row.tokenHash,
+      platform: row.platform,
+      device: row.device === undefined || row.device === null ? null : JSON.stringify(row.device),
+      created_at: row.now,
+    })
+    .execute();
+}
+
+export async function findConnectionByToken(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('mobile_connections')
+    .innerJoin('users', 'users.id', 'mobile_connections.user_id')
+    .select([
+      'mobile_connections.user_id',
+      'mobile_connections.platform',
+      'users.status',
+      'users.developer_id',
+    ])
+    .where('mobile_connections.upload_token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function insertUpload(db: Db, row: { id: string; userId: string; body: string; now: Date }) {
+  await db
+    .insertInto('mobile_uploads')
+    .values({ id: row.id, user_id: row.userId, body: row.body, received_at: row.now })
+    .execute();
+}
+
+export async function findUpload(db: Db, id: string) {
+  return db.selectFrom('mobile_uploads').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function deleteUpload(db: Db, id: string) {
+  await db.deleteFrom('mobile_uploads').where('id', '=', id).execute();
+}
+
+const BATCH = 500;
+
+/**
+ * Upserts samples by (user, record id); returns the local days whose content changed (the new
+ * day of a new or changed sample, and the old day of a changed one). A sample stored unchanged
+ * changes nothing, so a repeated upload leaves no day to rebuild.
+ */
+export async function upsertSamples(
+  db: Db,
+  userId: string,
+  samples: readonly MobileSample[],
+): Promise<Set<string>> {
+  const changed = new Set<string>();
+  // The last copy of an id within one batch wins, as it would across batches.
+  const byId = new Map<string, MobileSample>();
+  for (const sample of samples) byId.set(sample.id, sample);
+  const unique = [...byId.values()];
+  for (let index = 0; index < unique.length; index += BATCH) {
+    const chunk = unique.slice(index, index + BATCH);
+    const rows = chunk.map((sample) => ({
+      user_id: userId,
+      sample_id: sample.id,
+      kind: sample.kind,
+      local_day: localDayOf(sample),
+      start_at: new Date(sample.startMs),
+      end_at: new Date(sample.endMs),
+      body: JSON.stringify(sample),
+    }));
+    const existing = await db
+      .selectFrom('mobile_samples')
+      .select(['sample_id', sql<string>`local_day::text`.as('local_day'), 'body'])
+      .where('user_id', '=', userId)
+      .where(
+        'sample_id',
+        'in',
+        rows.map((row) => row.sample_id),
+      )
+      .execute();
+    const before = new Map(existing.map((row) => [row.sample_id, row]));
+    const fresh = rows.filter((row) => before.get(row.sample_id)?.body !== row.body);
+    if (fresh.length === 0) continue;
+    for (const row of fresh) {
+      changed.add(row.local_day);
+      const old = before.get(row.sample_id);
+      if (old) changed.add(old.local_day);
+    }
+    await db
+      .insertInto('mobile_samples')
+      .values(fresh)
+      .onConflict((conflict) =>
+        conflict.columns(['user_id', 'sample_id']).doUpdateSet((eb) => ({
+          kind: eb.ref('excluded.kind'),
+          local_day: eb.ref('excluded.local_day'),
+          start_at: eb.ref('excluded.start_at'),
+          end_at: eb.ref('excluded.end_at'),
+          body: eb.ref('excluded.body'),
+        })),
+      )
+      .execute();
+  }
+  return changed;
+}
+
+/**
+ * Deletes samples by platform record id. A platform deletion names the record; a record that
+ * became several samples (a Health Connect series, sleep stages) has ids `<id>#<n>`, which go too.
+ */
+export async function deleteSamples(db: Db, userId: string, ids: readonly string[]): Promise<Set<string>> {
+  const days = new Set<string>();
+  for (let index = 0; index < ids.length; index += BATCH) {
+    const chunk = ids.slice(index, index + BATCH);
+    const rows = await db
+      .deleteFrom('mobile_samples')
+      .where('user_id', '=', userId)
+      .where((eb) =>
+        eb.or([
+          eb('sample_id', 'in', chunk),
+          ...chunk.map((id) => eb('sample_id', 'like', `${id.replace(/[\\%_]/g, '\\$&')}#%`)),
+        ]),
+      )
+      .returning(sql<string>`local_day::text`.as('local_day'))
+      .execute();
+    for (const row of rows) days.add(row.local_day);
+  }
+  return days;
+}
+
+export async function markDirty(db: Db, userId: string, days: Iterable<string>): Promise<void> {
+  const rows = [...days].map((day) => ({ user_id: userId, local_day: day }));
+  for (let index = 0; index < rows.length; index += BATCH) {
+    await db
+      .insertInto('mobile_dirty_days')
+      .values(rows.slice(index, index + BATCH))
+      .onConflict((conflict) =>
+        conflict
+          .columns(['user_id', 'local_day'])
+          .doUpdateSet({ generation: sql<number>`mobile_dirty_days.generation + 1` }),
+      )
+      .execute();
+  }
+}
+
+export type DirtyDay = { day: string; generation: number };
+
+export async function dirtyDays(db: Db, userId: string, limit: number): Promise<DirtyDay[]> {
+  const rows = await db
+    .selectFrom('mobile_dirty_days')
+    .select([sql<string>`local_day::text`.as('local_day'), 'generation'])
+    .where('user_id', '=', userId)
+    .orderBy('local_day')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ day: row.local_day, generation: Number(row.generation) }));
+}
+
+/** Clears the marks that were rebuilt; a day marked again meanwhile (newer generation) stays. */
+export async function clearDirty(db: Db, userId: string, days: readonly DirtyDay[]): Promise<void> {
+  if (days.length === 0) return;
+  await db
+    .deleteFrom('mobile_dirty_days')
+    .where('user_id', '=', userId)
+    .where((eb) =>
+      eb.or(
+        days.map((mark) => eb.and([eb('local_day', '=', mark.day), eb('generation', '=', mark.generation)])),
+      ),
+    )
+    .execute();
+}
+
+/** Serializes the rebuilds of one user (its row lock, held to the end of the transaction). */
+export async function lockUser(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Samples stored under local days [fromDay, toDay]. */
+export async function samplesOnDays(
+  db: Db,
+  userId: string,
+  fromDay: string,
+  toDay: string,
+): Promise<MobileSample[]> {
+  const rows = await db
+    .selectFrom('mobile_samples')
+    .select('body')
+    .where('user_id', '=', userId)
+    .where('local_day', '>=', fromDay)
+    .where('local_day', '<=', toDay)
+    .execute();
+  return rows.map((row) => JSON.parse(row.body) as MobileSample);
+}
+
+// ---- imports ----
+
+export type ImportRow = {
+  id: string;
+  developer_id: string;
+  user_id: string;
+  format: string;
+  status: ImportStatus;
+  file_path: string;
+  total_bytes: number | null;
+  bytes_read: number;
+  records_read: number;
+  records_imported: number;
+  checkpoint: number;
+  error: string | null;
+};
+
+const asNumber = (value: string | number | null) => (value === null ? null : Number(value));
+
+export async function insertImport(
+  db: Db,
+  row: {
+    id: string;
+    developerId: string;
+    userId: string;
+    format: string;
+    filePath: string;
+    totalBytes: number;
+    now: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('mobile_imports')
+    .values({
+      id: row.id,
+      developer_id: row.developerId,
+      user_id: row.userId,
+      format: row.format,
+      status: 'queued',
+      file_path: row.filePath,
+      total_bytes: row.totalBytes,
+      error: null,
+      created_at: row.now,
+      updated_at: row.now,
+    })
+    .execute();
+}
+
+export async function findImport(db: Db, id: string): Promise<ImportRow | undefined> {
+  const row = await db.selectFrom('mobile_imports').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    developer_id: row.developer_id,
+    user_id: row.user_id,
+    format: row.format,
+    status: row.status,
+    file_path: row.file_path,
+    total_bytes: asNumber(row.total_bytes),
+    bytes_read: Number(row.bytes_read),
+    records_read: Number(row.records_read),
+    records_imported: Number(row.records_imported),
+    checkpoint: Number(row.checkpoint),
+    error: row.error,
+  };
+}
+
+export async function updateImport(
+  db: Db,
+  id: string,
+  changes: Partial<{
+    status: ImportStatus;
+    total_bytes: number;
+    bytes_read: number;
+    records_read: number;
+    records_imported: number;
+    checkpoint: number;
+    error: string | null;
+  }>,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('mobile_imports')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,0 +1,257 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { localDayOf, selectCumulative } from '../../src/features/mobile/unify.ts';
+import { parseHealthConnectUpload } from '../../src/provider-kit/mobile/health-connect.ts';
+import { type MobileSample, parsePlatformTime } from '../../src/provider-kit/mobile/samples.ts';
+import { appleMobile, readAppleRecord } from '../../src/providers/apple/mobile.ts';
+
+const sample = (
+  source: string,
+  device: 'watch' | 'phone' | 'other',
+  start: number,
+  end: number,
+  value: number,
+): MobileSample => ({
+  id: `${source}-${start}-${end}`,
+  kind: 'steps',
+  startMs: start * 60_000,
+  endMs: end * 60_000,
+  offsetMinutes: 0,
+  value,
+  source: { name: source, device, model: null, manufacturer: null },
+});
+
+describe('mobile normalization', () => {
+  test("Apple's export dates: the positional fast path agrees with the general parser", () => {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('1971-01-01T00:00:00Z'),
+          max: new Date('2099-12-31T00:00:00Z'),
+          noInvalidDate: true,
+        }),
+        fc.integer({ min: -12 * 60, max: 14 * 60 }),
+        (date, offset) => {
+          const local = new Date(Math.floor(date.getTime() / 1000) * 1000 + offset * 60_000).toISOString();
+          const sign = offset < 0 ? '-' : '+';
+          const zone = `${sign}${String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0')}${String(Math.abs(offset) % 60).padStart(2, '0')}`;
+          const apple = `${local.slice(0, 10)} ${local.slice(11, 19)} ${zone}`;
+          const iso = `${local.slice(0, 19)}${zone.slice(0, 3)}:${zone.slice(3)}`;
+          assert.deepEqual(parsePlatformTime(apple, 'd'), parsePlatformTime(iso, 'd'));
+          assert.equal(parsePlatformTime(apple, 'd').ms, Math.floor(date.getTime() / 1000) * 1000);
+        },
+      ),
+    );
+    for (const bad of [
+      '2026-13-01 00:00:00 +0100',
+      '2026-11-20 08:00:00',
+      '2026-11-20 08:0x:00 +0100',
+      'yesterday',
+      '2026-11-20T08:00:00',
+    ])
+      assert.throws(() => parsePlatformTime(bad, 'startDate'), /startDate/);
+  });
+
+  test('cumulative selection: watch first, gaps from the phone, nothing overlapping counted twice', () => {
+    const chosen = selectCumulative([
+      sample('phone', 'phone', 0, 20, 1100),
+      sample('watch', 'watch', 0, 10, 600),
+      sample('watch', 'watch', 10, 20, 600),
+      sample('phone', 'phone', 20, 30, 250),
+      sample('phone', 'phone', 25, 26, 999), // overlaps the phone's own 20-30: a duplicate write
+      sample('app', 'other', 29, 40, 70), // overlaps 20-30 by a minute: not taken
+      sample('app', 'other', 40, 41, 5),
+    ]);
+    assert.deepEqual(
+      chosen.samples.map((s) => s.value),
+      [600, 600, 250, 5],
+    );
+    assert.deepEqual(chosen.sources, ['watch', 'phone', 'app']);
+  });
+
+  test('cumulative selection never counts a covered minute twice (any sources, any intervals)', () => {
+    const arbitrary = fc.array(
+      fc.record({
+        source: fc.constantFrom('a', 'b', 'c'),
+        start: fc.integer({ min: 0, max: 100 }),
+        length: fc.integer({ min: 0, max: 30 }),
+      }),
+      { maxLength: 40 },
+    );
+    fc.assert(
+      fc.property(arbitrary, (entries) => {
+        const samples = entries.map((entry, index) => ({
+          ...sample(
+            entry.source,
+            entry.source === 'a' ? 'watch' : 'phone',
+            entry.start,
+            entry.start + entry.length,
+            1,
+          ),
+          id: String(index),
+        }));
+        const chosen = selectCumulative(samples).samples;
+        for (let i = 0; i < chosen.length; i++)
+          for (let j = i + 1; j < chosen.length; j++) {
+            const [x, y] = [chosen[i]!, chosen[j]!];
+            const overlap =
+              x.startMs === x.endMs || y.startMs === y.endMs
+                ? false
+                : x.startMs < y.endMs && y.startMs < x.endMs;
+            assert.ok(!overlap, `${x.id} and ${y.id} overlap`);
+          }
+      }),
+    );
+  });
+
+  test('sleep belongs to the day the night ends; units from each record', () => {
+    const night = readAppleRecord({
+      type: 'HKCategoryTypeIdentifierSleepAnalysis',
+      value: 'HKCategoryValueSleepAnalysisAsleepCore',
+      sourceName: 'Watch',
+      startDate: '2026-11-19 23:00:00 +0100',
+      endDate: '2026-11-20 01:00:00 +0100',
+    })[0]!;
+    assert.equal(localDayOf(night), '2026-11-20');
+    const miles = readAppleRecord({
+      type: 'HKQuantityTypeIdentifierDistanceWalkingRunning',
+      unit: 'mi',
+      value: '1',
+      sourceName: 'iPhone',
+      startDate: '2026-11-20 08:00:00 +0100',
+      endDate: '2026-11-20 08:10:00 +0100',
+    })[0]!;
+    assert.equal(miles.value, 1609.344);
+    assert.equal(miles.source.device, 'phone');
+    assert.throws(
+      () =>
+        readAppleRecord({
+          type: 'HKQuantityTypeIdentifierBodyMass',
+          unit: 'furlong',
+          value: '1',
+          startDate: '2026-11-20 08:00:00 +0100',
+        }),
+      /unit "furlong"/,
+    );
+    assert.deepEqual(
+      readAppleRecord({
+        type: 'HKQuantityTypeIdentifierNewThing',
+        unit: 'x',
+        value: '1',
+        startDate: '2026-11-20 08:00:00 +0100',
+      }),
+      [],
+    );
+  });
+
+  test('export records without a UUID get the same id from the same content', () => {
+    const element = () => ({
+      name: 'Record',
+      attributes: {
+        type: 'HKQuantityTypeIdentifierStepCount',
+        sourceName: 'iPhone',
+        unit: 'count',
+        value: '12',
+        startDate: '2026-11-20 08:00:00 +0100',
+        endDate: '2026-11-20 08:01:00 +0100',
+        creationDate: '2026-11-20 08:02:00 +0100',
+      },
+      children: [],
+    });
+    const first = appleMobile.exportFile!.fromElement(element())[0]!;
+    const second = appleMobile.exportFile!.fromElement({
+      ...element(),
+      attributes: { ...element().attributes, creationDate: '2027-01-01 00:00:00 +0100' },
+    })[0]!;
+    assert.equal(first.id, second.id);
+    assert.match(first.id, /^h:/);
+  });
+
+  test('Health Connect: unknown record types and broken records are reported, the rest taken', () => {
+    const batch = parseHealthConnectUpload({
+      records: [
+        {
+          recordType: 'StepsRecord',
+          count: 5,
+          startTime: '2026-11-20T08:00:00Z',
+          endTime: '2026-11-20T08:01:00Z',
+          metadata: { id: 'x' },
+        },
+        { recordType: 'TeleportRecord', metadata: { id: 'y' } },
+        {
+          recordType: 'WeightRecord',
+          weight: { inStones: 12 },
+          time: '2026-11-20T08:00:00Z',
+          metadata: { id: 'z' },
+        },
+        'not an object',
+      ],
+      deletions: ['gone'],
+    });
+    assert.equal(batch.samples.length, 1);
+    assert.deepEqual(batch.deletions, ['gone']);
+    assert.deepEqual(
+      batch.invalid.map((entry) => entry.index),
+      [1, 2, 3],
+    );
+    assert.match(batch.invalid[0]!.problem, /TeleportRecord is not supported/);
+    assert.throws(() => parseHealthConnectUpload({ records: {} }), /records must be an array/);
+  });
+
+  test('any JSON in an upload is read or reported, never a crash', () => {
+    const value = fc.jsonValue({ maxDepth: 3 });
+    const recordLike = fc.dictionary(
+      fc.constantFrom(
+        'uuid',
+        'type',
+        'value',
+        'unit',
+        'startDate',
+        'endDate',
+        'sourceName',
+        'device',
+        'metadata',
+        'recordType',
+        'count',
+        'startTime',
+        'endTime',
+        'time',
+        'samples',
+        'stages',
+        'workoutActivityType',
+        'statistics',
+        'route',
+        'dateComponents',
+      ),
+      fc.oneof(
+        value,
+        fc.constantFrom(
+          'HKQuantityTypeIdentifierStepCount',
+          'StepsRecord',
+          'HeartRateRecord',
+          'SleepSessionRecord',
+          '2026-11-20 08:00:00 +0100',
+          '2026-11-20T08:00:00Z',
+          'count',
+          'km',
+        ),
+      ),
+    );
+    const body = fc.record({
+      records: fc.array(fc.oneof(recordLike, value), { maxLength: 5 }),
+      workouts: fc.array(recordLike, { maxLength: 3 }),
+      activity_summaries: fc.array(recordLike, { maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(body, (upload) => {
+        for (const parse of [appleMobile.parseUpload, parseHealthConnectUpload]) {
+          const batch = parse(upload as Record<string, unknown>);
+          for (const sample of batch.samples)
+            assert.ok(Number.isFinite(sample.startMs) && Number.isFinite(sample.endMs));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
