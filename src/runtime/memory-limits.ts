@@ -1,0 +1,73 @@
+// The memory settings `tributary serve` gives itself, so a small server (or a laptop) needs no
+// hand-set V8 flags. They can only be set when a process image starts, so the launcher
+// (bin/tributary.js) replaces itself once (execve: same pid, same stdio, no second process) with
+// these flags added. Measured with bench/idle-memory.ts and bench/data-read.ts (bench/RESULTS.md):
+//
+// - --max-semi-space-size=2: V8's young generation otherwise grows to 2 × 32 MB under any
+//   allocation burst (start-up schema compilation, a long streamed read) and the pages stay
+//   resident; 2 MB semi-spaces cost a few more scavenges and cut ~50 MB of idle RSS.
+// - --max-old-space-size (API and all roles: 384 MB): also makes V8 collect the old generation
+//   sooner during a long read instead of growing the heap to hundreds of MB of garbage; high
+//   enough above the measured peak (< 200 MB) that a legitimate burst never hits it.
+// - --liftoff-only (embedded PGlite only): PGlite's 9 MB PostgreSQL WebAssembly module is
+//   otherwise re-compiled by TurboFan as it warms up, which took the process to 700+ MB and
+//   competed for the CPU with the queries; baseline (Liftoff) code ran the benches' queries as
+//   fast or faster on two cores and keeps the store at ~80 MB.
+// - glibc malloc: two arenas and a low trim/mmap threshold, so memory freed after start-up
+//   (compiler zones, parsed schemas) goes back to the system instead of staying in the arenas.
+//
+// An operator's own flag of the same name (in NODE_OPTIONS or on the node command line) wins,
+// GLIBC_TUNABLES set by the operator is kept as it is, and TRIBUTARY_MEMORY_TUNING=off turns
+// the whole thing off.
+
+export type ProcessRole = 'api' | 'worker' | 'all';
+
+/** Marks a process image that already carries the tuning (so the launcher execs only once). */
+export const TUNED_MARKER = 'TRIBUTARY_MEMORY_TUNED';
+
+const GLIBC_TUNABLES =
+  'glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=32768:glibc.malloc.mmap_threshold=32768';
+
+/** The V8 flags for a serving process of `role` on embedded (PGlite) or PostgreSQL storage. */
+export function v8FlagsFor(role: ProcessRole, embedded: boolean): string[] {
+  const flags = ['--max-semi-space-size=2'];
+  if (role !== 'worker') flags.push('--max-old-space-size=384');
+  if (embedded) flags.push('--liftoff-only');
+  return flags;
+}
+
+const flagName = (flag: string) => flag.split('=')[0]!.replace(/_/g, '-');
+
+/** `flags` minus those the operator already gave (by name) in `given`. */
+export function missingFlags(flags: readonly string[], given: readonly string[]): string[] {
+  const named = new Set(given.map(flagName));
+  return flags.filter((flag) => !named.has(flagName(flag)));
+}
+
+/** The role `tributary serve [--role r]` runs, from its arguments (`all` when absent or unknown). */
+export function roleOf(args: readonly string[]): ProcessRole {
+  const index = args.indexOf('--role');
+  const role = index >= 0 ? args[index + 1] : undefined;
+  return role === 'api' || role === 'worker' ? role : 'all';
+}
+
+export type TunedLaunch = { execArgv: string[]; env: Record<string, string | undefined> };
+
+/**
+ * What the current process should re-exec as for `serve`, or null when nothing needs to change
+ * (already tuned, turned off, or every flag given by the operator).
+ */
+export function tunedLaunch(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  execArgv: readonly string[],
+): TunedLaunch | null {
+  if (args[0] !== 'serve' || env[TUNED_MARKER] || env.TRIBUTARY_MEMORY_TUNING === 'off') return null;
+  const embedded = !env.DATABASE_URL;
+  const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/).filter((part) => part !== '')];
+  const flags = missingFlags(v8FlagsFor(roleOf(args.slice(1)), embedded), given);
+  return {
+    execArgv: [...flags, ...execArgv],
+    env: { ...env, [TUNED_MARKER]: '1', GLIBC_TUNABLES: env.GLIBC_TUNABLES ?? GLIBC_TUNABLES },
+  };
+}
