@@ -13,6 +13,7 @@ import * as currentRecordShapes from './0011_current_record_shapes.ts';
 import * as workouts from './0013_workouts.ts';
 import * as orderWebhookLog from './0014_order_webhook_log.ts';
 import * as webhookSecretsAndHolds from './0015_webhook_secrets_and_holds.ts';
+import * as webhookOutboxRelay from './0020_webhook_outbox_relay.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0013_workouts': workouts,
   '0014_order_webhook_log': orderWebhookLog,
   '0015_webhook_secrets_and_holds': webhookSecretsAndHolds,
+  '0020_webhook_outbox_relay': webhookOutboxRelay,
 };
