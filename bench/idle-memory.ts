@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { childEnvironment, startService } from '../test/helpers/child-service.ts';
+import { reportFigures } from './figures.ts';
 
 const settleSeconds = Number(process.argv[2] ?? 5);
 
@@ -28,6 +29,7 @@ try {
   await service.stop('SIGTERM');
   console.log(`idle memory of tributary serve (role all, ${storage}, default settings)`);
   console.log(`  RSS at idle: ${rss.toFixed(0)} MB (start-up peak ${peak.toFixed(0)} MB)`);
+  reportFigures({ idleRssMb: rss, startPeakRssMb: peak });
 } finally {
   await environment.cleanup();
 }
