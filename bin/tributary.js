@@ -12,13 +12,21 @@ if (typeof process.execve === 'function') {
   const launch = tunedLaunch(process.argv.slice(2), process.env, process.execArgv);
   if (launch) {
     const script = process.argv[1];
-    process.execve(
-      process.execPath,
-      [process.execPath, ...launch.execArgv, script, ...process.argv.slice(2)],
-      launch.env,
-    );
+    try {
+      process.execve(
+        process.execPath,
+        [process.execPath, ...launch.execArgv, script, ...process.argv.slice(2)],
+        launch.env,
+      );
+    } catch (error) {
+      // Not fatal: the service runs with Node's default sizing instead.
+      console.error(
+        `tributary: could not apply its memory settings (${error.message}); running without them`,
+      );
+    }
   }
 }
+
 const { main } = await import('../src/runtime/main.ts');
 
 main(process.argv.slice(2)).then(
