@@ -9,10 +9,10 @@
 // - --max-old-space-size (API and all roles: 384 MB): also makes V8 collect the old generation
 //   sooner during a long read instead of growing the heap to hundreds of MB of garbage; high
 //   enough above the measured peak (< 200 MB) that a legitimate burst never hits it.
-// - --liftoff-only (embedded PGlite only): PGlite's 9 MB PostgreSQL WebAssembly module is
-//   otherwise re-compiled by TurboFan as it warms up, which took the process to 700+ MB and
-//   competed for the CPU with the queries; baseline (Liftoff) code ran the benches' queries as
-//   fast or faster on two cores and keeps the store at ~80 MB.
+// - WebAssembly tiering is left alone: `--liftoff-only` (no TurboFan for PGlite's PostgreSQL
+//   module) cut a short embedded run's peak from ~700 to ~250 MB, but under steady load the
+//   baseline code made PGlite 2-3x slower (webhook p99 at 500 events/s: 870 ms vs 173 ms) and
+//   the whole service's peak during a 5-year read was no lower (334 vs 282 MB), so it is not set.
 // - glibc malloc: two arenas and a low trim/mmap threshold, so memory freed after start-up
 //   (compiler zones, parsed schemas) goes back to the system instead of staying in the arenas.
 //
@@ -28,15 +28,19 @@ export const TUNED_MARKER = 'TRIBUTARY_MEMORY_TUNED';
 const GLIBC_TUNABLES =
   'glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=32768:glibc.malloc.mmap_threshold=32768';
 
-/** The V8 flags for a serving process of `role` on embedded (PGlite) or PostgreSQL storage. */
-export function v8FlagsFor(role: ProcessRole, embedded: boolean): string[] {
+/** The V8 flags for a serving process of `role`. */
+export function v8FlagsFor(role: ProcessRole): string[] {
   const flags = ['--max-semi-space-size=2'];
   if (role !== 'worker') flags.push('--max-old-space-size=384');
-  if (embedded) flags.push('--liftoff-only');
   return flags;
 }
 
-const flagName = (flag: string) => flag.split('=')[0]!.replace(/_/g, '-');
+// `--no-x` is the operator's word on `--x` too.
+const flagName = (flag: string) =>
+  flag
+    .split('=')[0]!
+    .replace(/_/g, '-')
+    .replace(/^--no-/, '--');
 
 /** `flags` minus those the operator already gave (by name) in `given`. */
 export function missingFlags(flags: readonly string[], given: readonly string[]): string[] {
@@ -63,9 +67,8 @@ export function tunedLaunch(
   execArgv: readonly string[],
 ): TunedLaunch | null {
   if (args[0] !== 'serve' || env[TUNED_MARKER] || env.TRIBUTARY_MEMORY_TUNING === 'off') return null;
-  const embedded = !env.DATABASE_URL;
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/).filter((part) => part !== '')];
-  const flags = missingFlags(v8FlagsFor(roleOf(args.slice(1)), embedded), given);
+  const flags = missingFlags(v8FlagsFor(roleOf(args.slice(1))), given);
   return {
     execArgv: [...flags, ...execArgv],
     env: { ...env, [TUNED_MARKER]: '1', GLIBC_TUNABLES: env.GLIBC_TUNABLES ?? GLIBC_TUNABLES },

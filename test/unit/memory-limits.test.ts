@@ -9,14 +9,10 @@ import {
 } from '../../src/runtime/memory-limits.ts';
 
 describe('the memory sizing tributary serve gives itself', () => {
-  it('sizes V8 by role and store: Liftoff-only WebAssembly only for embedded PGlite', () => {
-    assert.deepEqual(v8FlagsFor('all', true), [
-      '--max-semi-space-size=2',
-      '--max-old-space-size=384',
-      '--liftoff-only',
-    ]);
-    assert.deepEqual(v8FlagsFor('api', false), ['--max-semi-space-size=2', '--max-old-space-size=384']);
-    assert.deepEqual(v8FlagsFor('worker', false), ['--max-semi-space-size=2']);
+  it('sizes V8 by role: an old-space ceiling only where HTTP reads stream', () => {
+    assert.deepEqual(v8FlagsFor('all'), ['--max-semi-space-size=2', '--max-old-space-size=384']);
+    assert.deepEqual(v8FlagsFor('api'), ['--max-semi-space-size=2', '--max-old-space-size=384']);
+    assert.deepEqual(v8FlagsFor('worker'), ['--max-semi-space-size=2']);
   });
 
   it('reads the role from serve’s arguments', () => {
@@ -26,11 +22,12 @@ describe('the memory sizing tributary serve gives itself', () => {
     assert.equal(roleOf(['--role']), 'all');
   });
 
-  it('leaves out a flag the operator gave, by name, in either spelling', () => {
+  it('leaves out a flag the operator gave, by name, in either spelling or negated', () => {
     assert.deepEqual(
-      missingFlags(['--max-semi-space-size=2', '--liftoff-only'], ['--max_semi_space_size=16']),
-      ['--liftoff-only'],
+      missingFlags(['--max-semi-space-size=2', '--max-old-space-size=384'], ['--max_semi_space_size=16']),
+      ['--max-old-space-size=384'],
     );
+    assert.deepEqual(missingFlags(['--liftoff-only'], ['--no-liftoff-only']), []);
   });
 
   it('re-executes serve once, marking the new image, keeping the operator’s GLIBC_TUNABLES', () => {
@@ -42,7 +39,7 @@ describe('the memory sizing tributary serve gives itself', () => {
 
     const own = tunedLaunch(['serve'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=8' }, []);
     assert.equal(own?.env.GLIBC_TUNABLES, 'glibc.malloc.arena_max=8');
-    assert.ok(own?.execArgv.includes('--liftoff-only'), 'embedded storage without DATABASE_URL');
+    assert.deepEqual(own?.execArgv, ['--max-semi-space-size=2', '--max-old-space-size=384']);
 
     const viaNodeOptions = tunedLaunch(['serve'], { NODE_OPTIONS: '--max-old-space-size=1024' }, []);
     assert.ok(!viaNodeOptions?.execArgv.some((flag) => flag.startsWith('--max-old-space-size')));
