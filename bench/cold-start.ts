@@ -7,6 +7,7 @@
  *   node_modules/.bin/node bench/cold-start.ts [runs]
  */
 import { childEnvironment, startService } from '../test/helpers/child-service.ts';
+import { reportFigures } from './figures.ts';
 
 const runs = Number(process.argv[2] ?? 3);
 
@@ -18,6 +19,7 @@ async function timeToReady(env: Record<string, string>): Promise<number> {
   return elapsed;
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const summary = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
@@ -39,3 +41,4 @@ for (let run = 0; run < runs; run++) {
 console.log(`cold start to /ready, embedded PGlite, ${runs} runs`);
 console.log(`  first start (empty data dir): ${summary(first)}`);
 console.log(`  later starts:                 ${summary(later)}`);
+reportFigures({ coldStartFirstMs: median(first), coldStartLaterMs: median(later) });

@@ -19,7 +19,9 @@ import pg from 'pg';
 import { loadConfig } from '../src/core/config.ts';
 import { createLogger } from '../src/core/log.ts';
 import { buildHealthcheckEvent, healthcheckEnvelope } from '../src/features/webhooks/events.ts';
+import { tunedLaunch } from '../src/runtime/memory-limits.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
+import { reportFigures } from './figures.ts';
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across threads. */
 const now = () => performance.timeOrigin + performance.now();
@@ -64,6 +66,17 @@ if (!isMainThread) {
     }
   });
 } else {
+  // Measured as a worker process runs (the V8 and malloc sizing `tributary serve --role worker`
+  // gives itself, src/runtime/memory-limits.ts): re-executes itself once with it.
+  const launch = process.execve
+    ? tunedLaunch(['serve', '--role', 'worker'], process.env, process.execArgv)
+    : null;
+  if (launch && process.execve)
+    process.execve(
+      process.execPath,
+      [process.execPath, ...launch.execArgv, ...process.argv.slice(1)],
+      launch.env,
+    );
   await main();
 }
 
@@ -154,6 +167,7 @@ async function main() {
     console.log(
       `  receiver side (first -> last receipt):   ${Math.round(events / ((last - first) / 1000))} deliveries/s`,
     );
+    const deliveriesPerSecond = events / ((last - started) / 1000);
 
     // 2. Latency at a steady rate: by default one transaction per event, as a feature emitting one
     // change at a time does.
@@ -204,6 +218,13 @@ async function main() {
     console.log(
       `  p50 ${pct(50)} ms   p90 ${pct(90)} ms   p99 ${pct(99)} ms   max ${latencies.at(-1)!.toFixed(1)} ms`,
     );
+    reportFigures({
+      deliveriesPerSecond,
+      latencyRate: rate,
+      achievedRate: achieved,
+      latencyP50Ms: Number(pct(50)),
+      latencyP99Ms: Number(pct(99)),
+    });
   } finally {
     receiver.postMessage('stop');
     await runtime.stop();

@@ -7,6 +7,7 @@ import { registerAuthentication } from './auth.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerInputBoundary } from './input-boundary.ts';
+import { lazySchemaController } from './lazy-compilers.ts';
 import { INPUT_LIMITS } from './input-limits.ts';
 import { frameworkErrorOptions, registerProblemHandling } from './problems.ts';
 import { routeRegistrars } from './routes/index.ts';
@@ -35,6 +36,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     // (schema-bounds.ts) refuses it; JSON bodies cannot carry non-finite numbers past the
     // input boundary at all.
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, strictNumbers: false } },
+    // Validators and serializers compile on a route's first request, not all at start-up.
+    schemaController: lazySchemaController as never,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: INPUT_LIMITS.maxParamLength },
     // Errors raised before a route runs (414, 431, a malformed URL) are problems too.
     ...frameworkErrorOptions(ctx.config.publicUrl),

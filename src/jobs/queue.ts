@@ -43,6 +43,11 @@ export type JobQueue = {
   depths(): Promise<Record<string, { queued: number; active: number }>>;
   /** Wakes this process's workers of a queue now instead of at their next poll. */
   wake(queue: string): void;
+  /**
+   * Work that lives as long as this process's queue: started once the queue has started (in every
+   * role: API processes send jobs too), stopped before the queue stops.
+   */
+  attach(companion: { start(): void; stop(): Promise<void> }): void;
   /** Stops fetching, waits for running handlers (up to `timeoutMs`), then releases the queue. */
   stop(timeoutMs?: number): Promise<void>;
   boss(): PgBoss;
@@ -84,6 +89,7 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
   const boss = createBoss(store);
   const definitions = new Map<string, QueueDefinition<QueueName>>();
   const workerIds = new Map<string, string[]>();
+  const companions: { start(): void; stop(): Promise<void> }[] = [];
   let started = false;
 
   // pg-boss survives a lost connection by itself: its pool discards the client, workers poll
@@ -109,6 +115,7 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
         await boss.updateQueue(definition.name, { ...definition.options, notify: true });
       }
       started = true;
+      for (const companion of companions) companion.start();
       if (!work) return;
       for (const definition of definitions.values()) {
         const id = await boss.work<QueuePayloads[QueueName]>(
@@ -148,7 +155,13 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
       for (const id of workerIds.get(queue) ?? []) boss.notifyWorker(id);
     },
 
+    attach(companion) {
+      companions.push(companion);
+      if (started) companion.start();
+    },
+
     async stop(timeoutMs = 30_000) {
+      for (const companion of companions) await companion.stop();
       await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
     },
 

@@ -47,8 +47,9 @@ const jobsSchema = (ctx: AppContext) => {
 };
 
 /**
- * An event as a lost job leaves it: stored and pending, and its delivery job gone. The job is
- * removed in the emitting transaction, so no worker can have fetched it.
+ * An event as a lost job leaves it: stored and pending, and no delivery job for it. A single emit
+ * leaves its first job to the outbox relay; clearing the event's mark in the emitting transaction
+ * means no relay ever queues it, so no worker can fetch it.
  */
 async function emitWithLostJob(ctx: AppContext, developerId: string): Promise<string> {
   return ctx.db.transaction().execute(async (trx) => {
@@ -58,10 +59,17 @@ async function emitWithLostJob(ctx: AppContext, developerId: string): Promise<st
       sentWebhooksLastHour: 0,
     });
     const id = await ctx.webhooks.emit(trx, developerId, healthcheckEnvelope(event));
-    const removed = await sql`
-      DELETE FROM ${sql.raw(jobsSchema(ctx))}.job
+    const cleared = await trx
+      .updateTable('webhook_events')
+      .set({ awaiting_job: false })
+      .where('id', '=', id)
+      .where('awaiting_job', '=', true)
+      .executeTakeFirst();
+    assert.equal(Number(cleared.numUpdatedRows), 1, 'the event awaited its job and never gets one');
+    const jobs = await sql`
+      SELECT count(*)::int AS n FROM ${sql.raw(jobsSchema(ctx))}.job
       WHERE name = ${DELIVERY_QUEUE} AND data->'events'->0->>0 = ${id}`.execute(trx);
-    assert.equal(Number(removed.numAffectedRows), 1, 'the delivery job existed and is gone');
+    assert.equal((jobs.rows[0] as { n: number }).n, 0, 'no delivery job was queued in the transaction');
     return id;
   });
 }

@@ -32,7 +32,7 @@ import { createPlannedWorkoutView, type DayRange } from './planned-workout-view.
 import { busiestBuckets, enforceReadBudget, hourlyLimitOf, pruneBuckets } from './rate-limit.ts';
 import { ATHLETE_KEY } from './records.ts';
 import * as repo from './repo.ts';
-import { streamEnvelope } from './stream.ts';
+import { envelopeBody } from './stream.ts';
 import { createSync, prepareAll, storeBatch } from './sync.ts';
 import { type DataWebhooks, emitDataEvent } from './webhook-emit.ts';
 
@@ -56,7 +56,12 @@ export type DataDeps = {
 /** `v2` answers `{user, data, type}` and defaults to the webhook; `v3` answers `{connection, data, type}`. */
 export type ApiVersion = 'v2' | 'v3';
 
-export type ReadResult = { status: number; headers: Record<string, string>; body: Readable | object };
+export type ReadResult = {
+  status: number;
+  headers: Record<string, string>;
+  /** An object to serialize, or JSON text already serialized (a string or a stream of it). */
+  body: Readable | string | object;
+};
 
 /** The v3 `Connection` object (docs/wire-contract.md#the-connection-object), built from the user. */
 export function toConnection(user: UserRow) {
@@ -223,7 +228,7 @@ export function createDataService(deps: DataDeps) {
       input.version === 'v3'
         ? `"connection":${JSON.stringify(toConnection(user))}`
         : `"user":${JSON.stringify(toWireUser(user))}`;
-    const body = streamEnvelope(
+    const body = await envelopeBody(
       db,
       { userId: user.id, type: input.type, filter: filterOf(window), withSamples: params.withSamples },
       { head: owner, tail: `"type":${JSON.stringify(input.type)}` },

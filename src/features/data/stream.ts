@@ -13,10 +13,22 @@ export const PAGE_SIZE_WITH_SAMPLES = 16;
 
 export type RangeQuery = { userId: string; type: string; filter: RecordFilter; withSamples: boolean };
 
-/** Rows of a range, one keyset page at a time. */
-async function* rowPages(db: Db, range: RangeQuery): AsyncGenerator<StoredRecord[]> {
-  const limit = range.withSamples ? PAGE_SIZE_WITH_SAMPLES : PAGE_SIZE;
+const pageLimit = (range: RangeQuery) => (range.withSamples ? PAGE_SIZE_WITH_SAMPLES : PAGE_SIZE);
+
+/** Rows of a range, one keyset page at a time (after `first`, when the caller already read it). */
+async function* rowPages(
+  db: Db,
+  range: RangeQuery,
+  first?: StoredRecord[],
+): AsyncGenerator<StoredRecord[]> {
+  const limit = pageLimit(range);
   let after: Keyset | null = null;
+  if (first) {
+    if (first.length > 0) yield first;
+    if (first.length < limit) return;
+    const last = first[first.length - 1]!;
+    after = { at: last.anchor_at, key: last.identity_key };
+  }
   for (;;) {
     const rows: StoredRecord[] = await pageRecords(db, { ...range, after, limit });
     if (rows.length > 0) yield rows;
@@ -45,12 +57,13 @@ export function streamEnvelope(
   db: Db,
   range: RangeQuery,
   envelope: { head: string; tail: string },
+  firstPage?: StoredRecord[],
 ): Readable {
   async function* body(): AsyncGenerator<string> {
     let pending: string[] = [`{${envelope.head},"data":[`];
     let size = 0;
     let first = true;
-    for await (const rows of rowPages(db, range)) {
+    for await (const rows of rowPages(db, range, firstPage)) {
       for (const row of rows) {
         if (!first) pending.push(',');
         first = false;
@@ -76,4 +89,20 @@ export function streamEnvelope(
     yield pending.join('');
   }
   return Readable.from(body(), { objectMode: false });
+}
+
+/**
+ * The envelope of a range: one string when the whole range fits in its first page (most reads:
+ * a month of summaries), so it goes out in one write with a Content-Length and no stream
+ * machinery; otherwise the stream above, starting from the page already read. Same bytes.
+ */
+export async function envelopeBody(
+  db: Db,
+  range: RangeQuery,
+  envelope: { head: string; tail: string },
+): Promise<Readable | string> {
+  const first = await pageRecords(db, { ...range, after: null, limit: pageLimit(range) });
+  if (first.length >= pageLimit(range)) return streamEnvelope(db, range, envelope, first);
+  const records = first.map((row) => mergeSamples(row.summary, row.samples, row.sample_splices));
+  return `{${envelope.head},"data":[${records.join(',')}],${envelope.tail}}`;
 }

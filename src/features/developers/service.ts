@@ -62,12 +62,59 @@ function newDeveloperId(name: string): string {
   return `${slug || 'dev'}-${randomBytes(4).toString('hex')}`;
 }
 
+/**
+ * How long an authenticated developer's row and live key hashes are reused without asking the
+ * database again. Every change this process makes (suspend, resume, key created or revoked,
+ * limits) forgets the entry at once; a change made by another process (PostgreSQL deployments
+ * with several processes) is seen within this time.
+ */
+export const CREDENTIAL_CACHE_MS = 3_000;
+const CREDENTIAL_CACHE_ENTRIES = 10_000;
+
+type FoundDeveloper = Awaited<ReturnType<typeof repo.findDeveloperWithKeyHashes>>;
+
+/**
+ * Per-process cache of the authentication look-up (one query per API request otherwise). The
+ * presented key is still checked against the hashes on every request; unknown dev-ids are never
+ * cached, so a caller cannot fill it. Time is monotonic, independent of any injected clock.
+ */
+function createCredentialCache() {
+  const entries = new Map<string, { found: NonNullable<FoundDeveloper>; until: number }>();
+  // Bumped by every change: a look-up that was in flight across one is not kept (it may predate it).
+  let changes = 0;
+  return {
+    async lookup(devId: string, load: () => Promise<FoundDeveloper>): Promise<FoundDeveloper> {
+      const now = performance.now();
+      const cached = entries.get(devId);
+      if (cached && cached.until > now) return cached.found;
+      entries.delete(devId);
+      const before = changes;
+      const found = await load();
+      if (found && before === changes) {
+        if (entries.size >= CREDENTIAL_CACHE_ENTRIES) entries.delete(entries.keys().next().value!);
+        entries.set(devId, { found, until: now + CREDENTIAL_CACHE_MS });
+      }
+      return found;
+    },
+    /** The look-up again from the store, whatever is cached. */
+    reload(devId: string, load: () => Promise<FoundDeveloper>): Promise<FoundDeveloper> {
+      entries.delete(devId);
+      return this.lookup(devId, load);
+    },
+    forget(devId: string) {
+      changes++;
+      entries.delete(devId);
+    },
+  };
+}
+
 export function createDevelopersService(deps: {
   db: Db;
   setUp: DeveloperSetUp;
   statusHooks?: DeveloperStatusHooks;
 }) {
   const { db } = deps;
+  const credentials = createCredentialCache();
 
   async function mustFind(id: string): Promise<DeveloperRow> {
     const row = await repo.findDeveloper(db, id);
@@ -128,12 +175,14 @@ export function createDevelopersService(deps: {
         await deps.statusHooks?.changed(trx, changed);
         return changed;
       });
+      credentials.forget(id);
       await deps.statusHooks?.committed(developer);
       return developer;
     },
 
     async setOrderApiAccess(id: string, enabled: boolean): Promise<Developer> {
       const row = await repo.updateDeveloper(db, id, { order_api_access: enabled });
+      credentials.forget(id);
       if (!row) throw notFound(`no developer with dev-id "${id}"`);
       return toDeveloper(row);
     },
@@ -143,6 +192,7 @@ export function createDevelopersService(deps: {
         throw badRequest('invalid hourly-days: expected a positive integer');
       }
       const row = await repo.updateDeveloper(db, id, { hourly_days_limit: days });
+      credentials.forget(id);
       if (!row) throw notFound(`no developer with dev-id "${id}"`);
       return toDeveloper(row);
     },
@@ -156,6 +206,7 @@ export function createDevelopersService(deps: {
         display_prefix: key.displayPrefix,
         hash: key.hash,
       });
+      credentials.forget(id);
       return { id: key.id, apiKey: key.plaintext };
     },
 
@@ -166,15 +217,24 @@ export function createDevelopersService(deps: {
 
     async revokeKey(id: string, keyId: string): Promise<void> {
       await mustFind(id);
-      if (!(await repo.revokeApiKey(db, id, keyId))) {
+      const revoked = await repo.revokeApiKey(db, id, keyId);
+      credentials.forget(id);
+      if (!revoked) {
         throw notFound(`no live key "${keyId}" for dev-id "${id}"`);
       }
     },
 
     /** 401 for anything wrong with the credentials (without saying which part), 403 when suspended. */
     async authenticate(devId: string, apiKey: string): Promise<AuthenticationResult> {
-      const found = await repo.findDeveloperWithKeyHashes(db, devId);
-      const keyId = found ? matchingKey(apiKey, found.keys) : undefined;
+      const load = () => repo.findDeveloperWithKeyHashes(db, devId);
+      let found = await credentials.lookup(devId, load);
+      let keyId = found ? matchingKey(apiKey, found.keys) : undefined;
+      if (found && keyId === undefined) {
+        // A key created moments ago by another process is not in this process's cached entry yet:
+        // look once more in the store before refusing it.
+        found = await credentials.reload(devId, load);
+        keyId = found ? matchingKey(apiKey, found.keys) : undefined;
+      }
       if (!found || keyId === undefined) {
         return { ok: false, kind: 'unauthorized', detail: 'unknown dev-id or invalid API key' };
       }

@@ -1,6 +1,10 @@
 // Writing events into the outbox. An event is stored (with the exact bytes that will be signed
-// and sent) and its delivery job enqueued in the caller's transaction, so the change that caused
-// an event and the event itself commit or vanish together.
+// and sent) in the caller's transaction, so the change that caused an event and the event itself
+// commit or vanish together. Its first delivery job is enqueued in that transaction too when the
+// emit fills at least one job; a smaller emit (one event per transaction is the common case) marks
+// its events `awaiting_job` instead, and the outbox relay (relay.ts) queues them in batches once
+// they commit: a queue job costs several times the event row, so one job per event capped the
+// rate one-event transactions could sustain.
 import { newId } from '../../core/ids.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
@@ -43,7 +47,13 @@ export function newEventId(): string {
  * stored events, in order.
  */
 export async function writeToOutbox(
-  deps: { jobs: JobQueue; hooks: Pick<WebhookHooks, 'suppress'>; now: Date },
+  deps: {
+    jobs: JobQueue;
+    hooks: Pick<WebhookHooks, 'suppress'>;
+    now: Date;
+    /** Told when events await the relay (it looks soon after; its periodic pass is the safety net). */
+    relay: { wake(): void };
+  },
   trx: Db,
   developerId: string,
   envelopes: readonly WebhookEnvelope[],
@@ -54,6 +64,8 @@ export async function writeToOutbox(
     .map(({ id, envelope }) => ({ id, userId: envelope.userId ?? null }));
   const withheld =
     candidates.length > 0 ? await deps.hooks.suppress(trx, candidates, 'emit') : new Map<string, string>();
+  const pendingCount = drafts.length - withheld.size;
+  const viaRelay = pendingCount < EVENTS_PER_JOB;
   const rows: NewEventRow[] = drafts.map(({ id, envelope }) => {
     const dropReason = withheld.get(id) ?? null;
     return {
@@ -66,11 +78,16 @@ export async function writeToOutbox(
       body: JSON.stringify(envelope.payload),
       status: dropReason ? 'dropped' : 'pending',
       last_error: dropReason,
+      awaiting_job: viaRelay && !dropReason,
       created_at: deps.now,
       updated_at: deps.now,
     };
   });
   await insertEvents(trx, rows);
+  if (viaRelay) {
+    if (pendingCount > 0) deps.relay.wake();
+    return rows.map((row) => row.id);
+  }
   const pending = rows
     .filter((row) => row.status === 'pending')
     .map((row) => ({ id: row.id, generation: 0 }));

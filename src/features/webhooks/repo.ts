@@ -15,6 +15,7 @@ export type NewEventRow = {
   body: string;
   status: WebhookEventStatus;
   last_error: string | null;
+  awaiting_job: boolean;
   created_at: Date;
   updated_at: Date;
 };
@@ -147,6 +148,7 @@ export async function reschedule(
       last_error: null,
       held_at: null,
       updated_at: at,
+      awaiting_job: false,
     }))
     .where('id', '=', eventId)
     .where('developer_id', '=', developerId)
@@ -167,7 +169,8 @@ export async function rescheduleStuck(
   limit: number,
 ): Promise<{ id: string; generation: number; attempts: number }[]> {
   const result = await sql<{ id: string; generation: number; attempts: number }>`
-    UPDATE webhook_events SET generation = generation + 1, next_attempt_at = ${at}, updated_at = ${at}
+    UPDATE webhook_events SET generation = generation + 1, next_attempt_at = ${at}, updated_at = ${at},
+      awaiting_job = false
     WHERE id IN (
       SELECT id FROM webhook_events
       WHERE status = 'pending' AND updated_at < ${dueBefore}
@@ -186,7 +189,7 @@ export async function releaseHeld(
 ): Promise<{ id: string; generation: number }[]> {
   const result = await sql<{ id: string; generation: number }>`
     UPDATE webhook_events SET status = 'pending', generation = generation + 1, next_attempt_at = ${at},
-      last_error = NULL, held_at = NULL, updated_at = ${at}
+      last_error = NULL, held_at = NULL, updated_at = ${at}, awaiting_job = false
     WHERE id IN (
       SELECT id FROM webhook_events WHERE developer_id = ${developerId} AND held_at IS NOT NULL AND status = 'held'
       ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
@@ -209,12 +212,30 @@ export async function dropPendingSuppressible(
       last_error: reason,
       held_at: null,
       updated_at: at,
+      awaiting_job: false,
     }))
     .where('user_id', '=', userId)
     .where('suppressible', '=', true)
     .where('status', 'in', ['pending', 'held'])
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/**
+ * Takes up to `limit` events awaiting their first job, oldest first (rows another relay holds are
+ * skipped), and clears their mark; returns the pending ones with their current generation.
+ */
+export async function claimAwaitingJob(
+  db: Db,
+  limit: number,
+): Promise<{ id: string; generation: number; status: WebhookEventStatus }[]> {
+  const result = await sql<{ id: string; generation: number; status: WebhookEventStatus }>`
+    UPDATE webhook_events SET awaiting_job = false
+    WHERE id IN (
+      SELECT id FROM webhook_events WHERE awaiting_job
+      ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING id, generation, status`.execute(db);
+  return result.rows;
 }
 
 /** Deletes up to `limit` events (and, by cascade, their attempts) created before `cutoff` that are settled. */

@@ -27,6 +27,7 @@ import {
   releaseHeld,
   reschedule,
 } from './repo.ts';
+import { createOutboxRelay } from './relay.ts';
 import { loadWebhookSettings, type WebhookSettings } from './settings.ts';
 import { generateWebhookSecret, MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
 import { sweepStuckEvents } from './stuck-sweeper.ts';
@@ -73,10 +74,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const RELEASE_SLICE = 1_000;
 /** Destinations read per query when the scheduled healthcheck goes out. */
 const HEALTHCHECK_PAGE = 500;
+/** The outbox relay's periodic pass (emits wake it at once; this catches what a crash left). */
+const RELAY_INTERVAL_MS = 1_000;
 
 export function createWebhooksService(deps: WebhooksServiceDeps) {
   const { db, jobs, secretBox, clock, hooks } = deps;
   const settings: WebhookSettings = loadWebhookSettings(deps.config.env);
+  const relay = createOutboxRelay({ db, jobs, log: deps.log }, { intervalMs: RELAY_INTERVAL_MS });
+  jobs.attach(relay);
 
   async function mustFindDestination(developerId: string) {
     const row = await destinations.findDestination(db, developerId);
@@ -124,7 +129,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
   /** `emit` for many events in one round trip; returns every stored event id in order. */
   async function emitMany(trx: Db, developerId: string, envelopes: readonly WebhookEnvelope[]) {
-    return writeToOutbox({ jobs, hooks, now: clock.now() }, trx, developerId, envelopes);
+    return writeToOutbox({ jobs, hooks, now: clock.now(), relay }, trx, developerId, envelopes);
   }
 
   /**
@@ -139,6 +144,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   return {
     settings,
     hooks,
+    /** Queues the first attempts of events emitted a few at a time (see relay.ts). */
+    relay,
 
     emit,
     emitMany,

@@ -45,6 +45,8 @@ export interface WebhookEventsTable {
   last_error: string | null;
   /** Set while `held` (indexed, so releasing a developer's held events never scans the rest). */
   held_at: Date | null;
+  /** Pending and not yet queued: the outbox relay (relay.ts) queues its first attempt after commit. */
+  awaiting_job: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Date;
   updated_at: Date;
   delivered_at: Date | null;

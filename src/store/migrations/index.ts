@@ -16,6 +16,7 @@ import * as webhookSecretsAndHolds from './0015_webhook_secrets_and_holds.ts';
 import * as mobileSources from './0016_mobile_sources.ts';
 import * as dashboard from './0018_dashboard.ts';
 import * as labReports from './0019_lab_reports.ts';
+import * as webhookOutboxRelay from './0020_webhook_outbox_relay.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0016_mobile_sources': mobileSources,
   '0018_dashboard': dashboard,
   '0019_lab_reports': labReports,
+  '0020_webhook_outbox_relay': webhookOutboxRelay,
 };

@@ -1,0 +1,121 @@
+// The outbox relay: queues the first delivery attempt of events that were emitted one or a few at a
+// time (outbox.ts marks them `awaiting_job`), many events to a job and many jobs to a transaction.
+//
+// An emit wakes the relay of its own process; the pass runs just after (on embedded PGlite the
+// emitting transaction holds the only connection, so the pass always sees its commit; on
+// PostgreSQL a follow-up pass shortly after catches an emit whose commit came later than the
+// first look). A periodic pass in every process is the safety net: it queues what a process that
+// crashed between commit and relay left marked, and what CLI commands emitted. Relays of several
+// processes share the work through FOR UPDATE SKIP LOCKED.
+import type { Logger } from 'pino';
+import { isDatabaseConnectionError } from '../../core/errors.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { Db } from '../../store/db.ts';
+import { CONNECTION_LOST, faultReporter } from '../../store/fault-reporter.ts';
+import { DELIVERY_QUEUE, firstAttemptJobs } from './outbox.ts';
+import { claimAwaitingJob } from './repo.ts';
+
+/** Events taken per relay transaction; a pass loops while it finds full slices. */
+const SLICE = 1_000;
+/** How soon after a wake the relay looks (lets the emits of one burst share a pass). */
+const WAKE_DELAY_MS = 2;
+/** A second look after a wake, for an emitting transaction that committed after the first. */
+const FOLLOW_UP_MS = 25;
+
+export type OutboxRelay = {
+  /** An emit marked events: look soon. */
+  wake(): void;
+  /** Starts the periodic pass (and runs one now: events a crash left marked). */
+  start(): void;
+  /** Stops looking; waits for a pass in flight. */
+  stop(): Promise<void>;
+  /** One pass until nothing is left to take (tests, and the timers above); returns events taken. */
+  runOnce(): Promise<number>;
+};
+
+export function createOutboxRelay(
+  deps: { db: Db; jobs: JobQueue; log: Logger },
+  options: { intervalMs: number },
+): OutboxRelay {
+  const reportLoss = faultReporter(deps.log, { source: 'webhook outbox relay', message: CONNECTION_LOST });
+  let running: Promise<number> | null = null;
+  let again = false;
+  let stopped = true;
+  let wakeTimer: NodeJS.Timeout | null = null;
+  let followUpTimer: NodeJS.Timeout | null = null;
+  let interval: NodeJS.Timeout | null = null;
+
+  async function pass(): Promise<number> {
+    const taken = await deps.db.transaction().execute(async (trx) => {
+      const rows = await claimAwaitingJob(trx, SLICE);
+      const pending = rows.filter((row) => row.status === 'pending');
+      await deps.jobs.sendMany(DELIVERY_QUEUE, firstAttemptJobs(pending), trx);
+      return rows.length;
+    });
+    // Workers of this process need no notification round trip to learn of the new jobs.
+    if (taken > 0) deps.jobs.wake(DELIVERY_QUEUE);
+    return taken;
+  }
+
+  async function drain(): Promise<number> {
+    let total = 0;
+    do {
+      again = false;
+      const taken = await pass();
+      total += taken;
+      if (taken === SLICE) again = true;
+    } while (again && !stopped);
+    return total;
+  }
+
+  function runOnce(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = drain().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  /** A timer's pass: failures are reported, and the next wake or the periodic pass tries again. */
+  function runInBackground() {
+    runOnce().catch((error: unknown) => {
+      if (isDatabaseConnectionError(error)) reportLoss(error);
+      else if (!stopped) deps.log.error({ err: error }, 'webhook outbox relay pass failed');
+    });
+  }
+
+  return {
+    wake() {
+      if (stopped) return;
+      wakeTimer ??= setTimeout(() => {
+        wakeTimer = null;
+        runInBackground();
+        if (followUpTimer) clearTimeout(followUpTimer);
+        followUpTimer = setTimeout(() => {
+          followUpTimer = null;
+          runInBackground();
+        }, FOLLOW_UP_MS);
+      }, WAKE_DELAY_MS);
+    },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      interval = setInterval(runInBackground, options.intervalMs);
+      interval.unref();
+      runInBackground();
+    },
+    async stop() {
+      const woken = wakeTimer !== null || followUpTimer !== null;
+      for (const timer of [wakeTimer, followUpTimer, interval]) if (timer) clearTimeout(timer);
+      wakeTimer = followUpTimer = interval = null;
+      // A short-lived process (a CLI command) that just emitted queues its events itself.
+      if (woken && !stopped) await runOnce().catch((error: unknown) => reportLoss(error));
+      stopped = true;
+      await running?.catch(() => 0);
+    },
+    runOnce,
+  };
+}

@@ -1,0 +1,76 @@
+// The memory settings `tributary serve` gives itself, so a small server (or a laptop) needs no
+// hand-set V8 flags. They can only be set when a process image starts, so the launcher
+// (bin/tributary.js) replaces itself once (execve: same pid, same stdio, no second process) with
+// these flags added. Measured with bench/idle-memory.ts and bench/data-read.ts (bench/RESULTS.md):
+//
+// - --max-semi-space-size=2: V8's young generation otherwise grows to 2 × 32 MB under any
+//   allocation burst (start-up schema compilation, a long streamed read) and the pages stay
+//   resident; 2 MB semi-spaces cost a few more scavenges and cut ~50 MB of idle RSS.
+// - --max-old-space-size (API and all roles: 384 MB): also makes V8 collect the old generation
+//   sooner during a long read instead of growing the heap to hundreds of MB of garbage; high
+//   enough above the measured peak (< 200 MB) that a legitimate burst never hits it.
+// - WebAssembly tiering is left alone: `--liftoff-only` (no TurboFan for PGlite's PostgreSQL
+//   module) cut a short embedded run's peak from ~700 to ~250 MB, but under steady load the
+//   baseline code made PGlite 2-3x slower (webhook p99 at 500 events/s: 870 ms vs 173 ms) and
+//   the whole service's peak during a 5-year read was no lower (334 vs 282 MB), so it is not set.
+// - glibc malloc: two arenas and a low trim/mmap threshold, so memory freed after start-up
+//   (compiler zones, parsed schemas) goes back to the system instead of staying in the arenas.
+//
+// An operator's own flag of the same name (in NODE_OPTIONS or on the node command line) wins,
+// GLIBC_TUNABLES set by the operator is kept as it is, and TRIBUTARY_MEMORY_TUNING=off turns
+// the whole thing off.
+
+export type ProcessRole = 'api' | 'worker' | 'all';
+
+/** Marks a process image that already carries the tuning (so the launcher execs only once). */
+export const TUNED_MARKER = 'TRIBUTARY_MEMORY_TUNED';
+
+const GLIBC_TUNABLES =
+  'glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=32768:glibc.malloc.mmap_threshold=32768';
+
+/** The V8 flags for a serving process of `role`. */
+export function v8FlagsFor(role: ProcessRole): string[] {
+  const flags = ['--max-semi-space-size=2'];
+  if (role !== 'worker') flags.push('--max-old-space-size=384');
+  return flags;
+}
+
+// `--no-x` is the operator's word on `--x` too.
+const flagName = (flag: string) =>
+  flag
+    .split('=')[0]!
+    .replace(/_/g, '-')
+    .replace(/^--no-/, '--');
+
+/** `flags` minus those the operator already gave (by name) in `given`. */
+export function missingFlags(flags: readonly string[], given: readonly string[]): string[] {
+  const named = new Set(given.map(flagName));
+  return flags.filter((flag) => !named.has(flagName(flag)));
+}
+
+/** The role `tributary serve [--role r]` runs, from its arguments (`all` when absent or unknown). */
+export function roleOf(args: readonly string[]): ProcessRole {
+  const index = args.indexOf('--role');
+  const role = index >= 0 ? args[index + 1] : undefined;
+  return role === 'api' || role === 'worker' ? role : 'all';
+}
+
+export type TunedLaunch = { execArgv: string[]; env: Record<string, string | undefined> };
+
+/**
+ * What the current process should re-exec as for `serve`, or null when nothing needs to change
+ * (already tuned, turned off, or every flag given by the operator).
+ */
+export function tunedLaunch(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  execArgv: readonly string[],
+): TunedLaunch | null {
+  if (args[0] !== 'serve' || env[TUNED_MARKER] || env.TRIBUTARY_MEMORY_TUNING === 'off') return null;
+  const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/).filter((part) => part !== '')];
+  const flags = missingFlags(v8FlagsFor(roleOf(args.slice(1))), given);
+  return {
+    execArgv: [...flags, ...execArgv],
+    env: { ...env, [TUNED_MARKER]: '1', GLIBC_TUNABLES: env.GLIBC_TUNABLES ?? GLIBC_TUNABLES },
+  };
+}
