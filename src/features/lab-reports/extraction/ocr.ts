@@ -3,7 +3,7 @@
 // cached or fetched at run time. One worker per process, created on first use and reused, with
 // calls serialised: recognition is CPU-bound and a second worker would only compete for it.
 import { createRequire } from 'node:module';
-import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 import { UnreadableFileError } from './errors.ts';
 import type { PageText, TextToken } from './tokens.ts';
 
@@ -13,8 +13,10 @@ const ENGLISH = require('@tesseract.js-data/eng') as { langPath: string; gzip: b
 let worker: Promise<Worker> | null = null;
 let queue: Promise<unknown> = Promise.resolve();
 
-function getWorker(): Promise<Worker> {
-  worker ??= createWorker('eng', OEM.LSTM_ONLY, {
+async function startWorker(): Promise<Worker> {
+  // Loaded on first use, like the worker itself: most processes never run OCR.
+  const { createWorker, OEM, PSM } = await import('tesseract.js');
+  const created = await createWorker('eng', OEM.LSTM_ONLY, {
     langPath: ENGLISH.langPath,
     gzip: ENGLISH.gzip,
     // No cache: the model is read from the package each time a worker starts, never written or downloaded.
@@ -23,12 +25,15 @@ function getWorker(): Promise<Worker> {
     // Without a handler the library throws a failed job's error from an event callback, which
     // would end the process; the job's promise carries the error anyway.
     errorHandler: () => undefined,
-  }).then(async (created) => {
-    // Automatic layout: the engine finds blocks and lines (and their slant) itself; rows are rebuilt
-    // from word positions afterwards, so a table's columns in separate blocks come back together.
-    await created.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
-    return created;
   });
+  // Automatic layout: the engine finds blocks and lines (and their slant) itself; rows are rebuilt
+  // from word positions afterwards, so a table's columns in separate blocks come back together.
+  await created.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+  return created;
+}
+
+function getWorker(): Promise<Worker> {
+  worker ??= startWorker();
   worker.catch(() => {
     worker = null;
   });

@@ -4,7 +4,6 @@
 // installed package; pdfjs is never let to fetch anything.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { UnreadableFileError } from './errors.ts';
 import type { PageText, TextToken } from './tokens.ts';
 
@@ -26,6 +25,9 @@ export type PdfPage =
 type TextItem = { str: string; transform: number[]; width: number; height: number };
 
 export async function readPdf(bytes: Uint8Array, options: { maxPages: number }): Promise<PdfPage[]> {
+  // Loaded on the first report, not at start-up: pdfjs is several megabytes of code that a process
+  // which never reads a lab report should neither parse nor keep in memory.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   let document;
   try {
     document = await getDocument({
