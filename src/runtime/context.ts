@@ -90,6 +90,9 @@ export function createContext(deps: {
   });
   const developers = createDevelopersService({
     db,
+    // Embedded storage has one writer, this process (the CLI runs inside it): cached credentials
+    // cannot go stale there. On PostgreSQL other processes revoke keys and suspend developers.
+    cacheCredentials: deps.config.databaseUrl === undefined,
     // Every developer gets its webhook destination (and signing secret) as it is created.
     setUp: async (trx, developer) => ({
       webhookSecret: (await webhooks.createDestinationFor(trx, developer)).secret,

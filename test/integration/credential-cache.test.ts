@@ -1,11 +1,18 @@
 // The per-process credential cache (developers/service.ts) seen from two processes: two developer
-// services over one store stand for two API processes, each with a cache of its own. A key made
-// in one is accepted by the other at once (a refused key is looked up again before the 401), and
-// a key revoked in this process stops working here at once.
+// services over one store stand for two API processes. A key made in one is accepted by the other
+// at once (a refused key is looked up again before the 401); a key revoked in this process stops
+// working here at once; and on PostgreSQL, where other processes write, a key revoked or a
+// developer suspended elsewhere is refused here at once too (no cache there).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createDevelopersService } from '../../src/features/developers/service.ts';
-import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import {
+  createDeveloper,
+  requiresPostgres,
+  startTestService,
+  type TestDeveloper,
+  type TestService,
+} from '../helpers/app.ts';
 
 describe('credential cache across processes', () => {
   let service: TestService;
@@ -49,4 +56,20 @@ describe('credential cache across processes', () => {
     await here.revokeKey(developer.devId, created.id);
     assert.equal((await here.authenticate(developer.devId, created.apiKey)).ok, false);
   });
+
+  test(
+    'on PostgreSQL a key revoked and a developer suspended by another process are refused here at once',
+    requiresPostgres('another process writes the same developers table'),
+    async () => {
+      const here = service.ctx.developers;
+      const created = await here.createKey(developer.devId);
+      assert.equal((await here.authenticate(developer.devId, created.apiKey)).ok, true);
+      await otherProcess.revokeKey(developer.devId, created.id);
+      assert.equal((await here.authenticate(developer.devId, created.apiKey)).ok, false);
+      assert.equal((await here.authenticate(developer.devId, developer.apiKey)).ok, true);
+      await otherProcess.setStatus(developer.devId, 'suspended');
+      const refused = await here.authenticate(developer.devId, developer.apiKey);
+      assert.equal(refused.ok ? 'accepted' : refused.kind, 'forbidden');
+    },
+  );
 });

@@ -65,8 +65,10 @@ function newDeveloperId(name: string): string {
 /**
  * How long an authenticated developer's row and live key hashes are reused without asking the
  * database again. Every change this process makes (suspend, resume, key created or revoked,
- * limits) forgets the entry at once; a change made by another process (PostgreSQL deployments
- * with several processes) is seen within this time.
+ * limits) forgets the entry at once. The cache is only used where this process is the store's
+ * only writer (embedded storage: the CLI runs inside the server): on a shared PostgreSQL another
+ * process may revoke a key or suspend a developer, and that must stop requests at once, not
+ * within a few seconds.
  */
 export const CREDENTIAL_CACHE_MS = 3_000;
 const CREDENTIAL_CACHE_ENTRIES = 10_000;
@@ -78,7 +80,7 @@ type FoundDeveloper = Awaited<ReturnType<typeof repo.findDeveloperWithKeyHashes>
  * presented key is still checked against the hashes on every request; unknown dev-ids are never
  * cached, so a caller cannot fill it. Time is monotonic, independent of any injected clock.
  */
-function createCredentialCache() {
+function createCredentialCache(keepForMs: number) {
   const entries = new Map<string, { found: NonNullable<FoundDeveloper>; until: number }>();
   // Bumped by every change: a look-up that was in flight across one is not kept (it may predate it).
   let changes = 0;
@@ -90,9 +92,9 @@ function createCredentialCache() {
       entries.delete(devId);
       const before = changes;
       const found = await load();
-      if (found && before === changes) {
+      if (found && keepForMs > 0 && before === changes) {
         if (entries.size >= CREDENTIAL_CACHE_ENTRIES) entries.delete(entries.keys().next().value!);
-        entries.set(devId, { found, until: now + CREDENTIAL_CACHE_MS });
+        entries.set(devId, { found, until: now + keepForMs });
       }
       return found;
     },
@@ -112,9 +114,11 @@ export function createDevelopersService(deps: {
   db: Db;
   setUp: DeveloperSetUp;
   statusHooks?: DeveloperStatusHooks;
+  /** True only when no other process writes developers or keys (see CREDENTIAL_CACHE_MS). */
+  cacheCredentials?: boolean;
 }) {
   const { db } = deps;
-  const credentials = createCredentialCache();
+  const credentials = createCredentialCache(deps.cacheCredentials ? CREDENTIAL_CACHE_MS : 0);
 
   async function mustFind(id: string): Promise<DeveloperRow> {
     const row = await repo.findDeveloper(db, id);
