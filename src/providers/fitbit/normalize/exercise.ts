@@ -13,7 +13,7 @@ import type { Activity } from '../../../model/activity.ts';
 import { ActivityType } from '../../../model/activity-type.ts';
 import { HeartRateContext, UploadType } from '../../../model/enums.ts';
 import { localizationOf, type NormalizeContext, statsOf } from '../../../provider-kit/normalize/normalize.ts';
-import { commonSportNames, sportKey } from '../../../provider-kit/normalize/sport-names.ts';
+import { activityTypeOfName } from '../../../provider-kit/normalize/sport-names.ts';
 import { kilocaloriesToKilojoules, paceMinutesPerKilometer } from '../../../provider-kit/normalize/units.ts';
 import {
   durationSeconds,
@@ -40,20 +40,7 @@ const googleNames: Readonly<Record<string, ActivityType>> = {
 
 /** The sport: Google's names, the shared ones, then by parts (`OUTDOOR_BIKING` -> biking). */
 export function googleActivityType(name: string | null): ActivityType {
-  if (!name) return ActivityType.OTHER;
-  const lookup = (key: string) => googleNames[key] ?? commonSportNames[key];
-  const whole = lookup(sportKey(name));
-  if (whole !== undefined) return whole;
-  const parts = name
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  for (let length = parts.length - 1; length >= 1; length--)
-    for (let start = 0; start + length <= parts.length; start++) {
-      const found = lookup(parts.slice(start, start + length).join(''));
-      if (found !== undefined && found !== ActivityType.OTHER) return found;
-    }
-  return ActivityType.OTHER;
+  return activityTypeOfName(name, googleNames);
 }
 
 type HrPoint = { atMs: number; bpm: number; offset: number };

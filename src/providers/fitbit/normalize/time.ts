@@ -4,6 +4,7 @@
 import { formatDateTime } from '../../../model/time.ts';
 import type { NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
 import type { CivilDate, CivilDateTime, GDuration, GInt64 } from './types.ts';
+import { heartRate } from '../../../provider-kit/normalize/measures.ts';
 
 export const isNumber = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
@@ -72,6 +73,5 @@ export function isoOf(date: CivilDate | undefined): string | null {
 export const pointId = (name: unknown): string | null =>
   typeof name === 'string' && name.includes('/dataPoints/') ? (name.split('/').pop() ?? null) : null;
 
-/** Heart rates of 0 and 255 are what devices write when there is no reading. */
-export const heartRateOrNull = (bpm: number | null): number | null =>
-  bpm !== null && bpm > 0 && bpm < 255 ? bpm : null;
+/** Heart rates of 0 and 255 are what devices write when there is no reading (the shared rule). */
+export const heartRateOrNull = (bpm: number | null): number | null => heartRate(bpm);

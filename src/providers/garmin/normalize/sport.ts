@@ -3,7 +3,7 @@
 // its parts, longest run of parts first (`STREET_RUNNING` -> running, `WEIGHTLIFTING_MSK` ->
 // weightlifting), and only then falls back to OTHER.
 import { ActivityType } from '../../../model/activity-type.ts';
-import { commonSportNames, sportKey } from '../../../provider-kit/normalize/sport-names.ts';
+import { activityTypeOfName } from '../../../provider-kit/normalize/sport-names.ts';
 
 const T = ActivityType;
 
@@ -42,21 +42,6 @@ const garminNames: Readonly<Record<string, ActivityType>> = {
   pickleball: T.PADEL_TENNIS,
 };
 
-const lookup = (key: string): ActivityType | undefined => garminNames[key] ?? commonSportNames[key];
-
 export function garminActivityType(name: string | null | undefined): ActivityType {
-  if (typeof name !== 'string' || name.trim() === '') return T.OTHER;
-  const whole = lookup(sportKey(name));
-  if (whole !== undefined) return whole;
-  const parts = name
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((part) => part !== '');
-  for (let length = parts.length - 1; length >= 1; length--) {
-    for (let start = 0; start + length <= parts.length; start++) {
-      const found = lookup(parts.slice(start, start + length).join(''));
-      if (found !== undefined && found !== T.OTHER) return found;
-    }
-  }
-  return T.OTHER;
+  return activityTypeOfName(name, garminNames);
 }

@@ -5,6 +5,7 @@
 import { formatDateTime, MS_PER_DAY } from '../../../model/time.ts';
 import type { NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
 import type { OffsetSeries } from './types.ts';
+import { heartRate, positiveOrNull } from '../../../provider-kit/normalize/measures.ts';
 
 export const isNumber = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
@@ -48,13 +49,11 @@ export function offsetPoints(
   return points.sort((a, b) => a.atSeconds - b.atSeconds);
 }
 
-/** Heart rates of 0 and 255 are what Garmin devices write when there is no reading. */
-export const isHeartRate = (bpm: number) => bpm > 0 && bpm < 255;
-export const heartRateOrNull = (bpm: number | null | undefined): number | null =>
-  isNumber(bpm) && isHeartRate(bpm) ? bpm : null;
+/** Heart rates of 0 and 255 are what Garmin devices write when there is no reading (the shared rule). */
+export const isHeartRate = (bpm: number) => heartRate(bpm) !== null;
+export const heartRateOrNull = heartRate;
 /** A positive measurement, else null (a zero in a summary is "not recorded"). */
-export const positiveOrNull = (value: number | null | undefined): number | null =>
-  isNumber(value) && value > 0 ? value : null;
+export { positiveOrNull };
 export const numberOrNull = (value: number | null | undefined): number | null =>
   isNumber(value) ? value : null;
 /** A string field, else null (an undocumented shape is no value, not a TypeError later). */
