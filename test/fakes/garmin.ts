@@ -29,6 +29,7 @@ import {
   uploadOf,
   userMetricsOf,
 } from './garmin-data.ts';
+import { seedWorkout, type TrainingAccount, trainingRoutes } from './garmin-training.ts';
 
 /**
  * A faithful local Garmin Connect Developer Program (Health API + Activity API) as the public
@@ -77,7 +78,14 @@ const ACTIVITY_KINDS: ReadonlySet<GarminKind> = new Set([
 ]);
 
 type Upload = { kind: GarminKind; days: number[]; at: number; extra: number; manual: boolean };
-type Account = { user: GarminUser; registered: boolean; permissions: Set<string>; uploads: Upload[] };
+type Account = {
+  user: GarminUser;
+  registered: boolean;
+  permissions: Set<string>;
+  uploads: Upload[];
+  /** Training API: workouts and schedules this partner app made for the user. */
+  training: TrainingAccount;
+};
 
 export type GarminFake = FakeServer & {
   clientId: string;
@@ -135,6 +143,9 @@ export async function startGarminFake(
   const backfills: { account: string; kind: string; start: number; end: number }[] = [];
   let fake: GarminFake;
   let store: ReturnType<typeof createTokenStore>;
+  let server: Awaited<ReturnType<typeof startFakeServer>>;
+  let trainingIds = 9_000_000;
+  const nextTrainingId = () => ++trainingIds;
 
   const userIdOf = (account: string) => {
     const hash = createHash('sha256').update(`garmin|${account}`).digest('hex');
@@ -152,7 +163,16 @@ export async function startGarminFake(
         registered: true,
         permissions: new Set(['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'WORKOUT_IMPORT']),
         uploads: [],
+        training: { workouts: new Map(), schedules: [] },
       };
+      // Weekly workouts this app scheduled over the last twelve weeks (read back as planned workouts).
+      const firstDay = Math.floor(server.clock.now() / 1000 / DAY_SECONDS);
+      for (let day = firstDay - 84; day <= firstDay; day += 7) {
+        const date = new Date(day * DAY_SECONDS * 1000).toISOString().slice(0, 10);
+        const workout = seedWorkout(nextTrainingId(), date);
+        found.training.workouts.set(workout.workoutId, workout);
+        found.training.schedules.push({ scheduleId: nextTrainingId(), workoutId: workout.workoutId, date });
+      }
       accounts.set(account, found);
     }
     return found;
@@ -367,11 +387,12 @@ export async function startGarminFake(
         return { status: 200, body: [...auth.account.permissions] };
       },
     },
+    ...trainingRoutes(authorized, nextTrainingId),
     { method: 'GET', path: '/wellness-api/rest/backfill/:path', handler: backfill },
     { method: 'GET', path: '/wellness-api/rest/:path', handler: pull },
   ];
 
-  const server = await startFakeServer({
+  server = await startFakeServer({
     routes,
     faultReply(injected) {
       if (injected.kind === 'unauthorized') return apiError(401, 'Unauthorized');

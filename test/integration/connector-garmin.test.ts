@@ -18,7 +18,7 @@ runConnectorPath<GarminFake>({
   startFake: () => startGarminFake({ offsetMinutes: 60 }),
   // Garmin publishes no limit; the fake has none, so the budget is as large as the test needs.
   env: { GARMIN_REQUEST_BUDGET: '100000/60' },
-  types: ['activity', 'athlete', 'body', 'daily', 'sleep'],
+  types: ['activity', 'athlete', 'body', 'daily', 'sleep', 'plannedWorkout'],
   apiPrefix: '/wellness-api/rest/',
   tokenPath: '/di-oauth2-service/oauth/token',
   async subscribe(fake, _service, publicUrl) {
@@ -80,7 +80,7 @@ describe('GARMIN notifications beyond the ping', () => {
     await until(
       async () => {
         const progress = await service.ctx.connectors.backfill.progress(userId);
-        return progress.length === 5 && progress.every((row) => row.status === 'done');
+        return progress.length === 6 && progress.every((row) => row.status === 'done');
       },
       'the backfill',
       120_000,
