@@ -22,6 +22,7 @@ import {
   epochsOf,
   type GarminUser,
   hrvOf,
+  mctOf,
   pulseOxOf,
   respirationOf,
   sleepOf,
@@ -40,7 +41,8 @@ import { seedWorkout, type TrainingAccount, trainingRoutes } from './garmin-trai
  * summary time (at most 90 days, within 5 years; 202, 409 for a duplicate) that re-upload the
  * summaries and ping, user permissions (ACTIVITY_EXPORT / HEALTH_EXPORT gate the summary types,
  * 403 otherwise), and unsigned ping / push / deregistration / permission-change notifications
- * carrying the `garmin-client-id` header. Point `GARMIN_BASE_URL` at `baseUrl`.
+ * carrying the `garmin-client-id` header; Women's Health cycle tracking (`mct`) as a summary type,
+ * and the Training API (garmin-training.ts). Point `GARMIN_BASE_URL` at `baseUrl`.
  */
 export type GarminKind =
   | 'dailies'
@@ -54,7 +56,8 @@ export type GarminKind =
   | 'userMetrics'
   | 'activities'
   | 'activityDetails'
-  | 'manuallyUpdatedActivities';
+  | 'manuallyUpdatedActivities'
+  | 'mct';
 
 const PATHS: Readonly<Record<GarminKind, string>> = {
   dailies: 'dailies',
@@ -69,6 +72,7 @@ const PATHS: Readonly<Record<GarminKind, string>> = {
   activities: 'activities',
   activityDetails: 'activityDetails',
   manuallyUpdatedActivities: 'manuallyUpdatedActivities',
+  mct: 'mct',
 };
 const KIND_OF_PATH = new Map(Object.entries(PATHS).map(([kind, path]) => [path, kind as GarminKind]));
 const ACTIVITY_KINDS: ReadonlySet<GarminKind> = new Set([
@@ -205,6 +209,8 @@ export async function startGarminFake(
         return activitiesOf(user, day, extra);
       case 'activityDetails':
         return activitiesOf(user, day, extra).map(activityDetailsOf);
+      case 'mct':
+        return [mctOf(user, day)];
       case 'manuallyUpdatedActivities':
         return upload?.manual
           ? activitiesOf(user, day).map((activity) => ({

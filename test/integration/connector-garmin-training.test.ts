@@ -116,7 +116,7 @@ describe('GARMIN Training API: planned workouts', () => {
     await until(
       async () => {
         const progress = await service.ctx.connectors.backfill.progress(userId);
-        return progress.length === 6 && progress.every((row) => row.status === 'done');
+        return progress.length === 7 && progress.every((row) => row.status === 'done');
       },
       'the backfill',
       120_000,

@@ -8,8 +8,7 @@ import { garminPlannedWorkoutFetcher, garminPlannedWorkouts } from './training.t
 // credentials in the body, scopes fixed at app creation, user id from the partner gateway,
 // deleting the user registration revokes access. Data by upload window (pings / pushes and
 // pulls), backfill by request. Planned workouts go out through the Training API (training.ts;
-// the user must grant WORKOUT_IMPORT). The Women's Health API (menstruation) is not built yet,
-// so it is not declared.
+// the user must grant WORKOUT_IMPORT); Women's Health cycle tracking (`mct`) is menstruation.
 export const garmin = remoteProvider({
   declaration: {
     id: 'GARMIN',
@@ -34,7 +33,7 @@ export const garmin = remoteProvider({
         token: 'bearer',
       },
     },
-    dataTypes: ['activity', 'athlete', 'body', 'daily', 'sleep', 'plannedWorkout'],
+    dataTypes: ['activity', 'athlete', 'body', 'daily', 'sleep', 'plannedWorkout', 'menstruation'],
     writesPlannedWorkouts: true,
     historyDays: GARMIN_HISTORY_DAYS,
     enabledByDefault: true,
