@@ -112,7 +112,16 @@ export type NotificationRequest = {
 export type Verification = 'valid' | 'invalid' | 'unconfigured';
 
 /** Where changed data lies, found with the user's own credentials. */
-export type ChangedData = { types: readonly ProviderDataType[]; startDate: string; endDate: string };
+export type ChangedData = {
+  types: readonly ProviderDataType[];
+  startDate: string;
+  endDate: string;
+  /**
+   * The provider said records of these days were deleted, and a fetch of the range returns
+   * everything it still holds there: stored records of these days the fetch lacks are removed.
+   */
+  deleted?: boolean;
+};
 
 /**
  * What a notification about the account itself turned out to mean, once confirmed with the

@@ -58,6 +58,11 @@ export type DataSource = {
   writePlannedWorkouts?(
     args: DataSourceContext & { workouts: readonly PlannedWorkoutDetails[] },
   ): Promise<string[]>;
+  /**
+   * Why planned workouts cannot be written for this user (e.g. a permission the user did not
+   * grant), answered to the developer as a 400; null when they can. Absent: always can.
+   */
+  plannedWorkoutRefusal?(user: DataSourceUser): string | null;
   /** Deletes planned workouts at the provider; one outcome per id, in order. */
   deletePlannedWorkouts?(
     args: DataSourceContext & { ids: readonly string[] },

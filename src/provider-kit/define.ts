@@ -7,7 +7,8 @@ import { ProviderDataError } from './data-source.ts';
 import type { Provider, ProviderDataType, ProviderDeclaration } from './types.ts';
 import type { NotificationHooks, ProviderApi, TypeFetcher } from './api.ts';
 
-type PlannedWorkoutHooks = Required<Pick<DataSource, 'writePlannedWorkouts' | 'deletePlannedWorkouts'>>;
+type PlannedWorkoutHooks = Required<Pick<DataSource, 'writePlannedWorkouts' | 'deletePlannedWorkouts'>> &
+  Pick<DataSource, 'plannedWorkoutRefusal'>;
 
 export type RemoteProviderSpec<D extends ProviderDeclaration> = {
   declaration: D;

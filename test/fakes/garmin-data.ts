@@ -331,3 +331,40 @@ export function activityDetailsOf(activity: Json): Json {
     samples,
   };
 }
+
+/** The cycle of `day`: 28-day cycles with a 5-day period, anchored per account. */
+export function cycleOf(user: GarminUser, day: number) {
+  const anchor = seeded(`${user.seed}|cycle`).int(0, 27);
+  const dayInCycle = ((((day - anchor) % 28) + 28) % 28) + 1;
+  return { dayInCycle, periodStart: day - dayInCycle + 1 };
+}
+
+/** A Women's Health cycle tracking summary (`mct`) as of `day`, updated that evening. */
+export function mctOf(user: GarminUser, day: number): Json {
+  const { dayInCycle, periodStart } = cycleOf(user, day);
+  const phases: [string, number, number][] = [
+    ['MENSTRUAL', 1, 5],
+    ['FOLLICULAR', 6, 11],
+    ['FERTILE', 12, 13],
+    ['OVULATION', 14, 14],
+    ['LUTEAL', 15, 28],
+  ];
+  const [phase, first, last] = phases.find(([, from, to]) => dayInCycle >= from && dayInCycle <= to)!;
+  return {
+    userId: user.userId,
+    summaryId: `${summaryId(user, periodStart * DAY_SECONDS, 'mct')}-${dayInCycle}`,
+    periodStartDate: isoDay(periodStart),
+    dayInCycle,
+    periodLength: 5,
+    currentPhase: phases.findIndex(([name]) => name === phase) + 1,
+    currentPhaseType: phase,
+    lengthOfCurrentPhase: last - first + 1,
+    daysUntilNextPhase: last - dayInCycle + 1,
+    predictedCycleLength: 28,
+    isPredictedCycle: false,
+    cycleLength: 28,
+    fertileWindowStart: 10,
+    lengthOfFertileWindow: 6,
+    lastUpdatedTimeInSeconds: midnight(day, user) + 20 * 3600,
+  };
+}

@@ -22,6 +22,7 @@ import {
   epochsOf,
   type GarminUser,
   hrvOf,
+  mctOf,
   pulseOxOf,
   respirationOf,
   sleepOf,
@@ -29,6 +30,7 @@ import {
   uploadOf,
   userMetricsOf,
 } from './garmin-data.ts';
+import { seedWorkout, type TrainingAccount, trainingRoutes } from './garmin-training.ts';
 
 /**
  * A faithful local Garmin Connect Developer Program (Health API + Activity API) as the public
@@ -39,7 +41,8 @@ import {
  * summary time (at most 90 days, within 5 years; 202, 409 for a duplicate) that re-upload the
  * summaries and ping, user permissions (ACTIVITY_EXPORT / HEALTH_EXPORT gate the summary types,
  * 403 otherwise), and unsigned ping / push / deregistration / permission-change notifications
- * carrying the `garmin-client-id` header. Point `GARMIN_BASE_URL` at `baseUrl`.
+ * carrying the `garmin-client-id` header; Women's Health cycle tracking (`mct`) as a summary type,
+ * and the Training API (garmin-training.ts). Point `GARMIN_BASE_URL` at `baseUrl`.
  */
 export type GarminKind =
   | 'dailies'
@@ -53,7 +56,8 @@ export type GarminKind =
   | 'userMetrics'
   | 'activities'
   | 'activityDetails'
-  | 'manuallyUpdatedActivities';
+  | 'manuallyUpdatedActivities'
+  | 'mct';
 
 const PATHS: Readonly<Record<GarminKind, string>> = {
   dailies: 'dailies',
@@ -68,6 +72,7 @@ const PATHS: Readonly<Record<GarminKind, string>> = {
   activities: 'activities',
   activityDetails: 'activityDetails',
   manuallyUpdatedActivities: 'manuallyUpdatedActivities',
+  mct: 'mct',
 };
 const KIND_OF_PATH = new Map(Object.entries(PATHS).map(([kind, path]) => [path, kind as GarminKind]));
 const ACTIVITY_KINDS: ReadonlySet<GarminKind> = new Set([
@@ -77,7 +82,14 @@ const ACTIVITY_KINDS: ReadonlySet<GarminKind> = new Set([
 ]);
 
 type Upload = { kind: GarminKind; days: number[]; at: number; extra: number; manual: boolean };
-type Account = { user: GarminUser; registered: boolean; permissions: Set<string>; uploads: Upload[] };
+type Account = {
+  user: GarminUser;
+  registered: boolean;
+  permissions: Set<string>;
+  uploads: Upload[];
+  /** Training API: workouts and schedules this partner app made for the user. */
+  training: TrainingAccount;
+};
 
 export type GarminFake = FakeServer & {
   clientId: string;
@@ -135,6 +147,9 @@ export async function startGarminFake(
   const backfills: { account: string; kind: string; start: number; end: number }[] = [];
   let fake: GarminFake;
   let store: ReturnType<typeof createTokenStore>;
+  let server: Awaited<ReturnType<typeof startFakeServer>>;
+  let trainingIds = 9_000_000;
+  const nextTrainingId = () => ++trainingIds;
 
   const userIdOf = (account: string) => {
     const hash = createHash('sha256').update(`garmin|${account}`).digest('hex');
@@ -152,7 +167,16 @@ export async function startGarminFake(
         registered: true,
         permissions: new Set(['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'WORKOUT_IMPORT']),
         uploads: [],
+        training: { workouts: new Map(), schedules: [] },
       };
+      // Weekly workouts this app scheduled over the last twelve weeks (read back as planned workouts).
+      const firstDay = Math.floor(server.clock.now() / 1000 / DAY_SECONDS);
+      for (let day = firstDay - 84; day <= firstDay; day += 7) {
+        const date = new Date(day * DAY_SECONDS * 1000).toISOString().slice(0, 10);
+        const workout = seedWorkout(nextTrainingId(), date);
+        found.training.workouts.set(workout.workoutId, workout);
+        found.training.schedules.push({ scheduleId: nextTrainingId(), workoutId: workout.workoutId, date });
+      }
       accounts.set(account, found);
     }
     return found;
@@ -185,6 +209,8 @@ export async function startGarminFake(
         return activitiesOf(user, day, extra);
       case 'activityDetails':
         return activitiesOf(user, day, extra).map(activityDetailsOf);
+      case 'mct':
+        return [mctOf(user, day)];
       case 'manuallyUpdatedActivities':
         return upload?.manual
           ? activitiesOf(user, day).map((activity) => ({
@@ -367,11 +393,12 @@ export async function startGarminFake(
         return { status: 200, body: [...auth.account.permissions] };
       },
     },
+    ...trainingRoutes(authorized, nextTrainingId),
     { method: 'GET', path: '/wellness-api/rest/backfill/:path', handler: backfill },
     { method: 'GET', path: '/wellness-api/rest/:path', handler: pull },
   ];
 
-  const server = await startFakeServer({
+  server = await startFakeServer({
     routes,
     faultReply(injected) {
       if (injected.kind === 'unauthorized') return apiError(401, 'Unauthorized');

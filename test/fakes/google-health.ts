@@ -47,6 +47,8 @@ export type GoogleHealthFake = FakeServer & {
     endMs: number,
     options?: { operation?: string; secret?: string; account?: string },
   ): Promise<Delivery>;
+  /** The user deletes the `dataType` point that starts at `atMs` (in the Fitbit app). */
+  deletePoint(dataType: string, atMs: number): void;
 };
 
 const SCOPE = 'https://www.googleapis.com/auth/googlehealth';
@@ -97,6 +99,7 @@ export async function startGoogleHealthFake(
   let fake: GoogleHealthFake;
   let store: ReturnType<typeof createTokenStore>;
 
+  const deleted = new Set<string>();
   const healthUserIdOf = (account: string) =>
     createHash('sha256').update(`ghealth|${account}`).digest('hex').slice(0, 20);
   const userOf = (account: string): GoogleHealthUser => ({
@@ -172,7 +175,8 @@ export async function startGoogleHealthFake(
     const points: { atMs: number; point: unknown }[] = [];
     for (let day = Math.max(firstDay, oldest); day <= Math.min(lastDay, today); day++)
       for (const point of pointsOf(type, user, day))
-        if (keep(point) && point.atMs <= fake.clock.now()) points.push(point);
+        if (keep(point) && point.atMs <= fake.clock.now() && !deleted.has(`${type}|${point.atMs}`))
+          points.push(point);
     points.sort((a, b) => b.atMs - a.atMs);
     const page = pageOf(
       points,
@@ -334,6 +338,7 @@ export async function startGoogleHealthFake(
     perUserPerMinute: 300,
     healthUserIdOf,
     expireAccessTokens: () => store.expireAccessTokens(),
+    deletePoint: (dataType: string, atMs: number) => void deleted.add(`${dataType}|${atMs}`),
     async verifyEndpoint() {
       const withSecret = await post({ type: 'verification' }, fake.subscriber?.secret ?? null);
       const withoutSecret = await post({ type: 'verification' }, null);

@@ -123,3 +123,98 @@ describe('FITBIT with a scope left unticked, and notifications with the wrong se
     assert.equal(withoutSecret, 401);
   });
 });
+
+// Google says when data points were deleted (operation DELETE). The days it names are fetched
+// again and replace what is stored: a record Google no longer returns is removed here, the other
+// records of those days and of other types stay.
+describe('FITBIT: a DELETE notification removes what Google deleted', () => {
+  let fake: GoogleHealthFake;
+  let service: TestService;
+  let developer: TestDeveloper;
+  let userId: string;
+
+  before(async () => {
+    fake = await startGoogleHealthFake({ offsetMinutes: 60 });
+    fake.perUserPerMinute = 100_000;
+    service = await startTestService({
+      env: {
+        ...providerEnv('FITBIT', fake),
+        FITBIT_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        FITBIT_REQUEST_BUDGET: '100000/60',
+        FITBIT_USER_SHARE: '1',
+      },
+    });
+    await service.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = service.app.server.address() as AddressInfo;
+    fake.subscriber = {
+      endpointUri: `http://127.0.0.1:${address.port}/providers/FITBIT/webhook`,
+      secret: WEBHOOK_SECRET,
+    };
+    developer = await createDeveloper(service.ctx);
+    const link = await authenticateUser(service.app, developer, 'FITBIT', { reference_id: 'fitbit-delete' });
+    userId = link.userId;
+    const back = await followAuthorize(link.authUrl.toString());
+    const landing = await service.app.inject({ method: 'GET', url: pathOf(back) });
+    assert.equal(landing.statusCode, 302, landing.body);
+  });
+  after(async () => {
+    await service?.close();
+    await fake?.close();
+  });
+
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const stored = (type: string) =>
+    service.ctx.db
+      .selectFrom('data_records')
+      .select(['identity_key', 'anchor_day', 'summary'])
+      .where('user_id', '=', userId)
+      .where('type', '=', type)
+      .where('anchor_day', '>=', day(-9))
+      .where('anchor_day', '<', day(-2))
+      .execute();
+  async function until(check: () => Promise<boolean>, what: string) {
+    const deadline = Date.now() + 20_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  test('the deleted workout is gone, the rest of its days stay', async () => {
+    for (const type of ['activity', 'daily']) {
+      const read = await service.app.inject({
+        method: 'GET',
+        url: `/v2/${type}?user_id=${userId}&start_date=${day(-9)}&end_date=${day(-3)}&to_webhook=false`,
+        headers: developer.headers,
+      });
+      assert.equal(read.statusCode, 200, read.body);
+    }
+    const workouts = await stored('activity');
+    const dailies = await stored('daily');
+    assert.ok(workouts.length >= 2, 'stored workouts');
+    const victim = workouts[0]!;
+    // The json column comes back parsed on some drivers, as text on others.
+    const summary = (typeof victim.summary === 'string' ? JSON.parse(victim.summary) : victim.summary) as {
+      metadata: { start_time: string };
+    };
+    const startMs = Date.parse(summary.metadata.start_time);
+
+    fake.deletePoint('exercise', startMs);
+    const deletion = await fake.notify('exercise', startMs, startMs + 3_600_000, { operation: 'DELETE' });
+    assert.equal(deletion.status, 200, deletion.responseBody);
+    await until(
+      async () => !(await stored('activity')).some((row) => row.identity_key === victim.identity_key),
+      'the deleted workout removed',
+    );
+    const after = await stored('activity');
+    assert.deepEqual(
+      after.map((row) => row.identity_key).sort(),
+      workouts
+        .filter((row) => row.identity_key !== victim.identity_key)
+        .map((row) => row.identity_key)
+        .sort(),
+      'only the deleted workout went',
+    );
+    assert.equal((await stored('daily')).length, dailies.length, 'other types of the day stay');
+  });
+});

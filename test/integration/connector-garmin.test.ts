@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { followAuthorize, providerEnv } from '../fakes/fake-server.ts';
 import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
+import { cycleOf, isoDay } from '../fakes/garmin-data.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { authenticateUser, pathOf } from '../helpers/connections.ts';
 import { runConnectorPath } from '../helpers/connector-path.ts';
@@ -18,7 +19,7 @@ runConnectorPath<GarminFake>({
   startFake: () => startGarminFake({ offsetMinutes: 60 }),
   // Garmin publishes no limit; the fake has none, so the budget is as large as the test needs.
   env: { GARMIN_REQUEST_BUDGET: '100000/60' },
-  types: ['activity', 'athlete', 'body', 'daily', 'sleep'],
+  types: ['activity', 'athlete', 'body', 'daily', 'sleep', 'plannedWorkout', 'menstruation'],
   apiPrefix: '/wellness-api/rest/',
   tokenPath: '/di-oauth2-service/oauth/token',
   async subscribe(fake, _service, publicUrl) {
@@ -80,7 +81,7 @@ describe('GARMIN notifications beyond the ping', () => {
     await until(
       async () => {
         const progress = await service.ctx.connectors.backfill.progress(userId);
-        return progress.length === 5 && progress.every((row) => row.status === 'done');
+        return progress.length === 7 && progress.every((row) => row.status === 'done');
       },
       'the backfill',
       120_000,
@@ -103,6 +104,36 @@ describe('GARMIN notifications beyond the ping', () => {
       'a daily data event after the push',
     );
     assert.ok(fake.requestsTo('/wellness-api/rest/dailies').length > pullsBefore, 'the upload was pulled');
+  });
+
+  test("Women's Health: a cycle tracking push arrives as that day's menstruation", async () => {
+    const day = dayNow() - 1;
+    const { dayInCycle, periodStart } = cycleOf(fake.accountOf('account-1').user, day);
+    const before = receiver.received.length;
+    const answer = await fake.push('mct', day);
+    assert.equal(answer.status, 200, answer.responseBody);
+    type Day = { metadata: { start_time: string }; menstruation_data: Record<string, unknown> };
+    let found: Day | undefined;
+    await receiver.waitFor((list) => {
+      for (const entry of list.slice(before)) {
+        const event = JSON.parse(entry.body) as { type: string; data?: Day[] };
+        if (event.type !== 'menstruation') continue;
+        found = event.data?.find((record) => record.metadata.start_time.startsWith(isoDay(day)));
+        if (found) return true;
+      }
+      return false;
+    }, 'a menstruation data event for the pushed day');
+    const data = found!.menstruation_data;
+    assert.equal(data.day_in_cycle, dayInCycle);
+    assert.equal(data.period_start_date, isoDay(periodStart));
+    assert.equal(data.period_length_days, 5);
+    assert.equal(data.cycle_length_days, 28);
+    // MENSTRUAL 1-5 -> PERIOD 1, FOLLICULAR 6-11 -> 2, FERTILE 12-13 -> 3, OVULATION 14 -> 4, LUTEAL -> 5.
+    const phase =
+      dayInCycle <= 5 ? 1 : dayInCycle <= 11 ? 2 : dayInCycle <= 13 ? 3 : dayInCycle === 14 ? 4 : 5;
+    assert.equal(data.current_phase, phase);
+    assert.equal(data.fertility_window_start, isoDay(periodStart + 9));
+    assert.equal(data.fertility_window_end, isoDay(periodStart + 14));
   });
 
   test('a manually updated activity arrives as an update of the workout', async () => {

@@ -217,6 +217,22 @@ export async function deleteRecords(
     .execute();
 }
 
+/** Removes the records of local days [startDate, endDate) whose identity is not in `keep`. */
+export async function deleteRecordsOfDaysExcept(
+  db: Db,
+  input: { userId: string; type: string; startDate: string; endDate: string; keep: readonly string[] },
+): Promise<number> {
+  let query = db
+    .deleteFrom('data_records')
+    .where('user_id', '=', input.userId)
+    .where('type', '=', input.type)
+    .where('anchor_day', '>=', input.startDate)
+    .where('anchor_day', '<', input.endDate);
+  if (input.keep.length > 0) query = query.where('identity_key', 'not in', input.keep);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function insertRawPayload(
   db: Db,
   row: { userId: string; provider: string; type: string; fetchedAt: Date; payload: unknown },

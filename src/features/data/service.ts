@@ -265,10 +265,19 @@ export function createDataService(deps: DataDeps) {
     type: ProviderDataType,
     records: readonly unknown[],
     raw?: unknown,
-    options: { emit?: boolean } = {},
+    options: { emit?: boolean; replaceDays?: { startDate: string; endDate: string } } = {},
   ): Promise<{ stored: number; invalid: number }> {
     const now = clock.now();
     const prepared = prepareAll(log, { user, type, records, now });
+    if (options.replaceDays) {
+      // Deleted at the provider: what it no longer returns for these days goes here too.
+      await repo.deleteRecordsOfDaysExcept(trx, {
+        userId: user.id,
+        type,
+        ...options.replaceDays,
+        keep: prepared.stored.map((record) => record.identityKey),
+      });
+    }
     await storeBatch({ rawRetentionDays: retentionDays }, trx, {
       user,
       type,

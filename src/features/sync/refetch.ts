@@ -6,14 +6,30 @@ import type { Db } from '../../store/db.ts';
 
 /** Where refetched records go, and how a revoked grant is reported. */
 export type NotificationSinks = {
-  ingest(trx: Db, user: UserRow, type: ProviderDataType, records: readonly unknown[]): Promise<unknown>;
+  /**
+   * Stores and sends records; with `replaceDays`, the stored records of those local days that are
+   * not among them are removed first (they were deleted at the provider).
+   */
+  ingest(
+    trx: Db,
+    user: UserRow,
+    type: ProviderDataType,
+    records: readonly unknown[],
+    options?: { replaceDays?: { startDate: string; endDate: string } },
+  ): Promise<unknown>;
   markAccessRevoked(trx: Db, userId: string): Promise<boolean>;
   /** The user now grants these permissions at the provider (a `permission_change` if they differ). */
   changePermissions?(trx: Db, userId: string, granted: readonly string[]): Promise<boolean>;
 };
 
 /** Days a provider says changed, for some of its data types (from a notification or a poll). */
-export type ChangedRange = { types: readonly ProviderDataType[]; startDate: string; endDate: string };
+export type ChangedRange = {
+  types: readonly ProviderDataType[];
+  startDate: string;
+  endDate: string;
+  /** Records were deleted at the provider: the days are replaced by what the fetch returns. */
+  deleted?: boolean;
+};
 
 /**
  * Fetches the changed days of one connection again and ingests them (which sends them on as
@@ -41,6 +57,13 @@ export async function refetchChanged(
       endDate: changed.endDate,
     })) {
       records.push(...page.records);
+    }
+    if (changed.deleted) {
+      // Even an empty answer counts: every record of these days may be gone.
+      const replaceDays = { startDate: changed.startDate, endDate: changed.endDate };
+      await db.transaction().execute((trx) => sinks.ingest(trx, user, type, records, { replaceDays }));
+      sent += records.length;
+      continue;
     }
     if (records.length === 0) continue;
     await db.transaction().execute((trx) => sinks.ingest(trx, user, type, records));

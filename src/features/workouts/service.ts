@@ -189,8 +189,15 @@ export function createWorkoutsService(deps: WorkoutsDeps) {
     if (provider?.declaration.writesPlannedWorkouts) {
       if (provider.declaration.authKind === 'sdk') return { user, delivery: 'queued', source: null };
       const source = provider.connector?.data;
-      if (source?.writePlannedWorkouts && source.deletePlannedWorkouts)
+      if (source?.writePlannedWorkouts && source.deletePlannedWorkouts) {
+        const refusal = source.plannedWorkoutRefusal?.({
+          id: user.id,
+          providerUserId: user.provider_user_id,
+          scopes: user.scopes,
+        });
+        if (refusal) throw invalidParameter('user_id', refusal);
         return { user, delivery: 'pushed', source };
+      }
     }
     throw invalidParameter('user_id', `planned workouts cannot be written to provider ${user.provider}`);
   }

@@ -103,6 +103,8 @@ export const fitbitNotifications: NotificationHooks = {
       types: [...types],
       startDate: addDays(from.slice(0, 10), -1),
       endDate: addDays(to.slice(0, 10), 2),
+      // A fetch of these days returns all Google still holds: what it lacks was deleted.
+      deleted: notification.action === 'delete',
     };
   },
 };

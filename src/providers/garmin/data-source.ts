@@ -39,6 +39,7 @@ export const SUMMARY_PATHS = {
   activities: 'activities',
   activityDetails: 'activityDetails',
   manuallyUpdatedActivities: 'manuallyUpdatedActivities',
+  mct: 'mct',
 } as const;
 export type SummaryKind = keyof typeof SUMMARY_PATHS;
 
@@ -141,6 +142,7 @@ export const garminFetchers = {
     ['activities', 'activityDetails', 'manuallyUpdatedActivities'],
     n.activities.normalize,
   ),
+  menstruation: summaryFetcher(['mct'], n.mct.normalize),
   async *athlete(args) {
     const body = await args.http.json<{ userId?: unknown }>({ url: GARMIN_USER_ID_URL });
     const userId = typeof body?.userId === 'string' ? body.userId : args.user.providerUserId;

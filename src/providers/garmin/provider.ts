@@ -1,13 +1,14 @@
 import { remoteProvider } from '../../provider-kit/define.ts';
 import { garminApi, garminNotifications } from './connector.ts';
 import { GARMIN_HISTORY_DAYS, garminFetchers } from './data-source.ts';
+import { garminPlannedWorkoutFetcher, garminPlannedWorkouts } from './training.ts';
 
 // Facts: docs/providers.md#garmin and ../shared/reference/providers-3.md §2 (partner-gated; the
 // public programme pages and open-source integrations [C]): OAuth2 with PKCE required,
 // credentials in the body, scopes fixed at app creation, user id from the partner gateway,
 // deleting the user registration revokes access. Data by upload window (pings / pushes and
-// pulls), backfill by request. The Training API (planned workouts) and the Women's Health API
-// (menstruation) are not built yet, so they are not declared.
+// pulls), backfill by request. Planned workouts go out through the Training API (training.ts;
+// the user must grant WORKOUT_IMPORT); Women's Health cycle tracking (`mct`) is menstruation.
 export const garmin = remoteProvider({
   declaration: {
     id: 'GARMIN',
@@ -32,12 +33,13 @@ export const garmin = remoteProvider({
         token: 'bearer',
       },
     },
-    dataTypes: ['activity', 'athlete', 'body', 'daily', 'sleep'],
-    writesPlannedWorkouts: false,
+    dataTypes: ['activity', 'athlete', 'body', 'daily', 'sleep', 'plannedWorkout', 'menstruation'],
+    writesPlannedWorkouts: true,
     historyDays: GARMIN_HISTORY_DAYS,
     enabledByDefault: true,
   },
   api: garminApi,
-  fetchers: garminFetchers,
+  fetchers: { ...garminFetchers, plannedWorkout: garminPlannedWorkoutFetcher },
+  plannedWorkouts: garminPlannedWorkouts,
   notifications: garminNotifications,
 });

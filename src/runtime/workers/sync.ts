@@ -76,7 +76,8 @@ export function defineSyncJobs(ctx: AppContext) {
     handler: async (jobs) => {
       for (const job of jobs) {
         await ctx.connectors.notifications.handle(job.data, {
-          ingest: (trx, user, type, records) => ctx.data.ingest(trx, user, type, records),
+          ingest: (trx, user, type, records, options) =>
+            ctx.data.ingest(trx, user, type, records, undefined, options),
           markAccessRevoked: (trx, userId) => ctx.connections.markAccessRevoked(trx, userId),
           changePermissions: (trx, userId, granted) =>
             ctx.connections.changePermissions(trx, userId, granted),

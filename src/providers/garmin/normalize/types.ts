@@ -168,3 +168,22 @@ export type GarminActivityDetails = {
   samples?: readonly (GarminActivitySample | null)[];
   laps?: readonly { startTimeInSeconds?: number }[];
 };
+
+/** A Women's Health menstrual cycle tracking summary (`mct`) [C/?]. */
+export type GarminCycle = {
+  userId?: string;
+  summaryId?: string;
+  periodStartDate?: string;
+  dayInCycle?: number;
+  periodLength?: number;
+  currentPhase?: number;
+  currentPhaseType?: string;
+  lengthOfCurrentPhase?: number;
+  daysUntilNextPhase?: number;
+  predictedCycleLength?: number;
+  isPredictedCycle?: boolean;
+  cycleLength?: number;
+  fertileWindowStart?: number;
+  lengthOfFertileWindow?: number;
+  lastUpdatedTimeInSeconds?: number;
+};
