@@ -14,7 +14,8 @@ import type { WebhooksService } from '../webhooks/service.ts';
 import { completedEvent, failedEvent } from './events.ts';
 import { EXTENSIONS, sniffMediaType } from './media-types.ts';
 import * as repo from './repo.ts';
-import { parseReport, UnreadableFileError } from './report.ts';
+import { UnreadableFileError } from './extraction/errors.ts';
+import type { parseReport } from './report.ts';
 import type { FailureReason, StatusEntry } from './tables.ts';
 import { LAB_REPORT_QUEUE } from './queue.ts';
 import { sessionView, summaryView, type DeliveryState } from './views.ts';
@@ -65,7 +66,10 @@ function checkDate(name: string, value: string | undefined): string | undefined 
 
 export function createLabReportsService(deps: LabReportsDeps) {
   const { db, jobs, clock, secretBox, webhooks } = deps;
-  const parse = deps.parse ?? parseReport;
+  // The extraction code and the biomarker dictionary load with the first report, not at start-up:
+  // a process that never processes a report does not carry them.
+  const parse: typeof parseReport =
+    deps.parse ?? (async (...args) => (await import('./report.ts')).parseReport(...args));
 
   function checkSessionId(sessionId: string) {
     if (!SESSION_ID.test(sessionId)) throw invalidParameter('session_id', 'expected a numeric session id');
