@@ -168,6 +168,19 @@ describe('user information', () => {
       payload: { a: 1 },
     });
     assert.equal(notArray.statusCode, 400);
+    // A JSON scalar passes Ajv's array coercion without being replaced: it must still be a 400.
+    for (const scalar of ['"%00"', '12', 'null', 'true']) {
+      const refused = problemOf(
+        await service.app.inject({
+          method: 'POST',
+          url: '/v2/bulkUserInfo',
+          headers: { ...dev.headers, 'content-type': 'application/json' },
+          payload: scalar,
+        }),
+      );
+      assert.equal(refused.status, 400, scalar);
+      assert.equal(refused.body.detail, 'invalid body: expected a JSON array of user ids', scalar);
+    }
     assert.equal(
       (await service.app.inject({ method: 'POST', url: '/v2/bulkUserInfo', payload: [] })).statusCode,
       401,

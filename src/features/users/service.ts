@@ -124,6 +124,9 @@ export function createUsersService(deps: { db: Db }) {
 
     /** The developer's users among `userIds`, in the order asked; unknown ids are left out. */
     async bulkUserInfo(developerId: string, userIds: readonly string[]): Promise<WireUser[]> {
+      // The schema says array, but Ajv's type coercion cannot replace a request's root value: a
+      // body of "x" or 12 passes validation as if it were ["x"] and arrives here unchanged.
+      if (!Array.isArray(userIds)) throw invalidParameter('body', 'expected a JSON array of user ids');
       const ids = userIds.map((id, index) => requireUuid(`user_ids[${index}]`, id));
       const rows = await repo.findUsersByIds(db, developerId, [...new Set(ids)]);
       const byId = new Map(rows.map((row) => [row.id, row]));
