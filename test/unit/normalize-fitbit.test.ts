@@ -344,7 +344,12 @@ describe('Google Health notifications and filters', () => {
       bytes: async () => null,
       client: null,
     });
-    assert.deepEqual(located, { types: ['sleep'], startDate: '2026-05-31', endDate: '2026-06-04' });
+    assert.deepEqual(located, {
+      types: ['sleep'],
+      startDate: '2026-05-31',
+      endDate: '2026-06-04',
+      deleted: false,
+    });
   });
 
   test('verification bodies and the legacy Fitbit notification (public sample) are ignored', () => {
