@@ -141,6 +141,14 @@ describe('a suspended developer', () => {
     const receiver = await startWebhookReceiver();
     try {
       await setUrl(service, developer, receiver.url);
+      // Earlier tests' events (orders) waited for a URL; setting one sends them. Let them arrive
+      // first, so that only this test's event is held by the suspension below.
+      await waitUntil(async () => {
+        const page = await service.ctx.webhooks.listDeliveries(developer.devId, {});
+        return page.deliveries.every(
+          (delivery) => delivery.status !== 'pending' && delivery.status !== 'held',
+        );
+      }, 'earlier events delivered');
       await suspend();
       let held = '';
       const isHeldEvent = (request: { headers: Record<string, unknown> }) =>
