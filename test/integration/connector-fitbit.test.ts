@@ -47,6 +47,31 @@ runConnectorPath<GoogleHealthFake>({
 
 // Google's consent is granular: a user may untick a scope. That data type is then refused with
 // 403 PERMISSION_DENIED and read as absent; the connection stays active and the rest is read.
+
+/** A service whose subscriber endpoint is registered at the fake, with one FITBIT user connected. */
+async function startConnected(fake: GoogleHealthFake, referenceId: string) {
+  const service = await startTestService({
+    env: {
+      ...providerEnv('FITBIT', fake),
+      FITBIT_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      FITBIT_REQUEST_BUDGET: '100000/60',
+      FITBIT_USER_SHARE: '1',
+    },
+  });
+  await service.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = service.app.server.address() as AddressInfo;
+  fake.subscriber = {
+    endpointUri: `http://127.0.0.1:${address.port}/providers/FITBIT/webhook`,
+    secret: WEBHOOK_SECRET,
+  };
+  const developer = await createDeveloper(service.ctx);
+  const link = await authenticateUser(service.app, developer, 'FITBIT', { reference_id: referenceId });
+  const back = await followAuthorize(link.authUrl.toString());
+  const landing = await service.app.inject({ method: 'GET', url: pathOf(back) });
+  assert.equal(landing.statusCode, 302, landing.body);
+  return { service, developer, userId: link.userId };
+}
+
 describe('FITBIT with a scope left unticked, and notifications with the wrong secret', () => {
   let fake: GoogleHealthFake;
   let service: TestService;
@@ -63,26 +88,7 @@ describe('FITBIT with a scope left unticked, and notifications with the wrong se
       `${scope}.sleep.readonly`,
       `${scope}.profile.readonly`,
     ];
-    service = await startTestService({
-      env: {
-        ...providerEnv('FITBIT', fake),
-        FITBIT_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        FITBIT_REQUEST_BUDGET: '100000/60',
-        FITBIT_USER_SHARE: '1',
-      },
-    });
-    await service.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = service.app.server.address() as AddressInfo;
-    fake.subscriber = {
-      endpointUri: `http://127.0.0.1:${address.port}/providers/FITBIT/webhook`,
-      secret: WEBHOOK_SECRET,
-    };
-    developer = await createDeveloper(service.ctx);
-    const link = await authenticateUser(service.app, developer, 'FITBIT', { reference_id: 'fitbit-scopes' });
-    userId = link.userId;
-    const back = await followAuthorize(link.authUrl.toString());
-    const landing = await service.app.inject({ method: 'GET', url: pathOf(back) });
-    assert.equal(landing.statusCode, 302, landing.body);
+    ({ service, developer, userId } = await startConnected(fake, 'fitbit-scopes'));
   });
   after(async () => {
     await service?.close();
@@ -136,26 +142,7 @@ describe('FITBIT: a DELETE notification removes what Google deleted', () => {
   before(async () => {
     fake = await startGoogleHealthFake({ offsetMinutes: 60 });
     fake.perUserPerMinute = 100_000;
-    service = await startTestService({
-      env: {
-        ...providerEnv('FITBIT', fake),
-        FITBIT_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        FITBIT_REQUEST_BUDGET: '100000/60',
-        FITBIT_USER_SHARE: '1',
-      },
-    });
-    await service.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = service.app.server.address() as AddressInfo;
-    fake.subscriber = {
-      endpointUri: `http://127.0.0.1:${address.port}/providers/FITBIT/webhook`,
-      secret: WEBHOOK_SECRET,
-    };
-    developer = await createDeveloper(service.ctx);
-    const link = await authenticateUser(service.app, developer, 'FITBIT', { reference_id: 'fitbit-delete' });
-    userId = link.userId;
-    const back = await followAuthorize(link.authUrl.toString());
-    const landing = await service.app.inject({ method: 'GET', url: pathOf(back) });
-    assert.equal(landing.statusCode, 302, landing.body);
+    ({ service, developer, userId } = await startConnected(fake, 'fitbit-delete'));
   });
   after(async () => {
     await service?.close();
