@@ -34,7 +34,14 @@ export type LabResult = {
     applied_range?: { lower?: number; upper?: number };
   };
   reference_ranges?: { lower?: number; upper?: number; type?: string }[];
+  /** How sure the reader is of this result, 0..1 (absent on reports read before it was kept: 1). */
+  confidence?: number;
+  /** Set below the reader's confidence threshold: a person should check it against the report. */
+  needs_review?: boolean;
 };
+
+/** A printed row that looked like a result but matched no biomarker: its text, never a value. */
+export type LabUnmatched = { text: string };
 
 export type LabPanel = { id: number; name: string; key: string };
 
@@ -52,4 +59,5 @@ export type ParsedReport = {
   pages: number;
   ocrPages: number;
   notes?: string;
+  unmatched?: LabUnmatched[];
 };
