@@ -105,18 +105,21 @@ export async function readFile(db: Db, sessionId: string): Promise<string | unde
   return row?.sealed;
 }
 
+/** The developer's session, unless deleted. */
+const sessionOf = (db: Db, developerId: string, sessionId: string) =>
+  db
+    .selectFrom('lab_report_sessions')
+    .select(SUMMARY)
+    .where('id', '=', sessionId as never)
+    .where('developer_id', '=', developerId)
+    .where('deleted_at', 'is', null);
+
 export async function findSession(
   db: Db,
   developerId: string,
   sessionId: string,
 ): Promise<SessionRow | undefined> {
-  const row = await db
-    .selectFrom('lab_report_sessions')
-    .select(SUMMARY)
-    .where('id', '=', sessionId as never)
-    .where('developer_id', '=', developerId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await sessionOf(db, developerId, sessionId).executeTakeFirst();
   return row ? toRow(row) : undefined;
 }
 
@@ -147,14 +150,7 @@ export async function lockSession(
   developerId: string,
   sessionId: string,
 ): Promise<SessionRow | undefined> {
-  const row = await trx
-    .selectFrom('lab_report_sessions')
-    .select(SUMMARY)
-    .where('id', '=', sessionId as never)
-    .where('developer_id', '=', developerId)
-    .where('deleted_at', 'is', null)
-    .forUpdate()
-    .executeTakeFirst();
+  const row = await sessionOf(trx, developerId, sessionId).forUpdate().executeTakeFirst();
   return row ? toRow(row) : undefined;
 }
 

@@ -1,6 +1,6 @@
 // Lab reports (the vendor's `/lab-reports`): upload a PDF or photo of a report as multipart form
-// data, then list, read, reprocess, delete sessions and see their deliveries and files. Thin: the lab-reports
-// service decides. Multipart is parsed only inside this scope, with the 20 MB file limit.
+// data, then list, read, reprocess, delete sessions and see their deliveries and files. Thin: the
+// lab-reports service decides. Multipart is parsed only inside this scope, with the 20 MB limit.
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
