@@ -8,11 +8,12 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { createLabReportsService } from '../../src/features/lab-reports/service.ts';
+import { createLabReportsService, UnreadableFileError } from '../../src/features/lab-reports/service.ts';
 import type { LabResult, ParsedReport } from '../../src/features/lab-reports/result-types.ts';
 import {
   createDeveloper,
   problemOf,
+  requiresPostgres,
   startTestService,
   type TestDeveloper,
   type TestService,
@@ -104,12 +105,19 @@ describe('lab reports: reprocess and review marking', () => {
     return response.json() as Json & { results?: Json[]; unmatched?: Json[]; status_history: Json[] };
   };
 
-  const stored = (sessionId: string) =>
-    service.ctx.db
+  const stored = async (sessionId: string) => {
+    const row = await service.ctx.db
       .selectFrom('lab_report_sessions')
-      .select(['status', 'status_history', 'attempts', 'event_id', 'results_count', 'updated_at'])
+      .select(['status', 'status_history', 'attempts', 'event_id', 'results_count', 'error', 'updated_at'])
       .where('id', '=', sessionId as never)
       .executeTakeFirstOrThrow();
+    // JSON columns come back parsed from PostgreSQL and as text from some drivers.
+    const history = row.status_history as unknown;
+    return {
+      ...row,
+      status_history: (typeof history === 'string' ? JSON.parse(history) : history) as Json[],
+    };
+  };
 
   /** A lab-reports service over the test's store whose reader and queue the test holds. */
   const controlled = (read: () => ParsedReport) => {
@@ -328,6 +336,68 @@ describe('lab reports: reprocess and review marking', () => {
     );
     assert.equal(requested.length, 2);
   });
+
+  test('a failed re-read replaces the results with its reason; the next good read clears the reason', async () => {
+    let read: () => ParsedReport = () => report([result('Glucose', 90)]);
+    const { reports } = controlled(() => read());
+    const { upload_id: uploadId } = await reports.upload(
+      { id: developer.devId },
+      { bytes: Buffer.from('%PDF-1.7\n%%EOF\n'), fileName: null },
+      'failing_ref',
+    );
+    const sessionId = await sessionIdOf(uploadId);
+    await reports.process(sessionId);
+    read = () => {
+      throw new UnreadableFileError('the page tree is damaged');
+    };
+    await reports.reprocess({ id: developer.devId }, sessionId);
+    await reports.process(sessionId);
+    const [, failed] = await eventsOf(uploadId, 2);
+    assert.equal(failed!.type, 'lab_report.failed');
+    assert.equal((failed!.data.error as Json).code, 'file_unreadable');
+    const afterFailure = await retrieve(sessionId);
+    assert.equal(afterFailure.current_status, 'failed');
+    assert.equal(afterFailure.results, undefined, 'no results from an earlier read beside a failure');
+    assert.equal(afterFailure.results_count, undefined);
+
+    read = () => report([result('Glucose', 92)]);
+    await reports.reprocess({ id: developer.devId }, sessionId);
+    await reports.process(sessionId);
+    const [, , completed] = await eventsOf(uploadId, 3);
+    assert.equal(completed!.type, 'lab_report.completed');
+    const row = await stored(sessionId);
+    assert.equal(row.status, 'completed');
+    assert.equal(row.error, null);
+    assert.deepEqual(
+      (await retrieve(sessionId)).results!.map((entry) => (entry.source as Json).value),
+      ['92'],
+    );
+  });
+
+  test(
+    'two reprocess requests at once queue one read',
+    requiresPostgres('the session row lock serializes concurrent requests'),
+    async () => {
+      const { reports, sent } = controlled(() => report([result('Glucose', 90)]));
+      const { upload_id: uploadId } = await reports.upload(
+        { id: developer.devId },
+        { bytes: Buffer.from('%PDF-1.7\n%%EOF\n'), fileName: null },
+        'racing_ref',
+      );
+      const sessionId = await sessionIdOf(uploadId);
+      await reports.process(sessionId);
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => reports.reprocess({ id: developer.devId }, sessionId)),
+      );
+      for (const answer of answers)
+        assert.deepEqual(answer, { session_id: sessionId, current_status: 'processing' });
+      assert.equal(sent.length, 2, 'the upload and one re-read');
+      const requested = (await stored(sessionId)).status_history.filter(
+        (entry) => entry.note === 'reprocess requested',
+      );
+      assert.equal(requested.length, 1);
+    },
+  );
 
   test(
     'every recorded answer and event validates against the vendor documents',
