@@ -63,8 +63,14 @@ export const Result = Type.Object(
 );
 
 export const Unmatched = Type.Object(
-  { text: Type.String({ description: 'The row as printed' }) },
-  { description: 'A printed row that looked like a result but matched no biomarker; it carries no value' },
+  {
+    page: Type.Integer({ description: 'The page it is printed on (from 1)' }),
+    text: Type.String({ description: 'The row as printed' }),
+    reason: Type.String({
+      description: 'Why it is not a result (no dictionary match, or not a possible value)',
+    }),
+  },
+  { description: 'A row that looked like a result but was not emitted; it carries no value' },
 );
 
 export const Session = Type.Object(

@@ -59,11 +59,19 @@ export function summaryView(
   };
 }
 
+/** A result as stored: reports read before the reader kept a review marking have none. */
+type StoredResult = Omit<LabResult, 'confidence' | 'needs_review'> & {
+  confidence?: number;
+  needs_review?: boolean;
+};
+
 /**
  * A result as the API and the webhook send it: always with its review marking. Reports read before
- * the reader kept one carry none; they were passed on as certain then and say so (1, false).
+ * the reader kept one were passed on as certain then and say so (1, false).
  */
-export function wireResult(result: LabResult): LabResult & { confidence: number; needs_review: boolean } {
+export function wireResult(
+  result: StoredResult,
+): StoredResult & { confidence: number; needs_review: boolean } {
   return { ...result, confidence: result.confidence ?? 1, needs_review: result.needs_review ?? false };
 }
 

@@ -27,7 +27,7 @@ export type LabReportView = Json & {
   session_id: string;
   current_status: string;
   results?: WireResult[];
-  unmatched?: { text: string }[];
+  unmatched?: { page: number; text: string; reason: string }[];
 };
 
 const text = (value: unknown) =>
@@ -63,11 +63,11 @@ function resultsTable(results: readonly WireResult[]): string {
   return `<table>${head}<tbody>${body}</tbody></table>`;
 }
 
-function unmatchedList(unmatched: readonly { text: string }[]): string {
+function unmatchedList(unmatched: NonNullable<LabReportView['unmatched']>): string {
   if (unmatched.length === 0) return '';
-  return `<p class="muted">Rows read but matched to no test (no value is taken from them):</p><ul>${unmatched
-    .map((entry) => `<li class="mono">${e(entry.text)}</li>`)
-    .join('')}</ul>`;
+  return `<p class="muted">Rows read but not taken as results (no value is taken from them):</p><table><thead><tr><th>Page</th><th>Printed</th><th>Why</th></tr></thead><tbody>${unmatched
+    .map((entry) => row([entry.page, entry.text, entry.reason]))
+    .join('')}</tbody></table>`;
 }
 
 export function labReportsCard(
