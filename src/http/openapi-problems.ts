@@ -73,6 +73,7 @@ const ROUTE_PROBLEMS: Record<string, readonly number[]> = {
   'POST /v2/sdk/connect': [401, 404],
   'POST /v2/sdk/upload': [401, 403],
   'POST /v2/import/:format': [404],
+  'POST /v2/lab-reports/:session_id/reprocess': [409, 410],
 };
 
 export type RouteFacts = {

@@ -238,7 +238,7 @@ export const CATALOGUE: CatalogueEntry[] = [
     panel: 'OTHER TESTS',
     name: 'Vitamin D, 25-Hydroxy',
     key: 'vitamin_d',
-    us: v('24.1', 'ng/mL', 'ng/mL', '30.0-100.0', '1989-3'),
+    us: v('24.1', 'ng/mL', 'ng/mL', '30.0-100.0', '62292-8'),
     si: v('60', 'nmol/L', 'nmol/L', '75-250', '62292-8'),
   },
   {

@@ -1,11 +1,13 @@
 // The lab_report webhook events (`lab_report.completed`, `lab_report.failed`) as the wire
 // contract defines them: report-scoped (no user, no version), an event id stable across
-// redeliveries (the stored body is sent as is), and the upload id that correlates them.
+// redeliveries (the stored body is sent as is), and the upload id that correlates them. A
+// reprocessed session sends a new event (a new event id) for each read.
 import { randomUUID } from 'node:crypto';
 import { wireDateTime } from '../../model/time.ts';
 import type { WebhookEnvelope } from '../webhooks/events.ts';
 import type { ParsedReport } from './result-types.ts';
 import type { FailureReason } from './tables.ts';
+import { wireResult } from './views.ts';
 
 type Session = { id: string; uploadId: string; referenceId: string | null };
 
@@ -32,8 +34,12 @@ export function completedEvent(session: Session, report: ParsedReport, at: Date)
         ...(report.reportTime ? { report_time: report.reportTime } : {}),
         ...(report.locale ? { report_locale: report.locale } : {}),
         results_count: report.results.length,
-        results: report.results.map((result) => ({ ...result, source: { ...result.source, ...collection } })),
+        results: report.results.map((result) => ({
+          ...wireResult(result),
+          source: { ...result.source, ...collection },
+        })),
         ...(report.panels.length > 0 ? { panels: report.panels } : {}),
+        unmatched: report.unmatched ?? [],
         ...(report.notes ? { report_notes: report.notes } : {}),
       },
     },

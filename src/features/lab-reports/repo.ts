@@ -105,18 +105,21 @@ export async function readFile(db: Db, sessionId: string): Promise<string | unde
   return row?.sealed;
 }
 
+/** The developer's session, unless deleted. */
+const sessionOf = (db: Db, developerId: string, sessionId: string) =>
+  db
+    .selectFrom('lab_report_sessions')
+    .select(SUMMARY)
+    .where('id', '=', sessionId as never)
+    .where('developer_id', '=', developerId)
+    .where('deleted_at', 'is', null);
+
 export async function findSession(
   db: Db,
   developerId: string,
   sessionId: string,
 ): Promise<SessionRow | undefined> {
-  const row = await db
-    .selectFrom('lab_report_sessions')
-    .select(SUMMARY)
-    .where('id', '=', sessionId as never)
-    .where('developer_id', '=', developerId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await sessionOf(db, developerId, sessionId).executeTakeFirst();
   return row ? toRow(row) : undefined;
 }
 
@@ -139,6 +142,37 @@ export async function readReports(db: Db, sessionIds: readonly string[]): Promis
     .where('report', 'is not', null)
     .execute();
   return new Map(rows.map((row) => [row.id, parsed<ParsedReport>(row.report)]));
+}
+
+/** The developer's session, locked until the caller's transaction ends; undefined when not found. */
+export async function lockSession(
+  trx: Db,
+  developerId: string,
+  sessionId: string,
+): Promise<SessionRow | undefined> {
+  const row = await sessionOf(trx, developerId, sessionId).forUpdate().executeTakeFirst();
+  return row ? toRow(row) : undefined;
+}
+
+export async function hasFile(db: Db, sessionId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('lab_report_files')
+    .select('session_id')
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Puts a processed session back to `processing` for another read, with fresh attempts. Its report,
+ * results and event stay as they are until the new read finishes (`finish` replaces them).
+ */
+export async function reopen(trx: Db, sessionId: string, history: StatusEntry[], at: Date): Promise<void> {
+  await trx
+    .updateTable('lab_report_sessions')
+    .set({ status: 'processing', attempts: 0, status_history: JSON.stringify(history), updated_at: at })
+    .where('id', '=', sessionId as never)
+    .execute();
 }
 
 /** Locks the session for processing and counts the attempt; undefined when it is gone. */
@@ -167,13 +201,16 @@ export async function finish(
       status_history: JSON.stringify(outcome.history),
       event_id: outcome.eventId,
       updated_at: outcome.at,
+      // A read replaces whatever an earlier read of the session left (see `reopen`): the
+      // results of a completed read clear an old error, a failed read clears old results.
       ...(outcome.status === 'completed'
         ? {
             report: JSON.stringify(outcome.report),
             results_count: outcome.report.results.length,
             report_date: outcome.report.reportDate ?? null,
+            error: null,
           }
-        : { error: JSON.stringify(outcome.error) }),
+        : { error: JSON.stringify(outcome.error), report: null, results_count: null, report_date: null }),
     })
     .where('id', '=', sessionId as never)
     .execute();

@@ -41,7 +41,37 @@ const StatusEntry = Type.Object({
   note: Type.Optional(Type.String()),
 });
 
-const Open = (description: string) => Type.Object({}, { additionalProperties: true, description });
+/** One layered result; the reader's review marking is documented, the layers are open objects. */
+export const Result = Type.Object(
+  {
+    confidence: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description:
+        'How sure the reader is of this result, from 0 to 1 (1 on reports read before it was kept)',
+    }),
+    needs_review: Type.Boolean({
+      description:
+        'true when the confidence is below the reader’s threshold: check the value against the report before using it',
+    }),
+  },
+  {
+    additionalProperties: true,
+    description:
+      'One layered result: source, biomarker, measurement, interpretation, reference_ranges, and its review marking',
+  },
+);
+
+export const Unmatched = Type.Object(
+  {
+    page: Type.Integer({ description: 'The page it is printed on (from 1)' }),
+    text: Type.String({ description: 'The row as printed' }),
+    reason: Type.String({
+      description: 'Why it is not a result (no dictionary match, or not a possible value)',
+    }),
+  },
+  { description: 'A row that looked like a result but was not emitted; it carries no value' },
+);
 
 export const Session = Type.Object(
   {
@@ -67,11 +97,7 @@ export const Session = Type.Object(
     output_bytes: Type.Optional(Type.Integer()),
     file_count: Type.Optional(Type.Integer()),
     status_history: Type.Optional(Type.Array(StatusEntry)),
-    results: Type.Optional(
-      Type.Array(
-        Open('One layered result: source, biomarker, measurement, interpretation, reference_ranges'),
-      ),
-    ),
+    results: Type.Optional(Type.Array(Result)),
     panels: Type.Optional(
       Type.Array(
         Type.Object({
@@ -82,6 +108,9 @@ export const Session = Type.Object(
       ),
     ),
     report_notes: Type.Optional(Type.String()),
+    unmatched: Type.Optional(
+      Type.Array(Unmatched, { description: 'Rows read but matched to no biomarker (retrieve only)' }),
+    ),
   },
   { description: 'A lab report session; list items carry the summary fields only (no results/panels)' },
 );
@@ -107,3 +136,11 @@ export const Files = Type.Object({
   thumbnail: Type.Optional(File),
   expires_at: Type.Optional(Type.String({ format: 'date-time' })),
 });
+
+export const ReprocessResponse = Type.Object(
+  {
+    session_id: Type.String(),
+    current_status: Type.String({ description: 'processing' }),
+  },
+  { description: 'The session is read again with the current reader (LabReportReprocessResponse)' },
+);

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
-import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { AppError, conflict, invalidParameter, notFound } from '../../core/errors.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { isIsoDate, wireDateTime } from '../../model/time.ts';
@@ -18,7 +18,7 @@ import { UnreadableFileError } from './extraction/errors.ts';
 import type { parseReport } from './report.ts';
 import type { FailureReason, StatusEntry } from './tables.ts';
 import { LAB_REPORT_QUEUE } from './queue.ts';
-import { sessionView, summaryView, type DeliveryState } from './views.ts';
+import { sessionView, statusHistory, summaryView, type DeliveryState } from './views.ts';
 
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 /** Processing attempts before a session fails for good (`internal`, retriable). */
@@ -191,6 +191,45 @@ export function createLabReportsService(deps: LabReportsDeps) {
       });
     },
 
+    /**
+     * Reads a processed session's stored file again with the current reader, in the processing
+     * job, which sends a new `lab_report.completed` (or `.failed`). Until that read commits the
+     * session keeps its results. Asking again while the re-read is pending changes nothing.
+     */
+    async reprocess(
+      owner: Owner,
+      sessionId: string,
+    ): Promise<{ session_id: string; current_status: string }> {
+      checkSessionId(sessionId);
+      const accepted = { session_id: sessionId, current_status: 'processing' };
+      const found = await repo.findSession(db, owner.id, sessionId);
+      if (!found) throw notFound(`no lab report session "${sessionId}"`);
+      // The delivery of the read being replaced, so its `sent` stays in the history.
+      const states = await deliveryStates(owner, [found]);
+      return db.transaction().execute(async (trx) => {
+        const row = await repo.lockSession(trx, owner.id, sessionId);
+        if (!row) throw notFound(`no lab report session "${sessionId}"`);
+        if (row.status === 'processing') {
+          // An earlier read left an event: this is a re-read already on its way.
+          if (row.event_id !== null) return accepted;
+          throw conflict(
+            `lab report session "${sessionId}" is still processing its upload; reprocess it once it has completed or failed`,
+          );
+        }
+        if (!(await repo.hasFile(trx, row.id)))
+          throw new AppError(
+            'gone',
+            `the uploaded file of lab report session "${sessionId}" is no longer stored, so it cannot be read again`,
+          );
+        const at = clock.now();
+        const state = row.event_id ? states.get(row.event_id) : undefined;
+        const history = [...statusHistory(row, state), entry('processing', at, 'reprocess requested')];
+        await repo.reopen(trx, row.id, history, at);
+        await jobs.send(LAB_REPORT_QUEUE, { sessionId: row.id }, { trx });
+        return accepted;
+      });
+    },
+
     async list(owner: Owner, query: ListQuery) {
       const uploadedFrom = checkDate('uploaded_at_from', query.uploaded_at_from);
       const uploadedTo = checkDate('uploaded_at_to', query.uploaded_at_to);
@@ -220,6 +259,17 @@ export function createLabReportsService(deps: LabReportsDeps) {
         rows.map((row) => row.id),
       );
       return { sessions: rows.map((row) => summaryView(row, reports.get(row.id) ?? null, states)) };
+    },
+
+    /** The newest sessions of one reference id, with their results (the dashboard's user page). */
+    async withResultsFor(owner: Owner, referenceId: string, limit: number) {
+      const rows = await repo.listSessions(db, owner.id, { referenceId }, limit);
+      const states = await deliveryStates(owner, rows);
+      const reports = await repo.readReports(
+        db,
+        rows.map((row) => row.id),
+      );
+      return rows.map((row) => sessionView(row, reports.get(row.id) ?? null, states));
     },
 
     async get(owner: Owner, sessionId: string) {

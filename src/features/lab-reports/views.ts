@@ -1,10 +1,12 @@
 // Sessions as the wire contract shows them (LabReportSession). The current status follows the
 // session (processing, failed) and, once processed, its webhook delivery: `sent` when the event
 // was delivered, `delivery_failed` when it could not be, `completed` while it is on its way.
+// Every result carries the reader's review marking (`confidence`, `needs_review`), and the rows
+// that matched no biomarker are listed under `unmatched` with their printed text.
 import { wireDateTime } from '../../model/time.ts';
 import type { EventState } from '../webhooks/service.ts';
 import type { SessionRow } from './repo.ts';
-import type { ParsedReport } from './result-types.ts';
+import type { LabResult, ParsedReport } from './result-types.ts';
 import type { StatusEntry } from './tables.ts';
 
 export type DeliveryState = EventState;
@@ -20,7 +22,8 @@ function currentStatus(row: SessionRow, state: DeliveryState | undefined): strin
   return 'completed';
 }
 
-function history(row: SessionRow, state: DeliveryState | undefined): StatusEntry[] {
+/** The stored history, plus `sent` once the session's event was delivered. */
+export function statusHistory(row: SessionRow, state: DeliveryState | undefined): StatusEntry[] {
   if (row.status === 'completed' && state?.status === 'delivered' && state.deliveredAt)
     return [...row.status_history, { status: 'sent', timestamp: wireDateTime(state.deliveredAt) }];
   return row.status_history;
@@ -51,9 +54,25 @@ export function summaryView(
     input_bytes: row.input_bytes,
     ...(row.results_count === null ? {} : { results_count: row.results_count }),
     file_count: 1,
-    status_history: history(row, state),
+    status_history: statusHistory(row, state),
     ...(report?.notes ? { report_notes: report.notes } : {}),
   };
+}
+
+/** A result as stored: reports read before the reader kept a review marking have none. */
+type StoredResult = Omit<LabResult, 'confidence' | 'needs_review'> & {
+  confidence?: number;
+  needs_review?: boolean;
+};
+
+/**
+ * A result as the API and the webhook send it: always with its review marking. Reports read before
+ * the reader kept one were passed on as certain then and say so (1, false).
+ */
+export function wireResult(
+  result: StoredResult,
+): StoredResult & { confidence: number; needs_review: boolean } {
+  return { ...result, confidence: result.confidence ?? 1, needs_review: result.needs_review ?? false };
 }
 
 export function sessionView(
@@ -63,11 +82,12 @@ export function sessionView(
 ) {
   const summary = summaryView(row, report, states);
   if (!report) return summary;
-  const results = JSON.stringify(report.results);
+  const results = report.results.map(wireResult);
   return {
     ...summary,
-    output_bytes: Buffer.byteLength(results),
-    results: report.results,
+    output_bytes: Buffer.byteLength(JSON.stringify(results)),
+    results,
     ...(report.panels.length > 0 ? { panels: report.panels } : {}),
+    unmatched: report.unmatched ?? [],
   };
 }

@@ -19,6 +19,7 @@ import {
 } from './guard.ts';
 import { renderSignIn, renderStandalone } from './layout.ts';
 import { registerKeyPages } from './keys.ts';
+import { registerLabReportActions } from './lab-reports.ts';
 import { registerOperatorPages } from './operator.ts';
 import { registerOrderPages } from './orders.ts';
 import { overviewPage } from './overview.ts';
@@ -139,6 +140,7 @@ export async function registerDashboardRoutes(app: App, ctx: AppContext) {
     });
 
     registerUserPages(scope, ctx, guards);
+    registerLabReportActions(scope, ctx, guards);
     registerWebhookPages(scope, ctx, guards);
     registerProviderPages(scope, ctx, guards);
     registerKeyPages(scope, ctx, guards);

@@ -5,6 +5,7 @@ import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { type DataTypeName, dataTypeNames } from '../../model/index.ts';
 import type { App } from '../app-type.ts';
 import { deliveryTable } from './webhooks.ts';
+import { LAB_REPORTS_ON_USER_PAGE, labReportsCard } from './lab-reports.ts';
 import { DASHBOARD_ROUTE, field, type Guards, queryField, sendPage } from './guard.ts';
 import { confirmButton, csrfField, e, renderDashboardPage, statusPill } from './layout.ts';
 
@@ -89,13 +90,17 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
       }
       if (info.kind !== 'one') throw notFound(`no user with user_id ${userId}`);
       const user = info.user;
-      const [health, events, siblings] = await Promise.all([
+      const [health, events, siblings, labReports] = await Promise.all([
         ctx.providerAccess.tokenHealth([user.user_id]),
         ctx.webhooks.listDeliveries(devId, { userId: user.user_id, limit: 20 }),
         // The end user's other connections: the same reference id, other providers.
         user.reference_id
           ? ctx.users.userInfo(devId, { reference_id: user.reference_id })
           : Promise.resolve(undefined),
+        // Lab reports are uploaded under a reference id, not a user: the end user's are theirs.
+        user.reference_id
+          ? ctx.labReports.withResultsFor(session.developer, user.reference_id, LAB_REPORTS_ON_USER_PAGE)
+          : Promise.resolve([]),
       ]);
       const others =
         siblings?.kind === 'many' ? siblings.users.filter((other) => other.user_id !== user.user_id) : [];
@@ -128,6 +133,7 @@ ${others.length ? `<section class="card"><h2>Other connections of this reference
 <button type="submit" class="primary">Request historical read</button></form></section>
 <section class="card"><h2>Deauthenticate</h2><p class="muted">Revokes access at the provider, deletes the user and its data, and sends the deauth webhook.</p>
 ${confirmButton(session, `${base}/deauthenticate`, 'Deauthenticate user', `Deauthenticate ${user.user_id}? This cannot be undone.`)}</section>
+${labReportsCard(session, labReports, base)}
 <section class="card"><h2>Recent data events</h2>${deliveryTable(session, events.deliveries, false)}</section>`;
       return sendPage(
         reply,

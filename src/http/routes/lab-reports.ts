@@ -1,6 +1,6 @@
 // Lab reports (the vendor's `/lab-reports`): upload a PDF or photo of a report as multipart form
-// data, then list, read, delete sessions and see their deliveries and files. Thin: the lab-reports
-// service decides. Multipart is parsed only inside this scope, with the 20 MB file limit.
+// data, then list, read, reprocess, delete sessions and see their deliveries and files. Thin: the
+// lab-reports service decides. Multipart is parsed only inside this scope, with the 20 MB limit.
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -11,6 +11,7 @@ import {
   FileQuery,
   Files,
   ListQuery,
+  ReprocessResponse,
   Session,
   SessionList,
   SessionParams,
@@ -147,6 +148,26 @@ export async function registerLabReportRoutes(app: App, ctx: AppContext) {
       await reports.remove(request.developer, request.params.session_id);
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    '/v2/lab-reports/:session_id/reprocess',
+    {
+      config,
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'Read the session’s stored file again with the current reader',
+        description:
+          'Runs in the background like an upload: a new lab_report.completed (or lab_report.failed) event follows, ' +
+          'and the session keeps its previous results until the new read is stored. Asking again while the re-read ' +
+          'is pending changes nothing. 409 while the upload is still being processed; 410 when the file is no longer stored.',
+        params: SessionParams,
+        response: { 202: ReprocessResponse },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await reports.reprocess(request.developer, request.params.session_id)),
   );
 
   app.get(
