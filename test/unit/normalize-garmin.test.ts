@@ -282,6 +282,38 @@ describe('Garmin activity', () => {
     );
   });
 
+  test('a paused workout ends at start + elapsed (clock) time, never before its own samples', () => {
+    // 30 min of timer time with a 10 min pause in the middle: `durationInSeconds` is the timer's
+    // 1800 s, the samples run 2400 s of clock time (Activity API: timer ≤ clock duration).
+    const samples = [0, 600, 900, 1500, 1800, 2400].map((clock) => ({
+      startTimeInSeconds: start + clock,
+      heartRate: 130,
+      timerDurationInSeconds: clock <= 900 ? clock : clock - 600,
+      clockDurationInSeconds: clock,
+    }));
+    const [paused] = garminNormalizers.activities.normalize(
+      {
+        activities: [{ ...activity, durationInSeconds: 1800 }],
+        activityDetails: [{ summaryId: '9283749-detail', samples }],
+      },
+      context,
+    );
+    assert.equal(paused?.metadata.end_time, '2022-08-10T02:38:49.000000-04:00');
+    const end = Date.parse(paused!.metadata.end_time);
+    for (const sample of paused?.heart_rate_data?.detailed?.hr_samples ?? [])
+      assert.ok(Date.parse(sample.timestamp) <= end, `${sample.timestamp} inside the record`);
+    // Without clock durations, the last sample still bounds the end.
+    const untimed = samples.map(({ clockDurationInSeconds: _clock, ...rest }) => rest);
+    const [bounded] = garminNormalizers.activities.normalize(
+      {
+        activities: [{ ...activity, durationInSeconds: 1800 }],
+        activityDetails: [{ summaryId: '9283749-detail', samples: untimed }],
+      },
+      context,
+    );
+    assert.equal(bounded?.metadata.end_time, '2022-08-10T02:38:49.000000-04:00');
+  });
+
   test('a manually updated activity replaces the device copy as an UPDATE', () => {
     const [updated] = garminNormalizers.activities.normalize(
       {
