@@ -301,7 +301,7 @@ describe('Garmin activity', () => {
     assert.equal(paused?.metadata.end_time, '2022-08-10T02:38:49.000000-04:00');
     const end = Date.parse(paused!.metadata.end_time);
     for (const sample of paused?.heart_rate_data?.detailed?.hr_samples ?? [])
-      assert.ok(Date.parse(sample.timestamp) <= end, `${sample.timestamp} inside the record`);
+      assert.ok(Date.parse(String(sample.timestamp)) <= end, `${sample.timestamp} inside the record`);
     // Without clock durations, the last sample still bounds the end.
     const untimed = samples.map(({ clockDurationInSeconds: _clock, ...rest }) => rest);
     const [bounded] = garminNormalizers.activities.normalize(
