@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
 import type { ProviderDataType } from '../../src/provider-kit/types.ts';
@@ -31,15 +31,6 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
 }
 
 describe('GARMIN connector: the whole path against its strict fake', () => {
@@ -77,16 +68,15 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
 
   before(async () => {
     fake = await startGarminFake({ offsetMinutes: 60 });
-    const port = await freePort();
     service = await startTestService({
       env: {
         ...providerEnv('GARMIN', fake),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
         GARMIN_REQUEST_BUDGET: '100000/60',
         PROVIDER_HTTP_RETRY_BASE_MS: '20',
       },
     });
-    await service.app.listen({ port, host: '127.0.0.1' });
+    await service.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = service.app.server.address() as AddressInfo;
     // Set once in Garmin's endpoint configuration tool, before any user connects (HAPI §3).
     fake.endpointUrl = `http://127.0.0.1:${port}/providers/GARMIN/webhook`;
     developer = await createDeveloper(service.ctx);
