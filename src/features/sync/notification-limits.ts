@@ -1,8 +1,8 @@
 // What one inbound notification may make Tributary fetch, whoever sent it. A provider declares
 // the longest span its notifications name (`api.notificationSpanSeconds`) and the URLs its
-// callbacks may be (`api.notificationCallbacks`); these pure rules apply both before a
-// notification is queued, so a forged one naming 1970 → now, or a callback on another host,
-// costs nothing beyond what a real one costs.
+// callbacks may be (`api.notificationCallbacks`); the sync applies these pure rules to every
+// notification before it is queued, so a forged one naming 1970 → now, or a callback on another
+// host, costs nothing beyond what a real one costs.
 import type { DataNotification, ProviderApi } from '../../provider-kit/api.ts';
 
 /** Allowance for clocks: a provider's "now" may run a little ahead of ours. */
