@@ -6,6 +6,8 @@
 // sport names by their parts, maxima from the streams, time in bed from start and end, garbage
 // shapes skipped without a TypeError.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -21,6 +23,8 @@ import { Activity, Body, Daily, Sleep } from '../../src/model/index.ts';
 import { undeclaredKeys } from '../../src/model/schema-walk.ts';
 import { garminNormalizers } from '../../src/providers/garmin/normalize/index.ts';
 import { garminActivityType } from '../../src/providers/garmin/normalize/sport.ts';
+import { garminNotifications } from '../../src/providers/garmin/connector.ts';
+import { PROVIDER_SAMPLES_DIR, readProviderSampleText } from '../helpers/provider-samples.ts';
 import type { NormalizeContext } from '../../src/provider-kit/normalize/normalize.ts';
 
 const context: NormalizeContext = { userOffsetMinutes: null, now: Date.parse('2022-10-05T00:00:00Z') };
@@ -383,4 +387,29 @@ describe('Garmin body and sport names', () => {
       garminNormalizers.bodyComps.normalize({ bodyComps: junk, userMetrics: junk }, context);
     });
   });
+});
+
+// A real `dailies` push captured from Garmin (Rove-LTD/Rove,
+// Cloudfunctions/functions/.test/test-modules/garminRawDailyWebhook.json @ 7364784), kept in the
+// shared reference as garmin-dailies_push.json: the push body is the data, read as Garmin sent it.
+const REAL_PUSH = 'garmin-dailies_push';
+describe('Garmin real push', () => {
+  const missing = !existsSync(join(PROVIDER_SAMPLES_DIR, `${REAL_PUSH}.json`));
+  test(
+    'a captured dailies push is taken as inline summaries and normalizes to valid days',
+    { skip: missing && `${REAL_PUSH}.json is not in ${PROVIDER_SAMPLES_DIR}` },
+    () => {
+      const raw = readProviderSampleText(REAL_PUSH);
+      const [notification] = garminNotifications.parse(Buffer.from(raw), new Date('2022-09-28T00:00:00Z'));
+      assert.equal(notification?.kind, 'data');
+      if (notification?.kind !== 'data') return;
+      assert.equal(notification.dataKind, 'dailies');
+      assert.equal(notification.callbacks, undefined, 'a push names no callback');
+      const pushed = notification.inline?.dailies ?? [];
+      assert.ok(pushed.length > 0, 'the pushed summaries are kept');
+      const days = garminNormalizers.dailies.normalize({ dailies: pushed } as never, context);
+      assert.ok(days.length > 0);
+      for (const day of days) assertRecord(Daily, day, 'daily from a real push');
+    },
+  );
 });
