@@ -407,6 +407,7 @@ describe('Garmin real push', () => {
       assert.equal(notification.callbacks, undefined, 'a push names no callback');
       const pushed = notification.inline?.dailies ?? [];
       assert.ok(pushed.length > 0, 'the pushed summaries are kept');
+      for (const item of pushed) assert.ok(!('userAccessToken' in (item as object)), 'no user token kept');
       const days = garminNormalizers.dailies.normalize({ dailies: pushed } as never, context);
       assert.ok(days.length > 0);
       for (const day of days) assertRecord(Daily, day, 'daily from a real push');

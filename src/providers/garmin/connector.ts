@@ -2,7 +2,6 @@
 // Limits are not published; a public integration keeps to 100 requests a minute [C], so that is
 // the app-wide window here (operators override with GARMIN_REQUEST_BUDGET).
 //
-//
 // Notifications (Health API §4–§5): Garmin POSTs, per summary type, either pings
 // (`{"epochs":[{userId, callbackURL}]}`; the callback names an upload window of at most 24 h and a
 // pull token) or pushes (the summaries themselves, the same data a callback would return), plus
@@ -76,7 +75,9 @@ function callbackWindow(callback: string): { start: number; end: number } | null
   }
   const start = Number(query.get('uploadStartTimeInSeconds') ?? Number.NaN);
   const end = Number(query.get('uploadEndTimeInSeconds') ?? Number.NaN);
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) return null;
+  // Epoch seconds (Garmin refuses milliseconds): anything past 1e11 is not a Garmin window.
+  const seconds = (value: number) => Number.isSafeInteger(value) && value >= 0 && value < 1e11;
+  if (!seconds(start) || !seconds(end) || end < start) return null;
   return { start, end };
 }
 
@@ -105,11 +106,13 @@ function itemNotification(
     };
   }
   if (typeof item.summaryId !== 'string' && typeof item.summaryId !== 'number') return null;
+  // Older pushes carry the user's access token beside the data (HAPI 1.0.9 began retiring it): never kept.
+  const { userAccessToken: _token, ...summary } = item;
   return {
     ...base,
     objectId: `${kind}:${String(item.summaryId)}`,
     eventTime: now.toISOString(),
-    inline: { [kind]: [item] },
+    inline: { [kind]: [summary] },
   };
 }
 
