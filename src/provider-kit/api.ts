@@ -27,6 +27,27 @@ export type ProviderApi = {
   rateLimit?(headers: Headers, status: number, now: Date): RateLimitSignal | null;
   /** A 401/403 that is about a missing scope, not a dead token (so no refresh, no breakage). */
   isScopeRefusal?(status: number, body: string): boolean;
+  /**
+   * The longest span one notification may name, in seconds, as the provider documents it (e.g. an
+   * upload window of at most a day). The sync clamps every notification's `span` to it and to the
+   * connection's lifetime before anything is fetched, so a forged notification naming years costs
+   * no more than a real one.
+   */
+  notificationSpanSeconds?: number;
+  /**
+   * For providers whose notifications name the URL to fetch the change from (a callback URL that
+   * carries a one-time pull token): the URLs such a callback may be, origin and path exactly, as
+   * declared (`<ID>_BASE_URL` applies). The sync drops every other callback before the provider
+   * sees it, so nothing is ever fetched from a host or path the provider does not serve, and
+   * fetches each callback at most once.
+   */
+  notificationCallbacks?: readonly string[];
+  /**
+   * Seconds an unsigned notification's pending refetch waits before it runs, for providers that
+   * send one notification per summary type of a single sync: the summary and its companions are
+   * then fetched and normalized together rather than one by one.
+   */
+  notificationGatherSeconds?: number;
   /** Parses answers when plain JSON.parse would lose something (int64 ids). */
   parseJson?(text: string): unknown;
   /**
@@ -67,6 +88,11 @@ export type TypeFetchArgs = {
   /** Day after the last, exclusive. */
   endDate: string;
   now: Date;
+  /**
+   * When the fetch answers a notification: what the provider's `locate` made of it (checked
+   * callback requests, summaries the notification carried). Opaque to the sync.
+   */
+  notified?: unknown;
 };
 
 /** Fetches one unified type for a day range, in pages of normalized records. */
@@ -85,6 +111,19 @@ export type ProviderNotification =
       action: 'create' | 'update' | 'delete';
       /** When it happened, ISO 8601, if the provider says. */
       eventTime: string | null;
+      /**
+       * The time span the notification names (e.g. an upload window), ISO 8601 instants. The sync
+       * clamps it to `api.notificationSpanSeconds` and to the connection's lifetime.
+       */
+      span?: { start: string; end: string };
+      /**
+       * URLs the provider named to fetch the change from (with their pull tokens). The sync keeps
+       * only those matching `api.notificationCallbacks`, rewritten to the declared URL (so
+       * `<ID>_BASE_URL` applies when they are fetched), and drops those already fetched.
+       */
+      callbacks?: readonly string[];
+      /** Summaries the notification carried itself (push delivery), by the provider's kind. */
+      inline?: Readonly<Record<string, readonly unknown[]>>;
     }
   | { kind: 'revoked'; providerUserId: string }
   | { kind: 'ignored'; reason: string };
@@ -121,6 +160,8 @@ export type ChangedData = {
    * everything it still holds there: stored records of these days the fetch lacks are removed.
    */
   deleted?: boolean;
+  /** What the fetch of these types gets as `notified` (see TypeFetchArgs); opaque to the sync. */
+  notified?: unknown;
 };
 
 /**

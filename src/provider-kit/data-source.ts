@@ -26,6 +26,8 @@ export type DataSourceContext = {
    * kept fresh, retries, rate limits and request budgets handled by the connector framework.
    */
   http?: ProviderHttp;
+  /** When the fetch answers a notification: what the provider's `locate` made of it (opaque). */
+  notified?: unknown;
 };
 
 export type DataFetchArgs = DataSourceContext & {

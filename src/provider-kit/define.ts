@@ -37,6 +37,7 @@ export function remoteDataSource(
         startDate: args.startDate,
         endDate: args.endDate,
         now: args.runtime.clock.now(),
+        ...(args.notified === undefined ? {} : { notified: args.notified }),
       });
     },
     ...(plannedWorkouts ?? {}),

@@ -296,7 +296,14 @@ export function activitiesOf(user: GarminUser, day: number, extra = 0): Json[] {
   return out;
 }
 
-/** The activity with its samples every 15 s (one without a time, some heart rates of 0). */
+/** Seconds the watch stood paused halfway through a workout: its timer stopped, the clock did not. */
+export const PAUSE_SECONDS = 300;
+
+/**
+ * The activity with its samples every 15 s of timer time (one without a time, some heart rates
+ * of 0) and a pause halfway: `durationInSeconds` is timer time, so the last samples lie after
+ * start + duration, at start + their `clockDurationInSeconds` (Activity API: timer ≤ clock).
+ */
 export function activityDetailsOf(activity: Json): Json {
   const r = seeded(`details|${String(activity.summaryId)}`);
   const start = activity.startTimeInSeconds as number;
@@ -304,8 +311,9 @@ export function activityDetailsOf(activity: Json): Json {
   const distance = (activity.distanceInMeters as number) ?? 0;
   const samples: Json[] = [];
   for (let offset = 0; offset <= duration; offset += 15) {
+    const clock = offset > duration / 2 ? offset + PAUSE_SECONDS : offset;
     samples.push({
-      startTimeInSeconds: start + offset,
+      startTimeInSeconds: start + clock,
       ...(distance > 0
         ? {
             latitudeInDegree: 51.5 + offset * 0.00001,
@@ -318,7 +326,7 @@ export function activityDetailsOf(activity: Json): Json {
         : {}),
       heartRate: offset === 30 ? 0 : r.int(110, 175),
       timerDurationInSeconds: offset,
-      clockDurationInSeconds: offset,
+      clockDurationInSeconds: clock,
       movingDurationInSeconds: offset,
     });
   }

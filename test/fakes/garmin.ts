@@ -33,16 +33,28 @@ import {
 import { seedWorkout, type TrainingAccount, trainingRoutes } from './garmin-training.ts';
 
 /**
- * A faithful local Garmin Connect Developer Program (Health API + Activity API) as the public
- * integrations describe it (providers-3.md §2, docs/providers.md#garmin): OAuth 2.0 with PKCE
- * (S256 required; credentials in the body; rotating refresh tokens), the partner gateway's user
- * id and registration (DELETE revokes), summaries served by *upload* window only
- * (`uploadStartTimeInSeconds`/`uploadEndTimeInSeconds`, at most 24 h), backfill requests by
- * summary time (at most 90 days, within 5 years; 202, 409 for a duplicate) that re-upload the
- * summaries and ping, user permissions (ACTIVITY_EXPORT / HEALTH_EXPORT gate the summary types,
- * 403 otherwise), and unsigned ping / push / deregistration / permission-change notifications
- * carrying the `garmin-client-id` header; Women's Health cycle tracking (`mct`) as a summary type,
- * and the Training API (garmin-training.ts). Point `GARMIN_BASE_URL` at `baseUrl`.
+ * A faithful local Garmin Connect Developer Program (Health API + Activity API). Garmin's own
+ * reference goes to approved partners only; its rules here come from copies of the partner
+ * documents that public repositories carry ("Health API" 1.2.x, cited below as HAPI §n) and
+ * from public integrations' reports (providers-3.md §2, docs/providers.md#garmin): OAuth 2.0
+ * with PKCE (S256 required; credentials in the body; rotating refresh tokens), the partner
+ * gateway's user id and registration (DELETE revokes), summaries served only to a ping's
+ * callback URL (its upload window and pull token), backfill requests by summary time that Garmin
+ * answers later with pings or pushes, user permissions, and unsigned ping / push /
+ * deregistration / permission-change notifications carrying the `garmin-client-id` header;
+ * Women's Health cycle tracking (`mct`) as a summary type, and the Training API
+ * (garmin-training.ts). Point `GARMIN_BASE_URL` at `baseUrl`.
+ *
+ * What it refuses, as Garmin does (error bodies `{"errorMessage": …}`, HAPI Appendix E):
+ * - a summary request without a valid bearer token: 401 (HAPI Appendix E);
+ * - a summary request without the pull token of a ping for that summary type and upload window:
+ *   400 `InvalidPullTokenException` (HAPI §4.2 and §6.3.6: the token travels in the callback URL;
+ *   the 400 and its message as public integrations report them, e.g. watt-mind/coach pull 268);
+ * - an upload window over 24 h, or timestamps in milliseconds: 400 (HAPI §7 "maximum query range
+ *   of 24 hours by upload time"; Appendix E's example);
+ * - a summary type the user does not share: 412 (HAPI Appendix E); a deregistered user: 403;
+ * - a backfill range over 90 days (HAPI §8), over 30 days for activities (Activity API's backfill
+ *   section, as public integrations quote it), before the 5 years kept, or asked twice: 400 / 409.
  */
 export type GarminKind =
   | 'dailies'
@@ -75,6 +87,10 @@ const PATHS: Readonly<Record<GarminKind, string>> = {
   mct: 'mct',
 };
 const KIND_OF_PATH = new Map(Object.entries(PATHS).map(([kind, path]) => [path, kind as GarminKind]));
+/** HAPI §8 names the pulse ox backfill `backfill/pulseOx`. */
+const KIND_OF_BACKFILL_PATH = new Map([...KIND_OF_PATH, ['pulseOx', 'pulseox' as GarminKind]]);
+KIND_OF_BACKFILL_PATH.delete('pulseox');
+KIND_OF_BACKFILL_PATH.delete('manuallyUpdatedActivities');
 const ACTIVITY_KINDS: ReadonlySet<GarminKind> = new Set([
   'activities',
   'activityDetails',
@@ -82,6 +98,9 @@ const ACTIVITY_KINDS: ReadonlySet<GarminKind> = new Set([
 ]);
 
 type Upload = { kind: GarminKind; days: number[]; at: number; extra: number; manual: boolean };
+/** A ping's pull token: good for its summary type and upload window (HAPI §4.2). */
+type PullToken = { account: string; kind: GarminKind; start: number; end: number; expires: number };
+export type DeliveryMode = 'ping' | 'push';
 type Account = {
   user: GarminUser;
   registered: boolean;
@@ -101,6 +120,14 @@ export type GarminFake = FakeServer & {
   deliveries: Delivery[];
   backfills: { kind: string; start: number; end: number }[];
   historyDays: number;
+  /** Per summary type, Ping (the default) or Push, as set in Garmin's endpoint configuration (HAPI §3). */
+  modes: Partial<Record<GarminKind, DeliveryMode>>;
+  /** Every callback URL a ping carried, oldest first. */
+  callbacks: string[];
+  /** Every summary request the fake refused, with its reason (a strict test expects none of its own). */
+  refusals: { path: string; status: number; message: string }[];
+  /** Notifies an upload the configured way: a ping with a callback URL, or a push with the data. */
+  notify(kind: GarminKind, window: { start: number; end: number }, account?: string): Promise<Delivery>;
   userIdOf(account: string): string;
   accountOf(account?: string): Account;
   expireAccessTokens(): void;
@@ -124,7 +151,10 @@ export type GarminFake = FakeServer & {
 };
 
 const ACCESS_TTL = 86_400;
-const MAX_BACKFILL_SECONDS = 90 * DAY_SECONDS;
+/** HAPI §4: pings are guaranteed for 7 days; their callbacks work that long. */
+const PULL_TOKEN_TTL = 7 * DAY_SECONDS;
+/** HAPI §8: at most 90 days per backfill request; the Activity API allows 30 for activities. */
+const maxBackfillSeconds = (kind: GarminKind) => (ACTIVITY_KINDS.has(kind) ? 30 : 90) * DAY_SECONDS;
 const MAX_HISTORY_SECONDS = 5 * 365 * DAY_SECONDS;
 const apiError = (status: number, message: string): FakeReply => ({
   status,
@@ -145,6 +175,12 @@ export async function startGarminFake(
   const accounts = new Map<string, Account>();
   const challenges = new Map<string, { challenge: string; method: string }>();
   const backfills: { account: string; kind: string; start: number; end: number }[] = [];
+  const pullTokens = new Map<string, PullToken>();
+  const refusals: { path: string; status: number; message: string }[] = [];
+  const refuse = (request: FakeRequest, status: number, message: string): FakeReply => {
+    refusals.push({ path: request.path, status, message });
+    return apiError(status, message);
+  };
   let fake: GarminFake;
   let store: ReturnType<typeof createTokenStore>;
   let server: Awaited<ReturnType<typeof startFakeServer>>;
@@ -236,15 +272,35 @@ export async function startGarminFake(
     const kind = KIND_OF_PATH.get(request.params.path ?? '');
     if (!kind) return apiError(404, 'Not Found');
     const { account } = auth;
-    if (!account.registered) return apiError(403, 'User is not registered with this application');
+    if (!account.registered) return refuse(request, 403, 'User is not registered with this application');
     const needed = ACTIVITY_KINDS.has(kind) ? 'ACTIVITY_EXPORT' : 'HEALTH_EXPORT';
-    if (!account.permissions.has(needed)) return apiError(403, `The user has not granted ${needed}`);
+    if (!account.permissions.has(needed)) return refuse(request, 412, `The user has not granted ${needed}`);
     const start = seconds(request.query.get('uploadStartTimeInSeconds'));
     const end = seconds(request.query.get('uploadEndTimeInSeconds'));
-    if (start === null || end === null)
-      return apiError(400, 'uploadStartTimeInSeconds and uploadEndTimeInSeconds are required');
-    if (end <= start || end - start > DAY_SECONDS)
-      return apiError(400, 'the upload window must be positive and at most 86400 seconds');
+    if (start === null || end === null) return refuse(request, 400, 'Missing time range parameters');
+    if (end > 1e11)
+      return refuse(
+        request,
+        400,
+        `timestamp '${end}' appears to be in milliseconds. Please provide unix timestamps in seconds.`,
+      );
+    if (end < start || end - start > DAY_SECONDS)
+      return refuse(request, 400, 'the upload time range must not exceed 86400 seconds');
+    const token = pullTokens.get(request.query.get('token') ?? '');
+    if (
+      !token ||
+      token.expires < nowSeconds() ||
+      token.account !== auth.grant.account ||
+      token.kind !== kind ||
+      token.start !== start ||
+      token.end !== end
+    )
+      return refuse(request, 400, 'InvalidPullTokenException failure');
+    return { status: 200, body: uploadedIn(kind, account, start, end) };
+  }
+
+  /** The summaries of `kind` uploaded in [start, end), each with its user id (as pushes carry it). */
+  function uploadedIn(kind: GarminKind, account: Account, start: number, end: number): unknown[] {
     const now = nowSeconds();
     const oldest = today() - fake.historyDays;
     const out: unknown[] = [];
@@ -259,7 +315,7 @@ export async function startGarminFake(
       if (upload.kind !== kind || upload.at < start || upload.at >= end) continue;
       for (const day of upload.days) out.push(...summariesOf(kind, account.user, day, upload));
     }
-    return { status: 200, body: out };
+    return out.map((item) => ({ userId: account.user.userId, ...(item as object) }));
   }
 
   function upload(account: Account, kinds: readonly GarminKind[], days: number[], extra = 0, manual = false) {
@@ -271,18 +327,24 @@ export async function startGarminFake(
   function backfill(request: FakeRequest): FakeReply {
     const auth = authorized(request);
     if (!('account' in auth)) return auth;
-    const kind = KIND_OF_PATH.get(request.params.path ?? '');
+    const kind = KIND_OF_BACKFILL_PATH.get(request.params.path ?? '');
     if (!kind) return apiError(404, 'Not Found');
     const { account } = auth;
-    if (!account.registered) return apiError(403, 'User is not registered with this application');
+    if (!account.registered) return refuse(request, 403, 'User is not registered with this application');
+    const needed = ACTIVITY_KINDS.has(kind) ? 'ACTIVITY_EXPORT' : 'HEALTH_EXPORT';
+    if (!account.permissions.has(needed)) return refuse(request, 412, `The user has not granted ${needed}`);
     const start = seconds(request.query.get('summaryStartTimeInSeconds'));
     const end = seconds(request.query.get('summaryEndTimeInSeconds'));
     if (start === null || end === null)
-      return apiError(400, 'summaryStartTimeInSeconds and summaryEndTimeInSeconds are required');
-    if (end <= start || end - start > MAX_BACKFILL_SECONDS)
-      return apiError(400, 'a backfill covers at most 90 days');
+      return refuse(request, 400, 'summaryStartTimeInSeconds and summaryEndTimeInSeconds are required');
+    if (end <= start || end - start > maxBackfillSeconds(kind))
+      return refuse(
+        request,
+        400,
+        `a ${kind} backfill covers at most ${maxBackfillSeconds(kind) / DAY_SECONDS} days`,
+      );
     if (start < nowSeconds() - MAX_HISTORY_SECONDS)
-      return apiError(400, 'backfill is limited to the last 5 years');
+      return refuse(request, 400, 'backfill is limited to the last 5 years');
     const name = auth.grant.account;
     if (
       backfills.some(
@@ -297,8 +359,8 @@ export async function startGarminFake(
     for (let day = Math.floor(start / DAY_SECONDS); day * DAY_SECONDS < end; day++)
       if (day >= oldest && day < today()) days.push(day);
     const window = upload(account, [kind], days);
-    // Garmin re-sends the summaries through the configured notifications, a little later.
-    if (fake.endpointUrl) setImmediate(() => void fake.ping(kind, window, name).catch(() => undefined));
+    // Garmin re-sends the summaries through the configured notifications, a little later (HAPI §8).
+    if (fake.endpointUrl) setImmediate(() => void fake.notify(kind, window, name).catch(() => undefined));
     return { status: 202 };
   }
 
@@ -431,6 +493,9 @@ export async function startGarminFake(
     deliveries,
     backfills,
     historyDays: options.historyDays ?? 365,
+    modes: {},
+    refusals,
+    callbacks: [] as string[],
     userIdOf,
     accountOf,
     expireAccessTokens: () => store.expireAccessTokens(),
@@ -454,29 +519,36 @@ export async function startGarminFake(
           ],
         });
       const span = window ?? { start: nowSeconds() - 60, end: nowSeconds() };
-      const callbackURL = `https://apis.garmin.com/wellness-api/rest/${PATHS[kind]}?uploadStartTimeInSeconds=${span.start}&uploadEndTimeInSeconds=${span.end}`;
-      return send({
-        [kind]: [
-          { userId, callbackURL, uploadStartTimeInSeconds: span.start, uploadEndTimeInSeconds: span.end },
-        ],
-      });
+      // HAPI §4.2: the item is the user id and a pre-formed callback URL carrying the pull token.
+      const token = `CPT${randomId(24)}`;
+      pullTokens.set(token, { account, kind, ...span, expires: nowSeconds() + PULL_TOKEN_TTL });
+      const query = `uploadStartTimeInSeconds=${span.start}&uploadEndTimeInSeconds=${span.end}&token=${token}`;
+      const callbackURL = `${fake.baseUrl}/wellness-api/rest/${PATHS[kind]}?${query}`;
+      fake.callbacks.push(callbackURL);
+      return send({ [kind]: [{ userId, callbackURL }] });
+    },
+    async notify(kind: GarminKind, window: { start: number; end: number }, account = consent.account) {
+      if ((fake.modes[kind] ?? 'ping') === 'ping') return fake.ping(kind, window, account);
+      // HAPI §5: a push carries what the callback would have returned, each item with its userId.
+      return send({ [kind]: uploadedIn(kind, accountOf(account), window.start, window.end) });
     },
     async push(kind: GarminKind, day: number, account = consent.account) {
       const found = accountOf(account);
       upload(found, [kind], [day]);
-      return send({ [kind]: summariesOf(kind, found.user, day) });
+      const at = nowSeconds();
+      return send({ [kind]: uploadedIn(kind, found, at - 60, at + 1) });
     },
     async syncWorkout(account = consent.account) {
       const found = accountOf(account);
       const window = upload(found, ['activities', 'activityDetails'], [today()], 1);
       return [
-        await fake.ping('activities', window, account),
-        await fake.ping('activityDetails', window, account),
+        await fake.notify('activities', window, account),
+        await fake.notify('activityDetails', window, account),
       ];
     },
     async editWorkout(day: number, account = consent.account) {
       const window = upload(accountOf(account), ['manuallyUpdatedActivities'], [day], 0, true);
-      return fake.ping('manuallyUpdatedActivities', window, account);
+      return fake.notify('manuallyUpdatedActivities', window, account);
     },
     async setPermissions(permissions: string[], account = consent.account) {
       accountOf(account).permissions = new Set(permissions);

@@ -1,60 +1,70 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
+import type { ProviderDataType } from '../../src/provider-kit/types.ts';
 import { followAuthorize, providerEnv } from '../fakes/fake-server.ts';
 import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
-import { cycleOf, isoDay } from '../fakes/garmin-data.ts';
+import { cycleOf, isoDay, PAUSE_SECONDS } from '../fakes/garmin-data.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { authenticateUser, pathOf } from '../helpers/connections.ts';
-import { runConnectorPath } from '../helpers/connector-path.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
-// Garmin Health + Activity API end to end against its fake: OAuth 2.0 with PKCE, the partner
-// gateway's user id, pulls by upload window (the backfill pulls each day's morning sync), backfill
-// requests for older days, an unsigned ping (header `garmin-client-id`) whose upload window is
-// pulled with the user's token, and deregistration of the user registration as the revocation.
-runConnectorPath<GarminFake>({
-  provider: 'GARMIN',
-  startFake: () => startGarminFake({ offsetMinutes: 60 }),
-  // Garmin publishes no limit; the fake has none, so the budget is as large as the test needs.
-  env: { GARMIN_REQUEST_BUDGET: '100000/60' },
-  types: ['activity', 'athlete', 'body', 'daily', 'sleep', 'plannedWorkout', 'menstruation'],
-  apiPrefix: '/wellness-api/rest/',
-  tokenPath: '/di-oauth2-service/oauth/token',
-  async subscribe(fake, _service, publicUrl) {
-    // Set once in Garmin's developer portal, per summary type.
-    fake.endpointUrl = `${publicUrl}/providers/GARMIN/webhook`;
-  },
-  async notify(fake, stored) {
-    assert.ok((await stored('activity')).length > 0, 'stored workouts');
-    const [activities] = await fake.syncWorkout();
-    assert.equal(activities?.status, 200, activities?.responseBody);
-    return 'activity';
-  },
-  expireTokens: (fake) => fake.expireAccessTokens(),
-});
+// Garmin Health + Activity API end to end against a fake that refuses what Garmin refuses
+// (test/fakes/garmin.ts): OAuth 2.0 with PKCE, the partner gateway's user id, history through
+// backfill requests within Garmin's limits (never a pull of its own), the data Garmin then
+// delivers — pings whose callback URL (upload window and pull token) is pulled, pushes whose
+// summaries are the data — and what an attacker who knows the client id can send: pings naming
+// 1970 → now, callbacks to other hosts or paths, re-sent pings. Every notification travels over
+// a real socket; the fake's refusals are checked after each step.
 
-// What only Garmin does: pushes (data in the body, which is not believed: the upload is pulled),
-// manually updated activities, permission changes and deregistrations (confirmed with Garmin
-// before anything changes here), and notifications that fail the client-id check.
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000) {
+type Event = Record<string, unknown> & { type: string; data?: Record<string, unknown>[] };
+type Workout = {
+  metadata: { start_time: string; end_time: string; summary_id: string };
+  active_durations_data?: { activity_seconds?: number | null };
+};
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-describe('GARMIN notifications beyond the ping', () => {
+describe('GARMIN connector: the whole path against its strict fake', () => {
   let fake: GarminFake;
   let service: TestService;
   let developer: TestDeveloper;
   let receiver: WebhookReceiver;
   let userId: string;
-  const events = () =>
-    receiver.received.map((entry) => JSON.parse(entry.body) as Record<string, unknown> & { type: string });
-  const dayNow = () => Math.floor((Date.now() + 60 * 60_000) / 86_400_000);
+  const events = () => receiver.received.map((entry) => JSON.parse(entry.body) as Event);
+  const eventsSince = (count: number) => events().slice(count);
+  const today = () => dayNumberToIsoDate(Math.floor(Date.now() / MS_PER_DAY));
+  const dayNow = () => Math.floor((Date.now() + 60 * 60_000) / MS_PER_DAY);
+  const read = (type: ProviderDataType) =>
+    service.app.inject({
+      method: 'GET',
+      url:
+        type === 'athlete'
+          ? `/v2/athlete?user_id=${userId}&to_webhook=false`
+          : `/v2/${type}?user_id=${userId}&start_date=${addDays(today(), -89)}&end_date=${today()}&to_webhook=false`,
+      headers: developer.headers,
+    });
+  const pending = async () =>
+    service.ctx.db
+      .selectFrom('connector_pending_refetches')
+      .select('data_kind')
+      .where('provider', '=', 'GARMIN')
+      .execute();
+  const summaryPulls = () =>
+    fake.requests.filter(
+      (request) =>
+        /^\/wellness-api\/rest\/(?!backfill\/|user\/|workoutportal|training)/.test(request.path) &&
+        request.method === 'GET',
+    );
+  const assertNoRefusals = () => assert.deepEqual(fake.refusals, [], 'Garmin refused none of our requests');
 
   before(async () => {
     fake = await startGarminFake({ offsetMinutes: 60 });
@@ -66,26 +76,12 @@ describe('GARMIN notifications beyond the ping', () => {
       },
     });
     await service.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = service.app.server.address() as AddressInfo;
-    fake.endpointUrl = `http://127.0.0.1:${address.port}/providers/GARMIN/webhook`;
+    const { port } = service.app.server.address() as AddressInfo;
+    // Set once in Garmin's endpoint configuration tool, before any user connects (HAPI §3).
+    fake.endpointUrl = `http://127.0.0.1:${port}/providers/GARMIN/webhook`;
     developer = await createDeveloper(service.ctx);
     receiver = await startWebhookReceiver();
     await setUrl(service, developer, receiver.url);
-    const link = await authenticateUser(service.app, developer, 'GARMIN', { reference_id: 'garmin-extra' });
-    userId = link.userId;
-    const back = await followAuthorize(link.authUrl.toString());
-    const landing = await service.app.inject({ method: 'GET', url: pathOf(back) });
-    assert.equal(landing.statusCode, 302, landing.body);
-    await receiver.waitFor(() => events().some((event) => event.type === 'auth'), 'the auth event');
-    // The connection's own backfill sends data events too: the tests start once it is done.
-    await until(
-      async () => {
-        const progress = await service.ctx.connectors.backfill.progress(userId);
-        return progress.length === 7 && progress.every((row) => row.status === 'done');
-      },
-      'the backfill',
-      120_000,
-    );
   });
   after(async () => {
     await service?.close();
@@ -93,20 +89,98 @@ describe('GARMIN notifications beyond the ping', () => {
     await fake?.close();
   });
 
-  test('a push is answered at once and its day is pulled with the user token', async () => {
-    const before = receiver.received.length;
-    const pullsBefore = fake.requestsTo('/wellness-api/rest/dailies').length;
-    const answer = await fake.push('dailies', dayNow() - 1);
-    assert.equal(answer.status, 200, answer.responseBody);
-    await receiver.waitFor(
-      (list) =>
-        list.slice(before).some((entry) => (JSON.parse(entry.body) as { type: string }).type === 'daily'),
-      'a daily data event after the push',
-    );
-    assert.ok(fake.requestsTo('/wellness-api/rest/dailies').length > pullsBefore, 'the upload was pulled');
+  test('connect through the auth link (OAuth 2.0 with PKCE)', async () => {
+    const link = await authenticateUser(service.app, developer, 'GARMIN', { reference_id: 'garmin-path' });
+    userId = link.userId;
+    assert.equal(link.authUrl.origin, fake.baseUrl);
+    const back = await followAuthorize(link.authUrl.toString());
+    const landing = await service.app.inject({ method: 'GET', url: pathOf(back) });
+    assert.equal(landing.statusCode, 302, landing.body);
+    await receiver.waitFor(() => events().some((event) => event.type === 'auth'), 'the auth event');
   });
 
-  test("Women's Health: a cycle tracking push arrives as that day's menstruation", async () => {
+  test('history is asked for as backfills within Garmin’s limits, never pulled without a ping', async () => {
+    await until(
+      async () => {
+        const progress = await service.ctx.connectors.backfill.progress(userId);
+        return progress.length === 7 && progress.every((row) => row.status === 'done');
+      },
+      'the backfill jobs',
+      120_000,
+    );
+    const asked = fake.requestsTo('/wellness-api/rest/backfill/');
+    assert.ok(asked.length >= 10, `backfill requests: ${asked.length}`);
+    for (const request of asked) {
+      const start = Number(request.query.summaryStartTimeInSeconds);
+      const end = Number(request.query.summaryEndTimeInSeconds);
+      const max = /activit/i.test(request.path) ? 30 : 90;
+      assert.ok(end > start && end - start <= max * 86_400, `${request.path}: ${start}..${end}`);
+    }
+    for (const pull of summaryPulls())
+      assert.ok(pull.query.token, `${pull.path} pulled without a ping's token`);
+    assertNoRefusals();
+  });
+
+  test('what Garmin delivers for the backfill is stored: every type reads back', async () => {
+    const delivered = ['activity', 'body', 'daily', 'sleep', 'menstruation'];
+    await until(
+      async () =>
+        delivered.every((type) =>
+          events().some((event) => event.type === type && (event.data?.length ?? 0) > 0),
+        ),
+      `data events of ${delivered.join(', ')} from Garmin's pings`,
+      120_000,
+    );
+    for (const type of [...delivered, 'plannedWorkout'] as ProviderDataType[]) {
+      const response = await read(type);
+      assert.equal(response.statusCode, 200, response.body);
+      assert.ok(((response.json() as { data?: unknown[] }).data?.length ?? 0) > 0, `${type}: records stored`);
+    }
+    const athlete = await read('athlete');
+    assert.equal(athlete.statusCode, 200, athlete.body);
+    assert.ok(summaryPulls().length > 0, 'callbacks were pulled');
+    assertNoRefusals();
+  });
+
+  test('a sync is pulled through its callback; a paused workout ends at its elapsed time', async () => {
+    const before = receiver.received.length;
+    const answers = await fake.syncWorkout();
+    for (const answer of answers) assert.equal(answer.status, 200, answer.responseBody);
+    let synced: Workout | undefined;
+    await until(async () => {
+      for (const event of eventsSince(before)) {
+        if (event.type !== 'activity') continue;
+        // The sync's own workout: recorded today (index 1 of the day, as `extra`).
+        synced = (event.data as Workout[] | undefined)?.find((record) =>
+          record.metadata.summary_id.endsWith('1'),
+        );
+        if (synced) return true;
+      }
+      return false;
+    }, 'the synced workout as an activity event');
+    const timer = synced!.active_durations_data?.activity_seconds ?? 0;
+    const elapsed = (Date.parse(synced!.metadata.end_time) - Date.parse(synced!.metadata.start_time)) / 1000;
+    assert.equal(elapsed, timer + PAUSE_SECONDS, 'end = start + timer time + the pause');
+    assertNoRefusals();
+  });
+
+  test('push delivery: the summaries in the body are the data, nothing is pulled', async () => {
+    fake.modes.dailies = 'push';
+    const pullsBefore = fake.requestsTo('/wellness-api/rest/dailies').length;
+    const before = receiver.received.length;
+    const answer = await fake.push('dailies', dayNow() - 1);
+    assert.equal(answer.status, 200, answer.responseBody);
+    await until(
+      async () =>
+        eventsSince(before).some((event) => event.type === 'daily' && (event.data?.length ?? 0) > 0),
+      'a daily data event after the push',
+    );
+    assert.equal(fake.requestsTo('/wellness-api/rest/dailies').length, pullsBefore, 'no pull for a push');
+    delete fake.modes.dailies;
+  });
+
+  test("Women's Health: a pushed cycle tracking summary arrives as that day's menstruation", async () => {
+    fake.modes.mct = 'push';
     const day = dayNow() - 1;
     const { dayInCycle, periodStart } = cycleOf(fake.accountOf('account-1').user, day);
     const before = receiver.received.length;
@@ -114,11 +188,12 @@ describe('GARMIN notifications beyond the ping', () => {
     assert.equal(answer.status, 200, answer.responseBody);
     type Day = { metadata: { start_time: string }; menstruation_data: Record<string, unknown> };
     let found: Day | undefined;
-    await receiver.waitFor((list) => {
-      for (const entry of list.slice(before)) {
-        const event = JSON.parse(entry.body) as { type: string; data?: Day[] };
+    await until(async () => {
+      for (const event of eventsSince(before)) {
         if (event.type !== 'menstruation') continue;
-        found = event.data?.find((record) => record.metadata.start_time.startsWith(isoDay(day)));
+        found = (event.data as Day[] | undefined)?.find((record) =>
+          record.metadata.start_time.startsWith(isoDay(day)),
+        );
         if (found) return true;
       }
       return false;
@@ -126,14 +201,68 @@ describe('GARMIN notifications beyond the ping', () => {
     const data = found!.menstruation_data;
     assert.equal(data.day_in_cycle, dayInCycle);
     assert.equal(data.period_start_date, isoDay(periodStart));
-    assert.equal(data.period_length_days, 5);
     assert.equal(data.cycle_length_days, 28);
-    // MENSTRUAL 1-5 -> PERIOD 1, FOLLICULAR 6-11 -> 2, FERTILE 12-13 -> 3, OVULATION 14 -> 4, LUTEAL -> 5.
-    const phase =
-      dayInCycle <= 5 ? 1 : dayInCycle <= 11 ? 2 : dayInCycle <= 13 ? 3 : dayInCycle === 14 ? 4 : 5;
-    assert.equal(data.current_phase, phase);
-    assert.equal(data.fertility_window_start, isoDay(periodStart + 9));
-    assert.equal(data.fertility_window_end, isoDay(periodStart + 14));
+    delete fake.modes.mct;
+  });
+
+  test('a forged ping naming 1970 → now, another host or another path costs no request', async () => {
+    await until(async () => (await pending()).length === 0, 'earlier refetches settled');
+    const garminUser = fake.userIdOf('account-1');
+    const now = Math.floor(Date.now() / 1000);
+    const requestsBefore = fake.requests.length;
+    const forged = [
+      // Issue 24: the client id is in every auth link; the window is what Garmin never sends.
+      `${fake.baseUrl}/wellness-api/rest/dailies?uploadStartTimeInSeconds=0&uploadEndTimeInSeconds=${now}&token=forged`,
+      // Inside a day, but before this connection existed.
+      `${fake.baseUrl}/wellness-api/rest/sleeps?uploadStartTimeInSeconds=86400&uploadEndTimeInSeconds=90000&token=forged`,
+      // Somewhere else: never fetched, whatever it names.
+      `http://127.0.0.1:9/wellness-api/rest/dailies?uploadStartTimeInSeconds=${now - 60}&uploadEndTimeInSeconds=${now}`,
+      `${fake.baseUrl}/partner-gateway/rest/user/registration?uploadStartTimeInSeconds=${now - 60}&uploadEndTimeInSeconds=${now}`,
+    ];
+    for (const callbackURL of forged) {
+      const kind = callbackURL.includes('sleeps') ? 'sleeps' : 'dailies';
+      const answer = await fake.send({ [kind]: [{ userId: garminUser, callbackURL }] });
+      assert.equal(answer.status, 200, answer.responseBody);
+    }
+    // Dropped as they arrive: no refetch is even pending.
+    assert.deepEqual(await pending(), []);
+    assert.equal(fake.requests.length, requestsBefore, 'not one request to Garmin');
+  });
+
+  test('a re-sent ping is pulled once', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const first = await fake.ping('sleeps', { start: now - 120, end: now });
+    assert.equal(first.status, 200, first.responseBody);
+    const callbackURL = fake.callbacks.at(-1)!;
+    const token = new URL(callbackURL).searchParams.get('token');
+    const pullsOf = () => summaryPulls().filter((request) => request.query.token === token);
+    await until(async () => pullsOf().length === 1 && (await pending()).length === 0, 'the first pull');
+    // Garmin re-sends a ping it thinks failed; so may anyone who saw it.
+    const again = await fake.send({ sleeps: [{ userId: fake.userIdOf('account-1'), callbackURL }] });
+    assert.equal(again.status, 200, again.responseBody);
+    await until(async () => (await pending()).length === 0, 'the re-sent ping settled');
+    assert.equal(pullsOf().length, 1, 'pulled once');
+    assertNoRefusals();
+  });
+
+  test('an expired access token is refreshed once and the callback pulled', async () => {
+    const refreshes = () =>
+      fake.requests.filter(
+        (request) =>
+          request.path === '/di-oauth2-service/oauth/token' &&
+          request.body.includes('grant_type=refresh_token'),
+      ).length;
+    const refreshesBefore = refreshes();
+    fake.expireAccessTokens();
+    const before = receiver.received.length;
+    const answers = await fake.syncWorkout();
+    for (const answer of answers) assert.equal(answer.status, 200, answer.responseBody);
+    await until(
+      async () => eventsSince(before).some((event) => event.type === 'activity'),
+      'an activity event after the refresh',
+    );
+    assert.equal(refreshes() - refreshesBefore, 1, 'one refresh');
+    assertNoRefusals();
   });
 
   test('a manually updated activity arrives as an update of the workout', async () => {
@@ -141,30 +270,22 @@ describe('GARMIN notifications beyond the ping', () => {
     const before = receiver.received.length;
     const answer = await fake.editWorkout(day);
     assert.equal(answer.status, 200, answer.responseBody);
-    await receiver.waitFor(
-      (list) =>
-        list.slice(before).some((entry) => {
-          const event = JSON.parse(entry.body) as {
-            type: string;
-            data?: { metadata?: { upload_type?: number; name?: string } }[];
-          };
-          return (
+    await until(
+      async () =>
+        eventsSince(before).some(
+          (event) =>
             event.type === 'activity' &&
-            (event.data ?? []).some(
-              (record) => record.metadata?.name === 'Renamed in Connect' && record.metadata.upload_type === 3,
-            )
-          );
-        }),
+            (event.data ?? []).some((record) => {
+              const metadata = record.metadata as { upload_type?: number; name?: string } | undefined;
+              return metadata?.name === 'Renamed in Connect' && metadata.upload_type === 3;
+            }),
+        ),
       'the edited workout as an activity event with upload_type UPDATE',
     );
   });
 
   test('without the client id header, or with another, a notification is refused', async () => {
-    const body = {
-      dailies: [
-        { userId: fake.userIdOf('account-1'), uploadStartTimeInSeconds: 1, uploadEndTimeInSeconds: 2 },
-      ],
-    };
+    const body = { dailies: [{ userId: fake.userIdOf('account-1'), callbackURL: `${fake.baseUrl}/x` }] };
     for (const headers of [{}, { 'garmin-client-id': 'someone-else' }] as Record<string, string>[]) {
       const answer = await fake.send(body, headers);
       assert.equal(answer.status, 401, answer.responseBody);
@@ -172,10 +293,12 @@ describe('GARMIN notifications beyond the ping', () => {
   });
 
   test('a permission change is confirmed with Garmin and sent as permission_change', async () => {
-    const answer = await fake.setPermissions(['ACTIVITY_EXPORT']);
+    const answer = await fake.setPermissions(['ACTIVITY_EXPORT', 'HEALTH_EXPORT']);
     assert.equal(answer.status, 200, answer.responseBody);
-    await receiver.waitFor(
-      () =>
+    const narrowed = await fake.setPermissions(['ACTIVITY_EXPORT']);
+    assert.equal(narrowed.status, 200, narrowed.responseBody);
+    await until(
+      async () =>
         events().some(
           (event) =>
             event.type === 'permission_change' && String(event.scopes_removed).includes('HEALTH_EXPORT'),
@@ -192,20 +315,13 @@ describe('GARMIN notifications beyond the ping', () => {
   });
 
   test('a deregistration Garmin does not confirm changes nothing; a real one is access_revoked', async () => {
-    // Anyone who knows the client id can post this: the user is still registered at Garmin.
     const checksBefore = fake.requestsTo('/wellness-api/rest/user/permissions').length;
     const forged = await fake.send({ deregistrations: [{ userId: fake.userIdOf('account-1') }] });
     assert.equal(forged.status, 200, forged.responseBody);
     await until(
       async () =>
         fake.requestsTo('/wellness-api/rest/user/permissions').length > checksBefore &&
-        (
-          await service.ctx.db
-            .selectFrom('connector_pending_refetches')
-            .select('data_kind')
-            .where('provider', '=', 'GARMIN')
-            .execute()
-        ).length === 0,
+        (await pending()).length === 0,
       'the deregistration checked with Garmin and settled',
     );
     const status = async () =>

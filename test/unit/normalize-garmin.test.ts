@@ -6,6 +6,8 @@
 // sport names by their parts, maxima from the streams, time in bed from start and end, garbage
 // shapes skipped without a TypeError.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -21,6 +23,8 @@ import { Activity, Body, Daily, Sleep } from '../../src/model/index.ts';
 import { undeclaredKeys } from '../../src/model/schema-walk.ts';
 import { garminNormalizers } from '../../src/providers/garmin/normalize/index.ts';
 import { garminActivityType } from '../../src/providers/garmin/normalize/sport.ts';
+import { garminNotifications } from '../../src/providers/garmin/connector.ts';
+import { PROVIDER_SAMPLES_DIR, readProviderSampleText } from '../helpers/provider-samples.ts';
 import type { NormalizeContext } from '../../src/provider-kit/normalize/normalize.ts';
 
 const context: NormalizeContext = { userOffsetMinutes: null, now: Date.parse('2022-10-05T00:00:00Z') };
@@ -282,6 +286,38 @@ describe('Garmin activity', () => {
     );
   });
 
+  test('a paused workout ends at start + elapsed (clock) time, never before its own samples', () => {
+    // 30 min of timer time with a 10 min pause in the middle: `durationInSeconds` is the timer's
+    // 1800 s, the samples run 2400 s of clock time (Activity API: timer ≤ clock duration).
+    const samples = [0, 600, 900, 1500, 1800, 2400].map((clock) => ({
+      startTimeInSeconds: start + clock,
+      heartRate: 130,
+      timerDurationInSeconds: clock <= 900 ? clock : clock - 600,
+      clockDurationInSeconds: clock,
+    }));
+    const [paused] = garminNormalizers.activities.normalize(
+      {
+        activities: [{ ...activity, durationInSeconds: 1800 }],
+        activityDetails: [{ summaryId: '9283749-detail', samples }],
+      },
+      context,
+    );
+    assert.equal(paused?.metadata.end_time, '2022-08-10T02:38:49.000000-04:00');
+    const end = Date.parse(paused!.metadata.end_time);
+    for (const sample of paused?.heart_rate_data?.detailed?.hr_samples ?? [])
+      assert.ok(Date.parse(String(sample.timestamp)) <= end, `${sample.timestamp} inside the record`);
+    // Without clock durations, the last sample still bounds the end.
+    const untimed = samples.map(({ clockDurationInSeconds: _clock, ...rest }) => rest);
+    const [bounded] = garminNormalizers.activities.normalize(
+      {
+        activities: [{ ...activity, durationInSeconds: 1800 }],
+        activityDetails: [{ summaryId: '9283749-detail', samples: untimed }],
+      },
+      context,
+    );
+    assert.equal(bounded?.metadata.end_time, '2022-08-10T02:38:49.000000-04:00');
+  });
+
   test('a manually updated activity replaces the device copy as an UPDATE', () => {
     const [updated] = garminNormalizers.activities.normalize(
       {
@@ -351,4 +387,30 @@ describe('Garmin body and sport names', () => {
       garminNormalizers.bodyComps.normalize({ bodyComps: junk, userMetrics: junk }, context);
     });
   });
+});
+
+// A real `dailies` push captured from Garmin (Rove-LTD/Rove,
+// Cloudfunctions/functions/.test/test-modules/garminRawDailyWebhook.json @ 7364784), kept in the
+// shared reference as garmin-dailies_push.json: the push body is the data, read as Garmin sent it.
+const REAL_PUSH = 'garmin-dailies_push';
+describe('Garmin real push', () => {
+  const missing = !existsSync(join(PROVIDER_SAMPLES_DIR, `${REAL_PUSH}.json`));
+  test(
+    'a captured dailies push is taken as inline summaries and normalizes to valid days',
+    { skip: missing && `${REAL_PUSH}.json is not in ${PROVIDER_SAMPLES_DIR}` },
+    () => {
+      const raw = readProviderSampleText(REAL_PUSH);
+      const [notification] = garminNotifications.parse(Buffer.from(raw), new Date('2022-09-28T00:00:00Z'));
+      assert.equal(notification?.kind, 'data');
+      if (notification?.kind !== 'data') return;
+      assert.equal(notification.dataKind, 'dailies');
+      assert.equal(notification.callbacks, undefined, 'a push names no callback');
+      const pushed = notification.inline?.dailies ?? [];
+      assert.ok(pushed.length > 0, 'the pushed summaries are kept');
+      for (const item of pushed) assert.ok(!('userAccessToken' in (item as object)), 'no user token kept');
+      const days = garminNormalizers.dailies.normalize({ dailies: pushed } as never, context);
+      assert.ok(days.length > 0);
+      for (const day of days) assertRecord(Daily, day, 'daily from a real push');
+    },
+  );
 });

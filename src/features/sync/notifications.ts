@@ -23,6 +23,7 @@ import { type NotificationSinks, refetchChanged } from './refetch.ts';
 import type { DataNotification, NotificationHooks, ProviderNotification } from '../../provider-kit/api.ts';
 import { parseWindowRule } from '../limits/settings.ts';
 import { type RequestWindows, tooManyRequests, type WindowRule } from '../limits/windows.ts';
+import { clampSpan, hasWork, keepDeclaredCallbacks } from './notification-limits.ts';
 import {
   coalescePending,
   fingerprintOf,
@@ -102,6 +103,89 @@ export function createNotifications(deps: NotificationDeps) {
     return own ? own : (provider.credentials?.clientSecret ?? null);
   }
 
+  /** When each of these provider accounts was first connected here (for clamping spans). */
+  async function connectedSince(providerId: string, providerUserIds: string[]): Promise<Map<string, Date>> {
+    if (providerUserIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('users')
+      .select(['provider_user_id', 'created_at'])
+      .where('provider', '=', providerId)
+      .where('provider_user_id', 'in', [...new Set(providerUserIds)])
+      .execute();
+    const since = new Map<string, Date>();
+    for (const row of rows) {
+      if (!row.provider_user_id) continue;
+      const known = since.get(row.provider_user_id);
+      if (!known || row.created_at < known) since.set(row.provider_user_id, row.created_at);
+    }
+    return since;
+  }
+
+  /**
+   * Each notification bounded by what its provider documents: callbacks only to the provider's
+   * own declared URLs, spans clamped to the declared maximum and the connection's lifetime. One
+   * that leaves nothing to fetch is dropped here, before it costs a job or a request.
+   */
+  async function bounded(provider: ResolvedProvider, items: Actionable[]): Promise<Actionable[]> {
+    const api = provider.connector?.api;
+    const spanned = items.flatMap((item) => (item.kind === 'data' && item.span ? [item.providerUserId] : []));
+    const since = await connectedSince(provider.id, spanned);
+    const now = clock.now();
+    const kept: Actionable[] = [];
+    for (const item of items) {
+      if (item.kind !== 'data') {
+        kept.push(item);
+        continue;
+      }
+      const declared = keepDeclaredCallbacks(item, api, (url) => provider.resolveUrl(url));
+      const clamped = clampSpan(declared, api?.notificationSpanSeconds, {
+        connectedSince: since.get(item.providerUserId) ?? null,
+        now,
+      });
+      if (!clamped || !hasWork(clamped)) {
+        log.info({ provider: provider.id, dataKind: item.dataKind }, 'notification names nothing to fetch');
+        continue;
+      }
+      if (clamped.span !== item.span)
+        log.info(
+          { provider: provider.id, named: item.span, kept: clamped.span },
+          'notification span clamped',
+        );
+      kept.push(clamped);
+    }
+    return kept;
+  }
+
+  const callbackFingerprint = (url: string) => fingerprintOf(Buffer.from(`callback\u0000${url}`));
+
+  /** The notification without the callbacks fetched already; null when none is left. */
+  async function unfetched(
+    providerId: string,
+    notification: DataNotification,
+  ): Promise<DataNotification | null> {
+    const callbacks = notification.callbacks;
+    if (!callbacks || callbacks.length === 0) return notification;
+    const seen = await db
+      .selectFrom('connector_notification_receipts')
+      .select('fingerprint')
+      .where('provider', '=', providerId)
+      .where('fingerprint', 'in', callbacks.map(callbackFingerprint))
+      .execute();
+    const taken = new Set(seen.map((row) => row.fingerprint));
+    const fresh = callbacks.filter((url) => !taken.has(callbackFingerprint(url)));
+    if (fresh.length === 0 && notification.inline === undefined) return null;
+    return { ...notification, callbacks: fresh };
+  }
+
+  /** Remembers fetched callbacks (for the receipt retention window): a re-sent one is not fetched again. */
+  async function markFetched(providerId: string, callbacks: readonly string[] | undefined): Promise<void> {
+    if (!callbacks?.length) return;
+    await db.transaction().execute(async (trx) => {
+      for (const url of callbacks)
+        await recordReceipt(trx, providerId, callbackFingerprint(url), clock.now());
+    });
+  }
+
   /** Signed: queued once per distinct body within the receipt retention window. */
   async function takeSigned(
     provider: ResolvedProvider,
@@ -145,12 +229,14 @@ export function createNotifications(deps: NotificationDeps) {
     return {};
   }
 
-  const sendPending = (trx: Db, key: PendingKey) =>
-    jobs.send(
+  const sendPending = (trx: Db, key: PendingKey) => {
+    const gather = deps.providers.get(key.provider)?.connector?.api?.notificationGatherSeconds;
+    return jobs.send(
       NOTIFICATION_QUEUE,
       { provider: key.provider, pending: { providerUserId: key.providerUserId, dataKind: key.dataKind } },
-      { trx },
+      { trx, ...(gather ? { startAfter: gather } : {}) },
     );
+  };
 
   /** A POST from the provider: verified, parsed and queued (or coalesced, or known already). */
   async function receive(
@@ -185,7 +271,10 @@ export function createNotifications(deps: NotificationDeps) {
     } catch {
       throw badRequest(`the ${provider.id} notification is not the JSON the provider documents`);
     }
-    const actionable = parsed.filter((item): item is Actionable => item.kind !== 'ignored');
+    const actionable = await bounded(
+      provider,
+      parsed.filter((item): item is Actionable => item.kind !== 'ignored'),
+    );
     for (const item of parsed)
       if (item.kind === 'ignored')
         log.debug({ provider: provider.id, reason: item.reason }, 'notification ignored');
@@ -235,7 +324,8 @@ export function createNotifications(deps: NotificationDeps) {
       }
       return 0;
     }
-    return refetchChanged(db, provider, user, context, changed, sinks);
+    const notified = changed.notified === undefined ? {} : { notified: changed.notified };
+    return refetchChanged(db, provider, user, { ...context, ...notified }, changed, sinks);
   }
 
   async function act(
@@ -250,10 +340,13 @@ export function createNotifications(deps: NotificationDeps) {
         await db.transaction().execute((trx) => sinks.markAccessRevoked(trx, user.id));
       return;
     }
+    // Callbacks are fetched once: one already fetched (a re-sent or replayed ping) is not again.
+    const fresh = await unfetched(provider.id, notification);
+    if (!fresh) return;
     // Inactive users receive no data updates; broken and revoked ones have nothing to fetch with.
     for (const user of users.filter((candidate) => candidate.status === 'active' && candidate.active)) {
       try {
-        const sent = await refetch(provider, hooks, user, notification, sinks);
+        const sent = await refetch(provider, hooks, user, fresh, sinks);
         log.debug({ provider: provider.id, userId: user.id, sent }, 'notification handled');
       } catch (error) {
         // A connection that can no longer authorize is already marked; the others retry the job.
@@ -264,6 +357,7 @@ export function createNotifications(deps: NotificationDeps) {
         throw error;
       }
     }
+    await markFetched(provider.id, fresh.callbacks);
   }
 
   async function handle(job: NotificationJob, sinks: NotificationSinks): Promise<void> {

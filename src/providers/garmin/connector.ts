@@ -2,15 +2,16 @@
 // Limits are not published; a public integration keeps to 100 requests a minute [C], so that is
 // the app-wide window here (operators override with GARMIN_REQUEST_BUDGET).
 //
-// Notifications: Garmin POSTs, per summary type, either a ping (`{"dailies":[{userId,
-// uploadStartTimeInSeconds, uploadEndTimeInSeconds, callbackURL}]}`) or a push (the summaries
-// themselves), plus `deregistrations` and `userPermissionsChange`. Nothing is signed; the only
-// mark is the `garmin-client-id` header [C]. So they are handled as unsigned notifications (known
-// accounts only, rate limited per sender, coalesced), and nothing in a body is believed as data:
-// a ping's upload window is pulled from Garmin with the user's own token (the window is read
-// from the callback URL, which is never fetched as given: it could point anywhere), a push is
-// pulled as the last day of uploads, and a deregistration or permission change is confirmed by
-// asking Garmin for the user's permissions with the user's token.
+// Notifications (Health API §4–§5): Garmin POSTs, per summary type, either pings
+// (`{"epochs":[{userId, callbackURL}]}`; the callback names an upload window of at most 24 h and a
+// pull token) or pushes (the summaries themselves, the same data a callback would return), plus
+// `deregistrations` and `userPermissionsChange`. Nothing is signed; the only mark is the
+// `garmin-client-id` header. So they are handled as unsigned notifications (known accounts only,
+// rate limited per sender, coalesced per account and unified type so a sync's pings of a day and
+// its companions are pulled and normalized together). A callback is pulled only when the sync
+// has checked it is Garmin's own API on a summary path (`notificationCallbacks`) and its upload
+// window is at most a day inside the connection's lifetime (`notificationSpanSeconds`); a
+// deregistration or permission change is confirmed by asking Garmin with the user's token.
 import { typesAffectedBy } from '../../provider-kit/define.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import { constantTimeEqual, headerOf } from '../../provider-kit/signatures.ts';
@@ -21,7 +22,14 @@ import type {
   ProviderNotification,
 } from '../../provider-kit/api.ts';
 import { addDays } from '../../model/time.ts';
-import { GARMIN_API, GARMIN_CHUNK_DAYS, SUMMARY_PATHS, type SummaryKind } from './data-source.ts';
+import {
+  GARMIN_API,
+  GARMIN_CHUNK_DAYS,
+  type GarminNotified,
+  PULL_WINDOW_SECONDS,
+  SUMMARY_PATHS,
+  type SummaryKind,
+} from './data-source.ts';
 import { garminNormalizers } from './normalize/index.ts';
 
 export const GARMIN_PERMISSIONS_URL = `${GARMIN_API}/user/permissions`;
@@ -34,56 +42,89 @@ export const garminApi: ProviderApi = {
   // A 403 is a summary type the user did not share (HEALTH_EXPORT / ACTIVITY_EXPORT unticked);
   // a dead token is a 401.
   isScopeRefusal: (status) => status === 403,
+  notificationSpanSeconds: PULL_WINDOW_SECONDS,
+  notificationCallbacks: Object.values(SUMMARY_PATHS).map((path) => `${GARMIN_API}/${path}`),
+  // One sync pings each summary type separately: a day's summary and its epochs, stress and pulse
+  // ox are pulled together when their pings arrive within these seconds of each other.
+  notificationGatherSeconds: 5,
 };
 
 const ACCOUNT_KINDS = ['deregistrations', 'userPermissionsChange'] as const;
 const isSummaryKind = (kind: string): kind is SummaryKind => Object.hasOwn(SUMMARY_PATHS, kind);
-/** A push says nothing about its upload window: the last day of uploads is pulled. */
-const PUSH_WINDOW_SECONDS = 86_400;
+const KIND_OF_PATH = new Map<string, SummaryKind>(
+  Object.entries(SUMMARY_PATHS).map(([kind, path]) => [path, kind as SummaryKind]),
+);
+/** The normalizer row a summary type belongs to (itself, or the row it is a companion of). */
+const groupOf = (kind: SummaryKind): string =>
+  Object.entries(garminNormalizers).find(
+    ([name, row]) => name === kind || (row.companions as readonly string[]).includes(kind),
+  )?.[0] ?? kind;
+/** Callbacks one pending refetch holds at most (a sync pings each type once). */
+const MAX_CALLBACKS = 100;
 
-const windowOf = (objectId: string): { start: number; end: number } | null => {
-  const match = /^(\d+)-(\d+)$/.exec(objectId);
-  if (!match) return null;
-  const start = Number(match[1]);
-  const end = Number(match[2]);
-  return end >= start ? { start, end } : null;
-};
+const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
+const utcDay = (instant: string) => instant.slice(0, 10);
 
-const utcDay = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString().slice(0, 10);
-
-/** The upload window a ping names, from its fields or else its callback URL's query. */
-function pingWindow(item: Record<string, unknown>): { start: number; end: number } | null {
-  let start = item.uploadStartTimeInSeconds;
-  let end = item.uploadEndTimeInSeconds;
-  if ((typeof start !== 'number' || typeof end !== 'number') && typeof item.callbackURL === 'string') {
-    try {
-      const query = new URL(item.callbackURL).searchParams;
-      start = Number(query.get('uploadStartTimeInSeconds'));
-      end = Number(query.get('uploadEndTimeInSeconds'));
-    } catch {
-      return null;
-    }
-  }
-  if (
-    typeof start !== 'number' ||
-    typeof end !== 'number' ||
-    !Number.isInteger(start) ||
-    !Number.isInteger(end)
-  )
+/** The upload window a callback URL names, or null when it names none. */
+function callbackWindow(callback: string): { start: number; end: number } | null {
+  let query: URLSearchParams;
+  try {
+    query = new URL(callback).searchParams;
+  } catch {
     return null;
-  return end >= start && start >= 0 ? { start, end } : null;
+  }
+  const start = Number(query.get('uploadStartTimeInSeconds') ?? Number.NaN);
+  const end = Number(query.get('uploadEndTimeInSeconds') ?? Number.NaN);
+  // Epoch seconds (Garmin refuses milliseconds): anything past 1e11 is not a Garmin window.
+  const seconds = (value: number) => Number.isSafeInteger(value) && value >= 0 && value < 1e11;
+  if (!seconds(start) || !seconds(end) || end < start) return null;
+  return { start, end };
+}
+
+/** One summary item of a notification body: a ping (callback URL) or a pushed summary. */
+function itemNotification(
+  kind: SummaryKind,
+  item: Record<string, unknown>,
+  userId: string,
+  now: Date,
+): DataNotification | null {
+  const base = {
+    kind: 'data' as const,
+    providerUserId: userId,
+    dataKind: groupOf(kind),
+    action: 'update' as const,
+  };
+  if (typeof item.callbackURL === 'string') {
+    const window = callbackWindow(item.callbackURL);
+    if (!window) return null;
+    return {
+      ...base,
+      objectId: `${kind}:${window.start}-${window.end}`,
+      eventTime: iso(window.end),
+      span: { start: iso(window.start), end: iso(window.end) },
+      callbacks: [item.callbackURL],
+    };
+  }
+  if (typeof item.summaryId !== 'string' && typeof item.summaryId !== 'number') return null;
+  // Older pushes carry the user's access token beside the data (HAPI 1.0.9 began retiring it): never kept.
+  const { userAccessToken: _token, ...summary } = item;
+  return {
+    ...base,
+    objectId: `${kind}:${String(item.summaryId)}`,
+    eventTime: now.toISOString(),
+    inline: { [kind]: [summary] },
+  };
 }
 
 function parseBody(rawBody: Buffer, now: Date): ProviderNotification[] {
   const body = JSON.parse(rawBody.toString('utf8')) as unknown;
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');
-  const nowSeconds = Math.floor(now.getTime() / 1000);
-  // One notification per account and kind, its window widened over the body's items.
+  // One notification per account and unified type, folded over the body's items.
   const found = new Map<string, DataNotification>();
   const out: ProviderNotification[] = [];
   for (const [kind, items] of Object.entries(body as Record<string, unknown>)) {
-    const known = isSummaryKind(kind) || (ACCOUNT_KINDS as readonly string[]).includes(kind);
-    if (!known || !Array.isArray(items)) {
+    const account = (ACCOUNT_KINDS as readonly string[]).includes(kind);
+    if ((!isSummaryKind(kind) && !account) || !Array.isArray(items)) {
       out.push({ kind: 'ignored', reason: `Garmin notification key ${kind}` });
       continue;
     }
@@ -91,22 +132,18 @@ function parseBody(rawBody: Buffer, now: Date): ProviderNotification[] {
       if (!item || typeof item !== 'object') continue;
       const record = item as Record<string, unknown>;
       if (typeof record.userId !== 'string' || record.userId === '') continue;
-      let window = { start: nowSeconds, end: nowSeconds };
-      if (isSummaryKind(kind)) {
-        const isPing = 'callbackURL' in record || 'uploadStartTimeInSeconds' in record;
-        const ping = isPing ? pingWindow(record) : null;
-        if (isPing && !ping) continue;
-        window = ping ?? { start: nowSeconds - PUSH_WINDOW_SECONDS, end: nowSeconds };
-      }
-      const key = `${record.userId}\u0000${kind}`;
-      const next: DataNotification = {
-        kind: 'data',
-        providerUserId: record.userId,
-        dataKind: kind,
-        objectId: `${window.start}-${window.end}`,
-        action: kind === 'deregistrations' ? 'delete' : 'update',
-        eventTime: new Date(window.end * 1000).toISOString(),
-      };
+      const next: DataNotification | null = isSummaryKind(kind)
+        ? itemNotification(kind, record, record.userId, now)
+        : {
+            kind: 'data',
+            providerUserId: record.userId,
+            dataKind: kind,
+            objectId: kind,
+            action: kind === 'deregistrations' ? 'delete' : 'update',
+            eventTime: now.toISOString(),
+          };
+      if (!next) continue;
+      const key = `${record.userId}\u0000${next.dataKind}`;
       const pending = found.get(key);
       found.set(key, pending ? coalesce(pending, next) : next);
     }
@@ -114,14 +151,59 @@ function parseBody(rawBody: Buffer, now: Date): ProviderNotification[] {
   return [...out, ...found.values()];
 }
 
-/** Folds two notifications of one account and kind: the union of their upload windows. */
+/** Pushed summaries of both, one per `summaryId` (the later copy wins: Health API §6.1). */
+function mergeInline(
+  a: DataNotification['inline'],
+  b: DataNotification['inline'],
+): DataNotification['inline'] {
+  if (!a || !b) return a ?? b;
+  const merged: Record<string, unknown[]> = {};
+  for (const kind of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const byId = new Map<string, unknown>();
+    for (const item of [...(a[kind] ?? []), ...(b[kind] ?? [])]) {
+      const id = (item as { summaryId?: unknown }).summaryId;
+      byId.set(typeof id === 'string' || typeof id === 'number' ? String(id) : `#${byId.size}`, item);
+    }
+    merged[kind] = [...byId.values()];
+  }
+  return merged;
+}
+
+/** Folds two notifications of one account and type: spans joined, callbacks and pushes kept. */
 function coalesce(pending: DataNotification, next: DataNotification): DataNotification {
-  const a = windowOf(pending.objectId);
-  const b = windowOf(next.objectId);
-  if (!a || !b) return next;
-  const start = Math.min(a.start, b.start);
-  const end = Math.max(a.end, b.end);
-  return { ...next, objectId: `${start}-${end}`, eventTime: new Date(end * 1000).toISOString() };
+  const span =
+    pending.span && next.span
+      ? {
+          start: pending.span.start < next.span.start ? pending.span.start : next.span.start,
+          end: pending.span.end > next.span.end ? pending.span.end : next.span.end,
+        }
+      : (next.span ?? pending.span);
+  const callbacks = [...new Set([...(pending.callbacks ?? []), ...(next.callbacks ?? [])])].slice(
+    0,
+    MAX_CALLBACKS,
+  );
+  const inline = mergeInline(pending.inline, next.inline);
+  const { span: _span, callbacks: _callbacks, inline: _inline, ...rest } = next;
+  return {
+    ...rest,
+    ...(span ? { span } : {}),
+    ...(callbacks.length > 0 ? { callbacks } : {}),
+    ...(inline ? { inline } : {}),
+  };
+}
+
+/** The callbacks worth pulling: a summary path, an upload window of at most a day inside the span. */
+function pullsOf(notification: DataNotification): GarminNotified['pulls'] {
+  const span = notification.span;
+  const pulls: { kind: SummaryKind; url: string }[] = [];
+  for (const callback of notification.callbacks ?? []) {
+    const kind = KIND_OF_PATH.get(new URL(callback).pathname.split('/').pop() ?? '');
+    const window = callbackWindow(callback);
+    if (!kind || !window || window.end - window.start > PULL_WINDOW_SECONDS) continue;
+    if (span && (iso(window.start) < span.start || iso(window.end) > span.end)) continue;
+    pulls.push({ kind, url: callback });
+  }
+  return pulls;
 }
 
 export const garminNotifications: NotificationHooks = {
@@ -154,10 +236,15 @@ export const garminNotifications: NotificationHooks = {
         return list === null || list.length === 0 ? { access: 'revoked' } : null;
       return list === null ? null : { access: 'permissions', granted: list };
     }
-    const window = windowOf(notification.objectId);
-    if (!window) return null;
     const types = typesAffectedBy(garminNormalizers, notification.dataKind);
-    if (types.length === 0) return null;
-    return { types, startDate: utcDay(window.start), endDate: addDays(utcDay(window.end), 1) };
+    const pulls = pullsOf(notification);
+    const inline = notification.inline ?? {};
+    if (types.length === 0 || (pulls.length === 0 && Object.keys(inline).length === 0)) return null;
+    const notified: GarminNotified = { pulls, inline };
+    // The days only label the refetch: what is fetched is what the notification names.
+    const last = notification.span?.end ?? notification.eventTime;
+    if (!last) return null;
+    const first = notification.span?.start ?? last;
+    return { types, startDate: utcDay(first), endDate: addDays(utcDay(last), 1), notified };
   },
 };

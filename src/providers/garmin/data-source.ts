@@ -1,13 +1,13 @@
-// Garmin Health / Activity API reads (providers-3.md §2, docs/providers.md#garmin). Garmin serves
-// summaries by *upload* time, never by the day they describe: a pull names an upload window of at
-// most 24 h (`uploadStartTimeInSeconds`, `uploadEndTimeInSeconds`), which is also what a ping's
-// callback URL names. A fetch of local days [startDate, endDate) therefore pulls the uploads of
-// those days and of the day after (a night is uploaded the next morning), window by window, and
-// normalizes what came back together (a day's summary and its epochs may arrive in different
-// uploads). History beyond that is Garmin's backfill: a request for a summary-time range (at most
-// 90 days, within Garmin's history) that Garmin answers by re-sending the summaries as pings;
-// those arrive as notifications (connector.ts) and are pulled like any upload. Backfill is asked
-// only for days older than BACKFILL_AFTER_DAYS, so the refetch a ping causes never asks again.
+// Garmin Health / Activity API reads (docs/providers.md#garmin). Garmin delivers; partners do not
+// ask. Summaries reach a partner only through its notification endpoint (connector.ts): a ping
+// names a callback URL (an upload window of at most 24 h and a pull token), a push carries the
+// summaries themselves. Health API §4 and §6.3.5: summary endpoints are called only as a ping
+// prompts, and only with its callback URL; a pull without its token is refused
+// (`InvalidPullTokenException`, reported by public integrations). So a fetch that answers a
+// notification reads what `locate` made of it (`args.notified`: the checked callbacks, the pushed
+// summaries), and any other fetch of days — the backfill after a connection, a read of days not
+// stored yet — asks Garmin for a backfill of those days (Health API §8: summary time, at most 90
+// days per request; activities 30), which Garmin answers later with pings or pushes like a sync.
 import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
@@ -16,14 +16,12 @@ import { garminNormalizers } from './normalize/index.ts';
 
 export const GARMIN_API = 'https://apis.garmin.com/wellness-api/rest';
 export const GARMIN_USER_ID_URL = 'https://apis.garmin.com/partner-gateway/rest/user/id';
-/** Days one backfill job covers; Garmin takes at most 90 days per backfill request. */
+/** Days one backfill job covers: one backfill request per summary type. */
 export const GARMIN_CHUNK_DAYS = 30;
-const BACKFILL_MAX_DAYS = 90;
 /** Garmin keeps (and backfills) this much history. */
 export const GARMIN_HISTORY_DAYS = 5 * 365;
-/** Days recent enough that their uploads are pulled, not backfilled again. */
-export const BACKFILL_AFTER_DAYS = 2;
-const WINDOW_SECONDS = 86_400;
+/** Health API §7: a summary endpoint serves at most 24 h of uploads per request. */
+export const PULL_WINDOW_SECONDS = 86_400;
 
 /** Garmin's summary types: the key in notification bodies -> its pull / backfill path. */
 export const SUMMARY_PATHS = {
@@ -43,69 +41,91 @@ export const SUMMARY_PATHS = {
 } as const;
 export type SummaryKind = keyof typeof SUMMARY_PATHS;
 
+const ACTIVITY_KINDS: ReadonlySet<SummaryKind> = new Set([
+  'activities',
+  'activityDetails',
+  'manuallyUpdatedActivities',
+]);
+/** Backfill paths where they differ from the pull path (Health API §8 spells `pulseOx`). */
+const BACKFILL_PATHS: Partial<Record<SummaryKind, string>> = { pulseox: 'pulseOx' };
+/** Edits made in Garmin Connect are only ever notified: there is nothing to backfill. */
+const NOT_BACKFILLED: ReadonlySet<SummaryKind> = new Set(['manuallyUpdatedActivities']);
+/** Days one backfill request may cover: Health API §8 says 90; the Activity API says 30. */
+const backfillMaxDays = (kind: SummaryKind) => (ACTIVITY_KINDS.has(kind) ? 30 : 90);
+
+/** What a notification told the fetchers: callback URLs to pull (declared form) and pushed summaries. */
+export type GarminNotified = {
+  pulls: readonly { kind: SummaryKind; url: string }[];
+  inline: Partial<Record<SummaryKind, readonly unknown[]>>;
+};
+
 const contextOf = (args: TypeFetchArgs): NormalizeContext => ({
   userOffsetMinutes: null,
   now: args.now.getTime(),
 });
 const seconds = (isoDate: string) => (isoDateToDayNumber(isoDate) * MS_PER_DAY) / 1000;
 
-/** Upload windows (≤ 24 h, not past now) covering the uploads of [startDate, endDate + 1 day). */
-export function uploadWindows(
-  startDate: string,
-  endDate: string,
-  now: Date,
-): { start: number; end: number }[] {
-  // Through the current second: an upload stamped this very second is in the window.
-  const nowSeconds = Math.floor(now.getTime() / 1000) + 1;
-  const last = Math.min(seconds(addDays(endDate, 1)), nowSeconds);
-  const windows: { start: number; end: number }[] = [];
-  for (let start = seconds(startDate); start < last; start += WINDOW_SECONDS)
-    windows.push({ start, end: Math.min(start + WINDOW_SECONDS, last) });
-  return windows;
-}
+const isNotified = (value: unknown): value is GarminNotified =>
+  typeof value === 'object' &&
+  value !== null &&
+  Array.isArray((value as GarminNotified).pulls) &&
+  typeof (value as GarminNotified).inline === 'object';
 
-/** Asks Garmin to re-send the older part of the range (202; 409 when already asked). */
+/**
+ * Asks Garmin to re-send the summaries of [startDate, endDate) (within its history, not past
+ * now), in requests of at most each type's maximum; 202, or 409 for a range already asked.
+ */
 async function requestBackfill(http: ProviderHttp, kinds: readonly SummaryKind[], args: TypeFetchArgs) {
+  const nowSeconds = Math.floor(args.now.getTime() / 1000);
   const today = args.now.toISOString().slice(0, 10);
-  const oldest = addDays(today, -GARMIN_HISTORY_DAYS);
+  const oldest = addDays(today, -GARMIN_HISTORY_DAYS + 1);
   const from = args.startDate < oldest ? oldest : args.startDate;
-  const recent = addDays(today, -BACKFILL_AFTER_DAYS);
-  const to = args.endDate > recent ? recent : args.endDate;
-  for (let start = from; start < to; start = addDays(start, BACKFILL_MAX_DAYS)) {
-    const end = addDays(start, BACKFILL_MAX_DAYS) < to ? addDays(start, BACKFILL_MAX_DAYS) : to;
-    for (const kind of kinds)
+  for (const kind of kinds) {
+    if (NOT_BACKFILLED.has(kind)) continue;
+    const step = backfillMaxDays(kind);
+    for (let start = from; start < args.endDate; start = addDays(start, step)) {
+      const startSeconds = seconds(start);
+      if (startSeconds >= nowSeconds) break;
+      const next = addDays(start, step);
+      const endSeconds = Math.min(seconds(next < args.endDate ? next : args.endDate), nowSeconds);
       await http.json({
-        url: `${GARMIN_API}/backfill/${SUMMARY_PATHS[kind]}`,
-        query: { summaryStartTimeInSeconds: seconds(start), summaryEndTimeInSeconds: seconds(end) },
-        absentOn: [409],
+        url: `${GARMIN_API}/backfill/${BACKFILL_PATHS[kind] ?? SUMMARY_PATHS[kind]}`,
+        query: { summaryStartTimeInSeconds: startSeconds, summaryEndTimeInSeconds: endSeconds },
+        // 409: asked already; 412: the user does not share this summary type (Health API App. E).
+        absentOn: [409, 412],
       });
+    }
   }
 }
 
-/** Every summary of `kinds` uploaded in the fetch's windows, keyed by kind. */
-async function pullUploads(
+/** The summaries of `kinds` a notification brought: its callbacks pulled, its pushed summaries. */
+async function notifiedSummaries(
   http: ProviderHttp,
   kinds: readonly SummaryKind[],
-  args: TypeFetchArgs,
-): Promise<Record<SummaryKind, unknown[]>> {
+  notified: GarminNotified,
+): Promise<{ payload: Record<SummaryKind, unknown[]>; found: number }> {
   const payload = Object.fromEntries(kinds.map((kind) => [kind, [] as unknown[]])) as Record<
     SummaryKind,
     unknown[]
   >;
-  for (const window of uploadWindows(args.startDate, args.endDate, args.now)) {
-    for (const kind of kinds) {
-      const list = await http.json({
-        url: `${GARMIN_API}/${SUMMARY_PATHS[kind]}`,
-        query: { uploadStartTimeInSeconds: window.start, uploadEndTimeInSeconds: window.end },
-        absentOn: [404],
-      });
-      if (list === null) continue;
-      if (!Array.isArray(list))
-        throw new ProviderDataError('unavailable', `Garmin ${kind} answered something other than a list`);
-      payload[kind].push(...list.filter((item) => item !== null && typeof item === 'object'));
-    }
+  let found = 0;
+  const keep = (kind: SummaryKind, list: readonly unknown[]) => {
+    const items = list.filter((item) => item !== null && typeof item === 'object');
+    payload[kind].push(...items);
+    found += items.length;
+  };
+  for (const kind of kinds) keep(kind, notified.inline[kind] ?? []);
+  for (const pull of notified.pulls) {
+    if (!kinds.includes(pull.kind)) continue;
+    // 400: a token Garmin does not take (expired, or a forged ping's); 404/412: nothing to give.
+    // Either way this callback is spent: the rest of the notification still counts.
+    const list = await http.json({ url: pull.url, absentOn: [400, 404, 412] });
+    if (list === null) continue;
+    if (!Array.isArray(list))
+      throw new ProviderDataError('unavailable', `Garmin ${pull.kind} answered something other than a list`);
+    keep(pull.kind, list);
   }
-  return payload;
+  return { payload, found };
 }
 
 function summaryFetcher<P>(
@@ -113,8 +133,13 @@ function summaryFetcher<P>(
   normalize: (payload: P, context: NormalizeContext) => readonly unknown[],
 ): TypeFetcher {
   return async function* (args) {
-    await requestBackfill(args.http, kinds, args);
-    const payload = await pullUploads(args.http, kinds, args);
+    if (!isNotified(args.notified)) {
+      // Nothing to pull without a ping: Garmin is asked to deliver these days instead.
+      await requestBackfill(args.http, kinds, args);
+      return;
+    }
+    const { payload, found } = await notifiedSummaries(args.http, kinds, args.notified);
+    if (found === 0) return;
     let records: readonly unknown[];
     try {
       records = normalize(payload as P, contextOf(args));
@@ -123,9 +148,7 @@ function summaryFetcher<P>(
       throw new ProviderDataError(
         'unavailable',
         `Garmin ${kinds.join('/')} summaries could not be normalized`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
     yield { records, raw: payload };

@@ -13,6 +13,7 @@
 // multisport links, air temperature samples.
 import type { Activity } from '../../../model/activity.ts';
 import { HeartRateContext, UploadType } from '../../../model/enums.ts';
+import { recordingEnd } from '../../../provider-kit/normalize/elapsed.ts';
 import { localizationOf, type NormalizeContext, statsOf } from '../../../provider-kit/normalize/normalize.ts';
 import { encodePolyline } from '../../../provider-kit/normalize/polyline.ts';
 import { kilocaloriesToKilojoules, paceMinutesPerKilometer } from '../../../provider-kit/normalize/units.ts';
@@ -76,8 +77,20 @@ export function normalizeGarminActivity(
     .filter((sample): sample is GarminActivitySample => !!sample && isNumber(sample.startTimeInSeconds))
     .map((sample) => ({ at: sample.startTimeInSeconds as number, sample }))
     .sort((a, b) => a.at - b.at);
-  const lastSample = timed[timed.length - 1]?.at ?? start;
-  const end = isNumber(summary.durationInSeconds) ? start + summary.durationInSeconds : lastSample;
+  // `durationInSeconds` is timer time; the samples' `clockDurationInSeconds` is elapsed time
+  // (Activity API: moving ≤ timer ≤ clock duration), so a paused workout ends at its last sample.
+  const clock = timed.reduce<number | null>(
+    (longest, { sample }) =>
+      isNumber(sample.clockDurationInSeconds) && sample.clockDurationInSeconds > (longest ?? -1)
+        ? sample.clockDurationInSeconds
+        : longest,
+    null,
+  );
+  const end = recordingEnd(start, {
+    elapsed: clock,
+    timer: summary.durationInSeconds,
+    lastSampleAt: timed[timed.length - 1]?.at ?? null,
+  });
 
   const hrSamples = series(timed, (s) => heartRateOrNull(s.heartRate), offset, start, 'bpm').map(
     (sample) => ({

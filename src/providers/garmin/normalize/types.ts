@@ -155,6 +155,9 @@ export type GarminActivitySample = {
   stepsPerMinute?: number | null;
   totalDistanceInMeters?: number | null;
   timerDurationInSeconds?: number | null;
+  /** Elapsed time since the start, pauses included (Activity API: moving ≤ timer ≤ clock). */
+  clockDurationInSeconds?: number | null;
+  movingDurationInSeconds?: number | null;
   powerInWatts?: number | null;
   bikeCadenceInRPM?: number | null;
   swimCadenceInStrokesPerMinute?: number | null;
