@@ -37,6 +37,8 @@ export type GoogleHealthFake = FakeServer & {
   deliveries: Delivery[];
   perUserPerMinute: number;
   healthUserIdOf(account: string): string;
+  /** The generated user behind an account (its seed and offset), to compute what Google holds. */
+  userOf(account?: string): GoogleHealthUser;
   expireAccessTokens(): void;
   /** Google's endpoint verification: with the secret (must be 2xx) and without (must be 401/403). */
   verifyEndpoint(): Promise<{ withSecret: number; withoutSecret: number }>;
@@ -286,6 +288,7 @@ export async function startGoogleHealthFake(
     deliveries,
     perUserPerMinute: 300,
     healthUserIdOf,
+    userOf: (account?: string) => userOf(account ?? consent.account),
     expireAccessTokens: () => store.expireAccessTokens(),
     deletePoint: (dataType: string, atMs: number) => void deleted.add(`${dataType}|${atMs}`),
     async verifyEndpoint() {
