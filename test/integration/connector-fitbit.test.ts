@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { followAuthorize, providerEnv } from '../fakes/fake-server.ts';
 import { sql } from 'kysely';
-import type { BackfillProgress } from '../../src/features/sync/backfill.ts';
 import { addDays } from '../../src/model/time.ts';
 import { FITBIT_CHUNK_DAYS } from '../../src/providers/fitbit/data-source.ts';
 import { startGoogleHealthFake, type GoogleHealthFake } from '../fakes/google-health.ts';
