@@ -7,7 +7,6 @@
 // ask for the instants that cover each requested local day at any offset, and emit only the
 // requested days, whose every sample the window held. The chunk that owns a margin day sees it whole.
 import type { TypeFetcher } from './api.ts';
-import { addDays } from '../model/time.ts';
 import type { DayRange } from './pagination.ts';
 
 /** The widest offsets in use: UTC+14:00 (Line Islands) and UTC−12:00. */
@@ -23,13 +22,6 @@ export function wholeLocalDaysWindow(range: DayRange): { fromMs: number; toMs: n
     fromMs: Date.parse(`${range.startDate}T00:00:00Z`) - EAST_MS,
     toMs: Date.parse(`${range.endDate}T00:00:00Z`) + WEST_MS,
   };
-}
-
-/** The same window as RFC 3339 instants (`2026-03-01T10:00:00Z`). */
-export function wholeLocalDaysInstants(range: DayRange): { from: string; to: string } {
-  const { fromMs, toMs } = wholeLocalDaysWindow(range);
-  const text = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
-  return { from: text(fromMs), to: text(toMs) };
 }
 
 /** A day record: its start is local midnight, written with the day's own offset. */
@@ -70,9 +62,4 @@ export function wholeLocalDays(fetcher: TypeFetcher): TypeFetcher {
 function isDayRecord(record: unknown): record is DayRecord {
   const start = (record as { metadata?: { start_time?: unknown } } | null)?.metadata?.start_time;
   return typeof start === 'string' && start.length >= 10;
-}
-
-/** [startDate, endDate) widened by `days` on each side (APIs that take dates, not instants). */
-export function widenedDays(range: DayRange, days = 1): DayRange {
-  return { startDate: addDays(range.startDate, -days), endDate: addDays(range.endDate, days) };
 }
