@@ -93,6 +93,15 @@ export const googleError = (code: number, status: string, message: string, reaso
   },
 });
 
+/** [E] A data type the method does not serve: INVALID_PARENT_DATA_TYPE_COLLECTION. */
+export const unknownDataType = (type: string): FakeReply =>
+  googleError(
+    400,
+    'INVALID_ARGUMENT',
+    `Invalid data type ID referenced in the parent data type collection: ${type}.`,
+    'INVALID_PARENT_DATA_TYPE_COLLECTION',
+  );
+
 const dayNumberOf = (text: string) => Math.floor(Date.parse(`${text.slice(0, 10)}T00:00:00Z`) / DAY_MS);
 
 export function dataPointRoutes(ctx: PointsContext): Route[] {
@@ -214,13 +223,7 @@ export function dataPointRoutes(ctx: PointsContext): Route[] {
     const grant = ctx.grantFor(request, type);
     if (!('account' in grant)) return grant;
     const rollup = ROLLUPS[type];
-    if (!rollup)
-      return googleError(
-        400,
-        'INVALID_ARGUMENT',
-        `Invalid data type ID referenced in the parent data type collection: ${type}.`,
-        'INVALID_PARENT_DATA_TYPE_COLLECTION',
-      );
+    if (!rollup) return unknownDataType(type);
     let body: {
       range?: { start?: Record<string, unknown>; end?: Record<string, unknown> };
       windowSizeDays?: unknown;

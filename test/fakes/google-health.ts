@@ -15,7 +15,7 @@ import {
   startFakeServer,
 } from './fake-server.ts';
 import { type GoogleHealthUser, isoDay } from './google-health-data.ts';
-import { dataPointRoutes, googleError } from './google-health-points.ts';
+import { dataPointRoutes, googleError, unknownDataType } from './google-health-points.ts';
 
 /**
  * A faithful local Google Health API v4 with Google's OAuth (providers.md §10, providers-3.md §3):
@@ -123,13 +123,7 @@ export async function startGoogleHealthFake(
     const grant = authorized(request);
     if (!('account' in grant)) return grant;
     const scope = SCOPES[type];
-    if (!scope)
-      return googleError(
-        400,
-        'INVALID_ARGUMENT',
-        `Invalid data type ID referenced in the parent data type collection: ${type}.`,
-        'INVALID_PARENT_DATA_TYPE_COLLECTION',
-      );
+    if (!scope) return unknownDataType(type);
     if (!grant.scopes.includes(`${SCOPE}.${scope}.readonly`))
       return googleError(
         403,

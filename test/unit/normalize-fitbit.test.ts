@@ -14,13 +14,6 @@ import { MealType, SleepLevel, UploadType } from '../../src/model/enums.ts';
 import { Activity, Body, Daily, Nutrition, Sleep } from '../../src/model/index.ts';
 import { undeclaredKeys } from '../../src/model/schema-walk.ts';
 import { fitbitNotifications } from '../../src/providers/fitbit/connector.ts';
-import {
-  instantsFilter,
-  localDaysFilter,
-  RECORD_TYPES,
-  sleepEndingFilter,
-} from '../../src/providers/fitbit/filters.ts';
-import { parseFilter } from '../fakes/google-health-filters.ts';
 import { googleActivityType } from '../../src/providers/fitbit/normalize/exercise.ts';
 import { fitbitNormalizers, fitbitNutrition } from '../../src/providers/fitbit/normalize/index.ts';
 import type { DataPoint } from '../../src/providers/fitbit/normalize/types.ts';
@@ -392,7 +385,7 @@ describe('Google Health daily, body, nutrition', () => {
   });
 });
 
-describe('Google Health notifications and filters', () => {
+describe('Google Health notifications', () => {
   const parse = (body: unknown) => fitbitNotifications.parse(Buffer.from(JSON.stringify(body)), new Date());
 
   test('a change notification names the user, the type and the days to fetch again', async () => {
@@ -455,55 +448,5 @@ describe('Google Health notifications and filters', () => {
     assert.equal(fitbitNotifications.verify(request('wrong')), 'invalid');
     assert.equal(fitbitNotifications.verify(request()), 'invalid');
     assert.equal(fitbitNotifications.verify({ ...request('s3cret'), secret: null }), 'unconfigured');
-  });
-
-  test('local days are asked on each record type’s civil member, in Google’s literal forms', () => {
-    const days = { startDate: '2026-06-01', endDate: '2026-06-15' };
-    assert.equal(
-      localDaysFilter('exercise', days),
-      'exercise.interval.civil_start_time >= "2026-06-01T00:00:00" AND exercise.interval.civil_start_time < "2026-06-15T00:00:00"',
-    );
-    assert.equal(
-      localDaysFilter('hydration-log', days),
-      'hydration_log.interval.civil_start_time >= "2026-06-01T00:00:00" AND hydration_log.interval.civil_start_time < "2026-06-15T00:00:00"',
-    );
-    assert.equal(
-      localDaysFilter('body-fat', days),
-      'body_fat.sample_time.civil_time >= "2026-06-01T00:00:00" AND body_fat.sample_time.civil_time < "2026-06-15T00:00:00"',
-    );
-    assert.equal(
-      localDaysFilter('daily-vo2-max', days),
-      'daily_vo2_max.date >= "2026-06-01" AND daily_vo2_max.date < "2026-06-15"',
-    );
-    assert.equal(
-      sleepEndingFilter(days),
-      'sleep.interval.civil_end_time >= "2026-06-01T00:00:00" AND sleep.interval.civil_end_time < "2026-06-16T00:00:00"',
-    );
-    assert.equal(
-      instantsFilter('heart-rate', '2026-06-01T07:00:00Z', '2026-06-01T08:00:00Z'),
-      'heart_rate.sample_time.physical_time >= "2026-06-01T07:00:00Z" AND heart_rate.sample_time.physical_time < "2026-06-01T08:00:00Z"',
-    );
-    assert.throws(() => instantsFilter('nutrition-log', 'a', 'b'), /no physical-time filter/);
-  });
-
-  // The fake's grammar is written from Google's filter guide, independently of filters.ts: every
-  // filter the connector builds must pass it, and the old start-time filters of session types fail.
-  test('every filter the connector builds is one Google accepts; the old session filters are refused', () => {
-    const days = { startDate: '2026-06-01', endDate: '2026-06-08' };
-    for (const dataType of Object.keys(RECORD_TYPES)) {
-      const filter = dataType === 'sleep' ? sleepEndingFilter(days) : localDaysFilter(dataType, days);
-      assert.ok(!('status' in parseFilter(dataType, filter)), `${dataType}: ${filter}`);
-    }
-    for (const dataType of ['exercise', 'sleep', 'nutrition-log', 'hydration-log']) {
-      const member = `${dataType.replace(/-/g, '_')}.interval.start_time`;
-      const refused = parseFilter(
-        dataType,
-        `${member} >= "2026-06-01T00:00:00Z" AND ${member} < "2026-06-02T00:00:00Z"`,
-      );
-      assert.ok('status' in refused && refused.status === 400, dataType);
-      const detail = (refused as { body: { error: { details: { reason?: string }[] } } }).body.error
-        .details[0];
-      assert.equal(detail?.reason, 'INVALID_DATA_POINT_FILTER');
-    }
   });
 });
