@@ -181,7 +181,7 @@ export function pointsOf(type: string, user: GoogleHealthUser, day: number): Poi
             ...at(from, {
               name: name(type, id(100 + hour)),
               dataSource: phone,
-              steps: { interval: span, count: String(Math.round(steps * 0.55)) },
+              steps: { interval: span, count: String(Math.round(steps * 0.3)) },
             }),
             source: 'phone',
           });

@@ -101,6 +101,12 @@ export async function startGoogleHealthFake(
     offsetMinutes: options.offsetMinutes ?? -300,
   });
 
+  /**
+   * A bearer token is required on every data call: none, an expired or a revoked one is 401
+   * UNAUTHENTICATED (Google's standard answer, the error overview linked from the v4 error
+   * catalogue). Past the per-user quota of 300 a minute (providers-3.md §3.1, from Google's
+   * quota page) it is 429 RESOURCE_EXHAUSTED.
+   */
   function authorized(request: FakeRequest): Grant | FakeReply {
     const result = store.authenticate(request.bearer);
     if ('error' in result)
