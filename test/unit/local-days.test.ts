@@ -10,6 +10,8 @@ import {
   wholeLocalDaysWindow,
 } from '../../src/provider-kit/local-days.ts';
 import { localMidnightMs, MS_PER_DAY } from '../../src/model/time.ts';
+import type { ProviderHttp, ProviderRequest } from '../../src/provider-kit/api.ts';
+import { ouraFetchers } from '../../src/providers/oura/data-source.ts';
 
 const range = { startDate: '2026-03-01', endDate: '2026-03-15' };
 const day = (date: string, offset: string) => ({
@@ -55,5 +57,40 @@ describe('whole local days', () => {
     assert.equal(pages.length, 1);
     assert.deepEqual(pages[0]?.raw, { kept: true }, 'the raw payload stays whole');
     assert.deepEqual(pages[0]?.records, [day('2026-03-01', '-08:00')]);
+  });
+
+  // A provider applied: Oura's body days are built from heart-rate rows asked a day wider on each
+  // side; the days at the margins are not the fetch's to store.
+  test('Oura body: a fetch of [start, end) stores those days only, however wide it asked', async () => {
+    const asked: ProviderRequest[] = [];
+    const http: ProviderHttp = {
+      client: null,
+      bytes: async () => null,
+      async json<T>(request: ProviderRequest) {
+        asked.push(request);
+        if (!request.url.endsWith('/heartrate')) return { data: [] } as T;
+        const from = Date.parse(String(request.query?.start_datetime));
+        const to = Date.parse(String(request.query?.end_datetime));
+        const data = [];
+        for (let at = from; at < to; at += 3_600_000)
+          data.push({ bpm: 60, source: 'awake', timestamp: new Date(at).toISOString() });
+        return { data, next_token: null } as T;
+      },
+    };
+    const days = new Set<string>();
+    for await (const page of ouraFetchers.body({
+      http,
+      user: { id: 'u', providerUserId: 'p', scopes: null },
+      ...range,
+      now: new Date('2026-04-01T00:00:00Z'),
+    }))
+      for (const record of page.records as { metadata: { start_time: string } }[])
+        days.add(record.metadata.start_time.slice(0, 10));
+    assert.ok(asked.some((request) => request.url.endsWith('/heartrate')));
+    assert.equal(days.size, 14);
+    assert.ok(
+      [...days].every((day) => day >= range.startDate && day < range.endDate),
+      [...days].join(' '),
+    );
   });
 });
