@@ -146,25 +146,12 @@ export const fitbitFetchers = {
   async *sleep(args) {
     // Nights are found by their end and their companions by the wake-up date.
     const nights = withMorningAfter(args);
-    const payload = {
+    const payload: Record<string, DataPoint[]> = {
       sleep: await listPoints(args.http, 'sleep', sleepEndingFilter(args)),
-      'daily-heart-rate-variability': await listPoints(
-        args.http,
-        'daily-heart-rate-variability',
-        localDaysFilter('daily-heart-rate-variability', nights),
-      ),
-      'daily-respiratory-rate': await listPoints(
-        args.http,
-        'daily-respiratory-rate',
-        localDaysFilter('daily-respiratory-rate', nights),
-      ),
-      'daily-sleep-temperature-derivations': await listPoints(
-        args.http,
-        'daily-sleep-temperature-derivations',
-        localDaysFilter('daily-sleep-temperature-derivations', nights),
-      ),
     };
-    const records = normalized('sleep', n.sleep.normalize)(payload, contextOf(args));
+    for (const dataType of n.sleep.companions)
+      payload[dataType] = await listPoints(args.http, dataType, localDaysFilter(dataType, nights));
+    const records = normalized('sleep', n.sleep.normalize)(payload as never, contextOf(args));
     yield { records: requestedDaysOnly(records, args), raw: payload };
   },
 
