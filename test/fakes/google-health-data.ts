@@ -5,11 +5,14 @@ import { seeded } from './fake-server.ts';
  * a user, shaped as the v4 reference describes them (providers.md §10): RFC 3339 UTC instants with
  * separate `…UtcOffset` Durations ("3600s") and civil times, int64 fields as strings, resource
  * names `users/me/dataTypes/{type}/dataPoints/{id}`, daily types keyed by a civil `date`.
- * Real-world blemishes are kept: a heart rate of 0 (no reading) every day.
+ * Real-world blemishes are kept: a heart rate of 0 (no reading) every day, and steps counted twice
+ * on some hours, by the watch and by the phone in the pocket (`source: 'phone'`): the raw list holds
+ * both, the reconciled stream (and so every rollup) only one.
  */
 export type GoogleHealthUser = { seed: string; offsetMinutes: number };
 type Json = Record<string, unknown>;
-export type Point = { atMs: number; date: string; point: Json };
+/** A data point with what the fake filters on: its start (or sample) and end instants, its local date. */
+export type Point = { atMs: number; endMs?: number; date: string; point: Json; source?: 'phone' };
 
 const DAY_MS = 86_400_000;
 export const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
@@ -43,8 +46,18 @@ const sampleTime = (ms: number, user: GoogleHealthUser) => ({
 const name = (type: string, id: string) => `users/me/dataTypes/${type}/dataPoints/${id}`;
 const source = {
   recordingMethod: 'PASSIVELY_MEASURED',
-  device: { manufacturer: 'Google', displayName: 'Pixel Watch 3' },
+  device: { manufacturer: 'Google', displayName: 'Pixel Watch 3', formFactor: 'WATCH' },
 };
+const phone = {
+  recordingMethod: 'PASSIVELY_MEASURED',
+  device: { manufacturer: 'Google', displayName: 'Pixel 9', formFactor: 'PHONE' },
+};
+/** Hours the phone counts steps alongside the watch. */
+const PHONE_HOURS = new Set([10, 11, 12, 13]);
+
+/** The local wall time of an instant, `YYYY-MM-DDTHH:mm:ss` (what civil filters compare). */
+export const civilTextOf = (ms: number, user: GoogleHealthUser) =>
+  new Date(ms + user.offsetMinutes * 60_000).toISOString().slice(0, 19);
 
 const SPORTS = ['RUNNING', 'BIKING', 'SWIMMING', 'STRENGTH_TRAINING', 'WALKING'];
 
@@ -84,6 +97,18 @@ function exerciseOf(
   };
 }
 
+/**
+ * The day's total calories: `total-calories` is served by rollups only (it is no member of the
+ * DataPoint union), as basal burn plus the day's active energy.
+ */
+export function totalCaloriesOf(user: GoogleHealthUser, day: number): number {
+  const active = pointsOf('active-energy-burned', user, day).reduce(
+    (sum, entry) => sum + ((entry.point.activeEnergyBurned as { kcal: number }).kcal ?? 0),
+    0,
+  );
+  return Number((1_580 + active).toFixed(1));
+}
+
 /** Every data point of `type` on local day `day`. */
 export function pointsOf(type: string, user: GoogleHealthUser, day: number): Point[] {
   const date = isoDay(day);
@@ -98,7 +123,7 @@ export function pointsOf(type: string, user: GoogleHealthUser, day: number): Poi
         ? [
             at(found.startMs, {
               name: name(type, id(0)),
-              dataSource: { ...source, recordingMethod: 'ACTIVELY_RECORDED' },
+              dataSource: { ...source, recordingMethod: 'ACTIVELY_MEASURED' },
               exercise: found.json,
             }),
           ]
@@ -141,17 +166,27 @@ export function pointsOf(type: string, user: GoogleHealthUser, day: number): Poi
         const from = start + hour * 3_600_000;
         const span = interval(from, from + 3_600_000, user);
         const steps = r.int(100, 1500);
+        // Int64 fields are JSON strings (v4 discovery document: Steps.count, Distance.millimeters).
         const body =
           type === 'steps'
             ? { steps: { interval: span, count: String(steps) } }
             : type === 'distance'
-              ? { distance: { interval: span, millimeters: steps * 780 } }
+              ? { distance: { interval: span, millimeters: String(steps * 780) } }
               : type === 'floors'
                 ? { floors: { interval: span, count: String(r.int(0, 3)) } }
                 : { activeEnergyBurned: { interval: span, kcal: Number(r.between(5, 80).toFixed(1)) } };
         out.push(at(from, { name: name(type, id(hour)), dataSource: source, ...body }));
+        if (type === 'steps' && PHONE_HOURS.has(hour))
+          out.push({
+            ...at(from, {
+              name: name(type, id(100 + hour)),
+              dataSource: phone,
+              steps: { interval: span, count: String(Math.round(steps * 0.3)) },
+            }),
+            source: 'phone',
+          });
       }
-      return out;
+      return out.map((entry) => ({ ...entry, endMs: entry.atMs + 3_600_000 }));
     }
     case 'daily-resting-heart-rate':
       return [
@@ -255,34 +290,37 @@ export function pointsOf(type: string, user: GoogleHealthUser, day: number): Poi
       }
       const asleep = (totals.LIGHT ?? 0) + (totals.DEEP ?? 0) + (totals.REM ?? 0);
       return [
-        at(from, {
-          name: name(type, id(0)),
-          dataSource: source,
-          sleep: {
-            interval: interval(from, cursor, user),
-            type: 'STAGES',
-            metadata: {
-              nap: false,
-              mainSleep: true,
-              manuallyEdited: false,
-              processed: true,
-              stagesStatus: 'SUCCEEDED',
+        {
+          ...at(from, {
+            name: name(type, id(0)),
+            dataSource: source,
+            sleep: {
+              interval: interval(from, cursor, user),
+              type: 'STAGES',
+              metadata: {
+                nap: false,
+                mainSleep: true,
+                manuallyEdited: false,
+                processed: true,
+                stagesStatus: 'SUCCEEDED',
+              },
+              stages,
+              summary: {
+                minutesInSleepPeriod: String(Math.round((cursor - from) / 60_000)),
+                minutesAsleep: String(asleep),
+                minutesAwake: String(totals.AWAKE ?? 0),
+                minutesToFallAsleep: '3',
+                minutesAfterWakeUp: '0',
+                stagesSummary: Object.entries(totals).map(([stage, minutes]) => ({
+                  type: stage,
+                  minutes: String(minutes),
+                  count: '2',
+                })),
+              },
             },
-            stages,
-            summary: {
-              minutesInSleepPeriod: String(Math.round((cursor - from) / 60_000)),
-              minutesAsleep: String(asleep),
-              minutesAwake: String(totals.AWAKE ?? 0),
-              minutesToFallAsleep: '3',
-              minutesAfterWakeUp: '0',
-              stagesSummary: Object.entries(totals).map(([stage, minutes]) => ({
-                type: stage,
-                minutes: String(minutes),
-                count: '2',
-              })),
-            },
-          },
-        }),
+          }),
+          endMs: cursor,
+        },
       ];
     }
     case 'nutrition-log': {
@@ -299,24 +337,27 @@ export function pointsOf(type: string, user: GoogleHealthUser, day: number): Poi
           at(ms, {
             name: name(type, id(index)),
             dataSource: { recordingMethod: 'MANUAL' },
+            // v4 NutritionLog: a session type; protein and the rest are `nutrients[]` in grams.
             nutritionLog: {
               interval: interval(ms, ms + 1_800_000, user),
               mealType: meal,
               foodDisplayName: `${meal.toLowerCase()} bowl`,
+              food: `foods/${day}${index}`,
               energy: { kcal: r.int(300, 800) },
               totalCarbohydrate: { grams: r.int(20, 90) },
               totalFat: { grams: r.int(5, 35) },
-              protein: { grams: r.int(10, 45) },
               nutrients: [
-                { nutrient: 'SODIUM', amount: { milligrams: r.int(200, 900) } },
-                { nutrient: 'DIETARY_FIBER', amount: { grams: r.int(2, 12) } },
+                { nutrient: 'PROTEIN', quantity: { grams: r.int(10, 45) } },
+                { nutrient: 'SODIUM', quantity: { grams: r.int(200, 900) / 1000 } },
+                { nutrient: 'DIETARY_FIBER', quantity: { grams: r.int(2, 12) } },
+                { nutrient: 'POTASSIUM', quantity: { grams: r.int(100, 700) / 1000 } },
               ],
               serving: { amount: 1, unit: 'GRAM' },
             },
           }),
         );
       }
-      return out;
+      return out.map((entry) => ({ ...entry, endMs: entry.atMs + 1_800_000 }));
     }
     case 'hydration-log': {
       const out: Point[] = [];
@@ -328,12 +369,12 @@ export function pointsOf(type: string, user: GoogleHealthUser, day: number): Poi
             dataSource: { recordingMethod: 'MANUAL' },
             hydrationLog: {
               interval: interval(ms, ms + 60_000, user),
-              amountConsumed: { milliliters: r.int(150, 500) },
+              amountConsumed: { milliliters: r.int(150, 500), userProvidedUnit: 'MILLILITER' },
             },
           }),
         );
       }
-      return out;
+      return out.map((entry) => ({ ...entry, endMs: entry.atMs + 60_000 }));
     }
     default:
       return [];

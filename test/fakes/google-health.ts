@@ -10,19 +10,19 @@ import {
   type FakeRequest,
   type FakeServer,
   type Grant,
-  pageOf,
   type Route,
   randomId,
   startFakeServer,
 } from './fake-server.ts';
-import { type GoogleHealthUser, isoDay, pointsOf } from './google-health-data.ts';
+import { type GoogleHealthUser, isoDay } from './google-health-data.ts';
+import { dataPointRoutes, googleError, unknownDataType } from './google-health-points.ts';
 
 /**
  * A faithful local Google Health API v4 with Google's OAuth (providers.md §10, providers-3.md §3):
  * authorization code with PKCE (S256), `access_type=offline` for a refresh token, HTTP Basic client
  * authentication, refresh tokens that are not rotated, revocation at /revoke; users/me/identity and
- * profile; `users/me/dataTypes/{dataType}/dataPoints` with AIP-160 range filters on the type's own
- * field, `pageSize` (≤ 25 for sleep and exercise, ≤ 10,000 otherwise) and `pageToken`; granular
+ * profile; the data-point methods of google-health-points.ts (list, reconcile and dailyRollUp, with
+ * the filter grammar of google-health-filters.ts and Google's page and range limits); granular
  * scopes (403 PERMISSION_DENIED for a data type whose scope was not granted); the per-user quota of
  * 300 requests a minute (429 RESOURCE_EXHAUSTED); subscriber notifications carrying the configured
  * `Authorization` secret, and the two-POST endpoint verification. Point `FITBIT_BASE_URL` at `baseUrl`.
@@ -37,6 +37,8 @@ export type GoogleHealthFake = FakeServer & {
   deliveries: Delivery[];
   perUserPerMinute: number;
   healthUserIdOf(account: string): string;
+  /** The generated user behind an account (its seed and offset), to compute what Google holds. */
+  userOf(account?: string): GoogleHealthUser;
   expireAccessTokens(): void;
   /** Google's endpoint verification: with the secret (must be 2xx) and without (must be 401/403). */
   verifyEndpoint(): Promise<{ withSecret: number; withoutSecret: number }>;
@@ -58,6 +60,7 @@ const SCOPES: Readonly<Record<string, string>> = {
   distance: 'activity_and_fitness',
   floors: 'activity_and_fitness',
   'active-energy-burned': 'activity_and_fitness',
+  'total-calories': 'activity_and_fitness',
   'daily-vo2-max': 'activity_and_fitness',
   sleep: 'sleep',
   'heart-rate': 'health_metrics_and_measurements',
@@ -71,16 +74,7 @@ const SCOPES: Readonly<Record<string, string>> = {
   'nutrition-log': 'nutrition',
   'hydration-log': 'nutrition',
 };
-const DATE_TYPES = new Set(Object.keys(SCOPES).filter((type) => type.startsWith('daily-')));
-const SAMPLE_TYPES = new Set(['heart-rate', 'weight', 'body-fat']);
-const SESSION_TYPES = new Set(['exercise', 'sleep']);
 const ACCESS_TTL = 3599;
-const DAY_MS = 86_400_000;
-
-const googleError = (code: number, status: string, message: string): FakeReply => ({
-  status: code,
-  body: { error: { code, message, status } },
-});
 const oauthError = (status: number, error: string, description: string): FakeReply => ({
   status,
   body: { error, error_description: description },
@@ -107,6 +101,12 @@ export async function startGoogleHealthFake(
     offsetMinutes: options.offsetMinutes ?? -300,
   });
 
+  /**
+   * A bearer token is required on every data call: none, an expired or a revoked one is 401
+   * UNAUTHENTICATED (Google's standard answer, the error overview linked from the v4 error
+   * catalogue). Past the per-user quota of 300 a minute (providers-3.md §3.1, from Google's
+   * quota page) it is 429 RESOURCE_EXHAUSTED.
+   */
   function authorized(request: FakeRequest): Grant | FakeReply {
     const result = store.authenticate(request.bearer);
     if ('error' in result)
@@ -124,74 +124,19 @@ export async function startGoogleHealthFake(
     return result.grant;
   }
 
-  function list(request: FakeRequest): FakeReply {
+  /** [scopes] Google's consent is granular: a data type whose scope was not granted is 403. */
+  function grantFor(request: FakeRequest, type: string): Grant | FakeReply {
     const grant = authorized(request);
     if (!('account' in grant)) return grant;
-    const type = request.params.type ?? '';
     const scope = SCOPES[type];
-    if (!scope) return googleError(404, 'NOT_FOUND', `Unknown data type ${type}`);
+    if (!scope) return unknownDataType(type);
     if (!grant.scopes.includes(`${SCOPE}.${scope}.readonly`))
       return googleError(
         403,
         'PERMISSION_DENIED',
         `Request had insufficient authentication scopes for ${type}.`,
       );
-    const pageSize = Number(request.query.get('pageSize') ?? (SESSION_TYPES.has(type) ? 25 : 1440));
-    const max = SESSION_TYPES.has(type) ? 25 : 10_000;
-    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > max)
-      return googleError(400, 'INVALID_ARGUMENT', `pageSize must be between 1 and ${max} for ${type}`);
-    const field = DATE_TYPES.has(type)
-      ? `${type.replace(/-/g, '_')}.date`
-      : SAMPLE_TYPES.has(type)
-        ? `${type.replace(/-/g, '_')}.sample_time.physical_time`
-        : `${type.replace(/-/g, '_')}.interval.start_time`;
-    const filter = request.query.get('filter') ?? '';
-    const match = /^(\S+) >= "([^"]+)" AND (\S+) < "([^"]+)"$/.exec(filter);
-    if (!match || match[1] !== field || match[3] !== field)
-      return googleError(400, 'INVALID_ARGUMENT', `filter must bound ${field} from below and above`);
-    const from = match[2] ?? '';
-    const to = match[4] ?? '';
-    const user = userOf(grant.account);
-    const today = Math.floor((fake.clock.now() + user.offsetMinutes * 60_000) / DAY_MS);
-    const oldest = today - historyDays;
-    let firstDay: number;
-    let lastDay: number;
-    let keep: (point: { atMs: number; date: string }) => boolean;
-    if (DATE_TYPES.has(type)) {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to))
-        return googleError(400, 'INVALID_ARGUMENT', `${field} takes civil dates`);
-      firstDay = Date.parse(`${from}T00:00:00Z`) / DAY_MS;
-      lastDay = Date.parse(`${to}T00:00:00Z`) / DAY_MS - 1;
-      keep = (point) => point.date >= from && point.date < to;
-    } else {
-      const fromMs = Date.parse(from);
-      const toMs = Date.parse(to);
-      if (Number.isNaN(fromMs) || Number.isNaN(toMs))
-        return googleError(400, 'INVALID_ARGUMENT', `${field} takes RFC 3339 times`);
-      firstDay = Math.floor(fromMs / DAY_MS) - 1;
-      lastDay = Math.floor(toMs / DAY_MS) + 1;
-      keep = (point) => point.atMs >= fromMs && point.atMs < toMs;
-    }
-    const points: { atMs: number; point: unknown }[] = [];
-    for (let day = Math.max(firstDay, oldest); day <= Math.min(lastDay, today); day++)
-      for (const point of pointsOf(type, user, day))
-        if (keep(point) && point.atMs <= fake.clock.now() && !deleted.has(`${type}|${point.atMs}`))
-          points.push(point);
-    points.sort((a, b) => b.atMs - a.atMs);
-    const page = pageOf(
-      points,
-      pageSize,
-      request.query.get('pageToken') || null,
-      `${type}|${filter}|${pageSize}`,
-    );
-    if (!page) return googleError(400, 'INVALID_ARGUMENT', 'Invalid page token');
-    return {
-      status: 200,
-      body: {
-        dataPoints: page.page.map((entry) => entry.point),
-        ...(page.next ? { nextPageToken: page.next } : {}),
-      },
-    };
+    return grant;
   }
 
   function token(request: FakeRequest): FakeReply {
@@ -299,7 +244,13 @@ export async function startGoogleHealthFake(
         };
       },
     },
-    { method: 'GET', path: '/v4/users/me/dataTypes/:type/dataPoints', handler: list },
+    ...dataPointRoutes({
+      now: () => fake.clock.now(),
+      historyDays,
+      userOf,
+      deleted,
+      grantFor,
+    }),
   ];
 
   const server = await startFakeServer({
@@ -337,6 +288,7 @@ export async function startGoogleHealthFake(
     deliveries,
     perUserPerMinute: 300,
     healthUserIdOf,
+    userOf: (account?: string) => userOf(account ?? consent.account),
     expireAccessTokens: () => store.expireAccessTokens(),
     deletePoint: (dataType: string, atMs: number) => void deleted.add(`${dataType}|${atMs}`),
     async verifyEndpoint() {

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { followAuthorize, providerEnv } from '../fakes/fake-server.ts';
+import { sql } from 'kysely';
+import { addDays } from '../../src/model/time.ts';
+import { FITBIT_CHUNK_DAYS } from '../../src/providers/fitbit/data-source.ts';
 import { startGoogleHealthFake, type GoogleHealthFake } from '../fakes/google-health.ts';
+import { isoDay, pointsOf, totalCaloriesOf } from '../fakes/google-health-data.ts';
+import { waitUntil } from '../helpers/webhook-api.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { authenticateUser, pathOf } from '../helpers/connections.ts';
 import { runConnectorPath } from '../helpers/connector-path.ts';
@@ -12,6 +17,7 @@ import { runConnectorPath } from '../helpers/connector-path.ts';
 // filters and paging, the per-user quota, a subscriber notification (authenticated by the
 // endpoint's Authorization secret) fetched again, and revocation at Google's /revoke.
 const WEBHOOK_SECRET = 'subscriber-secret-7f3a';
+const DAY_MS = 86_400_000;
 
 runConnectorPath<GoogleHealthFake>({
   provider: 'FITBIT',
@@ -203,5 +209,185 @@ describe('FITBIT: a DELETE notification removes what Google deleted', () => {
       'only the deleted workout went',
     );
     assert.equal((await stored('daily')).length, dailies.length, 'other types of the day stay');
+  });
+});
+
+// Issue 25, classes 2–4, for a user at −08:00 whose backfill runs in 14-day chunks ending at UTC
+// midnight: every local day that starts in one chunk's window and ends in the next is a day the
+// old connector stored twice, the second time from its first sixteen hours only. Expected values
+// come from what the fake holds: the reconciled stream (the watch's steps, not the phone's double
+// count), Google's rollups, the day's own resting heart rate and drinks.
+describe('FITBIT at −08:00: documented filters, reconciled totals, whole local days', () => {
+  const OFFSET = -480;
+  let fake: GoogleHealthFake;
+  let service: TestService;
+  let userId: string;
+
+  before(async () => {
+    fake = await startGoogleHealthFake({ offsetMinutes: OFFSET });
+    fake.perUserPerMinute = 100_000;
+    ({ service, userId } = await startConnected(fake, 'fitbit-pacific'));
+  });
+  after(async () => {
+    await service?.close();
+    await fake?.close();
+  });
+
+  type Stored = { anchor_day: string; summary: unknown };
+  const stored = async (type: string) => {
+    const rows: Stored[] = await service.ctx.db
+      .selectFrom('data_records')
+      .select([sql<string>`anchor_day::text`.as('anchor_day'), 'summary'])
+      .where('user_id', '=', userId)
+      .where('type', '=', type)
+      .execute();
+    // The json column comes back parsed on some drivers, as text on others.
+    return new Map(
+      rows.map((row) => [
+        row.anchor_day,
+        typeof row.summary === 'string' ? JSON.parse(row.summary) : row.summary,
+      ]),
+    ) as Map<string, unknown>;
+  };
+  /** The value at a dotted path of a stored record (undefined where the path breaks). */
+  const at = (value: unknown, path: string): unknown =>
+    path
+      .split('.')
+      .reduce<unknown>((node, key) => (node as Record<string, unknown> | null | undefined)?.[key], value);
+  const dayNumber = (isoDate: string) => Date.parse(`${isoDate}T00:00:00Z`) / DAY_MS;
+  /** The day's total of a field of the reconciled points (the phone's double count left out). */
+  const count = (day: string, type: string, path: string) =>
+    pointsOf(type, fake.userOf(), dayNumber(day))
+      .filter((entry) => entry.source !== 'phone')
+      .reduce((sum, entry) => sum + Number(at(entry.point, path)), 0);
+  /** Waits for the backfill of `types` to finish (each type is its own chain of chunks). */
+  const backfilled = async (...types: string[]) => {
+    await waitUntil(
+      async () => {
+        const progress = await service.ctx.connectors.backfill.progress(userId);
+        return types.every((type) => progress.find((row) => row.type === type)?.status === 'done');
+      },
+      `the backfill of ${types.join(', ')}`,
+      120_000,
+    );
+  };
+  /** The local days where one 14-day chunk of the backfill ends and the next begins. */
+  const chunkBoundaries = async () => {
+    const [daily] = (await service.ctx.connectors.backfill.progress(userId)).filter(
+      (row) => row.type === 'daily',
+    );
+    assert.ok(daily);
+    const days: string[] = [];
+    for (
+      let day = addDays(daily.endDay, -FITBIT_CHUNK_DAYS);
+      day > daily.startDay;
+      day = addDays(day, -FITBIT_CHUNK_DAYS)
+    )
+      if (day < isoDay(Math.floor(Date.now() / DAY_MS) - 1)) days.push(day);
+    assert.ok(days.length >= 4, 'several chunk boundaries');
+    return days;
+  };
+
+  test('class 2: every list and reconcile filter is one Google accepts, and sessions are read', async () => {
+    const refused = () =>
+      fake
+        .requestsTo('/v4/users/me/dataTypes/')
+        .filter((request) => request.status >= 400 && request.status !== 429);
+    const types = ['activity', 'sleep', 'daily', 'body', 'nutrition'];
+    // Done, or refused: a refused filter fails the chunk again and again, it never finishes.
+    await waitUntil(
+      async () => {
+        const progress = await service.ctx.connectors.backfill.progress(userId);
+        const done = types.every((type) => progress.find((row) => row.type === type)?.status === 'done');
+        return done || refused().length > 0;
+      },
+      'the backfill, or a refused request',
+      120_000,
+    );
+    assert.deepEqual(
+      refused().map((request) => `${request.status} ${request.path} ${request.query.filter ?? ''}`),
+      [],
+    );
+    for (const type of ['activity', 'sleep', 'nutrition'])
+      assert.ok((await stored(type)).size > 10, `${type} stored`);
+  });
+
+  test('class 3: daily steps are the reconciled total, distance and total calories are read', async () => {
+    await backfilled('daily');
+    const dailies = await stored('daily');
+    const days = [...dailies.keys()]
+      .filter((day) => day < isoDay(Math.floor(Date.now() / DAY_MS) - 1))
+      .slice(-20);
+    assert.ok(days.length >= 10);
+    for (const day of days) {
+      const record = dailies.get(day);
+      const reconciled = count(day, 'steps', 'steps.count');
+      const raw = pointsOf('steps', fake.userOf(), dayNumber(day)).reduce(
+        (sum, entry) => sum + Number(at(entry.point, 'steps.count')),
+        0,
+      );
+      assert.ok(raw > reconciled, 'the raw points double-count the phone');
+      assert.equal(at(record, 'distance_data.steps'), reconciled, `${day}: steps`);
+      assert.equal(
+        at(record, 'distance_data.distance_meters'),
+        count(day, 'distance', 'distance.millimeters') / 1000,
+        `${day}: distance`,
+      );
+      assert.equal(
+        at(record, 'calories_data.total_burned_calories'),
+        totalCaloriesOf(fake.userOf(), dayNumber(day)),
+        `${day}: total calories`,
+      );
+    }
+    await backfilled('activity', 'nutrition');
+    const workouts = [...(await stored('activity')).values()];
+    assert.ok(workouts.length > 10);
+    for (const workout of workouts) {
+      assert.equal(typeof at(workout, 'calories_data.total_burned_calories'), 'number');
+      assert.equal(at(workout, 'calories_data.net_activity_calories') ?? null, null);
+    }
+    const [meals] = [...(await stored('nutrition')).values()];
+    assert.equal(typeof at(meals, 'meals.0.macros.protein_g'), 'number', 'protein from nutrients[]');
+    assert.equal(typeof at(meals, 'meals.0.macros.sodium_mg'), 'number', 'sodium from nutrients[]');
+    assert.equal(typeof at(meals, 'meals.0.micros.potassium_mg'), 'number', 'potassium from nutrients[]');
+  });
+
+  test('class 4: a local day cut by a chunk’s UTC midnight is stored whole', async () => {
+    await backfilled('daily');
+    const dailies = await stored('daily');
+    const boundaries = await chunkBoundaries();
+    for (const day of boundaries) {
+      const record = dailies.get(day);
+      assert.ok(record, `${day} stored`);
+      assert.equal(at(record, 'distance_data.steps'), count(day, 'steps', 'steps.count'), `${day}: steps`);
+      assert.equal(
+        at(record, 'calories_data.net_activity_calories'),
+        Number(count(day, 'active-energy-burned', 'activeEnergyBurned.kcal').toFixed(1)),
+        `${day}: active calories`,
+      );
+      const [resting] = pointsOf('daily-resting-heart-rate', fake.userOf(), dayNumber(day));
+      assert.equal(
+        at(record, 'heart_rate_data.summary.resting_hr_bpm'),
+        Number(at(resting?.point, 'dailyRestingHeartRate.beatsPerMinute')),
+        `${day}: resting HR`,
+      );
+      const readings = pointsOf('heart-rate', fake.userOf(), dayNumber(day))
+        .map((entry) => Number(at(entry.point, 'heartRate.beatsPerMinute')))
+        .filter((bpm) => bpm > 0 && bpm < 255);
+      const average = readings.reduce((sum, bpm) => sum + bpm, 0) / readings.length;
+      assert.ok(
+        Math.abs(Number(at(record, 'heart_rate_data.summary.avg_hr_bpm')) - average) < 1e-9,
+        `${day}: the whole day's heart rate`,
+      );
+    }
+    await backfilled('nutrition');
+    const nutrition = await stored('nutrition');
+    for (const day of boundaries) {
+      assert.equal(
+        at(nutrition.get(day), 'summary.water_ml'),
+        count(day, 'hydration-log', 'hydrationLog.amountConsumed.milliliters'),
+        `${day}: water`,
+      );
+    }
   });
 });

@@ -2,6 +2,7 @@
 // (`YYYY-MM-DDThh:mm:ss`, no zone, compared with systemTime in UTC, at most 30 days apart) and
 // the current devices. Readings are grouped into the user's local days, so each range is asked
 // a day wider on each side and only the asked days are kept (a margin day is incomplete).
+import { requestedDaysOnly } from '../../provider-kit/local-days.ts';
 import { dayChunks } from '../../provider-kit/pagination.ts';
 import type { ProviderHttp, TypeFetcher } from '../../provider-kit/api.ts';
 import { addDays } from '../../model/time.ts';
@@ -44,11 +45,7 @@ export const dexcomFetchers = {
         userOffsetMinutes: null,
         now: args.now.getTime(),
       });
-      const kept = all.filter((record) => {
-        const day = record.metadata.start_time.slice(0, 10);
-        return day >= range.startDate && day < range.endDate;
-      });
-      yield { records: kept, raw: payload };
+      yield { records: requestedDaysOnly(all, range), raw: payload };
     }
   },
 } satisfies Record<string, TypeFetcher>;

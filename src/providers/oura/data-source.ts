@@ -3,6 +3,7 @@
 // Each unified type is a row of the normalizer table: its own collection plus companions,
 // fetched for the same days and handed over in one payload. Heart-rate ranges are capped by
 // Oura, so every range is walked in chunks.
+import { requestedDaysOnly } from '../../provider-kit/local-days.ts';
 import { collectCursor, type DayRange, dayChunks } from '../../provider-kit/pagination.ts';
 import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { addDays } from '../../model/time.ts';
@@ -114,7 +115,9 @@ export const ouraFetchers = {
     };
     // Heart-rate rows are kept as samples in the records; storing them twice as raw is waste.
     const { heartrate: _rows, ...raw } = payload;
-    return { records: ouraNormalizers.daily_activity.normalize(payload, contextOf(args)), raw };
+    // Days are asked a day wider: a margin day's heart rate was seen in part (provider-kit/local-days.ts).
+    const records = ouraNormalizers.daily_activity.normalize(payload, contextOf(args));
+    return { records: requestedDaysOnly(records, range), raw };
   }),
 
   body: chunked(async (args, range) => {
@@ -125,7 +128,7 @@ export const ouraFetchers = {
       ...(info ? { personal_info: info } : {}),
     };
     return {
-      records: ouraNormalizers.heartrate.normalize(payload, contextOf(args)),
+      records: requestedDaysOnly(ouraNormalizers.heartrate.normalize(payload, contextOf(args)), range),
       raw: { daily_spo2: payload.daily_spo2, personal_info: info },
     };
   }),

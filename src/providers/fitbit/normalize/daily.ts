@@ -1,13 +1,19 @@
-// Google Health daily activity -> Daily, one per local day that has any of: `steps`, `distance`,
-// `floors`, `active-energy-burned` (interval records, summed per local day of their start),
-// `heart-rate` (samples: the intraday series and the day's average/min/max from it) and
-// `daily-resting-heart-rate`. The day's offset is that of its first record.
-// Heart rates of 0/255 are not readings. Distance mm -> m.
-// Cannot map: BMR / total calories (Google's total-calories type is not read), active minutes by
-// level and active zone minutes (no field for the zone minutes), sedentary periods.
+// Google Health daily activity -> Daily, one per local day that has any of:
+// - `rollups`: `dataPoints:dailyRollUp` windows (one civil day each) of `steps` (countSum),
+//   `distance` (millimetersSum), `floors` (countSum), `active-energy-burned` and `total-calories`
+//   (kcalSum). A rollup is Google's total over the reconciled stream of every source, without the
+//   points a watch wrote while not worn: the day's totals are these, never a sum of raw points
+//   (a phone and a watch both count the same walk). A day missing from a rollup is not a zero.
+// - `steps`, `heart-rate`: reconciled points (`dataPoints:reconcile`), the intraday step and heart
+//   rate series; the day's average/min/max heart rate comes from its series.
+// - `daily-resting-heart-rate` by its civil date.
+// The day's offset is that of its first intraday point (rollups carry civil times only), else the
+// user's, else UTC. Heart rates of 0/255 are not readings. Distance mm -> m.
+// Cannot map: BMR (Google gives no basal total in a rollup; total − active is not it), active
+// minutes by level and active zone minutes (no field for the zone minutes), sedentary periods.
 import { HeartRateContext, UploadType } from '../../../model/enums.ts';
 import type { Daily } from '../../../model/daily.ts';
-import { localIsoDate } from '../../../model/time.ts';
+import { addDays, localIsoDate } from '../../../model/time.ts';
 import {
   dayBoundsOf,
   localizationOf,
@@ -15,105 +21,97 @@ import {
   statsOf,
 } from '../../../provider-kit/normalize/normalize.ts';
 import { heartRateOrNull, instantMs, int64, isoOf, numberOrNull, offsetMinutes, wire } from './time.ts';
-import type { DataPoint, TimeInterval } from './types.ts';
+import type { DataPoint, RollupPoint } from './types.ts';
 
 export type FitbitDailyPayload = {
-  steps: readonly DataPoint[];
-  distance?: readonly DataPoint[];
-  floors?: readonly DataPoint[];
-  'active-energy-burned'?: readonly DataPoint[];
+  /** Day windows of `dataPoints:dailyRollUp`, by the data type rolled up. */
+  rollups?: Readonly<Record<string, readonly RollupPoint[]>>;
+  steps?: readonly DataPoint[];
   'heart-rate'?: readonly DataPoint[];
   'daily-resting-heart-rate'?: readonly DataPoint[];
 };
 
-type Day = {
-  offset: number;
+type Totals = {
   steps: number | null;
   distanceM: number | null;
   floors: number | null;
   activeKcal: number | null;
+  totalKcal: number | null;
+};
+type Day = Totals & {
+  offset: number | null;
   stepSamples: { timestamp: string; steps: number; timer_duration_seconds: number | null }[];
   hr: { timestamp: string; bpm: number; context: 0 }[];
   resting: number | null;
 };
 
-const add = (total: number | null, value: number | null) => (value === null ? total : (total ?? 0) + value);
+/** Where each rollup's total is read, and which total it is. */
+const ROLLUP_FIELDS: readonly { key: keyof Totals; read: (point: RollupPoint) => number | null }[] = [
+  { key: 'steps', read: (point) => int64(point.steps?.countSum) },
+  {
+    key: 'distanceM',
+    read: (point) => {
+      const mm = int64(point.distance?.millimetersSum);
+      return mm === null ? null : mm / 1000;
+    },
+  },
+  { key: 'floors', read: (point) => int64(point.floors?.countSum) },
+  { key: 'activeKcal', read: (point) => numberOrNull(point.activeEnergyBurned?.kcalSum) },
+  { key: 'totalKcal', read: (point) => numberOrNull(point.totalCalories?.kcalSum) },
+];
 
 export function normalizeDailies(payload: FitbitDailyPayload, context: NormalizeContext): Daily[] {
   const days = new Map<string, Day>();
-  const dayAt = (atMs: number, offset: number) => {
-    const key = localIsoDate(atMs, offset);
-    let day = days.get(key);
+  const dayOf = (date: string) => {
+    let day = days.get(date);
     if (!day) {
       day = {
-        offset,
+        offset: null,
         steps: null,
         distanceM: null,
         floors: null,
         activeKcal: null,
+        totalKcal: null,
         stepSamples: [],
         hr: [],
         resting: null,
       };
-      days.set(key, day);
+      days.set(date, day);
     }
     return day;
   };
-  const intervals = (
-    points: readonly DataPoint[] | undefined,
-    pick: (point: DataPoint) => { interval?: TimeInterval; value: number | null } | undefined,
-    apply: (day: Day, value: number, startMs: number, endMs: number | null, offset: number) => void,
-  ) => {
-    for (const point of points ?? []) {
-      const found = point ? pick(point) : undefined;
-      const startMs = instantMs(found?.interval?.startTime);
-      if (!found || startMs === null || found.value === null || found.value < 0) continue;
-      const offset = offsetMinutes(
-        startMs,
-        found.interval?.startUtcOffset,
-        found.interval?.civilStartTime,
-        context,
-      );
-      apply(dayAt(startMs, offset), found.value, startMs, instantMs(found.interval?.endTime), offset);
-    }
+  /** The day of an instant at its own offset; the first offset seen is the day's. */
+  const dayAt = (atMs: number, offset: number) => {
+    const day = dayOf(localIsoDate(atMs, offset));
+    day.offset ??= offset;
+    return day;
   };
-  intervals(
-    payload.steps,
-    (p) => p.steps && { interval: p.steps.interval, value: int64(p.steps.count) },
-    (day, value, startMs, endMs, offset) => {
-      day.steps = add(day.steps, value);
-      day.stepSamples.push({
-        timestamp: wire(startMs, offset),
-        steps: value,
-        timer_duration_seconds: endMs === null ? null : (endMs - startMs) / 1000,
-      });
-    },
-  );
-  intervals(
-    payload.distance,
-    (p) => p.distance && { interval: p.distance.interval, value: numberOrNull(p.distance.millimeters) },
-    (day, value) => {
-      day.distanceM = add(day.distanceM, value / 1000);
-    },
-  );
-  intervals(
-    payload.floors,
-    (p) => p.floors && { interval: p.floors.interval, value: int64(p.floors.count) },
-    (day, value) => {
-      day.floors = add(day.floors, value);
-    },
-  );
-  intervals(
-    payload['active-energy-burned'],
-    (p) =>
-      p.activeEnergyBurned && {
-        interval: p.activeEnergyBurned.interval,
-        value: numberOrNull(p.activeEnergyBurned.kcal),
-      },
-    (day, value) => {
-      day.activeKcal = add(day.activeKcal, value);
-    },
-  );
+
+  for (const points of Object.values(payload.rollups ?? {})) {
+    for (const point of points ?? []) {
+      const start = isoOf(point?.civilStartTime?.date);
+      const end = isoOf(point?.civilEndTime?.date);
+      // A window of one civil day; a wider one is not a day's total.
+      if (!start || (end !== null && end !== addDays(start, 1))) continue;
+      for (const field of ROLLUP_FIELDS) {
+        const value = field.read(point);
+        if (value !== null && value >= 0) dayOf(start)[field.key] = value;
+      }
+    }
+  }
+  for (const point of payload.steps ?? []) {
+    const interval = point?.steps?.interval;
+    const startMs = instantMs(interval?.startTime);
+    const count = int64(point?.steps?.count);
+    if (startMs === null || count === null || count < 0) continue;
+    const offset = offsetMinutes(startMs, interval?.startUtcOffset, interval?.civilStartTime, context);
+    const endMs = instantMs(interval?.endTime);
+    dayAt(startMs, offset).stepSamples.push({
+      timestamp: wire(startMs, offset),
+      steps: count,
+      timer_duration_seconds: endMs === null ? null : (endMs - startMs) / 1000,
+    });
+  }
   for (const point of payload['heart-rate'] ?? []) {
     const sample = point?.heartRate;
     const atMs = instantMs(sample?.sampleTime?.physicalTime);
@@ -125,29 +123,18 @@ export function normalizeDailies(payload: FitbitDailyPayload, context: Normalize
   for (const point of payload['daily-resting-heart-rate'] ?? []) {
     const date = isoOf(point?.dailyRestingHeartRate?.date);
     const bpm = heartRateOrNull(int64(point?.dailyRestingHeartRate?.beatsPerMinute));
-    if (!date || bpm === null) continue;
-    const existing = days.get(date);
-    if (existing) existing.resting = bpm;
-    else
-      days.set(date, {
-        offset: context.userOffsetMinutes ?? 0,
-        steps: null,
-        distanceM: null,
-        floors: null,
-        activeKcal: null,
-        stepSamples: [],
-        hr: [],
-        resting: bpm,
-      });
+    if (date && bpm !== null) dayOf(date).resting = bpm;
   }
+
   const records: Daily[] = [];
   for (const [date, day] of [...days].sort(([a], [b]) => a.localeCompare(b))) {
+    const offset = day.offset ?? context.userOffsetMinutes ?? 0;
     const hr = statsOf(day.hr.map((sample) => sample.bpm));
     records.push({
       metadata: {
-        ...dayBoundsOf(date, day.offset),
+        ...dayBoundsOf(date, offset),
         upload_type: UploadType.AUTOMATIC,
-        timestamp_localization: localizationOf(day.offset),
+        timestamp_localization: localizationOf(offset),
       },
       distance_data: {
         steps: day.steps,
@@ -155,7 +142,7 @@ export function normalizeDailies(payload: FitbitDailyPayload, context: Normalize
         floors_climbed: day.floors,
         detailed: { step_samples: day.stepSamples.sort((a, b) => a.timestamp.localeCompare(b.timestamp)) },
       },
-      calories_data: { net_activity_calories: day.activeKcal },
+      calories_data: { net_activity_calories: day.activeKcal, total_burned_calories: day.totalKcal },
       heart_rate_data: {
         summary: { avg_hr_bpm: hr.avg, min_hr_bpm: hr.min, max_hr_bpm: hr.max, resting_hr_bpm: day.resting },
         detailed: { hr_samples: day.hr.sort((a, b) => a.timestamp.localeCompare(b.timestamp)) },

@@ -101,7 +101,8 @@ export function normalizeExercises(payload: FitbitActivityPayload, context: Norm
         timestamp_localization: localizationOf(offset),
       },
       active_durations_data: { activity_seconds: durationSeconds(exercise.activeDuration) },
-      calories_data: { net_activity_calories: calories },
+      // `caloriesKcal` is the total burned during the exercise (v4 MetricsSummary), not the active part.
+      calories_data: { total_burned_calories: calories },
       energy_data: { energy_kilojoules: calories === null ? null : kilocaloriesToKilojoules(calories) },
       distance_data: {
         summary: {

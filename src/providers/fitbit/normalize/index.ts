@@ -35,7 +35,14 @@ export const fitbitNormalizers = {
   }),
   steps: normalizer({
     unifiedType: 'daily',
-    companions: ['distance', 'floors', 'active-energy-burned', 'heart-rate', 'daily-resting-heart-rate'],
+    companions: [
+      'distance',
+      'floors',
+      'active-energy-burned',
+      'total-calories',
+      'heart-rate',
+      'daily-resting-heart-rate',
+    ],
     normalize: (payload: FitbitDailyPayload, context) => normalizeDailies(payload, context),
   }),
   weight: normalizer({

@@ -1,11 +1,13 @@
-// Google Health `nutrition-log` + `hydration-log` -> Nutrition, one per local day.
-// A nutrition log is one meal: `foodDisplayName`, `mealType` (BREAKFAST, LUNCH, DINNER, SNACK…),
-// `energy.kcal`, `totalCarbohydrate` / `totalFat` / `protein` grams, `nutrients[]` (sodium, fiber,
-// sugar… in grams or milligrams) [?]; a hydration log is one drink, `amountConsumed.milliliters`.
-// The day's summary sums them. Cannot map: the food database reference (`food`), serving units
-// Google names that the model has no code for (written as UNKNOWN with their amount).
+// Google Health `nutrition-log` + `hydration-log` (session types) -> Nutrition, one per local day.
+// A nutrition log is one meal (v4 NutritionLog): `foodDisplayName`, `mealType`, `energy.kcal`,
+// `totalCarbohydrate` / `totalFat` grams, and `nutrients[]` — every other nutrient (PROTEIN,
+// SODIUM, SUGAR, DIETARY_FIBER, vitamins, minerals…) as `{nutrient, quantity: {grams}}`. Nutrients
+// become the meal's macros and micros by name, in each key's unit (mg keys: grams × 1000). A
+// hydration log is one drink, `amountConsumed.milliliters`. The day's summary sums them.
+// Cannot map: the food database reference (`food`), UNSATURATED_FAT (no key), serving units the
+// model has no code for (written as UNKNOWN with their amount).
 import { type CodeOf, MealType, NutritionUnits } from '../../../model/enums.ts';
-import type { Nutrition } from '../../../model/nutrition.ts';
+import { type MacroKey, microKeys, type Nutrition } from '../../../model/nutrition.ts';
 import { localIsoDate } from '../../../model/time.ts';
 import {
   dayBoundsOf,
@@ -20,12 +22,15 @@ export type FitbitNutritionPayload = {
   'hydration-log'?: readonly DataPoint[];
 };
 
+/** Google's meal types (NutritionLog.mealType, with their documented meanings) -> the model's. */
 const mealTypes: Readonly<Record<string, CodeOf<typeof MealType>>> = {
+  BEFORE_BREAKFAST: MealType.MORNING_SNACK,
   BREAKFAST: MealType.BREAKFAST,
-  MORNING_SNACK: MealType.MORNING_SNACK,
+  BEFORE_LUNCH: MealType.MORNING_SNACK,
   LUNCH: MealType.LUNCH,
-  AFTERNOON_SNACK: MealType.AFTERNOON_SNACK,
+  BEFORE_DINNER: MealType.AFTERNOON_SNACK,
   DINNER: MealType.DINNER,
+  AFTER_DINNER: MealType.SNACK,
   SNACK: MealType.SNACK,
 };
 const units: Readonly<Record<string, CodeOf<typeof NutritionUnits>>> = {
@@ -36,42 +41,53 @@ const units: Readonly<Record<string, CodeOf<typeof NutritionUnits>>> = {
   TABLESPOON: NutritionUnits.TABLESPOON,
   TEASPOON: NutritionUnits.TEASPOON,
 };
-/** Google nutrient names -> macro keys (grams, sodium in mg). */
-const nutrientKeys: Readonly<Record<string, { key: string; milligrams: boolean }>> = {
-  SODIUM: { key: 'sodium_mg', milligrams: true },
-  DIETARY_FIBER: { key: 'fiber_g', milligrams: false },
-  TOTAL_SUGARS: { key: 'sugar_g', milligrams: false },
-  SATURATED_FAT: { key: 'saturated_fat_g', milligrams: false },
-  TRANS_FAT: { key: 'trans_fat_g', milligrams: false },
-  CHOLESTEROL: { key: 'cholesterol_mg', milligrams: true },
+/** Nutrients whose macro key is not their own name. */
+const macroNames: Readonly<Record<string, MacroKey>> = {
+  CARBOHYDRATES: 'carbohydrates_g',
+  CHOLESTEROL: 'cholesterol_mg',
+  DIETARY_FIBER: 'fiber_g',
+  PROTEIN: 'protein_g',
+  SATURATED_FAT: 'saturated_fat_g',
+  SODIUM: 'sodium_mg',
+  SUGAR: 'sugar_g',
+  TRANS_FAT: 'trans_fat_g',
 };
+const micros = new Set<string>(microKeys);
+
+/** Where a nutrient goes: its macro key, else the micro named after it (`VITAMIN_B12` -> `vitamin_B12_mg`). */
+function nutrientKey(nutrient: string): { group: 'macros' | 'micros'; key: string } | null {
+  const macro = macroNames[nutrient];
+  if (macro) return { group: 'macros', key: macro };
+  const stem = nutrient
+    .toLowerCase()
+    .replace(/^vitamin_(\w+)$/, (_, letter: string) => `vitamin_${letter.toUpperCase()}`);
+  for (const key of [`${stem}_mg`, `${stem}_g`]) if (micros.has(key)) return { group: 'micros', key };
+  return null;
+}
 
 type Meal = NonNullable<Nutrition['meals']>[number];
 type Drink = NonNullable<Nutrition['drink_samples']>[number];
 type Day = { offset: number; meals: Meal[]; drinks: Drink[] };
 
-function macrosOf(log: NonNullable<DataPoint['nutritionLog']>): Record<string, number> {
+function nutrientsOf(log: NonNullable<DataPoint['nutritionLog']>) {
   const macros: Record<string, number> = {};
-  const set = (key: string, value: number | null) => {
-    if (value !== null && value >= 0) macros[key] = value;
+  const found: Record<string, number> = {};
+  const set = (into: Record<string, number>, key: string, value: number | null) => {
+    if (value !== null && value >= 0) into[key] = value;
   };
-  set('calories', numberOrNull(log.energy?.kcal));
-  set('carbohydrates_g', numberOrNull(log.totalCarbohydrate?.grams));
-  set('fat_g', numberOrNull(log.totalFat?.grams));
-  set('protein_g', numberOrNull(log.protein?.grams));
+  set(macros, 'calories', numberOrNull(log.energy?.kcal));
+  set(macros, 'carbohydrates_g', numberOrNull(log.totalCarbohydrate?.grams));
+  set(macros, 'fat_g', numberOrNull(log.totalFat?.grams));
   for (const entry of Array.isArray(log.nutrients) ? log.nutrients : []) {
-    const target = typeof entry?.nutrient === 'string' ? nutrientKeys[entry.nutrient] : undefined;
-    if (!target) continue;
-    const grams = numberOrNull(entry.amount?.grams);
-    const milligrams = numberOrNull(entry.amount?.milligrams);
-    set(
-      target.key,
-      target.milligrams
-        ? (milligrams ?? (grams === null ? null : grams * 1000))
-        : (grams ?? (milligrams === null ? null : milligrams / 1000)),
-    );
+    const target = typeof entry?.nutrient === 'string' ? nutrientKey(entry.nutrient) : null;
+    const grams = numberOrNull(entry?.quantity?.grams);
+    if (!target || grams === null) continue;
+    const value = target.key.endsWith('_mg') ? grams * 1000 : grams;
+    // The log's own totals win over a nutrient of the same name.
+    if (target.group === 'macros' && target.key in macros) continue;
+    set(target.group === 'macros' ? macros : found, target.key, value);
   }
-  return macros;
+  return { macros, micros: found };
 }
 
 export function normalizeNutrition(payload: FitbitNutritionPayload, context: NormalizeContext): Nutrition[] {
@@ -88,15 +104,9 @@ export function normalizeNutrition(payload: FitbitNutritionPayload, context: Nor
   for (const point of payload['nutrition-log']) {
     const log = point?.nutritionLog;
     const id = pointId(point?.name);
-    const time = log?.interval?.startTime ?? log?.sampleTime?.physicalTime;
-    const atMs = instantMs(time);
+    const atMs = instantMs(log?.interval?.startTime);
     if (!log || !id || atMs === null) continue;
-    const offset = offsetMinutes(
-      atMs,
-      log.interval?.startUtcOffset ?? log.sampleTime?.utcOffset,
-      log.interval?.civilStartTime ?? log.sampleTime?.civilTime,
-      context,
-    );
+    const offset = offsetMinutes(atMs, log.interval?.startUtcOffset, log.interval?.civilStartTime, context);
     dayAt(atMs, offset).meals.push({
       id,
       name: textOrNull(log.foodDisplayName) ?? 'Food',
@@ -106,8 +116,7 @@ export function normalizeNutrition(payload: FitbitNutritionPayload, context: Nor
         unit: units[log.serving?.unit ?? ''] ?? NutritionUnits.UNKNOWN,
         amount: numberOrNull(log.serving?.amount) ?? 1,
       },
-      macros: macrosOf(log),
-      micros: {},
+      ...nutrientsOf(log),
     });
   }
   for (const point of payload['hydration-log'] ?? []) {
@@ -125,14 +134,21 @@ export function normalizeNutrition(payload: FitbitNutritionPayload, context: Nor
   }
   const records: Nutrition[] = [];
   for (const [date, day] of [...days].sort(([a], [b]) => a.localeCompare(b))) {
-    const total: Record<string, number> = {};
-    for (const meal of day.meals)
-      for (const [key, value] of Object.entries(meal.macros))
-        if (typeof value === 'number') total[key] = (total[key] ?? 0) + value;
-    const water = day.drinks.reduce((sum, drink) => sum + (drink.drink_volume ?? 0), 0);
+    const sum = (group: 'macros' | 'micros') => {
+      const total: Record<string, number> = {};
+      for (const meal of day.meals)
+        for (const [key, value] of Object.entries(meal[group]))
+          if (typeof value === 'number') total[key] = (total[key] ?? 0) + value;
+      return total;
+    };
+    const water = day.drinks.reduce((total, drink) => total + (drink.drink_volume ?? 0), 0);
     records.push({
       metadata: { ...dayBoundsOf(date, day.offset), timestamp_localization: localizationOf(day.offset) },
-      summary: { macros: total, water_ml: day.drinks.length > 0 ? water : null },
+      summary: {
+        macros: sum('macros'),
+        micros: sum('micros'),
+        water_ml: day.drinks.length > 0 ? water : null,
+      },
       meals: day.meals,
       drink_samples: day.drinks,
     });

@@ -79,12 +79,14 @@ export type SleepSession = {
 export type DataPoint = {
   /** users/{user}/dataTypes/{dataType}/dataPoints/{dataPoint} */
   name?: string;
+  /** The same name on a reconciled point (`dataPoints:reconcile`). */
+  dataPointName?: string;
   dataSource?: DataSource;
   exercise?: Exercise;
   sleep?: SleepSession;
   heartRate?: { sampleTime?: SampleTime; beatsPerMinute?: GInt64 };
   steps?: { interval?: TimeInterval; count?: GInt64 };
-  distance?: { interval?: TimeInterval; millimeters?: number };
+  distance?: { interval?: TimeInterval; millimeters?: GInt64 };
   floors?: { interval?: TimeInterval; count?: GInt64 };
   activeEnergyBurned?: { interval?: TimeInterval; kcal?: number };
   dailyRestingHeartRate?: { date?: CivilDate; beatsPerMinute?: GInt64 };
@@ -104,19 +106,35 @@ export type DataPoint = {
   dailyVo2Max?: { date?: CivilDate; vo2Max?: number };
   weight?: { sampleTime?: SampleTime; weightGrams?: number };
   bodyFat?: { sampleTime?: SampleTime; percentage?: number };
+  /** A session type: `interval` only (v4 discovery document, NutritionLog). */
   nutritionLog?: {
     interval?: TimeInterval;
-    sampleTime?: SampleTime;
+    /** BEFORE_BREAKFAST, BREAKFAST, BEFORE_LUNCH, LUNCH, BEFORE_DINNER, DINNER, AFTER_DINNER, SNACK, ANYTIME. */
     mealType?: string;
     foodDisplayName?: string;
     energy?: { kcal?: number };
     totalCarbohydrate?: { grams?: number };
     totalFat?: { grams?: number };
-    protein?: { grams?: number };
-    nutrients?: { nutrient?: string; amount?: { grams?: number; milligrams?: number } }[];
+    /** Every other nutrient (PROTEIN, SODIUM, SUGAR, DIETARY_FIBER…), each a weight in grams. */
+    nutrients?: { nutrient?: string; quantity?: { grams?: number } }[];
+    /** [?] the Serving schema was not read; amount and unit as Fitbit wrote them. */
     serving?: { amount?: number; unit?: string };
   };
   hydrationLog?: { interval?: TimeInterval; amountConsumed?: { milliliters?: number } };
+};
+
+/**
+ * One civil-day window of `dataPoints:dailyRollUp` (DailyRollupDataPoint): the window's civil
+ * bounds and, by the data type rolled up, its totals over the reconciled stream of all sources.
+ */
+export type RollupPoint = {
+  civilStartTime?: CivilDateTime;
+  civilEndTime?: CivilDateTime;
+  steps?: { countSum?: GInt64 };
+  distance?: { millimetersSum?: GInt64 };
+  floors?: { countSum?: GInt64 };
+  activeEnergyBurned?: { kcalSum?: number };
+  totalCalories?: { kcalSum?: number };
 };
 
 export type Profile = { name?: string; age?: number; membershipStartDate?: CivilDate | string };
