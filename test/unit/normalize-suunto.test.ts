@@ -139,6 +139,8 @@ describe('Suunto 24/7 sleep sample -> Sleep', () => {
     });
     assert.equal(record?.sleep_durations_data?.asleep?.duration_asleep_state_seconds, 25_290);
     assert.equal(record?.sleep_durations_data?.other?.duration_in_bed_seconds, 25_560);
+    // Suunto gives no awake time: it is the time in bed the stages leave (25560 - 25290).
+    assert.deepEqual(record?.sleep_durations_data?.awake, { duration_awake_state_seconds: 270 });
     assert.deepEqual(record?.heart_rate_data?.summary, {
       avg_hr_bpm: 67,
       min_hr_bpm: 52,
@@ -163,6 +165,46 @@ describe('Suunto 24/7 sleep sample -> Sleep', () => {
       () => suuntoNormalizers.sleep.normalize({ sleep: { timestamp: 7 } as never }, context),
       NormalizationError,
     );
+  });
+});
+
+describe('Suunto 24/7 sleep: samples without a sleep', () => {
+  test('an empty sample (Duration 0, no bedtimes, no stages) is no sleep, not a zero-length one', () => {
+    const empty = {
+      timestamp: '2026-05-18T00:00:00.000+02:00',
+      entryData: {
+        Duration: 0,
+        DeepSleepDuration: 0,
+        LightSleepDuration: 0,
+        REMSleepDuration: 0,
+        HRAvg: 0,
+        HRMin: 0,
+      },
+    };
+    assert.deepEqual(suuntoNormalizers.sleep.normalize({ sleep: empty }, context), []);
+    assert.deepEqual(
+      suuntoNormalizers.sleep.normalize({ sleep: { timestamp: empty.timestamp, entryData: {} } }, context),
+      [],
+    );
+  });
+
+  test('stages adding up past the time in bed leave the awake time unknown, never negative', () => {
+    const [record] = suuntoNormalizers.sleep.normalize(
+      {
+        sleep: {
+          timestamp: '2026-05-17T23:00:00.000+02:00',
+          entryData: {
+            BedtimeStart: '2026-05-17T23:00:00.000+02:00',
+            Duration: 3600,
+            DeepSleepDuration: 2000,
+            LightSleepDuration: 2000,
+            REMSleepDuration: 0,
+          },
+        },
+      },
+      context,
+    );
+    assert.equal(record?.sleep_durations_data?.awake, null);
   });
 });
 
