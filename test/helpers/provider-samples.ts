@@ -22,3 +22,15 @@ export function readProviderSampleText(name: string): string {
 export function readProviderSample<T = unknown>(name: string): T {
   return JSON.parse(readProviderSampleText(name)) as T;
 }
+
+/**
+ * Templates built from samples, read on first use rather than at import: a fake whose data comes
+ * from the samples still starts (tokens, faults, notifications) where they are absent.
+ */
+export function lazySamples<T extends object>(load: () => T): T {
+  let loaded: T | undefined;
+  return new Proxy({} as T, {
+    get: (_target, key) => Reflect.get((loaded ??= load()), key),
+    has: (_target, key) => Reflect.has((loaded ??= load()), key),
+  });
+}
