@@ -11,6 +11,10 @@ import { followAuthorize } from '../fakes/fake-server.ts';
 import { type OuraFake, startOuraFake } from '../fakes/oura.ts';
 import { type StravaFake, startStravaFake } from '../fakes/strava.ts';
 import { startWhoopFake, type WhoopFake } from '../fakes/whoop.ts';
+import { missingProviderSamples } from '../helpers/provider-samples.ts';
+
+/** The fakes built from the shared provider samples are checked only where the samples are. */
+const withoutSamples = missingProviderSamples();
 
 const NOW = Date.parse('2024-11-20T12:00:00Z');
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -67,7 +71,7 @@ async function getJson(url: string, token?: string) {
   };
 }
 
-describe('fakes check: Oura fake', () => {
+describe('fakes check: Oura fake', { skip: withoutSamples }, () => {
   let oura: OuraFake;
   let tokens: { access_token: string; refresh_token: string };
   before(async () => {
@@ -278,7 +282,7 @@ describe('fakes check: Oura fake', () => {
   });
 });
 
-describe('fakes check: Strava fake', () => {
+describe('fakes check: Strava fake', { skip: withoutSamples }, () => {
   let strava: StravaFake;
   let tokens: { access_token: string; refresh_token: string; expires_at: number };
   before(async () => {
@@ -305,7 +309,11 @@ describe('fakes check: Strava fake', () => {
     });
     assert.equal(exchanged.status, 200);
     assert.equal(exchanged.body.token_type, 'Bearer');
-    assert.equal(exchanged.body.expires_in, 21600);
+    // Strava counts expires_in down from expires_at on a running clock: a loaded machine crosses a
+    // second or more between issuing the token and answering (21599 for 21600). Six hours,
+    // give or take the time the exchange took.
+    const expiresIn = exchanged.body.expires_in as number;
+    assert.ok(expiresIn <= 21_600 && expiresIn > 21_600 - 60, `expires_in ${expiresIn}`);
     assert.equal((exchanged.body.athlete as { id: number }).id, strava.athleteIdOf('account-1'));
     tokens = exchanged.body as typeof tokens;
     // profile:read_all was unticked: the zones need it.
@@ -445,7 +453,7 @@ describe('fakes check: Strava fake', () => {
   });
 });
 
-describe('fakes check: WHOOP fake', () => {
+describe('fakes check: WHOOP fake', { skip: withoutSamples }, () => {
   let whoop: WhoopFake;
   let tokens: { access_token: string; refresh_token: string; scope: string };
   before(async () => {

@@ -1,5 +1,5 @@
 import { dayUuid, seeded } from './fake-server.ts';
-import { readProviderSample } from '../helpers/provider-samples.ts';
+import { lazySamples, readProviderSample } from '../helpers/provider-samples.ts';
 
 /**
  * Deterministic Oura API v2 documents for any day, built from the recorded samples in
@@ -15,7 +15,7 @@ function sample(name: string): Json {
 }
 const firstOf = (name: string) => ((sample(name).data as Json[])[0] ?? {}) as Json;
 
-const templates = {
+const templates = lazySamples(() => ({
   workout: firstOf('workout'),
   session: firstOf('session'),
   sleep: firstOf('sleep'),
@@ -25,8 +25,7 @@ const templates = {
   daily_spo2: firstOf('daily_spo2'),
   daily_stress: firstOf('daily_stress'),
   vo2_max: firstOf('vo2_max'),
-  personal_info: sample('personal_info'),
-};
+}));
 
 export const ouraDocumentKinds = [
   'workout',
@@ -370,11 +369,15 @@ export function heartRateRows(user: OuraUser, fromMs: number, toMs: number): Jso
 
 export function personalInfo(user: OuraUser, userId: string): Json {
   const random = seeded(`${user.seed}|personal_info`);
+  // Written here, not from the sample: the token and fault tests read it and must run without
+  // the shared samples. The fields are Oura's PersonalInfoResponse (id, age, weight in kg,
+  // height in m, biological_sex, email).
   return {
-    ...templates.personal_info,
     id: userId,
     age: random.int(20, 70),
     weight: round(random.between(55, 95), 1),
+    height: round(random.between(1.55, 1.95), 2),
+    biological_sex: random.int(0, 1) === 0 ? 'female' : 'male',
     email: `${user.seed}@example.test`,
   };
 }

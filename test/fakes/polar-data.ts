@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { seeded } from './fake-server.ts';
-import { readProviderSample } from '../helpers/provider-samples.ts';
+import { lazySamples, readProviderSample } from '../helpers/provider-samples.ts';
 
 /**
  * Deterministic Polar AccessLink v3 documents for any day, built from the spec-example samples
@@ -16,14 +16,14 @@ function sample<T = Json>(name: string): T {
   return readProviderSample<T>(`polar-${name}`);
 }
 
-const templates = {
+const templates = lazySamples(() => ({
   exercise: (sample<Json[]>('exercises_list')[0] ?? {}) as Json,
   activity: (sample<Json[]>('activities_list')[0] ?? {}) as Json,
   night: (sample<{ nights: Json[] }>('sleep_nights').nights[0] ?? {}) as Json,
   recharge: (sample<{ recharges: Json[] }>('nightly_recharge').recharges[0] ?? {}) as Json,
   physical: sample('physical_info'),
   user: sample('user'),
-};
+}));
 
 export type PolarUser = { seed: string; polarUserId: number; offsetMinutes: number };
 

@@ -1,5 +1,5 @@
 import { seeded } from './fake-server.ts';
-import { readProviderSample } from '../helpers/provider-samples.ts';
+import { lazySamples, readProviderSample } from '../helpers/provider-samples.ts';
 
 /**
  * Deterministic Strava API v3 documents built from the swagger examples in
@@ -14,12 +14,12 @@ function sample(name: string): unknown {
   return readProviderSample(`strava-${name}`);
 }
 
-const templates = {
+const templates = lazySamples(() => ({
   summary: (sample('athlete_activities') as Json[])[0] as Json,
   detail: sample('activity_detail') as Json,
   lap: (sample('activity_laps') as Json[])[0] as Json,
   athlete: sample('athlete') as Json,
-};
+}));
 
 export type StravaUser = {
   seed: string;

@@ -1,5 +1,5 @@
 import { dayUuid, seeded } from './fake-server.ts';
-import { readProviderSample } from '../helpers/provider-samples.ts';
+import { lazySamples, readProviderSample } from '../helpers/provider-samples.ts';
 
 /**
  * Deterministic WHOOP API v2 records built from the spec examples in
@@ -15,14 +15,14 @@ function sample(name: string): Json {
 }
 const firstRecord = (name: string) => ((sample(name).records as Json[])[0] ?? {}) as Json;
 
-const templates = {
+const templates = lazySamples(() => ({
   cycle: firstRecord('cycle_collection'),
   recovery: firstRecord('recovery_collection'),
   sleep: firstRecord('sleep_collection'),
   workout: firstRecord('workout_collection'),
   profile: sample('user_profile_basic'),
   body: sample('user_measurement_body'),
-};
+}));
 
 export type WhoopUser = { seed: string; userId: number; offsetMinutes: number };
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { seeded } from './fake-server.ts';
-import { readProviderSample } from '../helpers/provider-samples.ts';
+import { lazySamples, readProviderSample } from '../helpers/provider-samples.ts';
 
 /**
  * Deterministic Withings documents for any day, built from the spec-example samples in
@@ -18,12 +18,12 @@ function body(name: string): Json {
 }
 const first = (name: string, key: string) => ((body(name)[key] as Json[])[0] ?? {}) as Json;
 
-const templates = {
+const templates = lazySamples(() => ({
   group: first('measure_getmeas', 'measuregrps'),
   activity: first('measurev2_getactivity', 'activities'),
   workout: first('measurev2_getworkouts', 'series'),
   sleep: first('sleepv2_getsummary', 'series'),
-};
+}));
 
 export type WithingsUser = { seed: string; userid: number; timezone: string; offsetMinutes: number };
 

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { type OuraFake, startOuraFake } from '../fakes/oura.ts';
 import { runConnectorPath } from '../helpers/connector-path.ts';
+import { missingProviderSamples } from '../helpers/provider-samples.ts';
 
 // Oura API v2 end to end against its fake: single-use refresh tokens, next_token pages,
 // subscriptions verified by the GET challenge, events signed with the client secret.
 runConnectorPath<OuraFake>({
   provider: 'OURA',
+  // Its fake builds documents from the shared provider samples.
+  skip: missingProviderSamples(),
   startFake: () => startOuraFake(),
   types: ['activity', 'athlete', 'body', 'daily', 'sleep'],
   apiPrefix: '/v2/usercollection',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { addDays } from '../../src/model/time.ts';
 import { type PolarFake, startPolarFake } from '../fakes/polar.ts';
 import { runConnectorPath } from '../helpers/connector-path.ts';
+import { missingProviderSamples } from '../helpers/provider-samples.ts';
 
 // Polar AccessLink v3 end to end against its fake: Basic client auth, a long-lived token and
 // no refresh token, registration (POST /v3/users) before any data is served, one webhook per
@@ -9,6 +10,8 @@ import { runConnectorPath } from '../helpers/connector-path.ts';
 // deregistration (DELETE /v3/users/{id}) as the revocation.
 runConnectorPath<PolarFake>({
   provider: 'POLAR',
+  // Its fake builds documents from the shared provider samples.
+  skip: missingProviderSamples(),
   async startFake() {
     const fake = await startPolarFake({ offsetMinutes: 0 });
     // Polar lists only exercises uploaded after registration: the account was registered with

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { type StravaFake, startStravaFake } from '../fakes/strava.ts';
 import { runConnectorPath } from '../helpers/connector-path.ts';
+import { missingProviderSamples } from '../helpers/provider-samples.ts';
 
 // Strava API v3 end to end against its fake: rotating refresh tokens (the same access token
 // while it has over an hour left), numbered pages, per-activity detail/streams/zones, the push
@@ -10,6 +11,8 @@ import { runConnectorPath } from '../helpers/connector-path.ts';
 // does once Strava grants higher limits).
 runConnectorPath<StravaFake>({
   provider: 'STRAVA',
+  // Its fake builds documents from the shared provider samples.
+  skip: missingProviderSamples(),
   async startFake() {
     const fake = await startStravaFake();
     fake.limits = { overall: [5000, 50000], read: [5000, 50000] };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { startWhoopFake, type WhoopFake } from '../fakes/whoop.ts';
 import { runConnectorPath } from '../helpers/connector-path.ts';
+import { missingProviderSamples } from '../helpers/provider-samples.ts';
 
 // WHOOP API v2 end to end against its fake: rotating refresh tokens (offline scope), cursor
 // pages of at most 25, webhooks signed with the client secret to the dashboard URL. The fake
@@ -8,6 +9,8 @@ import { runConnectorPath } from '../helpers/connector-path.ts';
 // budget alike, so the 90-day backfill is not spread over minutes.
 runConnectorPath<WhoopFake>({
   provider: 'WHOOP',
+  // Its fake builds documents from the shared provider samples.
+  skip: missingProviderSamples(),
   async startFake() {
     const fake = await startWhoopFake();
     fake.limits = { perMinute: 5000, perDay: 100_000 };

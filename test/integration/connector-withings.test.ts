@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { startWithingsFake, type WithingsFake } from '../fakes/withings.ts';
 import { runConnectorPath } from '../helpers/connector-path.ts';
+import { missingProviderSamples } from '../helpers/provider-samples.ts';
 
 // Withings end to end against its fake: every answer HTTP 200 with the outcome in `status`
 // (401 a dead token, 601 the rate limit), rotating refresh tokens, Notify subscriptions made per
@@ -9,6 +10,8 @@ import { runConnectorPath } from '../helpers/connector-path.ts';
 // intraday activity of a 90-day backfill are not spread over minutes.
 runConnectorPath<WithingsFake>({
   provider: 'WITHINGS',
+  // Its fake builds documents from the shared provider samples.
+  skip: missingProviderSamples(),
   async startFake() {
     const fake = await startWithingsFake();
     fake.perMinute = 5000;

@@ -119,7 +119,7 @@ describe('lab reports: photographs and scans read by OCR', () => {
     assert.match(String(session.status_history[1]?.note), /1 by OCR/);
   });
 
-  test('responses validate against the vendor documents', () => {
+  test('responses validate against the vendor documents', { skip: contract.missing }, () => {
     assert.equal(contract.errors.length, 0, contract.report());
   });
 });

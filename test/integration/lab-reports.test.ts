@@ -371,10 +371,14 @@ describe('lab reports: upload, parse, deliver', () => {
     assert.equal(calls, MAX_ATTEMPTS);
   });
 
-  test('every recorded answer and event validates against the vendor documents', () => {
-    assert.ok(contract.exercised.size >= 6, [...contract.exercised].join(', '));
-    assert.ok((contract.eventsChecked.get('lab_report.completed') ?? 0) >= 4);
-    assert.ok((contract.eventsChecked.get('lab_report.failed') ?? 0) >= 2);
-    assert.equal(contract.errors.length, 0, contract.report());
-  });
+  test(
+    'every recorded answer and event validates against the vendor documents',
+    { skip: contract.missing },
+    () => {
+      assert.ok(contract.exercised.size >= 6, [...contract.exercised].join(', '));
+      assert.ok((contract.eventsChecked.get('lab_report.completed') ?? 0) >= 4);
+      assert.ok((contract.eventsChecked.get('lab_report.failed') ?? 0) >= 2);
+      assert.equal(contract.errors.length, 0, contract.report());
+    },
+  );
 });

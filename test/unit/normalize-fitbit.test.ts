@@ -5,7 +5,6 @@
 // rates are not readings; a missing offset comes from the civil time; sport names by their parts;
 // maxima from the heart-rate stream; time in bed from the interval; garbage skipped, no TypeError.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -18,7 +17,7 @@ import { googleActivityType } from '../../src/providers/fitbit/normalize/exercis
 import { fitbitNormalizers, fitbitNutrition } from '../../src/providers/fitbit/normalize/index.ts';
 import type { DataPoint } from '../../src/providers/fitbit/normalize/types.ts';
 import type { NormalizeContext } from '../../src/provider-kit/normalize/normalize.ts';
-import { PROVIDER_SAMPLES_DIR, readProviderSample } from '../helpers/provider-samples.ts';
+import { missingProviderSamples, readProviderSample } from '../helpers/provider-samples.ts';
 
 const context: NormalizeContext = { userOffsetMinutes: null, now: Date.parse('2026-06-10T00:00:00Z') };
 
@@ -415,12 +414,9 @@ describe('Google Health notifications', () => {
     });
   });
 
-  const legacySample = existsSync(PROVIDER_SAMPLES_DIR)
-    ? false
-    : `needs ${PROVIDER_SAMPLES_DIR}fitbit-subscription_notification.json (the shared reference beside the repository)`;
   test(
     'verification bodies and the legacy Fitbit notification (public sample) are ignored',
-    { skip: legacySample },
+    { skip: missingProviderSamples('fitbit-subscription_notification') },
     () => {
       assert.deepEqual(
         parse({ type: 'verification' }).map((item) => item.kind),

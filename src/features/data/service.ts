@@ -11,7 +11,7 @@ import { invalidParameter, upstreamUnavailable } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { type DataTypeName, isDataTypeName } from '../../model/index.ts';
 import { externalPlannedWorkout, legacyPlannedWorkout } from '../../model/planned-workout-current.ts';
-import { type DataSourceContext, ProviderDataError } from '../../provider-kit/data-source.ts';
+import { type DataPage, type DataSourceContext, ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
@@ -30,7 +30,7 @@ import {
 } from './params.ts';
 import { createPlannedWorkoutView, type DayRange } from './planned-workout-view.ts';
 import { busiestBuckets, enforceReadBudget, hourlyLimitOf, pruneBuckets } from './rate-limit.ts';
-import { ATHLETE_KEY } from './records.ts';
+import { ATHLETE_KEY, type PreparedRecord } from './records.ts';
 import * as repo from './repo.ts';
 import { envelopeBody } from './stream.ts';
 import { createSync, prepareAll, storeBatch } from './sync.ts';
@@ -254,6 +254,39 @@ export function createDataService(deps: DataDeps) {
     return { status: 200, headers, body: { athlete, user: toWireUser(user), type: 'athlete' } };
   }
 
+  /** Sends stored records to the developer as one data event, in the transaction that stored them. */
+  async function emitRecords(trx: Db, user: UserRow, type: ProviderDataType, stored: readonly PreparedRecord[]) {
+    const wireUser = toWireUser(user);
+    const data = stored.map((record) =>
+      type === 'plannedWorkout'
+        ? (externalPlannedWorkout(record.record as JsonObject) as JsonObject)
+        : (record.record as JsonObject),
+    );
+    const event = isDataTypeName(type)
+      ? buildDataEvent(type, { user: wireUser, data })
+      : buildAthleteEvent({ user: wireUser, athlete: data[0]! });
+    await emitDataEvent(deps.webhooks, trx, user.developer_id, event, { userId: user.id });
+  }
+
+  /**
+   * Takes in days a provider said changed (a notification or a poll), fetched again: the same
+   * intake as every sync (batches of at most 200 records with their raw payloads, coverage),
+   * each batch sent to the developer as a data event in the transaction that stores it. With
+   * `replace`, what the provider no longer returns for those days is removed. Returns the
+   * records stored.
+   */
+  const intakeChanged = (
+    user: UserRow,
+    type: ProviderDataType,
+    range: { fromDay: string; toDay: string },
+    pages: AsyncIterable<DataPage>,
+    options: { replace?: boolean } = {},
+  ) =>
+    sync.intakeChanged(user, type, range, pages, {
+      ...options,
+      onBatch: (trx, stored) => emitRecords(trx, user, type, stored),
+    });
+
   /**
    * Stores records a provider pushed (validated; invalid ones logged, counted and skipped) in
    * the caller's transaction, and by default sends them to the developer as a data event in the
@@ -285,18 +318,7 @@ export function createDataService(deps: DataDeps) {
       raws: raw === undefined ? [] : [raw],
       now,
     });
-    if ((options.emit ?? true) && prepared.stored.length > 0) {
-      const wireUser = toWireUser(user);
-      const data = prepared.stored.map((record) =>
-        type === 'plannedWorkout'
-          ? (externalPlannedWorkout(record.record as JsonObject) as JsonObject)
-          : (record.record as JsonObject),
-      );
-      const event = isDataTypeName(type)
-        ? buildDataEvent(type, { user: wireUser, data })
-        : buildAthleteEvent({ user: wireUser, athlete: data[0]! });
-      await emitDataEvent(deps.webhooks, trx, user.developer_id, event, { userId: user.id });
-    }
+    if ((options.emit ?? true) && prepared.stored.length > 0) await emitRecords(trx, user, type, prepared.stored);
     return { stored: prepared.stored.length, invalid: prepared.invalid };
   }
 
@@ -341,6 +363,7 @@ export function createDataService(deps: DataDeps) {
       };
     },
     ingest,
+    intakeChanged,
     storedKeys,
     removeRecords,
     prune,

@@ -39,6 +39,9 @@ export type SyncDeps = {
 
 export type Ingested = { stored: PreparedRecord[]; invalid: number };
 
+/** Runs in the transaction that stores a batch of records (the caller sends them on there). */
+export type BatchHook = (trx: Db, records: readonly PreparedRecord[]) => Promise<void>;
+
 /** Validates and splits records; invalid ones are logged and counted, never stored. */
 export function prepareAll(
   log: Logger,
@@ -161,8 +164,8 @@ export function createSync(deps: SyncDeps) {
   }
 
   /** Provider pages, with anything the provider throws turned into a ProviderDataError. */
-  async function* pagesOf(source: DataSource, args: Parameters<DataSource['fetch']>[0]) {
-    const iterator = source.fetch(args)[Symbol.asyncIterator]();
+  async function* pagesOf(pages: AsyncIterable<DataPage>, at: { userId: string; type: ProviderDataType }) {
+    const iterator = pages[Symbol.asyncIterator]();
     for (;;) {
       let step: IteratorResult<DataPage>;
       try {
@@ -171,40 +174,49 @@ export function createSync(deps: SyncDeps) {
         if (error instanceof ProviderDataError) throw error;
         if (error instanceof NormalizationError) {
           // The provider answered something its documentation does not describe: say what.
-          log.warn({ userId: args.user.id, type: args.type, problem: error.message }, 'normalization failed');
-          throw new ProviderDataError('unavailable', `${args.type} normalization failed: ${error.message}`, {
+          log.warn({ userId: at.userId, type: at.type, problem: error.message }, 'normalization failed');
+          throw new ProviderDataError('unavailable', `${at.type} normalization failed: ${error.message}`, {
             cause: error,
           });
         }
-        throw new ProviderDataError('unavailable', `${args.type} fetch failed`, { cause: error });
+        throw new ProviderDataError('unavailable', `${at.type} fetch failed`, { cause: error });
       }
       if (step.done) return;
       yield step.value;
     }
   }
 
-  async function fetchDays(
+  /**
+   * The one way provider pages enter the store, whoever fetched them (a read, a backfill chunk,
+   * a poll, a notification's refetch): validated and prepared as they come, flushed every
+   * FLUSH_RECORDS records or FLUSH_BYTES bytes with the raw payloads they came from (kept for
+   * re-normalization), so no range ever sits in memory whole. `onBatch` runs in each batch's
+   * transaction (the caller's data events); `keys` collects the identity of every stored record.
+   */
+  async function intake(
     user: UserRow,
     type: ProviderDataType,
-    source: DataSource,
-    from: string,
-    to: string,
-  ) {
+    pages: AsyncIterable<DataPage>,
+    options: { onBatch?: BatchHook; keys?: string[] } = {},
+  ): Promise<{ stored: number; invalid: number }> {
     let records: PreparedRecord[] = [];
     let raws: unknown[] = [];
     let bytes = 0;
     let invalid = 0;
+    let stored = 0;
     const flush = async () => {
       if (records.length === 0 && raws.length === 0) return;
       const batch = { records, raws };
       records = [];
       raws = [];
       bytes = 0;
-      await db
-        .transaction()
-        .execute((trx) => storeBatch(deps, trx, { user, type, ...batch, now: clock.now() }));
+      stored += batch.records.length;
+      await db.transaction().execute(async (trx) => {
+        await storeBatch(deps, trx, { user, type, ...batch, now: clock.now() });
+        if (options.onBatch && batch.records.length > 0) await options.onBatch(trx, batch.records);
+      });
     };
-    for await (const page of pagesOf(source, { ...contextFor(user), type, startDate: from, endDate: to })) {
+    for await (const page of pagesOf(pages, { userId: user.id, type })) {
       // Prepared (validated and serialized) as they come, so a batch is bounded by its real size.
       for (const rejected of page.rejected ?? []) {
         log.warn({ userId: user.id, type, item: rejected.item, problem: rejected.problem }, 'normalization failed');
@@ -213,14 +225,38 @@ export function createSync(deps: SyncDeps) {
       const prepared = prepareAll(log, { user, type, records: page.records, now: clock.now() });
       invalid += prepared.invalid;
       for (const record of prepared.stored) {
-        records.push({ ...record, record: null });
+        // The parsed record is kept only for a batch hook that sends it on.
+        records.push(options.onBatch ? record : { ...record, record: null });
+        options.keys?.push(record.identityKey);
         bytes += record.bytes;
       }
       if (page.raw !== undefined) raws.push(page.raw);
       if (records.length >= FLUSH_RECORDS || bytes >= FLUSH_BYTES) await flush();
     }
     await flush();
-    return invalid;
+    return { stored, invalid };
+  }
+
+  const fetchDays = async (
+    user: UserRow,
+    type: ProviderDataType,
+    source: DataSource,
+    from: string,
+    to: string,
+  ): Promise<number> =>
+    (await intake(user, type, source.fetch({ ...contextFor(user), type, startDate: from, endDate: to })))
+      .invalid;
+
+  /** Records the local days [from, to) of `type` as synced now: settled before yesterday, fresh after. */
+  async function addSynced(user: UserRow, type: ProviderDataType, from: string, to: string): Promise<void> {
+    const settledBefore = dayNumberToIsoDate(Math.floor(clock.now().getTime() / MS_PER_DAY) - 1);
+    const at = clock.now();
+    await db.transaction().execute(async (trx) => {
+      const split = earlierDay(to, laterDay(from, settledBefore));
+      await repo.addCoverage(trx, { userId: user.id, type, fromDay: from, toDay: split, settled: true, now: at });
+      await repo.addCoverage(trx, { userId: user.id, type, fromDay: split, toDay: to, settled: false, now: at });
+      await repo.markPolled(trx, user.id, at);
+    });
   }
 
   /**
@@ -245,8 +281,6 @@ export function createSync(deps: SyncDeps) {
     const from = earliest ? laterDay(earliest, fromDay) : fromDay;
     const to = earlierDay(latest, toDay);
     if (from >= to) return;
-    // Days before yesterday are final; yesterday onwards may still receive data.
-    const settledBefore = dayNumberToIsoDate(todayNumber - 1);
 
     await serialized(`${user.id}:${type}`, async () => {
       const freshAfter = new Date(clock.now().getTime() - RECENT_SYNC_TTL_MS);
@@ -260,27 +294,7 @@ export function createSync(deps: SyncDeps) {
       const gaps = uncoveredDays(from, to, covered);
       for (const [gapFrom, gapTo] of gaps) {
         const invalid = await fetchDays(user, type, found.source, gapFrom, gapTo);
-        const at = clock.now();
-        await db.transaction().execute(async (trx) => {
-          const split = earlierDay(gapTo, laterDay(gapFrom, settledBefore));
-          await repo.addCoverage(trx, {
-            userId: user.id,
-            type,
-            fromDay: gapFrom,
-            toDay: split,
-            settled: true,
-            now: at,
-          });
-          await repo.addCoverage(trx, {
-            userId: user.id,
-            type,
-            fromDay: split,
-            toDay: gapTo,
-            settled: false,
-            now: at,
-          });
-          await repo.markPolled(trx, user.id, at);
-        });
+        await addSynced(user, type, gapFrom, gapTo);
         if (invalid > 0)
           log.warn(
             { userId: user.id, type, from: gapFrom, to: gapTo, invalid },
@@ -308,7 +322,37 @@ export function createSync(deps: SyncDeps) {
     });
   }
 
-  return { syncDays, syncAthlete, sourceFor, contextFor };
+  /**
+   * Takes in the pages of local days [fromDay, toDay) fetched again because the provider said
+   * they changed (a notification or a poll), whatever their coverage: through `intake` like any
+   * other fetch, then recorded as synced. With `replace` (records were deleted at the provider),
+   * the stored records of those days the pages no longer hold are removed after the last batch.
+   * Returns the records stored.
+   */
+  async function intakeChanged(
+    user: UserRow,
+    type: ProviderDataType,
+    range: { fromDay: string; toDay: string },
+    pages: AsyncIterable<DataPage>,
+    options: { onBatch?: BatchHook; replace?: boolean } = {},
+  ): Promise<number> {
+    return serialized(`${user.id}:${type}`, async () => {
+      const keys: string[] | undefined = options.replace ? [] : undefined;
+      const result = await intake(user, type, pages, { ...(options.onBatch ? { onBatch: options.onBatch } : {}), ...(keys ? { keys } : {}) });
+      if (keys) {
+        const days = { startDate: range.fromDay, endDate: range.toDay };
+        await db.transaction().execute((trx) =>
+          repo.deleteRecordsOfDaysExcept(trx, { userId: user.id, type, ...days, keep: keys }),
+        );
+      }
+      if (result.invalid > 0)
+        log.warn({ userId: user.id, type, ...range, invalid: result.invalid }, 'refetch skipped invalid records');
+      await addSynced(user, type, range.fromDay, range.toDay);
+      return result.stored;
+    });
+  }
+
+  return { syncDays, syncAthlete, intakeChanged, sourceFor, contextFor };
 }
 
 export type Sync = ReturnType<typeof createSync>;

@@ -1,5 +1,8 @@
+// Fetching again what a provider says changed, for notifications and polls alike. The pages go
+// through the data module's one intake (the same as reads and backfills): stored in batches with
+// their raw payloads, sent on as data events batch by batch, the days recorded as synced.
 import type { UserRow } from '../users/service.ts';
-import type { DataSourceContext } from '../../provider-kit/data-source.ts';
+import type { DataPage, DataSourceContext } from '../../provider-kit/data-source.ts';
 import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
@@ -7,8 +10,22 @@ import type { Db } from '../../store/db.ts';
 /** Where refetched records go, and how a revoked grant is reported. */
 export type NotificationSinks = {
   /**
-   * Stores and sends records; with `replaceDays`, the stored records of those local days that are
-   * not among them are removed first (they were deleted at the provider).
+   * Takes in the pages of local days [fromDay, toDay) fetched again: stored batch by batch with
+   * their raw payloads and sent as data events, the days recorded as synced; with `replace`, the
+   * stored records of those days the pages no longer hold are removed (deleted at the provider).
+   * Returns the records stored.
+   */
+  intakeChanged(
+    user: UserRow,
+    type: ProviderDataType,
+    range: { fromDay: string; toDay: string },
+    pages: AsyncIterable<DataPage>,
+    options: { replace?: boolean },
+  ): Promise<number>;
+  /**
+   * Stores and sends records that arrived whole (a notification carrying its data); with
+   * `replaceDays`, the stored records of those local days that are not among them are removed
+   * first (they were deleted at the provider).
    */
   ingest(
     trx: Db,
@@ -32,12 +49,12 @@ export type ChangedRange = {
 };
 
 /**
- * Fetches the changed days of one connection again and ingests them (which sends them on as
+ * Fetches the changed days of one connection again and takes them in (which sends them on as
  * data events), one type at a time; returns the records sent. Shared by pushed notifications
  * and scheduled polls: both only differ in how they learn what changed.
  */
 export async function refetchChanged(
-  db: Db,
+  _db: Db,
   provider: ResolvedProvider,
   user: UserRow,
   context: DataSourceContext,
@@ -49,25 +66,15 @@ export async function refetchChanged(
   let sent = 0;
   for (const type of changed.types) {
     if (!provider.declaration.dataTypes.includes(type)) continue;
-    const records: unknown[] = [];
-    for await (const page of source.fetch({
-      ...context,
+    const pages = source.fetch({ ...context, type, startDate: changed.startDate, endDate: changed.endDate });
+    // Even an empty answer counts when records were deleted: every record of these days may be gone.
+    sent += await sinks.intakeChanged(
+      user,
       type,
-      startDate: changed.startDate,
-      endDate: changed.endDate,
-    })) {
-      records.push(...page.records);
-    }
-    if (changed.deleted) {
-      // Even an empty answer counts: every record of these days may be gone.
-      const replaceDays = { startDate: changed.startDate, endDate: changed.endDate };
-      await db.transaction().execute((trx) => sinks.ingest(trx, user, type, records, { replaceDays }));
-      sent += records.length;
-      continue;
-    }
-    if (records.length === 0) continue;
-    await db.transaction().execute((trx) => sinks.ingest(trx, user, type, records));
-    sent += records.length;
+      { fromDay: changed.startDate, toDay: changed.endDate },
+      pages,
+      { replace: changed.deleted === true },
+    );
   }
   return sent;
 }

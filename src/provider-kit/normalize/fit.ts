@@ -1,17 +1,18 @@
 // FIT activity files (Garmin's binary format, which Wahoo and Suunto serve for a recording)
 // decoded with Garmin's own SDK (@garmin/fitsdk) into what the Activity model holds: the
-// record messages as timed samples, the session as a summary, the laps. Samples without a
-// readable timestamp are skipped (never placed at the start), heart-rate placeholders (0; the
-// SDK already drops the invalid 0xFF) are no reading, positions are semicircles -> degrees.
+// record messages as timed samples (fit-summary.ts reads the sessions and laps). Samples
+// without a readable timestamp are skipped (never placed at the start), heart-rate placeholders
+// (0; the SDK already drops the invalid 0xFF) are no reading, positions are semicircles ->
+// degrees.
 import { Decoder, Stream } from '@garmin/fitsdk';
-import type { LapSample, PositionSample } from '../../model/samples.ts';
+import type { PositionSample } from '../../model/samples.ts';
 import { formatDateTime } from '../../model/time.ts';
 import { NormalizationError } from './errors.ts';
-import { heartRate, maxOf } from './measures.ts';
+import { heartRate } from './measures.ts';
 
 const SEMICIRCLES_TO_DEGREES = 180 / 2 ** 31;
 
-type FitMessage = Record<string, unknown>;
+export type FitMessage = Record<string, unknown>;
 
 /** The parts of a FIT activity the normalizers read, as the SDK names them (camelCase). */
 export type FitActivity = {
@@ -23,11 +24,12 @@ export type FitActivity = {
   device: { manufacturer: string | null; product: string | null; serialNumber: string | null };
 };
 
-const num = (value: unknown): number | null =>
+/** A field's number, date (as epoch ms) or text, null when the SDK left it out or it is unreadable. */
+export const num = (value: unknown): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? value : null;
-const ms = (value: unknown): number | null =>
+export const ms = (value: unknown): number | null =>
   value instanceof Date && Number.isFinite(value.getTime()) ? value.getTime() : null;
-const text = (value: unknown): string | null =>
+export const text = (value: unknown): string | null =>
   typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null;
 
 /** Decodes a FIT file; a NormalizationError naming `item` when the bytes are not a readable FIT file. */
@@ -136,99 +138,4 @@ export function fitSamples(fit: FitActivity, startMs: number, offsetMinutes: num
     out.distance_samples.length +
     out.elevation_samples.length;
   return out;
-}
-
-/** Summary figures of the (first) session, with maxima from the samples where it has none. */
-export type FitSummary = {
-  startMs: number | null;
-  elapsedSeconds: number | null;
-  timerSeconds: number | null;
-  distanceMeters: number | null;
-  calories: number | null;
-  avgHr: number | null;
-  maxHr: number | null;
-  minHr: number | null;
-  avgWatts: number | null;
-  maxWatts: number | null;
-  normalizedWatts: number | null;
-  tss: number | null;
-  workJoules: number | null;
-  avgSpeed: number | null;
-  maxSpeed: number | null;
-  avgCadence: number | null;
-  maxCadence: number | null;
-  ascent: number | null;
-  descent: number | null;
-  maxAltitude: number | null;
-  minAltitude: number | null;
-  sport: string | null;
-  subSport: string | null;
-};
-
-export function fitSummary(fit: FitActivity, samples: FitSamples): FitSummary {
-  const session = fit.sessions[0] ?? {};
-  const minAltitude = (() => {
-    let min: number | null = null;
-    for (const sample of samples.elevation_samples)
-      if (min === null || sample.elev_meters < min) min = sample.elev_meters;
-    return min;
-  })();
-  const minHr = (() => {
-    let min: number | null = null;
-    for (const sample of samples.hr_samples) if (min === null || sample.bpm < min) min = sample.bpm;
-    return min;
-  })();
-  return {
-    startMs: ms(session.startTime) ?? ms(fit.records[0]?.timestamp),
-    elapsedSeconds: num(session.totalElapsedTime),
-    timerSeconds: num(session.totalTimerTime),
-    distanceMeters: num(session.totalDistance),
-    calories: num(session.totalCalories),
-    avgHr: heartRate(num(session.avgHeartRate)),
-    maxHr: heartRate(num(session.maxHeartRate)) ?? maxOf(samples.hr_samples, 'bpm'),
-    minHr: heartRate(num(session.minHeartRate)) ?? minHr,
-    avgWatts: num(session.avgPower),
-    maxWatts: num(session.maxPower) ?? maxOf(samples.power_samples, 'watts'),
-    normalizedWatts: num(session.normalizedPower),
-    tss: num(session.trainingStressScore),
-    workJoules: num(session.totalWork),
-    avgSpeed: num(session.enhancedAvgSpeed) ?? num(session.avgSpeed),
-    maxSpeed:
-      num(session.enhancedMaxSpeed) ??
-      num(session.maxSpeed) ??
-      maxOf(samples.speed_samples, 'speed_meters_per_second'),
-    avgCadence: num(session.avgCadence),
-    maxCadence: num(session.maxCadence) ?? maxOf(samples.cadence_samples, 'cadence_rpm'),
-    ascent: num(session.totalAscent),
-    descent: num(session.totalDescent),
-    maxAltitude:
-      num(session.enhancedMaxAltitude) ??
-      num(session.maxAltitude) ??
-      maxOf(samples.elevation_samples, 'elev_meters'),
-    minAltitude: num(session.enhancedMinAltitude) ?? num(session.minAltitude) ?? minAltitude,
-    sport: text(session.sport),
-    subSport: text(session.subSport),
-  };
-}
-
-/** The lap messages as LapSamples written at `offsetMinutes`. */
-export function fitLaps(fit: FitActivity, offsetMinutes: number): LapSample[] {
-  const laps: LapSample[] = [];
-  for (const lap of fit.laps) {
-    const startMs = ms(lap.startTime);
-    if (startMs === null) continue;
-    const elapsed = num(lap.totalElapsedTime);
-    laps.push({
-      start_time: formatDateTime(startMs, offsetMinutes),
-      end_time: elapsed === null ? null : formatDateTime(startMs + elapsed * 1000, offsetMinutes),
-      distance_meters: num(lap.totalDistance),
-      avg_speed_meters_per_second: num(lap.enhancedAvgSpeed) ?? num(lap.avgSpeed),
-      avg_hr_bpm: heartRate(num(lap.avgHeartRate)),
-      avg_watts: num(lap.avgPower),
-      calories: num(lap.totalCalories),
-      active_duration_seconds: num(lap.totalTimerTime),
-      trigger_method: text(lap.lapTrigger)?.toUpperCase() ?? null,
-    });
-  }
-  return laps;
 }

@@ -58,3 +58,29 @@ export function minOf<S, K extends keyof S>(samples: readonly S[] | null | undef
 export function orFromSamples(summary: number | null | undefined, fromSamples: number | null): number | null {
   return typeof summary === 'number' && Number.isFinite(summary) ? summary : fromSamples;
 }
+
+/**
+ * Whether a sensor channel of a recording read anything: some sample of `key` is a positive
+ * number. A channel whose samples are absent, or all 0 (a device writing 0 for "no sensor"),
+ * had no sensor.
+ */
+export function sensorRead<S, K extends keyof S>(samples: readonly S[] | null | undefined, key: K): boolean {
+  for (const sample of samples ?? []) {
+    const value = sample[key];
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) return true;
+  }
+  return false;
+}
+
+/**
+ * A summary figure that sources fill with 0 when the recording had no sensor for it: a ride
+ * without a cadence sensor or power meter still carries `cadence_avg "0.0"`, normalized power,
+ * TSS and work of 0 (Wahoo), `cadence {avg: 0, max: 0}` (Suunto). A non-zero value passes; a 0
+ * is a measurement only when the recording's samples show the sensor read (`read`, from
+ * `sensorRead`); without samples to check, a 0 is no measurement (a wrong value is worse than a
+ * missing one).
+ */
+export function sensorFigure(value: number | null | undefined, read: boolean): number | null {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+  return value !== 0 || read ? value : null;
+}

@@ -57,6 +57,8 @@ export function defineSyncJobs(ctx: AppContext) {
     handler: async (jobs) => {
       for (const job of jobs)
         await ctx.connectors.polling.run(job.data, {
+          intakeChanged: (user, type, range, pages, options) =>
+            ctx.data.intakeChanged(user, type, range, pages, options),
           ingest: (trx, user, type, records) => ctx.data.ingest(trx, user, type, records),
           markAccessRevoked: (trx, userId) => ctx.connections.markAccessRevoked(trx, userId),
         });
@@ -76,6 +78,8 @@ export function defineSyncJobs(ctx: AppContext) {
     handler: async (jobs) => {
       for (const job of jobs) {
         await ctx.connectors.notifications.handle(job.data, {
+          intakeChanged: (user, type, range, pages, options) =>
+            ctx.data.intakeChanged(user, type, range, pages, options),
           ingest: (trx, user, type, records, options) =>
             ctx.data.ingest(trx, user, type, records, undefined, options),
           markAccessRevoked: (trx, userId) => ctx.connections.markAccessRevoked(trx, userId),

@@ -9,7 +9,12 @@
 // is Polar's TRIMP-based load and fills trimp_score. `running-index` is Polar's VO2max estimate
 // from a run and fills vo2max_ml_per_min_per_kg. Zone percentages need the user's maximum heart
 // rate from the context (physical info); without it they are null.
-import { heartRate, positiveOrNull } from '../../../provider-kit/normalize/measures.ts';
+import {
+  heartRate,
+  positiveOrNull,
+  sensorFigure,
+  sensorRead,
+} from '../../../provider-kit/normalize/measures.ts';
 import type { Activity } from '../../../model/activity.ts';
 import type { CodeOf } from '../../../model/enums.ts';
 import { HeartRateZone, UploadType } from '../../../model/enums.ts';
@@ -69,6 +74,9 @@ export function normalizeExercise(exercise: PolarExercise, context: NormalizeCon
 
   const hr = meanMax(series.hr, (sample) => sample.bpm as number);
   const speed = meanMax(series.speed, (sample) => sample.speed_meters_per_second);
+  // A series of zeros is a channel without its sensor: no average, no maximum (sensorFigure).
+  const cadenceRead = sensorRead(series.cadence, 'cadence_rpm');
+  const powerRead = sensorRead(series.power, 'watts');
   const cadence = meanMax(series.cadence, (sample) => sample.cadence_rpm);
   const power = meanMax(series.power, (sample) => sample.watts);
   const altitude = meanMax(series.elevation, (sample) => sample.elev_meters);
@@ -144,12 +152,16 @@ export function normalizeExercise(exercise: PolarExercise, context: NormalizeCon
       max_speed_meters_per_second: speed.max,
       avg_pace_minutes_per_kilometer: avgSpeed === null ? null : paceMinutesPerKilometer(avgSpeed),
       max_pace_minutes_per_kilometer: speed.max === null ? null : paceMinutesPerKilometer(speed.max),
-      avg_cadence_rpm: cadence.mean,
-      max_cadence_rpm: cadence.max,
+      avg_cadence_rpm: sensorFigure(cadence.mean, cadenceRead),
+      max_cadence_rpm: sensorFigure(cadence.max, cadenceRead),
       speed_samples: series.speed,
       cadence_samples: series.cadence,
     },
-    power_data: { avg_watts: power.mean, max_watts: power.max, power_samples: series.power },
+    power_data: {
+      avg_watts: sensorFigure(power.mean, powerRead),
+      max_watts: sensorFigure(power.max, powerRead),
+      power_samples: series.power,
+    },
     oxygen_data: { vo2max_ml_per_min_per_kg: exercise['running-index'] ?? null },
     position_data: {
       start_pos_lat_lng_deg: first,

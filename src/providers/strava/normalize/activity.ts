@@ -17,7 +17,13 @@ import {
   kilocaloriesToKilojoules,
   paceMinutesPerKilometer,
 } from '../../../provider-kit/normalize/units.ts';
-import { heartRate, orFromSamples, positiveOrNull } from '../../../provider-kit/normalize/measures.ts';
+import {
+  heartRate,
+  orFromSamples,
+  positiveOrNull,
+  sensorFigure,
+  sensorRead,
+} from '../../../provider-kit/normalize/measures.ts';
 import { zoneOffsetMinutes } from '../../../provider-kit/normalize/time-zones.ts';
 import { activityTypeOf } from './sport-types.ts';
 import { streamMax, streamSamples, streamSetOf } from './streams.ts';
@@ -92,6 +98,10 @@ export function normalizeActivity(payload: StravaActivityPayload, context: Norma
     zonesFromActivityZones(payload.activity_zones, context) ??
     zonesFromStreams(payload.athlete_zones, set, context);
   const moving = activity.moving_time ?? null;
+  // A 0 average cadence, power or work is a sensor that was not there unless the streams show it
+  // read (sensorFigure); Strava leaves these fields out when it has nothing, but not always.
+  const cadenceRead = sensorRead(samples.cadence_samples, 'cadence_rpm');
+  const powerRead = sensorRead(samples.power_samples, 'watts');
   const averageSpeed = activity.average_speed ?? null;
   // Maxima the summary omits come from the streams, the same way for every metric.
   const maxSpeed = orFromSamples(activity.max_speed, streamMax(set, 'velocity_smooth'));
@@ -122,7 +132,7 @@ export function normalizeActivity(payload: StravaActivityPayload, context: Norma
     },
     calories_data: { total_burned_calories: calories },
     energy_data: { energy_kilojoules: convertOrNull(calories, kilocaloriesToKilojoules) },
-    work_data: { work_kilojoules: activity.kilojoules ?? null },
+    work_data: { work_kilojoules: sensorFigure(activity.kilojoules, powerRead) },
     device_data: activity.device_name ? { name: activity.device_name } : null,
     distance_data: {
       summary: {
@@ -157,7 +167,7 @@ export function normalizeActivity(payload: StravaActivityPayload, context: Norma
       max_speed_meters_per_second: maxSpeed,
       avg_pace_minutes_per_kilometer: averageSpeed === null ? null : paceMinutesPerKilometer(averageSpeed),
       max_pace_minutes_per_kilometer: maxSpeed === null ? null : paceMinutesPerKilometer(maxSpeed),
-      avg_cadence_rpm: activity.average_cadence ?? null,
+      avg_cadence_rpm: sensorFigure(activity.average_cadence, cadenceRead),
       max_cadence_rpm: streamMax(set, 'cadence'),
       speed_samples: samples.speed_samples,
       cadence_samples: samples.cadence_samples,
@@ -169,8 +179,8 @@ export function normalizeActivity(payload: StravaActivityPayload, context: Norma
       position_samples: samples.position_samples,
     },
     power_data: {
-      avg_watts: activity.average_watts ?? null,
-      max_watts: orFromSamples(activity.max_watts, streamMax(set, 'watts')),
+      avg_watts: sensorFigure(activity.average_watts, powerRead),
+      max_watts: sensorFigure(orFromSamples(activity.max_watts, streamMax(set, 'watts')), powerRead),
       power_samples: samples.power_samples,
     },
   };

@@ -19,6 +19,9 @@ export const suuntoNormalizers = {
   sleep: normalizer({
     unifiedType: 'sleep',
     companions: [],
-    normalize: (payload: { sleep: SuuntoSleepSample }, context) => [normalizeSleep(payload.sleep, context)],
+    normalize: (payload: { sleep: SuuntoSleepSample }, context) => {
+      const sleep = normalizeSleep(payload.sleep, context);
+      return sleep ? [sleep] : [];
+    },
   }),
 } as const;

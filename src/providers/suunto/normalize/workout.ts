@@ -8,11 +8,19 @@
 // Cannot map: `recoveryTime` (no slot), `tssList` beyond the first TSS, `extensionTypes`,
 // `isEdited`, `userMaxHR`/`hrmax` beyond user_max_hr_bpm, `avgPace` (derived from avgSpeed).
 import type { Activity } from '../../../model/activity.ts';
+import { ActivityType } from '../../../model/activity-type.ts';
 import { UploadType } from '../../../model/enums.ts';
 import { formatDateTime } from '../../../model/time.ts';
 import { expectObject, NormalizationError } from '../../../provider-kit/normalize/errors.ts';
-import { decodeFitActivity, fitLaps, fitSamples, fitSummary } from '../../../provider-kit/normalize/fit.ts';
-import { heartRate, numeric, positiveOrNull } from '../../../provider-kit/normalize/measures.ts';
+import { decodeFitActivity, fitSamples } from '../../../provider-kit/normalize/fit.ts';
+import { fitLaps, fitSummary } from '../../../provider-kit/normalize/fit-summary.ts';
+import {
+  heartRate,
+  numeric,
+  positiveOrNull,
+  sensorFigure,
+  sensorRead,
+} from '../../../provider-kit/normalize/measures.ts';
 import { localizationOf, type NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
 import {
   convertOrNull,
@@ -49,6 +57,9 @@ export function normalizeWorkout(payload: SuuntoWorkoutPayload, context: Normali
   const lng = numeric(workout.startPosition?.x);
   const positions = samples?.position_samples ?? [];
   const tss = numeric(workout.tss?.trainingStressScore);
+  // A workout without a cadence sensor says `cadence: {avg: 0, max: 0}`: no measurement unless
+  // the FIT records show the sensor read (sensorFigure).
+  const cadenceRead = sensorRead(samples?.cadence_samples, 'cadence_rpm');
   const userMax = heartRate(numeric(workout.hrdata?.userMaxHR) ?? numeric(workout.hrdata?.hrmax));
 
   return {
@@ -56,7 +67,7 @@ export function normalizeWorkout(payload: SuuntoWorkoutPayload, context: Normali
       summary_id: String(workout.workoutKey),
       start_time: formatDateTime(startMs, offset),
       end_time: formatDateTime(stopMs ?? startMs, offset),
-      type: suuntoActivityType(workout.activityId),
+      type: fromFit?.multisport ? ActivityType.MULTISPORT : suuntoActivityType(workout.activityId),
       upload_type: workout.isManuallyAdded === true ? UploadType.MANUAL : UploadType.AUTOMATIC,
       name: null,
       timestamp_localization: localizationOf(offset),
@@ -116,8 +127,10 @@ export function normalizeWorkout(payload: SuuntoWorkoutPayload, context: Normali
       max_speed_meters_per_second: maxSpeed,
       avg_pace_minutes_per_kilometer: avgSpeed === null ? null : paceMinutesPerKilometer(avgSpeed),
       max_pace_minutes_per_kilometer: maxSpeed === null ? null : paceMinutesPerKilometer(maxSpeed),
-      avg_cadence_rpm: numeric(workout.cadence?.avg) ?? fromFit?.avgCadence ?? null,
-      max_cadence_rpm: numeric(workout.cadence?.max) ?? fromFit?.maxCadence ?? null,
+      avg_cadence_rpm:
+        sensorFigure(numeric(workout.cadence?.avg), cadenceRead) ?? fromFit?.avgCadence ?? null,
+      max_cadence_rpm:
+        sensorFigure(numeric(workout.cadence?.max), cadenceRead) ?? fromFit?.maxCadence ?? null,
       speed_samples: samples?.speed_samples ?? [],
       cadence_samples: samples?.cadence_samples ?? [],
     },

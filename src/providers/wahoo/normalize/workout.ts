@@ -8,17 +8,13 @@
 // Cannot map: `plan_id`, `workout_token` (the recording device's name and serial, kept as the
 // device name when the file has none), `edited`, `fitness_app_id`, power zones.
 import type { Activity } from '../../../model/activity.ts';
+import { ActivityType } from '../../../model/activity-type.ts';
 import { UploadType } from '../../../model/enums.ts';
 import { formatDateTime } from '../../../model/time.ts';
 import { expectObject, NormalizationError } from '../../../provider-kit/normalize/errors.ts';
-import {
-  type FitActivity,
-  decodeFitActivity,
-  fitLaps,
-  fitSamples,
-  fitSummary,
-} from '../../../provider-kit/normalize/fit.ts';
-import { heartRate, numeric, orFromSamples } from '../../../provider-kit/normalize/measures.ts';
+import { type FitActivity, decodeFitActivity, fitSamples } from '../../../provider-kit/normalize/fit.ts';
+import { fitLaps, fitSummary } from '../../../provider-kit/normalize/fit-summary.ts';
+import { heartRate, numeric, sensorFigure, sensorRead } from '../../../provider-kit/normalize/measures.ts';
 import { localizationOf, type NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
 import { zoneOffsetMinutes } from '../../../provider-kit/normalize/time-zones.ts';
 import {
@@ -72,11 +68,16 @@ export function normalizeWorkout(payload: WahooWorkoutPayload, context: Normaliz
     numeric(summary?.duration_paused_accum) ??
     (totalSeconds !== null && activeSeconds !== null ? Math.max(0, totalSeconds - activeSeconds) : null);
   const calories = numeric(summary?.calories_accum) ?? fromFit?.calories ?? null;
-  const workJoules = numeric(summary?.work_accum) ?? fromFit?.workJoules ?? null;
+  // Without a power meter or cadence sensor the summary still says "0.0": no measurement
+  // unless the file's records show the sensor read (sensorFigure).
+  const cadenceRead = sensorRead(samples?.cadence_samples, 'cadence_rpm');
+  const powerRead = sensorRead(samples?.power_samples, 'watts');
+  const workJoules = sensorFigure(numeric(summary?.work_accum), powerRead) ?? fromFit?.workJoules ?? null;
   const avgSpeed = numeric(summary?.speed_avg) ?? fromFit?.avgSpeed ?? null;
   const maxSpeed = fromFit?.maxSpeed ?? null;
-  const tss = numeric(summary?.power_bike_tss_last) ?? fromFit?.tss ?? null;
-  const normalizedPower = numeric(summary?.power_bike_np_last) ?? fromFit?.normalizedWatts ?? null;
+  const tss = sensorFigure(numeric(summary?.power_bike_tss_last), powerRead) ?? fromFit?.tss ?? null;
+  const normalizedPower =
+    sensorFigure(numeric(summary?.power_bike_np_last), powerRead) ?? fromFit?.normalizedWatts ?? null;
   const ascent = numeric(summary?.ascent_accum) ?? fromFit?.ascent ?? null;
   const positions = samples?.position_samples ?? [];
   const endMs = startMs + (totalSeconds ?? 0) * 1000;
@@ -86,7 +87,7 @@ export function normalizeWorkout(payload: WahooWorkoutPayload, context: Normaliz
       summary_id: String(workout.id),
       start_time: formatDateTime(startMs, offset),
       end_time: formatDateTime(endMs, offset),
-      type: wahooActivityType(workout.workout_type_id),
+      type: fromFit?.multisport ? ActivityType.MULTISPORT : wahooActivityType(workout.workout_type_id),
       upload_type: summary?.manual === true ? UploadType.MANUAL : UploadType.AUTOMATIC,
       name: workout.name ?? null,
       timestamp_localization: localizationOf(offset),
@@ -133,7 +134,8 @@ export function normalizeWorkout(payload: WahooWorkoutPayload, context: Normaliz
       max_speed_meters_per_second: maxSpeed,
       avg_pace_minutes_per_kilometer: avgSpeed === null ? null : paceMinutesPerKilometer(avgSpeed),
       max_pace_minutes_per_kilometer: maxSpeed === null ? null : paceMinutesPerKilometer(maxSpeed),
-      avg_cadence_rpm: orFromSamples(numeric(summary?.cadence_avg), fromFit?.avgCadence ?? null),
+      avg_cadence_rpm:
+        sensorFigure(numeric(summary?.cadence_avg), cadenceRead) ?? fromFit?.avgCadence ?? null,
       max_cadence_rpm: fromFit?.maxCadence ?? null,
       speed_samples: samples?.speed_samples ?? [],
       cadence_samples: samples?.cadence_samples ?? [],
@@ -144,7 +146,7 @@ export function normalizeWorkout(payload: WahooWorkoutPayload, context: Normaliz
       position_samples: positions,
     },
     power_data: {
-      avg_watts: numeric(summary?.power_avg) ?? fromFit?.avgWatts ?? null,
+      avg_watts: sensorFigure(numeric(summary?.power_avg), powerRead) ?? fromFit?.avgWatts ?? null,
       max_watts: fromFit?.maxWatts ?? null,
       power_samples: samples?.power_samples ?? [],
     },

@@ -41,6 +41,8 @@ function toActivity(workout: WithingsWorkout, fallback: number): Activity {
   const minHr = heartRate(data.hr_min);
   const maxHr = heartRate(data.hr_max);
   const hasHeartRate = avgHr !== null || maxHr !== null;
+  // 0 % is a workout recorded without the SpO2 sensor, never a saturation.
+  const spo2 = positiveOrNull(data.spo2_average);
   const speed = distance !== null && activeSeconds > 0 ? distance / activeSeconds : null;
   const swim = data.pool_laps != null || data.strokes != null || data.pool_length != null;
   return {
@@ -84,8 +86,7 @@ function toActivity(workout: WithingsWorkout, fallback: number): Activity {
             avg_speed_meters_per_second: speed,
             avg_pace_minutes_per_kilometer: paceMinutesPerKilometer(speed),
           },
-    oxygen_data:
-      typeof data.spo2_average === 'number' ? { avg_saturation_percentage: data.spo2_average } : null,
+    oxygen_data: spo2 === null ? null : { avg_saturation_percentage: spo2 },
     device_data:
       typeof workout.model === 'number'
         ? {
