@@ -36,7 +36,7 @@ describe('bodies over a real socket', () => {
   async function send(
     method: string,
     path: string,
-    body: BodyInit | undefined,
+    body: RequestInit['body'],
     headers: Record<string, string> = {},
   ): Promise<Answer> {
     const response = await fetch(`${base}${path}`, { method, body, headers, redirect: 'manual' });

@@ -22,6 +22,9 @@ const sample = (
   source: { name: source, device, model: null, manufacturer: null },
 });
 
+/** The instant the tests' plausibility window is measured from. */
+const NOW = Date.parse('2026-11-27T00:00:00Z');
+
 describe('mobile normalization', () => {
   test("Apple's export dates: the positional fast path agrees with the general parser", () => {
     fc.assert(
@@ -169,26 +172,29 @@ describe('mobile normalization', () => {
   });
 
   test('Health Connect: unknown record types and broken records are reported, the rest taken', () => {
-    const batch = parseHealthConnectUpload({
-      records: [
-        {
-          recordType: 'StepsRecord',
-          count: 5,
-          startTime: '2026-11-20T08:00:00Z',
-          endTime: '2026-11-20T08:01:00Z',
-          metadata: { id: 'x' },
-        },
-        { recordType: 'TeleportRecord', metadata: { id: 'y' } },
-        {
-          recordType: 'WeightRecord',
-          weight: { inStones: 12 },
-          time: '2026-11-20T08:00:00Z',
-          metadata: { id: 'z' },
-        },
-        'not an object',
-      ],
-      deletions: ['gone'],
-    });
+    const batch = parseHealthConnectUpload(
+      {
+        records: [
+          {
+            recordType: 'StepsRecord',
+            count: 5,
+            startTime: '2026-11-20T08:00:00Z',
+            endTime: '2026-11-20T08:01:00Z',
+            metadata: { id: 'x' },
+          },
+          { recordType: 'TeleportRecord', metadata: { id: 'y' } },
+          {
+            recordType: 'WeightRecord',
+            weight: { inStones: 12 },
+            time: '2026-11-20T08:00:00Z',
+            metadata: { id: 'z' },
+          },
+          'not an object',
+        ],
+        deletions: ['gone'],
+      },
+      NOW,
+    );
     assert.equal(batch.samples.length, 1);
     assert.deepEqual(batch.deletions, ['gone']);
     assert.deepEqual(
@@ -196,7 +202,7 @@ describe('mobile normalization', () => {
       [1, 2, 3],
     );
     assert.match(batch.invalid[0]!.problem, /TeleportRecord is not supported/);
-    assert.throws(() => parseHealthConnectUpload({ records: {} }), /records must be an array/);
+    assert.throws(() => parseHealthConnectUpload({ records: {} }, NOW), /records must be an array/);
   });
 
   test('any JSON in an upload is read or reported, never a crash', () => {
@@ -246,7 +252,7 @@ describe('mobile normalization', () => {
     fc.assert(
       fc.property(body, (upload) => {
         for (const parse of [appleMobile.parseUpload, parseHealthConnectUpload]) {
-          const batch = parse(upload as Record<string, unknown>);
+          const batch = parse(upload as Record<string, unknown>, NOW);
           for (const sample of batch.samples)
             assert.ok(Number.isFinite(sample.startMs) && Number.isFinite(sample.endMs));
         }

@@ -5,8 +5,10 @@
 // re-export yields the same ids). Units are read from each record's `unit`, never assumed from
 // the type: exports write whatever unit the user's locale displays.
 import { hash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { ActivityType } from '../../model/activity-type.ts';
 import { MenstruationFlow, SleepLevel } from '../../model/enums.ts';
+import { readGpxPoints } from '../../provider-kit/mobile/gpx.ts';
 import { commonSportNames, sportKey } from '../../provider-kit/normalize/sport-names.ts';
 import {
   type DeviceClass,
@@ -440,12 +442,12 @@ export function readAppleActivitySummary(summary: Json): MobileSample[] {
   ];
 }
 
-function parseAppleUpload(body: Record<string, unknown>): MobileBatch {
+function parseAppleUpload(body: Record<string, unknown>, nowMs: number): MobileBatch {
   const batch = emptyBatch();
   batch.deletions = readDeletions(body.deletions);
-  readRecords(body.records, 'records', readAppleRecord, batch);
-  readRecords(body.workouts, 'workouts', readAppleWorkout, batch);
-  readRecords(body.activity_summaries, 'activity_summaries', readAppleActivitySummary, batch);
+  readRecords(body.records, 'records', readAppleRecord, batch, nowMs);
+  readRecords(body.workouts, 'workouts', readAppleWorkout, batch, nowMs);
+  readRecords(body.activity_summaries, 'activity_summaries', readAppleActivitySummary, batch, nowMs);
   return batch;
 }
 
@@ -468,37 +470,26 @@ function workoutFromElement(element: XmlElement): Json {
   workout.statistics = element.children
     .filter((child) => child.name === 'WorkoutStatistics')
     .map((child) => child.attributes);
-  // Version 8 exports carry the route inline; newer ones point at a GPX file of the archive.
+  // Version 8 exports carry the route inline; newer ones point at a GPX file of the archive,
+  // whose points the export reader hands over as the FileReference's children (readRoute).
   workout.route = element.children
     .filter((child) => child.name === 'WorkoutRoute')
     .flatMap((route) =>
       route.children.flatMap((child) =>
         child.name === 'Location'
           ? [child.attributes]
-          : child.name === 'FileReference' && child.content
-            ? gpxPoints(child.content)
+          : child.name === 'FileReference'
+            ? child.children.map((point) => point.attributes)
             : [],
       ),
     );
   return workout;
 }
 
-/**
- * Track points of a GPX 1.1 route as the export writes it (`<trkpt lat lon><ele/><time/>`), in
- * the inline `Location` shape. The file is Apple's own, regular output: read with patterns.
- */
-function gpxPoints(gpx: string): Json[] {
-  const points: Json[] = [];
-  for (const match of gpx.matchAll(/<trkpt\b([^>]*)>([\s\S]*?)<\/trkpt>/g)) {
-    const attributes = match[1] ?? '';
-    const body = match[2] ?? '';
-    const latitude = /\blat="([^"]+)"/.exec(attributes)?.[1];
-    const longitude = /\blon="([^"]+)"/.exec(attributes)?.[1];
-    const date = /<time>([^<]+)<\/time>/.exec(body)?.[1];
-    if (!latitude || !longitude || !date) continue;
-    points.push({ date, latitude, longitude, altitude: /<ele>([^<]+)<\/ele>/.exec(body)?.[1] });
-  }
-  return points;
+/** A route's GPX file (streamed, bounded: provider-kit/mobile/gpx.ts) as inline `Location`s. */
+async function readRoute(source: Readable): Promise<XmlElement[]> {
+  const points = await readGpxPoints(source);
+  return points.map((point) => ({ name: 'Location', attributes: point, children: [] }));
 }
 
 function fromExportElement(element: XmlElement): MobileSample[] {
@@ -521,7 +512,14 @@ export const appleMobile: MobileHooks = {
     entry: /(^|\/)export\.xml$/,
     // Correlation children are repeated as top-level Records, so Correlations are not read.
     elements: ['Record', 'Workout', 'ActivitySummary'],
-    references: { element: 'FileReference', attribute: 'path', maxBytes: 32 * 1024 * 1024 },
+    // One route file per workout in a real export; a few references to one file are tolerated.
+    references: {
+      element: 'FileReference',
+      attribute: 'path',
+      maxBytes: 32 * 1024 * 1024,
+      maxReferences: 4,
+      read: readRoute,
+    },
     fromElement: fromExportElement,
   },
 };
