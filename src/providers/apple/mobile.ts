@@ -22,6 +22,7 @@ import {
   numberOf,
   optionalString,
   parsePlatformTime,
+  plausibleSamples,
   readDeletions,
   readRecords,
   requireString,
@@ -349,6 +350,9 @@ function routeOf(workout: Json): RoutePoint[] {
   return points;
 }
 
+/** A workout distance as written, or null when it is the zero HealthKit writes for "not measured". */
+const measuredDistance = (value: number | null) => (value === 0 ? null : value);
+
 const WORKOUT_IDENTITY = ['workoutActivityType', 'sourceName', 'startDate', 'endDate'] as const;
 
 /** One HKWorkout, with its totals, per-type statistics (newer exports) and route points. */
@@ -359,7 +363,10 @@ export function readAppleWorkout(workout: Json): MobileSample[] {
   const stat = (suffix: string) => stats.find((entry) => entry.type === `${Q}${suffix}`);
   const duration = numberOf(workout.duration);
   const durationUnit = optionalString(workout, 'durationUnit') ?? 'min';
-  const distance = numberOf(workout.totalDistance);
+  // HealthKit writes totalDistance="0" for a workout nothing measured a distance for (strength,
+  // yoga, an indoor run without a pedometer estimate). Zero is then no measurement: the distance
+  // comes from the workout's statistics or, in the unified record, its distance samples, or is null.
+  const distance = measuredDistance(numberOf(workout.totalDistance));
   const energy = numberOf(workout.totalEnergyBurned);
   const distanceStat = stat('DistanceWalkingRunning') ?? stat('DistanceCycling') ?? stat('DistanceSwimming');
   const energyStat = stat('ActiveEnergyBurned');
@@ -386,8 +393,8 @@ export function readAppleWorkout(workout: Json): MobileSample[] {
                 LENGTH_M,
                 'totalDistance',
               )
-            : distanceStat?.sum != null
-              ? convert(distanceStat.sum, distanceStat.unit, LENGTH_M, 'distance statistic')
+            : measuredDistance(distanceStat?.sum ?? null) !== null
+              ? convert(distanceStat!.sum!, distanceStat!.unit, LENGTH_M, 'distance statistic')
               : null,
         energyKcal:
           energy !== null
@@ -492,7 +499,17 @@ async function readRoute(source: Readable): Promise<XmlElement[]> {
   return points.map((point) => ({ name: 'Location', attributes: point, children: [] }));
 }
 
+/**
+ * An export element's samples, each checked by the plausibility check every source passes
+ * (model/plausibility.ts). Against the machine's clock: an export is read wherever its reader
+ * runs (a sandboxed child process), with no request clock, and the window's year ahead makes
+ * minutes of difference irrelevant.
+ */
 function fromExportElement(element: XmlElement): MobileSample[] {
+  return plausibleSamples(samplesOfElement(element), Date.now());
+}
+
+function samplesOfElement(element: XmlElement): MobileSample[] {
   switch (element.name) {
     case 'Record':
       return readAppleRecord(withMetadata(element));
