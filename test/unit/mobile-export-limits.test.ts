@@ -143,6 +143,37 @@ describe('export reader limits', () => {
   });
 });
 
+describe('route points held per batch', () => {
+  test('a batch whose routes pass the budget is handed over in parts, each with an exact checkpoint', async () => {
+    const perRoute = Math.ceil(EXPORT_LIMITS.maxReferencedPerBatch * 0.6);
+    const routes = {
+      'workout-routes/a.gpx': gpxOf(perRoute),
+      'workout-routes/b.gpx': gpxOf(perRoute),
+      'workout-routes/c.gpx': gpxOf(perRoute),
+    };
+    const xml = `${HEAD}${workout('a.gpx')}${workout('b.gpx')}${workout('c.gpx')}${TAIL}`;
+    const path = zipOf({ 'export.xml': xml, ...routes });
+    const handed: { count: number; elementsRead: number; points: number }[] = [];
+    await readExport(path, spec, {
+      skip: 0,
+      batchSize: 250,
+      onStart: async () => {},
+      onBatch: async (batch, progress) => {
+        const points = batch.reduce(
+          (sum, element) => sum + spec.fromElement(element)[0]!.workout!.route.length,
+          0,
+        );
+        handed.push({ count: batch.length, elementsRead: progress.elementsRead, points });
+      },
+    });
+    // Two routes pass the budget: they go before the third is read; then the third, then the end.
+    assert.deepEqual(handed, [
+      { count: 2, elementsRead: 2, points: 2 * perRoute },
+      { count: 1, elementsRead: 3, points: perRoute },
+    ]);
+  });
+});
+
 describe('GPX reader', () => {
   const stream = (text: string) => Readable.from([Buffer.from(text)]);
 

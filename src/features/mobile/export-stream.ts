@@ -42,8 +42,11 @@ export const EXPORT_LIMITS = {
   maxElements: 200_000_000,
   /** Entries of a zip archive (export.xml, a GPX per workout route, ECG files). */
   maxZipEntries: 200_000,
-  /** Elements made from referenced files (route points) held for one batch before it is handed over. */
-  maxReferencedPerBatch: 500_000,
+  /**
+   * Elements made from referenced files (route points, ~350 bytes each) after which a batch is
+   * handed over before the next route is read: a batch holds this plus one route at most.
+   */
+  maxReferencedPerBatch: 100_000,
 } as const;
 
 const limitError = (error: XmlLimitError) =>
@@ -143,7 +146,8 @@ function createReferenceResolver(zip: OpenZip | null, spec: ExportSpec) {
       );
     try {
       const read = await references.read(await zip.read(entry));
-      element.children.push(...read);
+      // One by one: a route of 100 000 points spread as arguments overflows the call stack.
+      for (const child of read) element.children.push(child);
       return added + read.length;
     } catch (error) {
       if (error instanceof XmlLimitError)
@@ -306,16 +310,17 @@ export async function readExport(
   const handOver = async (elements: XmlElement[], last = false) => {
     let part: XmlElement[] = [];
     let referenced = 0;
-    for (let index = 0; index < elements.length; index++) {
-      const element = elements[index]!;
-      referenced += await resolveReferences(element);
-      part.push(element);
-      if (referenced > EXPORT_LIMITS.maxReferencedPerBatch && index < elements.length - 1) {
-        const elementsRead = progress.elementsRead - (elements.length - 1 - index);
+    // Taken out of `elements` as they go, so a part handed over is no longer held here.
+    for (let element = elements.shift(); element; element = elements.shift()) {
+      // Past the budget, what is held goes first: a part holds the budget and one route at most.
+      if (referenced >= EXPORT_LIMITS.maxReferencedPerBatch && part.length > 0) {
+        const elementsRead = progress.elementsRead - (elements.length + 1);
         await options.onBatch(part, { ...progress, elementsRead });
         part = [];
         referenced = 0;
       }
+      referenced += await resolveReferences(element);
+      part.push(element);
     }
     if (part.length > 0 || last) await options.onBatch(part, { ...progress });
   };
