@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { insertImport } from '../../src/features/mobile/repo.ts';
-import { SPOOL_GRACE_MS } from '../../src/features/mobile/service.ts';
+import { SPOOL_GRACE_MS } from '../../src/features/mobile/spool.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { sdkConnect } from '../helpers/mobile.ts';
 

@@ -49,8 +49,8 @@ export const EXPORT_LIMITS = {
   maxReferencedPerBatch: 100_000,
 } as const;
 
-const limitError = (error: XmlLimitError) =>
-  new ExportFileError(`the export exceeds a limit: ${error.message}`);
+/** The failure of an export past one of its limits, naming the limit. */
+const exceeded = (what: string) => new ExportFileError(`the export exceeds a limit: ${what}`);
 
 const ZIP_MAGIC = 0x04034b50;
 
@@ -79,17 +79,14 @@ function openZip(path: string): Promise<OpenZip> {
       if (error || !zip)
         return reject(new ExportFileError(`the zip archive cannot be read: ${error?.message}`));
       const entries = new Map<string, yauzl.Entry>();
+      let listed = 0;
       zip.on('error', (zipError: Error) =>
         reject(new ExportFileError(`the zip archive is damaged: ${zipError.message}`)),
       );
       zip.on('entry', (entry: yauzl.Entry) => {
-        if (entries.size >= EXPORT_LIMITS.maxZipEntries) {
+        if (++listed > EXPORT_LIMITS.maxZipEntries) {
           zip.close();
-          return reject(
-            new ExportFileError(
-              `the export exceeds a limit: the zip archive has more than ${EXPORT_LIMITS.maxZipEntries} entries`,
-            ),
-          );
+          return reject(exceeded(`the zip archive has more than ${EXPORT_LIMITS.maxZipEntries} entries`));
         }
         if (!entry.fileName.includes('__MACOSX')) entries.set(entry.fileName, entry);
         zip.readEntry();
@@ -141,17 +138,14 @@ function createReferenceResolver(zip: OpenZip | null, spec: ExportSpec) {
     const count = (uses.get(entry.fileName) ?? 0) + 1;
     uses.set(entry.fileName, count);
     if (count > references.maxReferences)
-      throw new ExportFileError(
-        `the export exceeds a limit: ${entry.fileName} is referenced more than ${references.maxReferences} times`,
-      );
+      throw exceeded(`${entry.fileName} is referenced more than ${references.maxReferences} times`);
     try {
       const read = await references.read(await zip.read(entry));
       // One by one: a route of 100 000 points spread as arguments overflows the call stack.
       for (const child of read) element.children.push(child);
       return added + read.length;
     } catch (error) {
-      if (error instanceof XmlLimitError)
-        throw new ExportFileError(`the export exceeds a limit in ${entry.fileName}: ${error.message}`);
+      if (error instanceof XmlLimitError) throw exceeded(`in ${entry.fileName}: ${error.message}`);
       throw error;
     }
   };
@@ -255,8 +249,7 @@ export async function readExport(
   parser.on('error', (error) => {
     parseError ??= error;
   });
-  // Thrown from inside parser.write: the parser is abandoned with the import.
-  const exceeded = (what: string) => new ExportFileError(`the export exceeds a limit: ${what}`);
+  // Limits are thrown from inside parser.write: the parser is abandoned with the import.
   parser.on('opentag', (tag) => {
     depth++;
     if (depth > EXPORT_LIMITS.maxDepth)
@@ -296,7 +289,7 @@ export async function readExport(
     try {
       guardShape(text);
     } catch (error) {
-      if (error instanceof XmlLimitError) throw limitError(error);
+      if (error instanceof XmlLimitError) throw exceeded(error.message);
       throw error;
     }
     parser.write(withoutControls(text));

@@ -4,7 +4,7 @@
 // names a platform.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,12 +24,13 @@ import type { Db } from '../../store/db.ts';
 import type { ConnectionsService } from '../connections/service.ts';
 import type { DataService } from '../data/service.ts';
 import type { IntegrationsService } from '../integrations/service.ts';
-import { createRequestWindows, tooManyRequests } from '../limits/windows.ts';
 import * as usersRepo from '../users/repo.ts';
 import { findUserForDeveloper, isUuid } from '../users/service.ts';
 import { ExportFileError, readExport } from './export-stream.ts';
 import { IMPORT_BATCH, IMPORT_QUEUE, NORMALIZE_UPLOAD_QUEUE } from './ports.ts';
 import { settleDirtyDays } from './rebuild.ts';
+import { sweepSpool } from './spool.ts';
+import { createUploadAdmission } from './upload-admission.ts';
 import * as repo from './repo.ts';
 import { loadMobileSettings } from './settings.ts';
 
@@ -49,11 +50,6 @@ const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').
 const REFERENCE_ID = /^[\x21-\x7e]{1,255}$/;
 /** Refused records named in an upload's answer; the count says how many there were in all. */
 const MAX_REJECTIONS_ANSWERED = 100;
-/** A spooled export (`<import id>.upload`) and how long after its last write it may still be arriving. */
-const SPOOL_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.upload$/;
-export const SPOOL_GRACE_MS = 60 * 60_000;
-/** A normalization job takes seconds: when to try again with too many uploads pending. */
-const PENDING_RETRY_SECONDS = 10;
 
 /** The connection an upload token names (from `authenticateUpload`). */
 export type UploadConnection = NonNullable<Awaited<ReturnType<typeof repo.findConnectionByToken>>>;
@@ -73,7 +69,7 @@ export function createMobileService(deps: MobileDeps) {
   const { db, clock, log, providers } = deps;
   const settings = loadMobileSettings(deps.config.env);
   const rebuildDeps = { db, log, data: deps.data };
-  const windows = createRequestWindows({ db, clock });
+  const admitUpload = createUploadAdmission({ db, clock, settings });
 
   function mobileHooksOf(provider: ResolvedProvider | undefined): MobileHooks | undefined {
     return provider?.declaration.authKind === 'sdk' ? provider.connector?.mobile : undefined;
@@ -138,26 +134,6 @@ export function createMobileService(deps: MobileDeps) {
         `the connection is ${connection.status}; connect again with a new token`,
       );
     return connection;
-  }
-
-  /**
-   * Whether a connection may upload now (called before its body is read): within its rate
-   * (MOBILE_UPLOAD_RATE), and with fewer than MOBILE_UPLOAD_PENDING_MAX uploads still waiting
-   * for their job. Otherwise 429 with Retry-After: one phone cannot fill the queue for everyone.
-   */
-  async function admitUpload(connection: UploadConnection): Promise<void> {
-    const pending = await repo.countPendingUploads(db, connection.user_id);
-    if (pending >= settings.uploadPendingMax)
-      throw tooManyRequests(
-        `${pending} uploads of this connection are still being normalized (MOBILE_UPLOAD_PENDING_MAX)`,
-        PENDING_RETRY_SECONDS,
-      );
-    const verdict = await windows.take(`sdk-upload:${connection.user_id}`, settings.uploadRate);
-    if (!verdict.allowed)
-      throw tooManyRequests(
-        `more than ${settings.uploadRate.limit} uploads in ${settings.uploadRate.windowSeconds} s from this connection (MOBILE_UPLOAD_RATE)`,
-        verdict.retryAfterSeconds,
-      );
   }
 
   /**
@@ -306,34 +282,6 @@ export function createMobileService(deps: MobileDeps) {
       throw badRequest('invalid body: the export file is empty');
     }
     return size;
-  }
-
-  /**
-   * Removes spooled export files nothing will read: an upload a crash or kill -9 interrupted (no
-   * import row was ever written), or an import that ended without removing its file. A file
-   * written to within SPOOL_GRACE_MS may still be arriving and stays, as does the file of an
-   * import still queued or running.
-   */
-  async function sweepSpool(): Promise<number> {
-    const dir = importDir();
-    const now = clock.now().getTime();
-    let removed = 0;
-    for (const name of await readdir(dir)) {
-      const match = SPOOL_FILE.exec(name);
-      if (!match) continue;
-      const path = join(dir, name);
-      const modified = await stat(path).then(
-        (info) => info.mtimeMs,
-        () => null,
-      );
-      if (modified === null || now - modified < SPOOL_GRACE_MS) continue;
-      const row = await repo.findImport(db, match[1]!);
-      if (row && (row.status === 'queued' || row.status === 'running')) continue;
-      await rm(path, { force: true });
-      removed++;
-    }
-    if (removed > 0) log.info({ removed }, 'orphaned spooled export files removed');
-    return removed;
   }
 
   /** The user an import goes to: given, found by reference_id, or created (an SDK user of the platform). */
@@ -517,7 +465,7 @@ export function createMobileService(deps: MobileDeps) {
     startImport,
     importStatus,
     runImport,
-    sweepSpool,
+    sweepSpool: () => sweepSpool({ db, clock, log, dir: importDir() }),
     settleDirtyDays: (userId: string) => settleDirtyDays(rebuildDeps, userId),
   };
 }
