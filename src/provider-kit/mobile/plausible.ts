@@ -1,8 +1,14 @@
 // The plausibility check (model/plausibility.ts) for mobile samples: every kind in its canonical
 // unit mapped to a metric, the times to the date window. Run on every record of an SDK upload and
-// every element of an export (readRecords, and the import's batches), so one bad record is
+// every element of an export (readRecords, and the APPLE export's elements), so one bad record is
 // refused with its reason while the rest of its batch is kept.
 import { instantProblem, type Metric, valueProblem } from '../../model/plausibility.ts';
+
+/** A workout's totals the check reads (samples.ts's MobileWorkout has them). */
+type WorkoutTotals = Record<
+  'durationSeconds' | 'distanceMeters' | 'energyKcal' | 'avgHr' | 'minHr' | 'maxHr',
+  number | null
+>;
 
 /** What the check reads of a sample (samples.ts's MobileSample, which imports this module). */
 export type CheckedSample = {
@@ -11,14 +17,7 @@ export type CheckedSample = {
   endMs: number;
   value: number | null;
   parts?: Record<string, number>;
-  workout?: {
-    durationSeconds: number | null;
-    distanceMeters: number | null;
-    energyKcal: number | null;
-    avgHr: number | null;
-    minHr: number | null;
-    maxHr: number | null;
-  };
+  workout?: WorkoutTotals;
 };
 
 /** Kinds (samples.ts MOBILE_KINDS) in their canonical unit, and the metric each is. */
