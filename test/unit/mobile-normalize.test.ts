@@ -369,3 +369,19 @@ describe('plausibility of mobile records', () => {
     assert.match(!prepared.ok ? prepared.problem : '', /^implausible: metadata.start_time/);
   });
 });
+
+describe('Apple record reading stays linear on hostile text', () => {
+  test('a 64 KB device string is no device description (its pattern took 15 s)', { timeout: 30_000 }, () => {
+    const [sample] = readAppleRecord({
+      type: 'HKQuantityTypeIdentifierStepCount',
+      unit: 'count',
+      value: '5',
+      sourceName: 'Phone',
+      device: 'a'.repeat(65_000),
+      startDate: '2026-11-20 08:00:00 +0100',
+      endDate: '2026-11-20 08:01:00 +0100',
+    });
+    assert.equal(sample!.source.model, null);
+    assert.equal(sample!.source.manufacturer, null);
+  });
+});

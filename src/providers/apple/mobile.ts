@@ -159,10 +159,17 @@ const FLOW_VALUES: Record<string, number> = {
   '5': MenstruationFlow.NONE,
 };
 
+/**
+ * A real HKDevice description is ~200 characters. The pattern below retries its `\w+` from every
+ * position of a run without a colon (quadratic: 15 s for a 64 KB device string), so longer text
+ * is not a device description and is not searched.
+ */
+const MAX_DEVICE_CHARS = 1024;
+
 /** `key:value` pairs of an HKDevice description (the export's `device`), or the SDK's object. */
 function deviceFields(device: unknown): Record<string, string> {
   if (typeof device === 'object' && device !== null) return device as Record<string, string>;
-  if (typeof device !== 'string') return {};
+  if (typeof device !== 'string' || device.length > MAX_DEVICE_CHARS) return {};
   const fields: Record<string, string> = {};
   for (const match of device.matchAll(/(\w+):([^,>]*)/g)) fields[match[1]!] = match[2]!.trim();
   return fields;
@@ -188,7 +195,8 @@ function cachedSource(record: Json): MobileSource {
   const known = key === null ? undefined : sources.get(key);
   if (known) return known;
   const source = readSource(record);
-  if (key !== null) {
+  // Only short keys are kept: a thousand hostile 64 KB device strings would otherwise stay cached.
+  if (key !== null && key.length <= 2 * MAX_DEVICE_CHARS) {
     if (sources.size >= 1000) sources.clear();
     sources.set(key, source);
   }
