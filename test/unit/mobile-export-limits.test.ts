@@ -81,10 +81,21 @@ describe('export reader limits', () => {
     assert.match(error.message, new RegExp(`longer than ${EXPORT_LIMITS.maxTagChars} characters`));
   });
 
-  test('an attribute full of `>` cannot hide from the tag length limit', () => {
-    const guard = createXmlShapeGuard({ maxTagChars: 100, maxTextChars: 100 });
-    guard('<a b="ok">text</a>');
-    assert.throws(() => guard(`<a b="${'>'.repeat(200)}"/>`), XmlLimitError);
+  test('an attribute, comment or CDATA section full of `>` cannot hide from the length limit', () => {
+    const guard = () => createXmlShapeGuard({ maxTagChars: 100, maxTextChars: 100 });
+    const ok = guard();
+    for (const slice of ['<a b="ok">text</a><!-- a > b -', '-><![CDATA[ x > y ]', ']><?pi a > b ?><c/>'])
+      ok(slice);
+    assert.throws(() => guard()(`<a b="${'>'.repeat(200)}"/>`), XmlLimitError);
+    // The parser buffers a comment's or a CDATA section's text whether or not anyone listens.
+    assert.throws(() => guard()(`<!--${' > '.repeat(100)}-->`), XmlLimitError);
+    assert.throws(() => guard()(`<![CDATA[${' > '.repeat(100)}]]>`), XmlLimitError);
+    assert.throws(() => guard()(`<?pi ${' > '.repeat(100)}?>`), XmlLimitError);
+    // Split across slices, the terminator is still found; what follows is text again.
+    const split = guard();
+    split('<!-- short --');
+    split('>');
+    assert.throws(() => split('x'.repeat(101)), /text run is longer than 100/);
   });
 
   test('too many children of one record: refused at the children limit', async () => {
