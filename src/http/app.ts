@@ -7,6 +7,7 @@ import { registerAuthentication } from './auth.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerInputBoundary } from './input-boundary.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
 import { lazySchemaController } from './lazy-compilers.ts';
 import { INPUT_LIMITS } from './input-limits.ts';
 import { frameworkErrorOptions, registerProblemHandling } from './problems.ts';
@@ -47,6 +48,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     reply.header('x-request-id', request.id);
   });
 
+  registerSecurityHeaders(app);
   registerProblemHandling(app, ctx.config.publicUrl);
   registerInputBoundary(app);
   registerAuthentication(app, ctx.developers);

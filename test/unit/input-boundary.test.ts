@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { PassThrough } from 'node:stream';
 import { isSupportedDate, readDateTime } from '../../src/model/calendar.ts';
 import { bodyProblem, headerProblem, textProblem, urlProblem } from '../../src/http/input-limits.ts';
 import { boundedSchema } from '../../src/http/schema-bounds.ts';
@@ -62,6 +63,18 @@ describe('input limits', () => {
     assert.match(bodyProblem({ 'a\u0000': 1 })?.name ?? '', /field name/);
     assert.match(bodyProblem({ value: Infinity })?.problem ?? '', /out of range/);
     assert.equal(bodyProblem(Buffer.from('\u0000raw')), null, 'raw bodies are the route’s business');
+    // A raw upload reaches the boundary as its request stream: bytes, not a structure to walk
+    // (its socket.parser.socket… chain is deeper than any body may be).
+    const stream = new PassThrough();
+    let chain: Record<string, unknown> = { parser: {} };
+    for (let level = 0; level < 40; level++) chain = { socket: { parser: chain } };
+    Object.assign(stream, chain);
+    assert.equal(bodyProblem(stream), null, 'a request stream is the route’s business');
+    assert.equal(bodyProblem(Object.assign(Object.create(null) as object, { a: 'b' })), null);
+    assert.match(
+      bodyProblem(Object.assign(Object.create(null) as object, { a: '\u0000' }))?.problem ?? '',
+      /NUL/,
+    );
   });
 
   test('URLs: decoded path segments and query components', () => {

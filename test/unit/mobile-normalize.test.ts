@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { localDayOf, selectCumulative } from '../../src/features/mobile/unify.ts';
+import { prepareRecord } from '../../src/features/data/records.ts';
+import { buildActivity, localDayOf, selectCumulative } from '../../src/features/mobile/unify.ts';
+import { recordProblem } from '../../src/model/plausibility.ts';
 import { parseHealthConnectUpload } from '../../src/provider-kit/mobile/health-connect.ts';
 import { type MobileSample, parsePlatformTime } from '../../src/provider-kit/mobile/samples.ts';
-import { appleMobile, readAppleRecord } from '../../src/providers/apple/mobile.ts';
+import { appleMobile, readAppleRecord, readAppleWorkout } from '../../src/providers/apple/mobile.ts';
 
 const sample = (
   source: string,
@@ -21,6 +23,9 @@ const sample = (
   value,
   source: { name: source, device, model: null, manufacturer: null },
 });
+
+/** The instant the tests' plausibility window is measured from. */
+const NOW = Date.parse('2026-11-27T00:00:00Z');
 
 describe('mobile normalization', () => {
   test("Apple's export dates: the positional fast path agrees with the general parser", () => {
@@ -169,26 +174,29 @@ describe('mobile normalization', () => {
   });
 
   test('Health Connect: unknown record types and broken records are reported, the rest taken', () => {
-    const batch = parseHealthConnectUpload({
-      records: [
-        {
-          recordType: 'StepsRecord',
-          count: 5,
-          startTime: '2026-11-20T08:00:00Z',
-          endTime: '2026-11-20T08:01:00Z',
-          metadata: { id: 'x' },
-        },
-        { recordType: 'TeleportRecord', metadata: { id: 'y' } },
-        {
-          recordType: 'WeightRecord',
-          weight: { inStones: 12 },
-          time: '2026-11-20T08:00:00Z',
-          metadata: { id: 'z' },
-        },
-        'not an object',
-      ],
-      deletions: ['gone'],
-    });
+    const batch = parseHealthConnectUpload(
+      {
+        records: [
+          {
+            recordType: 'StepsRecord',
+            count: 5,
+            startTime: '2026-11-20T08:00:00Z',
+            endTime: '2026-11-20T08:01:00Z',
+            metadata: { id: 'x' },
+          },
+          { recordType: 'TeleportRecord', metadata: { id: 'y' } },
+          {
+            recordType: 'WeightRecord',
+            weight: { inStones: 12 },
+            time: '2026-11-20T08:00:00Z',
+            metadata: { id: 'z' },
+          },
+          'not an object',
+        ],
+        deletions: ['gone'],
+      },
+      NOW,
+    );
     assert.equal(batch.samples.length, 1);
     assert.deepEqual(batch.deletions, ['gone']);
     assert.deepEqual(
@@ -196,7 +204,7 @@ describe('mobile normalization', () => {
       [1, 2, 3],
     );
     assert.match(batch.invalid[0]!.problem, /TeleportRecord is not supported/);
-    assert.throws(() => parseHealthConnectUpload({ records: {} }), /records must be an array/);
+    assert.throws(() => parseHealthConnectUpload({ records: {} }, NOW), /records must be an array/);
   });
 
   test('any JSON in an upload is read or reported, never a crash', () => {
@@ -246,12 +254,134 @@ describe('mobile normalization', () => {
     fc.assert(
       fc.property(body, (upload) => {
         for (const parse of [appleMobile.parseUpload, parseHealthConnectUpload]) {
-          const batch = parse(upload as Record<string, unknown>);
+          const batch = parse(upload as Record<string, unknown>, NOW);
           for (const sample of batch.samples)
             assert.ok(Number.isFinite(sample.startMs) && Number.isFinite(sample.endMs));
         }
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('Apple workouts: a zero distance is no measurement', () => {
+  const strength = (extra: Record<string, unknown>) => ({
+    workoutActivityType: 'HKWorkoutActivityTypeTraditionalStrengthTraining',
+    duration: 40,
+    durationUnit: 'min',
+    totalDistance: '0',
+    totalDistanceUnit: 'km',
+    totalEnergyBurned: '210',
+    totalEnergyBurnedUnit: 'kcal',
+    sourceName: 'Watch',
+    startDate: '2026-11-20 18:00:00 +0100',
+    endDate: '2026-11-20 18:40:00 +0100',
+    ...extra,
+  });
+
+  test('totalDistance="0" without distance samples: no distance (was 0 m)', () => {
+    const [workout] = readAppleWorkout(strength({}));
+    assert.equal(workout!.workout!.distanceMeters, null);
+    const activity = buildActivity(workout!, [workout!]);
+    assert.equal(activity.distance_data?.summary?.distance_meters, null);
+  });
+
+  test('totalDistance="0" with distance samples inside the workout: the samples decide', () => {
+    const [workout] = readAppleWorkout(strength({ workoutActivityType: 'HKWorkoutActivityTypeWalking' }));
+    const walked = readAppleRecord({
+      type: 'HKQuantityTypeIdentifierDistanceWalkingRunning',
+      unit: 'm',
+      value: '640',
+      sourceName: 'Watch',
+      startDate: '2026-11-20 18:05:00 +0100',
+      endDate: '2026-11-20 18:15:00 +0100',
+    });
+    const activity = buildActivity(workout!, [workout!, ...walked]);
+    assert.equal(activity.distance_data?.summary?.distance_meters, 640);
+  });
+
+  test('a real distance is kept, and a statistic of 0 is no measurement either', () => {
+    assert.equal(readAppleWorkout(strength({ totalDistance: '2.5' }))[0]!.workout!.distanceMeters, 2500);
+    const statistic = {
+      totalDistance: undefined,
+      statistics: [{ type: 'HKQuantityTypeIdentifierDistanceWalkingRunning', sum: '0', unit: 'km' }],
+    };
+    assert.equal(readAppleWorkout(strength(statistic))[0]!.workout!.distanceMeters, null);
+  });
+});
+
+describe('plausibility of mobile records', () => {
+  const record = (fields: Record<string, unknown>) => ({
+    uuid: `p-${JSON.stringify(fields)}`,
+    type: 'HKQuantityTypeIdentifierHeartRate',
+    unit: 'count/min',
+    value: 60,
+    sourceName: 'Watch',
+    startDate: '2026-11-20T08:00:00+01:00',
+    ...fields,
+  });
+
+  test('dates outside 1900-01-01 … now + 366 days and values outside physical ranges are refused', () => {
+    const batch = appleMobile.parseUpload(
+      {
+        records: [
+          record({}),
+          record({ startDate: '9999-12-31T23:59:59+14:00' }),
+          record({ startDate: '1899-12-31T23:59:59+00:00' }),
+          record({ startDate: '2027-11-28T08:00:00+00:00' }),
+          record({ value: 0 }),
+          record({ value: 301 }),
+          record({ type: 'HKQuantityTypeIdentifierBodyMass', unit: 'kg', value: -1 }),
+          record({ type: 'HKQuantityTypeIdentifierBodyMass', unit: 'kg', value: 80 }),
+          record({ startDate: '2027-11-27T08:00:00+00:00' }),
+        ],
+      },
+      NOW,
+    );
+    assert.equal(batch.samples.length, 3);
+    assert.deepEqual(
+      batch.invalid.map((entry) => entry.index),
+      [1, 2, 3, 4, 5, 6],
+    );
+    assert.match(
+      batch.invalid[0]!.problem,
+      /^records\[1\]: implausible: start 9999-12-31 is more than 366 days ahead/,
+    );
+    assert.match(batch.invalid[1]!.problem, /before 1900-01-01/);
+    assert.match(batch.invalid[3]!.problem, /heart_rate 0 is outside 20…300/);
+    assert.match(batch.invalid[5]!.problem, /weight -1 is outside/);
+  });
+
+  test('the same check refuses normalized provider records on the ingestion write path', () => {
+    const now = new Date(NOW);
+    const daily = (start: string, avg: number | null) => ({
+      metadata: { start_time: start, end_time: start.replace('T00', 'T23'), upload_type: 0 },
+      heart_rate_data: { summary: { avg_hr_bpm: avg } },
+    });
+    assert.equal(recordProblem(daily('2026-11-20T00:00:00+00:00', 60), NOW), null);
+    assert.match(
+      recordProblem(daily('9999-12-31T00:00:00+00:00', 60), NOW) ?? '',
+      /more than 366 days ahead/,
+    );
+    assert.match(recordProblem(daily('2026-11-20T00:00:00+00:00', 900), NOW) ?? '', /avg_hr_bpm 900/);
+    const prepared = prepareRecord('daily', daily('9999-12-31T00:00:00+00:00', 60), now);
+    assert.equal(prepared.ok, false);
+    assert.match(!prepared.ok ? prepared.problem : '', /^implausible: metadata.start_time/);
+  });
+});
+
+describe('Apple record reading stays linear on hostile text', () => {
+  test('a 64 KB device string is no device description (its pattern took 15 s)', { timeout: 30_000 }, () => {
+    const [sample] = readAppleRecord({
+      type: 'HKQuantityTypeIdentifierStepCount',
+      unit: 'count',
+      value: '5',
+      sourceName: 'Phone',
+      device: 'a'.repeat(65_000),
+      startDate: '2026-11-20 08:00:00 +0100',
+      endDate: '2026-11-20 08:01:00 +0100',
+    });
+    assert.equal(sample!.source.model, null);
+    assert.equal(sample!.source.manufacturer, null);
   });
 });

@@ -41,7 +41,12 @@ describe('sdk-client against a real Tributary', () => {
   };
 
   before(async () => {
-    service = await startTestService({ env: { MOBILE_UPLOAD_MAX_BYTES: String(64 * 1024) } });
+    // Many small batches, sent faster than a loaded machine's workers normalize them: the
+    // per-connection limit on pending uploads (429, retried here with an instant sleep) is not
+    // what these tests are about.
+    service = await startTestService({
+      env: { MOBILE_UPLOAD_MAX_BYTES: String(64 * 1024), MOBILE_UPLOAD_PENDING_MAX: '10000' },
+    });
     developer = await createDeveloper(service.ctx);
     baseUrl = await service.app.listen({ port: 0, host: '127.0.0.1' });
   });

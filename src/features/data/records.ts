@@ -7,6 +7,7 @@ import { Athlete, type DataTypeName, type DataTypeRecords, dataTypes } from '../
 import { isSupportedDate } from '../../model/calendar.ts';
 import { upgradeRecord } from '../../model/legacy-shapes.ts';
 import { splitSamples } from '../../model/record-text.ts';
+import { recordProblem } from '../../model/plausibility.ts';
 import { parseDateTime } from '../../model/time.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
 
@@ -99,6 +100,11 @@ export function prepareRecord(type: ProviderDataType, input: unknown, now: Date)
 }
 
 function prepareHistorical<T extends DataTypeName>(type: T, record: DataTypeRecords[T], now: Date): Prepared {
+  // Measurements only: a planned workout is a plan (its date may lie ahead), not a reading.
+  if (type !== 'plannedWorkout') {
+    const implausible = recordProblem(record, now.getTime());
+    if (implausible) return { ok: false, problem: `implausible: ${implausible}` };
+  }
   const definition = dataTypes[type];
   // The registry's per-type callbacks take that type's record; TypeScript cannot pair them up here.
   const identityKey = definition.identityKey(record as never);

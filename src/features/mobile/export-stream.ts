@@ -3,13 +3,15 @@
 // is read, which is why uploads are spooled to disk first: a zip's directory sits at its end),
 // filtered, fed to a SAX parser, and every data element (a child of the root the provider names)
 // is handed over in batches, with back-pressure: the next chunk is read only after the batch
-// has been stored.
+// has been stored. The file is untrusted: every structure the reader builds is bounded
+// (EXPORT_LIMITS), and passing a bound fails the import with a reason naming it.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { SaxesParser } from 'saxes';
 import yauzl from 'yauzl';
 import type { MobileHooks, XmlElement } from '../../provider-kit/mobile/samples.ts';
+import { createXmlShapeGuard, XmlLimitError } from '../../provider-kit/mobile/xml-guard.ts';
 
 export type ExportSpec = NonNullable<MobileHooks['exportFile']>;
 
@@ -18,6 +20,37 @@ export type ExportProgress = { bytesRead: number; totalBytes: number; elementsRe
 export class ExportFileError extends Error {
   override name = 'ExportFileError';
 }
+
+/**
+ * Bounds on what an export may make the reader build (issue 24: a 15 KB zip nesting two million
+ * elements, one 400 MB attribute, 32 million children of one record each ran the heap out).
+ * Real exports sit far below each: HealthData > Workout > WorkoutRoute > Location is 4 deep; a
+ * record's tag is under 1 KB; a workout's inline route is its largest element (1 point a second).
+ */
+export const EXPORT_LIMITS = {
+  /** Nesting of the document. */
+  maxDepth: 32,
+  /** Characters of one tag, its attributes included: bounds every attribute's length. */
+  maxTagChars: 64 * 1024,
+  /** Characters of text between tags (an export has only indentation there). */
+  maxTextChars: 1024 * 1024,
+  /** Direct children of one element inside a data element (a route's Locations: 48 h at 1 Hz). */
+  maxChildren: 172_800,
+  /** Elements of one data element, itself and every descendant. */
+  maxElementsPerRecord: 200_000,
+  /** Elements of the whole document: an 8 GiB export holds ~50 million. */
+  maxElements: 200_000_000,
+  /** Entries of a zip archive (export.xml, a GPX per workout route, ECG files). */
+  maxZipEntries: 200_000,
+  /**
+   * Elements made from referenced files (route points, ~350 bytes each) after which a batch is
+   * handed over before the next route is read: a batch holds this plus one route at most.
+   */
+  maxReferencedPerBatch: 100_000,
+} as const;
+
+/** The failure of an export past one of its limits, naming the limit. */
+const exceeded = (what: string) => new ExportFileError(`the export exceeds a limit: ${what}`);
 
 const ZIP_MAGIC = 0x04034b50;
 
@@ -46,10 +79,15 @@ function openZip(path: string): Promise<OpenZip> {
       if (error || !zip)
         return reject(new ExportFileError(`the zip archive cannot be read: ${error?.message}`));
       const entries = new Map<string, yauzl.Entry>();
+      let listed = 0;
       zip.on('error', (zipError: Error) =>
         reject(new ExportFileError(`the zip archive is damaged: ${zipError.message}`)),
       );
       zip.on('entry', (entry: yauzl.Entry) => {
+        if (++listed > EXPORT_LIMITS.maxZipEntries) {
+          zip.close();
+          return reject(exceeded(`the zip archive has more than ${EXPORT_LIMITS.maxZipEntries} entries`));
+        }
         if (!entry.fileName.includes('__MACOSX')) entries.set(entry.fileName, entry);
         zip.readEntry();
       });
@@ -76,43 +114,43 @@ function openZip(path: string): Promise<OpenZip> {
   });
 }
 
-async function readWhole(stream: Readable, maxBytes: number): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      stream.destroy();
-      return null;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
- * Hands referenced archive files to the elements that name them (`content`): a path such as
- * `/workout-routes/route_….gpx` is matched against the entries below the export's folder.
+ * Hands referenced archive files to the elements that name them: a path such as
+ * `/workout-routes/route_….gpx` is matched against the entries below the export's folder, the file
+ * is streamed to the provider's reader, and what it reads becomes the element's children. A file
+ * named more often than the provider allows fails the import; so does its reader's limit.
+ * Returns how many elements the references added.
  */
 function createReferenceResolver(zip: OpenZip | null, spec: ExportSpec) {
   const references = spec.references;
   const byPath = new Map<string, yauzl.Entry>();
   for (const [name, entry] of zip?.entries ?? []) byPath.set(`/${name.split('/').slice(1).join('/')}`, entry);
-  const visit = async (element: XmlElement): Promise<void> => {
-    for (const child of element.children) await visit(child);
-    if (!zip || !references || element.name !== references.element) return;
+  const uses = new Map<string, number>();
+  const visit = async (element: XmlElement): Promise<number> => {
+    let added = 0;
+    for (const child of element.children) added += await visit(child);
+    if (!zip || !references || element.name !== references.element) return added;
     const path = element.attributes[references.attribute];
     const entry = path
       ? (byPath.get(path.startsWith('/') ? path : `/${path}`) ?? zip.entries.get(path))
       : undefined;
-    if (!entry || entry.uncompressedSize > references.maxBytes) return;
-    const content = await readWhole(await zip.read(entry), references.maxBytes);
-    if (content !== null) element.content = content;
+    if (!entry || entry.uncompressedSize > references.maxBytes) return added;
+    const count = (uses.get(entry.fileName) ?? 0) + 1;
+    uses.set(entry.fileName, count);
+    if (count > references.maxReferences)
+      throw exceeded(`${entry.fileName} is referenced more than ${references.maxReferences} times`);
+    try {
+      const read = await references.read(await zip.read(entry));
+      // One by one: a route of 100 000 points spread as arguments overflows the call stack.
+      for (const child of read) element.children.push(child);
+      return added + read.length;
+    } catch (error) {
+      if (error instanceof XmlLimitError) throw exceeded(`in ${entry.fileName}: ${error.message}`);
+      throw error;
+    }
   };
-  return async (elements: readonly XmlElement[]) => {
-    if (!zip || !references) return;
-    for (const element of elements) if (element.children.length > 0) await visit(element);
-  };
+  return async (element: XmlElement): Promise<number> =>
+    zip && references && element.children.length > 0 ? visit(element) : 0;
 }
 
 // XML 1.0 forbids these; real exports contain them in user-named sources (mobile-sources.md §2.4).
@@ -200,16 +238,24 @@ export async function readExport(
 
   const wanted = new Set(spec.elements);
   const parser = new SaxesParser({ xmlns: false, position: false });
+  const guardShape = createXmlShapeGuard(EXPORT_LIMITS);
   const stack: XmlElement[] = [];
   let depth = 0;
+  let elements = 0;
+  let elementsInRecord = 0;
   let batch: XmlElement[] = [];
   const progress: ExportProgress = { bytesRead: 0, totalBytes, elementsRead: 0 };
   let parseError: Error | null = null;
   parser.on('error', (error) => {
     parseError ??= error;
   });
+  // Limits are thrown from inside parser.write: the parser is abandoned with the import.
   parser.on('opentag', (tag) => {
     depth++;
+    if (depth > EXPORT_LIMITS.maxDepth)
+      throw exceeded(`it nests deeper than ${EXPORT_LIMITS.maxDepth} levels`);
+    if (++elements > EXPORT_LIMITS.maxElements)
+      throw exceeded(`it has more than ${EXPORT_LIMITS.maxElements} elements`);
     const capturing = stack.length > 0;
     if (!capturing && !(depth === 2 && wanted.has(tag.name))) return;
     const element: XmlElement = {
@@ -217,7 +263,16 @@ export async function readExport(
       attributes: tag.attributes as Record<string, string>,
       children: [],
     };
-    if (capturing) stack.at(-1)!.children.push(element);
+    if (capturing) {
+      const parent = stack.at(-1)!;
+      if (parent.children.length >= EXPORT_LIMITS.maxChildren)
+        throw exceeded(`a ${parent.name} has more than ${EXPORT_LIMITS.maxChildren} children`);
+      if (++elementsInRecord > EXPORT_LIMITS.maxElementsPerRecord)
+        throw exceeded(`a ${stack[0]!.name} holds more than ${EXPORT_LIMITS.maxElementsPerRecord} elements`);
+      parent.children.push(element);
+    } else {
+      elementsInRecord = 1;
+    }
     stack.push(element);
   });
   parser.on('closetag', () => {
@@ -229,6 +284,40 @@ export async function readExport(
     if (progress.elementsRead > options.skip) batch.push(element);
   });
 
+  /** The guard sees each slice before the parser buffers any of it. */
+  const write = (text: string) => {
+    try {
+      guardShape(text);
+    } catch (error) {
+      if (error instanceof XmlLimitError) throw exceeded(error.message);
+      throw error;
+    }
+    parser.write(withoutControls(text));
+  };
+
+  /**
+   * Resolves the batch's references and hands it over; a batch whose references added more than
+   * maxReferencedPerBatch elements (long routes) is handed over in parts, each with the progress
+   * (elements read) of its own last element, so its checkpoint stays exact.
+   */
+  const handOver = async (elements: XmlElement[], last = false) => {
+    let part: XmlElement[] = [];
+    let referenced = 0;
+    // Taken out of `elements` as they go, so a part handed over is no longer held here.
+    for (let element = elements.shift(); element; element = elements.shift()) {
+      // Past the budget, what is held goes first: a part holds the budget and one route at most.
+      if (referenced >= EXPORT_LIMITS.maxReferencedPerBatch && part.length > 0) {
+        const elementsRead = progress.elementsRead - (elements.length + 1);
+        await options.onBatch(part, { ...progress, elementsRead });
+        part = [];
+        referenced = 0;
+      }
+      referenced += await resolveReferences(element);
+      part.push(element);
+    }
+    if (part.length > 0 || last) await options.onBatch(part, { ...progress });
+  };
+
   const filterHead = createHeadFilter();
   const decoder = new TextDecoder('utf-8');
   try {
@@ -239,25 +328,23 @@ export async function readExport(
       if (text === null) continue;
       // Fed in slices so a batch (and its checkpoint) stays near batchSize whatever the chunk size.
       for (let from = 0; from < text.length; from += SLICE_CHARS) {
-        parser.write(withoutControls(text.slice(from, from + SLICE_CHARS)));
+        write(text.slice(from, from + SLICE_CHARS));
         if (parseError)
           throw new ExportFileError(`the export.xml is not well-formed: ${(parseError as Error).message}`);
         if (batch.length >= options.batchSize) {
           const handing = batch;
           batch = [];
-          await resolveReferences(handing);
-          await options.onBatch(handing, { ...progress });
+          await handOver(handing);
         }
       }
     }
     const tail = filterHead(decoder.decode());
-    if (tail) parser.write(withoutControls(tail));
+    if (tail) write(tail);
     parser.close();
     if (parseError)
       throw new ExportFileError(`the export.xml is not well-formed: ${(parseError as Error).message}`);
     if (depth !== 0) throw new ExportFileError('the export.xml ends before its root element is closed');
-    await resolveReferences(batch);
-    await options.onBatch(batch, { ...progress });
+    await handOver(batch, true);
     return progress;
   } finally {
     source.destroy();

@@ -46,6 +46,16 @@ export async function findUpload(db: Db, id: string) {
   return db.selectFrom('mobile_uploads').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Uploads of a user still waiting for their normalization job. */
+export async function countPendingUploads(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('mobile_uploads')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
 export async function deleteUpload(db: Db, id: string) {
   await db.deleteFrom('mobile_uploads').where('id', '=', id).execute();
 }

@@ -51,6 +51,18 @@ export const SdkUploadAccepted = Type.Object({
   items: Type.Integer({
     description: 'Records, workouts, summaries and deletions received; normalized asynchronously',
   }),
+  rejected: Type.Array(
+    Type.Object({
+      index: Type.Integer({ description: 'Position of the record in its list' }),
+      problem: Type.String({ description: 'The list and why, e.g. `records[3]: implausible: start …`' }),
+    }),
+    {
+      description:
+        'Records refused (unreadable, dates outside 1900-01-01 … now + 1 year, values outside physical ' +
+        'ranges); the other records of the upload are taken. The first 100; rejected_count has them all.',
+    },
+  ),
+  rejected_count: Type.Integer({ description: 'How many records were refused' }),
 });
 
 export const ImportParams = Type.Object({ format: Type.String({ description: 'apple-health' }) });

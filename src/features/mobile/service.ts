@@ -14,7 +14,12 @@ import type { Config } from '../../core/config.ts';
 import { AppError, badRequest, invalidParameter, notFound, unauthorized } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
-import { MobileRecordError, type MobileHooks, type MobileSample } from '../../provider-kit/mobile/samples.ts';
+import {
+  type MobileBatch,
+  MobileRecordError,
+  type MobileHooks,
+  type MobileSample,
+} from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
 import type { ConnectionsService } from '../connections/service.ts';
 import type { DataService } from '../data/service.ts';
@@ -24,6 +29,8 @@ import { findUserForDeveloper, isUuid } from '../users/service.ts';
 import { ExportFileError, readExport } from './export-stream.ts';
 import { IMPORT_BATCH, IMPORT_QUEUE, NORMALIZE_UPLOAD_QUEUE } from './ports.ts';
 import { settleDirtyDays } from './rebuild.ts';
+import { sweepSpool } from './spool.ts';
+import { createUploadAdmission } from './upload-admission.ts';
 import * as repo from './repo.ts';
 import { loadMobileSettings } from './settings.ts';
 
@@ -41,6 +48,8 @@ export type MobileDeps = {
 
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 const REFERENCE_ID = /^[\x21-\x7e]{1,255}$/;
+/** Refused records named in an upload's answer; the count says how many there were in all. */
+const MAX_REJECTIONS_ANSWERED = 100;
 
 /** The connection an upload token names (from `authenticateUpload`). */
 export type UploadConnection = NonNullable<Awaited<ReturnType<typeof repo.findConnectionByToken>>>;
@@ -60,6 +69,7 @@ export function createMobileService(deps: MobileDeps) {
   const { db, clock, log, providers } = deps;
   const settings = loadMobileSettings(deps.config.env);
   const rebuildDeps = { db, log, data: deps.data };
+  const admitUpload = createUploadAdmission({ db, clock, settings });
 
   function mobileHooksOf(provider: ResolvedProvider | undefined): MobileHooks | undefined {
     return provider?.declaration.authKind === 'sdk' ? provider.connector?.mobile : undefined;
@@ -146,6 +156,9 @@ export function createMobileService(deps: MobileDeps) {
       if (!Array.isArray(list)) throw invalidParameter(field, 'must be an array');
       count += list.length;
     }
+    // Read now as well as by the job, so the app learns at once which records are refused and
+    // why (the job reads the same body again and takes the same records).
+    const rejected = readUploadBody(connection.platform, envelope).invalid;
     const uploadId = randomUUID();
     await db.transaction().execute(async (trx) => {
       await repo.insertUpload(trx, {
@@ -156,7 +169,25 @@ export function createMobileService(deps: MobileDeps) {
       });
       await deps.jobs.send(NORMALIZE_UPLOAD_QUEUE, { uploadId }, { trx });
     });
-    return { upload_id: uploadId, user_id: connection.user_id, items: count };
+    return {
+      upload_id: uploadId,
+      user_id: connection.user_id,
+      items: count,
+      rejected: rejected.slice(0, MAX_REJECTIONS_ANSWERED),
+      rejected_count: rejected.length,
+    };
+  }
+
+  /** An upload's records as the platform's hooks read them; a broken envelope is a 400. */
+  function readUploadBody(platform: string, body: Record<string, unknown>): MobileBatch {
+    const hooks = mobileHooksOf(providers.get(platform));
+    if (!hooks) throw invalidParameter('platform', `${platform} is not a mobile SDK source`);
+    try {
+      return hooks.parseUpload(body, clock.now().getTime());
+    } catch (error) {
+      if (error instanceof MobileRecordError) throw badRequest(`invalid body: ${error.message}`);
+      throw error;
+    }
   }
 
   /** Stores a batch's samples and deletions; returns the days they changed (also marked dirty). */
@@ -184,7 +215,7 @@ export function createMobileService(deps: MobileDeps) {
     }
     let batch;
     try {
-      batch = hooks.parseUpload(JSON.parse(upload.body) as Record<string, unknown>);
+      batch = hooks.parseUpload(JSON.parse(upload.body) as Record<string, unknown>, clock.now().getTime());
     } catch (error) {
       if (!(error instanceof MobileRecordError)) throw error;
       log.warn({ userId: user.id, uploadId, problem: error.message }, 'mobile upload rejected');
@@ -198,9 +229,11 @@ export function createMobileService(deps: MobileDeps) {
       );
     await db.transaction().execute(async (trx) => {
       await storeSamples(trx, user.id, batch.samples, batch.deletions);
-      await repo.deleteUpload(trx, uploadId);
     });
     await settleDirtyDays(rebuildDeps, user.id);
+    // Only now has the work this upload feeds committed: until here a failure leaves the upload
+    // for the job's retry (storing its samples again changes nothing; the dirty days remain).
+    await repo.deleteUpload(db, uploadId);
   }
 
   // ---- export imports ----
@@ -426,11 +459,13 @@ export function createMobileService(deps: MobileDeps) {
     settings,
     connect,
     authenticateUpload,
+    admitUpload,
     acceptUpload,
     processUpload,
     startImport,
     importStatus,
     runImport,
+    sweepSpool: () => sweepSpool({ db, clock, log, dir: importDir() }),
     settleDirtyDays: (userId: string) => settleDirtyDays(rebuildDeps, userId),
   };
 }

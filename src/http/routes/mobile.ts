@@ -62,19 +62,24 @@ export async function registerMobileRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Upload a batch of on-device records (Authorization: Bearer <upload_token>)',
-        description: `Idempotent by record id; deletions by id. Bodies over ${uploadLimit} bytes: 413. Answered at once; normalized by a job.`,
+        description:
+          `Idempotent by record id; deletions by id. Bodies over ${uploadLimit} bytes: 413. Answered at once; normalized by a job. ` +
+          `Per connection at most ${mobile.settings.uploadRate.limit} uploads per ${mobile.settings.uploadRate.windowSeconds} s and ` +
+          `${mobile.settings.uploadPendingMax} waiting for normalization: 429 with Retry-After past either.`,
         body: SdkUploadBody,
         response: { 202: SdkUploadAccepted },
       },
-      // The token and the size are checked before a byte of the body is read.
+      // The token, the size and the connection's limits are checked before a byte of the body is read.
       onRequest: async (request) => {
-        uploaders.set(request, await mobile.authenticateUpload(request.headers.authorization));
+        const connection = await mobile.authenticateUpload(request.headers.authorization);
+        uploaders.set(request, connection);
         const length = Number(request.headers['content-length'] ?? 0);
         if (length > uploadLimit)
           throw new AppError(
             'payload_too_large',
             `the upload is ${length} bytes; send batches of at most ${uploadLimit} bytes`,
           );
+        await mobile.admitUpload(connection);
       },
     },
     async (request, reply) => {

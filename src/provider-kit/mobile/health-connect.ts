@@ -407,9 +407,9 @@ function readHealthConnectRecord(record: Json): MobileSample[] {
 }
 
 /** Reads `{records, deletions}` of Health Connect-shaped records. */
-export function parseHealthConnectUpload(body: Record<string, unknown>): MobileBatch {
+export function parseHealthConnectUpload(body: Record<string, unknown>, nowMs: number): MobileBatch {
   const batch = emptyBatch();
   batch.deletions = readDeletions(body.deletions);
-  readRecords(body.records, 'records', readHealthConnectRecord, batch);
+  readRecords(body.records, 'records', readHealthConnectRecord, batch, nowMs);
   return batch;
 }

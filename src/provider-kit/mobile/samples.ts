@@ -2,6 +2,8 @@
 // Health): what a provider's mobile hooks turn the platform's own records into, and what the
 // mobile feature stores (one row per platform record) and rolls up into the unified model.
 // Values are in one canonical unit per kind, so the roll-up never looks at a platform unit.
+import type { Readable } from 'node:stream';
+import { sampleProblem } from './plausible.ts';
 
 /**
  * Canonical units: steps/floors count; distance m; energy kcal; heart rate and respiratory rate
@@ -94,14 +96,14 @@ export type MobileBatch = {
 };
 
 /**
- * One element of an export file, with its attributes and child elements. `content` is the text of
- * the archive file the element references (see `MobileHooks.exportFile.references`), when found.
+ * One element of an export file, with its attributes and child elements. An element that
+ * references another file of the archive (see `MobileHooks.exportFile.references`) gets what the
+ * provider's reader made of that file as its children.
  */
 export type XmlElement = {
   name: string;
   attributes: Record<string, string>;
   children: XmlElement[];
-  content?: string;
 };
 
 /**
@@ -111,7 +113,8 @@ export type XmlElement = {
  * normalizer, so an SDK upload and an import of the same data give the same records.
  */
 export type MobileHooks = {
-  parseUpload(body: Record<string, unknown>): MobileBatch;
+  /** `nowMs` bounds the dates a record may carry (model/plausibility.ts). */
+  parseUpload(body: Record<string, unknown>, nowMs: number): MobileBatch;
   exportFile?: {
     /** The path segment of `POST /v2/import/{format}`, e.g. `apple-health`. */
     format: string;
@@ -121,9 +124,18 @@ export type MobileHooks = {
     elements: readonly string[];
     /**
      * Elements that point at another file of the archive (Apple's `<FileReference path>` to a
-     * workout route's GPX): the file is read and handed over as the element's `content`.
+     * workout route's GPX): the file is streamed to `read`, whose elements become the
+     * referencing element's children. A file larger than `maxBytes` is not read; a file named by
+     * more than `maxReferences` elements fails the import (250 workouts naming one 32 MB route
+     * made 8 GB). `read` bounds what it builds and throws past its limits.
      */
-    references?: { element: string; attribute: string; maxBytes: number };
+    references?: {
+      element: string;
+      attribute: string;
+      maxBytes: number;
+      maxReferences: number;
+      read(source: Readable): Promise<XmlElement[]>;
+    };
     fromElement(element: XmlElement): MobileSample[];
   };
 };
@@ -133,12 +145,28 @@ export class MobileRecordError extends Error {
   override name = 'MobileRecordError';
 }
 
-/** Collects samples of a list of records, turning each unusable record into an `invalid` entry. */
+/**
+ * The samples of one record when every one is plausible (dates in the window, values in physical
+ * range: model/plausibility.ts); otherwise the record is refused with the first problem.
+ */
+export function plausibleSamples(samples: MobileSample[], nowMs: number): MobileSample[] {
+  for (const sample of samples) {
+    const problem = sampleProblem(sample, nowMs);
+    if (problem) throw new MobileRecordError(`implausible: ${problem}`);
+  }
+  return samples;
+}
+
+/**
+ * Collects samples of a list of records, turning each unusable or implausible record into an
+ * `invalid` entry: the rest of the list is still taken.
+ */
 export function readRecords(
   list: unknown,
   field: string,
   read: (record: Record<string, unknown>) => MobileSample[],
   into: MobileBatch,
+  nowMs: number,
   offset = 0,
 ): void {
   if (list === undefined || list === null) return;
@@ -147,7 +175,7 @@ export function readRecords(
     try {
       if (typeof record !== 'object' || record === null || Array.isArray(record))
         throw new MobileRecordError('not an object');
-      into.samples.push(...read(record as Record<string, unknown>));
+      into.samples.push(...plausibleSamples(read(record as Record<string, unknown>), nowMs));
     } catch (error) {
       if (!(error instanceof MobileRecordError) && !(error instanceof RangeError)) throw error;
       into.invalid.push({ index: offset + index, problem: `${field}[${index}]: ${error.message}` });

@@ -5,8 +5,10 @@
 // re-export yields the same ids). Units are read from each record's `unit`, never assumed from
 // the type: exports write whatever unit the user's locale displays.
 import { hash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { ActivityType } from '../../model/activity-type.ts';
 import { MenstruationFlow, SleepLevel } from '../../model/enums.ts';
+import { readGpxPoints } from '../../provider-kit/mobile/gpx.ts';
 import { commonSportNames, sportKey } from '../../provider-kit/normalize/sport-names.ts';
 import {
   type DeviceClass,
@@ -20,6 +22,7 @@ import {
   numberOf,
   optionalString,
   parsePlatformTime,
+  plausibleSamples,
   readDeletions,
   readRecords,
   requireString,
@@ -156,10 +159,17 @@ const FLOW_VALUES: Record<string, number> = {
   '5': MenstruationFlow.NONE,
 };
 
+/**
+ * A real HKDevice description is ~200 characters. The pattern below retries its `\w+` from every
+ * position of a run without a colon (quadratic: 15 s for a 64 KB device string), so longer text
+ * is not a device description and is not searched.
+ */
+const MAX_DEVICE_CHARS = 1024;
+
 /** `key:value` pairs of an HKDevice description (the export's `device`), or the SDK's object. */
 function deviceFields(device: unknown): Record<string, string> {
   if (typeof device === 'object' && device !== null) return device as Record<string, string>;
-  if (typeof device !== 'string') return {};
+  if (typeof device !== 'string' || device.length > MAX_DEVICE_CHARS) return {};
   const fields: Record<string, string> = {};
   for (const match of device.matchAll(/(\w+):([^,>]*)/g)) fields[match[1]!] = match[2]!.trim();
   return fields;
@@ -185,7 +195,8 @@ function cachedSource(record: Json): MobileSource {
   const known = key === null ? undefined : sources.get(key);
   if (known) return known;
   const source = readSource(record);
-  if (key !== null) {
+  // Only short keys are kept: a thousand hostile 64 KB device strings would otherwise stay cached.
+  if (key !== null && key.length <= 2 * MAX_DEVICE_CHARS) {
     if (sources.size >= 1000) sources.clear();
     sources.set(key, source);
   }
@@ -347,6 +358,9 @@ function routeOf(workout: Json): RoutePoint[] {
   return points;
 }
 
+/** A workout distance as written, or null when it is the zero HealthKit writes for "not measured". */
+const measuredDistance = (value: number | null) => (value === 0 ? null : value);
+
 const WORKOUT_IDENTITY = ['workoutActivityType', 'sourceName', 'startDate', 'endDate'] as const;
 
 /** One HKWorkout, with its totals, per-type statistics (newer exports) and route points. */
@@ -357,7 +371,10 @@ export function readAppleWorkout(workout: Json): MobileSample[] {
   const stat = (suffix: string) => stats.find((entry) => entry.type === `${Q}${suffix}`);
   const duration = numberOf(workout.duration);
   const durationUnit = optionalString(workout, 'durationUnit') ?? 'min';
-  const distance = numberOf(workout.totalDistance);
+  // HealthKit writes totalDistance="0" for a workout nothing measured a distance for (strength,
+  // yoga, an indoor run without a pedometer estimate). Zero is then no measurement: the distance
+  // comes from the workout's statistics or, in the unified record, its distance samples, or is null.
+  const distance = measuredDistance(numberOf(workout.totalDistance));
   const energy = numberOf(workout.totalEnergyBurned);
   const distanceStat = stat('DistanceWalkingRunning') ?? stat('DistanceCycling') ?? stat('DistanceSwimming');
   const energyStat = stat('ActiveEnergyBurned');
@@ -384,8 +401,8 @@ export function readAppleWorkout(workout: Json): MobileSample[] {
                 LENGTH_M,
                 'totalDistance',
               )
-            : distanceStat?.sum != null
-              ? convert(distanceStat.sum, distanceStat.unit, LENGTH_M, 'distance statistic')
+            : measuredDistance(distanceStat?.sum ?? null) !== null
+              ? convert(distanceStat!.sum!, distanceStat!.unit, LENGTH_M, 'distance statistic')
               : null,
         energyKcal:
           energy !== null
@@ -440,12 +457,12 @@ export function readAppleActivitySummary(summary: Json): MobileSample[] {
   ];
 }
 
-function parseAppleUpload(body: Record<string, unknown>): MobileBatch {
+function parseAppleUpload(body: Record<string, unknown>, nowMs: number): MobileBatch {
   const batch = emptyBatch();
   batch.deletions = readDeletions(body.deletions);
-  readRecords(body.records, 'records', readAppleRecord, batch);
-  readRecords(body.workouts, 'workouts', readAppleWorkout, batch);
-  readRecords(body.activity_summaries, 'activity_summaries', readAppleActivitySummary, batch);
+  readRecords(body.records, 'records', readAppleRecord, batch, nowMs);
+  readRecords(body.workouts, 'workouts', readAppleWorkout, batch, nowMs);
+  readRecords(body.activity_summaries, 'activity_summaries', readAppleActivitySummary, batch, nowMs);
   return batch;
 }
 
@@ -468,40 +485,39 @@ function workoutFromElement(element: XmlElement): Json {
   workout.statistics = element.children
     .filter((child) => child.name === 'WorkoutStatistics')
     .map((child) => child.attributes);
-  // Version 8 exports carry the route inline; newer ones point at a GPX file of the archive.
+  // Version 8 exports carry the route inline; newer ones point at a GPX file of the archive,
+  // whose points the export reader hands over as the FileReference's children (readRoute).
   workout.route = element.children
     .filter((child) => child.name === 'WorkoutRoute')
     .flatMap((route) =>
       route.children.flatMap((child) =>
         child.name === 'Location'
           ? [child.attributes]
-          : child.name === 'FileReference' && child.content
-            ? gpxPoints(child.content)
+          : child.name === 'FileReference'
+            ? child.children.map((point) => point.attributes)
             : [],
       ),
     );
   return workout;
 }
 
-/**
- * Track points of a GPX 1.1 route as the export writes it (`<trkpt lat lon><ele/><time/>`), in
- * the inline `Location` shape. The file is Apple's own, regular output: read with patterns.
- */
-function gpxPoints(gpx: string): Json[] {
-  const points: Json[] = [];
-  for (const match of gpx.matchAll(/<trkpt\b([^>]*)>([\s\S]*?)<\/trkpt>/g)) {
-    const attributes = match[1] ?? '';
-    const body = match[2] ?? '';
-    const latitude = /\blat="([^"]+)"/.exec(attributes)?.[1];
-    const longitude = /\blon="([^"]+)"/.exec(attributes)?.[1];
-    const date = /<time>([^<]+)<\/time>/.exec(body)?.[1];
-    if (!latitude || !longitude || !date) continue;
-    points.push({ date, latitude, longitude, altitude: /<ele>([^<]+)<\/ele>/.exec(body)?.[1] });
-  }
-  return points;
+/** A route's GPX file (streamed, bounded: provider-kit/mobile/gpx.ts) as inline `Location`s. */
+async function readRoute(source: Readable): Promise<XmlElement[]> {
+  const points = await readGpxPoints(source);
+  return points.map((point) => ({ name: 'Location', attributes: point, children: [] }));
 }
 
+/**
+ * An export element's samples, each checked by the plausibility check every source passes
+ * (model/plausibility.ts). Against the machine's clock: an export is read wherever its reader
+ * runs (a sandboxed child process), with no request clock, and the window's year ahead makes
+ * minutes of difference irrelevant.
+ */
 function fromExportElement(element: XmlElement): MobileSample[] {
+  return plausibleSamples(samplesOfElement(element), Date.now());
+}
+
+function samplesOfElement(element: XmlElement): MobileSample[] {
   switch (element.name) {
     case 'Record':
       return readAppleRecord(withMetadata(element));
@@ -521,7 +537,14 @@ export const appleMobile: MobileHooks = {
     entry: /(^|\/)export\.xml$/,
     // Correlation children are repeated as top-level Records, so Correlations are not read.
     elements: ['Record', 'Workout', 'ActivitySummary'],
-    references: { element: 'FileReference', attribute: 'path', maxBytes: 32 * 1024 * 1024 },
+    // One route file per workout in a real export; a few references to one file are tolerated.
+    references: {
+      element: 'FileReference',
+      attribute: 'path',
+      maxBytes: 32 * 1024 * 1024,
+      maxReferences: 4,
+      read: readRoute,
+    },
     fromElement: fromExportElement,
   },
 };

@@ -11,6 +11,7 @@ import { dataRecurringJobs, defineDataJobs } from './data.ts';
 import { defineLabReportJobs } from './lab-reports.ts';
 import { defineLimitJobs, limitRecurringJobs } from './limits.ts';
 import { defineMobileJobs } from './mobile.ts';
+import { defineMobileSpoolJobs, mobileSpoolRecurringJobs } from './mobile-spool.ts';
 import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
 import { type RecurringJob, registerSchedules } from './recurring.ts';
 import { defineStoreJobs, storeRecurringJobs } from './store.ts';
@@ -28,6 +29,7 @@ export function defineJobs(ctx: AppContext): void {
   defineLimitJobs(ctx);
   defineLabReportJobs(ctx);
   defineMobileJobs(ctx);
+  defineMobileSpoolJobs(ctx);
 }
 
 /** Every recurring job this deployment runs, as its settings and storage configure them. */
@@ -39,6 +41,7 @@ export function recurringJobs(ctx: { config: Config; store: Pick<Store, 'kind'> 
     ...storeRecurringJobs(ctx),
     ...webhookRecurringJobs(loadWebhookSettings(ctx.config.env)),
     ...limitRecurringJobs(),
+    ...mobileSpoolRecurringJobs(),
   ];
 }
 

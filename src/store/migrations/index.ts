@@ -17,6 +17,7 @@ import * as mobileSources from './0016_mobile_sources.ts';
 import * as dashboard from './0018_dashboard.ts';
 import * as labReports from './0019_lab_reports.ts';
 import * as webhookOutboxRelay from './0020_webhook_outbox_relay.ts';
+import * as mobileUploadLimits from './0022_mobile_upload_limits.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0018_dashboard': dashboard,
   '0019_lab_reports': labReports,
   '0020_webhook_outbox_relay': webhookOutboxRelay,
+  '0022_mobile_upload_limits': mobileUploadLimits,
 };
