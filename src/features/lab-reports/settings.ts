@@ -1,0 +1,39 @@
+// The lab-report feature's settings (documented in .env.example and docs/lab-reports.md): the
+// reading limits checked before work, the sandbox every report is read in, and how many reports
+// are read at once — per worker process, and per developer across all of them.
+import { ConfigError } from '../../core/config.ts';
+import { sandboxLimitsFromEnv, type SandboxLimits } from '../../core/sandbox.ts';
+import { loadReadingLimits, type ReadingLimits } from './extraction/limits.ts';
+
+export type LabReportSettings = {
+  reading: ReadingLimits;
+  /** LAB_REPORT_SANDBOX_MEMORY_MB, _CPU_SECONDS, _SECONDS. */
+  sandbox: SandboxLimits;
+  /** LAB_REPORT_CONCURRENCY: reports read at once by one worker process. */
+  concurrency: number;
+  /** LAB_REPORT_DEVELOPER_CONCURRENCY: reports of one developer read at once, over all workers. */
+  developerConcurrency: number;
+};
+
+function count(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number) {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 64)
+    throw new ConfigError(`${name} must be a whole number from 1 to 64, got "${raw}"`);
+  return value;
+}
+
+export function loadLabReportSettings(env: Readonly<Record<string, string | undefined>>): LabReportSettings {
+  return {
+    reading: loadReadingLimits(env),
+    // OCR of a 40 MP photo peaks near 1 GB resident; a text PDF needs ~150 MB.
+    sandbox: sandboxLimitsFromEnv(env, 'LAB_REPORT_SANDBOX', {
+      memoryMb: 1536,
+      cpuSeconds: 240,
+      seconds: 600,
+    }),
+    concurrency: count(env, 'LAB_REPORT_CONCURRENCY', 2),
+    developerConcurrency: count(env, 'LAB_REPORT_DEVELOPER_CONCURRENCY', 1),
+  };
+}
