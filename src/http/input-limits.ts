@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 // What any string, number or structure from outside must satisfy before a route sees it. These
 // are the checks of the one input boundary (input-boundary.ts); they are pure, so the unit tests
 // and the boundary share them. Route schemas narrow further (formats, enums, tighter lengths).
@@ -76,7 +77,9 @@ export function bodyProblem(body: unknown): InputProblem | null {
     } else if (typeof value === 'number') {
       if (!Number.isFinite(value)) return { name, problem: 'number out of range' };
     } else if (value !== null && typeof value === 'object') {
-      if (Buffer.isBuffer(value)) continue;
+      // A file body handed over as bytes or as the request stream itself (export imports) is read by
+      // its route, not walked: a socket's object graph is neither the client's input nor finite.
+      if (Buffer.isBuffer(value) || value instanceof Readable) continue;
       if (depth >= INPUT_LIMITS.maxBodyDepth) {
         return { name, problem: `nested deeper than ${INPUT_LIMITS.maxBodyDepth} levels` };
       }

@@ -56,7 +56,7 @@ function onePagePdf(options: { width: number; height: number; content: Buffer; f
 export function millionTextOperationsPdf(operations = 1_000_000): Buffer {
   const lines = ['BT /F1 1 Tf'];
   for (let index = 0; index < operations; index++)
-    lines.push(`${index % 600} ${(index * 7) % 790} Td (${(index % 9973).toString(36)}) Tj`);
+    lines.push(`${index % 16} ${index % 125} Td (${(index % 125).toString(36)}) Tj`);
   lines.push('ET');
   return onePagePdf({
     width: 612,

@@ -96,7 +96,7 @@ describe('hostile lab reports', () => {
   const HOSTILE: { name: string; file: () => Promise<Buffer> | Buffer; filename: string; reason: RegExp }[] =
     [
       {
-        name: 'one page of a million text operations (~140 KB)',
+        name: 'one page of a million text operations (~170 KB)',
         file: () => millionTextOperationsPdf(),
         filename: 'ops.pdf',
         reason: /text operations \(LAB_REPORT_MAX_TEXT_OPERATIONS\)/,
