@@ -100,8 +100,6 @@ function readProcessUsage(pid: number): { rssBytes: number; cpuMs: number } | nu
   }
 }
 
-const megabytes = (bytes: number) => Math.round(bytes / 1024 / 1024);
-
 export function runInSandbox<Result, Input = unknown, Message = never, Answer = void>(
   options: SandboxOptions<Input, Message, Answer>,
 ): Promise<{ result: Result; usage: SandboxUsage }> {
@@ -111,6 +109,8 @@ export function runInSandbox<Result, Input = unknown, Message = never, Answer = 
     const usage: SandboxUsage = { peakRssBytes: 0, cpuMs: 0, wallMs: 0 };
     let stderr = '';
     let lastHeard = started;
+    // Messages the parent is still handling: the task waits on the parent then, not idles.
+    let answering = 0;
     let verdict: { reason: SandboxFailure; message: string } | null = null;
     let settled = false;
 
@@ -153,7 +153,7 @@ export function runInSandbox<Result, Input = unknown, Message = never, Answer = 
         kill('time_limit', `used more than ${limits.cpuMs / 1000} s of CPU time`);
       else if (limits.wallMs !== undefined && Date.now() - started > limits.wallMs)
         kill('time_limit', `took longer than ${limits.wallMs / 1000} s`);
-      else if (limits.idleMs !== undefined && Date.now() - lastHeard > limits.idleMs)
+      else if (limits.idleMs !== undefined && answering === 0 && Date.now() - lastHeard > limits.idleMs)
         kill('time_limit', `made no progress for ${limits.idleMs / 1000} s`);
     }, WATCH_INTERVAL_MS);
 
@@ -223,12 +223,6 @@ export function runInSandbox<Result, Input = unknown, Message = never, Answer = 
 
     send({ type: 'start', task: options.task.href, input: options.input });
   });
-}
-
-/** A readable description of a failure for a job's reason. */
-export function describeSandboxFailure(error: SandboxError): string {
-  const peak = error.usage.peakRssBytes ? ` (peak ${megabytes(error.usage.peakRssBytes)} MB)` : '';
-  return `${error.message}${peak}`;
 }
 
 /**
