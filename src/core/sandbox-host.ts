@@ -1,7 +1,11 @@
 // The child side of sandbox.ts: started by `runInSandbox` with its limits on the command line, it
 // loads the task module, runs it on the input and reports the result or the error. It exits when
 // its parent goes away (a sandbox never outlives the process that watches it).
+import module from 'node:module';
 import type { FromChild, ToChild } from './sandbox.ts';
+
+// Each task starts a fresh process: V8's cache of compiled code (pdfjs is megabytes) shortens that.
+module.enableCompileCache?.();
 
 export type SandboxChannel<Message, Answer> = {
   /** Hands the parent a message; resolves with the parent's answer (so the task waits for it). */

@@ -184,8 +184,10 @@ export function runInSandbox<Result, Input = unknown, Message = never, Answer = 
         child.kill('SIGKILL');
         return;
       }
+      answering++;
       Promise.resolve()
         .then(() => options.onMessage?.(message.value as Message))
+        .finally(() => answering--)
         .then(
           (value) => {
             lastHeard = Date.now();
@@ -255,4 +257,18 @@ export function sandboxLimitsFromEnv(
     ...(seconds === undefined ? {} : { wallMs: seconds * 1000 }),
     ...(idleSeconds === undefined ? {} : { idleMs: idleSeconds * 1000 }),
   };
+}
+
+/** How many sandboxed tasks may run at once (`name`, 1 to 64), or the default. */
+export function concurrencyFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  fallback: number,
+): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 64)
+    throw new ConfigError(`${name} must be a whole number from 1 to 64, got "${raw}"`);
+  return value;
 }

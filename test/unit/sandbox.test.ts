@@ -40,6 +40,19 @@ describe('sandbox', () => {
     assert.equal(result, 10 * ((20 * 21) / 2));
   });
 
+  test('waiting on a slow parent is not idling: the idle limit counts only while the task works', async () => {
+    const { result } = await runInSandbox<unknown, TaskInput, number, number>({
+      task: TASK,
+      input: { kind: 'chat', count: 2 },
+      limits: { ...LIMITS, idleMs: 500 },
+      onMessage: async (value) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        return value;
+      },
+    });
+    assert.equal(result, 3);
+  });
+
   test('a heap that outgrows --max-old-space-size: out_of_memory', async () => {
     const error = await failure(run({ kind: 'heap' }, { heapMb: 48, rssMb: 4096 }));
     assert.equal(error.reason, 'out_of_memory', error.message);

@@ -1,8 +1,7 @@
 // The lab-report feature's settings (documented in .env.example and docs/lab-reports.md): the
 // reading limits checked before work, the sandbox every report is read in, and how many reports
 // are read at once — per worker process, and per developer across all of them.
-import { ConfigError } from '../../core/config.ts';
-import { sandboxLimitsFromEnv, type SandboxLimits } from '../../core/sandbox.ts';
+import { sandboxLimitsFromEnv, concurrencyFromEnv, type SandboxLimits } from '../../core/sandbox.ts';
 import { loadReadingLimits, type ReadingLimits } from './extraction/limits.ts';
 
 export type LabReportSettings = {
@@ -15,15 +14,6 @@ export type LabReportSettings = {
   developerConcurrency: number;
 };
 
-function count(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number) {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 64)
-    throw new ConfigError(`${name} must be a whole number from 1 to 64, got "${raw}"`);
-  return value;
-}
-
 export function loadLabReportSettings(env: Readonly<Record<string, string | undefined>>): LabReportSettings {
   return {
     reading: loadReadingLimits(env),
@@ -33,7 +23,7 @@ export function loadLabReportSettings(env: Readonly<Record<string, string | unde
       cpuSeconds: 240,
       seconds: 600,
     }),
-    concurrency: count(env, 'LAB_REPORT_CONCURRENCY', 2),
-    developerConcurrency: count(env, 'LAB_REPORT_DEVELOPER_CONCURRENCY', 1),
+    concurrency: concurrencyFromEnv(env, 'LAB_REPORT_CONCURRENCY', 2),
+    developerConcurrency: concurrencyFromEnv(env, 'LAB_REPORT_DEVELOPER_CONCURRENCY', 1),
   };
 }

@@ -2,12 +2,12 @@
 // the file and sends batches of samples; `onBatch` stores each with its checkpoint before the child
 // reads on. Settings (documented in .env.example and docs/mobile.md): the sandbox's memory and
 // progress limits, and how many imports run at once per worker and per developer.
-import { ConfigError } from '../../core/config.ts';
 import {
   runInSandbox,
   SandboxError,
   SandboxTaskError,
   sandboxLimitsFromEnv,
+  concurrencyFromEnv,
   type SandboxLimits,
 } from '../../core/sandbox.ts';
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
@@ -25,23 +25,14 @@ export type ImportSettings = {
   developerConcurrency: number;
 };
 
-function count(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number) {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 64)
-    throw new ConfigError(`${name} must be a whole number from 1 to 64, got "${raw}"`);
-  return value;
-}
-
 export function loadImportSettings(env: Readonly<Record<string, string | undefined>>): ImportSettings {
   return {
     // A batch of 250 elements is a few hundred KB (bench/apple-import.ts); the rest is Node itself
     // and the referenced route files of one batch. An import of gigabytes runs for many minutes,
     // so time is bounded by progress (a batch at least every 2 minutes), not in total.
     sandbox: sandboxLimitsFromEnv(env, 'MOBILE_IMPORT_SANDBOX', { memoryMb: 512, idleSeconds: 120 }),
-    concurrency: count(env, 'MOBILE_IMPORT_CONCURRENCY', 2),
-    developerConcurrency: count(env, 'MOBILE_IMPORT_DEVELOPER_CONCURRENCY', 1),
+    concurrency: concurrencyFromEnv(env, 'MOBILE_IMPORT_CONCURRENCY', 2),
+    developerConcurrency: concurrencyFromEnv(env, 'MOBILE_IMPORT_DEVELOPER_CONCURRENCY', 1),
   };
 }
 
