@@ -118,7 +118,7 @@ function jpegSize(bytes: Buffer): { width: number; height: number } | null {
 /** Refuses an image whose header names more pixels than the limit, or no size at all. */
 export function checkImage(bytes: Buffer, limits: ReadingLimits = current): void {
   const size = imageSize(bytes);
-  if (!size) throw new UnreadableFileError('the image header does not give its size');
+  if (!size) throw new UnreadableFileError('the image could not be decoded (its header gives no size)');
   const pixels = size.width * size.height;
   if (pixels > limits.maxImagePixels)
     throw new LimitExceededError(
