@@ -132,6 +132,21 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
     else log.error({ err: error }, 'job queue error');
   });
 
+  /** The worker of a queue's dead-letter queue: each given-up job goes to its owner, once. */
+  async function workGivenUp(name: string, givenUp: NonNullable<QueueDefinition<QueueName>['givenUp']>) {
+    await boss.work(
+      givenUpQueue(name),
+      { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, batchSize: 1, includeMetadata: true },
+      async (jobs: JobWithMetadata<QueuePayloads[QueueName]>[]) => {
+        for (const job of jobs) {
+          const attempts = (job.sourceRetryCount ?? 0) + 1;
+          log.warn({ queue: name, jobId: job.sourceId, attempts, output: job.sourceOutput }, 'job given up');
+          await givenUp({ data: job.data, reason: lastError(job.sourceOutput), attempts });
+        }
+      },
+    );
+  }
+
   return {
     define(definition) {
       if (started) throw new Error(`queue ${definition.name} defined after start`);
@@ -164,28 +179,7 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
           async (jobs) => definition.handler(jobs),
         );
         workerIds.set(definition.name, [...(workerIds.get(definition.name) ?? []), id]);
-        const givenUp = definition.givenUp;
-        if (givenUp) {
-          await boss.work(
-            givenUpQueue(definition.name),
-            {
-              pollingIntervalSeconds: 1,
-              notifyPollingIntervalSeconds: 1,
-              batchSize: 1,
-              includeMetadata: true,
-            },
-            async (jobs: JobWithMetadata<QueuePayloads[QueueName]>[]) => {
-              for (const job of jobs) {
-                const attempts = (job.sourceRetryCount ?? 0) + 1;
-                log.warn(
-                  { queue: definition.name, jobId: job.sourceId, attempts, output: job.sourceOutput },
-                  'job given up',
-                );
-                await givenUp({ data: job.data, reason: lastError(job.sourceOutput), attempts });
-              }
-            },
-          );
-        }
+        if (definition.givenUp) await workGivenUp(definition.name, definition.givenUp);
       }
     },
 
@@ -205,7 +199,10 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
 
     async depths() {
       const result: Record<string, { queued: number; active: number }> = {};
-      for (const queue of await boss.getQueues([...definitions.keys()])) {
+      const names = [...definitions.values()].flatMap((definition) =>
+        definition.givenUp ? [definition.name, givenUpQueue(definition.name)] : [definition.name],
+      );
+      for (const queue of await boss.getQueues(names)) {
         result[queue.name] = { queued: queue.queuedCount, active: queue.activeCount };
       }
       return result;
