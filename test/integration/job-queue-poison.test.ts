@@ -26,7 +26,7 @@ declare module '../../src/jobs/queues.ts' {
  * Poison jobs end (issue 24): a job whose handler fails on every attempt is given up once, and the
  * owner's `givenUp` hears of it with the payload and the last error; a job whose worker died (no
  * more heartbeats) is retried by another worker within seconds, not after the queue's expiry;
- * jobs grouped by tenant with `groupConcurrency` leave workers for the other tenants.
+ * jobs grouped by tenant with `localGroupConcurrency` leave workers for the other tenants.
  */
 const log = createLogger('silent');
 const dataDir = mkdtempSync(join(tmpdir(), 'tributary-poison-'));
@@ -130,14 +130,14 @@ describe('job queue: poison jobs and fairness', () => {
     },
   );
 
-  test("one tenant's backlog leaves a worker for another (groupConcurrency per tenant)", async () => {
+  test("one tenant's backlog leaves a worker for another (group concurrency per tenant)", async () => {
     const queue = newQueue();
     const running: string[] = [];
     const release: (() => void)[] = [];
     queue.define({
       name: 'test-fair',
       options: { retryLimit: 0 },
-      work: { batchSize: 1, localConcurrency: 2, groupConcurrency: 1 },
+      work: { batchSize: 1, localConcurrency: 2, localGroupConcurrency: 1 },
       handler: async ([job]) => {
         running.push(`${job!.data.tenant}${job!.data.index}`);
         await new Promise<void>((resolve) => release.push(resolve));

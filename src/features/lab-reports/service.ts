@@ -148,7 +148,7 @@ export function createLabReportsService(deps: LabReportsDeps) {
           at,
         });
         await repo.insertFile(trx, sessionId, sealed);
-        // Grouped by developer: the queue reads at most LAB_REPORT_DEVELOPER_CONCURRENCY of one
+        // Grouped by developer: a worker reads at most LAB_REPORT_DEVELOPER_CONCURRENCY of one
         // developer's reports at once, so one tenant's uploads never hold every worker.
         await jobs.send(LAB_REPORT_QUEUE, { sessionId }, { trx, group: { id: owner.id } });
       });

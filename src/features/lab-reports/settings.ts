@@ -10,7 +10,8 @@ export type LabReportSettings = {
   sandbox: SandboxLimits;
   /** LAB_REPORT_CONCURRENCY: reports read at once by one worker process. */
   concurrency: number;
-  /** LAB_REPORT_DEVELOPER_CONCURRENCY: reports of one developer read at once, over all workers. */
+  /** LAB_REPORT_DEVELOPER_CONCURRENCY: reports of one developer read at once by one worker process
+   *  (below LAB_REPORT_CONCURRENCY, every worker keeps a slot for other developers). */
   developerConcurrency: number;
 };
 

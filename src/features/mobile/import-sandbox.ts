@@ -21,7 +21,8 @@ export type ImportSettings = {
   sandbox: SandboxLimits;
   /** MOBILE_IMPORT_CONCURRENCY: imports run at once by one worker process. */
   concurrency: number;
-  /** MOBILE_IMPORT_DEVELOPER_CONCURRENCY: imports of one developer run at once, over all workers. */
+  /** MOBILE_IMPORT_DEVELOPER_CONCURRENCY: imports of one developer run at once by one worker process
+   *  (below MOBILE_IMPORT_CONCURRENCY, every worker keeps a slot for other developers). */
   developerConcurrency: number;
 };
 

@@ -1,6 +1,6 @@
 // The lab-reports feature's queue: one job per uploaded report, read in a sandboxed child process
 // (features/lab-reports/sandboxed-parse.ts). A few at a time per process, at most
-// LAB_REPORT_DEVELOPER_CONCURRENCY of one developer's over all workers (jobs are grouped by
+// LAB_REPORT_DEVELOPER_CONCURRENCY of one developer's per process (jobs are grouped by
 // developer), so one tenant's uploads cannot hold every worker. A worker that dies stops its
 // heartbeat and the job is retried within seconds; once its retries are spent the queue gives up
 // and the session fails with the reason.
@@ -26,7 +26,10 @@ export function defineLabReportJobs(ctx: AppContext) {
     work: {
       batchSize: 1,
       localConcurrency: settings.concurrency,
-      groupConcurrency: settings.developerConcurrency,
+      // Per process and strict (a job fetched past it is put back): pg-boss's database-wide
+      // `groupConcurrency` is read when a job is fetched, so two workers fetching at the same
+      // instant both pass it. Every worker process keeps its other slots for other developers.
+      localGroupConcurrency: settings.developerConcurrency,
     },
     handler: async (jobs) => {
       for (const job of jobs) await ctx.labReports.process(job.data.sessionId);
