@@ -2,7 +2,8 @@
 // server down — a page of a million text operations, a 5000-inch page, a flate bomb, a 30k × 30k
 // PNG — are uploaded over a real socket. Each job ends `failed` with a reason naming its limit and
 // sends its `lab_report.failed` event; the API (this process) answers /health within 2 s
-// throughout; a good report uploaded before and one uploaded after are read in full.
+// throughout; a good report uploaded before and one uploaded after are read in full. Past the
+// reading limits (lifted), the sandbox's memory cap ends a flate bomb the same way.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -143,5 +144,53 @@ describe('hostile lab reports', () => {
       const full = await readGood(id);
       assert.deepEqual(mismatches(good.truth, full.results as ParsedResult[]), [], id);
     }
+  });
+});
+
+describe('hostile lab reports past the reading limits: the sandbox ends them', () => {
+  let service: TestService;
+  let developer: TestDeveloper;
+  let baseUrl: string;
+
+  before(async () => {
+    // The inflated-size check lifted, and a small sandbox: what stops the flate bomb now is the
+    // memory cap of the child process that reads it.
+    service = await startTestService({
+      env: {
+        SANDBOX_ARRIVAL_MINUTES: 'off',
+        LAB_REPORT_MAX_INFLATED_MB: '100000',
+        LAB_REPORT_SANDBOX_MEMORY_MB: '256',
+      },
+    });
+    developer = await createDeveloper(service.ctx);
+    await service.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(service.app.server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await service?.close();
+  });
+
+  test('a flate bomb read past the inflated-size check fails as out of memory in its sandbox', async () => {
+    const body = multipart(await flateBombPdf(1024), { filename: 'bomb.pdf' });
+    const posted = await service.app.inject({
+      method: 'POST',
+      url: '/v2/lab-reports',
+      headers: { ...developer.headers, 'content-type': body.contentType },
+      payload: body.payload,
+    });
+    assert.equal(posted.statusCode, 202, posted.body);
+    const uploadId = (posted.json() as Json).upload_id as string;
+    const { result: session } = await watchJob(baseUrl, async () => {
+      const listed = await service.app.inject({
+        method: 'GET',
+        url: `/v2/lab-reports?upload_id=${uploadId}`,
+        headers: developer.headers,
+      });
+      const [found] = (listed.json() as { sessions: Json[] }).sessions;
+      return found && found.current_status !== 'processing' ? found : undefined;
+    });
+    assert.equal(session.current_status, 'failed');
+    const note = (session.status_history as { note?: string }[]).at(-1)?.note ?? '';
+    assert.match(note, /could not be read: reading it used more than (256 MB of memory|its 192 MB heap)/);
   });
 });
