@@ -1,6 +1,6 @@
 // The lab-report feature's settings (documented in .env.example and docs/lab-reports.md): the
 // reading limits checked before work, the sandbox every report is read in, and how many reports
-// are read at once — per worker process, and per developer across all of them.
+// are read at once — per worker process, and per developer in each.
 import { sandboxLimitsFromEnv, concurrencyFromEnv, type SandboxLimits } from '../../core/sandbox.ts';
 import { loadReadingLimits, type ReadingLimits } from './extraction/limits.ts';
 
