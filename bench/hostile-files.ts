@@ -1,12 +1,12 @@
 // Hostile files (issue 24): for each class, the limit that ends it, how its job ended, the time
-// from upload to the end of the job, and the peak resident set of the sandbox (the child process
+// from upload to the end of the job, and the peak resident set of the reader process (the child process
 // that read the file) and of the API process (`tributary serve`, API and workers, in a process of
 // its own; embedded storage, or PostgreSQL with DATABASE_URL). Files are the suite's generators (test/helpers/hostile-files.ts),
 // made in this process; the service runs with its default settings. Peaks are sampled from /proc
 // every 25 ms (Linux).
 //
 //   node bench/hostile-files.ts    (BENCH_HOSTILE_BACKSTOP=off skips the row that lifts a reading
-//                                   limit to show what the sandbox alone allows)
+//                                   limit to show what the reader process's own limits allow)
 import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,12 +53,12 @@ function children(pid: number): number[] {
   return pids;
 }
 
-/** Peak resident sets of the API process and of any sandbox it starts, until stopped. */
+/** Peak resident sets of the API process and of any reader process it starts, until stopped. */
 function sampler(api: number) {
-  const peaks = { api: rssOf(api), sandbox: 0 };
+  const peaks = { api: rssOf(api), reader: 0 };
   const timer = setInterval(() => {
     peaks.api = Math.max(peaks.api, rssOf(api));
-    for (const pid of children(api)) peaks.sandbox = Math.max(peaks.sandbox, rssOf(pid));
+    for (const pid of children(api)) peaks.reader = Math.max(peaks.reader, rssOf(pid));
   }, 25);
   return { peaks, stop: () => clearInterval(timer) };
 }
@@ -80,7 +80,7 @@ type Row = {
   limit: string;
   outcome: string;
   seconds: string;
-  sandbox: string;
+  reader: string;
   api: string;
 };
 const rows: Row[] = [];
@@ -103,7 +103,7 @@ async function measure(
     limit,
     outcome,
     seconds,
-    sandbox: mb(peaks.sandbox),
+    reader: mb(peaks.reader),
     api: mb(peaks.api),
   });
   console.error(`${label}: ${outcome} (${seconds} s)`);
@@ -153,7 +153,7 @@ async function labClasses(env: Record<string, string>, backstop: boolean) {
     ? [
         [
           'PDF, a million text operations, operation limit lifted',
-          'sandbox: 1536 MB, 240 s CPU',
+          'reader process: 1536 MB, 240 s CPU',
           () => millionTextOperationsPdf(),
           'ops.pdf',
         ],
@@ -187,7 +187,7 @@ async function importClasses() {
   for (const [index, [label, chunks]] of cases.entries()) {
     const path = join(dir, `hostile-${index}.zip`);
     const written = await writeStreamedZip(path, 'apple_health_export/export.xml', chunks());
-    await measure(service, label, 'MOBILE_IMPORT_SANDBOX_MEMORY_MB 512', written, async () => {
+    await measure(service, label, 'MOBILE_IMPORT_READER_MEMORY_MB 512', written, async () => {
       const posted = await fetch(`${service.url}/v2/import/apple-health?reference_id=hostile-${index}`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/zip' },
@@ -211,9 +211,9 @@ if (process.env.BENCH_HOSTILE_BACKSTOP !== 'off')
   await labClasses({ LAB_REPORT_MAX_TEXT_OPERATIONS: '1e12' }, true);
 await importClasses();
 
-console.log('| class | file | limit | outcome | time (s) | sandbox peak RSS | API process peak RSS |');
+console.log('| class | file | limit | outcome | time (s) | reader process peak RSS | API process peak RSS |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const row of rows)
   console.log(
-    `| ${row.class} | ${row.file} | ${row.limit} | ${row.outcome} | ${row.seconds} | ${row.sandbox} | ${row.api} |`,
+    `| ${row.class} | ${row.file} | ${row.limit} | ${row.outcome} | ${row.seconds} | ${row.reader} | ${row.api} |`,
   );

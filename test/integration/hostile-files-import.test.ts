@@ -38,8 +38,8 @@ describe('hostile Apple Health exports', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tributary-hostile-'));
     service = await startTestService({
-      // A smaller sandbox than the default (512 MB) so each bomb reaches it sooner.
-      env: { SANDBOX_ARRIVAL_MINUTES: 'off', MOBILE_IMPORT_SANDBOX_MEMORY_MB: '256' },
+      // A smaller reader process than the default (512 MB) so each bomb reaches it sooner.
+      env: { SANDBOX_ARRIVAL_MINUTES: 'off', MOBILE_IMPORT_READER_MEMORY_MB: '256' },
     });
     developer = await createDeveloper(service.ctx);
     await service.app.listen({ port: 0, host: '127.0.0.1' });

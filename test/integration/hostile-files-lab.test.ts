@@ -3,7 +3,7 @@
 // PNG — are uploaded over a real socket. Each job ends `failed` with a reason naming its limit and
 // sends its `lab_report.failed` event; the API (this process) answers /health within 2 s
 // throughout; a good report uploaded before and one uploaded after are read in full. Past the
-// reading limits (lifted), the sandbox's memory cap ends a flate bomb the same way.
+// reading limits (lifted), the reader process's memory cap ends a flate bomb the same way.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -147,19 +147,19 @@ describe('hostile lab reports', () => {
   });
 });
 
-describe('hostile lab reports past the reading limits: the sandbox ends them', () => {
+describe('hostile lab reports past the reading limits: the reader process ends them', () => {
   let service: TestService;
   let developer: TestDeveloper;
   let baseUrl: string;
 
   before(async () => {
-    // The inflated-size check lifted, and a small sandbox: what stops the flate bomb now is the
+    // The inflated-size check lifted, and a small reader process: what stops the flate bomb now is the
     // memory cap of the child process that reads it.
     service = await startTestService({
       env: {
         SANDBOX_ARRIVAL_MINUTES: 'off',
         LAB_REPORT_MAX_INFLATED_MB: '100000',
-        LAB_REPORT_SANDBOX_MEMORY_MB: '256',
+        LAB_REPORT_READER_MEMORY_MB: '256',
       },
     });
     developer = await createDeveloper(service.ctx);
@@ -170,7 +170,7 @@ describe('hostile lab reports past the reading limits: the sandbox ends them', (
     await service?.close();
   });
 
-  test('a flate bomb read past the inflated-size check fails as out of memory in its sandbox', async () => {
+  test('a flate bomb read past the inflated-size check fails as out of memory in its reader process', async () => {
     const body = multipart(await flateBombPdf(1024), { filename: 'bomb.pdf' });
     const posted = await service.app.inject({
       method: 'POST',

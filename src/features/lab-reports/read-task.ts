@@ -1,4 +1,4 @@
-// The sandboxed side of reading a report (run by core/sandbox.ts in a child process): the limits
+// The isolated side of reading a report (run by core/isolation.ts in a child process): the limits
 // checked before work, then the whole parse. Nothing here touches the store or the network.
 import { checkImage, checkPdfStreams, type ReadingLimits, useReadingLimits } from './extraction/limits.ts';
 import type { MediaType } from './media-types.ts';

@@ -15,7 +15,7 @@ import { completedEvent, failedEvent } from './events.ts';
 import { EXTENSIONS, sniffMediaType } from './media-types.ts';
 import * as repo from './repo.ts';
 import { UnreadableFileError } from './extraction/errors.ts';
-import { type ReportParser, sandboxedParse } from './sandboxed-parse.ts';
+import { type ReportParser, isolatedParse } from './isolated-parse.ts';
 import { type LabReportSettings, loadLabReportSettings } from './settings.ts';
 import type { FailureReason, StatusEntry } from './tables.ts';
 import { LAB_REPORT_QUEUE } from './queue.ts';
@@ -38,10 +38,10 @@ export type LabReportsDeps = {
   secretBox: SecretBox;
   publicUrl: string;
   webhooks: Pick<WebhooksService, 'emit' | 'eventStates'>;
-  /** LAB_REPORT_* settings (reading limits, sandbox, concurrency); the defaults when absent. */
+  /** LAB_REPORT_* settings (reading limits, reader process, concurrency); the defaults when absent. */
   env?: Readonly<Record<string, string | undefined>>;
   /**
-   * The parser: by default the whole reading runs in a sandboxed child process (sandboxed-parse.ts);
+   * The parser: by default the whole reading runs in an isolated child process (isolated-parse.ts);
    * tests may put a failing one in to show retries and failures.
    */
   parse?: ReportParser;
@@ -73,8 +73,8 @@ function checkDate(name: string, value: string | undefined): string | undefined 
 export function createLabReportsService(deps: LabReportsDeps) {
   const { db, jobs, clock, secretBox, webhooks } = deps;
   const settings: LabReportSettings = loadLabReportSettings(deps.env ?? {});
-  // The extraction code and the biomarker dictionary load in the sandbox, never in this process.
-  const parse: ReportParser = deps.parse ?? sandboxedParse(settings);
+  // The extraction code and the biomarker dictionary load in the reader process, never in this process.
+  const parse: ReportParser = deps.parse ?? isolatedParse(settings);
 
   function checkSessionId(sessionId: string) {
     if (!SESSION_ID.test(sessionId)) throw invalidParameter('session_id', 'expected a numeric session id');

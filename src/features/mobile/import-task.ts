@@ -1,8 +1,8 @@
-// The sandboxed side of an export import (run by core/sandbox.ts in a child process): the export
+// The isolated side of an export import (run by core/isolation.ts in a child process): the export
 // is read (zip, XML, referenced files) and its elements turned into samples here, and each batch
 // crosses to the parent, which stores it with its checkpoint and answers; the next batch is read
 // only after that answer. Nothing here touches the store.
-import type { SandboxChannel } from '../../core/sandbox-host.ts';
+import type { IsolationChannel } from '../../core/isolation-host.ts';
 import { MobileRecordError, type MobileSample } from '../../provider-kit/mobile/samples.ts';
 import { providerRegistry } from '../../providers/index.ts';
 import { type ExportProgress, readExport } from './export-stream.ts';
@@ -22,7 +22,7 @@ export type ImportTaskMessage =
 
 export async function run(
   input: ImportTaskInput,
-  channel: SandboxChannel<ImportTaskMessage, void>,
+  channel: IsolationChannel<ImportTaskMessage, void>,
 ): Promise<ExportProgress> {
   const registry = providerRegistry as Readonly<
     Record<string, (typeof providerRegistry)[keyof typeof providerRegistry]>

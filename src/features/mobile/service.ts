@@ -22,7 +22,7 @@ import type { IntegrationsService } from '../integrations/service.ts';
 import * as usersRepo from '../users/repo.ts';
 import { findUserForDeveloper, isUuid } from '../users/service.ts';
 import { ExportFileError } from './export-stream.ts';
-import { loadImportSettings, readExportInSandbox } from './import-sandbox.ts';
+import { loadImportSettings, readExportIsolated } from './import-isolated.ts';
 import { IMPORT_BATCH, IMPORT_QUEUE, NORMALIZE_UPLOAD_QUEUE } from './ports.ts';
 import { settleDirtyDays } from './rebuild.ts';
 import * as repo from './repo.ts';
@@ -372,9 +372,9 @@ export function createMobileService(deps: MobileDeps) {
       });
     };
     try {
-      // The file is read in a sandboxed child process (import-task.ts): a hostile export ends its
+      // The file is read in an isolated child process (import-task.ts): a hostile export ends its
       // own import (out of memory, no progress, refused by the reader), never this process.
-      await readExportInSandbox(row.file_path, importSettings, {
+      await readExportIsolated(row.file_path, importSettings, {
         provider: provider.id,
         skip: row.checkpoint,
         batchSize: IMPORT_BATCH,

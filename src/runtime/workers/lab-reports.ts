@@ -1,5 +1,5 @@
-// The lab-reports feature's queue: one job per uploaded report, read in a sandboxed child process
-// (features/lab-reports/sandboxed-parse.ts). A few at a time per process, at most
+// The lab-reports feature's queue: one job per uploaded report, read in an isolated child process
+// (features/lab-reports/isolated-parse.ts). A few at a time per process, at most
 // LAB_REPORT_DEVELOPER_CONCURRENCY of one developer's per process (jobs are grouped by
 // developer), so one tenant's uploads cannot hold every worker. A worker that dies stops its
 // heartbeat and the job is retried within seconds; once its retries are spent the queue gives up
@@ -11,8 +11,8 @@ import { HEARTBEAT_SECONDS } from './sync.ts';
 
 export function defineLabReportJobs(ctx: AppContext) {
   const { settings } = ctx.labReports;
-  // The sandbox ends a reading at its wall-clock limit; the expiry is only a backstop beyond it.
-  const expireInSeconds = Math.ceil((settings.sandbox.wallMs ?? 600_000) / 1000) + 5 * 60;
+  // The reader process ends a reading at its wall-clock limit; the expiry is only a backstop beyond it.
+  const expireInSeconds = Math.ceil((settings.isolation.wallMs ?? 600_000) / 1000) + 5 * 60;
   ctx.jobs.define({
     name: LAB_REPORT_QUEUE,
     // One more retry than the service's attempt budget: its last attempt records the failure.

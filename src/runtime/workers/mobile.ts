@@ -18,8 +18,8 @@ export function defineMobileJobs(ctx: AppContext) {
     },
   });
   // A multi-GB import runs for minutes; a worker that dies stops its heartbeat and the job comes
-  // back within seconds, to resume from the import's checkpoint. The file is read in a sandboxed
-  // child process (features/mobile/import-sandbox.ts); jobs are grouped by developer, so one
+  // back within seconds, to resume from the import's checkpoint. The file is read in a isolated
+  // child process (features/mobile/import-isolated.ts); jobs are grouped by developer, so one
   // developer's imports take at most MOBILE_IMPORT_DEVELOPER_CONCURRENCY slots of each worker.
   // Once its retries are spent the queue gives up and the import fails with the reason.
   const { importSettings } = ctx.mobile;

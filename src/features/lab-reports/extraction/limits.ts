@@ -3,7 +3,7 @@
 // each one without keeping it, counting what it decompresses to (a flate bomb) and how many text
 // operators it holds (a page of a million text operations takes pdfjs minutes and gigabytes).
 // Page size, page count and the render resolution are checked by pdf-text.ts with the same
-// settings. What these checks miss is still bounded by the sandbox the whole reading runs in.
+// settings. What these checks miss is still bounded by the isolated process the whole reading runs in.
 import { createInflate } from 'node:zlib';
 import { ConfigError } from '../../../core/config.ts';
 import { UnreadableFileError } from './errors.ts';
@@ -37,7 +37,7 @@ export class LimitExceededError extends UnreadableFileError {
 
 let current: ReadingLimits = DEFAULT_READING_LIMITS;
 
-/** Sets the limits of this process (a sandboxed reading sets them before it starts). */
+/** Sets the limits of this process (an isolated reading sets them before it starts). */
 export function useReadingLimits(limits: ReadingLimits): void {
   current = limits;
 }
@@ -206,7 +206,7 @@ function checkOperators(count: number, limits: ReadingLimits) {
 /**
  * Walks the PDF's `stream … endstream` sections (a linear scan: each search starts where the last
  * one ended) and measures each. A section whose data holds the bytes `endstream` is cut short
- * there: an undercount that the sandbox's memory limit still bounds.
+ * there: an undercount that the reader process's memory limit still bounds.
  */
 export async function checkPdfStreams(bytes: Buffer, limits: ReadingLimits = current): Promise<void> {
   let total = 0;

@@ -1,16 +1,21 @@
-// The sandbox (src/core/sandbox.ts): a task in a child process ends with its result, or with a typed
+// Isolated tasks (src/core/isolation.ts): a task in a child process ends with its result, or with a typed
 // reason when it breaks a limit — heap, resident memory outside the heap, CPU, wall clock, no
 // progress — crashes, throws, or is cancelled; the test process (the parent) carries on each time.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { runInSandbox, SandboxError, SandboxTaskError, type SandboxLimits } from '../../src/core/sandbox.ts';
-import type { TaskInput } from '../helpers/sandbox-tasks.ts';
+import {
+  runIsolated,
+  IsolationError,
+  IsolatedTaskError,
+  type IsolationLimits,
+} from '../../src/core/isolation.ts';
+import type { TaskInput } from '../helpers/isolation-tasks.ts';
 
-const TASK = new URL('../helpers/sandbox-tasks.ts', import.meta.url);
-const LIMITS: SandboxLimits = { heapMb: 64, rssMb: 256, wallMs: 120_000 };
+const TASK = new URL('../helpers/isolation-tasks.ts', import.meta.url);
+const LIMITS: IsolationLimits = { heapMb: 64, rssMb: 256, wallMs: 120_000 };
 
-const run = (input: TaskInput, limits: Partial<SandboxLimits> = {}, signal?: AbortSignal) =>
-  runInSandbox<unknown, TaskInput, number, number>({
+const run = (input: TaskInput, limits: Partial<IsolationLimits> = {}, signal?: AbortSignal) =>
+  runIsolated<unknown, TaskInput, number, number>({
     task: TASK,
     input,
     limits: { ...LIMITS, ...limits },
@@ -18,12 +23,12 @@ const run = (input: TaskInput, limits: Partial<SandboxLimits> = {}, signal?: Abo
     onMessage: (value) => value * 10,
   });
 
-async function failure(promise: Promise<unknown>): Promise<SandboxError> {
+async function failure(promise: Promise<unknown>): Promise<IsolationError> {
   const error = await promise.then(
-    () => assert.fail('expected the sandbox to fail'),
+    () => assert.fail('expected the isolated task to fail'),
     (caught: unknown) => caught,
   );
-  assert.ok(error instanceof SandboxError, `expected a SandboxError, got ${String(error)}`);
+  assert.ok(error instanceof IsolationError, `expected a IsolationError, got ${String(error)}`);
   return error;
 }
 
@@ -41,7 +46,7 @@ describe('sandbox', () => {
   });
 
   test('waiting on a slow parent is not idling: the idle limit counts only while the task works', async () => {
-    const { result } = await runInSandbox<unknown, TaskInput, number, number>({
+    const { result } = await runIsolated<unknown, TaskInput, number, number>({
       task: TASK,
       input: { kind: 'chat', count: 2 },
       limits: { ...LIMITS, idleMs: 500 },
@@ -100,7 +105,7 @@ describe('sandbox', () => {
       () => assert.fail('expected an error'),
       (caught: unknown) => caught,
     );
-    assert.ok(error instanceof SandboxTaskError);
+    assert.ok(error instanceof IsolatedTaskError);
     assert.equal(error.errorName, 'PlantedError');
     assert.equal(error.message, 'not a PDF');
   });

@@ -1,6 +1,6 @@
-// Tasks for test/unit/sandbox.test.ts: each misbehaves in one way a hostile file makes a parser
+// Tasks for test/unit/isolation.test.ts: each misbehaves in one way a hostile file makes a parser
 // misbehave (heap growth, memory outside the heap, a CPU loop, a crash), or behaves (echo, chat).
-import type { SandboxChannel } from '../../src/core/sandbox-host.ts';
+import type { IsolationChannel } from '../../src/core/isolation-host.ts';
 
 export type TaskInput =
   | { kind: 'echo'; value: unknown }
@@ -12,7 +12,7 @@ export type TaskInput =
   | { kind: 'chat'; count: number }
   | { kind: 'sleep' };
 
-export async function run(input: TaskInput, channel: SandboxChannel<number, number>): Promise<unknown> {
+export async function run(input: TaskInput, channel: IsolationChannel<number, number>): Promise<unknown> {
   switch (input.kind) {
     case 'echo':
       return input.value;

@@ -1,20 +1,20 @@
-// The child side of sandbox.ts: started by `runInSandbox` with its limits on the command line, it
+// The child side of isolation.ts: started by `runIsolated` with its limits on the command line, it
 // loads the task module, runs it on the input and reports the result or the error. It exits when
-// its parent goes away (a sandbox never outlives the process that watches it).
+// its parent goes away (an isolated task never outlives the process that watches it).
 import module from 'node:module';
-import type { FromChild, ToChild } from './sandbox.ts';
+import type { FromChild, ToChild } from './isolation.ts';
 
 // Each task starts a fresh process: V8's cache of compiled code (pdfjs is megabytes) shortens that.
 module.enableCompileCache?.();
 
-export type SandboxChannel<Message, Answer> = {
+export type IsolationChannel<Message, Answer> = {
   /** Hands the parent a message; resolves with the parent's answer (so the task waits for it). */
   send(message: Message): Promise<Answer>;
 };
 
 /** What a task module exports. */
-export type SandboxTaskModule<Input, Result, Message = never, Answer = void> = {
-  run(input: Input, channel: SandboxChannel<Message, Answer>): Promise<Result>;
+export type IsolatedTaskModule<Input, Result, Message = never, Answer = void> = {
+  run(input: Input, channel: IsolationChannel<Message, Answer>): Promise<Result>;
 };
 
 const USAGE_INTERVAL_MS = 250;
@@ -27,7 +27,7 @@ const post = (message: FromChild) =>
     process.send!(message, undefined, {}, () => resolve());
   });
 
-const channel: SandboxChannel<unknown, unknown> = {
+const channel: IsolationChannel<unknown, unknown> = {
   send(value) {
     const id = nextId++;
     return new Promise((resolve, reject) => {
@@ -47,7 +47,7 @@ async function start(task: string, input: unknown) {
   }, USAGE_INTERVAL_MS);
   usage.unref();
   try {
-    const module = (await import(task)) as SandboxTaskModule<unknown, unknown, unknown, unknown>;
+    const module = (await import(task)) as IsolatedTaskModule<unknown, unknown, unknown, unknown>;
     const value = await module.run(input, channel);
     await post({ type: 'result', value });
   } catch (error) {

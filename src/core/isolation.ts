@@ -10,13 +10,13 @@
 // limit and an idle limit (no message from the task for too long); cancellation by AbortSignal.
 // The child gets an empty environment (no secrets, no NODE_OPTIONS) and dies with its parent.
 //
-// A task is a module exporting `run(input, channel)` (see sandbox-host.ts); `channel.send(message)`
+// A task is a module exporting `run(input, channel)` (see isolation-host.ts); `channel.send(message)`
 // hands the parent a message and resolves with its `onMessage` answer, which gives back-pressure.
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config.ts';
 
-export type SandboxLimits = {
+export type IsolationLimits = {
   /** The child's JavaScript heap (V8 old space), MB. */
   heapMb: number;
   /** The child's resident set (heap, buffers, WebAssembly, native), MB: killed above it. */
@@ -29,16 +29,16 @@ export type SandboxLimits = {
   idleMs?: number;
 };
 
-/** Why a sandboxed task ended without a result (a task's own error is a `SandboxTaskError`). */
-export type SandboxFailure = 'out_of_memory' | 'time_limit' | 'crashed' | 'cancelled';
+/** Why an isolated task ended without a result (a task's own error is an `IsolatedTaskError`). */
+export type IsolationFailure = 'out_of_memory' | 'time_limit' | 'crashed' | 'cancelled';
 
-export type SandboxUsage = { peakRssBytes: number; cpuMs: number; wallMs: number };
+export type IsolationUsage = { peakRssBytes: number; cpuMs: number; wallMs: number };
 
-export class SandboxError extends Error {
-  override name = 'SandboxError';
-  readonly reason: SandboxFailure;
-  readonly usage: SandboxUsage;
-  constructor(reason: SandboxFailure, message: string, usage: SandboxUsage) {
+export class IsolationError extends Error {
+  override name = 'IsolationError';
+  readonly reason: IsolationFailure;
+  readonly usage: IsolationUsage;
+  constructor(reason: IsolationFailure, message: string, usage: IsolationUsage) {
     super(message);
     this.reason = reason;
     this.usage = usage;
@@ -46,28 +46,28 @@ export class SandboxError extends Error {
 }
 
 /** The task threw: its error's name and message, as the child reported them. */
-export class SandboxTaskError extends Error {
-  override name = 'SandboxTaskError';
+export class IsolatedTaskError extends Error {
+  override name = 'IsolatedTaskError';
   readonly errorName: string;
-  readonly usage: SandboxUsage;
-  constructor(errorName: string, message: string, usage: SandboxUsage) {
+  readonly usage: IsolationUsage;
+  constructor(errorName: string, message: string, usage: IsolationUsage) {
     super(message);
     this.errorName = errorName;
     this.usage = usage;
   }
 }
 
-export type SandboxOptions<Input, Message, Answer> = {
+export type IsolationOptions<Input, Message, Answer> = {
   /** The task module (exports `run(input, channel)`), e.g. `new URL('./task.ts', import.meta.url)`. */
   task: URL;
   input: Input;
-  limits: SandboxLimits;
+  limits: IsolationLimits;
   signal?: AbortSignal;
   /** Each `channel.send(message)` of the task; the answer goes back to it. */
   onMessage?: (message: Message) => Answer | Promise<Answer>;
 };
 
-/** Messages between parent and child (sandbox-host.ts speaks the other side). */
+/** Messages between parent and child (isolation-host.ts speaks the other side). */
 export type ToChild =
   | { type: 'start'; task: string; input: unknown }
   | { type: 'answer'; id: number; value?: unknown; error?: string };
@@ -77,7 +77,7 @@ export type FromChild =
   | { type: 'error'; name: string; message: string }
   | { type: 'usage'; rssBytes: number; cpuMs: number };
 
-const HOST = new URL('./sandbox-host.ts', import.meta.url);
+const HOST = new URL('./isolation-host.ts', import.meta.url);
 const WATCH_INTERVAL_MS = 50;
 const STDERR_TAIL = 8 * 1024;
 // What V8 prints when the heap limit ends the process (the child then aborts).
@@ -100,22 +100,22 @@ function readProcessUsage(pid: number): { rssBytes: number; cpuMs: number } | nu
   }
 }
 
-export function runInSandbox<Result, Input = unknown, Message = never, Answer = void>(
-  options: SandboxOptions<Input, Message, Answer>,
-): Promise<{ result: Result; usage: SandboxUsage }> {
+export function runIsolated<Result, Input = unknown, Message = never, Answer = void>(
+  options: IsolationOptions<Input, Message, Answer>,
+): Promise<{ result: Result; usage: IsolationUsage }> {
   const { limits } = options;
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const usage: SandboxUsage = { peakRssBytes: 0, cpuMs: 0, wallMs: 0 };
+    const usage: IsolationUsage = { peakRssBytes: 0, cpuMs: 0, wallMs: 0 };
     let stderr = '';
     let lastHeard = started;
     // Messages the parent is still handling: the task waits on the parent then, not idles.
     let answering = 0;
-    let verdict: { reason: SandboxFailure; message: string } | null = null;
+    let verdict: { reason: IsolationFailure; message: string } | null = null;
     let settled = false;
 
     if (options.signal?.aborted) {
-      reject(new SandboxError('cancelled', 'cancelled before it started', usage));
+      reject(new IsolationError('cancelled', 'cancelled before it started', usage));
       return;
     }
     const child: ChildProcess = fork(HOST, [], {
@@ -134,7 +134,7 @@ export function runInSandbox<Result, Input = unknown, Message = never, Answer = 
       usage.wallMs = Date.now() - started;
       outcome();
     };
-    const kill = (reason: SandboxFailure, message: string) => {
+    const kill = (reason: IsolationFailure, message: string) => {
       verdict ??= { reason, message };
       child.kill('SIGKILL');
     };
@@ -180,7 +180,7 @@ export function runInSandbox<Result, Input = unknown, Message = never, Answer = 
         return;
       }
       if (message.type === 'error') {
-        finish(() => reject(new SandboxTaskError(message.name, message.message, usage)));
+        finish(() => reject(new IsolatedTaskError(message.name, message.message, usage)));
         child.kill('SIGKILL');
         return;
       }
@@ -203,18 +203,18 @@ export function runInSandbox<Result, Input = unknown, Message = never, Answer = 
     });
 
     child.on('error', (error) => {
-      finish(() => reject(new SandboxError('crashed', `could not run: ${error.message}`, usage)));
+      finish(() => reject(new IsolationError('crashed', `could not run: ${error.message}`, usage)));
     });
 
     child.on('exit', (code, signal) => {
       finish(() => {
-        if (verdict) return reject(new SandboxError(verdict.reason, verdict.message, usage));
+        if (verdict) return reject(new IsolationError(verdict.reason, verdict.message, usage));
         if (HEAP_EXHAUSTED.test(stderr))
           return reject(
-            new SandboxError('out_of_memory', `used more than its ${limits.heapMb} MB heap`, usage),
+            new IsolationError('out_of_memory', `used more than its ${limits.heapMb} MB heap`, usage),
           );
         reject(
-          new SandboxError(
+          new IsolationError(
             'crashed',
             `stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`})`,
             usage,
@@ -232,11 +232,11 @@ export function runInSandbox<Result, Input = unknown, Message = never, Answer = 
  * `<prefix>_CPU_SECONDS`, `<prefix>_SECONDS` (wall clock) and `<prefix>_IDLE_SECONDS`, each falling
  * back to the given default (`undefined`: no such limit unless set).
  */
-export function sandboxLimitsFromEnv(
+export function isolationLimitsFromEnv(
   env: Readonly<Record<string, string | undefined>>,
   prefix: string,
   defaults: { memoryMb: number; cpuSeconds?: number; seconds?: number; idleSeconds?: number },
-): SandboxLimits {
+): IsolationLimits {
   const read = (suffix: string, fallback: number | undefined, minimum: number) => {
     const name = `${prefix}_${suffix}`;
     const raw = env[name]?.trim();
@@ -259,7 +259,7 @@ export function sandboxLimitsFromEnv(
   };
 }
 
-/** How many sandboxed tasks may run at once (`name`, 1 to 64), or the default. */
+/** How many isolated tasks may run at once (`name`, 1 to 64), or the default. */
 export function concurrencyFromEnv(
   env: Readonly<Record<string, string | undefined>>,
   name: string,

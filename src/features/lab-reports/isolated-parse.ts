@@ -1,7 +1,7 @@
-// Reading a report in the sandbox: the service's default `parse`. A file over a reading limit, or
+// Reading a report in an isolated child process: the service's default `parse`. A file over a reading limit, or
 // one whose reading runs out of memory or time, is unreadable (a terminal `file_unreadable` with
-// the limit named); a sandbox that crashed is an ordinary failure, retried by the job.
-import { runInSandbox, SandboxError, SandboxTaskError } from '../../core/sandbox.ts';
+// the limit named); a reader process that crashed is an ordinary failure, retried by the job.
+import { runIsolated, IsolationError, IsolatedTaskError } from '../../core/isolation.ts';
 import { UnreadableFileError } from './extraction/errors.ts';
 import type { MediaType } from './media-types.ts';
 import type { ReadInput } from './read-task.ts';
@@ -17,24 +17,24 @@ export type ReportParser = (
   signal?: AbortSignal,
 ) => Promise<ParsedReport>;
 
-export function sandboxedParse(settings: LabReportSettings): ReportParser {
+export function isolatedParse(settings: LabReportSettings): ReportParser {
   return async (bytes, mediaType, signal) => {
     try {
-      const { result } = await runInSandbox<ParsedReport, ReadInput>({
+      const { result } = await runIsolated<ParsedReport, ReadInput>({
         task: TASK,
         input: { bytes, mediaType, limits: settings.reading },
-        limits: settings.sandbox,
+        limits: settings.isolation,
         ...(signal ? { signal } : {}),
       });
       return result;
     } catch (error) {
-      if (error instanceof SandboxTaskError && UNREADABLE.has(error.errorName))
+      if (error instanceof IsolatedTaskError && UNREADABLE.has(error.errorName))
         throw new UnreadableFileError(error.message);
-      if (error instanceof SandboxError && error.reason === 'out_of_memory')
-        throw new UnreadableFileError(`reading it ${error.message} (LAB_REPORT_SANDBOX_MEMORY_MB)`);
-      if (error instanceof SandboxError && error.reason === 'time_limit')
+      if (error instanceof IsolationError && error.reason === 'out_of_memory')
+        throw new UnreadableFileError(`reading it ${error.message} (LAB_REPORT_READER_MEMORY_MB)`);
+      if (error instanceof IsolationError && error.reason === 'time_limit')
         throw new UnreadableFileError(
-          `reading it ${error.message} (LAB_REPORT_SANDBOX_CPU_SECONDS, LAB_REPORT_SANDBOX_SECONDS)`,
+          `reading it ${error.message} (LAB_REPORT_READER_CPU_SECONDS, LAB_REPORT_READER_SECONDS)`,
         );
       throw error;
     }
