@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 // What any string, number or structure from outside must satisfy before a route sees it. These
 // are the checks of the one input boundary (input-boundary.ts); they are pure, so the unit tests
 // and the boundary share them. Route schemas narrow further (formats, enums, tighter lengths).
@@ -61,6 +60,13 @@ const child = (path: string, key: string | number) =>
 /** Names in a detail stay readable however deep the problem sits. */
 const shortName = (path: string) => (path.length > 200 ? `${path.slice(0, 200)}…` : path);
 
+/** A JSON value or a parsed form: an array, or an object whose prototype is Object's or none. */
+function isParsedStructure(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
+
 /**
  * Walks a parsed request body (iteratively: a hostile body must not exhaust the stack) and
  * returns the first thing wrong with it: too deep, an array too long, a string or key too long
@@ -77,9 +83,10 @@ export function bodyProblem(body: unknown): InputProblem | null {
     } else if (typeof value === 'number') {
       if (!Number.isFinite(value)) return { name, problem: 'number out of range' };
     } else if (value !== null && typeof value === 'object') {
-      // A file body handed over as bytes or as the request stream itself (export imports) is read by
-      // its route, not walked: a socket's object graph is neither the client's input nor finite.
-      if (Buffer.isBuffer(value) || value instanceof Readable) continue;
+      // Only what a body parser built from text is walked: plain objects and arrays. A raw body
+      // handed over unparsed (a Buffer, an upload's request stream) is bytes, not a structure:
+      // walking a stream's own fields (socket.parser.socket…) refused every raw upload.
+      if (!isParsedStructure(value)) continue;
       if (depth >= INPUT_LIMITS.maxBodyDepth) {
         return { name, problem: `nested deeper than ${INPUT_LIMITS.maxBodyDepth} levels` };
       }

@@ -117,6 +117,16 @@ export function createLabReportsService(deps: LabReportsDeps) {
   return {
     settings,
 
+    /**
+     * The queue gave up on a session's job (its retries spent, or its worker stopped heartbeating
+     * each time): the session fails with the reason and its failed event is sent.
+     */
+    async giveUp(sessionId: string, cause: string): Promise<void> {
+      const session = await repo.findSessionById(db, sessionId);
+      if (!session || session.status !== 'processing') return;
+      await failSession(session, stoppedReason(session.attempts, cause));
+    },
+
     async upload(
       owner: Owner,
       file: { bytes: Buffer; fileName: string | null },
@@ -213,16 +223,6 @@ export function createLabReportsService(deps: LabReportsDeps) {
           at,
         });
       });
-    },
-
-    /**
-     * The queue gave up on a session's job (its retries spent, or its worker stopped heartbeating
-     * each time): the session fails with the reason and its failed event is sent.
-     */
-    async giveUp(sessionId: string, cause: string): Promise<void> {
-      const session = await repo.findSessionById(db, sessionId);
-      if (!session || session.status !== 'processing') return;
-      await failSession(session, stoppedReason(session.attempts, cause));
     },
 
     async list(owner: Owner, query: ListQuery) {

@@ -448,8 +448,8 @@ export function createMobileService(deps: MobileDeps) {
     startImport,
     importStatus,
     runImport,
-    giveUpImport,
     settleDirtyDays: (userId: string) => settleDirtyDays(rebuildDeps, userId),
+    giveUpImport,
   };
 }
 
