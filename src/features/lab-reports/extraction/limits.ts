@@ -1,7 +1,7 @@
 // Limits checked before any work on an uploaded report: the pixel count of an image read from its
 // header (before it is decoded or handed to OCR), and a pass over a PDF's streams that inflates
 // each one without keeping it, counting what it decompresses to (a flate bomb) and how many text
-// operators it holds (one page of a million text operations costs pdfjs ~10 s and 170 MB, and a
+// operators it holds (one page of a million text operations costs pdfjs seconds and ~170 MB, and a
 // report may have twenty such pages: bench/hostile-files.ts).
 // Page size, page count and the render resolution are checked by pdf-text.ts with the same
 // settings. What these checks miss is still bounded by the isolated process the whole reading runs in.
