@@ -1,5 +1,12 @@
 import { CompiledQuery } from 'kysely';
-import { fromPglite, type Job, PgBoss, type QueueOptions, type WorkOptions } from 'pg-boss';
+import {
+  fromPglite,
+  type Job,
+  type JobWithMetadata,
+  PgBoss,
+  type QueueOptions,
+  type WorkOptions,
+} from 'pg-boss';
 import type { Logger } from 'pino';
 import { isDatabaseConnectionError, isDiskFullError } from '../core/errors.ts';
 import { CONNECTION_LOST, DISK_FULL, faultReporter } from '../store/fault-reporter.ts';
@@ -19,7 +26,28 @@ export type QueueDefinition<Q extends QueueName> = {
   /** How this process's workers fetch (batch size, concurrency, polling). */
   work?: Omit<WorkOptions, 'includeMetadata'>;
   handler: (jobs: Job<QueuePayloads[Q]>[]) => Promise<void>;
+  /**
+   * What the owner does with a job the queue gives up on: its retries spent, whether its handler
+   * threw each time or its worker died (missed heartbeats, expiry). Such a job is moved to the
+   * queue's dead-letter queue `<name>.given-up`, whose worker calls this once with the job's
+   * payload and its last error, so the owner can fail what the job was for (a session, an import)
+   * and say why. Without it, a given-up job only stays `failed` in the queue.
+   */
+  givenUp?: (job: { data: QueuePayloads[Q]; reason: string; attempts: number }) => Promise<void>;
 };
+
+/** The dead-letter queue of a queue that declares `givenUp`. */
+export const givenUpQueue = (name: string) => `${name}.given-up`;
+
+/** A failed job's last error, as pg-boss stored it (a thrown error, or its own expiry note). */
+function lastError(output: unknown): string {
+  if (output && typeof output === 'object') {
+    const value = output as { message?: unknown; value?: unknown };
+    if (typeof value.message === 'string') return value.message;
+    if (typeof value.value === 'string') return value.value;
+  }
+  return output === null || output === undefined ? 'no error recorded' : JSON.stringify(output).slice(0, 300);
+}
 
 export type SendOptions = {
   /** Enqueue inside this transaction (commits or rolls back with it). */
@@ -28,6 +56,8 @@ export type SendOptions = {
   singletonKey?: string;
   id?: string;
   priority?: number;
+  /** The job's group (e.g. its developer): a queue's `groupConcurrency` bounds each group's active jobs. */
+  group?: { id: string };
 };
 
 export type JobQueue = {
@@ -102,6 +132,21 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
     else log.error({ err: error }, 'job queue error');
   });
 
+  /** The worker of a queue's dead-letter queue: each given-up job goes to its owner, once. */
+  async function workGivenUp(name: string, givenUp: NonNullable<QueueDefinition<QueueName>['givenUp']>) {
+    await boss.work(
+      givenUpQueue(name),
+      { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, batchSize: 1, includeMetadata: true },
+      async (jobs: JobWithMetadata<QueuePayloads[QueueName]>[]) => {
+        for (const job of jobs) {
+          const attempts = (job.sourceRetryCount ?? 0) + 1;
+          log.warn({ queue: name, jobId: job.sourceId, attempts, output: job.sourceOutput }, 'job given up');
+          await givenUp({ data: job.data, reason: lastError(job.sourceOutput), attempts });
+        }
+      },
+    );
+  }
+
   return {
     define(definition) {
       if (started) throw new Error(`queue ${definition.name} defined after start`);
@@ -111,8 +156,16 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
     async start({ work }) {
       await boss.start();
       for (const definition of definitions.values()) {
-        await boss.createQueue(definition.name, { ...definition.options, notify: true });
-        await boss.updateQueue(definition.name, { ...definition.options, notify: true });
+        // The dead-letter queue first: the queue that names it must find it.
+        const deadLetter = definition.givenUp ? givenUpQueue(definition.name) : undefined;
+        if (deadLetter) {
+          const options = { retryLimit: 5, retryDelay: 5, retryBackoff: true, notify: true };
+          await boss.createQueue(deadLetter, options);
+          await boss.updateQueue(deadLetter, options);
+        }
+        const options = { ...definition.options, notify: true, ...(deadLetter ? { deadLetter } : {}) };
+        await boss.createQueue(definition.name, options);
+        await boss.updateQueue(definition.name, options);
       }
       started = true;
       for (const companion of companions) companion.start();
@@ -126,6 +179,7 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
           async (jobs) => definition.handler(jobs),
         );
         workerIds.set(definition.name, [...(workerIds.get(definition.name) ?? []), id]);
+        if (definition.givenUp) await workGivenUp(definition.name, definition.givenUp);
       }
     },
 
@@ -145,7 +199,10 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
 
     async depths() {
       const result: Record<string, { queued: number; active: number }> = {};
-      for (const queue of await boss.getQueues([...definitions.keys()])) {
+      const names = [...definitions.values()].flatMap((definition) =>
+        definition.givenUp ? [definition.name, givenUpQueue(definition.name)] : [definition.name],
+      );
+      for (const queue of await boss.getQueues(names)) {
         result[queue.name] = { queued: queue.queuedCount, active: queue.activeCount };
       }
       return result;

@@ -133,6 +133,7 @@ export function createContext(deps: {
       secretBox,
       publicUrl: deps.config.publicUrl,
       webhooks,
+      env: deps.config.env,
     }),
     mobile: createMobileService({
       db,

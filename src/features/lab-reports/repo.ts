@@ -261,3 +261,14 @@ export async function deleteSession(
   await trx.deleteFrom('lab_report_files').where('session_id', '=', sessionId).execute();
   return true;
 }
+
+/** A session by id alone (the job queue's give-up handler knows no developer). */
+export async function findSessionById(db: Db, sessionId: string): Promise<SessionRow | undefined> {
+  const row = await db
+    .selectFrom('lab_report_sessions')
+    .select(SUMMARY)
+    .where('id', '=', sessionId as never)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row ? toRow(row) : undefined;
+}

@@ -15,7 +15,8 @@ import { completedEvent, failedEvent } from './events.ts';
 import { EXTENSIONS, sniffMediaType } from './media-types.ts';
 import * as repo from './repo.ts';
 import { UnreadableFileError } from './extraction/errors.ts';
-import type { parseReport } from './report.ts';
+import { type ReportParser, isolatedParse } from './isolated-parse.ts';
+import { type LabReportSettings, loadLabReportSettings } from './settings.ts';
 import type { FailureReason, StatusEntry } from './tables.ts';
 import { LAB_REPORT_QUEUE } from './queue.ts';
 import { sessionView, statusHistory, summaryView, type DeliveryState } from './views.ts';
@@ -37,8 +38,13 @@ export type LabReportsDeps = {
   secretBox: SecretBox;
   publicUrl: string;
   webhooks: Pick<WebhooksService, 'emit' | 'eventStates'>;
-  /** The parser; tests may put a failing one in to show retries and failures. */
-  parse?: typeof parseReport;
+  /** LAB_REPORT_* settings (reading limits, reader process, concurrency); the defaults when absent. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The parser: by default the whole reading runs in an isolated child process (isolated-parse.ts);
+   * tests may put a failing one in to show retries and failures.
+   */
+  parse?: ReportParser;
 };
 
 type Owner = { id: string };
@@ -66,10 +72,9 @@ function checkDate(name: string, value: string | undefined): string | undefined 
 
 export function createLabReportsService(deps: LabReportsDeps) {
   const { db, jobs, clock, secretBox, webhooks } = deps;
-  // The extraction code and the biomarker dictionary load with the first report, not at start-up:
-  // a process that never processes a report does not carry them.
-  const parse: typeof parseReport =
-    deps.parse ?? (async (...args) => (await import('./report.ts')).parseReport(...args));
+  const settings: LabReportSettings = loadLabReportSettings(deps.env ?? {});
+  // The extraction code and the biomarker dictionary load in the reader process, never in this process.
+  const parse: ReportParser = deps.parse ?? isolatedParse(settings);
 
   function checkSessionId(sessionId: string) {
     if (!SESSION_ID.test(sessionId)) throw invalidParameter('session_id', 'expected a numeric session id');
@@ -87,7 +92,41 @@ export function createLabReportsService(deps: LabReportsDeps) {
     return webhooks.eventStates(owner.id, ids);
   }
 
+  /** Fails a session still processing: the failed event and the session's history, in one transaction. */
+  async function failSession(session: repo.SessionRow, error: FailureReason): Promise<void> {
+    const who = { id: session.id, uploadId: session.upload_id, referenceId: session.reference_id };
+    const at = clock.now();
+    await db.transaction().execute(async (trx) => {
+      const eventId = await webhooks.emit(trx, session.developer_id, failedEvent(who, error, at));
+      await repo.finish(trx, session.id, {
+        status: 'failed',
+        error,
+        history: [...session.status_history, entry('failed', at, error.message)],
+        eventId,
+        at,
+      });
+    });
+  }
+
+  const stoppedReason = (attempts: number, cause?: string): FailureReason => ({
+    code: 'internal',
+    message: `The report could not be processed: its processing stopped ${attempts} time(s) without finishing${cause ? ` (${cause})` : ''}.`,
+    retriable: true,
+  });
+
   return {
+    settings,
+
+    /**
+     * The queue gave up on a session's job (its retries spent, or its worker stopped heartbeating
+     * each time): the session fails with the reason and its failed event is sent.
+     */
+    async giveUp(sessionId: string, cause: string): Promise<void> {
+      const session = await repo.findSessionById(db, sessionId);
+      if (!session || session.status !== 'processing') return;
+      await failSession(session, stoppedReason(session.attempts, cause));
+    },
+
     async upload(
       owner: Owner,
       file: { bytes: Buffer; fileName: string | null },
@@ -119,7 +158,9 @@ export function createLabReportsService(deps: LabReportsDeps) {
           at,
         });
         await repo.insertFile(trx, sessionId, sealed);
-        await jobs.send(LAB_REPORT_QUEUE, { sessionId }, { trx });
+        // Grouped by developer: a worker reads at most LAB_REPORT_DEVELOPER_CONCURRENCY of one
+        // developer's reports at once, so one tenant's uploads never hold every worker.
+        await jobs.send(LAB_REPORT_QUEUE, { sessionId }, { trx, group: { id: owner.id } });
       });
       return { upload_id: uploadId, current_status: 'processing' };
     },
@@ -130,19 +171,12 @@ export function createLabReportsService(deps: LabReportsDeps) {
       // Deleted meanwhile, or already done (a job that ran twice): nothing to do.
       if (!session || session.status !== 'processing') return;
       const who = { id: session.id, uploadId: session.upload_id, referenceId: session.reference_id };
-      const fail = async (error: FailureReason) => {
-        const at = clock.now();
-        await db.transaction().execute(async (trx) => {
-          const eventId = await webhooks.emit(trx, session.developer_id, failedEvent(who, error, at));
-          await repo.finish(trx, session.id, {
-            status: 'failed',
-            error,
-            history: [...session.status_history, entry('failed', at, error.message)],
-            eventId,
-            at,
-          });
-        });
-      };
+      const fail = (error: FailureReason) => failSession(session, error);
+      // Every earlier attempt started and none finished (its worker died): a poison file, not tried again.
+      if (session.attempts > MAX_ATTEMPTS) {
+        await fail(stoppedReason(session.attempts - 1));
+        return;
+      }
       const sealed = await repo.readFile(db, session.id);
       if (sealed === undefined) return;
       let report;

@@ -26,7 +26,8 @@ import type { DataService } from '../data/service.ts';
 import type { IntegrationsService } from '../integrations/service.ts';
 import * as usersRepo from '../users/repo.ts';
 import { findUserForDeveloper, isUuid } from '../users/service.ts';
-import { ExportFileError, readExport } from './export-stream.ts';
+import { ExportFileError } from './export-stream.ts';
+import { loadImportSettings, readExportIsolated } from './import-isolated.ts';
 import { IMPORT_BATCH, IMPORT_QUEUE, NORMALIZE_UPLOAD_QUEUE } from './ports.ts';
 import { settleDirtyDays } from './rebuild.ts';
 import { sweepSpool } from './spool.ts';
@@ -68,6 +69,7 @@ export type ImportView = {
 export function createMobileService(deps: MobileDeps) {
   const { db, clock, log, providers } = deps;
   const settings = loadMobileSettings(deps.config.env);
+  const importSettings = loadImportSettings(deps.config.env);
   const rebuildDeps = { db, log, data: deps.data };
   const admitUpload = createUploadAdmission({ db, clock, settings });
 
@@ -343,7 +345,13 @@ export function createMobileService(deps: MobileDeps) {
           totalBytes: size,
           now: clock.now(),
         });
-        if (input.enqueue ?? true) await deps.jobs.send(IMPORT_QUEUE, { importId }, { trx, id: importId });
+        // Grouped by developer: MOBILE_IMPORT_DEVELOPER_CONCURRENCY of one developer's imports run at once.
+        if (input.enqueue ?? true)
+          await deps.jobs.send(
+            IMPORT_QUEUE,
+            { importId },
+            { trx, id: importId, group: { id: input.developerId } },
+          );
       });
     } catch (error) {
       await rm(path, { force: true });
@@ -382,7 +390,7 @@ export function createMobileService(deps: MobileDeps) {
   ): Promise<ImportView | undefined> {
     const row = await repo.findImport(db, importId);
     if (!row || row.status === 'completed' || row.status === 'failed') return row ? view(row) : undefined;
-    const { spec } = exportProvider(row.format);
+    const { provider } = exportProvider(row.format);
     await repo.updateImport(db, importId, { status: 'running' }, clock.now());
     let imported = row.records_imported;
     let read = row.checkpoint;
@@ -397,30 +405,25 @@ export function createMobileService(deps: MobileDeps) {
       });
     };
     try {
-      await readExport(row.file_path, spec, {
+      // The file is read in an isolated child process (import-task.ts): a hostile export ends its
+      // own import (out of memory, no progress, refused by the reader), never this process.
+      await readExportIsolated(row.file_path, importSettings, {
+        provider: provider.id,
         skip: row.checkpoint,
         batchSize: IMPORT_BATCH,
         onStart: async (totalBytes) => {
           await repo.updateImport(db, importId, { total_bytes: totalBytes }, clock.now());
         },
-        onBatch: async (elements, progress) => {
-          const samples: MobileSample[] = [];
-          let invalid = 0;
-          let firstProblem: string | undefined;
-          for (const element of elements) {
-            try {
-              samples.push(...spec.fromElement(element));
-            } catch (error) {
-              if (!(error instanceof MobileRecordError) && !(error instanceof RangeError)) throw error;
-              invalid++;
-              firstProblem ??= `${element.name}: ${error.message}`;
-            }
-          }
-          if (invalid > 0) log.warn({ importId, invalid, problem: firstProblem }, 'export elements skipped');
+        onBatch: async (batch, progress) => {
+          if (batch.invalid > 0)
+            log.warn(
+              { importId, invalid: batch.invalid, problem: batch.firstProblem },
+              'export elements skipped',
+            );
           read = progress.elementsRead;
-          imported += elements.length - invalid;
+          imported += batch.elements - batch.invalid;
           await db.transaction().execute(async (trx) => {
-            await storeSamples(trx, row.user_id, samples, []);
+            await storeSamples(trx, row.user_id, batch.samples, []);
             await repo.updateImport(
               trx,
               importId,
@@ -455,8 +458,22 @@ export function createMobileService(deps: MobileDeps) {
     return final;
   }
 
+  /**
+   * The queue gave up on an import's job (its worker stopped each time, or every attempt failed):
+   * the import fails with the reason and its spooled file goes.
+   */
+  async function giveUpImport(importId: string, cause: string, attempts: number): Promise<void> {
+    const row = await repo.findImport(db, importId);
+    if (!row || row.status === 'completed' || row.status === 'failed') return;
+    const error = `the import stopped ${attempts} time(s) without finishing (${cause})`;
+    await repo.updateImport(db, importId, { status: 'failed', error }, clock.now());
+    await rm(row.file_path, { force: true });
+    log.warn({ importId, attempts, cause }, 'export import given up');
+  }
+
   return {
     settings,
+    importSettings,
     connect,
     authenticateUpload,
     admitUpload,
@@ -467,6 +484,7 @@ export function createMobileService(deps: MobileDeps) {
     runImport,
     sweepSpool: () => sweepSpool({ db, clock, log, dir: importDir() }),
     settleDirtyDays: (userId: string) => settleDirtyDays(rebuildDeps, userId),
+    giveUpImport,
   };
 }
 

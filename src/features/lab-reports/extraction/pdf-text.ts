@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { UnreadableFileError } from './errors.ts';
+import { LimitExceededError, readingLimits } from './limits.ts';
 import type { PageText, TextToken } from './tokens.ts';
 
 const require = createRequire(import.meta.url);
@@ -51,6 +52,7 @@ export async function readPdf(bytes: Uint8Array, options: { maxPages: number }):
     for (let number = 1; number <= count; number += 1) {
       const page = await document.getPage(number);
       const viewport = page.getViewport({ scale: 1 });
+      checkPageSize(number, viewport);
       const content = await page.getTextContent();
       const tokens: TextToken[] = [];
       for (const item of content.items as TextItem[]) {
@@ -76,7 +78,8 @@ export async function readPdf(bytes: Uint8Array, options: { maxPages: number }):
         });
         continue;
       }
-      const scaled = page.getViewport({ scale: OCR_SCALE });
+      const scale = renderScale(viewport);
+      const scaled = page.getViewport({ scale });
       const factory = (document as unknown as { canvasFactory: CanvasFactory }).canvasFactory;
       const target = factory.create(Math.ceil(scaled.width), Math.ceil(scaled.height));
       await page.render({ canvasContext: target.context, canvas: target.canvas, viewport: scaled } as never)
@@ -89,7 +92,7 @@ export async function readPdf(bytes: Uint8Array, options: { maxPages: number }):
         png,
         width: viewport.width,
         height: viewport.height,
-        scale: OCR_SCALE,
+        scale,
       });
       page.cleanup();
     }
@@ -97,6 +100,23 @@ export async function readPdf(bytes: Uint8Array, options: { maxPages: number }):
   } finally {
     await document.destroy();
   }
+}
+
+/** Refuses a page larger than the limit (72 points an inch) before anything is drawn or read. */
+function checkPageSize(number: number, viewport: { width: number; height: number }) {
+  const { maxPageInches } = readingLimits();
+  const inches = Math.max(viewport.width, viewport.height) / 72;
+  if (!(inches <= maxPageInches))
+    throw new LimitExceededError(
+      `page ${number} is ${Math.round(viewport.width / 72)} × ${Math.round(viewport.height / 72)} inches, larger than the ${maxPageInches}-inch limit (LAB_REPORT_MAX_PAGE_INCHES)`,
+    );
+}
+
+/** 300 dpi, or less when that would make more pixels than an image may have. */
+function renderScale(viewport: { width: number; height: number }): number {
+  const { maxImagePixels } = readingLimits();
+  const points = viewport.width * viewport.height;
+  return Math.min(OCR_SCALE, Math.sqrt(maxImagePixels / Math.max(points, 1)));
 }
 
 /** pdfjs's Node canvas factory (backed by @napi-rs/canvas, which pdfjs-dist installs for Node). */

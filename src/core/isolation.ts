@@ -1,0 +1,274 @@
+// Runs a task over untrusted input (a file an API client uploaded) in a child `node` process with
+// hard limits, so a hostile file can end its own task but never the process that started it. A
+// child process rather than a worker thread: V8's heap limits bound only the JavaScript heap, and a
+// parser's ArrayBuffers (pdfjs' inflated streams), WebAssembly memory (tesseract) and native
+// allocations sit outside it; only the operating system sees all of that, as the child's resident
+// set, and only a separate process can be killed without harm to the one that watches it.
+//
+// Limits: `--max-old-space-size` for the JavaScript heap; a watchdog that reads the child's
+// resident set and CPU time from /proc every 50 ms and kills it (SIGKILL) over a cap; a wall-clock
+// limit and an idle limit (no message from the task for too long); cancellation by AbortSignal.
+// The child gets an empty environment (no secrets, no NODE_OPTIONS) and dies with its parent.
+//
+// A task is a module exporting `run(input, channel)` (see isolation-host.ts); `channel.send(message)`
+// hands the parent a message and resolves with its `onMessage` answer, which gives back-pressure.
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { ConfigError } from './config.ts';
+
+export type IsolationLimits = {
+  /** The child's JavaScript heap (V8 old space), MB. */
+  heapMb: number;
+  /** The child's resident set (heap, buffers, WebAssembly, native), MB: killed above it. */
+  rssMb: number;
+  /** CPU time (user + system, all threads), ms. */
+  cpuMs?: number;
+  /** Wall-clock time from start to result, ms. */
+  wallMs?: number;
+  /** Longest the task may go without a message to the parent (or an answer from it), ms. */
+  idleMs?: number;
+};
+
+/** Why an isolated task ended without a result (a task's own error is an `IsolatedTaskError`). */
+export type IsolationFailure = 'out_of_memory' | 'time_limit' | 'crashed' | 'cancelled';
+
+export type IsolationUsage = { peakRssBytes: number; cpuMs: number; wallMs: number };
+
+export class IsolationError extends Error {
+  override name = 'IsolationError';
+  readonly reason: IsolationFailure;
+  readonly usage: IsolationUsage;
+  constructor(reason: IsolationFailure, message: string, usage: IsolationUsage) {
+    super(message);
+    this.reason = reason;
+    this.usage = usage;
+  }
+}
+
+/** The task threw: its error's name and message, as the child reported them. */
+export class IsolatedTaskError extends Error {
+  override name = 'IsolatedTaskError';
+  readonly errorName: string;
+  readonly usage: IsolationUsage;
+  constructor(errorName: string, message: string, usage: IsolationUsage) {
+    super(message);
+    this.errorName = errorName;
+    this.usage = usage;
+  }
+}
+
+export type IsolationOptions<Input, Message, Answer> = {
+  /** The task module (exports `run(input, channel)`), e.g. `new URL('./task.ts', import.meta.url)`. */
+  task: URL;
+  input: Input;
+  limits: IsolationLimits;
+  signal?: AbortSignal;
+  /** Each `channel.send(message)` of the task; the answer goes back to it. */
+  onMessage?: (message: Message) => Answer | Promise<Answer>;
+};
+
+/** Messages between parent and child (isolation-host.ts speaks the other side). */
+export type ToChild =
+  | { type: 'start'; task: string; input: unknown }
+  | { type: 'answer'; id: number; value?: unknown; error?: string };
+export type FromChild =
+  | { type: 'message'; id: number; value: unknown }
+  | { type: 'result'; value: unknown }
+  | { type: 'error'; name: string; message: string }
+  | { type: 'usage'; rssBytes: number; cpuMs: number };
+
+const HOST = new URL('./isolation-host.ts', import.meta.url);
+const WATCH_INTERVAL_MS = 50;
+const STDERR_TAIL = 8 * 1024;
+// What V8 prints when the heap limit ends the process (the child then aborts).
+const HEAP_EXHAUSTED =
+  /heap limit|JavaScript heap out of memory|Allocation failed|Fatal process out of memory/i;
+
+/** Resident set and CPU time of a process from /proc (Linux); null where there is no /proc. */
+function readProcessUsage(pid: number): { rssBytes: number; cpuMs: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rss = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, in clock ticks (USER_HZ: 100 on Linux).
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return { rssBytes: rss ? Number(rss[1]) * 1024 : 0, cpuMs: ticks * 10 };
+  } catch {
+    return null;
+  }
+}
+
+export function runIsolated<Result, Input = unknown, Message = never, Answer = void>(
+  options: IsolationOptions<Input, Message, Answer>,
+): Promise<{ result: Result; usage: IsolationUsage }> {
+  const { limits } = options;
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const usage: IsolationUsage = { peakRssBytes: 0, cpuMs: 0, wallMs: 0 };
+    let stderr = '';
+    let lastHeard = started;
+    // Messages the parent is still handling: the task waits on the parent then, not idles.
+    let answering = 0;
+    let verdict: { reason: IsolationFailure; message: string } | null = null;
+    let settled = false;
+
+    if (options.signal?.aborted) {
+      reject(new IsolationError('cancelled', 'cancelled before it started', usage));
+      return;
+    }
+    const child: ChildProcess = fork(HOST, [], {
+      execPath: process.execPath,
+      execArgv: [`--max-old-space-size=${limits.heapMb}`, '--max-semi-space-size=4'],
+      env: {},
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(watch);
+      options.signal?.removeEventListener('abort', cancel);
+      usage.wallMs = Date.now() - started;
+      outcome();
+    };
+    const kill = (reason: IsolationFailure, message: string) => {
+      verdict ??= { reason, message };
+      child.kill('SIGKILL');
+    };
+    const cancel = () => kill('cancelled', 'cancelled');
+    options.signal?.addEventListener('abort', cancel, { once: true });
+
+    const watch = setInterval(() => {
+      const now = readProcessUsage(child.pid ?? -1);
+      if (now) {
+        usage.peakRssBytes = Math.max(usage.peakRssBytes, now.rssBytes);
+        usage.cpuMs = now.cpuMs;
+      }
+      if (usage.peakRssBytes > limits.rssMb * 1024 * 1024)
+        kill('out_of_memory', `used more than ${limits.rssMb} MB of memory`);
+      else if (limits.cpuMs !== undefined && usage.cpuMs > limits.cpuMs)
+        kill('time_limit', `used more than ${limits.cpuMs / 1000} s of CPU time`);
+      else if (limits.wallMs !== undefined && Date.now() - started > limits.wallMs)
+        kill('time_limit', `took longer than ${limits.wallMs / 1000} s`);
+      else if (limits.idleMs !== undefined && answering === 0 && Date.now() - lastHeard > limits.idleMs)
+        kill('time_limit', `made no progress for ${limits.idleMs / 1000} s`);
+    }, WATCH_INTERVAL_MS);
+
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    });
+
+    const send = (message: ToChild) => {
+      if (child.connected) child.send(message, (error) => error && kill('crashed', 'the channel closed'));
+    };
+
+    child.on('message', (raw) => {
+      const message = raw as FromChild;
+      if (message.type === 'usage') {
+        // Where /proc is missing, the child's own figures (taken when its event loop is free).
+        usage.peakRssBytes = Math.max(usage.peakRssBytes, message.rssBytes);
+        usage.cpuMs = Math.max(usage.cpuMs, message.cpuMs);
+        return;
+      }
+      lastHeard = Date.now();
+      if (message.type === 'result') {
+        finish(() => resolve({ result: message.value as Result, usage }));
+        child.kill('SIGKILL');
+        return;
+      }
+      if (message.type === 'error') {
+        finish(() => reject(new IsolatedTaskError(message.name, message.message, usage)));
+        child.kill('SIGKILL');
+        return;
+      }
+      answering++;
+      Promise.resolve()
+        .then(() => options.onMessage?.(message.value as Message))
+        .finally(() => answering--)
+        .then(
+          (value) => {
+            lastHeard = Date.now();
+            send({ type: 'answer', id: message.id, value });
+          },
+          (error: unknown) => {
+            // The parent could not take the message (its store failed): the task stops here and
+            // the parent's error is what the caller sees.
+            finish(() => reject(error));
+            child.kill('SIGKILL');
+          },
+        );
+    });
+
+    child.on('error', (error) => {
+      finish(() => reject(new IsolationError('crashed', `could not run: ${error.message}`, usage)));
+    });
+
+    child.on('exit', (code, signal) => {
+      finish(() => {
+        if (verdict) return reject(new IsolationError(verdict.reason, verdict.message, usage));
+        if (HEAP_EXHAUSTED.test(stderr))
+          return reject(
+            new IsolationError('out_of_memory', `used more than its ${limits.heapMb} MB heap`, usage),
+          );
+        reject(
+          new IsolationError(
+            'crashed',
+            `stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`})`,
+            usage,
+          ),
+        );
+      });
+    });
+
+    send({ type: 'start', task: options.task.href, input: options.input });
+  });
+}
+
+/**
+ * Limits from settings named `<prefix>_MEMORY_MB` (the resident-set cap; the heap gets 3/4 of it),
+ * `<prefix>_CPU_SECONDS`, `<prefix>_SECONDS` (wall clock) and `<prefix>_IDLE_SECONDS`, each falling
+ * back to the given default (`undefined`: no such limit unless set).
+ */
+export function isolationLimitsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  prefix: string,
+  defaults: { memoryMb: number; cpuSeconds?: number; seconds?: number; idleSeconds?: number },
+): IsolationLimits {
+  const read = (suffix: string, fallback: number | undefined, minimum: number) => {
+    const name = `${prefix}_${suffix}`;
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < minimum)
+      throw new ConfigError(`${name} must be a number ≥ ${minimum}, got "${raw}"`);
+    return value;
+  };
+  const memoryMb = read('MEMORY_MB', defaults.memoryMb, 64)!;
+  const cpuSeconds = read('CPU_SECONDS', defaults.cpuSeconds, 1);
+  const seconds = read('SECONDS', defaults.seconds, 1);
+  const idleSeconds = read('IDLE_SECONDS', defaults.idleSeconds, 1);
+  return {
+    rssMb: memoryMb,
+    heapMb: Math.max(32, Math.floor(memoryMb * 0.75)),
+    ...(cpuSeconds === undefined ? {} : { cpuMs: cpuSeconds * 1000 }),
+    ...(seconds === undefined ? {} : { wallMs: seconds * 1000 }),
+    ...(idleSeconds === undefined ? {} : { idleMs: idleSeconds * 1000 }),
+  };
+}
+
+/** How many isolated tasks may run at once (`name`, 1 to 64), or the default. */
+export function concurrencyFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  fallback: number,
+): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 64)
+    throw new ConfigError(`${name} must be a whole number from 1 to 64, got "${raw}"`);
+  return value;
+}

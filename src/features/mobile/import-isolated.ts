@@ -1,0 +1,85 @@
+// Reading an export in an isolated child process (core/isolation.ts): the import job's parent side. The child reads
+// the file and sends batches of samples; `onBatch` stores each with its checkpoint before the child
+// reads on. Settings (documented in .env.example and docs/mobile.md): the reader process's memory and
+// progress limits, and how many imports run at once per worker and per developer.
+import {
+  runIsolated,
+  IsolationError,
+  IsolatedTaskError,
+  isolationLimitsFromEnv,
+  concurrencyFromEnv,
+  type IsolationLimits,
+} from '../../core/isolation.ts';
+import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
+import { ExportFileError, type ExportProgress } from './export-stream.ts';
+import type { ImportTaskInput, ImportTaskMessage } from './import-task.ts';
+
+const TASK = new URL('./import-task.ts', import.meta.url);
+
+export type ImportSettings = {
+  /** MOBILE_IMPORT_READER_MEMORY_MB, _IDLE_SECONDS, _SECONDS, _CPU_SECONDS. */
+  isolation: IsolationLimits;
+  /** MOBILE_IMPORT_CONCURRENCY: imports run at once by one worker process. */
+  concurrency: number;
+  /** MOBILE_IMPORT_DEVELOPER_CONCURRENCY: imports of one developer run at once by one worker process
+   *  (below MOBILE_IMPORT_CONCURRENCY, every worker keeps a slot for other developers). */
+  developerConcurrency: number;
+};
+
+export function loadImportSettings(env: Readonly<Record<string, string | undefined>>): ImportSettings {
+  return {
+    // A batch of 250 elements is a few hundred KB (bench/apple-import.ts); the rest is Node itself
+    // and the referenced route files of one batch. An import of gigabytes runs for many minutes,
+    // so time is bounded by progress (a batch at least every 2 minutes), not in total.
+    isolation: isolationLimitsFromEnv(env, 'MOBILE_IMPORT_READER', { memoryMb: 512, idleSeconds: 120 }),
+    concurrency: concurrencyFromEnv(env, 'MOBILE_IMPORT_CONCURRENCY', 2),
+    developerConcurrency: concurrencyFromEnv(env, 'MOBILE_IMPORT_DEVELOPER_CONCURRENCY', 1),
+  };
+}
+
+export type IsolatedExportOptions = {
+  provider: string;
+  skip: number;
+  batchSize: number;
+  onStart(totalBytes: number): Promise<void>;
+  onBatch(
+    batch: { samples: MobileSample[]; elements: number; invalid: number; firstProblem?: string },
+    progress: ExportProgress,
+  ): Promise<void>;
+};
+
+/**
+ * Reads the export at `path` in an isolated child process. A file the reader refuses, or whose reading runs out of
+ * memory or makes no progress, ends in an `ExportFileError` naming why (the import fails); a
+ * reader process that crashed is thrown as it is (the job is retried).
+ */
+export async function readExportIsolated(
+  path: string,
+  settings: ImportSettings,
+  options: IsolatedExportOptions,
+): Promise<ExportProgress> {
+  try {
+    const { result } = await runIsolated<ExportProgress, ImportTaskInput, ImportTaskMessage>({
+      task: TASK,
+      input: { path, provider: options.provider, skip: options.skip, batchSize: options.batchSize },
+      limits: settings.isolation,
+      onMessage: async (message) => {
+        if (message.type === 'start') await options.onStart(message.totalBytes);
+        else await options.onBatch(message, message.progress);
+      },
+    });
+    return result;
+  } catch (error) {
+    if (error instanceof IsolatedTaskError)
+      throw new ExportFileError(
+        error.errorName === 'ExportFileError'
+          ? error.message
+          : `the export could not be read (${error.message})`,
+      );
+    if (error instanceof IsolationError && error.reason === 'out_of_memory')
+      throw new ExportFileError(`reading the export ${error.message} (MOBILE_IMPORT_READER_MEMORY_MB)`);
+    if (error instanceof IsolationError && error.reason === 'time_limit')
+      throw new ExportFileError(`reading the export ${error.message} (MOBILE_IMPORT_READER_IDLE_SECONDS)`);
+    throw error;
+  }
+}

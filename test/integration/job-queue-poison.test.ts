@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { createLogger } from '../../src/core/log.ts';
+import { createJobQueue, type JobQueue } from '../../src/jobs/queue.ts';
+import { openStore, type Store } from '../../src/store/db.ts';
+import { migrateToLatest } from '../../src/store/migrate.ts';
+import { requiresPostgres } from '../helpers/app.ts';
+
+// The queues only this test uses, typed like the service's own (see src/jobs/queues.ts).
+declare module '../../src/jobs/queues.ts' {
+  interface QueuePayloads {
+    'test-poison': { word: string };
+    'test-crash': { word: string };
+    'test-fair': { tenant: string; index: number };
+  }
+}
+
+/**
+ * Poison jobs end (issue 24): a job whose handler fails on every attempt is given up once, and the
+ * owner's `givenUp` hears of it with the payload and the last error; a job whose worker died (no
+ * more heartbeats) is retried by another worker within seconds, not after the queue's expiry;
+ * jobs grouped by tenant with `localGroupConcurrency` leave workers for the other tenants.
+ */
+const log = createLogger('silent');
+const dataDir = mkdtempSync(join(tmpdir(), 'tributary-poison-'));
+const schema = `p_${randomBytes(5).toString('hex')}`;
+const WORKER = new URL('../helpers/crashing-worker.ts', import.meta.url).pathname;
+
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('job queue: poison jobs and fairness', () => {
+  let store: Store;
+  const queues: JobQueue[] = [];
+
+  before(async () => {
+    store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir, schema });
+    await migrateToLatest(store.db, store.postgres?.schema);
+  });
+  after(async () => {
+    for (const queue of queues) await queue.stop(1000).catch(() => undefined);
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (process.env.DATABASE_URL) {
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
+      await client.end();
+    }
+  });
+
+  const newQueue = () => {
+    const queue = createJobQueue(store, log);
+    queues.push(queue);
+    return queue;
+  };
+
+  test('a job failing on every attempt is given up once, with its payload, attempts and last error', async () => {
+    const queue = newQueue();
+    let attempts = 0;
+    const givenUp: { data: { word: string }; reason: string; attempts: number }[] = [];
+    queue.define({
+      name: 'test-poison',
+      options: { retryLimit: 2, retryDelay: 0 },
+      handler: async ([job]) => {
+        attempts++;
+        throw new Error(`cannot read ${job!.data.word}`);
+      },
+      givenUp: async (job) => {
+        givenUp.push(job);
+      },
+    });
+    await queue.start({ work: true });
+    await queue.send('test-poison', { word: 'poison' });
+    await until(() => givenUp.length > 0, 'the given-up handler');
+    assert.equal(attempts, 3, 'the first attempt and two retries');
+    assert.deepEqual(givenUp, [{ data: { word: 'poison' }, reason: 'cannot read poison', attempts: 3 }]);
+    // Once only: the dead-letter job completed.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(givenUp.length, 1);
+    await queue.stop(1000);
+  });
+
+  test(
+    'a job whose worker process was killed (-9) is retried by another within seconds (heartbeats), not after its expiry',
+    requiresPostgres('two processes on one queue'),
+    async () => {
+      // An hour of expiry: only the missed heartbeats can bring the job back within the wait below.
+      const options = { retryLimit: 2, retryDelay: 0, expireInSeconds: 3600, heartbeatSeconds: 10 };
+      const worker = spawn(process.execPath, [WORKER, store.postgres!.schema], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let output = '';
+      worker.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      await until(() => output.includes('started'), 'the worker process to start', 60_000);
+      const sender = newQueue();
+      sender.define({ name: 'test-crash', options, handler: async () => undefined });
+      await sender.start({ work: false });
+      await sender.send('test-crash', { word: 'survivor' });
+      await until(() => output.includes('claimed'), 'the worker process to claim the job', 30_000);
+      worker.kill('SIGKILL');
+      await once(worker, 'exit');
+
+      const survivor = newQueue();
+      const handled: { word: string; retryCount: number }[] = [];
+      survivor.define({
+        name: 'test-crash',
+        options,
+        handler: async ([job]) => {
+          handled.push({ word: job!.data.word, retryCount: job!.retryCount });
+        },
+      });
+      await survivor.start({ work: true });
+      // Heartbeat 10 s, supervision every 15 s: well inside 90 s on a loaded machine.
+      await until(() => handled.length === 1, 'the retry on the surviving worker', 90_000);
+      assert.deepEqual(handled, [{ word: 'survivor', retryCount: 1 }]);
+    },
+  );
+
+  test("one tenant's backlog leaves a worker for another (group concurrency per tenant)", async () => {
+    const queue = newQueue();
+    const running: string[] = [];
+    const release: (() => void)[] = [];
+    queue.define({
+      name: 'test-fair',
+      options: { retryLimit: 0 },
+      work: { batchSize: 1, localConcurrency: 2, localGroupConcurrency: 1 },
+      handler: async ([job]) => {
+        running.push(`${job!.data.tenant}${job!.data.index}`);
+        await new Promise<void>((resolve) => release.push(resolve));
+      },
+    });
+    await queue.start({ work: true });
+    // The backlog of tenant a is queued first; tenant b's one job comes last.
+    for (let index = 0; index < 4; index++)
+      await queue.send('test-fair', { tenant: 'a', index }, { group: { id: 'a' } });
+    await queue.send('test-fair', { tenant: 'b', index: 0 }, { group: { id: 'b' } });
+    await until(() => running.length === 2, 'two jobs running');
+    assert.deepEqual([...running].sort(), ['a0', 'b0']);
+    release.splice(0).forEach((resolve) => resolve());
+    await until(() => running.length === 3, 'the next job of tenant a');
+    release.splice(0).forEach((resolve) => resolve());
+    await queue.stop(1000);
+  });
+});
