@@ -80,7 +80,11 @@ describe('lab reports: reprocess and review marking', () => {
     await receiver?.close();
   });
 
-  /** The lab_report events of one upload (a redelivery counted once), in the order received, once there are `count`. */
+  /**
+   * The lab_report events of one upload (a redelivery counted once), once there are `count`, in the
+   * order they happened: deliveries are not ordered (docs/webhooks.md), so a later event's delivery
+   * may overtake an earlier one's.
+   */
   const eventsOf = async (uploadId: string, count: number): Promise<Event[]> => {
     const mine = () => {
       const seen = new Set<string>();
@@ -93,8 +97,11 @@ describe('lab reports: reprocess and review marking', () => {
     await receiver.waitFor(() => mine().length >= count, `${count} event(s) of ${uploadId}`, 120_000);
     const found = mine();
     for (const { entry } of found) contract?.checkWebhook(entry.body, `webhook for ${uploadId}`);
-    return found.map(({ body }) => body);
+    return found
+      .map(({ body }) => body)
+      .sort((a, b) => Date.parse(occurredAt(a)) - Date.parse(occurredAt(b)));
   };
+  const occurredAt = (event: Event) => String(event.occurred_at);
 
   const sessionIdOf = async (uploadId: string) => {
     const row = await service.ctx.db
