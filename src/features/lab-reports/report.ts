@@ -1,7 +1,9 @@
 // One uploaded file → a parsed report: pages read (text layer, else OCR), rows rebuilt, rows read
 // as results, panel headers remembered per column, results interpreted, metadata read.
 import { PANEL_NAMES } from './dictionary/biomarkers.ts';
-import { isKnownName, matchBiomarker, normalName } from './dictionary/match.ts';
+import { findBiomarker, isKnownName, normalName } from './dictionary/match.ts';
+import { findTables, type TableModel } from './extraction/columns.ts';
+import { readTableRow } from './extraction/read-table.ts';
 import { recognise } from './extraction/ocr.ts';
 import { isColumnHeader, parseRow, type RawResult } from './extraction/parse-values.ts';
 import { readPdf, UnreadableFileError } from './extraction/pdf-text.ts';
@@ -10,7 +12,8 @@ import { buildRows, type Row } from './extraction/rows.ts';
 import type { PageText } from './extraction/tokens.ts';
 import { interpret } from './interpret.ts';
 import type { MediaType } from './media-types.ts';
-import type { LabPanel, LabResult, ParsedReport } from './result-types.ts';
+import { judgeResult } from './plausibility.ts';
+import type { LabPanel, LabResult, ParsedReport, UnmatchedRow } from './result-types.ts';
 
 export { UnreadableFileError };
 
@@ -54,59 +57,84 @@ function panelHeaderCells(row: Row): Row['cells'] {
   return cells.length === row.cells.length ? cells : [];
 }
 
+/** A row's raw results: against its table's columns when a table is in force, else along the row. */
+function rawsOf(row: Row, table: TableModel | undefined): { raws: RawResult[]; unread?: string } {
+  if (!table) return { raws: parseRow(row).map((raw) => ({ ...raw, reading: 'row' as const })) };
+  const read = readTableRow(table, row);
+  if (!read) return { raws: [] };
+  return 'raw' in read ? { raws: [read.raw] } : { raws: [], unread: read.unread };
+}
+
+type Gate = { results: LabResult[]; unmatched: UnmatchedRow[] };
+
+/** Plausibility before output: only a dictionary name with a possible value becomes a result. */
+function admit(raw: RawResult, panel: LabPanel | undefined, row: Row, into: Gate) {
+  const unmatched = (reason: string) => into.unmatched.push({ page: row.page, text: row.text, reason });
+  if (raw.value === undefined) return unmatched(`no value printed for "${raw.name}"`);
+  const found = findBiomarker(raw.name, raw.units);
+  if (!found) return unmatched(`"${raw.name}" is not a test the dictionary knows`);
+  const judged = judgeResult(raw, found.entry, found.fuzzy);
+  if (!judged.emit) return unmatched(judged.reason);
+  into.results.push(interpret(judged.raw, panel, { entry: found.entry, confidence: judged.confidence }));
+}
+
 export async function parseReport(bytes: Buffer, mediaType: MediaType): Promise<ParsedReport> {
   const { pages, ocrPages, total } = await readPages(bytes, mediaType);
-  const rows = pages.flatMap((page) => buildRows(page));
   const panels: LabPanel[] = [];
   const panelByKey = new Map<string, LabPanel>();
-  /** Headers in force, by the x where their column starts. */
-  let active: { x: number; panel: LabPanel }[] = [];
-  const results: LabResult[] = [];
-  // Headers and their rows start at about the same x: within 4% of the page's width (points on a
-  // text page, pixels on a photo, where skew shifts a column's edge a little down the page).
-  const widths = new Map(pages.map((page) => [page.page, page.width]));
-  for (const row of rows) {
-    const tolerance = (widths.get(row.page) ?? 612) * 0.04;
-    const raws: RawResult[] = parseRow(row);
-    if (raws.length === 0) {
-      const headers = panelHeaderCells(row);
-      headers.forEach((cell) => {
-        const name = cell.text.trim();
-        const key = normalName(name)
-          .replace(/[^a-z0-9]+/g, '_')
-          .replace(/^_|_$/g, '');
-        let panel = panelByKey.get(key);
-        if (!panel) {
-          panel = { id: panels.length + 1, name, key };
-          panels.push(panel);
-          panelByKey.set(key, panel);
+  const gate: Gate = { results: [], unmatched: [] };
+  const allRows: Row[] = [];
+  for (const page of pages) {
+    const rows = buildRows(page);
+    allRows.push(...rows);
+    const tables = findTables(rows);
+    /** Headers in force, by the x where their column starts. */
+    let active: { x: number; panel: LabPanel }[] = [];
+    // Headers and their rows start at about the same x: within 4% of the page's width (points on a
+    // text page, pixels on a photo, where skew shifts a column's edge a little down the page).
+    const tolerance = page.width * 0.04;
+    for (const row of rows) {
+      if (tables.some((table) => table.headerY === row.y)) continue;
+      const table = tables.filter((candidate) => candidate.headerY < row.y).at(-1);
+      const { raws, unread } = rawsOf(row, table);
+      if (unread) gate.unmatched.push({ page: row.page, text: unread, reason: 'no value in the result column' });
+      if (raws.length === 0) {
+        for (const cell of panelHeaderCells(row)) {
+          const name = cell.text.trim();
+          const key = normalName(name)
+            .replace(/[^a-z0-9]+/g, '_')
+            .replace(/^_|_$/g, '');
+          let panel = panelByKey.get(key);
+          if (!panel) {
+            panel = { id: panels.length + 1, name, key };
+            panels.push(panel);
+            panelByKey.set(key, panel);
+          }
+          // A header replaces the one above it in its own column only (two-column pages keep both).
+          active = active.filter((held) => Math.abs(held.x - cell.x0) > tolerance);
+          active.push({ x: cell.x0, panel });
         }
-        // A header replaces the one above it in its own column only (two-column pages keep both).
-        active = active.filter((held) => Math.abs(held.x - cell.x0) > tolerance);
-        active.push({ x: cell.x0, panel });
-      });
-      continue;
-    }
-    for (const raw of raws) {
-      // A number beside words ("Harbor Labs  1200 Harbor Way") is no result: an unknown name
-      // counts only with a unit or a reference range printed beside its value.
-      if (!matchBiomarker(raw.name, raw.units) && !raw.units && !raw.referenceText) continue;
-      const panel = active.filter((held) => held.x <= raw.x + tolerance).sort((a, b) => b.x - a.x)[0]?.panel;
-      results.push(interpret(raw, panel));
+        continue;
+      }
+      for (const raw of raws) {
+        const panel = active.filter((held) => held.x <= raw.x + tolerance).sort((a, b) => b.x - a.x)[0]?.panel;
+        admit(raw, panel, row, gate);
+      }
     }
   }
-  const metadata = readMetadata(rows);
+  const metadata = readMetadata(allRows);
   const usedPanels = panels.filter((panel) =>
-    results.some((result) => result.biomarker.panel_id === panel.id),
+    gate.results.some((result) => result.biomarker.panel_id === panel.id),
   );
   const notes = total >= MAX_PAGES ? `only the first ${MAX_PAGES} pages were read` : undefined;
   return {
-    results,
+    results: gate.results,
     panels: usedPanels,
     ...metadata,
     pages: total,
     ocrPages,
     ...(notes ? { notes } : {}),
+    ...(gate.unmatched.length > 0 ? { unmatched: gate.unmatched } : {}),
   };
 }
 

@@ -34,7 +34,14 @@ export type LabResult = {
     applied_range?: { lower?: number; upper?: number };
   };
   reference_ranges?: { lower?: number; upper?: number; type?: string }[];
+  /** How sure the reader is of this result, 0–1 (OCR quality, name match, value against its range). */
+  confidence: number;
+  /** Below the review threshold: show it to a person before relying on it, never as certain. */
+  needs_review: boolean;
 };
+
+/** A row that looked like a result (a name and a value) but was not emitted: the printed text and why. */
+export type UnmatchedRow = { page: number; text: string; reason: string };
 
 export type LabPanel = { id: number; name: string; key: string };
 
@@ -52,4 +59,6 @@ export type ParsedReport = {
   pages: number;
   ocrPages: number;
   notes?: string;
+  /** Rows read but not emitted as results (no dictionary match, or not a possible value). */
+  unmatched?: UnmatchedRow[];
 };

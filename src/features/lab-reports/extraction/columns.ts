@@ -1,0 +1,164 @@
+// The table of a report page: its columns found from the column titles (Test / Result / Previous /
+// Units / Reference / Flag, in the common forms of several languages) and, on cumulative reports,
+// from a row of collection dates above the titles; then which column holds the current result.
+// Cumulative reports print the current result beside earlier ones (columns by collection date, or
+// "previous result" columns) and sometimes a small lab-code column: only the current column's
+// value is a result, the others are never read as one.
+import { readDate } from './metadata.ts';
+import type { Cell, Row } from './rows.ts';
+
+export type ColumnRole = 'name' | 'result' | 'previous' | 'unit' | 'range' | 'flag' | 'code' | 'other';
+export type Column = { role: ColumnRole; x0: number; x1: number; title: string };
+export type TableModel = {
+  page: number;
+  /** Left to right; exactly one has the role `result` (the current one). */
+  columns: Column[];
+  /** The row of titles: rows below it (until the next table) are read against the columns. */
+  headerY: number;
+};
+
+const ROLE_WORDS: [ColumnRole, RegExp][] = [
+  [
+    'previous',
+    /^(previous|prior|earlier|last|old)( (results?|values?|report))?$|^(vorwert|vorbefund|früher|antérieur|précédent|résultat antérieur|anterior|resultado anterior|precedente|önceki( sonuç)?|vorige)$/,
+  ],
+  [
+    'result',
+    /^((your |current |latest |observed |measured |test )?(results?|values?)|current|latest|ergebnis|befund|wert|resultat|résultat|valeur|resultado|valor|risultato|valore|sonuç|uitslag|resultaat)$/,
+  ],
+  [
+    'unit',
+    /^(units?|uom|unit of measure|einheit|unités?|unidad(es)?|unità|unidade|birim|eenheid)$/,
+  ],
+  [
+    'range',
+    /^((biological |bio\.? )?(reference|ref\.?|normal|standard|expected)( (range|ranges|interval|intervals|values?|limits?))?|ranges?|referenzbereich|normbereich|referenzwerte?|valeurs? (de référence|normales?|usuelles)|intervalle de référence|valores? de referencia|rango( de referencia)?|intervalo de referencia|valori di riferimento|intervallo di riferimento|valores de referência|referans( aralığı| değer(i|leri)?)?|referentiewaarden?)$/,
+  ],
+  ['flag', /^(flags?|status|indicator|abnormal|abn|h\/l|kennzeichen|indicateur)$/],
+  ['code', /^(lab|lab code|site|performing lab|labo|code)$/],
+  [
+    'name',
+    /^(tests?|test name|tests? performed|investigations?|analytes?|parameters?|examinations?|components?|descriptions?|determinations?|untersuchung|analyse|analyses|examen|paramètre|prueba|determinación|parámetro|esame|analisi|exame|tetkik( adı)?|test adı|bepaling|onderzoek)$/,
+  ],
+];
+
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[:.*]+$/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+export function roleOfTitle(text: string): ColumnRole | undefined {
+  const words = wordsOf(text);
+  return ROLE_WORDS.find(([, pattern]) => pattern.test(words))?.[0];
+}
+
+/** A date as printed in a cumulative report's column title (`02-Aug-19`, `14/03/2025`, `2025-03-14`). */
+function columnDate(text: string): number | undefined {
+  const cleaned = text.trim().replace(/^(\d{1,2})-([A-Za-z]{3})-(\d{2})$/, (_, d, m, y) => `${d} ${m} 20${y}`);
+  const date = readDate(cleaned, true) ?? readDate(cleaned, false);
+  return date ? Date.parse(date) : undefined;
+}
+
+/** A row of column titles: at least two cells are titles, and one of them is a value's column. */
+function titleRow(row: Row): { cell: Cell; role: ColumnRole }[] | undefined {
+  const titled = row.cells.flatMap((cell) => {
+    const role = roleOfTitle(cell.text);
+    return role ? [{ cell, role }] : [];
+  });
+  if (titled.length < 2) return undefined;
+  return titled.some(({ role }) => role !== 'name') ? titled : undefined;
+}
+
+/** Collection-date columns in one of the rows just above the titles: two or more dates side by side. */
+function dateColumns(rows: Row[], at: number): { cells: { cell: Cell; time: number }[]; y: number } | undefined {
+  for (let index = at; index >= Math.max(0, at - 4); index -= 1) {
+    const row = rows[index]!;
+    const dated = row.cells.flatMap((cell) => {
+      const time = columnDate(cell.text);
+      return time === undefined ? [] : [{ cell, time }];
+    });
+    if (dated.length >= 2) return { cells: dated, y: row.y };
+  }
+  return undefined;
+}
+
+/** A label such as "Latest results" / "Current" printed above one of the date columns. */
+function markedCurrent(rows: Row[], at: number, columns: Column[]): Column | undefined {
+  for (let index = at; index >= Math.max(0, at - 5); index -= 1)
+    for (const cell of rows[index]!.cells) {
+      if (!/\b(latest|current|this|today|aktuell|actuel|actual|attuale|güncel)\b/i.test(cell.text)) continue;
+      const middle = (cell.x0 + cell.x1) / 2;
+      const under = columns.find((column) => column.x0 - 8 <= middle && middle <= column.x1 + 8);
+      if (under) return under;
+    }
+  return undefined;
+}
+
+/**
+ * The table models of a page's rows: one per title row, each in force until the next one. A
+ * table without any result column (titles but no value column) is none: its rows are read
+ * without a model.
+ */
+export function findTables(rows: Row[]): TableModel[] {
+  const tables: TableModel[] = [];
+  rows.forEach((row, index) => {
+    const titles = titleRow(row);
+    if (!titles) return;
+    const columns: Column[] = titles.map(({ cell, role }) => ({
+      role,
+      x0: cell.x0,
+      x1: cell.x1,
+      title: cell.text,
+    }));
+    const dates = dateColumns(rows, index);
+    if (dates) {
+      for (const { cell } of dates.cells)
+        columns.push({ role: 'previous', x0: cell.x0, x1: cell.x1, title: cell.text });
+      const dated = columns.filter((column) => dates.cells.some(({ cell }) => cell.x0 === column.x0));
+      const current =
+        markedCurrent(rows, index, dated) ??
+        dated.reduce((latest, column) =>
+          columnDate(column.title)! > columnDate(latest.title)! ? column : latest,
+        );
+      // An explicit "Result" title beside date columns names the current one; otherwise the date does.
+      if (!columns.some((column) => column.role === 'result')) current.role = 'result';
+    }
+    const results = columns.filter((column) => column.role === 'result');
+    // Two "result" titles (Result … Previous result read as two results): the first is current.
+    results.slice(1).forEach((column) => (column.role = 'previous'));
+    if (results.length === 0) return;
+    if (!columns.some((column) => column.role === 'name')) {
+      const left = Math.min(...rows.slice(index + 1, index + 6).map((below) => below.cells[0]?.x0 ?? Infinity));
+      const first = Math.min(...columns.map((column) => column.x0));
+      if (left < first) columns.push({ role: 'name', x0: left, x1: left, title: '' });
+    }
+    columns.sort((a, b) => a.x0 - b.x0);
+    tables.push({ page: row.page, columns, headerY: row.y });
+  });
+  return tables;
+}
+
+/**
+ * The column a cell belongs to. The name column owns everything that starts left of the first
+ * other column's reach; other cells go to the column whose span (widened to the midpoints between
+ * neighbours) holds the cell's middle.
+ */
+export function columnOf(table: TableModel, cell: Pick<Cell, 'x0' | 'x1'>): Column {
+  const columns = table.columns;
+  const middle = (cell.x0 + cell.x1) / 2;
+  const bounds = columns.map((column, index) => {
+    const previous = columns[index - 1];
+    const next = columns[index + 1];
+    return {
+      column,
+      from: previous ? (previous.x1 + column.x0) / 2 : -Infinity,
+      to: next ? (column.x1 + next.x0) / 2 : Infinity,
+    };
+  });
+  const first = bounds[0]!;
+  if (first.column.role === 'name' && cell.x0 < first.to) return first.column;
+  return (bounds.find((bound) => middle >= bound.from && middle < bound.to) ?? bounds[bounds.length - 1]!)
+    .column;
+}
