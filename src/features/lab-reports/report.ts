@@ -57,12 +57,21 @@ function panelHeaderCells(row: Row): Row['cells'] {
   return cells.length === row.cells.length ? cells : [];
 }
 
-/** A row's raw results: against its table's columns when a table is in force, else along the row. */
-function rawsOf(row: Row, table: TableModel | undefined): { raws: RawResult[]; unread?: string } {
-  if (!table) return { raws: parseRow(row).map((raw) => ({ ...raw, reading: 'row' as const })) };
-  const read = readTableRow(table, row);
-  if (!read) return { raws: [] };
-  return 'raw' in read ? { raws: [read.raw] } : { raws: [], unread: read.unread };
+/**
+ * A row's raw results: against the columns of the tables in force (one, or several side by side),
+ * else along the row.
+ */
+function rawsOf(row: Row, tables: TableModel[]): { raws: RawResult[]; unread: string[] } {
+  if (tables.length === 0)
+    return { raws: parseRow(row).map((raw) => ({ ...raw, reading: 'row' as const })), unread: [] };
+  const raws: RawResult[] = [];
+  const unread: string[] = [];
+  for (const table of tables) {
+    const read = readTableRow(table, row);
+    if (read && 'raw' in read) raws.push(read.raw);
+    else if (read) unread.push(read.unread);
+  }
+  return { raws, unread };
 }
 
 type Gate = { results: LabResult[]; unmatched: UnmatchedRow[] };
@@ -95,9 +104,11 @@ export async function parseReport(bytes: Buffer, mediaType: MediaType): Promise<
     const tolerance = page.width * 0.04;
     for (const row of rows) {
       if (tables.some((table) => table.headerY === row.y)) continue;
-      const table = tables.filter((candidate) => candidate.headerY < row.y).at(-1);
-      const { raws, unread } = rawsOf(row, table);
-      if (unread) gate.unmatched.push({ page: row.page, text: unread, reason: 'no value in the result column' });
+      const above = tables.filter((candidate) => candidate.headerY < row.y);
+      const latest = above.at(-1)?.headerY;
+      const { raws, unread } = rawsOf(row, above.filter((table) => table.headerY === latest));
+      for (const text of unread)
+        gate.unmatched.push({ page: row.page, text, reason: 'no value in the result column' });
       if (raws.length === 0) {
         for (const cell of panelHeaderCells(row)) {
           const name = cell.text.trim();

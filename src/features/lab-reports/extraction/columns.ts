@@ -15,6 +15,9 @@ export type TableModel = {
   columns: Column[];
   /** The row of titles: rows below it (until the next table) are read against the columns. */
   headerY: number;
+  /** The page's horizontal share (two tables side by side on a two-column page each own theirs). */
+  from: number;
+  to: number;
 };
 
 const ROLE_WORDS: [ColumnRole, RegExp][] = [
@@ -72,14 +75,18 @@ function titleRow(row: Row): { cell: Cell; role: ColumnRole }[] | undefined {
 }
 
 /** Collection-date columns in one of the rows just above the titles: two or more dates side by side. */
-function dateColumns(rows: Row[], at: number): { cells: { cell: Cell; time: number }[]; y: number } | undefined {
+function dateColumns(
+  rows: Row[],
+  at: number,
+  inside: (cell: Cell) => boolean,
+): { cell: Cell; time: number }[] | undefined {
   for (let index = at; index >= Math.max(0, at - 4); index -= 1) {
     const row = rows[index]!;
-    const dated = row.cells.flatMap((cell) => {
+    const dated = row.cells.filter(inside).flatMap((cell) => {
       const time = columnDate(cell.text);
       return time === undefined ? [] : [{ cell, time }];
     });
-    if (dated.length >= 2) return { cells: dated, y: row.y };
+    if (dated.length >= 2) return dated;
   }
   return undefined;
 }
@@ -106,38 +113,58 @@ export function findTables(rows: Row[]): TableModel[] {
   rows.forEach((row, index) => {
     const titles = titleRow(row);
     if (!titles) return;
-    const columns: Column[] = titles.map(({ cell, role }) => ({
-      role,
-      x0: cell.x0,
-      x1: cell.x1,
-      title: cell.text,
-    }));
-    const dates = dateColumns(rows, index);
-    if (dates) {
-      for (const { cell } of dates.cells)
-        columns.push({ role: 'previous', x0: cell.x0, x1: cell.x1, title: cell.text });
-      const dated = columns.filter((column) => dates.cells.some(({ cell }) => cell.x0 === column.x0));
-      const current =
-        markedCurrent(rows, index, dated) ??
-        dated.reduce((latest, column) =>
-          columnDate(column.title)! > columnDate(latest.title)! ? column : latest,
-        );
-      // An explicit "Result" title beside date columns names the current one; otherwise the date does.
-      if (!columns.some((column) => column.role === 'result')) current.role = 'result';
-    }
-    const results = columns.filter((column) => column.role === 'result');
-    // Two "result" titles (Result … Previous result read as two results): the first is current.
-    results.slice(1).forEach((column) => (column.role = 'previous'));
-    if (results.length === 0) return;
-    if (!columns.some((column) => column.role === 'name')) {
-      const left = Math.min(...rows.slice(index + 1, index + 6).map((below) => below.cells[0]?.x0 ?? Infinity));
-      const first = Math.min(...columns.map((column) => column.x0));
-      if (left < first) columns.push({ role: 'name', x0: left, x1: left, title: '' });
-    }
-    columns.sort((a, b) => a.x0 - b.x0);
-    tables.push({ page: row.page, columns, headerY: row.y });
+    // A two-column page repeats its titles ("Test Result Range   Test Result Range"): each run
+    // that starts with a name title is a table of its own, side by side.
+    const starts = titles.filter(({ role }) => role === 'name');
+    const groups =
+      starts.length >= 2
+        ? starts.map((start, at) => {
+            const end = starts[at + 1]?.cell.x0 ?? Infinity;
+            return titles.filter(({ cell }) => cell.x0 >= start.cell.x0 && cell.x0 < end);
+          })
+        : [titles];
+    groups.forEach((group, at) => {
+      const from = at === 0 ? -Infinity : group[0]!.cell.x0 - 1;
+      const to = groups[at + 1]?.[0]?.cell.x0 ? groups[at + 1]![0]!.cell.x0 - 1 : Infinity;
+      const table = tableOf(rows, index, group, from, to);
+      if (table) tables.push(table);
+    });
   });
   return tables;
+}
+
+function tableOf(
+  rows: Row[],
+  index: number,
+  titles: { cell: Cell; role: ColumnRole }[],
+  from: number,
+  to: number,
+): TableModel | undefined {
+  const row = rows[index]!;
+  const columns: Column[] = titles.map(({ cell, role }) => ({ role, x0: cell.x0, x1: cell.x1, title: cell.text }));
+  const inside = (cell: Cell) => cell.x0 >= from && cell.x0 < to;
+  const dates = dateColumns(rows, index, inside);
+  if (dates) {
+    const dated: Column[] = dates.map(({ cell }) => ({ role: 'previous', x0: cell.x0, x1: cell.x1, title: cell.text }));
+    columns.push(...dated);
+    const current =
+      markedCurrent(rows, index, dated) ??
+      dated.reduce((latest, column) => (columnDate(column.title)! > columnDate(latest.title)! ? column : latest));
+    // An explicit "Result" title beside date columns names the current one; otherwise the date does.
+    if (!columns.some((column) => column.role === 'result')) current.role = 'result';
+  }
+  const results = columns.filter((column) => column.role === 'result');
+  if (results.length === 0) return undefined;
+  // Two "result" titles (Result … Result read as current and earlier): the first is current.
+  results.slice(1).forEach((column) => (column.role = 'previous'));
+  if (!columns.some((column) => column.role === 'name')) {
+    const below = rows.slice(index + 1, index + 6).flatMap((next) => next.cells.filter(inside).slice(0, 1));
+    const left = Math.min(...below.map((cell) => cell.x0));
+    const first = Math.min(...columns.map((column) => column.x0));
+    if (left < first) columns.push({ role: 'name', x0: left, x1: left, title: '' });
+  }
+  columns.sort((a, b) => a.x0 - b.x0);
+  return { page: row.page, columns, headerY: row.y, from, to };
 }
 
 /**

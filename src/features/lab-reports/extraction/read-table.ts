@@ -17,6 +17,7 @@ export type TableRow = { raw: RawResult } | { unread: string } | undefined;
 function byRole(table: TableModel, row: Row): Map<ColumnRole, Cell[]> {
   const parts = new Map<ColumnRole, Cell[]>();
   for (const cell of row.cells) {
+    if (cell.x0 < table.from || cell.x0 >= table.to) continue;
     const role = columnOf(table, cell).role;
     parts.set(role, [...(parts.get(role) ?? []), cell]);
   }
@@ -82,21 +83,24 @@ export function readTableRow(table: TableModel, row: Row): TableRow {
   readResultCell(wordsOf(parts.get('result')), reading);
   readRangeCell(wordsOf(parts.get('range')), reading);
   for (const word of wordsOf(parts.get('flag'))) if (FLAG_WORD.test(word)) reading.flag ??= word;
-  const unitText = joined(parts.get('unit')).trim();
-  if (unitText) reading.units = unitText;
+  // A long unit runs into the range printed after it (`mL/min/1.73m2 >59`): the range words are the range's.
+  const unitWords = joined(parts.get('unit')).trim().split(/\s+/).filter(Boolean);
+  const rangeAt = unitWords.findIndex((word, at) => at > 0 && /^[<>≤≥(]?\d/.test(word));
+  if (rangeAt > 0) readRangeCell(tidy(unitWords.splice(rangeAt).join(' ')).split(' '), reading);
+  if (unitWords.length > 0) reading.units = unitWords.join(' ');
   reading.flag ??= nameFlag;
   if (reading.value === undefined) {
     // A range where the result belongs (`>35` in a value column is a value; `20 - 40` is not).
-    if (name && reading.rangeInValue) return { unread: row.text };
+    if (name && reading.rangeInValue) return { unread: joined([...parts.values()].flat()) };
     return undefined;
   }
-  if (!name || !/[a-z]{2}/i.test(name)) return { unread: row.text };
+  if (!name || !/[a-z]{2}/i.test(name)) return { unread: joined([...parts.values()].flat()) };
   const used = [...(parts.get('name') ?? []), ...(parts.get('result') ?? [])];
   const confidence = lowestConfidence(used);
   return {
     raw: {
       name,
-      x: parts.get('name')?.[0]?.x0 ?? row.cells[0]!.x0,
+      x: parts.get('name')?.[0]?.x0 ?? table.from,
       page: row.page,
       y: row.y,
       value: reading.value,
