@@ -4,44 +4,20 @@ import { PANEL_NAMES } from './dictionary/biomarkers.ts';
 import { findBiomarker, isKnownName, normalName } from './dictionary/match.ts';
 import { findTables, type TableModel } from './extraction/columns.ts';
 import { readTableRow } from './extraction/read-table.ts';
-import { recognise } from './extraction/ocr.ts';
 import { isColumnHeader, parseRow, type RawResult } from './extraction/parse-values.ts';
-import { readPdf, UnreadableFileError } from './extraction/pdf-text.ts';
+import { UnreadableFileError } from './extraction/pdf-text.ts';
 import { readMetadata } from './extraction/metadata.ts';
-import { buildRows, type Row } from './extraction/rows.ts';
-import type { PageText } from './extraction/tokens.ts';
+import type { Row } from './extraction/rows.ts';
 import { interpret } from './interpret.ts';
 import type { MediaType } from './media-types.ts';
 import { judgeResult } from './plausibility.ts';
+import { DEFAULT_READER, MAX_PAGES, readPages, type ReaderOptions } from './read-pages.ts';
 import type { LabPanel, LabResult, ParsedReport, UnmatchedRow } from './result-types.ts';
 
-export { UnreadableFileError };
-
-/** Pages read per report; the rest are left out and said so in the report notes. */
-export const MAX_PAGES = 20;
+export { MAX_PAGES, UnreadableFileError };
 
 const PANEL_WORDS =
   /\b(panel|profile|chemistry|hematology|haematology|lipids?|thyroid|count|cbc|cmp|bmp|metabolic|urinalysis|iron|vitamins?|hormones?|liver|kidney|renal|inflammation|coagulation|immunology|diabetes|cardiac|electrolytes|differential|fbc|endocrinology|biochemistry)\b/i;
-
-async function readPages(
-  bytes: Buffer,
-  mediaType: MediaType,
-): Promise<{ pages: PageText[]; ocrPages: number; total: number }> {
-  if (mediaType !== 'application/pdf') {
-    return { pages: [await recognise(bytes, 1)], ocrPages: 1, total: 1 };
-  }
-  const pdfPages = await readPdf(bytes, { maxPages: MAX_PAGES });
-  const pages: PageText[] = [];
-  let ocrPages = 0;
-  for (const page of pdfPages) {
-    if (page.kind === 'text') pages.push(page.text);
-    else {
-      ocrPages += 1;
-      pages.push(await recognise(page.png, page.page));
-    }
-  }
-  return { pages, ocrPages, total: pdfPages.length };
-}
 
 /** A row that names a group of tests: short, no numbers, a panel word or all capitals, not a test itself. */
 function panelHeaderCells(row: Row): Row['cells'] {
@@ -87,14 +63,21 @@ function admit(raw: RawResult, panel: LabPanel | undefined, row: Row, into: Gate
   into.results.push(interpret(judged.raw, panel, { entry: found.entry, confidence: judged.confidence }));
 }
 
-export async function parseReport(bytes: Buffer, mediaType: MediaType): Promise<ParsedReport> {
-  const { pages, ocrPages, total } = await readPages(bytes, mediaType);
+/**
+ * One file read into results. `options` (OCR steps) exists for the bench; the service always
+ * reads with the defaults.
+ */
+export async function parseReport(
+  bytes: Buffer,
+  mediaType: MediaType,
+  options: ReaderOptions = DEFAULT_READER,
+): Promise<ParsedReport> {
+  const { pages, ocrPages, total } = await readPages(bytes, mediaType, options);
   const panels: LabPanel[] = [];
   const panelByKey = new Map<string, LabPanel>();
   const gate: Gate = { results: [], unmatched: [] };
   const allRows: Row[] = [];
-  for (const page of pages) {
-    const rows = buildRows(page);
+  for (const { text: page, rows } of pages) {
     allRows.push(...rows);
     const tables = findTables(rows);
     /** Headers in force, by the x where their column starts. */

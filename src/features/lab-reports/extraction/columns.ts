@@ -167,23 +167,27 @@ function tableOf(
   return { page: row.page, columns, headerY: row.y, from, to };
 }
 
-/**
- * The column a cell belongs to. The name column owns everything that starts left of the first
- * other column's reach; other cells go to the column whose span (widened to the midpoints between
- * neighbours) holds the cell's middle.
- */
-export function columnOf(table: TableModel, cell: Pick<Cell, 'x0' | 'x1'>): Column {
+/** Each column with the horizontal span it owns: its own, widened to the midpoints between neighbours. */
+export function columnSpans(table: TableModel): { column: Column; from: number; to: number }[] {
   const columns = table.columns;
-  const middle = (cell.x0 + cell.x1) / 2;
-  const bounds = columns.map((column, index) => {
+  return columns.map((column, index) => {
     const previous = columns[index - 1];
     const next = columns[index + 1];
     return {
       column,
-      from: previous ? (previous.x1 + column.x0) / 2 : -Infinity,
-      to: next ? (column.x1 + next.x0) / 2 : Infinity,
+      from: previous ? (previous.x1 + column.x0) / 2 : table.from,
+      to: next ? (column.x1 + next.x0) / 2 : table.to,
     };
   });
+}
+
+/**
+ * The column a cell belongs to. The name column owns everything that starts left of the first
+ * other column's reach; other cells go to the column whose span holds the cell's middle.
+ */
+export function columnOf(table: TableModel, cell: Pick<Cell, 'x0' | 'x1'>): Column {
+  const middle = (cell.x0 + cell.x1) / 2;
+  const bounds = columnSpans(table);
   const first = bounds[0]!;
   if (first.column.role === 'name' && cell.x0 < first.to) return first.column;
   return (bounds.find((bound) => middle >= bound.from && middle < bound.to) ?? bounds[bounds.length - 1]!)

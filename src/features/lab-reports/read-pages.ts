@@ -1,0 +1,81 @@
+// The words of every page with their positions: a PDF's text layer where it has one; otherwise
+// (photos, scans) OCR over the image made ready for it (ocr-image.ts), with a second page
+// segmentation tried when the first finds little, and a digit-only pass over the numeric cells
+// of the tables found (digit-pass.ts). The OCR choices are options so the bench can measure each.
+import { findBiomarker } from './dictionary/match.ts';
+import { findTables } from './extraction/columns.ts';
+import { rereadNumbers } from './extraction/digit-pass.ts';
+import { ALL_STEPS, prepareImage, type PrepareSteps } from './extraction/ocr-image.ts';
+import { recognise } from './extraction/ocr.ts';
+import { readPdf } from './extraction/pdf-text.ts';
+import { buildRows, type Row } from './extraction/rows.ts';
+import type { PageText } from './extraction/tokens.ts';
+import type { MediaType } from './media-types.ts';
+
+/** Pages read per report; the rest are left out and said so in the report notes. */
+export const MAX_PAGES = 20;
+
+export type ReaderOptions = {
+  /** Image preparation before OCR: upscaling, shadow removal, deskewing. */
+  prepare: PrepareSteps;
+  /** `best`: automatic segmentation, and sparse-text segmentation too when that finds few results. */
+  segmentation: 'auto' | 'sparse' | 'best';
+  /** Read the numeric cells of tables again with digits only. */
+  digitPass: boolean;
+};
+export const DEFAULT_READER: ReaderOptions = { prepare: ALL_STEPS, segmentation: 'best', digitPass: true };
+
+export type ReadPage = { text: PageText; rows: Row[] };
+
+/** Fewer rows than this that look like results (a known name and a number) try the other segmentation. */
+const FEW_RESULT_ROWS = 4;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+function resultLikeRows(rows: Row[]): number {
+  return rows.filter((row) => {
+    const first = row.cells[0]?.text ?? '';
+    return /\d/.test(row.text) && findBiomarker(first.replace(/[\d.,<>%-]+$/g, '').trim()) !== undefined;
+  }).length;
+}
+
+async function readImage(bytes: Buffer, page: number, options: ReaderOptions): Promise<ReadPage> {
+  const prepared = await prepareImage(bytes, options.prepare);
+  const size = { width: prepared.width, height: prepared.height };
+  const read = async (segmentation: 'auto' | 'sparse') => {
+    const text = await recognise(prepared.png, page, size, segmentation);
+    return { text, rows: buildRows(text) };
+  };
+  let chosen = await read(options.segmentation === 'sparse' ? 'sparse' : 'auto');
+  if (options.segmentation === 'best' && resultLikeRows(chosen.rows) < FEW_RESULT_ROWS) {
+    const sparse = await read('sparse');
+    if (resultLikeRows(sparse.rows) > resultLikeRows(chosen.rows)) chosen = sparse;
+  }
+  if (!options.digitPass) return chosen;
+  const tables = findTables(chosen.rows);
+  if (tables.length === 0) return chosen;
+  const height = median(chosen.text.tokens.map((token) => token.height));
+  const { rows } = await rereadNumbers(chosen.rows, tables, prepared, height);
+  return { text: chosen.text, rows };
+}
+
+export async function readPages(
+  bytes: Buffer,
+  mediaType: MediaType,
+  options: ReaderOptions,
+): Promise<{ pages: ReadPage[]; ocrPages: number; total: number }> {
+  if (mediaType !== 'application/pdf') {
+    return { pages: [await readImage(bytes, 1, options)], ocrPages: 1, total: 1 };
+  }
+  const pdfPages = await readPdf(bytes, { maxPages: MAX_PAGES });
+  const pages: ReadPage[] = [];
+  let ocrPages = 0;
+  for (const page of pdfPages) {
+    if (page.kind === 'text') pages.push({ text: page.text, rows: buildRows(page.text) });
+    else {
+      ocrPages += 1;
+      pages.push(await readImage(page.png, page.page, options));
+    }
+  }
+  return { pages, ocrPages, total: pdfPages.length };
+}
