@@ -77,6 +77,13 @@ export function judgeResult(raw: RawResult, entry: BiomarkerEntry, fuzzyName: bo
     reasons.push('name matched approximately');
   }
   const ucum = raw.units ? ucumFor(raw.units) : undefined;
+  // Read along a row (no table titles to say which column is the result), a number counts only
+  // with a unit or a range beside it: a bare number beside a word is a phone number, an ID, a date.
+  if (raw.reading === 'row' && !raw.units && !raw.referenceText)
+    return { emit: false, reason: `"${raw.value}" has neither a unit nor a range beside it` };
+  // Labs never print a whole number with a leading zero (`02`, `007`): that is a code or a date part.
+  if (raw.value !== undefined && /^0\d/.test(raw.value))
+    return { emit: false, reason: `"${raw.value}" is not how a result is printed` };
   let result: RawResult = { ...raw };
   let printedRange = raw.referenceText ? rangeText(raw.referenceText) : undefined;
   const fixedEnds = printedRange ? repairedRangeEnds(printedRange) : undefined;

@@ -37,6 +37,7 @@ const LIMITS: Record<string, Limits> = {
   hba1c: [2, 25],
   tsh: [0, 1000],
   esr: [0, 200],
+  urine_ph: [4, 9.5],
 };
 
 /** Cell counts, per µL (white cells 0.1–500 ×10³, platelets 1–5000 ×10³, red cells 0.5–10 ×10⁶). */
@@ -77,7 +78,8 @@ export function withinLimits(entry: BiomarkerEntry, value: number, ucum: string 
   }
   const limits = LIMITS[entry.key];
   if (!limits || !entry.ucum) return undefined;
-  const main = ucum === undefined ? undefined : convertValue(entry, value, ucum, entry.ucum);
+  // A test reported without a unit symbol of its own (pH) is judged in its one scale.
+  const main = ucum === undefined ? (entry.ucum.startsWith('[') ? value : undefined) : convertValue(entry, value, ucum, entry.ucum);
   if (main === undefined) return undefined;
   return main >= limits[0] && main <= limits[1];
 }
