@@ -32,7 +32,10 @@ function onlyPointsAdded(before: string, again: string): boolean {
   return at === old.length;
 }
 
-function cutOut(image: PreparedImage, box: { x0: number; y0: number; x1: number; y1: number }): Buffer {
+type Box = { x0: number; y0: number; x1: number; y1: number };
+
+/** The box cut out on a white margin; `blackAndWhite`: every pixel darker than midway between the box's extremes is ink. */
+function cutOut(image: PreparedImage, box: Box, blackAndWhite = false): Buffer {
   const margin = 12;
   const x0 = Math.max(0, Math.floor(box.x0));
   const y0 = Math.max(0, Math.floor(box.y0));
@@ -43,6 +46,21 @@ function cutOut(image: PreparedImage, box: { x0: number; y0: number; x1: number;
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, canvas.width, canvas.height);
   context.drawImage(image.canvas, x0, y0, width, height, margin, margin, width, height);
+  if (blackAndWhite) {
+    const pixels = context.getImageData(0, 0, canvas.width, canvas.height);
+    let darkest = 255;
+    let lightest = 0;
+    for (let at = 0; at < pixels.data.length; at += 4) {
+      darkest = Math.min(darkest, pixels.data[at]!);
+      lightest = Math.max(lightest, pixels.data[at]!);
+    }
+    const threshold = (darkest + lightest) / 2;
+    for (let at = 0; at < pixels.data.length; at += 4) {
+      const value = pixels.data[at]! < threshold ? 0 : 255;
+      pixels.data[at] = pixels.data[at + 1] = pixels.data[at + 2] = value;
+    }
+    context.putImageData(pixels, 0, 0);
+  }
   return canvas.toBuffer('image/png');
 }
 
@@ -131,11 +149,16 @@ async function missedValue(
   const after = mine.filter((cell, at) => cell.x0 > from && roles[at] !== 'result');
   const to = Math.min(span.to, ...after.map((cell) => cell.x0 - textHeight * 0.3));
   if (!(to - from > textHeight)) return undefined;
-  const read = await readLine(
-    cutOut(image, { x0: from, x1: to, y0: row.y - textHeight * 1.25, y1: row.y + textHeight * 0.45 }),
-    VALUE_CHARACTERS,
-  );
-  const text = read.text.replace(/\s+/g, ' ').trim();
-  if (read.confidence < MIN_CONFIDENCE || !/^([HL]{1,2} )?[<>]?\d+([.,]\d+)*( [HL]{1,2})?$/.test(text)) return undefined;
-  return { text, x0: span.column.x0, x1: span.column.x1, confidence: read.confidence };
+  // Read twice, in grey and in black and white: a value nobody saw the first time is taken only
+  // when both readings agree (a small 71 reads as 11 in one of them now and then).
+  const box = { x0: from, x1: to, y0: row.y - textHeight * 1.25, y1: row.y + textHeight * 0.45 };
+  const grey = await readLine(cutOut(image, box), VALUE_CHARACTERS);
+  const text = grey.text.replace(/\s+/g, ' ').trim();
+  if (grey.confidence < MIN_CONFIDENCE || !/^([HL]{1,2} )?[<>]?\d+([.,]\d+)*( [HL]{1,2})?$/.test(text)) return undefined;
+  const sharp = await readLine(cutOut(image, box, true), VALUE_CHARACTERS);
+  const other = sharp.text.replace(/\s+/g, ' ').trim();
+  // Agreeing but for a decimal point one of them lost: the one that kept it.
+  const agreed = other === text || onlyPointsAdded(other, text) ? text : onlyPointsAdded(text, other) ? other : undefined;
+  if (!agreed) return undefined;
+  return { text: agreed, x0: span.column.x0, x1: span.column.x1, confidence: Math.min(grey.confidence, sharp.confidence) };
 }

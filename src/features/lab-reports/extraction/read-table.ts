@@ -43,7 +43,14 @@ function nameOf(cells: Cell[] | undefined): { name: string; flag?: string } {
 
 type Reading = { value?: string; flag?: string; units?: string; range?: string; rangeInValue?: boolean };
 
-function readResultCell(words: string[], into: Reading) {
+/** A flag letter run into its value (`L18`, `H212`, `35.7H` is handled by classify). */
+const FLAG_ON_VALUE = /^(HH|LL|H|L)([<>]?\d[\d.,]*)$/;
+
+function readResultCell(printed: string[], into: Reading) {
+  const words = printed.flatMap((word) => {
+    const glued = FLAG_ON_VALUE.exec(word);
+    return glued ? [glued[1]!, glued[2]!] : [word];
+  });
   for (const word of words) {
     const piece = classify(word);
     if (piece.kind === 'flag' || FLAG_WORD.test(word)) into.flag ??= word;
@@ -60,7 +67,15 @@ function readResultCell(words: string[], into: Reading) {
 function readRangeCell(printed: string[], into: Reading) {
   const numbers: string[] = [];
   // Ranges printed in brackets, `(135-165)`, `[4.0-5.8]`, read as the range inside.
-  const words = printed.map((word) => word.replace(/^[([](?=[\d<>≤≥.])|(?<=\d)[)\]]$/g, ''));
+  const words = printed.flatMap((word) => {
+    const bare = word
+      .replace(/^[([](?=[\d<>≤≥.])|(?<=\d)[)\]]$/g, '')
+      // OCR reads a range's dash as a point between two decimals (`3.9.5.5`).
+      .replace(/^(\d+\.\d+)\.(\d+\.\d+)$/, '$1-$2');
+    // A unit printed against the range (`20-40%`).
+    const unit = /^(.*\d)(%)$/.exec(bare);
+    return unit ? [unit[1]!, unit[2]!] : [bare];
+  });
   for (const word of words) {
     const piece = classify(word);
     if (piece.kind === 'range') into.range ??= piece.text;
