@@ -17,13 +17,34 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { TruthDocument, TruthFile, TruthResult } from './lab-report-truth.ts';
 
-type Analyte = { name: string; unit: string; range: string; current: string; flag: string; earlier: string[] };
+type Analyte = {
+  name: string;
+  unit: string;
+  range: string;
+  current: string;
+  flag: string;
+  earlier: string[];
+};
 
 /** Invented results of a full blood count and a chemistry panel, SI units. */
 const ANALYTES: Analyte[] = [
   { name: 'Haemoglobin', unit: 'g/L', range: '115-165', current: '109', flag: 'L', earlier: ['131', '124'] },
-  { name: 'White cell count', unit: 'x10^9/L', range: '4.0-11.0', current: '7.2', flag: '', earlier: ['12.9', '6.1'] },
-  { name: 'Platelet count', unit: 'x10^9/L', range: '150-400', current: '412', flag: 'H', earlier: ['388', '240'] },
+  {
+    name: 'White cell count',
+    unit: 'x10^9/L',
+    range: '4.0-11.0',
+    current: '7.2',
+    flag: '',
+    earlier: ['12.9', '6.1'],
+  },
+  {
+    name: 'Platelet count',
+    unit: 'x10^9/L',
+    range: '150-400',
+    current: '412',
+    flag: 'H',
+    earlier: ['388', '240'],
+  },
   { name: 'Mean cell volume', unit: 'fL', range: '80-100', current: '84', flag: '', earlier: ['78', '92'] },
   { name: 'Sodium', unit: 'mmol/L', range: '135-145', current: '139', flag: '', earlier: ['133', '141'] },
   { name: 'Potassium', unit: 'mmol/L', range: '3.5-5.2', current: '5.6', flag: 'H', earlier: ['4.1', '3.3'] },
@@ -33,7 +54,12 @@ const ANALYTES: Analyte[] = [
   { name: 'TSH', unit: 'mIU/L', range: '0.50-4.00', current: '2.10', flag: '', earlier: ['4.80', '3.20'] },
 ];
 
-const truthOf = (file: string, kind: TruthFile['kind'], results: TruthResult[], analytes = ANALYTES): TruthFile => ({
+const truthOf = (
+  file: string,
+  kind: TruthFile['kind'],
+  results: TruthResult[],
+  analytes = ANALYTES,
+): TruthFile => ({
   file,
   kind,
   results,
@@ -42,7 +68,12 @@ const truthOf = (file: string, kind: TruthFile['kind'], results: TruthResult[], 
 
 type Pen = {
   page: PDFPage;
-  text(text: string, x: number, y: number, options?: { bold?: boolean; size?: number; overprint?: boolean }): void;
+  text(
+    text: string,
+    x: number,
+    y: number,
+    options?: { bold?: boolean; size?: number; overprint?: boolean },
+  ): void;
   superscript(text: string, x: number, y: number): void;
   width(text: string, size?: number): number;
 };
@@ -82,7 +113,9 @@ function letterhead(pen: Pen) {
 
 function footer(pen: Pen, y: number) {
   pen.text('* Tested at our referral laboratory (site code QX).', 40, y, { size: 7 });
-  pen.text('Page 1 of 1   Report printed 20-Nov-2024 09:14   NATA accreditation 2019', 40, y + 12, { size: 7 });
+  pen.text('Page 1 of 1   Report printed 20-Nov-2024 09:14   NATA accreditation 2019', 40, y + 12, {
+    size: 7,
+  });
 }
 
 const saved = async (document: PDFDocument) => Buffer.from(await document.save());
@@ -114,11 +147,22 @@ async function cumulative(latestFirst: boolean): Promise<TruthDocument> {
     pen.text(row % 3 === 0 ? 'QX' : 'KV', 370, y, { size: 7 });
     pen.text(`(${analyte.range})`, 400, y);
     pen.text(analyte.unit, 480, y);
-    results.push({ name: analyte.name, value: analyte.current, unit: analyte.unit, range: `(${analyte.range})`, flag: analyte.flag });
+    results.push({
+      name: analyte.name,
+      value: analyte.current,
+      unit: analyte.unit,
+      range: `(${analyte.range})`,
+      flag: analyte.flag,
+    });
   });
   footer(pen, 204 + ANALYTES.length * 15 + 30);
   const file = latestFirst ? 'cumulative-latest-first.pdf' : 'cumulative-dates.pdf';
-  return { label: file, bytes: await saved(document), mediaType: 'application/pdf', truth: truthOf(file, 'text-pdf', results) };
+  return {
+    label: file,
+    bytes: await saved(document),
+    mediaType: 'application/pdf',
+    truth: truthOf(file, 'text-pdf', results),
+  };
 }
 
 function earlierFlag(analyte: Analyte, index: number): string {
@@ -144,13 +188,31 @@ async function previousColumn(): Promise<TruthDocument> {
     pen.text(analyte.earlier[1]!, 270, y);
     pen.text(analyte.unit, 350, y);
     pen.text(analyte.range.replace('-', ' - '), 420, y);
-    results.push({ name: analyte.name, value: analyte.current, unit: analyte.unit, range: analyte.range, flag: analyte.flag });
+    results.push({
+      name: analyte.name,
+      value: analyte.current,
+      unit: analyte.unit,
+      range: analyte.range,
+      flag: analyte.flag,
+    });
   });
   footer(pen, 178 + ANALYTES.length * 15 + 30);
-  return { label: 'previous-column.pdf', bytes: await saved(document), mediaType: 'application/pdf', truth: truthOf('previous-column.pdf', 'text-pdf', results) };
+  return {
+    label: 'previous-column.pdf',
+    bytes: await saved(document),
+    mediaType: 'application/pdf',
+    truth: truthOf('previous-column.pdf', 'text-pdf', results),
+  };
 }
 
-type Printed = { name: string; flag: string; value: string; range: string; unit: string; ownLineRange?: string };
+type Printed = {
+  name: string;
+  flag: string;
+  value: string;
+  range: string;
+  unit: string;
+  ownLineRange?: string;
+};
 
 /** Flags printed before the value, units inside the range column, `>35` ranges, a range on its own line. */
 const FLAGGED: Printed[] = [
@@ -159,12 +221,21 @@ const FLAGGED: Printed[] = [
   { name: 'HDL Cholesterol', flag: '', value: '52', range: '>35', unit: 'mg/dL' },
   { name: 'Lymphocytes', flag: 'L', value: '18', range: '20 - 40', unit: '%' },
   { name: 'Neutrophils', flag: '', value: '71', range: '40 - 80', unit: '%' },
-  { name: 'Triglycerides', flag: 'H', value: '212', range: '', unit: 'mg/dL', ownLineRange: 'Normal < 150; borderline 150 - 199' },
+  {
+    name: 'Triglycerides',
+    flag: 'H',
+    value: '212',
+    range: '',
+    unit: 'mg/dL',
+    ownLineRange: 'Normal < 150; borderline 150 - 199',
+  },
   { name: 'ALT', flag: '', value: '24', range: '7 - 56', unit: 'U/L' },
   { name: 'Vitamin B12', flag: 'Low', value: '180', range: '211 - 911', unit: 'pg/mL' },
 ];
 
-async function flagsBeforeValues(options: { overprint: boolean }): Promise<{ pdf: Buffer; truth: TruthResult[] }> {
+async function flagsBeforeValues(options: {
+  overprint: boolean;
+}): Promise<{ pdf: Buffer; truth: TruthResult[] }> {
   const { document, pen } = await newDocument();
   letterhead(pen);
   const bold = { bold: true, overprint: options.overprint };
@@ -175,7 +246,8 @@ async function flagsBeforeValues(options: { overprint: boolean }): Promise<{ pdf
   let y = 180;
   for (const row of FLAGGED) {
     pen.text(row.name, 40, y, { bold: row.flag !== '', overprint: options.overprint && row.flag !== '' });
-    if (options.overprint) pen.superscript(row.name === 'Glucose' ? '2' : '1', 40 + pen.width(row.name) + 3, y);
+    if (options.overprint)
+      pen.superscript(row.name === 'Glucose' ? '2' : '1', 40 + pen.width(row.name) + 3, y);
     pen.text(row.flag ? `${row.flag} ${row.value}` : row.value, 230, y, {
       bold: row.flag !== '',
       overprint: options.overprint && row.flag !== '',
@@ -195,7 +267,12 @@ async function flagsBeforeValues(options: { overprint: boolean }): Promise<{ pdf
 async function flagsDocument(overprint: boolean): Promise<TruthDocument> {
   const file = overprint ? 'overprinted.pdf' : 'flags-before-values.pdf';
   const { pdf, truth } = await flagsBeforeValues({ overprint });
-  return { label: file, bytes: pdf, mediaType: 'application/pdf', truth: { file, kind: 'text-pdf', results: truth } };
+  return {
+    label: file,
+    bytes: pdf,
+    mediaType: 'application/pdf',
+    truth: { file, kind: 'text-pdf', results: truth },
+  };
 }
 
 const run = promisify(execFile);
@@ -218,7 +295,14 @@ async function photo(source: { pdf: Buffer; truth: TruthResult[] }, label: strin
   const folder = await mkdtemp(join(tmpdir(), 'lab-photo-'));
   try {
     await writeFile(join(folder, 'page.pdf'), source.pdf);
-    await run('pdftoppm', ['-r', '84', '-png', '-singlefile', join(folder, 'page.pdf'), join(folder, 'page')]);
+    await run('pdftoppm', [
+      '-r',
+      '84',
+      '-png',
+      '-singlefile',
+      join(folder, 'page.pdf'),
+      join(folder, 'page'),
+    ]);
     const image = await loadImage(await readFile(join(folder, 'page.png')));
     const canvas = createCanvas(image.width, image.height);
     const context = canvas.getContext('2d');
@@ -235,7 +319,12 @@ async function photo(source: { pdf: Buffer; truth: TruthResult[] }, label: strin
     context.fillStyle = shadow;
     context.fillRect(0, 0, canvas.width, canvas.height);
     const bytes = canvas.toBuffer('image/jpeg', 85);
-    return { label, bytes, mediaType: 'image/jpeg', truth: { file: label, kind: 'image', results: source.truth } };
+    return {
+      label,
+      bytes,
+      mediaType: 'image/jpeg',
+      truth: { file: label, kind: 'image', results: source.truth },
+    };
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
@@ -243,7 +332,13 @@ async function photo(source: { pdf: Buffer; truth: TruthResult[] }, label: strin
 
 /** The text-PDF class documents (fast: no OCR). */
 export async function textClassDocuments(): Promise<TruthDocument[]> {
-  return [await cumulative(false), await cumulative(true), await previousColumn(), await flagsDocument(false), await flagsDocument(true)];
+  return [
+    await cumulative(false),
+    await cumulative(true),
+    await previousColumn(),
+    await flagsDocument(false),
+    await flagsDocument(true),
+  ];
 }
 
 /** The photographed class document (needs pdftoppm; read by OCR). */

@@ -90,7 +90,10 @@ export function addTally(into: Tally, from: Tally): Tally {
 }
 
 const keyOf = (name: string, unit?: string) => matchBiomarker(name, unit || undefined)?.key;
-const words = (text: string) => normalName(text).replace(/[^a-z0-9%]+/g, ' ').trim();
+const words = (text: string) =>
+  normalName(text)
+    .replace(/[^a-z0-9%]+/g, ' ')
+    .trim();
 
 function sameValue(printed: string, result: LabResult): boolean {
   const text = printed.replace(/\s+/g, '');
@@ -135,7 +138,10 @@ function sameFlag(printed: string, result: LabResult): boolean {
 export type Mismatch = { printed?: TruthResult; result?: LabResult; problem: string };
 
 /** One document's results against its truth. */
-export function scoreResults(truth: TruthFile, results: readonly LabResult[]): { tally: Tally; mismatches: Mismatch[] } {
+export function scoreResults(
+  truth: TruthFile,
+  results: readonly LabResult[],
+): { tally: Tally; mismatches: Mismatch[] } {
   const tally = emptyTally();
   const mismatches: Mismatch[] = [];
   const left = [...results];
@@ -154,7 +160,11 @@ export function scoreResults(truth: TruthFile, results: readonly LabResult[]): {
     tally.found += 1;
     const checks: [keyof Tally, boolean, string][] = [
       ['values', sameValue(printed.value, result), `value ${result.source.value ?? '-'}`],
-      ['units', unitForm(result.source.units) === unitForm(printed.unit), `unit ${result.source.units ?? '-'}`],
+      [
+        'units',
+        unitForm(result.source.units) === unitForm(printed.unit),
+        `unit ${result.source.units ?? '-'}`,
+      ],
       ['ranges', sameRange(printed.range, result), `range ${result.source.reference_text ?? '-'}`],
       ['flags', sameFlag(printed.flag, result), `flag ${result.interpretation.flag ?? '-'}`],
     ];

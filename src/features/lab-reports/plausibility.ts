@@ -14,8 +14,7 @@ import { parseNumber, parseRange, type ParsedRange } from './extraction/ranges.t
 export const NEEDS_REVIEW_BELOW = 0.75;
 
 export type Judgement =
-  | { emit: true; raw: RawResult; confidence: number; reasons: string[] }
-  | { emit: false; reason: string };
+  { emit: true; raw: RawResult; confidence: number; reasons: string[] } | { emit: false; reason: string };
 
 /** `(135-165)`, `4,800 - 10,800`, `[1.5-4.1]` → the range text parseRange reads. */
 export function rangeText(text: string): string {
@@ -71,7 +70,7 @@ function rangeScaled(text: string, power: number): string | undefined {
 export function judgeResult(raw: RawResult, entry: BiomarkerEntry, fuzzyName: boolean): Judgement {
   const reasons: string[] = [];
   let confidence = 1;
-  if (raw.ocrConfidence !== undefined) confidence *= 0.6 + 0.4 * Math.min(raw.ocrConfidence, 100) / 100;
+  if (raw.ocrConfidence !== undefined) confidence *= 0.6 + (0.4 * Math.min(raw.ocrConfidence, 100)) / 100;
   if (fuzzyName) {
     confidence *= 0.85;
     reasons.push('name matched approximately');
@@ -137,8 +136,9 @@ function restoreDecimal(
     withinLimits(entry, candidate, ucum) !== false && (!against || nearRange(candidate, against));
   // The value lost its point: only a whole number of two digits or more, and only when a range
   // (or the test's limits) says where the value belongs.
+  // Without a range only one lost point is considered (the limits alone say little about the scale).
   if (/^\d{2,}$/.test(text) && (range || withinLimits(entry, value, ucum) === false))
-    for (const power of [1, 2]) {
+    for (const power of range ? [1, 2] : [1]) {
       const candidate = scaled(value, power);
       if (fits(candidate, range)) return { value: candidate.toFixed(power) };
     }
@@ -147,7 +147,8 @@ function restoreDecimal(
     for (const power of [1, 2]) {
       const candidate = rangeScaled(printedRange, power);
       const parsed = candidate ? parseRange(candidate) : undefined;
-      if (candidate && parsed && nearRange(value, parsed) && sameScale(value, parsed)) return { range: candidate };
+      if (candidate && parsed && nearRange(value, parsed) && sameScale(value, parsed))
+        return { range: candidate };
     }
   return undefined;
 }

@@ -89,7 +89,10 @@ export async function parseReport(
       if (tables.some((table) => table.headerY === row.y)) continue;
       const above = tables.filter((candidate) => candidate.headerY < row.y);
       const latest = above.at(-1)?.headerY;
-      const { raws, unread } = rawsOf(row, above.filter((table) => table.headerY === latest));
+      const { raws, unread } = rawsOf(
+        row,
+        above.filter((table) => table.headerY === latest),
+      );
       for (const text of unread)
         gate.unmatched.push({ page: row.page, text, reason: 'no value in the result column' });
       if (raws.length === 0) {
@@ -111,7 +114,9 @@ export async function parseReport(
         continue;
       }
       for (const raw of raws) {
-        const panel = active.filter((held) => held.x <= raw.x + tolerance).sort((a, b) => b.x - a.x)[0]?.panel;
+        const panel = active
+          .filter((held) => held.x <= raw.x + tolerance)
+          .sort((a, b) => b.x - a.x)[0]?.panel;
         admit(raw, panel, row, gate);
       }
     }

@@ -67,7 +67,11 @@ const COUNT_SCALE: Record<string, number> = {
  * known for the test in that unit, undefined when they are not (the caller then relies on the
  * printed range).
  */
-export function withinLimits(entry: BiomarkerEntry, value: number, ucum: string | undefined): boolean | undefined {
+export function withinLimits(
+  entry: BiomarkerEntry,
+  value: number,
+  ucum: string | undefined,
+): boolean | undefined {
   if (ucum === '%' && /_percent$/.test(entry.key)) return value >= 0 && value <= 100;
   const counts = COUNT_LIMITS[entry.key];
   if (counts) {
@@ -79,7 +83,12 @@ export function withinLimits(entry: BiomarkerEntry, value: number, ucum: string 
   const limits = LIMITS[entry.key];
   if (!limits || !entry.ucum) return undefined;
   // A test reported without a unit symbol of its own (pH) is judged in its one scale.
-  const main = ucum === undefined ? (entry.ucum.startsWith('[') ? value : undefined) : convertValue(entry, value, ucum, entry.ucum);
+  const main =
+    ucum === undefined
+      ? entry.ucum.startsWith('[')
+        ? value
+        : undefined
+      : convertValue(entry, value, ucum, entry.ucum);
   if (main === undefined) return undefined;
   return main >= limits[0] && main <= limits[1];
 }

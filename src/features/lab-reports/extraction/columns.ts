@@ -29,10 +29,7 @@ const ROLE_WORDS: [ColumnRole, RegExp][] = [
     'result',
     /^((your |current |latest |observed |measured |test )?(results?|values?)|current|latest|ergebnis|befund|wert|resultat|résultat|valeur|resultado|valor|risultato|valore|sonuç|uitslag|resultaat)$/,
   ],
-  [
-    'unit',
-    /^(units?|uom|unit of measure|einheit|unités?|unidad(es)?|unità|unidade|birim|eenheid)$/,
-  ],
+  ['unit', /^(units?|uom|unit of measure|einheit|unités?|unidad(es)?|unità|unidade|birim|eenheid)$/],
   [
     'range',
     /^((biological |bio\.? )?(reference|ref\.?|normal|standard|expected)( (range|ranges|interval|intervals|values?|limits?))?|ranges?|referenzbereich|normbereich|referenzwerte?|valeurs? (de référence|normales?|usuelles)|intervalle de référence|valores? de referencia|rango( de referencia)?|intervalo de referencia|valori di riferimento|intervallo di riferimento|valores de referência|referans( aralığı| değer(i|leri)?)?|referentiewaarden?)( ?(\/|&|and) ?units?)?$/,
@@ -59,7 +56,9 @@ export function roleOfTitle(text: string): ColumnRole | undefined {
 
 /** A date as printed in a cumulative report's column title (`02-Aug-19`, `14/03/2025`, `2025-03-14`). */
 function columnDate(text: string): number | undefined {
-  const cleaned = text.trim().replace(/^(\d{1,2})-([A-Za-z]{3})-(\d{2})$/, (_, d, m, y) => `${d} ${m} 20${y}`);
+  const cleaned = text
+    .trim()
+    .replace(/^(\d{1,2})-([A-Za-z]{3})-(\d{2})$/, (_, d, m, y) => `${d} ${m} 20${y}`);
   const date = readDate(cleaned, true) ?? readDate(cleaned, false);
   return date ? Date.parse(date) : undefined;
 }
@@ -141,15 +140,27 @@ function tableOf(
   to: number,
 ): TableModel | undefined {
   const row = rows[index]!;
-  const columns: Column[] = titles.map(({ cell, role }) => ({ role, x0: cell.x0, x1: cell.x1, title: cell.text }));
+  const columns: Column[] = titles.map(({ cell, role }) => ({
+    role,
+    x0: cell.x0,
+    x1: cell.x1,
+    title: cell.text,
+  }));
   const inside = (cell: Cell) => cell.x0 >= from && cell.x0 < to;
   const dates = dateColumns(rows, index, inside);
   if (dates) {
-    const dated: Column[] = dates.map(({ cell }) => ({ role: 'previous', x0: cell.x0, x1: cell.x1, title: cell.text }));
+    const dated: Column[] = dates.map(({ cell }) => ({
+      role: 'previous',
+      x0: cell.x0,
+      x1: cell.x1,
+      title: cell.text,
+    }));
     columns.push(...dated);
     const current =
       markedCurrent(rows, index, dated) ??
-      dated.reduce((latest, column) => (columnDate(column.title)! > columnDate(latest.title)! ? column : latest));
+      dated.reduce((latest, column) =>
+        columnDate(column.title)! > columnDate(latest.title)! ? column : latest,
+      );
     // An explicit "Result" title beside date columns names the current one; otherwise the date does.
     if (!columns.some((column) => column.role === 'result')) current.role = 'result';
   }

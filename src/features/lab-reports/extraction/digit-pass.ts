@@ -154,11 +154,18 @@ async function missedValue(
   const box = { x0: from, x1: to, y0: row.y - textHeight * 1.25, y1: row.y + textHeight * 0.45 };
   const grey = await readLine(cutOut(image, box), VALUE_CHARACTERS);
   const text = grey.text.replace(/\s+/g, ' ').trim();
-  if (grey.confidence < MIN_CONFIDENCE || !/^([HL]{1,2} )?[<>]?\d+([.,]\d+)*( [HL]{1,2})?$/.test(text)) return undefined;
+  if (grey.confidence < MIN_CONFIDENCE || !/^([HL]{1,2} )?[<>]?\d+([.,]\d+)*( [HL]{1,2})?$/.test(text))
+    return undefined;
   const sharp = await readLine(cutOut(image, box, true), VALUE_CHARACTERS);
   const other = sharp.text.replace(/\s+/g, ' ').trim();
   // Agreeing but for a decimal point one of them lost: the one that kept it.
-  const agreed = other === text || onlyPointsAdded(other, text) ? text : onlyPointsAdded(text, other) ? other : undefined;
+  const agreed =
+    other === text || onlyPointsAdded(other, text) ? text : onlyPointsAdded(text, other) ? other : undefined;
   if (!agreed) return undefined;
-  return { text: agreed, x0: span.column.x0, x1: span.column.x1, confidence: Math.min(grey.confidence, sharp.confidence) };
+  return {
+    text: agreed,
+    x0: span.column.x0,
+    x1: span.column.x1,
+    confidence: Math.min(grey.confidence, sharp.confidence),
+  };
 }

@@ -36,7 +36,8 @@ export async function prepareImage(bytes: Buffer, steps: PrepareSteps = ALL_STEP
   const image = await decode(bytes);
   if (!image.width || !image.height) throw new UnreadableFileError('the image has no pixels');
   const done: string[] = [];
-  const factor = steps.upscale && image.width < TARGET_WIDTH ? Math.min(MAX_UPSCALE, TARGET_WIDTH / image.width) : 1;
+  const factor =
+    steps.upscale && image.width < TARGET_WIDTH ? Math.min(MAX_UPSCALE, TARGET_WIDTH / image.width) : 1;
   if (factor > 1) done.push(`upscaled ×${factor.toFixed(2)}`);
   let canvas: Canvas = createCanvas(Math.round(image.width * factor), Math.round(image.height * factor));
   let context = canvas.getContext('2d');
@@ -63,7 +64,13 @@ export async function prepareImage(bytes: Buffer, steps: PrepareSteps = ALL_STEP
       done.push(`deskewed ${angle.toFixed(2)}°`);
     }
   }
-  return { png: canvas.toBuffer('image/png'), width: canvas.width, height: canvas.height, steps: done, canvas };
+  return {
+    png: canvas.toBuffer('image/png'),
+    width: canvas.width,
+    height: canvas.height,
+    steps: done,
+    canvas,
+  };
 }
 
 /**

@@ -34,10 +34,20 @@ function lowestConfidence(cells: Cell[]): number | undefined {
 
 /** The name as printed, without footnote marks and without a flag letter printed after it. */
 function nameOf(cells: Cell[] | undefined): { name: string; flag?: string } {
-  const words = joined(cells).replace(NAME_MARKS, '').replace(/[,;:]$/, '').trim().split(/\s+/);
+  const words = joined(cells)
+    .replace(NAME_MARKS, '')
+    .replace(/[,;:]$/, '')
+    .trim()
+    .split(/\s+/);
   const last = words[words.length - 1];
   if (words.length > 1 && last && /^(H|L|HH|LL|High|Low|HIGH|LOW)$/.test(last))
-    return { name: words.slice(0, -1).join(' ').replace(/[,;:]$/, ''), flag: last };
+    return {
+      name: words
+        .slice(0, -1)
+        .join(' ')
+        .replace(/[,;:]$/, ''),
+      flag: last,
+    };
   return { name: words.join(' ') };
 }
 

@@ -50,7 +50,9 @@ export function withoutOverprint(tokens: TextToken[]): TextToken[] {
     const near = Math.max(token.height * 0.3, 0.5);
     const copy = kept.find(
       (held) =>
-        held.text === token.text && Math.abs(held.x0 - token.x0) <= near && Math.abs(held.y - token.y) <= near,
+        held.text === token.text &&
+        Math.abs(held.x0 - token.x0) <= near &&
+        Math.abs(held.y - token.y) <= near,
     );
     if (!copy) kept.push(token);
   }
