@@ -87,6 +87,28 @@ describe('the table model: which column is the current result', () => {
     assert.deepEqual([potassium?.value, potassium?.flag, potassium?.units], ['5.6', 'H', 'mmol/L']);
   });
 
+  test('"In range" and "Out of range": the current result is in whichever the row fills', () => {
+    const rows = [
+      row(
+        100,
+        [40, 'Test Name'],
+        [200, 'In Range'],
+        [280, 'Out Of Range'],
+        [380, 'Reference Range'],
+        [480, 'Lab'],
+      ),
+      row(116, [40, 'Glucose'], [200, '89'], [380, '65-99 mg/dL'], [480, 'EN']),
+      row(130, [40, 'Potassium'], [280, '5.6 H'], [380, '3.5-5.3 mmol/L'], [480, 'EN']),
+    ];
+    assert.deepEqual(
+      readAll(rows).map((raw) => [raw.name, raw.value, raw.flag]),
+      [
+        ['Glucose', '89', undefined],
+        ['Potassium', '5.6', 'H'],
+      ],
+    );
+  });
+
   test('column titles in the common forms of several languages', () => {
     const cases: [string, string | undefined][] = [
       ['Investigation', 'name'],
@@ -98,6 +120,9 @@ describe('the table model: which column is the current result', () => {
       ['Biological Reference Interval', 'range'],
       ['REFERENCE RANGE / UNITS', 'range'],
       ['Flag', 'flag'],
+      ['BİRİM', 'unit'],
+      ['Test Description', 'name'],
+      ['Method', 'other'],
       ['Patient name', undefined],
     ];
     for (const [title, role] of cases) assert.equal(roleOfTitle(title), role, title);

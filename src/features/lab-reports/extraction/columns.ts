@@ -27,7 +27,7 @@ const ROLE_WORDS: [ColumnRole, RegExp][] = [
   ],
   [
     'result',
-    /^((your |current |latest |observed |measured |test )?(results?|values?)|current|latest|ergebnis|befund|wert|resultat|résultat|valeur|resultado|valor|risultato|valore|sonuç|uitslag|resultaat)$/,
+    /^((your |current |latest |observed |measured |test )?(results?|values?)|current|latest|in range|within range|out of range|outside range|ergebnis|befund|wert|resultat|résultat|valeur|resultado|valor|risultato|valore|sonuç|uitslag|resultaat)$/,
   ],
   ['unit', /^(units?|uom|unit of measure|einheit|unités?|unidad(es)?|unità|unidade|birim|eenheid)$/],
   [
@@ -36,15 +36,22 @@ const ROLE_WORDS: [ColumnRole, RegExp][] = [
   ],
   ['flag', /^(flags?|status|indicator|abnormal|abn|h\/l|kennzeichen|indicateur)$/],
   ['code', /^(lab|lab code|site|performing lab|labo|code)$/],
+  // Columns that are neither: their cells go to them and are never read as a value or unit.
+  [
+    'other',
+    /^(methods?|methodology|technology|technique|specimen|sample( type)?|comments?|remarks?|notes?|methode|méthode|método|metodo|yöntem|numune)$/,
+  ],
   [
     'name',
-    /^(tests?|test name|tests? performed|investigations?|analytes?|parameters?|examinations?|components?|descriptions?|determinations?|untersuchung|analyse|analyses|examen|paramètre|prueba|determinación|parámetro|esame|analisi|exame|tetkik( adı)?|test adı|bepaling|onderzoek)$/,
+    /^(tests?|test name|test descriptions?|tests? performed|investigations?|analytes?|parameters?|examinations?|components?|descriptions?|determinations?|untersuchung|analyse|analyses|examen|paramètre|prueba|determinación|parámetro|esame|analisi|exame|tetkik( adı)?|test adı|bepaling|onderzoek)$/,
   ],
 ];
 
 const wordsOf = (text: string) =>
   text
     .toLowerCase()
+    // Turkish İ lowercases to i with a combining dot.
+    .replace(/\u0307/g, '')
     .replace(/[:.*]+$/g, '')
     .replace(/\s+/g, ' ')
     .trim();
@@ -166,8 +173,13 @@ function tableOf(
   }
   const results = columns.filter((column) => column.role === 'result');
   if (results.length === 0) return undefined;
-  // Two "result" titles (Result … Result read as current and earlier): the first is current.
-  results.slice(1).forEach((column) => (column.role = 'previous'));
+  // Two "result" titles (Result … Result read as current and earlier): the first is current —
+  // except "In range" / "Out of range", two columns of the current result (a row fills one).
+  const split = results.every((column) => /range/i.test(column.title));
+  if (!split) results.slice(1).forEach((column) => (column.role = 'previous'));
+  // The leftmost title over the names need not be a name's ("Specimen" over test names).
+  const leftmost = columns.reduce((first, column) => (column.x0 < first.x0 ? column : first));
+  if (!columns.some((column) => column.role === 'name') && leftmost.role === 'other') leftmost.role = 'name';
   if (!columns.some((column) => column.role === 'name')) {
     const below = rows.slice(index + 1, index + 6).flatMap((next) => next.cells.filter(inside).slice(0, 1));
     const left = Math.min(...below.map((cell) => cell.x0));
