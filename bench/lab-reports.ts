@@ -230,6 +230,10 @@ async function ocrSteps(documents: TruthDocument[]) {
       { prepare: DEFAULT_READER.prepare, segmentation: 'best', digitPass: false },
     ],
     ['+ digit-only pass (all steps: the default)', DEFAULT_READER],
+    [
+      'all steps but upscaling',
+      { ...DEFAULT_READER, prepare: { ...DEFAULT_READER.prepare, upscale: false } },
+    ],
   ];
   console.log(
     `OCR steps on ${documents.length} image documents (${documents.map((document) => document.label).join(', ')}):`,
