@@ -3,8 +3,10 @@
 // segmentation tried when the first finds little, and a digit-only pass over the numeric cells
 // of the tables found (digit-pass.ts). The OCR choices are options so the bench can measure each.
 import { findBiomarker } from './dictionary/match.ts';
-import { findTables } from './extraction/columns.ts';
+import { findTables, tablesInForce } from './extraction/columns.ts';
 import { rereadNumbers } from './extraction/digit-pass.ts';
+import { parseRow } from './extraction/parse-values.ts';
+import { readTableRow } from './extraction/read-table.ts';
 import { ALL_STEPS, prepareImage, type PrepareSteps } from './extraction/ocr-image.ts';
 import { recognise } from './extraction/ocr.ts';
 import { readPdf } from './extraction/pdf-text.ts';
@@ -18,7 +20,7 @@ export const MAX_PAGES = 20;
 export type ReaderOptions = {
   /** Image preparation before OCR: upscaling, shadow removal, deskewing. */
   prepare: PrepareSteps;
-  /** `best`: automatic segmentation, and sparse-text segmentation too when that finds few results. */
+  /** `best`: automatic segmentation, and sparse-text segmentation too when that misses values. */
   segmentation: 'auto' | 'sparse' | 'best';
   /** Read the numeric cells of tables again with digits only. */
   digitPass: boolean;
@@ -27,16 +29,30 @@ export const DEFAULT_READER: ReaderOptions = { prepare: ALL_STEPS, segmentation:
 
 export type ReadPage = { text: PageText; rows: Row[] };
 
-/** Fewer rows than this that look like results (a known name and a number) try the other segmentation. */
-const FEW_RESULT_ROWS = 4;
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-function resultLikeRows(rows: Row[]): number {
-  return rows.filter((row) => {
-    const first = row.cells[0]?.text ?? '';
-    return /\d/.test(row.text) && findBiomarker(first.replace(/[\d.,<>%-]+$/g, '').trim()) !== undefined;
-  }).length;
+/**
+ * How well a reading went: rows naming a known test, and how many of them yield a value (against
+ * the table found, else along the row with a unit or range beside it).
+ */
+function readingQuality(rows: Row[]): { named: number; valued: number } {
+  const tables = findTables(rows);
+  let named = 0;
+  let valued = 0;
+  for (const row of rows) {
+    if (!findBiomarker(row.cells[0]?.text ?? '')) continue;
+    named += 1;
+    const inForce = tablesInForce(tables, row);
+    const value =
+      inForce.length > 0
+        ? inForce.some((table) => {
+            const read = readTableRow(table, row);
+            return read !== undefined && 'raw' in read;
+          })
+        : parseRow(row).some((raw) => raw.value !== undefined && (raw.units || raw.referenceText));
+    if (value) valued += 1;
+  }
+  return { named, valued };
 }
 
 async function readImage(bytes: Buffer, page: number, options: ReaderOptions): Promise<ReadPage> {
@@ -47,9 +63,12 @@ async function readImage(bytes: Buffer, page: number, options: ReaderOptions): P
     return { text, rows: buildRows(text) };
   };
   let chosen = await read(options.segmentation === 'sparse' ? 'sparse' : 'auto');
-  if (options.segmentation === 'best' && resultLikeRows(chosen.rows) < FEW_RESULT_ROWS) {
+  // Rows naming a test without a value: the layout analysis lost cells; the sparse reading
+  // finds text in no particular order and often keeps them.
+  const first = readingQuality(chosen.rows);
+  if (options.segmentation === 'best' && (first.valued < first.named || first.named < 3)) {
     const sparse = await read('sparse');
-    if (resultLikeRows(sparse.rows) > resultLikeRows(chosen.rows)) chosen = sparse;
+    if (readingQuality(sparse.rows).valued > first.valued) chosen = sparse;
   }
   if (!options.digitPass) return chosen;
   const tables = findTables(chosen.rows);

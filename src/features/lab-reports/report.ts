@@ -1,8 +1,10 @@
-// One uploaded file → a parsed report: pages read (text layer, else OCR), rows rebuilt, rows read
-// as results, panel headers remembered per column, results interpreted, metadata read.
+// One uploaded file → a parsed report: pages read (text layer, else OCR; read-pages.ts), rows
+// read against the table found on the page (its column titles) or along the row where there is
+// none, each candidate let through the plausibility gate (plausibility.ts) or kept under
+// `unmatched` with the reason, panel headers remembered per column, metadata read.
 import { PANEL_NAMES } from './dictionary/biomarkers.ts';
 import { findBiomarker, isKnownName, normalName } from './dictionary/match.ts';
-import { findTables, type TableModel } from './extraction/columns.ts';
+import { findTables, type TableModel, tablesInForce } from './extraction/columns.ts';
 import { readTableRow } from './extraction/read-table.ts';
 import { isColumnHeader, parseRow, type RawResult } from './extraction/parse-values.ts';
 import { UnreadableFileError } from './extraction/pdf-text.ts';
@@ -64,6 +66,38 @@ function admit(raw: RawResult, panel: LabPanel | undefined, row: Row, into: Gate
 }
 
 /**
+ * Panel headers ("COMPLETE BLOOD COUNT") and the results under them. A header holds for its own
+ * page column until the next header there (two-column pages keep both), across pages.
+ */
+function panelTracker() {
+  const panels: LabPanel[] = [];
+  const byKey = new Map<string, LabPanel>();
+  /** Headers in force, by the x where their column starts. */
+  let active: { x: number; panel: LabPanel }[] = [];
+  return {
+    panels,
+    /** `tolerance`: headers and their rows start at about the same x (skew shifts a photo's edge). */
+    header(cell: Row['cells'][number], tolerance: number) {
+      const name = cell.text.trim();
+      const key = normalName(name)
+        .replace(/[^a-z0-9]+/g, '_')
+        .replace(/^_|_$/g, '');
+      let panel = byKey.get(key);
+      if (!panel) {
+        panel = { id: panels.length + 1, name, key };
+        panels.push(panel);
+        byKey.set(key, panel);
+      }
+      active = active.filter((held) => Math.abs(held.x - cell.x0) > tolerance);
+      active.push({ x: cell.x0, panel });
+    },
+    at(x: number, tolerance: number): LabPanel | undefined {
+      return active.filter((held) => held.x <= x + tolerance).sort((a, b) => b.x - a.x)[0]?.panel;
+    },
+  };
+}
+
+/**
  * One file read into results. `options` (OCR steps) exists for the bench; the service always
  * reads with the defaults.
  */
@@ -73,56 +107,23 @@ export async function parseReport(
   options: ReaderOptions = DEFAULT_READER,
 ): Promise<ParsedReport> {
   const { pages, ocrPages, total } = await readPages(bytes, mediaType, options);
-  const panels: LabPanel[] = [];
-  const panelByKey = new Map<string, LabPanel>();
+  const panels = panelTracker();
   const gate: Gate = { results: [], unmatched: [] };
-  const allRows: Row[] = [];
   for (const { text: page, rows } of pages) {
-    allRows.push(...rows);
     const tables = findTables(rows);
-    /** Headers in force, by the x where their column starts. */
-    let active: { x: number; panel: LabPanel }[] = [];
-    // Headers and their rows start at about the same x: within 4% of the page's width (points on a
-    // text page, pixels on a photo, where skew shifts a column's edge a little down the page).
+    // Within 4% of the page's width: points on a text page, pixels on a photo.
     const tolerance = page.width * 0.04;
     for (const row of rows) {
       if (tables.some((table) => table.headerY === row.y)) continue;
-      const above = tables.filter((candidate) => candidate.headerY < row.y);
-      const latest = above.at(-1)?.headerY;
-      const { raws, unread } = rawsOf(
-        row,
-        above.filter((table) => table.headerY === latest),
-      );
+      const { raws, unread } = rawsOf(row, tablesInForce(tables, row));
       for (const text of unread)
         gate.unmatched.push({ page: row.page, text, reason: 'no value in the result column' });
-      if (raws.length === 0) {
-        for (const cell of panelHeaderCells(row)) {
-          const name = cell.text.trim();
-          const key = normalName(name)
-            .replace(/[^a-z0-9]+/g, '_')
-            .replace(/^_|_$/g, '');
-          let panel = panelByKey.get(key);
-          if (!panel) {
-            panel = { id: panels.length + 1, name, key };
-            panels.push(panel);
-            panelByKey.set(key, panel);
-          }
-          // A header replaces the one above it in its own column only (two-column pages keep both).
-          active = active.filter((held) => Math.abs(held.x - cell.x0) > tolerance);
-          active.push({ x: cell.x0, panel });
-        }
-        continue;
-      }
-      for (const raw of raws) {
-        const panel = active
-          .filter((held) => held.x <= raw.x + tolerance)
-          .sort((a, b) => b.x - a.x)[0]?.panel;
-        admit(raw, panel, row, gate);
-      }
+      if (raws.length === 0) for (const cell of panelHeaderCells(row)) panels.header(cell, tolerance);
+      for (const raw of raws) admit(raw, panels.at(raw.x, tolerance), row, gate);
     }
   }
-  const metadata = readMetadata(allRows);
-  const usedPanels = panels.filter((panel) =>
+  const metadata = readMetadata(pages.flatMap((page) => page.rows));
+  const usedPanels = panels.panels.filter((panel) =>
     gate.results.some((result) => result.biomarker.panel_id === panel.id),
   );
   const notes = total >= MAX_PAGES ? `only the first ${MAX_PAGES} pages were read` : undefined;

@@ -190,6 +190,13 @@ function tableOf(
   return { page: row.page, columns, headerY: row.y, from, to };
 }
 
+/** The tables a row is read against: those of the nearest title row above it (one, or several side by side). */
+export function tablesInForce(tables: TableModel[], row: Pick<Row, 'y'>): TableModel[] {
+  const above = tables.filter((table) => table.headerY < row.y);
+  const latest = above.at(-1)?.headerY;
+  return above.filter((table) => table.headerY === latest);
+}
+
 /** Each column with the horizontal span it owns: its own, widened to the midpoints between neighbours. */
 export function columnSpans(table: TableModel): { column: Column; from: number; to: number }[] {
   const columns = table.columns;

@@ -4,7 +4,7 @@
 // 1.5 - 4.1 → 15-41); the second reading is taken only when it has the same digits in the same
 // order and differs in punctuation alone, so it can restore a point but never invent a digit.
 import { createCanvas } from '@napi-rs/canvas';
-import { columnOf, columnSpans, type TableModel } from './columns.ts';
+import { columnOf, columnSpans, type TableModel, tablesInForce } from './columns.ts';
 import type { PreparedImage } from './ocr-image.ts';
 import { readLine } from './ocr.ts';
 import type { Row } from './rows.ts';
@@ -77,9 +77,7 @@ export async function rereadNumbers(
   let changed = 0;
   const out: Row[] = [];
   for (const row of rows) {
-    const above = tables.filter((table) => table.headerY < row.y);
-    const latest = above.at(-1)?.headerY;
-    const inForce = above.filter((table) => table.headerY === latest);
+    const inForce = tablesInForce(tables, row);
     if (inForce.length === 0) {
       out.push(row);
       continue;
