@@ -119,6 +119,7 @@ describe('the table model: which column is the current result', () => {
       ['Valores de referencia', 'range'],
       ['Biological Reference Interval', 'range'],
       ['REFERENCE RANGE / UNITS', 'range'],
+      ['REFERENCE RANGE UNITS', 'range'],
       ['Flag', 'flag'],
       ['BİRİM', 'unit'],
       ['Test Description', 'name'],

@@ -32,7 +32,7 @@ const ROLE_WORDS: [ColumnRole, RegExp][] = [
   ['unit', /^(units?|uom|unit of measure|einheit|unités?|unidad(es)?|unità|unidade|birim|eenheid)$/],
   [
     'range',
-    /^((biological |bio\.? )?(reference|ref\.?|normal|standard|expected)( (range|ranges|interval|intervals|values?|limits?))?|ranges?|referenzbereich|normbereich|referenzwerte?|valeurs? (de référence|normales?|usuelles)|intervalle de référence|valores? de referencia|rango( de referencia)?|intervalo de referencia|valori di riferimento|intervallo di riferimento|valores de referência|referans( aralığı| değer(i|leri)?)?|referentiewaarden?)( ?(\/|&|and) ?units?)?$/,
+    /^((biological |bio\.? )?(reference|ref\.?|normal|standard|expected)( (range|ranges|interval|intervals|values?|limits?))?|ranges?|referenzbereich|normbereich|referenzwerte?|valeurs? (de référence|normales?|usuelles)|intervalle de référence|valores? de referencia|rango( de referencia)?|intervalo de referencia|valori di riferimento|intervallo di riferimento|valores de referência|referans( aralığı| değer(i|leri)?)?|referentiewaarden?)( ?(\/|&|and)? ?units?)?$/,
   ],
   ['flag', /^(flags?|status|indicator|abnormal|abn|h\/l|kennzeichen|indicateur)$/],
   ['code', /^(lab|lab code|site|performing lab|labo|code)$/],
