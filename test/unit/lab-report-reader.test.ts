@@ -271,3 +271,18 @@ describe('text drawn several times, and superscripts', () => {
     );
   });
 });
+
+describe('hostile images', () => {
+  test('a broken PNG or JPEG fails as unreadable and the process carries on (a native decoder would end it)', async () => {
+    const { parseReport, UnreadableFileError } = await import('../../src/features/lab-reports/report.ts');
+    const broken = [
+      Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('not really a PNG')]),
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46]),
+    ];
+    for (const bytes of broken)
+      await assert.rejects(
+        parseReport(bytes, bytes[0] === 0xff ? 'image/jpeg' : 'image/png'),
+        UnreadableFileError,
+      );
+  });
+});

@@ -51,9 +51,10 @@ function resultsRead(rows: Row[]): number {
 
 async function readImage(bytes: Buffer, page: number, options: ReaderOptions): Promise<ReadPage> {
   const prepared = await prepareImage(bytes, options.prepare);
-  const size = { width: prepared.width, height: prepared.height };
   const read = async (segmentation: 'auto' | 'sparse') => {
-    const text = await recognise(prepared.png, page, size, segmentation);
+    const text = prepared
+      ? await recognise(prepared.png, page, { width: prepared.width, height: prepared.height }, segmentation)
+      : await recognise(bytes, page, undefined, segmentation);
     return { text, rows: buildRows(text) };
   };
   let chosen = await read(options.segmentation === 'sparse' ? 'sparse' : 'auto');
@@ -65,7 +66,7 @@ async function readImage(bytes: Buffer, page: number, options: ReaderOptions): P
     const sparse = await read('sparse');
     if (resultsRead(sparse.rows) > first) chosen = sparse;
   }
-  if (!options.digitPass) return chosen;
+  if (!options.digitPass || !prepared) return chosen;
   const tables = findTables(chosen.rows);
   if (tables.length === 0) return chosen;
   const height = median(chosen.text.tokens.map((token) => token.height));

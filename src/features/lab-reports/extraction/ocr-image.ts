@@ -1,10 +1,14 @@
-// An image made ready for OCR, with @napi-rs/canvas (the canvas pdfjs-dist already renders scans
-// with; native, prebuilt, nothing downloaded): small pictures upscaled (a ≈700 px wide phone photo
+// An image made ready for OCR: decoded by pure-JS decoders (pngjs, jpeg-js — an uploaded file is
+// hostile until proven otherwise, and the native decoder of @napi-rs/canvas ends the process on a
+// broken PNG, where these throw), then drawn with @napi-rs/canvas (the canvas pdfjs-dist already
+// renders scans with; prebuilt, nothing downloaded) from the decoded pixels: small pictures upscaled (a ≈700 px wide phone photo
 // has letters too small for the engine, and decimal points vanish), shadows removed (each pixel
 // divided by the page's local brightness, so a shadow across the sheet is paper again), and a
 // hand-held slant turned straight (the angle whose rows of ink are sharpest). Each step can be
 // switched off, so the bench measures what it is worth.
-import { type Canvas, createCanvas, type Image, loadImage } from '@napi-rs/canvas';
+import { type Canvas, createCanvas } from '@napi-rs/canvas';
+import jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
 import { UnreadableFileError } from './errors.ts';
 
 export type PrepareSteps = { upscale: boolean; shadows: boolean; deskew: boolean };
@@ -24,17 +28,56 @@ export type PreparedImage = {
   canvas: Canvas;
 };
 
-async function decode(bytes: Buffer): Promise<Image> {
+/** Decoded pixels beyond this are refused before they are allocated (a 20 MB JPEG can claim gigapixels). */
+const MAX_PIXELS = 40_000_000;
+
+const isPng = (bytes: Buffer) => bytes.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex'));
+const isJpeg = (bytes: Buffer) => bytes[0] === 0xff && bytes[1] === 0xd8;
+
+/** The image's pixels on a canvas, or undefined for formats prepared as they are (GIF, WebP, BMP). */
+function decode(bytes: Buffer): Canvas | undefined {
+  let decoded: { width: number; height: number; data: Uint8Array };
   try {
-    return await loadImage(bytes);
+    if (isPng(bytes)) decoded = PNG.sync.read(bytes);
+    else if (isJpeg(bytes))
+      decoded = jpeg.decode(bytes, {
+        useTArray: true,
+        maxResolutionInMP: MAX_PIXELS / 1e6,
+        maxMemoryUsageInMB: 512,
+      });
+    else return undefined;
   } catch {
     throw new UnreadableFileError('the image could not be decoded');
   }
+  if (!decoded.width || !decoded.height) throw new UnreadableFileError('the image has no pixels');
+  if (decoded.width * decoded.height > MAX_PIXELS)
+    throw new UnreadableFileError('the image has too many pixels');
+  const canvas = createCanvas(decoded.width, decoded.height);
+  const context = canvas.getContext('2d');
+  const pixels = context.createImageData(decoded.width, decoded.height);
+  pixels.data.set(decoded.data.subarray(0, pixels.data.length));
+  // Transparent pixels over white paper, not black.
+  for (let at = 3; at < pixels.data.length; at += 4) {
+    const alpha = pixels.data[at]! / 255;
+    if (alpha === 1) continue;
+    for (let channel = at - 3; channel < at; channel += 1)
+      pixels.data[channel] = Math.round(pixels.data[channel]! * alpha + 255 * (1 - alpha));
+    pixels.data[at] = 255;
+  }
+  context.putImageData(pixels, 0, 0);
+  return canvas;
 }
 
-export async function prepareImage(bytes: Buffer, steps: PrepareSteps = ALL_STEPS): Promise<PreparedImage> {
-  const image = await decode(bytes);
-  if (!image.width || !image.height) throw new UnreadableFileError('the image has no pixels');
+/**
+ * The image made ready for OCR; undefined for a format the pure-JS decoders do not read (GIF,
+ * WebP, BMP: OCR reads those as they are).
+ */
+export async function prepareImage(
+  bytes: Buffer,
+  steps: PrepareSteps = ALL_STEPS,
+): Promise<PreparedImage | undefined> {
+  const image = decode(bytes);
+  if (!image) return undefined;
   const done: string[] = [];
   const factor =
     steps.upscale && image.width < TARGET_WIDTH ? Math.min(MAX_UPSCALE, TARGET_WIDTH / image.width) : 1;
