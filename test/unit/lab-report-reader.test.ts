@@ -198,7 +198,6 @@ describe('plausibility before output', () => {
     });
     assert.ok(platelets.emit);
     assert.equal(platelets.raw.value, '3.5');
-    assert.equal(platelets.raw.printedValue, '35');
     assert.ok(platelets.confidence < 0.75);
   });
 

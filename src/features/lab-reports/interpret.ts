@@ -117,10 +117,10 @@ export function interpret(
     source: {
       name: raw.name,
       ...(panel ? { panel: panel.name } : {}),
-      ...(raw.value === undefined ? {} : { value: raw.printedValue ?? raw.value }),
+      ...(raw.value === undefined ? {} : { value: raw.value }),
       ...(raw.units ? { units: raw.units } : {}),
       ...(raw.flag ? { flag: raw.flag } : {}),
-      ...(raw.referenceText ? { reference_text: raw.printedReference ?? raw.referenceText } : {}),
+      ...(raw.referenceText ? { reference_text: raw.referenceText } : {}),
     },
     biomarker: entry
       ? {

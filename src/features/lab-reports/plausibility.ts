@@ -2,7 +2,8 @@
 // result of the test it names, judged by the test's limits (dictionary/plausible.ts) and by the
 // range the report printed beside it. A value that disagrees with its range by a power of ten is
 // a lost decimal point (OCR reads 3.5 as 35, 4.5–5.5 as 45–55): it is restored from the range's
-// scale and the result is marked for review; a value that cannot be a result is not emitted.
+// scale and the result is marked for review (its `source` then gives the restored reading: what
+// the report printed, as far as the reader can tell); a value that cannot be a result is not emitted.
 // Every emitted result gets a confidence (0–1); below NEEDS_REVIEW_BELOW it needs review.
 import type { BiomarkerEntry } from './dictionary/biomarkers.ts';
 import { withinLimits } from './dictionary/plausible.ts';
@@ -88,7 +89,7 @@ export function judgeResult(raw: RawResult, entry: BiomarkerEntry, fuzzyName: bo
   const fixedEnds = printedRange ? repairedRangeEnds(printedRange) : undefined;
   if (fixedEnds) {
     printedRange = fixedEnds;
-    result = { ...result, referenceText: fixedEnds, printedReference: raw.referenceText };
+    result = { ...result, referenceText: fixedEnds };
     confidence = Math.min(confidence, 0.7);
     reasons.push('decimal point restored in the range');
   }
@@ -99,11 +100,11 @@ export function judgeResult(raw: RawResult, entry: BiomarkerEntry, fuzzyName: bo
     if (plausible === false || !sameScale(value, range)) {
       const repair = restoreDecimal(raw.value!, value, entry, ucum, range, printedRange);
       if (repair?.value !== undefined) {
-        result = { ...result, value: repair.value, printedValue: raw.value };
+        result = { ...result, value: repair.value };
         confidence = Math.min(confidence, 0.6);
         reasons.push('decimal point restored in the value');
       } else if (repair?.range !== undefined) {
-        result = { ...result, referenceText: repair.range, printedReference: raw.referenceText };
+        result = { ...result, referenceText: repair.range };
         range = parseRange(repair.range);
         confidence = Math.min(confidence, 0.7);
         reasons.push('decimal point restored in the range');

@@ -21,9 +21,6 @@ export type RawResult = {
   ocrConfidence?: number;
   /** Read against a table's columns (its titles found), or read along the row without them. */
   reading?: 'table' | 'row';
-  /** What was printed, when plausibility.ts restored a lost decimal point in the value or range. */
-  printedValue?: string;
-  printedReference?: string;
 };
 
 export type PieceKind = 'number' | 'range' | 'unit' | 'flag' | 'answer' | 'word';
