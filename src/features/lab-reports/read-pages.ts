@@ -5,8 +5,7 @@
 import { findBiomarker } from './dictionary/match.ts';
 import { findTables, tablesInForce } from './extraction/columns.ts';
 import { rereadNumbers } from './extraction/digit-pass.ts';
-import { parseRow } from './extraction/parse-values.ts';
-import { readTableRow } from './extraction/read-table.ts';
+import { readRow } from './extraction/read-table.ts';
 import { ALL_STEPS, prepareImage, type PrepareSteps } from './extraction/ocr-image.ts';
 import { recognise } from './extraction/ocr.ts';
 import { readPdf } from './extraction/pdf-text.ts';
@@ -34,19 +33,17 @@ const FEW_RESULTS = 3;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-/** How many rows of a reading yield a result: against the table found, else along the row with a unit or range. */
+/** How many rows of a reading yield a result with a known name (and, read along the row, a unit or range). */
 function resultsRead(rows: Row[]): number {
   const tables = findTables(rows);
-  return rows.filter((row) => {
-    if (!findBiomarker(row.cells[0]?.text ?? '')) return false;
-    const inForce = tablesInForce(tables, row);
-    if (inForce.length === 0)
-      return parseRow(row).some((raw) => raw.value !== undefined && (raw.units || raw.referenceText));
-    return inForce.some((table) => {
-      const read = readTableRow(table, row);
-      return read !== undefined && 'raw' in read;
-    });
-  }).length;
+  return rows.filter((row) =>
+    readRow(row, tablesInForce(tables, row)).raws.some(
+      (raw) =>
+        raw.value !== undefined &&
+        (raw.reading === 'table' || raw.units || raw.referenceText) &&
+        findBiomarker(raw.name) !== undefined,
+    ),
+  ).length;
 }
 
 async function readImage(bytes: Buffer, page: number, options: ReaderOptions): Promise<ReadPage> {

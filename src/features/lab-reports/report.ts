@@ -4,9 +4,9 @@
 // `unmatched` with the reason, panel headers remembered per column, metadata read.
 import { PANEL_NAMES } from './dictionary/biomarkers.ts';
 import { findBiomarker, isKnownName, normalName } from './dictionary/match.ts';
-import { findTables, type TableModel, tablesInForce } from './extraction/columns.ts';
-import { readTableRow } from './extraction/read-table.ts';
-import { isColumnHeader, parseRow, type RawResult } from './extraction/parse-values.ts';
+import { findTables, tablesInForce } from './extraction/columns.ts';
+import { readRow } from './extraction/read-table.ts';
+import { isColumnHeader, type RawResult } from './extraction/parse-values.ts';
 import { UnreadableFileError } from './extraction/pdf-text.ts';
 import { readMetadata } from './extraction/metadata.ts';
 import type { Row } from './extraction/rows.ts';
@@ -33,23 +33,6 @@ function panelHeaderCells(row: Row): Row['cells'] {
     );
   });
   return cells.length === row.cells.length ? cells : [];
-}
-
-/**
- * A row's raw results: against the columns of the tables in force (one, or several side by side),
- * else along the row.
- */
-function rawsOf(row: Row, tables: TableModel[]): { raws: RawResult[]; unread: string[] } {
-  if (tables.length === 0)
-    return { raws: parseRow(row).map((raw) => ({ ...raw, reading: 'row' as const })), unread: [] };
-  const raws: RawResult[] = [];
-  const unread: string[] = [];
-  for (const table of tables) {
-    const read = readTableRow(table, row);
-    if (read && 'raw' in read) raws.push(read.raw);
-    else if (read) unread.push(read.unread);
-  }
-  return { raws, unread };
 }
 
 type Gate = { results: LabResult[]; unmatched: UnmatchedRow[] };
@@ -115,7 +98,7 @@ export async function parseReport(
     const tolerance = page.width * 0.04;
     for (const row of rows) {
       if (tables.some((table) => table.headerY === row.y)) continue;
-      const { raws, unread } = rawsOf(row, tablesInForce(tables, row));
+      const { raws, unread } = readRow(row, tablesInForce(tables, row));
       for (const text of unread)
         gate.unmatched.push({ page: row.page, text, reason: 'no value in the result column' });
       if (raws.length === 0) for (const cell of panelHeaderCells(row)) panels.header(cell, tolerance);

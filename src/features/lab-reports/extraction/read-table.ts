@@ -5,7 +5,7 @@
 // numbers whose dash was lost are a range). Earlier results, lab codes and anything else in other
 // columns are never a value.
 import { columnOf, type ColumnRole, type TableModel } from './columns.ts';
-import { classify, tidy, type RawResult } from './parse-values.ts';
+import { classify, parseRow, tidy, type RawResult } from './parse-values.ts';
 import type { Cell, Row } from './rows.ts';
 
 const FLAG_WORD = /^(HH|LL|H|L|High|Low|HIGH|LOW|Abnormal|ABNORMAL|Abn|ABN|A|\*|\*\*|!)$/;
@@ -136,4 +136,27 @@ export function readTableRow(table: TableModel, row: Row): TableRow {
       reading: 'table',
     },
   };
+}
+
+/**
+ * A row's raw results: against the columns of the tables in force (one, or several side by side),
+ * and along the row for cells no table covers (a page half whose titles were not read) or for
+ * the whole row when there is no table.
+ */
+export function readRow(row: Row, tables: TableModel[]): { raws: RawResult[]; unread: string[] } {
+  const raws: RawResult[] = [];
+  const unread: string[] = [];
+  for (const table of tables) {
+    const read = readTableRow(table, row);
+    if (read && 'raw' in read) raws.push(read.raw);
+    else if (read) unread.push(read.unread);
+  }
+  const uncovered = row.cells.filter(
+    (cell) => !tables.some((table) => cell.x0 >= table.from && cell.x0 < table.to),
+  );
+  if (uncovered.length > 0) {
+    const rest = { ...row, cells: uncovered, text: uncovered.map((cell) => cell.text).join('  ') };
+    raws.push(...parseRow(rest).map((raw) => ({ ...raw, reading: 'row' as const })));
+  }
+  return { raws, unread };
 }
