@@ -4,6 +4,7 @@
 // 1.5 - 4.1 → 15-41); the second reading is taken only when it has the same digits in the same
 // order and differs in punctuation alone, so it can restore a point but never invent a digit.
 import { createCanvas } from '@napi-rs/canvas';
+import { findBiomarker } from '../dictionary/match.ts';
 import { columnOf, columnSpans, type TableModel, tablesInForce } from './columns.ts';
 import type { PreparedImage } from './ocr-image.ts';
 import { readLine } from './ocr.ts';
@@ -137,7 +138,8 @@ async function missedValue(
 ): Promise<Row['cells'][number] | undefined> {
   const mine = cells.filter((cell) => cell.x0 >= table.from && cell.x0 < table.to);
   const roles = mine.map((cell) => columnOf(table, cell).role);
-  const named = mine.some((cell, at) => roles[at] === 'name' && /[a-z]{3}/i.test(cell.text));
+  // Only rows naming a known test: panel headers and notes have no value to find.
+  const named = mine.some((cell, at) => roles[at] === 'name' && findBiomarker(cell.text) !== undefined);
   const valued = mine.some((cell, at) => roles[at] === 'result' && /\d/.test(cell.text));
   if (!named || valued) return undefined;
   const span = columnSpans(table).find(({ column }) => column.role === 'result');
@@ -152,7 +154,7 @@ async function missedValue(
   const box = { x0: from, x1: to, y0: row.y - textHeight * 1.25, y1: row.y + textHeight * 0.45 };
   const grey = await readLine(cutOut(image, box), VALUE_CHARACTERS);
   const text = grey.text.replace(/\s+/g, ' ').trim();
-  if (grey.confidence < MIN_CONFIDENCE || !/^([HL]{1,2} )?[<>]?\d+([.,]\d+)*( [HL]{1,2})?$/.test(text))
+  if (grey.confidence < MIN_CONFIDENCE || !/^([HL]{1,2} ?)?[<>]?\d+([.,]\d+)*( ?[HL]{1,2})?$/.test(text))
     return undefined;
   const sharp = await readLine(cutOut(image, box, true), VALUE_CHARACTERS);
   const other = sharp.text.replace(/\s+/g, ' ').trim();
