@@ -159,8 +159,9 @@ async function missedValue(
   const sharp = await readLine(cutOut(image, box, true), VALUE_CHARACTERS);
   const other = sharp.text.replace(/\s+/g, ' ').trim();
   // Agreeing but for a decimal point one of them lost: the one that kept it.
+  const same = other.replace(/\s+/g, '') === text.replace(/\s+/g, '');
   const agreed =
-    other === text || onlyPointsAdded(other, text) ? text : onlyPointsAdded(text, other) ? other : undefined;
+    same || onlyPointsAdded(other, text) ? text : onlyPointsAdded(text, other) ? other : undefined;
   if (!agreed) return undefined;
   return {
     text: agreed,
