@@ -101,7 +101,7 @@ function dateColumns(
 function markedCurrent(rows: Row[], at: number, columns: Column[]): Column | undefined {
   for (let index = at; index >= Math.max(0, at - 5); index -= 1)
     for (const cell of rows[index]!.cells) {
-      if (!/\b(latest|current|this|today|aktuell|actuel|actual|attuale|güncel)\b/i.test(cell.text)) continue;
+      if (!/\b(latest|current|aktuell|actuel|actual|attuale|güncel)\b/i.test(cell.text)) continue;
       const middle = (cell.x0 + cell.x1) / 2;
       const under = columns.find((column) => column.x0 - 8 <= middle && middle <= column.x1 + 8);
       if (under) return under;
