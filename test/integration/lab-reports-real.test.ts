@@ -32,7 +32,8 @@ async function score(document: TruthDocument) {
 function assertEveryResultIsKnownAndMarked(parsed: Awaited<ReturnType<typeof parseReport>>) {
   for (const result of parsed.results) {
     assert.ok(result.biomarker.key, `emitted without a dictionary match: ${JSON.stringify(result.source)}`);
-    assert.ok(result.confidence >= 0 && result.confidence <= 1, 'confidence within 0..1');
+    const confidence = result.confidence ?? -1;
+    assert.ok(confidence >= 0 && confidence <= 1, 'the reader gives every result a confidence within 0..1');
     assert.equal(typeof result.needs_review, 'boolean');
   }
   // Plain JSON: the reader's answer crosses a process boundary and is stored as it is.

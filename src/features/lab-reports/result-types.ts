@@ -35,9 +35,9 @@ export type LabResult = {
   };
   reference_ranges?: { lower?: number; upper?: number; type?: string }[];
   /** How sure the reader is of this result, 0–1 (OCR quality, name match, value against its range). */
-  confidence: number;
+  confidence?: number;
   /** Below the review threshold: show it to a person before relying on it, never as certain. */
-  needs_review: boolean;
+  needs_review?: boolean;
 };
 
 /** A row that looked like a result (a name and a value) but was not emitted: the printed text and why. */
