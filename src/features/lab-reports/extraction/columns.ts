@@ -129,9 +129,15 @@ export function findTables(rows: Row[]): TableModel[] {
             return titles.filter(({ cell }) => cell.x0 >= start.cell.x0 && cell.x0 < end);
           })
         : [titles];
+    // Halves meet midway between one's last title and the next one's first (a slanted photo moves
+    // a row's first word a little left of its title).
+    const border = (at: number) => {
+      const left = groups[at - 1]!;
+      return (Math.max(...left.map(({ cell }) => cell.x1)) + groups[at]![0]!.cell.x0) / 2;
+    };
     groups.forEach((group, at) => {
-      const from = at === 0 ? -Infinity : group[0]!.cell.x0 - 1;
-      const to = groups[at + 1]?.[0]?.cell.x0 ? groups[at + 1]![0]!.cell.x0 - 1 : Infinity;
+      const from = at === 0 ? -Infinity : border(at);
+      const to = at + 1 < groups.length ? border(at + 1) : Infinity;
       const table = tableOf(rows, index, group, from, to);
       if (table) tables.push(table);
     });
