@@ -79,8 +79,12 @@ export async function prepareImage(
   const image = decode(bytes);
   if (!image) return undefined;
   const done: string[] = [];
+  // Never past the pixel cap: a narrow, very tall image must not grow into gigabytes.
+  const roomFor = Math.sqrt(MAX_PIXELS / (image.width * image.height));
   const factor =
-    steps.upscale && image.width < TARGET_WIDTH ? Math.min(MAX_UPSCALE, TARGET_WIDTH / image.width) : 1;
+    steps.upscale && image.width < TARGET_WIDTH
+      ? Math.max(1, Math.min(MAX_UPSCALE, TARGET_WIDTH / image.width, roomFor))
+      : 1;
   if (factor > 1) done.push(`upscaled ×${factor.toFixed(2)}`);
   let canvas: Canvas = createCanvas(Math.round(image.width * factor), Math.round(image.height * factor));
   let context = canvas.getContext('2d');
