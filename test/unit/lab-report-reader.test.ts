@@ -205,6 +205,11 @@ describe('plausibility before output', () => {
     const rbc = judge({ name: 'Total RBC count', value: '5.2', units: 'mill/cumm', referenceText: '45-55' });
     assert.ok(rbc.emit);
     assert.equal(rbc.raw.referenceText, '4.5-5.5');
+    // A plausible range is never bent to fit a misread value: the value is marked instead.
+    const neutrophils = judge({ name: 'Neutrophils', value: '7', units: '%', referenceText: '40-80' });
+    assert.ok(neutrophils.emit);
+    assert.equal(neutrophils.raw.referenceText, '40-80');
+    assert.ok(neutrophils.confidence < 0.75);
     const mchc = judge({ name: 'MCHC', value: '32.8', units: 'g/dL', referenceText: '32.5-345' });
     assert.ok(mchc.emit);
     assert.equal(mchc.raw.referenceText, '32.5-34.5');

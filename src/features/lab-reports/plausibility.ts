@@ -9,7 +9,7 @@ import type { BiomarkerEntry } from './dictionary/biomarkers.ts';
 import { withinLimits } from './dictionary/plausible.ts';
 import { ucumFor } from './dictionary/units.ts';
 import type { RawResult } from './extraction/parse-values.ts';
-import { parseNumber, parseRange, type ParsedRange } from './extraction/ranges.ts';
+import { judge, parseNumber, parseRange, type ParsedRange } from './extraction/ranges.ts';
 
 /** Results with a lower confidence are marked `needs_review`. */
 export const NEEDS_REVIEW_BELOW = 0.75;
@@ -144,12 +144,21 @@ function restoreDecimal(
       if (fits(candidate, range)) return { value: candidate.toFixed(power) };
     }
   // The range lost its points (both ends whole numbers) and the value fits the range scaled down.
-  if (range && printedRange && !hasPoint(printedRange) && withinLimits(entry, value, ucum) !== false)
-    for (const power of [1, 2]) {
-      const candidate = rangeScaled(printedRange, power);
-      const parsed = candidate ? parseRange(candidate) : undefined;
-      if (candidate && parsed && nearRange(value, parsed) && sameScale(value, parsed))
-        return { range: candidate };
-    }
+  // Only when the printed range cannot be the test's (RBC 45-55 ×10⁶/µL), or, for a test without
+  // known limits, when the value falls inside the scaled range: a plausible range (neutrophils
+  // 40-80 %) is never bent to fit a misread value (7 for 71); the value is marked instead.
+  if (!range || !printedRange || hasPoint(printedRange) || withinLimits(entry, value, ucum) === false)
+    return undefined;
+  const ends = [range.lower, range.upper].filter((end): end is number => end !== undefined);
+  const rangeImpossible = ends.some((end) => withinLimits(entry, end, ucum) === false);
+  const limitsKnown = withinLimits(entry, value, ucum) !== undefined;
+  if (limitsKnown && !rangeImpossible) return undefined;
+  for (const power of [1, 2]) {
+    const candidate = rangeScaled(printedRange, power);
+    const parsed = candidate ? parseRange(candidate) : undefined;
+    if (!candidate || !parsed || !sameScale(value, parsed)) continue;
+    if (rangeImpossible ? nearRange(value, parsed) : judge(value, parsed) === 'normal')
+      return { range: candidate };
+  }
   return undefined;
 }
