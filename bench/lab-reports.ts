@@ -1,17 +1,33 @@
-// Lab-report extraction: accuracy on generated reports (results found, values exact, units exact,
+// Lab-report extraction. First, result by result against truth files (recall, precision, values;
+// units, ranges and flags of the results found): the shared real reports
+// (../shared/reference/lab-reports, or $SHARED_REFERENCE_DIR/lab-reports; skipped with a message
+// when absent) and the generated class documents (test/helpers/lab-report-classes.ts), printed
+// separately; then what each OCR step is worth on the image documents. Then accuracy on generated reports (results found, values exact, units exact,
 // flags exact, results invented) and throughput (pages/s for text PDFs, pages/s for OCR), measured
 // on the parser itself (no HTTP, no database), offline. Text PDFs: every layout of the generator
 // (one/two columns × with/without a units column × US/SI × H/L, asterisk, no flags). OCR: pages
 // photographed by Chromium (slant, speckles, off-white paper; PNG and JPEG; one and two columns)
 // and a scanned PDF (an image page the parser renders itself).
 //
-//   node bench/lab-reports.ts            (LAB_BENCH_TEXT_ROUNDS=10 LAB_BENCH_OCR_PHOTOS=6 to change the load)
+//   node bench/lab-reports.ts            (LAB_BENCH_TEXT_ROUNDS=10 LAB_BENCH_OCR_PHOTOS=6 to change the load,
+//                                         LAB_BENCH_STEPS=0 to skip the OCR-steps table, LAB_BENCH_GENERATED=0
+//                                         to skip the older generated-report figures)
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { stopOcr } from '../src/features/lab-reports/extraction/ocr.ts';
+import { DEFAULT_READER, type ReaderOptions } from '../src/features/lab-reports/read-pages.ts';
 import { parseReport } from '../src/features/lab-reports/report.ts';
 import type { LabResult } from '../src/features/lab-reports/result-types.ts';
 import { launchChromium } from '../test/helpers/browser.ts';
+import { hasPdftoppm, photoClassDocuments, textClassDocuments } from '../test/helpers/lab-report-classes.ts';
+import {
+  addTally,
+  describeTally,
+  emptyTally as emptyTruthTally,
+  scoreResults,
+  sharedReports,
+  type TruthDocument,
+} from '../test/helpers/lab-report-truth.ts';
 import {
   generateReport,
   type GeneratedReport,
@@ -181,8 +197,78 @@ async function ocr() {
   await stopOcr();
 }
 
+/** Each document scored, then the totals of text documents and of image documents. */
+async function scoreDocuments(title: string, documents: TruthDocument[], options = DEFAULT_READER) {
+  console.log(title);
+  const totals = { text: emptyTruthTally(), image: emptyTruthTally() };
+  for (const document of documents) {
+    const started = performance.now();
+    const parsed = await parseReport(document.bytes, document.mediaType, options);
+    const { tally } = scoreResults(document.truth, parsed.results);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const review = parsed.results.filter((result) => result.needs_review).length;
+    console.log(`  ${describeTally(document.label, tally)}; needs review ${review} (${seconds} s)`);
+    addTally(document.truth.kind === 'text-pdf' ? totals.text : totals.image, tally);
+  }
+  for (const [kind, tally] of Object.entries(totals))
+    if (tally.printed > 0) console.log(`  ${describeTally(`${title} — all ${kind}`, tally)}`);
+}
+
+/** What each OCR step adds, on the image documents: steps switched on one after another. */
+async function ocrSteps(documents: TruthDocument[]) {
+  const none = { upscale: false, shadows: false, deskew: false };
+  const ladder: [string, ReaderOptions][] = [
+    ['page as given, automatic segmentation', { prepare: none, segmentation: 'auto', digitPass: false }],
+    ['+ upscaled', { prepare: { ...none, upscale: true }, segmentation: 'auto', digitPass: false }],
+    [
+      '+ shadows removed',
+      { prepare: { ...none, upscale: true, shadows: true }, segmentation: 'auto', digitPass: false },
+    ],
+    ['+ deskewed', { prepare: DEFAULT_READER.prepare, segmentation: 'auto', digitPass: false }],
+    [
+      '+ sparse segmentation when few results',
+      { prepare: DEFAULT_READER.prepare, segmentation: 'best', digitPass: false },
+    ],
+    ['+ digit-only pass (all steps: the default)', DEFAULT_READER],
+    [
+      'all steps but upscaling',
+      { ...DEFAULT_READER, prepare: { ...DEFAULT_READER.prepare, upscale: false } },
+    ],
+  ];
+  console.log(
+    `OCR steps on ${documents.length} image documents (${documents.map((document) => document.label).join(', ')}):`,
+  );
+  for (const [label, options] of ladder) {
+    const tally = emptyTruthTally();
+    const started = performance.now();
+    for (const document of documents)
+      addTally(
+        tally,
+        scoreResults(document.truth, (await parseReport(document.bytes, document.mediaType, options)).results)
+          .tally,
+      );
+    console.log(`  ${describeTally(label, tally)} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  }
+}
+
 console.log(
   `lab-report extraction bench (node ${process.version}, ${availableParallelism()} CPUs, one OCR worker)`,
 );
-await textPdfs();
-await ocr();
+const shared = sharedReports();
+if ('missing' in shared) console.log(`shared real reports: skipped — ${shared.missing}`);
+else await scoreDocuments('shared real reports', shared.documents);
+const photos = (await hasPdftoppm())
+  ? await photoClassDocuments()
+  : (console.log('generated photo class document: skipped — pdftoppm (poppler-utils) is not installed'), []);
+await scoreDocuments('generated class documents', [...(await textClassDocuments()), ...photos]);
+if (process.env.LAB_BENCH_STEPS !== '0') {
+  const images = [...('missing' in shared ? [] : shared.documents), ...photos].filter(
+    (document) => document.mediaType !== 'application/pdf',
+  );
+  if (images.length > 0) await ocrSteps(images);
+}
+if (process.env.LAB_BENCH_GENERATED !== '0') {
+  await textPdfs();
+  await ocr();
+}
+await stopOcr();

@@ -3,6 +3,7 @@
 // flag when it printed one, else computed from its reference range, else none). Nothing is made
 // up: a value that cannot be read becomes an `absent` measurement with the reason.
 import { loincFor } from './dictionary/convert.ts';
+import type { BiomarkerEntry } from './dictionary/biomarkers.ts';
 import { matchBiomarker } from './dictionary/match.ts';
 import { displayUnit, ucumFor } from './dictionary/units.ts';
 import type { RawResult } from './extraction/parse-values.ts';
@@ -14,6 +15,7 @@ import {
   type ParsedRange,
   type Verdict,
 } from './extraction/ranges.ts';
+import { NEEDS_REVIEW_BELOW, rangeText } from './plausibility.ts';
 import type { LabResult } from './result-types.ts';
 
 const REPORT_FLAGS: Record<string, 'high' | 'low' | 'abnormal'> = {
@@ -77,11 +79,20 @@ const appliedRange = (range: ParsedRange | undefined) =>
       }
     : undefined;
 
-export function interpret(raw: RawResult, panel?: { id: number; name: string; key: string }): LabResult {
-  const entry = matchBiomarker(raw.name, raw.units);
+/**
+ * `assessed`: the dictionary entry and confidence plausibility.ts gave the row; without it the
+ * entry is looked up here and the result is as certain as its match (1, or 0 with no entry).
+ */
+export function interpret(
+  raw: RawResult,
+  panel?: { id: number; name: string; key: string },
+  assessed?: { entry: BiomarkerEntry; confidence: number },
+): LabResult {
+  const entry = assessed?.entry ?? matchBiomarker(raw.name, raw.units);
+  const confidence = assessed?.confidence ?? (entry ? 1 : 0);
   const ucum = raw.units ? ucumFor(raw.units) : undefined;
   const measured = measure(raw);
-  const range = raw.referenceText ? parseRange(raw.referenceText) : undefined;
+  const range = raw.referenceText ? parseRange(rangeText(raw.referenceText)) : undefined;
   const verdict = verdictOf(measured, range, raw.referenceText);
   const reportFlag = raw.flag ? REPORT_FLAGS[raw.flag.toLowerCase()] : undefined;
   // A direction-less mark ("*", "A") takes its direction from the range when the range gives one.
@@ -123,5 +134,7 @@ export function interpret(raw: RawResult, panel?: { id: number; name: string; ke
     measurement,
     interpretation,
     ...(applied ? { reference_ranges: [{ ...applied, type: 'normal' }] } : {}),
+    confidence,
+    needs_review: confidence < NEEDS_REVIEW_BELOW,
   } as LabResult;
 }

@@ -1,44 +1,25 @@
-// One uploaded file → a parsed report: pages read (text layer, else OCR), rows rebuilt, rows read
-// as results, panel headers remembered per column, results interpreted, metadata read.
+// One uploaded file → a parsed report: pages read (text layer, else OCR; read-pages.ts), rows
+// read against the table found on the page (its column titles) or along the row where there is
+// none, each candidate let through the plausibility gate (plausibility.ts) or kept under
+// `unmatched` with the reason, panel headers remembered per column, metadata read.
 import { PANEL_NAMES } from './dictionary/biomarkers.ts';
-import { isKnownName, matchBiomarker, normalName } from './dictionary/match.ts';
-import { recognise } from './extraction/ocr.ts';
-import { isColumnHeader, parseRow, type RawResult } from './extraction/parse-values.ts';
-import { readPdf, UnreadableFileError } from './extraction/pdf-text.ts';
+import { findBiomarker, isKnownName, normalName } from './dictionary/match.ts';
+import { findTables, tablesInForce } from './extraction/columns.ts';
+import { readRow } from './extraction/read-table.ts';
+import { isColumnHeader, type RawResult } from './extraction/parse-values.ts';
+import { UnreadableFileError } from './extraction/pdf-text.ts';
 import { readMetadata } from './extraction/metadata.ts';
-import { buildRows, type Row } from './extraction/rows.ts';
-import type { PageText } from './extraction/tokens.ts';
+import type { Row } from './extraction/rows.ts';
 import { interpret } from './interpret.ts';
 import type { MediaType } from './media-types.ts';
-import type { LabPanel, LabResult, ParsedReport } from './result-types.ts';
+import { judgeResult } from './plausibility.ts';
+import { DEFAULT_READER, MAX_PAGES, readPages, type ReaderOptions } from './read-pages.ts';
+import type { LabPanel, LabResult, ParsedReport, UnmatchedRow } from './result-types.ts';
 
-export { UnreadableFileError };
-
-/** Pages read per report; the rest are left out and said so in the report notes. */
-export const MAX_PAGES = 20;
+export { MAX_PAGES, UnreadableFileError };
 
 const PANEL_WORDS =
   /\b(panel|profile|chemistry|hematology|haematology|lipids?|thyroid|count|cbc|cmp|bmp|metabolic|urinalysis|iron|vitamins?|hormones?|liver|kidney|renal|inflammation|coagulation|immunology|diabetes|cardiac|electrolytes|differential|fbc|endocrinology|biochemistry)\b/i;
-
-async function readPages(
-  bytes: Buffer,
-  mediaType: MediaType,
-): Promise<{ pages: PageText[]; ocrPages: number; total: number }> {
-  if (mediaType !== 'application/pdf') {
-    return { pages: [await recognise(bytes, 1)], ocrPages: 1, total: 1 };
-  }
-  const pdfPages = await readPdf(bytes, { maxPages: MAX_PAGES });
-  const pages: PageText[] = [];
-  let ocrPages = 0;
-  for (const page of pdfPages) {
-    if (page.kind === 'text') pages.push(page.text);
-    else {
-      ocrPages += 1;
-      pages.push(await recognise(page.png, page.page));
-    }
-  }
-  return { pages, ocrPages, total: pdfPages.length };
-}
 
 /** A row that names a group of tests: short, no numbers, a panel word or all capitals, not a test itself. */
 function panelHeaderCells(row: Row): Row['cells'] {
@@ -54,59 +35,89 @@ function panelHeaderCells(row: Row): Row['cells'] {
   return cells.length === row.cells.length ? cells : [];
 }
 
-export async function parseReport(bytes: Buffer, mediaType: MediaType): Promise<ParsedReport> {
-  const { pages, ocrPages, total } = await readPages(bytes, mediaType);
-  const rows = pages.flatMap((page) => buildRows(page));
+type Gate = { results: LabResult[]; unmatched: UnmatchedRow[] };
+
+/** Plausibility before output: only a dictionary name with a possible value becomes a result. */
+function admit(raw: RawResult, panel: LabPanel | undefined, row: Row, into: Gate) {
+  const unmatched = (reason: string) => into.unmatched.push({ page: row.page, text: row.text, reason });
+  if (raw.value === undefined) return unmatched(`no value printed for "${raw.name}"`);
+  const found = findBiomarker(raw.name, raw.units);
+  if (!found) return unmatched(`"${raw.name}" is not a test the dictionary knows`);
+  const judged = judgeResult(raw, found.entry, found.fuzzy);
+  if (!judged.emit) return unmatched(judged.reason);
+  into.results.push(interpret(judged.raw, panel, { entry: found.entry, confidence: judged.confidence }));
+}
+
+/**
+ * Panel headers ("COMPLETE BLOOD COUNT") and the results under them. A header holds for its own
+ * page column until the next header there (two-column pages keep both), across pages.
+ */
+function panelTracker() {
   const panels: LabPanel[] = [];
-  const panelByKey = new Map<string, LabPanel>();
+  const byKey = new Map<string, LabPanel>();
   /** Headers in force, by the x where their column starts. */
   let active: { x: number; panel: LabPanel }[] = [];
-  const results: LabResult[] = [];
-  // Headers and their rows start at about the same x: within 4% of the page's width (points on a
-  // text page, pixels on a photo, where skew shifts a column's edge a little down the page).
-  const widths = new Map(pages.map((page) => [page.page, page.width]));
-  for (const row of rows) {
-    const tolerance = (widths.get(row.page) ?? 612) * 0.04;
-    const raws: RawResult[] = parseRow(row);
-    if (raws.length === 0) {
-      const headers = panelHeaderCells(row);
-      headers.forEach((cell) => {
-        const name = cell.text.trim();
-        const key = normalName(name)
-          .replace(/[^a-z0-9]+/g, '_')
-          .replace(/^_|_$/g, '');
-        let panel = panelByKey.get(key);
-        if (!panel) {
-          panel = { id: panels.length + 1, name, key };
-          panels.push(panel);
-          panelByKey.set(key, panel);
-        }
-        // A header replaces the one above it in its own column only (two-column pages keep both).
-        active = active.filter((held) => Math.abs(held.x - cell.x0) > tolerance);
-        active.push({ x: cell.x0, panel });
-      });
-      continue;
-    }
-    for (const raw of raws) {
-      // A number beside words ("Harbor Labs  1200 Harbor Way") is no result: an unknown name
-      // counts only with a unit or a reference range printed beside its value.
-      if (!matchBiomarker(raw.name, raw.units) && !raw.units && !raw.referenceText) continue;
-      const panel = active.filter((held) => held.x <= raw.x + tolerance).sort((a, b) => b.x - a.x)[0]?.panel;
-      results.push(interpret(raw, panel));
+  return {
+    panels,
+    /** `tolerance`: headers and their rows start at about the same x (skew shifts a photo's edge). */
+    header(cell: Row['cells'][number], tolerance: number) {
+      const name = cell.text.trim();
+      const key = normalName(name)
+        .replace(/[^a-z0-9]+/g, '_')
+        .replace(/^_|_$/g, '');
+      let panel = byKey.get(key);
+      if (!panel) {
+        panel = { id: panels.length + 1, name, key };
+        panels.push(panel);
+        byKey.set(key, panel);
+      }
+      active = active.filter((held) => Math.abs(held.x - cell.x0) > tolerance);
+      active.push({ x: cell.x0, panel });
+    },
+    at(x: number, tolerance: number): LabPanel | undefined {
+      return active.filter((held) => held.x <= x + tolerance).sort((a, b) => b.x - a.x)[0]?.panel;
+    },
+  };
+}
+
+/**
+ * One file read into results. `options` (OCR steps) exists for the bench; the service always
+ * reads with the defaults.
+ */
+export async function parseReport(
+  bytes: Buffer,
+  mediaType: MediaType,
+  options: ReaderOptions = DEFAULT_READER,
+): Promise<ParsedReport> {
+  const { pages, ocrPages, total } = await readPages(bytes, mediaType, options);
+  const panels = panelTracker();
+  const gate: Gate = { results: [], unmatched: [] };
+  for (const { text: page, rows } of pages) {
+    const tables = findTables(rows);
+    // Within 4% of the page's width: points on a text page, pixels on a photo.
+    const tolerance = page.width * 0.04;
+    for (const row of rows) {
+      if (tables.some((table) => table.headerY === row.y)) continue;
+      const { raws, unread } = readRow(row, tablesInForce(tables, row));
+      for (const text of unread)
+        gate.unmatched.push({ page: row.page, text, reason: 'no value in the result column' });
+      if (raws.length === 0) for (const cell of panelHeaderCells(row)) panels.header(cell, tolerance);
+      for (const raw of raws) admit(raw, panels.at(raw.x, tolerance), row, gate);
     }
   }
-  const metadata = readMetadata(rows);
-  const usedPanels = panels.filter((panel) =>
-    results.some((result) => result.biomarker.panel_id === panel.id),
+  const metadata = readMetadata(pages.flatMap((page) => page.rows));
+  const usedPanels = panels.panels.filter((panel) =>
+    gate.results.some((result) => result.biomarker.panel_id === panel.id),
   );
   const notes = total >= MAX_PAGES ? `only the first ${MAX_PAGES} pages were read` : undefined;
   return {
-    results,
+    results: gate.results,
     panels: usedPanels,
     ...metadata,
     pages: total,
     ocrPages,
     ...(notes ? { notes } : {}),
+    ...(gate.unmatched.length > 0 ? { unmatched: gate.unmatched } : {}),
   };
 }
 

@@ -85,3 +85,52 @@ function bySiblingUnit(entry: BiomarkerEntry, printedName: string, printedUnit?:
   }
   return entry;
 }
+
+/** Edits (insertions, deletions, substitutions) between two strings, stopping early past `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      best = Math.min(best, current[j]!);
+    }
+    if (best > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The dictionary entry of a printed name, and whether it was found only approximately: one
+ * misread letter in a name of five or more letters, two in one of ten or more (`Hemoglobim`,
+ * `Creatinme`), and only when a single entry is that close. Short names (`Na`, `K`) never match
+ * approximately.
+ */
+export function findBiomarker(
+  printedName: string,
+  printedUnit?: string,
+): { entry: BiomarkerEntry; fuzzy: boolean } | undefined {
+  const exact = matchBiomarker(printedName, printedUnit);
+  if (exact) return { entry: exact, fuzzy: false };
+  const normal = withoutQualifiers(normalName(printedName));
+  if (normal.length < 5) return undefined;
+  const limit = normal.length >= 10 ? 2 : 1;
+  let best: { synonym: string; distance: number } | undefined;
+  let tied = false;
+  for (const synonym of SYNONYMS_BY_LENGTH) {
+    if (synonym.length < 5) continue;
+    const distance = editDistance(normal, synonym, limit);
+    if (distance > limit) continue;
+    const entry = BY_SYNONYM.get(synonym)!;
+    if (!best || distance < best.distance) {
+      best = { synonym, distance };
+      tied = false;
+    } else if (distance === best.distance && BY_SYNONYM.get(best.synonym) !== entry) tied = true;
+  }
+  if (!best || tied) return undefined;
+  return { entry: bySiblingUnit(BY_SYNONYM.get(best.synonym)!, printedName, printedUnit), fuzzy: true };
+}

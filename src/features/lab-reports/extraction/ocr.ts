@@ -26,9 +26,11 @@ async function startWorker(): Promise<Worker> {
     // would end the process; the job's promise carries the error anyway.
     errorHandler: () => undefined,
   });
-  // Automatic layout: the engine finds blocks and lines (and their slant) itself; rows are rebuilt
-  // from word positions afterwards, so a table's columns in separate blocks come back together.
-  await created.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+  // Automatic layout by default (each call sets its own mode): the engine finds blocks and lines
+  // (and their slant) itself; rows are rebuilt from word positions afterwards, so a table's
+  // columns in separate blocks come back together.
+  // The engine's own debug output (printed for cells with nothing on them) goes nowhere.
+  await created.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: '/dev/null' } as never);
   return created;
 }
 
@@ -47,16 +49,35 @@ type OcrLine = {
 };
 type OcrBlock = { paragraphs: { lines: OcrLine[] }[] };
 
+/** One job at a time on the one worker. */
+function serialised<T>(job: () => Promise<T>): Promise<T> {
+  const run = queue.then(job);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * How the engine cuts the page into lines: `auto` finds blocks and columns; `sparse` finds as
+ * much text as it can in no particular order (better on pages of scattered cells).
+ */
+export type Segmentation = 'auto' | 'sparse';
+const SEGMENTATION = { auto: '3', sparse: '11' } as const;
+
 /** The words of one image (PNG, JPEG, GIF, WebP, BMP bytes) with positions. */
 export function recognise(
   image: Buffer,
   page: number,
   size?: { width: number; height: number },
+  segmentation: Segmentation = 'auto',
 ): Promise<PageText> {
-  const run = queue.then(async () => {
+  return serialised(async () => {
     const engine = await getWorker();
     let result;
     try {
+      await engine.setParameters({
+        tessedit_pageseg_mode: SEGMENTATION[segmentation] as never,
+        tessedit_char_whitelist: '',
+      });
       result = await engine.recognize(image, {}, { blocks: true, text: false });
     } catch (error) {
       const message = String((error as Error)?.message ?? error);
@@ -97,8 +118,19 @@ export function recognise(
       tokens: withoutSpeckles(tokens),
     };
   });
-  queue = run.catch(() => undefined);
-  return run;
+}
+
+/**
+ * One line of an image read again with only the given characters allowed (a digit-only pass over
+ * a numeric cell: the engine can no longer read a decimal point as a letter or drop it as a speck).
+ */
+export function readLine(image: Buffer, characters: string): Promise<{ text: string; confidence: number }> {
+  return serialised(async () => {
+    const engine = await getWorker();
+    await engine.setParameters({ tessedit_pageseg_mode: '7' as never, tessedit_char_whitelist: characters });
+    const result = await engine.recognize(image, {}, { text: true });
+    return { text: result.data.text.trim(), confidence: result.data.confidence };
+  });
 }
 
 /** Where the engine's baseline of a line runs at x, when it found one. */

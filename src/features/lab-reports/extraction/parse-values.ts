@@ -17,9 +17,13 @@ export type RawResult = {
   flag?: string;
   units?: string;
   referenceText?: string;
+  /** OCR only: the engine's confidence in the name and value words (0–100, the lower one). */
+  ocrConfidence?: number;
+  /** Read against a table's columns (its titles found), or read along the row without them. */
+  reading?: 'table' | 'row';
 };
 
-type PieceKind = 'number' | 'range' | 'unit' | 'flag' | 'answer' | 'word';
+export type PieceKind = 'number' | 'range' | 'unit' | 'flag' | 'answer' | 'word';
 type Piece = { kind: PieceKind; text: string; startsCell: boolean; x: number; flag?: string; unit?: string };
 
 const NUMBER = /^[<>≤≥]?-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$|^[<>≤≥]?\.\d+$/;
@@ -32,7 +36,7 @@ const HEADER_WORDS =
   /^(tests?|test name|analyte|component|results?|flags?|units?|reference|reference range|reference interval|ref range|range|normal range|value|your value|standard range|status|lab)$/i;
 
 /** `4.8 - 5.6` → `4.8-5.6`, `< 200` → `<200`, `>OR=60` → `≥60`: one piece each. */
-function tidy(text: string): string {
+export function tidy(text: string): string {
   return (
     text
       .replace(/([<>])\s*or\s*=\s*/gi, (_, sign: string) => (sign === '<' ? '≤' : '≥'))
@@ -52,7 +56,7 @@ function tidy(text: string): string {
   );
 }
 
-function classify(text: string): Pick<Piece, 'kind' | 'flag' | 'unit'> & { text: string } {
+export function classify(text: string): Pick<Piece, 'kind' | 'flag' | 'unit'> & { text: string } {
   const bare = text.replace(/^\((.*)\)$/, '$1');
   if (NUMBER.test(text)) return { kind: 'number', text };
   const percent = /^(\d+(\.\d+)?)%$/.exec(text);

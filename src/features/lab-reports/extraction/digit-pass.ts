@@ -1,0 +1,172 @@
+// The digit-only pass: on a photographed page, the cells of a table's numeric columns (the current
+// result and the range) are cut out of the prepared image and read again with only digits and
+// number punctuation allowed. The general pass drops or misreads small decimal points (3.5 → 35,
+// 1.5 - 4.1 → 15-41); the second reading is taken only when it has the same digits in the same
+// order and differs in punctuation alone, so it can restore a point but never invent a digit.
+import { createCanvas } from '@napi-rs/canvas';
+import { findBiomarker } from '../dictionary/match.ts';
+import { columnOf, columnSpans, type TableModel, tablesInForce } from './columns.ts';
+import type { PreparedImage } from './ocr-image.ts';
+import { readLine } from './ocr.ts';
+import type { Row } from './rows.ts';
+
+const NUMERIC_CELL = /^[<>≤≥]?\s*\(?\s*\d[\d.,:\s-]*\)?$/;
+const CHARACTERS = '0123456789.,-<>';
+/** A value cell the page pass missed is read with the flag letters too (`L 18`, `35.7 H`). */
+const VALUE_CHARACTERS = `${CHARACTERS}HL `;
+/** Minimum engine confidence (0–100) of a second reading to be taken. */
+const MIN_CONFIDENCE = 60;
+
+/**
+ * Whether `again` is `before` with decimal points or dashes added and nothing else changed (the
+ * digits, their order and every printed mark kept; a comma never becomes a point).
+ */
+function onlyPointsAdded(before: string, again: string): boolean {
+  const old = before.replace(/\s+/g, '');
+  const now = again.replace(/\s+/g, '');
+  if (now === old) return false;
+  let at = 0;
+  for (const character of now) {
+    if (at < old.length && character === old[at]) at += 1;
+    else if (character !== '.' && character !== '-') return false;
+  }
+  return at === old.length;
+}
+
+type Box = { x0: number; y0: number; x1: number; y1: number };
+
+/** The box cut out on a white margin; `blackAndWhite`: every pixel darker than midway between the box's extremes is ink. */
+function cutOut(image: PreparedImage, box: Box, blackAndWhite = false): Buffer {
+  const margin = 12;
+  const x0 = Math.max(0, Math.floor(box.x0));
+  const y0 = Math.max(0, Math.floor(box.y0));
+  const width = Math.max(1, Math.min(image.width, Math.ceil(box.x1)) - x0);
+  const height = Math.max(1, Math.min(image.height, Math.ceil(box.y1)) - y0);
+  const canvas = createCanvas(width + 2 * margin, height + 2 * margin);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(image.canvas, x0, y0, width, height, margin, margin, width, height);
+  if (blackAndWhite) {
+    const pixels = context.getImageData(0, 0, canvas.width, canvas.height);
+    let darkest = 255;
+    let lightest = 0;
+    for (let at = 0; at < pixels.data.length; at += 4) {
+      darkest = Math.min(darkest, pixels.data[at]!);
+      lightest = Math.max(lightest, pixels.data[at]!);
+    }
+    const threshold = (darkest + lightest) / 2;
+    for (let at = 0; at < pixels.data.length; at += 4) {
+      const value = pixels.data[at]! < threshold ? 0 : 255;
+      pixels.data[at] = pixels.data[at + 1] = pixels.data[at + 2] = value;
+    }
+    context.putImageData(pixels, 0, 0);
+  }
+  return canvas.toBuffer('image/png');
+}
+
+/**
+ * The rows with the numeric cells of each table read again (rows outside any table unchanged).
+ * `textHeight`: the page's typical word height, to cut a cell from a little above its baseline.
+ */
+export async function rereadNumbers(
+  rows: Row[],
+  tables: TableModel[],
+  image: PreparedImage,
+  textHeight: number,
+): Promise<{ rows: Row[]; changed: number }> {
+  let changed = 0;
+  const out: Row[] = [];
+  for (const row of rows) {
+    const inForce = tablesInForce(tables, row);
+    if (inForce.length === 0) {
+      out.push(row);
+      continue;
+    }
+    const cells: Row['cells'] = [];
+    for (const cell of row.cells) {
+      const table = inForce.find((candidate) => cell.x0 >= candidate.from && cell.x0 < candidate.to);
+      const role = table ? columnOf(table, cell).role : undefined;
+      if ((role !== 'result' && role !== 'range') || !NUMERIC_CELL.test(cell.text)) {
+        cells.push(cell);
+        continue;
+      }
+      const pad = textHeight * 0.4;
+      const again = await readLine(
+        cutOut(image, {
+          x0: cell.x0 - pad,
+          x1: cell.x1 + pad,
+          y0: row.y - textHeight * 1.25,
+          y1: row.y + textHeight * 0.45,
+        }),
+        CHARACTERS,
+      );
+      const text = again.text.replace(/\s+/g, ' ');
+      if (again.confidence >= MIN_CONFIDENCE && onlyPointsAdded(cell.text, text)) {
+        cells.push({ ...cell, text });
+        changed += 1;
+      } else cells.push(cell);
+    }
+    for (const table of inForce) {
+      const filled = await missedValue(table, row, cells, image, textHeight);
+      if (!filled) continue;
+      // The stretch read again replaces what the page pass left in it (a stray flag, a speck).
+      const stray = cells.filter(
+        (cell) => cell.x0 >= table.from && cell.x0 < table.to && columnOf(table, cell).role === 'result',
+      );
+      for (const cell of stray) cells.splice(cells.indexOf(cell), 1);
+      cells.push(filled);
+      changed += 1;
+    }
+    cells.sort((a, b) => a.x0 - b.x0);
+    out.push({ ...row, cells, text: cells.map((cell) => cell.text).join('  ') });
+  }
+  return { rows: out, changed };
+}
+
+/**
+ * A value the page pass did not see at all (the engine's layout analysis drops a column of short
+ * numbers now and then): when a row has a name but nothing in the result column, that column's
+ * stretch of the row is read on its own. Taken only when it reads as a number (with a flag).
+ */
+async function missedValue(
+  table: TableModel,
+  row: Row,
+  cells: Row['cells'],
+  image: PreparedImage,
+  textHeight: number,
+): Promise<Row['cells'][number] | undefined> {
+  const mine = cells.filter((cell) => cell.x0 >= table.from && cell.x0 < table.to);
+  const roles = mine.map((cell) => columnOf(table, cell).role);
+  // Only rows naming a known test: panel headers and notes have no value to find.
+  const named = mine.some((cell, at) => roles[at] === 'name' && findBiomarker(cell.text) !== undefined);
+  const valued = mine.some((cell, at) => roles[at] === 'result' && /\d/.test(cell.text));
+  if (!named || valued) return undefined;
+  const span = columnSpans(table).find(({ column }) => column.role === 'result');
+  if (!span) return undefined;
+  const nameEnd = Math.max(...mine.filter((_, at) => roles[at] === 'name').map((cell) => cell.x1));
+  const from = Math.max(span.from, nameEnd + textHeight * 0.3);
+  const after = mine.filter((cell, at) => cell.x0 > from && roles[at] !== 'result');
+  const to = Math.min(span.to, ...after.map((cell) => cell.x0 - textHeight * 0.3));
+  if (!(to - from > textHeight)) return undefined;
+  // Read twice, in grey and in black and white: a value nobody saw the first time is taken only
+  // when both readings agree (a small 71 reads as 11 in one of them now and then).
+  const box = { x0: from, x1: to, y0: row.y - textHeight * 1.25, y1: row.y + textHeight * 0.45 };
+  const grey = await readLine(cutOut(image, box), VALUE_CHARACTERS);
+  const text = grey.text.replace(/\s+/g, ' ').trim();
+  if (grey.confidence < MIN_CONFIDENCE || !/^([HL]{1,2} ?)?[<>]?\d+([.,]\d+)*( ?[HL]{1,2})?$/.test(text))
+    return undefined;
+  const sharp = await readLine(cutOut(image, box, true), VALUE_CHARACTERS);
+  const other = sharp.text.replace(/\s+/g, ' ').trim();
+  // Agreeing but for a decimal point one of them lost: the one that kept it.
+  const same = other.replace(/\s+/g, '') === text.replace(/\s+/g, '');
+  const agreed =
+    same || onlyPointsAdded(other, text) ? text : onlyPointsAdded(text, other) ? other : undefined;
+  if (!agreed) return undefined;
+  return {
+    text: agreed,
+    x0: span.column.x0,
+    x1: span.column.x1,
+    confidence: Math.min(grey.confidence, sharp.confidence),
+  };
+}

@@ -1,0 +1,162 @@
+// One row read against its table's columns: the name from the name column, the value (and a flag
+// printed before or after it: `L 18`, `High 5.6`, `18 H`) from the current result column only,
+// the unit from the unit column (or from inside the range column, or after the value), the range
+// from the range column (a flag word printed in front of it, `Low 13.0 - 17.0`, is the flag; two
+// numbers whose dash was lost are a range). Earlier results, lab codes and anything else in other
+// columns are never a value.
+import { columnOf, type ColumnRole, type TableModel } from './columns.ts';
+import { classify, parseRow, tidy, type RawResult } from './parse-values.ts';
+import type { Cell, Row } from './rows.ts';
+
+const FLAG_WORD = /^(HH|LL|H|L|High|Low|HIGH|LOW|Abnormal|ABNORMAL|Abn|ABN|A|\*|\*\*|!)$/;
+/** Trailing footnote marks and lab codes left on a name: `*`, `†`, `#`, `(1)`, `[a]`, `¹`. */
+const NAME_MARKS = /(\s*([*†‡#§¹²³⁴⁵⁶⁷⁸⁹⁰]+|\(\d\)|\[[a-z0-9]\]))+$/i;
+
+export type TableRow = { raw: RawResult } | { unread: string } | undefined;
+
+function byRole(table: TableModel, row: Row): Map<ColumnRole, Cell[]> {
+  const parts = new Map<ColumnRole, Cell[]>();
+  for (const cell of row.cells) {
+    if (cell.x0 < table.from || cell.x0 >= table.to) continue;
+    const role = columnOf(table, cell).role;
+    parts.set(role, [...(parts.get(role) ?? []), cell]);
+  }
+  return parts;
+}
+
+const joined = (cells: Cell[] | undefined) => (cells ?? []).map((cell) => cell.text).join(' ');
+const wordsOf = (cells: Cell[] | undefined) => tidy(joined(cells)).split(' ').filter(Boolean);
+
+function lowestConfidence(cells: Cell[]): number | undefined {
+  const known = cells.map((cell) => cell.confidence).filter((value): value is number => value !== undefined);
+  return known.length > 0 ? Math.min(...known) : undefined;
+}
+
+/** The name as printed, without footnote marks and without a flag letter printed after it. */
+function nameOf(cells: Cell[] | undefined): { name: string; flag?: string } {
+  const words = joined(cells)
+    .replace(NAME_MARKS, '')
+    .replace(/[,;:]$/, '')
+    .trim()
+    .split(/\s+/);
+  const last = words[words.length - 1];
+  if (words.length > 1 && last && /^(H|L|HH|LL|High|Low|HIGH|LOW)$/.test(last))
+    return {
+      name: words
+        .slice(0, -1)
+        .join(' ')
+        .replace(/[,;:]$/, ''),
+      flag: last,
+    };
+  return { name: words.join(' ') };
+}
+
+type Reading = { value?: string; flag?: string; units?: string; range?: string; rangeInValue?: boolean };
+
+/** A flag letter run into its value (`L18`, `H212`, `35.7H` is handled by classify). */
+const FLAG_ON_VALUE = /^(HH|LL|H|L)([<>]?\d[\d.,]*)$/;
+
+function readResultCell(printed: string[], into: Reading) {
+  const words = printed.flatMap((word) => {
+    const glued = FLAG_ON_VALUE.exec(word);
+    return glued ? [glued[1]!, glued[2]!] : [word];
+  });
+  for (const word of words) {
+    const piece = classify(word);
+    if (piece.kind === 'flag' || FLAG_WORD.test(word)) into.flag ??= word;
+    else if (piece.kind === 'number' && into.value === undefined) {
+      into.value = piece.text;
+      if (piece.flag) into.flag ??= piece.flag;
+      if (piece.unit) into.units ??= piece.unit;
+    } else if (piece.kind === 'answer' && into.value === undefined) into.value = piece.text;
+    else if (piece.kind === 'range') into.rangeInValue = true;
+    else if (piece.kind === 'unit') into.units ??= piece.text;
+  }
+}
+
+function readRangeCell(printed: string[], into: Reading) {
+  const numbers: string[] = [];
+  // Ranges printed in brackets, `(135-165)`, `[4.0-5.8]`, read as the range inside.
+  const words = printed.flatMap((word) => {
+    const bare = word
+      .replace(/^[([](?=[\d<>≤≥.])|(?<=\d)[)\]]$/g, '')
+      // OCR reads a range's dash as a point between two decimals (`3.9.5.5`).
+      .replace(/^(\d+\.\d+)\.(\d+\.\d+)$/, '$1-$2');
+    // A unit printed against the range (`20-40%`).
+    const unit = /^(.*\d)(%)$/.exec(bare);
+    return unit ? [unit[1]!, unit[2]!] : [bare];
+  });
+  for (const word of words) {
+    const piece = classify(word);
+    if (piece.kind === 'range') into.range ??= piece.text;
+    else if (piece.kind === 'number') numbers.push(piece.text);
+    else if (FLAG_WORD.test(word) && into.range === undefined && numbers.length === 0) into.flag ??= word;
+    else if (piece.kind === 'unit') into.units ??= piece.text;
+    else if (piece.kind === 'answer') into.range ??= piece.text;
+  }
+  if (into.range !== undefined) return;
+  // A bound (`< 2`, `>60`) or two numbers whose dash the print or OCR lost (`1500  7500`).
+  if (numbers.length === 1 && /^[<>≤≥]/.test(numbers[0]!)) into.range = numbers[0];
+  else if (numbers.length === 2 && !/^[<>≤≥]/.test(numbers[0]!)) into.range = `${numbers[0]}-${numbers[1]}`;
+}
+
+/** A row below a table's titles read against its columns; undefined when it holds no value at all. */
+export function readTableRow(table: TableModel, row: Row): TableRow {
+  const parts = byRole(table, row);
+  const { name, flag: nameFlag } = nameOf(parts.get('name'));
+  const reading: Reading = {};
+  readResultCell(wordsOf(parts.get('result')), reading);
+  readRangeCell(wordsOf(parts.get('range')), reading);
+  for (const word of wordsOf(parts.get('flag'))) if (FLAG_WORD.test(word)) reading.flag ??= word;
+  // A long unit runs into the range printed after it (`mL/min/1.73m2 >59`): the range words are the range's.
+  const unitWords = joined(parts.get('unit')).trim().split(/\s+/).filter(Boolean);
+  const rangeAt = unitWords.findIndex((word, at) => at > 0 && /^[<>≤≥(]?\d/.test(word));
+  if (rangeAt > 0) readRangeCell(tidy(unitWords.splice(rangeAt).join(' ')).split(' '), reading);
+  if (unitWords.length > 0) reading.units = unitWords.join(' ');
+  reading.flag ??= nameFlag;
+  if (reading.value === undefined) {
+    // A range where the result belongs (`>35` in a value column is a value; `20 - 40` is not).
+    if (name && reading.rangeInValue) return { unread: joined([...parts.values()].flat()) };
+    return undefined;
+  }
+  if (!name || !/[a-z]{2}/i.test(name)) return { unread: joined([...parts.values()].flat()) };
+  const used = [...(parts.get('name') ?? []), ...(parts.get('result') ?? [])];
+  const confidence = lowestConfidence(used);
+  return {
+    raw: {
+      name,
+      x: parts.get('name')?.[0]?.x0 ?? table.from,
+      page: row.page,
+      y: row.y,
+      value: reading.value,
+      ...(reading.flag ? { flag: reading.flag } : {}),
+      ...(reading.units ? { units: reading.units } : {}),
+      ...(reading.range ? { referenceText: reading.range } : {}),
+      ...(confidence === undefined ? {} : { ocrConfidence: confidence }),
+      reading: 'table',
+    },
+  };
+}
+
+/**
+ * A row's raw results: against the columns of the tables in force (one, or several side by side),
+ * and along the row for cells no table covers (a page half whose titles were not read) or for
+ * the whole row when there is no table.
+ */
+export function readRow(row: Row, tables: TableModel[]): { raws: RawResult[]; unread: string[] } {
+  const raws: RawResult[] = [];
+  const unread: string[] = [];
+  for (const table of tables) {
+    const read = readTableRow(table, row);
+    if (read && 'raw' in read) raws.push(read.raw);
+    else if (read) unread.push(read.unread);
+  }
+  const uncovered = row.cells.filter(
+    (cell) => !tables.some((table) => cell.x0 >= table.from && cell.x0 < table.to),
+  );
+  if (uncovered.length > 0) {
+    const rest = { ...row, cells: uncovered, text: uncovered.map((cell) => cell.text).join('  ') };
+    raws.push(...parseRow(rest).map((raw) => ({ ...raw, reading: 'row' as const })));
+  }
+  return { raws, unread };
+}

@@ -1,0 +1,164 @@
+// Plausibility before output: a row read as a result is emitted only when its value can be a real
+// result of the test it names, judged by the test's limits (dictionary/plausible.ts) and by the
+// range the report printed beside it. A value that disagrees with its range by a power of ten is
+// a lost decimal point (OCR reads 3.5 as 35, 4.5–5.5 as 45–55): it is restored from the range's
+// scale and the result is marked for review (its `source` then gives the restored reading: what
+// the report printed, as far as the reader can tell); a value that cannot be a result is not emitted.
+// Every emitted result gets a confidence (0–1); below NEEDS_REVIEW_BELOW it needs review.
+import type { BiomarkerEntry } from './dictionary/biomarkers.ts';
+import { withinLimits } from './dictionary/plausible.ts';
+import { ucumFor } from './dictionary/units.ts';
+import type { RawResult } from './extraction/parse-values.ts';
+import { judge, parseNumber, parseRange, type ParsedRange } from './extraction/ranges.ts';
+
+/** Results with a lower confidence are marked `needs_review`. */
+export const NEEDS_REVIEW_BELOW = 0.75;
+
+export type Judgement =
+  { emit: true; raw: RawResult; confidence: number; reasons: string[] } | { emit: false; reason: string };
+
+/** `(135-165)`, `4,800 - 10,800`, `[1.5-4.1]` → the range text parseRange reads. */
+export function rangeText(text: string): string {
+  return text
+    .replace(/^[([]\s*(.*?)\s*[)\]]$/, '$1')
+    .replace(/(\d),(?=\d{3}\b)/g, '$1')
+    .replace(/\s+/g, '');
+}
+
+const hasPoint = (text: string) => /\d\.\d/.test(text);
+const scaled = (value: number, power: number) => Number((value / 10 ** power).toFixed(6));
+
+/** Whether a value and the range printed beside it are of the same scale (within a factor of 5). */
+function sameScale(value: number, range: ParsedRange | undefined): boolean {
+  if (!range) return true;
+  if (range.upper !== undefined && range.upper > 0 && value > range.upper * 5) return false;
+  if (range.lower !== undefined && range.lower > 0 && value < range.lower / 5) return false;
+  return true;
+}
+
+/** Whether a value sits near its range (half the lower bound to twice the upper). */
+function nearRange(value: number, range: ParsedRange): boolean {
+  return (
+    (range.lower === undefined || value >= range.lower / 2) &&
+    (range.upper === undefined || value <= range.upper * 2)
+  );
+}
+
+/** A range one of whose ends lost its decimal point (`32.5-345`, `15-4.1`), repaired. */
+function repairedRangeEnds(text: string): string | undefined {
+  const ends = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(text);
+  if (!ends) return undefined;
+  const [low, high] = [ends[1]!, ends[2]!];
+  const decimals = (end: string) => end.split('.')[1]?.length ?? 0;
+  if (hasPoint(low) && !hasPoint(high) && Number(high) >= 10 * Number(low)) {
+    const fixed = scaled(Number(high), decimals(low));
+    if (fixed > Number(low)) return `${low}-${fixed.toFixed(decimals(low))}`;
+  }
+  if (!hasPoint(low) && hasPoint(high) && Number(low) > Number(high)) {
+    const fixed = scaled(Number(low), decimals(high));
+    if (fixed < Number(high)) return `${fixed.toFixed(decimals(high))}-${high}`;
+  }
+  return undefined;
+}
+
+/** The range text divided by 10^power (`45-55` → `4.5-5.5`). */
+function rangeScaled(text: string, power: number): string | undefined {
+  const ends = /^(\d+)-(\d+)$/.exec(text);
+  if (!ends) return undefined;
+  return `${scaled(Number(ends[1]), power).toFixed(power)}-${scaled(Number(ends[2]), power).toFixed(power)}`;
+}
+
+export function judgeResult(raw: RawResult, entry: BiomarkerEntry, fuzzyName: boolean): Judgement {
+  const reasons: string[] = [];
+  let confidence = 1;
+  if (raw.ocrConfidence !== undefined) confidence *= 0.6 + (0.4 * Math.min(raw.ocrConfidence, 100)) / 100;
+  if (fuzzyName) {
+    confidence *= 0.85;
+    reasons.push('name matched approximately');
+  }
+  const ucum = raw.units ? ucumFor(raw.units) : undefined;
+  // Read along a row (no table titles to say which column is the result), a number counts only
+  // with a unit or a range beside it: a bare number beside a word is a phone number, an ID, a date.
+  if (raw.reading === 'row' && !raw.units && !raw.referenceText)
+    return { emit: false, reason: `"${raw.value}" has neither a unit nor a range beside it` };
+  // Labs never print a whole number with a leading zero (`02`, `007`): that is a code or a date part.
+  if (raw.value !== undefined && /^0\d/.test(raw.value))
+    return { emit: false, reason: `"${raw.value}" is not how a result is printed` };
+  let result: RawResult = { ...raw };
+  let printedRange = raw.referenceText ? rangeText(raw.referenceText) : undefined;
+  const fixedEnds = printedRange ? repairedRangeEnds(printedRange) : undefined;
+  if (fixedEnds) {
+    printedRange = fixedEnds;
+    result = { ...result, referenceText: fixedEnds };
+    confidence = Math.min(confidence, 0.7);
+    reasons.push('decimal point restored in the range');
+  }
+  let range = printedRange ? parseRange(printedRange) : undefined;
+  const value = raw.value === undefined ? undefined : parseNumber(raw.value.replace(/^[<>≤≥]/, ''));
+  if (value !== undefined) {
+    const plausible = withinLimits(entry, value, ucum);
+    if (plausible === false || !sameScale(value, range)) {
+      const repair = restoreDecimal(raw.value!, value, entry, ucum, range, printedRange);
+      if (repair?.value !== undefined) {
+        result = { ...result, value: repair.value };
+        confidence = Math.min(confidence, 0.6);
+        reasons.push('decimal point restored in the value');
+      } else if (repair?.range !== undefined) {
+        result = { ...result, referenceText: repair.range };
+        range = parseRange(repair.range);
+        confidence = Math.min(confidence, 0.7);
+        reasons.push('decimal point restored in the range');
+      } else if (plausible === false) {
+        return { emit: false, reason: `value ${raw.value} is not a possible ${entry.name} result` };
+      } else {
+        confidence *= 0.6;
+        reasons.push('value and printed range differ by more than a factor of 5');
+      }
+    }
+    if (range && withinLimits(entry, range.upper ?? range.lower ?? 0, ucum) === false) {
+      confidence = Math.min(confidence, 0.6);
+      reasons.push('printed range outside what the test can be');
+    }
+    if (!range && plausible === undefined) confidence *= 0.85;
+  }
+  if (!raw.units && !raw.referenceText) confidence *= 0.85;
+  return { emit: true, raw: result, confidence: Number(confidence.toFixed(2)), reasons };
+}
+
+function restoreDecimal(
+  text: string,
+  value: number,
+  entry: BiomarkerEntry,
+  ucum: string | undefined,
+  range: ParsedRange | undefined,
+  printedRange: string | undefined,
+): { value?: string; range?: string } | undefined {
+  const fits = (candidate: number, against: ParsedRange | undefined) =>
+    withinLimits(entry, candidate, ucum) !== false && (!against || nearRange(candidate, against));
+  // The value lost its point: only a whole number of two digits or more, and only when a range
+  // (or the test's limits) says where the value belongs.
+  // Without a range only one lost point is considered (the limits alone say little about the scale).
+  if (/^\d{2,}$/.test(text) && (range || withinLimits(entry, value, ucum) === false))
+    for (const power of range ? [1, 2] : [1]) {
+      const candidate = scaled(value, power);
+      if (fits(candidate, range)) return { value: candidate.toFixed(power) };
+    }
+  // The range lost its points (both ends whole numbers) and the value fits the range scaled down.
+  // Only when the printed range cannot be the test's (RBC 45-55 ×10⁶/µL), or, for a test without
+  // known limits, when the value falls inside the scaled range: a plausible range (neutrophils
+  // 40-80 %) is never bent to fit a misread value (7 for 71); the value is marked instead.
+  if (!range || !printedRange || hasPoint(printedRange) || withinLimits(entry, value, ucum) === false)
+    return undefined;
+  const ends = [range.lower, range.upper].filter((end): end is number => end !== undefined);
+  const rangeImpossible = ends.some((end) => withinLimits(entry, end, ucum) === false);
+  const limitsKnown = withinLimits(entry, value, ucum) !== undefined;
+  if (limitsKnown && !rangeImpossible) return undefined;
+  for (const power of [1, 2]) {
+    const candidate = rangeScaled(printedRange, power);
+    const parsed = candidate ? parseRange(candidate) : undefined;
+    if (!candidate || !parsed || !sameScale(value, parsed)) continue;
+    if (rangeImpossible ? nearRange(value, parsed) : judge(value, parsed) === 'normal')
+      return { range: candidate };
+  }
+  return undefined;
+}
