@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { NOTIFICATION_QUEUE } from '../../src/features/sync/notifications.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
 import type { ProviderDataType } from '../../src/provider-kit/types.ts';
 import { followAuthorize, providerEnv } from '../fakes/fake-server.ts';
@@ -8,6 +9,7 @@ import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
 import { cycleOf, isoDay, PAUSE_SECONDS } from '../fakes/garmin-data.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { authenticateUser, pathOf } from '../helpers/connections.ts';
+import { unsettledJobs } from '../helpers/jobs.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -58,6 +60,13 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
       .select('data_kind')
       .where('provider', '=', 'GARMIN')
       .execute();
+  /** Earlier steps' refetches done: none pending, no notification job waiting or running. */
+  const settled = () =>
+    until(
+      async () =>
+        (await pending()).length === 0 && (await unsettledJobs(service.ctx, NOTIFICATION_QUEUE)).length === 0,
+      'earlier refetches settled',
+    );
   const summaryPulls = () =>
     fake.requests.filter(
       (request) =>
@@ -165,6 +174,8 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
   });
 
   test('push delivery: the summaries in the body are the data, nothing is pulled', async () => {
+    // A companion of the previous step's sync (its dailies) may still be pulled: not this push's.
+    await settled();
     fake.modes.dailies = 'push';
     const pullsBefore = fake.requestsTo('/wellness-api/rest/dailies').length;
     const before = receiver.received.length;
@@ -206,7 +217,7 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
   });
 
   test('a forged ping naming 1970 → now, another host or another path costs no request', async () => {
-    await until(async () => (await pending()).length === 0, 'earlier refetches settled');
+    await settled();
     const garminUser = fake.userIdOf('account-1');
     const now = Math.floor(Date.now() / 1000);
     const requestsBefore = fake.requests.length;
