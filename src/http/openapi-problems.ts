@@ -72,7 +72,8 @@ const ROUTE_PROBLEMS: Record<string, readonly number[]> = {
   'POST /providers/:provider/webhook': [401, 404, 429, 503],
   'POST /v2/sdk/connect': [401, 404],
   'POST /v2/sdk/upload': [401, 403, 429],
-  'POST /v2/import/:format': [404],
+  'POST /v2/import/:format': [404, 429],
+  'POST /v2/lab-reports': [429],
   'POST /v2/lab-reports/:session_id/reprocess': [409, 410],
 };
 

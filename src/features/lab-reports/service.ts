@@ -16,6 +16,7 @@ import { EXTENSIONS, sniffMediaType } from './media-types.ts';
 import * as repo from './repo.ts';
 import { UnreadableFileError } from './extraction/errors.ts';
 import { type ReportParser, isolatedParse } from './isolated-parse.ts';
+import { createRequestWindows } from '../limits/windows.ts';
 import { type LabReportSettings, loadLabReportSettings } from './settings.ts';
 import type { FailureReason, StatusEntry } from './tables.ts';
 import { LAB_REPORT_QUEUE } from './queue.ts';
@@ -75,6 +76,7 @@ export function createLabReportsService(deps: LabReportsDeps) {
   const settings: LabReportSettings = loadLabReportSettings(deps.env ?? {});
   // The extraction code and the biomarker dictionary load in the reader process, never in this process.
   const parse: ReportParser = deps.parse ?? isolatedParse(settings);
+  const windows = createRequestWindows({ db, clock });
 
   function checkSessionId(sessionId: string) {
     if (!SESSION_ID.test(sessionId)) throw invalidParameter('session_id', 'expected a numeric session id');
@@ -116,6 +118,16 @@ export function createLabReportsService(deps: LabReportsDeps) {
 
   return {
     settings,
+
+    /** Whether the developer may upload another report now (LAB_REPORT_UPLOAD_RATE): 429 past it. */
+    admitUpload(developerId: string): Promise<void> {
+      const rate = settings.uploadRate;
+      return windows.enforce(
+        `lab-report-upload:${developerId}`,
+        rate,
+        `more than ${rate.limit} lab report uploads in ${rate.windowSeconds} s from this developer (LAB_REPORT_UPLOAD_RATE)`,
+      );
+    },
 
     /**
      * The queue gave up on a session's job (its retries spent, or its worker stopped heartbeating

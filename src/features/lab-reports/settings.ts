@@ -2,6 +2,8 @@
 // reading limits checked before work, the isolated process every report is read in, and how many reports
 // are read at once — per worker process, and per developer in each.
 import { isolationLimitsFromEnv, concurrencyFromEnv, type IsolationLimits } from '../../core/isolation.ts';
+import { parseWindowRule } from '../limits/settings.ts';
+import type { WindowRule } from '../limits/windows.ts';
 import { loadReadingLimits, type ReadingLimits } from './extraction/limits.ts';
 
 export type LabReportSettings = {
@@ -13,6 +15,9 @@ export type LabReportSettings = {
   /** LAB_REPORT_DEVELOPER_CONCURRENCY: reports of one developer read at once by one worker process
    *  (below LAB_REPORT_CONCURRENCY, every worker keeps a slot for other developers). */
   developerConcurrency: number;
+  /** LAB_REPORT_UPLOAD_RATE: uploads one developer may make, `<count>/<seconds>` (default 120/60):
+   *  past it 429, before the file is read, so one developer cannot fill the store or the queue. */
+  uploadRate: WindowRule;
 };
 
 export function loadLabReportSettings(env: Readonly<Record<string, string | undefined>>): LabReportSettings {
@@ -26,5 +31,6 @@ export function loadLabReportSettings(env: Readonly<Record<string, string | unde
     }),
     concurrency: concurrencyFromEnv(env, 'LAB_REPORT_CONCURRENCY', 2),
     developerConcurrency: concurrencyFromEnv(env, 'LAB_REPORT_DEVELOPER_CONCURRENCY', 1),
+    uploadRate: parseWindowRule(env, 'LAB_REPORT_UPLOAD_RATE', { limit: 120, windowSeconds: 60 }),
   };
 }

@@ -52,6 +52,12 @@ export function createRequestWindows(deps: { db: Db; clock: Clock }) {
   return {
     take,
 
+    /** Counts one hit in `scope`, or throws the 429 (with Retry-After) saying `detail`. */
+    async enforce(scope: string, rule: WindowRule, detail: string): Promise<void> {
+      const verdict = await take(scope, rule);
+      if (!verdict.allowed) throw tooManyRequests(detail, verdict.retryAfterSeconds);
+    },
+
     /** Every scope must have room; the first that has none decides the wait. */
     async takeAll(checks: readonly { scope: string; rule: WindowRule }[]): Promise<WindowVerdict> {
       for (const check of checks) {

@@ -31,7 +31,7 @@ import { loadImportSettings, readExportIsolated } from './import-isolated.ts';
 import { IMPORT_BATCH, IMPORT_QUEUE, NORMALIZE_UPLOAD_QUEUE } from './ports.ts';
 import { settleDirtyDays } from './rebuild.ts';
 import { sweepSpool } from './spool.ts';
-import { createUploadAdmission } from './upload-admission.ts';
+import { createImportAdmission, createUploadAdmission } from './upload-admission.ts';
 import * as repo from './repo.ts';
 import { loadMobileSettings } from './settings.ts';
 
@@ -72,6 +72,7 @@ export function createMobileService(deps: MobileDeps) {
   const importSettings = loadImportSettings(deps.config.env);
   const rebuildDeps = { db, log, data: deps.data };
   const admitUpload = createUploadAdmission({ db, clock, settings });
+  const admitImport = createImportAdmission({ db, clock, settings });
 
   function mobileHooksOf(provider: ResolvedProvider | undefined): MobileHooks | undefined {
     return provider?.declaration.authKind === 'sdk' ? provider.connector?.mobile : undefined;
@@ -477,6 +478,7 @@ export function createMobileService(deps: MobileDeps) {
     connect,
     authenticateUpload,
     admitUpload,
+    admitImport,
     acceptUpload,
     processUpload,
     startImport,

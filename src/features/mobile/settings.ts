@@ -15,6 +15,9 @@ export type MobileSettings = {
   uploadRate: WindowRule;
   /** MOBILE_UPLOAD_PENDING_MAX: uploads of one connection waiting for normalization (default 20). */
   uploadPendingMax: number;
+  /** MOBILE_IMPORT_RATE: export imports one developer may start, `<count>/<seconds>` (default 30/60):
+   *  past it 429, before the export is read. */
+  importRate: WindowRule;
 };
 
 function bytes(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number): number {
@@ -41,5 +44,6 @@ export function loadMobileSettings(env: Readonly<Record<string, string | undefin
     importMaxBytes: bytes(env, 'MOBILE_IMPORT_MAX_BYTES', 8 * 1024 * 1024 * 1024),
     uploadRate: parseWindowRule(env, 'MOBILE_UPLOAD_RATE', { limit: 60, windowSeconds: 60 }),
     uploadPendingMax: count(env, 'MOBILE_UPLOAD_PENDING_MAX', 20),
+    importRate: parseWindowRule(env, 'MOBILE_IMPORT_RATE', { limit: 30, windowSeconds: 60 }),
   };
 }

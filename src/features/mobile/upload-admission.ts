@@ -11,6 +11,21 @@ import type { MobileSettings } from './settings.ts';
 /** A normalization job takes seconds: when to try again with too many uploads pending. */
 const PENDING_RETRY_SECONDS = 10;
 
+/**
+ * Whether a developer may start another export import now (MOBILE_IMPORT_RATE), decided before the
+ * export is read: one developer cannot fill the spool or the import queue for everyone.
+ */
+export function createImportAdmission(deps: { db: Db; clock: Clock; settings: MobileSettings }) {
+  const windows = createRequestWindows({ db: deps.db, clock: deps.clock });
+  const rate = deps.settings.importRate;
+  return (developerId: string): Promise<void> =>
+    windows.enforce(
+      `import:${developerId}`,
+      rate,
+      `more than ${rate.limit} imports in ${rate.windowSeconds} s from this developer (MOBILE_IMPORT_RATE)`,
+    );
+}
+
 export function createUploadAdmission(deps: { db: Db; clock: Clock; settings: MobileSettings }) {
   const { db, settings } = deps;
   const windows = createRequestWindows({ db, clock: deps.clock });

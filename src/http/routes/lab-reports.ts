@@ -83,11 +83,14 @@ export async function registerLabReportRoutes(app: App, ctx: AppContext) {
           description:
             'multipart/form-data with a `file` part (and optionally a `reference_id` field or query parameter). ' +
             'The file type is told by its content. Processing runs in the background; the session id arrives ' +
-            'with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…',
+            'with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…. ' +
+            `At most ${reports.settings.uploadRate.limit} uploads per ${reports.settings.uploadRate.windowSeconds} s per developer: 429 with Retry-After past it.`,
           consumes: ['multipart/form-data'],
           querystring: UploadQuery,
           response: { 202: UploadResponse },
         } as object,
+        // The developer's upload rate is checked before a byte of the file is read.
+        onRequest: async (request) => reports.admitUpload(request.developer.id),
       },
       async (request, reply) => {
         const upload = await readUpload(request);

@@ -109,11 +109,14 @@ export async function registerMobileRoutes(app: App, ctx: AppContext) {
           description:
             'Body: the file (content-type application/zip or application/xml), or multipart/form-data with a ' +
             '`file` part. Give user_id, or reference_id (a user of the platform is created when none has it). ' +
-            'Answers 202 at once; follow progress at GET /v2/import/{import_id}.',
+            'Answers 202 at once; follow progress at GET /v2/import/{import_id}. ' +
+            `At most ${mobile.settings.importRate.limit} imports per ${mobile.settings.importRate.windowSeconds} s per developer: 429 with Retry-After past it.`,
           params: ImportParams,
           querystring: ImportQuery,
           response: { 202: ImportStatus },
         },
+        // The developer's import rate is checked before a byte of the export is read.
+        onRequest: async (request) => mobile.admitImport(request.developer.id),
       },
       async (request, reply) => {
         let body: Readable;
