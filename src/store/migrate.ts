@@ -1,19 +1,63 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the migrator runs on any database shape. */
-import type { Kysely } from 'kysely';
+import { type DatabaseIntrospector, type Kysely, sql, type TableMetadata } from 'kysely';
 import { type MigrationProvider, Migrator } from 'kysely/migration';
 import { migrations } from './migrations/index.ts';
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
+ * What the migrator asks the database (does our schema exist, do the bookkeeping tables exist),
+ * answered from our own schema alone. Kysely's own introspector reads every table of every schema
+ * and resolves each schema by name (`has_schema_privilege`, `pg_get_serial_sequence`): on a
+ * database shared with others, a schema dropped while that query runs fails our start-up with
+ * "schema … does not exist" (seen on PostgreSQL while other test runs dropped theirs).
+ */
+function scopedIntrospector(db: Kysely<any>, schema: string | undefined): DatabaseIntrospector {
+  const inSchema = schema ? sql`n.nspname = ${schema}` : sql`n.nspname = current_schema()`;
+  return {
+    async getSchemas() {
+      const { rows } = await sql<{ name: string }>`
+        SELECT nspname AS name FROM pg_catalog.pg_namespace n WHERE ${inSchema}`.execute(db);
+      return rows;
+    },
+    async getTables(): Promise<TableMetadata[]> {
+      const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+        SELECT c.relname AS name, n.nspname AS schema, c.relkind AS kind
+        FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+        WHERE ${inSchema} AND c.relkind IN ('r', 'p', 'v', 'f')`.execute(db);
+      return rows.map((row) => ({
+        name: row.name,
+        schema: row.schema,
+        isView: row.kind === 'v',
+        isForeign: row.kind === 'f',
+        columns: [],
+      }));
+    },
+  };
+}
+
+/** The same database handle, but its `introspection` is the scoped one above. */
+function withScopedIntrospection(db: Kysely<any>, schema: string | undefined): Kysely<any> {
+  const introspection = scopedIntrospector(db, schema);
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
  * The migration bookkeeping tables live in the store's own schema; left to default, Kysely
  * would find another schema's `kysely_migration` on the search path and skip our tables.
  */
 function migrator(db: Kysely<any>, schema: string | undefined) {
+  const own = schema && schema !== 'public' ? schema : undefined;
   return new Migrator({
-    db,
+    db: withScopedIntrospection(db, own),
     provider,
-    ...(schema && schema !== 'public' ? { migrationTableSchema: schema } : {}),
+    ...(own ? { migrationTableSchema: own } : {}),
   });
 }
 
