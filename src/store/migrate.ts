@@ -52,7 +52,7 @@ function withScopedIntrospection(db: Kysely<any>, schema: string | undefined): K
  * The migration bookkeeping tables live in the store's own schema; left to default, Kysely
  * would find another schema's `kysely_migration` on the search path and skip our tables.
  */
-function migrator(db: Kysely<any>, schema: string | undefined) {
+export function migrator(db: Kysely<any>, schema: string | undefined): Migrator {
   const own = schema && schema !== 'public' ? schema : undefined;
   return new Migrator({
     db: withScopedIntrospection(db, own),

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import type { Migrator } from 'kysely/migration';
 import { openStore, type Store } from '../../src/store/db.ts';
-import { migrations } from '../../src/store/migrations/index.ts';
+import { migrator as storeMigrator } from '../../src/store/migrate.ts';
 
 /**
  * An empty store for a migration test, with a migrator the test moves step by step: embedded
@@ -13,11 +13,8 @@ export type MigrationStore = { store: Store; migrator: Migrator; close(): Promis
 export async function openMigrationStore(): Promise<MigrationStore> {
   const schema = `m_${randomBytes(5).toString('hex')}`;
   const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: undefined, schema });
-  const migrator = new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrations },
-    ...(store.postgres ? { migrationTableSchema: schema } : {}),
-  });
+  // The service's own migrator (bookkeeping in the store's schema, introspection scoped to it).
+  const migrator = storeMigrator(store.db, store.postgres ? schema : undefined);
   return {
     store,
     migrator,
