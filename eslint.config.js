@@ -61,8 +61,10 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: ':not(TaggedTemplateExpression) > TemplateLiteral > TemplateElement[value.raw=/<[a-zA-Z!\\/]/]',
-          message: 'Build markup with the html`…` tag from src/http/safe-html.ts, not a plain template literal.',
+          selector:
+            ':not(TaggedTemplateExpression) > TemplateLiteral > TemplateElement[value.raw=/<[a-zA-Z!\\/]/]',
+          message:
+            'Build markup with the html`…` tag from src/http/safe-html.ts, not a plain template literal.',
         },
         {
           selector: 'Literal[value=/<[a-zA-Z!\\/]/]',
@@ -71,6 +73,11 @@ export default tseslint.config(
         {
           selector: "TaggedTemplateExpression[tag.name!='html']",
           message: 'The only template tag for pages is html`…` from src/http/safe-html.ts.',
+        },
+        {
+          selector:
+            "CallExpression[callee.name='trustedHtml'] > :not(Literal, TemplateLiteral[expressions.length=0]).arguments",
+          message: 'trustedHtml takes a constant written here (a literal), never a computed value.',
         },
       ],
       // Type-aware: a SafeHtml fragment (or any object) in a plain template literal becomes a string.

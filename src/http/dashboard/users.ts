@@ -12,7 +12,7 @@ import { html, type SafeHtml } from '../safe-html.ts';
 
 const DATA_TYPES: readonly string[] = dataTypeNames;
 
-const isoOrDash = (value: string | null) => (value ? value : '—');
+const isoOrDash = (value: string | null) => value || '—';
 
 function userRows(users: (WireUser | DetailedWireUser)[]): SafeHtml {
   if (users.length === 0) return html`<p class="muted">No users found.</p>`;
