@@ -51,6 +51,41 @@ export default tseslint.config(
     },
   },
   {
+    // HTML is escaped by construction (issue 27): dashboard and hosted pages are built with the
+    // `html` tag of src/http/safe-html.ts, which escapes every interpolation that is not itself a
+    // fragment. A plain template literal or string holding markup there would be sent unescaped
+    // (or, holding a fragment, escaped twice); a fragment inside a plain template literal is turned
+    // into a string. test/unit/html-lint.test.ts plants both and sees them fail.
+    // The sandbox provider's consent page is a hosted page that lives with its routes.
+    files: ['src/http/dashboard/**/*.ts', 'src/http/hosted/**/*.ts', 'src/http/routes/sandbox-consent.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            ':not(TaggedTemplateExpression) > TemplateLiteral > TemplateElement[value.raw=/<[a-zA-Z!\\/]/]',
+          message:
+            'Build markup with the html`…` tag from src/http/safe-html.ts, not a plain template literal.',
+        },
+        {
+          selector: 'Literal[value=/<[a-zA-Z!\\/]/]',
+          message: 'Build markup with the html`…` tag from src/http/safe-html.ts, not a string literal.',
+        },
+        {
+          selector: "TaggedTemplateExpression[tag.name!='html']",
+          message: 'The only template tag for pages is html`…` from src/http/safe-html.ts.',
+        },
+        {
+          selector:
+            "CallExpression[callee.name='trustedHtml'] > :not(Literal, TemplateLiteral[expressions.length=0]).arguments",
+          message: 'trustedHtml takes a constant written here (a literal), never a computed value.',
+        },
+      ],
+      // Type-aware: a SafeHtml fragment (or any object) in a plain template literal becomes a string.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+    },
+  },
+  {
     // node:test's describe/it return promises on purpose; in the service a dropped promise is a bug.
     files: ['src/**/*.ts'],
     rules: { '@typescript-eslint/no-floating-promises': 'error' },

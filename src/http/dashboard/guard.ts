@@ -6,7 +6,8 @@ import type { AppContext } from '../../features/context.ts';
 import type { DashboardSession } from '../../features/dashboard/service.ts';
 import type { Developer } from '../../features/developers/service.ts';
 import { sendHostedPage } from '../hosted/page.ts';
-import { e, type Flash, renderDashboardPage, renderStandalone } from './layout.ts';
+import { type Flash, renderDashboardPage, renderStandalone } from './layout.ts';
+import { html, type SafeHtml } from '../safe-html.ts';
 
 /**
  * Sessions, form tokens and flash messages of the dashboard. The session cookie holds only a
@@ -101,15 +102,15 @@ export function takeFlash(request: FastifyRequest, reply: FastifyReply): Flash {
   }
 }
 
-export function sendPage(reply: FastifyReply, status: number, html: string) {
-  return sendHostedPage(reply, status, html, { formsPostToSelfOnly: true });
+export function sendPage(reply: FastifyReply, status: number, page: SafeHtml) {
+  return sendHostedPage(reply, status, page, { formsPostToSelfOnly: true });
 }
 
 export type DeveloperSession = Extract<DashboardSession, { kind: 'developer' }>;
 export type OperatorSession = Extract<DashboardSession, { kind: 'operator' }>;
 
 /** What an action leads to: back to a page with a message, or a page of its own (a secret shown once). */
-export type ActionResult = { redirect: string; notice: string } | { html: string };
+export type ActionResult = { redirect: string; notice: string } | { html: SafeHtml };
 
 type PageHandler<S> = (
   request: FastifyRequest,
@@ -168,7 +169,7 @@ export function createGuards(ctx: AppContext) {
             session,
             page: 'overview',
             title: 'Not available',
-            body: `<p>${e(error.message)}</p>`,
+            body: html`<p>${error.message}</p>`,
           }),
         );
       }

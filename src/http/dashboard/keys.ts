@@ -1,7 +1,8 @@
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import { DASHBOARD_ROUTE, field, type Guards, sendPage } from './guard.ts';
-import { confirmButton, e, postButton, renderDashboardPage, statusPill, when } from './layout.ts';
+import { confirmButton, postButton, renderDashboardPage, statusPill, when } from './layout.ts';
+import { html } from '../safe-html.ts';
 
 /** The keys as the CLI manages them (developers service): list, create (shown once), revoke. */
 export function registerKeyPages(scope: App, ctx: AppContext, guards: Guards) {
@@ -10,13 +11,11 @@ export function registerKeyPages(scope: App, ctx: AppContext, guards: Guards) {
     DASHBOARD_ROUTE,
     guards.developerPage(async (_request, reply, session, flash) => {
       const keys = await ctx.developers.listKeys(session.developer.id);
-      const rows = keys
-        .map(
-          (key) =>
-            `<tr><td class="mono">${e(key.id)}</td><td class="mono">${e(key.display_prefix)}</td><td>${when(key.created_at)}</td><td>${key.revoked_at ? `${statusPill('revoked', 'bad')} ${when(key.revoked_at)}` : statusPill('live', 'ok')}${key.id === session.keyId ? ' <span class="muted">(this session)</span>' : ''}</td><td>${key.revoked_at ? '' : confirmButton(session, '/dashboard/keys/revoke', `Revoke ${key.id}`, key.id === session.keyId ? 'This session was signed in with this key: revoking it signs you out.' : 'Requests with this key will be refused at once.', { key_id: key.id })}</td></tr>`,
-        )
-        .join('');
-      const body = `<section class="card">${postButton(session, '/dashboard/keys/create', 'Create API key', { style: 'primary' })}</section>
+      const rows = keys.map(
+        (key) =>
+          html`<tr><td class="mono">${key.id}</td><td class="mono">${key.display_prefix}</td><td>${when(key.created_at)}</td><td>${key.revoked_at ? html`${statusPill('revoked', 'bad')} ${when(key.revoked_at)}` : statusPill('live', 'ok')}${key.id === session.keyId ? html` <span class="muted">(this session)</span>` : ''}</td><td>${key.revoked_at ? '' : confirmButton(session, '/dashboard/keys/revoke', `Revoke ${key.id}`, key.id === session.keyId ? 'This session was signed in with this key: revoking it signs you out.' : 'Requests with this key will be refused at once.', { key_id: key.id })}</td></tr>`,
+      );
+      const body = html`<section class="card">${postButton(session, '/dashboard/keys/create', 'Create API key', { style: 'primary' })}</section>
 <section class="card"><table><thead><tr><th>Key id</th><th>Starts with</th><th>Created</th><th>State</th><th></th></tr></thead><tbody>${rows}</tbody></table></section>`;
       return sendPage(
         reply,
@@ -32,8 +31,8 @@ export function registerKeyPages(scope: App, ctx: AppContext, guards: Guards) {
     guards.developerAction('/dashboard/keys', async (_request, session) => {
       const created = await ctx.developers.createKey(session.developer.id);
       await ctx.dashboard.audit(session, { action: 'key.create', target: created.id });
-      const body = `<section class="card"><h2>New API key ${e(created.id)}</h2><p>Copy it now: it will not be shown again.</p>
-<p class="secret"><code id="new-key">${e(created.apiKey)}</code></p><p><a href="/dashboard/keys">Back to API keys</a></p></section>`;
+      const body = html`<section class="card"><h2>New API key ${created.id}</h2><p>Copy it now: it will not be shown again.</p>
+<p class="secret"><code id="new-key">${created.apiKey}</code></p><p><a href="/dashboard/keys">Back to API keys</a></p></section>`;
       return { html: renderDashboardPage({ session, page: 'keys', title: 'API key created', body }) };
     }),
   );

@@ -2,7 +2,8 @@ import type { DashboardSession } from '../../features/dashboard/service.ts';
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import { DASHBOARD_ROUTE, field, type Guards } from './guard.ts';
-import { e, postButton, statusPill } from './layout.ts';
+import { postButton, statusPill } from './layout.ts';
+import { html, type SafeHtml } from '../safe-html.ts';
 
 /**
  * Lab reports on the dashboard's user page: the reports uploaded under the user's reference id,
@@ -34,55 +35,52 @@ const text = (value: unknown) =>
   value === undefined || value === null || value === '' ? '—' : String(value);
 
 /** A table row whose every cell is escaped; `marks` are trusted, already-built fragments. */
-function row(cells: unknown[], marks: string[] = []): string {
-  return `<tr>${cells.map((cell) => `<td>${e(text(cell))}</td>`).join('')}${marks.map((mark) => `<td>${mark}</td>`).join('')}</tr>`;
+function row(cells: unknown[], marks: SafeHtml[] = []): SafeHtml {
+  return html`<tr>${cells.map((cell) => html`<td>${text(cell)}</td>`)}${marks.map((mark) => html`<td>${mark}</td>`)}</tr>`;
 }
 
-function reviewMark(result: WireResult): string {
+function reviewMark(result: WireResult): SafeHtml {
   return result.needs_review ? statusPill('needs review', 'warn') : statusPill('read', 'ok');
 }
 
-function resultsTable(results: readonly WireResult[]): string {
-  if (results.length === 0) return '<p class="muted">No results.</p>';
-  const head =
-    '<thead><tr><th>Test</th><th>Value</th><th>Units</th><th>Flag</th><th>Confidence</th><th>Review</th></tr></thead>';
-  const body = results
-    .map((result) =>
-      row(
-        [
-          result.biomarker.display_name ?? result.source.name,
-          result.source.value,
-          result.source.units,
-          result.interpretation.flag,
-          `${Math.round(result.confidence * 100)}%`,
-        ],
-        [reviewMark(result)],
-      ),
-    )
-    .join('');
-  return `<table>${head}<tbody>${body}</tbody></table>`;
+function resultsTable(results: readonly WireResult[]): SafeHtml {
+  if (results.length === 0) return html`<p class="muted">No results.</p>`;
+  const head = html`<thead><tr><th>Test</th><th>Value</th><th>Units</th><th>Flag</th><th>Confidence</th><th>Review</th></tr></thead>`;
+  const body = results.map((result) =>
+    row(
+      [
+        result.biomarker.display_name ?? result.source.name,
+        result.source.value,
+        result.source.units,
+        result.interpretation.flag,
+        `${Math.round(result.confidence * 100)}%`,
+      ],
+      [reviewMark(result)],
+    ),
+  );
+  return html`<table>${head}<tbody>${body}</tbody></table>`;
 }
 
-function unmatchedList(unmatched: NonNullable<LabReportView['unmatched']>): string {
-  if (unmatched.length === 0) return '';
-  return `<p class="muted">Rows read but not taken as results (no value is taken from them):</p><table><thead><tr><th>Page</th><th>Printed</th><th>Why</th></tr></thead><tbody>${unmatched
-    .map((entry) => row([entry.page, entry.text, entry.reason]))
-    .join('')}</tbody></table>`;
+function unmatchedList(unmatched: NonNullable<LabReportView['unmatched']>): SafeHtml {
+  if (unmatched.length === 0) return html``;
+  return html`<p class="muted">Rows read but not taken as results (no value is taken from them):</p><table><thead><tr><th>Page</th><th>Printed</th><th>Why</th></tr></thead><tbody>${unmatched.map(
+    (entry) => row([entry.page, entry.text, entry.reason]),
+  )}</tbody></table>`;
 }
 
 export function labReportsCard(
   session: DashboardSession,
   reports: readonly LabReportView[],
   back: string,
-): string {
-  if (reports.length === 0) return '';
+): SafeHtml {
+  if (reports.length === 0) return html``;
   const items = reports.map((report) => {
     const review = (report.results ?? []).filter((result) => result.needs_review).length;
     const tone =
       report.current_status === 'failed' ? 'bad' : report.current_status === 'processing' ? 'plain' : 'ok';
-    const heading = `<h3>Session <span class="mono">${e(report.session_id)}</span> ${statusPill(report.current_status, tone)}${
-      review > 0 ? ` ${statusPill(`${review} to review`, 'warn')}` : ''
-    }</h3><p class="muted">Uploaded ${e(text(report.uploaded_at))} · report date ${e(text(report.report_date))} · ${e(text(report.lab_name))}</p>`;
+    const heading = html`<h3>Session <span class="mono">${report.session_id}</span> ${statusPill(report.current_status, tone)}${
+      review > 0 && html` ${statusPill(`${review} to review`, 'warn')}`
+    }</h3><p class="muted">Uploaded ${text(report.uploaded_at)} · report date ${text(report.report_date)} · ${text(report.lab_name)}</p>`;
     const reprocess =
       report.current_status === 'processing'
         ? ''
@@ -94,9 +92,9 @@ export function labReportsCard(
               fields: { back },
             },
           );
-    return `${heading}${resultsTable(report.results ?? [])}${unmatchedList(report.unmatched ?? [])}${reprocess}`;
+    return html`${heading}${resultsTable(report.results ?? [])}${unmatchedList(report.unmatched ?? [])}${reprocess}`;
   });
-  return `<section class="card"><h2>Lab reports of this reference id</h2>${items.join('')}</section>`;
+  return html`<section class="card"><h2>Lab reports of this reference id</h2>${items}</section>`;
 }
 
 export function registerLabReportActions(scope: App, ctx: AppContext, guards: Guards) {

@@ -1,15 +1,13 @@
 import type { DashboardSession } from '../../features/dashboard/service.ts';
-import { escapeHtml } from '../hosted/page.ts';
+import { html, type HtmlValue, type SafeHtml, trustedHtml } from '../safe-html.ts';
 
 /**
  * The dashboard's page shell: server-rendered HTML with one inline stylesheet and no script, in
  * the hosted pages' look (system fonts, cards, the same blue), wider for tables, with dark mode
  * by prefers-color-scheme. Confirmations and reveals use <details>, so every control works from
- * the keyboard and without JavaScript.
+ * the keyboard and without JavaScript. Every page is built with the `html` tag (../safe-html.ts).
  */
-export const e = escapeHtml;
-
-const STYLES = `
+const STYLES = trustedHtml(`
 *,*::before,*::after{box-sizing:border-box}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;background:#f4f5f7;color:#1c1e21;line-height:1.5}
 header.top{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;padding:.75rem 1.25rem;background:#fff;border-bottom:1px solid #d0d5dd}
@@ -59,7 +57,7 @@ input[type=text],input[type=password],input[type=url],input[type=number],input[t
 a{color:#8fb0ff}.status{background:#2b3038}.notice{background:#12372a}.error{background:#3d1715}.secret{background:#3a2f10}
 .env-sandbox{background:#3a2f10;color:#ffd27a}.env-production{background:#3d1715;color:#ffb3ad}.env-operator{background:#2a2345;color:#cfc2ff}
 .s-ok{background:#12372a;color:#9be2c3}.s-warn{background:#3a2f10;color:#ffd27a}.s-bad{background:#3d1715;color:#ffb3ad}}
-`;
+`);
 
 export type NavPage = 'overview' | 'users' | 'webhooks' | 'providers' | 'keys' | 'orders' | 'developers';
 
@@ -73,8 +71,8 @@ const DEVELOPER_NAV: [NavPage, string, string][] = [
 ];
 
 /** The form token every post carries. */
-export const csrfField = (session: DashboardSession) =>
-  `<input type="hidden" name="csrf" value="${e(session.csrfToken)}">`;
+export const csrfField = (session: DashboardSession): SafeHtml =>
+  html`<input type="hidden" name="csrf" value="${session.csrfToken}">`;
 
 /** A one-button form posting to `action` (with the form token and hidden fields). */
 export function postButton(
@@ -82,11 +80,11 @@ export function postButton(
   action: string,
   label: string,
   options: { fields?: Record<string, string>; style?: 'primary' | 'secondary' | 'danger' } = {},
-): string {
-  const hidden = Object.entries(options.fields ?? {})
-    .map(([name, value]) => `<input type="hidden" name="${e(name)}" value="${e(value)}">`)
-    .join('');
-  return `<form class="inline" method="post" action="${e(action)}">${csrfField(session)}${hidden}<button type="submit" class="${options.style ?? 'secondary'}">${e(label)}</button></form>`;
+): SafeHtml {
+  const hidden = Object.entries(options.fields ?? {}).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  );
+  return html`<form class="inline" method="post" action="${action}">${csrfField(session)}${hidden}<button type="submit" class="${options.style ?? 'secondary'}">${label}</button></form>`;
 }
 
 /** A destructive action behind a disclosure: the first activation only reveals the real button. */
@@ -96,36 +94,35 @@ export function confirmButton(
   label: string,
   question: string,
   fields: Record<string, string> = {},
-): string {
-  return `<details><summary>${e(label)}…</summary><p>${e(question)}</p>${postButton(session, action, `Confirm: ${label}`, { fields, style: 'danger' })}</details>`;
+): SafeHtml {
+  return html`<details><summary>${label}…</summary><p>${question}</p>${postButton(session, action, `Confirm: ${label}`, { fields, style: 'danger' })}</details>`;
 }
 
-export const when = (at: Date | null | undefined) =>
+export const when = (at: Date | null | undefined): SafeHtml =>
   at
-    ? `<time datetime="${at.toISOString()}">${at.toISOString().slice(0, 19).replace('T', ' ')} UTC</time>`
-    : '—';
+    ? html`<time datetime="${at.toISOString()}">${at.toISOString().slice(0, 19).replace('T', ' ')} UTC</time>`
+    : html`—`;
 
-export function statusPill(text: string, tone: 'ok' | 'warn' | 'bad' | 'plain' = 'plain'): string {
-  return `<span class="status${tone === 'plain' ? '' : ` s-${tone}`}">${e(text)}</span>`;
+export function statusPill(text: string, tone: 'ok' | 'warn' | 'bad' | 'plain' = 'plain'): SafeHtml {
+  return html`<span class="status${tone !== 'plain' && ` s-${tone}`}">${text}</span>`;
 }
 
 export type Flash = { notice?: string | undefined; error?: string | undefined };
 
-function flashHtml(flash: Flash): string {
-  return (
-    (flash.notice ? `<div class="notice" role="status">${e(flash.notice)}</div>` : '') +
-    (flash.error ? `<div class="error" role="alert">${e(flash.error)}</div>` : '')
-  );
+function flashHtml(flash: Flash): SafeHtml {
+  return html`${flash.notice && html`<div class="notice" role="status">${flash.notice}</div>`}${
+    flash.error && html`<div class="error" role="alert">${flash.error}</div>`
+  }`;
 }
 
-function shell(title: string, header: string, body: string): string {
-  return `<!doctype html>
+function shell(title: string, header: HtmlValue, body: SafeHtml): SafeHtml {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${e(title)} · Tributary dashboard</title>
+<title>${title} · Tributary dashboard</title>
 <style>${STYLES}</style>
 </head>
 <body>
@@ -142,34 +139,32 @@ export function renderDashboardPage(options: {
   session: DashboardSession;
   page: NavPage;
   title: string;
-  body: string;
+  body: SafeHtml;
   flash?: Flash;
-}): string {
+}): SafeHtml {
   const { session } = options;
   let links: [NavPage, string, string][];
-  let badge: string;
-  let who: string;
+  let badge: SafeHtml;
+  let who: SafeHtml;
   if (session.kind === 'developer') {
     const developer = session.developer;
     links = DEVELOPER_NAV.filter(([page]) => page !== 'orders' || developer.orderApiAccess);
-    badge = `<span class="badge env-${developer.environment}" title="Environment">${developer.environment}</span>`;
-    who = `<span title="Developer ID ${e(developer.id)}">${e(developer.name)}</span>`;
+    badge = html`<span class="badge env-${developer.environment}" title="Environment">${developer.environment}</span>`;
+    who = html`<span title="Developer ID ${developer.id}">${developer.name}</span>`;
   } else {
     links = [['developers', 'Developers', '/dashboard/operator']];
-    badge = '<span class="badge env-operator">operator</span>';
-    who = '<span class="muted">all developers</span>';
+    badge = html`<span class="badge env-operator">operator</span>`;
+    who = html`<span class="muted">all developers</span>`;
   }
-  const nav = links
-    .map(
-      ([page, label, href]) =>
-        `<li><a href="${href}"${page === options.page ? ' aria-current="page"' : ''}>${e(label)}</a></li>`,
-    )
-    .join('');
-  const header = `<a class="skip" href="#main">Skip to content</a><header class="top"><span class="brand">Tributary</span>${badge}<nav aria-label="Dashboard"><ul>${nav}</ul></nav><span class="spacer"></span>${who}${postButton(session, '/dashboard/sign-out', 'Sign out')}</header>`;
+  const nav = links.map(
+    ([page, label, href]) =>
+      html`<li><a href="${href}"${page === options.page && html` aria-current="page"`}>${label}</a></li>`,
+  );
+  const header = html`<a class="skip" href="#main">Skip to content</a><header class="top"><span class="brand">Tributary</span>${badge}<nav aria-label="Dashboard"><ul>${nav}</ul></nav><span class="spacer"></span>${who}${postButton(session, '/dashboard/sign-out', 'Sign out')}</header>`;
   return shell(
     options.title,
     header,
-    `<h1>${e(options.title)}</h1>${flashHtml(options.flash ?? {})}${options.body}`,
+    html`<h1>${options.title}</h1>${flashHtml(options.flash ?? {})}${options.body}`,
   );
 }
 
@@ -179,25 +174,25 @@ export function renderSignIn(options: {
   operatorEnabled: boolean;
   error?: string;
   devId?: string;
-}): string {
-  const operator = options.operatorEnabled
-    ? `<details class="card"><summary>Operator sign-in</summary>
+}): SafeHtml {
+  const operator =
+    options.operatorEnabled &&
+    html`<details class="card"><summary>Operator sign-in</summary>
 <form method="post" action="/dashboard/operator/sign-in">
-<input type="hidden" name="csrf" value="${e(options.formToken)}">
+<input type="hidden" name="csrf" value="${options.formToken}">
 <label for="operator_token">Operator token</label>
 <input id="operator_token" name="operator_token" type="password" autocomplete="off" required>
 <p><button type="submit" class="secondary">Sign in as operator</button></p>
-</form></details>`
-    : '';
+</form></details>`;
   return shell(
     'Sign in',
     '',
-    `<div class="narrow"><div class="card"><h1>Tributary dashboard</h1>
+    html`<div class="narrow"><div class="card"><h1>Tributary dashboard</h1>
 ${flashHtml({ error: options.error })}
 <form method="post" action="/dashboard/sign-in">
-<input type="hidden" name="csrf" value="${e(options.formToken)}">
+<input type="hidden" name="csrf" value="${options.formToken}">
 <label for="dev_id">Developer ID</label>
-<input id="dev_id" name="dev_id" type="text" autocomplete="username" required value="${e(options.devId ?? '')}">
+<input id="dev_id" name="dev_id" type="text" autocomplete="username" required value="${options.devId ?? ''}">
 <label for="api_key">API key</label>
 <input id="api_key" name="api_key" type="password" autocomplete="current-password" required>
 <p><button type="submit" class="primary">Sign in</button></p>
@@ -206,10 +201,10 @@ ${flashHtml({ error: options.error })}
   );
 }
 
-export function renderStandalone(title: string, message: string): string {
+export function renderStandalone(title: string, message: string): SafeHtml {
   return shell(
     title,
     '',
-    `<div class="narrow card"><h1>${e(title)}</h1><p>${e(message)}</p><p><a href="/dashboard">Go to sign-in</a></p></div>`,
+    html`<div class="narrow card"><h1>${title}</h1><p>${message}</p><p><a href="/dashboard">Go to sign-in</a></p></div>`,
   );
 }

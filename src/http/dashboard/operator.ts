@@ -2,8 +2,9 @@ import { badRequest } from '../../core/errors.ts';
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import { DASHBOARD_ROUTE, field, fields, type Guards, sendPage } from './guard.ts';
-import { confirmButton, csrfField, e, postButton, renderDashboardPage, statusPill, when } from './layout.ts';
+import { confirmButton, csrfField, postButton, renderDashboardPage, statusPill, when } from './layout.ts';
 import { auditTable } from './overview.ts';
+import { html } from '../safe-html.ts';
 
 const HOME = '/dashboard/operator';
 const developerPath = (id: string) => `${HOME}/developers/${encodeURIComponent(id)}`;
@@ -17,13 +18,11 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
     DASHBOARD_ROUTE,
     guards.operatorPage(async (_request, reply, session, flash) => {
       const [all, audit] = await Promise.all([developers.list(), ctx.dashboard.auditLog({}, 30)]);
-      const rows = all
-        .map(
-          (developer) =>
-            `<tr><td><a href="${developerPath(developer.id)}">${e(developer.name)}</a></td><td class="mono">${e(developer.id)}</td><td><span class="badge env-${developer.environment}">${developer.environment}</span></td><td>${statusPill(developer.status, developer.status === 'active' ? 'ok' : 'bad')}</td><td>${developer.orderApiAccess ? 'yes' : 'no'}</td><td>${developer.hourlyDaysLimit ?? 'default'}</td><td>${when(developer.createdAt)}</td></tr>`,
-        )
-        .join('');
-      const body = `<section class="card"><h2>Create a developer</h2>
+      const rows = all.map(
+        (developer) =>
+          html`<tr><td><a href="${developerPath(developer.id)}">${developer.name}</a></td><td class="mono">${developer.id}</td><td><span class="badge env-${developer.environment}">${developer.environment}</span></td><td>${statusPill(developer.status, developer.status === 'active' ? 'ok' : 'bad')}</td><td>${developer.orderApiAccess ? 'yes' : 'no'}</td><td>${developer.hourlyDaysLimit ?? 'default'}</td><td>${when(developer.createdAt)}</td></tr>`,
+      );
+      const body = html`<section class="card"><h2>Create a developer</h2>
 <form method="post" action="${HOME}/developers" class="row">${csrfField(session)}
 <div><label for="name">Name</label><input id="name" name="name" type="text" required></div>
 <div><label for="environment">Environment</label><select id="environment" name="environment"><option>sandbox</option><option>production</option></select></div>
@@ -50,14 +49,12 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
         ctx.integrations.forDeveloper(id),
       ]);
       const base = developerPath(id);
-      const keyRows = keys
-        .map(
-          (key) =>
-            `<tr><td class="mono">${e(key.id)}</td><td class="mono">${e(key.display_prefix)}</td><td>${when(key.created_at)}</td><td>${key.revoked_at ? statusPill('revoked', 'bad') : statusPill('live', 'ok')}</td><td>${key.revoked_at ? '' : confirmButton(session, `${base}/keys/revoke`, `Revoke ${key.id}`, 'Requests with this key will be refused at once.', { key_id: key.id })}</td></tr>`,
-        )
-        .join('');
-      const body = `<section class="card"><h2>${e(developer.name)} <span class="badge env-${developer.environment}">${developer.environment}</span></h2>
-<p class="mono">${e(developer.id)}</p><p>Status: ${statusPill(developer.status, developer.status === 'active' ? 'ok' : 'bad')}</p>
+      const keyRows = keys.map(
+        (key) =>
+          html`<tr><td class="mono">${key.id}</td><td class="mono">${key.display_prefix}</td><td>${when(key.created_at)}</td><td>${key.revoked_at ? statusPill('revoked', 'bad') : statusPill('live', 'ok')}</td><td>${key.revoked_at ? '' : confirmButton(session, `${base}/keys/revoke`, `Revoke ${key.id}`, 'Requests with this key will be refused at once.', { key_id: key.id })}</td></tr>`,
+      );
+      const body = html`<section class="card"><h2>${developer.name} <span class="badge env-${developer.environment}">${developer.environment}</span></h2>
+<p class="mono">${developer.id}</p><p>Status: ${statusPill(developer.status, developer.status === 'active' ? 'ok' : 'bad')}</p>
 <div class="row">${developer.status === 'active' ? confirmButton(session, `${base}/status`, 'Suspend', 'Suspending stops every API call and holds webhook deliveries.', { status: 'suspended' }) : postButton(session, `${base}/status`, 'Resume', { fields: { status: 'active' }, style: 'primary' })}</div></section>
 <section class="card"><h2>Limits</h2>
 <form method="post" action="${base}/limits" class="row">${csrfField(session)}
@@ -67,22 +64,20 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
 <section class="card"><h2>API keys</h2>${postButton(session, `${base}/keys`, 'Create API key', { style: 'primary' })}
 <table><thead><tr><th>Key id</th><th>Starts with</th><th>Created</th><th>State</th><th></th></tr></thead><tbody>${keyRows}</tbody></table></section>
 <section class="card"><h2>Providers</h2><p class="muted">What this developer may connect (like <code>tributary providers set</code>); only providers enabled on the deployment can be switched on.</p>
-<table><thead><tr><th>Provider</th><th>Deployment</th><th>For this developer</th><th></th></tr></thead><tbody>${providers
-        .map(
-          (state) =>
-            `<tr><td>${e(state.provider)}</td><td>${e(state.setup)}</td><td>${state.enabled ? statusPill('enabled', 'ok') : statusPill('off', 'bad')}</td><td>${
-              state.enabled
-                ? postButton(session, `${base}/providers`, `Switch off ${state.provider}`, {
-                    fields: { disable: state.provider },
+<table><thead><tr><th>Provider</th><th>Deployment</th><th>For this developer</th><th></th></tr></thead><tbody>${providers.map(
+        (state) =>
+          html`<tr><td>${state.provider}</td><td>${state.setup}</td><td>${state.enabled ? statusPill('enabled', 'ok') : statusPill('off', 'bad')}</td><td>${
+            state.enabled
+              ? postButton(session, `${base}/providers`, `Switch off ${state.provider}`, {
+                  fields: { disable: state.provider },
+                })
+              : state.deployment_enabled
+                ? postButton(session, `${base}/providers`, `Switch on ${state.provider}`, {
+                    fields: { enable: state.provider },
                   })
-                : state.deployment_enabled
-                  ? postButton(session, `${base}/providers`, `Switch on ${state.provider}`, {
-                      fields: { enable: state.provider },
-                    })
-                  : ''
-            }</td></tr>`,
-        )
-        .join('')}</tbody></table></section>
+                : ''
+          }</td></tr>`,
+      )}</tbody></table></section>
 <p><a href="${HOME}">All developers</a></p>`;
       return sendPage(
         reply,
@@ -106,10 +101,10 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
         target: created.developer.id,
         developerId: created.developer.id,
       });
-      const body = `<section class="card"><h2>${e(created.developer.name)}</h2><p>Hand these over now: they are not shown again.</p>
-<table><tbody><tr><th>Developer ID</th><td class="mono">${e(created.developer.id)}</td></tr>
-<tr><th>API key</th><td class="secret"><code>${e(created.apiKey)}</code></td></tr>
-<tr><th>Webhook signing secret</th><td class="secret"><code>${e(created.webhookSecret)}</code></td></tr></tbody></table>
+      const body = html`<section class="card"><h2>${created.developer.name}</h2><p>Hand these over now: they are not shown again.</p>
+<table><tbody><tr><th>Developer ID</th><td class="mono">${created.developer.id}</td></tr>
+<tr><th>API key</th><td class="secret"><code>${created.apiKey}</code></td></tr>
+<tr><th>Webhook signing secret</th><td class="secret"><code>${created.webhookSecret}</code></td></tr></tbody></table>
 <p><a href="${developerPath(created.developer.id)}">Open the developer</a></p></section>`;
       return { html: renderDashboardPage({ session, page: 'developers', title: 'Developer created', body }) };
     }),
@@ -179,8 +174,8 @@ export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guard
       const { id } = request.params as { id: string };
       const created = await developers.createKey(id);
       await ctx.dashboard.audit(session, { action: 'key.create', target: created.id, developerId: id });
-      const body = `<section class="card"><h2>New API key ${e(created.id)}</h2><p>Hand it over now: it is not shown again.</p>
-<p class="secret"><code>${e(created.apiKey)}</code></p><p><a href="${developerPath(id)}">Back</a></p></section>`;
+      const body = html`<section class="card"><h2>New API key ${created.id}</h2><p>Hand it over now: it is not shown again.</p>
+<p class="secret"><code>${created.apiKey}</code></p><p><a href="${developerPath(id)}">Back</a></p></section>`;
       return { html: renderDashboardPage({ session, page: 'developers', title: 'API key created', body }) };
     }),
   );

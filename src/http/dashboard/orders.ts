@@ -4,7 +4,8 @@ import { type Status, validEvents } from '../../features/orders/domain/statuses.
 import { ITEM_STATUS } from '../../features/orders/views.ts';
 import type { App } from '../app-type.ts';
 import { DASHBOARD_ROUTE, field, type Guards, sendPage } from './guard.ts';
-import { e, postButton, renderDashboardPage, statusPill } from './layout.ts';
+import { postButton, renderDashboardPage, statusPill } from './layout.ts';
+import { html, joinHtml } from '../safe-html.ts';
 
 /** The order API's numeric item statuses, as words. */
 const ITEM_STATUS_NAMES = new Map<number, string>(
@@ -19,13 +20,11 @@ export function registerOrderPages(scope: App, ctx: AppContext, guards: Guards) 
     guards.developerPage(
       async (_request, reply, session, flash) => {
         const page = await ctx.orders.list(session.developer, { limit: 50 });
-        const rows = page.orders
-          .map(
-            (order) =>
-              `<tr><td class="mono"><a href="/dashboard/orders/${e(order.order_id)}">${e(order.order_id)}</a></td><td>${e(order.client_order_reference_id ?? '')}</td><td>${e(order.created_at)}</td><td>${e(order.collection_type)}</td><td>${statusPill(order.order_status)}</td><td>${order.items.length}</td></tr>`,
-          )
-          .join('');
-        const body = `<section class="card">${page.orders.length ? `<table><thead><tr><th>Order</th><th>Your reference</th><th>Created</th><th>Collection</th><th>Status</th><th>Items</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="muted">No orders yet.</p>'}</section>`;
+        const rows = page.orders.map(
+          (order) =>
+            html`<tr><td class="mono"><a href="/dashboard/orders/${order.order_id}">${order.order_id}</a></td><td>${order.client_order_reference_id ?? ''}</td><td>${order.created_at}</td><td>${order.collection_type}</td><td>${statusPill(order.order_status)}</td><td>${order.items.length}</td></tr>`,
+        );
+        const body = html`<section class="card">${page.orders.length ? html`<table><thead><tr><th>Order</th><th>Your reference</th><th>Created</th><th>Collection</th><th>Status</th><th>Items</th></tr></thead><tbody>${rows}</tbody></table>` : html`<p class="muted">No orders yet.</p>`}</section>`;
         return sendPage(
           reply,
           200,
@@ -46,29 +45,25 @@ export function registerOrderPages(scope: App, ctx: AppContext, guards: Guards) 
         const sandbox = session.developer.environment === 'sandbox';
         const action = `/dashboard/orders/${encodeURIComponent(order.order_id)}/simulate`;
         const simulate = (status: string, itemId?: string) =>
-          sandbox
-            ? validEvents(status as Status)
-                .map((event) =>
-                  postButton(session, action, `Simulate ${event}`, {
-                    fields: { event, ...(itemId ? { order_item_id: itemId } : {}) },
-                  }),
-                )
-                .join(' ')
-            : '';
-        const items = order.items
-          .map(
-            (item) =>
-              `<tr><td class="mono">${e(String(item.order_item_id))}</td><td>${e(ITEM_STATUS_NAMES.get(item.item_status) ?? String(item.item_status))}</td><td>${statusPill(item.results_status)}</td><td>${'test_taker_ids' in item && item.test_taker_ids ? statusPill('activated', 'ok') : statusPill('awaiting activation', 'warn')}</td><td>${simulate(item.results_status, String(item.order_item_id))}</td></tr>`,
-          )
-          .join('');
-        const history = order.status_history
-          .map(
-            (entry) =>
-              `<tr><td>${e(entry.changed_at)}</td><td>${e(entry.status)}</td><td class="mono">${e(String(entry.order_item_id ?? ''))}</td></tr>`,
-          )
-          .join('');
-        const body = `<section class="card"><h2>Order ${e(order.order_id)}</h2><p>Status: ${statusPill(order.order_status)}</p>
-${sandbox ? `<div class="row">${simulate(order.order_status)}</div>` : '<p class="muted">Production orders move only on real supplier updates.</p>'}</section>
+          sandbox &&
+          joinHtml(
+            validEvents(status as Status).map((event) =>
+              postButton(session, action, `Simulate ${event}`, {
+                fields: { event, ...(itemId ? { order_item_id: itemId } : {}) },
+              }),
+            ),
+            ' ',
+          );
+        const items = order.items.map(
+          (item) =>
+            html`<tr><td class="mono">${String(item.order_item_id)}</td><td>${ITEM_STATUS_NAMES.get(item.item_status) ?? String(item.item_status)}</td><td>${statusPill(item.results_status)}</td><td>${'test_taker_ids' in item && item.test_taker_ids ? statusPill('activated', 'ok') : statusPill('awaiting activation', 'warn')}</td><td>${simulate(item.results_status, String(item.order_item_id))}</td></tr>`,
+        );
+        const history = order.status_history.map(
+          (entry) =>
+            html`<tr><td>${entry.changed_at}</td><td>${entry.status}</td><td class="mono">${String(entry.order_item_id ?? '')}</td></tr>`,
+        );
+        const body = html`<section class="card"><h2>Order ${order.order_id}</h2><p>Status: ${statusPill(order.order_status)}</p>
+${sandbox ? html`<div class="row">${simulate(order.order_status)}</div>` : html`<p class="muted">Production orders move only on real supplier updates.</p>`}</section>
 <section class="card"><h2>Items and results</h2><table><thead><tr><th>Item</th><th>Item status</th><th>Results</th><th>Kit</th><th>${sandbox ? 'Simulate' : ''}</th></tr></thead><tbody>${items}</tbody></table></section>
 <section class="card"><h2>Status history</h2><table><thead><tr><th>Changed</th><th>Status</th><th>Item</th></tr></thead><tbody>${history}</tbody></table></section>`;
         return sendPage(

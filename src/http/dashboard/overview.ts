@@ -3,20 +3,19 @@ import type { AppContext } from '../../features/context.ts';
 import type { AuditEntry } from '../../features/dashboard/service.ts';
 import { hourlyColumns, horizontalBars } from './charts.ts';
 import { type DeveloperSession, sendPage } from './guard.ts';
-import { e, type Flash, renderDashboardPage, statusPill, when } from './layout.ts';
+import { type Flash, renderDashboardPage, statusPill, when } from './layout.ts';
+import { html, type SafeHtml } from '../safe-html.ts';
 
 const HOUR_MS = 3_600_000;
 const FAILING = new Set(['failed', 'rejected']);
 
-export function auditTable(entries: AuditEntry[], withDeveloper = false): string {
-  if (entries.length === 0) return '<p class="muted">No dashboard actions yet.</p>';
-  const rows = entries
-    .map(
-      (entry) =>
-        `<tr><td>${when(entry.at)}</td><td>${e(entry.actor)}</td>${withDeveloper ? `<td class="mono">${e(entry.developerId ?? '—')}</td>` : ''}<td class="mono">${e(entry.sessionRef)}</td><td>${e(entry.action)}</td><td class="mono">${e(entry.target ?? '')}</td></tr>`,
-    )
-    .join('');
-  return `<table><thead><tr><th>Time</th><th>Who</th>${withDeveloper ? '<th>Developer</th>' : ''}<th>Session</th><th>Action</th><th>Target</th></tr></thead><tbody>${rows}</tbody></table>`;
+export function auditTable(entries: AuditEntry[], withDeveloper = false): SafeHtml {
+  if (entries.length === 0) return html`<p class="muted">No dashboard actions yet.</p>`;
+  const rows = entries.map(
+    (entry) =>
+      html`<tr><td>${when(entry.at)}</td><td>${entry.actor}</td>${withDeveloper ? html`<td class="mono">${entry.developerId ?? '—'}</td>` : ''}<td class="mono">${entry.sessionRef}</td><td>${entry.action}</td><td class="mono">${entry.target ?? ''}</td></tr>`,
+  );
+  return html`<table><thead><tr><th>Time</th><th>Who</th>${withDeveloper ? html`<th>Developer</th>` : ''}<th>Session</th><th>Action</th><th>Target</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** Connected users, deliveries of the last 24 h, read budget use, provider errors, the audit log. */
@@ -56,18 +55,16 @@ export function overviewPage(ctx: AppContext) {
       .reduce((sum, row) => sum + row.n, 0);
 
     const budgetRows = budget.users.length
-      ? `<table><thead><tr><th>User</th><th>Days read this hour</th><th>Of</th></tr></thead><tbody>${budget.users
-          .map(
-            (row) =>
-              `<tr><td class="mono"><a href="/dashboard/users/${e(row.userId)}">${e(row.userId)}</a></td><td>${row.used}</td><td>${budget.limit}</td></tr>`,
-          )
-          .join('')}</tbody></table>`
-      : `<p class="muted">No historical reads this hour (limit: ${budget.limit} days per user per hour).</p>`;
+      ? html`<table><thead><tr><th>User</th><th>Days read this hour</th><th>Of</th></tr></thead><tbody>${budget.users.map(
+          (row) =>
+            html`<tr><td class="mono"><a href="/dashboard/users/${row.userId}">${row.userId}</a></td><td>${row.used}</td><td>${budget.limit}</td></tr>`,
+        )}</tbody></table>`
+      : html`<p class="muted">No historical reads this hour (limit: ${budget.limit} days per user per hour).</p>`;
     const errors = [...broken.entries()];
     const destinationTone =
       destination.status === 'active' ? 'ok' : destination.status === 'failing' ? 'warn' : 'bad';
 
-    const body = `<div class="grid">
+    const body = html`<div class="grid">
 <section class="card" aria-labelledby="users-h"><h2 id="users-h">Connected users by provider</h2>
 ${horizontalBars(
   'Connected users by provider',
@@ -80,7 +77,7 @@ ${hourlyColumns('Webhook events per hour, delivered and failing', hours)}
 <p>Destination: ${statusPill(destination.status, destinationTone)} <a href="/dashboard/webhooks">Webhooks</a></p></section>
 <section class="card" aria-labelledby="budget-h"><h2 id="budget-h">Read budget use</h2>${budgetRows}</section>
 <section class="card" aria-labelledby="errors-h"><h2 id="errors-h">Provider errors</h2>
-${errors.length ? `<table><thead><tr><th>Provider</th><th>Broken or revoked connections</th></tr></thead><tbody>${errors.map(([provider, n]) => `<tr><td>${e(provider)}</td><td>${n}</td></tr>`).join('')}</tbody></table>` : '<p class="muted">No broken or revoked connections.</p>'}</section>
+${errors.length ? html`<table><thead><tr><th>Provider</th><th>Broken or revoked connections</th></tr></thead><tbody>${errors.map(([provider, n]) => html`<tr><td>${provider}</td><td>${n}</td></tr>`)}</tbody></table>` : html`<p class="muted">No broken or revoked connections.</p>`}</section>
 </div>
 <section class="card" aria-labelledby="audit-h"><h2 id="audit-h">Audit log</h2>${auditTable(audit)}</section>`;
     return sendPage(

@@ -7,20 +7,19 @@ import type { App } from '../app-type.ts';
 import { deliveryTable } from './webhooks.ts';
 import { LAB_REPORTS_ON_USER_PAGE, labReportsCard } from './lab-reports.ts';
 import { DASHBOARD_ROUTE, field, type Guards, queryField, sendPage } from './guard.ts';
-import { confirmButton, csrfField, e, renderDashboardPage, statusPill } from './layout.ts';
+import { confirmButton, csrfField, renderDashboardPage, statusPill } from './layout.ts';
+import { html, type SafeHtml } from '../safe-html.ts';
 
 const DATA_TYPES: readonly string[] = dataTypeNames;
 
-const isoOrDash = (value: string | null) => (value ? e(value) : '—');
+const isoOrDash = (value: string | null) => value || '—';
 
-function userRows(users: (WireUser | DetailedWireUser)[]): string {
-  if (users.length === 0) return '<p class="muted">No users found.</p>';
-  return `<table><thead><tr><th>User id</th><th>Reference id</th><th>Provider</th><th>Active</th><th>Created</th><th>Last webhook update</th></tr></thead><tbody>${users
-    .map(
-      (user) =>
-        `<tr><td class="mono"><a href="/dashboard/users/${e(user.user_id)}">${e(user.user_id)}</a></td><td>${isoOrDash(user.reference_id)}</td><td>${e(user.provider)}</td><td>${user.active ? 'yes' : 'no'}</td><td>${e(user.created_at)}</td><td>${isoOrDash(user.last_webhook_update)}</td></tr>`,
-    )
-    .join('')}</tbody></table>`;
+function userRows(users: (WireUser | DetailedWireUser)[]): SafeHtml {
+  if (users.length === 0) return html`<p class="muted">No users found.</p>`;
+  return html`<table><thead><tr><th>User id</th><th>Reference id</th><th>Provider</th><th>Active</th><th>Created</th><th>Last webhook update</th></tr></thead><tbody>${users.map(
+    (user) =>
+      html`<tr><td class="mono"><a href="/dashboard/users/${user.user_id}">${user.user_id}</a></td><td>${isoOrDash(user.reference_id)}</td><td>${user.provider}</td><td>${user.active ? 'yes' : 'no'}</td><td>${user.created_at}</td><td>${isoOrDash(user.last_webhook_update)}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
@@ -51,10 +50,10 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
           users = found.kind === 'many' ? found.users : [found.user];
         }
       }
-      const body = `<section class="card"><form method="get" action="/dashboard/users" role="search" class="row">
-<div><label for="q">User id or reference id</label><input id="q" name="q" type="text" value="${e(q)}" size="40"></div>
+      const body = html`<section class="card"><form method="get" action="/dashboard/users" role="search" class="row">
+<div><label for="q">User id or reference id</label><input id="q" name="q" type="text" value="${q}" size="40"></div>
 <button type="submit" class="primary">Search</button></form></section>
-<section class="card"><h2>${e(heading)}</h2>${userRows(users)}</section>`;
+<section class="card"><h2>${heading}</h2>${userRows(users)}</section>`;
       return sendPage(
         reply,
         200,
@@ -82,7 +81,7 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
               session,
               page: 'users',
               title: 'User not found',
-              body: `<p>${e(error.message)}</p><p><a href="/dashboard/users">Back to users</a></p>`,
+              body: html`<p>${error.message}</p><p><a href="/dashboard/users">Back to users</a></p>`,
             }),
           );
         }
@@ -108,26 +107,26 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
       const healthText = !info.isAuthenticated
         ? statusPill('not authenticated', 'bad')
         : tokenHealth && tokenHealth.consecutiveFailures > 0
-          ? `${statusPill(`${tokenHealth.consecutiveFailures} refresh failures`, 'warn')} <span class="muted">${e(tokenHealth.lastError ?? '')}</span>`
+          ? html`${statusPill(`${tokenHealth.consecutiveFailures} refresh failures`, 'warn')} <span class="muted">${tokenHealth.lastError ?? ''}</span>`
           : statusPill('healthy', 'ok');
       const base = `/dashboard/users/${encodeURIComponent(user.user_id)}`;
       const today = ctx.clock.now().toISOString().slice(0, 10);
       const weekAgo = new Date(ctx.clock.now().getTime() - 7 * 86_400_000).toISOString().slice(0, 10);
-      const body = `<section class="card"><h2>Connection</h2><table><tbody>
-<tr><th>User id</th><td class="mono">${e(user.user_id)}</td></tr>
+      const body = html`<section class="card"><h2>Connection</h2><table><tbody>
+<tr><th>User id</th><td class="mono">${user.user_id}</td></tr>
 <tr><th>Reference id</th><td>${isoOrDash(user.reference_id)}</td></tr>
-<tr><th>Provider</th><td>${e(user.provider)}</td></tr>
-<tr><th>Created</th><td>${e(user.created_at)}</td></tr>
+<tr><th>Provider</th><td>${user.provider}</td></tr>
+<tr><th>Created</th><td>${user.created_at}</td></tr>
 <tr><th>Last webhook update</th><td>${isoOrDash(user.last_webhook_update)}</td></tr>
 <tr><th>Scopes</th><td>${isoOrDash(user.scopes)}</td></tr>
 <tr><th>Active</th><td>${user.active ? 'yes' : 'no (data events are held back)'}</td></tr>
 <tr><th>Token health</th><td>${healthText}</td></tr>
 <tr><th>Most recent data</th><td>${isoOrDash(user.most_recent_data_at)}</td></tr>
 </tbody></table></section>
-${others.length ? `<section class="card"><h2>Other connections of this reference id</h2>${userRows(others)}</section>` : ''}
+${others.length ? html`<section class="card"><h2>Other connections of this reference id</h2>${userRows(others)}</section>` : ''}
 <section class="card"><h2>Request a historical read</h2><p class="muted">Reads the range from the provider and sends it to your webhook (the same as GET /v2/{type}?to_webhook=true).</p>
 <form method="post" action="${base}/historical-read" class="row">${csrfField(session)}
-<div><label for="type">Data type</label><select id="type" name="type">${DATA_TYPES.map((type) => `<option>${e(type)}</option>`).join('')}</select></div>
+<div><label for="type">Data type</label><select id="type" name="type">${DATA_TYPES.map((type) => html`<option>${type}</option>`)}</select></div>
 <div><label for="start_date">Start date</label><input id="start_date" name="start_date" type="text" value="${weekAgo}" size="11"></div>
 <div><label for="end_date">End date</label><input id="end_date" name="end_date" type="text" value="${today}" size="11"></div>
 <button type="submit" class="primary">Request historical read</button></form></section>

@@ -12,7 +12,8 @@ import {
   queryField,
   sendPage,
 } from './guard.ts';
-import { confirmButton, csrfField, e, postButton, renderDashboardPage, statusPill, when } from './layout.ts';
+import { confirmButton, csrfField, postButton, renderDashboardPage, statusPill, when } from './layout.ts';
+import { html, type SafeHtml } from '../safe-html.ts';
 
 const MAX_REPLAY = 50;
 const PERIODS: Record<string, number> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
@@ -24,14 +25,12 @@ function tone(status: string): 'ok' | 'warn' | 'bad' | 'plain' {
   return 'plain';
 }
 
-function attemptsHtml(record: DeliveryRecord): string {
-  if (record.attempts.length === 0) return '<p class="muted">No attempt yet.</p>';
-  return `<table><thead><tr><th>#</th><th>At</th><th>Request</th><th>Response</th><th>Took</th><th>Outcome</th><th>Next attempt</th></tr></thead><tbody>${record.attempts
-    .map(
-      (attempt) =>
-        `<tr><td>${attempt.attempt}</td><td>${when(attempt.attemptedAt)}</td><td class="mono">POST ${e(attempt.url)}</td><td>${attempt.statusCode === null ? '' : `HTTP ${attempt.statusCode}`} ${e(attempt.error ?? '')}</td><td>${attempt.durationMs} ms</td><td>${e(attempt.outcome)}</td><td>${when(attempt.nextAttemptAt)}</td></tr>`,
-    )
-    .join('')}</tbody></table>`;
+function attemptsHtml(record: DeliveryRecord): SafeHtml {
+  if (record.attempts.length === 0) return html`<p class="muted">No attempt yet.</p>`;
+  return html`<table><thead><tr><th>#</th><th>At</th><th>Request</th><th>Response</th><th>Took</th><th>Outcome</th><th>Next attempt</th></tr></thead><tbody>${record.attempts.map(
+    (attempt) =>
+      html`<tr><td>${attempt.attempt}</td><td>${when(attempt.attemptedAt)}</td><td class="mono">POST ${attempt.url}</td><td>${attempt.statusCode === null ? '' : `HTTP ${attempt.statusCode}`} ${attempt.error ?? ''}</td><td>${attempt.durationMs} ms</td><td>${attempt.outcome}</td><td>${when(attempt.nextAttemptAt)}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 /**
@@ -43,17 +42,15 @@ export function deliveryTable(
   session: DeveloperSession,
   deliveries: DeliveryRecord[],
   replay: boolean,
-): string {
-  if (deliveries.length === 0) return '<p class="muted">No events.</p>';
-  const rows = deliveries
-    .map(
-      (record) =>
-        `<tr>${replay ? `<td><input type="checkbox" name="selected" value="${e(record.eventId)}" aria-label="Select ${e(record.eventId)}"></td>` : ''}<td>${when(record.createdAt)}</td><td>${e(record.type)}</td><td>${statusPill(record.status, tone(record.status))}</td><td class="mono">${record.userId ? `<a href="/dashboard/users/${e(record.userId)}">${e(record.userId.slice(0, 8))}…</a>` : '—'}</td><td>${record.attemptCount}</td><td>${record.lastStatusCode ?? ''} ${e(record.lastError ?? '')}</td><td><details><summary>Attempts</summary><p class="mono">webhook-id ${e(record.eventId)}</p>${attemptsHtml(record)}<p><a href="/dashboard/webhooks/events/${encodeURIComponent(record.eventId)}">Request body and headers</a></p></details></td>${replay ? `<td><button type="submit" class="secondary" name="one" value="${e(record.eventId)}">Replay</button></td>` : ''}</tr>`,
-    )
-    .join('');
-  const table = `<table><thead><tr>${replay ? '<th><span class="muted">Pick</span></th>' : ''}<th>Created</th><th>Type</th><th>Status</th><th>User</th><th>Attempts</th><th>Last response</th><th>Details</th>${replay ? '<th></th>' : ''}</tr></thead><tbody>${rows}</tbody></table>`;
+): SafeHtml {
+  if (deliveries.length === 0) return html`<p class="muted">No events.</p>`;
+  const rows = deliveries.map(
+    (record) =>
+      html`<tr>${replay ? html`<td><input type="checkbox" name="selected" value="${record.eventId}" aria-label="Select ${record.eventId}"></td>` : ''}<td>${when(record.createdAt)}</td><td>${record.type}</td><td>${statusPill(record.status, tone(record.status))}</td><td class="mono">${record.userId ? html`<a href="/dashboard/users/${record.userId}">${record.userId.slice(0, 8)}…</a>` : '—'}</td><td>${record.attemptCount}</td><td>${record.lastStatusCode ?? ''} ${record.lastError ?? ''}</td><td><details><summary>Attempts</summary><p class="mono">webhook-id ${record.eventId}</p>${attemptsHtml(record)}<p><a href="/dashboard/webhooks/events/${encodeURIComponent(record.eventId)}">Request body and headers</a></p></details></td>${replay ? html`<td><button type="submit" class="secondary" name="one" value="${record.eventId}">Replay</button></td>` : ''}</tr>`,
+  );
+  const table = html`<table><thead><tr>${replay ? html`<th><span class="muted">Pick</span></th>` : ''}<th>Created</th><th>Type</th><th>Status</th><th>User</th><th>Attempts</th><th>Last response</th><th>Details</th>${replay ? html`<th></th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`;
   if (!replay) return table;
-  return `<form method="post" action="/dashboard/webhooks/replay">${csrfField(session)}${table}<p><button type="submit" class="primary">Replay selected</button></p></form>`;
+  return html`<form method="post" action="/dashboard/webhooks/replay">${csrfField(session)}${table}<p><button type="submit" class="primary">Replay selected</button></p></form>`;
 }
 
 function recovery(status: string): string {
@@ -94,22 +91,22 @@ export function registerWebhookPages(scope: App, ctx: AppContext, guards: Guards
       const statusTone =
         destination.status === 'active' ? 'ok' : destination.status === 'failing' ? 'warn' : 'bad';
       const option = (value: string, label: string, current: string) =>
-        `<option value="${e(value)}"${value === current ? ' selected' : ''}>${e(label)}</option>`;
-      const body = `<section class="card"><h2>Destination</h2>
+        html`<option value="${value}"${value === current ? ' selected' : ''}>${label}</option>`;
+      const body = html`<section class="card"><h2>Destination</h2>
 <p>Status: ${statusPill(destination.status, statusTone)} · ${destination.recentFailures} failed attempts in 24 h · ${destination.heldEvents} held events · last success ${when(destination.lastSuccessAt)}</p>
-${recovery(destination.status) ? `<p class="error">${e(recovery(destination.status))}</p>` : ''}
+${recovery(destination.status) ? html`<p class="error">${recovery(destination.status)}</p>` : ''}
 <form method="post" action="/dashboard/webhooks/destination" class="row">${csrfField(session)}
-<div><label for="url">Destination URL</label><input id="url" name="url" type="url" size="50" value="${e(destination.url ?? '')}" required></div>
+<div><label for="url">Destination URL</label><input id="url" name="url" type="url" size="50" value="${destination.url ?? ''}" required></div>
 <button type="submit" class="primary">Save URL</button></form>
 <p class="row">${destination.status === 'disabled' ? postButton(session, '/dashboard/webhooks/enable', 'Enable destination', { style: 'primary' }) : postButton(session, '/dashboard/webhooks/disable', 'Disable destination')}
 ${postButton(session, '/dashboard/webhooks/test', 'Send test event', { style: 'primary' })}</p></section>
-<section class="card"><h2>Signing secret</h2><p class="muted">The secret is shown once: when your account was created and after each rotation. Rotating keeps the previous secret signing for 24 hours${destination.previousSecretExpiresAt ? ` (current overlap ends ${when(destination.previousSecretExpiresAt)})` : ''}.</p>
+<section class="card"><h2>Signing secret</h2><p class="muted">The secret is shown once: when your account was created and after each rotation. Rotating keeps the previous secret signing for 24 hours${destination.previousSecretExpiresAt ? html` (current overlap ends ${when(destination.previousSecretExpiresAt)})` : ''}.</p>
 ${confirmButton(session, '/dashboard/webhooks/rotate-secret', 'Rotate secret', 'Make a new signing secret? It is shown only once.')}</section>
 <section class="card"><h2>Delivery log</h2>
 <form method="get" action="/dashboard/webhooks" class="row">
-<div><label for="f-type">Event type</label><input id="f-type" name="type" type="text" value="${e(type)}" size="16"></div>
-<div><label for="f-status">Status</label><select id="f-status" name="status">${option('', 'any', status)}${WEBHOOK_EVENT_STATUSES.map((value) => option(value, value, status)).join('')}</select></div>
-<div><label for="f-user">User id</label><input id="f-user" name="user_id" type="text" value="${e(userId)}" size="24"></div>
+<div><label for="f-type">Event type</label><input id="f-type" name="type" type="text" value="${type}" size="16"></div>
+<div><label for="f-status">Status</label><select id="f-status" name="status">${option('', 'any', status)}${WEBHOOK_EVENT_STATUSES.map((value) => option(value, value, status))}</select></div>
+<div><label for="f-user">User id</label><input id="f-user" name="user_id" type="text" value="${userId}" size="24"></div>
 <div><label for="f-period">Time</label><select id="f-period" name="period">${option('', 'any time', period)}${option('1h', 'last hour', period)}${option('24h', 'last 24 hours', period)}${option('7d', 'last 7 days', period)}</select></div>
 <button type="submit" class="secondary">Filter</button></form>
 ${deliveryTable(session, page.deliveries, true)}</section>`;
@@ -134,16 +131,16 @@ ${deliveryTable(session, page.deliveries, true)}</section>`;
       } catch {
         // Shown as stored: the bytes are what was signed.
       }
-      const html = `<section class="card"><h2>${e(record.type)} ${statusPill(record.status, tone(record.status))}</h2>
-<h3>Request</h3><p class="mono">POST ${e(record.attempts.at(-1)?.url ?? '(no attempt yet)')}<br>content-type: application/json<br>webhook-id: ${e(record.eventId)}<br>webhook-timestamp, webhook-signature, service-signature: signed afresh at each attempt</p>
-<pre class="mono" style="white-space:pre-wrap;max-height:32rem;overflow:auto">${e(pretty)}</pre>
+      const page = html`<section class="card"><h2>${record.type} ${statusPill(record.status, tone(record.status))}</h2>
+<h3>Request</h3><p class="mono">POST ${record.attempts.at(-1)?.url ?? '(no attempt yet)'}<br>content-type: application/json<br>webhook-id: ${record.eventId}<br>webhook-timestamp, webhook-signature, service-signature: signed afresh at each attempt</p>
+<pre class="mono" style="white-space:pre-wrap;max-height:32rem;overflow:auto">${pretty}</pre>
 <h3>Attempts and responses</h3>${attemptsHtml(record)}
-<form method="post" action="/dashboard/webhooks/replay">${csrfField(session)}<button type="submit" class="primary" name="one" value="${e(record.eventId)}">Replay</button></form>
+<form method="post" action="/dashboard/webhooks/replay">${csrfField(session)}<button type="submit" class="primary" name="one" value="${record.eventId}">Replay</button></form>
 <p><a href="/dashboard/webhooks">Back to the delivery log</a></p></section>`;
       return sendPage(
         reply,
         200,
-        renderDashboardPage({ session, page: 'webhooks', title: 'Webhook event', body: html, flash }),
+        renderDashboardPage({ session, page: 'webhooks', title: 'Webhook event', body: page, flash }),
       );
     }),
   );
@@ -199,8 +196,8 @@ ${deliveryTable(session, page.deliveries, true)}</section>`;
     guards.developerAction(back, async (_request, session) => {
       const rotated = await webhooks.rotateSecret(session.developer.id);
       await ctx.dashboard.audit(session, { action: 'webhook.rotate-secret' });
-      const body = `<section class="card"><h2>New signing secret</h2><p>Copy it now: it will not be shown again.</p>
-<p class="secret"><code id="new-secret">${e(rotated.secret)}</code></p>
+      const body = html`<section class="card"><h2>New signing secret</h2><p>Copy it now: it will not be shown again.</p>
+<p class="secret"><code id="new-secret">${rotated.secret}</code></p>
 <p class="muted">The previous secret keeps signing until ${when(rotated.previousSecretExpiresAt)}.</p>
 <p><a href="${back}">Back to webhooks</a></p></section>`;
       return { html: renderDashboardPage({ session, page: 'webhooks', title: 'Secret rotated', body }) };

@@ -7,9 +7,10 @@ import { AppError } from '../../core/errors.ts';
 import type { App } from '../app-type.ts';
 import type { HostedLimits } from './limits.ts';
 import { wantsHtml } from './limits.ts';
-import { escapeHtml, sendHostedPage } from './page.ts';
+import { html, type HtmlValue, joinHtml, type SafeHtml, trustedHtml } from '../safe-html.ts';
+import { sendHostedPage } from './page.ts';
 
-const STYLES = `*,*::before,*::after{box-sizing:border-box}
+const STYLES = trustedHtml(`*,*::before,*::after{box-sizing:border-box}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1c1e21;line-height:1.5}
 main{max-width:34rem;margin:0 auto;padding:1.5rem 1rem 2rem}
 .card{background:#fff;border-radius:16px;box-shadow:0 1px 3px rgba(0,0,0,.12);padding:1.5rem}
@@ -24,16 +25,16 @@ button{margin-top:1.5rem;width:100%;min-height:3rem;font:inherit;font-weight:700
 button:hover{background:#1446b8}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #1a56db;outline-offset:2px}
 .kit{font-family:ui-monospace,monospace;font-weight:700}
 @media (prefers-color-scheme:dark){body{background:#15171a;color:#e7e9ec}.card{background:#1f2226;box-shadow:none}
-input,select{background:#15171a;border-color:#5b6472}.hint{color:#a3aab5}}`;
+input,select{background:#15171a;border-color:#5b6472}.hint{color:#a3aab5}}`);
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
+function page(title: string, body: SafeHtml): SafeHtml {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
+<title>${title}</title>
 <style>${STYLES}</style>
 </head>
 <body><main><div class="card">${body}</div></main></body>
@@ -41,8 +42,8 @@ function page(title: string, body: string): string {
 }
 
 /** Never cached or framed; the kit id in the URL is a secret, so no Referer goes onward. */
-function send(reply: FastifyReply, status: number, html: string) {
-  return sendHostedPage(reply, status, html, { formsPostToSelfOnly: true });
+function send(reply: FastifyReply, status: number, body: SafeHtml) {
+  return sendHostedPage(reply, status, body, { formsPostToSelfOnly: true });
 }
 
 type Field = {
@@ -52,7 +53,7 @@ type Field = {
   autocomplete?: string;
   required?: boolean;
   hint?: string;
-  extra?: string;
+  maxLength?: number;
 };
 
 const PERSON: Field[] = [
@@ -86,45 +87,51 @@ const ADDRESS: Field[] = [
     autocomplete: 'country',
     required: true,
     hint: 'Two letters, e.g. US',
-    extra: 'maxlength="2"',
+    maxLength: 2,
   },
 ];
 
 type FormState = { values: Record<string, string>; errors: Record<string, string> };
 
-function input(field: Field, state: FormState): string {
+function input(field: Field, state: FormState): SafeHtml {
   const id = `f-${field.name}`;
   const error = state.errors[field.name];
   const described = [field.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   // The hint sits outside the label and is linked by aria-describedby, so the field's name stays short.
-  return `<label for="${id}">${escapeHtml(field.label)}</label>${field.hint ? `<span class="hint" id="${id}-hint">${escapeHtml(field.hint)}</span>` : ''}
-<input id="${id}" name="${field.name}" type="${field.type ?? 'text'}" value="${escapeHtml(state.values[field.name] ?? '')}"${field.autocomplete ? ` autocomplete="${field.autocomplete}"` : ''}${field.required ? ' required' : ''}${error ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}${field.extra ? ` ${field.extra}` : ''}>
-${error ? `<p class="field-error" id="${id}-error">${escapeHtml(error)}</p>` : ''}`;
+  return html`<label for="${id}">${field.label}</label>${field.hint && html`<span class="hint" id="${id}-hint">${field.hint}</span>`}
+<input id="${id}" name="${field.name}" type="${field.type ?? 'text'}" value="${state.values[field.name] ?? ''}"${field.autocomplete && html` autocomplete="${field.autocomplete}"`}${field.required && html` required`}${error && html` aria-invalid="true"`}${described && html` aria-describedby="${described}"`}${field.maxLength !== undefined && html` maxlength="${field.maxLength}"`}>
+${error && html`<p class="field-error" id="${id}-error">${error}</p>`}`;
 }
 
-function renderForm(state: FormState): string {
+function renderForm(state: FormState): SafeHtml {
   const errors = Object.entries(state.errors);
-  const summary = errors.length
-    ? `<div class="errors" role="alert"><h2>Please check the form</h2><ul>${errors
-        .map(([name, message]) => `<li><a href="#f-${name}">${escapeHtml(message)}</a></li>`)
-        .join('')}</ul></div>`
-    : '';
+  const summary =
+    errors.length > 0 &&
+    html`<div class="errors" role="alert"><h2>Please check the form</h2><ul>${errors.map(
+      ([name, message]) => html`<li><a href="#f-${name}">${message}</a></li>`,
+    )}</ul></div>`;
   const sex = state.values.gender_at_birth ?? '';
   const option = (value: string, label: string) =>
-    `<option value="${value}"${sex === value ? ' selected' : ''}>${label}</option>`;
+    html`<option value="${value}"${sex === value && html` selected`}>${label}</option>`;
   return page(
     'Activate your test kit',
-    `<h1>Activate your test kit</h1>
+    html`<h1>Activate your test kit</h1>
 <p>Activate the kit before you collect your sample, so the lab can match it to you.</p>${summary}
 <form method="post" action="/activate" novalidate>
 ${input({ name: 'kit_id', label: 'Kit ID', required: true, autocomplete: 'off', hint: 'Printed on the kit, e.g. KIT-AB12-CD34-EF56-GH78' }, state)}
 <fieldset><legend>About you (the person taking the test)</legend>
-${PERSON.map((field) => input(field, state)).join('\n')}
+${joinHtml(
+  PERSON.map((field) => input(field, state)),
+  '\n',
+)}
 <label for="f-gender_at_birth">Sex at birth</label>
-<select id="f-gender_at_birth" name="gender_at_birth" required${state.errors.gender_at_birth ? ' aria-invalid="true"' : ''}>${option('', 'Choose…')}${option('female', 'Female')}${option('male', 'Male')}</select>
+<select id="f-gender_at_birth" name="gender_at_birth" required${state.errors.gender_at_birth && html` aria-invalid="true"`}>${option('', 'Choose…')}${option('female', 'Female')}${option('male', 'Male')}</select>
 </fieldset>
 <fieldset><legend>Where you are taking the sample</legend>
-${ADDRESS.map((field) => input(field, state)).join('\n')}
+${joinHtml(
+  ADDRESS.map((field) => input(field, state)),
+  '\n',
+)}
 ${input({ name: 'collection_date', label: 'Collection date', type: 'date', hint: 'Optional; today if empty' }, state)}
 </fieldset>
 <button type="submit">Activate kit</button>
@@ -132,8 +139,8 @@ ${input({ name: 'collection_date', label: 'Collection date', type: 'date', hint:
   );
 }
 
-function message(title: string, text: string, role: 'status' | 'alert' = 'status'): string {
-  return page(title, `<div role="${role}"><h1>${escapeHtml(title)}</h1><p>${text}</p></div>`);
+function message(title: string, text: HtmlValue, role: 'status' | 'alert' = 'status'): SafeHtml {
+  return page(title, html`<div role="${role}"><h1>${title}</h1><p>${text}</p></div>`);
 }
 
 /** The form's flat fields as the ActivationContextDTO the API takes. */
@@ -198,7 +205,7 @@ export async function registerActivationPages(app: App, ctx: AppContext, limits:
             200,
             message(
               'Kit already activated',
-              `Kit <span class="kit">${escapeHtml(kitId)}</span> has already been activated. There is nothing more to do here.`,
+              html`Kit <span class="kit">${kitId}</span> has already been activated. There is nothing more to do here.`,
             ),
           );
         }
@@ -226,7 +233,7 @@ export async function registerActivationPages(app: App, ctx: AppContext, limits:
           200,
           message(
             'Kit activated',
-            `Kit <span class="kit">${escapeHtml(result.kit_id)}</span> is activated. You can now collect your sample and send it to the lab.`,
+            html`Kit <span class="kit">${result.kit_id}</span> is activated. You can now collect your sample and send it to the lab.`,
           ),
         );
       } catch (error) {
@@ -243,11 +250,7 @@ export async function registerActivationPages(app: App, ctx: AppContext, limits:
           return send(
             reply,
             409,
-            message(
-              'Kit already activated',
-              `${escapeHtml(error.message)}. There is nothing more to do here.`,
-              'alert',
-            ),
+            message('Kit already activated', `${error.message}. There is nothing more to do here.`, 'alert'),
           );
         }
         if (error.status === 409)
@@ -256,7 +259,7 @@ export async function registerActivationPages(app: App, ctx: AppContext, limits:
             409,
             message(
               'Kit not ready yet',
-              `${escapeHtml(error.message)}. Please try again once the kit has arrived.`,
+              `${error.message}. Please try again once the kit has arrived.`,
               'alert',
             ),
           );

@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify';
-import { escapeHtml } from './page.ts';
+import { html, type SafeHtml, trustedHtml } from '../safe-html.ts';
 import type { Language } from './i18n.ts';
 
 // Widget and consent pages import these from here with the rest of the page shell.
-export { escapeHtml, sendHostedPage } from './page.ts';
+export { sendHostedPage } from './page.ts';
 
 /**
  * The shell of every hosted page (widget, consent, outcome pages): server-rendered, one inline
@@ -11,7 +11,7 @@ export { escapeHtml, sendHostedPage } from './page.ts';
  * and leak nothing to third parties.
  */
 
-const STYLES = `
+const STYLES = trustedHtml(`
 *,*::before,*::after{box-sizing:border-box}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Hiragino Sans",sans-serif;
 background:#f4f5f7;color:#1c1e21;line-height:1.5}
@@ -41,16 +41,16 @@ input[type=text]{width:100%;font:inherit;padding:.55rem .7rem;margin-top:.3rem;b
 @media (prefers-color-scheme:dark){body{background:#15171a;color:#e7e9ec}.card{background:#1f2226;box-shadow:none}
 .provider-button,.secondary{background:#1f2226;color:#e7e9ec;border-color:#454b54}.provider-button:hover{background:#262b36}
 .muted{color:#a3aab5}.scopes li{background:#2b3038}input[type=text]{background:#15171a;color:#e7e9ec}}
-`;
+`);
 
-export function renderPage(options: { language: Language; title: string; body: string }): string {
-  return `<!doctype html>
+export function renderPage(options: { language: Language; title: string; body: SafeHtml }): SafeHtml {
+  return html`<!doctype html>
 <html lang="${options.language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(options.title)}</title>
+<title>${options.title}</title>
 <style>${STYLES}</style>
 </head>
 <body>
@@ -62,11 +62,11 @@ ${options.body}
 }
 
 /** A title and one paragraph: the outcome and error pages. */
-export function renderMessagePage(language: Language, title: string, body: string): string {
+export function renderMessagePage(language: Language, title: string, body: string): SafeHtml {
   return renderPage({
     language,
     title,
-    body: `<div class="card" role="status"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p></div>`,
+    body: html`<div class="card" role="status"><h1>${title}</h1><p>${body}</p></div>`,
   });
 }
 

@@ -1,20 +1,12 @@
 import type { FastifyReply } from 'fastify';
+import type { SafeHtml } from '../safe-html.ts';
 
 /**
- * What every hosted page (widget, consent, kit activation) shares: HTML escaping and the
- * response headers that keep the page uncached, unframed and free of third-party loads.
+ * What every hosted page (widget, consent, kit activation) and dashboard page shares: the
+ * response headers that keep the page uncached, unframed and free of third-party loads. Pages
+ * are built with the `html` tag (../safe-html.ts); this is the one place a page becomes the
+ * string that is sent.
  */
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
-}
 
 /**
  * `formsPostToSelfOnly` adds CSP `form-action 'self'`. Pages whose forms end in a redirect to
@@ -24,7 +16,7 @@ export function escapeHtml(value: string): string {
 export function sendHostedPage(
   reply: FastifyReply,
   status: number,
-  html: string,
+  page: SafeHtml,
   options: { formsPostToSelfOnly?: boolean } = {},
 ) {
   const formAction = options.formsPostToSelfOnly ? " form-action 'self';" : '';
@@ -40,5 +32,5 @@ export function sendHostedPage(
       `default-src 'none'; style-src 'unsafe-inline'; img-src 'self';${formAction} frame-ancestors 'none'; base-uri 'none'`,
     )
     .type('text/html; charset=utf-8')
-    .send(html);
+    .send(page.toString());
 }

@@ -15,8 +15,8 @@ import {
 } from '../../providers/sandbox/consent.ts';
 import { exchangeCode, SandboxGrantError } from '../../providers/sandbox/grant.ts';
 import type { App } from '../app-type.ts';
+import { html, joinHtml, type SafeHtml } from '../safe-html.ts';
 import {
-  escapeHtml,
   formBodyParser,
   renderMessagePage,
   renderPage,
@@ -27,7 +27,7 @@ import { fill, messagesFor } from '../hosted/i18n.ts';
 
 const PROVIDER_NAME = 'Sandbox';
 
-function renderConsent(checked: Checked): string {
+function renderConsent(checked: Checked): SafeHtml {
   const m = messagesFor(checked.language);
   const title = fill(m.consentTitle, { provider: PROVIDER_NAME });
   const hidden = Object.entries({
@@ -38,31 +38,28 @@ function renderConsent(checked: Checked): string {
     code_challenge: checked.codeChallenge,
     code_challenge_method: 'S256',
     ui_locales: checked.language,
-  })
-    .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
-    .join('\n');
+  }).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
   const scopes = checked.scope
     .split(' ')
     .filter(Boolean)
-    .map((scope) => `<li>${escapeHtml(scope)}</li>`)
-    .join('');
+    .map((scope) => html`<li>${scope}</li>`);
   return renderPage({
     language: checked.language,
     title,
-    body: `<div class="card">
-<div class="header"><img src="/v2/static/icons/sandbox.svg" alt=""><h1>${escapeHtml(title)}</h1></div>
-<p>${escapeHtml(m.consentIntro)}</p>
-<p class="muted">${escapeHtml(m.consentScopes)}</p>
+    body: html`<div class="card">
+<div class="header"><img src="/v2/static/icons/sandbox.svg" alt=""><h1>${title}</h1></div>
+<p>${m.consentIntro}</p>
+<p class="muted">${m.consentScopes}</p>
 <ul class="scopes">${scopes}</ul>
 <form method="post" action="${CONSENT_PATH}">
-${hidden}
-<label for="account">${escapeHtml(m.consentAccount)}</label>
+${joinHtml(hidden, '\n')}
+<label for="account">${m.consentAccount}</label>
 <input type="text" id="account" name="account" value="${newSandboxAccount()}" autocomplete="off" spellcheck="false"
  pattern="[A-Za-z0-9._@\\-]{1,64}" required aria-describedby="account-hint">
-<p class="muted" id="account-hint">${escapeHtml(m.consentAccountHint)}</p>
+<p class="muted" id="account-hint">${m.consentAccountHint}</p>
 <div class="actions">
-<button type="submit" class="secondary" name="decision" value="deny" formnovalidate>${escapeHtml(m.deny)}</button>
-<button type="submit" class="primary" name="decision" value="approve">${escapeHtml(m.approve)}</button>
+<button type="submit" class="secondary" name="decision" value="deny" formnovalidate>${m.deny}</button>
+<button type="submit" class="primary" name="decision" value="approve">${m.approve}</button>
 </div>
 </form>
 </div>`,
