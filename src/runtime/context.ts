@@ -12,6 +12,7 @@ import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
 import { createLabReportsService } from '../features/lab-reports/service.ts';
+import { labReportSettings } from '../features/lab-reports/settings.ts';
 import { createMobileService } from '../features/mobile/service.ts';
 import { createOrdersService } from '../features/orders/service.ts';
 import { createUsersService } from '../features/users/service.ts';
@@ -133,7 +134,7 @@ export function createContext(deps: {
       secretBox,
       publicUrl: deps.config.publicUrl,
       webhooks,
-      env: deps.config.env,
+      settings: deps.config.settings.get(labReportSettings),
     }),
     mobile: createMobileService({
       db,
