@@ -60,7 +60,9 @@ const keyBytes = (raw: string): Buffer =>
 
 function keyProblem(raw: string, source: string): string | null {
   const length = keyBytes(raw).length;
-  return length === 32 ? null : `${source} must be 32 bytes, as 64 hex characters or base64 (got ${length} bytes)`;
+  return length === 32
+    ? null
+    : `${source} must be 32 bytes, as 64 hex characters or base64 (got ${length} bytes)`;
 }
 
 function decodeKey(raw: string, source: string): Buffer {
@@ -128,7 +130,8 @@ export const coreSettings = defineSettings({
       example: 'https://health.example.com',
     }),
     DATA_DIR: textSetting({
-      description: 'Where embedded data (PGlite), the generated encryption key and the sandbox credentials live.',
+      description:
+        'Where embedded data (PGlite), the generated encryption key and the sandbox credentials live.',
       default: './data',
       active: true,
     }),
@@ -143,7 +146,8 @@ export const coreSettings = defineSettings({
           : 'DATABASE_URL must be a postgres:// or postgresql:// connection string',
     }),
     DATABASE_SCHEMA: textSetting({
-      description: 'Schema for Tributary\'s tables; the job queue uses "<schema>_jobs" (or "pgboss" for public).',
+      description:
+        'Schema for Tributary\'s tables; the job queue uses "<schema>_jobs" (or "pgboss" for public).',
       default: 'public',
       check: (value) =>
         /^[a-z_][a-z0-9_]{0,50}$/.test(value)
@@ -164,10 +168,13 @@ export const coreSettings = defineSettings({
     }),
     TRUST_PROXY: customSetting({
       description:
-        'Behind a load balancer: which X-Forwarded-For (client address, counted by the per-address limits) and X-Forwarded-Proto to believe: true, false (default: the socket\'s peer), or the proxies\' addresses/CIDRs, comma-separated.',
-      schema: Type.Union([Type.Boolean(), Type.String({ pattern: '^[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*$' })], {
-        default: false,
-      }),
+        "Behind a load balancer: which X-Forwarded-For (client address, counted by the per-address limits) and X-Forwarded-Proto to believe: true, false (default: the socket's peer), or the proxies' addresses/CIDRs, comma-separated.",
+      schema: Type.Union(
+        [Type.Boolean(), Type.String({ pattern: '^[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*$' })],
+        {
+          default: false,
+        },
+      ),
       example: '10.0.0.0/8',
       parse: (raw) => parseTrustProxy(raw),
     }),
@@ -199,7 +206,10 @@ export function loadConfig(
   declared?: { groups: readonly AnySettingsGroup[]; providerIds: readonly string[] },
 ): Config {
   const settings = createSettings(env);
-  const problems = settings.problems([coreSettings, ...(declared?.groups ?? [])], declared?.providerIds ?? []);
+  const problems = settings.problems(
+    [coreSettings, ...(declared?.groups ?? [])],
+    declared?.providerIds ?? [],
+  );
   if (problems.length > 0) throw new ConfigError(problems);
   return { ...settings.get(coreSettings), settings };
 }

@@ -248,7 +248,11 @@ export function isolationSettings<P extends string>(
       problem: `must be a number ≥ ${minimum}`,
     });
   return {
-    [`${prefix}_MEMORY_MB`]: limit(defaults.memoryMb, 64, 'memory cap in MB (resident set; 3/4 of it is the heap).'),
+    [`${prefix}_MEMORY_MB`]: limit(
+      defaults.memoryMb,
+      64,
+      'memory cap in MB (resident set; 3/4 of it is the heap).',
+    ),
     [`${prefix}_CPU_SECONDS`]: limit(defaults.cpuSeconds, 1, 'CPU seconds (unset: no limit).'),
     [`${prefix}_SECONDS`]: limit(defaults.seconds, 1, 'wall-clock seconds (unset: no limit).'),
     [`${prefix}_IDLE_SECONDS`]: limit(

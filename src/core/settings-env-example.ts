@@ -39,7 +39,10 @@ function entry(name: string, setting: Setting<unknown>): string[] {
   ];
 }
 
-export function renderEnvExample(groups: readonly AnySettingsGroup[], providerIds: readonly string[]): string {
+export function renderEnvExample(
+  groups: readonly AnySettingsGroup[],
+  providerIds: readonly string[],
+): string {
   const blocks: string[][] = [];
   let providersNamed = false;
   for (const group of groups) {
@@ -47,14 +50,17 @@ export function renderEnvExample(groups: readonly AnySettingsGroup[], providerId
     if (group.kind === 'group') {
       for (const [name, setting] of Object.entries(group.settings)) block.push(...entry(name, setting));
     } else {
-      if (!providersNamed) block.push(...comment(`Per provider, <PROVIDER> one of: ${providerIds.join(', ')}.`));
+      if (!providersNamed)
+        block.push(...comment(`Per provider, <PROVIDER> one of: ${providerIds.join(', ')}.`));
       providersNamed = true;
       for (const [key, setting] of Object.entries(group.templates))
         block.push(...entry(`<PROVIDER>_${key}`, setting));
       for (const providerId of providerIds) {
         for (const key of group.extra(providerId)) {
           block.push(
-            ...comment(`${providerId}_${key}: a value ${providerId}'s API asks for with every request (a header).`),
+            ...comment(
+              `${providerId}_${key}: a value ${providerId}'s API asks for with every request (a header).`,
+            ),
             `# ${providerId}_${key}=`,
           );
         }

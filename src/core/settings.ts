@@ -176,7 +176,8 @@ export function numberSetting(
     parse(raw, name) {
       if (blank(raw)) return spec.default;
       const value = Number(raw.trim());
-      if (!Number.isFinite(value) || !Value.Check(schema, value)) throw new ConfigError(`${name} ${spec.problem}, got "${raw.trim()}"`);
+      if (!Number.isFinite(value) || !Value.Check(schema, value))
+        throw new ConfigError(`${name} ${spec.problem}, got "${raw.trim()}"`);
       return value;
     },
   };
@@ -226,7 +227,9 @@ export function choiceSetting<const C extends string>(
       if (blank(raw)) return spec.default;
       const value = raw.trim();
       if (!(spec.choices as readonly string[]).includes(value))
-        throw new ConfigError(`${name} ${spec.problem ?? `must be one of ${spec.choices.join(', ')}`}, got "${value}"`);
+        throw new ConfigError(
+          `${name} ${spec.problem ?? `must be one of ${spec.choices.join(', ')}`}, got "${value}"`,
+        );
       return value as C;
     },
   };

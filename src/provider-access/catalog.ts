@@ -74,8 +74,7 @@ function resolveProvider(config: Config, provider: Provider): ResolvedProvider {
   // would hand out auth links to users who then never get any (COROS stays unavailable until
   // it has one, whatever `<ID>_ENABLED` says).
   const connectable = declaration.authKind === 'sdk' || provider.connector?.data !== undefined;
-  const switchedOn =
-    connectable && (enabled ?? declaration.enabledByDefault);
+  const switchedOn = connectable && (enabled ?? declaration.enabledByDefault);
   const usable = declaration.credentials === 'none' || credentials !== null;
   const setup: ProviderSetup = !switchedOn
     ? 'DISABLED'

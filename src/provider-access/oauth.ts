@@ -19,7 +19,8 @@ export class OAuthFlowError extends Error {
 }
 
 /** PROVIDER_HTTP_TIMEOUT_MS, parsed once for the OAuth and the API client (a bad value stops the boot). */
-export const timeoutMs = (runtime: ProviderRuntime) => runtime.config.settings.get(providerHttpSettings).timeoutMs;
+export const timeoutMs = (runtime: ProviderRuntime) =>
+  runtime.config.settings.get(providerHttpSettings).timeoutMs;
 
 /** RFC 7636: a 43-character verifier and its S256 challenge. */
 export function newPkcePair(): { verifier: string; challenge: string } {

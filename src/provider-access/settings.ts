@@ -5,7 +5,6 @@ import { Type } from 'typebox';
 import {
   ConfigError,
   checkHttpUrl,
-  choiceSetting,
   customSetting,
   defineProviderSettings,
   defineSettings,
@@ -39,7 +38,11 @@ export const providerHttpSettings = defineSettings({
   intro: ['Calls to providers (OAuth and API).'],
   settings: {
     // One parser for the OAuth client and the API client: a bad value stops the boot.
-    PROVIDER_HTTP_TIMEOUT_MS: nonNegative(10_000, false, 'Timeout for every call to a provider, in milliseconds.'),
+    PROVIDER_HTTP_TIMEOUT_MS: nonNegative(
+      10_000,
+      false,
+      'Timeout for every call to a provider, in milliseconds.',
+    ),
     PROVIDER_HTTP_RETRIES: nonNegative(3, true, 'Retries on provider 5xx and network errors.'),
     PROVIDER_HTTP_RETRY_BASE_MS: nonNegative(500, false, 'The first retry backoff, in milliseconds.'),
     PROVIDER_MAX_WAIT_SECONDS: nonNegative(
@@ -85,9 +88,9 @@ export type ProviderSettings = {
 const headerSettingsOf = (providerId: string): string[] => [
   ...new Set(
     Object.values(
-      (providerRegistry as Readonly<Record<string, (typeof providerRegistry)[keyof typeof providerRegistry]>>)[
-        providerId
-      ]?.connector?.api?.requestHeaders ?? {},
+      (
+        providerRegistry as Readonly<Record<string, (typeof providerRegistry)[keyof typeof providerRegistry]>>
+      )[providerId]?.connector?.api?.requestHeaders ?? {},
     ),
   ),
 ];
@@ -102,14 +105,17 @@ export const providerSettings = defineProviderSettings({
     'PUBLIC_URL/providers/<id>/webhook (subscriptions: `tributary providers subscribe --provider OURA`).',
   ],
   templates: {
-    CLIENT_ID: textSetting({ description: "The app's client id (set together with the secret).", default: undefined }),
+    CLIENT_ID: textSetting({
+      description: "The app's client id (set together with the secret).",
+      default: undefined,
+    }),
     CLIENT_SECRET: textSetting({
       description: "The app's client secret; it also verifies the provider's signed notifications.",
       default: undefined,
     }),
     BASE_URL: urlSetting({
       description:
-        "Sends every endpoint of the provider (OAuth and API, whatever their hosts) to one other origin: how local fakes are wired in.",
+        'Sends every endpoint of the provider (OAuth and API, whatever their hosts) to one other origin: how local fakes are wired in.',
       default: undefined,
       example: 'http://127.0.0.1:9000',
     }),
@@ -120,7 +126,8 @@ export const providerSettings = defineProviderSettings({
       parse: (raw, name) => {
         const value = raw?.trim();
         if (value === undefined || value === '') return undefined;
-        if (value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false, got "${value}"`);
+        if (value !== 'true' && value !== 'false')
+          throw new ConfigError(`${name} must be true or false, got "${value}"`);
         return value === 'true';
       },
     }),

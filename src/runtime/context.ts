@@ -22,6 +22,7 @@ import { createWidgetService } from '../features/widget/service.ts';
 import { createProviderAccess } from '../provider-access/access.ts';
 import { createProviderCatalog } from '../provider-access/catalog.ts';
 import type { Store } from '../store/db.ts';
+import { checkSettings } from './settings.ts';
 
 export type { AppContext } from '../features/context.ts';
 
@@ -32,6 +33,7 @@ export function createContext(deps: {
   log: Logger;
   clock?: Clock;
 }): AppContext {
+  checkSettings(deps.config);
   const secretBox = createSecretBox(deps.config.encryptionKey);
   const db = deps.store.db;
   const clock = deps.clock ?? systemClock;

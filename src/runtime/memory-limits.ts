@@ -29,7 +29,7 @@ export const memoryTuningSettings = defineSettings({
   settings: {
     TRIBUTARY_MEMORY_TUNING: customSetting({
       description:
-        '`tributary serve` sizes its own V8 and malloc settings for a small server by re-executing itself once at start (flags of the same name in NODE_OPTIONS win); `off` runs with Node\'s defaults.',
+        "`tributary serve` sizes its own V8 and malloc settings for a small server by re-executing itself once at start (flags of the same name in NODE_OPTIONS win); `off` runs with Node's defaults.",
       schema: Type.String({ default: 'on' }),
       example: 'off',
       // Anything but `off` leaves the tuning on.
@@ -85,7 +85,8 @@ export function tunedLaunch(
   env: Readonly<Record<string, string | undefined>>,
   execArgv: readonly string[],
 ): TunedLaunch | null {
-  if (args[0] !== 'serve' || env[TUNED_MARKER] || !readSettings(memoryTuningSettings, env).enabled) return null;
+  if (args[0] !== 'serve' || env[TUNED_MARKER] || !readSettings(memoryTuningSettings, env).enabled)
+    return null;
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/).filter((part) => part !== '')];
   const flags = missingFlags(v8FlagsFor(roleOf(args.slice(1))), given);
   return {

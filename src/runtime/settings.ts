@@ -2,7 +2,7 @@
 // problems in a boot error. A module that adds settings declares them in its own settings.ts and
 // is listed here; `loadRuntimeConfig` checks the whole environment in one pass at start-up.
 import { type Config, coreSettings, loadConfig } from '../core/config.ts';
-import type { AnySettingsGroup, RawEnv } from '../core/settings.ts';
+import { type AnySettingsGroup, ConfigError, type RawEnv } from '../core/settings.ts';
 import { renderEnvExample } from '../core/settings-env-example.ts';
 import { dashboardSettings } from '../features/dashboard/settings.ts';
 import { dataSettings } from '../features/data/settings.ts';
@@ -43,6 +43,15 @@ export const providerIds = (): string[] => Object.keys(providerRegistry);
 /** The configuration of a process, every setting checked; one ConfigError lists every bad value. */
 export const loadRuntimeConfig = (env: RawEnv): Config =>
   loadConfig(env, { groups: SETTINGS_GROUPS, providerIds: providerIds() });
+
+/**
+ * Every module's settings of a configuration loaded without them (a test's), checked together: a
+ * context is never built on a bad value, and all of them are reported at once.
+ */
+export function checkSettings(config: Config): void {
+  const problems = config.settings.problems(SETTINGS_GROUPS, providerIds());
+  if (problems.length > 0) throw new ConfigError(problems);
+}
 
 /** The text `.env.example` must hold (scripts/settings-env-example.ts writes it; a test compares). */
 export const envExample = (): string => renderEnvExample(ALL_SETTINGS_GROUPS, providerIds());

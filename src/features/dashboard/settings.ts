@@ -1,5 +1,11 @@
 // Dashboard settings (declared here, parsed once at boot by core/settings.ts).
-import { defineSettings, numberSetting, readSettings, type RawEnv, textSetting } from '../../core/settings.ts';
+import {
+  defineSettings,
+  numberSetting,
+  readSettings,
+  type RawEnv,
+  textSetting,
+} from '../../core/settings.ts';
 
 export type DashboardSettings = {
   /** `OPERATOR_TOKEN`: signs an operator in (every developer, like the CLI); unset = no operator sign-in. */
@@ -24,7 +30,8 @@ export const dashboardSettings = defineSettings({
           : null,
     }),
     DASHBOARD_SESSION_HOURS: numberSetting({
-      description: 'How long a dashboard sign-in lasts, in hours (sign-out and revoking its key end it sooner).',
+      description:
+        'How long a dashboard sign-in lasts, in hours (sign-out and revoking its key end it sooner).',
       default: 8,
       exclusiveMinimum: 0,
       maximum: 24 * 30,
@@ -37,4 +44,5 @@ export const dashboardSettings = defineSettings({
   }),
 });
 
-export const parseDashboardSettings = (env: RawEnv): DashboardSettings => readSettings(dashboardSettings, env);
+export const parseDashboardSettings = (env: RawEnv): DashboardSettings =>
+  readSettings(dashboardSettings, env);

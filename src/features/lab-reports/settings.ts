@@ -1,7 +1,12 @@
 // The lab-report feature's settings (declared here, parsed once at boot by core/settings.ts;
 // docs/lab-reports.md): the reading limits checked before work, the isolated process every report
 // is read in, and how many reports are read at once — per worker process, and per developer in each.
-import { concurrencySetting, isolationLimitsOf, isolationSettings, type IsolationLimits } from '../../core/isolation.ts';
+import {
+  concurrencySetting,
+  isolationLimitsOf,
+  isolationSettings,
+  type IsolationLimits,
+} from '../../core/isolation.ts';
 import { defineSettings, numberSetting, readSettings, type RawEnv } from '../../core/settings.ts';
 import { windowRuleSetting } from '../limits/settings.ts';
 import type { WindowRule } from '../limits/windows.ts';
@@ -22,7 +27,12 @@ export type LabReportSettings = {
 };
 
 const positive = (fallback: number, description: string) =>
-  numberSetting({ description, default: fallback, exclusiveMinimum: 0, problem: 'must be a positive number' });
+  numberSetting({
+    description,
+    default: fallback,
+    exclusiveMinimum: 0,
+    problem: 'must be a positive number',
+  });
 
 const d = DEFAULT_READING_LIMITS;
 
@@ -43,9 +53,16 @@ export const labReportSettings = defineSettings({
       d.maxInflatedBytes / 1024 / 1024,
       "A PDF's compressed streams, inflated, in MB.",
     ),
-    LAB_REPORT_MAX_TEXT_OPERATIONS: positive(d.maxTextOperations, 'Text operations in one PDF content stream.'),
+    LAB_REPORT_MAX_TEXT_OPERATIONS: positive(
+      d.maxTextOperations,
+      'Text operations in one PDF content stream.',
+    ),
     // OCR of a 40 MP photo peaks near 1 GB resident; a text PDF needs ~150 MB.
-    ...isolationSettings('LAB_REPORT_READER', { memoryMb: 1536, cpuSeconds: 240, seconds: 600 }, 'Lab report reader process'),
+    ...isolationSettings(
+      'LAB_REPORT_READER',
+      { memoryMb: 1536, cpuSeconds: 240, seconds: 600 },
+      'Lab report reader process',
+    ),
     LAB_REPORT_CONCURRENCY: concurrencySetting(2, 'Reports read at once by one worker process.'),
     LAB_REPORT_DEVELOPER_CONCURRENCY: concurrencySetting(
       1,

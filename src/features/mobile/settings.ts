@@ -36,7 +36,9 @@ const bytes = (fallback: number, description: string) =>
 export const mobileSettings = defineSettings({
   id: 'mobile',
   owner: 'features/mobile',
-  intro: ['Mobile sources: SDK uploads (POST /v2/sdk/upload) and Apple Health exports (POST /v2/import/apple-health).'],
+  intro: [
+    'Mobile sources: SDK uploads (POST /v2/sdk/upload) and Apple Health exports (POST /v2/import/apple-health).',
+  ],
   settings: {
     MOBILE_UPLOAD_MAX_BYTES: bytes(5 * 1024 * 1024, 'The largest SDK upload body (larger: 413).'),
     MOBILE_IMPORT_MAX_BYTES: bytes(
@@ -61,7 +63,11 @@ export const mobileSettings = defineSettings({
     // A batch of 250 elements is a few hundred KB (bench/apple-import.ts); the rest is Node itself
     // and the referenced route files of one batch. An import of gigabytes runs for many minutes,
     // so time is bounded by progress (a batch at least every 2 minutes), not in total.
-    ...isolationSettings('MOBILE_IMPORT_READER', { memoryMb: 512, idleSeconds: 120 }, 'Export reader process'),
+    ...isolationSettings(
+      'MOBILE_IMPORT_READER',
+      { memoryMb: 512, idleSeconds: 120 },
+      'Export reader process',
+    ),
     MOBILE_IMPORT_CONCURRENCY: concurrencySetting(2, 'Export imports run at once by one worker process.'),
     MOBILE_IMPORT_DEVELOPER_CONCURRENCY: concurrencySetting(
       1,

@@ -22,7 +22,7 @@ import type { Db } from '../../store/db.ts';
 import { type NotificationSinks, refetchChanged } from './refetch.ts';
 import type { DataNotification, NotificationHooks, ProviderNotification } from '../../provider-kit/api.ts';
 import { providerSyncSettings, syncSettings } from './settings.ts';
-import { type RequestWindows, tooManyRequests, type WindowRule } from '../limits/windows.ts';
+import { type RequestWindows, tooManyRequests } from '../limits/windows.ts';
 import { clampSpan, hasWork, keepDeclaredCallbacks } from './notification-limits.ts';
 import {
   coalescePending,

@@ -21,7 +21,8 @@ export const providerSyncSettings = defineProviderSettings({
   owner: 'features/sync',
   templates: {
     POLL_MINUTES: numberSetting({
-      description: "Minutes between polls of a poll-only provider (default: the provider's declared interval).",
+      description:
+        "Minutes between polls of a poll-only provider (default: the provider's declared interval).",
       default: undefined,
       exclusiveMinimum: 0,
       problem: 'must be a positive number',

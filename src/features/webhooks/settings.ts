@@ -99,7 +99,11 @@ function durationText(ms: number): string {
 const duration = (fallback: number, description: string) =>
   customSetting({
     description,
-    schema: Type.String({ pattern: '^\\d+(\\.\\d+)?(ms|s|m|h|d)?$', default: durationText(fallback), description }),
+    schema: Type.String({
+      pattern: '^\\d+(\\.\\d+)?(ms|s|m|h|d)?$',
+      default: durationText(fallback),
+      description,
+    }),
     example: durationText(fallback),
     parse: (raw, name) => {
       if (raw === undefined || raw.trim() === '') return fallback;
@@ -120,12 +124,18 @@ export const webhookSettings = defineSettings({
       false,
       "Multiplies the published retry schedule (below 1 only for tests and staging; a receiver's Retry-After is never scaled).",
     ),
-    WEBHOOK_FAILING_AFTER: duration(24 * UNIT_MS.h!, 'Continuous failure for this long marks a destination failing.'),
+    WEBHOOK_FAILING_AFTER: duration(
+      24 * UNIT_MS.h!,
+      'Continuous failure for this long marks a destination failing.',
+    ),
     WEBHOOK_DISABLE_AFTER: duration(
       5 * UNIT_MS.d!,
       'Continuous failure for this long disables a destination (its events are held).',
     ),
-    WEBHOOK_RETENTION: duration(30 * UNIT_MS.d!, 'Finished events and their attempt log are deleted after this.'),
+    WEBHOOK_RETENTION: duration(
+      30 * UNIT_MS.d!,
+      'Finished events and their attempt log are deleted after this.',
+    ),
     WEBHOOK_MAX_PAYLOAD_BYTES: positive(
       DEFAULT_MAX_PAYLOAD_BYTES,
       true,
@@ -136,16 +146,28 @@ export const webhookSettings = defineSettings({
       true,
       'Records per chunk once a feature splits a delivery.',
     ),
-    WEBHOOK_BATCH_SIZE: positive(50, true, 'Jobs one worker claims at a time (a bulk emit puts up to 25 events in a job).'),
+    WEBHOOK_BATCH_SIZE: positive(
+      50,
+      true,
+      'Jobs one worker claims at a time (a bulk emit puts up to 25 events in a job).',
+    ),
     WEBHOOK_CONCURRENCY: positive(100, true, 'Requests one worker has in flight at most.'),
-    WEBHOOK_WORKERS: positive(2, true, 'Workers per process on the main lane; the slow lane gets half (at least one).'),
-    WEBHOOK_SLOW_AFTER: duration(5000, 'An answer slower than this moves its destination to the slow lane for a minute.'),
+    WEBHOOK_WORKERS: positive(
+      2,
+      true,
+      'Workers per process on the main lane; the slow lane gets half (at least one).',
+    ),
+    WEBHOOK_SLOW_AFTER: duration(
+      5000,
+      'An answer slower than this moves its destination to the slow lane for a minute.',
+    ),
     WEBHOOK_STUCK_AFTER: duration(
       UNIT_MS.h!,
       'A pending event whose attempt was due this long ago lost its job; a sweeper queues it again.',
     ),
     WEBHOOK_HEALTHCHECK_INTERVAL: customSetting({
-      description: 'How often every enabled destination gets a healthcheck event: whole minutes from 1m to 24h, or off.',
+      description:
+        'How often every enabled destination gets a healthcheck event: whole minutes from 1m to 24h, or off.',
       schema: Type.Union([Type.Integer({ minimum: 1, maximum: 1440 }), Type.Null()], { default: 60 }),
       example: '1h',
       parse: (raw) => (raw === undefined || raw.trim() === '' ? 60 : parseHealthcheckInterval(raw)),
