@@ -14,6 +14,7 @@ import {
   type RawEnv,
   type Settings,
   textSetting,
+  urlSetting,
 } from './settings.ts';
 
 export { ConfigError } from './settings.ts';
@@ -123,7 +124,7 @@ export const coreSettings = defineSettings({
       active: true,
     }),
     HOST: textSetting({ description: 'HTTP listener address.', default: '127.0.0.1', active: true }),
-    PUBLIC_URL: textSetting({
+    PUBLIC_URL: urlSetting({
       description:
         'Base URL of the links Tributary hands out (auth links, widget URLs, OAuth redirect URIs): the public address behind your load balancer. Default: http://HOST:PORT',
       default: undefined,

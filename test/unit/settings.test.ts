@@ -79,6 +79,7 @@ describe('settings', () => {
       loadRuntimeConfig({
         ...BASE,
         PORT: '70000',
+        PUBLIC_URL: 'ftp://example.com',
         DATABASE_SCHEMA: 'Bad-Name',
         TRUST_PROXY: 'maybe',
         WEBHOOK_WORKERS: '0',
@@ -86,6 +87,7 @@ describe('settings', () => {
     );
     assert.deepEqual(problems, [
       'PORT must be an integer between 0 and 65535, got "70000"',
+      'PUBLIC_URL must use http or https, got "ftp://example.com"',
       'DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, underscores)',
       'TRUST_PROXY must be true, false or comma-separated addresses/CIDRs, got "maybe"',
       'WEBHOOK_WORKERS must be a positive integer, got "0"',
