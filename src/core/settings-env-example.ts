@@ -50,8 +50,8 @@ export function renderEnvExample(
     if (group.kind === 'group') {
       for (const [name, setting] of Object.entries(group.settings)) block.push(...entry(name, setting));
     } else {
-      if (!providersNamed)
-        block.push(...comment(`Per provider, <PROVIDER> one of: ${providerIds.join(', ')}.`));
+      // The ids are not listed, so that a new provider does not make the file stale.
+      if (!providersNamed) block.push(...comment('<PROVIDER>: a provider id (tributary providers list).'));
       providersNamed = true;
       for (const [key, setting] of Object.entries(group.templates))
         block.push(...entry(`<PROVIDER>_${key}`, setting));
