@@ -169,7 +169,7 @@ export const coreSettings = defineSettings({
     }),
     TRUST_PROXY: customSetting({
       description:
-        "Behind a load balancer: which X-Forwarded-For (client address, counted by the per-address limits) and X-Forwarded-Proto to believe: true, false (default: the socket's peer), or the proxies' addresses/CIDRs, comma-separated.",
+        "Behind a load balancer: which X-Forwarded-For (client address, counted by the per-address limits) and X-Forwarded-Proto to believe: true, false (default: the socket's peer), or the proxies' addresses/CIDRs, comma-separated. Answers to requests that came over HTTPS (directly, or per a trusted proxy) carry Strict-Transport-Security.",
       schema: Type.Union(
         [Type.Boolean(), Type.String({ pattern: '^[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*$' })],
         {
