@@ -27,9 +27,11 @@ export class ConfigError extends Error {
 }
 
 /**
- * One environment variable. `schema` is the TypeBox type of the parsed value (its description,
- * default and bounds document it and check it); `parse` turns the raw value (undefined when unset)
- * into that value or throws a ConfigError whose message names the variable.
+ * One environment variable. `schema` is its TypeBox type, with description, default and bounds:
+ * for numbers and words the type of the parsed value (numbers are checked against it); where the
+ * format is the point (a duration, `<count>/<seconds>`) the pattern of the text. `parse` turns the
+ * raw value (undefined when unset) into the value the module uses, or throws a ConfigError whose
+ * message names the variable.
  */
 export type Setting<T> = {
   readonly schema: TSchema;
