@@ -2,6 +2,48 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// ---- Settings (issue 27): only the settings loader reads the environment ----
+// Every setting is declared in a settings group and parsed by src/core/settings.ts; a module gets
+// its typed settings from `config.settings`. This rule flags any `.env` member (`process.env`,
+// `config.env`), any member of something named `env` (`env.PORT`, `env[name]`) and destructuring
+// `{ env }`. Its own plugin (not no-restricted-syntax) so that other blocks' options cannot replace it.
+const noRawEnv = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      raw: 'Read settings through config.settings (declare them in a settings.ts, see ARCHITECTURE.md "A setting"), not from the environment.',
+    },
+  },
+  create(context) {
+    return {
+      MemberExpression(node) {
+        const named = (part, name) => part.type === 'Identifier' && part.name === name;
+        if ((!node.computed && named(node.property, 'env')) || named(node.object, 'env'))
+          context.report({ node, messageId: 'raw' });
+      },
+      'ObjectPattern > Property[key.name="env"]'(node) {
+        context.report({ node, messageId: 'raw' });
+      },
+    };
+  },
+};
+
+/** Files allowed to read the environment: the settings loader, the CLI entry and the launcher. */
+export const RAW_ENV_ALLOWED = [
+  'src/core/settings.ts',
+  'src/runtime/main.ts',
+  'src/runtime/memory-limits.ts',
+];
+
+export const settingsRules = {
+  files: ['src/**/*.ts'],
+  ignores: RAW_ENV_ALLOWED,
+  plugins: { settings: { rules: { 'no-raw-env': noRawEnv } } },
+  rules: { 'settings/no-raw-env': 'error' },
+};
+// ---- end of the settings rule ----
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'test-results/', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
@@ -90,4 +132,5 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     rules: { '@typescript-eslint/no-floating-promises': 'error' },
   },
+  settingsRules,
 );

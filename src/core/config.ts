@@ -1,7 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Type } from 'typebox';
 import { ensurePrivateDirectory } from './private-files.ts';
+import {
+  type AnySettingsGroup,
+  ConfigError,
+  choiceSetting,
+  createSettings,
+  customSetting,
+  defineSettings,
+  numberSetting,
+  type RawEnv,
+  type Settings,
+  textSetting,
+  urlSetting,
+} from './settings.ts';
+
+export { ConfigError } from './settings.ts';
 
 export type Config = {
   port: number;
@@ -20,24 +36,11 @@ export type Config = {
    * public pages): false (none: the socket's peer), true (any), or the proxies' addresses/CIDRs.
    */
   trustProxy: boolean | string;
-  /** Extra per-provider settings (`<PROVIDER>_CLIENT_ID`, …) are read by the provider registry. */
-  env: Readonly<Record<string, string | undefined>>;
+  /** Every other module's settings, typed and parsed (`config.settings.get(webhookSettings)`). */
+  settings: Settings;
 };
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function parsePort(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 8080;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ConfigError(`PORT must be an integer between 0 and 65535, got "${raw}"`);
-  }
-  return port;
-}
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function parsePublicUrl(raw: string | undefined, host: string, port: number): string {
   const value = raw && raw !== '' ? raw : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -53,14 +56,20 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
   return value.replace(/\/+$/, '');
 }
 
+const keyBytes = (raw: string): Buffer =>
+  /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+
+function keyProblem(raw: string, source: string): string | null {
+  const length = keyBytes(raw).length;
+  return length === 32
+    ? null
+    : `${source} must be 32 bytes, as 64 hex characters or base64 (got ${length} bytes)`;
+}
+
 function decodeKey(raw: string, source: string): Buffer {
-  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
-  if (key.length !== 32) {
-    throw new ConfigError(
-      `${source} must be 32 bytes, as 64 hex characters or base64 (got ${key.length} bytes)`,
-    );
-  }
-  return key;
+  const problem = keyProblem(raw, source);
+  if (problem) throw new ConfigError(problem);
+  return keyBytes(raw);
 }
 
 /**
@@ -96,34 +105,112 @@ function parseTrustProxy(raw: string | undefined): boolean | string {
   throw new ConfigError(`TRUST_PROXY must be true, false or comma-separated addresses/CIDRs, got "${value}"`);
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const port = parsePort(env.PORT);
-  const host = env.HOST && env.HOST !== '' ? env.HOST : '127.0.0.1';
-  const dataDir = resolve(env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : './data');
-  const databaseUrl = env.DATABASE_URL && env.DATABASE_URL !== '' ? env.DATABASE_URL : undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
-  }
-  const databaseSchema = env.DATABASE_SCHEMA && env.DATABASE_SCHEMA !== '' ? env.DATABASE_SCHEMA : 'public';
-  if (!/^[a-z_][a-z0-9_]{0,50}$/.test(databaseSchema)) {
-    throw new ConfigError(
-      'DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, underscores)',
-    );
-  }
-  const logLevel = env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info';
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  }
-  return {
-    port,
-    host,
-    publicUrl: parsePublicUrl(env.PUBLIC_URL, host, port),
-    dataDir,
-    databaseUrl,
-    databaseSchema,
-    encryptionKey: loadEncryptionKey(env.ENCRYPTION_KEY, databaseUrl, dataDir),
-    logLevel,
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    env: { ...env },
-  };
+/** The settings of the process itself: listener, storage, encryption key, logging, proxies. */
+export const coreSettings = defineSettings({
+  id: 'core',
+  owner: 'core/config.ts',
+  intro: [
+    'Tributary configuration. Every variable is optional on a laptop: with none set, the',
+    'service runs on embedded PGlite in ./data and generates its own encryption key there.',
+  ],
+  settings: {
+    PORT: numberSetting({
+      description: 'HTTP listener port.',
+      default: 8080,
+      integer: true,
+      minimum: 0,
+      maximum: 65535,
+      problem: 'must be an integer between 0 and 65535',
+      active: true,
+    }),
+    HOST: textSetting({ description: 'HTTP listener address.', default: '127.0.0.1', active: true }),
+    PUBLIC_URL: urlSetting({
+      description:
+        'Base URL of the links Tributary hands out (auth links, widget URLs, OAuth redirect URIs): the public address behind your load balancer. Default: http://HOST:PORT',
+      default: undefined,
+      example: 'https://health.example.com',
+    }),
+    DATA_DIR: textSetting({
+      description:
+        'Where embedded data (PGlite), the generated encryption key and the sandbox credentials live.',
+      default: './data',
+      active: true,
+    }),
+    DATABASE_URL: textSetting({
+      description:
+        'PostgreSQL for production (several API and worker processes share it); unset: embedded PGlite in DATA_DIR.',
+      default: undefined,
+      example: 'postgres://tributary:secret@db.internal:5432/tributary',
+      check: (value) =>
+        /^postgres(ql)?:\/\//.test(value)
+          ? null
+          : 'DATABASE_URL must be a postgres:// or postgresql:// connection string',
+    }),
+    DATABASE_SCHEMA: textSetting({
+      description:
+        'Schema for Tributary\'s tables; the job queue uses "<schema>_jobs" (or "pgboss" for public).',
+      default: 'public',
+      check: (value) =>
+        /^[a-z_][a-z0-9_]{0,50}$/.test(value)
+          ? null
+          : 'DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, underscores)',
+    }),
+    ENCRYPTION_KEY: textSetting({
+      description:
+        '32 bytes (64 hex characters or base64) for AES-256-GCM encryption of provider tokens and webhook secrets at rest; required with DATABASE_URL, shared by every process (generate: openssl rand -hex 32).',
+      default: undefined,
+      check: (value) => keyProblem(value, 'ENCRYPTION_KEY'),
+    }),
+    LOG_LEVEL: choiceSetting({
+      description: 'Log level: fatal | error | warn | info | debug | trace | silent.',
+      choices: LOG_LEVELS,
+      default: 'info',
+      active: true,
+    }),
+    TRUST_PROXY: customSetting({
+      description:
+        "Behind a load balancer: which X-Forwarded-For (client address, counted by the per-address limits) and X-Forwarded-Proto to believe: true, false (default: the socket's peer), or the proxies' addresses/CIDRs, comma-separated. Answers to requests that came over HTTPS (directly, or per a trusted proxy) carry Strict-Transport-Security.",
+      schema: Type.Union(
+        [Type.Boolean(), Type.String({ pattern: '^[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*$' })],
+        {
+          default: false,
+        },
+      ),
+      example: '10.0.0.0/8',
+      parse: (raw) => parseTrustProxy(raw),
+    }),
+  },
+  build: (v) => {
+    const dataDir = resolve(v.DATA_DIR);
+    return {
+      port: v.PORT,
+      host: v.HOST,
+      publicUrl: parsePublicUrl(v.PUBLIC_URL, v.HOST, v.PORT),
+      dataDir,
+      databaseUrl: v.DATABASE_URL,
+      databaseSchema: v.DATABASE_SCHEMA,
+      encryptionKey: loadEncryptionKey(v.ENCRYPTION_KEY, v.DATABASE_URL, dataDir),
+      logLevel: v.LOG_LEVEL as string,
+      trustProxy: v.TRUST_PROXY,
+    };
+  },
+});
+
+/**
+ * The configuration of this process. With `declared` (the composition root passes every
+ * module's settings and the provider ids), the whole environment is checked in one pass and every
+ * bad value is reported in one ConfigError; without, other modules' groups are parsed when first
+ * used.
+ */
+export function loadConfig(
+  env: RawEnv,
+  declared?: { groups: readonly AnySettingsGroup[]; providerIds: readonly string[] },
+): Config {
+  const settings = createSettings(env);
+  const problems = settings.problems(
+    [coreSettings, ...(declared?.groups ?? [])],
+    declared?.providerIds ?? [],
+  );
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { ...settings.get(coreSettings), settings };
 }

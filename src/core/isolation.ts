@@ -14,7 +14,7 @@
 // hands the parent a message and resolves with its `onMessage` answer, which gives back-pressure.
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { ConfigError } from './config.ts';
+import { numberSetting, type Setting } from './settings.ts';
 
 export type IsolationLimits = {
   /** The child's JavaScript heap (V8 old space), MB. */
@@ -227,29 +227,50 @@ export function runIsolated<Result, Input = unknown, Message = never, Answer = v
   });
 }
 
+type LimitSuffix = 'MEMORY_MB' | 'CPU_SECONDS' | 'SECONDS' | 'IDLE_SECONDS';
+
 /**
- * Limits from settings named `<prefix>_MEMORY_MB` (the resident-set cap; the heap gets 3/4 of it),
- * `<prefix>_CPU_SECONDS`, `<prefix>_SECONDS` (wall clock) and `<prefix>_IDLE_SECONDS`, each falling
- * back to the given default (`undefined`: no such limit unless set).
+ * The settings of an isolated reader, named `<prefix>_MEMORY_MB` (the resident-set cap; the heap
+ * gets 3/4 of it), `<prefix>_CPU_SECONDS`, `<prefix>_SECONDS` (wall clock) and
+ * `<prefix>_IDLE_SECONDS`, each falling back to the given default (`undefined`: no such limit
+ * unless set). The owner declares them in its settings group and builds them with `isolationLimitsOf`.
  */
-export function isolationLimitsFromEnv(
-  env: Readonly<Record<string, string | undefined>>,
-  prefix: string,
+export function isolationSettings<P extends string>(
+  prefix: P,
   defaults: { memoryMb: number; cpuSeconds?: number; seconds?: number; idleSeconds?: number },
+  reader: string,
+): Record<`${P}_${LimitSuffix}`, Setting<number | undefined>> {
+  const limit = (fallback: number | undefined, minimum: number, description: string) =>
+    numberSetting({
+      description: `${reader}: ${description}`,
+      default: fallback,
+      minimum,
+      problem: `must be a number ≥ ${minimum}`,
+    });
+  return {
+    [`${prefix}_MEMORY_MB`]: limit(
+      defaults.memoryMb,
+      64,
+      'memory cap in MB (resident set; 3/4 of it is the heap).',
+    ),
+    [`${prefix}_CPU_SECONDS`]: limit(defaults.cpuSeconds, 1, 'CPU seconds (unset: no limit).'),
+    [`${prefix}_SECONDS`]: limit(defaults.seconds, 1, 'wall-clock seconds (unset: no limit).'),
+    [`${prefix}_IDLE_SECONDS`]: limit(
+      defaults.idleSeconds,
+      1,
+      'longest time without progress, in seconds (unset: no limit).',
+    ),
+  } as Record<`${P}_${LimitSuffix}`, Setting<number | undefined>>;
+}
+
+export function isolationLimitsOf<P extends string>(
+  values: Readonly<Record<`${P}_${LimitSuffix}`, number | undefined>>,
+  prefix: P,
 ): IsolationLimits {
-  const read = (suffix: string, fallback: number | undefined, minimum: number) => {
-    const name = `${prefix}_${suffix}`;
-    const raw = env[name]?.trim();
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < minimum)
-      throw new ConfigError(`${name} must be a number ≥ ${minimum}, got "${raw}"`);
-    return value;
-  };
-  const memoryMb = read('MEMORY_MB', defaults.memoryMb, 64)!;
-  const cpuSeconds = read('CPU_SECONDS', defaults.cpuSeconds, 1);
-  const seconds = read('SECONDS', defaults.seconds, 1);
-  const idleSeconds = read('IDLE_SECONDS', defaults.idleSeconds, 1);
+  const memoryMb = values[`${prefix}_MEMORY_MB`]!;
+  const cpuSeconds = values[`${prefix}_CPU_SECONDS`];
+  const seconds = values[`${prefix}_SECONDS`];
+  const idleSeconds = values[`${prefix}_IDLE_SECONDS`];
   return {
     rssMb: memoryMb,
     heapMb: Math.max(32, Math.floor(memoryMb * 0.75)),
@@ -259,16 +280,14 @@ export function isolationLimitsFromEnv(
   };
 }
 
-/** How many isolated tasks may run at once (`name`, 1 to 64), or the default. */
-export function concurrencyFromEnv(
-  env: Readonly<Record<string, string | undefined>>,
-  name: string,
-  fallback: number,
-): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 64)
-    throw new ConfigError(`${name} must be a whole number from 1 to 64, got "${raw}"`);
-  return value;
+/** How many isolated tasks may run at once (1 to 64). */
+export function concurrencySetting(fallback: number, description: string): Setting<number> {
+  return numberSetting({
+    description,
+    default: fallback,
+    integer: true,
+    minimum: 1,
+    maximum: 64,
+    problem: 'must be a whole number from 1 to 64',
+  });
 }

@@ -15,6 +15,7 @@ import { createProviderHttp, httpSettingsOf } from './http-client.ts';
 import { createRequestBudget } from './request-budget.ts';
 import { readProviderTokens } from './token-store.ts';
 import { createTokenManager } from './tokens.ts';
+import { providerSettings } from './settings.ts';
 
 /** A connection as provider access needs to see it (a `users` row has these columns). */
 export type AccessUser = {
@@ -74,7 +75,7 @@ export function createProviderAccess(deps: ProviderAccessDeps) {
   function fixedHeaders(provider: ResolvedProvider): Record<string, string> {
     const headers: Record<string, string> = {};
     for (const [name, setting] of Object.entries(provider.connector?.api?.requestHeaders ?? {})) {
-      const value = config.env[`${provider.id}_${setting}`]?.trim();
+      const value = config.settings.forProvider(providerSettings, provider.id).extra[setting];
       if (value) headers[name] = value;
     }
     return headers;

@@ -3,6 +3,7 @@ import { ConfigError } from '../core/config.ts';
 import type { Connector, OAuthDeclaration, Provider, ProviderDeclaration } from '../provider-kit/types.ts';
 import { type ProviderDeclarationProblem, validateDeclaration } from '../provider-kit/validate.ts';
 import { type ProviderId, providerRegistry } from '../providers/index.ts';
+import { providerSettings } from './settings.ts';
 
 /**
  * How the integrations list describes a provider's setup on this deployment:
@@ -37,24 +38,6 @@ export type ProviderCatalog = {
   get(id: string): ResolvedProvider | undefined;
 };
 
-const env = (config: Config, name: string) => {
-  const value = config.env[name];
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-};
-
-function parseBaseUrl(raw: string, name: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${name} must use http or https, got "${raw}"`);
-  }
-  return url;
-}
-
 /**
  * Declared URLs point at the real provider; `<ID>_BASE_URL` sends every one of them (whatever
  * its host) to one other origin, keeping path and query. Paths starting with `/` are pages
@@ -85,26 +68,13 @@ function resolveProvider(config: Config, provider: Provider): ResolvedProvider {
   const { declaration } = provider;
   // validateDeclaration has checked that the id is the registry key, so it is a ProviderId.
   const id = declaration.id as ProviderId;
-  const clientId = env(config, `${id}_CLIENT_ID`);
-  const clientSecret = env(config, `${id}_CLIENT_SECRET`);
-  if ((clientId === undefined) !== (clientSecret === undefined)) {
-    throw new ConfigError(`${id}_CLIENT_ID and ${id}_CLIENT_SECRET must be set together`);
-  }
-  const enabledRaw = env(config, `${id}_ENABLED`);
-  if (enabledRaw !== undefined && enabledRaw !== 'true' && enabledRaw !== 'false') {
-    throw new ConfigError(`${id}_ENABLED must be true or false, got "${enabledRaw}"`);
-  }
-  const baseRaw = env(config, `${id}_BASE_URL`);
-  const base = baseRaw === undefined ? undefined : parseBaseUrl(baseRaw, `${id}_BASE_URL`);
-
-  const credentials = clientId && clientSecret ? { clientId, clientSecret } : null;
-  const resolveUrl = urlResolver(config, base);
+  const { credentials, enabled, baseUrl } = config.settings.forProvider(providerSettings, id);
+  const resolveUrl = urlResolver(config, baseUrl);
   // A web provider is offered only with a connector that reads its data: a declaration alone
   // would hand out auth links to users who then never get any (COROS stays unavailable until
   // it has one, whatever `<ID>_ENABLED` says).
   const connectable = declaration.authKind === 'sdk' || provider.connector?.data !== undefined;
-  const switchedOn =
-    connectable && (enabledRaw === undefined ? declaration.enabledByDefault : enabledRaw === 'true');
+  const switchedOn = connectable && (enabled ?? declaration.enabledByDefault);
   const usable = declaration.credentials === 'none' || credentials !== null;
   const setup: ProviderSetup = !switchedOn
     ? 'DISABLED'

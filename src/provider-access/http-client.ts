@@ -4,41 +4,16 @@
 // way it fails becomes a ProviderDataError, which the data module turns into a retryable answer.
 import type { Logger } from 'pino';
 import type { Config } from '../core/config.ts';
-import { ConfigError } from '../core/config.ts';
 import type { Clock } from '../core/clock.ts';
 import { ProviderDataError } from '../provider-kit/data-source.ts';
 import type { ResolvedProvider } from './catalog.ts';
 import type { ProviderApi, ProviderHttp, ProviderRequest } from '../provider-kit/api.ts';
+import { type HttpSettings, providerHttpSettings } from './settings.ts';
 
-export type HttpSettings = {
-  timeoutMs: number;
-  /** Further attempts after a 5xx, a network error or a short 429. */
-  retries: number;
-  baseDelayMs: number;
-  /** Longest wait (Retry-After, a spent budget window) sat out inside a request. */
-  maxWaitSeconds: number;
-};
+export type { HttpSettings } from './settings.ts';
 
-function positive(config: Config, name: string, fallback: number, allowZero = false): number {
-  const raw = config.env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new ConfigError(
-      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got "${raw}"`,
-    );
-  }
-  return value;
-}
-
-export function httpSettingsOf(config: Config): HttpSettings {
-  return {
-    timeoutMs: positive(config, 'PROVIDER_HTTP_TIMEOUT_MS', 10_000),
-    retries: Math.floor(positive(config, 'PROVIDER_HTTP_RETRIES', 3, true)),
-    baseDelayMs: positive(config, 'PROVIDER_HTTP_RETRY_BASE_MS', 500),
-    maxWaitSeconds: positive(config, 'PROVIDER_MAX_WAIT_SECONDS', 10, true),
-  };
-}
+/** PROVIDER_HTTP_* (settings.ts): the OAuth client and the API client read the same values. */
+export const httpSettingsOf = (config: Config): HttpSettings => config.settings.get(providerHttpSettings);
 
 /** The user's tokens, as the client needs them (tokens.ts). */
 export type TokenSession = {

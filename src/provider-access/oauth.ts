@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ResolvedProvider } from './catalog.ts';
 import type { ProviderRuntime, TokenSet } from '../provider-kit/types.ts';
+import { providerHttpSettings } from './settings.ts';
 
 /**
  * The generic OAuth2 client: everything provider-specific comes from the declaration, so no
@@ -17,10 +18,9 @@ export class OAuthFlowError extends Error {
   }
 }
 
-export const timeoutMs = (runtime: ProviderRuntime) => {
-  const configured = Number(runtime.config.env.PROVIDER_HTTP_TIMEOUT_MS);
-  return Number.isInteger(configured) && configured > 0 ? configured : 10_000;
-};
+/** PROVIDER_HTTP_TIMEOUT_MS, parsed once for the OAuth and the API client (a bad value stops the boot). */
+export const timeoutMs = (runtime: ProviderRuntime) =>
+  runtime.config.settings.get(providerHttpSettings).timeoutMs;
 
 /** RFC 7636: a 43-character verifier and its S256 challenge. */
 export function newPkcePair(): { verifier: string; challenge: string } {

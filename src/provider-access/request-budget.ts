@@ -6,12 +6,12 @@
 // makes every process hold off until then.
 import { sql } from 'kysely';
 import type { Config } from '../core/config.ts';
-import { ConfigError } from '../core/config.ts';
 import type { Clock } from '../core/clock.ts';
 import type { ResolvedProvider } from './catalog.ts';
 import type { Db } from '../store/db.ts';
 import type { BudgetGate } from './http-client.ts';
 import type { RequestWindow } from '../provider-kit/api.ts';
+import { providerSettings } from './settings.ts';
 
 export type BudgetSettings = { windows: readonly RequestWindow[]; userShare: number };
 
@@ -23,33 +23,14 @@ class Spent extends Error {
   }
 }
 
-/** `<requests>/<seconds>` pairs, comma-separated (e.g. `600/900,6000/86400`). */
-export function parseWindows(raw: string, name: string): RequestWindow[] {
-  return raw.split(',').map((part) => {
-    const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(part);
-    const requests = Number(match?.[1]);
-    const seconds = Number(match?.[2]);
-    if (!match || requests < 1 || seconds < 1) {
-      throw new ConfigError(`${name} must be <requests>/<seconds>[,<requests>/<seconds>…], got "${raw}"`);
-    }
-    return { requests, seconds };
-  });
-}
+export { parseWindows } from './settings.ts';
 
 /** The declared budget, or the operator's (`<ID>_REQUEST_BUDGET`, `<ID>_USER_SHARE`) when set. */
 export function budgetSettingsOf(config: Config, provider: ResolvedProvider): BudgetSettings | null {
   const api = provider.connector?.api;
   if (!api) return null;
-  const windowsRaw = config.env[`${provider.id}_REQUEST_BUDGET`]?.trim();
-  const shareRaw = config.env[`${provider.id}_USER_SHARE`]?.trim();
-  const userShare = shareRaw ? Number(shareRaw) : api.userShare;
-  if (!(userShare > 0 && userShare <= 1)) {
-    throw new ConfigError(`${provider.id}_USER_SHARE must be a number in (0, 1], got "${shareRaw}"`);
-  }
-  return {
-    windows: windowsRaw ? parseWindows(windowsRaw, `${provider.id}_REQUEST_BUDGET`) : api.requestWindows,
-    userShare,
-  };
+  const own = config.settings.forProvider(providerSettings, provider.id);
+  return { windows: own.requestWindows ?? api.requestWindows, userShare: own.userShare ?? api.userShare };
 }
 
 async function take(trx: Db, scope: string, window: RequestWindow, start: Date, limit: number) {

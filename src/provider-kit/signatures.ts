@@ -3,6 +3,7 @@
 // subscribes (derived from the service key, so every process knows it without storing it).
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../core/config.ts';
+import { providerKitSettings } from './settings.ts';
 
 /** Equal strings, compared in time independent of where they differ (and of their lengths). */
 export function constantTimeEqual(a: string, b: string): boolean {
@@ -46,7 +47,7 @@ export const headerOf = (value: string | string[] | undefined): string | undefin
 
 /** The token Tributary gives a provider to echo in its subscription handshakes. */
 export function verifyTokenFor(config: Config, providerId: string): string {
-  const configured = config.env[`${providerId}_WEBHOOK_VERIFY_TOKEN`]?.trim();
+  const configured = config.settings.forProvider(providerKitSettings, providerId).verifyToken;
   if (configured) return configured;
   return createHmac('sha256', config.encryptionKey)
     .update(`tributary provider webhook verification:${providerId}`)

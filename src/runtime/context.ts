@@ -12,6 +12,7 @@ import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
 import { createLabReportsService } from '../features/lab-reports/service.ts';
+import { labReportSettings } from '../features/lab-reports/settings.ts';
 import { createMobileService } from '../features/mobile/service.ts';
 import { createOrdersService } from '../features/orders/service.ts';
 import { createUsersService } from '../features/users/service.ts';
@@ -21,6 +22,7 @@ import { createWidgetService } from '../features/widget/service.ts';
 import { createProviderAccess } from '../provider-access/access.ts';
 import { createProviderCatalog } from '../provider-access/catalog.ts';
 import type { Store } from '../store/db.ts';
+import { checkSettings } from './settings.ts';
 
 export type { AppContext } from '../features/context.ts';
 
@@ -31,6 +33,7 @@ export function createContext(deps: {
   log: Logger;
   clock?: Clock;
 }): AppContext {
+  checkSettings(deps.config);
   const secretBox = createSecretBox(deps.config.encryptionKey);
   const db = deps.store.db;
   const clock = deps.clock ?? systemClock;
@@ -133,7 +136,7 @@ export function createContext(deps: {
       secretBox,
       publicUrl: deps.config.publicUrl,
       webhooks,
-      env: deps.config.env,
+      settings: deps.config.settings.get(labReportSettings),
     }),
     mobile: createMobileService({
       db,

@@ -3,7 +3,8 @@ import { AdminUnreachable, sendCommand } from './admin/client.ts';
 import { executeCommand, STORE_COMMANDS } from './cli/commands.ts';
 import { UsageError } from './cli/output.ts';
 import { serveCommand } from './cli/serve.ts';
-import { ConfigError, type Config, loadConfig } from '../core/config.ts';
+import { ConfigError, type Config } from '../core/config.ts';
+import { loadRuntimeConfig } from './settings.ts';
 import { AppError } from '../core/errors.ts';
 import { claimForCommand, DataDirInUse, staleHint } from './data-dir-ownership.ts';
 
@@ -66,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
     return name === undefined || name === 'help' || name === '--help' ? 0 : 2;
   }
   try {
-    const config = loadConfig();
+    const config = loadRuntimeConfig(process.env);
     if (name !== 'serve') return await runStoreCommand(name, config, args);
     await serveCommand(config, args);
     return 0;

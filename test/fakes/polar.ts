@@ -106,7 +106,8 @@ const dayOfText = (text: string | null): number | null => {
 const flag = (request: FakeRequest, name: string) => request.query.get(name) === 'true';
 
 export async function startPolarFake(
-  options: { offsetMinutes?: number; now?: number } = {},
+  /** `signatureSecretKey`: the key the webhook is created with (default: a random one). */
+  options: { offsetMinutes?: number; now?: number; signatureSecretKey?: string } = {},
 ): Promise<PolarFake> {
   const clientId = `polar-client-${randomId(4)}`;
   const clientSecret = `polar-secret-${randomId(12)}`;
@@ -371,6 +372,7 @@ export async function startPolarFake(
     }
     const secret =
       existing?.signatureSecretKey ??
+      options.signatureSecretKey ??
       `${randomId(4)}-${randomId(2)}-${randomId(2)}-${randomId(2)}-${randomId(6)}`;
     if ((request.method === 'POST' || body.url !== undefined) && !(await ping(url, secret))) {
       return fail(400, 'BAD_REQUEST', 'Webhook cannot be created: the PING was not answered with 200.');

@@ -8,12 +8,15 @@ import { missingProviderSamples } from '../helpers/provider-samples.ts';
 // no refresh token, registration (POST /v3/users) before any data is served, one webhook per
 // client PINGed on creation and signed with the key shown in the creation answer, and
 // deregistration (DELETE /v3/users/{id}) as the revocation.
+const WEBHOOK_SECRET = 'polar-webhook-key-shown-once';
+
 runConnectorPath<PolarFake>({
   provider: 'POLAR',
+  env: { POLAR_WEBHOOK_SECRET: WEBHOOK_SECRET },
   // Its fake builds documents from the shared provider samples.
   skip: missingProviderSamples(),
   async startFake() {
-    const fake = await startPolarFake({ offsetMinutes: 0 });
+    const fake = await startPolarFake({ offsetMinutes: 0, signatureSecretKey: WEBHOOK_SECRET });
     // Polar lists only exercises uploaded after registration: the account was registered with
     // this app a month ago (a reconnection), so the registration after consent answers 409.
     fake.registrations.set(fake.consent.account, {
@@ -30,8 +33,9 @@ runConnectorPath<PolarFake>({
     const records = await service.ctx.connectors.subscriptions.ensure('POLAR');
     assert.equal(records.length, 1, 'one webhook per client');
     assert.ok(fake.webhook?.active, 'created after its PING was answered');
-    // The operator copies the key Polar showed once into POLAR_WEBHOOK_SECRET.
-    (service.ctx.config.env as Record<string, string>).POLAR_WEBHOOK_SECRET = fake.webhook.signatureSecretKey;
+    // The operator copies the key Polar showed once into POLAR_WEBHOOK_SECRET (set from the start
+    // here: settings are read once, at boot).
+    assert.equal(fake.webhook.signatureSecretKey, WEBHOOK_SECRET);
   },
   async notify(fake, stored) {
     assert.ok((await stored('sleep')).length > 0, 'stored nights');

@@ -12,8 +12,8 @@ import {
   DEFAULT_READING_LIMITS,
   imageSize,
   LimitExceededError,
-  loadReadingLimits,
 } from '../../src/features/lab-reports/extraction/limits.ts';
+import { loadReadingLimits } from '../../src/features/lab-reports/settings.ts';
 import { UnreadableFileError } from '../../src/features/lab-reports/extraction/errors.ts';
 import { flateBombPdf, hugePng, millionTextOperationsPdf } from '../helpers/hostile-files.ts';
 import { generateReport, renderPdf } from '../helpers/lab-report-samples.ts';

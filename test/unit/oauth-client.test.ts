@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { loadConfig } from '../../src/core/config.ts';
+import { ConfigError, loadConfig } from '../../src/core/config.ts';
 import { createSecretBox } from '../../src/core/secret-box.ts';
 import type { ResolvedProvider } from '../../src/provider-access/catalog.ts';
 import {
@@ -120,12 +120,19 @@ describe('OAuth client', () => {
     assert.notEqual(newPkcePair().verifier, pair.verifier);
   });
 
-  test('the provider timeout comes from PROVIDER_HTTP_TIMEOUT_MS when it is a positive integer', () => {
+  test('the provider timeout comes from PROVIDER_HTTP_TIMEOUT_MS, parsed as the API client parses it', () => {
     assert.equal(timeoutMs(runtime({ PROVIDER_HTTP_TIMEOUT_MS: '2500' })), 2500);
-    for (const raw of ['0', '-5', '1.5', 'soon']) {
-      assert.equal(timeoutMs(runtime({ PROVIDER_HTTP_TIMEOUT_MS: raw })), 10_000, raw);
-    }
     assert.equal(timeoutMs(runtime()), 10_000);
+    // One parser for both clients: a bad value stops the boot rather than silently meaning 10 s.
+    for (const raw of ['0', '-5', 'soon']) {
+      assert.throws(
+        () => timeoutMs(runtime({ PROVIDER_HTTP_TIMEOUT_MS: raw })),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.message === `PROVIDER_HTTP_TIMEOUT_MS must be a positive number, got "${raw}"`,
+        raw,
+      );
+    }
   });
 
   describe('authorize URL', () => {

@@ -6,7 +6,7 @@ import { constantTimeEqual } from '../../provider-kit/signatures.ts';
 import type { Db } from '../../store/db.ts';
 import type { Developer, DevelopersService } from '../developers/service.ts';
 import * as repo from './repo.ts';
-import { parseDashboardSettings } from './settings.ts';
+import { dashboardSettings } from './settings.ts';
 import type { DashboardSessionKind } from './tables.ts';
 
 /**
@@ -38,7 +38,7 @@ export function createDashboardService(deps: {
   developers: DevelopersService;
 }) {
   const { db, clock, developers } = deps;
-  const settings = parseDashboardSettings(deps.config.env);
+  const settings = deps.config.settings.get(dashboardSettings);
 
   // Form tokens are HMACs under the service key: nothing more to store, the same in every process.
   const mac = (purpose: string, value: string) =>

@@ -1,5 +1,11 @@
-// Dashboard settings, read once from the environment.
-import { ConfigError } from '../../core/config.ts';
+// Dashboard settings (declared here, parsed once at boot by core/settings.ts).
+import {
+  defineSettings,
+  numberSetting,
+  readSettings,
+  type RawEnv,
+  textSetting,
+} from '../../core/settings.ts';
 
 export type DashboardSettings = {
   /** `OPERATOR_TOKEN`: signs an operator in (every developer, like the CLI); unset = no operator sign-in. */
@@ -8,18 +14,35 @@ export type DashboardSettings = {
   sessionTtlMs: number;
 };
 
-export function parseDashboardSettings(env: Readonly<Record<string, string | undefined>>): DashboardSettings {
-  const token = env.OPERATOR_TOKEN?.trim() || undefined;
-  // A short token could be guessed through the sign-in form; refuse to start rather than expose it.
-  if (token !== undefined && token.length < 24) {
-    throw new ConfigError('OPERATOR_TOKEN must be at least 24 characters (generate: openssl rand -hex 32)');
-  }
-  const rawHours = env.DASHBOARD_SESSION_HOURS?.trim();
-  const hours = rawHours ? Number(rawHours) : 8;
-  if (!Number.isFinite(hours) || hours <= 0 || hours > 24 * 30) {
-    throw new ConfigError(
-      `DASHBOARD_SESSION_HOURS must be a number of hours between 0 and 720, got "${rawHours}"`,
-    );
-  }
-  return { operatorToken: token, sessionTtlMs: Math.round(hours * 3_600_000) };
-}
+export const dashboardSettings = defineSettings({
+  id: 'dashboard',
+  owner: 'features/dashboard',
+  intro: ['Developer dashboard at /dashboard (developers sign in with their dev-id and an API key).'],
+  settings: {
+    OPERATOR_TOKEN: textSetting({
+      description:
+        'Signs an operator in (every developer: create, suspend/resume, limits, keys); unset disables operator sign-in. At least 24 characters: openssl rand -hex 32',
+      default: undefined,
+      // A short token could be guessed through the sign-in form; refuse to start rather than expose it.
+      check: (token) =>
+        token.length < 24
+          ? 'OPERATOR_TOKEN must be at least 24 characters (generate: openssl rand -hex 32)'
+          : null,
+    }),
+    DASHBOARD_SESSION_HOURS: numberSetting({
+      description:
+        'How long a dashboard sign-in lasts, in hours (sign-out and revoking its key end it sooner).',
+      default: 8,
+      exclusiveMinimum: 0,
+      maximum: 24 * 30,
+      problem: 'must be a number of hours between 0 and 720',
+    }),
+  },
+  build: (v): DashboardSettings => ({
+    operatorToken: v.OPERATOR_TOKEN,
+    sessionTtlMs: Math.round(v.DASHBOARD_SESSION_HOURS * 3_600_000),
+  }),
+});
+
+export const parseDashboardSettings = (env: RawEnv): DashboardSettings =>
+  readSettings(dashboardSettings, env);

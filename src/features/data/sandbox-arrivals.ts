@@ -2,9 +2,9 @@
 // part: every SANDBOX_ARRIVAL_MINUTES it asks each such provider what "arrived" for each
 // connected, active user since the previous run, stores it and pushes it as data events (no
 // reference: nobody asked), so a webhook integration can be built against the sandbox.
-// Generic over providers: any data source with an `arrivals` hook takes part.
+// Generic over providers: any data source with an `arrivals` hook takes part. The interval is
+// declared in settings.ts.
 import type { Logger } from 'pino';
-import { ConfigError } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
@@ -13,22 +13,7 @@ import type { Sync } from './sync.ts';
 import type { NoPayload } from '../../jobs/queues.ts';
 
 export const ARRIVALS_QUEUE = 'data.provider-arrivals';
-export const DEFAULT_ARRIVAL_MINUTES = 15;
 const USER_PAGE = 100;
-
-/** SANDBOX_ARRIVAL_MINUTES: minutes between arrivals (default 15); `0` or `off` turns them off. */
-export function arrivalMinutes(env: Readonly<Record<string, string | undefined>>): number | null {
-  const raw = env.SANDBOX_ARRIVAL_MINUTES?.trim();
-  if (raw === undefined || raw === '') return DEFAULT_ARRIVAL_MINUTES;
-  if (raw === 'off' || raw === '0') return null;
-  const minutes = Number(raw);
-  if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440) {
-    throw new ConfigError(
-      `SANDBOX_ARRIVAL_MINUTES must be a whole number of minutes from 1 to 1440, or off; got "${raw}"`,
-    );
-  }
-  return minutes;
-}
 
 export type Ingest = (
   trx: Db,

@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
-import { ConfigError } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import { invalidParameter, upstreamUnavailable } from '../../core/errors.ts';
@@ -33,6 +32,7 @@ import { busiestBuckets, enforceReadBudget, hourlyLimitOf, pruneBuckets } from '
 import { ATHLETE_KEY, type PreparedRecord } from './records.ts';
 import * as repo from './repo.ts';
 import { envelopeBody } from './stream.ts';
+import { dataSettings } from './settings.ts';
 import { createSync, prepareAll, storeBatch } from './sync.ts';
 import { type DataWebhooks, emitDataEvent } from './webhook-emit.ts';
 
@@ -78,19 +78,6 @@ export function toConnection(user: UserRow) {
   };
 }
 
-/** RAW_PAYLOAD_RETENTION_DAYS: days raw provider payloads are kept (default 30; 0 keeps none). */
-export function rawRetentionDays(env: Readonly<Record<string, string | undefined>>): number {
-  const raw = env.RAW_PAYLOAD_RETENTION_DAYS?.trim();
-  if (raw === undefined || raw === '') return 30;
-  const days = Number(raw);
-  if (!Number.isInteger(days) || days < 0) {
-    throw new ConfigError(
-      `RAW_PAYLOAD_RETENTION_DAYS must be a whole number of days (0 keeps none), got "${raw}"`,
-    );
-  }
-  return days;
-}
-
 /** The local days a window covers, for date-anchored records such as planned workouts. */
 export function daysOfWindow(window: DataWindow): DayRange {
   return { fromDay: window.syncStartDay, toDay: window.syncEndDay };
@@ -98,7 +85,7 @@ export function daysOfWindow(window: DataWindow): DayRange {
 
 export function createDataService(deps: DataDeps) {
   const { db, clock, log } = deps;
-  const retentionDays = rawRetentionDays(deps.config.env);
+  const retentionDays = deps.config.settings.get(dataSettings).rawRetentionDays;
   const sync = createSync({
     db,
     clock,

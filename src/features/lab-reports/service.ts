@@ -17,7 +17,8 @@ import * as repo from './repo.ts';
 import { UnreadableFileError } from './extraction/errors.ts';
 import { type ReportParser, isolatedParse } from './isolated-parse.ts';
 import { createRequestWindows } from '../limits/windows.ts';
-import { type LabReportSettings, loadLabReportSettings } from './settings.ts';
+import { type LabReportSettings, labReportSettings } from './settings.ts';
+import { readSettings } from '../../core/settings.ts';
 import type { FailureReason, StatusEntry } from './tables.ts';
 import { LAB_REPORT_QUEUE } from './queue.ts';
 import { sessionView, statusHistory, summaryView, type DeliveryState } from './views.ts';
@@ -40,7 +41,7 @@ export type LabReportsDeps = {
   publicUrl: string;
   webhooks: Pick<WebhooksService, 'emit' | 'eventStates'>;
   /** LAB_REPORT_* settings (reading limits, reader process, concurrency); the defaults when absent. */
-  env?: Readonly<Record<string, string | undefined>>;
+  settings?: LabReportSettings;
   /**
    * The parser: by default the whole reading runs in an isolated child process (isolated-parse.ts);
    * tests may put a failing one in to show retries and failures.
@@ -73,7 +74,7 @@ function checkDate(name: string, value: string | undefined): string | undefined 
 
 export function createLabReportsService(deps: LabReportsDeps) {
   const { db, jobs, clock, secretBox, webhooks } = deps;
-  const settings: LabReportSettings = loadLabReportSettings(deps.env ?? {});
+  const settings: LabReportSettings = deps.settings ?? readSettings(labReportSettings, {});
   // The extraction code and the biomarker dictionary load in the reader process, never in this process.
   const parse: ReportParser = deps.parse ?? isolatedParse(settings);
   const windows = createRequestWindows({ db, clock });

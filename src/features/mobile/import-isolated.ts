@@ -1,13 +1,11 @@
 // Reading an export in an isolated child process (core/isolation.ts): the import job's parent side. The child reads
 // the file and sends batches of samples; `onBatch` stores each with its checkpoint before the child
-// reads on. Settings (documented in .env.example and docs/mobile.md): the reader process's memory and
+// reads on. Settings (declared in settings.ts, documented in docs/mobile.md): the reader process's memory and
 // progress limits, and how many imports run at once per worker and per developer.
 import {
   runIsolated,
   IsolationError,
   IsolatedTaskError,
-  isolationLimitsFromEnv,
-  concurrencyFromEnv,
   type IsolationLimits,
 } from '../../core/isolation.ts';
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
@@ -25,17 +23,6 @@ export type ImportSettings = {
    *  (below MOBILE_IMPORT_CONCURRENCY, every worker keeps a slot for other developers). */
   developerConcurrency: number;
 };
-
-export function loadImportSettings(env: Readonly<Record<string, string | undefined>>): ImportSettings {
-  return {
-    // A batch of 250 elements is a few hundred KB (bench/apple-import.ts); the rest is Node itself
-    // and the referenced route files of one batch. An import of gigabytes runs for many minutes,
-    // so time is bounded by progress (a batch at least every 2 minutes), not in total.
-    isolation: isolationLimitsFromEnv(env, 'MOBILE_IMPORT_READER', { memoryMb: 512, idleSeconds: 120 }),
-    concurrency: concurrencyFromEnv(env, 'MOBILE_IMPORT_CONCURRENCY', 2),
-    developerConcurrency: concurrencyFromEnv(env, 'MOBILE_IMPORT_DEVELOPER_CONCURRENCY', 1),
-  };
-}
 
 export type IsolatedExportOptions = {
   provider: string;

@@ -27,13 +27,13 @@ import type { IntegrationsService } from '../integrations/service.ts';
 import * as usersRepo from '../users/repo.ts';
 import { findUserForDeveloper, isUuid } from '../users/service.ts';
 import { ExportFileError } from './export-stream.ts';
-import { loadImportSettings, readExportIsolated } from './import-isolated.ts';
+import { readExportIsolated } from './import-isolated.ts';
 import { IMPORT_BATCH, IMPORT_QUEUE, NORMALIZE_UPLOAD_QUEUE } from './ports.ts';
 import { settleDirtyDays } from './rebuild.ts';
 import { sweepSpool } from './spool.ts';
 import { createImportAdmission, createUploadAdmission } from './upload-admission.ts';
 import * as repo from './repo.ts';
-import { loadMobileSettings } from './settings.ts';
+import { mobileSettings } from './settings.ts';
 
 export type MobileDeps = {
   db: Db;
@@ -68,8 +68,7 @@ export type ImportView = {
 
 export function createMobileService(deps: MobileDeps) {
   const { db, clock, log, providers } = deps;
-  const settings = loadMobileSettings(deps.config.env);
-  const importSettings = loadImportSettings(deps.config.env);
+  const { limits: settings, imports: importSettings } = deps.config.settings.get(mobileSettings);
   const rebuildDeps = { db, log, data: deps.data };
   const admitUpload = createUploadAdmission({ db, clock, settings });
   const admitImport = createImportAdmission({ db, clock, settings });

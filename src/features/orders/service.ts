@@ -28,7 +28,7 @@ import { applyStatusEvent, type LifecycleDeps } from './lifecycle.ts';
 import { sweepPayments } from './payment-sweeper.ts';
 import { createPaymentsStore, recallAuthorization } from './payments-store.ts';
 import * as repo from './repo.ts';
-import { loadOrderSettings } from './settings.ts';
+import { orderSettings } from './settings.ts';
 import * as views from './views.ts';
 import { overview, overviewWindow } from './analytics.ts';
 import { boundLab, createLabDirectory, type LabDirectory, zip5 } from './domain/labs.ts';
@@ -102,7 +102,7 @@ function requireId(name: string, value: string): string {
 export function createOrdersService(deps: OrdersServiceDeps) {
   const { db, clock } = deps;
   const catalog = deps.catalog ?? SAMPLE_CATALOG;
-  const settings = loadOrderSettings(deps.config.env);
+  const settings = deps.config.settings.get(orderSettings);
   const gateway = deps.gateway ?? new SandboxPaymentGateway({ recall: (id) => recallAuthorization(db, id) });
   const labs = deps.labs ?? createLabDirectory();
   const resultLinks = createResultLinks({

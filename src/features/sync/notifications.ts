@@ -21,8 +21,8 @@ import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/ca
 import type { Db } from '../../store/db.ts';
 import { type NotificationSinks, refetchChanged } from './refetch.ts';
 import type { DataNotification, NotificationHooks, ProviderNotification } from '../../provider-kit/api.ts';
-import { parseWindowRule } from '../limits/settings.ts';
-import { type RequestWindows, tooManyRequests, type WindowRule } from '../limits/windows.ts';
+import { providerSyncSettings, syncSettings } from './settings.ts';
+import { type RequestWindows, tooManyRequests } from '../limits/windows.ts';
 import { clampSpan, hasWork, keepDeclaredCallbacks } from './notification-limits.ts';
 import {
   coalescePending,
@@ -45,9 +45,6 @@ export type NotificationJob =
 
 /** What the POST is answered with: how many refetches a signed one queued (none for a replay). */
 export type NotificationReceipt = { queued?: number; duplicate?: boolean };
-
-/** Unsigned notifications one sender address may post per window, per provider. */
-const DEFAULT_SOURCE_RULE: WindowRule = { limit: 600, windowSeconds: 60 };
 
 /** What handling needs from the data and connections modules. */
 export type { NotificationSinks } from './refetch.ts';
@@ -82,7 +79,8 @@ const notConfigured = (id: string) => notFound(`no provider ${id} that sends not
 
 export function createNotifications(deps: NotificationDeps) {
   const { db, clock, jobs, log } = deps;
-  const sourceRule = parseWindowRule(deps.config.env, 'NOTIFICATION_SOURCE_LIMIT', DEFAULT_SOURCE_RULE);
+  // Unsigned notifications one sender address may post per window, per provider.
+  const { sourceRule } = deps.config.settings.get(syncSettings);
 
   async function subscriptionIds(providerId: string): Promise<string[]> {
     const rows = await db
@@ -99,7 +97,7 @@ export function createNotifications(deps: NotificationDeps) {
    * `<ID>_WEBHOOK_SECRET`.
    */
   function signingKey(provider: ResolvedProvider): string | null {
-    const own = deps.config.env[`${provider.id}_WEBHOOK_SECRET`]?.trim();
+    const own = deps.config.settings.forProvider(providerSyncSettings, provider.id).webhookSecret;
     return own ? own : (provider.credentials?.clientSecret ?? null);
   }
 

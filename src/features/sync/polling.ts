@@ -5,7 +5,6 @@
 // token and sends what it finds as data events, exactly as a notification would.
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
-import { ConfigError } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { findUserById } from '../users/repo.ts';
@@ -16,6 +15,7 @@ import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/ca
 import type { Db } from '../../store/db.ts';
 import type { NotificationSinks } from './notifications.ts';
 import { refetchChanged } from './refetch.ts';
+import { providerSyncSettings } from './settings.ts';
 
 export const POLL_QUEUE = 'connectors.poll';
 /** `since`: ISO instant of the previous poll; changes after it are looked for. */
@@ -24,13 +24,7 @@ export type PollJob = { userId: string; provider: string; since: string };
 export function pollMinutesOf(config: Config, provider: ResolvedProvider): number | null {
   const declared = provider.connector?.api?.poll?.minutes;
   if (declared === undefined) return null;
-  const name = `${provider.id}_POLL_MINUTES`;
-  const raw = config.env[name]?.trim();
-  if (raw === undefined || raw === '') return declared;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new ConfigError(`${name} must be a positive number, got "${raw}"`);
-  return value;
+  return config.settings.forProvider(providerSyncSettings, provider.id).pollMinutes ?? declared;
 }
 
 export function createPolling(deps: {

@@ -28,7 +28,7 @@ import {
   reschedule,
 } from './repo.ts';
 import { createOutboxRelay } from './relay.ts';
-import { loadWebhookSettings, type WebhookSettings } from './settings.ts';
+import { type WebhookSettings, webhookSettings } from './settings.ts';
 import { generateWebhookSecret, MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
 import { sweepStuckEvents } from './stuck-sweeper.ts';
 import type { DestinationStatus, WebhookEventStatus } from './tables.ts';
@@ -79,7 +79,7 @@ const RELAY_INTERVAL_MS = 1_000;
 
 export function createWebhooksService(deps: WebhooksServiceDeps) {
   const { db, jobs, secretBox, clock, hooks } = deps;
-  const settings: WebhookSettings = loadWebhookSettings(deps.config.env);
+  const settings: WebhookSettings = deps.config.settings.get(webhookSettings);
   const relay = createOutboxRelay({ db, jobs, log: deps.log }, { intervalMs: RELAY_INTERVAL_MS });
   jobs.attach(relay);
 

@@ -1,6 +1,14 @@
-// Operator settings for webhook delivery, read from the environment once at boot. Invalid values
-// fail the boot (ConfigError) rather than silently falling back to a default.
-import { ConfigError } from '../../core/config.ts';
+// Operator settings for webhook delivery (declared here, parsed once at boot by core/settings.ts).
+// Invalid values fail the boot (ConfigError) rather than silently falling back to a default.
+import { Type } from 'typebox';
+import {
+  ConfigError,
+  customSetting,
+  defineSettings,
+  numberSetting,
+  readSettings,
+  type RawEnv,
+} from '../../core/settings.ts';
 import { DELIVERY_TIMEOUT_MS } from './retry-policy.ts';
 
 export type WebhookSettings = {
@@ -57,26 +65,6 @@ export function parseDuration(raw: string, name: string): number {
   return Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!);
 }
 
-function read<T>(
-  env: Readonly<Record<string, string | undefined>>,
-  name: string,
-  fallback: T,
-  parse: (raw: string) => T,
-): T {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === '' ? fallback : parse(raw);
-}
-
-function positive(name: string, integer: boolean) {
-  return (raw: string) => {
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-      throw new ConfigError(`${name} must be a positive ${integer ? 'integer' : 'number'}, got "${raw}"`);
-    }
-    return value;
-  };
-}
-
 function parseHealthcheckInterval(raw: string): number | null {
   if (raw.trim() === 'off') return null;
   const ms = parseDuration(raw, 'WEBHOOK_HEALTHCHECK_INTERVAL');
@@ -89,40 +77,122 @@ function parseHealthcheckInterval(raw: string): number | null {
   return minutes;
 }
 
-export function loadWebhookSettings(env: Readonly<Record<string, string | undefined>>): WebhookSettings {
-  const duration = (name: string, fallback: number) =>
-    read(env, name, fallback, (raw) => {
+const positive = (fallback: number, integer: boolean, description: string) =>
+  numberSetting({
+    description,
+    default: fallback,
+    integer,
+    exclusiveMinimum: 0,
+    problem: `must be a positive ${integer ? 'integer' : 'number'}`,
+  });
+
+/** Prints a default the way an operator writes it (`24h` rather than 86400000). */
+function durationText(ms: number): string {
+  for (const unit of ['d', 'h', 'm', 's'] as const) {
+    // A day is written in hours (24h), longer spans in days.
+    if (unit === 'd' && ms < 2 * UNIT_MS.d!) continue;
+    if (ms % UNIT_MS[unit]! === 0) return `${ms / UNIT_MS[unit]!}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+const duration = (fallback: number, description: string) =>
+  customSetting({
+    description,
+    schema: Type.String({
+      pattern: '^\\d+(\\.\\d+)?(ms|s|m|h|d)?$',
+      default: durationText(fallback),
+      description,
+    }),
+    example: durationText(fallback),
+    parse: (raw, name) => {
+      if (raw === undefined || raw.trim() === '') return fallback;
       const ms = parseDuration(raw, name);
       if (ms <= 0) throw new ConfigError(`${name} must be longer than zero`);
       return ms;
-    });
-  const settings: WebhookSettings = {
-    timeoutMs: duration('WEBHOOK_TIMEOUT', DELIVERY_TIMEOUT_MS),
-    retryScale: read(env, 'WEBHOOK_RETRY_SCALE', 1, positive('WEBHOOK_RETRY_SCALE', false)),
-    failingAfterMs: duration('WEBHOOK_FAILING_AFTER', 24 * UNIT_MS.h!),
-    disableAfterMs: duration('WEBHOOK_DISABLE_AFTER', 5 * UNIT_MS.d!),
-    retentionMs: duration('WEBHOOK_RETENTION', 30 * UNIT_MS.d!),
-    maxPayloadBytes: read(
-      env,
-      'WEBHOOK_MAX_PAYLOAD_BYTES',
+    },
+  });
+
+export const webhookSettings = defineSettings({
+  id: 'webhooks',
+  owner: 'features/webhooks',
+  intro: ['Webhook delivery (all optional; durations take ms, s, m, h or d). Full table: docs/webhooks.md.'],
+  settings: {
+    WEBHOOK_TIMEOUT: duration(DELIVERY_TIMEOUT_MS, 'How long a receiver has to answer one attempt.'),
+    WEBHOOK_RETRY_SCALE: positive(
+      1,
+      false,
+      "Multiplies the published retry schedule (below 1 only for tests and staging; a receiver's Retry-After is never scaled).",
+    ),
+    WEBHOOK_FAILING_AFTER: duration(
+      24 * UNIT_MS.h!,
+      'Continuous failure for this long marks a destination failing.',
+    ),
+    WEBHOOK_DISABLE_AFTER: duration(
+      5 * UNIT_MS.d!,
+      'Continuous failure for this long disables a destination (its events are held).',
+    ),
+    WEBHOOK_RETENTION: duration(
+      30 * UNIT_MS.d!,
+      'Finished events and their attempt log are deleted after this.',
+    ),
+    WEBHOOK_MAX_PAYLOAD_BYTES: positive(
       DEFAULT_MAX_PAYLOAD_BYTES,
-      positive('WEBHOOK_MAX_PAYLOAD_BYTES', true),
+      true,
+      'The largest body an emitter hands over; a feature with more to send splits it.',
     ),
-    chunkMaxObjects: read(
-      env,
-      'WEBHOOK_CHUNK_MAX_OBJECTS',
+    WEBHOOK_CHUNK_MAX_OBJECTS: positive(
       DEFAULT_CHUNK_MAX_OBJECTS,
-      positive('WEBHOOK_CHUNK_MAX_OBJECTS', true),
+      true,
+      'Records per chunk once a feature splits a delivery.',
     ),
-    batchSize: read(env, 'WEBHOOK_BATCH_SIZE', 50, positive('WEBHOOK_BATCH_SIZE', true)),
-    concurrency: read(env, 'WEBHOOK_CONCURRENCY', 100, positive('WEBHOOK_CONCURRENCY', true)),
-    workers: read(env, 'WEBHOOK_WORKERS', 2, positive('WEBHOOK_WORKERS', true)),
-    slowAfterMs: duration('WEBHOOK_SLOW_AFTER', 5000),
-    stuckAfterMs: duration('WEBHOOK_STUCK_AFTER', UNIT_MS.h!),
-    healthcheckIntervalMinutes: read(env, 'WEBHOOK_HEALTHCHECK_INTERVAL', 60, parseHealthcheckInterval),
-  };
-  if (settings.disableAfterMs < settings.failingAfterMs) {
-    throw new ConfigError('WEBHOOK_DISABLE_AFTER must not be shorter than WEBHOOK_FAILING_AFTER');
-  }
-  return settings;
-}
+    WEBHOOK_BATCH_SIZE: positive(
+      50,
+      true,
+      'Jobs one worker claims at a time (a bulk emit puts up to 25 events in a job).',
+    ),
+    WEBHOOK_CONCURRENCY: positive(100, true, 'Requests one worker has in flight at most.'),
+    WEBHOOK_WORKERS: positive(
+      2,
+      true,
+      'Workers per process on the main lane; the slow lane gets half (at least one).',
+    ),
+    WEBHOOK_SLOW_AFTER: duration(
+      5000,
+      'An answer slower than this moves its destination to the slow lane for a minute.',
+    ),
+    WEBHOOK_STUCK_AFTER: duration(
+      UNIT_MS.h!,
+      'A pending event whose attempt was due this long ago lost its job; a sweeper queues it again.',
+    ),
+    WEBHOOK_HEALTHCHECK_INTERVAL: customSetting({
+      description:
+        'How often every enabled destination gets a healthcheck event: whole minutes from 1m to 24h, or off.',
+      schema: Type.Union([Type.Integer({ minimum: 1, maximum: 1440 }), Type.Null()], { default: 60 }),
+      example: '1h',
+      parse: (raw) => (raw === undefined || raw.trim() === '' ? 60 : parseHealthcheckInterval(raw)),
+    }),
+  },
+  build: (v): WebhookSettings => {
+    if (v.WEBHOOK_DISABLE_AFTER < v.WEBHOOK_FAILING_AFTER) {
+      throw new ConfigError('WEBHOOK_DISABLE_AFTER must not be shorter than WEBHOOK_FAILING_AFTER');
+    }
+    return {
+      timeoutMs: v.WEBHOOK_TIMEOUT,
+      retryScale: v.WEBHOOK_RETRY_SCALE,
+      failingAfterMs: v.WEBHOOK_FAILING_AFTER,
+      disableAfterMs: v.WEBHOOK_DISABLE_AFTER,
+      retentionMs: v.WEBHOOK_RETENTION,
+      maxPayloadBytes: v.WEBHOOK_MAX_PAYLOAD_BYTES,
+      chunkMaxObjects: v.WEBHOOK_CHUNK_MAX_OBJECTS,
+      batchSize: v.WEBHOOK_BATCH_SIZE,
+      concurrency: v.WEBHOOK_CONCURRENCY,
+      workers: v.WEBHOOK_WORKERS,
+      slowAfterMs: v.WEBHOOK_SLOW_AFTER,
+      stuckAfterMs: v.WEBHOOK_STUCK_AFTER,
+      healthcheckIntervalMinutes: v.WEBHOOK_HEALTHCHECK_INTERVAL,
+    };
+  },
+});
+
+export const loadWebhookSettings = (env: RawEnv): WebhookSettings => readSettings(webhookSettings, env);

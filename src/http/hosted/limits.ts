@@ -4,15 +4,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError } from '../../core/errors.ts';
 import type { AppContext } from '../../features/context.ts';
-import { parseWindowRule } from '../../features/limits/settings.ts';
-import { createRequestWindows, tooManyRequests, type WindowRule } from '../../features/limits/windows.ts';
+import { createRequestWindows, tooManyRequests } from '../../features/limits/windows.ts';
 import { renderMessagePage, sendHostedPage } from './html.ts';
 import { type Language, messagesFor, resolveLanguage } from './i18n.ts';
-
-/** Actions (form posts) one sender address may make per window, across every hosted page. */
-const DEFAULT_PER_ADDRESS: WindowRule = { limit: 30, windowSeconds: 60 };
-/** Connect attempts one widget session may make over its 15-minute life. */
-const DEFAULT_PER_SESSION: WindowRule = { limit: 10, windowSeconds: 900 };
+import { hostedSettings } from './settings.ts';
 
 /** A browser navigating (its Accept names HTML) gets pages; anything else gets problem+json. */
 export function wantsHtml(request: FastifyRequest): boolean {
@@ -55,8 +50,9 @@ export type HostedLimits = ReturnType<typeof createHostedLimits>;
 
 export function createHostedLimits(ctx: Pick<AppContext, 'db' | 'clock' | 'config'>) {
   const windows = createRequestWindows({ db: ctx.db, clock: ctx.clock });
-  const perAddress = parseWindowRule(ctx.config.env, 'HOSTED_ACTION_LIMIT_PER_IP', DEFAULT_PER_ADDRESS);
-  const perSession = parseWindowRule(ctx.config.env, 'HOSTED_ACTION_LIMIT_PER_SESSION', DEFAULT_PER_SESSION);
+  // Actions (form posts) one sender address may make per window, across every hosted page; connect
+  // attempts one widget session may make over its 15-minute life.
+  const { perAddress, perSession } = ctx.config.settings.get(hostedSettings);
 
   return {
     perAddress,

@@ -3,7 +3,8 @@
 import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../../features/context.ts';
 import { DELIVER_QUEUE } from '../../features/data/deliver.ts';
-import { ARRIVALS_QUEUE, arrivalMinutes, runArrivals } from '../../features/data/sandbox-arrivals.ts';
+import { ARRIVALS_QUEUE, runArrivals } from '../../features/data/sandbox-arrivals.ts';
+import { dataSettings } from '../../features/data/settings.ts';
 import type { RecurringJob } from './recurring.ts';
 import { HEARTBEAT_SECONDS } from './sync.ts';
 import type { NoPayload } from '../../jobs/queues.ts';
@@ -32,7 +33,7 @@ export function defineDataJobs(ctx: AppContext) {
       await ctx.data.prune();
     },
   });
-  const minutes = arrivalMinutes(ctx.config.env);
+  const minutes = ctx.config.settings.get(dataSettings).arrivalMinutes;
   ctx.jobs.define({
     name: ARRIVALS_QUEUE,
     options: { retryLimit: 0, expireInSeconds: 15 * 60 },
@@ -54,7 +55,7 @@ export function defineDataJobs(ctx: AppContext) {
 }
 
 export function dataRecurringJobs(config: Config): RecurringJob[] {
-  const minutes = arrivalMinutes(config.env);
+  const minutes = config.settings.get(dataSettings).arrivalMinutes;
   return [
     { queue: PRUNE_QUEUE, schedule: '17 * * * *' },
     { queue: ARRIVALS_QUEUE, schedule: minutes === null ? null : `FREQ=MINUTELY;INTERVAL=${minutes}` },

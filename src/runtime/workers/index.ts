@@ -4,7 +4,7 @@
 // sends each due job once, however many workers registered the schedule (see recurring.ts).
 import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../../features/context.ts';
-import { loadWebhookSettings } from '../../features/webhooks/settings.ts';
+import { webhookSettings } from '../../features/webhooks/settings.ts';
 import type { Store } from '../../store/db.ts';
 import { defineConnectionJobs } from './connections.ts';
 import { dataRecurringJobs, defineDataJobs } from './data.ts';
@@ -39,7 +39,7 @@ export function recurringJobs(ctx: { config: Config; store: Pick<Store, 'kind'> 
     ...syncRecurringJobs(),
     ...orderRecurringJobs(),
     ...storeRecurringJobs(ctx),
-    ...webhookRecurringJobs(loadWebhookSettings(ctx.config.env)),
+    ...webhookRecurringJobs(ctx.config.settings.get(webhookSettings)),
     ...limitRecurringJobs(),
     ...mobileSpoolRecurringJobs(),
   ];

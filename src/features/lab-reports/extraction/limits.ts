@@ -6,7 +6,6 @@
 // Page size, page count and the render resolution are checked by pdf-text.ts with the same
 // settings. What these checks miss is still bounded by the isolated process the whole reading runs in.
 import { createInflate } from 'node:zlib';
-import { ConfigError } from '../../../core/config.ts';
 import { UnreadableFileError } from './errors.ts';
 
 export type ReadingLimits = {
@@ -44,26 +43,6 @@ export function useReadingLimits(limits: ReadingLimits): void {
 }
 
 export const readingLimits = (): ReadingLimits => current;
-
-function positive(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number) {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new ConfigError(`${name} must be a positive number, got "${raw}"`);
-  return value;
-}
-
-export function loadReadingLimits(env: Readonly<Record<string, string | undefined>>): ReadingLimits {
-  const d = DEFAULT_READING_LIMITS;
-  return {
-    maxImagePixels: positive(env, 'LAB_REPORT_MAX_IMAGE_PIXELS', d.maxImagePixels),
-    maxPageInches: positive(env, 'LAB_REPORT_MAX_PAGE_INCHES', d.maxPageInches),
-    maxInflatedBytes:
-      positive(env, 'LAB_REPORT_MAX_INFLATED_MB', d.maxInflatedBytes / 1024 / 1024) * 1024 * 1024,
-    maxTextOperations: positive(env, 'LAB_REPORT_MAX_TEXT_OPERATIONS', d.maxTextOperations),
-  };
-}
 
 // ---- images ----
 
