@@ -8,7 +8,7 @@ export const hostedSettings = defineSettings({
   owner: 'http/hosted/limits.ts',
   intro: [
     'Limits on what anyone can do without a credential, counted in the database (every process',
-    'shares them), each <count>/<seconds>. Past them: 429 (a page for browsers, problem+json otherwise).',
+    'shares them), each in the form count/seconds. Past them: 429 (a page for browsers, problem+json otherwise).',
   ],
   settings: {
     HOSTED_ACTION_LIMIT_PER_IP: windowRuleSetting(
