@@ -2,9 +2,9 @@
 // else OCR), turns it into layered results (report.ts) and sends `lab_report.completed` — or
 // `lab_report.failed` with a structured reason — through the webhook engine. The session keeps its
 // status history; the file is sealed at rest and goes with the session. Nothing leaves the machine.
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
+import { newId } from '../../core/ids.ts';
 import { AppError, conflict, invalidParameter, notFound } from '../../core/errors.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -155,7 +155,7 @@ export function createLabReportsService(deps: LabReportsDeps) {
       const mediaType = sniffMediaType(file.bytes);
       if (!mediaType)
         throw invalidParameter('file', 'expected a PDF, PNG, JPEG, GIF or WebP file (by its content)');
-      const uploadId = `upl_${randomBytes(8).toString('hex')}`;
+      const uploadId = newId('labReportUpload', 8);
       const at = clock.now();
       const sealed = secretBox.seal(file.bytes.toString('base64'));
       await db.transaction().execute(async (trx) => {
