@@ -92,17 +92,22 @@ export async function insertSession(
   return row.id;
 }
 
-export async function insertFile(trx: Db, sessionId: string, sealed: string): Promise<void> {
-  await trx.insertInto('lab_report_files').values({ session_id: sessionId, sealed }).execute();
+export type StoredFile = { sealed: Uint8Array; legacyBase64: boolean };
+
+export async function insertFile(trx: Db, sessionId: string, sealed: Uint8Array): Promise<void> {
+  await trx
+    .insertInto('lab_report_files')
+    .values({ session_id: sessionId, sealed, legacy_base64: false })
+    .execute();
 }
 
-export async function readFile(db: Db, sessionId: string): Promise<string | undefined> {
+export async function readFile(db: Db, sessionId: string): Promise<StoredFile | undefined> {
   const row = await db
     .selectFrom('lab_report_files')
-    .select('sealed')
+    .select(['sealed', 'legacy_base64'])
     .where('session_id', '=', sessionId)
     .executeTakeFirst();
-  return row?.sealed;
+  return row && { sealed: row.sealed, legacyBase64: row.legacy_base64 };
 }
 
 /** The developer's session, unless deleted. */

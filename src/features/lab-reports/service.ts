@@ -13,6 +13,7 @@ import type { Db } from '../../store/db.ts';
 import type { WebhooksService } from '../webhooks/service.ts';
 import { completedEvent, failedEvent } from './events.ts';
 import { EXTENSIONS, sniffMediaType } from './media-types.ts';
+import { openFile, sealFile } from './file-box.ts';
 import * as repo from './repo.ts';
 import { UnreadableFileError } from './extraction/errors.ts';
 import { type ReportParser, isolatedParse } from './isolated-parse.ts';
@@ -157,7 +158,7 @@ export function createLabReportsService(deps: LabReportsDeps) {
         throw invalidParameter('file', 'expected a PDF, PNG, JPEG, GIF or WebP file (by its content)');
       const uploadId = newId('labReportUpload', 8);
       const at = clock.now();
-      const sealed = secretBox.seal(file.bytes.toString('base64'));
+      const sealed = sealFile(secretBox, file.bytes);
       await db.transaction().execute(async (trx) => {
         const sessionId = await repo.insertSession(trx, {
           developerId: owner.id,
@@ -189,11 +190,11 @@ export function createLabReportsService(deps: LabReportsDeps) {
         await fail(stoppedReason(session.attempts - 1));
         return;
       }
-      const sealed = await repo.readFile(db, session.id);
-      if (sealed === undefined) return;
+      const stored = await repo.readFile(db, session.id);
+      if (stored === undefined) return;
       let report;
       try {
-        const bytes = Buffer.from(secretBox.open(sealed), 'base64');
+        const bytes = openFile(secretBox, stored);
         report = await parse(bytes, session.media_type as never);
       } catch (error) {
         if (error instanceof UnreadableFileError) {
@@ -384,10 +385,10 @@ export function createLabReportsService(deps: LabReportsDeps) {
         throw gone();
       if (claim.e < clock.now().getTime()) throw gone();
       const row = await repo.findSession(db, claim.d, claim.s);
-      const sealed = row ? await repo.readFile(db, row.id) : undefined;
-      if (!row || sealed === undefined) throw gone();
+      const stored = row ? await repo.readFile(db, row.id) : undefined;
+      if (!row || stored === undefined) throw gone();
       return {
-        bytes: Buffer.from(secretBox.open(sealed), 'base64'),
+        bytes: openFile(secretBox, stored),
         mediaType: row.media_type,
         filename:
           row.file_name ??
