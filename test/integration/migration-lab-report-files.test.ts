@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Migrator } from 'kysely/migration';
 import { createSecretBox, SEALED_BYTES_OVERHEAD } from '../../src/core/secret-box.ts';
-import { openFile, sealFile } from '../../src/features/lab-reports/file-box.ts';
+import { openFile, resealLegacyFiles, sealFile } from '../../src/features/lab-reports/file-box.ts';
 import * as repo from '../../src/features/lab-reports/repo.ts';
 import type { Store } from '../../src/store/db.ts';
 import { migrations } from '../../src/store/migrations/index.ts';
@@ -13,7 +13,8 @@ import { type MigrationStore, openMigrationStore } from '../helpers/migration-st
 /**
  * Migration 0023: lab-report files move from sealed base64 text to sealed bytes (`bytea`). A
  * database at the migration before, holding files in the old form, is migrated: every file reads
- * back byte for byte, and a file stored afterwards takes its own size plus the seal. On embedded
+ * back byte for byte, the re-seal job turns them into sealed bytes, and a file stored afterwards
+ * takes its own size plus the seal. On embedded
  * PGlite, or on PostgreSQL (in a schema of its own) with DATABASE_URL.
  */
 describe('migration 0023: lab-report files stored as bytes', () => {
@@ -77,6 +78,17 @@ describe('migration 0023: lab-report files stored as bytes', () => {
       assert.ok(stored);
       assert.equal(stored.legacyBase64, true);
       assert.ok(openFile(secretBox, stored).equals(file), `file ${index} reads back byte for byte`);
+    }
+
+    // The re-seal job (with the key) turns the old rows into sealed bytes; once done, it finds none.
+    assert.equal(await resealLegacyFiles({ db: store.db, secretBox }), files.length);
+    assert.equal(await resealLegacyFiles({ db: store.db, secretBox }), 0);
+    for (const [index, file] of files.entries()) {
+      const stored = await repo.readFile(store.db, sessions[index]!);
+      assert.ok(stored);
+      assert.equal(stored.legacyBase64, false);
+      assert.equal(stored.sealed.byteLength, file.length + SEALED_BYTES_OVERHEAD);
+      assert.ok(openFile(secretBox, stored).equals(file), `file ${index} re-sealed byte for byte`);
     }
 
     // A file stored now: sealed bytes, its own size plus the seal.

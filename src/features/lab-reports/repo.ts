@@ -110,6 +110,34 @@ export async function readFile(db: Db, sessionId: string): Promise<StoredFile | 
   return row && { sealed: row.sealed, legacyBase64: row.legacy_base64 };
 }
 
+/**
+ * Up to `limit` files still in the pre-0023 form, locked for re-sealing (rows another pass holds are
+ * skipped). In the caller's transaction.
+ */
+export async function lockLegacyFiles(
+  trx: Db,
+  limit: number,
+): Promise<{ sessionId: string; sealed: Uint8Array }[]> {
+  const rows = await trx
+    .selectFrom('lab_report_files')
+    .select([sql<string>`session_id::text`.as('session_id'), 'sealed'])
+    .where('legacy_base64', '=', true)
+    .orderBy('session_id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  return rows.map((row) => ({ sessionId: row.session_id, sealed: row.sealed }));
+}
+
+export async function replaceFile(trx: Db, sessionId: string, sealed: Uint8Array): Promise<void> {
+  await trx
+    .updateTable('lab_report_files')
+    .set({ sealed, legacy_base64: false })
+    .where('session_id', '=', sessionId)
+    .execute();
+}
+
 /** The developer's session, unless deleted. */
 const sessionOf = (db: Db, developerId: string, sessionId: string) =>
   db

@@ -13,7 +13,7 @@ import type { Db } from '../../store/db.ts';
 import type { WebhooksService } from '../webhooks/service.ts';
 import { completedEvent, failedEvent } from './events.ts';
 import { EXTENSIONS, sniffMediaType } from './media-types.ts';
-import { openFile, sealFile } from './file-box.ts';
+import { openFile, resealLegacyFiles, sealFile } from './file-box.ts';
 import * as repo from './repo.ts';
 import { UnreadableFileError } from './extraction/errors.ts';
 import { type ReportParser, isolatedParse } from './isolated-parse.ts';
@@ -138,6 +138,13 @@ export function createLabReportsService(deps: LabReportsDeps) {
       const session = await repo.findSessionById(db, sessionId);
       if (!session || session.status !== 'processing') return;
       await failSession(session, stoppedReason(session.attempts, cause));
+    },
+
+    /** The job of RESEAL_FILES_QUEUE: files stored before migration 0023 re-sealed as bytes. */
+    async resealLegacyFiles(): Promise<number> {
+      const resealed = await resealLegacyFiles({ db, secretBox });
+      if (resealed > 0) deps.log.info({ resealed }, 'lab report files re-sealed as bytes');
+      return resealed;
     },
 
     async upload(

@@ -9,7 +9,8 @@ import { type Kysely, sql } from 'kysely';
  * text form `v1.<iv>.<tag>.<ciphertext>` has each part's base64url decoded into the same bytes
  * layout. Their ciphertext is still of the file's base64 text (re-encrypting needs the key, which a
  * migration does not have), so they are marked `legacy_base64` and read back through one more
- * base64 decode: byte for byte the file that was uploaded.
+ * base64 decode: byte for byte the file that was uploaded. The `lab-reports.reseal-files` job
+ * (at start-up) re-seals them as bytes with the key; the partial index finds what is left.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const bytesOf = (part: number) => sql`decode(
@@ -22,4 +23,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     ALTER TABLE lab_report_files ALTER COLUMN sealed TYPE bytea
       USING decode('01', 'hex') || ${bytesOf(2)} || ${bytesOf(3)} || ${bytesOf(4)}`.execute(db);
+  await sql`CREATE INDEX lab_report_files_legacy ON lab_report_files (session_id) WHERE legacy_base64`.execute(
+    db,
+  );
 }
