@@ -6,6 +6,7 @@
 // unreadable file (failed event), retries, the sealed file and its download link, deletion.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { SEALED_BYTES_OVERHEAD } from '../../src/core/secret-box.ts';
 import { createLabReportsService, MAX_ATTEMPTS } from '../../src/features/lab-reports/service.ts';
 import {
   createDeveloper,
@@ -196,8 +197,9 @@ describe('lab reports: upload, parse, deliver', () => {
       .select('sealed')
       .where('session_id', '=', sessionId)
       .executeTakeFirstOrThrow();
-    assert.match(stored.sealed, /^v1\./);
-    assert.ok(!stored.sealed.includes(pdf.subarray(0, 64).toString('base64')));
+    // Sealed bytes: the file's size plus the seal, and none of its bytes in the clear.
+    assert.equal(stored.sealed.byteLength, pdf.length + SEALED_BYTES_OVERHEAD);
+    assert.ok(!Buffer.from(stored.sealed).includes(pdf.subarray(0, 64)));
     const files = (
       await api(service, developer, 'GET', `/v2/lab-reports/${sessionId}/files`, contract)
     ).json() as {

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { newUuid } from '../../core/ids.ts';
 import { oauthCallbackUrl } from '../../provider-kit/callback-url.ts';
 import * as usersRepo from '../users/repo.ts';
 import { resolveLanguage } from '../../core/languages.ts';
@@ -56,7 +57,7 @@ export function createAuthLinks(deps: ConnectionsDeps) {
       if (reassigned) return reassigned;
     }
     return usersRepo.insertPendingUser(trx, {
-      id: randomUUID(),
+      id: newUuid(),
       developer_id: input.developerId,
       provider,
       reference_id: referenceId,
@@ -83,7 +84,7 @@ export function createAuthLinks(deps: ConnectionsDeps) {
         const pkce = provider.declaration.authKind === 'oauth2_pkce' ? newPkcePair() : null;
         const redirectUri = oauthCallbackUrl(config.publicUrl, provider.id);
         const user = await pendingUserFor(trx, input, provider.id, referenceId);
-        const authSessionId = randomUUID();
+        const authSessionId = newUuid();
         await repo.insertAuthSession(trx, {
           id: authSessionId,
           state_hash: hashSecret(state),

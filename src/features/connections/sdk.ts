@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newUuid } from '../../core/ids.ts';
 import type { Db } from '../../store/db.ts';
 import * as usersRepo from '../users/repo.ts';
 import { toWireUser, type UserRow } from '../users/service.ts';
@@ -19,7 +19,7 @@ export function createSdkConnections(deps: ConnectionsInternals) {
   return {
     async activateSdkConnection(trx: Db, input: SdkConnectionInput): Promise<UserRow> {
       const pending = await usersRepo.insertPendingUser(trx, {
-        id: randomUUID(),
+        id: newUuid(),
         developer_id: input.developerId,
         provider: input.provider,
         reference_id: input.referenceId,

@@ -9,6 +9,7 @@
 import { sql } from 'kysely';
 import { AppError } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
+import { userIdsOfDeveloper } from '../users/repo.ts';
 
 export const R1_MAX_WINDOW_DAYS = 1825;
 export const DEFAULT_HOURLY_DAYS_LIMIT = 6000;
@@ -151,9 +152,8 @@ export async function busiestBuckets(
 ): Promise<{ userId: string; used: number }[]> {
   const rows = await db
     .selectFrom('rate_buckets')
-    .innerJoin('users', 'users.id', 'rate_buckets.user_id')
     .select(['rate_buckets.user_id', 'rate_buckets.used'])
-    .where('users.developer_id', '=', developerId)
+    .where('rate_buckets.user_id', 'in', userIdsOfDeveloper(developerId))
     .where('rate_buckets.bucket_start', '=', bucketStartOf(now))
     .orderBy('rate_buckets.used', 'desc')
     .limit(limit)

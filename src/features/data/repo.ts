@@ -312,8 +312,3 @@ export async function addCoverage(
     })
     .execute();
 }
-
-/** The users table's polling timestamp, shown by /userInfo. */
-export async function markPolled(db: Db, userId: string, now: Date): Promise<void> {
-  await db.updateTable('users').set({ last_polled_at: now }).where('id', '=', userId).execute();
-}

@@ -9,6 +9,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
 import type { UserRow } from '../users/service.ts';
+import { pageActiveUsersOfProvider } from '../users/repo.ts';
 import type { Sync } from './sync.ts';
 import type { NoPayload } from '../../jobs/queues.ts';
 
@@ -49,17 +50,12 @@ export async function runArrivals(
     if (!provider.enabled || !source?.arrivals) continue;
     let afterId: string | null = null;
     for (;;) {
-      let query = deps.db
-        .selectFrom('users')
-        .selectAll()
-        .where('provider', '=', provider.id)
-        .where('status', '=', 'active')
-        .where('active', '=', true)
-        .where('created_at', '<=', since)
-        .orderBy('id')
-        .limit(USER_PAGE);
-      if (afterId) query = query.where('id', '>', afterId);
-      const page: UserRow[] = await query.execute();
+      const page: UserRow[] = await pageActiveUsersOfProvider(deps.db, {
+        provider: provider.id,
+        connectedBy: since,
+        afterId,
+        limit: USER_PAGE,
+      });
       for (const user of page) {
         try {
           const arrived = await source.arrivals({ ...deps.sync.contextFor(user), since, until });

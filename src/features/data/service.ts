@@ -1,6 +1,6 @@
 // The data service: reads (budget, sync, answer in the response or to the webhook), ingestion
 // of records providers push, and the jobs behind them. Routes stay thin; this decides.
-import { randomUUID } from 'node:crypto';
+import { newUuid } from '../../core/ids.ts';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
@@ -162,7 +162,7 @@ export function createDataService(deps: DataDeps) {
     version: ApiVersion,
     headers: Record<string, string>,
   ): Promise<ReadResult> {
-    const reference = randomUUID();
+    const reference = newUuid();
     const window = params.window;
     const job: DeliverJob = {
       developerId: developer.id,

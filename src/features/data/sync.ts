@@ -13,6 +13,7 @@ import type { ProviderDataType, ProviderRuntime } from '../../provider-kit/types
 import type { Db } from '../../store/db.ts';
 import { readProviderTokens } from '../../provider-access/token-store.ts';
 import type { UserRow } from '../users/service.ts';
+import * as usersRepo from '../users/repo.ts';
 import { earlierDay, laterDay } from './params.ts';
 import { type PreparedRecord, prepareRecord } from './records.ts';
 import * as repo from './repo.ts';
@@ -255,7 +256,7 @@ export function createSync(deps: SyncDeps) {
       const split = earlierDay(to, laterDay(from, settledBefore));
       await repo.addCoverage(trx, { userId: user.id, type, fromDay: from, toDay: split, settled: true, now: at });
       await repo.addCoverage(trx, { userId: user.id, type, fromDay: split, toDay: to, settled: false, now: at });
-      await repo.markPolled(trx, user.id, at);
+      await usersRepo.markPolled(trx, user.id, at);
     });
   }
 
@@ -318,7 +319,7 @@ export function createSync(deps: SyncDeps) {
       if (stored && stored.updated_at.getTime() > clock.now().getTime() - ATHLETE_TTL_MS) return;
       const today = dayNumberToIsoDate(Math.floor(clock.now().getTime() / MS_PER_DAY));
       await fetchDays(user, 'athlete', found.source, today, addDays(today, 1));
-      await repo.markPolled(db, user.id, clock.now());
+      await usersRepo.markPolled(db, user.id, clock.now());
     });
   }
 

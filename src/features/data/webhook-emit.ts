@@ -1,7 +1,7 @@
 // Handing data events to the webhook engine. A data event whose body exceeds the payload limit, or
 // whose request range is long, goes out as large_request_processing, large_request_sending
 // {expected_payloads} and the chunks, all carrying one reference (minted when there is none).
-import { randomUUID } from 'node:crypto';
+import { newUuid } from '../../core/ids.ts';
 import type { Db } from '../../store/db.ts';
 import type { WebhookEnvelope } from '../webhooks/events.ts';
 import type { WebhooksService } from '../webhooks/service.ts';
@@ -39,10 +39,10 @@ export function expandForDelivery(
   const plan = planDataDelivery(event.data, options.range ?? { start: new Date(0), end: new Date(0) }, {
     maxBytes: settings.maxPayloadBytes,
     maxObjects: settings.chunkMaxObjects,
-    reservedBytes: serializedSize({ ...event, data: [], reference: reference ?? randomUUID() }),
+    reservedBytes: serializedSize({ ...event, data: [], reference: reference ?? newUuid() }),
   });
   if (!plan.large) return [envelope];
-  const shared = reference ?? randomUUID();
+  const shared = reference ?? newUuid();
   const chunks = plan.chunks.map((data) => ({ ...event, data, reference: shared }) as DataEvent);
   const same = { userId: envelope.userId ?? event.user.user_id, reference: shared };
   return [

@@ -1,12 +1,16 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Environment } from './tables.ts';
-import { newId } from '../../core/ids.ts';
+import { newId, newToken, type TokenKind } from '../../core/ids.ts';
 
 /**
  * API keys are 32 random bytes behind an environment prefix, so a leaked key says where it
  * works. Only a SHA-256 hash is stored: the key is high-entropy, so a slow hash adds nothing.
  */
 const PREFIX: Record<Environment, string> = { sandbox: 'sk_test_', production: 'sk_live_' };
+const TOKEN_KIND: Record<Environment, TokenKind> = {
+  sandbox: 'sandboxApiKey',
+  production: 'productionApiKey',
+};
 
 export type NewApiKey = { id: string; plaintext: string; hash: string; displayPrefix: string };
 
@@ -15,7 +19,7 @@ export function hashApiKey(plaintext: string): string {
 }
 
 export function generateApiKey(environment: Environment): NewApiKey {
-  const plaintext = `${PREFIX[environment]}${randomBytes(32).toString('base64url')}`;
+  const plaintext = newToken(TOKEN_KIND[environment], 32);
   return {
     id: newId('apiKey', 8),
     plaintext,

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { badRequest, notFound } from '../../core/errors.ts';
+import { newSluggedId } from '../../core/ids.ts';
 import type { Db } from '../../store/db.ts';
 import { generateApiKey, matchingKey } from './api-keys.ts';
 import type { DeveloperRow } from './repo.ts';
@@ -59,7 +59,7 @@ function newDeveloperId(name: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 24)
     .replace(/-+$/, '');
-  return `${slug || 'dev'}-${randomBytes(4).toString('hex')}`;
+  return newSluggedId(slug || 'dev', 4);
 }
 
 /**

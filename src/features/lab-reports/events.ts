@@ -1,8 +1,9 @@
 // The lab_report webhook events (`lab_report.completed`, `lab_report.failed`) as the wire
 // contract defines them: report-scoped (no user, no version), an event id stable across
 // redeliveries (the stored body is sent as is), and the upload id that correlates them. A
-// reprocessed session sends a new event (a new event id) for each read.
-import { randomUUID } from 'node:crypto';
+// reprocessed session sends a new event (a new event id) for each read. The payload's event_id is
+// the webhook event's own id (the `webhook-id` header), so the replay API takes it.
+import { newUuidId } from '../../core/ids.ts';
 import { wireDateTime } from '../../model/time.ts';
 import type { WebhookEnvelope } from '../webhooks/events.ts';
 import type { ParsedReport } from './result-types.ts';
@@ -19,12 +20,14 @@ export function completedEvent(session: Session, report: ParsedReport, at: Date)
     ...(report.collectionDate ? { collection_date: report.collectionDate } : {}),
     ...(report.collectionTime ? { collection_time: report.collectionTime } : {}),
   };
+  const id = newUuidId('webhookEvent');
   return {
+    id,
     type: 'lab_report.completed',
     reference: session.referenceId,
     payload: {
       type: 'lab_report.completed',
-      event_id: `evt_${randomUUID()}`,
+      event_id: id,
       occurred_at: wireDateTime(at),
       upload_id: session.uploadId,
       data: {
@@ -47,12 +50,14 @@ export function completedEvent(session: Session, report: ParsedReport, at: Date)
 }
 
 export function failedEvent(session: Session, error: FailureReason, at: Date): WebhookEnvelope {
+  const id = newUuidId('webhookEvent');
   return {
+    id,
     type: 'lab_report.failed',
     reference: session.referenceId,
     payload: {
       type: 'lab_report.failed',
-      event_id: `evt_${randomUUID()}`,
+      event_id: id,
       occurred_at: wireDateTime(at),
       upload_id: session.uploadId,
       data: { session_id: session.id, ...reference(session), error },

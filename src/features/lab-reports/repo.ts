@@ -92,17 +92,50 @@ export async function insertSession(
   return row.id;
 }
 
-export async function insertFile(trx: Db, sessionId: string, sealed: string): Promise<void> {
-  await trx.insertInto('lab_report_files').values({ session_id: sessionId, sealed }).execute();
+export type StoredFile = { sealed: Uint8Array; legacyBase64: boolean };
+
+export async function insertFile(trx: Db, sessionId: string, sealed: Uint8Array): Promise<void> {
+  await trx
+    .insertInto('lab_report_files')
+    .values({ session_id: sessionId, sealed, legacy_base64: false })
+    .execute();
 }
 
-export async function readFile(db: Db, sessionId: string): Promise<string | undefined> {
+export async function readFile(db: Db, sessionId: string): Promise<StoredFile | undefined> {
   const row = await db
     .selectFrom('lab_report_files')
-    .select('sealed')
+    .select(['sealed', 'legacy_base64'])
     .where('session_id', '=', sessionId)
     .executeTakeFirst();
-  return row?.sealed;
+  return row && { sealed: row.sealed, legacyBase64: row.legacy_base64 };
+}
+
+/**
+ * Up to `limit` files still in the pre-0023 form, locked for re-sealing (rows another pass holds are
+ * skipped). In the caller's transaction.
+ */
+export async function lockLegacyFiles(
+  trx: Db,
+  limit: number,
+): Promise<{ sessionId: string; sealed: Uint8Array }[]> {
+  const rows = await trx
+    .selectFrom('lab_report_files')
+    .select([sql<string>`session_id::text`.as('session_id'), 'sealed'])
+    .where('legacy_base64', '=', true)
+    .orderBy('session_id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  return rows.map((row) => ({ sessionId: row.session_id, sealed: row.sealed }));
+}
+
+export async function replaceFile(trx: Db, sessionId: string, sealed: Uint8Array): Promise<void> {
+  await trx
+    .updateTable('lab_report_files')
+    .set({ sealed, legacy_base64: false })
+    .where('session_id', '=', sessionId)
+    .execute();
 }
 
 /** The developer's session, unless deleted. */

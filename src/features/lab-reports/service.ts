@@ -2,9 +2,9 @@
 // else OCR), turns it into layered results (report.ts) and sends `lab_report.completed` — or
 // `lab_report.failed` with a structured reason — through the webhook engine. The session keeps its
 // status history; the file is sealed at rest and goes with the session. Nothing leaves the machine.
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
+import { newId } from '../../core/ids.ts';
 import { AppError, conflict, invalidParameter, notFound } from '../../core/errors.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -13,6 +13,7 @@ import type { Db } from '../../store/db.ts';
 import type { WebhooksService } from '../webhooks/service.ts';
 import { completedEvent, failedEvent } from './events.ts';
 import { EXTENSIONS, sniffMediaType } from './media-types.ts';
+import { openFile, resealLegacyFiles, sealFile } from './file-box.ts';
 import * as repo from './repo.ts';
 import { UnreadableFileError } from './extraction/errors.ts';
 import { type ReportParser, isolatedParse } from './isolated-parse.ts';
@@ -140,6 +141,13 @@ export function createLabReportsService(deps: LabReportsDeps) {
       await failSession(session, stoppedReason(session.attempts, cause));
     },
 
+    /** The job of RESEAL_FILES_QUEUE: files stored before migration 0023 re-sealed as bytes. */
+    async resealLegacyFiles(): Promise<number> {
+      const resealed = await resealLegacyFiles({ db, secretBox });
+      if (resealed > 0) deps.log.info({ resealed }, 'lab report files re-sealed as bytes');
+      return resealed;
+    },
+
     async upload(
       owner: Owner,
       file: { bytes: Buffer; fileName: string | null },
@@ -156,9 +164,9 @@ export function createLabReportsService(deps: LabReportsDeps) {
       const mediaType = sniffMediaType(file.bytes);
       if (!mediaType)
         throw invalidParameter('file', 'expected a PDF, PNG, JPEG, GIF or WebP file (by its content)');
-      const uploadId = `upl_${randomBytes(8).toString('hex')}`;
+      const uploadId = newId('labReportUpload', 8);
       const at = clock.now();
-      const sealed = secretBox.seal(file.bytes.toString('base64'));
+      const sealed = sealFile(secretBox, file.bytes);
       await db.transaction().execute(async (trx) => {
         const sessionId = await repo.insertSession(trx, {
           developerId: owner.id,
@@ -190,11 +198,11 @@ export function createLabReportsService(deps: LabReportsDeps) {
         await fail(stoppedReason(session.attempts - 1));
         return;
       }
-      const sealed = await repo.readFile(db, session.id);
-      if (sealed === undefined) return;
+      const stored = await repo.readFile(db, session.id);
+      if (stored === undefined) return;
       let report;
       try {
-        const bytes = Buffer.from(secretBox.open(sealed), 'base64');
+        const bytes = openFile(secretBox, stored);
         report = await parse(bytes, session.media_type as never);
       } catch (error) {
         if (error instanceof UnreadableFileError) {
@@ -385,10 +393,10 @@ export function createLabReportsService(deps: LabReportsDeps) {
         throw gone();
       if (claim.e < clock.now().getTime()) throw gone();
       const row = await repo.findSession(db, claim.d, claim.s);
-      const sealed = row ? await repo.readFile(db, row.id) : undefined;
-      if (!row || sealed === undefined) throw gone();
+      const stored = row ? await repo.readFile(db, row.id) : undefined;
+      if (!row || stored === undefined) throw gone();
       return {
-        bytes: Buffer.from(secretBox.open(sealed), 'base64'),
+        bytes: openFile(secretBox, stored),
         mediaType: row.media_type,
         filename:
           row.file_name ??

@@ -39,10 +39,19 @@ export interface LabReportSessionsTable {
   deleted_at: Date | null;
 }
 
-/** The uploaded file, base64 sealed with the secret box (AES-256-GCM) under the service key. */
+/**
+ * The uploaded file, sealed with the secret box (AES-256-GCM) under the service key, as bytes
+ * (`bytea`: the file's size plus SEALED_BYTES_OVERHEAD). Node's PostgreSQL driver reads a Buffer,
+ * PGlite a Uint8Array.
+ */
 export interface LabReportFilesTable {
   session_id: string;
-  sealed: string;
+  sealed: Uint8Array;
+  /**
+   * Rows stored before migration 0023 sealed the file's base64 text rather than its bytes: one more
+   * decode after opening.
+   */
+  legacy_base64: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).

@@ -126,7 +126,7 @@ export async function settleDirtyDays(deps: RebuildDeps, userId: string): Promis
   for (;;) {
     const done = await deps.db.transaction().execute(async (trx) => {
       // Two jobs of one user (an upload and an import) rebuild one at a time.
-      if (!(await repo.lockUser(trx, userId))) return 0;
+      if (!(await usersRepo.lockUser(trx, userId))) return 0;
       const user = await usersRepo.findUserById(trx, userId);
       if (!user) return 0;
       const days = await repo.dirtyDays(trx, userId, DAYS_PER_BATCH);

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
+import { statusAndDeveloperOf } from '../users/repo.ts';
 import type { ImportStatus } from './tables.ts';
 import { localDayOf } from './unify.ts';
 
@@ -22,17 +23,19 @@ export async function insertConnection(
 }
 
 export async function findConnectionByToken(db: Db, tokenHash: string) {
-  return db
+  const row = await db
     .selectFrom('mobile_connections')
-    .innerJoin('users', 'users.id', 'mobile_connections.user_id')
-    .select([
+    .select((eb) => [
       'mobile_connections.user_id',
       'mobile_connections.platform',
-      'users.status',
-      'users.developer_id',
+      ...statusAndDeveloperOf(eb.ref('mobile_connections.user_id')),
     ])
     .where('mobile_connections.upload_token_hash', '=', tokenHash)
     .executeTakeFirst();
+  // The user's row goes with its connections (a foreign key), so both columns are there.
+  return row && row.status !== null && row.developer_id !== null
+    ? { ...row, status: row.status, developer_id: row.developer_id }
+    : undefined;
 }
 
 export async function insertUpload(db: Db, row: { id: string; userId: string; body: string; now: Date }) {
@@ -187,17 +190,6 @@ export async function clearDirty(db: Db, userId: string, days: readonly DirtyDay
       ),
     )
     .execute();
-}
-
-/** Serializes the rebuilds of one user (its row lock, held to the end of the transaction). */
-export async function lockUser(db: Db, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where('id', '=', userId)
-    .forUpdate()
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** Samples stored under local days [fromDay, toDay]. */

@@ -2,7 +2,7 @@
 // normalized by a durable job, and export imports (POST /v2/import/{format}). Platform formats
 // are read by each provider's mobile hooks (provider-kit/mobile/samples.ts); this module never
 // names a platform.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { Config } from '../../core/config.ts';
 import { AppError, badRequest, invalidParameter, notFound, unauthorized } from '../../core/errors.ts';
+import { newToken } from '../../core/ids.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
 import {
@@ -103,7 +104,7 @@ export function createMobileService(deps: MobileDeps) {
       throw unauthorized(
         'the token is unknown, expired or already used; get a new one from /v2/auth/generateAuthToken',
       );
-    const uploadToken = `tru_${randomBytes(32).toString('base64url')}`;
+    const uploadToken = newToken('mobileUpload', 32);
     const user = await db.transaction().execute(async (trx) => {
       await deps.integrations.requireSdkSource(developerId, provider.id, trx);
       const row = await deps.connections.activateSdkConnection(trx, {

@@ -14,7 +14,7 @@ import type { Clock } from '../../core/clock.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { UserRow } from '../users/service.ts';
-import { findActiveAccounts } from '../users/repo.ts';
+import { findActiveAccounts, findUsersByAccount, firstConnectedAt } from '../users/repo.ts';
 import type { DataSourceContext } from '../../provider-kit/data-source.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
@@ -103,20 +103,7 @@ export function createNotifications(deps: NotificationDeps) {
 
   /** When each of these provider accounts was first connected here (for clamping spans). */
   async function connectedSince(providerId: string, providerUserIds: string[]): Promise<Map<string, Date>> {
-    if (providerUserIds.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('users')
-      .select(['provider_user_id', 'created_at'])
-      .where('provider', '=', providerId)
-      .where('provider_user_id', 'in', [...new Set(providerUserIds)])
-      .execute();
-    const since = new Map<string, Date>();
-    for (const row of rows) {
-      if (!row.provider_user_id) continue;
-      const known = since.get(row.provider_user_id);
-      if (!known || row.created_at < known) since.set(row.provider_user_id, row.created_at);
-    }
-    return since;
+    return firstConnectedAt(db, providerId, providerUserIds);
   }
 
   /**
@@ -290,12 +277,7 @@ export function createNotifications(deps: NotificationDeps) {
   }
 
   async function usersOf(providerId: string, providerUserId: string): Promise<UserRow[]> {
-    return db
-      .selectFrom('users')
-      .selectAll()
-      .where('provider', '=', providerId)
-      .where('provider_user_id', '=', providerUserId)
-      .execute();
+    return findUsersByAccount(db, providerId, providerUserId);
   }
 
   /** Fetches the changed days again for one connection and sends them on; returns records sent. */

@@ -1,5 +1,6 @@
-import { type Selectable, sql } from 'kysely';
+import { type Expression, type Selectable, expressionBuilder, sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
+import type { Database } from '../../store/schema.ts';
 import type { UserStatus, UsersTable } from './tables.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -246,4 +247,99 @@ export async function listRecentUsers(db: Db, developerId: string, limit: number
     .orderBy('id')
     .limit(limit)
     .execute();
+}
+
+// ---- for other features: they read and lock users only through these (table ownership) ----
+
+/** The polling timestamp /userInfo shows, stamped by data sync after each poll. */
+export async function markPolled(db: Db, userId: string, now: Date): Promise<void> {
+  await db.updateTable('users').set({ last_polled_at: now }).where('id', '=', userId).execute();
+}
+
+/** Locks the user's row to the end of the transaction (serializes work on one user); false when gone. */
+export async function lockUser(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Active users of one provider connected at or before `connectedBy`, in id order after `afterId`
+ * (keyset pages for a pass over every such user).
+ */
+export async function pageActiveUsersOfProvider(
+  db: Db,
+  input: { provider: string; connectedBy: Date; afterId: string | null; limit: number },
+): Promise<UserRow[]> {
+  let query = db
+    .selectFrom('users')
+    .selectAll()
+    .where('provider', '=', input.provider)
+    .where('status', '=', 'active')
+    .where('active', '=', true)
+    .where('created_at', '<=', input.connectedBy)
+    .orderBy('id')
+    .limit(input.limit);
+  if (input.afterId) query = query.where('id', '>', input.afterId);
+  return query.execute();
+}
+
+/** Every user (any developer, any status) connected to this provider account. */
+export async function findUsersByAccount(
+  db: Db,
+  provider: string,
+  providerUserId: string,
+): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('provider_user_id', '=', providerUserId)
+    .execute();
+}
+
+/** When each of these provider accounts was first connected (any developer, any status). */
+export async function firstConnectedAt(
+  db: Db,
+  provider: string,
+  providerUserIds: readonly string[],
+): Promise<Map<string, Date>> {
+  if (providerUserIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['provider_user_id', 'created_at'])
+    .where('provider', '=', provider)
+    .where('provider_user_id', 'in', [...new Set(providerUserIds)])
+    .execute();
+  const since = new Map<string, Date>();
+  for (const row of rows) {
+    if (!row.provider_user_id) continue;
+    const known = since.get(row.provider_user_id);
+    if (!known || row.created_at < known) since.set(row.provider_user_id, row.created_at);
+  }
+  return since;
+}
+
+/**
+ * Subqueries for another feature's query (one round trip, no join on this table from outside):
+ * the ids of a developer's users, for `where(userIdColumn, 'in', …)`.
+ */
+export function userIdsOfDeveloper(developerId: string) {
+  return expressionBuilder<Database>()
+    .selectFrom('users')
+    .select('users.id')
+    .where('users.developer_id', '=', developerId);
+}
+
+/** A user's status and developer as two columns of another feature's query, by its user id column. */
+export function statusAndDeveloperOf(userId: Expression<string>) {
+  const eb = expressionBuilder<Database>();
+  return [
+    eb.selectFrom('users').select('users.status').where('users.id', '=', userId).as('status'),
+    eb.selectFrom('users').select('users.developer_id').where('users.id', '=', userId).as('developer_id'),
+  ] as const;
 }

@@ -1,6 +1,6 @@
 // Data access for webhook destinations (`webhook_destinations`): URL, signing secrets and health.
 // One per developer today, found by its developer.
-import { randomUUID } from 'node:crypto';
+import { newUuid } from '../../core/ids.ts';
 import { sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
 import type { WebhookEnvironment } from './destination-policy.ts';
@@ -44,7 +44,7 @@ export async function insertDestination(
   await db
     .insertInto('webhook_destinations')
     .values({
-      id: randomUUID(),
+      id: newUuid(),
       developer_id: row.developerId,
       environment: row.environment,
       url: null,

@@ -4,6 +4,11 @@
 import { wireDateTime } from '../../model/time.ts';
 
 export type WebhookEnvelope = {
+  /**
+   * The event id (the `webhook-id` header, and what replay takes), for events whose payload
+   * carries it; minted through core/ids.ts as a `webhookEvent` id. Otherwise the outbox mints one.
+   */
+  id?: string;
   /** The event's name, as the delivery log reports it (and filters by `type`). */
   type: string;
   /** Sent as the JSON body, exactly as given. */

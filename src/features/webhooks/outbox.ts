@@ -58,7 +58,7 @@ export async function writeToOutbox(
   developerId: string,
   envelopes: readonly WebhookEnvelope[],
 ): Promise<string[]> {
-  const drafts = envelopes.map((envelope) => ({ id: newEventId(), envelope }));
+  const drafts = envelopes.map((envelope) => ({ id: envelope.id ?? newEventId(), envelope }));
   const candidates = drafts
     .filter(({ envelope }) => envelope.suppressible)
     .map(({ id, envelope }) => ({ id, userId: envelope.userId ?? null }));

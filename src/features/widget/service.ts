@@ -1,4 +1,5 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { newUuid } from '../../core/ids.ts';
 import type { Config } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { invalidParameter } from '../../core/errors.ts';
@@ -127,7 +128,7 @@ export function createWidgetService(deps: {
       // fixed as the session is made so an open page does not change under the end user.
       const named = parseProviders(input.providers);
       const row = await repo.insertWidgetSession(db, {
-        id: randomUUID(),
+        id: newUuid(),
         developer_id: developerId,
         providers: named ?? (await repo.findProviderSelection(db, developerId)) ?? null,
         language: resolveLanguage(input.language),

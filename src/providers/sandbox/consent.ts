@@ -85,4 +85,5 @@ export function decideConsent(
   return target.toString();
 }
 
+// eslint-disable-next-line ids/mint-through-core -- the simulated provider's own account id, not a Tributary id
 export const newSandboxAccount = () => `sandbox-${randomBytes(4).toString('hex')}`;

@@ -1,6 +1,6 @@
 // The SANDBOX provider's data: generated on demand (generate.ts), seeded with the user id, so
 // every user has its own deterministic history and a re-sync yields the very same records.
-import { randomUUID } from 'node:crypto';
+import { newUuid } from '../../core/ids.ts';
 import { type DataTypeName, type DataTypeRecords, dataTypes } from '../../model/index.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY, parseDateTime } from '../../model/time.ts';
 import type { ArrivedRecords, DataSource } from '../../provider-kit/data-source.ts';
@@ -52,7 +52,7 @@ export const sandboxDataSource: DataSource = {
 
   async writePlannedWorkouts({ workouts }) {
     // The sandbox "provider" accepts every workout and names it; Tributary's store keeps it.
-    return workouts.map(() => randomUUID());
+    return workouts.map(() => newUuid());
   },
 
   async deletePlannedWorkouts({ ids }) {

@@ -65,8 +65,11 @@ export async function exchangeCode(
   }
   // Only a request that would otherwise succeed uses the code up.
   redeemOnce(grant, now);
+  // The simulated provider's own tokens (what a real provider would issue), not Tributary ids.
   const raw = {
+    // eslint-disable-next-line ids/mint-through-core -- see above
     access_token: `sbx_at_${randomBytes(24).toString('base64url')}`,
+    // eslint-disable-next-line ids/mint-through-core -- see above
     refresh_token: `sbx_rt_${randomBytes(24).toString('base64url')}`,
     token_type: 'Bearer',
     expires_in: ACCESS_LIFETIME_S,

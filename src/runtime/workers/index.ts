@@ -8,7 +8,7 @@ import { webhookSettings } from '../../features/webhooks/settings.ts';
 import type { Store } from '../../store/db.ts';
 import { defineConnectionJobs } from './connections.ts';
 import { dataRecurringJobs, defineDataJobs } from './data.ts';
-import { defineLabReportJobs } from './lab-reports.ts';
+import { defineLabReportJobs, labReportRecurringJobs } from './lab-reports.ts';
 import { defineLimitJobs, limitRecurringJobs } from './limits.ts';
 import { defineMobileJobs } from './mobile.ts';
 import { defineMobileSpoolJobs, mobileSpoolRecurringJobs } from './mobile-spool.ts';
@@ -42,6 +42,7 @@ export function recurringJobs(ctx: { config: Config; store: Pick<Store, 'kind'> 
     ...webhookRecurringJobs(ctx.config.settings.get(webhookSettings)),
     ...limitRecurringJobs(),
     ...mobileSpoolRecurringJobs(),
+    ...labReportRecurringJobs(),
   ];
 }
 

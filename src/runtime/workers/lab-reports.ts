@@ -5,8 +5,9 @@
 // heartbeat and the job is retried within seconds; once its retries are spent the queue gives up
 // and the session fails with the reason.
 import type { AppContext } from '../../features/context.ts';
-import { LAB_REPORT_QUEUE } from '../../features/lab-reports/queue.ts';
+import { LAB_REPORT_QUEUE, RESEAL_FILES_QUEUE } from '../../features/lab-reports/queue.ts';
 import { MAX_ATTEMPTS } from '../../features/lab-reports/service.ts';
+import type { RecurringJob } from './recurring.ts';
 import { HEARTBEAT_SECONDS } from './sync.ts';
 
 export function defineLabReportJobs(ctx: AppContext) {
@@ -36,4 +37,16 @@ export function defineLabReportJobs(ctx: AppContext) {
     },
     givenUp: async ({ data, reason }) => ctx.labReports.giveUp(data.sessionId, reason),
   });
+  ctx.jobs.define({
+    name: RESEAL_FILES_QUEUE,
+    options: { retryLimit: 2, expireInSeconds: 30 * 60 },
+    handler: async () => {
+      await ctx.labReports.resealLegacyFiles();
+    },
+  });
+}
+
+/** Files stored before migration 0023 are re-sealed as bytes at start-up (and daily, a no-op once done). */
+export function labReportRecurringJobs(): RecurringJob[] {
+  return [{ queue: RESEAL_FILES_QUEUE, schedule: '23 4 * * *', atStartup: true }];
 }

@@ -18,6 +18,7 @@ import * as dashboard from './0018_dashboard.ts';
 import * as labReports from './0019_lab_reports.ts';
 import * as webhookOutboxRelay from './0020_webhook_outbox_relay.ts';
 import * as mobileUploadLimits from './0022_mobile_upload_limits.ts';
+import * as labReportFilesBytes from './0023_lab_report_files_bytes.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0019_lab_reports': labReports,
   '0020_webhook_outbox_relay': webhookOutboxRelay,
   '0022_mobile_upload_limits': mobileUploadLimits,
+  '0023_lab_report_files_bytes': labReportFilesBytes,
 };
