@@ -6,7 +6,7 @@ import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
 import { workoutProblem } from '../fakes/garmin-training.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { authenticateUser, pathOf } from '../helpers/connections.ts';
-import { toGarminWorkout } from '../../src/providers/garmin/training.ts';
+import { toGarminWorkout } from '../../src/providers/garmin/training-to-garmin.ts';
 import { until } from '../helpers/until.ts';
 
 // Garmin's Training API end to end against its fake: a planned workout posted here becomes a
