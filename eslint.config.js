@@ -143,11 +143,6 @@ export default tseslint.config(
     plugins: { ids: idsPlugin },
     rules: { 'ids/mint-through-core': 'error' },
   },
-  {
-    // Until the split of this file (issue 27 item 7) lands: its two upload/import ids still call
-    // randomUUID(); the split files mint them with newUuid() and this exception goes.
-    files: ['src/features/mobile/service.ts'],
-    rules: { 'ids/mint-through-core': 'off' },
-  },
+
   // ---- end of ids ----
 );

@@ -36,12 +36,12 @@ export const MUTATION_MODULES: MutationModule[] = [
   {
     name: 'oauth-and-pkce',
     mutate: ['src/provider-access/oauth.ts', 'src/providers/sandbox/grant.ts'],
-    tests: ['test/unit/oauth-client.test.ts', 'test/integration/oauth-pkce.test.ts'],
+    tests: ['test/integration/oauth-client.test.ts', 'test/integration/oauth-pkce.test.ts'],
   },
   {
     name: 'token-store',
     mutate: ['src/provider-access/tokens.ts', 'src/provider-access/token-store.ts'],
-    tests: ['test/unit/connector-tokens.test.ts', 'test/unit/token-manager.test.ts'],
+    tests: ['test/integration/connector-tokens.test.ts', 'test/integration/token-manager.test.ts'],
   },
   {
     name: 'deletion',
@@ -51,6 +51,10 @@ export const MUTATION_MODULES: MutationModule[] = [
   {
     name: 'webhook-delivery-state',
     mutate: ['src/features/webhooks/retry-policy.ts', 'src/features/webhooks/destination-policy.ts'],
-    tests: ['test/unit/webhook-policy.test.ts', 'test/unit/webhook-policy-edges.test.ts'],
+    tests: [
+      'test/unit/webhook-policy.test.ts',
+      'test/unit/webhook-policy-edges.test.ts',
+      'test/integration/webhook-destination-rebinding.test.ts',
+    ],
   },
 ];

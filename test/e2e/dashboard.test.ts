@@ -9,6 +9,7 @@ import { connectSandboxUser } from '../helpers/connections.ts';
 import { advance, createOrder } from '../helpers/orders.ts';
 import { insertUser } from '../helpers/users.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { until } from '../helpers/until.ts';
 
 /**
  * The dashboard in Debian's Chromium against a listening Tributary with workers: sign in, find a
@@ -24,15 +25,6 @@ const DOCS =
     ? join(process.cwd(), 'docs', 'dashboard')
     : join(SCREENSHOTS, 'dashboard');
 const OPERATOR_TOKEN = 'operator-token-for-the-browser-test-0123456789';
-
-/** Polls a condition the test cannot be told about (a worker's delivery), with a bound. */
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
   let service: TestService & { baseUrl: string };
@@ -135,12 +127,10 @@ describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
     const notice = (await page.getByRole('status').textContent()) ?? '';
     const reference = /reference ([0-9a-f-]{36})/.exec(notice)?.[1];
     assert.ok(reference, notice);
-    await eventually(
-      async () =>
-        receiver.received.some(
-          (request) => request.body.includes(reference) && request.body.includes('"sleep"'),
-        ),
-      'the requested sleep data on the webhook',
+    await until('the requested sleep data on the webhook', async () =>
+      receiver.received.some(
+        (request) => request.body.includes(reference) && request.body.includes('"sleep"'),
+      ),
     );
 
     await page.goto(`${service.baseUrl}/dashboard/users/${leavingUser}`);
@@ -164,10 +154,7 @@ describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
     const notice = await page.getByRole('status').textContent();
     const eventId = /Test event (\S+) queued/.exec(notice ?? '')?.[1];
     assert.ok(eventId, notice ?? 'no notice');
-    await eventually(
-      async () => (await eventStatus(eventId)) === 'delivered',
-      'the test event to be delivered',
-    );
+    await until('the test event to be delivered', async () => (await eventStatus(eventId)) === 'delivered');
     assert.equal(receiver.byId(eventId).length, 1);
     await page.getByLabel('Event type').fill('healthcheck');
     await page.getByRole('button', { name: 'Filter' }).click();
@@ -193,13 +180,13 @@ describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Send test event' }).click();
     const eventId = /Test event (\S+) queued/.exec((await page.getByRole('status').textContent()) ?? '')?.[1];
     assert.ok(eventId);
-    await eventually(async () => (await eventStatus(eventId)) === 'rejected', 'the delivery to be rejected');
+    await until('the delivery to be rejected', async () => (await eventStatus(eventId)) === 'rejected');
     await page.getByLabel('Status').selectOption('rejected');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByRole('checkbox', { name: `Select ${eventId}` }).check();
     await page.getByRole('button', { name: 'Replay selected' }).click();
     await page.getByText('1 event queued again.').waitFor();
-    await eventually(async () => (await eventStatus(eventId)) === 'delivered', 'the replay to be delivered');
+    await until('the replay to be delivered', async () => (await eventStatus(eventId)) === 'delivered');
     assert.equal(receiver.byId(eventId).length, 2, 'sent again with the same webhook-id');
     await page.reload();
     await page.getByLabel('Status').selectOption('delivered');

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { until } from './until.ts';
 
 /**
  * Tributary as a separate process, exactly as an operator runs it (`bin/tributary.js`), for
@@ -104,20 +105,22 @@ export async function startService(
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-  const deadline = Date.now() + readyTimeoutMs;
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`service exited with ${child.exitCode} before ready:\n${output}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`service not ready after ${readyTimeoutMs} ms:\n${output}`);
-    }
-    const ready = await fetch(`${url}/ready`).then(
-      (response) => response.ok,
-      () => false,
+  try {
+    await until(
+      'the service to be ready',
+      async () => {
+        if (child.exitCode !== null)
+          throw new Error(`service exited with ${child.exitCode} before ready:\n${output}`);
+        return fetch(`${url}/ready`).then(
+          (response) => response.ok,
+          () => false,
+        );
+      },
+      { timeoutMs: readyTimeoutMs, intervalMs: 100, show: () => `not ready; its output:\n${output}` },
     );
-    if (ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  } catch (error) {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    throw error;
   }
 
   return {

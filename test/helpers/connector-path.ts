@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { BackfillProgress } from '../../src/features/sync/backfill.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
 import type { ProviderDataType } from '../../src/provider-kit/types.ts';
 import {
@@ -22,6 +21,7 @@ import { authenticateUser, pathOf } from './connections.ts';
 import { dataRowCounts } from './users.ts';
 import { setUrl } from './webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
+import { until } from './until.ts';
 
 export type ConnectorFake = FakeServer & {
   clientId: string;
@@ -76,23 +76,6 @@ async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   if (address === null || typeof address === 'string') throw new Error('no free port');
   return address.port;
-}
-
-async function waitUntil(
-  check: () => Promise<boolean>,
-  description: string,
-  timeoutMs: number,
-  detail?: () => Promise<string>,
-) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${description}${detail ? `: ${await detail()}` : ''}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const refreshesAt = (fake: ConnectorFake, tokenPath: string) =>
@@ -177,15 +160,13 @@ export function runConnectorPath<F extends ConnectorFake>(spec: ConnectorCase<F>
     });
 
     test('backfill 90 days, chunk by chunk, with progress', async () => {
-      let progress: BackfillProgress[] = [];
-      await waitUntil(
-        async () => {
-          progress = await service.ctx.connectors.backfill.progress(userId);
-          return progress.length === spec.types.length && progress.every((row) => row.status === 'done');
-        },
+      const progress = await until(
         'every type’s backfill to finish',
-        120_000,
-        async () => JSON.stringify(progress),
+        () => service.ctx.connectors.backfill.progress(userId),
+        {
+          done: (rows) => rows.length === spec.types.length && rows.every((row) => row.status === 'done'),
+          timeoutMs: 120_000,
+        },
       );
       for (const row of progress) {
         assert.equal(row.chunksDone, row.chunksTotal, `${row.type}: every chunk done`);

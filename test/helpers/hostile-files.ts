@@ -6,6 +6,7 @@
 import { once } from 'node:events';
 import { open } from 'node:fs/promises';
 import { createDeflate, createDeflateRaw, crc32, deflateSync } from 'node:zlib';
+import { untilDefined } from './until.ts';
 
 // ---- PDF ----
 
@@ -243,18 +244,19 @@ export async function watchJob<T>(
   poll: () => Promise<T | undefined>,
   timeoutMs = 240_000,
 ): Promise<{ result: T; healthChecks: number; peakRssBytes: number }> {
-  const deadline = Date.now() + timeoutMs;
   let healthChecks = 0;
   let peakRssBytes = process.memoryUsage.rss();
-  for (;;) {
-    const health = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
-    if (health.status !== 200) throw new Error(`/health answered ${health.status}`);
-    await health.arrayBuffer();
-    healthChecks++;
-    peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss());
-    const result = await poll();
-    if (result !== undefined) return { result, healthChecks, peakRssBytes };
-    if (Date.now() > deadline) throw new Error(`the job was still running after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const result = await untilDefined(
+    'the job to end (the API answering /health all along)',
+    async () => {
+      const health = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
+      if (health.status !== 200) throw new Error(`/health answered ${health.status}`);
+      await health.arrayBuffer();
+      healthChecks++;
+      peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss());
+      return poll();
+    },
+    { timeoutMs, intervalMs: 250 },
+  );
+  return { result, healthChecks, peakRssBytes };
 }

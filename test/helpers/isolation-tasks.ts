@@ -1,4 +1,4 @@
-// Tasks for test/unit/isolation.test.ts: each misbehaves in one way a hostile file makes a parser
+// Tasks for test/integration/isolation.test.ts: each misbehaves in one way a hostile file makes a parser
 // misbehave (heap growth, memory outside the heap, a CPU loop, a crash), or behaves (echo, chat).
 import type { IsolationChannel } from '../../src/core/isolation-host.ts';
 

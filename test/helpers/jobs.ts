@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { JobWithMetadata } from 'pg-boss';
 import type { AppContext } from '../../src/runtime/context.ts';
+import { until } from './until.ts';
 
 /**
  * Waiting on the job queue's own record instead of on the clock: a test that needs "the timer
@@ -34,23 +35,15 @@ export async function waitForJobsSettled<T extends object>(
   ctx: AppContext,
   queue: string,
   filter: { id?: string; data?: Partial<T> },
-  timeoutMs = 20_000,
+  timeoutMs?: number,
 ): Promise<JobWithMetadata<T>[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const jobs = await findJobs<T>(ctx, queue, filter);
-    const settled =
-      jobs.length > 0 && jobs.every((job) => (TERMINAL_JOB_STATES as readonly string[]).includes(job.state));
-    if (settled) return jobs;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${queue} jobs ${JSON.stringify(filter)} to settle; ` +
-          `seen: ${JSON.stringify(jobs.map((job) => [job.id, job.state]))}`,
-      );
-    }
-    ctx.jobs.wake(queue);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return until(`${queue} jobs ${JSON.stringify(filter)} to settle`, () => findJobs<T>(ctx, queue, filter), {
+    done: (jobs) =>
+      jobs.length > 0 && jobs.every((job) => (TERMINAL_JOB_STATES as readonly string[]).includes(job.state)),
+    show: (jobs) => JSON.stringify(jobs.map((job) => [job.id, job.state])),
+    betweenReads: () => ctx.jobs.wake(queue),
+    timeoutMs,
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { TestDeveloper, TestService } from './app.ts';
 import type { GeneratedReport, TruthRow } from './lab-report-samples.ts';
 import type { VendorContract } from './vendor-contract.ts';
+import { until } from './until.ts';
 
 type Json = Record<string, unknown>;
 
@@ -103,14 +104,19 @@ export async function waitForSession(
   uploadId: string,
   timeoutMs = 120_000,
 ): Promise<Json> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await api(service, developer, 'GET', `/v2/lab-reports?upload_id=${uploadId}`);
-    const sessions = (response.json() as { sessions: Json[] }).sessions;
-    if (sessions.length === 1 && sessions[0]!.current_status !== 'processing') return sessions[0]!;
-    if (Date.now() > deadline) throw new Error(`upload ${uploadId} still processing after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const sessions = await until(
+    `upload ${uploadId} to leave processing`,
+    async () => {
+      const response = await api(service, developer, 'GET', `/v2/lab-reports?upload_id=${uploadId}`);
+      return (response.json() as { sessions: Json[] }).sessions;
+    },
+    {
+      done: (found) => found.length === 1 && found[0]!.current_status !== 'processing',
+      intervalMs: 100,
+      timeoutMs,
+    },
+  );
+  return sessions[0]!;
 }
 
 /** Every way the parsed results differ from the truth; an empty list when they match exactly. */

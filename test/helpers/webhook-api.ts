@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TestDeveloper, TestService } from './app.ts';
+import { until } from './until.ts';
 
 /** Thin helpers over the webhook API for integration tests; every wait is bounded. */
 
@@ -59,40 +60,22 @@ export async function deliveries(
   return response.body.deliveries as DeliveryView[];
 }
 
+/** Waits until the delivery of `eventId` satisfies `predicate` (described for the failure message). */
 export async function waitForDelivery(
   service: TestService,
   developer: TestDeveloper,
   eventId: string,
   predicate: (delivery: DeliveryView) => boolean,
   description: string,
-  timeoutMs = 15_000,
+  timeoutMs?: number,
 ): Promise<DeliveryView> {
-  const deadline = Date.now() + timeoutMs;
-  let last: DeliveryView | undefined;
-  for (;;) {
-    last = (await deliveries(service, developer, '?limit=200')).find(
-      (delivery) => delivery.event_id === eventId,
-    );
-    if (last && predicate(last)) return last;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${eventId} to be ${description}; last seen: ${JSON.stringify(last)}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-export async function waitUntil(
-  check: () => Promise<boolean> | boolean,
-  description: string,
-  timeoutMs = 15_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const found = await until(
+    `${eventId} to be ${description}`,
+    async () =>
+      (await deliveries(service, developer, '?limit=200')).find((delivery) => delivery.event_id === eventId),
+    { done: (last) => last !== undefined && predicate(last), timeoutMs },
+  );
+  return found!;
 }
 
 // --- Independent signature checks: node:crypto only, nothing from src/ ---------------------------

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { until } from './until.ts';
 
 /**
  * A real local webhook receiver (node:http on 127.0.0.1, a free port) for integration tests. It
@@ -111,20 +112,17 @@ export async function startWebhookReceiver(options: { host?: string } = {}): Pro
     distinctIds() {
       return new Set(received.map((entry) => String(entry.headers['webhook-id'])));
     },
-    async waitFor(predicate, description, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!predicate(received)) {
-        if (Date.now() > deadline) {
-          const seen = received.map(
-            (entry) => `${entry.headers['webhook-id']} -> ${entry.answeredWith ?? 'pending'}`,
-          );
-          throw new Error(
-            `webhook receiver: timed out after ${timeoutMs} ms waiting for ${description}; ` +
-              `received ${received.length} request(s): ${seen.slice(0, 20).join(', ')}`,
-          );
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+    async waitFor(predicate, description, timeoutMs) {
+      await until(`webhook receiver: ${description}`, () => predicate(received), {
+        intervalMs: 20,
+        timeoutMs,
+        show: () =>
+          `received ${received.length} request(s): ` +
+          received
+            .slice(0, 20)
+            .map((entry) => `${entry.headers['webhook-id']} -> ${entry.answeredWith ?? 'pending'}`)
+            .join(', '),
+      });
     },
     async waitForCount(count, timeoutMs) {
       await receiver.waitFor((list) => list.length >= count, `${count} request(s)`, timeoutMs);

@@ -20,8 +20,9 @@ import {
 } from '../helpers/app.ts';
 import { authenticateUser, callback, connectSandboxUser } from '../helpers/connections.ts';
 import { dataRowCounts } from '../helpers/users.ts';
-import { deliveries, type DeliveryView, waitUntil } from '../helpers/webhook-api.ts';
+import { deliveries, type DeliveryView } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { until } from '../helpers/until.ts';
 
 type Event = Record<string, unknown> & { type: string; user?: { user_id: string } };
 
@@ -154,12 +155,12 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
       });
       assert.equal(response.statusCode, 200, response.body);
       let found: DeliveryView | undefined;
-      await waitUntil(async () => {
+      await until(`a held body event for ${userId}`, async () => {
         found = (await deliveries(service, quiet, '?limit=200')).find(
           (delivery) => delivery.user_id === userId && delivery.type === 'body' && delivery.status === 'held',
         );
         return found !== undefined;
-      }, `a held body event for ${userId}`);
+      });
       return found!.event_id;
     };
     const doomedEvent = await heldDataEvent(doomed);
@@ -168,12 +169,12 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
     assert.equal((await deauth(doomed, quiet)).statusCode, 200);
     // The deauth notice is written pending; a worker holds it once it finds no destination.
     let after: DeliveryView[] = [];
-    await waitUntil(async () => {
+    await until('the deauth notice held for want of a destination', async () => {
       after = await deliveries(service, quiet, '?limit=200');
       return after.some(
         (delivery) => delivery.user_id === doomed && delivery.type === 'deauth' && delivery.status === 'held',
       );
-    }, 'the deauth notice held for want of a destination');
+    });
     const byId = (id: string) => after.find((delivery) => delivery.event_id === id);
     assert.equal(byId(doomedEvent)?.status, 'dropped');
     assert.equal(byId(doomedEvent)?.last_error, 'user deauthenticated');

@@ -7,10 +7,10 @@ import { addDays } from '../../src/model/time.ts';
 import { FITBIT_CHUNK_DAYS } from '../../src/providers/fitbit/data-source.ts';
 import { startGoogleHealthFake, type GoogleHealthFake } from '../fakes/google-health.ts';
 import { isoDay, pointsOf, totalCaloriesOf } from '../fakes/google-health-data.ts';
-import { waitUntil } from '../helpers/webhook-api.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { authenticateUser, pathOf } from '../helpers/connections.ts';
 import { runConnectorPath } from '../helpers/connector-path.ts';
+import { until } from '../helpers/until.ts';
 
 // FITBIT through the Google Health API end to end against its fake: Google OAuth with PKCE and
 // offline access, the healthUserId from users/me/identity, dataPoints lists with AIP-160 range
@@ -165,14 +165,6 @@ describe('FITBIT: a DELETE notification removes what Google deleted', () => {
       .where('anchor_day', '>=', day(-9))
       .where('anchor_day', '<', day(-2))
       .execute();
-  async function until(check: () => Promise<boolean>, what: string) {
-    const deadline = Date.now() + 20_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
   test('the deleted workout is gone, the rest of its days stay', async () => {
     for (const type of ['activity', 'daily']) {
       const read = await service.app.inject({
@@ -196,8 +188,8 @@ describe('FITBIT: a DELETE notification removes what Google deleted', () => {
     const deletion = await fake.notify('exercise', startMs, startMs + 3_600_000, { operation: 'DELETE' });
     assert.equal(deletion.status, 200, deletion.responseBody);
     await until(
-      async () => !(await stored('activity')).some((row) => row.identity_key === victim.identity_key),
       'the deleted workout removed',
+      async () => !(await stored('activity')).some((row) => row.identity_key === victim.identity_key),
     );
     const after = await stored('activity');
     assert.deepEqual(
@@ -262,13 +254,13 @@ describe('FITBIT at −08:00: documented filters, reconciled totals, whole local
       .reduce((sum, entry) => sum + Number(at(entry.point, path)), 0);
   /** Waits for the backfill of `types` to finish (each type is its own chain of chunks). */
   const backfilled = async (...types: string[]) => {
-    await waitUntil(
+    await until(
+      `the backfill of ${types.join(', ')}`,
       async () => {
         const progress = await service.ctx.connectors.backfill.progress(userId);
         return types.every((type) => progress.find((row) => row.type === type)?.status === 'done');
       },
-      `the backfill of ${types.join(', ')}`,
-      120_000,
+      { timeoutMs: 120_000 },
     );
   };
   /** The local days where one 14-day chunk of the backfill ends and the next begins. */
@@ -295,14 +287,14 @@ describe('FITBIT at −08:00: documented filters, reconciled totals, whole local
         .filter((request) => request.status >= 400 && request.status !== 429);
     const types = ['activity', 'sleep', 'daily', 'body', 'nutrition'];
     // Done, or refused: a refused filter fails the chunk again and again, it never finishes.
-    await waitUntil(
+    await until(
+      'the backfill, or a refused request',
       async () => {
         const progress = await service.ctx.connectors.backfill.progress(userId);
         const done = types.every((type) => progress.find((row) => row.type === type)?.status === 'done');
         return done || refused().length > 0;
       },
-      'the backfill, or a refused request',
-      120_000,
+      { timeoutMs: 120_000 },
     );
     assert.deepEqual(
       refused().map((request) => `${request.status} ${request.path} ${request.query.filter ?? ''}`),

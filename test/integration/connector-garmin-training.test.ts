@@ -6,7 +6,8 @@ import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
 import { workoutProblem } from '../fakes/garmin-training.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { authenticateUser, pathOf } from '../helpers/connections.ts';
-import { toGarminWorkout } from '../../src/providers/garmin/training.ts';
+import { toGarminWorkout } from '../../src/providers/garmin/training-to-garmin.ts';
+import { until } from '../helpers/until.ts';
 
 // Garmin's Training API end to end against its fake: a planned workout posted here becomes a
 // Garmin workout (steps, targets, a repeat group) scheduled on its date, the fake refusing any
@@ -14,14 +15,6 @@ import { toGarminWorkout } from '../../src/providers/garmin/training.ts';
 // WORKOUT_IMPORT gets a 400 naming the permission; and what this app scheduled earlier is read
 // back as the provider's planned workouts.
 type Json = Record<string, unknown>;
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const intervals = (date: string) => ({
   metadata: {
@@ -114,12 +107,12 @@ describe('GARMIN Training API: planned workouts', () => {
     const landing = await service.app.inject({ method: 'GET', url: pathOf(back) });
     assert.equal(landing.statusCode, 302, landing.body);
     await until(
+      'the backfill',
       async () => {
         const progress = await service.ctx.connectors.backfill.progress(userId);
         return progress.length === 7 && progress.every((row) => row.status === 'done');
       },
-      'the backfill',
-      120_000,
+      { timeoutMs: 120_000 },
     );
   });
   after(async () => {
@@ -218,6 +211,7 @@ describe('GARMIN Training API: planned workouts', () => {
     const answer = await fake.setPermissions(['ACTIVITY_EXPORT', 'HEALTH_EXPORT']);
     assert.equal(answer.status, 200, answer.responseBody);
     await until(
+      'the permission change stored',
       async () =>
         (
           await service.ctx.db
@@ -226,7 +220,6 @@ describe('GARMIN Training API: planned workouts', () => {
             .where('id', '=', userId)
             .executeTakeFirst()
         )?.scopes === 'ACTIVITY_EXPORT HEALTH_EXPORT',
-      'the permission change stored',
     );
     const posts = fake.requestsTo('/training-api/workout').length;
     const refused = await call('POST', `/v2/plannedWorkout?user_id=${userId}`, {

@@ -12,6 +12,7 @@ import { authenticateUser, pathOf } from '../helpers/connections.ts';
 import { unsettledJobs } from '../helpers/jobs.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { until } from '../helpers/until.ts';
 
 // Garmin Health + Activity API end to end against a fake that refuses what Garmin refuses
 // (test/fakes/garmin.ts): OAuth 2.0 with PKCE, the partner gateway's user id, history through
@@ -26,14 +27,6 @@ type Workout = {
   metadata: { start_time: string; end_time: string; summary_id: string };
   active_durations_data?: { activity_seconds?: number | null };
 };
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('GARMIN connector: the whole path against its strict fake', () => {
   let fake: GarminFake;
@@ -63,9 +56,9 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
   /** Earlier steps' refetches done: none pending, no notification job waiting or running. */
   const settled = () =>
     until(
+      'earlier refetches settled',
       async () =>
         (await pending()).length === 0 && (await unsettledJobs(service.ctx, NOTIFICATION_QUEUE)).length === 0,
-      'earlier refetches settled',
     );
   const summaryPulls = () =>
     fake.requests.filter(
@@ -110,12 +103,12 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
 
   test('history is asked for as backfills within Garmin’s limits, never pulled without a ping', async () => {
     await until(
+      'the backfill jobs',
       async () => {
         const progress = await service.ctx.connectors.backfill.progress(userId);
         return progress.length === 7 && progress.every((row) => row.status === 'done');
       },
-      'the backfill jobs',
-      120_000,
+      { timeoutMs: 120_000 },
     );
     const asked = fake.requestsTo('/wellness-api/rest/backfill/');
     assert.ok(asked.length >= 10, `backfill requests: ${asked.length}`);
@@ -133,12 +126,12 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
   test('what Garmin delivers for the backfill is stored: every type reads back', async () => {
     const delivered = ['activity', 'body', 'daily', 'sleep', 'menstruation'];
     await until(
+      `data events of ${delivered.join(', ')} from Garmin's pings`,
       async () =>
         delivered.every((type) =>
           events().some((event) => event.type === type && (event.data?.length ?? 0) > 0),
         ),
-      `data events of ${delivered.join(', ')} from Garmin's pings`,
-      120_000,
+      { timeoutMs: 120_000 },
     );
     for (const type of [...delivered, 'plannedWorkout'] as ProviderDataType[]) {
       const response = await read(type);
@@ -156,7 +149,7 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
     const answers = await fake.syncWorkout();
     for (const answer of answers) assert.equal(answer.status, 200, answer.responseBody);
     let synced: Workout | undefined;
-    await until(async () => {
+    await until('the synced workout as an activity event', async () => {
       for (const event of eventsSince(before)) {
         if (event.type !== 'activity') continue;
         // The sync's own workout: recorded today (index 1 of the day, as `extra`).
@@ -166,7 +159,7 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
         if (synced) return true;
       }
       return false;
-    }, 'the synced workout as an activity event');
+    });
     const timer = synced!.active_durations_data?.activity_seconds ?? 0;
     const elapsed = (Date.parse(synced!.metadata.end_time) - Date.parse(synced!.metadata.start_time)) / 1000;
     assert.equal(elapsed, timer + PAUSE_SECONDS, 'end = start + timer time + the pause');
@@ -181,10 +174,8 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
     const before = receiver.received.length;
     const answer = await fake.push('dailies', dayNow() - 1);
     assert.equal(answer.status, 200, answer.responseBody);
-    await until(
-      async () =>
-        eventsSince(before).some((event) => event.type === 'daily' && (event.data?.length ?? 0) > 0),
-      'a daily data event after the push',
+    await until('a daily data event after the push', async () =>
+      eventsSince(before).some((event) => event.type === 'daily' && (event.data?.length ?? 0) > 0),
     );
     assert.equal(fake.requestsTo('/wellness-api/rest/dailies').length, pullsBefore, 'no pull for a push');
     delete fake.modes.dailies;
@@ -199,7 +190,7 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
     assert.equal(answer.status, 200, answer.responseBody);
     type Day = { metadata: { start_time: string }; menstruation_data: Record<string, unknown> };
     let found: Day | undefined;
-    await until(async () => {
+    await until('a menstruation data event for the pushed day', async () => {
       for (const event of eventsSince(before)) {
         if (event.type !== 'menstruation') continue;
         found = (event.data as Day[] | undefined)?.find((record) =>
@@ -208,7 +199,7 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
         if (found) return true;
       }
       return false;
-    }, 'a menstruation data event for the pushed day');
+    });
     const data = found!.menstruation_data;
     assert.equal(data.day_in_cycle, dayInCycle);
     assert.equal(data.period_start_date, isoDay(periodStart));
@@ -247,11 +238,11 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
     const callbackURL = fake.callbacks.at(-1)!;
     const token = new URL(callbackURL).searchParams.get('token');
     const pullsOf = () => summaryPulls().filter((request) => request.query.token === token);
-    await until(async () => pullsOf().length === 1 && (await pending()).length === 0, 'the first pull');
+    await until('the first pull', async () => pullsOf().length === 1 && (await pending()).length === 0);
     // Garmin re-sends a ping it thinks failed; so may anyone who saw it.
     const again = await fake.send({ sleeps: [{ userId: fake.userIdOf('account-1'), callbackURL }] });
     assert.equal(again.status, 200, again.responseBody);
-    await until(async () => (await pending()).length === 0, 'the re-sent ping settled');
+    await until('the re-sent ping settled', async () => (await pending()).length === 0);
     assert.equal(pullsOf().length, 1, 'pulled once');
     assertNoRefusals();
   });
@@ -268,9 +259,8 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
     const before = receiver.received.length;
     const answers = await fake.syncWorkout();
     for (const answer of answers) assert.equal(answer.status, 200, answer.responseBody);
-    await until(
-      async () => eventsSince(before).some((event) => event.type === 'activity'),
-      'an activity event after the refresh',
+    await until('an activity event after the refresh', async () =>
+      eventsSince(before).some((event) => event.type === 'activity'),
     );
     assert.equal(refreshes() - refreshesBefore, 1, 'one refresh');
     assertNoRefusals();
@@ -281,17 +271,15 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
     const before = receiver.received.length;
     const answer = await fake.editWorkout(day);
     assert.equal(answer.status, 200, answer.responseBody);
-    await until(
-      async () =>
-        eventsSince(before).some(
-          (event) =>
-            event.type === 'activity' &&
-            (event.data ?? []).some((record) => {
-              const metadata = record.metadata as { upload_type?: number; name?: string } | undefined;
-              return metadata?.name === 'Renamed in Connect' && metadata.upload_type === 3;
-            }),
-        ),
-      'the edited workout as an activity event with upload_type UPDATE',
+    await until('the edited workout as an activity event with upload_type UPDATE', async () =>
+      eventsSince(before).some(
+        (event) =>
+          event.type === 'activity' &&
+          (event.data ?? []).some((record) => {
+            const metadata = record.metadata as { upload_type?: number; name?: string } | undefined;
+            return metadata?.name === 'Renamed in Connect' && metadata.upload_type === 3;
+          }),
+      ),
     );
   });
 
@@ -308,13 +296,11 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
     assert.equal(answer.status, 200, answer.responseBody);
     const narrowed = await fake.setPermissions(['ACTIVITY_EXPORT']);
     assert.equal(narrowed.status, 200, narrowed.responseBody);
-    await until(
-      async () =>
-        events().some(
-          (event) =>
-            event.type === 'permission_change' && String(event.scopes_removed).includes('HEALTH_EXPORT'),
-        ),
-      'a permission_change event removing HEALTH_EXPORT',
+    await until('a permission_change event removing HEALTH_EXPORT', async () =>
+      events().some(
+        (event) =>
+          event.type === 'permission_change' && String(event.scopes_removed).includes('HEALTH_EXPORT'),
+      ),
     );
     const row = await service.ctx.db
       .selectFrom('users')
@@ -330,10 +316,10 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
     const forged = await fake.send({ deregistrations: [{ userId: fake.userIdOf('account-1') }] });
     assert.equal(forged.status, 200, forged.responseBody);
     await until(
+      'the deregistration checked with Garmin and settled',
       async () =>
         fake.requestsTo('/wellness-api/rest/user/permissions').length > checksBefore &&
         (await pending()).length === 0,
-      'the deregistration checked with Garmin and settled',
     );
     const status = async () =>
       (await service.ctx.db.selectFrom('users').select('status').where('id', '=', userId).executeTakeFirst())

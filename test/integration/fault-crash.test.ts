@@ -26,6 +26,7 @@ import {
 import { withChildStore } from '../helpers/child-store.ts';
 import { orderBody } from '../helpers/orders.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { untilDefined } from '../helpers/until.ts';
 
 const storage = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded storage';
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -33,20 +34,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 after(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
 });
-
-async function waitFor<T>(
-  what: string,
-  limitMs: number,
-  check: () => Promise<T | undefined> | T | undefined,
-) {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 async function createDeveloper(env: Record<string, string>, name: string) {
   const created = await runCli(
@@ -133,8 +120,10 @@ describe(`kill -9 of the single process, then a restart (${storage})`, () => {
       let killed = false;
       let inFlight = 0;
       let inFlightAtKill = 0;
-      const killing = waitFor('orders answered before the kill', 120_000, () =>
-        firstAnswers.size >= KILL_AFTER ? true : undefined,
+      const killing = untilDefined(
+        'orders answered before the kill',
+        () => (firstAnswers.size >= KILL_AFTER ? true : undefined),
+        { intervalMs: 200, timeoutMs: 120_000 },
       ).then(async () => {
         killed = true;
         inFlightAtKill = inFlight;
@@ -174,9 +163,8 @@ describe(`kill -9 of the single process, then a restart (${storage})`, () => {
         Array.from({ length: CONCURRENCY }, async (_, worker) => {
           for (let slot = worker; slot < todo.length; slot += CONCURRENCY) {
             const index = todo[slot]!;
-            const id = await waitFor(
+            const id = await untilDefined(
               `order ${reference(index)} created after the restart`,
-              60_000,
               async () => {
                 const response = await post(index);
                 const body = (await response.json()) as { order_id?: string };
@@ -188,6 +176,7 @@ describe(`kill -9 of the single process, then a restart (${storage})`, () => {
                 refused += 1;
                 return undefined;
               },
+              { intervalMs: 200 },
             );
             if (firstAnswers.has(index))
               assert.equal(id, firstAnswers.get(index), `${reference(index)}: replayed, not re-created`);
@@ -235,8 +224,11 @@ describe(`kill -9 of the single process, then a restart (${storage})`, () => {
           120_000,
         );
         if (unsettled.length > 0)
-          await waitFor('the payment sweeper settling what the crash left', 150_000, () =>
-            service.output().includes('settled payment authorisations left behind') ? true : undefined,
+          await untilDefined(
+            'the payment sweeper settling what the crash left',
+            () =>
+              service.output().includes('settled payment authorisations left behind') ? true : undefined,
+            { intervalMs: 200, timeoutMs: 150_000 },
           );
         await service.stop('SIGTERM');
         state = await read();
@@ -320,8 +312,10 @@ describe(`kill -9 of the single process, then a restart (${storage})`, () => {
       assert.equal(landing.status, 302, await landing.text());
 
       const served = () => fake.requestsTo(API).filter((request) => request.status === 200).length;
-      await waitFor('a few backfill pages served before the kill', 120_000, () =>
-        served() >= 4 ? true : undefined,
+      await untilDefined(
+        'a few backfill pages served before the kill',
+        () => (served() >= 4 ? true : undefined),
+        { timeoutMs: 120_000 },
       );
       const servedAtKill = served();
       await service.stop('SIGKILL');
@@ -330,8 +324,10 @@ describe(`kill -9 of the single process, then a restart (${storage})`, () => {
 
       fake.clearFaults();
       await service.start();
-      await waitFor(`every type's backfill finished (${TYPES.join(', ')})`, 240_000, () =>
-        TYPES.every((type) => finishedTypes(service.output(), userId).has(type)) ? true : undefined,
+      await untilDefined(
+        `every type's backfill finished (${TYPES.join(', ')})`,
+        () => (TYPES.every((type) => finishedTypes(service.output(), userId).has(type)) ? true : undefined),
+        { intervalMs: 200, timeoutMs: 240_000 },
       );
       await service.stop('SIGTERM');
 

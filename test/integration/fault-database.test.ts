@@ -15,6 +15,7 @@ import {
   type ScratchDatabase,
 } from '../helpers/scratch-database.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { until } from '../helpers/until.ts';
 
 /**
  * Database faults against the real service process on PostgreSQL: every backend terminated
@@ -58,14 +59,6 @@ async function startGatedReceiver() {
         server.close(() => resolve());
       }),
   };
-}
-
-async function until(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('database faults on PostgreSQL (real service process)', { skip }, () => {
@@ -145,10 +138,10 @@ describe('database faults on PostgreSQL (real service process)', { skip }, () =>
       /** Waits until `count` more answers have come back (traffic keeps flowing). */
       async more(count: number) {
         const target = outcomes.length + count;
-        await until(() => {
+        await until(`${count} more responses`, () => {
           if (!running) throw new Error(`the service died:\n${service.output().slice(-3000)}`);
           return outcomes.length >= target;
-        }, `${count} more responses`);
+        });
       },
       async stop() {
         running = false;
@@ -187,7 +180,7 @@ describe('database faults on PostgreSQL (real service process)', { skip }, () =>
     assert.equal(queued.status, 202);
     const { event_id: heldEvent } = (await queued.json()) as { event_id: string };
     receiver.hold(heldEvent);
-    await until(() => receiver.arrivals(heldEvent) > 0, 'the held delivery to reach the receiver');
+    await until('the held delivery to reach the receiver', () => receiver.arrivals(heldEvent) > 0);
 
     const traffic = driveTraffic();
     let terminated = 0;
@@ -211,7 +204,7 @@ describe('database faults on PostgreSQL (real service process)', { skip }, () =>
     assert.equal(await ready(), 200);
 
     // The job queued before the faults completes: delivered and recorded as delivered.
-    await until(async () => {
+    await until(`event ${heldEvent} recorded as delivered`, async () => {
       const response = await fetch(`${service.url}/v2/webhook/deliveries?limit=200&type=healthcheck`, {
         headers,
       }).catch(() => undefined);
@@ -222,7 +215,7 @@ describe('database faults on PostgreSQL (real service process)', { skip }, () =>
       return deliveries.some(
         (delivery) => delivery.event_id === heldEvent && delivery.status === 'delivered',
       );
-    }, `event ${heldEvent} recorded as delivered`);
+    });
     assert.ok(receiver.arrivals(heldEvent) >= 1);
   });
 
@@ -241,7 +234,7 @@ describe('database faults on PostgreSQL (real service process)', { skip }, () =>
     const queued = await fetch(`${service.url}/v2/webhook/test`, { method: 'POST', headers });
     assert.equal(queued.status, 202);
     const { event_id: eventId } = (await queued.json()) as { event_id: string };
-    await until(() => receiver.arrivals(eventId) > 0, `event ${eventId} delivered after the outage`);
+    await until(`event ${eventId} delivered after the outage`, () => receiver.arrivals(eventId) > 0);
 
     assert.equal(await service.stop('SIGTERM'), 0, 'graceful shutdown after the faults');
   });
@@ -249,7 +242,7 @@ describe('database faults on PostgreSQL (real service process)', { skip }, () =>
   async function outageAndRecovery(traffic: ReturnType<typeof driveTraffic>, t: TestContext) {
     await traffic.more(10);
     await proxy.cut();
-    await until(async () => (await ready()) === 503, '/ready to report the database down');
+    await until('/ready to report the database down', async () => (await ready()) === 503);
     const down = await fetch(`${service.url}/ready`);
     assert.deepEqual(await down.json(), {
       status: 'not_ready',
@@ -258,8 +251,8 @@ describe('database faults on PostgreSQL (real service process)', { skip }, () =>
     });
     const cutAt = traffic.outcomes.length;
     await until(
-      () => traffic.outcomes.slice(cutAt).filter((outcome) => outcome.status === 503).length >= 8,
       'requests answered 503 during the outage',
+      () => traffic.outcomes.slice(cutAt).filter((outcome) => outcome.status === 503).length >= 8,
     );
     const problem = await fetch(`${service.url}/v2/webhook`, { headers });
     assert.equal(problem.status, 503);
@@ -271,8 +264,8 @@ describe('database faults on PostgreSQL (real service process)', { skip }, () =>
 
     await proxy.restore();
     const restoredAt = Date.now();
-    await until(async () => (await ready()) === 200, '/ready to report the database back');
-    await until(async () => (await apiStatus()) === 200, 'the API to answer again');
+    await until('/ready to report the database back', async () => (await ready()) === 200);
+    await until('the API to answer again', async () => (await apiStatus()) === 200);
     t.diagnostic(`API answering again ${Date.now() - restoredAt} ms after the database came back`);
     await traffic.more(10);
   }

@@ -12,6 +12,7 @@ import { createJobQueue, type JobQueue } from '../../src/jobs/queue.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { requiresPostgres } from '../helpers/app.ts';
+import { until } from '../helpers/until.ts';
 
 // The queues only this test uses, typed like the service's own (see src/jobs/queues.ts).
 declare module '../../src/jobs/queues.ts' {
@@ -32,14 +33,6 @@ const log = createLogger('silent');
 const dataDir = mkdtempSync(join(tmpdir(), 'tributary-poison-'));
 const schema = `p_${randomBytes(5).toString('hex')}`;
 const WORKER = new URL('../helpers/crashing-worker.ts', import.meta.url).pathname;
-
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('job queue: poison jobs and fairness', () => {
   let store: Store;
@@ -85,7 +78,7 @@ describe('job queue: poison jobs and fairness', () => {
     });
     await queue.start({ work: true });
     await queue.send('test-poison', { word: 'poison' });
-    await until(() => givenUp.length > 0, 'the given-up handler');
+    await until('the given-up handler', () => givenUp.length > 0);
     assert.equal(attempts, 3, 'the first attempt and two retries');
     assert.deepEqual(givenUp, [{ data: { word: 'poison' }, reason: 'cannot read poison', attempts: 3 }]);
     // Once only: the dead-letter job completed.
@@ -105,12 +98,12 @@ describe('job queue: poison jobs and fairness', () => {
       });
       let output = '';
       worker.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      await until(() => output.includes('started'), 'the worker process to start', 60_000);
+      await until('the worker process to start', () => output.includes('started'));
       const sender = newQueue();
       sender.define({ name: 'test-crash', options, handler: async () => undefined });
       await sender.start({ work: false });
       await sender.send('test-crash', { word: 'survivor' });
-      await until(() => output.includes('claimed'), 'the worker process to claim the job', 30_000);
+      await until('the worker process to claim the job', () => output.includes('claimed'));
       worker.kill('SIGKILL');
       await once(worker, 'exit');
 
@@ -125,7 +118,7 @@ describe('job queue: poison jobs and fairness', () => {
       });
       await survivor.start({ work: true });
       // Heartbeat 10 s, supervision every 15 s: well inside 90 s on a loaded machine.
-      await until(() => handled.length === 1, 'the retry on the surviving worker', 90_000);
+      await until('the retry on the surviving worker', () => handled.length === 1, { timeoutMs: 90_000 });
       assert.deepEqual(handled, [{ word: 'survivor', retryCount: 1 }]);
     },
   );
@@ -148,10 +141,10 @@ describe('job queue: poison jobs and fairness', () => {
     for (let index = 0; index < 4; index++)
       await queue.send('test-fair', { tenant: 'a', index }, { group: { id: 'a' } });
     await queue.send('test-fair', { tenant: 'b', index: 0 }, { group: { id: 'b' } });
-    await until(() => running.length === 2, 'two jobs running');
+    await until('two jobs running', () => running.length === 2);
     assert.deepEqual([...running].sort(), ['a0', 'b0']);
     release.splice(0).forEach((resolve) => resolve());
-    await until(() => running.length === 3, 'the next job of tenant a');
+    await until('the next job of tenant a', () => running.length === 3);
     release.splice(0).forEach((resolve) => resolve());
     await queue.stop(1000);
   });

@@ -10,6 +10,7 @@ import { createJobQueue, type JobQueue } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/core/log.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
+import { until } from '../helpers/until.ts';
 
 // The queues only this test uses, typed like the service's own (see src/jobs/queues.ts).
 declare module '../../src/jobs/queues.ts' {
@@ -32,22 +33,6 @@ async function open(): Promise<Store> {
   const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir, schema });
   await migrateToLatest(store.db, store.postgres?.schema);
   return store;
-}
-
-/** Polls `condition` (after `refresh`, when given) until it holds; bounded, and says what it awaited. */
-async function until(
-  condition: () => boolean,
-  what: string,
-  timeoutMs = 15_000,
-  refresh?: () => Promise<void>,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (refresh) await refresh();
-    if (condition()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('job queue', () => {
@@ -86,7 +71,7 @@ describe('job queue', () => {
     jobs = createJobQueue(store, log);
     define(jobs);
     await jobs.start({ work: true });
-    await until(() => received.length === 1, 'the job sent before the restart');
+    await until('the job sent before the restart', () => received.length === 1);
     assert.deepEqual(received, ['survived']);
     await jobs.stop();
     await store.close();
@@ -124,16 +109,12 @@ describe('job queue', () => {
     });
     assert.ok(flakyId);
 
-    await until(() => attempts.filter((word) => word === 'flaky').length === 2, 'the retried job');
+    await until('the retried job', () => attempts.filter((word) => word === 'flaky').length === 2);
     // The queue's own record: completed on its second try, after the declared delay.
-    let flaky = await jobs.boss().findJobs<{ word: string }>('test-retry', { id: flakyId });
-    await until(
-      () => flaky[0]?.state === 'completed',
+    const flaky = await until(
       'the retried job to complete',
-      15_000,
-      async () => {
-        flaky = await jobs.boss().findJobs<{ word: string }>('test-retry', { id: flakyId });
-      },
+      () => jobs.boss().findJobs<{ word: string }>('test-retry', { id: flakyId }),
+      { done: (found) => found[0]?.state === 'completed' },
     );
     assert.equal(flaky[0]?.retryCount, 1);
     assert.equal(flaky[0]?.retryDelay, 1);

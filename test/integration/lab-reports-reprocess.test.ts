@@ -25,6 +25,7 @@ import { insertUser } from '../helpers/users.ts';
 import { VENDOR_SPEC_DIR, VendorContract } from '../helpers/vendor-contract.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { until } from '../helpers/until.ts';
 
 type Json = Record<string, unknown>;
 type Event = Json & { event_id: string; type: string; data: Json & { results: Json[]; unmatched?: Json[] } };
@@ -169,10 +170,9 @@ describe('lab reports: reprocess and review marking', () => {
     await waitForSession(service, developer, uploadId);
     const sessionId = await sessionIdOf(uploadId);
     // Delivered before the re-read, so the history keeps its `sent`.
-    for (let tries = 0; (await retrieve(sessionId)).current_status !== 'sent'; tries += 1) {
-      assert.ok(tries < 400, 'the first event is delivered');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until('the first event to be delivered (status sent)', () => retrieve(sessionId), {
+      done: (session) => session.current_status === 'sent',
+    });
 
     const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
     const response = await fetch(`${address}/v2/lab-reports/${sessionId}/reprocess`, {

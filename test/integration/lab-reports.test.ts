@@ -28,6 +28,7 @@ import {
 import { VendorContract } from '../helpers/vendor-contract.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { until } from '../helpers/until.ts';
 
 type Json = Record<string, unknown>;
 
@@ -168,16 +169,16 @@ describe('lab reports: upload, parse, deliver', () => {
 
     // Delivered to the one webhook destination on the first attempt.
     await receiver.waitFor(() => true, 'any');
-    let deliveries: Json[] = [];
-    for (let tries = 0; tries < 200; tries += 1) {
-      deliveries = (
+    const deliveries = await until(
+      'the lab report delivery to be delivered',
+      async () =>
         (
-          await api(service, developer, 'GET', `/v2/lab-reports/${sessionId}/deliveries`, contract)
-        ).json() as { deliveries: Json[] }
-      ).deliveries;
-      if (deliveries[0]?.status === 'delivered') break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+          (
+            await api(service, developer, 'GET', `/v2/lab-reports/${sessionId}/deliveries`, contract)
+          ).json() as { deliveries: Json[] }
+        ).deliveries,
+      { done: (found) => found[0]?.status === 'delivered' },
+    );
     assert.equal(deliveries.length, 1);
     assert.equal(deliveries[0]!.status, 'delivered');
     assert.equal(deliveries[0]!.attempt_count, 0);

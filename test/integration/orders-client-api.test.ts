@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { advance, api, createOrder, type Json, orderBody } from '../helpers/orders.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { until } from '../helpers/until.ts';
 
 describe('order API: webhook URL, labs, overview, webhook deliveries', () => {
   let service: TestService;
@@ -140,12 +141,7 @@ describe('order API: webhook URL, labs, overview, webhook deliveries', () => {
           (d) => d.order_id === order.order_id,
         ),
       );
-    const deadline = Date.now() + 15_000;
-    while ((await ours()).length < 3) {
-      assert.ok(Date.now() < deadline, 'three final outcomes in time');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const deliveries = await ours();
+    const deliveries = await until('three final outcomes', ours, { done: (found) => found.length >= 3 });
     assert.deepEqual(
       deliveries.map((delivery) => delivery.outcome),
       ['delivered', 'rejected', 'delivered'],

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { activationBody, advance, api, createOrder, type Json, simulate } from '../helpers/orders.ts';
-import { serviceSignatureMatches, standardSignatureMatches, waitUntil } from '../helpers/webhook-api.ts';
+import { serviceSignatureMatches, standardSignatureMatches } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { until } from '../helpers/until.ts';
 
 // Lifecycle through simulate, kit activation, results, listing, and the webhook sent for every
 // status change (asserted at a real local receiver). Sandbox timers are off: only the test moves orders.
@@ -244,11 +245,11 @@ describe('order API: lifecycle, simulate, activation, results, listing', () => {
     assert.equal(response.status, 403);
     assert.match(String(response.body.detail), /sandbox/);
     // A production order is paid for at creation: its payment is confirmed without a simulator.
-    await waitUntil(
+    await until(
+      'production order to reach order.payment_complete',
       async () =>
         (await api(service, live, 'GET', `/api/v1/orders/${order.order_id}`)).body.order_status ===
         'order.payment_complete',
-      'production order to reach order.payment_complete',
     );
     const prodHooks = receiver.received.filter((entry) => entry.body.includes(order.order_id));
     assert.equal(prodHooks.length, 0, 'a production order webhook goes to its own developer, not ours');

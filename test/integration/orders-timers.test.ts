@@ -10,8 +10,8 @@ import {
 } from '../helpers/app.ts';
 import { waitForJobsSettled } from '../helpers/jobs.ts';
 import { activationBody, api, createOrder, type Json, simulate } from '../helpers/orders.ts';
-import { waitUntil } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { until } from '../helpers/until.ts';
 
 // Sandbox orders advance on durable timers like a supplier would. One second per step keeps the
 // test short; the realistic default delays are minutes.
@@ -38,15 +38,11 @@ describe('order API: sandbox timers', () => {
 
   test('an order ships on its own, and after activation its results arrive and it completes', async () => {
     const order = await createOrder(service, developer);
-    await waitUntil(
-      statusIs(order.order_id, 'order.delivery_fulfilled'),
-      'the order to be delivered',
-      30_000,
-    );
+    await until('the order to be delivered', statusIs(order.order_id, 'order.delivery_fulfilled'));
     const kitId = String(order.order_items[0]?.supplier_item_id);
     const activated = await api(service, undefined, 'POST', '/api/v1/orders/activate', activationBody(kitId));
     assert.equal(activated.status, 200);
-    await waitUntil(statusIs(order.order_id, 'order.completed'), 'results and completion', 30_000);
+    await until('results and completion', statusIs(order.order_id, 'order.completed'));
     const view = await orderOf(order.order_id);
     const history = (view.status_history as Json[]).map((entry) => String(entry.status)).reverse();
     assert.deepEqual(history, [
@@ -78,11 +74,7 @@ describe('order API: sandbox timers', () => {
     const order = await createOrder(service, developer);
     const jumped = await simulate(service, developer, order.order_id, 'payment_complete');
     assert.equal(jumped.status, 200);
-    await waitUntil(
-      statusIs(order.order_id, 'order.delivery_fulfilled'),
-      'the order to be delivered',
-      30_000,
-    );
+    await until('the order to be delivered', statusIs(order.order_id, 'order.delivery_fulfilled'));
     // Every timer of this order has run (the superseded one included, which found itself stale).
     const timers = await waitForJobsSettled<StepJob>(service.ctx, SANDBOX_STEP_QUEUE, {
       data: { orderId: order.order_id },

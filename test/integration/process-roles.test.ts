@@ -9,6 +9,7 @@ import pg from 'pg';
 import { loadConfig } from '../../src/core/config.ts';
 import { recurringJobs } from '../../src/runtime/workers/index.ts';
 import { childEnvironment, startService } from '../helpers/child-service.ts';
+import { untilDefined } from '../helpers/until.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 const skip = databaseUrl ? false : 'needs PostgreSQL (set DATABASE_URL): split roles share one database';
@@ -21,17 +22,6 @@ async function query<T extends object>(text: string): Promise<T[]> {
     return (await client.query<T>(text)).rows;
   } finally {
     await client.end();
-  }
-}
-
-/** Polls until `check` returns a value, or fails after `limitMs` with what it last saw. */
-async function eventually<T>(what: string, limitMs: number, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
@@ -73,18 +63,26 @@ describe('process roles', { skip }, () => {
           .map((job) => job.queue)
           .sort();
         assert.ok(expected.includes('connectors.maintenance') && !expected.includes('store.maintenance'));
-        const registered = await eventually('schedules registered by the worker', 60_000, async () => {
-          const names = await schedules();
-          return expected.every((name) => names.includes(name)) ? names : undefined;
-        });
+        const registered = await untilDefined(
+          'schedules registered by the worker',
+          async () => {
+            const names = await schedules();
+            return expected.every((name) => names.includes(name)) ? names : undefined;
+          },
+          { intervalMs: 250 },
+        );
         assert.deepEqual(registered, expected);
         // pg-boss turns a due schedule into a job within its cron interval; the worker runs it.
-        await eventually('a recurring job completed by the worker', 150_000, async () => {
-          const rows = await query<{ state: string }>(
-            `SELECT state FROM ${jobsSchema}.job WHERE name = 'data.provider-arrivals' AND state = 'completed'`,
-          );
-          return rows.length > 0 ? true : undefined;
-        }).catch((error: unknown) => {
+        await untilDefined(
+          'a recurring job completed by the worker',
+          async () => {
+            const rows = await query<{ state: string }>(
+              `SELECT state FROM ${jobsSchema}.job WHERE name = 'data.provider-arrivals' AND state = 'completed'`,
+            );
+            return rows.length > 0 ? true : undefined;
+          },
+          { intervalMs: 250, timeoutMs: 150_000 },
+        ).catch((error: unknown) => {
           throw new Error(`${(error as Error).message}\nworker output:\n${output}`);
         });
       } finally {

@@ -20,6 +20,7 @@ import pg from 'pg';
 import { childEnvironment, freePort, runCli } from '../helpers/child-service.ts';
 import { orderBody } from '../helpers/orders.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { untilDefined } from '../helpers/until.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 const skip = databaseUrl ? false : 'needs PostgreSQL (set DATABASE_URL): four processes share one database';
@@ -44,20 +45,6 @@ async function query<T extends object>(text: string, values: unknown[] = []): Pr
     return (await client.query<T>(text, values)).rows;
   } finally {
     await client.end();
-  }
-}
-
-async function waitFor<T>(
-  what: string,
-  limitMs: number,
-  check: () => Promise<T | undefined> | T | undefined,
-) {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
@@ -155,27 +142,36 @@ describe('scale-out: 2 API and 2 worker processes on one PostgreSQL', { skip }, 
       for (const port of apiPorts) {
         const api = spawnRole({ ...env, PORT: String(port) }, 'api');
         roles.push(api);
-        await waitFor(`API process on ${port} ready`, 90_000, async () => {
-          if (api.process.exitCode !== null) throw new Error(`API process exited:\n${api.output()}`);
-          return (await fetch(`http://127.0.0.1:${port}/ready`).then(
-            (r) => r.ok,
-            () => false,
-          ))
-            ? true
-            : undefined;
-        });
+        await untilDefined(
+          `API process on ${port} ready`,
+          async () => {
+            if (api.process.exitCode !== null) throw new Error(`API process exited:\n${api.output()}`);
+            return (await fetch(`http://127.0.0.1:${port}/ready`).then(
+              (r) => r.ok,
+              () => false,
+            ))
+              ? true
+              : undefined;
+          },
+          { intervalMs: 250, timeoutMs: 90_000 },
+        );
       }
       for (let index = 0; index < 2; index++) {
         const worker = spawnRole({ ...env, PORT: '0' }, 'worker');
         roles.push(worker);
         // A worker has no HTTP: it is up once its queue instance is registered in the database.
-        await waitFor(`worker process ${index + 1} registered`, 90_000, async () => {
-          if (worker.process.exitCode !== null) throw new Error(`worker process exited:\n${worker.output()}`);
-          const rows = await query(`SELECT 1 FROM ${jobs}.instance WHERE pid = $1 AND stopped_on IS NULL`, [
-            worker.process.pid,
-          ]);
-          return rows.length > 0 ? true : undefined;
-        });
+        await untilDefined(
+          `worker process ${index + 1} registered`,
+          async () => {
+            if (worker.process.exitCode !== null)
+              throw new Error(`worker process exited:\n${worker.output()}`);
+            const rows = await query(`SELECT 1 FROM ${jobs}.instance WHERE pid = $1 AND stopped_on IS NULL`, [
+              worker.process.pid,
+            ]);
+            return rows.length > 0 ? true : undefined;
+          },
+          { intervalMs: 250, timeoutMs: 90_000 },
+        );
       }
 
       const call = (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) =>
@@ -270,19 +266,23 @@ describe('scale-out: 2 API and 2 worker processes on one PostgreSQL', { skip }, 
       const orderAnswers = await Promise.all(
         Array.from({ length: ORDERS }, async (_, index) => {
           const send = () =>
-            waitFor(`order ${index}`, 30_000, async () => {
-              const response = await call(
-                'POST',
-                '/api/v1/orders',
-                orderBody({ client_order_reference_id: `scale-${index}` }),
-                { 'idempotency-key': `scale-order-${index}` },
-              );
-              const body = (await response.json()) as { order_id?: string };
-              if (response.status === 201 && body.order_id) return body.order_id;
-              // The twin is still creating it: the documented 409, retried.
-              assert.equal(response.status, 409, JSON.stringify(body));
-              return undefined;
-            });
+            untilDefined(
+              `order ${index}`,
+              async () => {
+                const response = await call(
+                  'POST',
+                  '/api/v1/orders',
+                  orderBody({ client_order_reference_id: `scale-${index}` }),
+                  { 'idempotency-key': `scale-order-${index}` },
+                );
+                const body = (await response.json()) as { order_id?: string };
+                if (response.status === 201 && body.order_id) return body.order_id;
+                // The twin is still creating it: the documented 409, retried.
+                assert.equal(response.status, 409, JSON.stringify(body));
+                return undefined;
+              },
+              { intervalMs: 250 },
+            );
           const [first, second] = await Promise.all([send(), send()]);
           assert.equal(first, second, `scale-order-${index}: both answers name one order`);
           return first;
@@ -338,18 +338,22 @@ describe('scale-out: 2 API and 2 worker processes on one PostgreSQL', { skip }, 
           `SELECT data->>'slot' AS slot, count(*) AS n FROM ${jobs}.job WHERE name = $1 AND data->>'name' = $2 GROUP BY 1`,
           [SEND_IT, SWEEP],
         );
-      await waitFor('two occurrences of the minutely schedule, each run', 150_000, async () => {
-        const seen = await occurrences();
-        const runs = await query<{ state: string }>(
-          `SELECT state FROM ${jobs}.job WHERE name = $1 AND singleton_key IS DISTINCT FROM 'start-up'`,
-          [SWEEP],
-        );
-        return seen.length >= 2 &&
-          runs.length === seen.length &&
-          runs.every((run) => run.state === 'completed')
-          ? true
-          : undefined;
-      });
+      await untilDefined(
+        'two occurrences of the minutely schedule, each run',
+        async () => {
+          const seen = await occurrences();
+          const runs = await query<{ state: string }>(
+            `SELECT state FROM ${jobs}.job WHERE name = $1 AND singleton_key IS DISTINCT FROM 'start-up'`,
+            [SWEEP],
+          );
+          return seen.length >= 2 &&
+            runs.length === seen.length &&
+            runs.every((run) => run.state === 'completed')
+            ? true
+            : undefined;
+        },
+        { intervalMs: 250, timeoutMs: 150_000 },
+      );
       const perSlot = await query<{ name: string; slot: string; n: string }>(
         `SELECT data->>'name' AS name, data->>'slot' AS slot, count(*) AS n FROM ${jobs}.job WHERE name = $1 GROUP BY 1, 2`,
         [SEND_IT],

@@ -8,9 +8,10 @@ import { MESSAGES } from '../../src/http/hosted/i18n.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { authenticateUser, callback, decideSandboxConsent, pathOf } from '../helpers/connections.ts';
 import { activationBody, advance, api, createOrder } from '../helpers/orders.ts';
-import { setUrl, waitUntil } from '../helpers/webhook-api.ts';
+import { setUrl } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { formToken } from '../helpers/widget.ts';
+import { until } from '../helpers/until.ts';
 
 describe('a suspended developer', () => {
   let service: TestService;
@@ -20,10 +21,10 @@ describe('a suspended developer', () => {
   const resume = () => service.ctx.developers.setStatus(developer.devId, 'active');
   /** Read through the service: the API answers a suspended developer 403. */
   const eventReaches = (eventId: string, status: string) =>
-    waitUntil(async () => {
+    until(`${eventId} ${status}`, async () => {
       const page = await service.ctx.webhooks.listDeliveries(developer.devId, {});
       return page.deliveries.some((delivery) => delivery.eventId === eventId && delivery.status === status);
-    }, `${eventId} ${status}`);
+    });
   const neutral = (body: string) => {
     assert.ok(body.includes(MESSAGES.en.unavailableTitle), 'the neutral unavailable page');
     assert.doesNotMatch(body, /suspend/i, 'the page does not say why');
@@ -143,12 +144,12 @@ describe('a suspended developer', () => {
       await setUrl(service, developer, receiver.url);
       // Earlier tests' events (orders) waited for a URL; setting one sends them. Let them arrive
       // first, so that only this test's event is held by the suspension below.
-      await waitUntil(async () => {
+      await until('earlier events delivered', async () => {
         const page = await service.ctx.webhooks.listDeliveries(developer.devId, {});
         return page.deliveries.every(
           (delivery) => delivery.status !== 'pending' && delivery.status !== 'held',
         );
-      }, 'earlier events delivered');
+      });
       await suspend();
       let held = '';
       const isHeldEvent = (request: { headers: Record<string, unknown> }) =>

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { until } from '../helpers/until.ts';
 
 /**
  * Durability end to end: the real service as a child process, 1,000 events pending or in flight,
@@ -65,19 +66,22 @@ async function startServer(): Promise<void> {
   child.stderr?.on('data', (chunk: Buffer) => {
     childLog += chunk.toString();
   });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`the service exited during start-up (${child.exitCode}):\n${childLog.slice(-3000)}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/ready`)).status === 200) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline)
-      throw new Error(`the service was not ready within 90 s:\n${childLog.slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const running = child;
+  await until(
+    'the service to be ready',
+    async () => {
+      if (running.exitCode !== null)
+        throw new Error(
+          `the service exited during start-up (${running.exitCode}):\n${childLog.slice(-3000)}`,
+        );
+      try {
+        return (await fetch(`http://127.0.0.1:${port}/ready`)).status === 200;
+      } catch {
+        return false; // Not listening yet.
+      }
+    },
+    { timeoutMs: 90_000, intervalMs: 200, show: () => `not ready; its log:\n${childLog.slice(-3000)}` },
+  );
 }
 
 async function killServer(signal: NodeJS.Signals): Promise<void> {

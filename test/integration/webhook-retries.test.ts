@@ -4,8 +4,9 @@ import { buildHealthcheckEvent, healthcheckEnvelope } from '../../src/features/w
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { DELIVERY_QUEUE, SLOW_DELIVERY_QUEUE } from '../../src/features/webhooks/outbox.ts';
 import { unsettledJobs } from '../helpers/jobs.ts';
-import { call, setUrl, waitForDelivery, waitUntil } from '../helpers/webhook-api.ts';
+import { call, setUrl, waitForDelivery } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { until } from '../helpers/until.ts';
 
 /**
  * Retry behaviour against a real receiver. The published schedule is scaled down 1000x
@@ -148,10 +149,9 @@ describe('webhook retries', () => {
     target.setDefault(503);
     await setUrl(service, developer, target.url);
     const eventId = await sendTest(developer);
-    await waitUntil(
-      async () => (await call(service, developer, 'GET', '/v2/webhook')).body.status === 'disabled',
+    await until(
       'the destination to be disabled',
-      60_000,
+      async () => (await call(service, developer, 'GET', '/v2/webhook')).body.status === 'disabled',
     );
     const held = await waitForDelivery(
       service,
@@ -295,10 +295,10 @@ describe('webhook retries: schedule exhaustion and slow receivers', () => {
 
 /** Waits until no delivery job is waiting (deferred retries included) or running, in either lane. */
 async function waitForEmptyDeliveryQueues(service: TestService) {
-  await waitUntil(async () => {
+  await until('both delivery lanes to be empty', async () => {
     for (const queue of [DELIVERY_QUEUE, SLOW_DELIVERY_QUEUE]) {
       if ((await unsettledJobs(service.ctx, queue)).length > 0) return false;
     }
     return true;
-  }, 'both delivery lanes to be empty');
+  });
 }

@@ -12,11 +12,9 @@ import { Menstruation } from '../../src/model/menstruation.ts';
 import { PlannedWorkoutDetails } from '../../src/model/planned-workout.ts';
 import { undeclaredKeys } from '../../src/model/schema-walk.ts';
 import { garminNormalizers } from '../../src/providers/garmin/normalize/index.ts';
-import {
-  fromGarminWorkout,
-  garminPlanRefusal,
-  toGarminWorkout,
-} from '../../src/providers/garmin/training.ts';
+import { garminPlanRefusal } from '../../src/providers/garmin/training.ts';
+import { fromGarminWorkout } from '../../src/providers/garmin/training-from-garmin.ts';
+import { toGarminWorkout } from '../../src/providers/garmin/training-to-garmin.ts';
 import type { NormalizeContext } from '../../src/provider-kit/normalize/normalize.ts';
 import { workoutProblem } from '../fakes/garmin-training.ts';
 

@@ -6,7 +6,9 @@ import { buildActivity, localDayOf, selectCumulative } from '../../src/features/
 import { recordProblem } from '../../src/model/plausibility.ts';
 import { parseHealthConnectUpload } from '../../src/provider-kit/mobile/health-connect.ts';
 import { type MobileSample, parsePlatformTime } from '../../src/provider-kit/mobile/samples.ts';
-import { appleMobile, readAppleRecord, readAppleWorkout } from '../../src/providers/apple/mobile.ts';
+import { appleMobile } from '../../src/providers/apple/mobile.ts';
+import { readAppleRecord } from '../../src/providers/apple/records.ts';
+import { readAppleWorkout } from '../../src/providers/apple/workouts.ts';
 
 const sample = (
   source: string,

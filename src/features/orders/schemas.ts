@@ -1,11 +1,15 @@
-// TypeBox schemas for the order API (property names: docs/wire-contract.md#lab-orders). They validate
-// parameters, shape responses (nothing outside a schema is serialised) and feed the OpenAPI document.
+// TypeBox schemas for orders on the order API (property names: docs/wire-contract.md#lab-orders): labs,
+// creating, reading and listing orders, the sandbox simulation. They validate parameters, shape
+// responses (nothing outside a schema is serialised) and feed the OpenAPI document. Kit activation
+// and results: result-schemas.ts; the client's own account: client-schemas.ts; the catalog:
+// catalog-schemas.ts.
 import Type from 'typebox';
 import { Currency } from './catalog-schemas.ts';
 import { COLLECTION_TYPES } from './domain/catalog.ts';
 import { ESCALATION_LEVELS } from './domain/events.ts';
-import { ORDER_EVENTS, ORDER_STATUSES, RESULTS_EVENTS, RESULTS_STATUSES } from './domain/statuses.ts';
+import { ORDER_EVENTS, RESULTS_EVENTS } from './domain/statuses.ts';
 import { DEFAULT_IDEMPOTENCY_TTL_HOURS } from './settings.ts';
+import { Cursor, OrderStatus, PageLimit, ResultsStatus } from './schema-parts.ts';
 
 const Address = Type.Object(
   {
@@ -113,9 +117,6 @@ export const IdempotencyHeaders = Type.Object({
   ),
 });
 
-const OrderStatus = Type.Enum(ORDER_STATUSES);
-const ResultsStatus = Type.Enum(RESULTS_STATUSES);
-
 const OrderItem = Type.Object(
   {
     order_item_id: Type.String(),
@@ -193,11 +194,6 @@ export const OrderParams = Type.Object({
   orderID: Type.String({ description: 'Order id (numeric string)' }),
 });
 
-const PageLimit = Type.Optional(
-  Type.Integer({ minimum: 1, maximum: 100, description: 'Page size, 1-100, default 25' }),
-);
-const Cursor = Type.Optional(Type.String({ description: 'next_cursor from the previous page (opaque)' }));
-
 export const OrderListQuery = Type.Object({
   limit: PageLimit,
   cursor: Cursor,
@@ -249,162 +245,3 @@ export const SimulateBody = Type.Object({
   ),
 });
 export const SimulateResponse = Type.Object({ order_id: Type.String(), applied_event: Type.String() });
-
-export const ActivationBody = Type.Unknown({
-  title: 'ActivationContextDTO',
-  description:
-    'supplier_kit_id (the kit id), collection_date? (RFC 3339), address (AddressDTO, required), recipient? ' +
-    '{first_name?, last_name?, email, date_of_birth, gender_at_birth, phone_number}: the test taker, when not the ' +
-    'order recipient. Invalid fields: 400 with invalid_fields.',
-});
-export const ActivationResponse = Type.Object({
-  kit_id: Type.String(),
-  message: Type.String(),
-  success: Type.Boolean(),
-  test_taker_id: Type.String({ description: 'Tributary extension: the id both results endpoints require' }),
-});
-
-export const ResultListQuery = Type.Object({
-  limit: PageLimit,
-  cursor: Cursor,
-  status: Type.Optional(Type.String({ description: 'A results status, e.g. results.results_ready' })),
-});
-
-export const ResultListResponse = Type.Object({
-  results: Type.Array(
-    Type.Object(
-      {
-        order_item_id: Type.String(),
-        order_id: Type.String(),
-        variant_id: Type.String(),
-        product_name: Type.Optional(Type.String()),
-        results_status: ResultsStatus,
-        is_acknowledged: Type.Boolean(),
-        test_taker_id: Type.Optional(Type.String()),
-        updated_at: Type.String(),
-      },
-      { title: 'ResultSummary' },
-    ),
-  ),
-  next_cursor: Type.Optional(Type.String()),
-});
-
-export const ResultParams = Type.Object({
-  orderItemID: Type.String({ description: 'Order item id (numeric string)' }),
-});
-export const TestTakerQuery = Type.Object({
-  test_taker_id: Type.String({ description: 'Required: the id created at kit activation' }),
-});
-
-export const ResultsBundle = Type.Object(
-  {
-    resourceType: Type.Literal('Bundle'),
-    id: Type.String(),
-    identifier: Type.Object({ system: Type.String(), value: Type.String() }),
-    type: Type.Literal('collection'),
-    timestamp: Type.String(),
-    entry: Type.Array(
-      Type.Object({
-        fullUrl: Type.String(),
-        resource: Type.Unknown({
-          description:
-            'DiagnosticReport, Patient or Observation (valueQuantity, referenceRange, interpretation)',
-        }),
-      }),
-    ),
-  },
-  { title: 'FHIR R4 Bundle' },
-);
-
-export const AcknowledgeResponse = Type.Object({ status: Type.Literal('acknowledged') });
-
-export const ResultsLinkResponse = Type.Object(
-  {
-    download_url: Type.String({ description: 'Serves the FHIR bundle without credentials until expires_at' }),
-    expires_at: Type.String({ description: 'ISO 8601, 15 minutes after the request' }),
-    format: Type.Literal('json'),
-  },
-  { title: 'GetResultsURLResponse' },
-);
-
-export const DownloadQuery = Type.Object({
-  test_taker_id: Type.String(),
-  expires: Type.String({ description: 'Unix seconds (part of the signed link)' }),
-  signature: Type.String({ description: 'Part of the signed link' }),
-});
-
-export const ClientResponse = Type.Object(
-  {
-    client_id: Type.String({ description: 'Your dev-id' }),
-    customer_id: Type.String({ description: 'Your dev-id (one account level here)' }),
-    webhook_url: Type.String({ description: 'The active destination, or "" when none' }),
-  },
-  { title: 'ClientResponse' },
-);
-
-export const UpdateWebhookUrlBody = Type.Object({
-  webhook_url: Type.Optional(
-    Type.String({
-      maxLength: 2048,
-      description:
-        'The destination for every webhook of this dev-id; "" switches it off. Production: https only, no private addresses',
-    }),
-  ),
-});
-
-export const OverviewQuery = Type.Object({
-  since: Type.Optional(Type.String({ description: 'RFC 3339; default: until minus 7 days' })),
-  until: Type.Optional(Type.String({ description: 'RFC 3339; default: now' })),
-});
-
-export const OverviewResponse = Type.Object(
-  {
-    orders: Type.Object({
-      total: Type.Integer(),
-      by_status: Type.Record(Type.String(), Type.Integer(), { description: 'Orders by current status' }),
-    }),
-    results: Type.Object({
-      total: Type.Integer({ description: 'Items of the window’s orders whose results arrived' }),
-      missing: Type.Integer({ description: 'Items of delivered orders still waiting for results' }),
-    }),
-    webhooks: Type.Object({
-      failed_total: Type.Integer({ description: 'Order webhooks rejected or dead-lettered' }),
-      daily: Type.Array(Type.Object({ date: Type.String(), failed: Type.Integer() })),
-    }),
-  },
-  { title: 'OverviewResponse' },
-);
-
-export const DeliveriesQuery = Type.Object({
-  outcome: Type.Optional(
-    Type.String({
-      description:
-        'delivered, rejected, invalid, dead_lettered, replayed, or failed (rejected|invalid|dead_lettered)',
-    }),
-  ),
-  limit: PageLimit,
-  cursor: Type.Optional(Type.String({ description: 'event_id from the previous page’s next_cursor' })),
-});
-
-export const DeliveriesResponse = Type.Object(
-  {
-    deliveries: Type.Array(
-      Type.Object(
-        {
-          event_id: Type.String(),
-          event_type: Type.String(),
-          order_id: Type.String(),
-          order_item_id: Type.String({ description: 'Empty for order-level events' }),
-          outcome: Type.String(),
-          final_status_code: Type.Union([Type.Integer(), Type.Null()]),
-          attempts: Type.Integer(),
-          completed_at: Type.String(),
-          event_created_at: Type.String(),
-        },
-        { title: 'WebhookDelivery' },
-      ),
-    ),
-    next_cursor: Type.Optional(Type.String()),
-  },
-  { title: 'WebhookDeliveriesResponse' },
-);

@@ -22,33 +22,37 @@ import {
 } from '../../features/orders/catalog-schemas.ts';
 import { parseIdempotencyKey } from '../../features/orders/idempotency.ts';
 import {
+  ClientResponse,
+  DeliveriesQuery,
+  DeliveriesResponse,
+  OverviewQuery,
+  OverviewResponse,
+  UpdateWebhookUrlBody,
+} from '../../features/orders/client-schemas.ts';
+import {
   AcknowledgeResponse,
   ActivationBody,
   ActivationResponse,
+  DownloadQuery,
+  ResultListQuery,
+  ResultListResponse,
+  ResultParams,
+  ResultsBundle,
+  ResultsLinkResponse,
+  TestTakerQuery,
+} from '../../features/orders/result-schemas.ts';
+import {
   CreateOrderBody,
   CreateOrderResponse,
   IdempotencyHeaders,
+  LabsQuery,
+  LabsResponse,
   OrderListQuery,
   OrderListResponse,
   OrderParams,
   OrderResponse,
-  ResultListQuery,
-  ResultListResponse,
-  ClientResponse,
-  DeliveriesQuery,
-  DeliveriesResponse,
-  DownloadQuery,
-  LabsQuery,
-  LabsResponse,
-  OverviewQuery,
-  OverviewResponse,
-  ResultParams,
-  ResultsBundle,
-  ResultsLinkResponse,
   SimulateBody,
-  UpdateWebhookUrlBody,
   SimulateResponse,
-  TestTakerQuery,
 } from '../../features/orders/schemas.ts';
 
 const tags = ['orders'];
