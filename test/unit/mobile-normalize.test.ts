@@ -264,6 +264,36 @@ describe('mobile normalization', () => {
       { numRuns: 300 },
     );
   });
+
+  test('objects whose toString is not a function, and prototype names as values, fail their record only', () => {
+    // Found by the property above (seed -1626183792): `{"toString": null}` in a workout's field
+    // threw a TypeError out of the whole upload.
+    const hostile = [{ toString: null }, [{ toString: null }], { valueOf: null, toString: null }];
+    const fields = ['uuid', 'startDate', 'endDate', 'sourceName', 'device', 'workoutActivityType', 'value'];
+    const workout = {
+      workoutActivityType: 'HKWorkoutActivityTypeRunning',
+      startDate: '2026-11-20 08:00:00 +0100',
+      endDate: '2026-11-20 09:00:00 +0100',
+    };
+    for (const field of fields)
+      for (const value of hostile) {
+        const upload = { records: [], workouts: [{ ...workout, [field]: value }], activity_summaries: [] };
+        for (const parse of [appleMobile.parseUpload, parseHealthConnectUpload])
+          assert.doesNotThrow(() => parse(upload, NOW), `${field} = ${JSON.stringify(value)}`);
+      }
+    const sleep = (value: unknown) => ({
+      type: 'HKCategoryTypeIdentifierSleepAnalysis',
+      value,
+      startDate: '2026-11-20 01:00:00 +0100',
+      endDate: '2026-11-20 02:00:00 +0100',
+      sourceName: 'Watch',
+    });
+    for (const value of ['toString', '__proto__', 'constructor', { toString: null }]) {
+      const batch = appleMobile.parseUpload({ records: [sleep(value)] }, NOW);
+      assert.equal(batch.samples.length, 0, `sleep value ${JSON.stringify(value)} is no stage`);
+      assert.equal(batch.invalid.length, 1);
+    }
+  });
 });
 
 describe('Apple workouts: a zero distance is no measurement', () => {

@@ -11,6 +11,7 @@ import {
   emptyBatch,
   type MobileBatch,
   type MobileKind,
+  lookupOwn,
   MobileRecordError,
   type MobileSample,
   type MobileSource,
@@ -330,7 +331,7 @@ const READERS: Record<string, Reader> = {
       kind: 'menstrual_flow',
       ...instant(record),
       value: null,
-      level: FLOWS[String(record.flow ?? 0)] ?? 0,
+      level: lookupOwn(FLOWS, record.flow ?? 0) ?? 0,
     },
   ],
   SleepSession: (record, base) => {

@@ -207,6 +207,26 @@ export function optionalString(record: Record<string, unknown>, field: string): 
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
+/**
+ * An entry of a fixed table looked up by an uploaded value: only the table's own keys count, so
+ * "toString" or "__proto__" find nothing, and an object (whose `toString` may be anything) is no key.
+ */
+export function lookupOwn<T>(table: Readonly<Record<string, T>>, value: unknown): T | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const key = String(value);
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/** An uploaded value as text for a message: never throws, whatever the value is. */
+export function textOf(value: unknown): string {
+  if (value === null || typeof value !== 'object') return String(value);
+  try {
+    return JSON.stringify(value).slice(0, 200);
+  } catch {
+    return typeof value;
+  }
+}
+
 /** A number, or a decimal string (export attributes); null when absent. */
 export function numberOf(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;

@@ -1,10 +1,12 @@
 // HealthKit quantity and category samples, and the day's Activity rings (an activity summary).
 import {
   type MobileSample,
+  lookupOwn,
   MobileRecordError,
   numberOf,
   optionalString,
   requireString,
+  textOf,
 } from '../../provider-kit/mobile/samples.ts';
 import { FLOW_VALUES, QUANTITIES, SLEEP_VALUES } from './record-types.ts';
 import { idOf, span } from './sample-fields.ts';
@@ -29,14 +31,14 @@ export function readAppleRecord(record: Json): MobileSample[] {
     return [{ ...base, kind: quantity.kind, value }];
   }
   if (type === 'HKCategoryTypeIdentifierSleepAnalysis') {
-    const level = SLEEP_VALUES[String(record.value)];
-    if (level === undefined) throw new MobileRecordError(`sleep value ${String(record.value)} is not known`);
+    const level = lookupOwn(SLEEP_VALUES, record.value);
+    if (level === undefined) throw new MobileRecordError(`sleep value ${textOf(record.value)} is not known`);
     return [{ ...base, kind: 'sleep', value: null, level }];
   }
   if (type === 'HKCategoryTypeIdentifierMenstrualFlow') {
-    const level = FLOW_VALUES[String(record.value)];
+    const level = lookupOwn(FLOW_VALUES, record.value);
     if (level === undefined)
-      throw new MobileRecordError(`menstrual flow ${String(record.value)} is not known`);
+      throw new MobileRecordError(`menstrual flow ${textOf(record.value)} is not known`);
     return [{ ...base, kind: 'menstrual_flow', value: null, level }];
   }
   return [];

@@ -10,8 +10,21 @@ export function idOf(record: Json, fields: readonly string[]): string {
   const uuid = optionalString(record, 'uuid');
   if (uuid) return uuid;
   let text = '';
-  for (const field of fields) text += `${String(record[field] ?? '')}\u0000`;
+  for (const field of fields) text += `${identityText(record[field])}\u0000`;
   return `h:${hash('sha256', text, 'base64url').slice(0, 32)}`;
+}
+
+/**
+ * A field's text in the identity hash: `String()` as always (ids already stored stay the same),
+ * but JSON where `String()` throws — an uploaded object whose `toString` is not a function
+ * (`{"toString": null}`) must fail its record as invalid, not the whole upload with a TypeError.
+ */
+function identityText(value: unknown): string {
+  try {
+    return String(value ?? '');
+  } catch {
+    return JSON.stringify(value) ?? '';
+  }
 }
 
 export function span(record: Json) {

@@ -36,7 +36,9 @@ export function sourceOf(record: Json): MobileSource {
 
 function cachedSource(record: Json): MobileSource {
   const key =
-    typeof record.device === 'object' ? null : `${String(record.sourceName)}\u0000${String(record.device)}`;
+    typeof record.device === 'object' || typeof record.sourceName === 'object'
+      ? null
+      : `${String(record.sourceName)}\u0000${String(record.device)}`;
   const known = key === null ? undefined : sources.get(key);
   if (known) return known;
   const source = readSource(record);
