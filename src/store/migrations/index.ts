@@ -19,6 +19,7 @@ import * as labReports from './0019_lab_reports.ts';
 import * as webhookOutboxRelay from './0020_webhook_outbox_relay.ts';
 import * as mobileUploadLimits from './0022_mobile_upload_limits.ts';
 import * as labReportFilesBytes from './0023_lab_report_files_bytes.ts';
+import * as usersToConnections from './0024_users_to_connections.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0020_webhook_outbox_relay': webhookOutboxRelay,
   '0022_mobile_upload_limits': mobileUploadLimits,
   '0023_lab_report_files_bytes': labReportFilesBytes,
+  '0024_users_to_connections': usersToConnections,
 };
