@@ -56,7 +56,7 @@ async function serveTributary() {
     await ctx.developers.setHourlyDaysLimit(created.developer.id, 2_000_000_000);
     const userIds: string[] = [];
     for (let index = 0; index < Number(process.env.BENCH_USERS ?? 1); index++) {
-      const link = await ctx.connections.createAuthLink({
+      const link = await ctx.connecting.createAuthLink({
         developerId: created.developer.id,
         resource: 'SANDBOX',
       });
@@ -65,7 +65,7 @@ async function serveTributary() {
       >[1];
       const runtimeDeps = { config, clock: ctx.clock, secretBox: ctx.secretBox };
       const back = new URL(decideConsent(runtimeDeps, consent, 'approve', newSandboxAccount()));
-      const outcome = await ctx.connections.completeCallback(
+      const outcome = await ctx.connecting.completeCallback(
         back.pathname.split('/').pop() ?? '',
         Object.fromEntries(back.searchParams),
       );

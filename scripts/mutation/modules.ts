@@ -45,7 +45,7 @@ export const MUTATION_MODULES: MutationModule[] = [
   },
   {
     name: 'deletion',
-    mutate: ['src/features/connections/lifecycle.ts'],
+    mutate: ['src/features/connecting/lifecycle.ts'],
     tests: ['test/integration/connection-lifecycle.test.ts'],
   },
   {

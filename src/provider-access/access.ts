@@ -155,7 +155,7 @@ export function createProviderAccess(deps: ProviderAccessDeps) {
         ]),
       );
     },
-    /** The connections feature registers how a broken connection is recorded and announced. */
+    /** The connecting feature registers how a broken connection is recorded and announced. */
     onConnectionBroken(handler: ConnectionBrokenHandler): void {
       brokenHandler = handler;
     },

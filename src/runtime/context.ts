@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../features/context.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
-import { createConnectorsService } from '../features/sync/service.ts';
+import { createConnectorsService } from '../features/connectors/service.ts';
 import { createSecretBox } from '../core/secret-box.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { createConnectionsService } from '../features/connections/service.ts';
+import { createConnectingService } from '../features/connecting/service.ts';
 import { createDashboardService } from '../features/dashboard/service.ts';
 import { createDataService } from '../features/data/service.ts';
 import { createWorkoutsService } from '../features/workouts/service.ts';
@@ -15,8 +15,8 @@ import { createLabReportsService } from '../features/lab-reports/service.ts';
 import { labReportSettings } from '../features/lab-reports/settings.ts';
 import { createMobileService } from '../features/mobile/service.ts';
 import { createOrdersService } from '../features/orders/service.ts';
-import { createUsersService } from '../features/users/service.ts';
-import { recordDeliveries, withheldByUserState } from '../features/users/webhook-hooks.ts';
+import { createConnectionsService } from '../features/connections/service.ts';
+import { recordDeliveries, withheldByConnectionState } from '../features/connections/webhook-hooks.ts';
 import { createWebhooksService } from '../features/webhooks/service.ts';
 import { createWidgetService } from '../features/widget/service.ts';
 import { createProviderAccess } from '../provider-access/access.ts';
@@ -44,9 +44,9 @@ export function createContext(deps: {
     clock,
     log: deps.log,
     config: deps.config,
-    // The engine never touches `users`: data about a user goes out only while the user is active,
-    // and a delivery stamps the user's last_webhook_update.
-    hooks: { suppress: withheldByUserState, afterDelivery: recordDeliveries },
+    // The engine never touches `connections`: data about a connection goes out only while it is
+    // active, and a delivery stamps its last_webhook_update.
+    hooks: { suppress: withheldByConnectionState, afterDelivery: recordDeliveries },
   });
   const providers = createProviderCatalog(deps.config);
   const providerAccess = createProviderAccess({
@@ -58,7 +58,7 @@ export function createContext(deps: {
     providers,
   });
   const integrations = createIntegrationsService({ db, providers, clock, publicUrl: deps.config.publicUrl });
-  const connections = createConnectionsService({
+  const connecting = createConnectingService({
     db,
     config: deps.config,
     clock,
@@ -78,7 +78,7 @@ export function createContext(deps: {
     jobs: deps.jobs,
     providers,
     access: providerAccess,
-    connections,
+    connecting,
   });
   const data = createDataService({
     db,
@@ -119,9 +119,9 @@ export function createContext(deps: {
     providers,
     providerAccess,
     integrations,
-    users: createUsersService({ db }),
-    connections,
-    widget: createWidgetService({ db, clock, config: deps.config, providers, integrations, connections }),
+    connections: createConnectionsService({ db }),
+    connecting,
+    widget: createWidgetService({ db, clock, config: deps.config, providers, integrations, connecting }),
     orders: createOrdersService({ db, jobs: deps.jobs, clock, config: deps.config, log: deps.log, webhooks }),
     data,
     // Registers its planned workouts with the data feature's reads and events as it is built.
@@ -146,7 +146,7 @@ export function createContext(deps: {
       jobs: deps.jobs,
       providers,
       integrations,
-      connections,
+      connecting,
       data,
     }),
   };

@@ -9,7 +9,7 @@ import { dataSettings } from '../features/data/settings.ts';
 import { labReportSettings } from '../features/lab-reports/settings.ts';
 import { mobileSettings } from '../features/mobile/settings.ts';
 import { orderSettings } from '../features/orders/settings.ts';
-import { providerSyncSettings, syncSettings } from '../features/sync/settings.ts';
+import { providerSyncSettings, syncSettings } from '../features/connectors/settings.ts';
 import { webhookSettings } from '../features/webhooks/settings.ts';
 import { hostedSettings } from '../http/hosted/settings.ts';
 import { providerHttpSettings, providerSettings } from '../provider-access/settings.ts';

@@ -140,7 +140,7 @@ describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
     await confirm.click();
     await page.getByText(`User ${leavingUser} was deauthenticated.`).waitFor();
     const gone = await service.ctx.db
-      .selectFrom('users')
+      .selectFrom('connections')
       .select('id')
       .where('id', '=', leavingUser)
       .executeTakeFirst();

@@ -114,8 +114,13 @@ export function runConnectorPath<F extends ConnectorFake>(spec: ConnectorCase<F>
       }));
     };
     const userStatus = async () =>
-      (await service.ctx.db.selectFrom('users').select('status').where('id', '=', userId).executeTakeFirst())
-        ?.status;
+      (
+        await service.ctx.db
+          .selectFrom('connections')
+          .select('status')
+          .where('id', '=', userId)
+          .executeTakeFirst()
+      )?.status;
 
     before(async () => {
       fake = await spec.startFake();

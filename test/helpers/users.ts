@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../src/runtime/context.ts';
-import type { UserStatus } from '../../src/features/users/tables.ts';
+import type { ConnectionStatus } from '../../src/features/connections/tables.ts';
 
 /**
  * A user row written straight into the store, for states no public flow reaches quickly (an
@@ -12,14 +12,14 @@ export async function insertUser(
   input: {
     developerId: string;
     provider: string;
-    status?: UserStatus;
+    status?: ConnectionStatus;
     active?: boolean;
     referenceId?: string;
   },
 ): Promise<string> {
   const id = randomUUID();
   await ctx.db
-    .insertInto('users')
+    .insertInto('connections')
     .values({
       id,
       developer_id: input.developerId,

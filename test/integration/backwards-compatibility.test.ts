@@ -152,7 +152,7 @@ describe('backwards compatibility with the older contract', () => {
     // An on-device source: nothing is fetched on read, so the read shows exactly what was stored.
     const appleUser = await insertUser(service.ctx, { developerId: developer.devId, provider: 'APPLE' });
     const user = await service.ctx.db
-      .selectFrom('users')
+      .selectFrom('connections')
       .selectAll()
       .where('id', '=', appleUser)
       .executeTakeFirstOrThrow();

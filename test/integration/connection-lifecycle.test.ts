@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { createLogger } from '../../src/core/log.ts';
-import { createLifecycle } from '../../src/features/connections/lifecycle.ts';
+import { createLifecycle } from '../../src/features/connecting/lifecycle.ts';
 import { insertRawPayload } from '../../src/features/data/repo.ts';
 import {
   type FakeOAuthProvider,
@@ -234,11 +234,11 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
     const { userId } = await connectSandboxUser(service.app, dev);
     const marked = await service.ctx.db
       .transaction()
-      .execute((trx) => service.ctx.connections.markConnectionBroken(trx, userId, 'refresh token rejected'));
+      .execute((trx) => service.ctx.connecting.markConnectionBroken(trx, userId, 'refresh token rejected'));
     assert.equal(marked, true);
     const again = await service.ctx.db
       .transaction()
-      .execute((trx) => service.ctx.connections.markConnectionBroken(trx, userId, 'refresh token rejected'));
+      .execute((trx) => service.ctx.connecting.markConnectionBroken(trx, userId, 'refresh token rejected'));
     assert.equal(again, false, 'only on the transition');
     const info = (await userInfo(userId)).json();
     assert.equal(info.is_authenticated, false);
@@ -251,7 +251,7 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
     const userId = await connectOura('revoked-at-provider');
     const marked = await service.ctx.db
       .transaction()
-      .execute((trx) => service.ctx.connections.markAccessRevoked(trx, userId));
+      .execute((trx) => service.ctx.connecting.markAccessRevoked(trx, userId));
     assert.equal(marked, true);
     const tokens = await service.ctx.db
       .selectFrom('provider_tokens')
@@ -260,7 +260,7 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
       .execute();
     assert.equal(tokens.length, 0);
     const row = await service.ctx.db
-      .selectFrom('users')
+      .selectFrom('connections')
       .select('status')
       .where('id', '=', userId)
       .executeTakeFirstOrThrow();
@@ -276,23 +276,23 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
       service.ctx.db.transaction().execute(work);
     assert.equal(
       await inTransaction((trx) =>
-        service.ctx.connections.markConnectionBroken(trx, userId, 'refresh refused'),
+        service.ctx.connecting.markConnectionBroken(trx, userId, 'refresh refused'),
       ),
       true,
     );
-    assert.equal(await inTransaction((trx) => service.ctx.connections.markAccessRevoked(trx, userId)), true);
+    assert.equal(await inTransaction((trx) => service.ctx.connecting.markAccessRevoked(trx, userId)), true);
     assert.equal(
-      await inTransaction((trx) => service.ctx.connections.markAccessRevoked(trx, userId)),
+      await inTransaction((trx) => service.ctx.connecting.markAccessRevoked(trx, userId)),
       false,
       'only on the transition',
     );
     assert.equal(
-      await inTransaction((trx) => service.ctx.connections.markConnectionBroken(trx, userId, 'again')),
+      await inTransaction((trx) => service.ctx.connecting.markConnectionBroken(trx, userId, 'again')),
       false,
       'a revoked connection is not broken again',
     );
     const status = await service.ctx.db
-      .selectFrom('users')
+      .selectFrom('connections')
       .select('status')
       .where('id', '=', userId)
       .executeTakeFirstOrThrow();
@@ -300,7 +300,7 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
     await waitForEvent('access_revoked', userId);
     const pending = await authenticateUser(service.app, dev, 'OURA');
     assert.equal(
-      await inTransaction((trx) => service.ctx.connections.markAccessRevoked(trx, pending.userId)),
+      await inTransaction((trx) => service.ctx.connecting.markAccessRevoked(trx, pending.userId)),
       false,
       'a user still connecting has no access to revoke',
     );
@@ -366,8 +366,8 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
     const rows = await service.ctx.db.selectFrom('sdk_auth_tokens').selectAll().execute();
     assert.equal(JSON.stringify(rows).includes(body.token), false);
     assert.ok(rows.some((row) => row.token_hash === createHash('sha256').update(body.token).digest('hex')));
-    assert.equal(await service.ctx.connections.consumeSdkToken(body.token), dev.devId);
-    assert.equal(await service.ctx.connections.consumeSdkToken(body.token), undefined, 'single use');
+    assert.equal(await service.ctx.connecting.consumeSdkToken(body.token), dev.devId);
+    assert.equal(await service.ctx.connecting.consumeSdkToken(body.token), undefined, 'single use');
     const anonymous = await service.app.inject({ method: 'POST', url: '/v2/auth/generateAuthToken' });
     assert.equal(anonymous.statusCode, 401);
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createSecretBox } from '../../src/core/secret-box.ts';
-import { EXPIRE_AUTH_SESSION_QUEUE } from '../../src/features/connections/ports.ts';
+import { EXPIRE_AUTH_SESSION_QUEUE } from '../../src/features/connecting/ports.ts';
 import {
   type FakeOAuthProvider,
   fakeEnv,
@@ -335,7 +335,7 @@ describe('connections: auth links, OAuth callback, reconnection', () => {
     );
     assert.equal(event.reason, 'expired');
     assert.equal(
-      await service.ctx.connections.expireAuthSession(session.id),
+      await service.ctx.connecting.expireAuthSession(session.id),
       false,
       'a session is expired once',
     );

@@ -3,7 +3,11 @@
 // parks the chain until the window reopens, a refused connection stops it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BACKFILL_QUEUE, type BackfillJob, type BackfillSync } from '../../src/features/sync/backfill.ts';
+import {
+  BACKFILL_QUEUE,
+  type BackfillJob,
+  type BackfillSync,
+} from '../../src/features/connectors/backfill.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
 import { ProviderDataError } from '../../src/provider-kit/data-source.ts';
 import { createDeveloper, startTestService, type TestService } from '../helpers/app.ts';

@@ -121,7 +121,7 @@ describe('FITBIT with a scope left unticked, and notifications with the wrong se
     assert.equal(sleep.statusCode, 200, sleep.body);
     assert.ok((sleep.json() as { data: unknown[] }).data.length > 0);
     const row = await service.ctx.db
-      .selectFrom('users')
+      .selectFrom('connections')
       .select('status')
       .where('id', '=', userId)
       .executeTakeFirst();

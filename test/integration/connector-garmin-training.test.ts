@@ -215,7 +215,7 @@ describe('GARMIN Training API: planned workouts', () => {
       async () =>
         (
           await service.ctx.db
-            .selectFrom('users')
+            .selectFrom('connections')
             .select('scopes')
             .where('id', '=', userId)
             .executeTakeFirst()

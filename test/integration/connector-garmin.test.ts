@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { NOTIFICATION_QUEUE } from '../../src/features/sync/notifications.ts';
+import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
 import type { ProviderDataType } from '../../src/provider-kit/types.ts';
 import { followAuthorize, providerEnv } from '../fakes/fake-server.ts';
@@ -303,7 +303,7 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
       ),
     );
     const row = await service.ctx.db
-      .selectFrom('users')
+      .selectFrom('connections')
       .select(['scopes', 'status'])
       .where('id', '=', userId)
       .executeTakeFirst();
@@ -322,8 +322,13 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
         (await pending()).length === 0,
     );
     const status = async () =>
-      (await service.ctx.db.selectFrom('users').select('status').where('id', '=', userId).executeTakeFirst())
-        ?.status;
+      (
+        await service.ctx.db
+          .selectFrom('connections')
+          .select('status')
+          .where('id', '=', userId)
+          .executeTakeFirst()
+      )?.status;
     assert.equal(await status(), 'active');
     const real = await fake.deregister();
     assert.equal(real.status, 200, real.responseBody);

@@ -117,7 +117,7 @@ describe('provider notifications: verification and provider events', () => {
   test('an athlete withdrawing access marks the connection revoked and sends access_revoked', async () => {
     const userId = await insertUser(service.ctx, { developerId: developer.devId, provider: 'STRAVA' });
     await service.ctx.db
-      .updateTable('users')
+      .updateTable('connections')
       .set({ provider_user_id: '777' })
       .where('id', '=', userId)
       .execute();
@@ -159,7 +159,7 @@ describe('provider notifications: verification and provider events', () => {
       `access_revoked for ${userId}`,
     );
     const user = await service.ctx.db
-      .selectFrom('users')
+      .selectFrom('connections')
       .select('status')
       .where('id', '=', userId)
       .executeTakeFirst();

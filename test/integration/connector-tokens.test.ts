@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTokenManager, MAX_REFRESH_FAILURES } from '../../src/provider-access/tokens.ts';
 import { saveProviderTokens } from '../../src/provider-access/token-store.ts';
-import { findUserById } from '../../src/features/users/repo.ts';
-import type { UserRow } from '../../src/features/users/service.ts';
+import { findConnectionById } from '../../src/features/connections/repo.ts';
+import type { ConnectionRow } from '../../src/features/connections/service.ts';
 import { ProviderDataError } from '../../src/provider-kit/data-source.ts';
 import { providerEnv } from '../fakes/fake-server.ts';
 import { type OuraFake, startOuraFake } from '../fakes/oura.ts';
@@ -26,7 +26,7 @@ describe('token lifecycle', () => {
     fake.requestsTo('/oauth/token').filter((request) => request.body.includes('grant_type=refresh_token'));
 
   /** A user holding a real grant of the fake, stored as already expired. */
-  async function connectedUser(account: string): Promise<UserRow> {
+  async function connectedUser(account: string): Promise<ConnectionRow> {
     const userId = await insertUser(service.ctx, { developerId, provider: 'OURA' });
     fake.consent.account = account;
     const code = fake.issueCode({ redirectUri: REDIRECT });
@@ -55,7 +55,7 @@ describe('token lifecycle', () => {
       },
       new Date(),
     );
-    return (await findUserById(service.ctx.db, userId)) as UserRow;
+    return (await findConnectionById(service.ctx.db, userId)) as ConnectionRow;
   }
 
   const expireStored = (userId: string) =>
@@ -72,8 +72,8 @@ describe('token lifecycle', () => {
       .executeTakeFirstOrThrow();
     return row.refresh_token ? service.ctx.secretBox.open(row.refresh_token) : null;
   };
-  const statusOf = async (userId: string) => (await findUserById(service.ctx.db, userId))?.status;
-  const concurrentReads = (user: UserRow, count: number) => {
+  const statusOf = async (userId: string) => (await findConnectionById(service.ctx.db, userId))?.status;
+  const concurrentReads = (user: ConnectionRow, count: number) => {
     const http = service.ctx.connectors.dataContext(user).http;
     assert.ok(http, 'the connector context has an HTTP client');
     return Promise.all(
@@ -118,7 +118,7 @@ describe('token lifecycle', () => {
         secretBox: ctx.secretBox,
         log: ctx.log,
         providers: ctx.providers,
-        markConnectionBroken: ctx.connections.markConnectionBroken,
+        markConnectionBroken: ctx.connecting.markConnectionBroken,
       });
       const before = refreshes().length;
       const tokens = await Promise.all([

@@ -274,7 +274,7 @@ describe('dashboard security', { timeout: 120_000 }, () => {
     );
     assert.equal(deauth.statusCode, 303);
     assert.ok(
-      await service.ctx.db.selectFrom('users').select('id').where('id', '=', theirs).executeTakeFirst(),
+      await service.ctx.db.selectFrom('connections').select('id').where('id', '=', theirs).executeTakeFirst(),
       'their user is untouched',
     );
   });

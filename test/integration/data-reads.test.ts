@@ -344,7 +344,7 @@ describe('data reads', () => {
       assert.deepEqual(second.data, first.data);
       // Pushed records with the same identity replace as well.
       const user = await service.ctx.db
-        .selectFrom('users')
+        .selectFrom('connections')
         .selectAll()
         .where('id', '=', userId)
         .executeTakeFirstOrThrow();

@@ -333,7 +333,7 @@ describe(`kill -9 of the single process, then a restart (${storage})`, () => {
 
       const state = await withChildStore(environment.env, async (db) => {
         const user = await db
-          .selectFrom('users')
+          .selectFrom('connections')
           .select(['status'])
           .where('id', '=', userId)
           .executeTakeFirst();

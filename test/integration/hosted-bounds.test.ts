@@ -8,10 +8,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import {
-  EXPIRE_AUTH_SESSION_QUEUE,
-  type ExpireAuthSessionJob,
-} from '../../src/features/connections/ports.ts';
+import { EXPIRE_AUTH_SESSION_QUEUE, type ExpireAuthSessionJob } from '../../src/features/connecting/ports.ts';
 import { createRequestWindows } from '../../src/features/limits/windows.ts';
 import { MESSAGES } from '../../src/http/hosted/i18n.ts';
 import type { App } from '../../src/http/app-type.ts';
@@ -60,7 +57,7 @@ function connect(
 
 async function pendingUsers(service: TestService, developerId: string) {
   return service.ctx.db
-    .selectFrom('users')
+    .selectFrom('connections')
     .select(['id', 'provider'])
     .where('developer_id', '=', developerId)
     .where('status', '=', 'pending')
@@ -119,7 +116,7 @@ describe('widget flood: one pending user per session', () => {
     try {
       let expired = 0;
       for (const timer of timers)
-        if (await service.ctx.connections.expireAuthSession(timer.data.authSessionId)) expired += 1;
+        if (await service.ctx.connecting.expireAuthSession(timer.data.authSessionId)) expired += 1;
       assert.equal(expired, 1);
     } finally {
       clock.shiftMs = 0;
@@ -141,11 +138,11 @@ describe('widget flood: one pending user per session', () => {
     const session = await newSession(service.app, developer);
     assert.equal((await connect(service.app, session, { provider: 'SANDBOX' })).statusCode, 303);
     const [first] = await pendingUsers(service, developer.devId);
-    await service.ctx.db.deleteFrom('users').where('id', '=', first!.id).execute();
+    await service.ctx.db.deleteFrom('connections').where('id', '=', first!.id).execute();
     assert.equal((await connect(service.app, session, { provider: 'SANDBOX' })).statusCode, 303);
     const [second] = await pendingUsers(service, developer.devId);
     assert.ok(second && second.id !== first?.id);
-    await service.ctx.db.deleteFrom('users').where('id', '=', second.id).execute();
+    await service.ctx.db.deleteFrom('connections').where('id', '=', second.id).execute();
   });
 });
 

@@ -9,13 +9,13 @@ import { createHmac } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { NOTIFICATION_QUEUE, type NotificationJob } from '../../src/features/sync/notifications.ts';
+import { NOTIFICATION_QUEUE, type NotificationJob } from '../../src/features/connectors/notifications.ts';
 import {
   coalescePending,
   readPending,
   RECEIPT_RETENTION_MS,
   settlePending,
-} from '../../src/features/sync/intake.ts';
+} from '../../src/features/connectors/intake.ts';
 import { withingsNotifications } from '../../src/providers/withings/connector.ts';
 import type { DataNotification } from '../../src/provider-kit/api.ts';
 import {
@@ -107,7 +107,7 @@ describe('notification bounds: unsigned floods, signed replays, freshness, uncon
     developer = await createDeveloper(service.ctx);
     connectedUserId = await insertUser(service.ctx, { developerId: developer.devId, provider: 'WITHINGS' });
     await service.ctx.db
-      .updateTable('users')
+      .updateTable('connections')
       .set({ provider_user_id: '4242' })
       .where('id', '=', connectedUserId)
       .execute();

@@ -9,8 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import type { DataPage, DataSource } from '../../src/provider-kit/data-source.ts';
 import type { ProviderDataType } from '../../src/provider-kit/types.ts';
 import type { ResolvedProvider } from '../../src/provider-access/catalog.ts';
-import { type NotificationSinks, refetchChanged } from '../../src/features/sync/refetch.ts';
-import { findUserById } from '../../src/features/users/repo.ts';
+import { type NotificationSinks, refetchChanged } from '../../src/features/connectors/refetch.ts';
+import { findConnectionById } from '../../src/features/connections/repo.ts';
 import { wahooNormalizers } from '../../src/providers/wahoo/normalize/index.ts';
 import { createDeveloper, startTestService, type TestService } from '../helpers/app.ts';
 import { dataRowCounts, insertUser } from '../helpers/users.ts';
@@ -79,11 +79,11 @@ describe('a refetch goes through the same intake as every sync', () => {
     intakeChanged: (user, type, range, pages, options) =>
       service.ctx.data.intakeChanged(user, type, range, pages, options),
     ingest: (trx, user, type, records) => service.ctx.data.ingest(trx, user, type, records),
-    markAccessRevoked: (trx, id) => service.ctx.connections.markAccessRevoked(trx, id),
+    markAccessRevoked: (trx, id) => service.ctx.connecting.markAccessRevoked(trx, id),
   });
 
   test('stored in batches while the pages come, with raw payloads, coverage and batched events', async () => {
-    const user = await findUserById(service.ctx.db, userId);
+    const user = await findConnectionById(service.ctx.db, userId);
     assert.ok(user);
     const context = service.ctx.connectors.dataContext(user);
     const types: ProviderDataType[] = ['activity'];
@@ -118,7 +118,7 @@ describe('a refetch goes through the same intake as every sync', () => {
   });
 
   test('deleted at the provider: the days are replaced by what the refetch returns', async () => {
-    const user = await findUserById(service.ctx.db, userId);
+    const user = await findConnectionById(service.ctx.db, userId);
     assert.ok(user);
     const wahoo = provider();
     const onlyFirstPage: DataSource = {

@@ -66,7 +66,7 @@ describe('a suspended developer', () => {
       assert.equal(chosen.headers.location, undefined);
       neutral(chosen.body);
       const pending = await service.ctx.db
-        .selectFrom('users')
+        .selectFrom('connections')
         .select('id')
         .where('developer_id', '=', developer.devId)
         .execute();
@@ -91,7 +91,7 @@ describe('a suspended developer', () => {
       assert.equal(landed.headers.location, undefined, 'no redirect to the developer');
       neutral(landed.body);
       const user = await service.ctx.db
-        .selectFrom('users')
+        .selectFrom('connections')
         .select('status')
         .where('id', '=', userId)
         .executeTakeFirst();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AppError } from '../../src/core/errors.ts';
-import { findUserForDeveloper } from '../../src/features/users/service.ts';
+import { findConnectionForDeveloper } from '../../src/features/connections/service.ts';
 import {
   createDeveloper,
   problemOf,
@@ -224,16 +224,16 @@ describe('user information', () => {
     );
   });
 
-  test('findUserForDeveloper: the lookup other modules use', async () => {
-    const row = await findUserForDeveloper(service.ctx.db, dev.devId, users[0] ?? '');
+  test('findConnectionForDeveloper: the lookup other modules use', async () => {
+    const row = await findConnectionForDeveloper(service.ctx.db, dev.devId, users[0] ?? '');
     assert.equal(row.id, users[0]);
     await assert.rejects(
-      findUserForDeveloper(service.ctx.db, other.devId, users[0] ?? ''),
+      findConnectionForDeveloper(service.ctx.db, other.devId, users[0] ?? ''),
       (error: unknown) => {
         return error instanceof AppError && error.status === 404;
       },
     );
-    await assert.rejects(findUserForDeveloper(service.ctx.db, dev.devId, 'x'), (error: unknown) => {
+    await assert.rejects(findConnectionForDeveloper(service.ctx.db, dev.devId, 'x'), (error: unknown) => {
       return error instanceof AppError && error.status === 400 && /user_id/.test(error.message);
     });
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { buildUserNoticeEvent, connectionEnvelope } from '../../src/features/connections/events.ts';
+import { buildUserNoticeEvent, connectionEnvelope } from '../../src/features/connecting/events.ts';
 import { buildDataEvent } from '../../src/features/data/events.ts';
 import { emitDataEvent } from '../../src/features/data/webhook-emit.ts';
 import {
@@ -36,7 +36,7 @@ describe('webhook delivery semantics', () => {
   async function addUser(developer: TestDeveloper, active = true) {
     const id = randomUUID();
     await service.ctx.db
-      .insertInto('users')
+      .insertInto('connections')
       .values({
         id,
         developer_id: developer.devId,
@@ -126,7 +126,7 @@ describe('webhook delivery semantics', () => {
     const noticeId = await emit(developer, notice('connection_error', active));
     await waitForDelivery(service, developer, data, (d) => d.status === 'held', 'held');
     await service.ctx.db
-      .updateTable('users')
+      .updateTable('connections')
       .set({ active: false })
       .where('id', '=', active.user_id)
       .execute();
@@ -160,10 +160,10 @@ describe('webhook delivery semantics', () => {
 
     const deauth = await service.ctx.db.transaction().execute(async (trx) => {
       assert.equal(await service.ctx.webhooks.dropPendingForUser(trx, user.user_id), 1);
-      await trx.deleteFrom('users').where('id', '=', user.user_id).execute();
+      await trx.deleteFrom('connections').where('id', '=', user.user_id).execute();
       return service.ctx.webhooks.emit(trx, developer.devId, notice('deauth', user));
     });
-    await service.ctx.db.deleteFrom('users').where('id', '=', other.user_id).execute();
+    await service.ctx.db.deleteFrom('connections').where('id', '=', other.user_id).execute();
 
     const target = await receiver();
     await setUrl(service, developer, target.url);
@@ -193,7 +193,7 @@ describe('webhook delivery semantics', () => {
     const eventId = await emitData(developer, sleepEvent(user));
     await waitForDelivery(service, developer, eventId, (d) => d.status === 'delivered', 'delivered');
     const row = await service.ctx.db
-      .selectFrom('users')
+      .selectFrom('connections')
       .select('last_webhook_update')
       .where('id', '=', user.user_id)
       .executeTakeFirstOrThrow();

@@ -46,14 +46,15 @@ describe('architecture rules', () => {
 
   it('a planted upward import (core importing a feature) fails', async () => {
     const dir = plantedTree({
-      'src/features/users/service.ts': 'export const user = 1;\n',
-      'src/core/clock.ts': "import { user } from '../features/users/service.ts';\nexport const x = user;\n",
+      'src/features/connections/service.ts': 'export const user = 1;\n',
+      'src/core/clock.ts':
+        "import { user } from '../features/connections/service.ts';\nexport const x = user;\n",
     });
     dirs.push(dir);
     const violations = await violationsIn(dir);
     assert.ok(
       violations.some((v) =>
-        v.startsWith('no-upward-from-core: src/core/clock.ts -> src/features/users/service.ts'),
+        v.startsWith('no-upward-from-core: src/core/clock.ts -> src/features/connections/service.ts'),
       ),
       violations.join('\n'),
     );

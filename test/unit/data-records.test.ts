@@ -4,7 +4,7 @@ import { dataTypeNames, dataTypes } from '../../src/model/index.ts';
 import { planChunks } from '../../src/features/data/deliver.ts';
 import { filterOf, parseBound, parseWindow, windowOf } from '../../src/features/data/params.ts';
 import { anchorOf, mergeSamples, prepareRecord, splitSamples } from '../../src/features/data/records.ts';
-import { uncoveredDays } from '../../src/features/data/sync.ts';
+import { uncoveredDays } from '../../src/features/data/provider-fetch.ts';
 import { generate } from '../../src/providers/sandbox/generate.ts';
 
 describe('sample split and merge', () => {

@@ -268,7 +268,7 @@ describe('mobile normalization', () => {
   test('objects whose toString is not a function, and prototype names as values, fail their record only', () => {
     // Found by the property above (seed -1626183792): `{"toString": null}` in a workout's field
     // threw a TypeError out of the whole upload.
-    const hostile = [{ toString: null }, [{ toString: null }], { valueOf: null, toString: null }];
+    const hostile: unknown[] = [{ toString: null }, [{ toString: null }], { valueOf: null, toString: null }];
     const fields = ['uuid', 'startDate', 'endDate', 'sourceName', 'device', 'workoutActivityType', 'value'];
     const workout = {
       workoutActivityType: 'HKWorkoutActivityTypeRunning',

@@ -1,4 +1,4 @@
-// What one inbound notification may make Tributary fetch (src/features/sync/notification-limits.ts):
+// What one inbound notification may make Tributary fetch (src/features/connectors/notification-limits.ts):
 // spans clamped to the provider's declared maximum and to the connection's life, callbacks only to
 // the provider's own declared URLs as this deployment calls them (issue 24 item 6, issue 25).
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import {
   declaredCallback,
   hasWork,
   keepDeclaredCallbacks,
-} from '../../src/features/sync/notification-limits.ts';
+} from '../../src/features/connectors/notification-limits.ts';
 import type { DataNotification } from '../../src/provider-kit/api.ts';
 
 const now = new Date('2026-11-27T10:00:00Z');

@@ -11,11 +11,11 @@ import { checkTableOwnership } from '../../scripts/check-table-ownership.ts';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 const TABLES = {
-  'src/features/users/tables.ts':
+  'src/features/connections/tables.ts':
     "declare module '../../store/schema.ts' {\n  interface Database {\n    users: { id: string };\n  }\n}\nexport {};\n",
   'src/features/data/tables.ts':
     "declare module '../../store/schema.ts' {\n  interface Database {\n    data_records: { user_id: string };\n  }\n}\nexport {};\n",
-  'src/features/users/repo.ts': "export const own = (db: any) => db.selectFrom('users').selectAll();\n",
+  'src/features/connections/repo.ts': "export const own = (db: any) => db.selectFrom('users').selectAll();\n",
 };
 
 function plantedTree(files: Record<string, string>): string {
@@ -43,7 +43,7 @@ describe('table ownership', () => {
   it('the real tree: every table has one owner, and only its owner queries it', () => {
     const { owners, violations } = checkTableOwnership(root);
     assert.deepEqual(violations, []);
-    assert.equal(owners.get('users'), 'features/users');
+    assert.equal(owners.get('connections'), 'features/connections');
     assert.equal(owners.get('lab_report_files'), 'features/lab-reports');
     assert.equal(owners.get('provider_tokens'), 'provider-access');
   });
@@ -63,16 +63,16 @@ describe('table ownership', () => {
       ].join('\n'),
     });
     assert.deepEqual(violations, [
-      'features/data/repo.ts:1 selectFrom users features/users',
-      'features/data/repo.ts:2 innerJoin users features/users',
-      'features/data/repo.ts:3 updateTable users features/users',
-      'features/data/repo.ts:4 sql users features/users',
+      'features/data/repo.ts:1 selectFrom users features/connections',
+      'features/data/repo.ts:2 innerJoin users features/connections',
+      'features/data/repo.ts:3 updateTable users features/connections',
+      'features/data/repo.ts:4 sql users features/connections',
     ]);
   });
 
   it('a table declared by two modules fails', () => {
     const violations = violationsIn({
-      'src/features/data/more-tables.ts':
+      'src/features/billing/more-tables.ts':
         "declare module '../../store/schema.ts' {\n  interface Database {\n    users: { id: string };\n  }\n}\nexport {};\n",
     });
     assert.equal(violations.length, 1);

@@ -9,7 +9,7 @@ import {
   buildUserNoticeEvent,
   buildUserReauthEvent,
   connectionEnvelope,
-} from '../../src/features/connections/events.ts';
+} from '../../src/features/connecting/events.ts';
 import {
   buildAthleteEvent,
   buildDataEvent,
@@ -20,7 +20,7 @@ import {
   dataEnvelope,
 } from '../../src/features/data/events.ts';
 import { expandForDelivery } from '../../src/features/data/webhook-emit.ts';
-import { toWebhookUser } from '../../src/features/users/webhook-user.ts';
+import { toWebhookUser } from '../../src/features/connections/webhook-user.ts';
 import { buildHealthcheckEvent, healthcheckEnvelope } from '../../src/features/webhooks/events.ts';
 import { loadWebhookSettings } from '../../src/features/webhooks/settings.ts';
 import { wireDateTime } from '../../src/model/time.ts';

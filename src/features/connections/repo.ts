@@ -1,82 +1,370 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Expression, type Selectable, expressionBuilder, sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
-import type { AuthSessionsTable } from './tables.ts';
+import type { Database } from '../../store/schema.ts';
+import type { ConnectionStatus, ConnectionsTable } from './tables.ts';
 
-export type AuthSessionRow = Selectable<AuthSessionsTable>;
+export type ConnectionRow = Selectable<ConnectionsTable>;
 
-export async function insertAuthSession(db: Db, row: Insertable<AuthSessionsTable>): Promise<void> {
-  await db.insertInto('auth_sessions').values(row).execute();
-}
+/** Every query is scoped by developer: another developer's connection is indistinguishable from none. */
 
-export async function findAuthSessionByState(db: Db, stateHash: string): Promise<AuthSessionRow | undefined> {
-  return db.selectFrom('auth_sessions').selectAll().where('state_hash', '=', stateHash).executeTakeFirst();
-}
-
-/**
- * Marks the session used and returns it, or nothing if it was already used: the one place a
- * `state` is spent, atomic, so two racing callbacks cannot both complete.
- */
-export async function consumeAuthSession(db: Db, id: string, now: Date): Promise<AuthSessionRow | undefined> {
+export async function insertPendingConnection(
+  db: Db,
+  row: { id: string; developer_id: string; provider: string; reference_id: string | null },
+): Promise<ConnectionRow> {
   return db
-    .updateTable('auth_sessions')
-    .set({ consumed_at: now })
-    .where('id', '=', id)
-    .where('consumed_at', 'is', null)
+    .insertInto('connections')
+    .values({
+      ...row,
+      status: 'pending',
+      scopes: null,
+      provider_user_id: null,
+      last_webhook_update: null,
+      last_polled_at: null,
+      most_recent_data_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findConnection(
+  db: Db,
+  developerId: string,
+  userId: string,
+): Promise<ConnectionRow | undefined> {
+  return db
+    .selectFrom('connections')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** By id alone: for flows (callbacks, provider events) that already hold a trusted user id. */
+export async function findConnectionById(db: Db, userId: string): Promise<ConnectionRow | undefined> {
+  return db.selectFrom('connections').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+export async function findConnectionsByIds(
+  db: Db,
+  developerId: string,
+  userIds: readonly string[],
+): Promise<ConnectionRow[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .selectFrom('connections')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .where('id', 'in', userIds)
+    .execute();
+}
+
+export async function findConnectionsByReference(
+  db: Db,
+  developerId: string,
+  referenceId: string,
+): Promise<ConnectionRow[]> {
+  return db
+    .selectFrom('connections')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .where('reference_id', '=', referenceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Connected users (anything past `pending`), oldest first; a stable order keeps pages consistent. */
+export async function listConnected(
+  db: Db,
+  developerId: string,
+  page?: { offset: number; limit: number },
+): Promise<ConnectionRow[]> {
+  let query = db
+    .selectFrom('connections')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .where('status', '!=', 'pending')
+    .orderBy('created_at')
+    .orderBy('id');
+  if (page) query = query.offset(page.offset).limit(page.limit);
+  return query.execute();
+}
+
+export async function countConnected(db: Db, developerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('connections')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('developer_id', '=', developerId)
+    .where('status', '!=', 'pending')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Which of these provider account ids have an active connection to that provider (any developer). */
+export async function findActiveAccounts(
+  db: Db,
+  provider: string,
+  providerUserIds: readonly string[],
+): Promise<Set<string>> {
+  if (providerUserIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('connections')
+    .select('provider_user_id')
+    .where('provider', '=', provider)
+    .where('provider_user_id', 'in', [...new Set(providerUserIds)])
+    .where('status', '=', 'active')
+    .execute();
+  return new Set(rows.flatMap((row) => (row.provider_user_id ? [row.provider_user_id] : [])));
+}
+
+/** Other users of the same developer connected to the same provider account (a reconnection). */
+export async function findConnectionsWithAccount(
+  db: Db,
+  input: { developerId: string; provider: string; providerUserId: string; exceptUserId: string },
+): Promise<ConnectionRow[]> {
+  return db
+    .selectFrom('connections')
+    .selectAll()
+    .where('developer_id', '=', input.developerId)
+    .where('provider', '=', input.provider)
+    .where('provider_user_id', '=', input.providerUserId)
+    .where('id', '!=', input.exceptUserId)
+    .execute();
+}
+
+export async function updateConnection(
+  db: Db,
+  developerId: string,
+  userId: string,
+  changes: Partial<{ reference_id: string | null; active: boolean }>,
+): Promise<ConnectionRow | undefined> {
+  return db
+    .updateTable('connections')
+    .set(changes)
+    .where('developer_id', '=', developerId)
+    .where('id', '=', userId)
     .returningAll()
     .executeTakeFirst();
 }
 
-/** The newest OAuth attempt started from a widget session (whose user the next attempt may reuse). */
-export async function latestAuthSessionOfWidget(
+/** Points a user still pending consent at another provider (a widget retry); undefined if not pending. */
+export async function reassignPendingConnection(
   db: Db,
-  widgetSessionId: string,
-): Promise<AuthSessionRow | undefined> {
+  userId: string,
+  provider: string,
+): Promise<ConnectionRow | undefined> {
   return db
-    .selectFrom('auth_sessions')
-    .selectAll()
-    .where('widget_session_id', '=', widgetSessionId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
+    .updateTable('connections')
+    .set({ provider })
+    .where('id', '=', userId)
+    .where('status', '=', 'pending')
+    .returningAll()
     .executeTakeFirst();
 }
 
-/**
- * Withdraws a user's attempts nobody came back from: their `state` stops working and their expiry
- * timers find nothing to fail (the user goes on with a newer attempt).
- */
-export async function deleteOpenAuthSessions(db: Db, userId: string): Promise<number> {
-  const result = await db
-    .deleteFrom('auth_sessions')
-    .where('user_id', '=', userId)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-export async function findAuthSession(db: Db, id: string): Promise<AuthSessionRow | undefined> {
-  return db.selectFrom('auth_sessions').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export async function insertSdkToken(
+export async function activateConnection(
   db: Db,
-  row: { token_hash: string; developer_id: string; expires_at: Date },
+  userId: string,
+  changes: { scopes: string | null; provider_user_id: string | null },
+): Promise<ConnectionRow> {
+  return db
+    .updateTable('connections')
+    .set({ ...changes, status: 'active' })
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Replaces the scopes (permissions) a connection grants; returns the row. */
+export async function setScopes(
+  db: Db,
+  userId: string,
+  scopes: string | null,
+): Promise<ConnectionRow | undefined> {
+  return db
+    .updateTable('connections')
+    .set({ scopes })
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Moves a user from one of `from` to `to`; returns the row only when it changed. */
+export async function changeStatus(
+  db: Db,
+  userId: string,
+  from: readonly ConnectionStatus[],
+  to: ConnectionStatus,
+): Promise<ConnectionRow | undefined> {
+  return db
+    .updateTable('connections')
+    .set({ status: to })
+    .where('id', '=', userId)
+    .where('status', 'in', from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Tokens, auth sessions and (later) data records go with it: ON DELETE CASCADE. */
+export async function deleteConnection(db: Db, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom('connections').where('id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** `active` of the given users (UUIDs); ids that are not users are absent from the map. One query. */
+export async function findActivity(db: Db, userIds: readonly string[]): Promise<Map<string, boolean>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('connections')
+    .select(['id', 'active'])
+    .where('id', 'in', [...new Set(userIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.active]));
+}
+
+/** Sets `last_webhook_update` of each user (by UUID) to the given time; never moves it backwards. One statement. */
+export async function stampLastWebhookUpdate(
+  db: Db,
+  deliveries: readonly (readonly [userId: string, at: Date])[],
 ): Promise<void> {
-  await db
-    .insertInto('sdk_auth_tokens')
-    .values({ ...row, used_at: null })
+  if (deliveries.length === 0) return;
+  const values = sql.join(deliveries.map(([id, at]) => sql`(${id}::uuid, ${at}::timestamptz)`));
+  await sql`
+    UPDATE connections AS u SET last_webhook_update = GREATEST(COALESCE(u.last_webhook_update, v.at), v.at)
+    FROM (VALUES ${values}) AS v(id, at)
+    WHERE u.id = v.id`.execute(db);
+}
+
+/** The developer's users counted by provider and status (the dashboard's overview). */
+export async function countByProviderAndStatus(
+  db: Db,
+  developerId: string,
+): Promise<{ provider: string; status: ConnectionStatus; n: number }[]> {
+  const rows = await db
+    .selectFrom('connections')
+    .select(['provider', 'status', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('developer_id', '=', developerId)
+    .groupBy(['provider', 'status'])
+    .orderBy('provider')
+    .execute();
+  return rows.map((row) => ({ provider: row.provider, status: row.status, n: Number(row.n) }));
+}
+
+/** The developer's most recent users (the dashboard lists them before any search). */
+export async function listRecentConnections(
+  db: Db,
+  developerId: string,
+  limit: number,
+): Promise<ConnectionRow[]> {
+  return db
+    .selectFrom('connections')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
     .execute();
 }
 
-/** Spends an SDK token once; returns its developer when it was live. */
-export async function consumeSdkToken(db: Db, tokenHash: string, now: Date): Promise<string | undefined> {
+// ---- for other features: they read and lock users only through these (table ownership) ----
+
+/** The polling timestamp /userInfo shows, stamped by data sync after each poll. */
+export async function markPolled(db: Db, userId: string, now: Date): Promise<void> {
+  await db.updateTable('connections').set({ last_polled_at: now }).where('id', '=', userId).execute();
+}
+
+/** Locks the user's row to the end of the transaction (serializes work on one user); false when gone. */
+export async function lockConnection(db: Db, userId: string): Promise<boolean> {
   const row = await db
-    .updateTable('sdk_auth_tokens')
-    .set({ used_at: now })
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning('developer_id')
+    .selectFrom('connections')
+    .select('id')
+    .where('id', '=', userId)
+    .forUpdate()
     .executeTakeFirst();
-  return row?.developer_id;
+  return row !== undefined;
+}
+
+/**
+ * Active users of one provider connected at or before `connectedBy`, in id order after `afterId`
+ * (keyset pages for a pass over every such user).
+ */
+export async function pageActiveUsersOfProvider(
+  db: Db,
+  input: { provider: string; connectedBy: Date; afterId: string | null; limit: number },
+): Promise<ConnectionRow[]> {
+  let query = db
+    .selectFrom('connections')
+    .selectAll()
+    .where('provider', '=', input.provider)
+    .where('status', '=', 'active')
+    .where('active', '=', true)
+    .where('created_at', '<=', input.connectedBy)
+    .orderBy('id')
+    .limit(input.limit);
+  if (input.afterId) query = query.where('id', '>', input.afterId);
+  return query.execute();
+}
+
+/** Every user (any developer, any status) connected to this provider account. */
+export async function findUsersByAccount(
+  db: Db,
+  provider: string,
+  providerUserId: string,
+): Promise<ConnectionRow[]> {
+  return db
+    .selectFrom('connections')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('provider_user_id', '=', providerUserId)
+    .execute();
+}
+
+/** When each of these provider accounts was first connected (any developer, any status). */
+export async function firstConnectedAt(
+  db: Db,
+  provider: string,
+  providerUserIds: readonly string[],
+): Promise<Map<string, Date>> {
+  if (providerUserIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('connections')
+    .select(['provider_user_id', 'created_at'])
+    .where('provider', '=', provider)
+    .where('provider_user_id', 'in', [...new Set(providerUserIds)])
+    .execute();
+  const since = new Map<string, Date>();
+  for (const row of rows) {
+    if (!row.provider_user_id) continue;
+    const known = since.get(row.provider_user_id);
+    if (!known || row.created_at < known) since.set(row.provider_user_id, row.created_at);
+  }
+  return since;
+}
+
+/**
+ * Subqueries for another feature's query (one round trip, no join on this table from outside):
+ * the ids of a developer's users, for `where(userIdColumn, 'in', …)`.
+ */
+export function userIdsOfDeveloper(developerId: string) {
+  return expressionBuilder<Database>()
+    .selectFrom('connections')
+    .select('connections.id')
+    .where('connections.developer_id', '=', developerId);
+}
+
+/** A user's status and developer as two columns of another feature's query, by its user id column. */
+export function statusAndDeveloperOf(userId: Expression<string>) {
+  const eb = expressionBuilder<Database>();
+  return [
+    eb
+      .selectFrom('connections')
+      .select('connections.status')
+      .where('connections.id', '=', userId)
+      .as('status'),
+    eb
+      .selectFrom('connections')
+      .select('connections.developer_id')
+      .where('connections.id', '=', userId)
+      .as('developer_id'),
+  ] as const;
 }

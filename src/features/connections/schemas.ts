@@ -1,45 +1,82 @@
-import Type, { type TStringOptions } from 'typebox';
+import Type from 'typebox';
+import { BULK_MAX_USERS, SUBSCRIPTIONS_DEFAULT_PER_PAGE, SUBSCRIPTIONS_MAX_PER_PAGE } from './service.ts';
 
-const NullableString = (options: TStringOptions = {}) => Type.Union([Type.String(options), Type.Null()]);
+const DateTime = (description: string) =>
+  Type.Union([Type.String({ examples: ['2025-01-01T12:00:00.000000+00:00'] }), Type.Null()], { description });
 
-export const AuthenticateUserQuery = Type.Object({
-  resource: Type.Optional(
-    Type.String({ description: 'Provider id from /v2/integrations (may also be sent in the body)' }),
+export const User = Type.Object(
+  {
+    user_id: Type.String({ description: 'UUID of this connection' }),
+    provider: Type.String({ description: 'Provider id (see /v2/integrations)' }),
+    last_webhook_update: DateTime('Last webhook sent for this user: ISO 8601, microseconds, UTC offset'),
+    scopes: Type.Union([Type.String(), Type.Null()], {
+      description: 'Granted scopes, comma-separated, when known',
+    }),
+    reference_id: Type.Union([Type.String(), Type.Null()]),
+    active: Type.Boolean({ description: 'Inactive users receive no data updates' }),
+    created_at: Type.String({ description: 'ISO 8601, microseconds, UTC offset' }),
+  },
+  { title: 'User' },
+);
+
+const DetailedUser = Type.Object({
+  ...User.properties,
+  last_polled_at: DateTime('Last time the provider was polled for this user'),
+  most_recent_data_at: DateTime('Most recent data received for this user'),
+});
+
+export const UserInfoQuery = Type.Object({
+  user_id: Type.Optional(Type.String({ description: 'UUID; takes precedence over reference_id' })),
+  reference_id: Type.Optional(
+    Type.String({ description: 'Returns every user with this reference, as an array' }),
   ),
 });
 
-export const AuthenticateUserBody = Type.Object({
-  resource: Type.Optional(Type.String()),
-  reference_id: Type.Optional(NullableString({ maxLength: 255 })),
-  language: Type.Optional(
-    NullableString({ description: 'en, de, fr, es, it, nl, pt or ja; others fall back to en' }),
+export const UserInfoResponse = Type.Union([
+  Type.Object({ status: Type.Literal('success'), user: DetailedUser, is_authenticated: Type.Boolean() }),
+  Type.Array(User),
+]);
+
+export const SubscriptionsQuery = Type.Object({
+  page: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Zero-based; without it every user comes back at once' }),
   ),
-  auth_success_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
-  auth_failure_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
+  per_page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: SUBSCRIPTIONS_MAX_PER_PAGE,
+      description: `Default ${SUBSCRIPTIONS_DEFAULT_PER_PAGE}, maximum ${SUBSCRIPTIONS_MAX_PER_PAGE}; used with page`,
+    }),
+  ),
 });
 
-export const AuthenticateUserResponse = Type.Object({
-  status: Type.Literal('success'),
-  user_id: Type.String({ description: 'The new user, pending until consent completes' }),
-  auth_url: Type.String({ description: "The provider's consent page; open it in the end user's browser" }),
+export const SubscriptionsResponse = Type.Union([
+  Type.Object({ status: Type.Literal('success'), users: Type.Array(User) }),
+  Type.Object({
+    status: Type.Literal('success'),
+    data: Type.Object({
+      next: Type.Union([Type.Integer(), Type.Null()]),
+      max_page: Type.Integer(),
+      results: Type.Array(User),
+    }),
+  }),
+]);
+
+export const BulkUserInfoBody = Type.Array(Type.String(), {
+  maxItems: BULK_MAX_USERS,
+  description: `User ids (at most ${BULK_MAX_USERS}); ids that are unknown are left out of the answer`,
 });
 
-export const CallbackParams = Type.Object({ provider: Type.String() });
+export const BulkUserInfoResponse = Type.Array(User);
 
-export const CallbackQuery = Type.Object({
-  code: Type.Optional(Type.String()),
-  state: Type.Optional(Type.String()),
-  error: Type.Optional(Type.String()),
-  error_description: Type.Optional(Type.String()),
-  scope: Type.Optional(Type.String()),
-});
+export const UserParams = Type.Object({ user_id: Type.String() });
 
-export const DeauthenticateQuery = Type.Object({ user_id: Type.String() });
+export const UpdateUserBody = Type.Object(
+  {
+    reference_id: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+    active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 
-export const StatusResponse = Type.Object({ status: Type.Literal('success') });
-
-export const AuthTokenResponse = Type.Object({
-  status: Type.Literal('success'),
-  token: Type.String({ description: 'Single use' }),
-  expires_in: Type.Integer({ description: 'Seconds' }),
-});
+export const UpdateUserResponse = Type.Object({ status: Type.Literal('success'), user: User });

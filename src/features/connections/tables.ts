@@ -1,40 +1,35 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
-/** One OAuth attempt: created with the auth link, consumed exactly once by the callback. */
-export interface AuthSessionsTable {
+/**
+ * - `pending`: auth link made, consent not completed (not budgeted, gets no data).
+ * - `active`: connected.
+ * - `broken`: token refresh failed for good (`connection_error` sent); needs reconnecting.
+ * - `revoked`: the provider told us access was withdrawn (`access_revoked` sent).
+ */
+/** A connection (ARCHITECTURE.md, Glossary; the wire calls it a user) goes through these. */
+export type ConnectionStatus = 'pending' | 'active' | 'broken' | 'revoked';
+
+export interface ConnectionsTable {
   id: string;
-  /** SHA-256 of the `state` parameter. */
-  state_hash: string;
-  user_id: string;
   developer_id: string;
   provider: string;
-  /** PKCE verifier, sealed; null when the provider does not use PKCE. */
-  code_verifier: string | null;
-  redirect_uri: string;
-  /** Comma-separated, as requested (used when the provider does not echo what it granted). */
-  requested_scopes: string | null;
-  success_redirect_url: string | null;
-  failure_redirect_url: string | null;
+  status: ColumnType<ConnectionStatus, ConnectionStatus | undefined, ConnectionStatus>;
+  /** Developer-controlled: inactive users receive no data updates. */
+  active: ColumnType<boolean, boolean | undefined, boolean>;
   reference_id: string | null;
-  language: string;
-  widget_session_id: string | null;
-  expires_at: Date;
-  consumed_at: Date | null;
+  /** Comma-separated, as granted by the provider. */
+  scopes: string | null;
+  /** The provider's own account id, to recognise a reconnection of the same account. */
+  provider_user_id: string | null;
   created_at: Generated<Date>;
-}
-
-export interface SdkAuthTokensTable {
-  token_hash: string;
-  developer_id: string;
-  expires_at: Date;
-  used_at: Date | null;
-  created_at: Generated<Date>;
+  last_webhook_update: Date | null;
+  last_polled_at: Date | null;
+  most_recent_data_at: Date | null;
 }
 
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
 declare module '../../store/schema.ts' {
   interface Database {
-    auth_sessions: AuthSessionsTable;
-    sdk_auth_tokens: SdkAuthTokensTable;
+    connections: ConnectionsTable;
   }
 }

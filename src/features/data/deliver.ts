@@ -11,8 +11,8 @@ import type { DataTypeName } from '../../model/index.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
-import { findUserById } from '../users/repo.ts';
-import { toWireUser, type UserRow } from '../users/service.ts';
+import { findConnectionById } from '../connections/repo.ts';
+import { toWireUser, type ConnectionRow } from '../connections/service.ts';
 import { isLargeRequestRange, serializedSize } from './chunking.ts';
 import {
   buildAthleteEvent,
@@ -27,7 +27,7 @@ import { ATHLETE_KEY, mergeSamples } from './records.ts';
 import * as repo from './repo.ts';
 import type { PlannedWorkoutView } from './planned-workout-view.ts';
 import { recordPages } from './stream.ts';
-import type { Sync } from './sync.ts';
+import type { ProviderFetch } from './provider-fetch.ts';
 import { type DataWebhooks, emitDataEvent, emitDataEvents } from './webhook-emit.ts';
 
 export const DELIVER_QUEUE = 'data.deliver-request';
@@ -48,7 +48,7 @@ export type DeliverDeps = {
   jobs: JobQueue;
   clock: Clock;
   log: Logger;
-  sync: Sync;
+  sync: ProviderFetch;
   webhooks: DataWebhooks;
   plannedWorkouts: PlannedWorkoutView;
 };
@@ -87,7 +87,7 @@ export function createDeliverer(deps: DeliverDeps) {
       withSamples ? mergeSamples(row.summary, row.samples, row.sample_splices) : row.summary,
     ) as JsonObject;
 
-  async function emitAthlete(user: UserRow, job: DeliverJob) {
+  async function emitAthlete(user: ConnectionRow, job: DeliverJob) {
     const stored = await repo.recordsByKeys(db, {
       userId: user.id,
       type: 'athlete',
@@ -103,7 +103,7 @@ export function createDeliverer(deps: DeliverDeps) {
       );
   }
 
-  async function emitRange(user: UserRow, job: DeliverJob & { type: DataTypeName }, window: DataWindow) {
+  async function emitRange(user: ConnectionRow, job: DeliverJob & { type: DataTypeName }, window: DataWindow) {
     const wireUser = toWireUser(user);
     const range = { userId: user.id, type: job.type, filter: filterOf(window), withSamples: job.withSamples };
     const options = { userId: user.id, reference: job.reference };
@@ -179,7 +179,7 @@ export function createDeliverer(deps: DeliverDeps) {
 
   /** The provider asked us to wait: tell the developer (rate_limit_hit) and come back later. */
   async function postpone(
-    user: UserRow,
+    user: ConnectionRow,
     job: DeliverJob,
     window: DataWindow | null,
     error: ProviderDataError,
@@ -200,7 +200,7 @@ export function createDeliverer(deps: DeliverDeps) {
   }
 
   async function deliver(job: DeliverJob): Promise<void> {
-    const user = await findUserById(db, job.userId);
+    const user = await findConnectionById(db, job.userId);
     // Deleted (or handed to another developer) since the request: nothing to send.
     if (!user || user.developer_id !== job.developerId) return;
     const window = job.start && job.end ? windowOf(job.start, job.end) : null;

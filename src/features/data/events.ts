@@ -10,9 +10,9 @@ import {
   type WebhookModelVersion,
   type WebhookUser,
   type WebhookUserInput,
-} from '../users/webhook-user.ts';
+} from '../connections/webhook-user.ts';
 
-export type { JsonObject } from '../users/webhook-user.ts';
+export type { JsonObject } from '../connections/webhook-user.ts';
 
 /** Data types whose records travel in `data` (athlete differs: one object under `athlete`). */
 export const DATA_EVENT_TYPES = [

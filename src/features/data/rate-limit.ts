@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import { AppError } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
-import { userIdsOfDeveloper } from '../users/repo.ts';
+import { userIdsOfDeveloper } from '../connections/repo.ts';
 
 export const R1_MAX_WINDOW_DAYS = 1825;
 export const DEFAULT_HOURLY_DAYS_LIMIT = 6000;

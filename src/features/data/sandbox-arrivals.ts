@@ -8,9 +8,9 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
-import type { UserRow } from '../users/service.ts';
-import { pageActiveUsersOfProvider } from '../users/repo.ts';
-import type { Sync } from './sync.ts';
+import type { ConnectionRow } from '../connections/service.ts';
+import { pageActiveUsersOfProvider } from '../connections/repo.ts';
+import type { ProviderFetch } from './provider-fetch.ts';
 import type { NoPayload } from '../../jobs/queues.ts';
 
 export const ARRIVALS_QUEUE = 'data.provider-arrivals';
@@ -18,8 +18,8 @@ const USER_PAGE = 100;
 
 export type Ingest = (
   trx: Db,
-  user: UserRow,
-  type: Parameters<Sync['syncDays']>[1],
+  user: ConnectionRow,
+  type: Parameters<ProviderFetch['syncDays']>[1],
   records: readonly unknown[],
 ) => Promise<unknown>;
 
@@ -28,7 +28,7 @@ export type ArrivalsDeps = {
   clock: Clock;
   log: Logger;
   providers: ProviderCatalog;
-  sync: Sync;
+  sync: ProviderFetch;
   ingest: Ingest;
 };
 
@@ -50,7 +50,7 @@ export async function runArrivals(
     if (!provider.enabled || !source?.arrivals) continue;
     let afterId: string | null = null;
     for (;;) {
-      const page: UserRow[] = await pageActiveUsersOfProvider(deps.db, {
+      const page: ConnectionRow[] = await pageActiveUsersOfProvider(deps.db, {
         provider: provider.id,
         connectedBy: since,
         afterId,

@@ -2,7 +2,7 @@
 // as shared schemas), so the OpenAPI document carries each model a single time.
 import Type, { type TSchema } from 'typebox';
 import { type DataTypeName, dataTypeNames, dataTypes } from '../../model/index.ts';
-import { User } from '../users/schemas.ts';
+import { User } from '../connections/schemas.ts';
 import { DATA_SENT_MESSAGE, LARGE_REQUEST_MESSAGE } from './service.ts';
 
 const modelRef = (schema: TSchema) => Type.Ref((schema as TSchema & { $id: string }).$id);

@@ -15,7 +15,7 @@ import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
 import type { Developer } from '../developers/service.ts';
-import { findUserForDeveloper, toWireUser, type UserRow, type WireUser } from '../users/service.ts';
+import { findConnectionForDeveloper, toWireUser, type ConnectionRow, type WireUser } from '../connections/service.ts';
 import { isLargeRequestRange } from './chunking.ts';
 import { createDeliverer, DELIVER_QUEUE, type DeliverJob } from './deliver.ts';
 import { buildAthleteEvent, buildDataEvent, type JsonObject } from './events.ts';
@@ -33,7 +33,7 @@ import { ATHLETE_KEY, type PreparedRecord } from './records.ts';
 import * as repo from './repo.ts';
 import { envelopeBody } from './stream.ts';
 import { dataSettings } from './settings.ts';
-import { createSync, prepareAll, storeBatch } from './sync.ts';
+import { createProviderFetch, prepareAll, storeBatch } from './provider-fetch.ts';
 import { type DataWebhooks, emitDataEvent } from './webhook-emit.ts';
 
 export const DATA_SENT_MESSAGE = 'Data sent to webhook';
@@ -50,7 +50,7 @@ export type DataDeps = {
   secretBox: SecretBox;
   webhooks: DataWebhooks;
   /** The connector framework's view of a user (fresh credentials, provider HTTP client), when wired. */
-  connectorContext?: (user: UserRow) => DataSourceContext;
+  connectorContext?: (user: ConnectionRow) => DataSourceContext;
 };
 
 /** `v2` answers `{user, data, type}` and defaults to the webhook; `v3` answers `{connection, data, type}`. */
@@ -64,7 +64,7 @@ export type ReadResult = {
 };
 
 /** The v3 `Connection` object (docs/wire-contract.md#the-connection-object), built from the user. */
-export function toConnection(user: UserRow) {
+export function toConnection(user: ConnectionRow) {
   const wire = toWireUser(user);
   return {
     id: user.id,
@@ -86,7 +86,7 @@ export function daysOfWindow(window: DataWindow): DayRange {
 export function createDataService(deps: DataDeps) {
   const { db, clock, log } = deps;
   const retentionDays = deps.config.settings.get(dataSettings).rawRetentionDays;
-  const sync = createSync({
+  const sync = createProviderFetch({
     db,
     clock,
     log,
@@ -129,8 +129,8 @@ export function createDataService(deps: DataDeps) {
     developer: Developer,
     userId: string,
     params: ReadParams,
-  ): Promise<{ user: UserRow; headers: Record<string, string> }> {
-    const user = await findUserForDeveloper(db, developer.id, userId);
+  ): Promise<{ user: ConnectionRow; headers: Record<string, string> }> {
+    const user = await findConnectionForDeveloper(db, developer.id, userId);
     // Pending users have no data and are not budgeted: a 400 that says why (see OpenAPI).
     if (user.status === 'pending') {
       throw invalidParameter(
@@ -156,7 +156,7 @@ export function createDataService(deps: DataDeps) {
 
   async function acknowledge(
     developer: Developer,
-    user: UserRow,
+    user: ConnectionRow,
     type: ProviderDataType,
     params: ReadParams,
     version: ApiVersion,
@@ -242,7 +242,7 @@ export function createDataService(deps: DataDeps) {
   }
 
   /** Sends stored records to the developer as one data event, in the transaction that stored them. */
-  async function emitRecords(trx: Db, user: UserRow, type: ProviderDataType, stored: readonly PreparedRecord[]) {
+  async function emitRecords(trx: Db, user: ConnectionRow, type: ProviderDataType, stored: readonly PreparedRecord[]) {
     const wireUser = toWireUser(user);
     const data = stored.map((record) =>
       type === 'plannedWorkout'
@@ -263,7 +263,7 @@ export function createDataService(deps: DataDeps) {
    * records stored.
    */
   const intakeChanged = (
-    user: UserRow,
+    user: ConnectionRow,
     type: ProviderDataType,
     range: { fromDay: string; toDay: string },
     pages: AsyncIterable<DataPage>,
@@ -281,7 +281,7 @@ export function createDataService(deps: DataDeps) {
    */
   async function ingest(
     trx: Db,
-    user: UserRow,
+    user: ConnectionRow,
     type: ProviderDataType,
     records: readonly unknown[],
     raw?: unknown,

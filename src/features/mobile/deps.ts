@@ -5,7 +5,7 @@ import type { Config } from '../../core/config.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
-import type { ConnectionsService } from '../connections/service.ts';
+import type { ConnectingService } from '../connecting/service.ts';
 import type { DataService } from '../data/service.ts';
 import type { IntegrationsService } from '../integrations/service.ts';
 
@@ -17,6 +17,6 @@ export type MobileDeps = {
   jobs: JobQueue;
   providers: ProviderCatalog;
   integrations: Pick<IntegrationsService, 'requireSdkSource'>;
-  connections: Pick<ConnectionsService, 'consumeSdkToken' | 'activateSdkConnection'>;
+  connecting: Pick<ConnectingService, 'consumeSdkToken' | 'activateSdkConnection'>;
   data: Pick<DataService, 'ingest' | 'storedKeys' | 'removeRecords'>;
 };

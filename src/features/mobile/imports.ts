@@ -12,8 +12,8 @@ import { AppError, badRequest, invalidParameter, notFound } from '../../core/err
 import { newUuid } from '../../core/ids.ts';
 import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
-import * as usersRepo from '../users/repo.ts';
-import { findUserForDeveloper, isUuid } from '../users/service.ts';
+import * as connectionsRepo from '../connections/repo.ts';
+import { findConnectionForDeveloper, isUuid } from '../connections/service.ts';
 import type { MobileDeps } from './deps.ts';
 import { ExportFileError } from './export-stream.ts';
 import { type ImportSettings, readExportIsolated } from './import-isolated.ts';
@@ -98,7 +98,7 @@ export function createExportImports(
     target: { userId?: string; referenceId?: string },
   ) {
     if (target.userId) {
-      const user = await findUserForDeveloper(trx, developerId, target.userId);
+      const user = await findConnectionForDeveloper(trx, developerId, target.userId);
       if (user.provider !== provider.id)
         throw invalidParameter(
           'user_id',
@@ -107,12 +107,12 @@ export function createExportImports(
       return user.id;
     }
     const referenceId = parseReference(target.referenceId)!;
-    const existing = (await usersRepo.findUsersByReference(trx, developerId, referenceId)).filter(
+    const existing = (await connectionsRepo.findConnectionsByReference(trx, developerId, referenceId)).filter(
       (user) => user.provider === provider.id && user.status === 'active',
     );
     if (existing.length > 0) return existing.at(-1)!.id;
     await deps.integrations.requireSdkSource(developerId, provider.id, trx);
-    const created = await deps.connections.activateSdkConnection(trx, {
+    const created = await deps.connecting.activateSdkConnection(trx, {
       developerId,
       provider: provider.id,
       referenceId,
@@ -132,7 +132,7 @@ export function createExportImports(
     const { provider } = exportProvider(input.format);
     if (Boolean(input.userId) === Boolean(input.referenceId))
       throw badRequest('invalid query: give exactly one of user_id and reference_id');
-    if (input.userId) await findUserForDeveloper(db, input.developerId, input.userId);
+    if (input.userId) await findConnectionForDeveloper(db, input.developerId, input.userId);
     else parseReference(input.referenceId);
     const importId = newUuid();
     const path = join(importDir(), `${importId}.upload`);

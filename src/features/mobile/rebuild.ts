@@ -6,8 +6,8 @@ import type { DataTypeName } from '../../model/index.ts';
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
 import type { DataService } from '../data/service.ts';
-import * as usersRepo from '../users/repo.ts';
-import type { UserRow } from '../users/service.ts';
+import * as connectionsRepo from '../connections/repo.ts';
+import type { ConnectionRow } from '../connections/service.ts';
 import * as repo from './repo.ts';
 import {
   buildActivity,
@@ -50,7 +50,13 @@ function runsOf(days: readonly string[]): string[][] {
  * one read of the samples (with the day before and after, for workouts crossing midnight) and one
  * of the stored keys per type, whatever the number of days.
  */
-async function rebuildRun(deps: RebuildDeps, trx: Db, user: UserRow, days: readonly string[], built: Built) {
+async function rebuildRun(
+  deps: RebuildDeps,
+  trx: Db,
+  user: ConnectionRow,
+  days: readonly string[],
+  built: Built,
+) {
   const [before] = neighbourDays(days[0]!);
   const [, after] = neighbourDays(days.at(-1)!);
   const around = await repo.samplesOnDays(trx, user.id, before, after);
@@ -126,8 +132,8 @@ export async function settleDirtyDays(deps: RebuildDeps, userId: string): Promis
   for (;;) {
     const done = await deps.db.transaction().execute(async (trx) => {
       // Two jobs of one user (an upload and an import) rebuild one at a time.
-      if (!(await usersRepo.lockUser(trx, userId))) return 0;
-      const user = await usersRepo.findUserById(trx, userId);
+      if (!(await connectionsRepo.lockConnection(trx, userId))) return 0;
+      const user = await connectionsRepo.findConnectionById(trx, userId);
       if (!user) return 0;
       const days = await repo.dirtyDays(trx, userId, DAYS_PER_BATCH);
       if (days.length === 0) return 0;

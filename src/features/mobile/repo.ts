@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
-import { statusAndDeveloperOf } from '../users/repo.ts';
+import { statusAndDeveloperOf } from '../connections/repo.ts';
 import type { ImportStatus } from './tables.ts';
 import { localDayOf } from './unify.ts';
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { AppError, badRequest, invalidParameter, notFound, unauthorized } from '../../core/errors.ts';
 import { newToken, newUuid } from '../../core/ids.ts';
 import { type MobileBatch, MobileRecordError } from '../../provider-kit/mobile/samples.ts';
-import * as usersRepo from '../users/repo.ts';
+import * as connectionsRepo from '../connections/repo.ts';
 import type { MobileDeps } from './deps.ts';
 import { createExportImports } from './imports.ts';
 import { mobileHooksOf } from './mobile-hooks.ts';
@@ -50,7 +50,7 @@ export function createMobileService(deps: MobileDeps) {
         `${provider.id} is not a mobile SDK source (APPLE, HEALTH_CONNECT, SAMSUNG)`,
       );
     const referenceId = parseReference(input.referenceId);
-    const developerId = await deps.connections.consumeSdkToken(input.token);
+    const developerId = await deps.connecting.consumeSdkToken(input.token);
     if (!developerId)
       throw unauthorized(
         'the token is unknown, expired or already used; get a new one from /v2/auth/generateAuthToken',
@@ -58,7 +58,7 @@ export function createMobileService(deps: MobileDeps) {
     const uploadToken = newToken('mobileUpload', 32);
     const user = await db.transaction().execute(async (trx) => {
       await deps.integrations.requireSdkSource(developerId, provider.id, trx);
-      const row = await deps.connections.activateSdkConnection(trx, {
+      const row = await deps.connecting.activateSdkConnection(trx, {
         developerId,
         provider: provider.id,
         referenceId,
@@ -148,7 +148,7 @@ export function createMobileService(deps: MobileDeps) {
   async function processUpload(uploadId: string): Promise<void> {
     const upload = await repo.findUpload(db, uploadId);
     if (!upload) return;
-    const user = await usersRepo.findUserById(db, upload.user_id);
+    const user = await connectionsRepo.findConnectionById(db, upload.user_id);
     const hooks = mobileHooksOf(user ? providers.get(user.provider) : undefined);
     if (!user || !hooks) {
       await repo.deleteUpload(db, uploadId);

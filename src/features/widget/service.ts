@@ -5,11 +5,11 @@ import type { Clock } from '../../core/clock.ts';
 import { invalidParameter } from '../../core/errors.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
-import { parseRedirectUrl, parseReferenceId } from '../connections/redirects.ts';
-import type { ConnectionsService } from '../connections/service.ts';
+import { parseRedirectUrl, parseReferenceId } from '../connecting/redirects.ts';
+import type { ConnectingService } from '../connecting/service.ts';
 import type { IntegrationsService } from '../integrations/service.ts';
 import { findDeveloper } from '../developers/repo.ts';
-import { isUuid } from '../users/service.ts';
+import { isUuid } from '../connections/service.ts';
 import { constantTimeEqual } from '../../provider-kit/signatures.ts';
 import { type Language, resolveLanguage } from '../../core/languages.ts';
 import * as repo from './repo.ts';
@@ -47,12 +47,12 @@ export function createWidgetService(deps: {
   config: Config;
   providers: ProviderCatalog;
   integrations: IntegrationsService;
-  connections: ConnectionsService;
+  connecting: ConnectingService;
 }) {
-  const { db, clock, config, providers, integrations, connections } = deps;
+  const { db, clock, config, providers, integrations, connecting } = deps;
 
   // A connection made from this widget closes its session (in the activating transaction).
-  connections.onConnected(async (trx, connection) => {
+  connecting.onConnected(async (trx, connection) => {
     if (connection.widgetSessionId)
       await repo.completeWidgetSession(trx, connection.widgetSessionId, clock.now());
   });
@@ -180,7 +180,7 @@ export function createWidgetService(deps: {
           return { refused: 'csrf', language: view.language };
         const provider = view.providers.find((candidate) => candidate.id === providerId.toUpperCase());
         if (!provider) return { view };
-        const link = await connections.createAuthLink(
+        const link = await connecting.createAuthLink(
           {
             developerId: session.developer_id,
             resource: provider.id,

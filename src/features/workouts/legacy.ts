@@ -7,7 +7,7 @@ import { dayOf, toCurrentDetails } from '../../model/planned-workout-current.ts'
 import type { PlannedWorkoutDetails } from '../../model/planned-workout.ts';
 import { dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
 import type { Developer } from '../developers/service.ts';
-import { toWireUser, type WireUser } from '../users/service.ts';
+import { toWireUser, type WireUser } from '../connections/service.ts';
 import type { WorkoutsDeps } from './deps.ts';
 import { stamp, withIdentity } from './planned-views.ts';
 import type { ProviderWrites } from './provider-writes.ts';

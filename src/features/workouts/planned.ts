@@ -8,7 +8,7 @@ import type { AthleteMetrics, PlannedWorkout } from '../../model/planned-workout
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { Developer } from '../developers/service.ts';
-import { findUserForDeveloper } from '../users/service.ts';
+import { findConnectionForDeveloper } from '../connections/service.ts';
 import type { WorkoutsDeps } from './deps.ts';
 import { requireDay, requireId } from './params.ts';
 import { type PlannedWorkoutSummary, summaryOf, toWire, withIdentity } from './planned-views.ts';
@@ -46,7 +46,7 @@ export function createPlannedWorkouts(deps: WorkoutsDeps, writes: ProviderWrites
   const { route, push, unpush } = writes;
 
   async function plannedOf(developer: Developer, userId: string, id: string) {
-    const user = await findUserForDeveloper(db, developer.id, userId);
+    const user = await findConnectionForDeveloper(db, developer.id, userId);
     const row = await repo.findPlanned(db, user.id, requireId('planned_workout_id', id));
     if (!row) throw notFound(`no planned workout with planned_workout_id ${id} for user ${user.id}`);
     return { user, row };
@@ -93,7 +93,7 @@ export function createPlannedWorkouts(deps: WorkoutsDeps, writes: ProviderWrites
       userId: string,
       query: { start_date?: string | undefined; end_date?: string | undefined },
     ): Promise<PlannedWorkout[]> {
-      const user = await findUserForDeveloper(db, developer.id, userId);
+      const user = await findConnectionForDeveloper(db, developer.id, userId);
       const today = dayNumberToIsoDate(Math.floor(now().getTime() / MS_PER_DAY));
       const start = query.start_date ? requireDay('start_date', query.start_date) : null;
       const end = query.end_date ? requireDay('end_date', query.end_date) : null;

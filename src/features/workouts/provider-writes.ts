@@ -7,7 +7,7 @@ import type { PlannedWorkoutDetails } from '../../model/planned-workout.ts';
 import type { DataSource } from '../../provider-kit/data-source.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { Developer } from '../developers/service.ts';
-import { findUserForDeveloper, type UserRow } from '../users/service.ts';
+import { findConnectionForDeveloper, type ConnectionRow } from '../connections/service.ts';
 import type { WorkoutsDeps } from './deps.ts';
 import type { PlannedWorkoutDelivery } from './tables.ts';
 
@@ -17,7 +17,11 @@ type Json = Record<string, unknown>;
 export type FailureStyle = 'current' | 'legacy';
 
 /** Where a user's planned workouts go, and through which source when they are pushed. */
-export type WriteTarget = { user: UserRow; delivery: PlannedWorkoutDelivery; source: DataSource | null };
+export type WriteTarget = {
+  user: ConnectionRow;
+  delivery: PlannedWorkoutDelivery;
+  source: DataSource | null;
+};
 
 function providerFailure(error: ProviderDataError, style: FailureStyle): AppError {
   const headers = { 'Retry-After': String(error.retryAfterSeconds ?? 60) };
@@ -40,7 +44,7 @@ export function createProviderWrites(deps: WorkoutsDeps) {
   const { db } = deps;
 
   /** Deletes at the provider; the ids it confirmed. A provider failure throws its ProviderDataError. */
-  async function unpushAtProvider(user: UserRow, providerIds: readonly string[]): Promise<Set<string>> {
+  async function unpushAtProvider(user: ConnectionRow, providerIds: readonly string[]): Promise<Set<string>> {
     if (providerIds.length === 0) return new Set();
     const source = deps.providers.get(user.provider)?.connector?.data;
     if (!source?.deletePlannedWorkouts) return new Set();
@@ -57,7 +61,7 @@ export function createProviderWrites(deps: WorkoutsDeps) {
      * the mobile SDK of an on-device source; a 400 when the provider takes none.
      */
     async route(developer: Developer, userId: string): Promise<WriteTarget> {
-      const user = await findUserForDeveloper(db, developer.id, userId);
+      const user = await findConnectionForDeveloper(db, developer.id, userId);
       if (user.status === 'pending') {
         throw invalidParameter('user_id', `user ${user.id} has not completed authentication yet`);
       }
@@ -102,7 +106,7 @@ export function createProviderWrites(deps: WorkoutsDeps) {
     unpushAtProvider,
 
     /** `unpushAtProvider`, a provider failure answered as `style` says. */
-    unpush: (user: UserRow, providerIds: readonly string[], style: FailureStyle) =>
+    unpush: (user: ConnectionRow, providerIds: readonly string[], style: FailureStyle) =>
       atProvider(() => unpushAtProvider(user, providerIds), style),
   };
 }

@@ -3,7 +3,7 @@
 // malformed one is a 400 naming it (checked by the service, so the message says which).
 import Type from 'typebox';
 import { WorkoutTemplate } from '../../model/workout-template.ts';
-import { User } from '../users/schemas.ts';
+import { User } from '../connections/schemas.ts';
 
 const UserId = Type.String({ description: 'UUID of the user (connection)' });
 const Day = (description: string) => Type.String({ description: `YYYY-MM-DD; ${description}` });

@@ -9,7 +9,7 @@
 //
 // Tributary's planned workouts are registered with the data feature as a source of its own, so
 // data reads and `planned_workout` events show the same list as this feature does.
-import { findUserById } from '../users/repo.ts';
+import { findConnectionById } from '../connections/repo.ts';
 import type { WorkoutsDeps } from './deps.ts';
 import { createLegacyPlannedWorkouts } from './legacy.ts';
 import { createPlannedWorkouts } from './planned.ts';
@@ -25,7 +25,7 @@ export function createWorkoutsService(deps: WorkoutsDeps) {
   deps.data.plannedWorkouts.registerOwnSource(async (trx, userId, days) => {
     const rows = await repo.plannedOfUser(trx, userId, days);
     if (rows.length === 0) return [];
-    const user = await findUserById(trx, userId);
+    const user = await findConnectionById(trx, userId);
     return rows.map((row) => toWire(row, user?.provider ?? ''));
   });
 

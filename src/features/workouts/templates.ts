@@ -5,7 +5,7 @@ import type { WorkoutTemplate } from '../../model/workout-template.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { Db } from '../../store/db.ts';
 import type { Developer } from '../developers/service.ts';
-import { findUserById } from '../users/repo.ts';
+import { findConnectionById } from '../connections/repo.ts';
 import type { WorkoutsDeps } from './deps.ts';
 import { requireId } from './params.ts';
 import type { ProviderWrites } from './provider-writes.ts';
@@ -61,7 +61,7 @@ export function createTemplates(deps: WorkoutsDeps, writes: ProviderWrites) {
       let reached = 0;
       let lastError: ProviderDataError | null = null;
       for (const [userId, rows] of byUser) {
-        const user = await findUserById(db, userId);
+        const user = await findConnectionById(db, userId);
         const pushed = rows.filter((row) => row.delivery === 'pushed' && row.provider_workout_id);
         let confirmed: Set<string>;
         try {

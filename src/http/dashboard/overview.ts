@@ -25,7 +25,7 @@ export function overviewPage(ctx: AppContext) {
     const now = ctx.clock.now();
     const since = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - 23 * HOUR_MS);
     const [userCounts, events, budget, destination, audit] = await Promise.all([
-      ctx.users.countByProviderAndStatus(developer.id),
+      ctx.connections.countByProviderAndStatus(developer.id),
       ctx.webhooks.countEventsByHour(developer.id, since),
       ctx.data.budgetUse(developer),
       ctx.webhooks.getDestination(developer.id),

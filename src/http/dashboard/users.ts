@@ -1,5 +1,5 @@
-import { isUuid } from '../../features/users/service.ts';
-import type { DetailedWireUser, WireUser } from '../../features/users/service.ts';
+import { isUuid } from '../../features/connections/service.ts';
+import type { DetailedWireUser, WireUser } from '../../features/connections/service.ts';
 import type { AppContext } from '../../features/context.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { type DataTypeName, dataTypeNames } from '../../model/index.ts';
@@ -32,21 +32,21 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
       let heading = 'Newest users';
       let users: (WireUser | DetailedWireUser)[];
       if (q === '') {
-        users = await ctx.users.recent(devId, 25);
+        users = await ctx.connections.recent(devId, 25);
       } else {
         heading = `Users matching “${q}”`;
         // A UUID is tried as a user id first, then as a reference id (references are free text).
         users = [];
         if (isUuid(q)) {
           try {
-            const found = await ctx.users.userInfo(devId, { user_id: q });
+            const found = await ctx.connections.userInfo(devId, { user_id: q });
             if (found.kind === 'one') users = [found.user];
           } catch (error) {
             if (!(error instanceof AppError && error.kind === 'not_found')) throw error;
           }
         }
         if (users.length === 0) {
-          const found = await ctx.users.userInfo(devId, { reference_id: q });
+          const found = await ctx.connections.userInfo(devId, { reference_id: q });
           users = found.kind === 'many' ? found.users : [found.user];
         }
       }
@@ -71,7 +71,7 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
       // The same lookup as GET /v2/userInfo: another developer's user is simply not found.
       let info;
       try {
-        info = await ctx.users.userInfo(devId, { user_id: userId });
+        info = await ctx.connections.userInfo(devId, { user_id: userId });
       } catch (error) {
         if (error instanceof AppError && error.status < 500) {
           return sendPage(
@@ -94,7 +94,7 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
         ctx.webhooks.listDeliveries(devId, { userId: user.user_id, limit: 20 }),
         // The end user's other connections: the same reference id, other providers.
         user.reference_id
-          ? ctx.users.userInfo(devId, { reference_id: user.reference_id })
+          ? ctx.connections.userInfo(devId, { reference_id: user.reference_id })
           : Promise.resolve(undefined),
         // Lab reports are uploaded under a reference id, not a user: the end user's are theirs.
         user.reference_id
@@ -174,7 +174,7 @@ ${labReportsCard(session, labReports, base)}
     DASHBOARD_ROUTE,
     guards.developerAction('/dashboard/users', async (request, session) => {
       const { user_id: userId } = request.params as { user_id: string };
-      await ctx.connections.deauthenticate(session.developer.id, userId);
+      await ctx.connecting.deauthenticate(session.developer.id, userId);
       await ctx.dashboard.audit(session, { action: 'deauthenticate', target: `user ${userId}` });
       return { redirect: '/dashboard/users', notice: `User ${userId} was deauthenticated.` };
     }),

@@ -2,7 +2,7 @@
 // route -> service.
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
-import { registerConnectionRoutes } from './connections.ts';
+import { registerConnectingRoutes } from './connecting.ts';
 import { registerDataRoutes } from './data.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';
 import { registerIntegrationRoutes } from './integrations.ts';
@@ -22,7 +22,7 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerWebhookRoutes,
   registerIntegrationRoutes,
   registerUserRoutes,
-  registerConnectionRoutes,
+  registerConnectingRoutes,
   registerWidgetRoutes,
   registerOrderRoutes,
   registerDataRoutes,

@@ -4,7 +4,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AppContext } from '../../features/context.ts';
-import { callbackPath } from '../../features/sync/subscriptions.ts';
+import { callbackPath } from '../../features/connectors/subscriptions.ts';
 import { verifyTokenFor } from '../../provider-kit/signatures.ts';
 import type { App } from '../app-type.ts';
 

@@ -10,7 +10,7 @@ import {
   UserInfoQuery,
   UserInfoResponse,
   UserParams,
-} from '../../features/users/schemas.ts';
+} from '../../features/connections/schemas.ts';
 
 const tags = ['users'];
 const config = { auth: 'developer' as const };
@@ -28,7 +28,7 @@ export function registerUserRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const result = await ctx.users.userInfo(request.developer.id, request.query);
+      const result = await ctx.connections.userInfo(request.developer.id, request.query);
       if (result.kind === 'many') return result.users;
       return { status: 'success' as const, user: result.user, is_authenticated: result.isAuthenticated };
     },
@@ -46,7 +46,7 @@ export function registerUserRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const result = await ctx.users.subscriptions(request.developer.id, request.query);
+      const result = await ctx.connections.subscriptions(request.developer.id, request.query);
       if (result.kind === 'all') return { status: 'success' as const, users: result.users };
       return {
         status: 'success' as const,
@@ -66,7 +66,7 @@ export function registerUserRoutes(app: App, ctx: AppContext) {
         response: { 200: BulkUserInfoResponse },
       },
     },
-    async (request) => ctx.users.bulkUserInfo(request.developer.id, request.body),
+    async (request) => ctx.connections.bulkUserInfo(request.developer.id, request.body),
   );
 
   app.patch(
@@ -83,7 +83,7 @@ export function registerUserRoutes(app: App, ctx: AppContext) {
     },
     async (request) => ({
       status: 'success' as const,
-      user: await ctx.users.update(request.developer.id, request.params.user_id, request.body),
+      user: await ctx.connections.update(request.developer.id, request.params.user_id, request.body),
     }),
   );
 }

@@ -2,13 +2,13 @@ import type { FastifyReply } from 'fastify';
 import Type, { type TStringOptions } from 'typebox';
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
-import { FAILURE_PAGE_PATH, SUCCESS_PAGE_PATH } from '../../features/connections/callback.ts';
+import { FAILURE_PAGE_PATH, SUCCESS_PAGE_PATH } from '../../features/connecting/callback.ts';
 import { formBodyParser, renderMessagePage, sendHostedPage, sendHostedRedirect } from '../hosted/html.ts';
 import { messagesFor, resolveLanguage } from '../hosted/i18n.ts';
 import { browserLanguage, createHostedLimits, refuseHosted } from '../hosted/limits.ts';
 import { renderClosedWidget, renderWidget } from '../hosted/widget-pages.ts';
 import type { WidgetView } from '../../features/widget/service.ts';
-import { isUuid } from '../../features/users/service.ts';
+import { isUuid } from '../../features/connections/service.ts';
 import { AppError } from '../../core/errors.ts';
 
 const NullableString = (options: TStringOptions = {}) => Type.Union([Type.String(options), Type.Null()]);

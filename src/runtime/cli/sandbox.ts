@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
 import { AppError } from '../../core/errors.ts';
-import { findUserForDeveloper, toWireUser } from '../../features/users/service.ts';
+import { findConnectionForDeveloper, toWireUser } from '../../features/connections/service.ts';
 import { type ConsentRequest, decideConsent, newSandboxAccount } from '../../providers/sandbox/consent.ts';
 import { sandbox } from '../../providers/sandbox/provider.ts';
 import { openContext } from './session.ts';
@@ -34,7 +34,7 @@ export async function sandboxCommand(config: Config, args: string[]) {
   const { ctx, close } = await openContext(config);
   try {
     const developer = await ctx.developers.get(devId);
-    const link = await ctx.connections.createAuthLink({
+    const link = await ctx.connecting.createAuthLink({
       developerId: developer.id,
       resource: sandbox.declaration.id,
       referenceId: values['reference-id'],
@@ -46,7 +46,7 @@ export async function sandboxCommand(config: Config, args: string[]) {
     const account = values.account ?? newSandboxAccount();
     const callback = new URL(decideConsent(runtime, consent, values.deny ? 'deny' : 'approve', account));
     const providerParam = callback.pathname.split('/').pop() ?? '';
-    const outcome = await ctx.connections.completeCallback(
+    const outcome = await ctx.connecting.completeCallback(
       providerParam,
       Object.fromEntries(callback.searchParams),
     );
@@ -64,7 +64,7 @@ export async function sandboxCommand(config: Config, args: string[]) {
       // Exit status 1 (through the CLI's error path) so scripts can tell.
       throw new AppError('unprocessable', `not connected: ${reason}`);
     }
-    const user = await findUserForDeveloper(ctx.db, developer.id, outcome.userId);
+    const user = await findConnectionForDeveloper(ctx.db, developer.id, outcome.userId);
     const output = {
       ...toWireUser(user),
       is_authenticated: user.status === 'active',

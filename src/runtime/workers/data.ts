@@ -6,7 +6,7 @@ import { DELIVER_QUEUE } from '../../features/data/deliver.ts';
 import { ARRIVALS_QUEUE, runArrivals } from '../../features/data/sandbox-arrivals.ts';
 import { dataSettings } from '../../features/data/settings.ts';
 import type { RecurringJob } from './recurring.ts';
-import { HEARTBEAT_SECONDS } from './sync.ts';
+import { HEARTBEAT_SECONDS } from './connectors.ts';
 import type { NoPayload } from '../../jobs/queues.ts';
 
 export const PRUNE_QUEUE = 'data.prune';

@@ -6,7 +6,7 @@ import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../../features/context.ts';
 import { webhookSettings } from '../../features/webhooks/settings.ts';
 import type { Store } from '../../store/db.ts';
-import { defineConnectionJobs } from './connections.ts';
+import { defineConnectingJobs } from './connecting.ts';
 import { dataRecurringJobs, defineDataJobs } from './data.ts';
 import { defineLabReportJobs, labReportRecurringJobs } from './lab-reports.ts';
 import { defineLimitJobs, limitRecurringJobs } from './limits.ts';
@@ -15,16 +15,16 @@ import { defineMobileSpoolJobs, mobileSpoolRecurringJobs } from './mobile-spool.
 import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
 import { type RecurringJob, registerSchedules } from './recurring.ts';
 import { defineStoreJobs, storeRecurringJobs } from './store.ts';
-import { defineSyncJobs, syncRecurringJobs } from './sync.ts';
+import { defineConnectorJobs, connectorRecurringJobs } from './connectors.ts';
 import { defineWebhookJobs, webhookRecurringJobs } from './webhooks.ts';
 
 /** Declares every queue and its handler; call before `jobs.start`. */
 export function defineJobs(ctx: AppContext): void {
   defineWebhookJobs(ctx);
-  defineConnectionJobs(ctx);
+  defineConnectingJobs(ctx);
   defineOrderJobs(ctx);
   defineDataJobs(ctx);
-  defineSyncJobs(ctx);
+  defineConnectorJobs(ctx);
   defineStoreJobs(ctx);
   defineLimitJobs(ctx);
   defineLabReportJobs(ctx);
@@ -36,7 +36,7 @@ export function defineJobs(ctx: AppContext): void {
 export function recurringJobs(ctx: { config: Config; store: Pick<Store, 'kind'> }): RecurringJob[] {
   return [
     ...dataRecurringJobs(ctx.config),
-    ...syncRecurringJobs(),
+    ...connectorRecurringJobs(),
     ...orderRecurringJobs(),
     ...storeRecurringJobs(ctx),
     ...webhookRecurringJobs(ctx.config.settings.get(webhookSettings)),

@@ -8,7 +8,7 @@ import type { AppContext } from '../../features/context.ts';
 import { LAB_REPORT_QUEUE, RESEAL_FILES_QUEUE } from '../../features/lab-reports/queue.ts';
 import { MAX_ATTEMPTS } from '../../features/lab-reports/service.ts';
 import type { RecurringJob } from './recurring.ts';
-import { HEARTBEAT_SECONDS } from './sync.ts';
+import { HEARTBEAT_SECONDS } from './connectors.ts';
 
 export function defineLabReportJobs(ctx: AppContext) {
   const { settings } = ctx.labReports;

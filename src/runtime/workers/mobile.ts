@@ -1,6 +1,6 @@
 import type { AppContext } from '../../features/context.ts';
 import { IMPORT_QUEUE, NORMALIZE_UPLOAD_QUEUE } from '../../features/mobile/ports.ts';
-import { HEARTBEAT_SECONDS } from './sync.ts';
+import { HEARTBEAT_SECONDS } from './connectors.ts';
 
 export function defineMobileJobs(ctx: AppContext) {
   ctx.jobs.define({

@@ -11,7 +11,7 @@ import type { IntegrationsService } from '../integrations/service.ts';
 import type { WebhookEnvelope } from '../webhooks/events.ts';
 
 /**
- * What the connections service needs from the webhook engine: the event (see events.ts) is written
+ * What the connecting service needs from the webhook engine: the event (see events.ts) is written
  * in the caller's transaction, so a connection change and its event commit (or vanish) together.
  */
 export type WebhookEmitter = {
@@ -19,7 +19,7 @@ export type WebhookEmitter = {
   dropPendingForUser(trx: Db, userId: string): Promise<unknown>;
 };
 
-export type ConnectionsDeps = {
+export type ConnectingDeps = {
   db: Db;
   config: Config;
   clock: Clock;
@@ -39,9 +39,9 @@ export type ActivatedConnection = { userId: string; provider: string; widgetSess
 export type ConnectedHandler = (trx: Db, connection: ActivatedConnection) => Promise<void>;
 
 /** What the parts of the service share: the deps plus the handlers registered with `onConnected`. */
-export type ConnectionsInternals = ConnectionsDeps & { connectedHandlers: ConnectedHandler[] };
+export type ConnectingInternals = ConnectingDeps & { connectedHandlers: ConnectedHandler[] };
 
-export const providerRuntime = (deps: ConnectionsDeps): ProviderRuntime => ({
+export const providerRuntime = (deps: ConnectingDeps): ProviderRuntime => ({
   config: deps.config,
   clock: deps.clock,
   secretBox: deps.secretBox,

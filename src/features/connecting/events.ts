@@ -11,7 +11,7 @@ import {
   type WebhookModelVersion,
   type WebhookUser,
   type WebhookUserInput,
-} from '../users/webhook-user.ts';
+} from '../connections/webhook-user.ts';
 
 export interface AuthSuccessEvent {
   type: 'auth';

@@ -1,4 +1,4 @@
-// Bringing a user's data into the store: which days of a range are not yet synced (coverage),
+// Bringing a connection's data into the store: which days of a range are not yet synced (coverage),
 // fetching them from the provider's data source (bounded by its history limit), validating and
 // upserting page by page so a five-year backfill never sits in memory.
 import type { Logger } from 'pino';
@@ -12,8 +12,8 @@ import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/ca
 import type { ProviderDataType, ProviderRuntime } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
 import { readProviderTokens } from '../../provider-access/token-store.ts';
-import type { UserRow } from '../users/service.ts';
-import * as usersRepo from '../users/repo.ts';
+import type { ConnectionRow } from '../connections/service.ts';
+import * as connectionsRepo from '../connections/repo.ts';
 import { earlierDay, laterDay } from './params.ts';
 import { type PreparedRecord, prepareRecord } from './records.ts';
 import * as repo from './repo.ts';
@@ -25,7 +25,7 @@ export const ATHLETE_TTL_MS = 60 * 60_000;
 const FLUSH_RECORDS = 200;
 const FLUSH_BYTES = 2 * 1024 * 1024;
 
-export type SyncDeps = {
+export type ProviderFetchDeps = {
   db: Db;
   clock: Clock;
   log: Logger;
@@ -35,7 +35,7 @@ export type SyncDeps = {
   /** Days raw provider payloads are kept; 0 keeps none. */
   rawRetentionDays: number;
   /** Replaces the context below: the connector framework's (fresh credentials, provider HTTP). */
-  connectorContext?: (user: UserRow) => DataSourceContext;
+  connectorContext?: (user: ConnectionRow) => DataSourceContext;
 };
 
 export type Ingested = { stored: PreparedRecord[]; invalid: number };
@@ -46,7 +46,7 @@ export type BatchHook = (trx: Db, records: readonly PreparedRecord[]) => Promise
 /** Validates and splits records; invalid ones are logged and counted, never stored. */
 export function prepareAll(
   log: Logger,
-  input: { user: UserRow; type: ProviderDataType; records: readonly unknown[]; now: Date },
+  input: { user: ConnectionRow; type: ProviderDataType; records: readonly unknown[]; now: Date },
 ): Ingested {
   const stored: PreparedRecord[] = [];
   let invalid = 0;
@@ -76,10 +76,10 @@ export function prepareAll(
 
 /** Upserts prepared records and keeps the raw payloads they came from (when retention allows). */
 export async function storeBatch(
-  deps: Pick<SyncDeps, 'rawRetentionDays'>,
+  deps: Pick<ProviderFetchDeps, 'rawRetentionDays'>,
   trx: Db,
   input: {
-    user: UserRow;
+    user: ConnectionRow;
     type: ProviderDataType;
     records: readonly PreparedRecord[];
     raws: readonly unknown[];
@@ -134,14 +134,14 @@ export function uncoveredDays(
   return gaps;
 }
 
-export function createSync(deps: SyncDeps) {
+export function createProviderFetch(deps: ProviderFetchDeps) {
   const { db, clock, log } = deps;
   // Concurrent reads of one user's type share one sync: later ones wait, then find it covered.
   // Across processes duplicate fetches are possible and harmless: upserts are idempotent.
   const serialized = keyedQueue();
 
   function sourceFor(
-    user: UserRow,
+    user: ConnectionRow,
     type: ProviderDataType,
   ): { provider: ResolvedProvider; source: DataSource } | null {
     const provider = deps.providers.get(user.provider);
@@ -152,7 +152,7 @@ export function createSync(deps: SyncDeps) {
     return { provider, source };
   }
 
-  function contextFor(user: UserRow): DataSourceContext {
+  function contextFor(user: ConnectionRow): DataSourceContext {
     if (deps.connectorContext) return deps.connectorContext(user);
     return {
       user: { id: user.id, providerUserId: user.provider_user_id, scopes: user.scopes },
@@ -195,7 +195,7 @@ export function createSync(deps: SyncDeps) {
    * transaction (the caller's data events); `keys` collects the identity of every stored record.
    */
   async function intake(
-    user: UserRow,
+    user: ConnectionRow,
     type: ProviderDataType,
     pages: AsyncIterable<DataPage>,
     options: { onBatch?: BatchHook; keys?: string[] } = {},
@@ -239,7 +239,7 @@ export function createSync(deps: SyncDeps) {
   }
 
   const fetchDays = async (
-    user: UserRow,
+    user: ConnectionRow,
     type: ProviderDataType,
     source: DataSource,
     from: string,
@@ -249,14 +249,14 @@ export function createSync(deps: SyncDeps) {
       .invalid;
 
   /** Records the local days [from, to) of `type` as synced now: settled before yesterday, fresh after. */
-  async function addSynced(user: UserRow, type: ProviderDataType, from: string, to: string): Promise<void> {
+  async function addSynced(user: ConnectionRow, type: ProviderDataType, from: string, to: string): Promise<void> {
     const settledBefore = dayNumberToIsoDate(Math.floor(clock.now().getTime() / MS_PER_DAY) - 1);
     const at = clock.now();
     await db.transaction().execute(async (trx) => {
       const split = earlierDay(to, laterDay(from, settledBefore));
       await repo.addCoverage(trx, { userId: user.id, type, fromDay: from, toDay: split, settled: true, now: at });
       await repo.addCoverage(trx, { userId: user.id, type, fromDay: split, toDay: to, settled: false, now: at });
-      await usersRepo.markPolled(trx, user.id, at);
+      await connectionsRepo.markPolled(trx, user.id, at);
     });
   }
 
@@ -266,7 +266,7 @@ export function createSync(deps: SyncDeps) {
    * when the provider fails; what was stored before the failure stays (and counts next time).
    */
   async function syncDays(
-    user: UserRow,
+    user: ConnectionRow,
     type: ProviderDataType,
     fromDay: string,
     toDay: string,
@@ -306,7 +306,7 @@ export function createSync(deps: SyncDeps) {
   }
 
   /** Re-reads the athlete profile when the stored one is missing or older than ATHLETE_TTL_MS. */
-  async function syncAthlete(user: UserRow): Promise<void> {
+  async function syncAthlete(user: ConnectionRow): Promise<void> {
     const found = sourceFor(user, 'athlete');
     if (!found) return;
     await serialized(`${user.id}:athlete`, async () => {
@@ -319,7 +319,7 @@ export function createSync(deps: SyncDeps) {
       if (stored && stored.updated_at.getTime() > clock.now().getTime() - ATHLETE_TTL_MS) return;
       const today = dayNumberToIsoDate(Math.floor(clock.now().getTime() / MS_PER_DAY));
       await fetchDays(user, 'athlete', found.source, today, addDays(today, 1));
-      await usersRepo.markPolled(db, user.id, clock.now());
+      await connectionsRepo.markPolled(db, user.id, clock.now());
     });
   }
 
@@ -331,7 +331,7 @@ export function createSync(deps: SyncDeps) {
    * Returns the records stored.
    */
   async function intakeChanged(
-    user: UserRow,
+    user: ConnectionRow,
     type: ProviderDataType,
     range: { fromDay: string; toDay: string },
     pages: AsyncIterable<DataPage>,
@@ -356,4 +356,4 @@ export function createSync(deps: SyncDeps) {
   return { syncDays, syncAthlete, intakeChanged, sourceFor, contextFor };
 }
 
-export type Sync = ReturnType<typeof createSync>;
+export type ProviderFetch = ReturnType<typeof createProviderFetch>;

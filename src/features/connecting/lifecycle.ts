@@ -1,13 +1,13 @@
 import { notFound } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
-import * as usersRepo from '../users/repo.ts';
-import { findUserForDeveloper, toWireUser } from '../users/service.ts';
+import * as connectionsRepo from '../connections/repo.ts';
+import { findConnectionForDeveloper, toWireUser } from '../connections/service.ts';
 import { revokeAccess } from '../../provider-access/oauth.ts';
 import { buildPermissionChangeEvent, buildUserNoticeEvent, connectionEnvelope } from './events.ts';
-import { type ConnectionsDeps, providerRuntime } from './ports.ts';
+import { type ConnectingDeps, providerRuntime } from './ports.ts';
 import * as tokenStore from '../../provider-access/token-store.ts';
 
-export function createLifecycle(deps: ConnectionsDeps) {
+export function createLifecycle(deps: ConnectingDeps) {
   const { db, secretBox, providers, webhooks, log } = deps;
   const runtime = providerRuntime(deps);
 
@@ -18,7 +18,7 @@ export function createLifecycle(deps: ConnectionsDeps) {
      * theirs in the transaction that writes the deauth event.
      */
     async deauthenticate(developerId: string, userId: string): Promise<void> {
-      const user = await findUserForDeveloper(db, developerId, userId);
+      const user = await findConnectionForDeveloper(db, developerId, userId);
       const provider = providers.get(user.provider);
       const tokens = await tokenStore.readProviderTokens(db, user.id);
       if (provider && tokens) {
@@ -39,7 +39,7 @@ export function createLifecycle(deps: ConnectionsDeps) {
       }
       const deleted = await db.transaction().execute(async (trx) => {
         await webhooks.dropPendingForUser(trx, user.id);
-        if (!(await usersRepo.deleteUser(trx, user.id))) return false;
+        if (!(await connectionsRepo.deleteConnection(trx, user.id))) return false;
         const deauth = buildUserNoticeEvent('deauth', toWireUser(user));
         await webhooks.emit(trx, developerId, connectionEnvelope(deauth));
         return true;
@@ -52,7 +52,7 @@ export function createLifecycle(deps: ConnectionsDeps) {
      * reconnect. Emits `connection_error` once, on the transition; returns whether it happened.
      */
     async markConnectionBroken(trx: Db, userId: string, reason: string): Promise<boolean> {
-      const user = await usersRepo.changeStatus(trx, userId, ['active'], 'broken');
+      const user = await connectionsRepo.changeStatus(trx, userId, ['active'], 'broken');
       if (!user) return false;
       log.warn({ userId, provider: user.provider, reason }, 'connection broken');
       const notice = buildUserNoticeEvent('connection_error', toWireUser(user));
@@ -62,7 +62,7 @@ export function createLifecycle(deps: ConnectionsDeps) {
 
     /** The provider told us the user withdrew access: tokens are useless, so they go. */
     async markAccessRevoked(trx: Db, userId: string): Promise<boolean> {
-      const user = await usersRepo.changeStatus(trx, userId, ['active', 'broken'], 'revoked');
+      const user = await connectionsRepo.changeStatus(trx, userId, ['active', 'broken'], 'revoked');
       if (!user) return false;
       await tokenStore.deleteProviderTokens(trx, userId);
       const notice = buildUserNoticeEvent('access_revoked', toWireUser(user));
@@ -75,14 +75,14 @@ export function createLifecycle(deps: ConnectionsDeps) {
      * connection's scopes, and a `permission_change` naming what was added and removed.
      */
     async changePermissions(trx: Db, userId: string, granted: readonly string[]): Promise<boolean> {
-      const before = await usersRepo.findUserById(trx, userId);
+      const before = await connectionsRepo.findConnectionById(trx, userId);
       if (!before || before.status !== 'active') return false;
       const previous = new Set((before.scopes ?? '').split(/[\s,]+/).filter((scope) => scope !== ''));
       const now = new Set(granted);
       const added = [...now].filter((scope) => !previous.has(scope)).sort();
       const removed = [...previous].filter((scope) => !now.has(scope)).sort();
       if (added.length === 0 && removed.length === 0) return false;
-      const user = await usersRepo.setScopes(trx, userId, [...now].sort().join(' '));
+      const user = await connectionsRepo.setScopes(trx, userId, [...now].sort().join(' '));
       if (!user) return false;
       const event = buildPermissionChangeEvent(toWireUser(user), { added, removed });
       await webhooks.emit(trx, user.developer_id, connectionEnvelope(event));

@@ -1,7 +1,7 @@
 // Fetching again what a provider says changed, for notifications and polls alike. The pages go
 // through the data module's one intake (the same as reads and backfills): stored in batches with
 // their raw payloads, sent on as data events batch by batch, the days recorded as synced.
-import type { UserRow } from '../users/service.ts';
+import type { ConnectionRow } from '../connections/service.ts';
 import type { DataPage, DataSourceContext } from '../../provider-kit/data-source.ts';
 import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
@@ -16,7 +16,7 @@ export type NotificationSinks = {
    * Returns the records stored.
    */
   intakeChanged(
-    user: UserRow,
+    user: ConnectionRow,
     type: ProviderDataType,
     range: { fromDay: string; toDay: string },
     pages: AsyncIterable<DataPage>,
@@ -29,7 +29,7 @@ export type NotificationSinks = {
    */
   ingest(
     trx: Db,
-    user: UserRow,
+    user: ConnectionRow,
     type: ProviderDataType,
     records: readonly unknown[],
     options?: { replaceDays?: { startDate: string; endDate: string } },
@@ -56,7 +56,7 @@ export type ChangedRange = {
 export async function refetchChanged(
   _db: Db,
   provider: ResolvedProvider,
-  user: UserRow,
+  user: ConnectionRow,
   context: DataSourceContext,
   changed: ChangedRange,
   sinks: NotificationSinks,

@@ -1,5 +1,5 @@
 // The `user` object carried by user-scoped webhook events (docs/wire-contract.md#the-user-object), and
-// what the features building such events (connections, data) share: the model version some of them
+// what the features building such events (connecting, data) share: the model version some of them
 // carry and the small value conversions.
 import { MODEL_VERSION } from '../../model/index.ts';
 import { wireDateTime } from '../../model/time.ts';

@@ -1,8 +1,8 @@
 import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { TokenSet } from '../../provider-kit/types.ts';
 import { findDeveloper } from '../developers/repo.ts';
-import * as usersRepo from '../users/repo.ts';
-import { toWireUser } from '../users/service.ts';
+import * as connectionsRepo from '../connections/repo.ts';
+import { toWireUser } from '../connections/service.ts';
 import type { Language } from '../../core/languages.ts';
 import { resolveLanguage } from '../../core/languages.ts';
 import { hashSecret } from './auth-link.ts';
@@ -13,7 +13,7 @@ import {
   connectionEnvelope,
 } from './events.ts';
 import { exchangeAuthorizationCode, OAuthFlowError } from '../../provider-access/oauth.ts';
-import { type ConnectionsInternals, providerRuntime } from './ports.ts';
+import { type ConnectingInternals, providerRuntime } from './ports.ts';
 import { withOutcome } from './redirects.ts';
 import type { AuthSessionRow } from './repo.ts';
 import * as repo from './repo.ts';
@@ -43,7 +43,7 @@ export type CallbackOutcome =
 
 const REASON = /^[A-Za-z0-9_.-]{1,64}$/;
 
-export function createCallbacks(deps: ConnectionsInternals) {
+export function createCallbacks(deps: ConnectingInternals) {
   const { db, clock, secretBox, providers, webhooks, log, config } = deps;
   const runtime = providerRuntime(deps);
 
@@ -52,7 +52,7 @@ export function createCallbacks(deps: ConnectionsInternals) {
   /** Ends a flow that did not connect: auth error event, the pending user deleted, failure URL. */
   async function fail(session: AuthSessionRow, reason: string): Promise<CallbackOutcome> {
     await db.transaction().execute(async (trx) => {
-      const user = await usersRepo.findUserById(trx, session.user_id);
+      const user = await connectionsRepo.findConnectionById(trx, session.user_id);
       if (user?.status !== 'pending') return;
       const event = buildAuthErrorEvent(toWireUser(user), {
         reason,
@@ -60,7 +60,7 @@ export function createCallbacks(deps: ConnectionsInternals) {
         widgetSessionId: session.widget_session_id,
       });
       await webhooks.dropPendingForUser(trx, user.id);
-      await usersRepo.deleteUser(trx, user.id);
+      await connectionsRepo.deleteConnection(trx, user.id);
       await webhooks.emit(trx, session.developer_id, connectionEnvelope(event));
     });
     const target = session.failure_redirect_url ?? defaultPage(FAILURE_PAGE_PATH, session.language);
@@ -90,7 +90,7 @@ export function createCallbacks(deps: ConnectionsInternals) {
     const now = clock.now();
 
     const connected = await db.transaction().execute(async (trx) => {
-      const pending = await usersRepo.findUserById(trx, session.user_id);
+      const pending = await connectionsRepo.findConnectionById(trx, session.user_id);
       if (pending?.status !== 'pending') return false;
       await tokenStore.saveProviderTokens(
         trx,
@@ -105,7 +105,7 @@ export function createCallbacks(deps: ConnectionsInternals) {
         now,
       );
       const user = toWireUser(
-        await usersRepo.activateUser(trx, pending.id, { scopes, provider_user_id: accountId }),
+        await connectionsRepo.activateConnection(trx, pending.id, { scopes, provider_user_id: accountId }),
       );
       const authEvent = buildAuthSuccessEvent(user, {
         referenceId: session.reference_id,
@@ -122,7 +122,7 @@ export function createCallbacks(deps: ConnectionsInternals) {
 
       // The same provider account connected again: the new id replaces the old one.
       if (accountId) {
-        const previous = await usersRepo.findUsersWithAccount(trx, {
+        const previous = await connectionsRepo.findConnectionsWithAccount(trx, {
           developerId: session.developer_id,
           provider: provider.id,
           providerUserId: accountId,
@@ -130,7 +130,7 @@ export function createCallbacks(deps: ConnectionsInternals) {
         });
         for (const old of previous) {
           await webhooks.dropPendingForUser(trx, old.id);
-          await usersRepo.deleteUser(trx, old.id);
+          await connectionsRepo.deleteConnection(trx, old.id);
           const reauth = buildUserReauthEvent(user, toWireUser(old));
           await webhooks.emit(trx, session.developer_id, connectionEnvelope(reauth));
         }

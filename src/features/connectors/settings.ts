@@ -1,4 +1,4 @@
-// The sync feature's settings (declared here, parsed once at boot by core/settings.ts): the limit on
+// The connectors feature's settings (declared here, parsed once at boot by core/settings.ts): the limit on
 // unsigned provider notifications, and per provider (templates expanded over the catalog) the poll
 // interval and the key notifications are signed with.
 import { defineProviderSettings, defineSettings, numberSetting, textSetting } from '../../core/settings.ts';
@@ -6,7 +6,7 @@ import { windowRuleSetting } from '../limits/settings.ts';
 
 export const syncSettings = defineSettings({
   id: 'sync',
-  owner: 'features/sync',
+  owner: 'features/connectors',
   settings: {
     NOTIFICATION_SOURCE_LIMIT: windowRuleSetting(
       { limit: 600, windowSeconds: 60 },
@@ -18,7 +18,7 @@ export const syncSettings = defineSettings({
 
 export const providerSyncSettings = defineProviderSettings({
   id: 'provider-sync',
-  owner: 'features/sync',
+  owner: 'features/connectors',
   templates: {
     POLL_MINUTES: numberSetting({
       description:

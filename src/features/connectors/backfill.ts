@@ -10,8 +10,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
-import { findUserById } from '../users/repo.ts';
-import type { UserRow } from '../users/service.ts';
+import { findConnectionById } from '../connections/repo.ts';
+import type { ConnectionRow } from '../connections/service.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
@@ -23,8 +23,8 @@ export type BackfillJob = { userId: string; type: ProviderDataType };
 
 /** What a chunk needs from the data module. */
 export type BackfillSync = {
-  syncDays(user: UserRow, type: ProviderDataType, fromDay: string, toDay: string): Promise<void>;
-  syncAthlete(user: UserRow): Promise<void>;
+  syncDays(user: ConnectionRow, type: ProviderDataType, fromDay: string, toDay: string): Promise<void>;
+  syncAthlete(user: ConnectionRow): Promise<void>;
 };
 
 export type BackfillProgress = {
@@ -100,7 +100,7 @@ export function createBackfill(deps: {
         .where('type', '=', job.type)
         .executeTakeFirst();
       if (!row || row.status === 'done' || row.status === 'failed' || row.status === 'stopped') return;
-      const user = await findUserById(db, job.userId);
+      const user = await findConnectionById(db, job.userId);
       if (user?.status !== 'active') {
         if (user) await setStatus(db, job, 'stopped', `connection is ${user.status}`);
         return;

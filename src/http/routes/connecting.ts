@@ -13,12 +13,12 @@ import {
   CallbackQuery,
   DeauthenticateQuery,
   StatusResponse,
-} from '../../features/connections/schemas.ts';
+} from '../../features/connecting/schemas.ts';
 
 const tags = ['connections'];
 const developer = { auth: 'developer' as const };
 
-export function registerConnectionRoutes(app: App, ctx: AppContext) {
+export function registerConnectingRoutes(app: App, ctx: AppContext) {
   for (const url of ['/v2/auth/authenticateUser', '/v2/auth/generateAuthURL']) {
     app.post(
       url,
@@ -43,7 +43,7 @@ export function registerConnectionRoutes(app: App, ctx: AppContext) {
         const body = request.body;
         const resource = request.query.resource ?? body.resource;
         if (!resource) throw new AppError('bad_request', 'missing resource: required parameter');
-        const link = await ctx.connections.createAuthLink({
+        const link = await ctx.connecting.createAuthLink({
           developerId: request.developer.id,
           resource,
           referenceId: body.reference_id,
@@ -69,7 +69,7 @@ export function registerConnectionRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const outcome = await ctx.connections.completeCallback(request.params.provider, request.query);
+      const outcome = await ctx.connecting.completeCallback(request.params.provider, request.query);
       if (outcome.kind === 'redirect') return sendHostedRedirect(reply, outcome.location, 302);
       const m = messagesFor(outcome.language);
       if (outcome.kind === 'unavailable')
@@ -94,7 +94,7 @@ export function registerConnectionRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      await ctx.connections.deauthenticate(request.developer.id, request.query.user_id);
+      await ctx.connecting.deauthenticate(request.developer.id, request.query.user_id);
       return { status: 'success' as const };
     },
   );
@@ -110,7 +110,7 @@ export function registerConnectionRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const issued = await ctx.connections.issueSdkToken(request.developer.id);
+      const issued = await ctx.connecting.issueSdkToken(request.developer.id);
       return { status: 'success' as const, token: issued.token, expires_in: issued.expiresIn };
     },
   );

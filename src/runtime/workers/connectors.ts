@@ -1,10 +1,10 @@
 // The connector framework's queues: backfill chunks, post-consent setup, polls, inbound
 // notifications and the daily maintenance.
 import type { AppContext } from '../../features/context.ts';
-import { BACKFILL_QUEUE } from '../../features/sync/backfill.ts';
-import { NOTIFICATION_QUEUE } from '../../features/sync/notifications.ts';
-import { POLL_QUEUE } from '../../features/sync/polling.ts';
-import { SETUP_QUEUE } from '../../features/sync/service.ts';
+import { BACKFILL_QUEUE } from '../../features/connectors/backfill.ts';
+import { NOTIFICATION_QUEUE } from '../../features/connectors/notifications.ts';
+import { POLL_QUEUE } from '../../features/connectors/polling.ts';
+import { SETUP_QUEUE } from '../../features/connectors/service.ts';
 import type { RecurringJob } from './recurring.ts';
 import type { NoPayload } from '../../jobs/queues.ts';
 
@@ -16,7 +16,7 @@ export const MAINTENANCE_QUEUE = 'connectors.maintenance';
  * a minute (heartbeat lapse plus the queue's supervision pass) rather than when it expires.
  */
 export const HEARTBEAT_SECONDS = 10;
-export function defineSyncJobs(ctx: AppContext) {
+export function defineConnectorJobs(ctx: AppContext) {
   ctx.jobs.define({
     name: BACKFILL_QUEUE,
     // Outages are retried with backoff; rate limits reschedule the chunk themselves.
@@ -60,7 +60,7 @@ export function defineSyncJobs(ctx: AppContext) {
           intakeChanged: (user, type, range, pages, options) =>
             ctx.data.intakeChanged(user, type, range, pages, options),
           ingest: (trx, user, type, records) => ctx.data.ingest(trx, user, type, records),
-          markAccessRevoked: (trx, userId) => ctx.connections.markAccessRevoked(trx, userId),
+          markAccessRevoked: (trx, userId) => ctx.connecting.markAccessRevoked(trx, userId),
         });
     },
   });
@@ -82,9 +82,8 @@ export function defineSyncJobs(ctx: AppContext) {
             ctx.data.intakeChanged(user, type, range, pages, options),
           ingest: (trx, user, type, records, options) =>
             ctx.data.ingest(trx, user, type, records, undefined, options),
-          markAccessRevoked: (trx, userId) => ctx.connections.markAccessRevoked(trx, userId),
-          changePermissions: (trx, userId, granted) =>
-            ctx.connections.changePermissions(trx, userId, granted),
+          markAccessRevoked: (trx, userId) => ctx.connecting.markAccessRevoked(trx, userId),
+          changePermissions: (trx, userId, granted) => ctx.connecting.changePermissions(trx, userId, granted),
         });
       }
     },
@@ -100,7 +99,7 @@ export function defineSyncJobs(ctx: AppContext) {
   });
 }
 
-export function syncRecurringJobs(): RecurringJob[] {
+export function connectorRecurringJobs(): RecurringJob[] {
   return [{ queue: MAINTENANCE_QUEUE, schedule: '41 3 * * *' }];
 }
 

@@ -7,8 +7,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import { findUserById } from '../users/repo.ts';
-import type { UserRow } from '../users/service.ts';
+import { findConnectionById } from '../connections/repo.ts';
+import type { ConnectionRow } from '../connections/service.ts';
 import type { DataSourceContext } from '../../provider-kit/data-source.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
@@ -34,7 +34,7 @@ export function createPolling(deps: {
   jobs: JobQueue;
   log: Logger;
   providers: ProviderCatalog;
-  dataContext(user: UserRow): DataSourceContext;
+  dataContext(user: ConnectionRow): DataSourceContext;
 }) {
   const { db, clock, jobs, log } = deps;
 
@@ -49,7 +49,12 @@ export function createPolling(deps: {
   }
 
   /** Fetches the changed days and sends them on; returns the records sent. */
-  async function pollOnce(provider: ResolvedProvider, user: UserRow, since: Date, sinks: NotificationSinks) {
+  async function pollOnce(
+    provider: ResolvedProvider,
+    user: ConnectionRow,
+    since: Date,
+    sinks: NotificationSinks,
+  ) {
     const poll = provider.connector?.api?.poll;
     const source = provider.connector?.data;
     const context = deps.dataContext(user);
@@ -65,7 +70,7 @@ export function createPolling(deps: {
 
     async run(job: PollJob, sinks: NotificationSinks): Promise<void> {
       const provider = deps.providers.get(job.provider);
-      const user = await findUserById(db, job.userId);
+      const user = await findConnectionById(db, job.userId);
       // Deleted, disconnected or broken: the chain ends; a reconnection starts a new one.
       if (!provider || !user || user.status !== 'active') return;
       const startedAt = clock.now();

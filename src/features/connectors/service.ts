@@ -2,7 +2,7 @@
 // subscriptions, generic over providers (everything specific comes from `connector.api` and
 // `connector.notifications`). Provider access itself (tokens, budgets, HTTP) is in
 // provider-access/access.ts. A connection that becomes active is planned here through the
-// connections feature's `onConnected` hook.
+// connecting feature's `onConnected` hook.
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { Config } from '../../core/config.ts';
@@ -10,9 +10,9 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { ProviderAccess } from '../../provider-access/access.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
-import type { ConnectionsService } from '../connections/service.ts';
+import type { ConnectingService } from '../connecting/service.ts';
 import { createRequestWindows } from '../limits/windows.ts';
-import { findUserById } from '../users/repo.ts';
+import { findConnectionById } from '../connections/repo.ts';
 import { createBackfill } from './backfill.ts';
 import { createNotifications } from './notifications.ts';
 import { createPolling } from './polling.ts';
@@ -27,7 +27,7 @@ export type ConnectorsDeps = {
   providers: ProviderCatalog;
   access: ProviderAccess;
   /** Where activations come from (its `onConnected` hook). */
-  connections: Pick<ConnectionsService, 'onConnected'>;
+  connecting: Pick<ConnectingService, 'onConnected'>;
 };
 
 export const SETUP_QUEUE = 'connectors.setup';
@@ -69,7 +69,7 @@ export function createConnectorsService(deps: ConnectorsDeps) {
     }
     await backfill.start(trx, connection);
   }
-  deps.connections.onConnected(onConnected);
+  deps.connecting.onConnected(onConnected);
 
   return {
     tokens: access.tokens,
@@ -85,7 +85,7 @@ export function createConnectorsService(deps: ConnectorsDeps) {
     async setup(job: SetupJob): Promise<void> {
       const provider = providers.get(job.provider);
       const hook = provider?.connector?.api?.onConnected;
-      const user = await findUserById(db, job.userId);
+      const user = await findConnectionById(db, job.userId);
       if (!provider || !hook || !user || user.status !== 'active') return;
       await hook({
         http: userHttp(provider, user),

@@ -1,5 +1,5 @@
-// The users feature's answers to the webhook engine's hooks (webhooks/hooks.ts; wired in
-// runtime/context.ts). The engine never reads `users`: it asks here, once per batch. Event user
+// The connections feature's answers to the webhook engine's hooks (webhooks/hooks.ts; wired in
+// runtime/context.ts). The engine never reads `connections`: it asks here, once per batch. Event user
 // ids are whatever the emitter gave; one that is not a UUID names no user.
 import type { Db } from '../../store/db.ts';
 import * as repo from './repo.ts';
@@ -10,7 +10,7 @@ import { isUuid } from './service.ts';
  * Returns the reason for each event withheld. A user missing when the event is written was never
  * there; one missing at send time was deleted meanwhile, and the log says which.
  */
-export async function withheldByUserState(
+export async function withheldByConnectionState(
   db: Db,
   events: readonly { id: string; userId: string | null }[],
   moment: 'emit' | 'delivery',

@@ -13,8 +13,8 @@ import type { Config } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import type { UserRow } from '../users/service.ts';
-import { findActiveAccounts, findUsersByAccount, firstConnectedAt } from '../users/repo.ts';
+import type { ConnectionRow } from '../connections/service.ts';
+import { findActiveAccounts, findUsersByAccount, firstConnectedAt } from '../connections/repo.ts';
 import type { DataSourceContext } from '../../provider-kit/data-source.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
@@ -46,7 +46,7 @@ export type NotificationJob =
 /** What the POST is answered with: how many refetches a signed one queued (none for a replay). */
 export type NotificationReceipt = { queued?: number; duplicate?: boolean };
 
-/** What handling needs from the data and connections modules. */
+/** What handling needs from the data and connecting modules. */
 export type { NotificationSinks } from './refetch.ts';
 
 export type NotificationDeps = {
@@ -57,7 +57,7 @@ export type NotificationDeps = {
   log: Logger;
   providers: ProviderCatalog;
   windows: RequestWindows;
-  dataContext(user: UserRow): DataSourceContext;
+  dataContext(user: ConnectionRow): DataSourceContext;
 };
 
 /** The provider and its hooks, or a 404 for anything that takes no notifications. */
@@ -276,7 +276,7 @@ export function createNotifications(deps: NotificationDeps) {
     return answer.body;
   }
 
-  async function usersOf(providerId: string, providerUserId: string): Promise<UserRow[]> {
+  async function usersOf(providerId: string, providerUserId: string): Promise<ConnectionRow[]> {
     return findUsersByAccount(db, providerId, providerUserId);
   }
 
@@ -284,7 +284,7 @@ export function createNotifications(deps: NotificationDeps) {
   async function refetch(
     provider: ResolvedProvider,
     hooks: NotificationHooks,
-    user: UserRow,
+    user: ConnectionRow,
     notification: DataNotification,
     sinks: NotificationSinks,
   ): Promise<number> {

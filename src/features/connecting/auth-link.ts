@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { newUuid } from '../../core/ids.ts';
 import { oauthCallbackUrl } from '../../provider-kit/callback-url.ts';
-import * as usersRepo from '../users/repo.ts';
+import * as connectionsRepo from '../connections/repo.ts';
 import { resolveLanguage } from '../../core/languages.ts';
 import { buildAuthorizeUrl, newPkcePair } from '../../provider-access/oauth.ts';
 import type { Db } from '../../store/db.ts';
 import {
   AUTH_SESSION_TTL_MS,
-  type ConnectionsDeps,
+  type ConnectingDeps,
   EXPIRE_AUTH_SESSION_QUEUE,
   SDK_TOKEN_TTL_SECONDS,
 } from './ports.ts';
@@ -28,7 +28,7 @@ export type AuthLinkInput = {
 
 export type AuthLink = { userId: string; authUrl: string; provider: string; expiresAt: Date };
 
-export function createAuthLinks(deps: ConnectionsDeps) {
+export function createAuthLinks(deps: ConnectingDeps) {
   const { db, clock, secretBox, integrations, jobs, config } = deps;
 
   /**
@@ -36,11 +36,11 @@ export function createAuthLinks(deps: ConnectionsDeps) {
    * over: still pending, and that attempt not being completed by a callback right now (its user
    * could become active with the other provider's tokens).
    */
-  async function reusablePendingUser(trx: Db, input: AuthLinkInput) {
+  async function reusablePendingConnection(trx: Db, input: AuthLinkInput) {
     if (!input.widgetSessionId) return undefined;
     const latest = await repo.latestAuthSessionOfWidget(trx, input.widgetSessionId);
     if (!latest || latest.consumed_at) return undefined;
-    const user = await usersRepo.findUserById(trx, latest.user_id);
+    const user = await connectionsRepo.findConnectionById(trx, latest.user_id);
     return user?.status === 'pending' && user.developer_id === input.developerId ? user : undefined;
   }
 
@@ -49,14 +49,19 @@ export function createAuthLinks(deps: ConnectionsDeps) {
    * provider, takes over the user of the previous attempt (whose `state` stops working) instead
    * of leaving one more pending user, and later one more auth error event, behind.
    */
-  async function pendingUserFor(trx: Db, input: AuthLinkInput, provider: string, referenceId: string | null) {
-    const previous = await reusablePendingUser(trx, input);
+  async function pendingConnectionFor(
+    trx: Db,
+    input: AuthLinkInput,
+    provider: string,
+    referenceId: string | null,
+  ) {
+    const previous = await reusablePendingConnection(trx, input);
     if (previous) {
       await repo.deleteOpenAuthSessions(trx, previous.id);
-      const reassigned = await usersRepo.reassignPendingUser(trx, previous.id, provider);
+      const reassigned = await connectionsRepo.reassignPendingConnection(trx, previous.id, provider);
       if (reassigned) return reassigned;
     }
-    return usersRepo.insertPendingUser(trx, {
+    return connectionsRepo.insertPendingConnection(trx, {
       id: newUuid(),
       developer_id: input.developerId,
       provider,
@@ -83,7 +88,7 @@ export function createAuthLinks(deps: ConnectionsDeps) {
         const state = randomBytes(32).toString('base64url');
         const pkce = provider.declaration.authKind === 'oauth2_pkce' ? newPkcePair() : null;
         const redirectUri = oauthCallbackUrl(config.publicUrl, provider.id);
-        const user = await pendingUserFor(trx, input, provider.id, referenceId);
+        const user = await pendingConnectionFor(trx, input, provider.id, referenceId);
         const authSessionId = newUuid();
         await repo.insertAuthSession(trx, {
           id: authSessionId,

@@ -1,0 +1,82 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../store/db.ts';
+import type { AuthSessionsTable } from './tables.ts';
+
+export type AuthSessionRow = Selectable<AuthSessionsTable>;
+
+export async function insertAuthSession(db: Db, row: Insertable<AuthSessionsTable>): Promise<void> {
+  await db.insertInto('auth_sessions').values(row).execute();
+}
+
+export async function findAuthSessionByState(db: Db, stateHash: string): Promise<AuthSessionRow | undefined> {
+  return db.selectFrom('auth_sessions').selectAll().where('state_hash', '=', stateHash).executeTakeFirst();
+}
+
+/**
+ * Marks the session used and returns it, or nothing if it was already used: the one place a
+ * `state` is spent, atomic, so two racing callbacks cannot both complete.
+ */
+export async function consumeAuthSession(db: Db, id: string, now: Date): Promise<AuthSessionRow | undefined> {
+  return db
+    .updateTable('auth_sessions')
+    .set({ consumed_at: now })
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The newest OAuth attempt started from a widget session (whose user the next attempt may reuse). */
+export async function latestAuthSessionOfWidget(
+  db: Db,
+  widgetSessionId: string,
+): Promise<AuthSessionRow | undefined> {
+  return db
+    .selectFrom('auth_sessions')
+    .selectAll()
+    .where('widget_session_id', '=', widgetSessionId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Withdraws a user's attempts nobody came back from: their `state` stops working and their expiry
+ * timers find nothing to fail (the user goes on with a newer attempt).
+ */
+export async function deleteOpenAuthSessions(db: Db, userId: string): Promise<number> {
+  const result = await db
+    .deleteFrom('auth_sessions')
+    .where('user_id', '=', userId)
+    .where('consumed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function findAuthSession(db: Db, id: string): Promise<AuthSessionRow | undefined> {
+  return db.selectFrom('auth_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertSdkToken(
+  db: Db,
+  row: { token_hash: string; developer_id: string; expires_at: Date },
+): Promise<void> {
+  await db
+    .insertInto('sdk_auth_tokens')
+    .values({ ...row, used_at: null })
+    .execute();
+}
+
+/** Spends an SDK token once; returns its developer when it was live. */
+export async function consumeSdkToken(db: Db, tokenHash: string, now: Date): Promise<string | undefined> {
+  const row = await db
+    .updateTable('sdk_auth_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('developer_id')
+    .executeTakeFirst();
+  return row?.developer_id;
+}

@@ -1,0 +1,45 @@
+import Type, { type TStringOptions } from 'typebox';
+
+const NullableString = (options: TStringOptions = {}) => Type.Union([Type.String(options), Type.Null()]);
+
+export const AuthenticateUserQuery = Type.Object({
+  resource: Type.Optional(
+    Type.String({ description: 'Provider id from /v2/integrations (may also be sent in the body)' }),
+  ),
+});
+
+export const AuthenticateUserBody = Type.Object({
+  resource: Type.Optional(Type.String()),
+  reference_id: Type.Optional(NullableString({ maxLength: 255 })),
+  language: Type.Optional(
+    NullableString({ description: 'en, de, fr, es, it, nl, pt or ja; others fall back to en' }),
+  ),
+  auth_success_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
+  auth_failure_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
+});
+
+export const AuthenticateUserResponse = Type.Object({
+  status: Type.Literal('success'),
+  user_id: Type.String({ description: 'The new user, pending until consent completes' }),
+  auth_url: Type.String({ description: "The provider's consent page; open it in the end user's browser" }),
+});
+
+export const CallbackParams = Type.Object({ provider: Type.String() });
+
+export const CallbackQuery = Type.Object({
+  code: Type.Optional(Type.String()),
+  state: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+  error_description: Type.Optional(Type.String()),
+  scope: Type.Optional(Type.String()),
+});
+
+export const DeauthenticateQuery = Type.Object({ user_id: Type.String() });
+
+export const StatusResponse = Type.Object({ status: Type.Literal('success') });
+
+export const AuthTokenResponse = Type.Object({
+  status: Type.Literal('success'),
+  token: Type.String({ description: 'Single use' }),
+  expires_in: Type.Integer({ description: 'Seconds' }),
+});
