@@ -9,7 +9,7 @@ import { createConnectingService } from '../features/connecting/service.ts';
 import { createDashboardService } from '../features/dashboard/service.ts';
 import { createDataService } from '../features/data/service.ts';
 import { createWorkoutsService } from '../features/workouts/service.ts';
-import { createDevelopersService } from '../features/developers/service.ts';
+import { createDevelopersService, CREDENTIALS_TOPIC } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
 import { createLabReportsService } from '../features/lab-reports/service.ts';
 import { labReportSettings } from '../features/lab-reports/settings.ts';
@@ -93,9 +93,8 @@ export function createContext(deps: {
   });
   const developers = createDevelopersService({
     db,
-    // Embedded storage has one writer, this process (the CLI runs inside it): cached credentials
-    // cannot go stale there. On PostgreSQL other processes revoke keys and suspend developers.
-    cacheCredentials: deps.config.databaseUrl === undefined,
+    // Cached credentials are forgotten on every change notice, from this process or another.
+    credentialChanges: (handlers) => deps.store.listen(CREDENTIALS_TOPIC, handlers),
     // Every developer gets its webhook destination (and signing secret) as it is created.
     setUp: async (trx, developer) => ({
       webhookSecret: (await webhooks.createDestinationFor(trx, developer)).secret,

@@ -4,6 +4,13 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { ensurePrivateDirectory, restrictNewFilesToOwner } from '../core/private-files.ts';
+import {
+  type ChangeFeed,
+  type ChangeHandlers,
+  channelOf,
+  listenOnPglite,
+  listenOnPostgres,
+} from './change-feed.ts';
 import { CONNECTION_LOST, faultReporter } from './fault-reporter.ts';
 import { OwnerOnlyNodeFS } from './owner-only-fs.ts';
 import { PgliteDialect } from './pglite-dialect.ts';
@@ -18,6 +25,11 @@ export type Store = {
   pglite: PGlite | undefined;
   /** PostgreSQL connection string and schema, when on PostgreSQL (the job queue opens its own pool). */
   postgres: { connectionString: string; schema: string } | undefined;
+  /**
+   * Hears the change notices published on `topic` (change-feed.ts) until the store closes; on
+   * PostgreSQL through a listening connection of its own.
+   */
+  listen(topic: string, handlers: ChangeHandlers): void;
   close(): Promise<void>;
 };
 
@@ -87,12 +99,17 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
     startParams: [...EMBEDDED_START_PARAMS, '-c', 'shared_buffers=32MB'],
   });
   const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite) });
+  const feeds: ChangeFeed[] = [];
   return {
     db,
     kind: 'pglite',
     pglite,
     postgres: undefined,
+    listen(topic, handlers) {
+      feeds.push(listenOnPglite(pglite, channelOf(topic, 'public'), handlers));
+    },
     async close() {
+      await Promise.all(feeds.map((feed) => feed.close()));
       await db.destroy();
       await pglite.close();
     },
@@ -127,12 +144,17 @@ async function openPostgres(
   pool.on('connect', (client) => client.on('error', reportLoss));
   if (schema !== 'public') await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const feeds: ChangeFeed[] = [];
   return {
     db,
     kind: 'postgres',
     pglite: undefined,
     postgres: { connectionString, schema },
+    listen(topic, handlers) {
+      feeds.push(listenOnPostgres({ connectionString, channel: channelOf(topic, schema), handlers, log }));
+    },
     async close() {
+      await Promise.all(feeds.map((feed) => feed.close()));
       await db.destroy();
     },
   };

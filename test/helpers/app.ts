@@ -13,7 +13,7 @@ import type { App } from '../../src/http/app-type.ts';
 import { createJobQueue } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/core/log.ts';
 import type { Environment } from '../../src/features/developers/tables.ts';
-import { openStore } from '../../src/store/db.ts';
+import { openStore, type Store } from '../../src/store/db.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 
 /**
@@ -26,6 +26,8 @@ export type TestService = {
   app: App;
   ctx: AppContext;
   config: Config;
+  /** The store the service runs on (a test can listen to its change feed like a second process). */
+  store: Store;
   close(): Promise<void>;
 };
 
@@ -82,6 +84,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     app,
     ctx,
     config,
+    store,
     async close() {
       await app.close();
       await jobs.stop(5_000);

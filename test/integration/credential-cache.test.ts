@@ -1,11 +1,14 @@
 // The per-process credential cache (developers/service.ts) seen from two processes: two developer
-// services over one store stand for two API processes. A key made in one is accepted by the other
-// at once (a refused key is looked up again before the 401); a key revoked in this process stops
-// working here at once; and on PostgreSQL, where other processes write, a key revoked or a
-// developer suspended elsewhere is refused here at once too (no cache there).
+// services over one store, each hearing the store's change feed, stand for two API processes. A
+// key made in one is accepted by the other at once (a refused key is looked up again before the
+// 401); a key revoked in this process stops working here at once; and on PostgreSQL, where other
+// processes write, a key revoked or a developer suspended elsewhere is refused here at once too,
+// although the cache answers (the notice published with the change makes it forget), and while
+// the listening connection is lost the cache answers nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createDevelopersService } from '../../src/features/developers/service.ts';
+import { sql } from 'kysely';
+import { createDevelopersService, CREDENTIALS_TOPIC } from '../../src/features/developers/service.ts';
 import {
   createDeveloper,
   requiresPostgres,
@@ -13,6 +16,7 @@ import {
   type TestDeveloper,
   type TestService,
 } from '../helpers/app.ts';
+import { until } from '../helpers/until.ts';
 
 describe('credential cache across processes', () => {
   let service: TestService;
@@ -27,6 +31,7 @@ describe('credential cache across processes', () => {
       setUp: async () => {
         throw new Error('this test creates no developers in the second process');
       },
+      credentialChanges: (handlers) => service.store.listen(CREDENTIALS_TOPIC, handlers),
     });
   });
   after(() => service.close());
@@ -57,12 +62,36 @@ describe('credential cache across processes', () => {
     assert.equal((await here.authenticate(developer.devId, created.apiKey)).ok, false);
   });
 
+  /** Sets the developer's status behind every cache's back (no notice): only the store knows. */
+  async function setStatusSilently(status: 'active' | 'suspended') {
+    await service.ctx.db
+      .updateTable('developers')
+      .set({ status })
+      .where('id', '=', developer.devId)
+      .execute();
+  }
+
+  /** Waits until this process's cache answers for the developer (its change feed is live). */
+  async function untilCacheAnswers() {
+    const here = service.ctx.developers;
+    await until('the credential cache to answer', async () => {
+      await here.authenticate(developer.devId, developer.apiKey);
+      await setStatusSilently('suspended');
+      try {
+        return (await here.authenticate(developer.devId, developer.apiKey)).ok;
+      } finally {
+        await setStatusSilently('active');
+      }
+    });
+  }
+
   test(
     'on PostgreSQL a key revoked and a developer suspended by another process are refused here at once',
     requiresPostgres('another process writes the same developers table'),
     async () => {
       const here = service.ctx.developers;
       const created = await here.createKey(developer.devId);
+      await untilCacheAnswers();
       assert.equal((await here.authenticate(developer.devId, created.apiKey)).ok, true);
       await otherProcess.revokeKey(developer.devId, created.id);
       assert.equal((await here.authenticate(developer.devId, created.apiKey)).ok, false);
@@ -70,6 +99,35 @@ describe('credential cache across processes', () => {
       await otherProcess.setStatus(developer.devId, 'suspended');
       const refused = await here.authenticate(developer.devId, developer.apiKey);
       assert.equal(refused.ok ? 'accepted' : refused.kind, 'forbidden');
+    },
+  );
+
+  test(
+    'on PostgreSQL the cache answers nothing while its listening connection is lost, and again once it is back',
+    requiresPostgres('the listening connection is a PostgreSQL session'),
+    async () => {
+      const here = service.ctx.developers;
+      await otherProcess.setStatus(developer.devId, 'active');
+      await untilCacheAnswers();
+      // The listening sessions of this schema's credentials channel, ended by the server.
+      const channel = `${CREDENTIALS_TOPIC}_${service.store.postgres!.schema}`;
+      const listening = await sql<{ pid: number }>`
+        select pid from pg_stat_activity where query = ${`LISTEN "${channel}"`}`.execute(service.ctx.db);
+      assert.ok(listening.rows.length >= 1, 'the listening sessions were found');
+      for (const { pid } of listening.rows)
+        await sql`select pg_terminate_backend(${pid})`.execute(service.ctx.db);
+      // A change nobody announces is seen as soon as the loss is noticed: nothing is served from memory.
+      await setStatusSilently('suspended');
+      await until(
+        'the cache to stop answering',
+        async () => {
+          const result = await here.authenticate(developer.devId, developer.apiKey);
+          return result.ok ? 'accepted' : result.kind;
+        },
+        { done: (kind) => kind === 'forbidden' },
+      );
+      await setStatusSilently('active');
+      await untilCacheAnswers();
     },
   );
 });

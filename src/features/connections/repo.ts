@@ -31,12 +31,19 @@ export async function findConnection(
   developerId: string,
   userId: string,
 ): Promise<ConnectionRow | undefined> {
+  return connectionQuery(db, developerId, userId).executeTakeFirst();
+}
+
+/**
+ * `findConnection` as a query not yet run, for a statement that does more with the connection
+ * in the same round trip (a data read charges its budget in it, as a CTE).
+ */
+export function connectionQuery(db: Db, developerId: string, userId: string) {
   return db
     .selectFrom('connections')
     .selectAll()
     .where('developer_id', '=', developerId)
-    .where('id', '=', userId)
-    .executeTakeFirst();
+    .where('id', '=', userId);
 }
 
 /** By id alone: for flows (callbacks, provider events) that already hold a trusted user id. */

@@ -61,6 +61,22 @@ export function toDetailedWireUser(row: ConnectionRow): DetailedWireUser {
  * The user `userId` of `developerId`, for any module serving a user's data: 400 for a malformed
  * id, 404 when it does not exist or belongs to another developer (never revealing which).
  */
+/**
+ * Looks up the connection and, in the same statement, charges the read budget when the
+ * connection may be charged: see data's `findAndCharge`. The caller passes the charging part;
+ * this keeps the id check and the 404 the same as `findConnectionForDeveloper`.
+ */
+export async function findConnectionWith<T extends { id: string }>(
+  developerId: string,
+  userId: string,
+  run: (query: (db: Db) => ReturnType<typeof repo.connectionQuery>) => Promise<T | undefined>,
+): Promise<T> {
+  const id = requireUuid('user_id', userId);
+  const row = await run((db) => repo.connectionQuery(db, developerId, id));
+  if (!row) throw notFound(`no user with user_id ${userId}`);
+  return row;
+}
+
 export async function findConnectionForDeveloper(
   db: Db,
   developerId: string,

@@ -17,6 +17,7 @@ import * as connectionsRepo from '../connections/repo.ts';
 import { earlierDay, laterDay } from './params.ts';
 import { type PreparedRecord, prepareRecord } from './records.ts';
 import * as repo from './repo.ts';
+import { createSettledCoverage } from './settled-coverage.ts';
 
 /** Recent days (yesterday onwards) still change at the provider; their sync stays valid this long. */
 export const RECENT_SYNC_TTL_MS = 5 * 60_000;
@@ -139,6 +140,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
   // Concurrent reads of one user's type share one sync: later ones wait, then find it covered.
   // Across processes duplicate fetches are possible and harmless: upserts are idempotent.
   const serialized = keyedQueue();
+  const settledCoverage = createSettledCoverage();
 
   function sourceFor(
     user: ConnectionRow,
@@ -282,6 +284,8 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     const from = earliest ? laterDay(earliest, fromDay) : fromDay;
     const to = earlierDay(latest, toDay);
     if (from >= to) return;
+    // Days settled long ago, known here to be in: nothing to ask the database.
+    if (uncoveredDays(from, to, settledCoverage.known(user.id, type)).length === 0) return;
 
     await serialized(`${user.id}:${type}`, async () => {
       const freshAfter = new Date(clock.now().getTime() - RECENT_SYNC_TTL_MS);
@@ -292,6 +296,11 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
         toDay: to,
         freshAfter,
       });
+      settledCoverage.learn(
+        user.id,
+        type,
+        covered.filter((row) => row.settled),
+      );
       const gaps = uncoveredDays(from, to, covered);
       for (const [gapFrom, gapTo] of gaps) {
         const invalid = await fetchDays(user, type, found.source, gapFrom, gapTo);

@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import { AppError } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
-import { userIdsOfDeveloper } from '../connections/repo.ts';
+import { type ConnectionRow, type connectionQuery, userIdsOfDeveloper } from '../connections/repo.ts';
 
 export const R1_MAX_WINDOW_DAYS = 1825;
 export const DEFAULT_HOURLY_DAYS_LIMIT = 6000;
@@ -135,6 +135,49 @@ export async function enforceReadBudget(
   const state = { limit: input.limit, used: result.used, resetAfterSeconds };
   if (!result.accepted) throw r2Rejection(input.userId, cost, state);
   return budgetHeaders(state);
+}
+
+/**
+ * The budget charge of `chargeBucket` made in the statement that finds the connection (one round
+ * trip instead of two): `connection` is the owner's query for it, run as a CTE. The bucket is
+ * charged only when the connection exists and may be charged (not pending; active when
+ * `requireActive`); `charged_used` is the bucket's total after an accepted charge, else null
+ * (not chargeable, or r2 refused: the caller tells which from the row).
+ */
+export async function findConnectionAndCharge(
+  db: Db,
+  connection: ReturnType<typeof connectionQuery>,
+  input: { bucketStart: Date; cost: number; limit: number; requireActive: boolean },
+): Promise<(ConnectionRow & { charged_used: number | null }) | undefined> {
+  return db
+    .with('c', () => connection)
+    .with('charged', (qb) =>
+      qb
+        .insertInto('rate_buckets')
+        .columns(['user_id', 'bucket_start', 'used'])
+        .expression((eb) =>
+          eb
+            .selectFrom('c')
+            .select([
+              'c.id',
+              sql<Date>`${input.bucketStart}::timestamptz`.as('bucket_start'),
+              sql<number>`${input.cost}::integer`.as('used'),
+            ])
+            .where('c.status', '<>', 'pending')
+            .$if(input.requireActive, (query) => query.where('c.active', '=', true)),
+        )
+        .onConflict((conflict) =>
+          conflict
+            .columns(['user_id', 'bucket_start'])
+            .doUpdateSet({ used: sql<number>`rate_buckets.used + excluded.used` })
+            .where(sql<number>`rate_buckets.used + excluded.used`, '<=', input.limit),
+        )
+        .returning('used'),
+    )
+    .selectFrom('c')
+    .selectAll('c')
+    .select((eb) => eb.selectFrom('charged').select('charged.used').as('charged_used'))
+    .executeTakeFirst();
 }
 
 /** Buckets of past hours are never read again. */

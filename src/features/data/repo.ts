@@ -255,15 +255,20 @@ export async function pruneRawPayloads(db: Db, before: Date): Promise<number> {
 }
 
 export type CoverageRow = { start_day: string; end_day: string };
+export type StoredCoverageRow = CoverageRow & { settled: boolean };
 
 /** Coverage overlapping [fromDay, toDay) that still counts: settled, or recent and synced after `freshAfter`. */
 export async function coverageIn(
   db: Db,
   input: { userId: string; type: string; fromDay: string; toDay: string; freshAfter: Date },
-): Promise<CoverageRow[]> {
+): Promise<StoredCoverageRow[]> {
   return db
     .selectFrom('sync_coverage')
-    .select([sql<string>`start_day::text`.as('start_day'), sql<string>`end_day::text`.as('end_day')])
+    .select([
+      sql<string>`start_day::text`.as('start_day'),
+      sql<string>`end_day::text`.as('end_day'),
+      'settled',
+    ])
     .where('user_id', '=', input.userId)
     .where('type', '=', input.type)
     .where('start_day', '<', input.toDay)

@@ -15,7 +15,7 @@ import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
 import type { Developer } from '../developers/service.ts';
-import { findConnectionForDeveloper, toWireUser, type ConnectionRow, type WireUser } from '../connections/service.ts';
+import { findConnectionForDeveloper, findConnectionWith, toWireUser, type ConnectionRow, type WireUser } from '../connections/service.ts';
 import { isLargeRequestRange } from './chunking.ts';
 import { createDeliverer, DELIVER_QUEUE, type DeliverJob } from './deliver.ts';
 import { buildAthleteEvent, buildDataEvent, type JsonObject } from './events.ts';
@@ -28,7 +28,20 @@ import {
   type ReadParams,
 } from './params.ts';
 import { createPlannedWorkoutView, type DayRange } from './planned-workout-view.ts';
-import { busiestBuckets, enforceReadBudget, hourlyLimitOf, pruneBuckets } from './rate-limit.ts';
+import {
+  bucketStartOf,
+  bucketUsed,
+  budgetHeaders,
+  busiestBuckets,
+  costOf,
+  enforceReadBudget,
+  findConnectionAndCharge,
+  hourlyLimitOf,
+  pruneBuckets,
+  r2Rejection,
+  secondsToNextHour,
+  violatesR1,
+} from './rate-limit.ts';
 import { ATHLETE_KEY, type PreparedRecord } from './records.ts';
 import * as repo from './repo.ts';
 import { envelopeBody } from './stream.ts';
@@ -124,13 +137,34 @@ export function createDataService(deps: DataDeps) {
     }
   }
 
-  /** Finds the user and applies the budget: everything a read does before its answer. */
+  /**
+   * Finds the user and applies the budget: everything a read does before its answer. A read the
+   * budget can accept is found and charged in one statement; one that r1 or the limit refuses
+   * whatever the bucket holds is looked up alone and refused by `enforceReadBudget`.
+   */
   async function admit(
     developer: Developer,
     userId: string,
     params: ReadParams,
   ): Promise<{ user: ConnectionRow; headers: Record<string, string> }> {
-    const user = await findConnectionForDeveloper(db, developer.id, userId);
+    const window = params.window;
+    const windowMs = window ? window.endMs - window.startMs : null;
+    const limit = hourlyLimitOf(developer);
+    const now = clock.now();
+    const cost = costOf(windowMs);
+    const chargeable = !(windowMs !== null && violatesR1(windowMs)) && cost <= limit;
+    const bucketStart = bucketStartOf(now);
+    const found = chargeable
+      ? await findConnectionWith(developer.id, userId, (connection) =>
+          findConnectionAndCharge(db, connection(db), {
+            bucketStart,
+            cost,
+            limit,
+            requireActive: params.toWebhook,
+          }),
+        )
+      : { ...(await findConnectionForDeveloper(db, developer.id, userId)), charged_used: null };
+    const { charged_used: used, ...user } = found;
     // Pending users have no data and are not budgeted: a 400 that says why (see OpenAPI).
     if (user.status === 'pending') {
       throw invalidParameter(
@@ -144,14 +178,17 @@ export function createDataService(deps: DataDeps) {
         `user ${user.id} is inactive and receives no webhooks; read with to_webhook=false or set active=true`,
       );
     }
-    const window = params.window;
-    const headers = await enforceReadBudget(db, {
-      userId: user.id,
-      windowMs: window ? window.endMs - window.startMs : null,
-      limit: hourlyLimitOf(developer),
-      now: clock.now(),
-    });
-    return { user, headers };
+    if (!chargeable) {
+      const headers = await enforceReadBudget(db, { userId: user.id, windowMs, limit, now });
+      return { user, headers };
+    }
+    const resetAfterSeconds = secondsToNextHour(now);
+    if (used === null) {
+      // Chargeable, yet nothing was charged: r2 refused (the bucket would overflow).
+      const state = { limit, used: await bucketUsed(db, user.id, bucketStart), resetAfterSeconds };
+      throw r2Rejection(user.id, cost, state);
+    }
+    return { user, headers: budgetHeaders({ limit, used, resetAfterSeconds }) };
   }
 
   async function acknowledge(

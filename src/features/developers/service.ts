@@ -1,5 +1,6 @@
 import { badRequest, notFound } from '../../core/errors.ts';
 import { newSluggedId } from '../../core/ids.ts';
+import { publishChange } from '../../store/change-feed.ts';
 import type { Db } from '../../store/db.ts';
 import { generateApiKey, matchingKey } from './api-keys.ts';
 import type { DeveloperRow } from './repo.ts';
@@ -64,14 +65,23 @@ function newDeveloperId(name: string): string {
 
 /**
  * How long an authenticated developer's row and live key hashes are reused without asking the
- * database again. Every change this process makes (suspend, resume, key created or revoked,
- * limits) forgets the entry at once. The cache is only used where this process is the store's
- * only writer (embedded storage: the CLI runs inside the server): on a shared PostgreSQL another
- * process may revoke a key or suspend a developer, and that must stop requests at once, not
- * within a few seconds.
+ * database again: a safety net only. A change is forgotten at once, not after this: the writer
+ * forgets it in its own process and publishes a `credentials` notice in the change's transaction
+ * (store/change-feed.ts) that every other process sharing the store hears and forgets too. While
+ * a process cannot be sure it hears those notices (its listening connection is down or not yet
+ * up), its cache answers nothing and every request asks the database.
  */
 export const CREDENTIAL_CACHE_MS = 3_000;
 const CREDENTIAL_CACHE_ENTRIES = 10_000;
+
+/** The longest a change waits to hear its own notice before it reports done anyway. */
+const NOTICE_ECHO_WAIT_MS = 2_000;
+
+/** The change-feed topic of developer and API key changes; the payload is the dev-id. */
+export const CREDENTIALS_TOPIC = 'credentials';
+
+/** Listens to the store's change feed (store/change-feed.ts `ChangeHandlers`). */
+export type CredentialChanges = (handlers: { changed(devId: string): void; live(up: boolean): void }) => void;
 
 type FoundDeveloper = Awaited<ReturnType<typeof repo.findDeveloperWithKeyHashes>>;
 
@@ -80,19 +90,40 @@ type FoundDeveloper = Awaited<ReturnType<typeof repo.findDeveloperWithKeyHashes>
  * presented key is still checked against the hashes on every request; unknown dev-ids are never
  * cached, so a caller cannot fill it. Time is monotonic, independent of any injected clock.
  */
-function createCredentialCache(keepForMs: number) {
+function createCredentialCache(keepForMs: number, changes: CredentialChanges | undefined) {
   const entries = new Map<string, { found: NonNullable<FoundDeveloper>; until: number }>();
   // Bumped by every change: a look-up that was in flight across one is not kept (it may predate it).
-  let changes = 0;
+  let generation = 0;
+  // Without a feed there is no way to hear other processes' changes: nothing is cached.
+  let live = false;
+  const forgetAll = () => {
+    generation++;
+    entries.clear();
+  };
+  // Writers in this process waiting to hear their own notice come back (see `heard`).
+  const awaiting = new Map<string, Set<() => void>>();
+  changes?.({
+    changed(devId) {
+      generation++;
+      entries.delete(devId);
+      for (const resolve of awaiting.get(devId) ?? []) resolve();
+    },
+    live(up) {
+      // Notices may have been missed while down: nothing cached before survives either edge.
+      forgetAll();
+      live = up;
+    },
+  });
   return {
     async lookup(devId: string, load: () => Promise<FoundDeveloper>): Promise<FoundDeveloper> {
+      if (!live || keepForMs <= 0) return load();
       const now = performance.now();
       const cached = entries.get(devId);
       if (cached && cached.until > now) return cached.found;
       entries.delete(devId);
-      const before = changes;
+      const before = generation;
       const found = await load();
-      if (found && keepForMs > 0 && before === changes) {
+      if (found && live && before === generation) {
         if (entries.size >= CREDENTIAL_CACHE_ENTRIES) entries.delete(entries.keys().next().value!);
         entries.set(devId, { found, until: now + keepForMs });
       }
@@ -104,8 +135,33 @@ function createCredentialCache(keepForMs: number) {
       return this.lookup(devId, load);
     },
     forget(devId: string) {
-      changes++;
+      generation++;
       entries.delete(devId);
+    },
+    /**
+     * Resolves once a notice for `devId` is heard (or after `waitMs`, or at once when the feed is
+     * not live). Registered before the change commits: PostgreSQL signals every listener at
+     * commit, so by the time a writer hears its own notice the other processes have been sent
+     * theirs, and a change reported done is already being forgotten everywhere.
+     */
+    heard(devId: string, waitMs: number): { done: Promise<void>; cancel(): void } {
+      if (!live) return { done: Promise.resolve(), cancel() {} };
+      let timer: NodeJS.Timeout | undefined;
+      let resolve!: () => void;
+      const done = new Promise<void>((settle) => {
+        resolve = () => {
+          clearTimeout(timer);
+          awaiting.get(devId)?.delete(resolve);
+          if (awaiting.get(devId)?.size === 0) awaiting.delete(devId);
+          settle();
+        };
+      });
+      timer = setTimeout(resolve, waitMs);
+      timer.unref();
+      const waiters = awaiting.get(devId) ?? new Set();
+      waiters.add(resolve);
+      awaiting.set(devId, waiters);
+      return { done, cancel: resolve };
     },
   };
 }
@@ -114,11 +170,37 @@ export function createDevelopersService(deps: {
   db: Db;
   setUp: DeveloperSetUp;
   statusHooks?: DeveloperStatusHooks;
-  /** True only when no other process writes developers or keys (see CREDENTIAL_CACHE_MS). */
-  cacheCredentials?: boolean;
+  /** How this process hears credential changes made elsewhere; without it nothing is cached. */
+  credentialChanges?: CredentialChanges;
 }) {
   const { db } = deps;
-  const credentials = createCredentialCache(deps.cacheCredentials ? CREDENTIAL_CACHE_MS : 0);
+  const credentials = createCredentialCache(CREDENTIAL_CACHE_MS, deps.credentialChanges);
+
+  /**
+   * Runs a change to a developer or its keys with its `credentials` notice in one transaction,
+   * then forgets the developer here (before the notice comes back, so this process's next request
+   * already asks the database).
+   */
+  async function changeCredentials<T>(devId: string, change: (trx: Db) => Promise<T>): Promise<T> {
+    const echo = credentials.heard(devId, NOTICE_ECHO_WAIT_MS);
+    let result: T;
+    try {
+      result = await db.transaction().execute(async (trx) => {
+        const changed = await change(trx);
+        await publishChange(trx, CREDENTIALS_TOPIC, devId);
+        return changed;
+      });
+    } catch (error) {
+      echo.cancel();
+      throw error;
+    } finally {
+      credentials.forget(devId);
+    }
+    await echo.done;
+    // Notices that reached other listeners in this process by now are handled before returning.
+    await new Promise((resolve) => setImmediate(resolve));
+    return result;
+  }
 
   async function mustFind(id: string): Promise<DeveloperRow> {
     const row = await repo.findDeveloper(db, id);
@@ -172,21 +254,21 @@ export function createDevelopersService(deps: {
 
     /** Suspends (everything stops for the developer) or resumes it; setting the same status again is harmless. */
     async setStatus(id: string, status: 'active' | 'suspended'): Promise<Developer> {
-      const developer = await db.transaction().execute(async (trx) => {
+      const developer = await changeCredentials(id, async (trx) => {
         const row = await repo.updateDeveloper(trx, id, { status });
         if (!row) throw notFound(`no developer with dev-id "${id}"`);
         const changed = toDeveloper(row);
         await deps.statusHooks?.changed(trx, changed);
         return changed;
       });
-      credentials.forget(id);
       await deps.statusHooks?.committed(developer);
       return developer;
     },
 
     async setOrderApiAccess(id: string, enabled: boolean): Promise<Developer> {
-      const row = await repo.updateDeveloper(db, id, { order_api_access: enabled });
-      credentials.forget(id);
+      const row = await changeCredentials(id, (trx) =>
+        repo.updateDeveloper(trx, id, { order_api_access: enabled }),
+      );
       if (!row) throw notFound(`no developer with dev-id "${id}"`);
       return toDeveloper(row);
     },
@@ -195,8 +277,9 @@ export function createDevelopersService(deps: {
       if (days !== null && (!Number.isInteger(days) || days <= 0)) {
         throw badRequest('invalid hourly-days: expected a positive integer');
       }
-      const row = await repo.updateDeveloper(db, id, { hourly_days_limit: days });
-      credentials.forget(id);
+      const row = await changeCredentials(id, (trx) =>
+        repo.updateDeveloper(trx, id, { hourly_days_limit: days }),
+      );
       if (!row) throw notFound(`no developer with dev-id "${id}"`);
       return toDeveloper(row);
     },
@@ -204,13 +287,14 @@ export function createDevelopersService(deps: {
     async createKey(id: string): Promise<{ id: string; apiKey: string }> {
       const developer = await mustFind(id);
       const key = generateApiKey(developer.environment);
-      await repo.insertApiKey(db, {
-        id: key.id,
-        developer_id: id,
-        display_prefix: key.displayPrefix,
-        hash: key.hash,
-      });
-      credentials.forget(id);
+      await changeCredentials(id, (trx) =>
+        repo.insertApiKey(trx, {
+          id: key.id,
+          developer_id: id,
+          display_prefix: key.displayPrefix,
+          hash: key.hash,
+        }),
+      );
       return { id: key.id, apiKey: key.plaintext };
     },
 
@@ -221,8 +305,7 @@ export function createDevelopersService(deps: {
 
     async revokeKey(id: string, keyId: string): Promise<void> {
       await mustFind(id);
-      const revoked = await repo.revokeApiKey(db, id, keyId);
-      credentials.forget(id);
+      const revoked = await changeCredentials(id, (trx) => repo.revokeApiKey(trx, id, keyId));
       if (!revoked) {
         throw notFound(`no live key "${keyId}" for dev-id "${id}"`);
       }
