@@ -63,6 +63,11 @@ export type SendOptions = {
 export type JobQueue = {
   define<Q extends QueueName>(definition: QueueDefinition<Q>): void;
   start(options: { work: boolean }): Promise<void>;
+  /**
+   * Starts this process's handlers, once, after `start({ work: false })`: a serving process starts
+   * them after it listens, so their first fetches do not delay readiness.
+   */
+  work(): Promise<void>;
   send<Q extends QueueName>(queue: Q, data: QueuePayloads[Q], options?: SendOptions): Promise<string | null>;
   sendMany<Q extends QueueName>(
     queue: Q,
@@ -82,6 +87,18 @@ export type JobQueue = {
   stop(timeoutMs?: number): Promise<void>;
   boss(): PgBoss;
 };
+
+/**
+ * Whether updating the stored queue with `options` would change it. pg-boss's updateQueue sets
+ * exactly the options given and keeps the others, and its queue rows name their columns as the
+ * options do, so the queue is up to date when every given option equals its stored value.
+ */
+export function queueNeedsUpdate(stored: object, options: CreateQueueOptions): boolean {
+  const row = stored as Record<string, unknown>;
+  return Object.entries(options).some(([key, value]) => value !== undefined && row[key] !== value);
+}
+
+type CreateQueueOptions = NonNullable<Parameters<PgBoss['createQueue']>[1]>;
 
 const executorFor = (trx: Db) => ({
   executeSql: async (text: string, values?: unknown[]) => {
@@ -147,6 +164,23 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
     );
   }
 
+  let working = false;
+  async function startWorkers() {
+    if (working) return;
+    working = true;
+    for (const definition of definitions.values()) {
+      const id = await boss.work<QueuePayloads[QueueName]>(
+        definition.name,
+        // NOTIFY wakes workers for new jobs at once; the poll still catches retries and
+        // delayed jobs coming due, which never notify, so it must stay short.
+        { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, ...definition.work },
+        async (jobs) => definition.handler(jobs),
+      );
+      workerIds.set(definition.name, [...(workerIds.get(definition.name) ?? []), id]);
+      if (definition.givenUp) await workGivenUp(definition.name, definition.givenUp);
+    }
+  }
+
   return {
     define(definition) {
       if (started) throw new Error(`queue ${definition.name} defined after start`);
@@ -155,32 +189,35 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
 
     async start({ work }) {
       await boss.start();
+      // Every queue as stored, read once: a later start finds them all in place with the same
+      // options and writes nothing (creating and updating each one was four statements a queue).
+      const stored = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
+      const ensure = async (name: string, options: CreateQueueOptions) => {
+        const queue = stored.get(name);
+        if (queue && !queueNeedsUpdate(queue, options)) return;
+        // createQueue leaves an existing queue (say, one another process just made) as it is.
+        if (!queue) await boss.createQueue(name, options);
+        await boss.updateQueue(name, options);
+      };
       for (const definition of definitions.values()) {
         // The dead-letter queue first: the queue that names it must find it.
         const deadLetter = definition.givenUp ? givenUpQueue(definition.name) : undefined;
-        if (deadLetter) {
-          const options = { retryLimit: 5, retryDelay: 5, retryBackoff: true, notify: true };
-          await boss.createQueue(deadLetter, options);
-          await boss.updateQueue(deadLetter, options);
-        }
-        const options = { ...definition.options, notify: true, ...(deadLetter ? { deadLetter } : {}) };
-        await boss.createQueue(definition.name, options);
-        await boss.updateQueue(definition.name, options);
+        if (deadLetter)
+          await ensure(deadLetter, { retryLimit: 5, retryDelay: 5, retryBackoff: true, notify: true });
+        await ensure(definition.name, {
+          ...definition.options,
+          notify: true,
+          ...(deadLetter ? { deadLetter } : {}),
+        });
       }
       started = true;
       for (const companion of companions) companion.start();
-      if (!work) return;
-      for (const definition of definitions.values()) {
-        const id = await boss.work<QueuePayloads[QueueName]>(
-          definition.name,
-          // NOTIFY wakes workers for new jobs at once; the poll still catches retries and
-          // delayed jobs coming due, which never notify, so it must stay short.
-          { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, ...definition.work },
-          async (jobs) => definition.handler(jobs),
-        );
-        workerIds.set(definition.name, [...(workerIds.get(definition.name) ?? []), id]);
-        if (definition.givenUp) await workGivenUp(definition.name, definition.givenUp);
-      }
+      if (work) await startWorkers();
+    },
+
+    async work() {
+      if (!started) throw new Error('job queue: work() before start()');
+      await startWorkers();
     },
 
     async send(queue, data, options = {}) {

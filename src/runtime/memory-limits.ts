@@ -19,25 +19,13 @@
 // An operator's own flag of the same name (in NODE_OPTIONS or on the node command line) wins,
 // GLIBC_TUNABLES set by the operator is kept as it is, and TRIBUTARY_MEMORY_TUNING=off turns
 // the whole thing off.
-import { customSetting, defineSettings, readSettings } from '../core/settings.ts';
-import { Type } from 'typebox';
+//
+// The launcher imports this module before anything else, in the process image it then replaces:
+// it imports nothing (the settings declaration, which needs the schema library, is in
+// memory-settings.ts), so deciding costs no module loading.
 
-/** Read by the launcher before anything else (registered with the others in runtime/settings.ts). */
-export const memoryTuningSettings = defineSettings({
-  id: 'memory-tuning',
-  owner: 'runtime/memory-limits.ts',
-  settings: {
-    TRIBUTARY_MEMORY_TUNING: customSetting({
-      description:
-        "`tributary serve` sizes its own V8 and malloc settings for a small server by re-executing itself once at start (flags of the same name in NODE_OPTIONS win); `off` runs with Node's defaults.",
-      schema: Type.String({ default: 'on' }),
-      example: 'off',
-      // Anything but `off` leaves the tuning on.
-      parse: (raw) => raw !== 'off',
-    }),
-  },
-  build: (v) => ({ enabled: v.TRIBUTARY_MEMORY_TUNING }),
-});
+/** TRIBUTARY_MEMORY_TUNING: anything but `off` leaves the tuning on (memory-settings.ts declares it). */
+export const tuningEnabled = (raw: string | undefined): boolean => raw !== 'off';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -85,8 +73,7 @@ export function tunedLaunch(
   env: Readonly<Record<string, string | undefined>>,
   execArgv: readonly string[],
 ): TunedLaunch | null {
-  if (args[0] !== 'serve' || env[TUNED_MARKER] || !readSettings(memoryTuningSettings, env).enabled)
-    return null;
+  if (args[0] !== 'serve' || env[TUNED_MARKER] || !tuningEnabled(env.TRIBUTARY_MEMORY_TUNING)) return null;
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/).filter((part) => part !== '')];
   const flags = missingFlags(v8FlagsFor(roleOf(args.slice(1))), given);
   return {

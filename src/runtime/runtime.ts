@@ -70,7 +70,9 @@ export async function startRuntime(
   const jobs = createJobQueue(store, log);
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
-  await jobs.start({ work: role !== 'api' });
+  // The queues exist before anything can send to them (a send to a missing queue fails); the
+  // handlers start once the process serves, so their first fetches do not hold up readiness.
+  await jobs.start({ work: false });
   if (role !== 'api') await scheduleRecurringJobs(ctx);
 
   await beforeListen?.(ctx);
@@ -79,6 +81,7 @@ export async function startRuntime(
     app = await buildApp(ctx);
     await app.listen({ port: config.port, host: config.host });
   }
+  if (role !== 'api') await jobs.work();
 
   let stopping: Promise<void> | undefined;
   return {

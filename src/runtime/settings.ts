@@ -15,7 +15,7 @@ import { hostedSettings } from '../http/hosted/settings.ts';
 import { providerHttpSettings, providerSettings } from '../provider-access/settings.ts';
 import { providerKitSettings } from '../provider-kit/settings.ts';
 import { providerRegistry } from '../providers/index.ts';
-import { memoryTuningSettings } from './memory-limits.ts';
+import { memoryTuningSettings } from './memory-settings.ts';
 
 /** Every group but the core one (loadConfig always reads that first). */
 export const SETTINGS_GROUPS: readonly AnySettingsGroup[] = [

@@ -20,16 +20,53 @@ export type RecurringJob = {
 /** Seconds within which start-up runs sent by several starting workers collapse into one job. */
 const STARTUP_SINGLETON_SECONDS = 60;
 
-/** Registers each job; one that fails is logged and does not keep the others from running. */
+/** What `boss.schedule(queue, expression, {}, SCHEDULE_OPTIONS)` stores besides the expression. */
+const SCHEDULE_OPTIONS = { tz: 'UTC' };
+
+type StoredSchedule = {
+  name: string;
+  key: string;
+  cron: string;
+  timezone: string;
+  data: unknown;
+  options: unknown;
+};
+
+/** Whether the stored row already says what registering `schedule` again would write. */
+export function scheduleUnchanged(stored: StoredSchedule | undefined, schedule: string): boolean {
+  return (
+    stored !== undefined &&
+    stored.cron === schedule &&
+    stored.timezone === SCHEDULE_OPTIONS.tz &&
+    JSON.stringify(stored.data ?? {}) === '{}' &&
+    JSON.stringify(stored.options) === JSON.stringify(SCHEDULE_OPTIONS)
+  );
+}
+
+/**
+ * Registers each job; one that fails is logged and does not keep the others from running. The
+ * schedules are read once first, and one already stored as it would be written is left alone (a
+ * later start writes nothing and parses no expression).
+ */
 export async function registerSchedules(
   boss: PgBoss,
   jobs: readonly RecurringJob[],
   log: Logger,
 ): Promise<void> {
+  let stored: Map<string, StoredSchedule> | undefined;
+  try {
+    const rows = (await boss.getSchedules()) as StoredSchedule[];
+    stored = new Map(rows.filter((row) => (row.key ?? '') === '').map((row) => [row.name, row]));
+  } catch (error) {
+    // Not fatal: every job is then registered as if none were stored.
+    log.warn({ err: error }, 'could not read the stored schedules');
+  }
   for (const job of jobs) {
     try {
-      if (job.schedule === null) await boss.unschedule(job.queue);
-      else await boss.schedule(job.queue, job.schedule, {}, { tz: 'UTC' });
+      if (job.schedule === null) {
+        if (!stored || stored.has(job.queue)) await boss.unschedule(job.queue);
+      } else if (!scheduleUnchanged(stored?.get(job.queue), job.schedule))
+        await boss.schedule(job.queue, job.schedule, {}, SCHEDULE_OPTIONS);
       if (job.atStartup && job.schedule !== null) {
         await boss.send(
           job.queue,
