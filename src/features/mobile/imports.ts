@@ -137,8 +137,11 @@ export function createExportImports(
     const importId = newUuid();
     const path = join(importDir(), `${importId}.upload`);
     const size = await spool(input.body, path);
+    // The answer is the import as accepted (queued), read in the transaction that stores it: read
+    // after the commit, a worker woken by the queue may already have started it.
+    let accepted: repo.ImportRow | undefined;
     try {
-      await db.transaction().execute(async (trx) => {
+      accepted = await db.transaction().execute(async (trx) => {
         const userId = await importUser(trx, input.developerId, provider, input);
         await repo.insertImport(trx, {
           id: importId,
@@ -156,12 +159,13 @@ export function createExportImports(
             { importId },
             { trx, id: importId, group: { id: input.developerId } },
           );
+        return repo.findImport(trx, importId);
       });
     } catch (error) {
       await rm(path, { force: true });
       throw error;
     }
-    return (await importStatus(input.developerId, importId))!;
+    return view(accepted!);
   }
 
   function view(row: repo.ImportRow): ImportView {
