@@ -122,46 +122,19 @@ type Common = { description: string; example?: string; active?: boolean };
  * A number, checked against its TypeBox type (integer or not, bounds); `problem` is the wording
  * of the error (`NAME <problem>, got "<raw>"`).
  */
-export function numberSetting(
-  spec: Common & {
-    default: number;
-    integer?: boolean;
-    minimum?: number;
-    exclusiveMinimum?: number;
-    maximum?: number;
-    problem: string;
-  },
-): Setting<number>;
-export function numberSetting(
-  spec: Common & {
-    default: undefined;
-    integer?: boolean;
-    minimum?: number;
-    exclusiveMinimum?: number;
-    maximum?: number;
-    problem: string;
-  },
-): Setting<number | undefined>;
-export function numberSetting(
-  spec: Common & {
-    default: number | undefined;
-    integer?: boolean;
-    minimum?: number;
-    exclusiveMinimum?: number;
-    maximum?: number;
-    problem: string;
-  },
-): Setting<number | undefined>;
-export function numberSetting(
-  spec: Common & {
-    default: number | undefined;
-    integer?: boolean;
-    minimum?: number;
-    exclusiveMinimum?: number;
-    maximum?: number;
-    problem: string;
-  },
-): Setting<number | undefined> {
+/** A number setting: its default (or none), bounds, and the problem text for a bad value. */
+type NumberSpec<Default extends number | undefined> = Common & {
+  default: Default;
+  integer?: boolean;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  problem: string;
+};
+
+export function numberSetting(spec: NumberSpec<number>): Setting<number>;
+export function numberSetting(spec: NumberSpec<number | undefined>): Setting<number | undefined>;
+export function numberSetting(spec: NumberSpec<number | undefined>): Setting<number | undefined> {
   const bounds = {
     ...(spec.minimum === undefined ? {} : { minimum: spec.minimum }),
     ...(spec.exclusiveMinimum === undefined ? {} : { exclusiveMinimum: spec.exclusiveMinimum }),

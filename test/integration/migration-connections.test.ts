@@ -3,7 +3,6 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Migrator } from 'kysely/migration';
 import type { Store } from '../../src/store/db.ts';
-import { migrations } from '../../src/store/migrations/index.ts';
 import { type MigrationStore, openMigrationStore } from '../helpers/migration-store.ts';
 
 /**
@@ -25,10 +24,7 @@ describe('migration 0024: users becomes connections', () => {
   after(() => scratch?.close());
 
   test('a populated users table becomes connections with its rows, references and indexes intact', async () => {
-    const migrationNames = Object.keys(migrations);
-    const target = migrationNames.indexOf('0024_users_to_connections');
-    assert.ok(target > 0);
-    assert.equal((await migrator.migrateTo(migrationNames[target - 1]!)).error, undefined);
+    await scratch!.migrateToJustBefore('0024_users_to_connections');
 
     await sql`INSERT INTO developers (id, name, environment, status)
       VALUES ('dev-0024', 'dev-0024', 'sandbox', 'active')`.execute(store.db);

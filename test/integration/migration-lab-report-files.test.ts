@@ -7,7 +7,6 @@ import { createSecretBox, SEALED_BYTES_OVERHEAD } from '../../src/core/secret-bo
 import { openFile, resealLegacyFiles, sealFile } from '../../src/features/lab-reports/file-box.ts';
 import * as repo from '../../src/features/lab-reports/repo.ts';
 import type { Store } from '../../src/store/db.ts';
-import { migrations } from '../../src/store/migrations/index.ts';
 import { type MigrationStore, openMigrationStore } from '../helpers/migration-store.ts';
 
 /**
@@ -42,10 +41,7 @@ describe('migration 0023: lab-report files stored as bytes', () => {
     });
 
   test('old base64 rows read back byte-identical; new files take their size plus the seal', async () => {
-    const names = Object.keys(migrations);
-    const target = names.indexOf('0023_lab_report_files_bytes');
-    assert.ok(target > 0);
-    assert.equal((await migrator.migrateTo(names[target - 1]!)).error, undefined);
+    await scratch!.migrateToJustBefore('0023_lab_report_files_bytes');
     await sql`INSERT INTO developers (id, name, environment) VALUES ('dev-1', 'd', 'sandbox')`.execute(
       store.db,
     );
