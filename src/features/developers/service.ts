@@ -65,11 +65,14 @@ function newDeveloperId(name: string): string {
 
 /**
  * How long an authenticated developer's row and live key hashes are reused without asking the
- * database again: a safety net only. A change is forgotten at once, not after this: the writer
- * forgets it in its own process and publishes a `credentials` notice in the change's transaction
- * (store/change-feed.ts) that every other process sharing the store hears and forgets too. While
- * a process cannot be sure it hears those notices (its listening connection is down or not yet
- * up), its cache answers nothing and every request asks the database.
+ * database again: a safety net only. A change is forgotten long before this: the writer forgets it
+ * in its own process before the change returns, and publishes a `credentials` notice in the
+ * change's transaction (store/change-feed.ts) that every other process sharing the store forgets
+ * it on as soon as the notice reaches it. That is when the writer hears its own echo, give or take
+ * the network between the database and each process: not the same instant, so another process can
+ * still accept a revoked key for that long (well under a millisecond on one host). While a process
+ * cannot be sure it hears those notices (its listening connection is down or not yet up), its
+ * cache answers nothing and every request asks the database.
  */
 export const CREDENTIAL_CACHE_MS = 3_000;
 const CREDENTIAL_CACHE_ENTRIES = 10_000;
@@ -142,7 +145,8 @@ function createCredentialCache(keepForMs: number, changes: CredentialChanges | u
      * Resolves once a notice for `devId` is heard (or after `waitMs`, or at once when the feed is
      * not live). Registered before the change commits: PostgreSQL signals every listener at
      * commit, so by the time a writer hears its own notice the other processes have been sent
-     * theirs, and a change reported done is already being forgotten everywhere.
+     * theirs, and a change reported done is on its way to being forgotten everywhere (each
+     * process forgets it when its copy arrives, not at the same instant).
      */
     heard(devId: string, waitMs: number): { done: Promise<void>; cancel(): void } {
       if (!live) return { done: Promise.resolve(), cancel() {} };
@@ -172,9 +176,14 @@ export function createDevelopersService(deps: {
   statusHooks?: DeveloperStatusHooks;
   /** How this process hears credential changes made elsewhere; without it nothing is cached. */
   credentialChanges?: CredentialChanges;
+  /** How long a look-up is reused (CREDENTIAL_CACHE_MS unless a test needs it to outlast a wait). */
+  credentialCacheMs?: number;
 }) {
   const { db } = deps;
-  const credentials = createCredentialCache(CREDENTIAL_CACHE_MS, deps.credentialChanges);
+  const credentials = createCredentialCache(
+    deps.credentialCacheMs ?? CREDENTIAL_CACHE_MS,
+    deps.credentialChanges,
+  );
 
   /**
    * Runs a change to a developer or its keys with its `credentials` notice in one transaction,
