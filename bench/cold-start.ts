@@ -1,44 +1,88 @@
 /**
- * Cold start to /ready on embedded storage: the first start on an empty data dir (creates
- * the PGlite cluster, runs migrations, creates the sandbox developer) and later starts on
- * the same data dir. Each figure is from spawning `tributary serve` to the first 200 from
- * /ready, over several runs.
+ * Cold start to /ready on embedded storage: the first start on an empty data dir (creates the
+ * PGlite cluster, runs migrations, creates the sandbox developer) and later starts on the same
+ * data dir, each beside its anchor measured in the same run, alternating: a bare Fastify server
+ * opening PGlite on a copy of that same data dir (bench/anchors/bare-pglite-server.ts). Each
+ * figure is from spawning the process to the first 200 from /ready (polled every 10 ms).
  *
  *   node_modules/.bin/node bench/cold-start.ts [runs]
  */
-import { childEnvironment, startService } from '../test/helpers/child-service.ts';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { childEnvironment, freePort } from '../test/helpers/child-service.ts';
 import { reportFigures } from './figures.ts';
 
 const runs = Number(process.argv[2] ?? 3);
+const ROOT = new URL('../', import.meta.url).pathname;
+const NODE = join(ROOT, 'node_modules/.bin/node');
+const TRIBUTARY = join(ROOT, 'bin/tributary.js');
+const ANCHOR = join(ROOT, 'bench/anchors/bare-pglite-server.ts');
 
-async function timeToReady(env: Record<string, string>): Promise<number> {
+/** Spawns a server, times it to its first 200 from /ready, then stops it and waits for its exit. */
+async function timeToReady(args: string[], env: Record<string, string>, port: number): Promise<number> {
   const started = performance.now();
-  const service = await startService(env);
-  const elapsed = performance.now() - started;
-  await service.stop('SIGTERM');
-  return elapsed;
+  const child = spawn(NODE, args, { env, cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited before ready:\n${errors}`);
+      const ready = await fetch(`http://127.0.0.1:${port}/ready`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (ready) return performance.now() - started;
+      if (performance.now() - started > 120_000) throw new Error(`${args.join(' ')} not ready in 2 min`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const summary = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  return `median ${median.toFixed(0)} ms (min ${sorted[0]?.toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms)`;
+  return `median ${median(values).toFixed(0)} ms (min ${sorted[0]?.toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms)`;
 };
 
 const first: number[] = [];
 const later: number[] = [];
+const anchor: number[] = [];
 for (let run = 0; run < runs; run++) {
   const environment = await childEnvironment({ DATABASE_URL: '' });
+  const port = Number(environment.env.PORT);
+  const copies = mkdtempSync(join(tmpdir(), 'tributary-anchor-'));
   try {
-    first.push(await timeToReady(environment.env));
-    later.push(await timeToReady(environment.env));
-    later.push(await timeToReady(environment.env));
+    first.push(await timeToReady([TRIBUTARY, 'serve'], environment.env, port));
+    // Alternating, so load that comes and goes weighs on both the same.
+    for (let pair = 0; pair < 2; pair++) {
+      const copy = join(copies, String(pair));
+      cpSync(join(environment.env.DATA_DIR!, 'pgdata'), copy, { recursive: true });
+      const anchorPort = await freePort();
+      anchor.push(
+        await timeToReady([ANCHOR, copy, String(anchorPort)], { PATH: process.env.PATH ?? '' }, anchorPort),
+      );
+      later.push(await timeToReady([TRIBUTARY, 'serve'], environment.env, port));
+    }
   } finally {
+    rmSync(copies, { recursive: true, force: true });
     await environment.cleanup();
   }
 }
+const ratio = median(later) / median(anchor);
 console.log(`cold start to /ready, embedded PGlite, ${runs} runs`);
-console.log(`  first start (empty data dir): ${summary(first)}`);
-console.log(`  later starts:                 ${summary(later)}`);
-reportFigures({ coldStartFirstMs: median(first), coldStartLaterMs: median(later) });
+console.log(`  first start (empty data dir):            ${summary(first)}`);
+console.log(`  later starts:                            ${summary(later)}`);
+console.log(`  anchor, bare Fastify + PGlite, same data: ${summary(anchor)}`);
+console.log(`  later start ÷ anchor:                    ${ratio.toFixed(2)}×`);
+reportFigures({
+  coldStartFirstMs: median(first),
+  coldStartLaterMs: median(later),
+  coldStartAnchorMs: median(anchor),
+  coldStartRatio: ratio,
+});

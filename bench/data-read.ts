@@ -6,7 +6,8 @@
  * 2. the peak RSS (VmHWM) of a fresh Tributary process serving one 1,825-day
  *    `with_samples=true` read (cold: the range is synced from the SANDBOX provider first, then
  *    streamed), plus the same read again warm; goal: ≤ 200 MB on PostgreSQL, ≤ 320 MB for the
- *    whole service on embedded PGlite. The Tributary process runs with the V8 and malloc sizing
+ *    whole service on embedded PGlite; then two of the same read at the same time (goal ≤ 200 MB
+ *    on PostgreSQL). The Tributary process runs with the V8 and malloc sizing
  *    `tributary serve` gives itself (src/runtime/memory-limits.ts); a second run without it
  *    (TRIBUTARY_MEMORY_TUNING=off) shows what that sizing is worth.
  * Embedded PGlite by default; with DATABASE_URL, PostgreSQL.
@@ -272,7 +273,16 @@ async function longRead(env: Record<string, string>, userIndex: number) {
         megabytes: result.bytes / 1e6,
       };
     };
-    return { before, cold: await timed(), warm: await timed() };
+    const cold = await timed();
+    const warm = await timed();
+    // Two of the same read at the same time (the issue's figure): the peak of serving both at once.
+    resetPeak(pid);
+    const both = await Promise.all([
+      get(agent, port, path, credentials),
+      get(agent, port, path, credentials),
+    ]);
+    if (both.some((result) => result.status !== 200)) throw new Error('a concurrent long read failed');
+    return { before, cold, warm, twoAtOncePeak: rssMb(pid).peak };
   } finally {
     await stop(server.child);
   }
@@ -303,6 +313,7 @@ async function peakRss(storage: string) {
       longReadWarmPeakMb: tuned.warm.peak,
       longReadPeakMb: Math.max(tuned.cold.peak, tuned.warm.peak),
       longReadUntunedPeakMb: Math.max(runs[1]!.result.cold.peak, runs[1]!.result.warm.peak),
+      twoLongReadsPeakMb: tuned.twoAtOncePeak,
     });
     for (const { label, result } of runs) {
       console.log(`  ${label}: RSS before the read ${result.before.toFixed(0)} MB`);
@@ -314,6 +325,7 @@ async function peakRss(storage: string) {
           `    ${name.padEnd(30)} peak ${read.peak.toFixed(0)} MB; ${read.megabytes.toFixed(1)} MB sent in ${read.seconds.toFixed(1)} s`,
         );
       }
+      console.log(`    ${'two warm reads at once'.padEnd(30)} peak ${result.twoAtOncePeak.toFixed(0)} MB`);
     }
   } finally {
     await environment.cleanup();
