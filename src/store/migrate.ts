@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the migrator runs on any database shape. */
 import { type DatabaseIntrospector, type Kysely, sql, type TableMetadata } from 'kysely';
 import { type MigrationProvider, Migrator } from 'kysely/migration';
+import { isDatabaseConnectionError } from '../core/errors.ts';
 import { migrations } from './migrations/index.ts';
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -61,17 +62,64 @@ export function migrator(db: Kysely<any>, schema: string | undefined): Migrator 
   });
 }
 
-/** Applies every pending migration; throws with the failing migration's name on error. */
-export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<string[]> {
-  const { error, results } = await migrator(db, schema).migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${message}`, { cause: error });
+/** How often start-up migrations are tried when the connection is lost, and the first pause. */
+const MIGRATION_ATTEMPTS = 5;
+const MIGRATION_RETRY_FIRST_MS = 500;
+
+// Kysely discards a connection whose rollback failed (the session was lost mid-migration) and then
+// releases the migration lock on it, which throws this and hides the original error.
+const DISCARDED_CONNECTION = /connection has been discarded/i;
+
+/** Whether a failed migration run may succeed as it is when tried again (the database blinked). */
+function lostConnection(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (isDatabaseConnectionError(cause) || DISCARDED_CONNECTION.test(cause.message)) return true;
   }
-  return (results ?? [])
-    .filter((result) => result.status === 'Success')
-    .map((result) => result.migrationName);
+  return false;
+}
+
+/**
+ * Applies every pending migration; throws with the failing migration's name on error. Kysely
+ * runs them all in one transaction, so a run cut short by a lost connection left nothing applied:
+ * it is tried again with backoff (a database restart during start-up is survived), and any other
+ * error is thrown at once.
+ */
+export async function migrateToLatest(
+  db: Kysely<any>,
+  schema?: string,
+  options: { attempts?: number; retryFirstMs?: number } = {},
+): Promise<string[]> {
+  const attempts = options.attempts ?? MIGRATION_ATTEMPTS;
+  let pauseMs = options.retryFirstMs ?? MIGRATION_RETRY_FIRST_MS;
+  for (let attempt = 1; ; attempt++) {
+    const run = await migrateOnce(db, schema);
+    if (!run.error) return run.applied;
+    if (attempt >= attempts || !lostConnection(run.error.cause)) throw run.error;
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    pauseMs *= 2;
+  }
+}
+
+async function migrateOnce(
+  db: Kysely<any>,
+  schema: string | undefined,
+): Promise<{ applied: string[]; error?: Error }> {
+  const { error, results } = await migrator(db, schema)
+    .migrateToLatest()
+    .catch((thrown: unknown) => ({ error: thrown, results: undefined }));
+  if (!error) {
+    const applied = (results ?? []).filter((result) => result.status === 'Success');
+    return { applied: applied.map((result) => result.migrationName) };
+  }
+  // The run's one transaction rolled back: migrations reported a success before the failure are not applied.
+  const failed = results?.find((result) => result.status === 'Error');
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    applied: [],
+    error: new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${message}`, {
+      cause: error,
+    }),
+  };
 }
 
 /** Names of migrations the code knows but the database has not applied. */
