@@ -4,11 +4,18 @@
 // without a readable timestamp are skipped (never placed at the start), heart-rate placeholders
 // (0; the SDK already drops the invalid 0xFF) are no reading, positions are semicircles ->
 // degrees.
-import { Decoder, Stream } from '@garmin/fitsdk';
+import { createRequire } from 'node:module';
 import type { PositionSample } from '../../model/samples.ts';
 import { formatDateTime } from '../../model/time.ts';
 import { NormalizationError } from './errors.ts';
 import { heartRate } from './measures.ts';
+
+// The SDK is 1.1 MB of source that every process would otherwise load and keep at start (it is
+// most of the idle heap's provider code) while only FIT files need it: loaded on first use
+// (require of an ES module is synchronous in Node 24, and normalizers are synchronous).
+type FitSdk = typeof import('@garmin/fitsdk');
+let fitSdk: FitSdk | undefined;
+const loadFitSdk = (): FitSdk => (fitSdk ??= createRequire(import.meta.url)('@garmin/fitsdk') as FitSdk);
 
 const SEMICIRCLES_TO_DEGREES = 180 / 2 ** 31;
 
@@ -37,6 +44,7 @@ export function decodeFitActivity(bytes: Uint8Array, item: string): FitActivity 
   let messages: Record<string, FitMessage[] | undefined>;
   try {
     // Read in place (fromByteArray would copy the file through a number array first).
+    const { Decoder, Stream } = loadFitSdk();
     const stream = Stream.fromBuffer(bytes);
     if (!Decoder.isFIT(stream)) throw new Error('not a FIT file');
     const decoder = new Decoder(stream);
