@@ -310,6 +310,23 @@ export async function coverageIn(
     .execute();
 }
 
+/** Settled coverage overlapping [fromDay, toDay), in day order (what a read replica has replayed). */
+export async function settledCoverageIn(
+  db: Db,
+  input: { userId: string; type: string; fromDay: string; toDay: string },
+): Promise<CoverageRow[]> {
+  return db
+    .selectFrom('sync_coverage')
+    .select([sql<string>`start_day::text`.as('start_day'), sql<string>`end_day::text`.as('end_day')])
+    .where('user_id', '=', input.userId)
+    .where('type', '=', input.type)
+    .where('start_day', '<', input.toDay)
+    .where('end_day', '>', input.fromDay)
+    .where('settled', '=', true)
+    .orderBy('start_day')
+    .execute();
+}
+
 /**
  * Records that [fromDay, toDay) was synced. Settled ranges are merged with the settled ranges
  * they overlap or touch, so coverage stays a handful of rows; a recent range replaces the recent
