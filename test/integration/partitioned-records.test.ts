@@ -5,7 +5,7 @@ import type { Store } from '../../src/store/db.ts';
 import { filterOf, parseWindow } from '../../src/features/data/params.ts';
 import type { PreparedRecord } from '../../src/features/data/records.ts';
 import * as repo from '../../src/features/data/repo.ts';
-import { ensureRecordPartitions } from '../../src/store/record-partitions.ts';
+import { ensureRecordPartitions } from '../../src/features/data/record-partitions.ts';
 import { type MigrationStore, openMigrationStore } from '../helpers/migration-store.ts';
 
 /**

@@ -16,7 +16,7 @@ import { type Kysely, sql } from 'kysely';
  * writer (repo.ts `upsertSlice` deletes a record's row under another day in the same statement).
  *
  * Which months get a partition: every month that holds rows today (within the last 30 years and
- * the next 5), and the current month through 3 months ahead (a daily job, store/record-partitions.ts,
+ * the next 5), and the current month through 3 months ahead (a daily job, features/data/record-partitions.ts,
  * keeps that many ahead from then on). Everything else lands in `data_records_default` (older
  * history, plans far ahead, odd dates): a write never fails for want of a partition, and the
  * default is pruned from any read whose days all fall in named months. Few months on an empty

@@ -9,10 +9,9 @@
 // somewhere, so no write ever fails for want of a partition. Carving a month out of the default
 // later moves its rows into the new partition in the same transaction.
 import { sql } from 'kysely';
-import type { Db } from './db.ts';
-import type { NoPayload } from '../jobs/queues.ts';
+import type { Db } from '../../store/db.ts';
 
-export const RECORD_PARTITIONS_QUEUE = 'store.record-partitions';
+export const RECORD_PARTITIONS_QUEUE = 'data.record-partitions';
 
 /** Cron (UTC): daily, in the small hours; three months of slack make a missed day harmless. */
 export const RECORD_PARTITIONS_SCHEDULE = '23 3 * * *';
@@ -73,11 +72,4 @@ async function carveMonth(db: Db, name: string, from: string, to: string): Promi
       ALTER TABLE data_records ATTACH PARTITION ${table}
       FOR VALUES FROM (${sql.lit(from)}) TO (${sql.lit(to)})`.execute(trx);
   });
-}
-
-// The queue this module owns, with its payload (see jobs/queues.ts).
-declare module '../jobs/queues.ts' {
-  interface QueuePayloads {
-    [RECORD_PARTITIONS_QUEUE]: NoPayload;
-  }
 }
