@@ -27,7 +27,7 @@ import { ensureRecordPartitions } from '../src/features/data/record-partitions.t
 import { reportFigures } from './figures.ts';
 
 const DAY_MS = 86_400_000;
-const TYPES = ['daily', 'sleep', 'body', 'activity'];
+const TYPES = ['daily', 'sleep', 'body', 'activity', 'nutrition', 'menstruation'];
 
 function flag(name: string, fallback: number): number {
   const found = process.argv.find((arg) => arg.startsWith(`--${name}=`));
