@@ -26,6 +26,8 @@ export type Config = {
   dataDir: string;
   /** PostgreSQL connection string; absent means embedded PGlite in `dataDir`. */
   databaseUrl: string | undefined;
+  /** A PostgreSQL streaming replica of `databaseUrl` for reads of settled data; absent: the primary answers every read. */
+  databaseReadUrl: string | undefined;
   /** PostgreSQL schema for Tributary's tables (its job queue uses `<schema>_jobs`, or `pgboss` for public). */
   databaseSchema: string;
   /** 32-byte key for AES-256-GCM encryption of secrets at rest. */
@@ -70,6 +72,14 @@ function decodeKey(raw: string, source: string): Buffer {
   const problem = keyProblem(raw, source);
   if (problem) throw new ConfigError(problem);
   return keyBytes(raw);
+}
+
+/** A replica is a replica of the PostgreSQL primary: embedded storage has none. */
+function readUrlOf(readUrl: string | undefined, databaseUrl: string | undefined): string | undefined {
+  if (!readUrl) return undefined;
+  if (!databaseUrl)
+    throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL: it names a replica of that primary');
+  return readUrl;
 }
 
 /**
@@ -146,6 +156,16 @@ export const coreSettings = defineSettings({
           ? null
           : 'DATABASE_URL must be a postgres:// or postgresql:// connection string',
     }),
+    DATABASE_READ_URL: textSetting({
+      description:
+        'A PostgreSQL streaming replica of DATABASE_URL (hot standby) that answers data reads of settled days (before yesterday) once it shows them synced; every other read and every write stays on DATABASE_URL. Unset: DATABASE_URL answers everything.',
+      default: undefined,
+      example: 'postgres://tributary:secret@replica.internal:5432/tributary',
+      check: (value) =>
+        /^postgres(ql)?:\/\//.test(value)
+          ? null
+          : 'DATABASE_READ_URL must be a postgres:// or postgresql:// connection string',
+    }),
     DATABASE_SCHEMA: textSetting({
       description:
         'Schema for Tributary\'s tables; the job queue uses "<schema>_jobs" (or "pgboss" for public).',
@@ -188,6 +208,7 @@ export const coreSettings = defineSettings({
       publicUrl: parsePublicUrl(v.PUBLIC_URL, v.HOST, v.PORT),
       dataDir,
       databaseUrl: v.DATABASE_URL,
+      databaseReadUrl: readUrlOf(v.DATABASE_READ_URL, v.DATABASE_URL),
       databaseSchema: v.DATABASE_SCHEMA,
       encryptionKey: loadEncryptionKey(v.ENCRYPTION_KEY, v.DATABASE_URL, dataDir),
       logLevel: v.LOG_LEVEL as string,

@@ -90,6 +90,7 @@ export function createContext(deps: {
     secretBox,
     webhooks,
     connectorContext: providerAccess.dataContext,
+    readDb: deps.store.readDb,
   });
   const developers = createDevelopersService({
     db,

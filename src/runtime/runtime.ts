@@ -23,6 +23,7 @@ export type Runtime = {
 export async function openMigratedStore(config: Config, log: Logger): Promise<Store> {
   const store = await openStore({
     databaseUrl: config.databaseUrl,
+    readUrl: config.databaseReadUrl,
     dataDir: config.dataDir,
     schema: config.databaseSchema,
     log,

@@ -20,6 +20,11 @@ export type Db = Kysely<Database>;
 
 export type Store = {
   db: Db;
+  /**
+   * A streaming replica for reads that need not see their own writes (StoreOptions.readUrl), or
+   * `db` itself when there is none. Read-only: a write there fails.
+   */
+  readDb: Db;
   kind: 'pglite' | 'postgres';
   /** The embedded instance, when there is one (the job queue shares it). */
   pglite: PGlite | undefined;
@@ -35,6 +40,8 @@ export type Store = {
 
 export type StoreOptions = {
   databaseUrl: string | undefined;
+  /** A PostgreSQL streaming replica of `databaseUrl` (DATABASE_READ_URL), opened as `readDb`. */
+  readUrl?: string | undefined;
   /** Directory for embedded data; `undefined` keeps PGlite in memory (tests). */
   dataDir: string | undefined;
   /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */
@@ -76,7 +83,13 @@ const parseInt8 = (value: string) => Number(value);
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl)
-    return openPostgres(options.databaseUrl, options.schema ?? 'public', options.poolSize, options.log);
+    return openPostgres(
+      options.databaseUrl,
+      options.schema ?? 'public',
+      options.poolSize,
+      options.log,
+      options.readUrl,
+    );
   return openPglite(options.dataDir);
 }
 
@@ -102,6 +115,7 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
   const feeds: ChangeFeed[] = [];
   return {
     db,
+    readDb: db,
     kind: 'pglite',
     pglite,
     postgres: undefined,
@@ -116,20 +130,20 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
   };
 }
 
-async function openPostgres(
+/** A pool on `connectionString` with our int8 parsing and search path, and the Kysely on it. */
+function openPool(
   connectionString: string,
   schema: string,
-  poolSize = 10,
-  log?: Logger,
-): Promise<Store> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+  size: number,
+  reportLoss: (error: Error) => void,
+) {
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
       oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
   };
   const pool = new pg.Pool({
     connectionString,
-    max: poolSize,
+    max: size,
     types,
     options: `-c search_path=${schema}`,
     connectionTimeoutMillis: 10_000,
@@ -139,14 +153,28 @@ async function openPostgres(
   // checked out, so every client gets one of ours too. The statement in flight rejects with the
   // same error (the HTTP edge answers 503) and the pool discards the broken client; the next
   // checkout opens a fresh connection, so the pool recovers as soon as the database is back.
-  const reportLoss = faultReporter(log, { source: 'pool', message: CONNECTION_LOST });
   pool.on('error', reportLoss);
   pool.on('connect', (client) => client.on('error', reportLoss));
+  return { pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
+}
+
+async function openPostgres(
+  connectionString: string,
+  schema: string,
+  poolSize = 10,
+  log?: Logger,
+  readUrl?: string,
+): Promise<Store> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+  const reportLoss = faultReporter(log, { source: 'pool', message: CONNECTION_LOST });
+  const { db, pool } = openPool(connectionString, schema, poolSize, reportLoss);
   if (schema !== 'public') await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // The replica's pool is opened lazily by pg (no connection until the first routed read).
+  const readDb = readUrl ? openPool(readUrl, schema, poolSize, reportLoss).db : db;
   const feeds: ChangeFeed[] = [];
   return {
     db,
+    readDb,
     kind: 'postgres',
     pglite: undefined,
     postgres: { connectionString, schema },
@@ -155,6 +183,7 @@ async function openPostgres(
     },
     async close() {
       await Promise.all(feeds.map((feed) => feed.close()));
+      if (readDb !== db) await readDb.destroy();
       await db.destroy();
     },
   };

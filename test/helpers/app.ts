@@ -66,6 +66,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     : undefined;
   const store = await openStore({
     databaseUrl: config.databaseUrl,
+    readUrl: config.databaseReadUrl,
     dataDir: undefined,
     ...(schema ? { schema } : {}),
     poolSize: 5,

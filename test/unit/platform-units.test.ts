@@ -57,6 +57,15 @@ describe('configuration', () => {
       fails({ PUBLIC_URL: 'not a url' }, /^PUBLIC_URL must be an absolute/);
       fails({ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/);
       fails({ DATABASE_SCHEMA: 'Robert"); DROP' }, /^DATABASE_SCHEMA must be/);
+      fails({ DATABASE_READ_URL: 'postgres://replica/x' }, /^DATABASE_READ_URL needs DATABASE_URL/);
+      fails(
+        {
+          DATABASE_URL: 'postgres://db/x',
+          DATABASE_READ_URL: 'http://replica',
+          ENCRYPTION_KEY: 'a'.repeat(64),
+        },
+        /^DATABASE_READ_URL must be a postgres/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -2,6 +2,7 @@
 // database or transaction it runs in. JSON columns are read as text (`::text`) so a read can
 // pass them through untouched, and date columns as text so no driver turns them into Dates.
 import { sql } from 'kysely';
+import { dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
 import type { Db } from '../../store/db.ts';
 import type { RecordFilter } from './params.ts';
 import type { PreparedRecord } from './records.ts';
@@ -39,8 +40,31 @@ export async function upsertRecords(
 
 const UPSERT_ROWS = 500;
 
+/**
+ * One statement per slice. `data_records` is partitioned by month of `anchor_day` (migration
+ * 0025), so its key, and the conflict target, include the day: a record whose anchor moved to
+ * another day would insert a second row. The `moved` step deletes the record's rows under any
+ * other day first, in the same statement (one snapshot: it cannot see the row the insert adds).
+ * It names no days, so it looks in every partition's key index, a probe per partition.
+ *
+ * What the old single-column key did and this cannot: two transactions writing the same record
+ * under two different days at the same moment each miss the other's uncommitted row and both
+ * commit. Within a process the sync serializes a connection's type (provider-fetch `serialized`);
+ * across processes that race is left open (it needs the provider to move a record's day between
+ * two overlapping fetches), and the next write of that record removes the stray row.
+ */
 async function upsertSlice(db: Db, userId: string, type: string, records: PreparedRecord[], now: Date) {
+  const keys = records.map((record) => record.identityKey);
+  const days = records.map((record) => record.anchorDay);
   await db
+    .with('moved', () =>
+      // Kysely puts a raw CTE body in the statement as it is: the parentheses are ours.
+      sql`(
+        DELETE FROM data_records AS stored
+        USING unnest(${keys}::text[], ${days}::date[]) AS incoming (identity_key, anchor_day)
+        WHERE stored.user_id = ${userId} AND stored.type = ${type}
+          AND stored.identity_key = incoming.identity_key AND stored.anchor_day <> incoming.anchor_day)`,
+    )
     .insertInto('data_records')
     .values(
       records.map((record) => ({
@@ -56,9 +80,8 @@ async function upsertSlice(db: Db, userId: string, type: string, records: Prepar
       })),
     )
     .onConflict((conflict) =>
-      conflict.columns(['user_id', 'type', 'identity_key']).doUpdateSet({
+      conflict.columns(['user_id', 'type', 'identity_key', 'anchor_day']).doUpdateSet({
         anchor_at: (eb) => eb.ref('excluded.anchor_at'),
-        anchor_day: (eb) => eb.ref('excluded.anchor_day'),
         summary: (eb) => eb.ref('excluded.summary'),
         samples: (eb) => eb.ref('excluded.samples'),
         sample_splices: (eb) => eb.ref('excluded.sample_splices'),
@@ -79,16 +102,25 @@ function sampleColumns(withSamples: boolean) {
 }
 
 function inRange(db: Db, userId: string, type: string, filter: RecordFilter) {
-  let query = db
+  // Days bound every read so the planner prunes the table's month partitions (migration 0025):
+  // the window's own days, or for an instant bound the days any record in it can be anchored on.
+  return db
     .selectFrom('data_records')
     .where('user_id', '=', userId)
     .where('type', '=', type)
     .where('anchor_at', '>=', filter.fromAt)
-    .where('anchor_at', '<', filter.toAt);
-  if (filter.fromDay) query = query.where('anchor_day', '>=', filter.fromDay);
-  if (filter.toDay) query = query.where('anchor_day', '<', filter.toDay);
-  return query;
+    .where('anchor_at', '<', filter.toAt)
+    .where('anchor_day', '>=', filter.fromDay ?? dayNumberToIsoDate(utcDay(filter.fromAt.getTime()) - 1))
+    .where('anchor_day', '<', filter.toDay ?? dayNumberToIsoDate(utcDay(filter.toAt.getTime()) + 2));
 }
+
+/**
+ * A record's local day is the date written in its anchor, whose offset is at most 18 hours (the
+ * bound params.ts already relies on for date windows): its instant lies from 18 hours before to
+ * 42 hours after the UTC midnight of that day, so the day is the instant's UTC day, the day
+ * before or the day after.
+ */
+const utcDay = (ms: number) => Math.floor(ms / MS_PER_DAY);
 
 /** One page of a range in (anchor_at, identity_key) order, after `after`. */
 export async function pageRecords(
@@ -274,6 +306,23 @@ export async function coverageIn(
     .where('start_day', '<', input.toDay)
     .where('end_day', '>', input.fromDay)
     .where((eb) => eb.or([eb('settled', '=', true), eb('synced_at', '>=', input.freshAfter)]))
+    .orderBy('start_day')
+    .execute();
+}
+
+/** Settled coverage overlapping [fromDay, toDay), in day order (what a read replica has replayed). */
+export async function settledCoverageIn(
+  db: Db,
+  input: { userId: string; type: string; fromDay: string; toDay: string },
+): Promise<CoverageRow[]> {
+  return db
+    .selectFrom('sync_coverage')
+    .select([sql<string>`start_day::text`.as('start_day'), sql<string>`end_day::text`.as('end_day')])
+    .where('user_id', '=', input.userId)
+    .where('type', '=', input.type)
+    .where('start_day', '<', input.toDay)
+    .where('end_day', '>', input.fromDay)
+    .where('settled', '=', true)
     .orderBy('start_day')
     .execute();
 }

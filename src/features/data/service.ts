@@ -43,6 +43,7 @@ import {
   violatesR1,
 } from './rate-limit.ts';
 import { ATHLETE_KEY, type PreparedRecord } from './records.ts';
+import { createReadRouting } from './read-routing.ts';
 import * as repo from './repo.ts';
 import { envelopeBody } from './stream.ts';
 import { dataSettings } from './settings.ts';
@@ -64,6 +65,8 @@ export type DataDeps = {
   webhooks: DataWebhooks;
   /** The connector framework's view of a user (fresh credentials, provider HTTP client), when wired. */
   connectorContext?: (user: ConnectionRow) => DataSourceContext;
+  /** A streaming replica (DATABASE_READ_URL) for reads of settled days; see read-routing.ts. */
+  readDb?: Db;
 };
 
 /** `v2` answers `{user, data, type}` and defaults to the webhook; `v3` answers `{connection, data, type}`. */
@@ -110,6 +113,7 @@ export function createDataService(deps: DataDeps) {
     ...(deps.connectorContext ? { connectorContext: deps.connectorContext } : {}),
   });
   const plannedWorkouts = createPlannedWorkoutView(db);
+  const routing = createReadRouting({ primary: db, replica: deps.readDb, clock, log });
   const deliverer = createDeliverer({
     db,
     jobs: deps.jobs,
@@ -252,8 +256,10 @@ export function createDataService(deps: DataDeps) {
       input.version === 'v3'
         ? `"connection":${JSON.stringify(toConnection(user))}`
         : `"user":${JSON.stringify(toWireUser(user))}`;
+    // After the sync: the replica only when it already shows every day of the window settled.
+    const readDb = await routing.dbFor(user.id, input.type, window.syncStartDay, window.syncEndDay);
     const body = await envelopeBody(
-      db,
+      readDb,
       { userId: user.id, type: input.type, filter: filterOf(window), withSamples: params.withSamples },
       { head: owner, tail: `"type":${JSON.stringify(input.type)}` },
     );

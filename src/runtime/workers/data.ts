@@ -1,8 +1,14 @@
-// The data feature's queues: historical reads sent to webhooks, pruning, SANDBOX arrivals.
+// The data feature's queues: historical reads sent to webhooks, pruning, SANDBOX arrivals, and the
+// coming months' partitions of data_records.
 // Recurring jobs are scheduled by processes that run workers (see workers/recurring.ts).
 import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../../features/context.ts';
 import { DELIVER_QUEUE } from '../../features/data/deliver.ts';
+import {
+  ensureRecordPartitions,
+  RECORD_PARTITIONS_QUEUE,
+  RECORD_PARTITIONS_SCHEDULE,
+} from '../../features/data/record-partitions.ts';
 import { ARRIVALS_QUEUE, runArrivals } from '../../features/data/sandbox-arrivals.ts';
 import { dataSettings } from '../../features/data/settings.ts';
 import type { RecurringJob } from './recurring.ts';
@@ -33,6 +39,14 @@ export function defineDataJobs(ctx: AppContext) {
       await ctx.data.prune();
     },
   });
+  ctx.jobs.define({
+    name: RECORD_PARTITIONS_QUEUE,
+    options: { retryLimit: 3, retryDelay: 600, expireInSeconds: 30 * 60 },
+    handler: async () => {
+      const created = await ensureRecordPartitions(ctx.db, ctx.clock.now());
+      if (created.length > 0) ctx.log.info({ months: created }, 'created month partitions of data_records');
+    },
+  });
   const minutes = ctx.config.settings.get(dataSettings).arrivalMinutes;
   ctx.jobs.define({
     name: ARRIVALS_QUEUE,
@@ -58,6 +72,7 @@ export function dataRecurringJobs(config: Config): RecurringJob[] {
   const minutes = config.settings.get(dataSettings).arrivalMinutes;
   return [
     { queue: PRUNE_QUEUE, schedule: '17 * * * *' },
+    { queue: RECORD_PARTITIONS_QUEUE, schedule: RECORD_PARTITIONS_SCHEDULE },
     { queue: ARRIVALS_QUEUE, schedule: minutes === null ? null : `FREQ=MINUTELY;INTERVAL=${minutes}` },
   ];
 }
@@ -66,5 +81,6 @@ export function dataRecurringJobs(config: Config): RecurringJob[] {
 declare module '../../jobs/queues.ts' {
   interface QueuePayloads {
     [PRUNE_QUEUE]: NoPayload;
+    [RECORD_PARTITIONS_QUEUE]: NoPayload;
   }
 }

@@ -20,6 +20,7 @@ import * as webhookOutboxRelay from './0020_webhook_outbox_relay.ts';
 import * as mobileUploadLimits from './0022_mobile_upload_limits.ts';
 import * as labReportFilesBytes from './0023_lab_report_files_bytes.ts';
 import * as usersToConnections from './0024_users_to_connections.ts';
+import * as partitionedRecords from './0025_partitioned_records.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0022_mobile_upload_limits': mobileUploadLimits,
   '0023_lab_report_files_bytes': labReportFilesBytes,
   '0024_users_to_connections': usersToConnections,
+  '0025_partitioned_records': partitionedRecords,
 };
