@@ -5,6 +5,7 @@
 // (0; the SDK already drops the invalid 0xFF) are no reading, positions are semicircles ->
 // degrees.
 import { createRequire } from 'node:module';
+import type * as FitSdkModule from '@garmin/fitsdk';
 import type { PositionSample } from '../../model/samples.ts';
 import { formatDateTime } from '../../model/time.ts';
 import { NormalizationError } from './errors.ts';
@@ -13,7 +14,7 @@ import { heartRate } from './measures.ts';
 // The SDK is 1.1 MB of source that every process would otherwise load and keep at start (it is
 // most of the idle heap's provider code) while only FIT files need it: loaded on first use
 // (require of an ES module is synchronous in Node 24, and normalizers are synchronous).
-type FitSdk = typeof import('@garmin/fitsdk');
+type FitSdk = typeof FitSdkModule;
 let fitSdk: FitSdk | undefined;
 const loadFitSdk = (): FitSdk => (fitSdk ??= createRequire(import.meta.url)('@garmin/fitsdk') as FitSdk);
 
