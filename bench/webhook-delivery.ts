@@ -15,13 +15,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { loadConfig } from '../src/core/config.ts';
 import { createLogger } from '../src/core/log.ts';
 import { buildHealthcheckEvent, healthcheckEnvelope } from '../src/features/webhooks/events.ts';
 import { tunedLaunch } from '../src/runtime/memory-limits.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
+import { generateWebhookSecret } from '../src/features/webhooks/signing.ts';
+import { version } from '../src/core/version.ts';
 import { reportFigures } from './figures.ts';
+import { plainSignedPostLoop } from './plain-signed-post.ts';
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across threads. */
 const now = () => performance.timeOrigin + performance.now();
@@ -78,6 +83,23 @@ if (!isMainThread) {
       launch.env,
     );
   await main();
+}
+
+/** BENCH_CPU_PROFILE=<dir>: a CPU profile of this thread per phase (plain loop, engine, latency). */
+async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  if (!dir) return run();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
 }
 
 async function main() {
@@ -140,20 +162,39 @@ async function main() {
       );
     const devId = developer.developer.id;
 
+    // 0. The anchor: a plain signed-POST loop, 100 in flight, to the same receiver.
+    const plainLoop = () =>
+      plainSignedPostLoop({
+        url: `http://127.0.0.1:${port}/hooks`,
+        secret: generateWebhookSecret(),
+        body: JSON.stringify(event().payload),
+        total: events,
+        inFlight: 100,
+        version,
+      });
+    const plainBefore = await profiled('plain', plainLoop);
+    receiver.postMessage('reset');
+    received = 0;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    console.log(`plain signed-POST loop, 100 in flight: ${Math.round(plainBefore.perSecond)}/s`);
+
     // 1. Throughput: emit N events in transactions of 500 while the workers deliver.
     const started = now();
-    for (let sent = 0; sent < events; sent += 500) {
-      const size = Math.min(500, events - sent);
-      await ctx.db.transaction().execute((trx) =>
-        ctx.webhooks.emitMany(
-          trx,
-          devId,
-          Array.from({ length: size }, () => event()),
-        ),
-      );
-    }
-    const emitted = now();
-    await waitForReceived(events, 600_000);
+    const emitted = await profiled('engine', async () => {
+      for (let sent = 0; sent < events; sent += 500) {
+        const size = Math.min(500, events - sent);
+        await ctx.db.transaction().execute((trx) =>
+          ctx.webhooks.emitMany(
+            trx,
+            devId,
+            Array.from({ length: size }, () => event()),
+          ),
+        );
+      }
+      const emittedAt = now();
+      await waitForReceived(events, 600_000);
+      return emittedAt;
+    });
     const times = [...(await receiverTimes()).values()];
     const last = Math.max(...times);
     const first = Math.min(...times);
