@@ -11,7 +11,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
-import { type DestinationRow, findDestinations, recordHealth, retiredSecrets } from './destination-repo.ts';
+import { type DestinationRow, findDestinations, recordHealth, retiredSecretsOf } from './destination-repo.ts';
 import type { WebhookHooks } from './hooks.ts';
 import { type DeliveryJob, firstAttemptJobs, SLOW_DELIVERY_QUEUE } from './outbox.ts';
 import {
@@ -92,12 +92,12 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   };
 
   async function readDestinations(developerIds: readonly string[]): Promise<Snapshot> {
-    const destinations = await findDestinations(db, developerIds);
-    const retired = await retiredSecrets(
-      db,
-      [...destinations.values()].map((destination) => destination.id),
-      clock.now(),
-    );
+    // Both at once (the destination id is the developer's, so the retired secrets need not wait
+    // for the destinations): one round trip less before a batch's first send on PostgreSQL.
+    const [destinations, retired] = await Promise.all([
+      findDestinations(db, developerIds),
+      retiredSecretsOf(db, developerIds, clock.now()),
+    ]);
     return { destinations, retired, keys: new Map(), readAt: Date.now() };
   }
 
