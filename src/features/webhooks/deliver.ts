@@ -293,13 +293,22 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         // reaction to each of them per wait: 7 % of the CPU in the bench's profile.)
         while (inFlight.size >= settings.concurrency) await new Promise<void>((free) => (slotFreed = free));
         if (failure) break;
+        const done = () => {
+          inFlight.delete(sending);
+          slotFreed?.();
+          slotFreed = null;
+        };
         const sending: Promise<void> = attempt(sink, item, destination, keysFor(snapshot, destination)).then(
           (delivered) => {
-            inFlight.delete(sending);
-            slotFreed?.();
-            slotFreed = null;
+            done();
             if (!delivered) failedHere.add(event.developer_id);
             if (pendingSize(sink.wave) >= settings.concurrency) startRecording();
+          },
+          // Kept as a value, like a failed write: an attempt that threw (say, a secret that no
+          // longer opens) fails the batch once what is in flight has settled.
+          (error: unknown) => {
+            done();
+            failure ??= error ?? new Error('webhook attempt failed');
           },
         );
         inFlight.add(sending);
