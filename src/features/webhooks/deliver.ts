@@ -55,6 +55,7 @@ const SUCCESS_STAMP_MS = 10_000;
 /** `suppressed`: why the suppression hook withholds the event now (null: it may go out). */
 type Work = { event: DeliverableEvent; generation: number; try: number; suppressed: string | null };
 
+/** What was answered (or settled without a request) since the last write: the next write's content. */
 type Wave = {
   outcomes: EventOutcome[];
   retries: Map<string, { data: DeliveryJob; options: { startAfter: number } }>;
