@@ -5,6 +5,7 @@ import {
   buildDeliveryHeaders,
   generateWebhookSecret,
   isValidWebhookSecret,
+  signingKey,
   signingSecretsAt,
   signWebhook,
   verifyServiceSignature,
@@ -230,4 +231,14 @@ test('delivery headers carry JSON content type, a Tributary user-agent and the r
     version: '0.1.0',
   });
   assert.equal('service-reference' in withoutReference, false);
+});
+
+test('secrets made into keys once sign exactly as the secret strings do, rotation included', () => {
+  const [current, retired] = [generateWebhookSecret(), generateWebhookSecret()];
+  const input = { id: 'evt_keys', timestamp: 1700000000, rawBody: '{"a":"ü"}' };
+  assert.deepEqual(
+    signWebhook({ ...input, secrets: [signingKey(current), signingKey(retired)] }),
+    signWebhook({ ...input, secrets: [current, retired] }),
+  );
+  assert.throws(() => signingKey('whsec_short'), TypeError);
 });

@@ -150,6 +150,31 @@ export async function retiredSecrets(
   return found;
 }
 
+/** `retiredSecrets` of the given developers' destinations, keyed by destination id. */
+export async function retiredSecretsOf(
+  db: Db,
+  developerIds: readonly string[],
+  now: Date,
+): Promise<Map<string, { secret: string; signsUntil: Date }[]>> {
+  const found = new Map<string, { secret: string; signsUntil: Date }[]>();
+  if (developerIds.length === 0) return found;
+  const rows = await db
+    .selectFrom('webhook_retired_secrets as r')
+    .innerJoin('webhook_destinations as d', 'd.id', 'r.destination_id')
+    .select(['r.destination_id', 'r.secret', 'r.signs_until'])
+    .where('d.developer_id', 'in', [...new Set(developerIds)])
+    .where('r.signs_until', '>', now)
+    .orderBy('r.signs_until', 'desc')
+    .orderBy('r.id', 'desc')
+    .execute();
+  for (const row of rows) {
+    const list = found.get(row.destination_id) ?? [];
+    list.push({ secret: row.secret, signsUntil: row.signs_until });
+    found.set(row.destination_id, list);
+  }
+  return found;
+}
+
 /**
  * Makes `sealedNew` the current secret; the one it replaces keeps signing until `signsUntil`.
  * Replaced secrets whose overlap has ended are forgotten. Runs under `lockDestination`.

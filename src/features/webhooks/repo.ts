@@ -20,8 +20,28 @@ export type NewEventRow = {
   updated_at: Date;
 };
 
+/** A column's values as one array parameter (see `insertEvents`). */
+const column = <R, V>(rows: readonly R[], value: (row: R) => V): V[] => rows.map(value);
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+
+/**
+ * Stores events, in order, as one statement with one array parameter per column (unnest): a
+ * bulk emit of 500 events bound 6,000 parameters as a VALUES list, which cost more to build,
+ * send and parse than the rows themselves.
+ */
 export async function insertEvents(db: Db, rows: NewEventRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('webhook_events').values(rows).execute();
+  if (rows.length === 0) return;
+  await sql`
+    INSERT INTO webhook_events (id, developer_id, type, user_id, reference, suppressible, body, status,
+      last_error, awaiting_job, created_at, updated_at)
+    SELECT * FROM unnest(
+      ${column(rows, (r) => r.id)}::text[], ${column(rows, (r) => r.developer_id)}::text[],
+      ${column(rows, (r) => r.type)}::text[], ${column(rows, (r) => r.user_id)}::text[],
+      ${column(rows, (r) => r.reference)}::text[], ${column(rows, (r) => r.suppressible)}::boolean[],
+      ${column(rows, (r) => r.body)}::text[], ${column(rows, (r) => r.status)}::text[],
+      ${column(rows, (r) => r.last_error)}::text[], ${column(rows, (r) => r.awaiting_job)}::boolean[],
+      ${column(rows, (r) => iso(r.created_at))}::timestamptz[],
+      ${column(rows, (r) => iso(r.updated_at))}::timestamptz[])`.execute(db);
 }
 
 export type DeliverableEvent = {
@@ -87,19 +107,22 @@ export type EventOutcome = {
  */
 export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]): Promise<Set<string>> {
   if (outcomes.length === 0) return new Set();
-  const values = sql.join(
-    outcomes.map(
-      (o) =>
-        sql`(${o.id}::text, ${o.generation}::int, ${o.status}::text, ${o.attempt !== null}::boolean,
-             ${o.nextAttemptAt}::timestamptz, ${o.statusCode}::int, ${o.error}::text, ${o.at}::timestamptz,
-             ${o.attempt?.developerId ?? null}::text, ${o.attempt?.number ?? null}::int, ${o.attempt?.url ?? null}::text,
-             ${o.attempt?.attemptedAt ?? null}::timestamptz, ${o.attempt?.durationMs ?? null}::int,
-             ${o.attempt?.outcome ?? null}::text)`,
-    ),
-  );
+  // One array parameter per column (unnest), not a VALUES list of 14 parameters a row.
+  const o = outcomes;
   const result = await sql<{ id: string }>`
     WITH v (id, generation, status, attempted, next_attempt_at, status_code, error, at,
-            developer_id, attempt, url, attempted_at, duration_ms, outcome) AS (VALUES ${values}),
+            developer_id, attempt, url, attempted_at, duration_ms, outcome) AS (
+      SELECT * FROM unnest(
+        ${column(o, (x) => x.id)}::text[], ${column(o, (x) => x.generation)}::int[],
+        ${column(o, (x) => x.status)}::text[], ${column(o, (x) => x.attempt !== null)}::boolean[],
+        ${column(o, (x) => iso(x.nextAttemptAt))}::timestamptz[], ${column(o, (x) => x.statusCode)}::int[],
+        ${column(o, (x) => x.error)}::text[], ${column(o, (x) => iso(x.at))}::timestamptz[],
+        ${column(o, (x) => x.attempt?.developerId ?? null)}::text[],
+        ${column(o, (x) => x.attempt?.number ?? null)}::int[],
+        ${column(o, (x) => x.attempt?.url ?? null)}::text[],
+        ${column(o, (x) => iso(x.attempt?.attemptedAt))}::timestamptz[],
+        ${column(o, (x) => x.attempt?.durationMs ?? null)}::int[],
+        ${column(o, (x) => x.attempt?.outcome ?? null)}::text[])),
     updated AS (
       UPDATE webhook_events AS e SET
         status = v.status,

@@ -44,10 +44,14 @@ export function createSender(options: {
   maxSockets?: number;
 }): Sender {
   const resolve = options.resolve ?? systemResolver;
+  const maxSockets = options.maxSockets ?? 256;
+  // Every socket a busy destination needed stays open for its next requests: with fewer kept
+  // free than are in flight, each burst closed the surplus and opened it again (connect and close
+  // were 6 % of a delivery's CPU in the bench's profile).
   const agentOptions = {
     keepAlive: true,
-    maxSockets: options.maxSockets ?? 256,
-    maxFreeSockets: 64,
+    maxSockets,
+    maxFreeSockets: maxSockets,
     scheduling: 'lifo' as const,
   };
   const agents = {

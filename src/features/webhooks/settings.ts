@@ -34,7 +34,7 @@ export type WebhookSettings = {
   chunkMaxObjects: number;
   /** WEBHOOK_BATCH_SIZE (50): jobs one worker claims at a time (a bulk emit puts up to 25 events in a job). */
   batchSize: number;
-  /** WEBHOOK_CONCURRENCY (100): requests one worker has in flight at most (it sends a batch in waves of this size). */
+  /** WEBHOOK_CONCURRENCY (100): requests one worker has in flight at most (the next starts as one is answered). */
   concurrency: number;
   /** WEBHOOK_WORKERS (2): workers per process on the main lane; the slow lane gets half (at least one). */
   workers: number;

@@ -5,7 +5,7 @@
 // - Standard Webhooks: the HMAC key is the base64-decoded part after `whsec_` (as the spec says).
 // - service-signature: the HMAC key is the whole secret string as UTF-8, `whsec_` included, because
 //   existing receivers of the reference API pass their secret string straight to HMAC.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SECRET_PREFIX = 'whsec_';
 /** The Standard Webhooks spec allows keys of 24 to 64 bytes; we generate 32. */
@@ -40,8 +40,25 @@ export interface SignInput {
   timestamp: number;
   /** The exact bytes that will be sent. */
   rawBody: RawBody;
-  /** Current secret first; during rotation the previous one follows. */
-  secrets: readonly string[];
+  /**
+   * Current secret first; during rotation the previous one follows. A sender signing many
+   * deliveries with the same secrets passes them once made into keys (`signingKey`).
+   */
+  secrets: readonly (string | SigningKey)[];
+}
+
+/**
+ * One secret made into the HMAC keys of both schemes. HMAC with a string or Buffer key builds a
+ * key object per call (a visible share of a delivery's CPU); a sender that signs thousands of
+ * deliveries with the same secret makes its keys once.
+ */
+export type SigningKey = { readonly standard: KeyObject; readonly service: KeyObject };
+
+export function signingKey(secret: string): SigningKey {
+  return {
+    standard: createSecretKey(requireSecretKey(secret)),
+    service: createSecretKey(Buffer.from(secret, 'utf8')),
+  };
 }
 
 export type VerificationResult = { valid: true } | { valid: false; reason: string };
@@ -71,15 +88,20 @@ function requireSecretKey(secret: string): Buffer {
   return key;
 }
 
-function hmac(key: string | Buffer, prefix: string, rawBody: RawBody): Buffer {
+function hmac(key: string | Buffer | KeyObject, prefix: string, rawBody: RawBody): Buffer {
   return createHmac('sha256', key).update(prefix).update(rawBody).digest();
 }
 
-function standardSignature(key: Buffer, id: string, timestamp: number | string, rawBody: RawBody): Buffer {
+function standardSignature(
+  key: Buffer | KeyObject,
+  id: string,
+  timestamp: number | string,
+  rawBody: RawBody,
+): Buffer {
   return hmac(key, `${id}.${timestamp}.`, rawBody);
 }
 
-function serviceSignature(secret: string, timestamp: number | string, rawBody: RawBody): Buffer {
+function serviceSignature(secret: string | KeyObject, timestamp: number | string, rawBody: RawBody): Buffer {
   return hmac(secret, `${timestamp}.`, rawBody);
 }
 
@@ -89,12 +111,12 @@ export function signWebhook(input: SignInput): SignatureHeaders {
   if (secrets.length === 0) throw new TypeError('at least one signing secret is required');
   if (!Number.isSafeInteger(timestamp) || timestamp < 0)
     throw new TypeError('timestamp must be unix seconds');
-  const standard = secrets.map(
-    (secret) =>
-      `v1,${standardSignature(requireSecretKey(secret), id, timestamp, rawBody).toString('base64')}`,
+  const keys = secrets.map((secret) => (typeof secret === 'string' ? signingKey(secret) : secret));
+  const standard = keys.map(
+    (key) => `v1,${standardSignature(key.standard, id, timestamp, rawBody).toString('base64')}`,
   );
-  const service = secrets.map(
-    (secret) => `v1=${serviceSignature(secret, timestamp, rawBody).toString('hex')}`,
+  const service = keys.map(
+    (key) => `v1=${serviceSignature(key.service, timestamp, rawBody).toString('hex')}`,
   );
   return {
     'webhook-id': id,
