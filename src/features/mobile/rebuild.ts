@@ -8,6 +8,7 @@ import type { Db } from '../../store/db.ts';
 import type { DataService } from '../data/service.ts';
 import * as connectionsRepo from '../connections/repo.ts';
 import type { ConnectionRow } from '../connections/service.ts';
+import type { ImportedDays } from './imported-days.ts';
 import * as repo from './repo.ts';
 import {
   buildActivity,
@@ -20,6 +21,13 @@ import {
 
 /** Days rebuilt per transaction: bounds the transaction and the data event it sends. */
 const DAYS_PER_BATCH = 14;
+
+export type SettleOptions = {
+  /** Days per transaction (and per data event of a type); an import's are many, so larger. */
+  daysPerBatch?: number;
+  /** An import's samples still in memory: the days they fill are not read back from the store. */
+  memory?: ImportedDays;
+};
 
 export type RebuildDeps = {
   db: Db;
@@ -56,10 +64,13 @@ async function rebuildRun(
   user: ConnectionRow,
   days: readonly string[],
   built: Built,
+  memory: ImportedDays | undefined,
 ) {
   const [before] = neighbourDays(days[0]!);
   const [, after] = neighbourDays(days.at(-1)!);
-  const around = await repo.samplesOnDays(trx, user.id, before, after);
+  const around = memory
+    ? await memory.samplesOnDays(trx, user.id, before, after)
+    : await repo.samplesOnDays(trx, user.id, before, after);
   const byDay = new Map<string, MobileSample[]>();
   for (const sample of around) {
     const day = localDayOf(sample);
@@ -127,7 +138,11 @@ async function rebuildRun(
  * Rebuilds every dirty day of a user and sends what changed to the developer as data events
  * (one per type per batch of days). Returns how many days were rebuilt.
  */
-export async function settleDirtyDays(deps: RebuildDeps, userId: string): Promise<number> {
+export async function settleDirtyDays(
+  deps: RebuildDeps,
+  userId: string,
+  options: SettleOptions = {},
+): Promise<number> {
   let total = 0;
   for (;;) {
     const done = await deps.db.transaction().execute(async (trx) => {
@@ -135,10 +150,11 @@ export async function settleDirtyDays(deps: RebuildDeps, userId: string): Promis
       if (!(await connectionsRepo.lockConnection(trx, userId))) return 0;
       const user = await connectionsRepo.findConnectionById(trx, userId);
       if (!user) return 0;
-      const days = await repo.dirtyDays(trx, userId, DAYS_PER_BATCH);
+      const days = await repo.dirtyDays(trx, userId, options.daysPerBatch ?? DAYS_PER_BATCH);
       if (days.length === 0) return 0;
       const built: Built = { daily: [], body: [], nutrition: [], menstruation: [], sleep: [], activity: [] };
-      for (const run of runsOf(days.map((mark) => mark.day))) await rebuildRun(deps, trx, user, run, built);
+      for (const run of runsOf(days.map((mark) => mark.day)))
+        await rebuildRun(deps, trx, user, run, built, options.memory);
       for (const [type, records] of Object.entries(built) as [DataTypeName, unknown[]][]) {
         if (records.length === 0) continue;
         const outcome = await deps.data.ingest(trx, user, type, records);
