@@ -65,6 +65,11 @@ export async function deleteUpload(db: Db, id: string) {
 
 const BATCH = 500;
 
+/** The transaction's commit returns before its WAL is flushed (for work that is safe to redo). */
+export async function relaxCommitDurability(trx: Db): Promise<void> {
+  await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+}
+
 /** Samples as the columns they are stored in (one array per column), each id once. */
 export type SampleRows = {
   ids: string[];
