@@ -53,6 +53,37 @@ function runsOf(days: readonly string[]): string[][] {
   return runs;
 }
 
+/** What a workout takes from the samples around it (unify.ts `buildActivity`). */
+const WORKOUT_KINDS = ['heart_rate', 'distance'] as const;
+
+/**
+ * The heart-rate and distance samples starting within [startMs, endMs], each kind in the order
+ * it came: a run of many days holds tens of thousands of samples, and scanning them all for each
+ * of its workouts made the rebuild quadratic in the run's length.
+ */
+function samplesDuring(around: readonly MobileSample[]) {
+  // Stable sorts: samples starting at the same instant keep the order they came in.
+  const byKind = WORKOUT_KINDS.map((kind) =>
+    around.filter((sample) => sample.kind === kind).sort((a, b) => a.startMs - b.startMs),
+  );
+  /** How many of `sorted` start before `ms` (or at it, with `inclusive`). */
+  const startingBefore = (sorted: readonly MobileSample[], ms: number, inclusive: boolean) => {
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const start = sorted[mid]!.startMs;
+      if (start < ms || (inclusive && start === ms)) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  };
+  return (startMs: number, endMs: number): MobileSample[] =>
+    byKind.flatMap((sorted) =>
+      sorted.slice(startingBefore(sorted, startMs, false), startingBefore(sorted, endMs, true)),
+    );
+}
+
 /**
  * Everything a run of local days' samples make, and the stored records of those days they replace:
  * one read of the samples (with the day before and after, for workouts crossing midnight) and one
@@ -79,6 +110,7 @@ async function rebuildRun(
     else byDay.set(day, [sample]);
   }
 
+  const during = samplesDuring(around);
   const produced = new Map<DataTypeName, Set<string>>();
   const keep = (type: DataTypeName, key: string) => {
     const set = produced.get(type) ?? new Set<string>();
@@ -100,7 +132,7 @@ async function rebuildRun(
     }
     for (const workout of onDay) {
       if (!workout.workout) continue;
-      const activity = buildActivity(workout, around);
+      const activity = buildActivity(workout, during(workout.startMs, workout.endMs));
       built.activity.push(activity);
       keep('activity', activity.metadata.summary_id);
     }
