@@ -5,7 +5,7 @@ import module from 'node:module';
 
 module.enableCompileCache?.();
 
-// `serve` sizes its own memory (src/runtime/memory-limits.ts): V8 and malloc settings can only be
+// `serve` (and `import`) size their own memory (src/runtime/memory-limits.ts): V8 and malloc settings can only be
 // given to a process image as it starts, so it re-executes itself once with them (same pid).
 if (typeof process.execve === 'function') {
   const { tunedLaunch } = await import('../src/runtime/memory-limits.ts');

@@ -65,15 +65,24 @@ export function roleOf(args: readonly string[]): ProcessRole {
 export type TunedLaunch = { execArgv: string[]; env: Record<string, string | undefined> };
 
 /**
- * What the current process should re-exec as for `serve`, or null when nothing needs to change
- * (already tuned, turned off, or every flag given by the operator).
+ * Commands that run the service's work in their own process and so get its memory settings:
+ * `serve`, and `import`, which with embedded storage runs an export import (the store, the
+ * rebuild) in the CLI process itself (issue 28: it ran with Node's default sizing, peaks up to
+ * 1.2 GB).
+ */
+const TUNED_COMMANDS = new Set(['serve', 'import']);
+
+/**
+ * What the current process should re-exec as for `serve` or `import`, or null when nothing needs
+ * to change (another command, already tuned, turned off, or every flag given by the operator).
  */
 export function tunedLaunch(
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
   execArgv: readonly string[],
 ): TunedLaunch | null {
-  if (args[0] !== 'serve' || env[TUNED_MARKER] || !tuningEnabled(env.TRIBUTARY_MEMORY_TUNING)) return null;
+  if (!TUNED_COMMANDS.has(args[0] ?? '') || env[TUNED_MARKER] || !tuningEnabled(env.TRIBUTARY_MEMORY_TUNING))
+    return null;
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/).filter((part) => part !== '')];
   const flags = missingFlags(v8FlagsFor(roleOf(args.slice(1))), given);
   return {

@@ -86,17 +86,25 @@ export function* exportChunks(options: ExportOptions): Generator<string> {
 /** The whole export as a string (small exports only). */
 export const exportText = (options: ExportOptions) => [...exportChunks(options)].join('');
 
-/** Writes an export of about `targetBytes` (whole days) to `path`; returns its size and days. */
+/**
+ * Writes an export of about `targetBytes` (whole days) to `path`; returns its size and days. With
+ * `endBefore` (YYYY-MM-DD) the days end the day before it, so a large export (1 GB is 21 years)
+ * holds no future samples, which an import drops as implausible.
+ */
 export async function writeExportOfSize(
   path: string,
   targetBytes: number,
+  endBefore?: string,
 ): Promise<{ bytes: number; days: number }> {
   const out = createWriteStream(path);
   let bytes = 0;
   let days = 0;
   const perDay = exportText({ days: 1, heartRatePerDay: 288 }).length;
   const wanted = Math.max(1, Math.ceil(targetBytes / perDay));
-  for (const chunk of exportChunks({ days: wanted, heartRatePerDay: 288, startDay: '2016-01-01' })) {
+  const startDay = endBefore
+    ? new Date(Date.parse(`${endBefore}T00:00:00Z`) - wanted * 86_400_000).toISOString().slice(0, 10)
+    : '2016-01-01';
+  for (const chunk of exportChunks({ days: wanted, heartRatePerDay: 288, startDay })) {
     bytes += Buffer.byteLength(chunk);
     if (!out.write(chunk)) await once(out, 'drain');
     days++;

@@ -47,6 +47,11 @@ describe('the memory sizing tributary serve gives itself', () => {
 
   it('does nothing for other commands, an already tuned image, or when turned off', () => {
     assert.equal(tunedLaunch(['migrate'], {}, []), null);
+    // An embedded export import runs in the CLI process: it gets the service's settings.
+    assert.deepEqual(tunedLaunch(['import', 'apple-health', 'export.zip'], {}, [])?.execArgv, [
+      '--max-semi-space-size=2',
+      '--max-old-space-size=384',
+    ]);
     assert.equal(tunedLaunch(['serve'], { [TUNED_MARKER]: '1' }, []), null);
     assert.equal(tunedLaunch(['serve'], { TRIBUTARY_MEMORY_TUNING: 'off' }, []), null);
   });

@@ -1,7 +1,9 @@
 // The isolated side of an export import (run by core/isolation.ts in a child process): the export
 // is read (zip, XML, referenced files) and its elements turned into samples here, and each batch
-// crosses to the parent, which stores it with its checkpoint and answers; the next batch is read
-// only after that answer. Nothing here touches the store.
+// crosses to the parent, which stores it with its checkpoint and answers. The next batch is read
+// and normalized while the parent stores the last one (issue 28: the reader used to wait idle on
+// every store), but it is handed over only after that answer: one batch in the parent at a time,
+// in order, so checkpoints stay in file order. Nothing here touches the store.
 import type { IsolationChannel } from '../../core/isolation-host.ts';
 import { MobileRecordError, type MobileSample } from '../../provider-kit/mobile/samples.ts';
 import { providerRegistry } from '../../providers/index.ts';
@@ -29,31 +31,44 @@ export async function run(
   >;
   const spec = registry[input.provider]?.connector?.mobile?.exportFile;
   if (!spec) throw new Error(`${input.provider} has no export format`);
-  return readExport(input.path, spec, {
-    skip: input.skip,
-    batchSize: input.batchSize,
-    onStart: (totalBytes) => channel.send({ type: 'start', totalBytes }),
-    onBatch: async (elements, progress) => {
-      const samples: MobileSample[] = [];
-      let invalid = 0;
-      let firstProblem: string | undefined;
-      for (const element of elements) {
-        try {
-          samples.push(...spec.fromElement(element));
-        } catch (error) {
-          if (!(error instanceof MobileRecordError) && !(error instanceof RangeError)) throw error;
-          invalid++;
-          firstProblem ??= `${element.name}: ${error.message}`;
+  // The batch the parent is storing: awaited before the next is handed over, and at the end.
+  let storing: Promise<void> | undefined;
+  const handOver = async (message: ImportTaskMessage) => {
+    await storing;
+    storing = channel.send(message);
+    // Awaited later; until then a failure of the parent's must not count as unhandled here.
+    storing.catch(() => {});
+  };
+  try {
+    return await readExport(input.path, spec, {
+      skip: input.skip,
+      batchSize: input.batchSize,
+      onStart: (totalBytes) => channel.send({ type: 'start', totalBytes }),
+      onBatch: async (elements, progress) => {
+        const samples: MobileSample[] = [];
+        let invalid = 0;
+        let firstProblem: string | undefined;
+        for (const element of elements) {
+          try {
+            samples.push(...spec.fromElement(element));
+          } catch (error) {
+            if (!(error instanceof MobileRecordError) && !(error instanceof RangeError)) throw error;
+            invalid++;
+            firstProblem ??= `${element.name}: ${error.message}`;
+          }
         }
-      }
-      await channel.send({
-        type: 'batch',
-        samples,
-        elements: elements.length,
-        invalid,
-        ...(firstProblem ? { firstProblem } : {}),
-        progress,
-      });
-    },
-  });
+        await handOver({
+          type: 'batch',
+          samples,
+          elements: elements.length,
+          invalid,
+          ...(firstProblem ? { firstProblem } : {}),
+          progress,
+        });
+      },
+    });
+  } finally {
+    // The result (or the reader's error) reaches the parent only after the last batch was stored.
+    await storing;
+  }
 }

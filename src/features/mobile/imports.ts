@@ -18,11 +18,11 @@ import type { MobileDeps } from './deps.ts';
 import { ExportFileError } from './export-stream.ts';
 import { type ImportSettings, readExportIsolated } from './import-isolated.ts';
 import { mobileHooksOf } from './mobile-hooks.ts';
-import { IMPORT_BATCH, IMPORT_QUEUE } from './ports.ts';
+import { ImportedDays } from './imported-days.ts';
+import { IMPORT_BATCH, IMPORT_QUEUE, IMPORT_MEMORY_CHARS, IMPORT_REBUILD_DAYS } from './ports.ts';
 import { settleDirtyDays } from './rebuild.ts';
 import { parseReference } from './reference-id.ts';
 import * as repo from './repo.ts';
-import { storeSamples } from './sample-store.ts';
 import type { MobileSettings } from './settings.ts';
 
 export type ImportView = {
@@ -202,6 +202,8 @@ export function createExportImports(
     await repo.updateImport(db, importId, { status: 'running' }, clock.now());
     let imported = row.records_imported;
     let read = row.checkpoint;
+    // What this run stores, kept for the rebuild at its end (within a budget).
+    const memory = new ImportedDays(IMPORT_MEMORY_CHARS);
     const report = async (progress: { bytesRead: number; totalBytes: number }) => {
       onProgress?.({
         ...view(row),
@@ -230,8 +232,13 @@ export function createExportImports(
             );
           read = progress.elementsRead;
           imported += batch.elements - batch.invalid;
+          const rows = repo.sampleRows(batch.samples);
           await db.transaction().execute(async (trx) => {
-            await storeSamples(trx, row.user_id, batch.samples, []);
+            // A batch and its checkpoint commit together, so losing the last commits to a
+            // database crash only makes the import resume from an earlier checkpoint: the commit
+            // need not wait for its WAL to reach the disk.
+            await repo.relaxCommitDurability(trx);
+            await repo.upsertSamples(trx, row.user_id, rows);
             await repo.updateImport(
               trx,
               importId,
@@ -244,6 +251,7 @@ export function createExportImports(
               clock.now(),
             );
           });
+          memory.add(rows);
           await report(progress);
         },
       });
@@ -253,7 +261,7 @@ export function createExportImports(
       await rm(row.file_path, { force: true });
       return importStatus(row.developer_id, importId);
     }
-    await settleDirtyDays(rebuildDeps, row.user_id);
+    await settleDirtyDays(rebuildDeps, row.user_id, { daysPerBatch: IMPORT_REBUILD_DAYS, memory });
     const size = await stat(row.file_path).then(
       (s) => s.size,
       () => null,

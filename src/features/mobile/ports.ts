@@ -12,10 +12,22 @@ export type ImportJob = { importId: string };
 export const SWEEP_SPOOL_QUEUE = 'mobile.sweep-spool';
 
 /**
- * Data elements per stored batch of an import (and per checkpoint). Small enough that the parsed
- * elements waiting for their transaction stay a few hundred KB (bench/apple-import.ts: peak RSS).
+ * Data elements per stored batch of an import (and per checkpoint). Large, because a batch is one
+ * statement whatever its size and what a statement costs beyond its rows is paid per batch (issue
+ * 28: 250 made the import wait on round trips); small enough that two batches in flight (one
+ * stored, one read meanwhile) stay a few MB (bench/apple-import.ts: peak RSS).
  */
-export const IMPORT_BATCH = 250;
+export const IMPORT_BATCH = 5000;
+
+/**
+ * Characters of sample JSON an import keeps in memory for the rebuild at its end (imported-days.ts).
+ * A parsed sample weighs about twice its JSON: 32 Mi characters took a 1 GB import on
+ * PostgreSQL to 234 MB of RSS (bench/apple-import.ts), past the 200 MB goal.
+ */
+export const IMPORT_MEMORY_CHARS = 12 * 1024 * 1024;
+
+/** Days an import's rebuild takes per transaction: an import changes many contiguous days. */
+export const IMPORT_REBUILD_DAYS = 56;
 
 // The queues this module owns, with their payloads (see jobs/queues.ts).
 declare module '../../jobs/queues.ts' {

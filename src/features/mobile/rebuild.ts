@@ -8,6 +8,7 @@ import type { Db } from '../../store/db.ts';
 import type { DataService } from '../data/service.ts';
 import * as connectionsRepo from '../connections/repo.ts';
 import type { ConnectionRow } from '../connections/service.ts';
+import type { ImportedDays } from './imported-days.ts';
 import * as repo from './repo.ts';
 import {
   buildActivity,
@@ -20,6 +21,13 @@ import {
 
 /** Days rebuilt per transaction: bounds the transaction and the data event it sends. */
 const DAYS_PER_BATCH = 14;
+
+export type SettleOptions = {
+  /** Days per transaction (and per data event of a type); an import's are many, so larger. */
+  daysPerBatch?: number;
+  /** An import's samples still in memory: the days they fill are not read back from the store. */
+  memory?: ImportedDays;
+};
 
 export type RebuildDeps = {
   db: Db;
@@ -45,6 +53,37 @@ function runsOf(days: readonly string[]): string[][] {
   return runs;
 }
 
+/** What a workout takes from the samples around it (unify.ts `buildActivity`). */
+const WORKOUT_KINDS = ['heart_rate', 'distance'] as const;
+
+/**
+ * The heart-rate and distance samples starting within [startMs, endMs], each kind in the order
+ * it came: a run of many days holds tens of thousands of samples, and scanning them all for each
+ * of its workouts made the rebuild quadratic in the run's length.
+ */
+function samplesDuring(around: readonly MobileSample[]) {
+  // Stable sorts: samples starting at the same instant keep the order they came in.
+  const byKind = WORKOUT_KINDS.map((kind) =>
+    around.filter((sample) => sample.kind === kind).sort((a, b) => a.startMs - b.startMs),
+  );
+  /** How many of `sorted` start before `ms` (or at it, with `inclusive`). */
+  const startingBefore = (sorted: readonly MobileSample[], ms: number, inclusive: boolean) => {
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const start = sorted[mid]!.startMs;
+      if (start < ms || (inclusive && start === ms)) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  };
+  return (startMs: number, endMs: number): MobileSample[] =>
+    byKind.flatMap((sorted) =>
+      sorted.slice(startingBefore(sorted, startMs, false), startingBefore(sorted, endMs, true)),
+    );
+}
+
 /**
  * Everything a run of local days' samples make, and the stored records of those days they replace:
  * one read of the samples (with the day before and after, for workouts crossing midnight) and one
@@ -56,10 +95,13 @@ async function rebuildRun(
   user: ConnectionRow,
   days: readonly string[],
   built: Built,
+  memory: ImportedDays | undefined,
 ) {
   const [before] = neighbourDays(days[0]!);
   const [, after] = neighbourDays(days.at(-1)!);
-  const around = await repo.samplesOnDays(trx, user.id, before, after);
+  const around = memory
+    ? await memory.samplesOnDays(trx, user.id, before, after)
+    : await repo.samplesOnDays(trx, user.id, before, after);
   const byDay = new Map<string, MobileSample[]>();
   for (const sample of around) {
     const day = localDayOf(sample);
@@ -68,6 +110,7 @@ async function rebuildRun(
     else byDay.set(day, [sample]);
   }
 
+  const during = samplesDuring(around);
   const produced = new Map<DataTypeName, Set<string>>();
   const keep = (type: DataTypeName, key: string) => {
     const set = produced.get(type) ?? new Set<string>();
@@ -89,7 +132,7 @@ async function rebuildRun(
     }
     for (const workout of onDay) {
       if (!workout.workout) continue;
-      const activity = buildActivity(workout, around);
+      const activity = buildActivity(workout, during(workout.startMs, workout.endMs));
       built.activity.push(activity);
       keep('activity', activity.metadata.summary_id);
     }
@@ -127,7 +170,11 @@ async function rebuildRun(
  * Rebuilds every dirty day of a user and sends what changed to the developer as data events
  * (one per type per batch of days). Returns how many days were rebuilt.
  */
-export async function settleDirtyDays(deps: RebuildDeps, userId: string): Promise<number> {
+export async function settleDirtyDays(
+  deps: RebuildDeps,
+  userId: string,
+  options: SettleOptions = {},
+): Promise<number> {
   let total = 0;
   for (;;) {
     const done = await deps.db.transaction().execute(async (trx) => {
@@ -135,10 +182,11 @@ export async function settleDirtyDays(deps: RebuildDeps, userId: string): Promis
       if (!(await connectionsRepo.lockConnection(trx, userId))) return 0;
       const user = await connectionsRepo.findConnectionById(trx, userId);
       if (!user) return 0;
-      const days = await repo.dirtyDays(trx, userId, DAYS_PER_BATCH);
+      const days = await repo.dirtyDays(trx, userId, options.daysPerBatch ?? DAYS_PER_BATCH);
       if (days.length === 0) return 0;
       const built: Built = { daily: [], body: [], nutrition: [], menstruation: [], sleep: [], activity: [] };
-      for (const run of runsOf(days.map((mark) => mark.day))) await rebuildRun(deps, trx, user, run, built);
+      for (const run of runsOf(days.map((mark) => mark.day)))
+        await rebuildRun(deps, trx, user, run, built, options.memory);
       for (const [type, records] of Object.entries(built) as [DataTypeName, unknown[]][]) {
         if (records.length === 0) continue;
         const outcome = await deps.data.ingest(trx, user, type, records);

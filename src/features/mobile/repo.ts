@@ -65,65 +65,87 @@ export async function deleteUpload(db: Db, id: string) {
 
 const BATCH = 500;
 
-/**
- * Upserts samples by (user, record id); returns the local days whose content changed (the new
- * day of a new or changed sample, and the old day of a changed one). A sample stored unchanged
- * changes nothing, so a repeated upload leaves no day to rebuild.
- */
-export async function upsertSamples(
-  db: Db,
-  userId: string,
-  samples: readonly MobileSample[],
-): Promise<Set<string>> {
-  const changed = new Set<string>();
-  // The last copy of an id within one batch wins, as it would across batches.
+/** The transaction's commit returns before its WAL is flushed (for work that is safe to redo). */
+export async function relaxCommitDurability(trx: Db): Promise<void> {
+  await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+}
+
+/** Samples as the columns they are stored in (one array per column), each id once. */
+export type SampleRows = {
+  ids: string[];
+  kinds: string[];
+  days: string[];
+  starts: string[];
+  ends: string[];
+  bodies: string[];
+  /** The samples themselves, in the order of the columns. */
+  samples: MobileSample[];
+};
+
+/** The rows of a batch of samples; the last copy of an id within the batch wins, as it would across batches. */
+export function sampleRows(samples: readonly MobileSample[]): SampleRows {
   const byId = new Map<string, MobileSample>();
   for (const sample of samples) byId.set(sample.id, sample);
-  const unique = [...byId.values()];
-  for (let index = 0; index < unique.length; index += BATCH) {
-    const chunk = unique.slice(index, index + BATCH);
-    const rows = chunk.map((sample) => ({
-      user_id: userId,
-      sample_id: sample.id,
-      kind: sample.kind,
-      local_day: localDayOf(sample),
-      start_at: new Date(sample.startMs),
-      end_at: new Date(sample.endMs),
-      body: JSON.stringify(sample),
-    }));
-    const existing = await db
-      .selectFrom('mobile_samples')
-      .select(['sample_id', sql<string>`local_day::text`.as('local_day'), 'body'])
-      .where('user_id', '=', userId)
-      .where(
-        'sample_id',
-        'in',
-        rows.map((row) => row.sample_id),
-      )
-      .execute();
-    const before = new Map(existing.map((row) => [row.sample_id, row]));
-    const fresh = rows.filter((row) => before.get(row.sample_id)?.body !== row.body);
-    if (fresh.length === 0) continue;
-    for (const row of fresh) {
-      changed.add(row.local_day);
-      const old = before.get(row.sample_id);
-      if (old) changed.add(old.local_day);
-    }
-    await db
-      .insertInto('mobile_samples')
-      .values(fresh)
-      .onConflict((conflict) =>
-        conflict.columns(['user_id', 'sample_id']).doUpdateSet((eb) => ({
-          kind: eb.ref('excluded.kind'),
-          local_day: eb.ref('excluded.local_day'),
-          start_at: eb.ref('excluded.start_at'),
-          end_at: eb.ref('excluded.end_at'),
-          body: eb.ref('excluded.body'),
-        })),
-      )
-      .execute();
+  const rows: SampleRows = { ids: [], kinds: [], days: [], starts: [], ends: [], bodies: [], samples: [] };
+  for (const sample of byId.values()) {
+    rows.ids.push(sample.id);
+    rows.kinds.push(sample.kind);
+    rows.days.push(localDayOf(sample));
+    rows.starts.push(new Date(sample.startMs).toISOString());
+    rows.ends.push(new Date(sample.endMs).toISOString());
+    rows.bodies.push(JSON.stringify(sample));
+    rows.samples.push(sample);
   }
-  return changed;
+  return rows;
+}
+
+/**
+ * Upserts samples by (user, record id) and marks the local days whose content changed dirty (the
+ * new day of a new or changed sample, and the old day of a changed one); returns those days. A
+ * sample stored unchanged changes nothing, so a repeated upload leaves no day to rebuild.
+ *
+ * One statement whatever the number of samples (issue 28: a batch was a select, an insert and a
+ * mark per 500 samples): the samples go as one array per column and are unnested, the `old` CTE
+ * reads the days before the change (a statement's CTEs all see the same snapshot), the upsert
+ * skips unchanged rows, and the days it touched are marked in the same statement.
+ */
+export async function upsertSamples(db: Db, userId: string, rows: SampleRows): Promise<Set<string>> {
+  if (rows.ids.length === 0) return new Set();
+  const { ids, kinds, days, starts, ends, bodies } = rows;
+  const { rows: marked } = await sql<{ local_day: string }>`
+    WITH input AS (
+      SELECT * FROM unnest(
+        ${ids}::text[], ${kinds}::text[], ${days}::date[],
+        ${starts}::timestamptz[], ${ends}::timestamptz[], ${bodies}::text[]
+      ) AS input (sample_id, kind, local_day, start_at, end_at, body)
+    ),
+    old AS (
+      SELECT stored.sample_id, stored.local_day
+      FROM mobile_samples stored JOIN input USING (sample_id)
+      WHERE stored.user_id = ${userId}::uuid
+    ),
+    upserted AS (
+      INSERT INTO mobile_samples (user_id, sample_id, kind, local_day, start_at, end_at, body)
+      SELECT ${userId}::uuid, sample_id, kind, local_day, start_at, end_at, body FROM input
+      ON CONFLICT (user_id, sample_id) DO UPDATE SET
+        kind = excluded.kind, local_day = excluded.local_day, start_at = excluded.start_at,
+        end_at = excluded.end_at, body = excluded.body
+      WHERE mobile_samples.body IS DISTINCT FROM excluded.body
+      RETURNING sample_id, local_day
+    ),
+    changed AS (
+      SELECT local_day FROM upserted
+      UNION SELECT old.local_day FROM old JOIN upserted USING (sample_id)
+    ),
+    marked AS (
+      INSERT INTO mobile_dirty_days (user_id, local_day)
+      SELECT ${userId}::uuid, local_day FROM changed
+      ON CONFLICT (user_id, local_day)
+      DO UPDATE SET generation = mobile_dirty_days.generation + 1
+      RETURNING local_day
+    )
+    SELECT local_day::text AS local_day FROM marked`.execute(db);
+  return new Set(marked.map((row) => row.local_day));
 }
 
 /**
@@ -190,6 +212,44 @@ export async function clearDirty(db: Db, userId: string, days: readonly DirtyDay
       ),
     )
     .execute();
+}
+
+/** Per local day in [fromDay, toDay] holding samples: how many, and their bodies' total length. */
+export async function dayFingerprints(
+  db: Db,
+  userId: string,
+  fromDay: string,
+  toDay: string,
+): Promise<Map<string, { count: number; length: number }>> {
+  const rows = await db
+    .selectFrom('mobile_samples')
+    .select([
+      sql<string>`local_day::text`.as('day'),
+      sql<string>`count(*)`.as('count'),
+      sql<string>`sum(length(body))`.as('length'),
+    ])
+    .where('user_id', '=', userId)
+    .where('local_day', '>=', fromDay)
+    .where('local_day', '<=', toDay)
+    .groupBy('local_day')
+    .execute();
+  return new Map(rows.map((row) => [row.day, { count: Number(row.count), length: Number(row.length) }]));
+}
+
+/** Samples stored under the given local days. */
+export async function samplesOfDays(
+  db: Db,
+  userId: string,
+  days: readonly string[],
+): Promise<MobileSample[]> {
+  if (days.length === 0) return [];
+  const rows = await db
+    .selectFrom('mobile_samples')
+    .select('body')
+    .where('user_id', '=', userId)
+    .where('local_day', 'in', days)
+    .execute();
+  return rows.map((row) => JSON.parse(row.body) as MobileSample);
 }
 
 /** Samples stored under local days [fromDay, toDay]. */

@@ -11,8 +11,10 @@ export async function storeSamples(
   samples: readonly MobileSample[],
   deletions: readonly string[],
 ) {
-  const changed = await repo.upsertSamples(trx, userId, samples);
-  for (const day of await repo.deleteSamples(trx, userId, deletions)) changed.add(day);
-  await repo.markDirty(trx, userId, changed);
+  // The upsert marks the days it changed itself (one statement); deletions are marked here.
+  const changed = await repo.upsertSamples(trx, userId, repo.sampleRows(samples));
+  const deleted = await repo.deleteSamples(trx, userId, deletions);
+  await repo.markDirty(trx, userId, deleted);
+  for (const day of deleted) changed.add(day);
   return changed;
 }
