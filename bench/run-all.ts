@@ -54,10 +54,7 @@ async function runBench(script: string, args: string[], store: Store, env: Recor
 const stores: Store[] = databaseUrl ? ['pglite', 'postgres'] : ['pglite'];
 const runs = new Map<string, Run>();
 for (const store of stores) {
-  runs.set(
-    `import:${store}`,
-    await runBench('bench/apple-import.ts', ['--mb', '0', '--store-mb', '32'], store),
-  );
+  runs.set(`import:${store}`, await runBench('bench/apple-import.ts', ['--mb', '32'], store));
   runs.set(`idle:${store}`, await runBench('bench/idle-memory.ts', [], store));
   runs.set(`data:${store}`, await runBench('bench/data-read.ts', ['10', '16'], store));
   runs.set(
