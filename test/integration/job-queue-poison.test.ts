@@ -142,7 +142,10 @@ describe('job queue: poison jobs and fairness', () => {
       await queue.send('test-fair', { tenant: 'a', index }, { group: { id: 'a' } });
     await queue.send('test-fair', { tenant: 'b', index: 0 }, { group: { id: 'b' } });
     await until('two jobs running', () => running.length === 2);
-    assert.deepEqual([...running].sort(), ['a0', 'b0']);
+    // One job of each tenant. Which of a's jobs runs is not fixed: two workers fetch at once, and
+    // the one whose fetch is handled second has its job of a put back (the group is at its limit).
+    assert.deepEqual(running.map((job) => job[0]).sort(), ['a', 'b'], `running: ${running.join(', ')}`);
+    assert.ok(running.includes('b0'));
     release.splice(0).forEach((resolve) => resolve());
     await until('the next job of tenant a', () => running.length === 3);
     release.splice(0).forEach((resolve) => resolve());
