@@ -19,23 +19,43 @@ import {
 } from '../helpers/app.ts';
 import { until } from '../helpers/until.ts';
 
+type DevelopersService = ReturnType<typeof createDevelopersService>;
+
 describe('credential cache across processes', () => {
   let service: TestService;
   let developer: TestDeveloper;
-  let otherProcess: ReturnType<typeof createDevelopersService>;
+  let otherProcess: DevelopersService;
 
   before(async () => {
     service = await startTestService({ work: false });
     developer = await createDeveloper(service.ctx);
-    otherProcess = createDevelopersService({
+    otherProcess = anotherProcess();
+  });
+  after(() => service.close());
+
+  /** A developer service over the same store hearing its change feed: another API process. */
+  function anotherProcess(credentialCacheMs?: number) {
+    return createDevelopersService({
       db: service.ctx.db,
       setUp: async () => {
         throw new Error('this test creates no developers in the second process');
       },
       credentialChanges: (handlers) => service.store.listen(CREDENTIALS_TOPIC, handlers),
+      ...(credentialCacheMs === undefined ? {} : { credentialCacheMs }),
     });
-  });
-  after(() => service.close());
+  }
+
+  /** Authenticates until `here` answers `awaited` (`accepted`, or the refusal's kind). */
+  function untilAnswer(what: string, here: DevelopersService, apiKey: string, awaited: string) {
+    return until(
+      what,
+      async () => {
+        const result = await here.authenticate(developer.devId, apiKey);
+        return result.ok ? 'accepted' : result.kind;
+      },
+      { done: (kind) => kind === awaited },
+    );
+  }
 
   test('a key created by another process authenticates here at once', async () => {
     const here = service.ctx.developers;
@@ -91,36 +111,15 @@ describe('credential cache across processes', () => {
     async () => {
       // A cache here that would answer for ten minutes: only the notice can make it forget within
       // the wait below, so this fails if notices are not heard or not acted on.
-      const here = createDevelopersService({
-        db: service.ctx.db,
-        setUp: async () => {
-          throw new Error('this test creates no developers here');
-        },
-        credentialChanges: (handlers) => service.store.listen(CREDENTIALS_TOPIC, handlers),
-        credentialCacheMs: 10 * 60_000,
-      });
+      const here = anotherProcess(10 * 60_000);
       const created = await here.createKey(developer.devId);
       await untilCacheAnswers(here);
       assert.equal((await here.authenticate(developer.devId, created.apiKey)).ok, true, 'cached now');
       await otherProcess.revokeKey(developer.devId, created.id);
-      await until(
-        'the revoked key to be refused here',
-        async () => {
-          const result = await here.authenticate(developer.devId, created.apiKey);
-          return result.ok ? 'accepted' : result.kind;
-        },
-        { done: (kind) => kind === 'unauthorized' },
-      );
+      await untilAnswer('the revoked key to be refused here', here, created.apiKey, 'unauthorized');
       assert.equal((await here.authenticate(developer.devId, developer.apiKey)).ok, true, 'cached again');
       await otherProcess.setStatus(developer.devId, 'suspended');
-      await until(
-        'the suspended developer to be refused here',
-        async () => {
-          const result = await here.authenticate(developer.devId, developer.apiKey);
-          return result.ok ? 'accepted' : result.kind;
-        },
-        { done: (kind) => kind === 'forbidden' },
-      );
+      await untilAnswer('the suspended developer to be refused here', here, developer.apiKey, 'forbidden');
       await otherProcess.setStatus(developer.devId, 'active');
     },
   );
@@ -141,14 +140,7 @@ describe('credential cache across processes', () => {
         await sql`select pg_terminate_backend(${pid})`.execute(service.ctx.db);
       // A change nobody announces is seen as soon as the loss is noticed: nothing is served from memory.
       await setStatusSilently('suspended');
-      await until(
-        'the cache to stop answering',
-        async () => {
-          const result = await here.authenticate(developer.devId, developer.apiKey);
-          return result.ok ? 'accepted' : result.kind;
-        },
-        { done: (kind) => kind === 'forbidden' },
-      );
+      await untilAnswer('the cache to stop answering', here, developer.apiKey, 'forbidden');
       await setStatusSilently('active');
       await untilCacheAnswers();
     },

@@ -131,9 +131,8 @@ export async function retiredSecrets(
   db: Db,
   destinationIds: readonly string[],
   now: Date,
-): Promise<Map<string, { secret: string; signsUntil: Date }[]>> {
-  const found = new Map<string, { secret: string; signsUntil: Date }[]>();
-  if (destinationIds.length === 0) return found;
+): Promise<Map<string, RetiredSecret[]>> {
+  if (destinationIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('webhook_retired_secrets')
     .select(['destination_id', 'secret', 'signs_until'])
@@ -142,12 +141,7 @@ export async function retiredSecrets(
     .orderBy('signs_until', 'desc')
     .orderBy('id', 'desc')
     .execute();
-  for (const row of rows) {
-    const list = found.get(row.destination_id) ?? [];
-    list.push({ secret: row.secret, signsUntil: row.signs_until });
-    found.set(row.destination_id, list);
-  }
-  return found;
+  return byDestination(rows);
 }
 
 /** `retiredSecrets` of the given developers' destinations, keyed by destination id. */
@@ -155,9 +149,8 @@ export async function retiredSecretsOf(
   db: Db,
   developerIds: readonly string[],
   now: Date,
-): Promise<Map<string, { secret: string; signsUntil: Date }[]>> {
-  const found = new Map<string, { secret: string; signsUntil: Date }[]>();
-  if (developerIds.length === 0) return found;
+): Promise<Map<string, RetiredSecret[]>> {
+  if (developerIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('webhook_retired_secrets as r')
     .innerJoin('webhook_destinations as d', 'd.id', 'r.destination_id')
@@ -167,6 +160,16 @@ export async function retiredSecretsOf(
     .orderBy('r.signs_until', 'desc')
     .orderBy('r.id', 'desc')
     .execute();
+  return byDestination(rows);
+}
+
+type RetiredSecret = { secret: string; signsUntil: Date };
+
+/** Rows grouped by destination, each list in the order the rows came (newest first). */
+function byDestination(
+  rows: { destination_id: string; secret: string; signs_until: Date }[],
+): Map<string, RetiredSecret[]> {
+  const found = new Map<string, RetiredSecret[]>();
   for (const row of rows) {
     const list = found.get(row.destination_id) ?? [];
     list.push({ secret: row.secret, signsUntil: row.signs_until });
