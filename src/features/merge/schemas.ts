@@ -105,10 +105,11 @@ const Order = Type.Array(Type.String(), {
 
 export const MergeSettingsBody = Type.Object(
   {
+    // A record, not an object of known keys: the service names an unknown family in its 400
+    // (a schema with additionalProperties false would have it dropped silently instead).
     priorities: Type.Optional(
-      Type.Object(Object.fromEntries(MERGE_FAMILIES.map((family) => [family, Type.Optional(Order)])), {
-        additionalProperties: false,
-        description: 'Per metric family, the developer’s own order; omitted families keep the default',
+      Type.Record(Type.String(), Order, {
+        description: `Per metric family (${MERGE_FAMILIES.join(', ')}), your own order; omitted families keep theirs, an empty list restores the default`,
       }),
     ),
     merged_events: Type.Optional(
@@ -116,7 +117,7 @@ export const MergeSettingsBody = Type.Object(
     ),
   },
   {
-    additionalProperties: false,
+    description: 'Unknown members are refused with 400, naming them',
     examples: [
       { priorities: { sleep: ['OURA', 'watch'], cumulative: ['watch', 'phone'] }, merged_events: true },
     ],

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { Config } from '../../core/config.ts';
-import { notFound } from '../../core/errors.ts';
+import { invalidParameter, notFound } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { addDays } from '../../model/time.ts';
@@ -19,6 +19,7 @@ import { DATA_SENT_MESSAGE, type DataService, toConnection } from '../data/servi
 import type { WebhooksService } from '../webhooks/service.ts';
 import { type MergedRecord, mergeRecords, MERGED_TYPES, type MergedType } from './engine/merge-records.ts';
 import type { SourcedRecord } from './engine/provenance.ts';
+import type { MergeFamily, Priorities } from './engine/sources.ts';
 import { buildMergedEvent, mergedEnvelope, type Person } from './events.ts';
 import { validatePriorities } from './priorities.ts';
 import { type MergeSettings, readSettings, writeSettings } from './repo.ts';
@@ -202,16 +203,26 @@ export function createMergeService(deps: MergeDeps) {
       return wireSettings(await readSettings(db, developerId));
     },
 
-    async updateSettings(
-      developerId: string,
-      body: { priorities?: Record<string, unknown>; merged_events?: boolean },
-    ) {
+    async updateSettings(developerId: string, body: Record<string, unknown>) {
+      const unknown = Object.keys(body).filter((key) => key !== 'priorities' && key !== 'merged_events');
+      if (unknown.length > 0)
+        throw invalidParameter(
+          'body',
+          `unknown member ${unknown.join(', ')}; expected priorities and/or merged_events`,
+        );
       const current = await readSettings(db, developerId);
       const ids = providers.list().map((provider) => provider.id);
+      const given =
+        body['priorities'] === undefined
+          ? {}
+          : validatePriorities(body['priorities'] as Record<string, unknown>, ids);
+      // Families not named keep their order; an empty order gives the family back its default.
+      const priorities: Priorities = { ...current.priorities, ...given };
+      for (const [family, order] of Object.entries(given))
+        if (order.length === 0) delete priorities[family as MergeFamily];
       const next = {
-        priorities:
-          body.priorities === undefined ? current.priorities : validatePriorities(body.priorities, ids),
-        mergedEvents: body.merged_events ?? current.mergedEvents,
+        priorities,
+        mergedEvents: (body['merged_events'] as boolean | undefined) ?? current.mergedEvents,
       };
       await writeSettings(db, developerId, next, clock.now());
       log.info({ developerId, families: Object.keys(next.priorities) }, 'merge settings changed');

@@ -1,0 +1,140 @@
+// `merged` events: queued in the transaction that changed a person's day, once per person, type
+// and day however many changes arrive while it waits (a `stately` queue with a singleton key), only
+// for developers that opted in and for active connections that belong to a person; sent with the
+// person's merged records when due.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { MERGE_CHANGED_QUEUE, type PersonChangedJob } from '../../src/features/merge/service.ts';
+import type { ConnectionRow } from '../../src/features/connections/service.ts';
+import { generateDaily } from '../../src/providers/sandbox/daily.ts';
+import { dayContext } from '../../src/providers/sandbox/context.ts';
+import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { findJobs, makeJobDue, waitForJobsSettled } from '../helpers/jobs.ts';
+import { insertUser } from '../helpers/users.ts';
+import { setUrl } from '../helpers/webhook-api.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+const DAY = '2026-10-05';
+
+describe('merged events', () => {
+  let service: TestService;
+  let developer: TestDeveloper;
+  let receiver: WebhookReceiver;
+
+  const connection = async (provider: string, referenceId?: string, developerId = developer.devId) => {
+    const id = await insertUser(service.ctx, {
+      developerId,
+      provider,
+      ...(referenceId ? { referenceId } : {}),
+    });
+    return (await service.ctx.db
+      .selectFrom('connections')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()) as ConnectionRow;
+  };
+  const ingestDay = (user: ConnectionRow, seed: string) =>
+    service.ctx.db
+      .transaction()
+      .execute((trx) =>
+        service.ctx.data.ingest(
+          trx,
+          user,
+          'daily',
+          generateDaily(dayContext(seed, DAY, true, 60)),
+          undefined,
+          { emit: false },
+        ),
+      );
+  const waiting = async () =>
+    (await findJobs<PersonChangedJob>(service.ctx, MERGE_CHANGED_QUEUE)).filter(
+      (job) => job.state === 'created',
+    );
+
+  before(async () => {
+    // A long delay: the test makes the job due itself, so nothing runs before every change is in.
+    service = await startTestService({ env: { MERGED_EVENT_DELAY_SECONDS: '3600' } });
+    developer = await createDeveloper(service.ctx);
+    receiver = await startWebhookReceiver();
+    await setUrl(service, developer, receiver.url);
+  });
+  after(async () => {
+    await service?.close();
+    await receiver?.close();
+  });
+
+  test('nothing is queued for a developer that has not opted in', async () => {
+    await ingestDay(await connection('GARMIN', 'sam'), 'watch');
+    assert.deepEqual(await waiting(), []);
+  });
+
+  test('two sources changing one day while it waits make one job, and it sends one event with both', async () => {
+    await service.ctx.merge.updateSettings(developer.devId, { merged_events: true });
+    const watch = await connection('GARMIN', 'kim');
+    const ring = await connection('OURA', 'kim');
+    await ingestDay(watch, 'watch');
+    await ingestDay(ring, 'ring');
+    await ingestDay(watch, 'watch-again');
+    const jobs = (await waiting()).filter((job) => job.data.referenceId === 'kim');
+    assert.equal(jobs.length, 1, JSON.stringify(jobs.map((job) => job.data)));
+    assert.deepEqual(jobs[0]!.data, {
+      developerId: developer.devId,
+      referenceId: 'kim',
+      type: 'daily',
+      day: DAY,
+    });
+
+    await makeJobDue(service.ctx, jobs[0]!.id);
+    await waitForJobsSettled(service.ctx, MERGE_CHANGED_QUEUE, { id: jobs[0]!.id });
+    await receiver.waitFor(
+      (list) => list.some((entry) => entry.body.includes('"type":"merged"')),
+      'the merged event',
+    );
+    const events = receiver.received
+      .map((entry) => JSON.parse(entry.body) as Record<string, any>)
+      .filter((event) => event['type'] === 'merged');
+    assert.equal(events.length, 1);
+    const [event] = events;
+    assert.equal(event!['day'], DAY);
+    assert.equal(event!['person'].reference_id, 'kim');
+    assert.equal(event!['data'].length, 1, 'one merged day');
+    const providers = event!['data'][0].provenance.sources.map(
+      (source: { provider: string }) => source.provider,
+    );
+    assert.deepEqual(new Set(providers), new Set(['GARMIN', 'OURA']));
+  });
+
+  test('no job for a connection without a reference_id, or one that is not active, or a change rolled back', async () => {
+    const before = (await waiting()).length;
+    await ingestDay(await connection('GARMIN'), 'alone');
+    const revoked = { ...(await connection('GARMIN', 'lee')), status: 'revoked' as const };
+    await ingestDay(revoked, 'gone');
+    const kept = await connection('GARMIN', 'lee');
+    await assert.rejects(
+      service.ctx.db.transaction().execute(async (trx) => {
+        await service.ctx.data.ingest(
+          trx,
+          kept,
+          'daily',
+          generateDaily(dayContext('x', DAY, false, 60)),
+          undefined,
+          { emit: false },
+        );
+        throw new Error('rolled back');
+      }),
+      /rolled back/,
+    );
+    assert.equal((await waiting()).length, before);
+  });
+
+  test('merge settings: another developer’s order and opt-in are its own', async () => {
+    const other = await createDeveloper(service.ctx, { name: 'Other' });
+    assert.deepEqual(await service.ctx.merge.settings(other.devId), { priorities: {}, merged_events: false });
+    await service.ctx.merge.updateSettings(developer.devId, { priorities: { sleep: ['OURA'] } });
+    assert.deepEqual(await service.ctx.merge.settings(developer.devId), {
+      priorities: { sleep: ['OURA'] },
+      merged_events: true,
+    });
+    assert.deepEqual(await service.ctx.merge.settings(other.devId), { priorities: {}, merged_events: false });
+  });
+});
