@@ -91,6 +91,7 @@ describe('merged events', () => {
       'the merged event',
     );
     const events = receiver.received
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire JSON, asserted field by field
       .map((entry) => JSON.parse(entry.body) as Record<string, any>)
       .filter((event) => event['type'] === 'merged');
     assert.equal(events.length, 1);
