@@ -7,6 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { MERGE_CHANGED_QUEUE, type PersonChangedJob } from '../../src/features/merge/service.ts';
 import type { ConnectionRow } from '../../src/features/connections/service.ts';
 import { generateDaily } from '../../src/providers/sandbox/daily.ts';
+import { generateSleep } from '../../src/providers/sandbox/sleep.ts';
+import { addDays, formatDateTime } from '../../src/model/time.ts';
 import { dayContext } from '../../src/providers/sandbox/context.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { findJobs, makeJobDue, waitForJobsSettled } from '../helpers/jobs.ts';
@@ -137,5 +139,45 @@ describe('merged events', () => {
       merged_events: true,
     });
     assert.deepEqual(await service.ctx.merge.settings(other.devId), { priorities: {}, merged_events: false });
+  });
+
+  test('a long read is merged a few weeks at a time, and a night across a part’s edge is still one session', async () => {
+    const start = '2026-06-01';
+    const edge = addDays(start, 28);
+    const night = (id: string, from: string, to: string) => {
+      const [generated] = generateSleep(dayContext(id, edge, false, 60));
+      const metadata = { ...generated!.metadata, start_time: from, end_time: to, summary_id: id };
+      return { ...generated!, metadata };
+    };
+    const at = (day: string, hour: number, minute: number) =>
+      formatDateTime(Date.parse(`${day}T00:00:00Z`) - 3_600_000 + (hour * 60 + minute) * 60_000, 60);
+    // Sources that are never fetched on a read (on-device ones), so the read syncs nothing; the
+    // developer's order puts the first one ahead.
+    await service.ctx.merge.updateSettings(developer.devId, { priorities: { sleep: ['HEALTH_CONNECT'] } });
+    const ring = await connection('HEALTH_CONNECT', 'pat');
+    const watch = await connection('APPLE', 'pat');
+    // The ring's night starts the evening before the edge day (anchored in the first part), the
+    // watch's just after midnight (anchored in the second).
+    for (const [user, record] of [
+      [ring, night('ring-night', at(addDays(edge, -1), 23, 0), at(edge, 7, 0))],
+      [watch, night('watch-night', at(edge, 0, 20), at(edge, 7, 5))],
+    ] as const) {
+      await service.ctx.db
+        .transaction()
+        .execute((trx) => service.ctx.data.ingest(trx, user, 'sleep', [record], undefined, { emit: false }));
+    }
+    const response = await service.app.inject({
+      method: 'GET',
+      url: `/v3/people/pat/sleep?start_date=${start}&end_date=${addDays(start, 60)}`,
+      headers: developer.headers,
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const nights = (
+      response.json() as { data: { provenance: { sources: { record: string }[]; lead: number } }[] }
+    ).data;
+    assert.equal(nights.length, 1, JSON.stringify(nights.map((entry) => entry.provenance.sources)));
+    const { provenance } = nights[0]!;
+    assert.equal(provenance.sources[provenance.lead]!.record, 'ring-night');
+    assert.deepEqual(provenance.sources.map((source) => source.record).sort(), ['ring-night', 'watch-night']);
   });
 });

@@ -128,6 +128,23 @@ test('cumulative: a slice partly covered keeps its uncovered part, prorated', ()
   );
 });
 
+test('cumulative: a day total is never spread; it adds what the sources above it did not count', () => {
+  const day = { startMs: 0, endMs: 1000, value: 5000, item: 'watch-total', coarse: true };
+  const below = mergeCumulative([[{ startMs: 100, endMs: 200, value: 800, item: 'phone' }], [day]]);
+  assert.equal(totalOf(below), 5000, 'the phone’s 800 are within the watch’s 5000');
+  assert.deepEqual(
+    below.map((piece) => [piece.item, piece.value]),
+    [
+      ['watch-total', 4200],
+      ['phone', 800],
+    ],
+  );
+  const small = mergeCumulative([[{ startMs: 100, endMs: 200, value: 6000, item: 'phone' }], [day]]);
+  assert.equal(totalOf(small), 6000, 'a total below what was counted adds nothing');
+  const above = mergeCumulative([[day], [{ startMs: 100, endMs: 200, value: 800, item: 'phone' }]]);
+  assert.equal(totalOf(above), 5000, 'a total above covers its whole day');
+});
+
 // ---- records -----------------------------------------------------------------------------------
 
 const SOURCES: Source[] = [

@@ -411,19 +411,13 @@ export function createDataService(deps: DataDeps) {
     return { params, users, headers };
   }
 
-  /**
-   * A connection's stored records of a type in a window, samples included, parsed: synced first
-   * when `sync` is set (a read), as they are otherwise (a job rebuilding what changed).
-   */
-  async function recordsOf(
-    user: ConnectionRow,
-    type: DataTypeName,
-    window: DataWindow,
-    options: { sync: boolean },
-  ): Promise<StoredRecordValue[]> {
-    if (options.sync) {
-      await syncOrUnavailable(() => sync.syncDays(user, type, window.syncStartDay, window.syncEndDay), {});
-    }
+  /** Brings a connection's days of a window in, as a read does before it answers (a 503 when the provider fails). */
+  async function syncWindow(user: ConnectionRow, type: DataTypeName, window: DataWindow): Promise<void> {
+    await syncOrUnavailable(() => sync.syncDays(user, type, window.syncStartDay, window.syncEndDay), {});
+  }
+
+  /** A connection's stored records of a type in a window, samples included, parsed (nothing synced). */
+  async function recordsOf(user: ConnectionRow, type: DataTypeName, window: DataWindow): Promise<StoredRecordValue[]> {
     const readDb = await routing.dbFor(user.id, type, window.syncStartDay, window.syncEndDay);
     return storedRecordsIn(readDb, { userId: user.id, type, filter: filterOf(window) });
   }
@@ -459,6 +453,7 @@ export function createDataService(deps: DataDeps) {
     storedKeys,
     removeRecords,
     admitAll,
+    syncWindow,
     recordsOf,
     onRecordsChanged,
     prune,

@@ -2,6 +2,7 @@
 // of records, each with its provenance (engine/), and the `merged` webhook events that follow a
 // change to a person's day. Reads go through the data feature exactly as per-connection reads do
 // (each connection charged and synced), so the merge adds rules, never a second read path.
+import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { Config } from '../../core/config.ts';
@@ -14,7 +15,7 @@ import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
 import { type ConnectionRow, findPersonConnections } from '../connections/service.ts';
 import type { Developer } from '../developers/service.ts';
-import { parseWindow, type DataWindow, type RawReadQuery } from '../data/params.ts';
+import { type DataWindow, marginsOf, parseWindow, type RawReadQuery, splitWindow } from '../data/params.ts';
 import { DATA_SENT_MESSAGE, type DataService, toConnection } from '../data/service.ts';
 import type { WebhooksService } from '../webhooks/service.ts';
 import { type MergedRecord, mergeRecords, MERGED_TYPES, type MergedType } from './engine/merge-records.ts';
@@ -27,6 +28,9 @@ import { mergeSettings } from './settings.ts';
 
 export const MERGE_CHANGED_QUEUE = 'merge.person-changed';
 export const MERGE_DELIVER_QUEUE = 'merge.deliver-request';
+
+/** Days merged at once: a long window is merged part by part, so memory does not grow with it. */
+const PART_DAYS = 28;
 
 /** One person's day of one type changed; sent once per person, type and day within the delay. */
 export type PersonChangedJob = { developerId: string; referenceId: string; type: MergedType; day: string };
@@ -51,11 +55,11 @@ export type MergeDeps = {
   log: Logger;
   config: Config;
   providers: ProviderCatalog;
-  data: Pick<DataService, 'admitAll' | 'recordsOf' | 'onRecordsChanged'>;
+  data: Pick<DataService, 'admitAll' | 'syncWindow' | 'recordsOf' | 'onRecordsChanged'>;
   webhooks: Pick<WebhooksService, 'emit'>;
 };
 
-export type MergedReadResult = { status: number; headers: Record<string, string>; body: object };
+export type MergedReadResult = { status: number; headers: Record<string, string>; body: Readable | object };
 
 export function createMergeService(deps: MergeDeps) {
   const { db, clock, log, providers } = deps;
@@ -66,27 +70,50 @@ export function createMergeService(deps: MergeDeps) {
     connections: users.map(toConnection),
   });
 
-  /** Every connection's records of the window, merged by the developer's priorities. */
-  async function merged(
+  /**
+   * Every connection's records of the window, merged by the developer's priorities, a few weeks
+   * at a time so that a long window never holds more than one part's records (and samples). A
+   * session near a part's edge is merged with the records of the day on either side, and given
+   * out by the part its lead belongs to, so no session is split or given twice.
+   */
+  async function* mergedParts(
     developerId: string,
     users: readonly ConnectionRow[],
     type: MergedType,
     window: DataWindow,
-    options: { sync: boolean },
-  ): Promise<MergedRecord[]> {
+  ): AsyncGenerator<MergedRecord[]> {
     const settings = await readSettings(db, developerId);
-    const records: SourcedRecord[] = [];
-    for (const user of users) {
-      const source = {
-        connectionId: user.id,
-        provider: user.provider,
-        deviceKind: providers.get(user.provider)?.declaration.deviceKind ?? 'app',
-      };
-      for (const stored of await deps.data.recordsOf(user, type, window, options)) {
-        records.push({ source, key: stored.key, record: stored.record });
+    const sessions = type === 'activity' || type === 'sleep';
+    const load = async (part: DataWindow) => {
+      const records: SourcedRecord[] = [];
+      for (const user of users) {
+        const source = {
+          connectionId: user.id,
+          provider: user.provider,
+          deviceKind: providers.get(user.provider)?.declaration.deviceKind ?? 'app',
+        };
+        for (const stored of await deps.data.recordsOf(user, type, part)) {
+          records.push({ source, key: stored.key, record: stored.record });
+        }
       }
+      return records;
+    };
+    for (const part of splitWindow(window, PART_DAYS)) {
+      const core = await load(part);
+      if (!sessions) {
+        yield mergeRecords(type, core, settings.priorities);
+        continue;
+      }
+      const own = new Set(core.map((record) => `${record.source.connectionId}\u0000${record.key}`));
+      const [before, after] = marginsOf(part, 1);
+      const around = [...(await load(before)), ...(await load(after))].filter(
+        (record) => !own.has(`${record.source.connectionId}\u0000${record.key}`),
+      );
+      yield mergeRecords(type, [...core, ...around], settings.priorities).filter((record) => {
+        const lead = record.provenance.sources[record.provenance.lead]!;
+        return own.has(`${lead.connection_id}\u0000${lead.record}`);
+      });
     }
-    return mergeRecords(type, records, settings.priorities);
   }
 
   /** Without samples: every sample array emptied, as the per-connection reads do, and their sources with them. */
@@ -135,12 +162,31 @@ export function createMergeService(deps: MergeDeps) {
         body: { status: 'success', type: input.type, reference, message: DATA_SENT_MESSAGE, person },
       };
     }
-    const records = await merged(developer.id, users, input.type, params.window!, { sync: true });
-    const data = params.withSamples ? records : withoutSamples(input.type, records);
-    return { status: 200, headers, body: { person, data, type: input.type } };
+    const window = params.window!;
+    for (const user of users) await deps.data.syncWindow(user, input.type, window);
+    const parts = mergedParts(developer.id, users, input.type, window);
+    const shown = (records: readonly MergedRecord[]) =>
+      params.withSamples ? records : withoutSamples(input.type, records);
+    // Streamed: the envelope, then each part's records as it is merged.
+    async function* body() {
+      yield `{"person":${JSON.stringify(person)},"data":[`;
+      let first = true;
+      for await (const records of parts) {
+        for (const record of shown(records)) {
+          yield `${first ? '' : ','}${JSON.stringify(record)}`;
+          first = false;
+        }
+      }
+      yield `],"type":${JSON.stringify(input.type)}}`;
+    }
+    return {
+      status: 200,
+      headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
+      body: Readable.from(body()),
+    };
   }
 
-  /** Sends a person's merged records of a day (or a requested window) as one `merged` event. */
+  /** Sends a person's merged records of a day (or a requested window) as `merged` events. */
   async function emitMerged(job: {
     developerId: string;
     referenceId: string;
@@ -151,15 +197,20 @@ export function createMergeService(deps: MergeDeps) {
     reference: string | null;
   }): Promise<void> {
     const users = await findPersonConnections(db, job.developerId, job.referenceId);
-    const records = await merged(job.developerId, users, job.type, job.window, { sync: false });
-    const event = buildMergedEvent({
-      type: job.type,
-      person: personOf(job.referenceId, users),
-      day: job.day,
-      data: job.withSamples ? records : withoutSamples(job.type, records),
-      reference: job.reference,
-    });
-    await db.transaction().execute((trx) => deps.webhooks.emit(trx, job.developerId, mergedEnvelope(event)));
+    const person = personOf(job.referenceId, users);
+    // One event per part of the window (a day's change is one part), all with the same reference.
+    for await (const records of mergedParts(job.developerId, users, job.type, job.window)) {
+      const event = buildMergedEvent({
+        type: job.type,
+        person,
+        day: job.day,
+        data: job.withSamples ? records : withoutSamples(job.type, records),
+        reference: job.reference,
+      });
+      await db
+        .transaction()
+        .execute((trx) => deps.webhooks.emit(trx, job.developerId, mergedEnvelope(event)));
+    }
   }
 
   /** A connection of a person that opted in changed: that person's days are merged again after the delay. */

@@ -5,11 +5,16 @@
 // even across it), so a phone's hour of steps still counts for the half hour the watch was off.
 // A day's total is the sum of the chosen pieces (docs/merge.md#cumulative-metrics).
 //
+// A coarse slice (a day total that cannot be placed in time) is never spread: proration would
+// invent when its steps happened. It adds only what the sources above it have not counted in its
+// span (its value minus theirs, never below zero), then covers its whole span. So a watch's day
+// total below a phone's ten minutes keeps the day at the watch's total, not the two added.
+//
 // The sweep is linear in the number of slices per source (after sorting): a year of minute
 // samples from several sources merges day by day without quadratic work.
 
-/** A quantity accumulated over [startMs, endMs); an instant when they are equal. */
-export type Slice<T> = { startMs: number; endMs: number; value: number; item: T };
+/** A quantity accumulated over [startMs, endMs); an instant when they are equal. `coarse`: a total whose time within the span is unknown. */
+export type Slice<T> = { startMs: number; endMs: number; value: number; item: T; coarse?: boolean };
 
 /** A piece of a slice that was chosen: the whole slice (`fraction` 1) or an uncovered part of it. */
 export type Piece<T> = Slice<T> & { fraction: number };
@@ -65,7 +70,8 @@ export function mergeCumulative<T>(sources: readonly (readonly Slice<T>[])[]): P
     const added: Span[] = [];
     let ownEnd = -Infinity;
     let first = 0;
-    for (const slice of [...slices].sort(bySpan)) {
+    const fine = slices.filter((slice) => !slice.coarse).sort(bySpan);
+    for (const slice of fine) {
       const span = spanOf(slice);
       const from = Math.max(span.start, ownEnd);
       // Neither `from` nor the slices' starts go back, so spans ending before `from` never matter again.
@@ -86,9 +92,31 @@ export function mergeCumulative<T>(sources: readonly (readonly Slice<T>[])[]): P
         });
       }
     }
-    taken = union(taken, added);
+    const coarse = slices.filter((slice) => slice.coarse).sort(bySpan);
+    for (const slice of coarse) {
+      const counted = countedWithin(chosen, slice);
+      const value = Math.max(0, slice.value - counted);
+      chosen.push({ ...slice, value, fraction: slice.value > 0 ? value / slice.value : 0 });
+      added.push(spanOf(slice));
+    }
+    taken = union(
+      taken,
+      [...added].sort((a, b) => a.start - b.start),
+    );
   }
   return chosen.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+}
+
+/** What chosen pieces counted inside a slice's span (each prorated by its overlap with the span). */
+function countedWithin(pieces: readonly Piece<unknown>[], slice: Slice<unknown>): number {
+  const span = spanOf(slice);
+  let counted = 0;
+  for (const piece of pieces) {
+    const own = spanOf(piece);
+    const overlap = Math.min(own.end, span.end) - Math.max(own.start, span.start);
+    if (overlap > 0) counted += piece.value * (overlap / (own.end - own.start));
+  }
+  return counted;
 }
 
 /** The sum of the chosen pieces' values. */

@@ -100,7 +100,8 @@ function mergeSections(
   provenance: ProvenanceBuilder,
 ): Record<string, unknown> {
   const lead = ranked[0]!;
-  const merged = structuredClone(lead.item.record);
+  // A shallow copy: sections are shared with the stored records, never written (setAt copies its path).
+  const merged: Record<string, unknown> = { ...lead.item.record };
   const sections = new Set(ranked.flatMap((candidate) => Object.keys(candidate.item.record)));
   for (const section of [...sections].sort()) {
     if (OWN_SECTIONS.has(section)) continue;
@@ -112,7 +113,7 @@ function mergeSections(
       priorities,
     );
     if (!best) continue;
-    if (best !== lead) merged[section] = structuredClone(best.item.record[section]);
+    if (best !== lead) merged[section] = best.item.record[section];
     provenance.field(section, best === lead ? RULES.priority : RULES.bestForField, [best.item]);
   }
   return merged;
@@ -186,7 +187,7 @@ function gatherPoints(
   setAt(
     merged,
     path,
-    points.map((entry) => structuredClone(entry.point)),
+    points.map((entry) => entry.point),
   );
   provenance.sampleSources(
     path,
@@ -231,7 +232,7 @@ const CUMULATIVE_FIELDS: readonly CumulativeField[] = [
 /** Samples account for a total when they sum to it within this share (or one unit). */
 const SAMPLES_ACCOUNT_FOR = 0.01;
 
-type TimedValue = { startMs: number; endMs: number; value: number; offset: number };
+type TimedValue = { startMs: number; endMs: number; value: number; offset: number; coarse?: boolean };
 
 /** A sample list as time slices: each sample over its timer duration, or until the next sample. */
 function slicesOfSamples(
@@ -261,12 +262,14 @@ function slicesOfSamples(
       const previous = timed[index - 1];
       const startMs = previous ? previous.ms : sample.seconds ? sample.ms - sample.seconds * 1000 : sample.ms;
       const value = sample.value - (previous?.value ?? 0);
-      if (value > 0) slices.push({ startMs, endMs: sample.ms, value, offset: sample.offset });
+      if (value >= 0) slices.push({ startMs, endMs: sample.ms, value, offset: sample.offset });
       continue;
     }
     const next = timed[index + 1];
     const endMs = sample.seconds ? sample.ms + sample.seconds * 1000 : next ? next.ms : sample.ms;
-    if (sample.value > 0)
+    // A zero is a reading too: the device was counting and counted nothing, so no other source
+    // fills that time.
+    if (sample.value >= 0)
       slices.push({ startMs: sample.ms, endMs, value: sample.value, offset: sample.offset });
   }
   return slices;
@@ -274,7 +277,7 @@ function slicesOfSamples(
 
 /**
  * One record's slices of a cumulative field: its samples when they account for its total, else
- * its total over the whole day (coarse, but a total is never counted in part or twice).
+ * its total as one coarse slice over its day (never spread over the day: see cumulative.ts).
  */
 function slicesOf(record: Record<string, unknown>, field: CumulativeField): TimedValue[] {
   const total = valueAt(record, field.total);
@@ -291,7 +294,7 @@ function slicesOf(record: Record<string, unknown>, field: CumulativeField): Time
   const startMs = msOf(start);
   const endMs = msOf(valueAt(record, 'metadata.end_time'));
   if (startMs === null || endMs === null) return [];
-  return [{ startMs, endMs, value: total, offset: offsetOfDateTime(start as string) }];
+  return [{ startMs, endMs, value: total, offset: offsetOfDateTime(start as string), coarse: true }];
 }
 
 const rounded = (value: number, whole: boolean) =>
@@ -313,11 +316,7 @@ function mergeCumulativeFields(
       const only = having[0]!;
       setAt(merged, field.total, valueAt(only.item.record, field.total));
       if (field.samples)
-        setAt(
-          merged,
-          field.samples.path,
-          structuredClone(valueAt(only.item.record, field.samples.path) ?? []),
-        );
+        setAt(merged, field.samples.path, valueAt(only.item.record, field.samples.path) ?? []);
       provenance.field(field.total, RULES.priority, [only.item]);
       continue;
     }
@@ -328,6 +327,7 @@ function mergeCumulativeFields(
         endMs: slice.endMs,
         value: slice.value,
         item: { from: candidate.item, offset: slice.offset },
+        ...(slice.coarse ? { coarse: true } : {}),
       })),
     );
     const pieces = mergeCumulative(sources);
@@ -336,13 +336,17 @@ function mergeCumulativeFields(
     provenance.field(
       field.total,
       RULES.slices,
-      pieces.map((piece) => piece.item.from),
+      (pieces.some((piece) => piece.value > 0) ? pieces.filter((piece) => piece.value > 0) : pieces).map(
+        (piece) => piece.item.from,
+      ),
     );
     if (field.samples) {
-      setAt(merged, field.samples.path, samplesOfPieces(pieces, field));
+      // Day totals are no samples: only pieces placed in time are listed.
+      const placed = pieces.filter((piece) => !piece.coarse);
+      setAt(merged, field.samples.path, samplesOfPieces(placed, field));
       provenance.sampleSources(
         field.samples.path,
-        pieces.map((piece) => piece.item.from),
+        placed.map((piece) => piece.item.from),
       );
     }
   }

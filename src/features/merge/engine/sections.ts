@@ -33,14 +33,20 @@ export function valueAt(record: Json, path: string): Json {
   return node;
 }
 
-/** Sets a value at a dotted path of a record the merge owns (made by `structuredClone`), creating objects on the way. */
+/**
+ * Sets a value at a dotted path, copying each object on the way (never the input's): a merged
+ * record shares every untouched section with the stored records it came from, so merging costs
+ * what it changes, not what the records hold.
+ */
 export function setAt(record: Record<string, Json>, path: string, value: Json): void {
   const keys = path.split('.');
   let node = record;
   for (const key of keys.slice(0, -1)) {
     const next = node[key];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) node[key] = {};
-    node = node[key] as Record<string, Json>;
+    const copy =
+      next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as object) } : {};
+    node[key] = copy;
+    node = copy as Record<string, Json>;
   }
   node[keys.at(-1)!] = value;
 }
