@@ -11,6 +11,7 @@ import { generateSleep } from '../../src/providers/sandbox/sleep.ts';
 import { addDays, formatDateTime } from '../../src/model/time.ts';
 import { dayContext } from '../../src/providers/sandbox/context.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { DashboardClient } from '../helpers/dashboard.ts';
 import { findJobs, makeJobDue, waitForJobsSettled } from '../helpers/jobs.ts';
 import { insertUser } from '../helpers/users.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
@@ -179,5 +180,33 @@ describe('merged events', () => {
     const { provenance } = nights[0]!;
     assert.equal(provenance.sources[provenance.lead]!.record, 'ring-night');
     assert.deepEqual(provenance.sources.map((source) => source.record).sort(), ['ring-night', 'watch-night']);
+  });
+
+  test('the dashboard’s Providers page shows and changes the same settings; a bad name is refused with its reason', async () => {
+    const other = await createDeveloper(service.ctx, { name: 'Dashboard developer' });
+    const browser = new DashboardClient(service.app);
+    await browser.signIn(other.devId, other.apiKey);
+    const page = await browser.get('/dashboard/providers');
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /Merged view/);
+    assert.match(page.body, /placeholder="ring, watch, band/, 'the default order is shown');
+    const saved = await browser.submit('/dashboard/providers', '/dashboard/providers/merge', {
+      'order-sleep': 'OURA, watch',
+      merged_events: 'on',
+    });
+    assert.equal(saved.statusCode, 303);
+    assert.deepEqual(await service.ctx.merge.settings(other.devId), {
+      priorities: { sleep: ['OURA', 'watch'] },
+      merged_events: true,
+    });
+    const refused = await browser.submit('/dashboard/providers', '/dashboard/providers/merge', {
+      'order-sleep': 'OURA, <b>toaster</b>',
+    });
+    assert.equal(refused.statusCode, 303);
+    const after = await browser.get('/dashboard/providers');
+    assert.match(after.body, /&lt;b&gt;toaster&lt;\/b&gt;.*is neither a device kind/s, 'the reason, escaped');
+    assert.deepEqual((await service.ctx.merge.settings(other.devId)).priorities, {
+      sleep: ['OURA', 'watch'],
+    });
   });
 });
