@@ -209,4 +209,31 @@ describe('merged events', () => {
       sleep: ['OURA', 'watch'],
     });
   });
+
+  test('a merged read with to_webhook=true is acknowledged with a reference, and its records follow as merged events carrying it', async () => {
+    const response = await service.app.inject({
+      method: 'GET',
+      // The on-device sources of the test above: nothing to fetch when the job syncs first.
+      url: `/v3/people/pat/sleep?start_date=2026-06-20&end_date=2026-07-10&to_webhook=true`,
+      headers: developer.headers,
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const ack = response.json() as { status: string; reference: string; person: { reference_id: string } };
+    assert.equal(ack.status, 'success');
+    assert.equal(ack.person.reference_id, 'pat');
+    assert.equal(response.headers['service-reference'], ack.reference);
+    await receiver.waitFor(
+      (list) => list.some((entry) => entry.body.includes(ack.reference)),
+      'the merged event with the reference',
+    );
+    const event = receiver.received
+      .map(
+        (entry) =>
+          JSON.parse(entry.body) as { type: string; reference?: string; day: string | null; data: unknown[] },
+      )
+      .find((candidate) => candidate.reference === ack.reference)!;
+    assert.equal(event.type, 'merged');
+    assert.equal(event.day, null);
+    assert.equal(event.data.length, 1);
+  });
 });

@@ -287,6 +287,11 @@ export function createMergeService(deps: MergeDeps) {
 
     async deliverRequest(job: MergedDeliverJob): Promise<void> {
       const window = parseWindow(job.window, clock.now());
+      // As a per-connection read sent to the webhook does: the days are synced first (a provider
+      // failure fails the job, and the queue retries it).
+      for (const user of await findPersonConnections(db, job.developerId, job.referenceId)) {
+        await deps.data.syncWindow(user, job.type, window);
+      }
       await emitMerged({ ...job, window, day: null });
     },
   };
