@@ -180,6 +180,19 @@ describe('merged events', () => {
     const { provenance } = nights[0]!;
     assert.equal(provenance.sources[provenance.lead]!.record, 'ring-night');
     assert.deepEqual(provenance.sources.map((source) => source.record).sort(), ['ring-night', 'watch-night']);
+    // A window that starts on the edge day holds the watch's night but not the ring's: the night
+    // is still there, merged, led by the ring.
+    const fromEdge = await service.app.inject({
+      method: 'GET',
+      url: `/v3/people/pat/sleep?start_date=${edge}&end_date=${addDays(edge, 3)}`,
+      headers: developer.headers,
+    });
+    const edgeNights = (fromEdge.json() as { data: { provenance: { sources: { record: string }[] } }[] })
+      .data;
+    assert.deepEqual(
+      edgeNights.map((entry) => entry.provenance.sources.map((source) => source.record).sort()),
+      [['ring-night', 'watch-night']],
+    );
   });
 
   test('the dashboard’s Providers page shows and changes the same settings; a bad name is refused with its reason', async () => {

@@ -98,20 +98,31 @@ export function createMergeService(deps: MergeDeps) {
       }
       return records;
     };
-    for (const part of splitWindow(window, PART_DAYS)) {
+    const keyOf = (connectionId: string, key: string) => `${connectionId}\u0000${key}`;
+    const parts = splitWindow(window, PART_DAYS);
+    for (const [index, part] of parts.entries()) {
       const core = await load(part);
       if (!sessions) {
         yield mergeRecords(type, core, settings.priorities);
         continue;
       }
-      const own = new Set(core.map((record) => `${record.source.connectionId}\u0000${record.key}`));
+      const own = new Set(core.map((record) => keyOf(record.source.connectionId, record.key)));
       const [before, after] = marginsOf(part, 1);
-      const around = [...(await load(before)), ...(await load(after))].filter(
-        (record) => !own.has(`${record.source.connectionId}\u0000${record.key}`),
+      const margins = [await load(before), await load(after)];
+      // Records of a margin outside the whole window lead no part of their own: a session they
+      // lead is given out here when one of its records is this part's.
+      const outside = new Set(
+        [index === 0 ? margins[0]! : [], index === parts.length - 1 ? margins[1]! : []]
+          .flat()
+          .map((record) => keyOf(record.source.connectionId, record.key)),
       );
+      const around = margins
+        .flat()
+        .filter((record) => !own.has(keyOf(record.source.connectionId, record.key)));
       yield mergeRecords(type, [...core, ...around], settings.priorities).filter((record) => {
-        const lead = record.provenance.sources[record.provenance.lead]!;
-        return own.has(`${lead.connection_id}\u0000${lead.record}`);
+        const { sources, lead } = record.provenance;
+        const keys = sources.map((source) => keyOf(source.connection_id, source.record));
+        return own.has(keys[lead]!) || (outside.has(keys[lead]!) && keys.some((key) => own.has(key)));
       });
     }
   }
