@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,78 +67,92 @@ function script(blocks: WalkthroughBlock[], backgroundLog: string, backgroundPid
 
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
-describe('the README walkthrough', () => {
-  let environment: ChildEnvironment;
-  let server: RunningService;
-  let scratch: string;
-  let backgroundPid: string;
-  before(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'tributary-walkthrough-'));
-    backgroundPid = join(scratch, 'listen.pid');
-    // Embedded storage, as on a fresh clone (the walkthrough reads the sandbox credentials file).
-    environment = await childEnvironment({ DATABASE_URL: '', LOG_LEVEL: 'warn' });
-    delete environment.env.DATABASE_URL;
-    server = await startService(environment.env);
-  });
-  after(async () => {
-    const pid = existsSync(backgroundPid) ? Number(readFileSync(backgroundPid, 'utf8').trim() || 0) : 0;
-    if (pid > 0) {
-      try {
-        process.kill(-pid, 'SIGINT');
-      } catch {
-        // already gone
-      }
-    }
-    await server?.stop('SIGTERM');
-    await environment?.cleanup();
-    rmSync(scratch, { recursive: true, force: true });
-  });
-
-  test('the blocks are marked as the README says', () => {
-    const blocks = walkthroughBlocks(readFileSync(README, 'utf8'));
-    const quickStart = blocks[0]!;
-    assert.equal(quickStart.mode, 'skip');
-    assert.deepEqual(
-      quickStart.code
-        .split('\n')
-        .map((line) => line.replace(/\s+#.*$/, '').trim())
-        .filter(Boolean),
-      ['npm ci && npm start', 'npm test'],
-      'the quick start is exactly two commands',
-    );
-    assert.equal(blocks.filter((block) => block.mode === 'background').length, 1);
-    assert.ok(blocks.filter((block) => block.mode === 'run').length >= 4);
-  });
-
-  test('runs as written against a started server, and the listener verifies what arrives', async () => {
-    const blocks = walkthroughBlocks(readFileSync(README, 'utf8'));
-    const backgroundLog = join(scratch, 'listen.log');
-    const file = join(scratch, 'walkthrough.sh');
-    writeFileSync(file, script(blocks, backgroundLog, backgroundPid));
-    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        'bash',
-        [file],
-        { env: environment.env, cwd: ROOT, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-      );
-    });
-    assert.equal(result.code, 0, `the walkthrough failed:\n${result.stdout}\n${result.stderr}`);
-    assert.match(result.stdout, /"session_id"|"url"/, 'the widget session');
-    assert.match(result.stdout, /connected user \S+/);
-    assert.match(result.stdout, /"type":\s*"activity"|"data":/, 'the workouts in the response');
-
-    const listened = await until(
-      'the listener to print the test event and the workouts, verified',
-      () => {
-        const log = readFileSync(backgroundLog, 'utf8');
-        return /healthcheck {2}\S+ {2}verified/.test(log) && /activity {2}\S+ {2}verified/.test(log)
-          ? log
-          : '';
-      },
-      { show: () => readFileSync(backgroundLog, 'utf8') },
-    );
-    assert.doesNotMatch(listened, /NOT VERIFIED/);
-  });
+/** The tools the walkthrough's shell uses; a machine without one skips, saying which. */
+const missingTools = ['bash', 'curl', 'setsid', 'npx'].filter((tool) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    return false;
+  } catch {
+    return true;
+  }
 });
+
+describe(
+  'the README walkthrough',
+  { skip: missingTools.length ? `needs ${missingTools.join(', ')} on PATH` : false },
+  () => {
+    let environment: ChildEnvironment;
+    let server: RunningService;
+    let scratch: string;
+    let backgroundPid: string;
+    before(async () => {
+      scratch = mkdtempSync(join(tmpdir(), 'tributary-walkthrough-'));
+      backgroundPid = join(scratch, 'listen.pid');
+      // Embedded storage, as on a fresh clone (the walkthrough reads the sandbox credentials file).
+      environment = await childEnvironment({ DATABASE_URL: '', LOG_LEVEL: 'warn' });
+      delete environment.env.DATABASE_URL;
+      server = await startService(environment.env);
+    });
+    after(async () => {
+      const pid = existsSync(backgroundPid) ? Number(readFileSync(backgroundPid, 'utf8').trim() || 0) : 0;
+      if (pid > 0) {
+        try {
+          process.kill(-pid, 'SIGINT');
+        } catch {
+          // already gone
+        }
+      }
+      await server?.stop('SIGTERM');
+      await environment?.cleanup();
+      rmSync(scratch, { recursive: true, force: true });
+    });
+
+    test('the blocks are marked as the README says', () => {
+      const blocks = walkthroughBlocks(readFileSync(README, 'utf8'));
+      const quickStart = blocks[0]!;
+      assert.equal(quickStart.mode, 'skip');
+      assert.deepEqual(
+        quickStart.code
+          .split('\n')
+          .map((line) => line.replace(/\s+#.*$/, '').trim())
+          .filter(Boolean),
+        ['npm ci && npm start', 'npm test'],
+        'the quick start is exactly two commands',
+      );
+      assert.equal(blocks.filter((block) => block.mode === 'background').length, 1);
+      assert.ok(blocks.filter((block) => block.mode === 'run').length >= 4);
+    });
+
+    test('runs as written against a started server, and the listener verifies what arrives', async () => {
+      const blocks = walkthroughBlocks(readFileSync(README, 'utf8'));
+      const backgroundLog = join(scratch, 'listen.log');
+      const file = join(scratch, 'walkthrough.sh');
+      writeFileSync(file, script(blocks, backgroundLog, backgroundPid));
+      const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          'bash',
+          [file],
+          { env: environment.env, cwd: ROOT, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+        );
+      });
+      assert.equal(result.code, 0, `the walkthrough failed:\n${result.stdout}\n${result.stderr}`);
+      assert.match(result.stdout, /"session_id"|"url"/, 'the widget session');
+      assert.match(result.stdout, /connected user \S+/);
+      assert.match(result.stdout, /"type":\s*"activity"|"data":/, 'the workouts in the response');
+
+      const listened = await until(
+        'the listener to print the test event and the workouts, verified',
+        () => {
+          const log = readFileSync(backgroundLog, 'utf8');
+          return /healthcheck {2}\S+ {2}verified/.test(log) && /activity {2}\S+ {2}verified/.test(log)
+            ? log
+            : '';
+        },
+        { show: () => readFileSync(backgroundLog, 'utf8') },
+      );
+      assert.doesNotMatch(listened, /NOT VERIFIED/);
+    });
+  },
+);
