@@ -80,7 +80,7 @@ describe('tributary listen', () => {
       },
       { intervalMs: 20, show: () => output.stderr },
     );
-    return { output, exit, listenerUrl };
+    return { output, exit, listenerUrl: listenerUrl! };
   }
 
   test('receives the test event, verifies it and prints it as JSON; the old destination comes back', async () => {
