@@ -72,7 +72,7 @@ describe('dashboard finish', () => {
 
   test('an empty webhooks page says how to get events; filters that match none say so', async () => {
     const webhooks = visible((await empty.get('/dashboard/webhooks')).body);
-    assert.match(webhooks, /No events yet\. Set a destination URL above, then press  Send test event/);
+    assert.match(webhooks, /No events yet\. Set a destination URL above, then press {2}Send test event/);
     assert.match(webhooks, /npx tributary listen/);
     const filtered = visible((await busy.get('/dashboard/webhooks?type=no-such-type')).body);
     assert.match(filtered, /No events match these filters\./);
