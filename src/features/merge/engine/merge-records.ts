@@ -74,7 +74,9 @@ export function mergeRecords(
     const start = valueAt(candidate.item.record, 'metadata.start_time');
     if (typeof start !== 'string') continue;
     const day = start.slice(0, 10);
-    byDay.set(day, [...(byDay.get(day) ?? []), candidate]);
+    const group = byDay.get(day);
+    if (group) group.push(candidate);
+    else byDay.set(day, [candidate]);
   }
   return [...byDay.keys()].sort().map((day) => mergeDay(type, byDay.get(day)!, priorities));
 }
