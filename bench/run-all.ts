@@ -130,13 +130,15 @@ const rows: Row[] = [
   },
   {
     figure:
-      'one person, three sources, a year with samples merged (daily, sleep, activity): CPU, peak RSS; heap while merging each quarter alone',
+      'one person, three sources, a year with samples merged (daily, sleep, activity): CPU, peak RSS; heap while merging four-week parts (first, last, most)',
     goal: '< 1 s CPU, memory flat',
     bench: 'merge',
     value: (f) =>
       has(f, 'mergeYearCpuMs', 'mergeDayMeanCpuMs', 'mergePeakRssMb')
         ? `${fixed(f.mergeYearCpuMs!)} ms (${fixed(f.mergeDayMeanCpuMs!, 2)} ms a day), peak RSS ${mb('mergePeakRssMb')(f)}; ` +
-          [1, 2, 3, 4].map((quarter) => mb(`mergeQuarter${quarter}HeldHeapMb`)(f)).join(', ')
+          ['mergePartHeldFirstMb', 'mergePartHeldLastMb', 'mergePartHeldMaxMb']
+            .map((key) => mb(key)(f))
+            .join(', ')
         : '–',
   },
   {

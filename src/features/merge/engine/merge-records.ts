@@ -234,7 +234,12 @@ const CUMULATIVE_FIELDS: readonly CumulativeField[] = [
 /** Samples account for a total when they sum to it within this share (or one unit). */
 const SAMPLES_ACCOUNT_FOR = 0.01;
 
-type TimedValue = { startMs: number; endMs: number; value: number; offset: number; coarse?: boolean };
+/**
+ * A slice of a source's samples. `text` is the sample's own timestamp (its start, or its end for a
+ * running total): a piece taken whole keeps it as written, and a clipped one is written in its
+ * offset. Read only when needed: parsing offsets of a year of minute samples is not free.
+ */
+type TimedValue = { startMs: number; endMs: number; value: number; text: string; coarse?: boolean };
 
 /** A sample list as time slices: each sample over its timer duration, or until the next sample. */
 function slicesOfSamples(
@@ -252,7 +257,7 @@ function slicesOfSamples(
         ms,
         value,
         seconds: typeof seconds === 'number' && seconds > 0 ? seconds : null,
-        offset: offsetOfDateTime(text as string),
+        text: text as string,
       };
     })
     .filter((entry) => entry !== null)
@@ -264,15 +269,14 @@ function slicesOfSamples(
       const previous = timed[index - 1];
       const startMs = previous ? previous.ms : sample.seconds ? sample.ms - sample.seconds * 1000 : sample.ms;
       const value = sample.value - (previous?.value ?? 0);
-      if (value >= 0) slices.push({ startMs, endMs: sample.ms, value, offset: sample.offset });
+      if (value >= 0) slices.push({ startMs, endMs: sample.ms, value, text: sample.text });
       continue;
     }
     const next = timed[index + 1];
     const endMs = sample.seconds ? sample.ms + sample.seconds * 1000 : next ? next.ms : sample.ms;
     // A zero is a reading too: the device was counting and counted nothing, so no other source
     // fills that time.
-    if (sample.value >= 0)
-      slices.push({ startMs: sample.ms, endMs, value: sample.value, offset: sample.offset });
+    if (sample.value >= 0) slices.push({ startMs: sample.ms, endMs, value: sample.value, text: sample.text });
   }
   return slices;
 }
@@ -296,7 +300,7 @@ function slicesOf(record: Record<string, unknown>, field: CumulativeField): Time
   const startMs = msOf(start);
   const endMs = msOf(valueAt(record, 'metadata.end_time'));
   if (startMs === null || endMs === null) return [];
-  return [{ startMs, endMs, value: total, offset: offsetOfDateTime(start as string), coarse: true }];
+  return [{ startMs, endMs, value: total, text: start as string, coarse: true }];
 }
 
 const rounded = (value: number, whole: boolean) =>
@@ -324,11 +328,11 @@ function mergeCumulativeFields(
     }
     const order = rankBest(having, describeCandidate, 'cumulative', priorities);
     const sources = order.map((candidate) =>
-      slicesOf(candidate.item.record, field).map((slice): Slice<{ from: SourcedRecord; offset: number }> => ({
+      slicesOf(candidate.item.record, field).map((slice): Slice<{ from: SourcedRecord; text: string }> => ({
         startMs: slice.startMs,
         endMs: slice.endMs,
         value: slice.value,
-        item: { from: candidate.item, offset: slice.offset },
+        item: { from: candidate.item, text: slice.text },
         ...(slice.coarse ? { coarse: true } : {}),
       })),
     );
@@ -355,7 +359,9 @@ function mergeCumulativeFields(
 }
 
 /** The merged samples, in the model's shape: per slice, or a running total for distance. */
-function samplesOfPieces(pieces: readonly Piece<{ offset: number }>[], field: CumulativeField) {
+function samplesOfPieces(pieces: readonly Piece<{ text: string }>[], field: CumulativeField) {
+  const written = (piece: Piece<{ text: string }>, ms: number) =>
+    piece.fraction === 1 ? piece.item.text : formatDateTime(ms, offsetOfDateTime(piece.item.text));
   const samples = field.samples!;
   let running = 0;
   return pieces.map((piece) => {
@@ -363,13 +369,13 @@ function samplesOfPieces(pieces: readonly Piece<{ offset: number }>[], field: Cu
     if (samples.runningTotal) {
       running += piece.value;
       return {
-        timestamp: formatDateTime(piece.endMs, piece.item.offset),
+        timestamp: written(piece, piece.endMs),
         [samples.value]: rounded(running, false),
         timer_duration_seconds: seconds,
       };
     }
     return {
-      timestamp: formatDateTime(piece.startMs, piece.item.offset),
+      timestamp: written(piece, piece.startMs),
       [samples.value]: Math.round(piece.value * 100) / 100,
       timer_duration_seconds: seconds,
     };
