@@ -3,7 +3,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import { version } from '../core/version.ts';
 import type { App } from './app-type.ts';
 import { docsTheme } from './docs-theme.ts';
+import { codeSamplesFor, type Operation, sampleRequest } from './openapi-code-samples.ts';
+import { ensureExample, resolverFor } from './openapi-examples.ts';
 import { problemResponses, problemStatusesOf, ProblemSchema, successResponses } from './openapi-problems.ts';
+import { webhooksSection } from './openapi-webhooks.ts';
 
 type DocumentedSchema = {
   querystring?: unknown;
@@ -20,6 +23,39 @@ const declaresUserId = (schema: unknown) =>
   typeof schema.properties === 'object' &&
   schema.properties !== null &&
   'user_id' in schema.properties;
+
+type Document = {
+  paths?: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, unknown> };
+  webhooks?: Record<string, unknown>;
+};
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
+
+/**
+ * What the route schemas alone do not give the document: an example on every request body and
+ * success response, code samples on every operation, and the `webhooks` section. Run once per
+ * document (the plugin caches the result).
+ */
+function completeDocument(document: Document, publicUrl: string): Document {
+  const components = (document.components ??= {});
+  const { webhooks, schemas } = webhooksSection(components.schemas ?? {});
+  components.schemas = { ...components.schemas, ...schemas };
+  const resolve = resolverFor(components.schemas);
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!METHODS.has(method)) continue;
+      for (const media of Object.values(operation.requestBody?.content ?? {})) ensureExample(media, resolve);
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (!status.startsWith('2')) continue;
+        for (const media of Object.values(response.content ?? {})) ensureExample(media as object, resolve);
+      }
+      const request = sampleRequest(publicUrl, path, method, operation, components.schemas);
+      operation['x-codeSamples'] = codeSamplesFor(request);
+    }
+  }
+  return { ...document, webhooks };
+}
 
 /** OpenAPI 3.1 generated from the route schemas, and an interactive page at /docs. */
 export async function registerOpenApi(app: App, publicUrl: string) {
@@ -72,6 +108,8 @@ export async function registerOpenApi(app: App, publicUrl: string) {
       const documented = { ...own, response, ...(authenticated ? { security } : {}) };
       return { schema: documented as typeof schema, url };
     },
+    transformObject: (documented) =>
+      completeDocument(('openapiObject' in documented ? documented.openapiObject : {}) as Document, publicUrl) as never,
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
