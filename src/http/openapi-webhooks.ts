@@ -63,7 +63,12 @@ const header = (name: string, description: string, required = true, example?: st
 });
 
 const DELIVERY_HEADERS = [
-  header('webhook-id', 'The event id: the same on every retry; dedupe on it (and replay by it)', true, 'msg_2Lh9Xw1'),
+  header(
+    'webhook-id',
+    'The event id: the same on every retry; dedupe on it (and replay by it)',
+    true,
+    'msg_2Lh9Xw1',
+  ),
   header('webhook-timestamp', 'Unix seconds of this attempt', true, '1735732800'),
   header(
     'webhook-signature',
@@ -89,7 +94,11 @@ export function webhooksSection(components: Record<string, unknown>): {
   const shared = new Map<string, Json>();
   const webhooks: Record<string, unknown> = {};
   const entries = Object.entries(WEBHOOK_EVENT_GROUPS).flatMap(([tag, schemas]) =>
-    Object.entries(schemas).map(([type, schema]) => ({ tag, type, schema: toDocumentSchema(schema, shared) })),
+    Object.entries(schemas).map(([type, schema]) => ({
+      tag,
+      type,
+      schema: toDocumentSchema(schema, shared),
+    })),
   );
   const resolve = resolverFor({ ...components, ...Object.fromEntries(shared) });
   for (const { tag, type, schema } of entries) {
@@ -106,7 +115,8 @@ export function webhooksSection(components: Record<string, unknown>): {
         requestBody: { required: true, content: { 'application/json': media } },
         responses: {
           '200': {
-            description: 'Any 2xx within the timeout acknowledges the event; anything else is retried with backoff',
+            description:
+              'Any 2xx within the timeout acknowledges the event; anything else is retried with backoff',
           },
         },
       },

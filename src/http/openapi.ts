@@ -109,7 +109,10 @@ export async function registerOpenApi(app: App, publicUrl: string) {
       return { schema: documented as typeof schema, url };
     },
     transformObject: (documented) =>
-      completeDocument(('openapiObject' in documented ? documented.openapiObject : {}) as Document, publicUrl) as never,
+      completeDocument(
+        ('openapiObject' in documented ? documented.openapiObject : {}) as Document,
+        publicUrl,
+      ) as never,
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

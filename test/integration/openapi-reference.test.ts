@@ -83,7 +83,8 @@ describe('the API reference document', () => {
         }
         checked++;
         const validate = validator(...where, 'schema');
-        if (!validate(example.value)) invalid.push(`${label}: ${JSON.stringify(validate.errors).slice(0, 400)}`);
+        if (!validate(example.value))
+          invalid.push(`${label}: ${JSON.stringify(validate.errors).slice(0, 400)}`);
       }
     }
     assert.deepEqual(missing, [], 'without an example');
@@ -101,7 +102,11 @@ describe('the API reference document', () => {
       const name = `${method.toUpperCase()} ${path}`;
       assert.ok(curl && typescript, `${name}: ${JSON.stringify(samples)}`);
       const prefix = path.split('{')[0]!;
-      assert.match(curl.source, new RegExp(`^curl -sS -X ${method.toUpperCase()} 'http://127\\.0\\.0\\.1:8080`), name);
+      assert.match(
+        curl.source,
+        new RegExp(`^curl -sS -X ${method.toUpperCase()} 'http://127\\.0\\.0\\.1:8080`),
+        name,
+      );
       assert.ok(curl.source.includes(prefix), `${name}: ${curl.source}`);
       assert.ok(typescript.source.includes(`method: '${method.toUpperCase()}'`), name);
       assert.ok(typescript.source.includes(prefix), `${name}: ${typescript.source}`);
@@ -113,7 +118,8 @@ describe('the API reference document', () => {
   });
 
   test('the samples work as printed, against a real socket', async () => {
-    const address = (await service.app.listen({ host: '127.0.0.1', port: 0 })) && service.app.server.address();
+    const address =
+      (await service.app.listen({ host: '127.0.0.1', port: 0 })) && service.app.server.address();
     const origin = `http://127.0.0.1:${(address as AddressInfo).port}`;
     const samplesOf = (path: string, method: string) =>
       (document.paths[path]![method]!['x-codeSamples'] ?? []).map((sample) => ({
@@ -126,10 +132,19 @@ describe('the API reference document', () => {
       // A body-taking operation: the curl sample sets the webhook URL from its example body.
       const put = samplesOf('/v2/webhook', 'put');
       const curl = await run('bash', ['-c', put.find((sample) => sample.lang === 'Shell')!.source], { env });
-      assert.equal(JSON.parse(curl.stdout).url, (exampleOf(document.paths['/v2/webhook']!.put!.requestBody!.content['application/json']!)!.value as { url: string }).url);
+      assert.equal(
+        JSON.parse(curl.stdout).url,
+        (
+          exampleOf(document.paths['/v2/webhook']!.put!.requestBody!.content['application/json']!)!.value as {
+            url: string;
+          }
+        ).url,
+      );
       // The TypeScript sample of a read with a required query, run as a module by Node.
       const file = join(scratch, 'sample.ts');
-      const source = samplesOf('/v2/integrations/detailed', 'get').find((sample) => sample.lang === 'TypeScript')!.source;
+      const source = samplesOf('/v2/integrations/detailed', 'get').find(
+        (sample) => sample.lang === 'TypeScript',
+      )!.source;
       writeFileSync(file, `${source}\nconsole.log(JSON.stringify(result));\n`);
       const typescript = await run(process.execPath, [file], { env });
       assert.ok(Array.isArray(JSON.parse(typescript.stdout).providers), typescript.stdout.slice(0, 300));
@@ -141,7 +156,16 @@ describe('the API reference document', () => {
   test('the webhooks section names every event type the service builds, each with an example that fits', () => {
     const webhooks = document.webhooks ?? {};
     const built = eventTypesInSource();
-    for (const expected of ['planned_workout', 'athlete', 'large_request_sending', 'user_reauth', 'deauth', 'merged', 'healthcheck', 'lab_report.failed'])
+    for (const expected of [
+      'planned_workout',
+      'athlete',
+      'large_request_sending',
+      'user_reauth',
+      'deauth',
+      'merged',
+      'healthcheck',
+      'lab_report.failed',
+    ])
       assert.ok(built.has(expected), `the source scan finds ${expected}`);
     // plannedWorkout is the data type's name; its event is planned_workout.
     built.delete('plannedWorkout');
@@ -155,7 +179,15 @@ describe('the API reference document', () => {
       const media = entry.post.requestBody!.content['application/json']!;
       const example = exampleOf(media);
       assert.ok(example, `${type} has an example`);
-      const validate = validator('webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema');
+      const validate = validator(
+        'webhooks',
+        type,
+        'post',
+        'requestBody',
+        'content',
+        'application/json',
+        'schema',
+      );
       assert.ok(validate(example.value), `${type}: ${JSON.stringify(validate.errors)}`);
     }
   });

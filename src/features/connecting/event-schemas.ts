@@ -12,7 +12,11 @@ const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()
 const ReferenceId = Nullable('Your own id for the person, as given when connecting');
 const WidgetSessionId = Nullable('The widget session the user connected through, if any');
 
-const notice = (type: 'deauth' | 'access_revoked' | 'connection_error', status: string, description: string) =>
+const notice = (
+  type: 'deauth' | 'access_revoked' | 'connection_error',
+  status: string,
+  description: string,
+) =>
   Type.Object(
     {
       type: Type.Literal(type),
@@ -44,7 +48,9 @@ export const connectionEventSchemas: Record<ConnectionEvent['type'], TSchema> = 
     {
       type: Type.Literal('auth_cancelled'),
       status: Type.Literal('error'),
-      flow_id: Type.String({ description: 'The user_id authenticateUser (or the widget) gave for the attempt' }),
+      flow_id: Type.String({
+        description: 'The user_id authenticateUser (or the widget) gave for the attempt',
+      }),
       provider: Type.String(),
       message: Type.String(),
       reason: Type.String({ examples: ['access_denied'] }),
@@ -68,8 +74,16 @@ export const connectionEventSchemas: Record<ConnectionEvent['type'], TSchema> = 
       ],
     },
   ),
-  deauth: notice('deauth', 'success', 'The user was disconnected (through the API or at the provider); no more data follows.'),
-  access_revoked: notice('access_revoked', 'warning', 'The user revoked access at the provider; no more data follows.'),
+  deauth: notice(
+    'deauth',
+    'success',
+    'The user was disconnected (through the API or at the provider); no more data follows.',
+  ),
+  access_revoked: notice(
+    'access_revoked',
+    'warning',
+    'The user revoked access at the provider; no more data follows.',
+  ),
   connection_error: notice(
     'connection_error',
     'warning',

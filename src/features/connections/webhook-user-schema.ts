@@ -8,7 +8,10 @@ const WireTime = (description: string) =>
 
 export const WebhookUserSchema = Type.Object(
   {
-    user_id: Type.String({ description: 'The connection’s id', examples: ['8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41'] }),
+    user_id: Type.String({
+      description: 'The connection’s id',
+      examples: ['8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41'],
+    }),
     provider: Type.String({ description: 'Provider id, upper case', examples: ['GARMIN'] }),
     last_webhook_update: WireTime('When the provider last pushed data for this user'),
     scopes: Type.Union([Type.String({ examples: ['activity,sleep'] }), Type.Null()], {

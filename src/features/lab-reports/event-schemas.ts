@@ -42,8 +42,8 @@ export const labReportEventSchemas: Record<'lab_report.completed' | 'lab_report.
         reference_id: ReferenceId,
         error: Type.Object({
           code: Type.Union(
-            (['file_unreadable', 'extraction_failed', 'standardization_failed', 'internal'] as const).map((code) =>
-              Type.Literal(code),
+            (['file_unreadable', 'extraction_failed', 'standardization_failed', 'internal'] as const).map(
+              (code) => Type.Literal(code),
             ),
           ),
           message: Type.String(),

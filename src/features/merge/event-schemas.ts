@@ -25,7 +25,9 @@ export const mergeEventSchemas: Record<typeof MERGED_EVENT_TYPE, TSchema> = {
         ]),
       ),
       version: ModelVersionSchema,
-      reference: Type.Optional(Type.String({ description: 'The merged read that asked for it (to_webhook=true)' })),
+      reference: Type.Optional(
+        Type.String({ description: 'The merged read that asked for it (to_webhook=true)' }),
+      ),
     },
     {
       title: 'merged',

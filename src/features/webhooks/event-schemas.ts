@@ -9,7 +9,9 @@ export const webhookEventSchemas: Record<HealthcheckEvent['type'], TSchema> = {
       type: Type.Literal('healthcheck'),
       status: Type.Literal('success'),
       creation_timestamp: Type.String({ examples: ['2025-01-01T12:00:00.000000+00:00'] }),
-      trend_percentage: Type.Number({ description: 'Change in webhooks sent, last hour against the hour before' }),
+      trend_percentage: Type.Number({
+        description: 'Change in webhooks sent, last hour against the hour before',
+      }),
       sent_webhooks_last_hour: Type.Integer({ minimum: 0 }),
     },
     {

@@ -52,10 +52,15 @@ export const orderEventSchemas: Record<OrderWebhookEventType, TSchema> = {
           { additionalProperties: false },
         ),
         escalation_level: Type.Optional(literals(ESCALATION_LEVELS, 'Only on results.escalation_raised')),
-        acknowledgment_due_by: Type.Optional(Type.String({ description: 'Only on results.escalation_raised' })),
+        acknowledgment_due_by: Type.Optional(
+          Type.String({ description: 'Only on results.escalation_raised' }),
+        ),
         failure_cause: Type.Optional(Type.String({ description: 'Only on results.sample_rejected' })),
       }),
     },
-    { title: 'order_item.results_status_change', description: 'An order item’s results moved to a new status.' },
+    {
+      title: 'order_item.results_status_change',
+      description: 'An order item’s results moved to a new status.',
+    },
   ),
 };
