@@ -23,8 +23,23 @@ const STRING_FORMATS: Record<string, string> = {
   hostname: 'example.com',
 };
 
-/** An identifier-like name (`user_id`, `orderID`) gets an id-looking value rather than "string". */
-const looksLikeId = (name: string | undefined) => name !== undefined && /(^id$|_id$|Id$|ID$)/.test(name);
+/**
+ * A plain string field gets a value its name suggests rather than "string": times look like
+ * the wire's timestamps, ids like ids. Only names, never a route: nothing here knows an operation.
+ */
+const BY_NAME: [RegExp, string][] = [
+  [/^reference_id$/, 'your-user-42'],
+  [/(^|_)(url|uri)$/i, 'https://example.com/webhook'],
+  [/^provider$/, 'GARMIN'],
+  [/(^id$|_id$|Id$|ID$)/, '8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41'],
+  [/(_at|_time|timestamp|_by)$/, '2025-01-01T12:00:00.000000+00:00'],
+  [/(^|_)date$/, '2025-01-01'],
+  [/email/, 'person@example.com'],
+  [/phone/, '+14155550100'],
+  [/(^|_)name$/, 'Alex'],
+];
+const byName = (name: string | undefined) =>
+  name === undefined ? undefined : BY_NAME.find(([pattern]) => pattern.test(name))?.[1];
 
 /** The schema's own example, if it states one (`example`, `examples[0]`, `const`). */
 export function declaredExample(schema: Schema): { value: unknown } | undefined {
@@ -115,7 +130,7 @@ function numberFor(schema: Schema): number {
 function stringFor(schema: Schema, name: string | undefined): string {
   const format = typeof schema.format === 'string' ? STRING_FORMATS[schema.format] : undefined;
   if (format) return format;
-  const base = looksLikeId(name) ? STRING_FORMATS.uuid! : 'string';
+  const base = byName(name) ?? 'string';
   const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
   const padded = base.length < min ? base.padEnd(min, 'x') : base;

@@ -114,6 +114,10 @@ describe('the API reference document', () => {
         assert.match(curl.source, / -d '/, `${name} sends its body`);
         assert.match(typescript.source, /body: JSON\.stringify\(/, `${name} sends its body`);
       }
+      if (operation.requestBody?.content['multipart/form-data']) {
+        assert.match(curl.source, / -F 'file=@/, `${name} sends its file`);
+        assert.match(typescript.source, /body: form,/, `${name} sends its file`);
+      }
     }
   });
 
@@ -126,21 +130,26 @@ describe('the API reference document', () => {
         ...sample,
         source: sample.source.replaceAll('http://127.0.0.1:8080', origin),
       }));
+    const shell = (path: string, method: string) =>
+      samplesOf(path, method).find((sample) => sample.lang === 'Shell')!.source;
+    const typescriptOf = (path: string, method: string) =>
+      samplesOf(path, method).find((sample) => sample.lang === 'TypeScript')!.source;
     const env = { ...process.env, DEV: developer.devId, KEY: developer.apiKey };
     const scratch = mkdtempSync(join(tmpdir(), 'apidocs-samples-'));
     try {
-      // A body-taking operation: the curl sample sets the webhook URL from its example body.
-      const put = samplesOf('/v2/webhook', 'put');
-      const curl = await run('bash', ['-c', put.find((sample) => sample.lang === 'Shell')!.source], { env });
-      assert.equal(
-        JSON.parse(curl.stdout).url,
-        (
-          exampleOf(document.paths['/v2/webhook']!.put!.requestBody!.content['application/json']!)!.value as {
-            url: string;
-          }
-        ).url,
+      // A body-taking operation: the curl sample sets the webhook URL its example body gives.
+      const example = exampleOf(
+        document.paths['/v2/webhook']!.put!.requestBody!.content['application/json']!,
       );
-      // The TypeScript sample of a read with a required query, run as a module by Node.
+      const url = (example?.value as { url?: unknown } | undefined)?.url;
+      assert.equal(typeof url, 'string', 'the example body gives a url');
+      const curl = await run('bash', ['-c', shell('/v2/webhook', 'put')], { env });
+      assert.equal(JSON.parse(curl.stdout).url, url);
+      // An upload: the multipart curl sample sends the file it names (here, a PDF by its content).
+      writeFileSync(join(scratch, 'report.pdf'), '%PDF-1.7\n%sample\n');
+      const uploaded = await run('bash', ['-c', shell('/v2/lab-reports', 'post')], { env, cwd: scratch });
+      assert.equal(JSON.parse(uploaded.stdout).current_status, 'processing', uploaded.stdout);
+      // The TypeScript sample of a read with a query, run as a module by Node.
       const file = join(scratch, 'sample.ts');
       const source = samplesOf('/v2/integrations/detailed', 'get').find(
         (sample) => sample.lang === 'TypeScript',
@@ -148,6 +157,14 @@ describe('the API reference document', () => {
       writeFileSync(file, `${source}\nconsole.log(JSON.stringify(result));\n`);
       const typescript = await run(process.execPath, [file], { env });
       assert.ok(Array.isArray(JSON.parse(typescript.stdout).providers), typescript.stdout.slice(0, 300));
+      // The TypeScript upload sample (FormData from the file it names).
+      const uploadScript = join(scratch, 'upload.ts');
+      writeFileSync(
+        uploadScript,
+        `${typescriptOf('/v2/lab-reports', 'post')}\nconsole.log(JSON.stringify(result));\n`,
+      );
+      const viaFetch = await run(process.execPath, [uploadScript], { env, cwd: scratch });
+      assert.equal(JSON.parse(viaFetch.stdout).current_status, 'processing', viaFetch.stdout);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

@@ -8,15 +8,28 @@ export const AuthenticateUserQuery = Type.Object({
   ),
 });
 
-export const AuthenticateUserBody = Type.Object({
-  resource: Type.Optional(Type.String()),
-  reference_id: Type.Optional(NullableString({ maxLength: 255 })),
-  language: Type.Optional(
-    NullableString({ description: 'en, de, fr, es, it, nl, pt or ja; others fall back to en' }),
-  ),
-  auth_success_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
-  auth_failure_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
-});
+export const AuthenticateUserBody = Type.Object(
+  {
+    resource: Type.Optional(Type.String()),
+    reference_id: Type.Optional(NullableString({ maxLength: 255 })),
+    language: Type.Optional(
+      NullableString({ description: 'en, de, fr, es, it, nl, pt or ja; others fall back to en' }),
+    ),
+    auth_success_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
+    auth_failure_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
+  },
+  {
+    examples: [
+      {
+        resource: 'GARMIN',
+        reference_id: 'your-user-42',
+        language: 'en',
+        auth_success_redirect_url: 'https://app.example.com/connected',
+        auth_failure_redirect_url: 'https://app.example.com/connect-failed',
+      },
+    ],
+  },
+);
 
 export const AuthenticateUserResponse = Type.Object({
   status: Type.Literal('success'),

@@ -53,7 +53,7 @@ export const PutDestinationBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ url: 'https://example.com/webhook', enabled: true }] },
 );
 
 export const PutDestinationResponse = Type.Object({

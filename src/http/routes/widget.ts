@@ -13,20 +13,33 @@ import { AppError } from '../../core/errors.ts';
 
 const NullableString = (options: TStringOptions = {}) => Type.Union([Type.String(options), Type.Null()]);
 
-const WidgetSessionBody = Type.Object({
-  providers: Type.Optional(
-    Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()], {
-      description:
-        'Comma-separated provider ids to offer (default: the selection on the dashboard’s Providers page, else every provider enabled for you)',
-    }),
-  ),
-  language: Type.Optional(
-    NullableString({ description: 'en, de, fr, es, it, nl, pt or ja; others fall back to en' }),
-  ),
-  reference_id: Type.Optional(NullableString({ maxLength: 255 })),
-  auth_success_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
-  auth_failure_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
-});
+const WidgetSessionBody = Type.Object(
+  {
+    providers: Type.Optional(
+      Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()], {
+        description:
+          'Comma-separated provider ids to offer (default: the selection on the dashboard’s Providers page, else every provider enabled for you)',
+      }),
+    ),
+    language: Type.Optional(
+      NullableString({ description: 'en, de, fr, es, it, nl, pt or ja; others fall back to en' }),
+    ),
+    reference_id: Type.Optional(NullableString({ maxLength: 255 })),
+    auth_success_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
+    auth_failure_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
+  },
+  {
+    examples: [
+      {
+        providers: 'GARMIN,OURA,WITHINGS',
+        language: 'en',
+        reference_id: 'your-user-42',
+        auth_success_redirect_url: 'https://app.example.com/connected',
+        auth_failure_redirect_url: 'https://app.example.com/connect-failed',
+      },
+    ],
+  },
+);
 
 const WidgetSessionResponse = Type.Object({
   session_id: Type.String(),
