@@ -29,14 +29,16 @@ const STRING_FORMATS: Record<string, string> = {
  */
 const BY_NAME: [RegExp, string][] = [
   [/^reference_id$/, 'your-user-42'],
-  [/(^|_)(url|uri)$/i, 'https://example.com/webhook'],
+  [/^(url|webhook_url)$/, 'https://example.com/webhook'],
+  [/(^|_)(url|uri)$/i, 'https://example.com/link'],
   [/^provider$/, 'GARMIN'],
   [/(^id$|_id$|Id$|ID$)/, '8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41'],
   [/(_at|_time|timestamp|_by)$/, '2025-01-01T12:00:00.000000+00:00'],
   [/(^|_)date$/, '2025-01-01'],
   [/email/, 'person@example.com'],
   [/phone/, '+14155550100'],
-  [/(^|_)name$/, 'Alex'],
+  [/^first_name$/, 'Ada'],
+  [/^last_name$/, 'Lovelace'],
 ];
 const byName = (name: string | undefined) =>
   name === undefined ? undefined : BY_NAME.find(([pattern]) => pattern.test(name))?.[1];
