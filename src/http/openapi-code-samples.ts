@@ -22,6 +22,7 @@ export type Operation = {
   responses?: Record<string, { content?: Record<string, unknown> }>;
   security?: Record<string, unknown>[];
   'x-codeSamples'?: CodeSample[];
+  description?: string;
 };
 
 export type CodeSample = { lang: string; label: string; source: string };
@@ -188,4 +189,13 @@ export function codeSamplesFor(request: Request): CodeSample[] {
     { lang: 'Shell', label: 'curl', source: curlSample(request) },
     { lang: 'TypeScript', label: 'TypeScript (fetch)', source: typescriptSample(request) },
   ];
+}
+
+const FENCES: Record<string, string> = { Shell: 'sh', TypeScript: 'ts' };
+
+/** The samples as Markdown, for renderers that show the description but not x-codeSamples. */
+export function samplesMarkdown(samples: readonly CodeSample[]): string {
+  return samples
+    .map((sample) => `**${sample.label}**\n\n\`\`\`${FENCES[sample.lang] ?? ''}\n${sample.source}\n\`\`\``)
+    .join('\n\n');
 }

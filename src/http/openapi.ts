@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { version } from '../core/version.ts';
 import type { App } from './app-type.ts';
 import { docsTheme } from './docs-theme.ts';
-import { codeSamplesFor, type Operation, sampleRequest } from './openapi-code-samples.ts';
+import { codeSamplesFor, type Operation, sampleRequest, samplesMarkdown } from './openapi-code-samples.ts';
 import { ensureExample, resolverFor } from './openapi-examples.ts';
 import { problemResponses, problemStatusesOf, ProblemSchema, successResponses } from './openapi-problems.ts';
 import { webhooksSection } from './openapi-webhooks.ts';
@@ -84,7 +84,10 @@ function completeDocument(document: Document, publicUrl: string): Document {
         for (const media of Object.values(response.content ?? {})) ensureExample(media as object, resolve);
       }
       const request = sampleRequest(publicUrl, path, method, operation, components.schemas, schemes);
-      operation['x-codeSamples'] = codeSamplesFor(request);
+      const samples = codeSamplesFor(request);
+      operation['x-codeSamples'] = samples;
+      // Swagger UI (our /docs page) does not render x-codeSamples: the description carries them too.
+      operation.description = [operation.description, samplesMarkdown(samples)].filter(Boolean).join('\n\n');
     }
   }
   return { ...document, webhooks };

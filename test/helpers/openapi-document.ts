@@ -10,6 +10,7 @@ export type Document = {
 export type Media = { schema?: unknown; example?: unknown; examples?: Record<string, { value: unknown }> };
 export type Operation = {
   operationId?: string;
+  description?: string;
   requestBody?: { content: Record<string, Media> };
   responses: Record<string, { content?: Record<string, Media> }>;
   'x-codeSamples'?: { lang: string; label: string; source: string }[];

@@ -109,6 +109,12 @@ describe('the API reference document', () => {
       );
       assert.ok(curl.source.includes(prefix), `${name}: ${curl.source}`);
       assert.ok(typescript.source.includes(`method: '${method.toUpperCase()}'`), name);
+      // Swagger UI shows the description, not x-codeSamples: both samples are in it too.
+      assert.ok(operation.description?.includes(curl.source), `${name}: curl sample in the description`);
+      assert.ok(
+        operation.description?.includes(typescript.source),
+        `${name}: TypeScript sample in the description`,
+      );
       assert.ok(typescript.source.includes(prefix), `${name}: ${typescript.source}`);
       if (operation.requestBody?.content['application/json']) {
         assert.match(curl.source, / -d '/, `${name} sends its body`);
