@@ -18,7 +18,7 @@ export const WEBHOOK_EVENT_GROUPS: Record<string, Record<string, TSchema>> = {
   'Connection events': connectionEventSchemas,
   'Data events': dataEventSchemas,
   'Merged view events': mergeEventSchemas,
-  'Webhook events': webhookEventSchemas,
+  'Healthcheck event': webhookEventSchemas,
   'Order events': orderEventSchemas,
   'Lab report events': labReportEventSchemas,
 };
@@ -67,7 +67,7 @@ const DELIVERY_HEADERS = [
     'webhook-id',
     'The event id: the same on every retry; dedupe on it (and replay by it)',
     true,
-    'msg_2Lh9Xw1',
+    'evt_9f2c41d07b3e8a56c1d2e3f4',
   ),
   header('webhook-timestamp', 'Unix seconds of this attempt', true, '1735732800'),
   header(

@@ -4,7 +4,10 @@ import Type, { type TSchema } from 'typebox';
 import { Result, Unmatched } from './schemas.ts';
 
 const Identity = {
-  event_id: Type.String({ description: 'The webhook event’s id (the webhook-id header), what replay takes' }),
+  event_id: Type.String({
+    description: 'The webhook event’s id (the webhook-id header), what replay takes',
+    examples: ['evt_4a2b8c1d-3f9e-4b7a-9c2d-1e5f6a7b8c9d'],
+  }),
   occurred_at: Type.String(),
   upload_id: Type.String({ description: 'The id the upload answered with' }),
 };
