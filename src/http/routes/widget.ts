@@ -43,7 +43,10 @@ const WidgetSessionBody = Type.Object(
 
 const WidgetSessionResponse = Type.Object({
   session_id: Type.String(),
-  url: Type.String({ description: 'The hosted widget; open it in the end user’s browser' }),
+  url: Type.String({
+    description: 'The hosted widget; open it in the end user’s browser',
+    examples: ['http://127.0.0.1:8080/widget/session/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41'],
+  }),
   status: Type.Literal('success'),
   expires_in: Type.Integer({ description: 'Seconds until the widget URL stops working' }),
 });
