@@ -3,14 +3,49 @@ import swaggerUi from '@fastify/swagger-ui';
 import { version } from '../core/version.ts';
 import type { App } from './app-type.ts';
 import { docsTheme } from './docs-theme.ts';
+import { codeSamplesFor, type Operation, sampleRequest, samplesMarkdown } from './openapi-code-samples.ts';
+import { ensureExample, resolverFor } from './openapi-examples.ts';
 import { problemResponses, problemStatusesOf, ProblemSchema, successResponses } from './openapi-problems.ts';
+import { webhooksSection } from './openapi-webhooks.ts';
+
+/**
+ * A route that reads a file upload (multipart) itself, so its body has no schema to validate:
+ * documented as multipart/form-data with the file part (an example file name) and its text fields.
+ */
+export type UploadDoc = { file: string; example: string; fields?: Record<string, string> };
+
+declare module 'fastify' {
+  interface FastifySchema {
+    'x-upload'?: UploadDoc;
+  }
+}
 
 type DocumentedSchema = {
   querystring?: unknown;
   body?: unknown;
   tags?: string[];
   response?: Record<string, unknown>;
+  security?: unknown;
+  'x-upload'?: UploadDoc;
 };
+
+/** The documented (never validated) multipart body of an upload route. */
+const uploadBody = (upload: UploadDoc) => ({
+  body: {
+    type: 'object',
+    required: ['file'],
+    properties: {
+      file: { type: 'string', format: 'binary', description: upload.file, examples: [upload.example] },
+      ...Object.fromEntries(
+        Object.entries(upload.fields ?? {}).map(([name, description]) => [
+          name,
+          { type: 'string', description },
+        ]),
+      ),
+    },
+  },
+  consumes: ['multipart/form-data'],
+});
 
 /** True when the (TypeBox / JSON) schema declares a `user_id` property. */
 const declaresUserId = (schema: unknown) =>
@@ -20,6 +55,43 @@ const declaresUserId = (schema: unknown) =>
   typeof schema.properties === 'object' &&
   schema.properties !== null &&
   'user_id' in schema.properties;
+
+type Document = {
+  paths?: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown> };
+  webhooks?: Record<string, unknown>;
+};
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
+
+/**
+ * What the route schemas alone do not give the document: an example on every request body and
+ * success response, code samples on every operation, and the `webhooks` section. Run once per
+ * document (the plugin caches the result).
+ */
+function completeDocument(document: Document, publicUrl: string): Document {
+  const components = (document.components ??= {});
+  const { webhooks, schemas } = webhooksSection(components.schemas ?? {});
+  components.schemas = { ...components.schemas, ...schemas };
+  const resolve = resolverFor(components.schemas);
+  const schemes = (components.securitySchemes ?? {}) as Record<string, object>;
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!METHODS.has(method)) continue;
+      for (const media of Object.values(operation.requestBody?.content ?? {})) ensureExample(media, resolve);
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (!status.startsWith('2')) continue;
+        for (const media of Object.values(response.content ?? {})) ensureExample(media as object, resolve);
+      }
+      const request = sampleRequest(publicUrl, path, method, operation, components.schemas, schemes);
+      const samples = codeSamplesFor(request);
+      operation['x-codeSamples'] = samples;
+      // Swagger UI (our /docs page) does not render x-codeSamples: the description carries them too.
+      operation.description = [operation.description, samplesMarkdown(samples)].filter(Boolean).join('\n\n');
+    }
+  }
+  return { ...document, webhooks };
+}
 
 /** OpenAPI 3.1 generated from the route schemas, and an interactive page at /docs. */
 export async function registerOpenApi(app: App, publicUrl: string) {
@@ -45,6 +117,11 @@ export async function registerOpenApi(app: App, publicUrl: string) {
           devId: { type: 'apiKey', in: 'header', name: 'dev-id' },
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
           basic: { type: 'http', scheme: 'basic', description: 'Order API only: base64(dev-id:api-key)' },
+          uploadToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Mobile uploads only: the upload_token /v2/sdk/connect answered with',
+          },
         },
       },
     },
@@ -69,9 +146,20 @@ export async function registerOpenApi(app: App, publicUrl: string) {
       };
       const security: Record<string, string[]>[] = [{ devId: [], apiKey: [] }];
       if (auth === 'developer-or-basic') security.push({ basic: [] });
-      const documented = { ...own, response, ...(authenticated ? { security } : {}) };
+      const { 'x-upload': upload, ...rest } = own;
+      const documented = {
+        ...rest,
+        ...(upload ? uploadBody(upload) : {}),
+        response,
+        ...(authenticated ? { security } : {}),
+      };
       return { schema: documented as typeof schema, url };
     },
+    transformObject: (documented) =>
+      completeDocument(
+        ('openapiObject' in documented ? documented.openapiObject : {}) as Document,
+        publicUrl,
+      ) as never,
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

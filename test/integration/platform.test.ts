@@ -90,7 +90,12 @@ describe('platform', () => {
     );
     assert.equal(document.info.title, 'Tributary API');
     assert.ok(document.paths['/health']);
-    assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['apiKey', 'basic', 'devId']);
+    assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), [
+      'apiKey',
+      'basic',
+      'devId',
+      'uploadToken',
+    ]);
     const docs = await service.app.inject({ method: 'GET', url: '/docs/' });
     assert.equal(docs.statusCode, 200);
     assert.match(docs.body, /swagger-ui/i);

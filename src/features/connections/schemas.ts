@@ -26,7 +26,12 @@ const DetailedUser = Type.Object({
 });
 
 export const UserInfoQuery = Type.Object({
-  user_id: Type.Optional(Type.String({ description: 'UUID; takes precedence over reference_id' })),
+  user_id: Type.Optional(
+    Type.String({
+      description: 'UUID; takes precedence over reference_id',
+      examples: ['8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41'],
+    }),
+  ),
   reference_id: Type.Optional(
     Type.String({ description: 'Returns every user with this reference, as an array' }),
   ),
@@ -65,6 +70,7 @@ export const SubscriptionsResponse = Type.Union([
 export const BulkUserInfoBody = Type.Array(Type.String(), {
   maxItems: BULK_MAX_USERS,
   description: `User ids (at most ${BULK_MAX_USERS}); ids that are unknown are left out of the answer`,
+  examples: [['8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41', '0b6f3e1a-7c2d-4f59-8e3a-5d1c9b2a7e64']],
 });
 
 export const BulkUserInfoResponse = Type.Array(User);
@@ -76,7 +82,7 @@ export const UpdateUserBody = Type.Object(
     reference_id: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
     active: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ reference_id: 'your-user-42', active: true }] },
 );
 
 export const UpdateUserResponse = Type.Object({ status: Type.Literal('success'), user: User });

@@ -28,7 +28,7 @@ export const ListQuery = Type.Object({
 });
 
 export const SessionParams = Type.Object({
-  session_id: Type.String({ maxLength: 32, description: 'The session id (an integer)' }),
+  session_id: Type.String({ maxLength: 32, description: 'The session id (an integer)', examples: ['7301'] }),
 });
 
 export const FileQuery = Type.Object({

@@ -1,23 +1,35 @@
 import Type from 'typebox';
 
-export const SdkConnectBody = Type.Object({
-  token: Type.String({
-    minLength: 1,
-    maxLength: 200,
-    description: 'The single-use token from /v2/auth/generateAuthToken',
-  }),
-  resource: Type.String({ description: 'APPLE, HEALTH_CONNECT or SAMSUNG' }),
-  reference_id: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
-  device: Type.Optional(
-    Type.Union([
-      Type.Object(
-        {},
-        { additionalProperties: true, description: 'What the app knows of the device (model, OS)' },
-      ),
-      Type.Null(),
-    ]),
-  ),
-});
+export const SdkConnectBody = Type.Object(
+  {
+    token: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'The single-use token from /v2/auth/generateAuthToken',
+    }),
+    resource: Type.String({ description: 'APPLE, HEALTH_CONNECT or SAMSUNG' }),
+    reference_id: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+    device: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {},
+          { additionalProperties: true, description: 'What the app knows of the device (model, OS)' },
+        ),
+        Type.Null(),
+      ]),
+    ),
+  },
+  {
+    examples: [
+      {
+        token: '3f1c9a7e5b2d4c8e9a1b6d0f7e2c4a8b',
+        resource: 'APPLE',
+        reference_id: 'your-user-42',
+        device: { model: 'iPhone15,2', os: 'iOS 18.1' },
+      },
+    ],
+  },
+);
 
 export const SdkConnectResponse = Type.Object({
   status: Type.Literal('success'),
@@ -41,6 +53,23 @@ export const SdkUploadBody = Type.Object(
     description:
       'The platform’s own records (docs/mobile.md#the-upload-format): HealthKit export attributes for APPLE, ' +
       'Health Connect record JSON for HEALTH_CONNECT and SAMSUNG; deletions are record ids.',
+    examples: [
+      {
+        platform: 'APPLE',
+        records: [
+          {
+            uuid: '5E4C2B0A-9D1F-4B7A-8C3E-2F6D1A9B7C40',
+            type: 'HKQuantityTypeIdentifierStepCount',
+            sourceName: 'Ann’s Apple Watch',
+            unit: 'count',
+            value: 1520,
+            startDate: '2025-01-01 08:00:00 +0000',
+            endDate: '2025-01-01 09:00:00 +0000',
+          },
+        ],
+        deletions: [],
+      },
+    ],
   },
 );
 
@@ -65,7 +94,9 @@ export const SdkUploadAccepted = Type.Object({
   rejected_count: Type.Integer({ description: 'How many records were refused' }),
 });
 
-export const ImportParams = Type.Object({ format: Type.String({ description: 'apple-health' }) });
+export const ImportParams = Type.Object({
+  format: Type.String({ description: 'apple-health', examples: ['apple-health'] }),
+});
 export const ImportQuery = Type.Object({
   user_id: Type.Optional(Type.String()),
   reference_id: Type.Optional(Type.String({ maxLength: 255 })),

@@ -69,11 +69,14 @@ export const ShowAllQuery = Type.Object({
 export const ProductTypeParams = Type.Object({ productTypeId: Type.Integer({ minimum: 1 }) });
 export const ProductParams = Type.Object({ productId: Type.Integer({ minimum: 1 }) });
 
-export const SelectionBody = Type.Object({
-  product_ids: Type.Array(Type.String(), {
-    maxItems: 1000,
-    description:
-      'A full-set write: every product not listed is disabled. Unknown ids reject the whole write (400).',
-  }),
-});
+export const SelectionBody = Type.Object(
+  {
+    product_ids: Type.Array(Type.String(), {
+      maxItems: 1000,
+      description:
+        'A full-set write: every product not listed is disabled. Unknown ids reject the whole write (400).',
+    }),
+  },
+  { examples: [{ product_ids: ['101', '102'] }] },
+);
 export const SelectionResponse = Type.Object({ enabled_count: Type.Integer() });

@@ -12,15 +12,18 @@ export const ClientResponse = Type.Object(
   { title: 'ClientResponse' },
 );
 
-export const UpdateWebhookUrlBody = Type.Object({
-  webhook_url: Type.Optional(
-    Type.String({
-      maxLength: 2048,
-      description:
-        'The destination for every webhook of this dev-id; "" switches it off. Production: https only, no private addresses',
-    }),
-  ),
-});
+export const UpdateWebhookUrlBody = Type.Object(
+  {
+    webhook_url: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description:
+          'The destination for every webhook of this dev-id; "" switches it off. Production: https only, no private addresses',
+      }),
+    ),
+  },
+  { examples: [{ webhook_url: 'https://example.com/webhook' }] },
+);
 
 export const OverviewQuery = Type.Object({
   since: Type.Optional(Type.String({ description: 'RFC 3339; default: until minus 7 days' })),

@@ -9,6 +9,13 @@ export const ActivationBody = Type.Unknown({
     'supplier_kit_id (the kit id), collection_date? (RFC 3339), address (AddressDTO, required), recipient? ' +
     '{first_name?, last_name?, email, date_of_birth, gender_at_birth, phone_number}: the test taker, when not the ' +
     'order recipient. Invalid fields: 400 with invalid_fields.',
+  examples: [
+    {
+      supplier_kit_id: 'KIT-4Q7Z2M',
+      collection_date: '2025-01-02T08:30:00Z',
+      address: { address_line_1: '1 Main St', city: 'Springfield', postal_code: '62701', country_code: 'US' },
+    },
+  ],
 });
 export const ActivationResponse = Type.Object({
   kit_id: Type.String(),
@@ -43,10 +50,16 @@ export const ResultListResponse = Type.Object({
 });
 
 export const ResultParams = Type.Object({
-  orderItemID: Type.String({ description: 'Order item id (numeric string)' }),
+  orderItemID: Type.String({
+    description: 'Order item id (numeric string)',
+    examples: ['1893462851473129473'],
+  }),
 });
 export const TestTakerQuery = Type.Object({
-  test_taker_id: Type.String({ description: 'Required: the id created at kit activation' }),
+  test_taker_id: Type.String({
+    description: 'Required: the id created at kit activation',
+    examples: ['1893462851473129480'],
+  }),
 });
 
 export const ResultsBundle = Type.Object(

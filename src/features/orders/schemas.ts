@@ -55,7 +55,11 @@ const labFields = {
 const ConfirmedLab = Type.Object(labFields, { title: 'ConfirmedLab' });
 
 export const LabsQuery = Type.Object({
-  zip_code: Type.String({ description: '5-digit US ZIP, optionally with its 4-digit suffix', maxLength: 10 }),
+  zip_code: Type.String({
+    description: '5-digit US ZIP, optionally with its 4-digit suffix',
+    maxLength: 10,
+    examples: ['62701'],
+  }),
 });
 
 export const LabsResponse = Type.Object({
@@ -191,7 +195,7 @@ export const OrderResponse = Type.Object(
 );
 
 export const OrderParams = Type.Object({
-  orderID: Type.String({ description: 'Order id (numeric string)' }),
+  orderID: Type.String({ description: 'Order id (numeric string)', examples: ['1893462851473129472'] }),
 });
 
 export const OrderListQuery = Type.Object({
@@ -236,12 +240,15 @@ export const OrderListResponse = Type.Object({
   next_cursor: Type.Optional(Type.String({ description: 'Absent on the last page' })),
 });
 
-export const SimulateBody = Type.Object({
-  event: Type.String({
-    description: `Order events: ${ORDER_EVENTS.join(', ')}. Results events: ${RESULTS_EVENTS.join(', ')}.`,
-  }),
-  order_item_id: Type.Optional(
-    Type.String({ description: 'Narrows a results event to one item (default: every item)' }),
-  ),
-});
+export const SimulateBody = Type.Object(
+  {
+    event: Type.String({
+      description: `Order events: ${ORDER_EVENTS.join(', ')}. Results events: ${RESULTS_EVENTS.join(', ')}.`,
+    }),
+    order_item_id: Type.Optional(
+      Type.String({ description: 'Narrows a results event to one item (default: every item)' }),
+    ),
+  },
+  { examples: [{ event: 'payment_complete' }] },
+);
 export const SimulateResponse = Type.Object({ order_id: Type.String(), applied_event: Type.String() });

@@ -53,7 +53,7 @@ export const PutDestinationBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ url: 'https://example.com/webhook', enabled: true }] },
 );
 
 export const PutDestinationResponse = Type.Object({
@@ -62,7 +62,10 @@ export const PutDestinationResponse = Type.Object({
 });
 
 export const RotatedSecret = Type.Object({
-  secret: Type.String({ description: 'The new signing secret (whsec_…); shown only this once' }),
+  secret: Type.String({
+    description: 'The new signing secret (whsec_…); shown only this once',
+    examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+  }),
   previous_secret_expires_at: Type.String({
     description: 'The previous secret signs alongside the new one until then',
   }),

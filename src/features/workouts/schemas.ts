@@ -14,11 +14,11 @@ export { WorkoutTemplate };
 
 export const TemplateCreated = Type.Object({
   status: Type.Literal('success'),
-  workout_id: Type.String({ description: 'Id of the stored template' }),
+  workout_id: Type.String({ description: 'Id of the stored template', examples: ['42'] }),
 });
 
 export const TemplateParams = Type.Object({
-  workout_id: Type.String({ description: 'Template id (an integer)' }),
+  workout_id: Type.String({ description: 'Template id (an integer)', examples: ['42'] }),
 });
 
 export const TemplatePartlyDeleted = Type.Object(
@@ -59,7 +59,7 @@ export const PlannedListQuery = Type.Object({
 });
 
 export const PlannedParams = Type.Object({
-  planned_workout_id: Type.String({ description: 'Planned workout id (an integer)' }),
+  planned_workout_id: Type.String({ description: 'Planned workout id (an integer)', examples: ['17'] }),
 });
 
 export const RescheduleBody = Type.Object({ planned_date: Day('the new scheduled date') });
@@ -78,14 +78,42 @@ export const PlannedWorkoutSummary = Type.Object(
 
 // --- The older contract: POST / DELETE /v2/plannedWorkout --------------------------------------
 
-export const PlannedWorkoutCreateBody = Type.Object({
-  data: Type.Array(Type.Ref('PlannedWorkoutDetails'), {
-    minItems: 1,
-    maxItems: 100,
-    description:
-      'Workouts to plan at the provider (without a template); any metadata.id is replaced by the id the provider assigns',
-  }),
-});
+export const PlannedWorkoutCreateBody = Type.Object(
+  {
+    data: Type.Array(Type.Ref('PlannedWorkoutDetails'), {
+      minItems: 1,
+      maxItems: 100,
+      description:
+        'Workouts to plan at the provider (without a template); any metadata.id is replaced by the id the provider assigns',
+    }),
+  },
+  {
+    examples: [
+      {
+        data: [
+          {
+            metadata: {
+              name: 'Tempo run',
+              type: 'RUNNING',
+              planned_date: '2025-01-06T07:00:00.000000+00:00',
+              estimated_duration_seconds: 2700,
+            },
+            steps: [
+              {
+                type: 'RunningPlannedWorkoutStep',
+                order: 1,
+                name: 'Steady',
+                intensity: 'ACTIVE',
+                durations: [{ type: 'TimePlannedWorkoutStepDuration', duration_type: 'TIME', seconds: 2700 }],
+                targets: [],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+);
 
 export const PlannedWorkoutCreated = Type.Object({
   user: User,
@@ -95,13 +123,16 @@ export const PlannedWorkoutCreated = Type.Object({
   message: Type.String({ examples: ['Planned workout successfully created'] }),
 });
 
-export const PlannedWorkoutDeleteBody = Type.Object({
-  data: Type.Array(Type.String(), {
-    minItems: 1,
-    maxItems: 100,
-    description: 'planned_workout_ids, or the provider’s ids of planned workouts, to delete',
-  }),
-});
+export const PlannedWorkoutDeleteBody = Type.Object(
+  {
+    data: Type.Array(Type.String(), {
+      minItems: 1,
+      maxItems: 100,
+      description: 'planned_workout_ids, or the provider’s ids of planned workouts, to delete',
+    }),
+  },
+  { examples: [{ data: ['7d0e4c1b-2a9f-4e63-b8d5-1f3a6c9e2b70'] }] },
+);
 
 export const PlannedWorkoutDeleted = Type.Object(
   {

@@ -85,7 +85,11 @@ export async function registerLabReportRoutes(app: App, ctx: AppContext) {
             'The file type is told by its content. Processing runs in the background; the session id arrives ' +
             'with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…. ' +
             `At most ${reports.settings.uploadRate.limit} uploads per ${reports.settings.uploadRate.windowSeconds} s per developer: 429 with Retry-After past it.`,
-          consumes: ['multipart/form-data'],
+          'x-upload': {
+            file: 'The report: PDF, PNG, JPEG, GIF or WebP',
+            example: 'report.pdf',
+            fields: { reference_id: 'Your own id for the person (or give it as a query parameter)' },
+          },
           querystring: UploadQuery,
           response: { 202: UploadResponse },
         } as object,

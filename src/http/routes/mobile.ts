@@ -67,6 +67,7 @@ export async function registerMobileRoutes(app: App, ctx: AppContext) {
           `Per connection at most ${mobile.settings.uploadRate.limit} uploads per ${mobile.settings.uploadRate.windowSeconds} s and ` +
           `${mobile.settings.uploadPendingMax} waiting for normalization: 429 with Retry-After past either.`,
         body: SdkUploadBody,
+        security: [{ uploadToken: [] }],
         response: { 202: SdkUploadAccepted },
       },
       // The token, the size and the connection's limits are checked before a byte of the body is read.
@@ -111,6 +112,7 @@ export async function registerMobileRoutes(app: App, ctx: AppContext) {
             '`file` part. Give user_id, or reference_id (a user of the platform is created when none has it). ' +
             'Answers 202 at once; follow progress at GET /v2/import/{import_id}. ' +
             `At most ${mobile.settings.importRate.limit} imports per ${mobile.settings.importRate.windowSeconds} s per developer: 429 with Retry-After past it.`,
+          'x-upload': { file: 'The export: export.zip or export.xml', example: 'export.zip' },
           params: ImportParams,
           querystring: ImportQuery,
           response: { 202: ImportStatus },

@@ -13,24 +13,40 @@ import { AppError } from '../../core/errors.ts';
 
 const NullableString = (options: TStringOptions = {}) => Type.Union([Type.String(options), Type.Null()]);
 
-const WidgetSessionBody = Type.Object({
-  providers: Type.Optional(
-    Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()], {
-      description:
-        'Comma-separated provider ids to offer (default: the selection on the dashboard’s Providers page, else every provider enabled for you)',
-    }),
-  ),
-  language: Type.Optional(
-    NullableString({ description: 'en, de, fr, es, it, nl, pt or ja; others fall back to en' }),
-  ),
-  reference_id: Type.Optional(NullableString({ maxLength: 255 })),
-  auth_success_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
-  auth_failure_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
-});
+const WidgetSessionBody = Type.Object(
+  {
+    providers: Type.Optional(
+      Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()], {
+        description:
+          'Comma-separated provider ids to offer (default: the selection on the dashboard’s Providers page, else every provider enabled for you)',
+      }),
+    ),
+    language: Type.Optional(
+      NullableString({ description: 'en, de, fr, es, it, nl, pt or ja; others fall back to en' }),
+    ),
+    reference_id: Type.Optional(NullableString({ maxLength: 255 })),
+    auth_success_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
+    auth_failure_redirect_url: Type.Optional(NullableString({ description: 'Absolute http(s) URL' })),
+  },
+  {
+    examples: [
+      {
+        providers: 'GARMIN,OURA,WITHINGS',
+        language: 'en',
+        reference_id: 'your-user-42',
+        auth_success_redirect_url: 'https://app.example.com/connected',
+        auth_failure_redirect_url: 'https://app.example.com/connect-failed',
+      },
+    ],
+  },
+);
 
 const WidgetSessionResponse = Type.Object({
   session_id: Type.String(),
-  url: Type.String({ description: 'The hosted widget; open it in the end user’s browser' }),
+  url: Type.String({
+    description: 'The hosted widget; open it in the end user’s browser',
+    examples: ['http://127.0.0.1:8080/widget/session/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41'],
+  }),
   status: Type.Literal('success'),
   expires_in: Type.Integer({ description: 'Seconds until the widget URL stops working' }),
 });
