@@ -134,6 +134,8 @@ describe('order API: webhook URL, labs, overview, webhook deliveries', () => {
     await receiver.waitFor(() => aboutOrder().length === 1, 'the creation event');
     receiver.script({ status: 410 });
     await advance(service, developer, order.order_id, 'payment_complete');
+    // The refusal is for this event: deliveries run side by side, so the next step waits for it.
+    await receiver.waitFor(() => aboutOrder().length === 2, 'the payment_complete event (refused)');
     await advance(service, developer, order.order_id, 'processing');
     const ours = () =>
       api(service, developer, 'GET', '/api/v1/webhook-deliveries?limit=100').then((response) =>
