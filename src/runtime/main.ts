@@ -7,6 +7,7 @@ import { ConfigError, type Config } from '../core/config.ts';
 import { loadRuntimeConfig } from './settings.ts';
 import { AppError } from '../core/errors.ts';
 import { claimForCommand, DataDirInUse, staleHint } from './data-dir-ownership.ts';
+import { ensurePrivateDirectory } from '../core/private-files.ts';
 
 /** How often a command retries a server that does not answer (100 ms apart) before giving up. */
 const UNREACHABLE_ATTEMPTS = 50;
@@ -68,6 +69,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const config = loadRuntimeConfig(process.env);
+    // Embedded storage's lock, key and data all live in DATA_DIR: it exists (0700) before any of
+    // them is touched, whether or not a key file had to be generated into it.
+    if (!config.databaseUrl) ensurePrivateDirectory(config.dataDir);
     if (name !== 'serve') return await runStoreCommand(name, config, args);
     await serveCommand(config, args);
     return 0;

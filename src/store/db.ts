@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { ensurePrivateDirectory, restrictNewFilesToOwner } from '../core/private-files.ts';
@@ -49,6 +49,12 @@ export type StoreOptions = {
   poolSize?: number;
   /** Where lost database connections are reported (once per outage window). */
   log?: Logger;
+  /**
+   * PostgreSQL: open without touching the database (no connection until the first query, the
+   * schema not yet created). The caller waits for it with `store/startup-wait.ts`, which
+   * prepares it; a serving process answers /health meanwhile.
+   */
+  connectLater?: boolean;
 };
 
 const INT8_OID = 20;
@@ -89,6 +95,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       options.poolSize,
       options.log,
       options.readUrl,
+      options.connectLater,
     );
   return openPglite(options.dataDir);
 }
@@ -130,6 +137,21 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
   };
 }
 
+/**
+ * The store's schema exists (created when it is not `public`); on `public`, one round trip that
+ * shows the database answers. Either way it fails as a query does when the database is away.
+ */
+async function prepareSchema(db: Db, schema: string) {
+  if (schema !== 'public') await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${schema}`).execute(db);
+  else await sql`select 1`.execute(db);
+}
+
+/** What a store opened with `connectLater` needs before its first migration: see prepareSchema. */
+export async function prepareStore(store: Store): Promise<void> {
+  if (store.postgres) await prepareSchema(store.db, store.postgres.schema);
+  else await sql`select 1`.execute(store.db);
+}
+
 /** A pool on `connectionString` with our int8 parsing and search path, and the Kysely on it. */
 function openPool(
   connectionString: string,
@@ -164,11 +186,12 @@ async function openPostgres(
   poolSize = 10,
   log?: Logger,
   readUrl?: string,
+  connectLater = false,
 ): Promise<Store> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
   const reportLoss = faultReporter(log, { source: 'pool', message: CONNECTION_LOST });
-  const { db, pool } = openPool(connectionString, schema, poolSize, reportLoss);
-  if (schema !== 'public') await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  const { db } = openPool(connectionString, schema, poolSize, reportLoss);
+  if (!connectLater) await prepareSchema(db, schema);
   // The replica's pool is opened lazily by pg (no connection until the first routed read).
   const readDb = readUrl ? openPool(readUrl, schema, poolSize, reportLoss).db : db;
   const feeds: ChangeFeed[] = [];
