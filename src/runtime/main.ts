@@ -3,6 +3,8 @@ import { AdminUnreachable, sendCommand } from './admin/client.ts';
 import { executeCommand, STORE_COMMANDS } from './cli/commands.ts';
 import { UsageError } from './cli/output.ts';
 import { serveCommand } from './cli/serve.ts';
+import { backupArgumentsForServer } from './cli/backup.ts';
+import { restoreCommand } from './cli/restore.ts';
 import { ConfigError, type Config } from '../core/config.ts';
 import { loadRuntimeConfig } from './settings.ts';
 import { AppError } from '../core/errors.ts';
@@ -23,6 +25,8 @@ commands:
   sandbox connect …               connect a sandbox user without a browser
   webhook …                       get, set, rotate-secret, test, deliveries, replay
   import apple-health <file> …    import an Apple Health export for a user, with progress
+  backup <file> [--with-key]      copy embedded storage to a file (also while the server runs)
+  restore <file> [--replace]      restore such a copy into DATA_DIR (no server running on it)
 
 Configuration comes from the environment; see .env.example. With embedded storage, commands
 run beside a running server take effect in that server.`;
@@ -44,7 +48,8 @@ async function runStoreCommand(name: string, config: Config, args: string[]): Pr
       }
     }
     try {
-      const result = await sendCommand(ownership.admin, [name, ...args]);
+      const sent = name === 'backup' ? backupArgumentsForServer(args) : args;
+      const result = await sendCommand(ownership.admin, [name, ...sent]);
       process.stdout.write(result.stdout);
       process.stderr.write(result.stderr);
       return result.exit_code;
@@ -63,7 +68,7 @@ async function runStoreCommand(name: string, config: Config, args: string[]): Pr
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  if (!name || (name !== 'serve' && !STORE_COMMANDS[name])) {
+  if (!name || (name !== 'serve' && name !== 'restore' && !STORE_COMMANDS[name])) {
     process.stderr.write(`${USAGE}\n`);
     return name === undefined || name === 'help' || name === '--help' ? 0 : 2;
   }
@@ -72,6 +77,11 @@ export async function main(argv: string[]): Promise<number> {
     // Embedded storage's lock, key and data all live in DATA_DIR: it exists (0700) before any of
     // them is touched, whether or not a key file had to be generated into it.
     if (!config.databaseUrl) ensurePrivateDirectory(config.dataDir);
+    // Restore replaces the store under DATA_DIR: never sent to a server, which would be using it.
+    if (name === 'restore') {
+      await restoreCommand(config, args);
+      return 0;
+    }
     if (name !== 'serve') return await runStoreCommand(name, config, args);
     await serveCommand(config, args);
     return 0;

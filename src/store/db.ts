@@ -55,6 +55,11 @@ export type StoreOptions = {
    * prepares it; a serving process answers /health meanwhile.
    */
   connectLater?: boolean;
+  /**
+   * Embedded: a data directory snapshot (embedded-backup.ts) to create the store from; the data
+   * directory must not hold a database yet.
+   */
+  loadDataDir?: Blob;
 };
 
 const INT8_OID = 20;
@@ -97,10 +102,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       options.readUrl,
       options.connectLater,
     );
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.loadDataDir);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Store> {
+async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Store> {
   let fs: OwnerOnlyNodeFS | undefined;
   if (dataDir) {
     const path = join(dataDir, 'pgdata');
@@ -113,6 +118,7 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
   }
   const pglite = await PGlite.create({
     ...(fs ? { fs } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
     parsers: { [INT8_OID]: parseInt8 },
     // PostgreSQL's default 128 MB of shared buffers all lands in this process's memory; an
     // embedded store serves one laptop, and the OS page cache still holds the data files.
