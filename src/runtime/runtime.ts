@@ -8,7 +8,7 @@ import { createJobQueue } from '../jobs/queue.ts';
 import { createLogger } from '../core/log.ts';
 import { exposedMode } from '../core/private-files.ts';
 import { openStore, type Store } from '../store/db.ts';
-import { migrateToLatest } from '../store/migrate.ts';
+import { migrateToLatest, migrationsAheadOfCode, pendingMigrations } from '../store/migrate.ts';
 import { databaseNotThereYet, waitForDatabase } from '../store/startup-wait.ts';
 import type { StartupStage } from '../http/startup-gate.ts';
 
@@ -89,6 +89,7 @@ async function migrateWhenReachable(
     await waitForDatabase(store, { log, signal });
     progress.enter('migrating');
     try {
+      if (await runsBehindTheDatabase(store, log)) return;
       const applied = await migrateToLatest(store.db, store.postgres?.schema);
       if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
       return;
@@ -97,6 +98,29 @@ async function migrateWhenReachable(
       log.warn({ err: error }, 'the database went away during migrations; waiting for it again');
     }
   }
+}
+
+/**
+ * A database migrated by a newer release than this one: the previous release's processes keep
+ * running against it (releases migrate expand-first: they add, and remove only what no earlier
+ * supported release uses; docs/operating.md), so this process starts without migrating. A
+ * database that both lacks migrations this code has and holds ones it does not know came from
+ * another line of releases: that is refused.
+ */
+async function runsBehindTheDatabase(store: Store, log: Logger): Promise<boolean> {
+  const ahead = await migrationsAheadOfCode(store.db, store.postgres?.schema);
+  if (ahead.length === 0) return false;
+  const pending = await pendingMigrations(store.db, store.postgres?.schema);
+  if (pending.length > 0)
+    throw new Error(
+      `the database has migrations this release does not know (${ahead.join(', ')}) and lacks ones it ` +
+        `has (${pending.join(', ')}): it was migrated by another line of releases; not starting`,
+    );
+  log.warn(
+    { newerMigrations: ahead },
+    'the database was migrated by a newer release; this release runs against it without migrating',
+  );
+  return true;
 }
 
 export type StartOptions = {

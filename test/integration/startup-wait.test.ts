@@ -6,6 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { childEnvironment, type ChildEnvironment, runCli, startService } from '../helpers/child-service.ts';
+import { sql } from 'kysely';
+import { createLogger } from '../../src/core/log.ts';
+import { loadRuntimeConfig } from '../../src/runtime/settings.ts';
+import { startRuntime } from '../../src/runtime/runtime.ts';
+import { openStore } from '../../src/store/db.ts';
 import { postgresSkipReason } from '../helpers/scratch-database.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { until } from '../helpers/until.ts';
@@ -193,5 +198,40 @@ describe('embedded storage and a DATA_DIR that does not exist yet', () => {
     } finally {
       assert.equal(await service.stop(), 0, service.output());
     }
+  });
+});
+
+describe('a database migrated by a newer release', () => {
+  test('this release starts against it without migrating; one from another line of releases is refused', async (t) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tributary-ahead-'));
+    t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+    const config = loadRuntimeConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' });
+    const log = createLogger('silent');
+    await (await startRuntime(config, 'api', log)).stop();
+
+    const alter = async (change: string) => {
+      const store = await openStore({ databaseUrl: undefined, dataDir });
+      try {
+        await sql.raw(change).execute(store.db);
+      } finally {
+        await store.close();
+      }
+    };
+    // What a newer release leaves behind: a migration this code does not have.
+    await alter(
+      `INSERT INTO kysely_migration (name, timestamp) VALUES ('9999_from_a_newer_release', '${new Date().toISOString()}')`,
+    );
+    const runtime = await startRuntime(config, 'api', log);
+    try {
+      const address = runtime.app!.server.address() as { port: number };
+      const ready = await fetch(`http://127.0.0.1:${address.port}/ready`);
+      assert.equal(ready.status, 200);
+    } finally {
+      await runtime.stop();
+    }
+
+    // Ahead and behind at once: not a newer release of this line.
+    await alter(`DELETE FROM kysely_migration WHERE name = (SELECT min(name) FROM kysely_migration)`);
+    await assert.rejects(startRuntime(config, 'api', log), /another line of releases/);
   });
 });
