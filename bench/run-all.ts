@@ -68,6 +68,8 @@ for (const store of stores) {
   );
 }
 runs.set('cold:pglite', await runBench('bench/cold-start.ts', ['3'], 'pglite'));
+// In memory: no store, so one run (under the PGlite column).
+runs.set('merge:pglite', await runBench('bench/merge.ts', ['365'], 'pglite'));
 // A tenth of the issue's 10,000 connections × 1 year keeps `npm run bench` to minutes; the full
 // size is `bench/partitions.ts --users=10000` (about 15 minutes of filling on 2 cores).
 if (databaseUrl)
@@ -125,6 +127,19 @@ const rows: Row[] = [
     goal: '≤ 1.5×',
     bench: 'cold',
     value: ratio('coldStartRatio', 'coldStartLaterMs', 'coldStartAnchorMs', 'ms', '×'),
+  },
+  {
+    figure:
+      'one person, three sources, a year with samples merged (daily, sleep, activity): CPU, peak RSS; heap while merging four-week parts (first, last, most)',
+    goal: '< 1 s CPU, memory flat',
+    bench: 'merge',
+    value: (f) =>
+      has(f, 'mergeYearCpuMs', 'mergeDayMeanCpuMs', 'mergePeakRssMb')
+        ? `${fixed(f.mergeYearCpuMs!)} ms (${fixed(f.mergeDayMeanCpuMs!, 2)} ms a day), peak RSS ${mb('mergePeakRssMb')(f)}; ` +
+          ['mergePartHeldFirstMb', 'mergePartHeldLastMb', 'mergePartHeldMaxMb']
+            .map((key) => mb(key)(f))
+            .join(', ')
+        : '–',
   },
   {
     figure: 'server RSS at idle, default settings',

@@ -1,7 +1,24 @@
 #!/usr/bin/env node
 // Runs the TypeScript sources directly (Node 24 strips types); no build step. The compile
 // cache keeps V8's compiled code between runs, which shortens every later start.
+import { existsSync } from 'node:fs';
 import module from 'node:module';
+
+// One message, before anything else can fail less clearly: the sources are TypeScript, which
+// Node runs only from 24 on (an older `node` first on PATH fails on the first `.ts` import).
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24) {
+  console.error(
+    `tributary needs Node.js 24 or later; this is ${process.version} (${process.execPath}). ` +
+      'In the repository, `npx tributary` and `npm start` use the Node 24 that `npm ci` installed ' +
+      '(node_modules/.bin/node); elsewhere, install Node 24.',
+  );
+  process.exit(1);
+}
+
+// ./.env, as `.env.example` invites: read once, and a variable already in the environment wins
+// (Node's own --env-file rules). Read before the memory tuning below, which is configured by it.
+if (existsSync('.env')) process.loadEnvFile('.env');
 
 module.enableCompileCache?.();
 

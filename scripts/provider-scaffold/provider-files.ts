@@ -39,6 +39,7 @@ export const ${n.camel} = remoteProvider({
     historyDays: null,
     // Off until an operator sets ${n.id}_ENABLED=true: nothing above is verified yet.
     enabledByDefault: false,
+    deviceKind: 'app',
   },
   api: ${n.camel}Api,
   fetchers: ${n.camel}Fetchers,

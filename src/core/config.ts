@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Type } from 'typebox';
+import type { LogFormat } from './log.ts';
 import { ensurePrivateDirectory } from './private-files.ts';
 import {
   type AnySettingsGroup,
@@ -33,6 +34,8 @@ export type Config = {
   /** 32-byte key for AES-256-GCM encryption of secrets at rest. */
   encryptionKey: Buffer;
   logLevel: string;
+  /** json, pretty (one readable line each), or auto: pretty when stdout is a terminal. */
+  logFormat: LogFormat;
   /**
    * Which proxies' X-Forwarded-For to believe for the client address (per-address limits of
    * public pages): false (none: the socket's peer), true (any), or the proxies' addresses/CIDRs.
@@ -43,6 +46,7 @@ export type Config = {
 };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS: readonly LogFormat[] = ['auto', 'json', 'pretty'];
 
 function parsePublicUrl(raw: string | undefined, host: string, port: number): string {
   const value = raw && raw !== '' ? raw : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -187,6 +191,12 @@ export const coreSettings = defineSettings({
       default: 'info',
       active: true,
     }),
+    LOG_FORMAT: choiceSetting({
+      description:
+        'Log lines: json (one JSON object per line, for collectors), pretty (one readable line each), or auto: pretty when stdout is a terminal, JSON otherwise. At info every request logs one line, "GET /v2/activity 200 12ms" (health probes and metrics at debug).',
+      choices: LOG_FORMATS,
+      default: 'auto',
+    }),
     TRUST_PROXY: customSetting({
       description:
         "Behind a load balancer: which X-Forwarded-For (client address, counted by the per-address limits) and X-Forwarded-Proto to believe: true, false (default: the socket's peer), or the proxies' addresses/CIDRs, comma-separated. Answers to requests that came over HTTPS (directly, or per a trusted proxy) carry Strict-Transport-Security.",
@@ -212,6 +222,7 @@ export const coreSettings = defineSettings({
       databaseSchema: v.DATABASE_SCHEMA,
       encryptionKey: loadEncryptionKey(v.ENCRYPTION_KEY, v.DATABASE_URL, dataDir),
       logLevel: v.LOG_LEVEL as string,
+      logFormat: v.LOG_FORMAT as LogFormat,
       trustProxy: v.TRUST_PROXY,
     };
   },

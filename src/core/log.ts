@@ -1,10 +1,18 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { prettyDestination } from './log-pretty.ts';
+
+/** `auto`: readable lines when stdout is a terminal (a person is watching), JSON otherwise. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /**
  * One logger for the process. Credentials never reach it: auth headers are redacted, and
  * request URLs are logged without their query string (OAuth callbacks carry codes there).
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  format: LogFormat = 'auto',
+): Logger {
   const options: pino.LoggerOptions = {
     level,
     redact: {
@@ -28,5 +36,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       }),
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  const pretty = format === 'pretty' || (format === 'auto' && Boolean(process.stdout.isTTY));
+  return pretty ? pino(options, prettyDestination()) : pino(options);
 }

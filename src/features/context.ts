@@ -12,6 +12,7 @@ import type { DataService } from './data/service.ts';
 import type { DevelopersService } from './developers/service.ts';
 import type { IntegrationsService } from './integrations/service.ts';
 import type { LabReportsService } from './lab-reports/service.ts';
+import type { MergeService } from './merge/service.ts';
 import type { MobileService } from './mobile/service.ts';
 import type { OrdersService } from './orders/service.ts';
 import type { ConnectionsService } from './connections/service.ts';
@@ -46,4 +47,5 @@ export type AppContext = {
   dashboard: DashboardService;
   labReports: LabReportsService;
   mobile: MobileService;
+  merge: MergeService;
 };

@@ -7,6 +7,7 @@ import { registerAuthentication } from './auth.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerInputBoundary } from './input-boundary.ts';
+import { registerRequestLog } from './request-log.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { lazySchemaController } from './lazy-compilers.ts';
 import { INPUT_LIMITS } from './input-limits.ts';
@@ -21,10 +22,9 @@ const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREADY_SERVING): Promise<App> {
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
-    // Per-request log lines only when debugging: at volume they cost more than they tell.
-    logController: new LogController({
-      disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',
-    }),
+    // Fastify's own two lines per request (received, completed) only when tracing; every
+    // request gets one compact line at info instead (request-log.ts).
+    logController: new LogController({ disableRequestLogging: ctx.config.logLevel !== 'trace' }),
     bodyLimit: 1024 * 1024,
     // Behind a load balancer, the client address (per-address limits) comes from X-Forwarded-For.
     trustProxy: ctx.config.trustProxy,
@@ -50,6 +50,7 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
   });
   registerStartupGate(app, startup);
 
+  registerRequestLog(app);
   registerSecurityHeaders(app);
   registerProblemHandling(app, ctx.config.publicUrl);
   registerInputBoundary(app);

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { version } from '../core/version.ts';
 import type { App } from './app-type.ts';
+import { docsTheme } from './docs-theme.ts';
 import { problemResponses, problemStatusesOf, ProblemSchema, successResponses } from './openapi-problems.ts';
 
 type DocumentedSchema = {
@@ -75,6 +76,7 @@ export async function registerOpenApi(app: App, publicUrl: string) {
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { deepLinking: true, url: '/openapi.json' },
+    ...docsTheme,
   });
   app.get('/openapi.json', { schema: { hide: true } as object, config: { auth: 'none' } }, async () =>
     app.swagger(),

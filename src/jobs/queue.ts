@@ -23,6 +23,11 @@ export type QueueDefinition<Q extends QueueName> = {
   name: Q;
   /** Retry, backoff and expiry for jobs of this queue. */
   options: QueueOptions;
+  /**
+   * pg-boss's policy, set when the queue is created (it cannot change later): `stately` keeps at
+   * most one waiting job per singleton key, which is how a queue coalesces repeated sends.
+   */
+  policy?: 'standard' | 'stately';
   /** How this process's workers fetch (batch size, concurrency, polling). */
   work?: Omit<WorkOptions, 'includeMetadata'>;
   handler: (jobs: Job<QueuePayloads[Q]>[]) => Promise<void>;
@@ -192,11 +197,11 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
       // Every queue as stored, read once: a later start finds them all in place with the same
       // options and writes nothing (creating and updating each one was four statements a queue).
       const stored = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
-      const ensure = async (name: string, options: CreateQueueOptions) => {
+      const ensure = async (name: string, options: CreateQueueOptions, policy?: 'standard' | 'stately') => {
         const queue = stored.get(name);
         if (queue && !queueNeedsUpdate(queue, options)) return;
         // createQueue leaves an existing queue (say, one another process just made) as it is.
-        if (!queue) await boss.createQueue(name, options);
+        if (!queue) await boss.createQueue(name, { ...options, ...(policy ? { policy } : {}) });
         await boss.updateQueue(name, options);
       };
       for (const definition of definitions.values()) {
@@ -204,11 +209,11 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
         const deadLetter = definition.givenUp ? givenUpQueue(definition.name) : undefined;
         if (deadLetter)
           await ensure(deadLetter, { retryLimit: 5, retryDelay: 5, retryBackoff: true, notify: true });
-        await ensure(definition.name, {
-          ...definition.options,
-          notify: true,
-          ...(deadLetter ? { deadLetter } : {}),
-        });
+        await ensure(
+          definition.name,
+          { ...definition.options, notify: true, ...(deadLetter ? { deadLetter } : {}) },
+          definition.policy,
+        );
       }
       started = true;
       for (const companion of companions) companion.start();

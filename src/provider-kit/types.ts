@@ -51,6 +51,23 @@ export type OAuthDeclaration = {
   revoke?: RevocationDeclaration;
 };
 
+/**
+ * What kind of device a provider's records usually come from. The merged view (features/merge)
+ * ranks sources by it when a developer has set no order of its own: a ring before a watch before
+ * a band … before the phone, and numbers typed into an app last (docs/merge.md).
+ */
+export const DEVICE_KINDS = [
+  'ring',
+  'watch',
+  'band',
+  'chest_strap',
+  'scale',
+  'sensor',
+  'phone',
+  'app',
+] as const;
+export type DeviceKind = (typeof DEVICE_KINDS)[number];
+
 export type ProviderDeclaration = {
   /**
    * The wire resource id (`OURA`): upper-case letters, digits and underscores. A plain string
@@ -72,6 +89,8 @@ export type ProviderDeclaration = {
   historyDays: number | null;
   /** Off for providers whose facts are unverified; an operator turns them on with `<ID>_ENABLED=true`. */
   enabledByDefault: boolean;
+  /** The device kind its records usually come from; the merged view ranks sources by it. */
+  deviceKind: DeviceKind;
 };
 
 /** The token endpoint's answer, normalised. */

@@ -8,6 +8,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { createConnectingService } from '../features/connecting/service.ts';
 import { createDashboardService } from '../features/dashboard/service.ts';
 import { createDataService } from '../features/data/service.ts';
+import { createMergeService } from '../features/merge/service.ts';
 import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService, CREDENTIALS_TOPIC } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
@@ -148,6 +149,17 @@ export function createContext(deps: {
       integrations,
       connecting,
       data,
+    }),
+    // Registers with the data feature to hear of changed days (merged events) as it is built.
+    merge: createMergeService({
+      db,
+      jobs: deps.jobs,
+      clock,
+      log: deps.log,
+      config: deps.config,
+      providers,
+      data,
+      webhooks,
     }),
   };
 }

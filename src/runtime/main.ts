@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AdminUnreachable, sendCommand } from './admin/client.ts';
-import { executeCommand, STORE_COMMANDS } from './cli/commands.ts';
+import { executeCommand, executeLocalCommand, LOCAL_COMMANDS, STORE_COMMANDS } from './cli/commands.ts';
+import { requestedHelp, TOP_USAGE } from './cli/help.ts';
 import { UsageError } from './cli/output.ts';
 import { serveCommand } from './cli/serve.ts';
 import { backupArgumentsForServer } from './cli/backup.ts';
@@ -13,23 +14,6 @@ import { ensurePrivateDirectory } from '../core/private-files.ts';
 
 /** How often a command retries a server that does not answer (100 ms apart) before giving up. */
 const UNREACHABLE_ATTEMPTS = 50;
-
-const USAGE = `usage: tributary <command>
-
-commands:
-  serve [--role api|worker|all]   run the API and/or the workers
-  migrate                         apply pending database migrations
-  developers …                    create, list, suspend, resume, set-limit, order-api
-  keys …                          create, list, revoke API keys
-  providers …                     list providers; enable/disable them per developer
-  sandbox connect …               connect a sandbox user without a browser
-  webhook …                       get, set, rotate-secret, test, deliveries, replay
-  import apple-health <file> …    import an Apple Health export for a user, with progress
-  backup <file> [--with-key]      copy embedded storage to a file (also while the server runs)
-  restore <file> [--replace]      restore such a copy into DATA_DIR (no server running on it)
-
-Configuration comes from the environment; see .env.example. With embedded storage, commands
-run beside a running server take effect in that server.`;
 
 /**
  * A store command on PostgreSQL opens its own connection: every process shares the database. On
@@ -68,15 +52,22 @@ async function runStoreCommand(name: string, config: Config, args: string[]): Pr
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  if (!name || (name !== 'serve' && name !== 'restore' && !STORE_COMMANDS[name])) {
-    process.stderr.write(`${USAGE}\n`);
-    return name === undefined || name === 'help' || name === '--help' ? 0 : 2;
+  // Help is answered before the configuration is read: it must work whatever the environment.
+  const help = requestedHelp(argv);
+  if (help !== null) {
+    process.stdout.write(`${help}\n`);
+    return 0;
+  }
+  if (!name || (name !== 'serve' && name !== 'restore' && !STORE_COMMANDS[name] && !LOCAL_COMMANDS[name])) {
+    process.stderr.write(`tributary: unknown command "${name}"\n${TOP_USAGE}\n`);
+    return 2;
   }
   try {
     const config = loadRuntimeConfig(process.env);
     // Embedded storage's lock, key and data all live in DATA_DIR: it exists (0700) before any of
     // them is touched, whether or not a key file had to be generated into it.
     if (!config.databaseUrl) ensurePrivateDirectory(config.dataDir);
+    if (LOCAL_COMMANDS[name]) return await executeLocalCommand(name, config, args);
     // Restore replaces the store under DATA_DIR: never sent to a server, which would be using it.
     if (name === 'restore') {
       await restoreCommand(config, args);

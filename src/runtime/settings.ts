@@ -8,6 +8,7 @@ import { dashboardSettings } from '../features/dashboard/settings.ts';
 import { dataSettings } from '../features/data/settings.ts';
 import { labReportSettings } from '../features/lab-reports/settings.ts';
 import { mobileSettings } from '../features/mobile/settings.ts';
+import { mergeSettings } from '../features/merge/settings.ts';
 import { orderSettings } from '../features/orders/settings.ts';
 import { providerSyncSettings, syncSettings } from '../features/connectors/settings.ts';
 import { webhookSettings } from '../features/webhooks/settings.ts';
@@ -32,6 +33,7 @@ export const SETTINGS_GROUPS: readonly AnySettingsGroup[] = [
   dashboardSettings,
   labReportSettings,
   mobileSettings,
+  mergeSettings,
 ];
 
 /** For the documentation: the core group first, then the others. */

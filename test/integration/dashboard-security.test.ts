@@ -255,7 +255,7 @@ describe('dashboard security', { timeout: 120_000 }, () => {
     // Searching their id echoes the query in the search box, but lists nobody.
     const byId = await browser.get(`/dashboard/users?q=${theirs}`);
     assert.ok(!byId.body.includes(`/dashboard/users/${theirs}`));
-    assert.match(byId.body, /No users found/);
+    assert.match(byId.body, /No user has this user id or reference id/);
     assert.ok(!(await browser.get('/dashboard/users')).body.includes(theirs));
     assert.equal((await browser.get(`/dashboard/users/${theirs}`)).statusCode, 404);
     // The detail page lists the end user's other connections (same reference id): only this developer's.

@@ -2,17 +2,22 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { prepareRecord } from '../../src/features/data/records.ts';
-import { buildActivity, localDayOf, selectCumulative } from '../../src/features/mobile/unify.ts';
+import { chooseCumulative, chooseDiscrete } from '../../src/features/mobile/source-choice.ts';
+import { buildActivity, localDayOf } from '../../src/features/mobile/unify.ts';
 import { recordProblem } from '../../src/model/plausibility.ts';
 import { parseHealthConnectUpload } from '../../src/provider-kit/mobile/health-connect.ts';
-import { type MobileSample, parsePlatformTime } from '../../src/provider-kit/mobile/samples.ts';
+import {
+  type DeviceClass,
+  type MobileSample,
+  parsePlatformTime,
+} from '../../src/provider-kit/mobile/samples.ts';
 import { appleMobile } from '../../src/providers/apple/mobile.ts';
 import { readAppleRecord } from '../../src/providers/apple/records.ts';
 import { readAppleWorkout } from '../../src/providers/apple/workouts.ts';
 
 const sample = (
   source: string,
-  device: 'watch' | 'phone' | 'other',
+  device: DeviceClass,
   start: number,
   end: number,
   value: number,
@@ -61,20 +66,78 @@ describe('mobile normalization', () => {
   });
 
   test('cumulative selection: watch first, gaps from the phone, nothing overlapping counted twice', () => {
-    const chosen = selectCumulative([
+    const chosen = chooseCumulative([
       sample('phone', 'phone', 0, 20, 1100),
       sample('watch', 'watch', 0, 10, 600),
       sample('watch', 'watch', 10, 20, 600),
       sample('phone', 'phone', 20, 30, 250),
       sample('phone', 'phone', 25, 26, 999), // overlaps the phone's own 20-30: a duplicate write
-      sample('app', 'other', 29, 40, 70), // overlaps 20-30 by a minute: not taken
+      // Overlaps 20-30 by a minute: the merge engine keeps its uncovered 30-40, prorated
+      // (70 × 10/11 = 63.64); before the engine it was dropped whole.
+      sample('app', 'other', 29, 40, 70),
       sample('app', 'other', 40, 41, 5),
     ]);
     assert.deepEqual(
-      chosen.samples.map((s) => s.value),
-      [600, 600, 250, 5],
+      chosen.samples.map((s) => [s.startMs / 60_000, s.endMs / 60_000, s.value]),
+      [
+        [0, 10, 600],
+        [10, 20, 600],
+        [20, 30, 250],
+        [30, 40, 63.64],
+        [40, 41, 5],
+      ],
     );
     assert.deepEqual(chosen.sources, ['watch', 'phone', 'app']);
+  });
+
+  test('discrete selection: the best-ranked source alone, by device kind, then time covered, then samples held', () => {
+    const heartRate = (source: string, device: DeviceClass, minutes: number[]) =>
+      minutes.map((minute) => ({
+        ...sample(source, device, minute, minute, 60 + minute),
+        kind: 'heart_rate' as const,
+      }));
+    const choose = (samples: MobileSample[]) => chooseDiscrete(samples, 'heart_rate');
+    // A watch's two readings beat a phone app's five: the device kind comes first.
+    const watchOverPhone = choose([
+      ...heartRate('phone', 'phone', [1, 2, 3, 4, 5]),
+      ...heartRate('watch', 'watch', [7, 9]),
+    ]);
+    assert.deepEqual(watchOverPhone.sources, ['watch']);
+    assert.deepEqual(
+      watchOverPhone.samples.map((s) => s.value),
+      [67, 69],
+    );
+    // Two watches with instant readings (no time covered): the one holding more samples.
+    assert.deepEqual(choose([...heartRate('a', 'watch', [1]), ...heartRate('b', 'watch', [2, 3])]).sources, [
+      'b',
+    ]);
+    // The engine's default order: a scale before a phone, an app (`other`) last.
+    assert.deepEqual(choose([...heartRate('p', 'phone', [1, 2]), ...heartRate('s', 'scale', [3])]).sources, [
+      's',
+    ]);
+    assert.deepEqual(choose([...heartRate('o', 'other', [1, 2]), ...heartRate('p', 'phone', [3])]).sources, [
+      'p',
+    ]);
+    // Equal in every way: the source name decides, whatever order the samples came in.
+    const tied = [...heartRate('y', 'watch', [1]), ...heartRate('x', 'watch', [2])];
+    assert.deepEqual(choose(tied).sources, ['x']);
+    assert.deepEqual(choose(tied.reverse()).sources, ['x']);
+  });
+
+  test('cumulative selection: among equal devices, the source covering more time leads', () => {
+    const chosen = chooseCumulative([
+      sample('short', 'phone', 0, 10, 100),
+      sample('long', 'phone', 5, 60, 550),
+      sample('short', 'phone', 10, 12, 7),
+    ]);
+    assert.deepEqual(chosen.sources, ['long', 'short']);
+    assert.deepEqual(
+      chosen.samples.map((s) => [s.startMs / 60_000, s.endMs / 60_000, s.value]),
+      [
+        [0, 5, 50], // the uncovered half of short's 0-10, prorated
+        [5, 60, 550],
+      ],
+    );
   });
 
   test('cumulative selection never counts a covered minute twice (any sources, any intervals)', () => {
@@ -98,7 +161,7 @@ describe('mobile normalization', () => {
           ),
           id: String(index),
         }));
-        const chosen = selectCumulative(samples).samples;
+        const chosen = chooseCumulative(samples).samples;
         for (let i = 0; i < chosen.length; i++)
           for (let j = i + 1; j < chosen.length; j++) {
             const [x, y] = [chosen[i]!, chosen[j]!];

@@ -98,6 +98,19 @@ export type SubscriptionsResult =
   | { kind: 'all'; users: WireUser[] }
   | { kind: 'page'; next: number | null; maxPage: number; results: WireUser[] };
 
+/**
+ * A person: the developer's active connections that share a reference_id (its own id for the
+ * person), oldest first. The merged view reads them together.
+ */
+export async function findPersonConnections(
+  db: Db,
+  developerId: string,
+  referenceId: string,
+): Promise<ConnectionRow[]> {
+  const rows = await repo.findConnectionsByReference(db, developerId, referenceId);
+  return rows.filter((row) => row.status === 'active');
+}
+
 export function createConnectionsService(deps: { db: Db }) {
   const { db } = deps;
   return {

@@ -3,7 +3,7 @@
 import { invalidParameter } from '../../core/errors.ts';
 import { type DataTypeName, dataTypes } from '../../model/index.ts';
 import { isSupportedDate } from '../../model/calendar.ts';
-import { dayNumberToIsoDate, isoDateToDayNumber, MS_PER_DAY } from '../../model/time.ts';
+import { addDays, dayNumberToIsoDate, isoDateToDayNumber, MS_PER_DAY } from '../../model/time.ts';
 
 /** A range bound as the client wrote it: a calendar day, or an instant (unix seconds). */
 export type Bound = { kind: 'date'; day: string } | { kind: 'instant'; ms: number };
@@ -148,4 +148,33 @@ export function filterOf(window: DataWindow): RecordFilter {
     fromDay: start.kind === 'date' ? start.day : null,
     toDay: end.kind === 'date' ? end.day : null,
   };
+}
+
+/** A bound moved by whole days (a date by calendar days, an instant by 24 hours). */
+function shifted(bound: Bound, days: number): Bound {
+  return bound.kind === 'date'
+    ? { kind: 'date', day: addDays(bound.day, days) }
+    : { kind: 'instant', ms: bound.ms + days * MS_PER_DAY };
+}
+
+const earlier = (a: Bound, b: Bound) => (boundMs(a) <= boundMs(b) ? a : b);
+
+/**
+ * A window cut into consecutive windows of at most `days` days, with the same kind of bounds: for
+ * reads that compute over records and must hold only a part of a long window at once.
+ */
+export function splitWindow(window: DataWindow, days: number): DataWindow[] {
+  const parts: DataWindow[] = [];
+  let start = window.start;
+  do {
+    const end = earlier(shifted(start, days), window.end);
+    parts.push(windowOf(start, end));
+    start = end;
+  } while (boundMs(start) < boundMs(window.end));
+  return parts;
+}
+
+/** The `days` before a window and the `days` after it. */
+export function marginsOf(window: DataWindow, days: number): [DataWindow, DataWindow] {
+  return [windowOf(shifted(window.start, -days), window.start), windowOf(window.end, shifted(window.end, days))];
 }

@@ -37,7 +37,20 @@ export type ProviderFetchDeps = {
   rawRetentionDays: number;
   /** Replaces the context below: the connector framework's (fresh credentials, provider HTTP). */
   connectorContext?: (user: ConnectionRow) => DataSourceContext;
+  /** Told, in the writing transaction, which days of a connection's type changed. */
+  onChanged?: RecordsChangedHook;
 };
+
+/** A change to a connection's stored records: the local days whose records were written or removed. */
+export type RecordsChange = { user: ConnectionRow; type: ProviderDataType; days: readonly string[] };
+export type RecordsChangedHook = (trx: Db, change: RecordsChange) => Promise<void>;
+
+/** The local days [fromDay, toDay), for a change that removed records of a whole range. */
+export function daysBetween(fromDay: string, toDay: string): string[] {
+  const days: string[] = [];
+  for (let day = fromDay; day < toDay; day = addDays(day, 1)) days.push(day);
+  return days;
+}
 
 export type Ingested = { stored: PreparedRecord[]; invalid: number };
 
@@ -77,7 +90,7 @@ export function prepareAll(
 
 /** Upserts prepared records and keeps the raw payloads they came from (when retention allows). */
 export async function storeBatch(
-  deps: Pick<ProviderFetchDeps, 'rawRetentionDays'>,
+  deps: Pick<ProviderFetchDeps, 'rawRetentionDays' | 'onChanged'>,
   trx: Db,
   input: {
     user: ConnectionRow;
@@ -88,6 +101,10 @@ export async function storeBatch(
   },
 ): Promise<void> {
   await repo.upsertRecords(trx, input.user.id, input.type, input.records, input.now);
+  if (deps.onChanged && input.records.length > 0) {
+    const days = [...new Set(input.records.map((record) => record.anchorDay))].sort();
+    await deps.onChanged(trx, { user: input.user, type: input.type, days });
+  }
   if (deps.rawRetentionDays <= 0) return;
   for (const payload of input.raws) {
     await repo.insertRawPayload(trx, {
@@ -351,9 +368,11 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
       const result = await intake(user, type, pages, { ...(options.onBatch ? { onBatch: options.onBatch } : {}), ...(keys ? { keys } : {}) });
       if (keys) {
         const days = { startDate: range.fromDay, endDate: range.toDay };
-        await db.transaction().execute((trx) =>
-          repo.deleteRecordsOfDaysExcept(trx, { userId: user.id, type, ...days, keep: keys }),
-        );
+        await db.transaction().execute(async (trx) => {
+          const removed = await repo.deleteRecordsOfDaysExcept(trx, { userId: user.id, type, ...days, keep: keys });
+          if (removed > 0 && deps.onChanged)
+            await deps.onChanged(trx, { user, type, days: daysBetween(range.fromDay, range.toDay) });
+        });
       }
       if (result.invalid > 0)
         log.warn({ userId: user.id, type, ...range, invalid: result.invalid }, 'refetch skipped invalid records');

@@ -234,19 +234,22 @@ export async function existingKeys(
   return new Set(rows.map((row) => row.identity_key));
 }
 
+/** Deletes records by identity; returns the local days they were anchored on. */
 export async function deleteRecords(
   db: Db,
   userId: string,
   type: string,
   keys: readonly string[],
-): Promise<void> {
-  if (keys.length === 0) return;
-  await db
+): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await db
     .deleteFrom('data_records')
     .where('user_id', '=', userId)
     .where('type', '=', type)
     .where('identity_key', 'in', keys)
+    .returning(sql<string>`anchor_day::text`.as('day'))
     .execute();
+  return [...new Set(rows.map((row) => row.day))].sort();
 }
 
 /** Removes the records of local days [startDate, endDate) whose identity is not in `keep`. */

@@ -5,26 +5,26 @@ import { type DataTypeName, dataTypeNames, dataTypes } from '../../model/index.t
 import { User } from '../connections/schemas.ts';
 import { DATA_SENT_MESSAGE, LARGE_REQUEST_MESSAGE } from './service.ts';
 
-const modelRef = (schema: TSchema) => Type.Ref((schema as TSchema & { $id: string }).$id);
+export const modelRef = (schema: TSchema) => Type.Ref((schema as TSchema & { $id: string }).$id);
 
 const DATE_HELP = 'YYYY-MM-DD or 10-digit unix seconds';
 const UserId = Type.String({ description: 'UUID of the user (connection)' });
-const StartDate = Type.String({
+export const StartDate = Type.String({
   description: `${DATE_HELP}; inclusive. A date selects records anchored on that local day or later`,
   examples: ['2024-01-01', '1704067200'],
 });
-const EndDate = Type.String({
+export const EndDate = Type.String({
   description:
     `${DATE_HELP}; exclusive, so 2024-01-01..2024-01-31 is 30 days (and costs 30 days of budget). ` +
     'Default: now (through today for a date start_date)',
   examples: ['2024-01-31'],
 });
-const ToWebhook = (fallback: boolean) =>
+export const ToWebhook = (fallback: boolean) =>
   Type.String({
     description: `true or false (default ${fallback}). true: answer at once with a reference and send the data as data events`,
     examples: [String(fallback)],
   });
-const WithSamples = Type.String({
+export const WithSamples = Type.String({
   description: 'true or false (default false). false: every sample / time-series array is empty',
   examples: ['false'],
 });

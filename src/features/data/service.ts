@@ -36,6 +36,7 @@ import {
   costOf,
   enforceReadBudget,
   findConnectionAndCharge,
+  HEADER_REMAINING,
   hourlyLimitOf,
   pruneBuckets,
   r2Rejection,
@@ -47,7 +48,15 @@ import { createReadRouting } from './read-routing.ts';
 import * as repo from './repo.ts';
 import { envelopeBody } from './stream.ts';
 import { dataSettings } from './settings.ts';
-import { createProviderFetch, prepareAll, storeBatch } from './provider-fetch.ts';
+import {
+  createProviderFetch,
+  daysBetween,
+  prepareAll,
+  type RecordsChange,
+  type RecordsChangedHook,
+  storeBatch,
+} from './provider-fetch.ts';
+import { storedRecordsIn, type StoredRecordValue } from './record-loads.ts';
 import { type DataWebhooks, emitDataEvent } from './webhook-emit.ts';
 
 export const DATA_SENT_MESSAGE = 'Data sent to webhook';
@@ -102,7 +111,14 @@ export function daysOfWindow(window: DataWindow): DayRange {
 export function createDataService(deps: DataDeps) {
   const { db, clock, log } = deps;
   const retentionDays = deps.config.settings.get(dataSettings).rawRetentionDays;
+  // Whoever must know that a connection's days changed (the merged view) registers here; told in
+  // the transaction that wrote, so what it queues commits or rolls back with the records.
+  const changeHandlers: RecordsChangedHook[] = [];
+  const onChanged: RecordsChangedHook = async (trx, change) => {
+    for (const handler of changeHandlers) await handler(trx, change);
+  };
   const sync = createProviderFetch({
+    onChanged,
     db,
     clock,
     log,
@@ -334,14 +350,16 @@ export function createDataService(deps: DataDeps) {
     const prepared = prepareAll(log, { user, type, records, now });
     if (options.replaceDays) {
       // Deleted at the provider: what it no longer returns for these days goes here too.
-      await repo.deleteRecordsOfDaysExcept(trx, {
+      const removed = await repo.deleteRecordsOfDaysExcept(trx, {
         userId: user.id,
         type,
         ...options.replaceDays,
         keep: prepared.stored.map((record) => record.identityKey),
       });
+      const { startDate, endDate } = options.replaceDays;
+      if (removed > 0) await onChanged(trx, { user, type, days: daysBetween(startDate, endDate) });
     }
-    await storeBatch({ rawRetentionDays: retentionDays }, trx, {
+    await storeBatch({ rawRetentionDays: retentionDays, onChanged }, trx, {
       user,
       type,
       records: prepared.stored,
@@ -367,8 +385,46 @@ export function createDataService(deps: DataDeps) {
   }
 
   /** Deletes records by identity (a source's record that no longer exists). */
-  async function removeRecords(trx: Db, userId: string, type: DataTypeName, keys: readonly string[]) {
-    await repo.deleteRecords(trx, userId, type, keys);
+  async function removeRecords(trx: Db, user: ConnectionRow, type: DataTypeName, keys: readonly string[]) {
+    const days = await repo.deleteRecords(trx, user.id, type, keys);
+    if (days.length > 0) await onChanged(trx, { user, type, days });
+  }
+
+  /**
+   * Admits a read of several connections at once (the merged view of a person): the parameters
+   * parsed once, each connection found and charged as its own read would be. Returns the
+   * connections in the order given and the budget headers of the one with the least left.
+   */
+  async function admitAll(
+    developer: Developer,
+    input: { type: DataTypeName; userIds: readonly string[]; query: RawReadQuery },
+  ): Promise<{ params: ReadParams; users: ConnectionRow[]; headers: Record<string, string> }> {
+    const params = parseReadParams(input.type, input.query, clock.now(), { toWebhook: false });
+    const users: ConnectionRow[] = [];
+    let headers: Record<string, string> = {};
+    for (const userId of input.userIds) {
+      const admitted = await admit(developer, userId, params);
+      users.push(admitted.user);
+      const remaining = (set: Record<string, string>) => Number(set[HEADER_REMAINING] ?? Infinity);
+      if (remaining(admitted.headers) <= remaining(headers)) headers = admitted.headers;
+    }
+    return { params, users, headers };
+  }
+
+  /** Brings a connection's days of a window in, as a read does before it answers (a 503 when the provider fails). */
+  async function syncWindow(user: ConnectionRow, type: DataTypeName, window: DataWindow): Promise<void> {
+    await syncOrUnavailable(() => sync.syncDays(user, type, window.syncStartDay, window.syncEndDay), {});
+  }
+
+  /** A connection's stored records of a type in a window, samples included, parsed (nothing synced). */
+  async function recordsOf(user: ConnectionRow, type: DataTypeName, window: DataWindow): Promise<StoredRecordValue[]> {
+    const readDb = await routing.dbFor(user.id, type, window.syncStartDay, window.syncEndDay);
+    return storedRecordsIn(readDb, { userId: user.id, type, filter: filterOf(window) });
+  }
+
+  /** Registers a handler told of every change to stored records, in the writing transaction. */
+  function onRecordsChanged(handler: RecordsChangedHook) {
+    changeHandlers.push(handler);
   }
 
   /** Drops raw payloads past their retention and rate buckets of past hours. */
@@ -396,6 +452,10 @@ export function createDataService(deps: DataDeps) {
     intakeChanged,
     storedKeys,
     removeRecords,
+    admitAll,
+    syncWindow,
+    recordsOf,
+    onRecordsChanged,
     prune,
     sync,
     deliverer,
@@ -406,4 +466,5 @@ export function createDataService(deps: DataDeps) {
 }
 
 export type DataService = ReturnType<typeof createDataService>;
+export type { RecordsChange, StoredRecordValue };
 export type { WireUser };

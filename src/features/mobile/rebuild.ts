@@ -145,7 +145,7 @@ async function rebuildRun(
     const stale = stored.filter((row) => rebuilt.has(row.day) && !produced.get(type)?.has(row.key));
     await deps.data.removeRecords(
       trx,
-      user.id,
+      user,
       type,
       stale.map((row) => row.key),
     );
@@ -160,7 +160,7 @@ async function rebuildRun(
   });
   await deps.data.removeRecords(
     trx,
-    user.id,
+    user,
     'sleep',
     staleSleeps.map((row) => row.key),
   );

@@ -2,19 +2,19 @@
 // the service loads the samples of a local day and stores what comes out.
 //
 // Duplicate sources (docs/mobile.md#duplicate-sources): an iPhone and an Apple Watch (or two
-// Android apps) record the same steps. Per local day and per metric the sources are ranked:
-// a watch before a phone before anything else, then the most complete (most time covered, then
-// the largest total). Cumulative metrics (steps, distance, energy, floors) take the first
-// source's samples, then fill the gaps from the next sources with samples that overlap nothing
-// already taken, so no interval is ever counted twice and phone steps still count while the
-// watch was off. Discrete metrics (heart rate, HRV, SpO2, …) come from the first source alone.
-// The chosen source is recorded in `device_data` (`name`, `data_provided`), gap-fillers in
+// Android apps) record the same steps. Per local day and per metric the merge engine chooses
+// (source-choice.ts): sources ranked by device kind, then completeness; cumulative metrics
+// (steps, distance, energy, floors) from the best source, the time it leaves uncovered from the
+// next ones, so no stretch of time counts twice and phone steps still count while the watch was
+// off; discrete metrics (heart rate, HRV, SpO2, …) from the best source alone. The chosen source
+// is recorded in `device_data` (`name`, `data_provided`), gap-fillers in
 // `device_data.other_devices`.
 import type { Activity, Body, Daily, Menstruation, Nutrition, Sleep } from '../../model/index.ts';
 import { SleepLevel, UploadType, SleepUploadType } from '../../model/enums.ts';
 import { formatDateTime, localIsoDate, MS_PER_DAY } from '../../model/time.ts';
-import type { DeviceClass, MobileKind, MobileSample } from '../../provider-kit/mobile/samples.ts';
+import type { MobileKind, MobileSample } from '../../provider-kit/mobile/samples.ts';
 import { dayBoundsOf, localizationOf } from '../../provider-kit/normalize/normalize.ts';
+import { chooseCumulative, chooseDiscrete, rankSources, type Selection } from './source-choice.ts';
 
 const SLEEP_DAY_SHIFT_MS = 6 * 3_600_000;
 /** A gap longer than this between sleep samples of one source starts a new session. */
@@ -28,100 +28,6 @@ export function localDayOf(sample: MobileSample): string {
   if (sample.day) return sample.day;
   const shift = sample.kind === 'sleep' ? SLEEP_DAY_SHIFT_MS : 0;
   return localIsoDate(sample.startMs + shift, sample.offsetMinutes);
-}
-
-const DEVICE_RANK: Record<DeviceClass, number> = { watch: 0, phone: 1, scale: 2, other: 2 };
-
-type SourceGroup = {
-  name: string;
-  device: DeviceClass;
-  samples: MobileSample[];
-  coveredMs: number;
-  total: number;
-};
-
-function groupBySource(samples: readonly MobileSample[]): SourceGroup[] {
-  const groups = new Map<string, SourceGroup>();
-  for (const sample of samples) {
-    let group = groups.get(sample.source.name);
-    if (!group) {
-      group = { name: sample.source.name, device: sample.source.device, samples: [], coveredMs: 0, total: 0 };
-      groups.set(sample.source.name, group);
-    }
-    group.samples.push(sample);
-    group.coveredMs += sample.endMs - sample.startMs;
-    group.total += sample.value ?? 0;
-  }
-  return [...groups.values()].sort(
-    (a, b) =>
-      DEVICE_RANK[a.device] - DEVICE_RANK[b.device] ||
-      b.coveredMs - a.coveredMs ||
-      b.samples.length - a.samples.length ||
-      b.total - a.total ||
-      (a.name < b.name ? -1 : 1),
-  );
-}
-
-/** Intervals taken so far, sorted by start, non-overlapping: answers "does this overlap?" in log n. */
-class TakenIntervals {
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-
-  overlaps(start: number, end: number): boolean {
-    // The last interval starting before `end` (or at `start`, for instants) is the only candidate
-    // besides its predecessor, because taken intervals never overlap each other.
-    let low = 0;
-    let high = this.starts.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.starts[mid]! <= start) low = mid + 1;
-      else high = mid;
-    }
-    const hits = (index: number) => {
-      if (index < 0 || index >= this.starts.length) return false;
-      const s = this.starts[index]!;
-      const e = this.ends[index]!;
-      if (start === end) return start >= s && (start < e || (s === e && start === s));
-      if (s === e) return s >= start && s < end;
-      return start < e && end > s;
-    };
-    return hits(low - 1) || hits(low) || hits(low - 2);
-  }
-
-  add(start: number, end: number): void {
-    let index = 0;
-    while (index < this.starts.length && this.starts[index]! <= start) index++;
-    this.starts.splice(index, 0, start);
-    this.ends.splice(index, 0, end);
-  }
-}
-
-export type Selection = { samples: MobileSample[]; sources: string[] };
-
-/** Cumulative metric: the best source, then non-overlapping samples of the others. */
-export function selectCumulative(samples: readonly MobileSample[]): Selection {
-  const taken = new TakenIntervals();
-  const chosen: MobileSample[] = [];
-  const sources: string[] = [];
-  for (const group of groupBySource(samples)) {
-    let used = false;
-    for (const sample of [...group.samples].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs)) {
-      if (taken.overlaps(sample.startMs, sample.endMs)) continue;
-      taken.add(sample.startMs, sample.endMs);
-      chosen.push(sample);
-      used = true;
-    }
-    if (used) sources.push(group.name);
-  }
-  chosen.sort((a, b) => a.startMs - b.startMs);
-  return { samples: chosen, sources };
-}
-
-/** Discrete metric: the best source's samples only. */
-export function selectDiscrete(samples: readonly MobileSample[]): Selection {
-  const best = groupBySource(samples)[0];
-  if (!best) return { samples: [], sources: [] };
-  return { samples: [...best.samples].sort((a, b) => a.startMs - b.startMs), sources: [best.name] };
 }
 
 const sum = (samples: readonly MobileSample[]) =>
@@ -249,11 +155,11 @@ function buildDaily(
   const choices = new Map<MobileKind, Selection>();
   for (const kind of CUMULATIVE) {
     const list = kinds.get(kind);
-    if (list) choices.set(kind, selectCumulative(list));
+    if (list) choices.set(kind, chooseCumulative(list));
   }
   for (const kind of DISCRETE) {
     const list = kinds.get(kind);
-    if (list) choices.set(kind, selectDiscrete(list));
+    if (list) choices.set(kind, chooseDiscrete(list, 'heart_rate'));
   }
   const summary = kinds.get('activity_summary')?.[0]?.parts;
   if (choices.size === 0 && !summary) return null;
@@ -486,7 +392,7 @@ export const sleepKey = (day: string, index: number) => `${SLEEP_KEY_PREFIX}${da
 export function buildSleeps(day: string, samples: readonly MobileSample[]): Sleep[] {
   const all = samples.filter((sample) => sample.kind === 'sleep');
   // Stage samples (Apple Watch, Health Connect stages) outrank plain "in bed" samples.
-  const groups = groupBySource(all);
+  const groups = rankSources(all, 'sleep');
   const best = groups.find((group) => group.samples.some((s) => s.level !== SleepLevel.UNKNOWN)) ?? groups[0];
   if (!best) return [];
   const sorted = [...best.samples].sort((a, b) => a.startMs - b.startMs);
@@ -548,8 +454,11 @@ export function buildActivity(workout: MobileSample, around: readonly MobileSamp
   const at = (ms: number) => formatDateTime(ms, offset);
   const inside = (sample: MobileSample) =>
     sample.startMs >= workout.startMs && sample.startMs <= workout.endMs;
-  const hr = selectDiscrete(around.filter((s) => s.kind === 'heart_rate' && inside(s))).samples;
-  const distance = selectCumulative(around.filter((s) => s.kind === 'distance' && inside(s))).samples;
+  const hr = chooseDiscrete(
+    around.filter((s) => s.kind === 'heart_rate' && inside(s)),
+    'heart_rate',
+  ).samples;
+  const distance = chooseCumulative(around.filter((s) => s.kind === 'distance' && inside(s))).samples;
   const hrStats = stats(hr.map((s) => s.value ?? 0));
   let cumulative = 0;
   const route = details.route;

@@ -2,7 +2,7 @@ import type { DashboardSession } from '../../features/dashboard/service.ts';
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import { DASHBOARD_ROUTE, field, type Guards } from './guard.ts';
-import { postButton, statusPill } from './layout.ts';
+import { postButton, statusPill, when } from './layout.ts';
 import { html, type SafeHtml } from '../safe-html.ts';
 
 /**
@@ -80,7 +80,7 @@ export function labReportsCard(
       report.current_status === 'failed' ? 'bad' : report.current_status === 'processing' ? 'plain' : 'ok';
     const heading = html`<h3>Session <span class="mono">${report.session_id}</span> ${statusPill(report.current_status, tone)}${
       review > 0 && html` ${statusPill(`${review} to review`, 'warn')}`
-    }</h3><p class="muted">Uploaded ${text(report.uploaded_at)} · report date ${text(report.report_date)} · ${text(report.lab_name)}</p>`;
+    }</h3><p class="muted">Uploaded ${when(typeof report.uploaded_at === 'string' ? report.uploaded_at : null)} · report date ${text(report.report_date)} · ${text(report.lab_name)}</p>`;
     const reprocess =
       report.current_status === 'processing'
         ? ''

@@ -98,10 +98,18 @@ export function confirmButton(
   return html`<details><summary>${label}…</summary><p>${question}</p>${postButton(session, action, `Confirm: ${label}`, { fields, style: 'danger' })}</details>`;
 }
 
-export const when = (at: Date | null | undefined): SafeHtml =>
-  at
-    ? html`<time datetime="${at.toISOString()}">${at.toISOString().slice(0, 19).replace('T', ' ')} UTC</time>`
-    : html`—`;
+/**
+ * Every moment the dashboard shows, in one format: `2026-11-27 21:04:05 UTC`, to the second, in a
+ * <time> carrying the exact value. Takes a Date or a wire timestamp (microseconds and an offset,
+ * `2026-11-27T21:04:05.123000+00:00`); text that is not a moment is shown as it is.
+ */
+export function when(at: Date | string | null | undefined): SafeHtml {
+  if (at === null || at === undefined || at === '') return html`—`;
+  const moment = typeof at === 'string' ? new Date(at) : at;
+  if (Number.isNaN(moment.getTime())) return html`${String(at)}`;
+  const iso = moment.toISOString();
+  return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`;
+}
 
 export function statusPill(text: string, tone: 'ok' | 'warn' | 'bad' | 'plain' = 'plain'): SafeHtml {
   return html`<span class="status${tone !== 'plain' && ` s-${tone}`}">${text}</span>`;

@@ -4,7 +4,7 @@ import { type Status, validEvents } from '../../features/orders/domain/statuses.
 import { ITEM_STATUS } from '../../features/orders/views.ts';
 import type { App } from '../app-type.ts';
 import { DASHBOARD_ROUTE, field, type Guards, sendPage } from './guard.ts';
-import { postButton, renderDashboardPage, statusPill } from './layout.ts';
+import { postButton, renderDashboardPage, statusPill, when } from './layout.ts';
 import { html, joinHtml } from '../safe-html.ts';
 
 /** The order API's numeric item statuses, as words. */
@@ -20,11 +20,12 @@ export function registerOrderPages(scope: App, ctx: AppContext, guards: Guards) 
     guards.developerPage(
       async (_request, reply, session, flash) => {
         const page = await ctx.orders.list(session.developer, { limit: 50 });
+        const sandbox = session.developer.environment === 'sandbox';
         const rows = page.orders.map(
           (order) =>
-            html`<tr><td class="mono"><a href="/dashboard/orders/${order.order_id}">${order.order_id}</a></td><td>${order.client_order_reference_id ?? ''}</td><td>${order.created_at}</td><td>${order.collection_type}</td><td>${statusPill(order.order_status)}</td><td>${order.items.length}</td></tr>`,
+            html`<tr><td class="mono"><a href="/dashboard/orders/${order.order_id}">${order.order_id}</a></td><td>${order.client_order_reference_id ?? ''}</td><td>${when(order.created_at)}</td><td>${order.collection_type}</td><td>${statusPill(order.order_status)}</td><td>${order.items.length}</td></tr>`,
         );
-        const body = html`<section class="card">${page.orders.length ? html`<table><thead><tr><th>Order</th><th>Your reference</th><th>Created</th><th>Collection</th><th>Status</th><th>Items</th></tr></thead><tbody>${rows}</tbody></table>` : html`<p class="muted">No orders yet.</p>`}</section>`;
+        const body = html`<section class="card">${page.orders.length ? html`<table><thead><tr><th>Order</th><th>Your reference</th><th>Created</th><th>Collection</th><th>Status</th><th>Items</th></tr></thead><tbody>${rows}</tbody></table>` : html`<p class="muted">No orders yet. Orders are created through the order API: list the tests with <code>GET /api/v1/products</code>, then <code>POST /api/v1/orders</code> with an <code>idempotency-key</code> header (see <a href="/docs">the API reference</a>). ${sandbox ? html`Sandbox orders can then be moved through their lifecycle from here.` : ''}</p>`}</section>`;
         return sendPage(
           reply,
           200,
@@ -60,7 +61,7 @@ export function registerOrderPages(scope: App, ctx: AppContext, guards: Guards) 
         );
         const history = order.status_history.map(
           (entry) =>
-            html`<tr><td>${entry.changed_at}</td><td>${entry.status}</td><td class="mono">${String(entry.order_item_id ?? '')}</td></tr>`,
+            html`<tr><td>${when(entry.changed_at)}</td><td>${entry.status}</td><td class="mono">${String(entry.order_item_id ?? '')}</td></tr>`,
         );
         const body = html`<section class="card"><h2>Order ${order.order_id}</h2><p>Status: ${statusPill(order.order_status)}</p>
 ${sandbox ? html`<div class="row">${simulate(order.order_status)}</div>` : html`<p class="muted">Production orders move only on real supplier updates.</p>`}</section>

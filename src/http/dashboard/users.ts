@@ -7,18 +7,21 @@ import type { App } from '../app-type.ts';
 import { deliveryTable } from './webhooks.ts';
 import { LAB_REPORTS_ON_USER_PAGE, labReportsCard } from './lab-reports.ts';
 import { DASHBOARD_ROUTE, field, type Guards, queryField, sendPage } from './guard.ts';
-import { confirmButton, csrfField, renderDashboardPage, statusPill } from './layout.ts';
+import { confirmButton, csrfField, renderDashboardPage, statusPill, when } from './layout.ts';
 import { html, type SafeHtml } from '../safe-html.ts';
 
 const DATA_TYPES: readonly string[] = dataTypeNames;
 
-const isoOrDash = (value: string | null) => value || '—';
+const orDash = (value: string | null) => value || '—';
 
-function userRows(users: (WireUser | DetailedWireUser)[]): SafeHtml {
-  if (users.length === 0) return html`<p class="muted">No users found.</p>`;
+/** What to do when a developer has no user yet: the ways a connection is made. */
+const NO_USERS_YET = html`No users yet. A user appears when a person connects an account: open the hosted connect widget (<code>POST /v2/auth/generateWidgetSession</code>) or send them an auth link (<code>POST /v2/auth/authenticateUser</code>). On a sandbox developer, <code>npx tributary sandbox connect --dev-id &lt;your dev-id&gt;</code> connects one at once.`;
+
+function userRows(users: (WireUser | DetailedWireUser)[], empty: SafeHtml = NO_USERS_YET): SafeHtml {
+  if (users.length === 0) return html`<p class="muted">${empty}</p>`;
   return html`<table><thead><tr><th>User id</th><th>Reference id</th><th>Provider</th><th>Active</th><th>Created</th><th>Last webhook update</th></tr></thead><tbody>${users.map(
     (user) =>
-      html`<tr><td class="mono"><a href="/dashboard/users/${user.user_id}">${user.user_id}</a></td><td>${isoOrDash(user.reference_id)}</td><td>${user.provider}</td><td>${user.active ? 'yes' : 'no'}</td><td>${user.created_at}</td><td>${isoOrDash(user.last_webhook_update)}</td></tr>`,
+      html`<tr><td class="mono"><a href="/dashboard/users/${user.user_id}">${user.user_id}</a></td><td>${orDash(user.reference_id)}</td><td>${user.provider}</td><td>${user.active ? 'yes' : 'no'}</td><td>${when(user.created_at)}</td><td>${when(user.last_webhook_update)}</td></tr>`,
   )}</tbody></table>`;
 }
 
@@ -53,7 +56,7 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
       const body = html`<section class="card"><form method="get" action="/dashboard/users" role="search" class="row">
 <div><label for="q">User id or reference id</label><input id="q" name="q" type="text" value="${q}" size="40"></div>
 <button type="submit" class="primary">Search</button></form></section>
-<section class="card"><h2>${heading}</h2>${userRows(users)}</section>`;
+<section class="card"><h2>${heading}</h2>${userRows(users, q === '' ? NO_USERS_YET : html`No user has this user id or reference id. Search by a whole user id (a UUID) or by your own reference id exactly as your app sent it. <a href="/dashboard/users">Show the newest users</a>.`)}</section>`;
       return sendPage(
         reply,
         200,
@@ -114,14 +117,14 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
       const weekAgo = new Date(ctx.clock.now().getTime() - 7 * 86_400_000).toISOString().slice(0, 10);
       const body = html`<section class="card"><h2>Connection</h2><table><tbody>
 <tr><th>User id</th><td class="mono">${user.user_id}</td></tr>
-<tr><th>Reference id</th><td>${isoOrDash(user.reference_id)}</td></tr>
+<tr><th>Reference id</th><td>${orDash(user.reference_id)}</td></tr>
 <tr><th>Provider</th><td>${user.provider}</td></tr>
-<tr><th>Created</th><td>${user.created_at}</td></tr>
-<tr><th>Last webhook update</th><td>${isoOrDash(user.last_webhook_update)}</td></tr>
-<tr><th>Scopes</th><td>${isoOrDash(user.scopes)}</td></tr>
+<tr><th>Created</th><td>${when(user.created_at)}</td></tr>
+<tr><th>Last webhook update</th><td>${when(user.last_webhook_update)}</td></tr>
+<tr><th>Scopes</th><td>${orDash(user.scopes)}</td></tr>
 <tr><th>Active</th><td>${user.active ? 'yes' : 'no (data events are held back)'}</td></tr>
 <tr><th>Token health</th><td>${healthText}</td></tr>
-<tr><th>Most recent data</th><td>${isoOrDash(user.most_recent_data_at)}</td></tr>
+<tr><th>Most recent data</th><td>${when(user.most_recent_data_at)}</td></tr>
 </tbody></table></section>
 ${others.length ? html`<section class="card"><h2>Other connections of this reference id</h2>${userRows(others)}</section>` : ''}
 <section class="card"><h2>Request a historical read</h2><p class="muted">Reads the range from the provider and sends it to your webhook (the same as GET /v2/{type}?to_webhook=true).</p>
@@ -133,7 +136,7 @@ ${others.length ? html`<section class="card"><h2>Other connections of this refer
 <section class="card"><h2>Deauthenticate</h2><p class="muted">Revokes access at the provider, deletes the user and its data, and sends the deauth webhook.</p>
 ${confirmButton(session, `${base}/deauthenticate`, 'Deauthenticate user', `Deauthenticate ${user.user_id}? This cannot be undone.`)}</section>
 ${labReportsCard(session, labReports, base)}
-<section class="card"><h2>Recent data events</h2>${deliveryTable(session, events.deliveries, false)}</section>`;
+<section class="card"><h2>Recent data events</h2>${deliveryTable(session, events.deliveries, false, html`No data events for this user yet. They are sent as the provider's data arrives, or when you request a historical read below.`)}</section>`;
       return sendPage(
         reply,
         200,

@@ -42,8 +42,9 @@ export function deliveryTable(
   session: DeveloperSession,
   deliveries: DeliveryRecord[],
   replay: boolean,
+  empty: SafeHtml = html`No events.`,
 ): SafeHtml {
-  if (deliveries.length === 0) return html`<p class="muted">No events.</p>`;
+  if (deliveries.length === 0) return html`<p class="muted">${empty}</p>`;
   const rows = deliveries.map(
     (record) =>
       html`<tr>${replay ? html`<td><input type="checkbox" name="selected" value="${record.eventId}" aria-label="Select ${record.eventId}"></td>` : ''}<td>${when(record.createdAt)}</td><td>${record.type}</td><td>${statusPill(record.status, tone(record.status))}</td><td class="mono">${record.userId ? html`<a href="/dashboard/users/${record.userId}">${record.userId.slice(0, 8)}…</a>` : '—'}</td><td>${record.attemptCount}</td><td>${record.lastStatusCode ?? ''} ${record.lastError ?? ''}</td><td><details><summary>Attempts</summary><p class="mono">webhook-id ${record.eventId}</p>${attemptsHtml(record)}<p><a href="/dashboard/webhooks/events/${encodeURIComponent(record.eventId)}">Request body and headers</a></p></details></td>${replay ? html`<td><button type="submit" class="secondary" name="one" value="${record.eventId}">Replay</button></td>` : ''}</tr>`,
@@ -109,7 +110,14 @@ ${confirmButton(session, '/dashboard/webhooks/rotate-secret', 'Rotate secret', '
 <div><label for="f-user">User id</label><input id="f-user" name="user_id" type="text" value="${userId}" size="24"></div>
 <div><label for="f-period">Time</label><select id="f-period" name="period">${option('', 'any time', period)}${option('1h', 'last hour', period)}${option('24h', 'last 24 hours', period)}${option('7d', 'last 7 days', period)}</select></div>
 <button type="submit" class="secondary">Filter</button></form>
-${deliveryTable(session, page.deliveries, true)}</section>`;
+${deliveryTable(
+  session,
+  page.deliveries,
+  true,
+  status || type || userId || period
+    ? html`No events match these filters. <a href="/dashboard/webhooks">Show every event</a>.`
+    : html`No events yet. ${destination.url ? html`Press <strong>Send test event</strong> above` : html`Set a destination URL above, then press <strong>Send test event</strong>`}, or run <code>npx tributary listen</code> on your machine to receive them there. Data events follow once a user connects.`,
+)}</section>`;
       return sendPage(
         reply,
         200,

@@ -10,6 +10,7 @@ import { registerLabReportRoutes } from './lab-reports.ts';
 import { registerMobileRoutes } from './mobile.ts';
 import { registerNotificationRoutes } from './notifications.ts';
 import { registerOrderRoutes } from './orders.ts';
+import { registerPeopleRoutes } from './people.ts';
 import { registerSandboxConsentRoutes } from './sandbox-consent.ts';
 import { registerUserRoutes } from './users.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
@@ -26,6 +27,7 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerWidgetRoutes,
   registerOrderRoutes,
   registerDataRoutes,
+  registerPeopleRoutes,
   registerWorkoutRoutes,
   registerNotificationRoutes,
   // The developer dashboard at /dashboard (HTML; http/dashboard/).

@@ -23,6 +23,7 @@ export const apple: Provider = {
     writesPlannedWorkouts: true,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'phone',
   },
   connector: { mobile: appleMobile },
 };

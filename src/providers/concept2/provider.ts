@@ -24,6 +24,7 @@ export const concept2 = remoteProvider({
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'sensor',
   },
   api: concept2Api,
   fetchers: concept2Fetchers,

@@ -27,5 +27,6 @@ export const coros: Provider = {
     writesPlannedWorkouts: true,
     historyDays: null,
     enabledByDefault: false,
+    deviceKind: 'watch',
   },
 };

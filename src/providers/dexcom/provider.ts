@@ -22,6 +22,7 @@ export const dexcom = remoteProvider({
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'sensor',
   },
   api: dexcomApi,
   fetchers: dexcomFetchers,

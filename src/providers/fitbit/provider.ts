@@ -46,6 +46,7 @@ export const fitbit = remoteProvider({
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'band',
   },
   api: fitbitApi,
   fetchers: fitbitFetchers,

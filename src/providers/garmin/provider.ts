@@ -37,6 +37,7 @@ export const garmin = remoteProvider({
     writesPlannedWorkouts: true,
     historyDays: GARMIN_HISTORY_DAYS,
     enabledByDefault: true,
+    deviceKind: 'watch',
   },
   api: garminApi,
   fetchers: { ...garminFetchers, plannedWorkout: garminPlannedWorkoutFetcher },

@@ -13,5 +13,6 @@ export const googleFit: Provider = {
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'phone',
   },
 };

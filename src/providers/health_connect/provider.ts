@@ -15,6 +15,7 @@ export const healthConnect: Provider = {
     writesPlannedWorkouts: false,
     historyDays: 30,
     enabledByDefault: true,
+    deviceKind: 'phone',
   },
   connector: { mobile: { parseUpload: parseHealthConnectUpload } },
 };

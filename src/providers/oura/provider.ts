@@ -32,6 +32,7 @@ export const oura = remoteProvider({
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'ring',
   },
   api: ouraApi,
   fetchers: ouraFetchers,

@@ -30,6 +30,7 @@ export const polar = remoteProvider({
     // are served for less, and their fetchers simply find nothing older.
     historyDays: 365,
     enabledByDefault: true,
+    deviceKind: 'watch',
   },
   api: polarApi,
   fetchers: polarFetchers,

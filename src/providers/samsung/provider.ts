@@ -14,6 +14,7 @@ export const samsung: Provider = {
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'phone',
   },
   connector: { mobile: { parseUpload: parseHealthConnectUpload } },
 };

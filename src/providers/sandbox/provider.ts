@@ -40,6 +40,7 @@ export const sandbox: Provider = {
     writesPlannedWorkouts: true,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'watch',
   },
   connector: {
     exchangeCode,

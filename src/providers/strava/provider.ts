@@ -29,6 +29,7 @@ export const strava = remoteProvider({
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'app',
   },
   api: stravaApi,
   fetchers: stravaFetchers,

@@ -25,6 +25,7 @@ export const suunto = remoteProvider({
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'watch',
   },
   api: suuntoApi,
   fetchers: suuntoFetchers,

@@ -26,6 +26,7 @@ export const wahoo = remoteProvider({
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'sensor',
   },
   api: wahooApi,
   fetchers: wahooFetchers,

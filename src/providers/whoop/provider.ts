@@ -41,6 +41,7 @@ export const whoop = remoteProvider({
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'band',
   },
   api: whoopApi,
   fetchers: whoopFetchers,

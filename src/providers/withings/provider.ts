@@ -29,6 +29,7 @@ export const withings = remoteProvider({
     writesPlannedWorkouts: false,
     historyDays: null,
     enabledByDefault: true,
+    deviceKind: 'scale',
   },
   api: withingsApi,
   fetchers: withingsFetchers,

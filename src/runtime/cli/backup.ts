@@ -9,7 +9,7 @@ import { backupManifest, writeBackupFile } from './backup-file.ts';
 import { print, printJson, UsageError } from './output.ts';
 import { openContext } from './session.ts';
 
-const USAGE = `usage: tributary backup <file> [--with-key] [--json]
+export const USAGE = `usage: tributary backup <file> [--with-key] [--json]
   Writes a consistent copy of embedded storage (DATA_DIR) to <file>, also while the server runs.
   --with-key  put the encryption key into the backup too (then the file alone restores every
               secret: keep it as safe as the key). Without it, restore needs the same key.

@@ -4,7 +4,9 @@ import { migrateToLatest } from '../../store/migrate.ts';
 import { backupCommand } from './backup.ts';
 import { developersCommand, keysCommand } from './developers.ts';
 import { importCommand } from './import.ts';
-import { print, UsageError } from './output.ts';
+import { listenCommand } from './listen.ts';
+import { usageOf } from './help.ts';
+import { parseArgsProblem, print, UsageError } from './output.ts';
 import { providersCommand } from './providers.ts';
 import { sandboxCommand } from './sandbox.ts';
 import { currentSession, openContext } from './session.ts';
@@ -45,8 +47,34 @@ export async function executeCommand(name: string, config: Config, args: string[
   try {
     await command(config, args);
     return 0;
-  } catch (error) {
+  } catch (thrown) {
+    const error = parseArgsProblem(thrown, usageOf(name)) ?? thrown;
     if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError) {
+      currentSession().stderr(`tributary: ${error.message}\n`);
+      return error instanceof AppError ? 1 : 2;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Commands that run in the CLI's own process whatever the storage (never sent to a running
+ * server): they talk to Tributary over its REST API like a developer's app. Each returns its
+ * exit status.
+ */
+export const LOCAL_COMMANDS: Record<string, (config: Config, args: string[]) => Promise<number>> = {
+  listen: listenCommand,
+};
+
+/** Runs a local command; usage problems exit 2, refusals and failures 1, as store commands do. */
+export async function executeLocalCommand(name: string, config: Config, args: string[]): Promise<number> {
+  const command = LOCAL_COMMANDS[name];
+  if (!command) throw new Error(`unknown command ${name}`);
+  try {
+    return await command(config, args);
+  } catch (thrown) {
+    const error = parseArgsProblem(thrown, usageOf(name)) ?? thrown;
+    if (error instanceof UsageError || error instanceof AppError) {
       currentSession().stderr(`tributary: ${error.message}\n`);
       return error instanceof AppError ? 1 : 2;
     }

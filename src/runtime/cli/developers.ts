@@ -3,7 +3,7 @@ import type { Config } from '../../core/config.ts';
 import { openContext } from './session.ts';
 import { print, printJson, printTable, UsageError } from './output.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   tributary developers create --name N --environment sandbox|production [--order-api] [--json]
   tributary developers list [--json]
   tributary developers suspend|resume <dev-id>

@@ -8,7 +8,7 @@ import type { ImportView } from '../../features/mobile/service.ts';
 import { currentSession, openContext } from './session.ts';
 import { printJson, UsageError } from './output.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   tributary import apple-health <file> --dev-id D (--user-id U | --reference-id R) [--json]
 
 Imports an Apple Health export (export.zip, or the export.xml inside it) for a user, streaming

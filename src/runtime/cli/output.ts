@@ -31,3 +31,17 @@ export function printTable(rows: Record<string, unknown>[]) {
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/**
+ * A command line `node:util` parseArgs refused (an unknown option, a missing value), as a
+ * UsageError with a short message and the command's usage: Node's own message goes on to suggest
+ * `-- "--x"` with quotes that do not balance, which reads as a second problem.
+ */
+export function parseArgsProblem(error: unknown, usage: string): UsageError | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (!(error instanceof TypeError) || typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS'))
+    return null;
+  const unknown = /^Unknown option '([^']+)'/.exec(error.message);
+  const first = unknown ? `unknown option ${unknown[1]}` : (error.message.split(/\.\s/)[0] ?? error.message);
+  return new UsageError(`${first.charAt(0).toLowerCase()}${first.slice(1)}\n${usage}`);
+}

@@ -3,7 +3,7 @@ import type { Config } from '../../core/config.ts';
 import { openContext } from './session.ts';
 import { printJson, printTable, UsageError } from './output.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   tributary providers list [--dev-id D] [--json]
   tributary providers set --dev-id D [--enable A,B] [--disable C] [--json]
   tributary providers subscribe --provider P [--callback-base URL] [--json]

@@ -18,7 +18,7 @@ import { claimForCommand, DataDirInUse } from '../data-dir-ownership.ts';
 import { type BackupManifest, keyFingerprint, readBackupFile } from './backup-file.ts';
 import { print, printJson, UsageError } from './output.ts';
 
-const USAGE = `usage: tributary restore <file> [--replace] [--json]
+export const USAGE = `usage: tributary restore <file> [--replace] [--json]
   Restores a backup made by "tributary backup" into DATA_DIR, with no server running on it.
   DATA_DIR must not hold a database yet; --replace moves the one there aside
   (DATA_DIR/pgdata.before-restore-<time>) instead.

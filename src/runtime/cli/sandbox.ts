@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
 import { AppError } from '../../core/errors.ts';
@@ -5,17 +7,48 @@ import { findConnectionForDeveloper, toWireUser } from '../../features/connectio
 import { type ConsentRequest, decideConsent, newSandboxAccount } from '../../providers/sandbox/consent.ts';
 import { sandbox } from '../../providers/sandbox/provider.ts';
 import { openContext } from './session.ts';
-import { printJson, printTable, UsageError } from './output.ts';
+import { print, printJson, printTable, UsageError } from './output.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   tributary sandbox connect --dev-id D [--reference-id R] [--account A] [--language L] [--deny] [--json]
+  tributary sandbox env [--json]
+
+\`env\` prints the sandbox developer \`tributary serve\` created (DATA_DIR/sandbox-credentials.json)
+and the API's address as shell variables, for \`eval "$(npx tributary sandbox env)"\`: API, DEV,
+KEY and SECRET (the signing secret it was created with).
 
 Runs the sandbox provider's whole connect flow without a browser, through the same code as the
 hosted pages: auth link, consent (approved, or denied with --deny), OAuth callback. Reuse
 --account to reconnect the same sandbox account (the old user is replaced: user_reauth).`;
 
+/** Single quotes keep every character as it is; a quote inside is closed, escaped and reopened. */
+const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
+
+function printSandboxEnv(config: Config, args: string[]) {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean', default: false } } });
+  const file = join(config.dataDir, 'sandbox-credentials.json');
+  let saved: Record<string, unknown>;
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    throw new AppError(
+      'not_found',
+      `no ${file}: \`tributary serve\` writes it when it creates the sandbox developer (embedded storage, no developer yet)`,
+    );
+  }
+  const variables = {
+    API: config.publicUrl,
+    DEV: String(saved.dev_id),
+    KEY: String(saved.api_key),
+    SECRET: String(saved.webhook_secret),
+  };
+  if (values.json) return printJson(variables);
+  for (const [name, value] of Object.entries(variables)) print(`export ${name}=${shellQuote(value)}\n`);
+}
+
 export async function sandboxCommand(config: Config, args: string[]) {
   const [action, ...rest] = args;
+  if (action === 'env') return printSandboxEnv(config, rest);
   if (action !== 'connect') throw new UsageError(USAGE);
   const { values } = parseArgs({
     args: rest,

@@ -6,6 +6,7 @@ import { createLogger } from '../../core/log.ts';
 import { type AdminServer, startAdminServer } from '../admin/server.ts';
 import { claimForServer } from '../data-dir-ownership.ts';
 import { type Role, type Runtime, startRuntime } from '../runtime.ts';
+import { SERVE_USAGE } from './help.ts';
 import { UsageError } from './output.ts';
 
 const ROLES: Role[] = ['api', 'worker', 'all'];
@@ -51,9 +52,9 @@ async function bootstrapSandboxDeveloper(ctx: AppContext, config: Config) {
 export async function serveCommand(config: Config, args: string[]) {
   const roleIndex = args.indexOf('--role');
   const role = (roleIndex >= 0 ? args[roleIndex + 1] : 'all') as Role;
-  if (!ROLES.includes(role)) throw new UsageError('usage: tributary serve [--role api|worker|all]');
+  if (!ROLES.includes(role)) throw new UsageError(SERVE_USAGE);
 
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, undefined, config.logFormat);
   const started = Date.now();
   // Embedded storage is this process's alone while it runs; CLI commands reach it over the admin
   // endpoint published in the lock. PostgreSQL is shared by design: no lock.

@@ -4,7 +4,7 @@ import { wireDateTime } from '../../model/time.ts';
 import { openContext } from './session.ts';
 import { print, printJson, printTable, UsageError } from './output.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   tributary webhook get <dev-id> [--json]
   tributary webhook set <dev-id> --url URL [--disable] [--json]    (setting a URL enables and replays held events)
   tributary webhook set <dev-id> --enable|--disable [--json]

@@ -10,6 +10,7 @@ import { defineConnectingJobs } from './connecting.ts';
 import { dataRecurringJobs, defineDataJobs } from './data.ts';
 import { defineLabReportJobs, labReportRecurringJobs } from './lab-reports.ts';
 import { defineLimitJobs, limitRecurringJobs } from './limits.ts';
+import { defineMergeJobs } from './merge.ts';
 import { defineMobileJobs } from './mobile.ts';
 import { defineMobileSpoolJobs, mobileSpoolRecurringJobs } from './mobile-spool.ts';
 import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
@@ -30,6 +31,7 @@ export function defineJobs(ctx: AppContext): void {
   defineLabReportJobs(ctx);
   defineMobileJobs(ctx);
   defineMobileSpoolJobs(ctx);
+  defineMergeJobs(ctx);
 }
 
 /** Every recurring job this deployment runs, as its settings and storage configure them. */

@@ -21,6 +21,7 @@ import * as mobileUploadLimits from './0022_mobile_upload_limits.ts';
 import * as labReportFilesBytes from './0023_lab_report_files_bytes.ts';
 import * as usersToConnections from './0024_users_to_connections.ts';
 import * as partitionedRecords from './0025_partitioned_records.ts';
+import * as mergeSettings from './0026_merge_settings.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0023_lab_report_files_bytes': labReportFilesBytes,
   '0024_users_to_connections': usersToConnections,
   '0025_partitioned_records': partitionedRecords,
+  '0026_merge_settings': mergeSettings,
 };

@@ -1,0 +1,319 @@
+// The merged view: one person (a developer's connections sharing a reference_id) read as one set
+// of records, each with its provenance (engine/), and the `merged` webhook events that follow a
+// change to a person's day. Reads go through the data feature exactly as per-connection reads do
+// (each connection charged and synced), so the merge adds rules, never a second read path.
+import { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import type { Clock } from '../../core/clock.ts';
+import type { Config } from '../../core/config.ts';
+import { invalidParameter, notFound } from '../../core/errors.ts';
+import { newUuid } from '../../core/ids.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import { addDays } from '../../model/time.ts';
+import { samplePaths, stripPaths } from '../../model/strip-samples.ts';
+import type { ProviderCatalog } from '../../provider-access/catalog.ts';
+import type { Db } from '../../store/db.ts';
+import { type ConnectionRow, findPersonConnections } from '../connections/service.ts';
+import type { Developer } from '../developers/service.ts';
+import { type DataWindow, marginsOf, parseWindow, type RawReadQuery, splitWindow } from '../data/params.ts';
+import { DATA_SENT_MESSAGE, type DataService, toConnection } from '../data/service.ts';
+import type { WebhooksService } from '../webhooks/service.ts';
+import { type MergedRecord, mergeRecords, MERGED_TYPES, type MergedType } from './engine/merge-records.ts';
+import type { SourcedRecord } from './engine/provenance.ts';
+import type { MergeFamily, Priorities } from './engine/sources.ts';
+import { buildMergedEvent, mergedEnvelope, type Person } from './events.ts';
+import { validatePriorities } from './priorities.ts';
+import { type MergeSettings, readSettings, writeSettings } from './repo.ts';
+import { mergeSettings } from './settings.ts';
+
+export const MERGE_CHANGED_QUEUE = 'merge.person-changed';
+export const MERGE_DELIVER_QUEUE = 'merge.deliver-request';
+
+/** Days merged at once: a long window is merged part by part, so memory does not grow with it. */
+const PART_DAYS = 28;
+
+/** One person's day of one type changed; sent once per person, type and day within the delay. */
+export type PersonChangedJob = { developerId: string; referenceId: string; type: MergedType; day: string };
+/** A merged read answered to the webhook (`to_webhook=true`). */
+export type MergedDeliverJob = {
+  developerId: string;
+  referenceId: string;
+  type: MergedType;
+  /** The request's own dates, parsed again by the job. */
+  window: { start_date: string; end_date?: string };
+  withSamples: boolean;
+  reference: string;
+};
+
+export const isMergedType = (type: string): type is MergedType =>
+  (MERGED_TYPES as readonly string[]).includes(type);
+
+export type MergeDeps = {
+  db: Db;
+  jobs: JobQueue;
+  clock: Clock;
+  log: Logger;
+  config: Config;
+  providers: ProviderCatalog;
+  data: Pick<DataService, 'admitAll' | 'syncWindow' | 'recordsOf' | 'onRecordsChanged'>;
+  webhooks: Pick<WebhooksService, 'emit'>;
+};
+
+export type MergedReadResult = { status: number; headers: Record<string, string>; body: Readable | object };
+
+export function createMergeService(deps: MergeDeps) {
+  const { db, clock, log, providers } = deps;
+  const { eventDelaySeconds } = deps.config.settings.get(mergeSettings);
+
+  const personOf = (referenceId: string, users: readonly ConnectionRow[]): Person => ({
+    reference_id: referenceId,
+    connections: users.map(toConnection),
+  });
+
+  /**
+   * Every connection's records of the window, merged by the developer's priorities, a few weeks
+   * at a time so that a long window never holds more than one part's records (and samples). A
+   * session near a part's edge is merged with the records of the day on either side, and given
+   * out by the part its lead belongs to, so no session is split or given twice.
+   */
+  async function* mergedParts(
+    developerId: string,
+    users: readonly ConnectionRow[],
+    type: MergedType,
+    window: DataWindow,
+  ): AsyncGenerator<MergedRecord[]> {
+    const settings = await readSettings(db, developerId);
+    const sessions = type === 'activity' || type === 'sleep';
+    const load = async (part: DataWindow) => {
+      const records: SourcedRecord[] = [];
+      for (const user of users) {
+        const source = {
+          connectionId: user.id,
+          provider: user.provider,
+          deviceKind: providers.get(user.provider)?.declaration.deviceKind ?? 'app',
+        };
+        for (const stored of await deps.data.recordsOf(user, type, part)) {
+          records.push({ source, key: stored.key, record: stored.record });
+        }
+      }
+      return records;
+    };
+    const keyOf = (connectionId: string, key: string) => `${connectionId}\u0000${key}`;
+    const parts = splitWindow(window, PART_DAYS);
+    for (const [index, part] of parts.entries()) {
+      const core = await load(part);
+      if (!sessions) {
+        yield mergeRecords(type, core, settings.priorities);
+        continue;
+      }
+      const own = new Set(core.map((record) => keyOf(record.source.connectionId, record.key)));
+      const [before, after] = marginsOf(part, 1);
+      const margins = [await load(before), await load(after)];
+      // Records of a margin outside the whole window lead no part of their own: a session they
+      // lead is given out here when one of its records is this part's.
+      const outside = new Set(
+        [index === 0 ? margins[0]! : [], index === parts.length - 1 ? margins[1]! : []]
+          .flat()
+          .map((record) => keyOf(record.source.connectionId, record.key)),
+      );
+      const around = margins
+        .flat()
+        .filter((record) => !own.has(keyOf(record.source.connectionId, record.key)));
+      yield mergeRecords(type, [...core, ...around], settings.priorities).filter((record) => {
+        const { sources, lead } = record.provenance;
+        const keys = sources.map((source) => keyOf(source.connection_id, source.record));
+        return own.has(keys[lead]!) || (outside.has(keys[lead]!) && keys.some((key) => own.has(key)));
+      });
+    }
+  }
+
+  /** Without samples: every sample array emptied, as the per-connection reads do, and their sources with them. */
+  const withoutSamples = (type: MergedType, records: readonly MergedRecord[]) =>
+    records.map((record) => ({
+      ...stripPaths(record, samplePaths[type]),
+      provenance: { ...record.provenance, samples: {} },
+    }));
+
+  async function activeConnections(developerId: string, referenceId: string): Promise<ConnectionRow[]> {
+    const users = await findPersonConnections(db, developerId, referenceId);
+    if (users.length === 0) {
+      throw notFound(`no person with reference_id ${referenceId}: no active connection of yours carries it`);
+    }
+    return users;
+  }
+
+  async function read(
+    developer: Developer,
+    input: { referenceId: string; type: MergedType; query: RawReadQuery },
+  ): Promise<MergedReadResult> {
+    const found = await activeConnections(developer.id, input.referenceId);
+    const { params, users, headers } = await deps.data.admitAll(developer, {
+      type: input.type,
+      userIds: found.map((user) => user.id),
+      query: input.query,
+    });
+    const person = personOf(input.referenceId, users);
+    if (params.toWebhook) {
+      const reference = newUuid();
+      const job: MergedDeliverJob = {
+        developerId: developer.id,
+        referenceId: input.referenceId,
+        type: input.type,
+        window: {
+          start_date: input.query.start_date!,
+          ...(input.query.end_date ? { end_date: input.query.end_date } : {}),
+        },
+        withSamples: params.withSamples,
+        reference,
+      };
+      await deps.jobs.send(MERGE_DELIVER_QUEUE, job);
+      return {
+        status: 200,
+        headers: { ...headers, 'service-reference': reference },
+        body: { status: 'success', type: input.type, reference, message: DATA_SENT_MESSAGE, person },
+      };
+    }
+    const window = params.window!;
+    for (const user of users) await deps.data.syncWindow(user, input.type, window);
+    const parts = mergedParts(developer.id, users, input.type, window);
+    const shown = (records: readonly MergedRecord[]) =>
+      params.withSamples ? records : withoutSamples(input.type, records);
+    // Streamed: the envelope, then each part's records as it is merged.
+    async function* body() {
+      yield `{"person":${JSON.stringify(person)},"data":[`;
+      let first = true;
+      for await (const records of parts) {
+        for (const record of shown(records)) {
+          yield `${first ? '' : ','}${JSON.stringify(record)}`;
+          first = false;
+        }
+      }
+      yield `],"type":${JSON.stringify(input.type)}}`;
+    }
+    return {
+      status: 200,
+      headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
+      body: Readable.from(body()),
+    };
+  }
+
+  /** Sends a person's merged records of a day (or a requested window) as `merged` events. */
+  async function emitMerged(job: {
+    developerId: string;
+    referenceId: string;
+    type: MergedType;
+    window: DataWindow;
+    day: string | null;
+    withSamples: boolean;
+    reference: string | null;
+  }): Promise<void> {
+    const users = await findPersonConnections(db, job.developerId, job.referenceId);
+    const person = personOf(job.referenceId, users);
+    // One event per part of the window (a day's change is one part), all with the same reference.
+    for await (const records of mergedParts(job.developerId, users, job.type, job.window)) {
+      const event = buildMergedEvent({
+        type: job.type,
+        person,
+        day: job.day,
+        data: job.withSamples ? records : withoutSamples(job.type, records),
+        reference: job.reference,
+      });
+      await db
+        .transaction()
+        .execute((trx) => deps.webhooks.emit(trx, job.developerId, mergedEnvelope(event)));
+    }
+  }
+
+  /** A connection of a person that opted in changed: that person's days are merged again after the delay. */
+  deps.data.onRecordsChanged(async (trx, change) => {
+    const { user } = change;
+    if (!user.reference_id || user.status !== 'active' || !isMergedType(change.type)) return;
+    const settings = await readSettings(trx, user.developer_id);
+    if (!settings.mergedEvents) return;
+    const startAfter = new Date(clock.now().getTime() + eventDelaySeconds * 1000);
+    await deps.jobs.sendMany(
+      MERGE_CHANGED_QUEUE,
+      change.days.map((day) => ({
+        data: {
+          developerId: user.developer_id,
+          referenceId: user.reference_id!,
+          type: change.type as MergedType,
+          day,
+        },
+        // The queue is `stately`: while one job of this key waits, another send adds nothing.
+        options: {
+          singletonKey: `${user.developer_id}:${user.reference_id}:${change.type}:${day}`,
+          startAfter,
+        },
+      })),
+      trx,
+    );
+  });
+
+  /** The settings as the API shows them. */
+  const wireSettings = (settings: MergeSettings) => ({
+    priorities: Object.fromEntries(
+      Object.entries(settings.priorities).map(([family, order]) => [family, [...order]]),
+    ),
+    merged_events: settings.mergedEvents,
+  });
+
+  return {
+    read,
+
+    async settings(developerId: string) {
+      return wireSettings(await readSettings(db, developerId));
+    },
+
+    async updateSettings(developerId: string, body: Record<string, unknown>) {
+      const unknown = Object.keys(body).filter((key) => key !== 'priorities' && key !== 'merged_events');
+      if (unknown.length > 0)
+        throw invalidParameter(
+          'body',
+          `unknown member ${unknown.join(', ')}; expected priorities and/or merged_events`,
+        );
+      const current = await readSettings(db, developerId);
+      const ids = providers.list().map((provider) => provider.id);
+      const given =
+        body['priorities'] === undefined
+          ? {}
+          : validatePriorities(body['priorities'] as Record<string, unknown>, ids);
+      // Families not named keep their order; an empty order gives the family back its default.
+      const priorities: Priorities = { ...current.priorities, ...given };
+      for (const [family, order] of Object.entries(given))
+        if (order.length === 0) delete priorities[family as MergeFamily];
+      const next = {
+        priorities,
+        mergedEvents: (body['merged_events'] as boolean | undefined) ?? current.mergedEvents,
+      };
+      await writeSettings(db, developerId, next, clock.now());
+      log.info({ developerId, families: Object.keys(next.priorities) }, 'merge settings changed');
+      return wireSettings(next);
+    },
+
+    async personChanged(job: PersonChangedJob): Promise<void> {
+      const window = parseWindow({ start_date: job.day, end_date: addDays(job.day, 1) }, clock.now());
+      await emitMerged({ ...job, window, day: job.day, withSamples: false, reference: null });
+    },
+
+    async deliverRequest(job: MergedDeliverJob): Promise<void> {
+      const window = parseWindow(job.window, clock.now());
+      // As a per-connection read sent to the webhook does: the days are synced first (a provider
+      // failure fails the job, and the queue retries it).
+      for (const user of await findPersonConnections(db, job.developerId, job.referenceId)) {
+        await deps.data.syncWindow(user, job.type, window);
+      }
+      await emitMerged({ ...job, window, day: null });
+    },
+  };
+}
+
+export type MergeService = ReturnType<typeof createMergeService>;
+
+// The queues this module owns, with their payloads (see jobs/queues.ts).
+declare module '../../jobs/queues.ts' {
+  interface QueuePayloads {
+    [MERGE_CHANGED_QUEUE]: PersonChangedJob;
+    [MERGE_DELIVER_QUEUE]: MergedDeliverJob;
+  }
+}
