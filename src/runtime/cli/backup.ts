@@ -6,7 +6,7 @@ import { version } from '../../core/version.ts';
 import { snapshotEmbeddedStore } from '../../store/embedded-backup.ts';
 import { migrator } from '../../store/migrate.ts';
 import { backupManifest, writeBackupFile } from './backup-file.ts';
-import { print, printJson, UsageError } from './output.ts';
+import { parseArgsProblem, print, printJson, UsageError } from './output.ts';
 import { openContext } from './session.ts';
 
 export const USAGE = `usage: tributary backup <file> [--with-key] [--json]
@@ -26,8 +26,7 @@ function parse(args: string[]) {
     if (positionals.length !== 1) throw new UsageError(USAGE);
     return { file: positionals[0]!, withKey: values['with-key'], json: values.json };
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+    throw parseArgsProblem(error, USAGE) ?? error;
   }
 }
 

@@ -16,7 +16,7 @@ import { openRestoredStore } from '../../store/embedded-backup.ts';
 import { migrator } from '../../store/migrate.ts';
 import { claimForCommand, DataDirInUse } from '../data-dir-ownership.ts';
 import { type BackupManifest, keyFingerprint, readBackupFile } from './backup-file.ts';
-import { print, printJson, UsageError } from './output.ts';
+import { parseArgsProblem, print, printJson, UsageError } from './output.ts';
 
 export const USAGE = `usage: tributary restore <file> [--replace] [--json]
   Restores a backup made by "tributary backup" into DATA_DIR, with no server running on it.
@@ -96,7 +96,7 @@ export async function restoreCommand(config: Config, args: string[]): Promise<vo
       allowPositionals: true,
     });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+    throw parseArgsProblem(error, USAGE) ?? error;
   }
   const [file] = parsed.positionals;
   if (parsed.positionals.length !== 1 || !file) throw new UsageError(USAGE);
