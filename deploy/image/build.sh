@@ -7,7 +7,8 @@
 #
 #   npm run image                      # localhost/tributary:<version>
 #   IMAGE=registry.example.com/tributary:1.2.3 npm run image
-#   OCI_ARCHIVE=tributary.tar npm run image   # also writes an OCI archive (skopeo/umoci can read it)
+#   OCI_ARCHIVE=tributary.tar npm run image   # also an OCI archive for skopeo/umoci or a registry
+#                                             (the OCI format has no HEALTHCHECK: set probes instead)
 set -euo pipefail
 # Docker's image format keeps the HEALTHCHECK (the OCI image config has no field for it).
 export BUILDAH_FORMAT=docker
