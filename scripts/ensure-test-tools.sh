@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The system tools some tests drive, from Debian's packages (nothing downloaded by the tools
 # themselves): Chromium for the browser tests (driven by playwright-core) and poppler-utils'
-# pdftoppm, which turns generated lab reports into low-resolution "photos" for the OCR tests.
+# pdftoppm, which turns generated lab reports into low-resolution "photos" for the OCR tests;
+# buildah, podman (with runc), skopeo and umoci for the container image test.
 # Installs what is missing when we are root on a Debian-like machine; otherwise says how (the
 # tests that need a missing tool fail or skip and say which).
 set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v pdftoppm >/dev/null 2>&1 || missing+=(poppler-utils)
+for tool in buildah podman skopeo umoci runc; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing Debian's ${missing[*]} for the tests…"

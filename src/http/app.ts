@@ -14,11 +14,12 @@ import { INPUT_LIMITS } from './input-limits.ts';
 import { frameworkErrorOptions, registerProblemHandling } from './problems.ts';
 import { routeRegistrars } from './routes/index.ts';
 import { registerOpsRoutes } from './routes/ops.ts';
+import { ALREADY_SERVING, registerStartupGate, type StartupProgress } from './startup-gate.ts';
 
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP app without listening, so tests drive it with `inject` or a real port alike. */
-export async function buildApp(ctx: AppContext): Promise<App> {
+export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREADY_SERVING): Promise<App> {
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     // Fastify's own two lines per request (received, completed) only when tracing; every
@@ -47,6 +48,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerStartupGate(app, startup);
 
   registerRequestLog(app);
   registerSecurityHeaders(app);
@@ -56,7 +58,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const metrics = registerMetrics(app, ctx.jobs);
   await registerOpenApi(app, ctx.config.publicUrl);
 
-  registerOpsRoutes(app, { db: ctx.db, schema: ctx.store.postgres?.schema, metrics });
+  registerOpsRoutes(app, { db: ctx.db, schema: ctx.store.postgres?.schema, metrics, startup });
   for (const register of routeRegistrars) await register(app, ctx);
 
   await app.ready();

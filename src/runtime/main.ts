@@ -4,10 +4,13 @@ import { executeCommand, executeLocalCommand, LOCAL_COMMANDS, STORE_COMMANDS } f
 import { requestedHelp, TOP_USAGE } from './cli/help.ts';
 import { UsageError } from './cli/output.ts';
 import { serveCommand } from './cli/serve.ts';
+import { backupArgumentsForServer } from './cli/backup.ts';
+import { restoreCommand } from './cli/restore.ts';
 import { ConfigError, type Config } from '../core/config.ts';
 import { loadRuntimeConfig } from './settings.ts';
 import { AppError } from '../core/errors.ts';
 import { claimForCommand, DataDirInUse, staleHint } from './data-dir-ownership.ts';
+import { ensurePrivateDirectory } from '../core/private-files.ts';
 
 /** How often a command retries a server that does not answer (100 ms apart) before giving up. */
 const UNREACHABLE_ATTEMPTS = 50;
@@ -29,7 +32,8 @@ async function runStoreCommand(name: string, config: Config, args: string[]): Pr
       }
     }
     try {
-      const result = await sendCommand(ownership.admin, [name, ...args]);
+      const sent = name === 'backup' ? backupArgumentsForServer(args) : args;
+      const result = await sendCommand(ownership.admin, [name, ...sent]);
       process.stdout.write(result.stdout);
       process.stderr.write(result.stderr);
       return result.exit_code;
@@ -54,13 +58,21 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${help}\n`);
     return 0;
   }
-  if (!name || (name !== 'serve' && !STORE_COMMANDS[name] && !LOCAL_COMMANDS[name])) {
+  if (!name || (name !== 'serve' && name !== 'restore' && !STORE_COMMANDS[name] && !LOCAL_COMMANDS[name])) {
     process.stderr.write(`tributary: unknown command "${name}"\n${TOP_USAGE}\n`);
     return 2;
   }
   try {
     const config = loadRuntimeConfig(process.env);
+    // Embedded storage's lock, key and data all live in DATA_DIR: it exists (0700) before any of
+    // them is touched, whether or not a key file had to be generated into it.
+    if (!config.databaseUrl) ensurePrivateDirectory(config.dataDir);
     if (LOCAL_COMMANDS[name]) return await executeLocalCommand(name, config, args);
+    // Restore replaces the store under DATA_DIR: never sent to a server, which would be using it.
+    if (name === 'restore') {
+      await restoreCommand(config, args);
+      return 0;
+    }
     if (name !== 'serve') return await runStoreCommand(name, config, args);
     await serveCommand(config, args);
     return 0;

@@ -8,7 +8,9 @@ import { createJobQueue } from '../jobs/queue.ts';
 import { createLogger } from '../core/log.ts';
 import { exposedMode } from '../core/private-files.ts';
 import { openStore, type Store } from '../store/db.ts';
-import { migrateToLatest } from '../store/migrate.ts';
+import { migrateToLatest, migrationsAheadOfCode, pendingMigrations } from '../store/migrate.ts';
+import { databaseNotThereYet, waitForDatabase } from '../store/startup-wait.ts';
+import type { StartupStage } from '../http/startup-gate.ts';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -60,41 +62,137 @@ function warnIfDataDirExposed(dataDir: string, log: Logger) {
     );
 }
 
+/** The start-up stage of a serving process, read by /ready and the start-up gate. */
+function startupProgress(log: Logger) {
+  let stage: StartupStage = 'waiting_for_database';
+  return {
+    stage: () => stage,
+    enter(next: StartupStage) {
+      stage = next;
+      log.debug({ stage }, 'start-up stage');
+    },
+  };
+}
+
+/**
+ * Migrates once the database is there. A database that goes away again before the migrations
+ * ran (a restart while the cluster comes up) sends the process back to waiting, not out.
+ */
+async function migrateWhenReachable(
+  store: Store,
+  log: Logger,
+  signal: AbortSignal,
+  progress: ReturnType<typeof startupProgress>,
+): Promise<void> {
+  for (;;) {
+    progress.enter('waiting_for_database');
+    await waitForDatabase(store, { log, signal });
+    progress.enter('migrating');
+    try {
+      if (await runsBehindTheDatabase(store, log)) return;
+      const applied = await migrateToLatest(store.db, store.postgres?.schema);
+      if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
+      return;
+    } catch (error) {
+      if (!databaseNotThereYet(error)) throw error;
+      log.warn({ err: error }, 'the database went away during migrations; waiting for it again');
+    }
+  }
+}
+
+/**
+ * A database migrated by a newer release than this one: the previous release's processes keep
+ * running against it (releases migrate expand-first: they add, and remove only what no earlier
+ * supported release uses; docs/operating.md), so this process starts without migrating. A
+ * database that both lacks migrations this code has and holds ones it does not know came from
+ * another line of releases: that is refused.
+ */
+async function runsBehindTheDatabase(store: Store, log: Logger): Promise<boolean> {
+  const ahead = await migrationsAheadOfCode(store.db, store.postgres?.schema);
+  if (ahead.length === 0) return false;
+  const pending = await pendingMigrations(store.db, store.postgres?.schema);
+  if (pending.length > 0)
+    throw new Error(
+      `the database has migrations this release does not know (${ahead.join(', ')}) and lacks ones it ` +
+        `has (${pending.join(', ')}): it was migrated by another line of releases; not starting`,
+    );
+  log.warn(
+    { newerMigrations: ahead },
+    'the database was migrated by a newer release; this release runs against it without migrating',
+  );
+  return true;
+}
+
+export type StartOptions = {
+  /** Runs once the store is migrated and the queues exist, before the process serves. */
+  beforeServing?: (ctx: AppContext) => Promise<void>;
+  /** Aborting it ends a start-up still waiting for the database (the process is stopping). */
+  signal?: AbortSignal;
+};
+
+/**
+ * Starts a process of `role`. The API listens at once: /health answers and /ready reports
+ * not-ready (and why) while the process waits for the database with backoff, migrates and starts
+ * the job queue; every other route answers 503 until then. It never gives up waiting for a
+ * database that is merely not there yet; any other failure rejects (and nothing is left open).
+ */
 export async function startRuntime(
   config: Config,
   role: Role,
   log = createLogger(config.logLevel),
-  beforeListen?: (ctx: AppContext) => Promise<void>,
+  options: StartOptions = {},
 ): Promise<Runtime> {
   if (!config.databaseUrl) warnIfDataDirExposed(config.dataDir, log);
-  const store = await openMigratedStore(config, log);
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    readUrl: config.databaseReadUrl,
+    dataDir: config.dataDir,
+    schema: config.databaseSchema,
+    log,
+    connectLater: true,
+  });
   const jobs = createJobQueue(store, log);
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
-  // The queues exist before anything can send to them (a send to a missing queue fails); the
-  // handlers start once the process serves, so their first fetches do not hold up readiness.
-  await jobs.start({ work: false });
-  if (role !== 'api') await scheduleRecurringJobs(ctx);
+  const progress = startupProgress(log);
+  const stopWaiting = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stopWaiting.signal]) : stopWaiting.signal;
 
-  await beforeListen?.(ctx);
   let app: App | undefined;
-  if (role !== 'worker') {
-    app = await buildApp(ctx);
-    await app.listen({ port: config.port, host: config.host });
-  }
-  if (role !== 'api') await jobs.work();
-
+  let queueStarted = false;
   let stopping: Promise<void> | undefined;
-  return {
-    ctx,
-    app,
-    stop() {
-      stopping ??= (async () => {
-        await app?.close();
-        await jobs.stop();
-        await store.close();
-      })();
-      return stopping;
-    },
+  const stop = () => {
+    stopping ??= (async () => {
+      stopWaiting.abort(new Error('stopped while starting'));
+      await app?.close();
+      if (queueStarted) await jobs.stop();
+      await store.close();
+    })();
+    return stopping;
   };
+
+  try {
+    if (role !== 'worker') {
+      app = await buildApp(ctx, progress);
+      await app.listen({ port: config.port, host: config.host });
+    }
+    await migrateWhenReachable(store, log, signal, progress);
+    signal.throwIfAborted();
+    progress.enter('starting');
+    // The queues exist before anything can send to them (a send to a missing queue fails); the
+    // handlers start once the process serves, so their first fetches do not hold up readiness.
+    queueStarted = true;
+    await jobs.start({ work: false });
+    if (role !== 'api') await scheduleRecurringJobs(ctx);
+    signal.throwIfAborted();
+    await options.beforeServing?.(ctx);
+    progress.enter('serving');
+    if (role !== 'api') await jobs.work();
+  } catch (error) {
+    await stop().catch((closing: unknown) =>
+      log.warn({ err: closing }, 'closing after a failed start failed'),
+    );
+    throw error;
+  }
+  return { ctx, app, stop };
 }

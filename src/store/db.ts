@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { ensurePrivateDirectory, restrictNewFilesToOwner } from '../core/private-files.ts';
@@ -49,6 +49,17 @@ export type StoreOptions = {
   poolSize?: number;
   /** Where lost database connections are reported (once per outage window). */
   log?: Logger;
+  /**
+   * PostgreSQL: open without touching the database (no connection until the first query, the
+   * schema not yet created). The caller waits for it with `store/startup-wait.ts`, which
+   * prepares it; a serving process answers /health meanwhile.
+   */
+  connectLater?: boolean;
+  /**
+   * Embedded: a data directory snapshot (embedded-backup.ts) to create the store from; the data
+   * directory must not hold a database yet.
+   */
+  loadDataDir?: Blob;
 };
 
 const INT8_OID = 20;
@@ -89,11 +100,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       options.poolSize,
       options.log,
       options.readUrl,
+      options.connectLater,
     );
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.loadDataDir);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Store> {
+async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Store> {
   let fs: OwnerOnlyNodeFS | undefined;
   if (dataDir) {
     const path = join(dataDir, 'pgdata');
@@ -106,6 +118,7 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
   }
   const pglite = await PGlite.create({
     ...(fs ? { fs } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
     parsers: { [INT8_OID]: parseInt8 },
     // PostgreSQL's default 128 MB of shared buffers all lands in this process's memory; an
     // embedded store serves one laptop, and the OS page cache still holds the data files.
@@ -128,6 +141,21 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
       await pglite.close();
     },
   };
+}
+
+/**
+ * The store's schema exists (created when it is not `public`); on `public`, one round trip that
+ * shows the database answers. Either way it fails as a query does when the database is away.
+ */
+async function prepareSchema(db: Db, schema: string) {
+  if (schema !== 'public') await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${schema}`).execute(db);
+  else await sql`select 1`.execute(db);
+}
+
+/** What a store opened with `connectLater` needs before its first migration: see prepareSchema. */
+export async function prepareStore(store: Store): Promise<void> {
+  if (store.postgres) await prepareSchema(store.db, store.postgres.schema);
+  else await sql`select 1`.execute(store.db);
 }
 
 /** A pool on `connectionString` with our int8 parsing and search path, and the Kysely on it. */
@@ -164,11 +192,12 @@ async function openPostgres(
   poolSize = 10,
   log?: Logger,
   readUrl?: string,
+  connectLater = false,
 ): Promise<Store> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
   const reportLoss = faultReporter(log, { source: 'pool', message: CONNECTION_LOST });
-  const { db, pool } = openPool(connectionString, schema, poolSize, reportLoss);
-  if (schema !== 'public') await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  const { db } = openPool(connectionString, schema, poolSize, reportLoss);
+  if (!connectLater) await prepareSchema(db, schema);
   // The replica's pool is opened lazily by pg (no connection until the first routed read).
   const readDb = readUrl ? openPool(readUrl, schema, poolSize, reportLoss).db : db;
   const feeds: ChangeFeed[] = [];

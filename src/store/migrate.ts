@@ -127,3 +127,20 @@ export async function pendingMigrations(db: Kysely<any>, schema?: string): Promi
   const all = await migrator(db, schema).getMigrations();
   return all.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
 }
+
+/**
+ * Migrations the database has applied that this code does not know: a newer release ran them
+ * (a rollback, or an old pod restarting during a rollout). Kysely refuses to migrate such a
+ * database ("previously executed migration … is missing"); see `runtime.ts` for what start-up
+ * does instead.
+ */
+export async function migrationsAheadOfCode(db: Kysely<any>, schema?: string): Promise<string[]> {
+  const own = schema && schema !== 'public' ? schema : undefined;
+  const table = own ? `${own}.kysely_migration` : 'kysely_migration';
+  const { rows: present } = await sql<{ present: boolean }>`
+    SELECT to_regclass(${table}) IS NOT NULL AS present`.execute(db);
+  if (!present[0]?.present) return [];
+  const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.raw(table)} ORDER BY name`.execute(db);
+  const known = new Set(Object.keys(migrations));
+  return rows.map((row) => row.name).filter((name) => !known.has(name));
+}

@@ -4,15 +4,23 @@ import Type from 'typebox';
 import type { App } from '../app-type.ts';
 import type { Db } from '../../store/db.ts';
 import { pendingMigrations } from '../../store/migrate.ts';
+import type { StartupProgress } from '../startup-gate.ts';
 
 const Liveness = Type.Object({ status: Type.Literal('ok') });
 const Readiness = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
   database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
   pending_migrations: Type.Array(Type.String()),
+  /** What a starting process is doing (startup-gate.ts); absent once it serves. */
+  startup: Type.Optional(
+    Type.Union([Type.Literal('waiting_for_database'), Type.Literal('migrating'), Type.Literal('starting')]),
+  ),
 });
 
-export function registerOpsRoutes(app: App, deps: { db: Db; schema: string | undefined; metrics: Registry }) {
+export function registerOpsRoutes(
+  app: App,
+  deps: { db: Db; schema: string | undefined; metrics: Registry; startup: StartupProgress },
+) {
   app.get(
     '/health',
     {
@@ -33,6 +41,16 @@ export function registerOpsRoutes(app: App, deps: { db: Db; schema: string | und
       },
     },
     async (_request, reply) => {
+      const startup = deps.startup.stage();
+      // While starting, the answer comes from the start-up itself: a probe must not queue behind
+      // the migrations (embedded storage has one connection) or wait out a connect timeout.
+      if (startup !== 'serving')
+        return reply.code(503).send({
+          status: 'not_ready',
+          database: startup === 'waiting_for_database' ? 'unreachable' : 'ok',
+          pending_migrations: [],
+          startup,
+        });
       let database: 'ok' | 'unreachable' = 'ok';
       let pending: string[] = [];
       try {

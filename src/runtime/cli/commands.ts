@@ -1,6 +1,7 @@
 import { ConfigError, type Config } from '../../core/config.ts';
 import { AppError } from '../../core/errors.ts';
 import { migrateToLatest } from '../../store/migrate.ts';
+import { backupCommand } from './backup.ts';
 import { developersCommand, keysCommand } from './developers.ts';
 import { importCommand } from './import.ts';
 import { listenCommand } from './listen.ts';
@@ -36,6 +37,7 @@ export const STORE_COMMANDS: Record<string, Command> = {
   sandbox: sandboxCommand,
   webhook: webhookCommand,
   import: importCommand,
+  backup: backupCommand,
 };
 
 /** Runs a command in the current session; returns its exit status (2 usage, 1 refused or failed). */

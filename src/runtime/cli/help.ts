@@ -1,7 +1,9 @@
+import { USAGE as backupUsage } from './backup.ts';
 import { USAGE as developersUsage } from './developers.ts';
 import { USAGE as importUsage } from './import.ts';
 import { USAGE as listenUsage } from './listen.ts';
 import { USAGE as providersUsage } from './providers.ts';
+import { USAGE as restoreUsage } from './restore.ts';
 import { USAGE as sandboxUsage } from './sandbox.ts';
 import { USAGE as webhookUsage } from './webhook.ts';
 
@@ -18,6 +20,8 @@ commands:
   webhook …                       get, set, rotate-secret, test, deliveries, replay
   listen                          receive your webhooks here: verify, print, forward
   import apple-health <file> …    import an Apple Health export for a user, with progress
+  backup <file> [--with-key]      copy embedded storage to a file (also while the server runs)
+  restore <file> [--replace]      restore such a copy into DATA_DIR (no server running on it)
 
 \`tributary <command> --help\` (or \`tributary help <command>\`) describes one command.
 
@@ -54,6 +58,8 @@ const USAGES: Record<string, string> = {
   webhook: webhookUsage,
   listen: listenUsage,
   import: importUsage,
+  backup: backupUsage,
+  restore: restoreUsage,
 };
 
 export const HELP_FLAGS = new Set(['--help', '-h', 'help']);

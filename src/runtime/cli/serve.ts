@@ -60,36 +60,12 @@ export async function serveCommand(config: Config, args: string[]) {
   // endpoint published in the lock. PostgreSQL is shared by design: no lock.
   const lock = config.databaseUrl ? undefined : await claimForServer(config.dataDir);
   let admin: AdminServer | undefined;
-  let runtime: Runtime;
-  try {
-    runtime = await startRuntime(config, role, log, async (ctx) => {
-      if (lock) {
-        admin = await startAdminServer({ dataDir: config.dataDir, ctx, log });
-        lock.update({
-          pid: process.pid,
-          command: 'serve',
-          startedAt: new Date(started).toISOString(),
-          admin: admin.endpoint,
-        });
-      }
-      if (role !== 'worker' && !config.databaseUrl) await bootstrapSandboxDeveloper(ctx, config);
-    });
-  } catch (error) {
-    await admin?.close();
-    lock?.release();
-    throw error;
-  }
-  log.info(
-    {
-      role,
-      storage: runtime.ctx.store.kind,
-      url: role === 'worker' ? undefined : config.publicUrl,
-      dashboard: role === 'worker' ? undefined : `${config.publicUrl}/dashboard`,
-      startupMs: Date.now() - started,
-    },
-    'tributary started',
-  );
+  let runtime: Runtime | undefined;
 
+  // Signals are heard from the start: one that arrives while the process still waits for the
+  // database ends the wait and the process cleanly (an orchestrator stopping a pod that never
+  // got its database).
+  const starting = new AbortController();
   let signalled = false;
   const shutdown = async (signal: string) => {
     if (signalled) {
@@ -97,6 +73,11 @@ export async function serveCommand(config: Config, args: string[]) {
       process.exit(1);
     }
     signalled = true;
+    if (!runtime) {
+      log.info({ signal }, 'stopping during start-up');
+      starting.abort(new Error(`${signal} during start-up`));
+      return;
+    }
     log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
     try {
       await admin?.close();
@@ -111,4 +92,37 @@ export async function serveCommand(config: Config, args: string[]) {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    runtime = await startRuntime(config, role, log, {
+      signal: starting.signal,
+      beforeServing: async (ctx) => {
+        if (lock) {
+          admin = await startAdminServer({ dataDir: config.dataDir, ctx, log });
+          lock.update({
+            pid: process.pid,
+            command: 'serve',
+            startedAt: new Date(started).toISOString(),
+            admin: admin.endpoint,
+          });
+        }
+        if (role !== 'worker' && !config.databaseUrl) await bootstrapSandboxDeveloper(ctx, config);
+      },
+    });
+  } catch (error) {
+    await admin?.close();
+    lock?.release();
+    if (starting.signal.aborted) process.exit(0);
+    throw error;
+  }
+  log.info(
+    {
+      role,
+      storage: runtime.ctx.store.kind,
+      url: role === 'worker' ? undefined : config.publicUrl,
+      dashboard: role === 'worker' ? undefined : `${config.publicUrl}/dashboard`,
+      startupMs: Date.now() - started,
+    },
+    'tributary started',
+  );
 }
