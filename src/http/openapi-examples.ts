@@ -3,6 +3,7 @@
 // the schema itself: its field-level examples, consts, enums, defaults and formats, required
 // fields always, optional ones only when they carry an example. The reference test validates every
 // example against its schema, so a composed one that does not fit shows up there.
+import { exampleProviderId } from '../provider-access/example-ids.ts';
 
 type Schema = { [key: string]: unknown };
 type Resolve = (ref: string) => Schema | undefined;
@@ -31,7 +32,7 @@ const BY_NAME: [RegExp, string][] = [
   [/^reference_id$/, 'your-user-42'],
   [/^(url|webhook_url)$/, 'https://example.com/webhook'],
   [/(^|_)(url|uri)$/i, 'https://example.com/link'],
-  [/^provider$/, 'GARMIN'],
+  [/^provider$/, exampleProviderId('watch')],
   [/(^id$|_id$|Id$|ID$)/, '8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41'],
   [/(_at|_time|timestamp|_by)$/, '2025-01-01T12:00:00.000000+00:00'],
   [/(^|_)date$/, '2025-01-01'],

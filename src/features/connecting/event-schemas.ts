@@ -7,6 +7,7 @@ import {
   WebhookUserSchema,
 } from '../connections/webhook-user-schema.ts';
 import type { ConnectionEvent } from './events.ts';
+import { exampleProviderId } from '../../provider-access/example-ids.ts';
 
 const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 const ReferenceId = Nullable('Your own id for the person, as given when connecting');
@@ -65,7 +66,7 @@ export const connectionEventSchemas: Record<ConnectionEvent['type'], TSchema> = 
           type: 'auth_cancelled',
           status: 'error',
           flow_id: '8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41',
-          provider: 'GARMIN',
+          provider: exampleProviderId('watch'),
           message: 'User failed to authenticate and has been deleted',
           reason: 'access_denied',
           reference_id: 'your-user-42',

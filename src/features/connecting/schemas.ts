@@ -1,4 +1,5 @@
 import Type, { type TStringOptions } from 'typebox';
+import { exampleProviderId } from '../../provider-access/example-ids.ts';
 
 const NullableString = (options: TStringOptions = {}) => Type.Union([Type.String(options), Type.Null()]);
 
@@ -21,7 +22,7 @@ export const AuthenticateUserBody = Type.Object(
   {
     examples: [
       {
-        resource: 'GARMIN',
+        resource: exampleProviderId('watch'),
         reference_id: 'your-user-42',
         language: 'en',
         auth_success_redirect_url: 'https://app.example.com/connected',

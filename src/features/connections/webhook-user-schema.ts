@@ -2,6 +2,7 @@
 // for the OpenAPI document's `webhooks` section. It describes the builder's output; it builds nothing.
 import Type from 'typebox';
 import { WEBHOOK_MODEL_VERSION } from './webhook-user.ts';
+import { exampleProviderId } from '../../provider-access/example-ids.ts';
 
 const WireTime = (description: string) =>
   Type.Union([Type.String({ examples: ['2025-01-01T12:00:00.000000+00:00'] }), Type.Null()], { description });
@@ -12,7 +13,7 @@ export const WebhookUserSchema = Type.Object(
       description: 'The connection’s id',
       examples: ['8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41'],
     }),
-    provider: Type.String({ description: 'Provider id, upper case', examples: ['GARMIN'] }),
+    provider: Type.String({ description: 'Provider id, upper case', examples: [exampleProviderId('watch')] }),
     last_webhook_update: WireTime('When the provider last pushed data for this user'),
     scopes: Type.Union([Type.String({ examples: ['activity,sleep'] }), Type.Null()], {
       description: 'Granted scopes, comma separated',
@@ -33,7 +34,7 @@ export const ModelVersionSchema = Type.Literal(WEBHOOK_MODEL_VERSION, {
 
 export const exampleWebhookUser = {
   user_id: '8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41',
-  provider: 'GARMIN',
+  provider: exampleProviderId('watch'),
   last_webhook_update: '2025-01-02T08:00:00.000000+00:00',
   scopes: 'activity,sleep',
   reference_id: 'your-user-42',

@@ -9,6 +9,7 @@ import { MERGED_TYPES } from './engine/merge-records.ts';
 import { RULES } from './engine/provenance.ts';
 import { MERGE_FAMILIES } from './engine/sources.ts';
 import { MAX_ENTRIES } from './priorities.ts';
+import { exampleProviderId } from '../../provider-access/example-ids.ts';
 
 const Rule = Type.Union(
   Object.values(RULES).map((rule) => Type.Literal(rule)),
@@ -100,7 +101,7 @@ export const PersonResponse = Type.Union([
 
 const Order = Type.Array(Type.String(), {
   maxItems: MAX_ENTRIES,
-  description: `Best first: provider ids (GARMIN) and device kinds (${DEVICE_KINDS.join(', ')})`,
+  description: `Best first: provider ids (${exampleProviderId('watch')}) and device kinds (${DEVICE_KINDS.join(', ')})`,
 });
 
 export const MergeSettingsBody = Type.Object(
@@ -119,7 +120,10 @@ export const MergeSettingsBody = Type.Object(
   {
     description: 'Unknown members are refused with 400, naming them',
     examples: [
-      { priorities: { sleep: ['OURA', 'watch'], cumulative: ['watch', 'phone'] }, merged_events: true },
+      {
+        priorities: { sleep: [exampleProviderId('ring'), 'watch'], cumulative: ['watch', 'phone'] },
+        merged_events: true,
+      },
     ],
   },
 );
@@ -129,5 +133,5 @@ export const MergeSettingsResponse = Type.Object(
     priorities: Type.Record(Type.String(), Type.Array(Type.String())),
     merged_events: Type.Boolean(),
   },
-  { examples: [{ priorities: { sleep: ['OURA', 'watch'] }, merged_events: true }] },
+  { examples: [{ priorities: { sleep: [exampleProviderId('ring'), 'watch'] }, merged_events: true }] },
 );

@@ -99,7 +99,7 @@ ${mergeCard(session, merge)}
   );
 }
 
-/** "OURA, watch" as an order; an empty field gives the family back its default. */
+/** "PROVIDER_ID, watch" (comma separated) as an order; an empty field gives the family back its default. */
 const orderOf = (text: string) =>
   text
     .split(',')
@@ -116,7 +116,7 @@ function mergeCard(
       html`<tr><td><label for="order-${family}">${family}</label></td><td><input id="order-${family}" name="order-${family}" value="${(merge.priorities[family] ?? []).join(', ')}" placeholder="${defaultOrder(family).join(', ')}" style="width:100%"></td></tr>`,
   );
   return html`<section class="card"><h2>Merged view</h2>
-<p class="muted">How <code>/v3/people</code> chooses between a person's sources, per metric family: provider ids (<code>GARMIN</code>) and device kinds (<code>ring</code>), best first. An empty field keeps the default order, shown greyed. See docs/merge.md.</p>
+<p class="muted">How <code>/v3/people</code> chooses between a person's sources, per metric family: provider ids (as in the Status table below) and device kinds (<code>ring</code>), best first. An empty field keeps the default order, shown greyed. See docs/merge.md.</p>
 <form method="post" action="/dashboard/providers/merge">${csrfField(session)}
 <table><thead><tr><th>Family</th><th>Order</th></tr></thead><tbody>${rows}</tbody></table>
 <p><label><input type="checkbox" name="merged_events"${merge.merged_events ? ' checked' : ''}> Send a <code>merged</code> webhook event when a person's day changes</label></p>

@@ -10,6 +10,7 @@ import { renderClosedWidget, renderWidget } from '../hosted/widget-pages.ts';
 import type { WidgetView } from '../../features/widget/service.ts';
 import { isUuid } from '../../features/connections/service.ts';
 import { AppError } from '../../core/errors.ts';
+import { exampleProviderId } from '../../provider-access/example-ids.ts';
 
 const NullableString = (options: TStringOptions = {}) => Type.Union([Type.String(options), Type.Null()]);
 
@@ -31,7 +32,9 @@ const WidgetSessionBody = Type.Object(
   {
     examples: [
       {
-        providers: 'GARMIN,OURA,WITHINGS',
+        providers: [exampleProviderId('watch'), exampleProviderId('ring'), exampleProviderId('scale')].join(
+          ',',
+        ),
         language: 'en',
         reference_id: 'your-user-42',
         auth_success_redirect_url: 'https://app.example.com/connected',

@@ -21,7 +21,7 @@ export const MERGE_FAMILIES = [
 export type MergeFamily = (typeof MERGE_FAMILIES)[number];
 
 /**
- * An order: best first. Each entry is a provider id (`GARMIN`) or a device kind (`ring`); a source
+ * An order: best first. Each entry is a provider id or a device kind (`ring`); a source
  * takes the position of whichever of its two names comes first.
  */
 export type PriorityOrder = readonly string[];
