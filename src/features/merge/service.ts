@@ -201,16 +201,16 @@ export function createMergeService(deps: MergeDeps) {
   async function emitMerged(job: {
     developerId: string;
     referenceId: string;
+    users: readonly ConnectionRow[];
     type: MergedType;
     window: DataWindow;
     day: string | null;
     withSamples: boolean;
     reference: string | null;
   }): Promise<void> {
-    const users = await findPersonConnections(db, job.developerId, job.referenceId);
-    const person = personOf(job.referenceId, users);
+    const person = personOf(job.referenceId, job.users);
     // One event per part of the window (a day's change is one part), all with the same reference.
-    for await (const records of mergedParts(job.developerId, users, job.type, job.window)) {
+    for await (const records of mergedParts(job.developerId, job.users, job.type, job.window)) {
       const event = buildMergedEvent({
         type: job.type,
         person,
@@ -293,17 +293,17 @@ export function createMergeService(deps: MergeDeps) {
 
     async personChanged(job: PersonChangedJob): Promise<void> {
       const window = parseWindow({ start_date: job.day, end_date: addDays(job.day, 1) }, clock.now());
-      await emitMerged({ ...job, window, day: job.day, withSamples: false, reference: null });
+      const users = await findPersonConnections(db, job.developerId, job.referenceId);
+      await emitMerged({ ...job, users, window, day: job.day, withSamples: false, reference: null });
     },
 
     async deliverRequest(job: MergedDeliverJob): Promise<void> {
       const window = parseWindow(job.window, clock.now());
       // As a per-connection read sent to the webhook does: the days are synced first (a provider
       // failure fails the job, and the queue retries it).
-      for (const user of await findPersonConnections(db, job.developerId, job.referenceId)) {
-        await deps.data.syncWindow(user, job.type, window);
-      }
-      await emitMerged({ ...job, window, day: null });
+      const users = await findPersonConnections(db, job.developerId, job.referenceId);
+      for (const user of users) await deps.data.syncWindow(user, job.type, window);
+      await emitMerged({ ...job, users, window, day: null });
     },
   };
 }
