@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { App } from '../../src/http/app-type.ts';
+import { followAuthorize } from '../fakes/fake-server.ts';
 import type { TestDeveloper } from './app.ts';
 
 /** Path and query of an absolute URL, for `app.inject`. */
@@ -70,4 +71,24 @@ export async function connectSandboxUser(
   const response = await callback(app, back);
   assert.equal(response.statusCode, 302, response.body);
   return { userId, landing: new URL(String(response.headers.location)) };
+}
+
+/**
+ * A whole connection through a provider's fake: the auth link (its consent page must be the
+ * fake's), the fake's consent as a browser follows it, and our callback (a 302 to the app).
+ * Returns the user id and where the callback sent the browser.
+ */
+export async function connectThroughFake(
+  app: App,
+  developer: TestDeveloper,
+  provider: string,
+  fake: { baseUrl: string },
+  referenceId: string,
+): Promise<{ userId: string; landing: string }> {
+  const link = await authenticateUser(app, developer, provider, { reference_id: referenceId });
+  assert.equal(link.authUrl.origin, fake.baseUrl, 'the consent page is the fake provider’s');
+  const back = await followAuthorize(link.authUrl.toString());
+  const landing = await app.inject({ method: 'GET', url: pathOf(back) });
+  assert.equal(landing.statusCode, 302, landing.body);
+  return { userId: link.userId, landing: String(landing.headers.location) };
 }

@@ -9,15 +9,9 @@ import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
 import type { ProviderDataType } from '../../src/provider-kit/types.ts';
-import {
-  type Consent,
-  type FakeServer,
-  followAuthorize,
-  type Grant,
-  providerEnv,
-} from '../fakes/fake-server.ts';
+import { type Consent, type FakeServer, type Grant, providerEnv } from '../fakes/fake-server.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from './app.ts';
-import { authenticateUser, pathOf } from './connections.ts';
+import { connectThroughFake } from './connections.ts';
 import { dataRowCounts } from './users.ts';
 import { setUrl } from './webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
@@ -148,15 +142,9 @@ export function runConnectorPath<F extends ConnectorFake>(spec: ConnectorCase<F>
     });
 
     test('connect through the auth link', async () => {
-      const link = await authenticateUser(service.app, developer, spec.provider, {
-        reference_id: 'path-test',
-      });
-      userId = link.userId;
-      assert.equal(link.authUrl.origin, fake.baseUrl, 'the consent page is the fake provider’s');
-      const back = await followAuthorize(link.authUrl.toString());
-      const landing = await service.app.inject({ method: 'GET', url: pathOf(back) });
-      assert.equal(landing.statusCode, 302, landing.body);
-      assert.match(String(landing.headers.location), /user_id=/);
+      const connected = await connectThroughFake(service.app, developer, spec.provider, fake, 'path-test');
+      userId = connected.userId;
+      assert.match(connected.landing, /user_id=/);
       await receiver.waitFor(
         () => events().some((event) => event.type === 'auth' && event.user?.user_id === userId),
         `the auth event for ${userId}`,

@@ -50,3 +50,14 @@ export function documentValidators(document: Document) {
     return validate;
   };
 }
+
+/** Where an event's payload schema sits in the document's `webhooks` section (for `documentValidators`). */
+export const webhookPayloadPath = (type: string) => [
+  'webhooks',
+  type,
+  'post',
+  'requestBody',
+  'content',
+  'application/json',
+  'schema',
+];

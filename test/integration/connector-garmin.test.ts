@@ -4,11 +4,11 @@ import { after, before, describe, test } from 'node:test';
 import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
 import type { ProviderDataType } from '../../src/provider-kit/types.ts';
-import { followAuthorize, providerEnv } from '../fakes/fake-server.ts';
+import { providerEnv } from '../fakes/fake-server.ts';
 import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
 import { cycleOf, isoDay, PAUSE_SECONDS } from '../fakes/garmin-data.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { authenticateUser, pathOf } from '../helpers/connections.ts';
+import { connectThroughFake } from '../helpers/connections.ts';
 import { unsettledJobs } from '../helpers/jobs.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -92,12 +92,7 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
   });
 
   test('connect through the auth link (OAuth 2.0 with PKCE)', async () => {
-    const link = await authenticateUser(service.app, developer, 'GARMIN', { reference_id: 'garmin-path' });
-    userId = link.userId;
-    assert.equal(link.authUrl.origin, fake.baseUrl);
-    const back = await followAuthorize(link.authUrl.toString());
-    const landing = await service.app.inject({ method: 'GET', url: pathOf(back) });
-    assert.equal(landing.statusCode, 302, landing.body);
+    userId = (await connectThroughFake(service.app, developer, 'GARMIN', fake, 'garmin-path')).userId;
     await receiver.waitFor(() => events().some((event) => event.type === 'auth'), 'the auth event');
   });
 

@@ -7,27 +7,11 @@ import {
   type TestDeveloper,
   type TestService,
 } from '../helpers/app.ts';
+import { plannedRun } from '../helpers/planned-workouts.ts';
 import { authenticateUser, connectSandboxUser } from '../helpers/connections.ts';
 import { insertUser } from '../helpers/users.ts';
 
-const workout = (name: string, plannedDate: string) => ({
-  metadata: {
-    name,
-    type: 'RUNNING',
-    planned_date: plannedDate,
-    estimated_duration_seconds: 2700,
-  },
-  steps: [
-    {
-      type: 'RunningPlannedWorkoutStep',
-      order: 1,
-      name: 'Steady',
-      intensity: 'ACTIVE',
-      durations: [{ type: 'TimePlannedWorkoutStepDuration', duration_type: 'TIME', seconds: 2700 }],
-      targets: [],
-    },
-  ],
-});
+const workout = plannedRun;
 
 describe('planned workouts', () => {
   let service: TestService;

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
-import { followAuthorize, providerEnv } from '../fakes/fake-server.ts';
+import { providerEnv } from '../fakes/fake-server.ts';
 import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
 import { type OuraFake, startOuraFake } from '../fakes/oura.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { authenticateUser, pathOf } from '../helpers/connections.ts';
+import { connectThroughFake } from '../helpers/connections.ts';
 import { sdkConnect, uploadAndSettle } from '../helpers/mobile.ts';
 import { missingProviderSamples } from '../helpers/provider-samples.ts';
 import { until } from '../helpers/until.ts';
@@ -69,11 +69,7 @@ describe('merged view: one person across a Garmin watch, an Oura ring and an iPh
   const events = () => receiver.received.map((entry) => JSON.parse(entry.body) as Wire);
 
   async function connect(provider: string, fake: { baseUrl: string }, backfills: number) {
-    const link = await authenticateUser(service.app, developer, provider, { reference_id: 'alex' });
-    assert.equal(link.authUrl.origin, fake.baseUrl);
-    const back = await followAuthorize(link.authUrl.toString());
-    const landing = await service.app.inject({ method: 'GET', url: pathOf(back) });
-    assert.equal(landing.statusCode, 302, landing.body);
+    const link = await connectThroughFake(service.app, developer, provider, fake, 'alex');
     connections[provider] = link.userId;
     await until(
       `${provider}'s backfill`,

@@ -9,7 +9,13 @@ import { after, before, describe, test } from 'node:test';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { DATA_EVENT_NAMES } from '../../src/features/data/events.ts';
 import { ORDER_WEBHOOK_EVENT_TYPES } from '../../src/features/orders/domain/events.ts';
-import { type Document, documentValidators, exampleOf, operationsOf } from '../helpers/openapi-document.ts';
+import {
+  type Document,
+  documentValidators,
+  exampleOf,
+  operationsOf,
+  webhookPayloadPath,
+} from '../helpers/openapi-document.ts';
 
 const run = promisify(execFile);
 
@@ -202,15 +208,7 @@ describe('the API reference document', () => {
       const media = entry.post.requestBody!.content['application/json']!;
       const example = exampleOf(media);
       assert.ok(example, `${type} has an example`);
-      const validate = validator(
-        'webhooks',
-        type,
-        'post',
-        'requestBody',
-        'content',
-        'application/json',
-        'schema',
-      );
+      const validate = validator(...webhookPayloadPath(type));
       assert.ok(validate(example.value), `${type}: ${JSON.stringify(validate.errors)}`);
     }
   });

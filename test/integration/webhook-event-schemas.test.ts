@@ -9,29 +9,13 @@ import {
 } from '../helpers/connections.ts';
 import { upload } from '../helpers/lab-reports.ts';
 import { generateReport, renderPdf } from '../helpers/lab-report-samples.ts';
-import { type Document, documentValidators } from '../helpers/openapi-document.ts';
+import { type Document, documentValidators, webhookPayloadPath } from '../helpers/openapi-document.ts';
 import { activationBody, advance, api, createOrder } from '../helpers/orders.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
+import { plannedRun } from '../helpers/planned-workouts.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
-const plannedWorkout = {
-  metadata: {
-    name: 'Tempo',
-    type: 'RUNNING',
-    planned_date: '2024-09-02T07:00:00.000000+00:00',
-    estimated_duration_seconds: 2700,
-  },
-  steps: [
-    {
-      type: 'RunningPlannedWorkoutStep',
-      order: 1,
-      name: 'Steady',
-      intensity: 'ACTIVE',
-      durations: [{ type: 'TimePlannedWorkoutStepDuration', duration_type: 'TIME', seconds: 2700 }],
-      targets: [],
-    },
-  ],
-};
+const plannedWorkout = plannedRun('Tempo', '2024-09-02T07:00:00.000000+00:00');
 
 type Payload = { type?: string; event_type?: string; reference?: string; expected_payloads?: number };
 const typeOf = (payload: Payload) => String(payload.type ?? payload.event_type);
@@ -164,15 +148,7 @@ describe('every webhook a sandbox journey sends fits the documented schema', () 
       const type = typeOf(payload);
       received.set(type, (received.get(type) ?? 0) + 1);
       assert.ok(document.webhooks?.[type], `${type} is not in the webhooks section`);
-      const validate = validator(
-        'webhooks',
-        type,
-        'post',
-        'requestBody',
-        'content',
-        'application/json',
-        'schema',
-      );
+      const validate = validator(...webhookPayloadPath(type));
       if (!validate(payload)) failures.push(`${type}: ${JSON.stringify(validate.errors).slice(0, 600)}`);
     }
     assert.deepEqual(failures, []);
