@@ -261,8 +261,10 @@ const SPORTS = ['RUNNING', 'CYCLING', 'LAP_SWIMMING', 'STRENGTH_TRAINING', 'TRAI
 /** Every other day has a workout (index 0); `extra` adds workouts recorded later (a sync now). */
 export function activitiesOf(user: GarminUser, day: number, extra = 0): Json[] {
   const out: Json[] = [];
-  const count = (day % 2 === 0 ? 1 : 0) + extra;
-  for (let index = 0; index < count; index++) {
+  // Every other day has a workout of its own (index 0); the `extra` ones a sync brings are 1, 2, …
+  // whatever the day, so a test can tell them apart on any date.
+  const indexes = [...(day % 2 === 0 ? [0] : []), ...Array.from({ length: extra }, (_, n) => n + 1)];
+  for (const index of indexes) {
     const r = seeded(`${user.seed}|activity|${day}|${index}`);
     const start = midnight(day, user) + (7 + index * 3) * 3600 + r.int(0, 3000);
     const duration = r.int(25, 60) * 60;
