@@ -93,6 +93,7 @@ export function createContext(deps: {
     connectorContext: providerAccess.dataContext,
     readDb: deps.store.readDb,
   });
+  const connections = createConnectionsService({ db });
   const developers = createDevelopersService({
     db,
     // Cached credentials are forgotten on every change notice, from this process or another.
@@ -120,7 +121,7 @@ export function createContext(deps: {
     providers,
     providerAccess,
     integrations,
-    connections: createConnectionsService({ db }),
+    connections,
     connecting,
     widget: createWidgetService({ db, clock, config: deps.config, providers, integrations, connecting }),
     orders: createOrdersService({ db, jobs: deps.jobs, clock, config: deps.config, log: deps.log, webhooks }),
@@ -150,7 +151,8 @@ export function createContext(deps: {
       connecting,
       data,
     }),
-    // Registers with the data feature to hear of changed days (merged events) as it is built.
+    // Registers with the data feature (changed days) and connections (a connection moving between
+    // people) to send merged events, as it is built.
     merge: createMergeService({
       db,
       jobs: deps.jobs,
@@ -159,6 +161,7 @@ export function createContext(deps: {
       config: deps.config,
       providers,
       data,
+      connections,
       webhooks,
     }),
   };

@@ -131,6 +131,44 @@ describe('merged events', () => {
     assert.equal((await waiting()).length, before);
   });
 
+  test('a connection moved to another person queues its days for the person it left and the one it joined; other changes queue nothing', async () => {
+    const moving = await connection('GARMIN', 'ann');
+    await ingestDay(moving, 'moving');
+    const day = (referenceId: string) =>
+      waiting().then((jobs) =>
+        jobs
+          .filter((job) => job.data.referenceId === referenceId)
+          .map((job) => `${job.data.type}:${job.data.day}`),
+      );
+    for (const job of (await waiting()).filter((job) => job.data.referenceId === 'ann'))
+      await makeJobDue(service.ctx, job.id);
+    await waitForJobsSettled(service.ctx, MERGE_CHANGED_QUEUE);
+    assert.deepEqual(await day('ann'), [], 'nothing waits for ann before the move');
+
+    const patch = (body: object) =>
+      service.app.inject({
+        method: 'PATCH',
+        url: `/v2/users/${moving.id}`,
+        headers: developer.headers,
+        payload: body,
+      });
+    const unchanged = await patch({ reference_id: 'ann', active: true });
+    assert.equal(unchanged.statusCode, 200, unchanged.body);
+    assert.deepEqual(await day('ann'), [], 'the same reference_id moves nobody');
+
+    const moved = await patch({ reference_id: 'bob' });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.deepEqual(await day('ann'), [`daily:${DAY}`], 'the person it left');
+    assert.deepEqual(await day('bob'), [`daily:${DAY}`], 'the person it joined');
+
+    const unknown = await patch({ reference_id: 'cid' });
+    assert.equal(unknown.statusCode, 200);
+    const dropped = await patch({ reference_id: '' });
+    assert.equal(dropped.statusCode, 200);
+    assert.equal((dropped.json() as { user: { reference_id: null } }).user.reference_id, null);
+    assert.deepEqual(await day('cid'), [`daily:${DAY}`], 'joined, then left: its day is merged again');
+  });
+
   test('merge settings: another developer’s order and opt-in are its own', async () => {
     const other = await createDeveloper(service.ctx, { name: 'Other' });
     assert.deepEqual(await service.ctx.merge.settings(other.devId), { priorities: {}, merged_events: false });

@@ -139,6 +139,21 @@ export async function findConnectionsWithAccount(
     .execute();
 }
 
+/** A developer's connection, locked until the transaction ends (undefined if there is none). */
+export async function lockDeveloperConnection(
+  trx: Db,
+  developerId: string,
+  userId: string,
+): Promise<ConnectionRow | undefined> {
+  return trx
+    .selectFrom('connections')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 export async function updateConnection(
   db: Db,
   developerId: string,

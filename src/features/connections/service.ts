@@ -111,9 +111,22 @@ export async function findPersonConnections(
   return rows.filter((row) => row.status === 'active');
 }
 
+/**
+ * A connection moved from one person to another: its `reference_id` changed (either side may be
+ * null). Told in the updating transaction, with the row after the change.
+ */
+export type ReferenceChange = { user: ConnectionRow; from: string | null; to: string | null };
+export type ReferenceChangedHook = (trx: Db, change: ReferenceChange) => Promise<void>;
+
 export function createConnectionsService(deps: { db: Db }) {
   const { db } = deps;
+  const referenceHandlers: ReferenceChangedHook[] = [];
   return {
+    /** Registers a handler told of every `reference_id` change, in the updating transaction. */
+    onReferenceChanged(handler: ReferenceChangedHook) {
+      referenceHandlers.push(handler);
+    },
+
     async userInfo(
       developerId: string,
       query: { user_id?: string; reference_id?: string },
@@ -188,7 +201,16 @@ export function createConnectionsService(deps: { db: Db }) {
         set.reference_id = changes.reference_id === '' ? null : changes.reference_id;
       if (changes.active !== undefined) set.active = changes.active;
       if (Object.keys(set).length === 0) throw invalidParameter('body', 'provide reference_id and/or active');
-      const row = await repo.updateConnection(db, developerId, userId.toLowerCase(), set);
+      const row = await db.transaction().execute(async (trx) => {
+        // The row as it was, locked, so two concurrent changes each see the other's result.
+        const before = await repo.lockDeveloperConnection(trx, developerId, userId.toLowerCase());
+        if (!before) return undefined;
+        const after = await repo.updateConnection(trx, developerId, before.id, set);
+        if (after && before.reference_id !== after.reference_id)
+          for (const handler of referenceHandlers)
+            await handler(trx, { user: after, from: before.reference_id, to: after.reference_id });
+        return after;
+      });
       if (!row) throw notFound(`no user with user_id ${userId}`);
       return toWireUser(row);
     },

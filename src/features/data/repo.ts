@@ -202,6 +202,19 @@ export async function recordsOnDays(
     .execute();
 }
 
+/** The local days on which a connection holds records of a type, oldest first. */
+export async function daysWithRecords(db: Db, userId: string, type: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('data_records')
+    .select(sql<string>`anchor_day::text`.as('day'))
+    .distinct()
+    .where('user_id', '=', userId)
+    .where('type', '=', type)
+    .orderBy('day')
+    .execute();
+  return rows.map((row) => row.day);
+}
+
 /** Identity keys and anchor days of a type's records on local days [fromDay, toDay). */
 export async function keysOnDays(
   db: Db,

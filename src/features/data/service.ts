@@ -422,6 +422,10 @@ export function createDataService(deps: DataDeps) {
     return storedRecordsIn(readDb, { userId: user.id, type, filter: filterOf(window) });
   }
 
+  /** The local days on which a connection holds records of a type (read in the caller's transaction). */
+  const daysWithRecords = (trx: Db, userId: string, type: DataTypeName) =>
+    repo.daysWithRecords(trx, userId, type);
+
   /** Registers a handler told of every change to stored records, in the writing transaction. */
   function onRecordsChanged(handler: RecordsChangedHook) {
     changeHandlers.push(handler);
@@ -455,6 +459,7 @@ export function createDataService(deps: DataDeps) {
     admitAll,
     syncWindow,
     recordsOf,
+    daysWithRecords,
     onRecordsChanged,
     prune,
     sync,

@@ -13,7 +13,11 @@ import { addDays } from '../../model/time.ts';
 import { samplePaths, stripPaths } from '../../model/strip-samples.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
-import { type ConnectionRow, findPersonConnections } from '../connections/service.ts';
+import {
+  type ConnectionRow,
+  type ConnectionsService,
+  findPersonConnections,
+} from '../connections/service.ts';
 import type { Developer } from '../developers/service.ts';
 import { type DataWindow, marginsOf, parseWindow, type RawReadQuery, splitWindow } from '../data/params.ts';
 import { DATA_SENT_MESSAGE, type DataService, toConnection } from '../data/service.ts';
@@ -55,7 +59,8 @@ export type MergeDeps = {
   log: Logger;
   config: Config;
   providers: ProviderCatalog;
-  data: Pick<DataService, 'admitAll' | 'syncWindow' | 'recordsOf' | 'onRecordsChanged'>;
+  data: Pick<DataService, 'admitAll' | 'syncWindow' | 'recordsOf' | 'daysWithRecords' | 'onRecordsChanged'>;
+  connections: Pick<ConnectionsService, 'onReferenceChanged'>;
   webhooks: Pick<WebhooksService, 'emit'>;
 };
 
@@ -224,30 +229,51 @@ export function createMergeService(deps: MergeDeps) {
     }
   }
 
-  /** A connection of a person that opted in changed: that person's days are merged again after the delay. */
-  deps.data.onRecordsChanged(async (trx, change) => {
-    const { user } = change;
-    if (!user.reference_id || user.status !== 'active' || !isMergedType(change.type)) return;
-    const settings = await readSettings(trx, user.developer_id);
+  /**
+   * Queues a person's days to be merged and sent again after the delay, if the developer opted
+   * in. The queue is `stately`: while one job of a person, type and day waits, another send adds
+   * nothing.
+   */
+  async function queuePersonDays(
+    trx: Db,
+    developerId: string,
+    referenceId: string,
+    type: MergedType,
+    days: readonly string[],
+  ): Promise<void> {
+    if (days.length === 0) return;
+    const settings = await readSettings(trx, developerId);
     if (!settings.mergedEvents) return;
     const startAfter = new Date(clock.now().getTime() + eventDelaySeconds * 1000);
     await deps.jobs.sendMany(
       MERGE_CHANGED_QUEUE,
-      change.days.map((day) => ({
-        data: {
-          developerId: user.developer_id,
-          referenceId: user.reference_id!,
-          type: change.type as MergedType,
-          day,
-        },
-        // The queue is `stately`: while one job of this key waits, another send adds nothing.
-        options: {
-          singletonKey: `${user.developer_id}:${user.reference_id}:${change.type}:${day}`,
-          startAfter,
-        },
+      days.map((day) => ({
+        data: { developerId, referenceId, type, day },
+        options: { singletonKey: `${developerId}:${referenceId}:${type}:${day}`, startAfter },
       })),
       trx,
     );
+  }
+
+  /** A connection of a person changed some days: that person's days are merged again. */
+  deps.data.onRecordsChanged(async (trx, change) => {
+    const { user } = change;
+    if (!user.reference_id || user.status !== 'active' || !isMergedType(change.type)) return;
+    await queuePersonDays(trx, user.developer_id, user.reference_id, change.type, change.days);
+  });
+
+  /**
+   * A connection moved between people: every day it holds records on changes for the person it
+   * left (its records are gone from their merge) and for the person it joined.
+   */
+  deps.connections.onReferenceChanged(async (trx, { user, from, to }) => {
+    if (user.status !== 'active') return;
+    const people = [from, to].filter((reference): reference is string => reference !== null);
+    for (const type of MERGED_TYPES) {
+      const days = await deps.data.daysWithRecords(trx, user.id, type);
+      for (const referenceId of people)
+        await queuePersonDays(trx, user.developer_id, referenceId, type, days);
+    }
   });
 
   /** The settings as the API shows them. */
