@@ -142,7 +142,9 @@ describe('merged events', () => {
       );
     for (const job of (await waiting()).filter((job) => job.data.referenceId === 'ann'))
       await makeJobDue(service.ctx, job.id);
-    await waitForJobsSettled(service.ctx, MERGE_CHANGED_QUEUE);
+    await waitForJobsSettled<PersonChangedJob>(service.ctx, MERGE_CHANGED_QUEUE, {
+      data: { referenceId: 'ann' },
+    });
     assert.deepEqual(await day('ann'), [], 'nothing waits for ann before the move');
 
     const patch = (body: object) =>

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { mergeCumulative, type Slice, totalOf } from '../../src/features/merge/engine/cumulative.ts';
 import { mergeRecords, type MergedRecord } from '../../src/features/merge/engine/merge-records.ts';
 import type { SourcedRecord } from '../../src/features/merge/engine/provenance.ts';
-import type { Source } from '../../src/features/merge/engine/sources.ts';
+import { deviceKindNamed, type Source } from '../../src/features/merge/engine/sources.ts';
 import { formatDateTime } from '../../src/model/time.ts';
 
 const DAY_START = Date.parse('2026-03-10T00:00:00Z');
@@ -446,4 +446,21 @@ test('daily: phone steps fill the hours the watch did not record, and overlappin
     merged!.provenance.sources[merged!.provenance.fields['heart_rate_data']!.sources[0]!]!.provider,
     'APPLE',
   );
+});
+
+test('sources: a record that names its device ranks by that device’s kind; a name that says nothing leaves the provider’s', () => {
+  const named = (name: unknown, hardware_version: unknown = null) =>
+    deviceKindNamed({ device_data: { name, hardware_version } });
+  assert.equal(named('Apple Watch'), 'watch');
+  assert.equal(named('Alex’s iPhone'), 'phone');
+  assert.equal(named('Withings ScanWatch 2'), 'watch');
+  assert.equal(named('Oura Ring Gen3'), 'ring');
+  assert.equal(named('Mi Smart Band 8'), 'band');
+  assert.equal(named('Body+ smart scale'), 'scale');
+  assert.equal(named('Forerunner 965'), null, 'a model name alone says nothing');
+  assert.equal(named('Spring Boring Husbandry'), null, 'short words only as whole words');
+  assert.equal(named(null, 'Watch6,2'), 'watch', 'the model when the name says nothing');
+  assert.equal(named(42), null);
+  assert.equal(deviceKindNamed({}), null);
+  assert.equal(deviceKindNamed({ device_data: null }), null);
 });

@@ -24,7 +24,7 @@ import { DATA_SENT_MESSAGE, type DataService, toConnection } from '../data/servi
 import type { WebhooksService } from '../webhooks/service.ts';
 import { type MergedRecord, mergeRecords, MERGED_TYPES, type MergedType } from './engine/merge-records.ts';
 import type { SourcedRecord } from './engine/provenance.ts';
-import type { MergeFamily, Priorities } from './engine/sources.ts';
+import { deviceKindNamed, type MergeFamily, type Priorities } from './engine/sources.ts';
 import { buildMergedEvent, mergedEnvelope, type Person } from './events.ts';
 import { validatePriorities } from './priorities.ts';
 import { type MergeSettings, readSettings, writeSettings } from './repo.ts';
@@ -92,12 +92,11 @@ export function createMergeService(deps: MergeDeps) {
     const load = async (part: DataWindow) => {
       const records: SourcedRecord[] = [];
       for (const user of users) {
-        const source = {
-          connectionId: user.id,
-          provider: user.provider,
-          deviceKind: providers.get(user.provider)?.declaration.deviceKind ?? 'app',
-        };
+        const usualKind = providers.get(user.provider)?.declaration.deviceKind ?? 'app';
         for (const stored of await deps.data.recordsOf(user, type, part)) {
+          // The device the record names, when it names its kind; else the provider's usual one.
+          const deviceKind = deviceKindNamed(stored.record) ?? usualKind;
+          const source = { connectionId: user.id, provider: user.provider, deviceKind };
           records.push({ source, key: stored.key, record: stored.record });
         }
       }

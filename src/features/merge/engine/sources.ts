@@ -49,6 +49,32 @@ export type Source = {
 };
 
 /**
+ * Words a device's name or model uses for its kind. A phone's health store gathers records from a
+ * watch, a scale and the phone itself, and names the device in each record (`device_data`), so the
+ * record's own device says more than the provider's usual kind. Whole words where a short word
+ * hides inside others ("ring" in "Spring"); "watch" also inside a model name ("ScanWatch").
+ */
+const KIND_WORDS: readonly (readonly [RegExp, DeviceKind])[] = [
+  [/watch/i, 'watch'],
+  [/\bring\b/i, 'ring'],
+  [/\b(band|bracelet)\b/i, 'band'],
+  [/\b(chest ?strap|hrm)\b/i, 'chest_strap'],
+  [/\bscale\b/i, 'scale'],
+  [/iphone|\bphone\b/i, 'phone'],
+];
+
+/** The device kind a record's `device_data` names (its name, then its model), or null. */
+export function deviceKindNamed(record: Record<string, unknown>): DeviceKind | null {
+  const device = record['device_data'] as { name?: unknown; hardware_version?: unknown } | null | undefined;
+  for (const text of [device?.name, device?.hardware_version]) {
+    if (typeof text !== 'string') continue;
+    const found = KIND_WORDS.find(([words]) => words.test(text));
+    if (found) return found[1];
+  }
+  return null;
+}
+
+/**
  * Position of a source in a family's order, smaller is better: the developer's order first, then
  * the default device order for whatever the developer's order does not name.
  */
