@@ -10,6 +10,11 @@
 // step, a nested repeat, a target in absolute bpm) is refused with a 400 naming the step,
 // rather than written as something else.
 import { badRequest } from '../../core/errors.ts';
+import {
+  plannedWorkoutDurationTypes,
+  plannedWorkoutStepKinds,
+  plannedWorkoutTargetTypes,
+} from '../../model/planned-workout-enums.ts';
 import type {
   PlannedWorkoutDetails,
   PlannedWorkoutStep,
@@ -19,6 +24,14 @@ import type {
 type Step = PlannedWorkoutStep | PlannedWorkoutSteps;
 type Duration = NonNullable<Step['durations']>[number];
 type Target = NonNullable<Step['targets']>[number];
+
+/** A name of `names` given by name (any case) or by its number (stored bodies hold numbers). */
+function nameOf<const N extends readonly string[]>(names: N, value: unknown): N[number] | null {
+  if (typeof value === 'number') return Number.isInteger(value) ? (names[value] ?? null) : null;
+  if (typeof value !== 'string') return null;
+  const upper = value.toUpperCase();
+  return names.find((name) => name.toUpperCase() === upper) ?? null;
+}
 
 const text = (value: number) => String(Math.round(value * 100) / 100);
 
@@ -53,7 +66,7 @@ function stepLabel(step: Step, where: string) {
 
 function durationPart(step: Step, where: string): string {
   const duration: Duration | undefined = (step.durations ?? [])[0];
-  const kind = duration?.duration_type;
+  const kind = nameOf(plannedWorkoutDurationTypes, duration?.duration_type);
   if ((kind === 'TIME' || kind === 'FIXED_REST') && (duration?.seconds ?? duration?.rest_seconds)) {
     return durationText((duration.seconds ?? duration.rest_seconds)!);
   }
@@ -64,8 +77,8 @@ function durationPart(step: Step, where: string): string {
 }
 
 function targetPart(target: Target, step: Step, where: string): string | null {
-  switch (target.target_type) {
-    case undefined:
+  const kind = nameOf(plannedWorkoutTargetTypes, target.target_type);
+  switch (kind) {
     case null:
     case 'OPEN':
       return null;
@@ -92,9 +105,7 @@ function targetPart(target: Target, step: Step, where: string): string | null {
     case 'CADENCE':
       return range(target.cadence_low, target.cadence_high, 'rpm') ?? range(target.cadence, null, 'rpm');
     default:
-      throw badRequest(
-        `${stepLabel(step, where)}: target ${String(target.target_type)} has no Intervals.icu form`,
-      );
+      throw badRequest(`${stepLabel(step, where)}: target ${kind} has no Intervals.icu form`);
   }
 }
 
@@ -115,7 +126,9 @@ const isRepeat = (step: Step) =>
   step.type === 'PlannedWorkoutRepeatStep' || Array.isArray((step as PlannedWorkoutSteps).steps);
 
 function repeatCount(step: Step, where: string): number {
-  const reps = (step.durations ?? []).find((duration) => duration.duration_type === 'REPS')?.reps;
+  const reps = (step.durations ?? []).find(
+    (duration) => nameOf(plannedWorkoutDurationTypes, duration.duration_type) === 'REPS',
+  )?.reps;
   if (typeof reps === 'number' && Number.isInteger(reps) && reps > 0) return reps;
   throw badRequest(`${where}: a repeat step needs a REPS duration with a whole count`);
 }
