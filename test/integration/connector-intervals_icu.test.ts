@@ -21,6 +21,12 @@ runConnectorPath<IntervalsIcuFake>({
   apiPrefix: '/api/v1/athlete/0/',
   tokenPath: '/api/oauth/token',
   async subscribe(fake, _service, publicUrl) {
+    // The backfill paged: a full page of 100 was followed by one ending at its oldest start.
+    const reads = fake.requestsTo('/api/v1/athlete/0/activities');
+    assert.ok(
+      reads.some((read) => read.query.limit === '100' && !String(read.query.newest).endsWith('T23:59:59')),
+      'a second page was asked for',
+    );
     fake.webhookUrl = `${publicUrl}/providers/INTERVALS_ICU/webhook`;
     const athlete = fake.athleteIdOf('account-1');
     const forged = await fake.notify(
