@@ -18,6 +18,7 @@ import { samsung } from './samsung/provider.ts';
 import { sandbox } from './sandbox/provider.ts';
 import { strava } from './strava/provider.ts';
 import { suunto } from './suunto/provider.ts';
+import { trainingpeaks } from './trainingpeaks/provider.ts';
 import { wahoo } from './wahoo/provider.ts';
 import { whoop } from './whoop/provider.ts';
 import { withings } from './withings/provider.ts';
@@ -39,6 +40,7 @@ export const providerRegistry = {
   SANDBOX: sandbox,
   STRAVA: strava,
   SUUNTO: suunto,
+  TRAININGPEAKS: trainingpeaks,
   WAHOO: wahoo,
   WHOOP: whoop,
   WITHINGS: withings,
