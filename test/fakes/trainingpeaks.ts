@@ -255,9 +255,8 @@ export async function startTrainingPeaksFake(): Promise<TrainingPeaksFake> {
     const list = [];
     for (let date = range.start; date <= range.end; date = addDays(date, 1)) {
       for (const workout of workoutsOn(grant.account, date)) {
-        const { Description, ...rest } = workout;
+        const { Description: _description, ...rest } = workout;
         list.push(withDescription ? workout : rest);
-        void Description;
       }
     }
     return { status: 200, body: list };

@@ -123,7 +123,8 @@ function stepLine(step: Step, where: string): string {
 }
 
 const isRepeat = (step: Step) =>
-  step.type === 'PlannedWorkoutRepeatStep' || Array.isArray((step as PlannedWorkoutSteps).steps);
+  ['PlannedWorkoutRepeatStep', 'REPEAT_STEP'].includes(nameOf(plannedWorkoutStepKinds, step.type) ?? '') ||
+  Array.isArray((step as PlannedWorkoutSteps).steps);
 
 function repeatCount(step: Step, where: string): number {
   const reps = (step.durations ?? []).find(
