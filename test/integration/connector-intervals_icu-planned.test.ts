@@ -192,4 +192,27 @@ describe('INTERVALS_ICU planned workouts and integrations', () => {
     assert.equal(refused.statusCode, 400, refused.body);
     assert.match(refused.body, /CALENDAR:WRITE/);
   });
+
+  test('a 401 with no refresh token to fall back on breaks the connection once, reported as such', async () => {
+    fake.inject({ kind: 'unauthorized', times: 5, match: '/api/v1/athlete/0/wellness' });
+    const read = await call(
+      'GET',
+      `/v2/daily?user_id=${userId}&start_date=2025-01-01&end_date=2025-01-05&to_webhook=false`,
+    );
+    assert.notEqual(read.statusCode, 200, 'the read cannot be answered');
+    assert.ok(read.statusCode < 500 || read.statusCode === 502 || read.statusCode === 503, read.body);
+    const row = await service.ctx.db
+      .selectFrom('connections')
+      .select('status')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    assert.notEqual(row?.status, 'active', 'the connection is no longer active');
+    assert.equal(
+      fake.requests.filter(
+        (request) => request.path === '/api/oauth/token' && request.body.includes('refresh_token'),
+      ).length,
+      0,
+      'no refresh was attempted: Intervals.icu issues none',
+    );
+  });
 });
