@@ -6,14 +6,11 @@ import { runConnectorPath } from '../helpers/connector-path.ts';
 // TrainingPeaks end to end against its fake: space-separated scopes, the athlete id from
 // /v1/athlete/profile, completed workouts as activities and planned ones as planned workouts,
 // metrics as daily, body and sleep, a change found by the scheduled poll of /v2/workouts/changed
-// (every 3 s here), refresh-token rotation, a 429 and a 5xx burst, and deauthorization. The
-// declaration is off by default (partner-gated API, facts partly unconfirmed), so the test
-// switches it on.
+// (every 3 s here), refresh-token rotation, a 429 and a 5xx burst, and deauthorization.
 runConnectorPath<TrainingPeaksFake>({
   provider: 'TRAININGPEAKS',
   startFake: () => startTrainingPeaksFake(),
   env: {
-    TRAININGPEAKS_ENABLED: 'true',
     TRAININGPEAKS_POLL_MINUTES: '0.05',
     TRAININGPEAKS_REQUEST_BUDGET: '100000/60,1000000/86400',
   },

@@ -29,7 +29,7 @@ export const trainingpeaks = remoteProvider({
     dataTypes: ['activity', 'daily', 'body', 'sleep', 'athlete', 'plannedWorkout'],
     writesPlannedWorkouts: true,
     historyDays: null,
-    enabledByDefault: false,
+    enabledByDefault: true,
     deviceKind: 'app',
   },
   api: trainingPeaksApi,
