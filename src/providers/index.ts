@@ -11,12 +11,14 @@ import { fitbit } from './fitbit/provider.ts';
 import { garmin } from './garmin/provider.ts';
 import { googleFit } from './googlefit/provider.ts';
 import { healthConnect } from './health_connect/provider.ts';
+import { intervalsIcu } from './intervals_icu/provider.ts';
 import { oura } from './oura/provider.ts';
 import { polar } from './polar/provider.ts';
 import { samsung } from './samsung/provider.ts';
 import { sandbox } from './sandbox/provider.ts';
 import { strava } from './strava/provider.ts';
 import { suunto } from './suunto/provider.ts';
+import { trainingpeaks } from './trainingpeaks/provider.ts';
 import { wahoo } from './wahoo/provider.ts';
 import { whoop } from './whoop/provider.ts';
 import { withings } from './withings/provider.ts';
@@ -31,12 +33,14 @@ export const providerRegistry = {
   GARMIN: garmin,
   GOOGLEFIT: googleFit,
   HEALTH_CONNECT: healthConnect,
+  INTERVALS_ICU: intervalsIcu,
   OURA: oura,
   POLAR: polar,
   SAMSUNG: samsung,
   SANDBOX: sandbox,
   STRAVA: strava,
   SUUNTO: suunto,
+  TRAININGPEAKS: trainingpeaks,
   WAHOO: wahoo,
   WHOOP: whoop,
   WITHINGS: withings,

@@ -1,0 +1,1 @@
+export const TRAININGPEAKS_API = 'https://api.trainingpeaks.com';
