@@ -37,6 +37,8 @@ export type StoredSettingView = {
   stored: boolean;
   /** The value in effect, for a setting that is not secret. */
   shown: string | null;
+  /** Why the provider's stored values are not in effect (they no longer resolve), if so. */
+  ignored: string | null;
 };
 
 /** One change: a new value, or null to remove the stored one; a key left out is kept. */
@@ -71,6 +73,8 @@ export function createStoredProviderSettings(deps: StoredProviderSettingsDeps) {
   const { db, secretBox, config, providers, log } = deps;
   /** Plain values by variable name, as last loaded. */
   let values: Record<string, string> = {};
+  /** Providers whose stored set does not resolve (with the environment as it is now), with why. */
+  let ignored = new Map<string, string>();
   let loading: Promise<void> = Promise.resolve();
   let listening = false;
 
@@ -79,6 +83,7 @@ export function createStoredProviderSettings(deps: StoredProviderSettingsDeps) {
   /** The stored values that resolve cleanly, per provider; a provider whose set does not is left out (logged). */
   function usable(all: Record<string, string>, byProvider: Map<string, string[]>): RawEnv {
     const result: Record<string, string> = {};
+    ignored = new Map();
     for (const [providerId, variables] of byProvider) {
       const own = Object.fromEntries(variables.map((variable) => [variable, all[variable]]));
       try {
@@ -86,6 +91,7 @@ export function createStoredProviderSettings(deps: StoredProviderSettingsDeps) {
         Object.assign(result, own);
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
+        ignored.set(providerId, error.problems.join('; '));
         log.warn({ provider: providerId, problems: error.problems }, 'stored provider settings ignored');
       }
     }
@@ -128,7 +134,8 @@ export function createStoredProviderSettings(deps: StoredProviderSettingsDeps) {
       const variable = variableOf(provider.id, field.key);
       const environment = config.settings.inEnvironment(variable);
       const stored = variable in values;
-      const source = environment ? 'environment' : stored ? 'stored' : 'unset';
+      const problem = stored ? (ignored.get(provider.id) ?? null) : null;
+      const source = environment ? 'environment' : stored && problem === null ? 'stored' : 'unset';
       const effective = config.settings.forProvider(providerSettings, provider.id);
       const inEffect =
         field.key === 'CLIENT_ID'
@@ -144,6 +151,7 @@ export function createStoredProviderSettings(deps: StoredProviderSettingsDeps) {
         source,
         stored,
         shown: field.secret ? null : inEffect,
+        ignored: problem,
       };
     });
   }

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/core/config.ts';
 import { createLogger } from '../../src/core/log.ts';
 import { createJobQueue } from '../../src/jobs/queue.ts';
 import { createContext } from '../../src/runtime/context.ts';
+import { providerSettings } from '../../src/provider-access/settings.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { formTokenIn } from '../helpers/dashboard.ts';
 import { until } from '../helpers/until.ts';
@@ -221,6 +222,45 @@ describe('provider credentials from the operator dashboard', () => {
     });
     await until('the other process enables OURA', () => other.providers.get('OURA')?.enabled === true);
     assert.equal(other.providers.get('OURA')?.credentials?.clientId, 'second-id');
+  });
+
+  test("a setting the provider's declaration names (SUUNTO's API subscription key) is stored and resolved too", async () => {
+    const view = await operator.get(page);
+    const card = view.body.slice(view.body.indexOf('id="provider-SUUNTO"'));
+    assert.match(card.slice(0, card.indexOf('</section>')), /SUUNTO_SUBSCRIPTION_KEY/);
+    const saved = await operator.post(`${page}/SUUNTO`, {
+      csrf: formTokenIn(view.body),
+      CLIENT_ID: 'suunto-id',
+      CLIENT_SECRET: 'suunto-secret',
+      SUBSCRIPTION_KEY: 'suunto-subscription-key',
+    });
+    assert.equal(saved.status, 303);
+    const resolved = service.ctx.config.settings.forProvider(providerSettings, 'SUUNTO');
+    assert.equal(resolved.extra.SUBSCRIPTION_KEY, 'suunto-subscription-key');
+    assert.deepEqual(resolved.credentials, { clientId: 'suunto-id', clientSecret: 'suunto-secret' });
+    assert.ok(
+      !(await operator.get(page)).body.includes('suunto-subscription-key'),
+      'a key is never shown back',
+    );
+  });
+
+  test('a stored set that no longer resolves (half a pair left in the table) is not used, and the page says why', async () => {
+    await service.ctx.providerSettings.save('POLAR', {
+      CLIENT_ID: 'polar-id',
+      CLIENT_SECRET: 'polar-secret',
+    });
+    assert.equal(service.ctx.providers.get('POLAR')?.enabled, true);
+    await service.ctx.db
+      .deleteFrom('provider_settings')
+      .where('provider', '=', 'POLAR')
+      .where('name', '=', 'CLIENT_SECRET')
+      .execute();
+    await service.ctx.providerSettings.reload();
+    assert.equal(service.ctx.providers.get('POLAR')?.enabled, false);
+    assert.ok(!(await integrations()).includes('POLAR'));
+    const card = (await operator.get(page)).body.split('id="provider-POLAR"')[1]!.split('</section>')[0]!;
+    assert.match(card, /stored, not in effect/);
+    assert.match(card, /POLAR_CLIENT_ID and POLAR_CLIENT_SECRET must be set together/);
   });
 
   test('only the operator, and only with the form token', async () => {

@@ -21,6 +21,8 @@ function sourceText(setting: StoredSettingView) {
     return html`${statusPill('environment', 'ok')} <span class="muted">${setting.variable} is set in the environment and wins${setting.stored ? ' over the stored value' : ''}</span>`;
   if (setting.source === 'stored')
     return html`${statusPill('stored', 'ok')} <span class="muted">encrypted in the database</span>`;
+  if (setting.ignored !== null)
+    return html`${statusPill('stored, not in effect', 'bad')} <span class="muted">${setting.ignored}</span>`;
   return html`${statusPill('not set', 'warn')}`;
 }
 
