@@ -280,15 +280,23 @@ function readGroup(group: SettingsGroup, env: RawEnv): Outcome {
 }
 
 function readProviderGroup(group: ProviderSettingsGroup, env: RawEnv, providerId: string): Outcome {
+  return readProviderGroupFrom(group, (name) => env[name], providerId);
+}
+
+function readProviderGroupFrom(
+  group: ProviderSettingsGroup,
+  env: (name: string) => string | undefined,
+  providerId: string,
+): Outcome {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(group.templates)) {
     const name = `${providerId}_${key}`;
-    values[key] = collect(() => setting.parse(env[name], name), problems);
+    values[key] = collect(() => setting.parse(env(name), name), problems);
   }
   const extra: Record<string, string | undefined> = {};
   for (const key of group.extra(providerId)) {
-    const raw = env[`${providerId}_${key}`]?.trim();
+    const raw = env(`${providerId}_${key}`)?.trim();
     extra[key] = raw === '' ? undefined : raw;
   }
   if (problems.length > 0) return { ok: false, problems };
@@ -321,6 +329,16 @@ export type Settings = {
   forProvider<T>(group: ProviderSettingsGroup<T>, providerId: string): T;
   /** Every problem of these groups (expanded over the providers), in declaration order. */
   problems(groups: readonly AnySettingsGroup[], providerIds: readonly string[]): string[];
+  /**
+   * Per-provider values the operator stored (the dashboard), by variable name (`OURA_CLIENT_ID`):
+   * a provider setting the environment leaves unset or blank takes its stored value; the
+   * environment always wins. Replaces the previous set; provider groups are read again on next use.
+   */
+  useStored(values: RawEnv): void;
+  /** Whether the environment itself sets this variable (then a stored value for it is not in effect). */
+  inEnvironment(name: string): boolean;
+  /** One provider's settings of a group as they would be with these stored values (nothing changes). */
+  tryStored<T>(group: ProviderSettingsGroup<T>, providerId: string, values: RawEnv): T;
 };
 
 export function createSettings(env: RawEnv): Settings {
@@ -332,17 +350,28 @@ export function createSettings(env: RawEnv): Settings {
     if (!outcome) groups.set(group, (outcome = readGroup(group, snapshot)));
     return outcome;
   };
+  let stored: RawEnv = {};
+  const layered = (values: RawEnv) => (name: string) =>
+    blank(snapshot[name]) ? (values[name] ?? snapshot[name]) : snapshot[name];
   const providerOutcomeOf = (group: ProviderSettingsGroup, providerId: string): Outcome => {
     let byProvider = providers.get(group);
     if (!byProvider) providers.set(group, (byProvider = new Map()));
     let outcome = byProvider.get(providerId);
-    if (!outcome) byProvider.set(providerId, (outcome = readProviderGroup(group, snapshot, providerId)));
+    if (!outcome)
+      byProvider.set(providerId, (outcome = readProviderGroupFrom(group, layered(stored), providerId)));
     return outcome;
   };
   return {
     get: <T>(group: SettingsGroup<T>) => unwrap(outcomeOf(group)) as T,
     forProvider: <T>(group: ProviderSettingsGroup<T>, providerId: string) =>
       unwrap(providerOutcomeOf(group, providerId)) as T,
+    useStored(values) {
+      stored = { ...values };
+      providers.clear();
+    },
+    inEnvironment: (name) => !blank(snapshot[name]),
+    tryStored: <T>(group: ProviderSettingsGroup<T>, providerId: string, values: RawEnv) =>
+      unwrap(readProviderGroupFrom(group, layered(values), providerId)) as T,
     problems(list, providerIds) {
       const problems: string[] = [];
       for (const group of list) {

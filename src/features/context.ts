@@ -21,6 +21,7 @@ import type { WidgetService } from './widget/service.ts';
 import type { WorkoutsService } from './workouts/service.ts';
 import type { ProviderAccess } from '../provider-access/access.ts';
 import type { ProviderCatalog } from '../provider-access/catalog.ts';
+import type { StoredProviderSettings } from '../provider-access/stored-settings.ts';
 import type { Db, Store } from '../store/db.ts';
 
 /** Everything a module needs, built once per process (or per test app). */
@@ -36,6 +37,8 @@ export type AppContext = {
   webhooks: WebhooksService;
   providers: ProviderCatalog;
   providerAccess: ProviderAccess;
+  /** Provider settings the operator stored (the dashboard); the environment wins over them. */
+  providerSettings: StoredProviderSettings;
   integrations: IntegrationsService;
   connections: ConnectionsService;
   connecting: ConnectingService;

@@ -5,6 +5,7 @@ import type { App } from './app-type.ts';
 import { docsTheme } from './docs-theme.ts';
 import { codeSamplesFor, type Operation, sampleRequest, samplesMarkdown } from './openapi-code-samples.ts';
 import { ensureExample, resolverFor } from './openapi-examples.ts';
+import { problemExample } from './openapi-problem-examples.ts';
 import { problemResponses, problemStatusesOf, ProblemSchema, successResponses } from './openapi-problems.ts';
 import { webhooksSection } from './openapi-webhooks.ts';
 
@@ -56,6 +57,8 @@ const declaresUserId = (schema: unknown) =>
   schema.properties !== null &&
   'user_id' in schema.properties;
 
+type Media = { schema?: unknown; example?: unknown; examples?: unknown };
+
 type Document = {
   paths?: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown> };
@@ -84,6 +87,16 @@ function completeDocument(document: Document, publicUrl: string): Document {
         for (const media of Object.values(response.content ?? {})) ensureExample(media as object, resolve);
       }
       const request = sampleRequest(publicUrl, path, method, operation, components.schemas, schemes);
+      // Every error response shows the problem body it is answered with, on this operation's path.
+      const instance = new URL(request.url).pathname;
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (!/^[45]\d\d$/.test(status)) continue;
+        for (const [type, media] of Object.entries(response.content ?? {}) as [string, Media][]) {
+          if (type !== 'application/problem+json') ensureExample(media, resolve);
+          else if (!('example' in media) && media.examples === undefined)
+            media.example = problemExample(publicUrl, Number(status), instance);
+        }
+      }
       const samples = codeSamplesFor(request);
       operation['x-codeSamples'] = samples;
       // Swagger UI (our /docs page) does not render x-codeSamples: the description carries them too.

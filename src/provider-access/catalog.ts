@@ -36,6 +36,11 @@ export type ProviderCatalog = {
   list(): ResolvedProvider[];
   /** By resource id, case-insensitive; undefined when unknown. */
   get(id: string): ResolvedProvider | undefined;
+  /**
+   * Resolves every provider again from the settings (after the operator's stored values changed:
+   * stored-settings.ts). Callers look providers up on each use, so the next one sees the change.
+   */
+  reload(): void;
 };
 
 /**
@@ -110,10 +115,16 @@ export function createProviderCatalog(
       `invalid provider declarations:\n${problems.map((p) => `  ${p.provider}: ${p.problem}`).join('\n')}`,
     );
   }
-  const resolved = Object.values(registry).map((provider) => resolveProvider(config, provider));
-  const byId = new Map(resolved.map((provider) => [provider.id, provider]));
+  const resolveAll = () => Object.values(registry).map((provider) => resolveProvider(config, provider));
+  let resolved = resolveAll();
+  let byId = new Map(resolved.map((provider) => [provider.id, provider]));
   return {
     list: () => resolved,
     get: (id) => byId.get(id.toUpperCase() as ProviderId),
+    reload() {
+      const next = resolveAll();
+      resolved = next;
+      byId = new Map(next.map((provider) => [provider.id, provider]));
+    },
   };
 }

@@ -100,8 +100,9 @@ export const providerSettings = defineProviderSettings({
   owner: 'provider-access',
   intro: [
     'Per provider id (OURA, STRAVA, WHOOP, POLAR, WITHINGS, DEXCOM, …). A provider with a client id and',
-    'secret is enabled; without, it is listed but not enabled. The OAuth redirect URI to register with',
-    'the provider is PUBLIC_URL/v2/auth/callback/<id>; notifications arrive at',
+    'secret is enabled; without, it is listed but not enabled. The operator dashboard can store them',
+    'too (encrypted); a variable set here wins over a stored one. The OAuth redirect URI to',
+    'register with the provider is PUBLIC_URL/v2/auth/callback/<id>; notifications arrive at',
     'PUBLIC_URL/providers/<id>/webhook (subscriptions: `tributary providers subscribe --provider OURA`).',
   ],
   templates: {

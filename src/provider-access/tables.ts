@@ -33,6 +33,15 @@ export interface ConnectorProviderPausesTable {
   reason: string;
 }
 
+/** A provider setting the operator stored (dashboard), sealed; the environment wins over it. */
+export interface ProviderSettingsTable {
+  provider: string;
+  /** The setting's suffix: `CLIENT_ID`, `CLIENT_SECRET`, or one the provider's declaration names. */
+  name: string;
+  value_sealed: string;
+  updated_at: Date;
+}
+
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
 declare module '../store/schema.ts' {
   interface Database {
@@ -40,5 +49,6 @@ declare module '../store/schema.ts' {
     connector_token_health: ConnectorTokenHealthTable;
     connector_request_budget: ConnectorRequestBudgetTable;
     connector_provider_pauses: ConnectorProviderPausesTable;
+    provider_settings: ProviderSettingsTable;
   }
 }

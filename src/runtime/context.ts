@@ -22,6 +22,7 @@ import { createWebhooksService } from '../features/webhooks/service.ts';
 import { createWidgetService } from '../features/widget/service.ts';
 import { createProviderAccess } from '../provider-access/access.ts';
 import { createProviderCatalog } from '../provider-access/catalog.ts';
+import { createStoredProviderSettings } from '../provider-access/stored-settings.ts';
 import type { Store } from '../store/db.ts';
 import { checkSettings } from './settings.ts';
 
@@ -50,6 +51,15 @@ export function createContext(deps: {
     hooks: { suppress: withheldByConnectionState, afterDelivery: recordDeliveries },
   });
   const providers = createProviderCatalog(deps.config);
+  const providerSettings = createStoredProviderSettings({
+    db,
+    secretBox,
+    config: deps.config,
+    clock,
+    log: deps.log,
+    providers,
+    listen: (topic, handlers) => deps.store.listen(topic, handlers),
+  });
   const providerAccess = createProviderAccess({
     db,
     clock,
@@ -120,6 +130,7 @@ export function createContext(deps: {
     webhooks,
     providers,
     providerAccess,
+    providerSettings,
     integrations,
     connections,
     connecting,

@@ -42,6 +42,8 @@ export async function openContext(config: Config): Promise<{ ctx: AppContext; cl
   const jobs = createJobQueue(store, log);
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
+  // A command sees the providers as the server does: with the operator's stored settings.
+  await ctx.providerSettings.reload();
   await jobs.start({ work: false });
   return {
     ctx,
@@ -181,6 +183,8 @@ export async function startRuntime(
     progress.enter('starting');
     // The queues exist before anything can send to them (a send to a missing queue fails); the
     // handlers start once the process serves, so their first fetches do not hold up readiness.
+    // The operator's stored provider settings (the environment wins) before any request is served.
+    await ctx.providerSettings.start();
     queueStarted = true;
     await jobs.start({ work: false });
     if (role !== 'api') await scheduleRecurringJobs(ctx);

@@ -76,6 +76,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const jobs = createJobQueue(store, log);
   const ctx = createContext({ config, store, jobs, log, ...(options.clock ? { clock: options.clock } : {}) });
   defineJobs(ctx);
+  await ctx.providerSettings.start();
   const work = options.work ?? true;
   await jobs.start({ work });
   if (work) await scheduleRecurringJobs(ctx);

@@ -98,6 +98,60 @@ describe('the API reference document', () => {
     assert.ok(checked >= 70, `only ${checked} examples checked`);
   });
 
+  test('every documented error response has a problem example that fits its schema and its status', () => {
+    const validator = documentValidators(document);
+    const missing: string[] = [];
+    const invalid: string[] = [];
+    let checked = 0;
+    for (const { method, path, operation } of operationsOf(document)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!/^[45]\d\d$/.test(status)) continue;
+        for (const [type, media] of Object.entries(response.content ?? {})) {
+          const label = `${method.toUpperCase()} ${path} ${status} ${type}`;
+          const example = exampleOf(media);
+          if (!example) {
+            missing.push(label);
+            continue;
+          }
+          checked++;
+          const validate = validator('paths', path, method, 'responses', status, 'content', type, 'schema');
+          if (!validate(example.value))
+            invalid.push(`${label}: ${JSON.stringify(validate.errors).slice(0, 300)}`);
+          if (type !== 'application/problem+json') continue;
+          const body = example.value as { status?: unknown; type?: unknown; instance?: unknown };
+          if (body.status !== Number(status)) invalid.push(`${label}: example status ${String(body.status)}`);
+          if (typeof body.type !== 'string' || !body.type.startsWith('http://127.0.0.1:8080/problems/'))
+            invalid.push(`${label}: example type ${String(body.type)}`);
+          if (typeof body.instance !== 'string' || !body.instance.startsWith(path.split('{')[0]!))
+            invalid.push(`${label}: example instance ${String(body.instance)}`);
+        }
+      }
+    }
+    assert.deepEqual(missing, [], 'error responses without an example');
+    assert.deepEqual(invalid, [], 'error examples that do not fit');
+    assert.ok(checked >= 300, `only ${checked} error examples checked`);
+  });
+
+  test('an error example is the body the service answers with: a real 401 and 404 match theirs in every member but detail', async () => {
+    const operation = document.paths['/v2/userInfo']?.get;
+    assert.ok(operation, 'GET /v2/userInfo is documented');
+    const unknownUser = '8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41';
+    for (const [status, query, headers] of [
+      ['401', '', {}],
+      ['404', `?user_id=${unknownUser}`, { 'dev-id': developer.devId, 'x-api-key': developer.apiKey }],
+    ] as const) {
+      const example = exampleOf(operation.responses[status]!.content!['application/problem+json']!)!
+        .value as Record<string, unknown>;
+      const url = `${String(example.instance)}${query}`;
+      const answer = await service.app.inject({ method: 'GET', url, headers });
+      assert.equal(answer.statusCode, Number(status), answer.body);
+      const real = answer.json() as Record<string, unknown>;
+      assert.deepEqual(Object.keys(real).sort(), Object.keys(example).sort());
+      for (const member of ['type', 'title', 'status', 'instance'])
+        assert.equal(real[member], example[member], `${status} ${member}`);
+    }
+  });
+
   test('every operation has curl and TypeScript samples for its own method and path', () => {
     const operations = operationsOf(document);
     assert.ok(operations.length >= 70, `${operations.length} operations`);

@@ -59,7 +59,8 @@ a{color:#8fb0ff}.status{background:#2b3038}.notice{background:#12372a}.error{bac
 .s-ok{background:#12372a;color:#9be2c3}.s-warn{background:#3a2f10;color:#ffd27a}.s-bad{background:#3d1715;color:#ffb3ad}}
 `);
 
-export type NavPage = 'overview' | 'users' | 'webhooks' | 'providers' | 'keys' | 'orders' | 'developers';
+export type NavPage =
+  'overview' | 'users' | 'webhooks' | 'providers' | 'keys' | 'orders' | 'developers' | 'provider-settings';
 
 const DEVELOPER_NAV: [NavPage, string, string][] = [
   ['overview', 'Overview', '/dashboard'],
@@ -160,7 +161,10 @@ export function renderDashboardPage(options: {
     badge = html`<span class="badge env-${developer.environment}" title="Environment">${developer.environment}</span>`;
     who = html`<span title="Developer ID ${developer.id}">${developer.name}</span>`;
   } else {
-    links = [['developers', 'Developers', '/dashboard/operator']];
+    links = [
+      ['developers', 'Developers', '/dashboard/operator'],
+      ['provider-settings', 'Providers', '/dashboard/operator/providers'],
+    ];
     badge = html`<span class="badge env-operator">operator</span>`;
     who = html`<span class="muted">all developers</span>`;
   }

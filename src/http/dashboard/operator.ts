@@ -4,6 +4,7 @@ import type { App } from '../app-type.ts';
 import { DASHBOARD_ROUTE, field, fields, type Guards, sendPage } from './guard.ts';
 import { confirmButton, csrfField, postButton, renderDashboardPage, statusPill, when } from './layout.ts';
 import { auditTable } from './overview.ts';
+import { registerOperatorProviderPages } from './operator-providers.ts';
 import { html } from '../safe-html.ts';
 
 const HOME = '/dashboard/operator';
@@ -12,6 +13,7 @@ const developerPath = (id: string) => `${HOME}/developers/${encodeURIComponent(i
 /** The operator's view (OPERATOR_TOKEN): every developer, with what the CLI does to them, through the same service. */
 export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guards) {
   const { developers } = ctx;
+  registerOperatorProviderPages(scope, ctx, guards);
 
   scope.get(
     HOME,
