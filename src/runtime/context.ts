@@ -9,6 +9,7 @@ import { createConnectingService } from '../features/connecting/service.ts';
 import { createDashboardService } from '../features/dashboard/service.ts';
 import { createDataService } from '../features/data/service.ts';
 import { createMergeService } from '../features/merge/service.ts';
+import { createScoresService } from '../features/scores/service.ts';
 import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService, CREDENTIALS_TOPIC } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
@@ -161,5 +162,7 @@ export function createContext(deps: {
       data,
       webhooks,
     }),
+    // Registers with the data feature as an enricher (computed scores on daily and sleep records).
+    scores: createScoresService({ data, log: deps.log }),
   };
 }
