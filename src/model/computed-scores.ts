@@ -27,7 +27,9 @@ export const ComputedDeviation = Type.Object(
     deviation: Type.Number({ description: 'value − baseline' }),
     deviation_percent: Type.Number({ description: '(value − baseline) / baseline × 100' }),
     z: Type.Number({ description: '(value − baseline) / max(sd, floor)' }),
-    ln_z: Type.Optional(Type.Number({ description: 'HRV only: the z-score of ln RMSSD against its baseline' })),
+    ln_z: Type.Optional(
+      Type.Number({ description: 'HRV only: the z-score of ln RMSSD against its baseline' }),
+    ),
   },
   { title: 'ComputedDeviation' },
 );

@@ -40,7 +40,9 @@ describe('the MCP server', () => {
   });
 
   async function connect(headers: Record<string, string>): Promise<Client> {
-    const transport = new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { requestInit: { headers } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+      requestInit: { headers },
+    });
     const client = new Client({ name: 'tributary-test', version: '1.0.0' });
     await client.connect(transport);
     clients.push(client);
@@ -62,12 +64,20 @@ describe('the MCP server', () => {
   test('with the developer’s credentials: lists the tools and the users, reads a user’s week', async () => {
     const client = await connect(developer.headers);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_scores', 'list_lab_results', 'list_users', 'read_data']);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+      'get_scores',
+      'list_lab_results',
+      'list_users',
+      'read_data',
+    ]);
     const listed = (await client.callTool({ name: 'list_users', arguments: {} })) as Json;
     const ids = (JSON.parse(textOf(listed)).users as Json[]).map((user) => user.user_id).sort();
     assert.deepEqual(ids, [userId, secondUserId].sort(), 'only this developer’s users');
 
-    const read = (await client.callTool({ name: 'read_data', arguments: { type: 'daily', user_id: userId, ...week } })) as Json;
+    const read = (await client.callTool({
+      name: 'read_data',
+      arguments: { type: 'daily', user_id: userId, ...week },
+    })) as Json;
     assert.notEqual(read.isError, true, textOf(read));
     const body = JSON.parse(textOf(read));
     assert.equal(body.user.user_id, userId);
@@ -78,27 +88,56 @@ describe('the MCP server', () => {
     for (const record of body.records) assert.equal(typeof record.steps, 'number');
     assert.deepEqual(read.structuredContent, body);
 
-    const sleep = JSON.parse(textOf((await client.callTool({ name: 'read_data', arguments: { type: 'sleep', user_id: userId, ...week } })) as Json));
-    assert.ok(sleep.records.length >= 6 && sleep.records.every((night: Json) => typeof night.asleep_seconds === 'number'));
+    const sleep = JSON.parse(
+      textOf(
+        (await client.callTool({
+          name: 'read_data',
+          arguments: { type: 'sleep', user_id: userId, ...week },
+        })) as Json,
+      ),
+    );
+    assert.ok(
+      sleep.records.length >= 6 &&
+        sleep.records.every((night: Json) => typeof night.asleep_seconds === 'number'),
+    );
 
-    const person = JSON.parse(textOf((await client.callTool({ name: 'read_data', arguments: { type: 'daily', reference_id: 'person-1', ...week } })) as Json));
+    const person = JSON.parse(
+      textOf(
+        (await client.callTool({
+          name: 'read_data',
+          arguments: { type: 'daily', reference_id: 'person-1', ...week },
+        })) as Json,
+      ),
+    );
     assert.equal(person.records.length, 7, 'the merged view of the person');
 
-    const scores = JSON.parse(textOf((await client.callTool({ name: 'get_scores', arguments: { user_id: userId, ...week } })) as Json));
+    const scores = JSON.parse(
+      textOf(
+        (await client.callTool({ name: 'get_scores', arguments: { user_id: userId, ...week } })) as Json,
+      ),
+    );
     assert.equal(scores.days.length, 7);
     assert.ok('recovery' in scores.trends);
 
-    const labs = JSON.parse(textOf((await client.callTool({ name: 'list_lab_results', arguments: { user_id: userId } })) as Json));
+    const labs = JSON.parse(
+      textOf((await client.callTool({ name: 'list_lab_results', arguments: { user_id: userId } })) as Json),
+    );
     assert.deepEqual(labs, { reference_id: 'person-1', reports: [] });
   });
 
   test('another developer’s user is refused (404), as the data API refuses it', async () => {
     const client = await connect(developer.headers);
-    const refused = (await client.callTool({ name: 'read_data', arguments: { type: 'daily', user_id: othersUserId, ...week } })) as Json;
+    const refused = (await client.callTool({
+      name: 'read_data',
+      arguments: { type: 'daily', user_id: othersUserId, ...week },
+    })) as Json;
     assert.equal(refused.isError, true);
     assert.match(textOf(refused), /^404 not found/);
     assert.doesNotMatch(textOf(refused), /steps/);
-    const badWindow = (await client.callTool({ name: 'get_scores', arguments: { user_id: userId, start_date: '2025-01-01', end_date: '2025-12-31' } })) as Json;
+    const badWindow = (await client.callTool({
+      name: 'get_scores',
+      arguments: { user_id: userId, start_date: '2025-01-01', end_date: '2025-12-31' },
+    })) as Json;
     assert.equal(badWindow.isError, true);
     assert.match(textOf(badWindow), /^400 bad request: invalid end_date: a call reads at most 93 days/);
   });
@@ -108,25 +147,49 @@ describe('the MCP server', () => {
     assert.equal(minted.status, 201, JSON.stringify(minted.body));
     assert.equal(minted.body.scope, 'read');
     assert.match(minted.body.token, /^trm_/);
-    assert.equal((await mint({ user_id: othersUserId })).status, 404, 'no token for another developer’s user');
+    assert.equal(
+      (await mint({ user_id: othersUserId })).status,
+      404,
+      'no token for another developer’s user',
+    );
     assert.equal((await mint({ user_id: userId, expires_in_seconds: 10 })).status, 400);
 
     const bearer = { authorization: `Bearer ${minted.body.token}` };
     const client = await connect(bearer);
     const listed = JSON.parse(textOf((await client.callTool({ name: 'list_users', arguments: {} })) as Json));
-    assert.deepEqual(listed.users.map((user: Json) => user.user_id), [userId]);
-    const read = (await client.callTool({ name: 'read_data', arguments: { type: 'sleep', user_id: userId, ...week } })) as Json;
+    assert.deepEqual(
+      listed.users.map((user: Json) => user.user_id),
+      [userId],
+    );
+    const read = (await client.callTool({
+      name: 'read_data',
+      arguments: { type: 'sleep', user_id: userId, ...week },
+    })) as Json;
     assert.notEqual(read.isError, true, textOf(read));
-    const sibling = (await client.callTool({ name: 'read_data', arguments: { type: 'daily', user_id: secondUserId, ...week } })) as Json;
+    const sibling = (await client.callTool({
+      name: 'read_data',
+      arguments: { type: 'daily', user_id: secondUserId, ...week },
+    })) as Json;
     assert.match(textOf(sibling), /^403 forbidden: this MCP token reads only the user it was minted for/);
-    const person = (await client.callTool({ name: 'read_data', arguments: { type: 'daily', reference_id: 'person-1', ...week } })) as Json;
+    const person = (await client.callTool({
+      name: 'read_data',
+      arguments: { type: 'daily', reference_id: 'person-1', ...week },
+    })) as Json;
     assert.equal(person.isError, true);
 
     offsetMs += 121_000;
-    await assert.rejects(connect(bearer), (error: Error) => /401|expired/.test(String(error)), 'an expired token connects no more');
+    await assert.rejects(
+      connect(bearer),
+      (error: Error) => /401|expired/.test(String(error)),
+      'an expired token connects no more',
+    );
     const raw = await fetch(`${origin}/mcp`, {
       method: 'POST',
-      headers: { ...bearer, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        ...bearer,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     assert.equal(raw.status, 401);
@@ -134,16 +197,27 @@ describe('the MCP server', () => {
 
     // Revoked: refused at once.
     const fresh = await mint({ user_id: userId });
-    const revoke = await fetch(`${origin}/v2/mcp/tokens/${fresh.body.token_id}`, { method: 'DELETE', headers: developer.headers });
+    const revoke = await fetch(`${origin}/v2/mcp/tokens/${fresh.body.token_id}`, {
+      method: 'DELETE',
+      headers: developer.headers,
+    });
     assert.equal(revoke.status, 204);
     await assert.rejects(connect({ authorization: `Bearer ${fresh.body.token}` }), /401|revoked/);
   });
 
   test('no credentials, or wrong ones: 401 problems before any MCP message is read', async () => {
-    for (const headers of [{}, { 'dev-id': developer.devId, 'x-api-key': 'nope' }, { authorization: 'Bearer trm_unknown' }]) {
+    for (const headers of [
+      {},
+      { 'dev-id': developer.devId, 'x-api-key': 'nope' },
+      { authorization: 'Bearer trm_unknown' },
+    ]) {
       const response = await fetch(`${origin}/mcp`, {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       assert.equal(response.status, 401);
@@ -163,7 +237,10 @@ describe('the MCP server', () => {
     const refused = entries.find((entry) => entry.action === 'mcp.read_data.refused.404')!;
     assert.equal(refused.target, `user:${othersUserId}`);
     assert.match(refused.sessionRef, /^mcp:key_/);
-    assert.ok(entries.some((entry) => /^mcp:mtk_/.test(entry.sessionRef)), 'token calls name the token');
+    assert.ok(
+      entries.some((entry) => /^mcp:mtk_/.test(entry.sessionRef)),
+      'token calls name the token',
+    );
     // 6 + 2 + 4 calls in the tests above, each once.
     assert.equal(entries.filter((entry) => entry.action.startsWith('mcp.')).length, 12);
   });

@@ -50,20 +50,30 @@ describe('computed scores', () => {
 
     const nights = sleeps.filter((sleep) => sleep.metadata.is_nap !== true);
     const scoredNights = nights.filter((sleep) => sleep.data_enrichment?.tributary?.sleep_score != null);
-    assert.ok(scoredNights.length >= nights.length - 4, `${scoredNights.length} of ${nights.length} nights scored`);
+    assert.ok(
+      scoredNights.length >= nights.length - 4,
+      `${scoredNights.length} of ${nights.length} nights scored`,
+    );
     for (const sleep of scoredNights) {
       const computed = sleep.data_enrichment.tributary;
       assert.equal(computed.method, 'tributary');
       assert.equal(computed.version, '1.0');
       assert.ok(computed.sleep_score >= 0 && computed.sleep_score <= 100);
-      assert.deepEqual(Object.keys(computed.sleep_contributors).sort(), ['consistency', 'duration', 'interruptions', 'stages']);
+      assert.deepEqual(Object.keys(computed.sleep_contributors).sort(), [
+        'consistency',
+        'duration',
+        'interruptions',
+        'stages',
+      ]);
       // The provider's own score stays as it gave it; the empty standard field is filled and says so.
       assert.equal(typeof sleep.scores.sleep, 'number');
       assert.ok(!computed.filled.includes('scores.sleep'));
       assert.equal(sleep.data_enrichment.sleep_score, computed.sleep_score);
       assert.ok(computed.filled.includes('data_enrichment.sleep_score'));
     }
-    const mean = scoredNights.reduce((sum, sleep) => sum + sleep.data_enrichment.tributary.sleep_score, 0) / scoredNights.length;
+    const mean =
+      scoredNights.reduce((sum, sleep) => sum + sleep.data_enrichment.tributary.sleep_score, 0) /
+      scoredNights.length;
     assert.ok(mean > 40 && mean < 100, `plausible mean sleep score ${mean}`);
 
     let recovered = 0;
@@ -87,7 +97,10 @@ describe('computed scores', () => {
     assert.equal(first.recovery_score, null, 'the first day of the history has no baseline');
     assert.equal(first.training_load.acwr, null);
     const last = days.at(-1)!.data_enrichment.tributary;
-    assert.ok(last.training_load.acwr > 0.2 && last.training_load.acwr < 5, `plausible ACWR ${last.training_load.acwr}`);
+    assert.ok(
+      last.training_load.acwr > 0.2 && last.training_load.acwr < 5,
+      `plausible ACWR ${last.training_load.acwr}`,
+    );
     assert.ok(last.training_load.chronic_load > 0);
   });
 
@@ -98,17 +111,29 @@ describe('computed scores', () => {
     const changed: Json = structuredClone(stored);
     changed.heart_rate_data.summary.resting_hr_bpm = restingBefore + 12;
     delete changed.data_enrichment.tributary;
-    const user = await service.ctx.db.selectFrom('connections').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+    const user = await service.ctx.db
+      .selectFrom('connections')
+      .selectAll()
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
     const before = receiver.received.length;
-    await service.ctx.db.transaction().execute((trx) => service.ctx.data.ingest(trx, user, 'daily', [changed]));
+    await service.ctx.db
+      .transaction()
+      .execute((trx) => service.ctx.data.ingest(trx, user, 'daily', [changed]));
     await receiver.waitFor(
       (list) => list.slice(before).some((entry) => (JSON.parse(entry.body) as Json).type === 'daily'),
       'the daily event',
     );
-    const event = receiver.received.slice(before).map((entry) => JSON.parse(entry.body) as Json).find((payload) => payload.type === 'daily')!;
+    const event = receiver.received
+      .slice(before)
+      .map((entry) => JSON.parse(entry.body) as Json)
+      .find((payload) => payload.type === 'daily')!;
     const sent = event.data[0].data_enrichment.tributary;
     assert.equal(sent.resting_hr.value, restingBefore + 12);
-    assert.ok(sent.resting_hr.z > stored.data_enrichment.tributary.resting_hr.z, 'a higher resting HR sits further above the baseline');
+    assert.ok(
+      sent.resting_hr.z > stored.data_enrichment.tributary.resting_hr.z,
+      'a higher resting HR sits further above the baseline',
+    );
     assert.ok(sent.recovery_score < stored.data_enrichment.tributary.recovery_score, 'and lowers recovery');
     const [reread] = await read('daily', addDays(end, -1), end);
     assert.deepEqual(reread!.data_enrichment.tributary, sent, 'the read shows what was sent');

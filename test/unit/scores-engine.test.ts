@@ -173,7 +173,11 @@ function historyOf(days: number, last: string, overrides: Partial<DayFacts> = {}
 
 describe('a day’s scores', () => {
   it('recovery appears once 14 earlier days are in the baseline, and not before', () => {
-    assert.equal(computeDay('2026-03-14', historyOf(14, '2026-03-14')).recovery_score, null, '13 earlier days');
+    assert.equal(
+      computeDay('2026-03-14', historyOf(14, '2026-03-14')).recovery_score,
+      null,
+      '13 earlier days',
+    );
     const day = computeDay('2026-03-15', historyOf(15, '2026-03-15'));
     assert.notEqual(day.recovery_score, null);
     assert.equal(day.resting_hr?.days, 14);
@@ -208,14 +212,28 @@ describe('scores on the record: beside the provider’s, never over them', () =>
     assert.equal(out.scores!.sleep, computed.sleep_score);
     assert.equal(out.data_enrichment!.readiness_score, computed.recovery_score);
     const tributary = out.data_enrichment!.tributary as Record<string, unknown>;
-    assert.deepEqual(tributary.filled, ['scores.sleep', 'data_enrichment.readiness_score', 'data_enrichment.readiness_contributors']);
+    assert.deepEqual(tributary.filled, [
+      'scores.sleep',
+      'data_enrichment.readiness_score',
+      'data_enrichment.readiness_contributors',
+    ]);
     assert.deepEqual(applyDaily(out, computed), out, 'recomputing is idempotent');
   });
   it('takes back its fills when a value is no longer computed', () => {
     const sleep = { metadata: {}, scores: null, data_enrichment: null };
-    const filled = applySleep(sleep, { method: 'tributary', version: '1.0', sleep_score: 80, sleep_contributors: { duration: 100 } });
+    const filled = applySleep(sleep, {
+      method: 'tributary',
+      version: '1.0',
+      sleep_score: 80,
+      sleep_contributors: { duration: 100 },
+    });
     assert.equal((filled.scores as Record<string, unknown>).sleep, 80);
-    const emptied = applySleep(filled, { method: 'tributary', version: '1.0', sleep_score: null, sleep_contributors: {} });
+    const emptied = applySleep(filled, {
+      method: 'tributary',
+      version: '1.0',
+      sleep_score: null,
+      sleep_contributors: {},
+    });
     assert.equal((emptied.scores as Record<string, unknown>).sleep, undefined);
     assert.equal((emptied.data_enrichment as Record<string, unknown>).sleep_score, undefined);
   });
@@ -229,7 +247,13 @@ describe('facts', () => {
   it('asleep time falls back to the sum of the stages', () => {
     const facts = sleepFacts('k', {
       metadata: { start_time: '2026-03-01T23:00:00+00:00', end_time: '2026-03-02T07:00:00+00:00' },
-      sleep_durations_data: { asleep: { duration_deep_sleep_state_seconds: 3600, duration_light_sleep_state_seconds: 7200, duration_REM_sleep_state_seconds: 1800 } },
+      sleep_durations_data: {
+        asleep: {
+          duration_deep_sleep_state_seconds: 3600,
+          duration_light_sleep_state_seconds: 7200,
+          duration_REM_sleep_state_seconds: 1800,
+        },
+      },
     });
     assert.equal(facts?.asleepSeconds, 12600);
     assert.equal(facts?.endDay, '2026-03-02');

@@ -18,7 +18,9 @@ export const McpTokenBody = Type.Object(
 export const McpTokenResponse = Type.Object(
   {
     token_id: Type.String({ description: 'Names the token (to revoke it); not a secret' }),
-    token: Type.String({ description: 'The bearer token, shown only now: `Authorization: Bearer <token>` on /mcp' }),
+    token: Type.String({
+      description: 'The bearer token, shown only now: `Authorization: Bearer <token>` on /mcp',
+    }),
     user_id: Type.String(),
     scope: Type.Literal('read', { description: 'Read-only: the MCP tools only read' }),
     expires_at: Type.String({ description: 'ISO-8601 UTC; the token is refused from then on' }),
@@ -37,5 +39,8 @@ export const McpTokenResponse = Type.Object(
 );
 
 export const McpTokenParams = Type.Object({
-  token_id: Type.String({ description: 'The token_id minting answered', examples: ['mtk_9f2c61d0a4b7e3c85d1f0a26'] }),
+  token_id: Type.String({
+    description: 'The token_id minting answered',
+    examples: ['mtk_9f2c61d0a4b7e3c85d1f0a26'],
+  }),
 });

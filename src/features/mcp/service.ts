@@ -50,7 +50,8 @@ const text = (value: unknown) => (typeof value === 'string' && value !== '' ? va
 
 async function readAll(stream: Readable): Promise<string> {
   let body = '';
-  for await (const chunk of stream) body += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  for await (const chunk of stream)
+    body += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
   return body;
 }
 
@@ -88,7 +89,10 @@ export function createMcpService(deps: McpDeps) {
     const userId = requireUuid('user_id', body.user_id);
     const ttl = body.expires_in_seconds ?? DEFAULT_TOKEN_TTL_SECONDS;
     if (!Number.isInteger(ttl) || ttl < 60 || ttl > settings.tokenMaxTtlSeconds)
-      throw invalidParameter('expires_in_seconds', `expected a whole number from 60 to ${settings.tokenMaxTtlSeconds}`);
+      throw invalidParameter(
+        'expires_in_seconds',
+        `expected a whole number from 60 to ${settings.tokenMaxTtlSeconds}`,
+      );
     const user = await findConnectionForDeveloper(db, developer.id, userId);
     const token = newToken('mcpUserToken');
     const now = clock.now();
@@ -121,7 +125,11 @@ export function createMcpService(deps: McpDeps) {
   // --- who is calling ----------------------------------------------------------------------
 
   /** A developer's credentials (as every API route takes them) or `Authorization: Bearer <user token>`. */
-  async function authenticate(credentials: { devId?: string; apiKey?: string; bearer?: string }): Promise<McpPrincipal> {
+  async function authenticate(credentials: {
+    devId?: string;
+    apiKey?: string;
+    bearer?: string;
+  }): Promise<McpPrincipal> {
     if (credentials.bearer !== undefined) {
       const row = await repo.findTokenByHash(db, hashOf(credentials.bearer));
       if (!row) throw unauthorized('unknown MCP token');
@@ -135,7 +143,8 @@ export function createMcpService(deps: McpDeps) {
     if (!credentials.devId || !credentials.apiKey)
       throw unauthorized('dev-id and x-api-key headers, or an Authorization: Bearer MCP token, are missing');
     const result = await deps.developers.authenticate(credentials.devId, credentials.apiKey);
-    if (!result.ok) throw result.kind === 'forbidden' ? forbidden(result.detail) : unauthorized(result.detail);
+    if (!result.ok)
+      throw result.kind === 'forbidden' ? forbidden(result.detail) : unauthorized(result.detail);
     return { developer: result.developer, userId: null, ref: result.keyId };
   }
 
@@ -174,7 +183,12 @@ export function createMcpService(deps: McpDeps) {
   }
 
   /** A user's stored records of a window, admitted (budget) and synced as a data API read is. */
-  async function userRecords(principal: McpPrincipal, userId: string, type: DataTypeName, window: ReturnType<typeof windowOf>) {
+  async function userRecords(
+    principal: McpPrincipal,
+    userId: string,
+    type: DataTypeName,
+    window: ReturnType<typeof windowOf>,
+  ) {
     const { params, users } = await deps.data.admitAll(principal.developer, {
       type,
       userIds: [userId],
@@ -202,10 +216,19 @@ export function createMcpService(deps: McpDeps) {
     if (referenceId !== undefined && args.user_id === undefined) {
       if (principal.userId !== null)
         throw forbidden('this MCP token reads only the user it was minted for; a person needs your API key');
-      const result = await deps.merge.read(principal.developer, { referenceId, type, query: { ...dataQuery(window), with_samples: 'false' } });
+      const result = await deps.merge.read(principal.developer, {
+        referenceId,
+        type,
+        query: { ...dataQuery(window), with_samples: 'false' },
+      });
       const body = result.body as Readable;
       const parsed = JSON.parse(await readAll(body)) as { person: Json; data: Json[] };
-      return { person: parsed.person, type, ...window, records: parsed.data.map((record) => compactRecord(type, record)) };
+      return {
+        person: parsed.person,
+        type,
+        ...window,
+        records: parsed.data.map((record) => compactRecord(type, record)),
+      };
     }
     const userId = allowedUser(principal, args.user_id);
     const { user, records } = await userRecords(principal, userId, type, window);
@@ -240,7 +263,9 @@ export function createMcpService(deps: McpDeps) {
     });
     const series = (name: keyof (typeof days)[number]) =>
       trendOf(
-        days.flatMap((day, index) => (typeof day[name] === 'number' ? [{ day: index, value: day[name] as number }] : [])),
+        days.flatMap((day, index) =>
+          typeof day[name] === 'number' ? [{ day: index, value: day[name] as number }] : [],
+        ),
       );
     return {
       user: { user_id: user.id, provider: user.provider },
@@ -265,11 +290,19 @@ export function createMcpService(deps: McpDeps) {
       if (referenceId !== undefined && referenceId !== user.reference_id)
         throw invalidParameter('reference_id', `user ${user.id} carries another reference_id`);
       referenceId = user.reference_id ?? undefined;
-      if (referenceId === undefined) return { reports: [], note: `user ${user.id} has no reference_id, so no lab reports` };
+      if (referenceId === undefined)
+        return { reports: [], note: `user ${user.id} has no reference_id, so no lab reports` };
     }
     if (referenceId === undefined) throw invalidParameter('reference_id', 'give a user_id or a reference_id');
-    const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(Math.max(args.limit, 1), 50) : 10;
-    const sessions = (await deps.labReports.withResultsFor({ id: principal.developer.id }, referenceId, limit)) as Json[];
+    const limit =
+      typeof args.limit === 'number' && Number.isInteger(args.limit)
+        ? Math.min(Math.max(args.limit, 1), 50)
+        : 10;
+    const sessions = (await deps.labReports.withResultsFor(
+      { id: principal.developer.id },
+      referenceId,
+      limit,
+    )) as Json[];
     return {
       reference_id: referenceId,
       reports: sessions.map((session) => ({
@@ -297,12 +330,24 @@ export function createMcpService(deps: McpDeps) {
    * audit log with its outcome (`mcp.<tool>`, or `mcp.<tool>.refused` with the refusal's status).
    */
   async function call(principal: McpPrincipal, tool: ToolName, args: Json): Promise<Json> {
-    const target =
-      text(args.user_id) ? `user:${String(args.user_id)}` : text(args.reference_id) ? `person:${String(args.reference_id)}` : null;
+    const target = text(args.user_id)
+      ? `user:${String(args.user_id)}`
+      : text(args.reference_id)
+        ? `person:${String(args.reference_id)}`
+        : null;
     const audit = (action: string) =>
-      deps.dashboard.auditApiCall({ developerId: principal.developer.id, ref: `mcp:${principal.ref}`, action, target });
+      deps.dashboard.auditApiCall({
+        developerId: principal.developer.id,
+        ref: `mcp:${principal.ref}`,
+        action,
+        target,
+      });
     try {
-      await windows.enforce(`mcp:${principal.ref}`, settings.callLimit, 'too many MCP tool calls with this credential');
+      await windows.enforce(
+        `mcp:${principal.ref}`,
+        settings.callLimit,
+        'too many MCP tool calls with this credential',
+      );
       const result = await TOOLS[tool](principal, args);
       await audit(`mcp.${tool}`);
       return result;

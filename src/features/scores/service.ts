@@ -8,14 +8,15 @@ import type { DataTypeName } from '../../model/index.ts';
 import type { Db } from '../../store/db.ts';
 import type { DataService, RecordsChange, StoredRecordValue } from '../data/service.ts';
 import { applyDaily, applySleep, scoredPart } from './engine/apply.ts';
+import { computeDay, computeSleep, FORWARD_DAYS, HISTORY_DAYS, type History } from './engine/day-scores.ts';
 import {
-  computeDay,
-  computeSleep,
-  FORWARD_DAYS,
-  HISTORY_DAYS,
-  type History,
-} from './engine/day-scores.ts';
-import { dayFacts, type DayFacts, type SessionFacts, sessionFacts, type SleepFacts, sleepFacts } from './engine/facts.ts';
+  dayFacts,
+  type DayFacts,
+  type SessionFacts,
+  sessionFacts,
+  type SleepFacts,
+  sleepFacts,
+} from './engine/facts.ts';
 
 type ScoresData = Pick<DataService, 'registerEnricher' | 'summariesOnDays' | 'rewriteRecords'>;
 
@@ -57,7 +58,8 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
     const from = sorted[0]!;
     const to = addDays(sorted.at(-1)!, FORWARD_DAYS + 2);
     const historyFrom = addDays(from, -(HISTORY_DAYS + 2));
-    const read = (type: DataTypeName) => data.summariesOnDays(trx, { userId, type, fromDay: historyFrom, toDay: to });
+    const read = (type: DataTypeName) =>
+      data.summariesOnDays(trx, { userId, type, fromDay: historyFrom, toDay: to });
     const dailies = await read('daily');
     const sleeps = await read('sleep');
     const activities = await read('activity');
@@ -81,22 +83,32 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
       if (scoredPart(next) !== scoredPart(record)) sleepEdits.set(key, next);
     }
     // Only the scored parts are carried over: the rest of the stored record (its samples) stays.
-    const carry = (edits: Map<string, Record<string, unknown>>) => (key: string, record: Record<string, unknown>) => {
-      const next = edits.get(key);
-      return next ? { ...record, scores: next.scores, data_enrichment: next.data_enrichment } : record;
-    };
+    const carry =
+      (edits: Map<string, Record<string, unknown>>) => (key: string, record: Record<string, unknown>) => {
+        const next = edits.get(key);
+        return next ? { ...record, scores: next.scores, data_enrichment: next.data_enrichment } : record;
+      };
     let rewritten = 0;
     if (dailyEdits.size > 0)
-      rewritten += await data.rewriteRecords(trx, { userId, type: 'daily', keys: [...dailyEdits.keys()] }, carry(dailyEdits));
+      rewritten += await data.rewriteRecords(
+        trx,
+        { userId, type: 'daily', keys: [...dailyEdits.keys()] },
+        carry(dailyEdits),
+      );
     if (sleepEdits.size > 0)
-      rewritten += await data.rewriteRecords(trx, { userId, type: 'sleep', keys: [...sleepEdits.keys()] }, carry(sleepEdits));
+      rewritten += await data.rewriteRecords(
+        trx,
+        { userId, type: 'sleep', keys: [...sleepEdits.keys()] },
+        carry(sleepEdits),
+      );
     return { rewritten };
   }
 
   async function onChanged(trx: Db, change: RecordsChange) {
     if (!INPUT_TYPES.has(change.type)) return;
     const { rewritten } = await recompute(trx, change.user.id, change.days);
-    if (rewritten > 0) deps.log.debug({ userId: change.user.id, type: change.type, rewritten }, 'scores recomputed');
+    if (rewritten > 0)
+      deps.log.debug({ userId: change.user.id, type: change.type, rewritten }, 'scores recomputed');
   }
 
   data.registerEnricher({ rewrites: ['daily', 'sleep'], onChanged });

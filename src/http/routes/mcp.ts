@@ -36,7 +36,10 @@ const TOOLS = {
     inputSchema: {
       type: z.enum(COMPACT_TYPES).describe('the record type'),
       user_id: z.string().optional().describe('a user (connection) id; or give reference_id'),
-      reference_id: z.string().optional().describe('a person: the developer’s reference_id shared by their connections'),
+      reference_id: z
+        .string()
+        .optional()
+        .describe('a person: the developer’s reference_id shared by their connections'),
       ...window,
     },
   },
@@ -64,19 +67,31 @@ function header(value: string | string[] | undefined): string | undefined {
 function serverFor(ctx: AppContext, principal: McpPrincipal): McpServer {
   const server = new McpServer({ name: 'tributary', version });
   for (const [name, tool] of Object.entries(TOOLS)) {
-    server.registerTool(name, { description: tool.description, inputSchema: tool.inputSchema }, async (args: Record<string, unknown>) => {
-      try {
-        const result = await ctx.mcp.call(principal, name as keyof typeof TOOLS, args);
-        return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result };
-      } catch (error) {
-        if (!(error instanceof AppError) || error.kind === 'internal') throw error;
-        // A refusal the assistant can act on: the status and the problem's detail, as the API says it.
-        return {
-          isError: true,
-          content: [{ type: 'text' as const, text: `${error.status} ${ERROR_KINDS[error.kind].title}: ${error.message}` }],
-        };
-      }
-    });
+    server.registerTool(
+      name,
+      { description: tool.description, inputSchema: tool.inputSchema },
+      async (args: Record<string, unknown>) => {
+        try {
+          const result = await ctx.mcp.call(principal, name as keyof typeof TOOLS, args);
+          return {
+            content: [{ type: 'text' as const, text: JSON.stringify(result) }],
+            structuredContent: result,
+          };
+        } catch (error) {
+          if (!(error instanceof AppError) || error.kind === 'internal') throw error;
+          // A refusal the assistant can act on: the status and the problem's detail, as the API says it.
+          return {
+            isError: true,
+            content: [
+              {
+                type: 'text' as const,
+                text: `${error.status} ${ERROR_KINDS[error.kind].title}: ${error.message}`,
+              },
+            ],
+          };
+        }
+      },
+    );
   }
   return server;
 }
@@ -130,7 +145,10 @@ export function registerMcpRoutes(app: App, ctx: AppContext) {
       ...(header(request.headers['x-api-key']) ? { apiKey: header(request.headers['x-api-key'])! } : {}),
     });
     const server = serverFor(ctx, principal);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();

@@ -44,7 +44,11 @@ export function applyDaily(record: Json, computed: DailyComputed): Json {
     ['scores', 'recovery', computed.recovery_score],
     ['scores', 'sleep', computed.sleep_score],
     ['data_enrichment', 'readiness_score', computed.recovery_score],
-    ['data_enrichment', 'readiness_contributors', computed.recovery_score === null ? null : computed.recovery_contributors],
+    [
+      'data_enrichment',
+      'readiness_contributors',
+      computed.recovery_score === null ? null : computed.recovery_contributors,
+    ],
   ]);
 }
 
@@ -53,9 +57,14 @@ export function applySleep(record: Json, computed: SleepComputed): Json {
     ['scores', 'sleep', computed.sleep_score],
     ['scores', 'sleep_score', computed.sleep_score],
     ['data_enrichment', 'sleep_score', computed.sleep_score],
-    ['data_enrichment', 'sleep_contributors', computed.sleep_score === null ? null : computed.sleep_contributors],
+    [
+      'data_enrichment',
+      'sleep_contributors',
+      computed.sleep_score === null ? null : computed.sleep_contributors,
+    ],
   ]);
 }
 
 /** The part of a record scores write: compared to tell whether a rewrite changes anything. */
-export const scoredPart = (record: Json) => JSON.stringify([record.scores ?? null, record.data_enrichment ?? null]);
+export const scoredPart = (record: Json) =>
+  JSON.stringify([record.scores ?? null, record.data_enrichment ?? null]);

@@ -55,7 +55,8 @@ function roundDeviation<T extends Deviation>(deviation: T | null): T | null {
   const out = { ...deviation };
   for (const key of Object.keys(out) as (keyof T)[]) {
     const value = out[key];
-    if (typeof value === 'number') (out as Record<keyof T, number>)[key] = round(value, key === 'days' ? 0 : 2);
+    if (typeof value === 'number')
+      (out as Record<keyof T, number>)[key] = round(value, key === 'days' ? 0 : 2);
   }
   return out;
 }
@@ -72,7 +73,8 @@ export function mainSleepOf(day: string, sleeps: readonly SleepFacts[]): SleepFa
 
 function sleepComputedFor(sleep: SleepFacts, sleeps: readonly SleepFacts[]): SleepComputed {
   const base = { method: SCORES_METHOD, version: SCORES_VERSION };
-  if (sleep.isNap || sleep.asleepSeconds === null) return { ...base, sleep_score: null, sleep_contributors: {} };
+  if (sleep.isNap || sleep.asleepSeconds === null)
+    return { ...base, sleep_score: null, sleep_contributors: {} };
   // Earlier nights: main sessions that ended in the 14 days before this one ended, oldest first.
   const earliest = addDays(sleep.endDay, -14);
   const earlier = sleeps
@@ -147,7 +149,10 @@ export function computeDay(day: string, history: History): DailyComputed {
   const restingHr = rhrToday !== null && rhrBaseline ? deviationOf(rhrToday, rhrBaseline, 1) : null;
   const hrv =
     hrvToday !== null && hrvBaseline && lnBaseline
-      ? { ...deviationOf(hrvToday, hrvBaseline, 1), ln_z: deviationOf(Math.log(hrvToday), lnBaseline, 0.05).z }
+      ? {
+          ...deviationOf(hrvToday, hrvBaseline, 1),
+          ln_z: deviationOf(Math.log(hrvToday), lnBaseline, 0.05).z,
+        }
       : null;
   const night = mainSleepOf(day, history.sleeps);
   const recovery =

@@ -23,7 +23,12 @@ export type SleepFacts = {
   hrv: number | null;
 };
 
-export type SessionFacts = { day: string; minutes: number | null; avgHr: number | null; maxHr: number | null };
+export type SessionFacts = {
+  day: string;
+  minutes: number | null;
+  avgHr: number | null;
+  maxHr: number | null;
+};
 
 const object = (value: unknown): Json | null =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
@@ -48,7 +53,11 @@ export function dayFacts(record: Json): DayFacts | null {
   const day = dayOf(at(record, 'metadata', 'start_time'));
   if (!day) return null;
   const summary = at(record, 'heart_rate_data', 'summary');
-  return { day, restingHr: positive(at(summary, 'resting_hr_bpm')), hrv: positive(at(summary, 'avg_hrv_rmssd')) };
+  return {
+    day,
+    restingHr: positive(at(summary, 'resting_hr_bpm')),
+    hrv: positive(at(summary, 'avg_hrv_rmssd')),
+  };
 }
 
 export function sleepFacts(key: string, record: Json): SleepFacts | null {
@@ -62,7 +71,8 @@ export function sleepFacts(key: string, record: Json): SleepFacts | null {
   const deep = num(at(asleep, 'duration_deep_sleep_state_seconds'));
   const rem = num(at(asleep, 'duration_REM_sleep_state_seconds'));
   const light = num(at(asleep, 'duration_light_sleep_state_seconds'));
-  const stageSum = deep !== null || rem !== null || light !== null ? (deep ?? 0) + (rem ?? 0) + (light ?? 0) : null;
+  const stageSum =
+    deep !== null || rem !== null || light !== null ? (deep ?? 0) + (rem ?? 0) + (light ?? 0) : null;
   const asleepSeconds = positive(at(asleep, 'duration_asleep_state_seconds')) ?? positive(stageSum);
   return {
     key,

@@ -7,7 +7,14 @@ import { clamp, median } from './stats.ts';
 
 export const SLEEP_SCORE = {
   weights: { duration: 0.4, stages: 0.2, consistency: 0.2, interruptions: 0.2 },
-  duration: { optimalMinHours: 7, optimalMaxHours: 9, underK: 1.5, underMidpoint: 5, overK: 0.8, overMidpoint: 11 },
+  duration: {
+    optimalMinHours: 7,
+    optimalMaxHours: 9,
+    underK: 1.5,
+    underMidpoint: 5,
+    overK: 0.8,
+    overMidpoint: 11,
+  },
   stages: { deepTargetMinutes: 90, remTargetMinutes: 90, deepWeight: 0.5, remWeight: 0.5 },
   consistency: {
     graceMinutes: 15,
@@ -48,7 +55,9 @@ export function durationPillar(asleepHours: number): number {
 export function stagesPillar(deepMinutes: number, remMinutes: number): number {
   const s = SLEEP_SCORE.stages;
   const part = (minutes: number, target: number) => clamp((minutes / target) * 100, 0, 100);
-  return part(deepMinutes, s.deepTargetMinutes) * s.deepWeight + part(remMinutes, s.remTargetMinutes) * s.remWeight;
+  return (
+    part(deepMinutes, s.deepTargetMinutes) * s.deepWeight + part(remMinutes, s.remTargetMinutes) * s.remWeight
+  );
 }
 
 /** Clock time as hours past noon (so a night's bedtimes around midnight stay continuous). */
@@ -100,7 +109,12 @@ export type SleepScoreInput = {
 
 export type SleepScoreResult = {
   score: number | null;
-  pillars: { duration: number; stages: number | null; consistency: number | null; interruptions: number | null };
+  pillars: {
+    duration: number;
+    stages: number | null;
+    consistency: number | null;
+    interruptions: number | null;
+  };
 };
 
 /** The weighted sum of the four pillars, rounded to a whole number; null when a pillar is unknown. */

@@ -29,4 +29,5 @@ export function round(value: number, places = 1): number {
   return Math.round(value * factor) / factor;
 }
 
-export const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+export const isNumber = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
