@@ -102,6 +102,13 @@ describe('computed scores', () => {
       `plausible ACWR ${last.training_load.acwr}`,
     );
     assert.ok(last.training_load.chronic_load > 0);
+    // Recomputing what is stored changes nothing, so nothing is rewritten.
+    const again = await service.ctx.db
+      .transaction()
+      .execute((trx) =>
+        service.ctx.scores.recompute(trx, userId, [start, addDays(start, 30), addDays(end, -1)]),
+      );
+    assert.equal(again.rewritten, 0);
   });
 
   test('a changed day is recomputed in its transaction and reaches the webhook with its record', async () => {

@@ -65,6 +65,18 @@ export function applySleep(record: Json, computed: SleepComputed): Json {
   ]);
 }
 
-/** The part of a record scores write: compared to tell whether a rewrite changes anything. */
+/** JSON text with object keys sorted: the store (jsonb) does not keep the order keys were written in. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Json)
+      .filter(([, member]) => member !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonical(member)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The part of a record scores write, key order aside: compared to tell whether a rewrite changes anything. */
 export const scoredPart = (record: Json) =>
-  JSON.stringify([record.scores ?? null, record.data_enrichment ?? null]);
+  canonical([record.scores ?? null, record.data_enrichment ?? null]);
