@@ -42,6 +42,12 @@ export const ComputedTrainingLoad = Type.Object(
     acwr: NullableNumber({ description: 'acute:chronic workload ratio' }),
     monotony: NullableNumber({ description: 'Foster: 7-day mean / 7-day standard deviation' }),
     strain: NullableNumber({ description: 'Foster: 7-day total × monotony' }),
+    trimp_coefficients: Type.Optional(
+      Type.String({
+        description:
+          'Banister’s coefficients used: `male`, `female` (the athlete profile’s sex) or `male (sex unknown)`',
+      }),
+    ),
   },
   { title: 'ComputedTrainingLoad' },
 );

@@ -18,6 +18,7 @@ import {
 } from '../../src/features/scores/engine/sleep-score.ts';
 import { banisterTrimp, loadSummary } from '../../src/features/scores/engine/training-load.ts';
 import { addDays } from '../../src/model/time.ts';
+import { sexOf } from '../../src/features/scores/service.ts';
 
 const close = (actual: number | null, expected: number, tolerance = 0.01) =>
   assert.ok(actual !== null && Math.abs(actual - expected) <= tolerance, `${actual} ≉ ${expected}`);
@@ -200,6 +201,17 @@ describe('a day’s scores', () => {
     // resting HR that day is 49: HRr = 101/141; TRIMP = 60·0.7163·0.64·e^(1.92·0.7163)
     close(day.training_load.load, 60 * (101 / 141) * 0.64 * Math.exp(1.92 * (101 / 141)));
     assert.notEqual(day.training_load.acwr, null);
+    assert.equal(day.training_load.trimp_coefficients, 'male (sex unknown)');
+    const female = computeDay('2026-04-28', { ...history, sessions, sex: 'female' });
+    close(female.training_load.load, 60 * (101 / 141) * 0.86 * Math.exp(1.67 * (101 / 141)));
+    assert.equal(female.training_load.trimp_coefficients, 'female');
+  });
+
+  it('the sex comes from the athlete profile when it states one, and is otherwise unknown', () => {
+    assert.deepEqual(sexOf({ sex: 'Female' }), { sex: 'female' });
+    assert.deepEqual(sexOf({ sex: null, gender: 'M' }), { sex: 'male' });
+    assert.deepEqual(sexOf({ sex: 'other' }), {});
+    assert.deepEqual(sexOf(null), {});
   });
 });
 

@@ -460,6 +460,12 @@ export function createDataService(deps: DataDeps) {
     return rows.map((row) => ({ key: row.identity_key, record: JSON.parse(row.summary) as Record<string, unknown> }));
   }
 
+  /** A connection's stored athlete profile (summary), or null: for enrichers that need the person's sex or age. */
+  async function storedAthlete(trx: Db, userId: string): Promise<Record<string, unknown> | null> {
+    const [row] = await repo.recordsByKeys(trx, { userId, type: 'athlete', keys: [ATHLETE_KEY], withSamples: false });
+    return row ? (JSON.parse(row.summary) as Record<string, unknown>) : null;
+  }
+
   /**
    * Rewrites stored records in place with `edit` (an enricher's derived fields): validated and
    * stored like any record, but not announced (no change hook, no event), so an enricher never
@@ -519,6 +525,7 @@ export function createDataService(deps: DataDeps) {
     onRecordsChanged,
     registerEnricher,
     summariesOnDays,
+    storedAthlete,
     rewriteRecords,
     prune,
     sync,

@@ -9,6 +9,7 @@ import type { Db } from '../../store/db.ts';
 import type { DataService, RecordsChange, StoredRecordValue } from '../data/service.ts';
 import { applyDaily, applySleep, scoredPart } from './engine/apply.ts';
 import { computeDay, computeSleep, FORWARD_DAYS, HISTORY_DAYS, type History } from './engine/day-scores.ts';
+import type { Sex } from './engine/training-load.ts';
 import {
   dayFacts,
   type DayFacts,
@@ -18,7 +19,10 @@ import {
   sleepFacts,
 } from './engine/facts.ts';
 
-type ScoresData = Pick<DataService, 'registerEnricher' | 'summariesOnDays' | 'rewriteRecords'>;
+type ScoresData = Pick<
+  DataService,
+  'registerEnricher' | 'summariesOnDays' | 'storedAthlete' | 'rewriteRecords'
+>;
 
 /** The record types whose changes move scores. */
 const INPUT_TYPES: ReadonlySet<string> = new Set(['daily', 'sleep', 'activity']);
@@ -47,6 +51,17 @@ export function historyOf(input: {
   return { days, sleeps, sessions };
 }
 
+/** The athlete profile's sex, when it says one (Banister's coefficients differ by sex). */
+export function sexOf(athlete: Record<string, unknown> | null): { sex?: Sex } {
+  const stated = [athlete?.sex, athlete?.gender].find(
+    (value) => typeof value === 'string' && value.trim() !== '',
+  );
+  if (typeof stated !== 'string') return {};
+  if (/^(f|female|woman)$/i.test(stated.trim())) return { sex: 'female' };
+  if (/^(m|male|man)$/i.test(stated.trim())) return { sex: 'male' };
+  return {};
+}
+
 export function createScoresService(deps: { data: ScoresData; log: Logger }) {
   const { data } = deps;
 
@@ -63,7 +78,10 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
     const dailies = await read('daily');
     const sleeps = await read('sleep');
     const activities = await read('activity');
-    const history = historyOf({ dailies, sleeps, activities });
+    const history = {
+      ...historyOf({ dailies, sleeps, activities }),
+      ...sexOf(await data.storedAthlete(trx, userId)),
+    };
 
     const dailyEdits = new Map<string, Record<string, unknown>>();
     for (const { key, record } of dailies) {

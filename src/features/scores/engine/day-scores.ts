@@ -40,7 +40,7 @@ export type DailyComputed = {
   sleep_score: number | null;
   resting_hr: Deviation | null;
   hrv_rmssd: (Deviation & { ln_z: number }) | null;
-  training_load: LoadSummary;
+  training_load: LoadSummary & { trimp_coefficients: string };
 };
 
 /** Numbers rounded for the wire, nulls dropped (contributor maps hold numbers only). */
@@ -173,8 +173,12 @@ export function computeDay(day: string, history: History): DailyComputed {
     sleep_score: night ? sleepComputedFor(night, history.sleeps).sleep_score : null,
     resting_hr: roundDeviation(restingHr),
     hrv_rmssd: roundDeviation(hrv),
-    training_load: Object.fromEntries(
-      Object.entries(load).map(([key, value]) => [key, value === null ? null : round(value, 2)]),
-    ) as LoadSummary,
+    training_load: {
+      ...(Object.fromEntries(
+        Object.entries(load).map(([key, value]) => [key, value === null ? null : round(value, 2)]),
+      ) as LoadSummary),
+      // Which of Banister's pairs weighed the sessions: the athlete profile's sex, else the men's.
+      trimp_coefficients: history.sex ?? 'male (sex unknown)',
+    },
   };
 }
