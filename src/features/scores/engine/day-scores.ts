@@ -61,11 +61,44 @@ function roundDeviation<T extends Deviation>(deviation: T | null): T | null {
   return out;
 }
 
+// Sessions by the day they ended, built once per list (a day's scores look nights up 50 times).
+const byEndDay = new WeakMap<readonly SleepFacts[], Map<string, SleepFacts[]>>();
+
+function sessionsEnding(day: string, sleeps: readonly SleepFacts[]): readonly SleepFacts[] {
+  let index = byEndDay.get(sleeps);
+  if (!index) {
+    index = new Map();
+    for (const sleep of sleeps) {
+      const list = index.get(sleep.endDay);
+      if (list) list.push(sleep);
+      else index.set(sleep.endDay, [sleep]);
+    }
+    byEndDay.set(sleeps, index);
+  }
+  return index.get(day) ?? [];
+}
+
+const byDay = new WeakMap<readonly SessionFacts[], Map<string, SessionFacts[]>>();
+
+function sessionsOn(day: string, sessions: readonly SessionFacts[]): readonly SessionFacts[] {
+  let index = byDay.get(sessions);
+  if (!index) {
+    index = new Map();
+    for (const session of sessions) {
+      const list = index.get(session.day);
+      if (list) list.push(session);
+      else index.set(session.day, [session]);
+    }
+    byDay.set(sessions, index);
+  }
+  return index.get(day) ?? [];
+}
+
 /** The night that ended on `day`: the longest non-nap session ending that day. */
 export function mainSleepOf(day: string, sleeps: readonly SleepFacts[]): SleepFacts | null {
   let best: SleepFacts | null = null;
-  for (const sleep of sleeps) {
-    if (sleep.isNap || sleep.endDay !== day) continue;
+  for (const sleep of sessionsEnding(day, sleeps)) {
+    if (sleep.isNap) continue;
     if (!best || (sleep.asleepSeconds ?? 0) > (best.asleepSeconds ?? 0)) best = sleep;
   }
   return best;
@@ -118,7 +151,7 @@ function windowValues(day: string, read: (day: string) => number | null): number
 
 /** The day's training load (sum of its sessions' TRIMP), 0 on a day with a daily record and none. */
 function loadOf(day: string, history: History, restingHr: number | null): number | null {
-  const sessions = history.sessions.filter((session) => session.day === day);
+  const sessions = sessionsOn(day, history.sessions);
   if (sessions.length === 0) return history.days.has(day) ? 0 : null;
   let total = 0;
   for (const session of sessions) {
