@@ -25,7 +25,11 @@ describe('the MCP server', () => {
   const clients: Client[] = [];
 
   before(async () => {
-    service = await startTestService({ clock, work: false, env: { SANDBOX_ARRIVAL_MINUTES: 'off' } });
+    service = await startTestService({
+      clock,
+      work: false,
+      env: { SANDBOX_ARRIVAL_MINUTES: 'off', MCP_CALL_LIMIT: '20/3600' },
+    });
     developer = await createDeveloper(service.ctx, { name: 'Assistant maker' });
     other = await createDeveloper(service.ctx, { name: 'Someone else' });
     ({ userId } = await connectSandboxUser(service.app, developer, { referenceId: 'person-1' }));
@@ -224,6 +228,35 @@ describe('the MCP server', () => {
       assert.equal(response.headers.get('content-type'), 'application/problem+json; charset=utf-8');
     }
     assert.equal((await fetch(`${origin}/mcp`, { headers: developer.headers })).status, 405);
+  });
+
+  test('limited like the data API: the read budget, and calls per credential', async () => {
+    const limited = await createDeveloper(service.ctx, { name: 'Small budget' });
+    const { userId: limitedUser } = await connectSandboxUser(service.app, limited);
+    // The data API's hourly budget counts days read: 5 days an hour refuses a week.
+    await service.ctx.developers.setHourlyDaysLimit(limited.devId, 5);
+    const client = await connect(limited.headers);
+    const refused = (await client.callTool({
+      name: 'read_data',
+      arguments: { type: 'daily', user_id: limitedUser, ...week },
+    })) as Json;
+    assert.equal(refused.isError, true);
+    assert.match(textOf(refused), /^429 too many requests/);
+    const direct = await fetch(
+      `${origin}/v2/daily?user_id=${limitedUser}&start_date=2025-05-25&end_date=2025-06-01&to_webhook=false`,
+      { headers: limited.headers },
+    );
+    assert.equal(direct.status, 429, 'the data API refuses the same read');
+    // MCP_CALL_LIMIT=20/3600: the 21st call of this key in the window is refused (and audited as refused).
+    for (let call = 2; call <= 20; call++) {
+      const listed = (await client.callTool({ name: 'list_users', arguments: {} })) as Json;
+      assert.notEqual(listed.isError, true, `call ${call}: ${textOf(listed)}`);
+    }
+    const over = (await client.callTool({ name: 'list_users', arguments: {} })) as Json;
+    assert.match(
+      textOf(over),
+      /^429 too many requests: too many MCP tool calls with this credential; retry in \d+ s/,
+    );
   });
 
   test('every tool call is in the audit log, refusals included', async () => {
