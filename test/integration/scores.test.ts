@@ -111,6 +111,35 @@ describe('computed scores', () => {
     assert.equal(again.rewritten, 0);
   });
 
+  test('records stored without scores (an earlier version) get them from recomputeRange', async () => {
+    const strip = (_key: string, record: Record<string, unknown>) => {
+      const enrichment = { ...(record.data_enrichment as Json) };
+      delete enrichment.tributary;
+      return { ...record, data_enrichment: enrichment };
+    };
+    const keys = await service.ctx.db.transaction().execute(async (trx) => {
+      const stored = await service.ctx.data.summariesOnDays(trx, {
+        userId,
+        type: 'daily',
+        fromDay: start,
+        toDay: end,
+      });
+      await service.ctx.data.rewriteRecords(
+        trx,
+        { userId, type: 'daily', keys: stored.map((row) => row.key) },
+        strip,
+      );
+      return stored.map((row) => row.key);
+    });
+    assert.ok(keys.length >= 59);
+    const stripped = await read('daily');
+    assert.ok(stripped.every((day) => day.data_enrichment.tributary === undefined));
+    const { rewritten } = await service.ctx.scores.recomputeRange(service.ctx.db, userId, start, end);
+    assert.equal(rewritten, keys.length, 'every stripped day, and nothing else');
+    const restored = await read('daily');
+    assert.ok(restored.every((day) => day.data_enrichment.tributary?.method === 'tributary'));
+  });
+
   test('a changed day is recomputed in its transaction and reaches the webhook with its record', async () => {
     const [stored] = await read('daily', addDays(end, -1), end);
     assert.ok(stored);

@@ -24,6 +24,9 @@ type ScoresData = Pick<
   'registerEnricher' | 'summariesOnDays' | 'storedAthlete' | 'rewriteRecords'
 >;
 
+/** Days recomputed per transaction by `recomputeRange`. */
+const RECOMPUTE_CHUNK_DAYS = 31;
+
 /** The record types whose changes move scores. */
 const INPUT_TYPES: ReadonlySet<string> = new Set(['daily', 'sleep', 'activity']);
 
@@ -131,7 +134,28 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
 
   data.registerEnricher({ rewrites: ['daily', 'sleep'], onChanged });
 
-  return { recompute };
+  /**
+   * Recomputes a connection's stored scores on local days [fromDay, toDay), oldest first, a
+   * month per transaction: for records stored before scores existed, or computed by an earlier
+   * version (`tributary scores recompute`). Returns how many records were rewritten.
+   */
+  async function recomputeRange(
+    db: Db,
+    userId: string,
+    fromDay: string,
+    toDay: string,
+  ): Promise<{ rewritten: number }> {
+    let rewritten = 0;
+    for (let chunk = fromDay; chunk < toDay; chunk = addDays(chunk, RECOMPUTE_CHUNK_DAYS)) {
+      const days: string[] = [];
+      for (let day = chunk; day < toDay && day < addDays(chunk, RECOMPUTE_CHUNK_DAYS); day = addDays(day, 1))
+        days.push(day);
+      rewritten += (await db.transaction().execute((trx) => recompute(trx, userId, days))).rewritten;
+    }
+    return { rewritten };
+  }
+
+  return { recompute, recomputeRange };
 }
 
 export type ScoresService = ReturnType<typeof createScoresService>;
