@@ -43,16 +43,14 @@ try {
 
   // 1. The formulas alone.
   const summaries = (type: 'daily' | 'sleep' | 'activity') =>
-    service.ctx.db
-      .transaction()
-      .execute((trx) =>
-        service.ctx.data.summariesOnDays(trx, {
-          userId,
-          type,
-          fromDay: addDays(START, -2),
-          toDay: addDays(END, 2),
-        }),
-      );
+    service.ctx.db.transaction().execute((trx) =>
+      service.ctx.data.summariesOnDays(trx, {
+        userId,
+        type,
+        fromDay: addDays(START, -2),
+        toDay: addDays(END, 2),
+      }),
+    );
   const history = historyOf({
     dailies: await summaries('daily'),
     sleeps: await summaries('sleep'),
