@@ -106,7 +106,12 @@ describe('computed scores', () => {
     const again = await service.ctx.db
       .transaction()
       .execute((trx) =>
-        service.ctx.scores.recompute(trx, userId, [start, addDays(start, 30), addDays(end, -1)]),
+        service.ctx.scores.recompute(trx, userId, [
+          addDays(start, -400),
+          start,
+          addDays(start, 30),
+          addDays(end, -1),
+        ]),
       );
     assert.equal(again.rewritten, 0);
   });

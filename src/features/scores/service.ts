@@ -24,6 +24,9 @@ type ScoresData = Pick<
   'registerEnricher' | 'summariesOnDays' | 'storedAthlete' | 'rewriteRecords'
 >;
 
+/** The longest span of changed days recomputed from one read of their history. */
+const SPAN_DAYS = 62;
+
 /** Days recomputed per transaction by `recomputeRange`. */
 const RECOMPUTE_CHUNK_DAYS = 31;
 
@@ -70,8 +73,27 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
 
   /** Recomputes the scores a change of `days` can move and rewrites the records whose scores changed. */
   async function recompute(trx: Db, userId: string, days: readonly string[]): Promise<{ rewritten: number }> {
-    if (days.length === 0) return { rewritten: 0 };
-    const sorted = [...days].sort();
+    // Spans of at most SPAN_DAYS, so a batch whose days lie years apart (an import) never holds
+    // more than a few months of summaries at once.
+    const sorted = [...new Set(days)].sort();
+    let rewritten = 0;
+    let span: string[] = [];
+    for (const day of sorted) {
+      if (span.length > 0 && day >= addDays(span[0]!, SPAN_DAYS)) {
+        rewritten += (await recomputeSpan(trx, userId, span)).rewritten;
+        span = [];
+      }
+      span.push(day);
+    }
+    if (span.length > 0) rewritten += (await recomputeSpan(trx, userId, span)).rewritten;
+    return { rewritten };
+  }
+
+  async function recomputeSpan(
+    trx: Db,
+    userId: string,
+    sorted: readonly string[],
+  ): Promise<{ rewritten: number }> {
     // A sleep anchored on a day ends the day after; every window that holds a day reaches FORWARD_DAYS on.
     const from = sorted[0]!;
     const to = addDays(sorted.at(-1)!, FORWARD_DAYS + 2);
