@@ -15,6 +15,7 @@ export const ID_PREFIXES = {
   webhookEvent: 'evt',
   idempotencyClaim: 'clm',
   labReportUpload: 'upl',
+  mcpToken: 'mtk',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -41,6 +42,7 @@ export const TOKEN_PREFIXES = {
   mobileUpload: 'tru',
   sandboxApiKey: 'sk_test',
   productionApiKey: 'sk_live',
+  mcpUserToken: 'trm',
 } as const;
 
 export type TokenKind = keyof typeof TOKEN_PREFIXES;

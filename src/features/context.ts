@@ -13,6 +13,8 @@ import type { DevelopersService } from './developers/service.ts';
 import type { IntegrationsService } from './integrations/service.ts';
 import type { LabReportsService } from './lab-reports/service.ts';
 import type { MergeService } from './merge/service.ts';
+import type { ScoresService } from './scores/service.ts';
+import type { McpService } from './mcp/service.ts';
 import type { MobileService } from './mobile/service.ts';
 import type { OrdersService } from './orders/service.ts';
 import type { ConnectionsService } from './connections/service.ts';
@@ -51,4 +53,6 @@ export type AppContext = {
   labReports: LabReportsService;
   mobile: MobileService;
   merge: MergeService;
+  scores: ScoresService;
+  mcp: McpService;
 };

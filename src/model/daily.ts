@@ -1,6 +1,7 @@
 // Daily: one day's activity totals (docs/wire-contract.md#data-model). Identity: start_time + end_time. A
 // cumulative superset: providers re-send it during the day and the latest copy wins.
 import Type, { type Static } from 'typebox';
+import { ComputedDailyScores } from './computed-scores.ts';
 import { StressLevelSchema, UploadTypeSchema } from './enums.ts';
 import { BodyBatterySample, StressSample, TagEntry } from './samples.ts';
 import {
@@ -81,6 +82,7 @@ export const DailyDataEnrichment = Type.Object(
     strain_contributors: ContributorMap(),
     total_stress_score_v2: NullableNumber(),
     total_stress_score_v2_contributors: ContributorMap(),
+    tributary: Nullable(ComputedDailyScores),
   },
   { title: 'DailyDataEnrichment' },
 );

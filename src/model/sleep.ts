@@ -1,5 +1,6 @@
 // Sleep: one sleep session (docs/wire-contract.md#data-model). Identity: `metadata.summary_id`.
 import Type, { type Static } from 'typebox';
+import { ComputedSleepScores } from './computed-scores.ts';
 import { RecoveryLevelSchema, SleepUploadTypeSchema } from './enums.ts';
 import { BreathSample, OxygenSaturationSample, SleepHypnogramSample, SnoringSample } from './samples.ts';
 import {
@@ -123,6 +124,7 @@ export const SleepDataEnrichment = Type.Object(
     sleep_score_v2_contributors: ContributorMap(),
     respiratory_score_v2: NullableNumber(),
     respiratory_score_v2_contributors: ContributorMap(),
+    tributary: Nullable(ComputedSleepScores),
   },
   { title: 'SleepDataEnrichment' },
 );

@@ -9,6 +9,8 @@ import { createConnectingService } from '../features/connecting/service.ts';
 import { createDashboardService } from '../features/dashboard/service.ts';
 import { createDataService } from '../features/data/service.ts';
 import { createMergeService } from '../features/merge/service.ts';
+import { createScoresService } from '../features/scores/service.ts';
+import { createMcpService } from '../features/mcp/service.ts';
 import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService, CREDENTIALS_TOPIC } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
@@ -121,7 +123,7 @@ export function createContext(deps: {
       },
     },
   });
-  return {
+  const context = {
     ...deps,
     db,
     clock,
@@ -174,6 +176,23 @@ export function createContext(deps: {
       data,
       connections,
       webhooks,
+    }),
+    // Registers with the data feature as an enricher (computed scores on daily and sleep records).
+    scores: createScoresService({ data, log: deps.log }),
+  };
+  // The MCP server's tools read through the services above, as the API's routes do.
+  return {
+    ...context,
+    mcp: createMcpService({
+      db,
+      clock,
+      config: deps.config,
+      developers,
+      connections: context.connections,
+      data,
+      merge: context.merge,
+      labReports: context.labReports,
+      dashboard: context.dashboard,
     }),
   };
 }

@@ -139,6 +139,21 @@ export function createDashboardService(deps: {
       });
     },
 
+    /**
+     * Records one call a developer made outside the dashboard (the MCP server's tool calls): the
+     * developer, a short non-secret reference to the credential used, the action and its target.
+     */
+    async auditApiCall(entry: { developerId: string; ref: string; action: string; target?: string | null }) {
+      await repo.insertAuditEntry(db, {
+        actor: 'developer',
+        developer_id: entry.developerId,
+        session_ref: entry.ref,
+        action: entry.action,
+        target: entry.target ?? null,
+        at: clock.now(),
+      });
+    },
+
     async auditLog(filter: { developerId?: string }, limit = 50): Promise<AuditEntry[]> {
       const rows = await repo.listAuditEntries(db, filter, limit);
       return rows.map((row) => ({

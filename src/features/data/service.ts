@@ -43,7 +43,7 @@ import {
   secondsToNextHour,
   violatesR1,
 } from './rate-limit.ts';
-import { ATHLETE_KEY, type PreparedRecord } from './records.ts';
+import { ATHLETE_KEY, mergeSamples, type PreparedRecord, prepareRecord } from './records.ts';
 import { createReadRouting } from './read-routing.ts';
 import * as repo from './repo.ts';
 import { envelopeBody } from './stream.ts';
@@ -114,7 +114,12 @@ export function createDataService(deps: DataDeps) {
   // Whoever must know that a connection's days changed (the merged view) registers here; told in
   // the transaction that wrote, so what it queues commits or rolls back with the records.
   const changeHandlers: RecordsChangedHook[] = [];
+  // Enrichers (scores) rewrite derived fields of stored records; they run first, and events of the
+  // types they rewrite are built from what the store holds after them.
+  const enrichers: Enricher[] = [];
+  const rewrittenTypes = new Set<string>();
   const onChanged: RecordsChangedHook = async (trx, change) => {
+    for (const enricher of enrichers) await enricher.onChanged(trx, change);
     for (const handler of changeHandlers) await handler(trx, change);
   };
   const sync = createProviderFetch({
@@ -303,10 +308,11 @@ export function createDataService(deps: DataDeps) {
   /** Sends stored records to the developer as one data event, in the transaction that stored them. */
   async function emitRecords(trx: Db, user: ConnectionRow, type: ProviderDataType, stored: readonly PreparedRecord[]) {
     const wireUser = toWireUser(user);
+    const current = rewrittenTypes.has(type) ? await storedByKeys(trx, user.id, type, stored) : null;
     const data = stored.map((record) =>
       type === 'plannedWorkout'
         ? (externalPlannedWorkout(record.record as JsonObject) as JsonObject)
-        : (record.record as JsonObject),
+        : ((current?.get(record.identityKey) ?? record.record) as JsonObject),
     );
     const event = isDataTypeName(type)
       ? buildDataEvent(type, { user: wireUser, data })
@@ -425,6 +431,66 @@ export function createDataService(deps: DataDeps) {
   /** The local days on which a connection holds records of a type (read in the caller's transaction). */
   const daysWithRecords = (trx: Db, userId: string, type: DataTypeName) =>
     repo.daysWithRecords(trx, userId, type);
+  /** Stored records by identity, samples included, parsed: what an enricher left of a batch. */
+  async function storedByKeys(trx: Db, userId: string, type: string, records: readonly PreparedRecord[]) {
+    const rows = await repo.recordsByKeys(trx, {
+      userId,
+      type,
+      keys: records.map((record) => record.identityKey),
+      withSamples: true,
+    });
+    return new Map(
+      rows.map((row) => [row.identity_key, JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as JsonObject]),
+    );
+  }
+
+  /**
+   * Registers an enricher: told of every change first (in the writing transaction), it may
+   * rewrite derived fields of the `rewrites` types through `rewriteRecords`; data events of those
+   * types then carry the rewritten records.
+   */
+  function registerEnricher(enricher: Enricher) {
+    enrichers.push(enricher);
+    for (const type of enricher.rewrites) rewrittenTypes.add(type);
+  }
+
+  /** Summaries (samples left out) of a connection's records of a type anchored on local days [fromDay, toDay). */
+  async function summariesOnDays(
+    trx: Db,
+    input: { userId: string; type: DataTypeName; fromDay: string; toDay: string },
+  ): Promise<StoredRecordValue[]> {
+    const rows = await repo.recordsOnDays(trx, input);
+    return rows.map((row) => ({ key: row.identity_key, record: JSON.parse(row.summary) as Record<string, unknown> }));
+  }
+
+  /** A connection's stored athlete profile (summary), or null: for enrichers that need the person's sex or age. */
+  async function storedAthlete(trx: Db, userId: string): Promise<Record<string, unknown> | null> {
+    const [row] = await repo.recordsByKeys(trx, { userId, type: 'athlete', keys: [ATHLETE_KEY], withSamples: false });
+    return row ? (JSON.parse(row.summary) as Record<string, unknown>) : null;
+  }
+
+  /**
+   * Rewrites stored records in place with `edit` (an enricher's derived fields): validated and
+   * stored like any record, but not announced (no change hook, no event), so an enricher never
+   * triggers itself. Returns how many were rewritten.
+   */
+  async function rewriteRecords(
+    trx: Db,
+    input: { userId: string; type: DataTypeName; keys: readonly string[] },
+    edit: (key: string, record: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<number> {
+    const rows = await repo.recordsByKeys(trx, { userId: input.userId, type: input.type, keys: input.keys, withSamples: true });
+    const now = clock.now();
+    const prepared: PreparedRecord[] = [];
+    for (const row of rows) {
+      const record = JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as Record<string, unknown>;
+      const result = prepareRecord(input.type, edit(row.identity_key, record), now);
+      if (result.ok) prepared.push(result.value);
+      else log.warn({ userId: input.userId, type: input.type, problem: result.problem }, 'an enriched record failed validation; kept as it was');
+    }
+    await repo.upsertRecords(trx, input.userId, input.type, prepared, now);
+    return prepared.length;
+  }
 
   /** Registers a handler told of every change to stored records, in the writing transaction. */
   function onRecordsChanged(handler: RecordsChangedHook) {
@@ -461,6 +527,10 @@ export function createDataService(deps: DataDeps) {
     recordsOf,
     daysWithRecords,
     onRecordsChanged,
+    registerEnricher,
+    summariesOnDays,
+    storedAthlete,
+    rewriteRecords,
     prune,
     sync,
     deliverer,
@@ -471,5 +541,8 @@ export function createDataService(deps: DataDeps) {
 }
 
 export type DataService = ReturnType<typeof createDataService>;
+
+/** A feature that derives fields of stored records from their neighbours (features/scores). */
+export type Enricher = { rewrites: readonly DataTypeName[]; onChanged: RecordsChangedHook };
 export type { RecordsChange, StoredRecordValue };
 export type { WireUser };

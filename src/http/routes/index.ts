@@ -7,6 +7,7 @@ import { registerDataRoutes } from './data.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';
 import { registerIntegrationRoutes } from './integrations.ts';
 import { registerLabReportRoutes } from './lab-reports.ts';
+import { registerMcpRoutes } from './mcp.ts';
 import { registerMobileRoutes } from './mobile.ts';
 import { registerNotificationRoutes } from './notifications.ts';
 import { registerOrderRoutes } from './orders.ts';
@@ -34,6 +35,8 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerDashboardRoutes,
   registerLabReportRoutes,
   registerMobileRoutes,
+  // The MCP server for AI assistants at /mcp, and its per-user tokens.
+  registerMcpRoutes,
   // The built-in SANDBOX provider's consent page and token endpoint.
   (app, ctx) =>
     registerSandboxConsentRoutes(app, { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox }),

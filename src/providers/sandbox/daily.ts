@@ -238,8 +238,8 @@ function dailyRecord(context: DayContext, timeline: DayTimeline): Daily {
       cardiovascular_contributors: { resting_heart_rate: profile.restingHr },
       immune_index: Math.round(clamp(timeline.previousNight.readiness + random.normal(0, 5), 0, 100)),
       immune_contributors: {},
-      readiness_score: timeline.previousNight.readiness,
-      readiness_contributors: { sleep: timeline.previousNight.score },
+      // readiness_score and its contributors are left to Tributary's computed scores
+      // (features/scores, docs/scores.md); the provider's own readiness is scores.recovery.
       respiratory_score: Math.round(clamp(random.normal(82, 6), 0, 100)),
       respiratory_contributors: {},
       total_stress_score: Math.round(avgStress),

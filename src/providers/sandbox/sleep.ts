@@ -217,20 +217,9 @@ function sleepRecord(context: DayContext, session: SleepSession): Sleep {
     readiness_data: { readiness: session.readiness, recovery_level: recoveryLevel(session.readiness) },
     temperature_data: { delta: temperatureDelta },
     scores: { sleep: session.score, sleep_score: session.score },
-    data_enrichment: {
-      sleep_score: session.score,
-      sleep_contributors: {
-        total_sleep: Math.round(clamp((durations.asleepSeconds / 3600 / 8) * 100, 0, 100)),
-        efficiency: Math.round(efficiency),
-        deep_sleep: Math.round(
-          clamp((durations.deepSeconds / Math.max(1, durations.asleepSeconds) / 0.2) * 100, 0, 100),
-        ),
-        rem_sleep: Math.round(
-          clamp((durations.remSeconds / Math.max(1, durations.asleepSeconds) / 0.22) * 100, 0, 100),
-        ),
-        latency: Math.round(clamp(100 - durations.latencySeconds / 36, 0, 100)),
-      },
-    },
+    // data_enrichment is left to Tributary's computed scores (features/scores, docs/scores.md); the
+    // provider's own score is `scores`.
+    data_enrichment: null,
     device_data: deviceData(context, 'ring', window.endMs + 15 * 60_000),
   };
 }

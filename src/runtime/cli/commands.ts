@@ -9,6 +9,7 @@ import { usageOf } from './help.ts';
 import { parseArgsProblem, print, UsageError } from './output.ts';
 import { providersCommand } from './providers.ts';
 import { sandboxCommand } from './sandbox.ts';
+import { scoresCommand } from './scores.ts';
 import { currentSession, openContext } from './session.ts';
 import { webhookCommand } from './webhook.ts';
 
@@ -35,6 +36,7 @@ export const STORE_COMMANDS: Record<string, Command> = {
   keys: keysCommand,
   providers: providersCommand,
   sandbox: sandboxCommand,
+  scores: scoresCommand,
   webhook: webhookCommand,
   import: importCommand,
   backup: backupCommand,

@@ -5,6 +5,7 @@ import { USAGE as listenUsage } from './listen.ts';
 import { USAGE as providersUsage } from './providers.ts';
 import { USAGE as restoreUsage } from './restore.ts';
 import { USAGE as sandboxUsage } from './sandbox.ts';
+import { USAGE as scoresUsage } from './scores.ts';
 import { USAGE as webhookUsage } from './webhook.ts';
 
 /** What `tributary`, `tributary help` and `tributary --help` print (on stdout, exit 0). */
@@ -17,6 +18,7 @@ commands:
   keys …                          create, list, revoke API keys
   providers …                     list providers; enable/disable them per developer
   sandbox …                       connect a sandbox user without a browser; print credentials
+  scores recompute …              recompute the computed scores of stored records (docs/scores.md)
   webhook …                       get, set, rotate-secret, test, deliveries, replay
   listen                          receive your webhooks here: verify, print, forward
   import apple-health <file> …    import an Apple Health export for a user, with progress
@@ -55,6 +57,7 @@ const USAGES: Record<string, string> = {
   keys: developersUsage,
   providers: providersUsage,
   sandbox: sandboxUsage,
+  scores: scoresUsage,
   webhook: webhookUsage,
   listen: listenUsage,
   import: importUsage,

@@ -1,0 +1,183 @@
+// Scores Tributary computes (docs/scores.md): registered with the data feature as an enricher, it
+// recomputes, in the transaction that wrote, the daily and sleep scores of every day a change can
+// move (the changed days and the windows that include them), and rewrites the records whose
+// scores changed. Reads and webhook events then carry them with the record.
+import type { Logger } from 'pino';
+import { addDays } from '../../model/time.ts';
+import type { DataTypeName } from '../../model/index.ts';
+import type { Db } from '../../store/db.ts';
+import type { DataService, RecordsChange, StoredRecordValue } from '../data/service.ts';
+import { applyDaily, applySleep, scoredPart } from './engine/apply.ts';
+import { computeDay, computeSleep, FORWARD_DAYS, HISTORY_DAYS, type History } from './engine/day-scores.ts';
+import type { Sex } from './engine/training-load.ts';
+import {
+  dayFacts,
+  type DayFacts,
+  type SessionFacts,
+  sessionFacts,
+  type SleepFacts,
+  sleepFacts,
+} from './engine/facts.ts';
+
+type ScoresData = Pick<
+  DataService,
+  'registerEnricher' | 'summariesOnDays' | 'storedAthlete' | 'rewriteRecords'
+>;
+
+/** The longest span of changed days recomputed from one read of their history. */
+const SPAN_DAYS = 62;
+
+/** Days recomputed per transaction by `recomputeRange`. */
+const RECOMPUTE_CHUNK_DAYS = 31;
+
+/** The record types whose changes move scores. */
+const INPUT_TYPES: ReadonlySet<string> = new Set(['daily', 'sleep', 'activity']);
+
+/** A connection's history as the formulas read it, from stored summaries. */
+export function historyOf(input: {
+  dailies: readonly StoredRecordValue[];
+  sleeps: readonly StoredRecordValue[];
+  activities: readonly StoredRecordValue[];
+}): History {
+  const days = new Map<string, DayFacts>();
+  for (const { record } of input.dailies) {
+    const facts = dayFacts(record);
+    if (facts) days.set(facts.day, facts);
+  }
+  const sleeps: SleepFacts[] = [];
+  for (const { key, record } of input.sleeps) {
+    const facts = sleepFacts(key, record);
+    if (facts) sleeps.push(facts);
+  }
+  const sessions: SessionFacts[] = [];
+  for (const { record } of input.activities) {
+    const facts = sessionFacts(record);
+    if (facts) sessions.push(facts);
+  }
+  return { days, sleeps, sessions };
+}
+
+/** The athlete profile's sex, when it says one (Banister's coefficients differ by sex). */
+export function sexOf(athlete: Record<string, unknown> | null): { sex?: Sex } {
+  const stated = [athlete?.sex, athlete?.gender].find(
+    (value) => typeof value === 'string' && value.trim() !== '',
+  );
+  if (typeof stated !== 'string') return {};
+  if (/^(f|female|woman)$/i.test(stated.trim())) return { sex: 'female' };
+  if (/^(m|male|man)$/i.test(stated.trim())) return { sex: 'male' };
+  return {};
+}
+
+export function createScoresService(deps: { data: ScoresData; log: Logger }) {
+  const { data } = deps;
+
+  /** Recomputes the scores a change of `days` can move and rewrites the records whose scores changed. */
+  async function recompute(trx: Db, userId: string, days: readonly string[]): Promise<{ rewritten: number }> {
+    // Spans of at most SPAN_DAYS, so a batch whose days lie years apart (an import) never holds
+    // more than a few months of summaries at once.
+    const sorted = [...new Set(days)].sort();
+    let rewritten = 0;
+    let span: string[] = [];
+    for (const day of sorted) {
+      if (span.length > 0 && day >= addDays(span[0]!, SPAN_DAYS)) {
+        rewritten += (await recomputeSpan(trx, userId, span)).rewritten;
+        span = [];
+      }
+      span.push(day);
+    }
+    if (span.length > 0) rewritten += (await recomputeSpan(trx, userId, span)).rewritten;
+    return { rewritten };
+  }
+
+  async function recomputeSpan(
+    trx: Db,
+    userId: string,
+    sorted: readonly string[],
+  ): Promise<{ rewritten: number }> {
+    // A sleep anchored on a day ends the day after; every window that holds a day reaches FORWARD_DAYS on.
+    const from = sorted[0]!;
+    const to = addDays(sorted.at(-1)!, FORWARD_DAYS + 2);
+    const historyFrom = addDays(from, -(HISTORY_DAYS + 2));
+    const read = (type: DataTypeName) =>
+      data.summariesOnDays(trx, { userId, type, fromDay: historyFrom, toDay: to });
+    const dailies = await read('daily');
+    const sleeps = await read('sleep');
+    const activities = await read('activity');
+    const history = {
+      ...historyOf({ dailies, sleeps, activities }),
+      ...sexOf(await data.storedAthlete(trx, userId)),
+    };
+
+    const dailyEdits = new Map<string, Record<string, unknown>>();
+    for (const { key, record } of dailies) {
+      const facts = dayFacts(record);
+      if (!facts || facts.day < from) continue;
+      const next = applyDaily(record, computeDay(facts.day, history));
+      if (scoredPart(next) !== scoredPart(record)) dailyEdits.set(key, next);
+    }
+    const sleepEdits = new Map<string, Record<string, unknown>>();
+    const sleepFrom = addDays(from, -1);
+    for (const { key, record } of sleeps) {
+      const facts = sleepFacts(key, record);
+      if (!facts || facts.startDay < sleepFrom) continue;
+      const computed = computeSleep(key, history);
+      if (!computed) continue;
+      const next = applySleep(record, computed);
+      if (scoredPart(next) !== scoredPart(record)) sleepEdits.set(key, next);
+    }
+    // Only the scored parts are carried over: the rest of the stored record (its samples) stays.
+    const carry =
+      (edits: Map<string, Record<string, unknown>>) => (key: string, record: Record<string, unknown>) => {
+        const next = edits.get(key);
+        return next ? { ...record, scores: next.scores, data_enrichment: next.data_enrichment } : record;
+      };
+    let rewritten = 0;
+    if (dailyEdits.size > 0)
+      rewritten += await data.rewriteRecords(
+        trx,
+        { userId, type: 'daily', keys: [...dailyEdits.keys()] },
+        carry(dailyEdits),
+      );
+    if (sleepEdits.size > 0)
+      rewritten += await data.rewriteRecords(
+        trx,
+        { userId, type: 'sleep', keys: [...sleepEdits.keys()] },
+        carry(sleepEdits),
+      );
+    return { rewritten };
+  }
+
+  async function onChanged(trx: Db, change: RecordsChange) {
+    if (!INPUT_TYPES.has(change.type)) return;
+    const { rewritten } = await recompute(trx, change.user.id, change.days);
+    if (rewritten > 0)
+      deps.log.debug({ userId: change.user.id, type: change.type, rewritten }, 'scores recomputed');
+  }
+
+  data.registerEnricher({ rewrites: ['daily', 'sleep'], onChanged });
+
+  /**
+   * Recomputes a connection's stored scores on local days [fromDay, toDay), oldest first, a
+   * month per transaction: for records stored before scores existed, or computed by an earlier
+   * version (`tributary scores recompute`). Returns how many records were rewritten.
+   */
+  async function recomputeRange(
+    db: Db,
+    userId: string,
+    fromDay: string,
+    toDay: string,
+  ): Promise<{ rewritten: number }> {
+    let rewritten = 0;
+    for (let chunk = fromDay; chunk < toDay; chunk = addDays(chunk, RECOMPUTE_CHUNK_DAYS)) {
+      const days: string[] = [];
+      for (let day = chunk; day < toDay && day < addDays(chunk, RECOMPUTE_CHUNK_DAYS); day = addDays(day, 1))
+        days.push(day);
+      rewritten += (await db.transaction().execute((trx) => recompute(trx, userId, days))).rewritten;
+    }
+    return { rewritten };
+  }
+
+  return { recompute, recomputeRange };
+}
+
+export type ScoresService = ReturnType<typeof createScoresService>;

@@ -1,0 +1,182 @@
+// Scores Tributary computes (docs/scores.md), end to end: a SANDBOX user's 60 days read through
+// the data API carry plausible computed scores beside the provider's own, null while the
+// baselines are short; a changed day is recomputed and reaches the webhook with its record.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { addDays } from '../../src/model/time.ts';
+import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { connectSandboxUser } from '../helpers/connections.ts';
+import { setUrl } from '../helpers/webhook-api.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('computed scores', () => {
+  let service: TestService;
+  let developer: TestDeveloper;
+  let receiver: WebhookReceiver;
+  let userId: string;
+  // A fixed window of 60 settled days (the sandbox generates any date deterministically).
+  const end = '2025-06-01';
+  const start = addDays(end, -60);
+
+  before(async () => {
+    service = await startTestService({ env: { SANDBOX_ARRIVAL_MINUTES: 'off' } });
+    developer = await createDeveloper(service.ctx);
+    receiver = await startWebhookReceiver();
+    await setUrl(service, developer, receiver.url);
+    ({ userId } = await connectSandboxUser(service.app, developer));
+  });
+  after(async () => {
+    await service?.close();
+    await receiver?.close();
+  });
+
+  const read = async (type: string, from = start, to = end) => {
+    const response = await service.app.inject({
+      method: 'GET',
+      url: `/v2/${type}?user_id=${userId}&start_date=${from}&end_date=${to}&to_webhook=false&with_samples=false`,
+      headers: developer.headers,
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    return (response.json() as { data: Json[] }).data;
+  };
+
+  test("a SANDBOX user's 60 days: computed scores beside the provider's, null until the baselines hold 14 days", async () => {
+    await read('activity');
+    const sleeps = await read('sleep');
+    const days = await read('daily');
+    assert.ok(days.length >= 59, `${days.length} days`);
+
+    const nights = sleeps.filter((sleep) => sleep.metadata.is_nap !== true);
+    const scoredNights = nights.filter((sleep) => sleep.data_enrichment?.tributary?.sleep_score != null);
+    assert.ok(
+      scoredNights.length >= nights.length - 4,
+      `${scoredNights.length} of ${nights.length} nights scored`,
+    );
+    for (const sleep of scoredNights) {
+      const computed = sleep.data_enrichment.tributary;
+      assert.equal(computed.method, 'tributary');
+      assert.equal(computed.version, '1.0');
+      assert.ok(computed.sleep_score >= 0 && computed.sleep_score <= 100);
+      assert.deepEqual(Object.keys(computed.sleep_contributors).sort(), [
+        'consistency',
+        'duration',
+        'interruptions',
+        'stages',
+      ]);
+      // The provider's own score stays as it gave it; the empty standard field is filled and says so.
+      assert.equal(typeof sleep.scores.sleep, 'number');
+      assert.ok(!computed.filled.includes('scores.sleep'));
+      assert.equal(sleep.data_enrichment.sleep_score, computed.sleep_score);
+      assert.ok(computed.filled.includes('data_enrichment.sleep_score'));
+    }
+    const mean =
+      scoredNights.reduce((sum, sleep) => sum + sleep.data_enrichment.tributary.sleep_score, 0) /
+      scoredNights.length;
+    assert.ok(mean > 40 && mean < 100, `plausible mean sleep score ${mean}`);
+
+    let recovered = 0;
+    for (const day of days) {
+      const computed = day.data_enrichment.tributary;
+      assert.equal(computed.method, 'tributary');
+      if (computed.recovery_score === null) {
+        // Only while a baseline is short: never a guess.
+        assert.ok(computed.resting_hr === null || computed.hrv_rmssd === null, JSON.stringify(computed));
+        continue;
+      }
+      recovered++;
+      assert.ok(computed.recovery_score >= 0 && computed.recovery_score <= 100);
+      assert.ok(computed.resting_hr.days >= 14 && computed.hrv_rmssd.days >= 14);
+      assert.equal(day.data_enrichment.readiness_score, computed.recovery_score);
+      // The provider's recovery (scores.recovery) is the provider's, untouched.
+      assert.ok(!computed.filled.includes('scores.recovery'));
+    }
+    assert.ok(recovered >= 40, `${recovered} days with a recovery score`);
+    const first = days[0]!.data_enrichment.tributary;
+    assert.equal(first.recovery_score, null, 'the first day of the history has no baseline');
+    assert.equal(first.training_load.acwr, null);
+    const last = days.at(-1)!.data_enrichment.tributary;
+    assert.ok(
+      last.training_load.acwr > 0.2 && last.training_load.acwr < 5,
+      `plausible ACWR ${last.training_load.acwr}`,
+    );
+    assert.ok(last.training_load.chronic_load > 0);
+    // Recomputing what is stored changes nothing, so nothing is rewritten.
+    const again = await service.ctx.db
+      .transaction()
+      .execute((trx) =>
+        service.ctx.scores.recompute(trx, userId, [
+          addDays(start, -400),
+          start,
+          addDays(start, 30),
+          addDays(end, -1),
+        ]),
+      );
+    assert.equal(again.rewritten, 0);
+  });
+
+  test('records stored without scores (an earlier version) get them from recomputeRange', async () => {
+    const strip = (_key: string, record: Record<string, unknown>) => {
+      const enrichment = { ...(record.data_enrichment as Json) };
+      delete enrichment.tributary;
+      return { ...record, data_enrichment: enrichment };
+    };
+    const keys = await service.ctx.db.transaction().execute(async (trx) => {
+      const stored = await service.ctx.data.summariesOnDays(trx, {
+        userId,
+        type: 'daily',
+        fromDay: start,
+        toDay: end,
+      });
+      await service.ctx.data.rewriteRecords(
+        trx,
+        { userId, type: 'daily', keys: stored.map((row) => row.key) },
+        strip,
+      );
+      return stored.map((row) => row.key);
+    });
+    assert.ok(keys.length >= 59);
+    const stripped = await read('daily');
+    assert.ok(stripped.every((day) => day.data_enrichment.tributary === undefined));
+    const { rewritten } = await service.ctx.scores.recomputeRange(service.ctx.db, userId, start, end);
+    assert.equal(rewritten, keys.length, 'every stripped day, and nothing else');
+    const restored = await read('daily');
+    assert.ok(restored.every((day) => day.data_enrichment.tributary?.method === 'tributary'));
+  });
+
+  test('a changed day is recomputed in its transaction and reaches the webhook with its record', async () => {
+    const [stored] = await read('daily', addDays(end, -1), end);
+    assert.ok(stored);
+    const restingBefore = stored.data_enrichment.tributary.resting_hr.value as number;
+    const changed: Json = structuredClone(stored);
+    changed.heart_rate_data.summary.resting_hr_bpm = restingBefore + 12;
+    delete changed.data_enrichment.tributary;
+    const user = await service.ctx.db
+      .selectFrom('connections')
+      .selectAll()
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const before = receiver.received.length;
+    await service.ctx.db
+      .transaction()
+      .execute((trx) => service.ctx.data.ingest(trx, user, 'daily', [changed]));
+    await receiver.waitFor(
+      (list) => list.slice(before).some((entry) => (JSON.parse(entry.body) as Json).type === 'daily'),
+      'the daily event',
+    );
+    const event = receiver.received
+      .slice(before)
+      .map((entry) => JSON.parse(entry.body) as Json)
+      .find((payload) => payload.type === 'daily')!;
+    const sent = event.data[0].data_enrichment.tributary;
+    assert.equal(sent.resting_hr.value, restingBefore + 12);
+    assert.ok(
+      sent.resting_hr.z > stored.data_enrichment.tributary.resting_hr.z,
+      'a higher resting HR sits further above the baseline',
+    );
+    assert.ok(sent.recovery_score < stored.data_enrichment.tributary.recovery_score, 'and lowers recovery');
+    const [reread] = await read('daily', addDays(end, -1), end);
+    assert.deepEqual(reread!.data_enrichment.tributary, sent, 'the read shows what was sent');
+  });
+});
