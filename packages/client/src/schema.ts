@@ -10620,6 +10620,515 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/mcp/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a per-user MCP token: one user, read-only, expiring
+         * @description The token lets an AI assistant read this one user through the MCP server at /mcp (docs/mcp.md) with `Authorization: Bearer <token>`, and nothing else: no other user, no person, no writes. It is shown only in this answer (only its hash is kept). Another developer’s user or an unknown one: 404.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/mcp/tokens' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY" \
+         *       -H 'content-type: application/json' \
+         *       -d '{"user_id":"7f1c9a52-3b8e-4d21-9c6a-0e5b2f7d8a41","expires_in_seconds":3600}'
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/mcp/tokens", {
+         *       method: 'POST',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? ''), 'content-type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "user_id": "7f1c9a52-3b8e-4d21-9c6a-0e5b2f7d8a41",
+         *         "expires_in_seconds": 3600
+         *       }),
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Unknown members are ignored */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "user_id": "7f1c9a52-3b8e-4d21-9c6a-0e5b2f7d8a41",
+                     *       "expires_in_seconds": 3600
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Lifetime in seconds (default 3600; 60 up to MCP_TOKEN_MAX_TTL_SECONDS) */
+                        expires_in_seconds?: number;
+                        /** @description The user (connection) the token may read, and nothing else */
+                        user_id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "token_id": "mtk_9f2c61d0a4b7e3c85d1f0a26",
+                         *       "token": "trm_Xk3vQ9pL2mR8sT1uW4yZ6aB0cD5eF7gH9iJ2kL4mN6o",
+                         *       "user_id": "7f1c9a52-3b8e-4d21-9c6a-0e5b2f7d8a41",
+                         *       "scope": "read",
+                         *       "expires_at": "2026-11-28T13:00:00.000Z"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description ISO-8601 UTC; the token is refused from then on */
+                            expires_at: string;
+                            /**
+                             * @description Read-only: the MCP tools only read
+                             * @enum {string}
+                             */
+                            scope: "read";
+                            /** @description The bearer token, shown only now: `Authorization: Bearer <token>` on /mcp */
+                            token: string;
+                            /** @description Names the token (to revoke it); not a secret */
+                            token_id: string;
+                            user_id: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/mcp/tokens"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/mcp/tokens"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/mcp/tokens"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/mcp/tokens"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/mcp/tokens"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/mcp/tokens"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/mcp/tokens",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/mcp/tokens",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/mcp/tokens",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/mcp/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a per-user MCP token at once
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X DELETE 'http://127.0.0.1:8080/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26", {
+         *       method: 'DELETE',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     ```
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The token_id minting answered
+                     * @example mtk_9f2c61d0a4b7e3c85d1f0a26
+                     */
+                    token_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No body */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/menstruation": {
         parameters: {
             query?: never;
@@ -19852,6 +20361,65 @@ export interface components {
                 total_stress_score_v2_contributors?: {
                     [key: string]: number;
                 } | null;
+                tributary?: {
+                    /** @description standard fields (dotted paths) the provider left empty, filled from these values */
+                    filled?: string[];
+                    hrv_rmssd?: {
+                        /** @description mean over the 21 days before (at least 14 values) */
+                        baseline: number;
+                        /** @description values in the baseline window */
+                        days: number;
+                        /** @description value − baseline */
+                        deviation: number;
+                        /** @description (value − baseline) / baseline × 100 */
+                        deviation_percent: number;
+                        /** @description HRV only: the z-score of ln RMSSD against its baseline */
+                        ln_z?: number;
+                        /** @description sample standard deviation of the baseline window */
+                        sd: number;
+                        /** @description the day’s value */
+                        value: number;
+                        /** @description (value − baseline) / max(sd, floor) */
+                        z: number;
+                    } | null;
+                    /** @description the method that computed these values (docs/scores.md) */
+                    method: string;
+                    recovery_contributors?: {
+                        [key: string]: number;
+                    } | null;
+                    recovery_score?: number | null;
+                    resting_hr?: {
+                        /** @description mean over the 21 days before (at least 14 values) */
+                        baseline: number;
+                        /** @description values in the baseline window */
+                        days: number;
+                        /** @description value − baseline */
+                        deviation: number;
+                        /** @description (value − baseline) / baseline × 100 */
+                        deviation_percent: number;
+                        /** @description HRV only: the z-score of ln RMSSD against its baseline */
+                        ln_z?: number;
+                        /** @description sample standard deviation of the baseline window */
+                        sd: number;
+                        /** @description the day’s value */
+                        value: number;
+                        /** @description (value − baseline) / max(sd, floor) */
+                        z: number;
+                    } | null;
+                    sleep_score?: number | null;
+                    training_load?: {
+                        acute_load?: number | null;
+                        acwr?: number | null;
+                        chronic_load?: number | null;
+                        load?: number | null;
+                        monotony?: number | null;
+                        strain?: number | null;
+                        /** @description Banister’s coefficients used: `male`, `female` (the athlete profile’s sex) or `male (sex unknown)` */
+                        trimp_coefficients?: string;
+                    } | null;
+                    /** @description the version of that method; a new version may change values */
+                    version: string;
+                } | null;
             } | null;
             device_data?: {
                 activation_timestamp?: string | null;
@@ -20582,6 +21150,18 @@ export interface components {
                 sleep_score_v2?: number | null;
                 sleep_score_v2_contributors?: {
                     [key: string]: number;
+                } | null;
+                tributary?: {
+                    /** @description standard fields (dotted paths) the provider left empty, filled from these values */
+                    filled?: string[];
+                    /** @description the method that computed these values (docs/scores.md) */
+                    method: string;
+                    sleep_contributors?: {
+                        [key: string]: number;
+                    } | null;
+                    sleep_score?: number | null;
+                    /** @description the version of that method; a new version may change values */
+                    version: string;
                 } | null;
             } | null;
             device_data?: {
