@@ -46,13 +46,18 @@ export function objectKey(prefix: string, event: KindEvent): string {
 
 export function classifyS3Error(error: unknown): KindResult['outcome'] {
   const status = (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
-  // An answer from the service is classed as a webhook's answer is (retry-policy.ts): 408, 429 and
-  // 5xx are retried, other 4xx (no such bucket, access denied) are the store refusing. No answer
-  // (refused, reset, timed out) is retried.
   if (typeof status === 'number' && status > 0) {
+    // Credentials refused (InvalidAccessKeyId, SignatureDoesNotMatch, AccessDenied: 403; 401 on
+    // some compatible stores) and a missing bucket (NoSuchBucket: 404) are the destination's
+    // configuration, which the developer fixes: retried, so the destination turns failing and then
+    // disabled and its events are held, not lost. Otherwise an answer is classed as a webhook's
+    // (retry-policy.ts): 408, 429 and 5xx retried, other 4xx (a malformed or oversized request)
+    // refused for good.
+    if (status === 401 || status === 403 || status === 404) return 'retry';
     const verdict = classifyResponse(status);
     return verdict === 'delivered' ? 'retry' : verdict;
   }
+  // No answer (refused, reset, timed out): retried.
   return 'retry';
 }
 
@@ -136,6 +141,15 @@ export const s3Kind: DestinationKind<S3Settings> = {
       credentials: { accessKeyId: settings.access_key_id, secretAccessKey: settings.secret_access_key },
       // The engine's retry schedule decides about retries, as for webhooks.
       maxAttempts: 1,
+      // S3-compatible services (R2, B2, Ceph, older MinIO) refuse the flexible checksum headers this
+      // SDK sends by default since 3.729.0 (aws/aws-sdk-js-v3#6810): with a custom endpoint they are
+      // sent only where the operation requires them. Amazon S3 itself keeps the default.
+      ...(settings.endpoint
+        ? {
+            requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+            responseChecksumValidation: 'WHEN_REQUIRED' as const,
+          }
+        : {}),
       requestHandler: { requestTimeout: 10_000, connectionTimeout: 10_000 },
     });
     return {
