@@ -84,9 +84,10 @@ export const natsKind: DestinationKind<NatsSettings> = {
         ...(url.protocol === 'tls:' ? { tls: {} } : {}),
         name: 'tributary-destination',
         timeout: 10_000,
-        reconnect: true,
-        maxReconnectAttempts: -1,
-        reconnectTimeWait: 1_000,
+        // No reconnecting in the background: publishes made meanwhile would wait in the client's
+        // buffer until their timeout. A lost connection fails its sends at once (retried by the
+        // schedule) and the next send connects again.
+        reconnect: false,
       });
       void nc.closed().then((error) => {
         if (error) log.warn({ err: describeFailure(error) }, 'destination NATS connection closed');
