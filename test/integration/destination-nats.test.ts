@@ -84,6 +84,7 @@ describe('NATS JetStream destination', { ...(skip ? { skip } : {}) }, () => {
       const found: string[] = [];
       for (let seq = 1; seq <= 10; seq++) {
         const message = await manager.streams.getMessage(STREAM, { seq });
+        assert.ok(message, `message ${seq} is stored`);
         assert.equal(message.subject, 'health.events.sleep');
         assert.equal(message.header.get('Tributary-User'), userId);
         found.push(message.header.get('Nats-Msg-Id'));
