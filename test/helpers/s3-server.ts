@@ -33,6 +33,8 @@ export const S3_TEST_KEY = {
 export type S3Server = {
   readonly endpoint: string;
   readonly puts: number;
+  /** Answers writes only this long after storing them (an acknowledgement that may never arrive). */
+  answerDelayMs: number;
   objects(bucket: string): Map<string, Buffer>;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -186,7 +188,12 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
       if (Buffer.byteLength(key) > 1024) throw new S3Refusal(400, 'KeyTooLongError', 'Your key is too long');
       objects.set(key, body);
       puts++;
-      return send(response, 200, null, { etag: `"${createHash('md5').update(body).digest('hex')}"` });
+      const etag = `"${createHash('md5').update(body).digest('hex')}"`;
+      if (api.answerDelayMs > 0) {
+        setTimeout(() => send(response, 200, null, { etag }), api.answerDelayMs);
+        return;
+      }
+      return send(response, 200, null, { etag });
     }
     if (request.method === 'GET' && key) {
       const found = objects.get(key);
@@ -268,7 +275,8 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
     await closed;
   };
   await start();
-  return {
+  const api: S3Server = {
+    answerDelayMs: 0,
     get endpoint() {
       return `http://127.0.0.1:${port}`;
     },
@@ -282,4 +290,5 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
       await stop();
     },
   };
+  return api;
 }
