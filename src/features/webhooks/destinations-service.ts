@@ -39,6 +39,7 @@ export type DestinationInput = { kind: string; name?: string | null; settings: u
 export type DestinationChanges = { name?: string | null; settings?: unknown; enabled?: boolean };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RELEASE_SLICE = 1_000;
 const MAX_NAME = 200;
 /** Destinations of other kinds a developer may have. */
@@ -101,6 +102,8 @@ export function createDestinationsService(deps: {
   }
 
   async function mustFind(developerId: string, id: string): Promise<repo.DestinationRow> {
+    // Ids are UUIDs: anything else names no destination (and must not reach the uuid column).
+    if (!UUID.test(id)) throw notFound(`no destination "${id.slice(0, 100)}"`);
     const row = await repo.findDeveloperDestination(db, developerId, id);
     if (!row) throw notFound(`no destination "${id}"`);
     return row;

@@ -59,12 +59,14 @@ a{color:#8fb0ff}.status{background:#2b3038}.notice{background:#12372a}.error{bac
 .s-ok{background:#12372a;color:#9be2c3}.s-warn{background:#3a2f10;color:#ffd27a}.s-bad{background:#3d1715;color:#ffb3ad}}
 `);
 
-export type NavPage = 'overview' | 'users' | 'webhooks' | 'providers' | 'keys' | 'orders' | 'developers';
+export type NavPage =
+  'overview' | 'users' | 'webhooks' | 'destinations' | 'providers' | 'keys' | 'orders' | 'developers';
 
 const DEVELOPER_NAV: [NavPage, string, string][] = [
   ['overview', 'Overview', '/dashboard'],
   ['users', 'Users', '/dashboard/users'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],
+  ['destinations', 'Destinations', '/dashboard/destinations'],
   ['providers', 'Providers', '/dashboard/providers'],
   ['keys', 'API keys', '/dashboard/keys'],
   ['orders', 'Orders', '/dashboard/orders'],
