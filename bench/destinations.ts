@@ -102,17 +102,19 @@ async function main() {
         const size = Math.min(500, events - sent);
         sent += size;
         const envelopes = Array.from({ length: size }, sleepEnvelope);
-        await ctx.db.transaction().execute((trx) =>
-          destinationId === null
-            ? ctx.webhooks.emitMany(trx, devId, envelopes)
-            : writeToOutbox(
-                { jobs: ctx.jobs, hooks: ctx.webhooks.hooks, now: new Date(), relay: ctx.webhooks.relay },
-                trx,
-                devId,
-                envelopes,
-                { destinationId },
-              ),
-        );
+        await ctx.db
+          .transaction()
+          .execute((trx) =>
+            destinationId === null
+              ? ctx.webhooks.emitMany(trx, devId, envelopes)
+              : writeToOutbox(
+                  { jobs: ctx.jobs, hooks: ctx.webhooks.hooks, now: new Date(), relay: ctx.webhooks.relay },
+                  trx,
+                  devId,
+                  envelopes,
+                  { destinationId },
+                ),
+          );
       }
     };
     await Promise.all(Array.from({ length: 4 }, emitter));
@@ -126,7 +128,8 @@ async function main() {
         .where('status', '=', 'delivered')
         .executeTakeFirstOrThrow();
       if (Number(row.n) >= events) break;
-      if (Date.now() > deadline) throw new Error(`${kind}: only ${row.n} of ${events} delivered within 600 s`);
+      if (Date.now() > deadline)
+        throw new Error(`${kind}: only ${row.n} of ${events} delivered within 600 s`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const perSecond = events / ((performance.now() - started) / 1000);

@@ -14,6 +14,10 @@ import { type Kysely, sql } from 'kysely';
  * - `webhook_events.destination_id`: null for the developer's webhook (every existing event);
  *   set on the copy of an event made for one other destination. Deleting a destination deletes
  *   its copies and their attempts.
+ *
+ * Expand-only for the previous release as long as no destination of another kind exists: it reads
+ * a developer's destination by developer alone and knows no copies, so such destinations are
+ * created once every process runs this release (docs/destinations.md, "Upgrading").
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
