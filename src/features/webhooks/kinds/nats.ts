@@ -4,7 +4,9 @@
 // lost acknowledgement, a replay or a batch a crashed worker sent again adds nothing. A publish
 // counts as delivered only once JetStream acknowledges it as stored (PubAck). Tributary creates
 // the stream when it is missing, with a 24-hour duplicate window (docs/destinations.md says why
-// NATS JetStream rather than Redis Streams).
+// NATS JetStream rather than Redis Streams). Deduplication by Nats-Msg-Id within the stream's
+// duplicate_window (2 minutes unless set): https://docs.nats.io/using-nats/developer/develop_jetstream/model_deep_dive
+// ("Message Deduplication"); test/integration/destination-nats.test.ts shows it on nats-server.
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { invalidParameter } from '../../../core/errors.ts';
