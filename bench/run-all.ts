@@ -66,6 +66,10 @@ for (const store of stores) {
       BENCH_EVENTS: '20000',
     }),
   );
+  runs.set(
+    `destinations:${store}`,
+    await runBench('bench/destinations.ts', [], store, { BENCH_EVENTS: '5000' }),
+  );
 }
 runs.set('cold:pglite', await runBench('bench/cold-start.ts', ['3'], 'pglite'));
 // In memory: no store, so one run (under the PGlite column).
@@ -120,6 +124,16 @@ const rows: Row[] = [
         ? `p99 ${fixed(f.webhookEmitP99Ms!)} ms, p50 ${fixed(f.webhookEmitP50Ms!)} ms at ${fixed(f.webhookEmitAchievedPerSec!)}/s ` +
           `(asked ${fixed(f.webhookEmitAskedPerSec!)}/s${f.webhookEmitAchievedPerSec! < 0.95 * f.webhookEmitAskedPerSec! ? ': not reached' : ''})`
         : '–',
+  },
+  {
+    figure: 'deliveries/s per destination kind, 5,000 one-record events each, receivers on loopback',
+    goal: 'reported next to the webhook',
+    bench: 'destinations',
+    value: (f) =>
+      ['webhook', 'postgresql', 's3', 'nats']
+        .filter((kind) => f[`destination_${kind}_DeliveriesPerSec`] !== undefined)
+        .map((kind) => `${kind} ${fixed(f[`destination_${kind}_DeliveriesPerSec`]!)}/s`)
+        .join(', ') || '–',
   },
   {
     figure:

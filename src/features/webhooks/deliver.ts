@@ -11,8 +11,17 @@ import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
-import { type DestinationRow, findDestinations, recordHealth, retiredSecretsOf } from './destination-repo.ts';
+import { performance } from 'node:perf_hooks';
+import {
+  type DestinationRow,
+  findRoutes,
+  recordHealth,
+  retiredSecretsOf,
+  routeKey,
+  WEBHOOK_KIND,
+} from './destination-repo.ts';
 import type { WebhookHooks } from './hooks.ts';
+import { createKindConnections, type KindConnections } from './kind-connections.ts';
 import { type DeliveryJob, firstAttemptJobs, SLOW_DELIVERY_QUEUE } from './outbox.ts';
 import {
   type DeliverableEvent,
@@ -38,6 +47,8 @@ export type DeliveryEngineDeps = {
   sender: Sender;
   version: string;
   hooks: WebhookHooks;
+  /** The clients of destinations of other kinds (made here when not given). */
+  connections?: KindConnections;
 };
 
 /** How long a destination that answered slowly (or timed out) stays on the slow lane in this process. */
@@ -60,13 +71,16 @@ type Wave = {
   outcomes: EventOutcome[];
   retries: Map<string, { data: DeliveryJob; options: { startAfter: number } }>;
   diverted: Work[];
+  /** By destination id. */
   health: Map<string, { successes: number; failures: number }>;
   deliveredUsers: { eventId: string; userId: string; at: Date }[];
 };
 
 export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   const { db, clock, settings } = deps;
+  /** By route key (destination-repo.ts `routeKey`), as is everything per destination below. */
   const slowUntil = new Map<string, number>();
+  const connections = deps.connections ?? createKindConnections({ secretBox: deps.secretBox, log: deps.log });
   let lastPrune = 0;
 
   /** The schedule's wait (scaled for tests), never shorter than the receiver's Retry-After. */
@@ -92,12 +106,15 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     readAt: number;
   };
 
-  async function readDestinations(developerIds: readonly string[]): Promise<Snapshot> {
-    // Both at once (the destination id is the developer's, so the retired secrets need not wait
+  async function readDestinations(events: readonly DeliverableEvent[]): Promise<Snapshot> {
+    // Both at once (a webhook is found by its developer, so the retired secrets need not wait
     // for the destinations): one round trip less before a batch's first send on PostgreSQL.
+    const webhookDevelopers = [
+      ...new Set(events.filter((event) => !event.destination_id).map((event) => event.developer_id)),
+    ];
     const [destinations, retired] = await Promise.all([
-      findDestinations(db, developerIds),
-      retiredSecretsOf(db, developerIds, clock.now()),
+      findRoutes(db, events),
+      retiredSecretsOf(db, webhookDevelopers, clock.now()),
     ]);
     return { destinations, retired, keys: new Map(), readAt: Date.now() };
   }
@@ -107,7 +124,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     if (!keys) {
       const secrets = signingSecretsAt(
         {
-          current: deps.secretBox.open(destination.secret),
+          current: deps.secretBox.open(destination.secret ?? ''),
           retired: (snapshot.retired.get(destination.id) ?? []).map((entry) => ({
             ...entry,
             secret: deps.secretBox.open(entry.secret),
@@ -121,44 +138,102 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     return keys;
   }
 
-  /** Sends one attempt; its outcome goes into whichever wave `sink` holds when the answer comes. */
-  async function attempt(
-    sink: { wave: Wave },
+  type Answer = {
+    verdict: 'delivered' | 'retry' | 'rejected';
+    statusCode: number | null;
+    error: string | null;
+    retryAfter: string | null;
+    durationMs: number;
+    timedOut: boolean;
+  };
+
+  /** The webhook kind: one signed POST. */
+  async function postWebhook(
     work: Work,
     destination: DestinationRow,
     secrets: SigningKey[],
-  ): Promise<boolean> {
+  ): Promise<Answer> {
     const { event } = work;
-    const url = destination.url ?? '';
-    const attemptedAt = clock.now();
     const headers = buildDeliveryHeaders({
       id: event.id,
-      timestamp: Math.floor(attemptedAt.getTime() / 1000),
+      timestamp: Math.floor(clock.now().getTime() / 1000),
       rawBody: event.body,
       secrets,
       version: deps.version,
       reference: event.reference,
     });
-    const result = await deps.sender.send(url, destination.environment, headers, event.body);
+    const result = await deps.sender.send(
+      destination.url ?? '',
+      destination.environment,
+      headers,
+      event.body,
+    );
+    const verdict = classifyResponse(result.statusCode ?? result.failure ?? 'network_error');
+    return {
+      verdict,
+      statusCode: result.statusCode,
+      error: result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`),
+      retryAfter: result.retryAfter,
+      durationMs: result.durationMs,
+      timedOut: result.failure === 'timeout',
+    };
+  }
+
+  /** Any other kind: its adapter (destination-kinds.ts) sends the event and classes the failure. */
+  async function sendThroughKind(work: Work, destination: DestinationRow): Promise<Answer> {
+    const { event } = work;
+    const started = performance.now();
+    const result = await connections.get(destination).send({
+      id: event.id,
+      developerId: event.developer_id,
+      type: event.type,
+      userId: event.user_id,
+      createdAt: event.created_at,
+      body: event.body,
+    });
+    return {
+      verdict: result.outcome,
+      statusCode: null,
+      error: result.error,
+      retryAfter: null,
+      durationMs: Math.round(performance.now() - started),
+      timedOut: false,
+    };
+  }
+
+  /** Sends one attempt; its outcome goes into whichever wave `sink` holds when the answer comes. */
+  async function attempt(
+    sink: { wave: Wave },
+    work: Work,
+    destination: DestinationRow,
+    secrets: SigningKey[] | null,
+  ): Promise<boolean> {
+    const { event } = work;
+    const url = destination.url ?? '';
+    const route = routeKey(event);
+    const attemptedAt = clock.now();
+    const answer = secrets
+      ? await postWebhook(work, destination, secrets)
+      : await sendThroughKind(work, destination);
     const finishedAt = clock.now();
     const wave = sink.wave;
-    const verdict = classifyResponse(result.statusCode ?? result.failure ?? 'network_error');
-    const next = verdict === 'retry' ? nextAttempt(work.try, finishedAt, result.retryAfter) : null;
+    const { verdict } = answer;
+    const next = verdict === 'retry' ? nextAttempt(work.try, finishedAt, answer.retryAfter) : null;
     const status = verdict === 'retry' ? (next ? 'pending' : 'failed') : verdict;
     wave.outcomes.push({
       id: event.id,
       generation: work.generation,
       status,
       nextAttemptAt: next?.at ?? null,
-      statusCode: result.statusCode,
-      error: result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`),
+      statusCode: answer.statusCode,
+      error: answer.error,
       at: finishedAt,
       attempt: {
         developerId: event.developer_id,
         number: event.attempts + 1,
         url,
         attemptedAt,
-        durationMs: result.durationMs,
+        durationMs: answer.durationMs,
         outcome: verdict === 'retry' && !next ? 'failed' : verdict,
       },
     });
@@ -168,16 +243,17 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         options: { startAfter: next.delayMs / 1000 },
       });
     }
-    const health = wave.health.get(event.developer_id) ?? { successes: 0, failures: 0 };
+    const health = wave.health.get(destination.id) ?? { successes: 0, failures: 0 };
     if (verdict === 'delivered') health.successes++;
     else health.failures++;
-    wave.health.set(event.developer_id, health);
-    if (verdict === 'delivered' && event.user_id)
+    wave.health.set(destination.id, health);
+    // `last_webhook_update` and the like are about the webhook.
+    if (verdict === 'delivered' && event.user_id && destination.kind === WEBHOOK_KIND)
       wave.deliveredUsers.push({ eventId: event.id, userId: event.user_id, at: finishedAt });
-    if (result.failure === 'timeout' || result.durationMs > settings.slowAfterMs) {
-      slowUntil.set(event.developer_id, Date.now() + SLOW_LANE_MS);
+    if (answer.timedOut || answer.durationMs > settings.slowAfterMs) {
+      slowUntil.set(route, Date.now() + SLOW_LANE_MS);
     } else if (verdict === 'delivered') {
-      slowUntil.delete(event.developer_id);
+      slowUntil.delete(route);
     }
     return verdict === 'delivered';
   }
@@ -238,8 +314,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
    */
   async function deliver(jobs: Job<DeliveryJob>[], lane: Lane): Promise<void> {
     const work = await currentWork(jobs);
-    const developerIds = [...new Set(work.map(({ event }) => event.developer_id))];
-    let snapshot = work.length > 0 ? await readDestinations(developerIds) : null;
+    const events = work.map(({ event }) => event);
+    let snapshot = work.length > 0 ? await readDestinations(events) : null;
     const sink = { wave: newWave() };
     const inFlight = new Set<Promise<void>>();
     /** Destinations that failed an attempt in this batch: their later events take the slow lane. */
@@ -267,24 +343,24 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
 
     for (const item of work) {
       if (failure || !snapshot) break;
-      if (Date.now() - snapshot.readAt > DESTINATIONS_FRESH_MS)
-        snapshot = await readDestinations(developerIds);
+      if (Date.now() - snapshot.readAt > DESTINATIONS_FRESH_MS) snapshot = await readDestinations(events);
       const { event } = item;
-      const destination = snapshot.destinations.get(event.developer_id);
+      const route = routeKey(event);
+      const destination = snapshot.destinations.get(route);
       if (!destination) continue;
       if (item.suppressed) {
         settle(sink.wave, item, 'dropped', item.suppressed);
       } else if (!destination.url) {
         settle(sink.wave, item, 'held', 'no webhook destination configured');
       } else if (destination.status === 'disabled') {
-        settle(sink.wave, item, 'held', 'webhook destination disabled');
+        settle(sink.wave, item, 'held', `${destination.kind} destination disabled`);
       } else if (destination.suspended_at) {
         settle(sink.wave, item, 'held', 'developer account suspended');
       } else if (
         lane === 'main' &&
         (destination.consecutive_failures > 0 ||
-          failedHere.has(event.developer_id) ||
-          (slowUntil.get(event.developer_id) ?? 0) > Date.now())
+          failedHere.has(route) ||
+          (slowUntil.get(route) ?? 0) > Date.now())
       ) {
         // A failing or slow receiver would hold this batch (and the healthy receivers in it) for
         // up to the timeout: its events go to the slow lane, whose workers only wait on such receivers.
@@ -299,10 +375,11 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
           slotFreed?.();
           slotFreed = null;
         };
-        const sending: Promise<void> = attempt(sink, item, destination, keysFor(snapshot, destination)).then(
+        const secrets = destination.kind === WEBHOOK_KIND ? keysFor(snapshot, destination) : null;
+        const sending: Promise<void> = attempt(sink, item, destination, secrets).then(
           (delivered) => {
             done();
-            if (!delivered) failedHere.add(event.developer_id);
+            if (!delivered) failedHere.add(route);
             if (pendingSize(sink.wave) >= settings.concurrency) startRecording();
           },
           // Kept as a value, like a failed write: an attempt that threw (say, a secret that no
@@ -344,10 +421,11 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     );
   }
 
-  async function record(wave: Wave, destinations: Map<string, DestinationRow>) {
+  async function record(wave: Wave, routes: Map<string, DestinationRow>) {
     const at = clock.now();
-    const health = [...wave.health].filter(([developerId, counts]) =>
-      healthChanges(destinations.get(developerId), counts, at),
+    const destinations = new Map([...routes.values()].map((row) => [row.id, row]));
+    const health = [...wave.health].filter(([destinationId, counts]) =>
+      healthChanges(destinations.get(destinationId), counts, at),
     );
     const simple =
       wave.outcomes.every((outcome) => outcome.status !== 'held') &&
@@ -368,7 +446,11 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         await trx
           .selectFrom('webhook_destinations')
           .select('developer_id')
-          .where('developer_id', 'in', [...destinations.keys()].sort())
+          .where(
+            'developer_id',
+            'in',
+            [...new Set([...destinations.values()].map((row) => row.developer_id))].sort(),
+          )
           .orderBy('developer_id')
           .forShare()
           .execute();
@@ -380,8 +462,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         if (applied.has(eventId) && (!previous || previous < deliveredAt)) touched.set(userId, deliveredAt);
       }
       if (touched.size > 0) await deps.hooks.afterDelivery(trx, touched);
-      for (const [developerId, counts] of health) {
-        await recordHealth(trx, developerId, {
+      for (const [destinationId, counts] of health) {
+        await recordHealth(trx, destinationId, {
           ...counts,
           at,
           failingAfterMs: settings.failingAfterMs,
@@ -421,7 +503,12 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     return total;
   }
 
-  return { deliver, prune };
+  return {
+    deliver,
+    prune,
+    /** Closes the clients of other kinds' destinations (the process is stopping). */
+    close: () => connections.closeAll(),
+  };
 }
 
 export type DeliveryEngine = ReturnType<typeof createDeliveryEngine>;

@@ -15,6 +15,8 @@ export type DeliveryFilters = {
   since?: string;
   cursor?: string;
   limit?: number;
+  /** Whose log: the webhook's (unset or null) or one other destination's. */
+  destinationId?: string | null;
 };
 
 export type AttemptRecord = {
@@ -108,6 +110,7 @@ export async function listDeliveries(
       'last_error',
     ])
     .where('developer_id', '=', developerId)
+    .where('destination_id', filters.destinationId ? '=' : 'is', filters.destinationId ?? null)
     .orderBy('seq', 'desc')
     .limit(limit + 1);
   if (status) query = query.where('status', '=', status);

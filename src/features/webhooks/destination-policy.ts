@@ -71,6 +71,28 @@ async function allowedAddresses(
 }
 
 /**
+ * Whether a host that a destination of another kind (a database, object storage, a broker)
+ * connects to is allowed: anything in the sandbox; in production only hosts whose every address
+ * is public, as for webhook URLs. Checked when the settings are saved (these clients resolve the
+ * host themselves at connect time, so a DNS answer that changes later is not re-checked).
+ */
+export async function checkHostAllowed(
+  host: string,
+  environment: WebhookEnvironment,
+  resolve: ResolveHost = systemResolver,
+): Promise<string | null> {
+  if (environment === 'sandbox') return null;
+  const result = await allowedAddresses(
+    host
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, ''),
+    resolve,
+  );
+  return 'reason' in result ? result.reason : null;
+}
+
+/**
  * Validates a webhook destination for an environment. Call it when the URL is saved and again
  * before each delivery: Node connects to IP-literal hosts without calling `lookup`, so
  * `checkedLookup` alone does not cover them.

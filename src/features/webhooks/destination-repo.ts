@@ -1,5 +1,6 @@
-// Data access for webhook destinations (`webhook_destinations`): URL, signing secrets and health.
-// One per developer today, found by its developer.
+// Data access for destinations (`webhook_destinations`): kind, settings, URL, signing secrets and
+// health. A developer's webhook (one each) is found by its developer; destinations of the other
+// kinds (destination-kinds.ts) by their id.
 import { newUuid } from '../../core/ids.ts';
 import { sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
@@ -9,9 +10,13 @@ import type { DestinationStatus } from './tables.ts';
 export type DestinationRow = {
   id: string;
   developer_id: string;
+  kind: string;
+  /** Sealed JSON (other kinds); null for the webhook. */
+  settings: string | null;
+  name: string | null;
   environment: WebhookEnvironment;
   url: string | null;
-  secret: string;
+  secret: string | null;
   suspended_at: Date | null;
   status: DestinationStatus;
   consecutive_failures: number;
@@ -19,11 +24,15 @@ export type DestinationRow = {
   disabled_at: Date | null;
   last_success_at: Date | null;
   last_failure_at: Date | null;
+  created_at: Date;
 };
 
 const columns = [
   'id',
   'developer_id',
+  'kind',
+  'settings',
+  'name',
   'environment',
   'url',
   'secret',
@@ -34,6 +43,7 @@ const columns = [
   'disabled_at',
   'last_success_at',
   'last_failure_at',
+  'created_at',
 ] as const;
 
 /** A developer's destination: no URL yet (events are held until one is set), a fresh sealed secret. */
@@ -63,10 +73,11 @@ export async function findDestination(db: Db, developerId: string): Promise<Dest
     .selectFrom('webhook_destinations')
     .select(columns)
     .where('developer_id', '=', developerId)
+    .where('kind', '=', WEBHOOK_KIND)
     .executeTakeFirst();
 }
 
-/** The destinations of the given developers, keyed by developer. */
+/** The webhook destinations of the given developers, keyed by developer. */
 export async function findDestinations(
   db: Db,
   developerIds: readonly string[],
@@ -76,8 +87,173 @@ export async function findDestinations(
     .selectFrom('webhook_destinations')
     .select(columns)
     .where('developer_id', 'in', [...new Set(developerIds)])
+    .where('kind', '=', WEBHOOK_KIND)
     .execute();
   return new Map(rows.map((row) => [row.developer_id, row]));
+}
+
+/**
+ * Where each event goes, keyed by `routeKey`: the developers' webhooks (events without a
+ * destination) and the destinations the other events were copied for, in one query.
+ */
+export async function findRoutes(
+  db: Db,
+  events: readonly { developer_id: string; destination_id: string | null }[],
+): Promise<Map<string, DestinationRow>> {
+  const developers = [...new Set(events.filter((e) => !e.destination_id).map((e) => e.developer_id))];
+  const ids = [...new Set(events.flatMap((e) => (e.destination_id ? [e.destination_id] : [])))];
+  if (developers.length === 0 && ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('webhook_destinations')
+    .select(columns)
+    .where((eb) =>
+      eb.or([
+        ...(developers.length > 0
+          ? [eb.and([eb('developer_id', 'in', developers), eb('kind', '=', WEBHOOK_KIND)])]
+          : []),
+        ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
+      ]),
+    )
+    .execute();
+  return new Map(
+    rows.map((row) => [row.kind === WEBHOOK_KIND ? webhookRouteKey(row.developer_id) : row.id, row]),
+  );
+}
+
+export const WEBHOOK_KIND = 'webhook';
+
+function webhookRouteKey(developerId: string): string {
+  return `webhook:${developerId}`;
+}
+
+/** The destination an event goes to, as `findRoutes` keys it. */
+export function routeKey(event: { developer_id: string; destination_id: string | null }): string {
+  return event.destination_id ?? webhookRouteKey(event.developer_id);
+}
+
+/** A destination of another kind than the webhook, with its sealed settings. */
+export async function insertOtherDestination(
+  db: Db,
+  row: {
+    id: string;
+    developerId: string;
+    environment: WebhookEnvironment;
+    kind: string;
+    name: string | null;
+    sealedSettings: string;
+    target: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('webhook_destinations')
+    .values({
+      id: row.id,
+      developer_id: row.developerId,
+      environment: row.environment,
+      kind: row.kind,
+      name: row.name,
+      settings: row.sealedSettings,
+      url: row.target,
+      secret: null,
+      suspended_at: null,
+      failing_since: null,
+      disabled_at: null,
+      last_success_at: null,
+      last_failure_at: null,
+    })
+    .execute();
+}
+
+/** Every destination of a developer, the webhook first, then the others oldest first. */
+export async function listDeveloperDestinations(db: Db, developerId: string): Promise<DestinationRow[]> {
+  return db
+    .selectFrom('webhook_destinations')
+    .select(columns)
+    .where('developer_id', '=', developerId)
+    .orderBy(sql`kind = 'webhook'`, 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** One destination of the developer by id, optionally locked until the caller's transaction ends. */
+export async function findDeveloperDestination(
+  db: Db,
+  developerId: string,
+  id: string,
+  lock = false,
+): Promise<DestinationRow | undefined> {
+  return db
+    .selectFrom('webhook_destinations')
+    .select(columns)
+    .where('developer_id', '=', developerId)
+    .where('id', '=', id)
+    .$if(lock, (query) => query.forUpdate())
+    .executeTakeFirst();
+}
+
+/** The ids of the developer's destinations of other kinds: each gets its copy of every event. */
+export async function otherDestinationIds(db: Db, developerId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_destinations')
+    .select('id')
+    .where('developer_id', '=', developerId)
+    .where('kind', '<>', WEBHOOK_KIND)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Changes another kind's settings, name and/or status; (re)enabling clears the failure streak. */
+export async function updateOtherDestination(
+  db: Db,
+  id: string,
+  changes: {
+    sealedSettings?: string;
+    target?: string;
+    name?: string | null;
+    status?: 'active' | 'disabled';
+    at: Date;
+  },
+): Promise<void> {
+  const reset =
+    changes.status === undefined
+      ? {}
+      : changes.status === 'active'
+        ? { status: 'active' as const, consecutive_failures: 0, failing_since: null, disabled_at: null }
+        : { status: 'disabled' as const, disabled_at: changes.at };
+  await db
+    .updateTable('webhook_destinations')
+    .set({
+      ...(changes.sealedSettings === undefined ? {} : { settings: changes.sealedSettings }),
+      ...(changes.target === undefined ? {} : { url: changes.target }),
+      ...(changes.name === undefined ? {} : { name: changes.name }),
+      ...reset,
+    })
+    .where('id', '=', id)
+    .where('kind', '<>', WEBHOOK_KIND)
+    .execute();
+}
+
+/** The developer's label for a destination (null: none). */
+export async function renameDestination(db: Db, id: string, name: string | null): Promise<void> {
+  await db.updateTable('webhook_destinations').set({ name }).where('id', '=', id).execute();
+}
+
+/** Marks one destination suspended as of `at` (one made while its developer is suspended). */
+export async function markSuspended(db: Db, id: string, at: Date): Promise<void> {
+  await db.updateTable('webhook_destinations').set({ suspended_at: at }).where('id', '=', id).execute();
+}
+
+/** Deletes another kind's destination (its event copies and their attempts go with it). */
+export async function deleteOtherDestination(db: Db, developerId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('webhook_destinations')
+    .where('developer_id', '=', developerId)
+    .where('id', '=', id)
+    .where('kind', '<>', WEBHOOK_KIND)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** Developers whose destination can receive events now (a URL set, not disabled), in pages by developer id. */
@@ -85,6 +261,7 @@ export async function receivingDevelopers(db: Db, after: string | null, limit: n
   const rows = await db
     .selectFrom('webhook_destinations')
     .select('developer_id')
+    .where('kind', '=', WEBHOOK_KIND)
     .where('url', 'is not', null)
     .where('status', '<>', 'disabled')
     .where('suspended_at', 'is', null)
@@ -113,6 +290,7 @@ export async function updateDestination(
       ...reset,
     })
     .where('developer_id', '=', developerId)
+    .where('kind', '=', WEBHOOK_KIND)
     .execute();
 }
 
@@ -122,6 +300,7 @@ export async function lockDestination(db: Db, developerId: string): Promise<Dest
     .selectFrom('webhook_destinations')
     .select(columns)
     .where('developer_id', '=', developerId)
+    .where('kind', '=', WEBHOOK_KIND)
     .forUpdate()
     .executeTakeFirst();
 }
@@ -156,6 +335,7 @@ export async function retiredSecretsOf(
     .innerJoin('webhook_destinations as d', 'd.id', 'r.destination_id')
     .select(['r.destination_id', 'r.secret', 'r.signs_until'])
     .where('d.developer_id', 'in', [...new Set(developerIds)])
+    .where('d.kind', '=', WEBHOOK_KIND)
     .where('r.signs_until', '>', now)
     .orderBy('r.signs_until', 'desc')
     .orderBy('r.id', 'desc')
@@ -189,6 +369,8 @@ export async function rotateSecret(
   at: Date,
   signsUntil: Date,
 ): Promise<void> {
+  if (destination.secret === null) throw new Error(`destination ${destination.id} has no signing secret`);
+  const current = destination.secret;
   await db
     .deleteFrom('webhook_retired_secrets')
     .where('destination_id', '=', destination.id)
@@ -198,7 +380,7 @@ export async function rotateSecret(
     .insertInto('webhook_retired_secrets')
     .values({
       destination_id: destination.id,
-      secret: destination.secret,
+      secret: current,
       retired_at: at,
       signs_until: signsUntil,
     })
@@ -210,18 +392,22 @@ export async function rotateSecret(
     .execute();
 }
 
-/** Holds (or stops holding) a developer's deliveries for its suspension; returns the row as it was. */
+/**
+ * Holds (or stops holding) the deliveries of every destination of a developer for its
+ * suspension; returns the webhook's row as it was.
+ */
 export async function setSuspended(
   db: Db,
   developerId: string,
   suspendedAt: Date | null,
 ): Promise<DestinationRow | undefined> {
-  return db
+  const rows = await db
     .updateTable('webhook_destinations')
     .set({ suspended_at: suspendedAt })
     .where('developer_id', '=', developerId)
     .returning(columns)
-    .executeTakeFirst();
+    .execute();
+  return rows.find((row) => row.kind === WEBHOOK_KIND);
 }
 
 /**
@@ -231,7 +417,7 @@ export async function setSuspended(
  */
 export async function recordHealth(
   db: Db,
-  developerId: string,
+  destinationId: string,
   result: { successes: number; failures: number; at: Date; failingAfterMs: number; disableAfterMs: number },
 ): Promise<void> {
   const { at } = result;
@@ -240,7 +426,7 @@ export async function recordHealth(
       UPDATE webhook_destinations SET consecutive_failures = 0, failing_since = NULL,
         status = CASE WHEN status = 'failing' THEN 'active' ELSE status END,
         last_success_at = ${at}
-      WHERE developer_id = ${developerId} AND (consecutive_failures > 0 OR status = 'failing'
+      WHERE id = ${destinationId} AND (consecutive_failures > 0 OR status = 'failing'
         OR last_success_at IS NULL OR last_success_at < ${at}::timestamptz - interval '10 seconds')`.execute(
       db,
     );
@@ -262,26 +448,39 @@ export async function recordHealth(
       disabled_at = CASE
         WHEN status <> 'disabled' AND ${since} <= ${disableAt} THEN ${at}
         ELSE disabled_at END
-    WHERE developer_id = ${developerId}`.execute(db);
+    WHERE id = ${destinationId}`.execute(db);
 }
 
 /** Failed attempts since `since` (uses the partial failure index, so it stays cheap at volume). */
-export async function countFailuresSince(db: Db, developerId: string, since: Date): Promise<number> {
+export async function countFailuresSince(
+  db: Db,
+  developerId: string,
+  since: Date,
+  destinationId: string | null = null,
+): Promise<number> {
   const row = await db
-    .selectFrom('webhook_attempts')
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('webhook_events as e', 'e.id', 'a.event_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('developer_id', '=', developerId)
-    .where('attempted_at', '>=', since)
-    .where('outcome', '<>', 'delivered')
+    .where('a.developer_id', '=', developerId)
+    .where('a.attempted_at', '>=', since)
+    .where('a.outcome', '<>', 'delivered')
+    .where('e.destination_id', destinationId === null ? 'is' : '=', destinationId)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
-export async function countHeld(db: Db, developerId: string): Promise<number> {
+/** Held events of the developer's webhook (`destinationId` null) or of one other destination. */
+export async function countHeld(
+  db: Db,
+  developerId: string,
+  destinationId: string | null = null,
+): Promise<number> {
   const row = await db
     .selectFrom('webhook_events')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('developer_id', '=', developerId)
+    .where('destination_id', destinationId === null ? 'is' : '=', destinationId)
     .where('held_at', 'is not', null)
     .where('status', '=', 'held')
     .executeTakeFirst();

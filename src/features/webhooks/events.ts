@@ -22,6 +22,8 @@ export type WebhookEnvelope = {
    * `dropPendingForUser`: for payloads that must not reach the developer once their user is gone.
    */
   suppressible?: boolean;
+  /** Sent to the developer's webhook only, not copied to its destinations of other kinds (the healthcheck). */
+  webhookOnly?: boolean;
 };
 
 export interface HealthcheckEvent {
@@ -47,5 +49,5 @@ export function buildHealthcheckEvent(input: {
 }
 
 export function healthcheckEnvelope(event: HealthcheckEvent): WebhookEnvelope {
-  return { type: event.type, payload: event };
+  return { type: event.type, payload: event, webhookOnly: true };
 }

@@ -8,6 +8,7 @@
 import { newId } from '../../core/ids.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
+import { otherDestinationIds } from './destination-repo.ts';
 import type { WebhookEnvelope } from './events.ts';
 import type { WebhookHooks } from './hooks.ts';
 import { insertEvents, type NewEventRow } from './repo.ts';
@@ -45,6 +46,10 @@ export function newEventId(): string {
  * Stores events and enqueues their first attempts in `trx`. Suppressible events the suppression
  * hook withholds are stored as `dropped` (visible in the log, never sent). Returns the ids of the
  * stored events, in order.
+ *
+ * Each event goes to the developer's webhook and, as a copy with an id of its own, to each of the
+ * developer's destinations of other kinds (an envelope marked `webhookOnly` to the webhook
+ * alone). With `only`, the events go to that one destination instead (its test send).
  */
 export async function writeToOutbox(
   deps: {
@@ -57,20 +62,37 @@ export async function writeToOutbox(
   trx: Db,
   developerId: string,
   envelopes: readonly WebhookEnvelope[],
+  only?: { destinationId: string },
 ): Promise<string[]> {
-  const drafts = envelopes.map((envelope) => ({ id: envelope.id ?? newEventId(), envelope }));
+  const drafts = envelopes.map((envelope) => ({
+    id: envelope.id ?? newEventId(),
+    envelope,
+    destinationId: only?.destinationId ?? null,
+    origin: null as string | null,
+  }));
   const candidates = drafts
     .filter(({ envelope }) => envelope.suppressible)
     .map(({ id, envelope }) => ({ id, userId: envelope.userId ?? null }));
   const withheld =
     candidates.length > 0 ? await deps.hooks.suppress(trx, candidates, 'emit') : new Map<string, string>();
-  const pendingCount = drafts.length - withheld.size;
+  const others = only ? [] : await otherDestinationIds(trx, developerId);
+  const copies = others.flatMap((destinationId) =>
+    drafts
+      .filter(({ envelope }) => !envelope.webhookOnly)
+      .map((draft) => ({ ...draft, id: newEventId(), destinationId, origin: draft.id })),
+  );
+  const all = [...drafts, ...copies];
+  const returned = new Set(drafts.map((draft) => draft.id));
+  const dropReasonOf = (draft: (typeof all)[number]) => withheld.get(draft.origin ?? draft.id) ?? null;
+  const pendingCount = all.filter((draft) => dropReasonOf(draft) === null).length;
   const viaRelay = pendingCount < EVENTS_PER_JOB;
-  const rows: NewEventRow[] = drafts.map(({ id, envelope }) => {
-    const dropReason = withheld.get(id) ?? null;
+  const rows: NewEventRow[] = all.map((draft) => {
+    const { id, envelope } = draft;
+    const dropReason = dropReasonOf(draft);
     return {
       id,
       developer_id: developerId,
+      destination_id: draft.destinationId,
       type: envelope.type,
       user_id: envelope.userId ?? null,
       reference: envelope.reference ?? null,
@@ -84,15 +106,16 @@ export async function writeToOutbox(
     };
   });
   await insertEvents(trx, rows);
+  const ids = rows.filter((row) => returned.has(row.id)).map((row) => row.id);
   if (viaRelay) {
     if (pendingCount > 0) deps.relay.wake();
-    return rows.map((row) => row.id);
+    return ids;
   }
   const pending = rows
     .filter((row) => row.status === 'pending')
     .map((row) => ({ id: row.id, generation: 0 }));
   await deps.jobs.sendMany(DELIVERY_QUEUE, firstAttemptJobs(pending), trx);
-  return rows.map((row) => row.id);
+  return ids;
 }
 
 // The queues this module owns, with their payloads (see jobs/queues.ts).

@@ -8,6 +8,8 @@ import type { AttemptOutcome, WebhookEventStatus } from './tables.ts';
 export type NewEventRow = {
   id: string;
   developer_id: string;
+  /** Null: the developer's webhook; else the destination (another kind) this copy is for. */
+  destination_id: string | null;
   type: string;
   user_id: string | null;
   reference: string | null;
@@ -32,10 +34,11 @@ const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null
 export async function insertEvents(db: Db, rows: NewEventRow[]): Promise<void> {
   if (rows.length === 0) return;
   await sql`
-    INSERT INTO webhook_events (id, developer_id, type, user_id, reference, suppressible, body, status,
-      last_error, awaiting_job, created_at, updated_at)
+    INSERT INTO webhook_events (id, developer_id, destination_id, type, user_id, reference, suppressible, body,
+      status, last_error, awaiting_job, created_at, updated_at)
     SELECT * FROM unnest(
       ${column(rows, (r) => r.id)}::text[], ${column(rows, (r) => r.developer_id)}::text[],
+      ${column(rows, (r) => r.destination_id)}::uuid[],
       ${column(rows, (r) => r.type)}::text[], ${column(rows, (r) => r.user_id)}::text[],
       ${column(rows, (r) => r.reference)}::text[], ${column(rows, (r) => r.suppressible)}::boolean[],
       ${column(rows, (r) => r.body)}::text[], ${column(rows, (r) => r.status)}::text[],
@@ -47,6 +50,8 @@ export async function insertEvents(db: Db, rows: NewEventRow[]): Promise<void> {
 export type DeliverableEvent = {
   id: string;
   developer_id: string;
+  destination_id: string | null;
+  created_at: Date;
   type: string;
   user_id: string | null;
   reference: string | null;
@@ -64,6 +69,8 @@ export async function findEventsForDelivery(db: Db, ids: readonly string[]): Pro
     .select([
       'id',
       'developer_id',
+      'destination_id',
+      'created_at',
       'type',
       'user_id',
       'reference',
@@ -141,7 +148,10 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
         -- release it. The caller sends such an event again instead.
         AND (v.status <> 'held' OR NOT EXISTS (
           SELECT 1 FROM webhook_destinations AS d
-          WHERE d.developer_id = e.developer_id AND d.url IS NOT NULL AND d.status <> 'disabled'
+          WHERE (CASE WHEN e.destination_id IS NULL
+                   THEN d.developer_id = e.developer_id AND d.kind = 'webhook'
+                   ELSE d.id = e.destination_id END)
+            AND d.url IS NOT NULL AND d.status <> 'disabled'
             AND d.suspended_at IS NULL))
       RETURNING e.id),
     logged AS (
@@ -161,6 +171,8 @@ export async function reschedule(
   developerId: string,
   eventId: string,
   at: Date,
+  /** When given: only an event of the webhook (null) or of this destination. */
+  destinationId?: string | null,
 ): Promise<{ id: string; generation: number } | undefined> {
   return db
     .updateTable('webhook_events')
@@ -175,6 +187,9 @@ export async function reschedule(
     }))
     .where('id', '=', eventId)
     .where('developer_id', '=', developerId)
+    .$if(destinationId !== undefined, (query) =>
+      query.where('destination_id', destinationId ? '=' : 'is', destinationId ?? null),
+    )
     .returning(['id', 'generation'])
     .executeTakeFirst();
 }
@@ -203,18 +218,28 @@ export async function rescheduleStuck(
   return result.rows;
 }
 
-/** Releases up to `limit` held events of a developer, oldest first, for delivery. */
+/**
+ * Releases up to `limit` held events of a developer's webhook (`destinationId` null), of one of
+ * its other destinations, or (`'all'`) of every destination it has, oldest first, for delivery.
+ */
 export async function releaseHeld(
   db: Db,
   developerId: string,
   at: Date,
   limit: number,
+  destinationId: string | null | 'all' = null,
 ): Promise<{ id: string; generation: number }[]> {
+  const which =
+    destinationId === 'all'
+      ? sql``
+      : destinationId === null
+        ? sql`AND destination_id IS NULL`
+        : sql`AND destination_id = ${destinationId}`;
   const result = await sql<{ id: string; generation: number }>`
     UPDATE webhook_events SET status = 'pending', generation = generation + 1, next_attempt_at = ${at},
       last_error = NULL, held_at = NULL, updated_at = ${at}, awaiting_job = false
     WHERE id IN (
-      SELECT id FROM webhook_events WHERE developer_id = ${developerId} AND held_at IS NOT NULL AND status = 'held'
+      SELECT id FROM webhook_events WHERE developer_id = ${developerId} ${which} AND held_at IS NOT NULL AND status = 'held'
       ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     RETURNING id, generation`.execute(db);
   return result.rows;

@@ -28,6 +28,7 @@ import {
   reschedule,
 } from './repo.ts';
 import { createOutboxRelay } from './relay.ts';
+import { createDestinationsService } from './destinations-service.ts';
 import { type WebhookSettings, webhookSettings } from './settings.ts';
 import { generateWebhookSecret, MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
 import { sweepStuckEvents } from './stuck-sweeper.ts';
@@ -127,6 +128,32 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     }
   }
 
+  /** Updated below, once `setDestination` exists (the destinations service sets webhook URLs through it). */
+  let setWebhookDestination: (
+    developerId: string,
+    input: { url?: string; enabled?: boolean },
+  ) => Promise<unknown> = async () => undefined;
+  const destinationsService = createDestinationsService({
+    db,
+    jobs,
+    secretBox,
+    clock,
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
+    webhook: { setDestination: (developerId, input) => setWebhookDestination(developerId, input) },
+    emitTo: async (trx, developerId, destinationId, envelope) => {
+      const ids = await writeToOutbox(
+        { jobs, hooks, now: clock.now(), relay },
+        trx,
+        developerId,
+        [envelope],
+        destinationId === null ? undefined : { destinationId },
+      );
+      return ids[0]!;
+    },
+    healthcheck: async (developerId) =>
+      healthcheckEnvelope(await healthcheckFor(db, developerId, clock.now())),
+  });
+
   /** `emit` for many events in one round trip; returns every stored event id in order. */
   async function emitMany(trx: Db, developerId: string, envelopes: readonly WebhookEnvelope[]) {
     return writeToOutbox({ jobs, hooks, now: clock.now(), relay }, trx, developerId, envelopes);
@@ -141,9 +168,11 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     return ids[0]!;
   }
 
-  return {
+  const service = {
     settings,
     hooks,
+    /** Destinations of every kind (`/v2/destinations`, destinations-service.ts). */
+    destinations: destinationsService,
     /** Queues the first attempts of events emitted a few at a time (see relay.ts). */
     relay,
 
@@ -248,11 +277,12 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       await destinations.setSuspended(trx, developerId, suspended ? clock.now() : null);
     },
 
-    /** After a resume: the events held meanwhile go out, if the destination can receive them. */
+    /** After a resume: the events held meanwhile go out, to every destination that can receive them. */
     async releaseHeldOnResume(developerId: string): Promise<number> {
+      const others = await destinationsService.releaseOthers(developerId);
       const row = await destinations.findDestination(db, developerId);
-      if (!row || row.suspended_at || !row.url || row.status === 'disabled') return 0;
-      return releaseHeldEvents(developerId);
+      if (!row || row.suspended_at || !row.url || row.status === 'disabled') return others;
+      return others + (await releaseHeldEvents(developerId));
     },
 
     /** Sends a `healthcheck` event now (through the normal pipeline, so it is signed, logged and retried). */
@@ -358,6 +388,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       return { eventId };
     },
   };
+  setWebhookDestination = service.setDestination;
+  return service;
 }
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;

@@ -29,6 +29,8 @@ export interface WebhookEventsTable {
   id: string;
   seq: Generated<number>;
   developer_id: string;
+  /** Null: the developer's webhook. Set: this event is the copy made for that destination (another kind). */
+  destination_id: ColumnType<string | null, string | null | undefined, string | null>;
   type: string;
   /** Plain text, no foreign key: the log outlives deleted users. */
   user_id: string | null;
@@ -67,17 +69,24 @@ export interface WebhookAttemptsTable {
 }
 
 /**
- * Where a developer's events go: URL, signing secrets and health. One per developer today (the
- * unique `developer_id`); the table is its own so a developer may have several later.
+ * Where a developer's events go: a kind plus its settings, and its health. Each developer has
+ * one `webhook` (URL and signing secrets in their own columns) and any number of destinations of
+ * the other kinds (destination-kinds.ts), whose settings are sealed JSON.
  */
 export interface WebhookDestinationsTable {
   id: string;
   developer_id: string;
+  kind: ColumnType<string, string | undefined, string>;
+  /** The kind's settings as JSON, sealed with the service's encryption key (null for webhooks). */
+  settings: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The developer's label for it (other kinds). */
+  name: ColumnType<string | null, string | null | undefined, string | null>;
   /** Which address policy applies (sandbox URLs may point anywhere); the developer's, fixed at creation. */
   environment: WebhookEnvironment;
+  /** The webhook's URL; for other kinds, where they deliver with any password left out (the attempt log's `url`). */
   url: string | null;
-  /** The current signing secret, sealed with the service's encryption key. */
-  secret: string;
+  /** The webhook's current signing secret, sealed with the service's encryption key (null for other kinds). */
+  secret: string | null;
   /** Set while the developer is suspended: its deliveries are held, and released on resume. */
   suspended_at: Date | null;
   status: ColumnType<DestinationStatus, DestinationStatus | undefined, DestinationStatus>;

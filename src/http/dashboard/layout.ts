@@ -60,12 +60,21 @@ a{color:#8fb0ff}.status{background:#2b3038}.notice{background:#12372a}.error{bac
 `);
 
 export type NavPage =
-  'overview' | 'users' | 'webhooks' | 'providers' | 'keys' | 'orders' | 'developers' | 'provider-settings';
+  | 'overview'
+  | 'users'
+  | 'webhooks'
+  | 'destinations'
+  | 'providers'
+  | 'keys'
+  | 'orders'
+  | 'developers'
+  | 'provider-settings';
 
 const DEVELOPER_NAV: [NavPage, string, string][] = [
   ['overview', 'Overview', '/dashboard'],
   ['users', 'Users', '/dashboard/users'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],
+  ['destinations', 'Destinations', '/dashboard/destinations'],
   ['providers', 'Providers', '/dashboard/providers'],
   ['keys', 'API keys', '/dashboard/keys'],
   ['orders', 'Orders', '/dashboard/orders'],

@@ -26,6 +26,7 @@ import { overviewPage } from './overview.ts';
 import { registerProviderPages } from './providers.ts';
 import { registerUserPages } from './users.ts';
 import { registerWebhookPages } from './webhooks.ts';
+import { registerDestinationPages } from './destinations.ts';
 
 /**
  * The developer dashboard at /dashboard: server-rendered pages in a scope of their own (cookies
@@ -142,6 +143,7 @@ export async function registerDashboardRoutes(app: App, ctx: AppContext) {
     registerUserPages(scope, ctx, guards);
     registerLabReportActions(scope, ctx, guards);
     registerWebhookPages(scope, ctx, guards);
+    registerDestinationPages(scope, ctx, guards);
     registerProviderPages(scope, ctx, guards);
     registerKeyPages(scope, ctx, guards);
     registerOrderPages(scope, ctx, guards);

@@ -4,6 +4,7 @@ import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import { registerConnectingRoutes } from './connecting.ts';
 import { registerDataRoutes } from './data.ts';
+import { registerDestinationRoutes } from './destinations.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';
 import { registerIntegrationRoutes } from './integrations.ts';
 import { registerLabReportRoutes } from './lab-reports.ts';
@@ -22,6 +23,7 @@ type RouteRegistrar = (app: App, ctx: AppContext) => void | Promise<void>;
 
 export const routeRegistrars: readonly RouteRegistrar[] = [
   registerWebhookRoutes,
+  registerDestinationRoutes,
   registerIntegrationRoutes,
   registerUserRoutes,
   registerConnectingRoutes,

@@ -2,6 +2,7 @@ import { ConfigError, type Config } from '../../core/config.ts';
 import { AppError } from '../../core/errors.ts';
 import { migrateToLatest } from '../../store/migrate.ts';
 import { backupCommand } from './backup.ts';
+import { destinationsCommand } from './destinations.ts';
 import { developersCommand, keysCommand } from './developers.ts';
 import { importCommand } from './import.ts';
 import { listenCommand } from './listen.ts';
@@ -38,6 +39,7 @@ export const STORE_COMMANDS: Record<string, Command> = {
   sandbox: sandboxCommand,
   scores: scoresCommand,
   webhook: webhookCommand,
+  destinations: destinationsCommand,
   import: importCommand,
   backup: backupCommand,
 };

@@ -1,4 +1,5 @@
 import { USAGE as backupUsage } from './backup.ts';
+import { USAGE as destinationsUsage } from './destinations.ts';
 import { USAGE as developersUsage } from './developers.ts';
 import { USAGE as importUsage } from './import.ts';
 import { USAGE as listenUsage } from './listen.ts';
@@ -20,6 +21,7 @@ commands:
   sandbox …                       connect a sandbox user without a browser; print credentials
   scores recompute …              recompute the computed scores of stored records (docs/scores.md)
   webhook …                       get, set, rotate-secret, test, deliveries, replay
+  destinations …                  list, add, get, set, delete, test, deliveries, replay (PostgreSQL, S3, NATS)
   listen                          receive your webhooks here: verify, print, forward
   import apple-health <file> …    import an Apple Health export for a user, with progress
   backup <file> [--with-key]      copy embedded storage to a file (also while the server runs)
@@ -59,6 +61,7 @@ const USAGES: Record<string, string> = {
   sandbox: sandboxUsage,
   scores: scoresUsage,
   webhook: webhookUsage,
+  destinations: destinationsUsage,
   listen: listenUsage,
   import: importUsage,
   backup: backupUsage,

@@ -29,6 +29,8 @@ export function defineWebhookJobs(ctx: AppContext) {
     version,
     hooks: ctx.webhooks.hooks,
   });
+  // The clients of destinations of other kinds (database pools, broker connections) close with the queue.
+  ctx.jobs.attach({ start: () => undefined, stop: () => engine.close() });
   const options: QueueOptions = {
     retryLimit: 10,
     retryDelay: 5,

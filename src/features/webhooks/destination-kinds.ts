@@ -1,0 +1,29 @@
+// The seam between the delivery engine and where events go. A destination is a kind plus
+// settings; the webhook is one kind (the engine's own signed HTTP POST, deliver.ts), and every
+// other kind is one small adapter here: it checks its settings, says what the attempt log shows
+// as its target (never a password), and sends one event, classing a failure as worth retrying
+// or not. The engine knows nothing else about a kind: outbox, attempt log, retry schedule,
+// health, hold and replay are the same for all of them (docs/destinations.md).
+import { invalidParameter } from '../../core/errors.ts';
+import type { DestinationKind } from './kinds/kind.ts';
+import { natsKind } from './kinds/nats.ts';
+import { postgresqlKind } from './kinds/postgresql.ts';
+import { s3Kind } from './kinds/s3.ts';
+
+export type { DestinationKind, KindConnection, KindEvent, KindResult } from './kinds/kind.ts';
+
+const KINDS = [postgresqlKind, s3Kind, natsKind] as const;
+
+/** The kinds other than the webhook, by name. */
+export const destinationKinds: ReadonlyMap<string, DestinationKind> = new Map(
+  KINDS.map((kind) => [kind.kind, kind as unknown as DestinationKind]),
+);
+
+/** Every kind a destination may have, the webhook first. */
+export const KIND_NAMES: readonly string[] = ['webhook', ...KINDS.map((kind) => kind.kind)];
+
+export function kindOf(name: string): DestinationKind {
+  const kind = destinationKinds.get(name);
+  if (!kind) throw invalidParameter('kind', `expected one of ${KIND_NAMES.join(', ')}`);
+  return kind;
+}

@@ -1,0 +1,122 @@
+// TypeBox schemas of the destinations API (`/v2/destinations`, tag `destinations`). A kind's
+// settings are checked by its adapter (destination-kinds.ts), which names the setting that is
+// wrong; the schemas here shape the body and document each kind (docs/destinations.md).
+import Type from 'typebox';
+import { KIND_NAMES } from './destination-kinds.ts';
+import { Delivery } from './schemas.ts';
+
+const DateTime = (description: string) =>
+  Type.Union([Type.String({ examples: ['2025-01-01T12:00:00.000000+00:00'] }), Type.Null()], { description });
+
+const SETTINGS_HELP =
+  'webhook: {url}. postgresql: {url: postgres://user:password@host:5432/database, schema?: "tributary"}. ' +
+  's3: {bucket, access_key_id, secret_access_key, region?: "us-east-1", endpoint?: URL of an S3-compatible ' +
+  'service, force_path_style?: true with an endpoint, prefix?: "path/"}. nats: {url: nats://user:password@host:4222, ' +
+  'subject?: "tributary", stream?: "TRIBUTARY"}. See docs/destinations.md';
+
+export const DestinationId = Type.String({
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+  maxLength: 36,
+  description: 'The destination id (a UUID)',
+  examples: ['0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e'],
+});
+
+export const DestinationParams = Type.Object({ id: DestinationId });
+export const DestinationEventParams = Type.Object({
+  id: DestinationId,
+  event_id: Type.String({ maxLength: 100 }),
+});
+
+export const CreateDestinationBody = Type.Object(
+  {
+    kind: Type.Union(
+      KIND_NAMES.map((kind) => Type.Literal(kind)),
+      { description: 'Where events go: webhook (signed HTTP POST), postgresql, s3 or nats (JetStream)' },
+    ),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Your label for it' })),
+    settings: Type.Object({}, { additionalProperties: true, description: SETTINGS_HELP }),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        kind: 'postgresql',
+        name: 'warehouse',
+        settings: { url: 'postgres://tributary:secret@db.example.com:5432/analytics', schema: 'tributary' },
+      },
+    ],
+  },
+);
+
+export const PatchDestinationBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    settings: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description:
+            'Merged over the stored settings (secrets need not be sent again), then checked as on creation',
+        },
+      ),
+    ),
+    enabled: Type.Optional(
+      Type.Boolean({
+        description:
+          'true (re-)enables it, clears its failure streak and sends its held events; false holds its events',
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ enabled: true }] },
+);
+
+export const DestinationBody = Type.Object(
+  {
+    id: DestinationId,
+    kind: Type.String({ examples: ['postgresql'] }),
+    name: Type.Union([Type.String(), Type.Null()]),
+    settings: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description: 'The settings without secrets (passwords in URLs show as ***, secret keys are left out)',
+        examples: [{ url: 'postgres://tributary:***@db.example.com:5432/analytics', schema: 'tributary' }],
+      },
+    ),
+    status: Type.Union([Type.Literal('active'), Type.Literal('failing'), Type.Literal('disabled')], {
+      description:
+        'active: delivering. failing: every attempt has failed for longer than the failing threshold (still delivering). ' +
+        'disabled: failing for longer than the disable threshold, or disabled by you; events are held until it is enabled',
+    }),
+    enabled: Type.Boolean(),
+    recent_failures: Type.Integer({ description: 'Failed attempts in the last 24 hours' }),
+    consecutive_failures: Type.Integer(),
+    failing_since: DateTime('First failure of the current unbroken run of failures'),
+    disabled_at: DateTime('When it was disabled'),
+    last_success_at: DateTime('Last successful delivery'),
+    last_failure_at: DateTime('Last failed attempt'),
+    held_events: Type.Integer({ description: 'Events held back (disabled or suspended); sent when enabled' }),
+    created_at: Type.String({ examples: ['2025-01-01T12:00:00.000000+00:00'] }),
+  },
+  { title: 'Destination' },
+);
+
+export const PatchDestinationResponse = Type.Object({
+  ...DestinationBody.properties,
+  replayed: Type.Integer({ description: 'Held events queued for delivery by this change' }),
+});
+
+export const DestinationList = Type.Object({ destinations: Type.Array(DestinationBody) });
+
+export const DestinationDeliveries = Type.Object({
+  deliveries: Type.Array(Delivery),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as cursor for the next (older) page',
+  }),
+});
+
+export const DestinationQueued = Type.Object({
+  status: Type.Literal('queued'),
+  event_id: Type.String({ description: "The event's id in this destination's log" }),
+});

@@ -1,0 +1,139 @@
+// The stream destination: NATS JetStream. Each event is one message on
+// `<subject>.<event type>`, published with the event's id as `Nats-Msg-Id`, so the stream drops a
+// second copy of a message it has already stored within its duplicate window: a retry after a
+// lost acknowledgement, a replay or a batch a crashed worker sent again adds nothing. A publish
+// counts as delivered only once JetStream acknowledges it as stored (PubAck). Tributary creates
+// the stream when it is missing, with a 24-hour duplicate window (docs/destinations.md says why
+// NATS JetStream rather than Redis Streams). Deduplication by Nats-Msg-Id within the stream's
+// duplicate_window (2 minutes unless set): https://docs.nats.io/using-nats/developer/develop_jetstream/model_deep_dive
+// ("Message Deduplication"); test/integration/destination-nats.test.ts shows it on nats-server.
+import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { invalidParameter } from '../../../core/errors.ts';
+import { checkHostAllowed } from '../destination-policy.ts';
+import {
+  allowOnly,
+  type DestinationKind,
+  describeFailure,
+  type KindResult,
+  maskedUrl,
+  settingsObject,
+  stringSetting,
+  urlSetting,
+} from './kind.ts';
+
+export type NatsSettings = { url: string; subject: string; stream: string };
+
+/** The duplicate window of a stream Tributary creates: a replay within a day is deduplicated by the broker. */
+export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
+const PUBLISH_TIMEOUT_MS = 10_000;
+
+/** Subject tokens: no wildcards, whitespace or empty tokens (NATS subject rules). */
+const SUBJECT = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+/** Stream names: no whitespace, `.`, `*`, `>`, path separators (JetStream naming rules). */
+const STREAM = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function classifyNatsError(error: unknown): KindResult['outcome'] {
+  const text =
+    `${(error as { code?: unknown })?.code ?? ''} ${(error as Error)?.message ?? ''}`.toLowerCase();
+  // The server refuses this message whatever happens next: bigger than its max_payload.
+  if (text.includes('max_payload') || text.includes('maximum payload') || text.includes('message size'))
+    return 'rejected';
+  // No stream for the subject (503 no responders), a timeout, a closed or refused connection,
+  // a permission or a full stream the developer may fix: the retry schedule applies.
+  return 'retry';
+}
+
+export const natsKind: DestinationKind<NatsSettings> = {
+  kind: 'nats',
+
+  async parse(input, environment, resolve) {
+    const settings = settingsObject(input);
+    allowOnly(settings, ['url', 'subject', 'stream']);
+    const url = urlSetting(settings, 'url', ['nats', 'tls']);
+    if (url.pathname !== '' && url.pathname !== '/')
+      throw invalidParameter('settings.url', 'takes no path (nats://user:password@host:4222)');
+    const subject =
+      stringSetting(settings, 'subject', {
+        pattern: SUBJECT,
+        max: 200,
+        hint: 'expected dot-separated tokens of letters, digits, _ and - (no wildcards)',
+      }) ?? 'tributary';
+    const stream =
+      stringSetting(settings, 'stream', {
+        pattern: STREAM,
+        max: 64,
+        hint: 'expected letters, digits, _ and - (at most 64)',
+      }) ?? 'TRIBUTARY';
+    const blocked = await checkHostAllowed(url.hostname, environment, resolve);
+    if (blocked) throw invalidParameter('settings.url', blocked);
+    return { url: url.href, subject, stream };
+  },
+
+  view: (settings) => ({ url: maskedUrl(settings.url), subject: settings.subject, stream: settings.stream }),
+
+  target: (settings) => `${maskedUrl(settings.url)}#${settings.stream}/${settings.subject}.>`,
+
+  connect(settings, log) {
+    const url = new URL(settings.url);
+    let opened: Promise<NatsConnection> | null = null;
+
+    async function open(): Promise<NatsConnection> {
+      const nc = await connect({
+        servers: `${url.protocol === 'tls:' ? 'tls' : 'nats'}://${url.host}`,
+        ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
+        ...(url.password ? { pass: decodeURIComponent(url.password) } : {}),
+        ...(url.protocol === 'tls:' ? { tls: {} } : {}),
+        name: 'tributary-destination',
+        timeout: 10_000,
+        // No reconnecting in the background: publishes made meanwhile would wait in the client's
+        // buffer until their timeout. A lost connection fails its sends at once (retried by the
+        // schedule) and the next send connects again.
+        reconnect: false,
+      });
+      void nc.closed().then((error) => {
+        if (error) log.warn({ err: describeFailure(error) }, 'destination NATS connection closed');
+        opened = null;
+      });
+      const manager = await jetstreamManager(nc, { timeout: PUBLISH_TIMEOUT_MS });
+      try {
+        await manager.streams.info(settings.stream);
+      } catch (error) {
+        if (!/not found/i.test(describeFailure(error))) throw error;
+        await manager.streams.add({
+          name: settings.stream,
+          subjects: [`${settings.subject}.>`],
+          duplicate_window: DUPLICATE_WINDOW_MS * 1_000_000,
+        });
+      }
+      return nc;
+    }
+
+    return {
+      async send(event) {
+        try {
+          opened ??= open().catch((error: unknown) => {
+            opened = null;
+            throw error;
+          });
+          const nc = await opened;
+          const js = jetstream(nc, { timeout: PUBLISH_TIMEOUT_MS });
+          const h = headers();
+          h.set('Tributary-Event-Type', event.type);
+          h.set('Tributary-Developer', event.developerId);
+          if (event.userId) h.set('Tributary-User', event.userId);
+          h.set('Tributary-Created-At', event.createdAt.toISOString());
+          await js.publish(`${settings.subject}.${event.type}`, event.body, { msgID: event.id, headers: h });
+          return { outcome: 'delivered', error: null };
+        } catch (error) {
+          return { outcome: classifyNatsError(error), error: describeFailure(error) };
+        }
+      },
+      async close() {
+        const current = opened;
+        opened = null;
+        if (current) await current.then((nc) => nc.close()).catch(() => undefined);
+      },
+    };
+  },
+};

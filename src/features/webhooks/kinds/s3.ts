@@ -1,0 +1,177 @@
+// The object storage destination (the S3 API, with the AWS SDK v3 client): one JSON object per
+// event at `<prefix><developer>/<type>/<user or _>/<YYYY-MM-DD>/<event id>.json`, the date being
+// the event's creation day (UTC). The key depends only on the event, so a retry, a replay or a
+// batch sent again after a crash overwrites the same object with the same bytes: never a second
+// object. Custom endpoints and path-style addressing cover MinIO, Ceph, R2 and GCS
+// interoperability (docs/destinations.md).
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { invalidParameter } from '../../../core/errors.ts';
+import { checkHostAllowed } from '../destination-policy.ts';
+import { classifyResponse } from '../retry-policy.ts';
+import {
+  allowOnly,
+  booleanSetting,
+  type DestinationKind,
+  describeFailure,
+  type KindEvent,
+  type KindResult,
+  settingsObject,
+  stringSetting,
+  urlSetting,
+} from './kind.ts';
+
+export type S3Settings = {
+  bucket: string;
+  region: string;
+  endpoint: string | null;
+  force_path_style: boolean;
+  prefix: string;
+  access_key_id: string;
+  secret_access_key: string;
+};
+
+/** Bucket names as S3 allows them for new buckets (general purpose bucket naming rules). */
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const REGION = /^[a-z0-9-]{1,32}$/;
+/** A key prefix of safe characters ending in `/` (S3's "safe characters" for object keys). */
+const PREFIX = /^([A-Za-z0-9!_.*'()-]+\/)*$/;
+const TOKEN = /^[A-Za-z0-9_.\-~]{1,40}$/;
+
+/** Where an event's object goes (see the module comment). */
+export function objectKey(prefix: string, event: KindEvent): string {
+  const day = event.createdAt.toISOString().slice(0, 10);
+  const part = (value: string) => encodeURIComponent(value);
+  return `${prefix}${part(event.developerId)}/${part(event.type)}/${part(event.userId ?? '_')}/${day}/${part(event.id)}.json`;
+}
+
+export function classifyS3Error(error: unknown): KindResult['outcome'] {
+  const status = (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+  if (typeof status === 'number' && status > 0) {
+    // Credentials refused (InvalidAccessKeyId, SignatureDoesNotMatch, AccessDenied: 403; 401 on
+    // some compatible stores) and a missing bucket (NoSuchBucket: 404) are the destination's
+    // configuration, which the developer fixes: retried, so the destination turns failing and then
+    // disabled and its events are held, not lost. Otherwise an answer is classed as a webhook's
+    // (retry-policy.ts): 408, 429 and 5xx retried, other 4xx (a malformed or oversized request)
+    // refused for good.
+    if (status === 401 || status === 403 || status === 404) return 'retry';
+    const verdict = classifyResponse(status);
+    return verdict === 'delivered' ? 'retry' : verdict;
+  }
+  // No answer (refused, reset, timed out): retried.
+  return 'retry';
+}
+
+export const s3Kind: DestinationKind<S3Settings> = {
+  kind: 's3',
+
+  async parse(input, environment, resolve) {
+    const settings = settingsObject(input);
+    allowOnly(settings, [
+      'bucket',
+      'region',
+      'endpoint',
+      'force_path_style',
+      'prefix',
+      'access_key_id',
+      'secret_access_key',
+    ]);
+    const bucket = stringSetting(settings, 'bucket', {
+      required: true,
+      pattern: BUCKET,
+      hint: 'expected 3-63 lower-case letters, digits, dots and hyphens (S3 bucket naming rules)',
+    })!;
+    const region = stringSetting(settings, 'region', {
+      pattern: REGION,
+      hint: 'expected a region such as us-east-1',
+    });
+    let endpoint: string | null = null;
+    if (settings.endpoint !== undefined && settings.endpoint !== null) {
+      const url = urlSetting(settings, 'endpoint', ['https', 'http']);
+      if (environment === 'production' && url.protocol !== 'https:')
+        throw invalidParameter('settings.endpoint', 'production endpoints must use https');
+      if (url.username || url.password)
+        throw invalidParameter(
+          'settings.endpoint',
+          'takes no credentials: use access_key_id and secret_access_key',
+        );
+      const blocked = await checkHostAllowed(url.hostname, environment, resolve);
+      if (blocked) throw invalidParameter('settings.endpoint', blocked);
+      endpoint = url.origin + url.pathname.replace(/\/$/, '');
+    }
+    const prefix =
+      stringSetting(settings, 'prefix', {
+        pattern: PREFIX,
+        max: 512,
+        hint: 'expected path segments each ending in /',
+      }) ?? '';
+    const accessKeyId = stringSetting(settings, 'access_key_id', {
+      required: true,
+      pattern: TOKEN,
+      hint: 'expected an access key id',
+    })!;
+    const secretAccessKey = stringSetting(settings, 'secret_access_key', { required: true, max: 128 })!;
+    return {
+      bucket,
+      region: region ?? 'us-east-1',
+      endpoint,
+      force_path_style: booleanSetting(settings, 'force_path_style') ?? endpoint !== null,
+      prefix,
+      access_key_id: accessKeyId,
+      secret_access_key: secretAccessKey,
+    };
+  },
+
+  view: (settings) => ({
+    bucket: settings.bucket,
+    region: settings.region,
+    endpoint: settings.endpoint,
+    force_path_style: settings.force_path_style,
+    prefix: settings.prefix,
+    access_key_id: settings.access_key_id,
+  }),
+
+  target: (settings) =>
+    `${settings.endpoint ?? `https://s3.${settings.region}.amazonaws.com`}/${settings.bucket}/${settings.prefix}`,
+
+  connect(settings) {
+    const client = new S3Client({
+      region: settings.region,
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      forcePathStyle: settings.force_path_style,
+      credentials: { accessKeyId: settings.access_key_id, secretAccessKey: settings.secret_access_key },
+      // The engine's retry schedule decides about retries, as for webhooks.
+      maxAttempts: 1,
+      // S3-compatible services (R2, B2, Ceph, older MinIO) refuse the flexible checksum headers this
+      // SDK sends by default since 3.729.0 (aws/aws-sdk-js-v3#6810): with a custom endpoint they are
+      // sent only where the operation requires them. Amazon S3 itself keeps the default.
+      ...(settings.endpoint
+        ? {
+            requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+            responseChecksumValidation: 'WHEN_REQUIRED' as const,
+          }
+        : {}),
+      requestHandler: { requestTimeout: 10_000, connectionTimeout: 10_000 },
+    });
+    return {
+      async send(event) {
+        try {
+          await client.send(
+            new PutObjectCommand({
+              Bucket: settings.bucket,
+              Key: objectKey(settings.prefix, event),
+              Body: event.body,
+              ContentType: 'application/json',
+              Metadata: { 'tributary-event-type': event.type, 'tributary-event-id': event.id },
+            }),
+          );
+          return { outcome: 'delivered', error: null };
+        } catch (error) {
+          return { outcome: classifyS3Error(error), error: describeFailure(error) };
+        }
+      },
+      async close() {
+        client.destroy();
+      },
+    };
+  },
+};
