@@ -7758,6 +7758,2123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every destination: the webhook first, then the others (settings without secrets)
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/destinations' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/destinations", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "destinations": [
+                         *         {
+                         *           "id": "0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *           "kind": "postgresql",
+                         *           "name": "string",
+                         *           "settings": {
+                         *             "url": "postgres://tributary:***@db.example.com:5432/analytics",
+                         *             "schema": "tributary"
+                         *           },
+                         *           "status": "active",
+                         *           "enabled": true,
+                         *           "recent_failures": 1,
+                         *           "consecutive_failures": 1,
+                         *           "failing_since": "2025-01-01T12:00:00.000000+00:00",
+                         *           "disabled_at": "2025-01-01T12:00:00.000000+00:00",
+                         *           "last_success_at": "2025-01-01T12:00:00.000000+00:00",
+                         *           "last_failure_at": "2025-01-01T12:00:00.000000+00:00",
+                         *           "held_events": 1,
+                         *           "created_at": "2025-01-01T12:00:00.000000+00:00"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            destinations: {
+                                consecutive_failures: number;
+                                /** @example 2025-01-01T12:00:00.000000+00:00 */
+                                created_at: string;
+                                /** @description When it was disabled */
+                                disabled_at: string | null;
+                                enabled: boolean;
+                                /** @description First failure of the current unbroken run of failures */
+                                failing_since: string | null;
+                                /** @description Events held back (disabled or suspended); sent when enabled */
+                                held_events: number;
+                                /**
+                                 * @description The destination id (a UUID)
+                                 * @example 0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e
+                                 */
+                                id: string;
+                                /** @example postgresql */
+                                kind: string;
+                                /** @description Last failed attempt */
+                                last_failure_at: string | null;
+                                /** @description Last successful delivery */
+                                last_success_at: string | null;
+                                name: string | null;
+                                /** @description Failed attempts in the last 24 hours */
+                                recent_failures: number;
+                                /**
+                                 * @description The settings without secrets (passwords in URLs show as ***, secret keys are left out)
+                                 * @example {
+                                 *       "url": "postgres://tributary:***@db.example.com:5432/analytics",
+                                 *       "schema": "tributary"
+                                 *     }
+                                 */
+                                settings: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description active: delivering. failing: every attempt has failed for longer than the failing threshold (still delivering). disabled: failing for longer than the disable threshold, or disabled by you; events are held until it is enabled */
+                                status: "active" | "failing" | "disabled";
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/destinations"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/destinations"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/destinations"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a destination: a kind plus its settings
+         * @description Every event then also goes to it, through the same outbox, retries, health and hold as the webhook. Settings are stored encrypted; secrets are never returned. kind webhook sets the webhook URL (409 once one is set: change it with PATCH).
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/destinations' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY" \
+         *       -H 'content-type: application/json' \
+         *       -d '{"kind":"postgresql","name":"warehouse","settings":{"url":"postgres://tributary:secret@db.example.com:5432/analytics","schema":"tributary"}}'
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/destinations", {
+         *       method: 'POST',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? ''), 'content-type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "kind": "postgresql",
+         *         "name": "warehouse",
+         *         "settings": {
+         *           "url": "postgres://tributary:secret@db.example.com:5432/analytics",
+         *           "schema": "tributary"
+         *         }
+         *       }),
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "kind": "postgresql",
+                     *       "name": "warehouse",
+                     *       "settings": {
+                     *         "url": "postgres://tributary:secret@db.example.com:5432/analytics",
+                     *         "schema": "tributary"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Where events go: webhook (signed HTTP POST), postgresql, s3 or nats (JetStream) */
+                        kind: "webhook" | "postgresql" | "s3" | "nats";
+                        /** @description Your label for it */
+                        name?: string;
+                        /** @description webhook: {url}. postgresql: {url: postgres://user:password@host:5432/database, schema?: "tributary"}. s3: {bucket, access_key_id, secret_access_key, region?: "us-east-1", endpoint?: URL of an S3-compatible service, force_path_style?: true with an endpoint, prefix?: "path/"}. nats: {url: nats://user:password@host:4222, subject?: "tributary", stream?: "TRIBUTARY"}. See docs/destinations.md */
+                        settings: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "id": "0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "kind": "postgresql",
+                         *       "name": "string",
+                         *       "settings": {
+                         *         "url": "postgres://tributary:***@db.example.com:5432/analytics",
+                         *         "schema": "tributary"
+                         *       },
+                         *       "status": "active",
+                         *       "enabled": true,
+                         *       "recent_failures": 1,
+                         *       "consecutive_failures": 1,
+                         *       "failing_since": "2025-01-01T12:00:00.000000+00:00",
+                         *       "disabled_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "last_success_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "last_failure_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "held_events": 1,
+                         *       "created_at": "2025-01-01T12:00:00.000000+00:00"
+                         *     }
+                         */
+                        "application/json": {
+                            consecutive_failures: number;
+                            /** @example 2025-01-01T12:00:00.000000+00:00 */
+                            created_at: string;
+                            /** @description When it was disabled */
+                            disabled_at: string | null;
+                            enabled: boolean;
+                            /** @description First failure of the current unbroken run of failures */
+                            failing_since: string | null;
+                            /** @description Events held back (disabled or suspended); sent when enabled */
+                            held_events: number;
+                            /**
+                             * @description The destination id (a UUID)
+                             * @example 0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e
+                             */
+                            id: string;
+                            /** @example postgresql */
+                            kind: string;
+                            /** @description Last failed attempt */
+                            last_failure_at: string | null;
+                            /** @description Last successful delivery */
+                            last_success_at: string | null;
+                            name: string | null;
+                            /** @description Failed attempts in the last 24 hours */
+                            recent_failures: number;
+                            /**
+                             * @description The settings without secrets (passwords in URLs show as ***, secret keys are left out)
+                             * @example {
+                             *       "url": "postgres://tributary:***@db.example.com:5432/analytics",
+                             *       "schema": "tributary"
+                             *     }
+                             */
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description active: delivering. failing: every attempt has failed for longer than the failing threshold (still delivering). disabled: failing for longer than the disable threshold, or disabled by you; events are held until it is enabled */
+                            status: "active" | "failing" | "disabled";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/destinations"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/destinations"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/destinations"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/conflict",
+                         *       "title": "conflict",
+                         *       "status": 409,
+                         *       "detail": "the request conflicts with the current state",
+                         *       "instance": "/v2/destinations"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/destinations"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/destinations"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/destinations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One destination: settings (without secrets), status and recent failures
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The destination id (a UUID)
+                     * @example 0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e
+                     */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "id": "0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "kind": "postgresql",
+                         *       "name": "string",
+                         *       "settings": {
+                         *         "url": "postgres://tributary:***@db.example.com:5432/analytics",
+                         *         "schema": "tributary"
+                         *       },
+                         *       "status": "active",
+                         *       "enabled": true,
+                         *       "recent_failures": 1,
+                         *       "consecutive_failures": 1,
+                         *       "failing_since": "2025-01-01T12:00:00.000000+00:00",
+                         *       "disabled_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "last_success_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "last_failure_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "held_events": 1,
+                         *       "created_at": "2025-01-01T12:00:00.000000+00:00"
+                         *     }
+                         */
+                        "application/json": {
+                            consecutive_failures: number;
+                            /** @example 2025-01-01T12:00:00.000000+00:00 */
+                            created_at: string;
+                            /** @description When it was disabled */
+                            disabled_at: string | null;
+                            enabled: boolean;
+                            /** @description First failure of the current unbroken run of failures */
+                            failing_since: string | null;
+                            /** @description Events held back (disabled or suspended); sent when enabled */
+                            held_events: number;
+                            /**
+                             * @description The destination id (a UUID)
+                             * @example 0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e
+                             */
+                            id: string;
+                            /** @example postgresql */
+                            kind: string;
+                            /** @description Last failed attempt */
+                            last_failure_at: string | null;
+                            /** @description Last successful delivery */
+                            last_success_at: string | null;
+                            name: string | null;
+                            /** @description Failed attempts in the last 24 hours */
+                            recent_failures: number;
+                            /**
+                             * @description The settings without secrets (passwords in URLs show as ***, secret keys are left out)
+                             * @example {
+                             *       "url": "postgres://tributary:***@db.example.com:5432/analytics",
+                             *       "schema": "tributary"
+                             *     }
+                             */
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description active: delivering. failing: every attempt has failed for longer than the failing threshold (still delivering). disabled: failing for longer than the disable threshold, or disabled by you; events are held until it is enabled */
+                            status: "active" | "failing" | "disabled";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a destination and its delivery log (409 for the webhook: disable it instead)
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X DELETE 'http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e", {
+         *       method: 'DELETE',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     ```
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The destination id (a UUID)
+                     * @example 0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e
+                     */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No body */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/conflict",
+                         *       "title": "conflict",
+                         *       "status": 409,
+                         *       "detail": "the request conflicts with the current state",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change its name or settings, or enable/disable it
+         * @description Settings are merged over the stored ones. enabled: true clears the failure streak and sends the held events.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X PATCH 'http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY" \
+         *       -H 'content-type: application/json' \
+         *       -d '{"enabled":true}'
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e", {
+         *       method: 'PATCH',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? ''), 'content-type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "enabled": true
+         *       }),
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The destination id (a UUID)
+                     * @example 0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e
+                     */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "enabled": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description true (re-)enables it, clears its failure streak and sends its held events; false holds its events */
+                        enabled?: boolean;
+                        name?: string;
+                        /** @description Merged over the stored settings (secrets need not be sent again), then checked as on creation */
+                        settings?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "id": "0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "kind": "postgresql",
+                         *       "name": "string",
+                         *       "settings": {
+                         *         "url": "postgres://tributary:***@db.example.com:5432/analytics",
+                         *         "schema": "tributary"
+                         *       },
+                         *       "status": "active",
+                         *       "enabled": true,
+                         *       "recent_failures": 1,
+                         *       "consecutive_failures": 1,
+                         *       "failing_since": "2025-01-01T12:00:00.000000+00:00",
+                         *       "disabled_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "last_success_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "last_failure_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "held_events": 1,
+                         *       "created_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "replayed": 1
+                         *     }
+                         */
+                        "application/json": {
+                            consecutive_failures: number;
+                            /** @example 2025-01-01T12:00:00.000000+00:00 */
+                            created_at: string;
+                            /** @description When it was disabled */
+                            disabled_at: string | null;
+                            enabled: boolean;
+                            /** @description First failure of the current unbroken run of failures */
+                            failing_since: string | null;
+                            /** @description Events held back (disabled or suspended); sent when enabled */
+                            held_events: number;
+                            /**
+                             * @description The destination id (a UUID)
+                             * @example 0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e
+                             */
+                            id: string;
+                            /** @example postgresql */
+                            kind: string;
+                            /** @description Last failed attempt */
+                            last_failure_at: string | null;
+                            /** @description Last successful delivery */
+                            last_success_at: string | null;
+                            name: string | null;
+                            /** @description Failed attempts in the last 24 hours */
+                            recent_failures: number;
+                            /** @description Held events queued for delivery by this change */
+                            replayed: number;
+                            /**
+                             * @description The settings without secrets (passwords in URLs show as ***, secret keys are left out)
+                             * @example {
+                             *       "url": "postgres://tributary:***@db.example.com:5432/analytics",
+                             *       "schema": "tributary"
+                             *     }
+                             */
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description active: delivering. failing: every attempt has failed for longer than the failing threshold (still delivering). disabled: failing for longer than the disable threshold, or disabled by you; events are held until it is enabled */
+                            status: "active" | "failing" | "disabled";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v2/destinations/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The destination's delivery log: events newest first, each with every attempt
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page */
+                    cursor?: string;
+                    limit?: number;
+                    /** @description ISO 8601 date-time; events created at or after it */
+                    since?: string;
+                    /** @description One of pending, delivered, rejected, failed, held, dropped */
+                    status?: string;
+                    /** @description Event type, e.g. sleep or healthcheck */
+                    type?: string;
+                    user_id?: string;
+                };
+                header?: never;
+                path: {
+                    /**
+                     * @description The destination id (a UUID)
+                     * @example 0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e
+                     */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "deliveries": [
+                         *         {
+                         *           "event_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *           "type": "string",
+                         *           "user_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *           "reference": "string",
+                         *           "status": "string",
+                         *           "attempt_count": 1,
+                         *           "created_at": "2025-01-01T12:00:00.000000+00:00",
+                         *           "updated_at": "2025-01-01T12:00:00.000000+00:00",
+                         *           "delivered_at": "2025-01-01T12:00:00.000000+00:00",
+                         *           "next_attempt_at": "2025-01-01T12:00:00.000000+00:00",
+                         *           "last_status_code": 1,
+                         *           "last_error": "string",
+                         *           "attempts": [
+                         *             {
+                         *               "attempt": 1,
+                         *               "url": "https://example.com/webhook",
+                         *               "attempted_at": "2025-01-01T12:00:00.000000+00:00",
+                         *               "duration_ms": 1,
+                         *               "status_code": 1,
+                         *               "error": "string",
+                         *               "outcome": "delivered",
+                         *               "next_attempt_at": "2025-01-01T12:00:00.000000+00:00"
+                         *             }
+                         *           ]
+                         *         }
+                         *       ],
+                         *       "next_cursor": "string"
+                         *     }
+                         */
+                        "application/json": {
+                            deliveries: {
+                                attempt_count: number;
+                                attempts: {
+                                    /** @description Counts every attempt of the event, replays included */
+                                    attempt: number;
+                                    attempted_at: string;
+                                    duration_ms: number;
+                                    /** @description e.g. HTTP 503, ETIMEDOUT, ECONNREFUSED */
+                                    error: string | null;
+                                    /** @description When the next attempt is due, for outcome retry */
+                                    next_attempt_at: string | null;
+                                    outcome: "delivered" | "retry" | "rejected" | "failed";
+                                    /** @description null when no HTTP answer came back */
+                                    status_code: number | null;
+                                    url: string;
+                                }[];
+                                created_at: string;
+                                /** @description When a 2xx came back */
+                                delivered_at: string | null;
+                                event_id: string;
+                                last_error: string | null;
+                                last_status_code: number | null;
+                                /** @description Next attempt, while pending */
+                                next_attempt_at: string | null;
+                                reference: string | null;
+                                /** @description pending (queued or waiting to retry), delivered, rejected (4xx, redirect or forbidden destination; not retried), failed (every scheduled attempt failed), held (no destination, or disabled), dropped (user inactive, deauthenticated or deleted) */
+                                status: string;
+                                type: string;
+                                updated_at: string;
+                                user_id: string | null;
+                            }[];
+                            /** @description Pass as cursor for the next (older) page */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/destinations/{id}/deliveries/{event_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event of this destination again (same event id), with a fresh round of retries
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay", {
+         *       method: 'POST',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    event_id: string;
+                    /**
+                     * @description The destination id (a UUID)
+                     * @example 0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e
+                     */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "queued",
+                         *       "event_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description The event's id in this destination's log */
+                            event_id: string;
+                            /** @enum {string} */
+                            status: "queued";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/destinations/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a healthcheck event to this destination only
+         * @description Delivered, logged and retried like any event. 409 when the destination is disabled.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test", {
+         *       method: 'POST',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The destination id (a UUID)
+                     * @example 0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e
+                     */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "queued",
+                         *       "event_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description The event's id in this destination's log */
+                            event_id: string;
+                            /** @enum {string} */
+                            status: "queued";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/conflict",
+                         *       "title": "conflict",
+                         *       "status": 409,
+                         *       "detail": "the request conflicts with the current state",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/hormone": {
         parameters: {
             query?: never;
