@@ -154,7 +154,6 @@ export async function startHuaweiFake(options: { subscriberSecret?: string } = {
   const localDate = (ms: number) => dayNumberToIsoDate(Math.floor((ms + USER_OFFSET_MS) / MS_PER_DAY));
   const localMs = (date: string, hour: number) =>
     Date.parse(`${date}T00:00:00Z`) - USER_OFFSET_MS + hour * 3_600_000;
-  const today = () => localDate(fake.clock.now());
 
   function activitiesOn(account: string, date: string) {
     const random = seeded(`huawei-activity|${account}|${date}`);
@@ -515,6 +514,5 @@ export async function startHuaweiFake(options: { subscriberSecret?: string } = {
     },
     expireAccessTokens: () => store.expireAccessTokens(),
   });
-  void today;
   return fake;
 }

@@ -11,7 +11,7 @@ import { Activity, Body, Daily, Sleep } from '../../src/model/index.ts';
 import { undeclaredKeys } from '../../src/model/schema-walk.ts';
 import type { NormalizeContext } from '../../src/provider-kit/normalize/normalize.ts';
 import { huaweiNotifications } from '../../src/providers/huawei/connector.ts';
-import { huaweiNormalizers } from '../../src/providers/huawei/normalize/index.ts';
+import { type HuaweiSamplePoint, huaweiNormalizers } from '../../src/providers/huawei/normalize/index.ts';
 import { nanosToMs, zoneOf, zoneOffsetMinutes } from '../../src/providers/huawei/normalize/values.ts';
 
 const context: NormalizeContext = { userOffsetMinutes: null };
@@ -115,7 +115,7 @@ describe('Huawei day statistics', () => {
     dataTypeName,
     value: [{ fieldName, floatValue: value }],
   });
-  const group = (points: unknown[]) => ({
+  const group = (points: HuaweiSamplePoint[]) => ({
     startTime: Date.parse('2026-11-10T00:00:00Z'),
     endTime: Date.parse('2026-11-11T00:00:00Z'),
     sampleSet: [{ samplePoints: points }],
