@@ -58,6 +58,18 @@ function valueAt(document: unknown, path: string): unknown {
   return current;
 }
 
+/** The payload of a JWT (the middle part, base64url JSON); null when it is not one. */
+function idTokenClaims(value: unknown): unknown {
+  if (typeof value !== 'string') return null;
+  const payload = value.split('.')[1];
+  if (!payload) return null;
+  try {
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 function idFrom(value: unknown): string | null {
   if (typeof value === 'string' && value !== '') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -167,6 +179,15 @@ export async function exchangeAuthorizationCode(
   const source = oauth.accountId;
   if (!source) return { tokens, accountId: null };
   if (source.from === 'token') return { tokens, accountId: idFrom(valueAt(tokens.raw, source.path)) };
+  if (source.from === 'idToken') {
+    const accountId = idFrom(valueAt(idTokenClaims(tokens.raw.id_token), source.claim));
+    if (!accountId)
+      throw new OAuthFlowError(
+        'account_lookup_failed',
+        `no ${source.claim} claim in the provider's id_token`,
+      );
+    return { tokens, accountId };
+  }
   const profile = await callProvider(
     runtime,
     source.url,

@@ -46,8 +46,16 @@ export type OAuthDeclaration = {
   tokenResponsePath?: JsonPath;
   /** Authorize parameter that carries the end user's language, if the provider takes one. */
   languageParam?: string;
-  /** How the provider's stable account id is found after the code exchange. */
-  accountId?: { from: 'token'; path: JsonPath } | { from: 'userinfo'; url: string; path: JsonPath };
+  /**
+   * How the provider's stable account id is found after the code exchange: a field of the token
+   * answer, a field of a profile read with the new token, or a claim of the OpenID Connect ID
+   * token in the answer (`id_token`; read, not verified: it came straight from the token endpoint
+   * over TLS, OIDC Core 3.1.3.7).
+   */
+  accountId?:
+    | { from: 'token'; path: JsonPath }
+    | { from: 'userinfo'; url: string; path: JsonPath }
+    | { from: 'idToken'; claim: string };
   revoke?: RevocationDeclaration;
 };
 

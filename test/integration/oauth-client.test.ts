@@ -331,6 +331,32 @@ describe('OAuth client', () => {
       );
     });
 
+    test('the account id from a claim of the id_token in the answer (read, not fetched)', async () => {
+      const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const idToken = `${part({ alg: 'RS256' })}.${part({ sub: 'union-1', openid: 'open-9' })}.signature`;
+      answer('/token', 200, { access_token: 'at', id_token: idToken });
+      const result = await exchangeAuthorizationCode(
+        provider({ accountId: { from: 'idToken', claim: 'openid' } }),
+        runtime(),
+        input,
+      );
+      assert.equal(result.accountId, 'open-9');
+      assert.equal(seen.length, 1, 'no call beyond the token exchange');
+
+      for (const broken of [{ access_token: 'at' }, { access_token: 'at', id_token: 'not-a-jwt' }]) {
+        answer('/token', 200, broken);
+        await rejectsWith(
+          exchangeAuthorizationCode(
+            provider({ accountId: { from: 'idToken', claim: 'openid' } }),
+            runtime(),
+            input,
+          ),
+          'account_lookup_failed',
+          "no openid claim in the provider's id_token",
+        );
+      }
+    });
+
     test('every failure is a token_exchange_failed with a short reason', async () => {
       answer('/token', 400, { error: 'invalid_grant' });
       await rejectsWith(
