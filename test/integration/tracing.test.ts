@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { createLogger } from '../../src/core/log.ts';
 import { readSettings } from '../../src/core/settings.ts';
+import { inSpan } from '../../src/core/tracing.ts';
 import { tracingSettings } from '../../src/core/tracing-settings.ts';
 import { startTracing, type Tracing } from '../../src/runtime/tracing.ts';
 import { providerEnv } from '../fakes/fake-server.ts';
@@ -265,6 +266,28 @@ describe('tracing: one trace from a provider notification to the webhook deliver
       assert.ok(received.length > 0, `the fake received ${call.name}'s traceparent`);
       assert.equal(attribute(call, 'http.response.status_code'), 200);
     }
+  });
+
+  test('a log line written inside a span names its trace', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = createLogger(
+      'info',
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
+    log.info('outside');
+    const ids = await inSpan('a job of the test', {}, async (span) => {
+      log.info('inside');
+      return span?.spanContext();
+    });
+    assert.ok(ids);
+    assert.equal(lines[0]?.trace_id, undefined);
+    assert.equal(lines[1]?.trace_id, ids.traceId);
+    assert.equal(lines[1]?.span_id, ids.spanId);
   });
 
   test('a problem names its request: the request id of the x-request-id header, a span of its own', async () => {
