@@ -9,6 +9,7 @@ import {
   withActiveSpan,
 } from '../core/tracing.ts';
 import type { App } from './app-type.ts';
+import { QUIET_PATHS } from './request-log.ts';
 
 /**
  * One server span per request (when tracing is on; registered only then): started as the request
@@ -22,12 +23,15 @@ export function registerTracing(app: App): void {
   const spans = new WeakMap<FastifyRequest, Span>();
 
   app.addHook('onRequest', async (request) => {
+    // Probes and scrapes (every few seconds, from machines) would bury the traces that matter.
+    const path = request.url.split('?')[0] ?? request.url;
+    if (QUIET_PATHS.has(path)) return;
     const span = startSpan(request.method, {
       kind: SpanKind.SERVER,
       parent: contextFromTraceparent(request.headers.traceparent),
       attributes: {
         'http.request.method': request.method,
-        'url.path': request.url.split('?')[0] ?? request.url,
+        'url.path': path,
         'tributary.request_id': request.id,
       },
     });

@@ -291,6 +291,12 @@ describe('tracing: one trace from a provider notification to the webhook deliver
   });
 
   test('a problem names its request: the request id of the x-request-id header, a span of its own', async () => {
+    // Probes make no spans: a request to /health with a traceparent of its own, first.
+    const probeTrace = '1af7651916cd43dd8448eb211c80319c';
+    const probe = await fetch(`${publicUrl}/health`, {
+      headers: { traceparent: `00-${probeTrace}-b7ad6b7169203331-01` },
+    });
+    assert.equal(probe.status, 200);
     const response = await fetch(`${publicUrl}/v2/no-such-route`, {
       headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
     });
@@ -316,5 +322,11 @@ describe('tracing: one trace from a provider notification to the webhook deliver
     assert.equal(span.traceId, '0af7651916cd43dd8448eb211c80319c');
     assert.equal(span.parentSpanId, 'b7ad6b7169203331');
     assert.equal(attribute(span, 'http.response.status_code'), 404);
+
+    // The probe, answered before the 404 was asked, made no span.
+    assert.deepEqual(
+      otlp.spans.filter((candidate) => candidate.traceId === probeTrace),
+      [],
+    );
   });
 });
