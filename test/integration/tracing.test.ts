@@ -203,6 +203,21 @@ describe('tracing: one trace from a provider notification to the webhook deliver
       { done: Boolean, timeoutMs: 30_000, show: () => JSON.stringify(inTrace().map((span) => span.name)) },
     );
     assert.deepEqual(otlp.refused, [], 'every export was OTLP/HTTP JSON to /v1/traces');
+
+    // Connecting traced too: the OAuth code exchange is a client span of the callback request.
+    const exchange = fake.requests.find(
+      (request) => request.path === '/oauth/token' && request.body.includes('grant_type=authorization_code'),
+    );
+    const exchangeParent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(
+      String(exchange?.headers.traceparent ?? ''),
+    );
+    assert.ok(exchangeParent, 'the token exchange carried a traceparent');
+    const exchangeSpan = otlp.spans.find((span) => span.spanId === exchangeParent[2]);
+    assert.equal(exchangeSpan?.name, 'POST OAuth');
+    assert.equal(exchangeSpan.kind, CLIENT);
+    const callback = otlp.spans.find((span) => span.spanId === exchangeSpan.parentSpanId);
+    assert.equal(callback?.kind, SERVER);
+    assert.match(String(attribute(callback, 'http.route')), /callback/);
     assert.equal(otlp.resources[0]?.['service.name'], 'tributary');
 
     // Walk up from the delivery: each span's parent is in the same trace, up to the root.
