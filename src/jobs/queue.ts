@@ -185,9 +185,16 @@ const executorFor = (trx: Db) => ({
 // a crashed worker's deliveries wait over a minute, and the check itself is a cheap query.
 const SUPERVISE_INTERVAL_SECONDS = 15;
 
+// pg-boss's own OpenTelemetry spans are off: our job spans (inJobSpan) continue the trace that
+// queued each job, through the payload and the webhook outbox relay alike; pg-boss's, with its
+// context propagation off by default, would start a separate trace for every job processed and
+// add a span for every send and every completion (https://pgboss.io/opentelemetry).
+const PG_BOSS_TELEMETRY = { enabled: false } as const;
+
 function createBoss(store: Store): PgBoss {
   if (store.pglite) {
     return new PgBoss({
+      openTelemetry: PG_BOSS_TELEMETRY,
       db: fromPglite(store.pglite),
       backend: 'pglite',
       schema: 'pgboss',
@@ -198,6 +205,7 @@ function createBoss(store: Store): PgBoss {
   if (!store.postgres) throw new Error('store has neither PGlite nor PostgreSQL');
   const { connectionString, schema } = store.postgres;
   return new PgBoss({
+    openTelemetry: PG_BOSS_TELEMETRY,
     connectionString,
     schema: schema === 'public' ? 'pgboss' : `${schema}_jobs`,
     max: 6,

@@ -3,7 +3,7 @@
 // endpoint never loads them (test/unit/tracing-off.test.ts checks that no module of theirs is
 // resolved). Spans are batched and POSTed as OTLP/HTTP JSON; an export that fails is logged (at
 // most once a minute) and the spans of that batch are dropped, never the request.
-import { context, diag, type DiagLogger, DiagLogLevel, trace } from '@opentelemetry/api';
+import type { DiagLogger } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { setTracingEnabled } from '../core/tracing.ts';
 import type { TracingSettings } from '../core/tracing-settings.ts';
@@ -34,13 +34,15 @@ function diagnostics(log: Logger): DiagLogger {
 /** Registers the SDK globally, or returns null (and loads nothing) when no endpoint is set. */
 export async function startTracing(settings: TracingSettings, log: Logger): Promise<Tracing | null> {
   if (settings.tracesUrl === undefined) return null;
-  const [hooks, sdk, otlp, resources, semconv] = await Promise.all([
+  const [api, hooks, sdk, otlp, resources, semconv] = await Promise.all([
+    import('@opentelemetry/api'),
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/sdk-trace'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/semantic-conventions'),
   ]);
+  const { context, diag, DiagLogLevel, trace } = api;
   diag.setLogger(diagnostics(log), DiagLogLevel.WARN);
   const contextManager = new hooks.AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
@@ -54,12 +56,12 @@ export async function startTracing(settings: TracingSettings, log: Logger): Prom
     spanProcessors: [new sdk.BatchSpanProcessor({ exporter })],
   });
   trace.setGlobalTracerProvider(provider);
-  setTracingEnabled(true);
+  setTracingEnabled(api);
   log.info({ endpoint: settings.tracesUrl, sampleRatio: settings.sampleRatio }, 'tracing: exporting spans');
   return {
     flush: () => provider.forceFlush(),
     async shutdown() {
-      setTracingEnabled(false);
+      setTracingEnabled(undefined);
       await provider.shutdown();
       trace.disable();
       context.disable();

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 
 /**
  * Tracing off costs a process nothing it would notice: without an endpoint, no module of the
- * OpenTelemetry SDK, its context manager or its exporter is even resolved (only the API facade,
- * whose calls here are behind a flag). A child process loads the serving runtime with Node's
+ * OpenTelemetry SDK, its context manager or its exporter is even resolved (only the API, which
+ * pg-boss and prom-client import anyway); our seams are flag checks. A child process loads the serving runtime with Node's
  * module hooks recording every module resolved, then starts tracing from its settings: once with
  * none set, once with an endpoint (which must load them, or the check would prove nothing).
  */
@@ -54,11 +54,13 @@ function loadWith(env: Record<string, string>): Promise<{ started: boolean; pack
 test('without an endpoint, no OpenTelemetry SDK module is loaded; with one, it is', async () => {
   const off = await loadWith({});
   assert.equal(off.started, false);
-  assert.deepEqual(off.packages, ['@opentelemetry/api'], 'only the API facade');
+  // The API alone: pg-boss and prom-client import it whatever the setting (a no-op without an SDK).
+  assert.deepEqual(off.packages, ['@opentelemetry/api'], 'nothing but the API the dependencies load');
 
   const on = await loadWith({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
   assert.equal(on.started, true);
   for (const sdk of [
+    '@opentelemetry/api',
     '@opentelemetry/sdk-trace',
     '@opentelemetry/context-async-hooks',
     '@opentelemetry/exporter-trace-otlp-http',

@@ -43,7 +43,7 @@ type OtlpSpan = {
 type OtlpExport = {
   resourceSpans: {
     resource?: { attributes?: { key: string; value: Record<string, unknown> }[] };
-    scopeSpans: { spans: OtlpSpan[] }[];
+    scopeSpans: { scope?: { name?: string }; spans: OtlpSpan[] }[];
   }[];
 };
 
@@ -62,6 +62,7 @@ async function startOtlpReceiver() {
   const spans: OtlpSpan[] = [];
   const resources: Record<string, unknown>[] = [];
   const refused: string[] = [];
+  const scopes = new Set<string>();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -83,7 +84,10 @@ async function startOtlpReceiver() {
             (resourceSpans.resource?.attributes ?? []).map((entry) => [entry.key, entry.value.stringValue]),
           ),
         );
-        for (const scope of resourceSpans.scopeSpans) spans.push(...scope.spans);
+        for (const scope of resourceSpans.scopeSpans) {
+          scopes.add(scope.scope?.name ?? '');
+          spans.push(...scope.spans);
+        }
       }
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
@@ -95,6 +99,7 @@ async function startOtlpReceiver() {
     spans,
     resources,
     refused,
+    scopes,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -219,6 +224,8 @@ describe('tracing: one trace from a provider notification to the webhook deliver
     assert.equal(callback?.kind, SERVER);
     assert.match(String(attribute(callback, 'http.route')), /callback/);
     assert.equal(otlp.resources[0]?.['service.name'], 'tributary');
+    // Only our spans: pg-boss's own instrumentation (a trace per job) stays off.
+    assert.deepEqual([...otlp.scopes], ['tributary']);
 
     // Walk up from the delivery: each span's parent is in the same trace, up to the root.
     const chain: OtlpSpan[] = [];

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import * as otel from '@opentelemetry/api';
 import { after, describe, test } from 'node:test';
 import { ConfigError, readSettings } from '../../src/core/settings.ts';
 import {
@@ -14,10 +15,10 @@ import { tracingSettings } from '../../src/core/tracing-settings.ts';
 const EXAMPLE = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 describe('trace context', () => {
-  after(() => setTracingEnabled(false));
+  after(() => setTracingEnabled(undefined));
 
   test('off (the default): nothing is read or written', () => {
-    setTracingEnabled(false);
+    setTracingEnabled(undefined);
     assert.equal(contextFromTraceparent(EXAMPLE), undefined);
     assert.equal(currentTraceparent(), undefined);
     const headers = { accept: 'application/json' };
@@ -26,7 +27,7 @@ describe('trace context', () => {
   });
 
   test('on: a traceparent read is the one written back', () => {
-    setTracingEnabled(true);
+    setTracingEnabled(otel);
     const parent = contextFromTraceparent(EXAMPLE);
     assert.ok(parent);
     assert.equal(currentTraceparent(parent), EXAMPLE);
@@ -48,7 +49,7 @@ describe('trace context', () => {
   });
 
   test('on: what the recommendation calls invalid is ignored (the request starts a trace of its own)', () => {
-    setTracingEnabled(true);
+    setTracingEnabled(otel);
     for (const invalid of [
       `ff${EXAMPLE.slice(2)}`, // version ff is invalid
       '00-00000000000000000000000000000000-00f067aa0ba902b7-01', // all-zero trace id
