@@ -4,11 +4,12 @@
 // starts the SDK (runtime/tracing.ts, loaded only when an endpoint is set) and hands over the API,
 // every function here is a flag check that returns at once, and this module loads nothing of
 // OpenTelemetry (the API itself is imported by pg-boss and prom-client whatever the setting).
+import type * as OpenTelemetryApi from '@opentelemetry/api';
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { version } from './version.ts';
 
 export type { Span } from '@opentelemetry/api';
-type Api = typeof import('@opentelemetry/api');
+type Api = typeof OpenTelemetryApi;
 
 /** OpenTelemetry's span kinds (the API's `SpanKind` values), without loading the API to name them. */
 export const SpanKind = { INTERNAL: 0, SERVER: 1, CLIENT: 2, PRODUCER: 3, CONSUMER: 4 } as const;
