@@ -199,13 +199,25 @@ describe('tracing: one trace from a provider notification to the webhook deliver
     // Every span of that trace, once the SDK has exported them.
     const inTrace = () => otlp.spans.filter((span) => span.traceId === traceId);
     const byId = (id: string | undefined) => inTrace().find((span) => span.spanId === id);
+    /** From the delivery span up through the parents exported so far. */
+    const chainUp = () => {
+      const found: OtlpSpan[] = [];
+      for (let span = byId(deliverySpanId); span; span = byId(span.parentSpanId)) found.unshift(span);
+      return found;
+    };
+    // A parent ends after its children (the delivery job records the attempt after the POST):
+    // wait until the chain reaches a span without a parent.
     await until(
-      'the delivery span to be exported',
+      'the delivery span and its ancestors up to the root to be exported',
       async () => {
         await tracing!.flush();
-        return byId(deliverySpanId);
+        return chainUp();
       },
-      { done: Boolean, timeoutMs: 30_000, show: () => JSON.stringify(inTrace().map((span) => span.name)) },
+      {
+        done: (found) => found.length > 0 && !found[0]!.parentSpanId,
+        timeoutMs: 30_000,
+        show: () => JSON.stringify(inTrace().map((span) => span.name)),
+      },
     );
     assert.deepEqual(otlp.refused, [], 'every export was OTLP/HTTP JSON to /v1/traces');
 
@@ -228,8 +240,7 @@ describe('tracing: one trace from a provider notification to the webhook deliver
     assert.deepEqual([...otlp.scopes], ['tributary']);
 
     // Walk up from the delivery: each span's parent is in the same trace, up to the root.
-    const chain: OtlpSpan[] = [];
-    for (let span = byId(deliverySpanId); span; span = byId(span.parentSpanId)) chain.unshift(span);
+    const chain = chainUp();
     const names = chain.map((span) => span.name);
     t.diagnostic(`the chain: ${names.join(' > ')}`);
     const root = chain[0]!;
