@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { prettyDestination } from './log-pretty.ts';
+import { traceLogFields } from './tracing.ts';
 
 /** `auto`: readable lines when stdout is a terminal (a person is watching), JSON otherwise. */
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -28,6 +29,8 @@ export function createLogger(
       ],
       censor: '[redacted]',
     },
+    // With tracing on, a line written inside a span names its trace (trace_id, span_id).
+    mixin: traceLogFields,
     serializers: {
       req: (request: { method?: string; url?: string; id?: string }) => ({
         method: request.method,

@@ -15,6 +15,7 @@ import { frameworkErrorOptions, registerProblemHandling } from './problems.ts';
 import { routeRegistrars } from './routes/index.ts';
 import { registerOpsRoutes } from './routes/ops.ts';
 import { ALREADY_SERVING, registerStartupGate, type StartupProgress } from './startup-gate.ts';
+import { registerTracing } from './tracing.ts';
 
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -48,6 +49,7 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerTracing(app);
   registerStartupGate(app, startup);
 
   registerRequestLog(app);

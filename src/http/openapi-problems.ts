@@ -14,7 +14,11 @@ export const ProblemSchema = Type.Object(
     status: Type.Integer({ description: 'The HTTP status code' }),
     detail: Type.String({ description: 'What went wrong with this request, e.g. which parameter and why' }),
     instance: Type.Optional(Type.String({ description: 'The path of the request' })),
-    request_id: Type.Optional(Type.String({ description: 'On 5xx: quote it when reporting the failure' })),
+    request_id: Type.Optional(
+      Type.String({
+        description: 'The request id (also the x-request-id header): quote it when reporting a failure',
+      }),
+    ),
   },
   {
     $id: 'Problem',

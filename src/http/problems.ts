@@ -78,7 +78,8 @@ export function sendProblem(
   problem: Problem,
 ) {
   const body: Record<string, unknown> = problemBody(publicUrl, problem, request.url.split('?')[0]);
-  if (problem.status >= 500) body.request_id = request.id;
+  // Every problem names its request (the x-request-id header, the log line, the trace's span).
+  body.request_id = request.id;
   return reply.code(problem.status).type('application/problem+json').send(body);
 }
 

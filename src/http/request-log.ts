@@ -1,7 +1,7 @@
 import type { App } from './app-type.ts';
 
 /** Probes and scrapes arrive every few seconds from machines; one line each would bury the rest. */
-const QUIET_PATHS = new Set(['/health', '/ready', '/metrics']);
+export const QUIET_PATHS: ReadonlySet<string> = new Set(['/health', '/ready', '/metrics']);
 
 /**
  * One line per request at info, once it is answered: `GET /v2/activity 200 12ms`, with the

@@ -9,6 +9,13 @@ import {
 } from 'pg-boss';
 import type { Logger } from 'pino';
 import { isDatabaseConnectionError, isDiskFullError } from '../core/errors.ts';
+import {
+  contextFromTraceparent,
+  currentTraceparent,
+  inSpan,
+  SpanKind,
+  tracingEnabled,
+} from '../core/tracing.ts';
 import { CONNECTION_LOST, DISK_FULL, faultReporter } from '../store/fault-reporter.ts';
 import type { Db, Store } from '../store/db.ts';
 import type { QueueName, QueuePayloads } from './queues.ts';
@@ -63,7 +70,69 @@ export type SendOptions = {
   priority?: number;
   /** The job's group (e.g. its developer): a queue's `groupConcurrency` bounds each group's active jobs. */
   group?: { id: string };
+  /**
+   * The trace the job continues (a W3C traceparent), when it is not the active span's: work
+   * queued on behalf of another caller (the webhook outbox relay). Only read while tracing is on.
+   */
+  traceparent?: string;
 };
+
+/**
+ * Where a job's payload carries the trace that queued it (only while tracing is on): its handler's
+ * span is then a child of the request or job that sent it. Taken off before the handler sees the job.
+ */
+export const TRACE_KEY = '_traceparent';
+
+const isPayloadObject = (data: unknown): data is Record<string, unknown> =>
+  typeof data === 'object' && data !== null && !Array.isArray(data);
+
+/** The payload with the trace it continues (the given one, else the active span's), if tracing is on. */
+function traced<T>(data: T, traceparent: string | undefined): T {
+  if (!tracingEnabled() || !isPayloadObject(data)) return data;
+  const parent = traceparent ?? currentTraceparent();
+  return parent === undefined ? data : ({ ...data, [TRACE_KEY]: parent } as T);
+}
+
+/** The job as its handler expects it (without the trace key) and the trace it continues. */
+function untraced<J extends { data: unknown }>(job: J): { job: J; traceparent: unknown } {
+  if (!isPayloadObject(job.data) || !(TRACE_KEY in job.data)) return { job, traceparent: undefined };
+  const { [TRACE_KEY]: traceparent, ...data } = job.data;
+  return { job: { ...job, data }, traceparent };
+}
+
+/**
+ * Runs a batch's handler in a consumer span whose parent is the trace of the batch's first traced
+ * job; other jobs' traces are linked. With tracing off, only strips trace keys a traced process put there.
+ */
+async function inJobSpan<J extends { data: unknown; id: string }>(
+  queue: string,
+  jobs: J[],
+  handler: (jobs: J[]) => Promise<void>,
+): Promise<void> {
+  const unwrapped = jobs.map(untraced);
+  const plain = unwrapped.map((entry) => entry.job);
+  if (!tracingEnabled()) return handler(plain);
+  const parents = unwrapped.flatMap((entry) => {
+    const parent = contextFromTraceparent(entry.traceparent);
+    return parent ? [parent] : [];
+  });
+  return inSpan(
+    `process ${queue}`,
+    {
+      kind: SpanKind.CONSUMER,
+      ...(parents[0] ? { parent: parents[0] } : {}),
+      links: parents.slice(1),
+      attributes: {
+        'messaging.system': 'pg-boss',
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': queue,
+        'messaging.batch.message_count': jobs.length,
+        ...(jobs.length === 1 ? { 'messaging.message.id': jobs[0]!.id } : {}),
+      },
+    },
+    () => handler(plain),
+  );
+}
 
 export type JobQueue = {
   define<Q extends QueueName>(definition: QueueDefinition<Q>): void;
@@ -116,9 +185,16 @@ const executorFor = (trx: Db) => ({
 // a crashed worker's deliveries wait over a minute, and the check itself is a cheap query.
 const SUPERVISE_INTERVAL_SECONDS = 15;
 
+// pg-boss's own OpenTelemetry spans are off: our job spans (inJobSpan) continue the trace that
+// queued each job, through the payload and the webhook outbox relay alike; pg-boss's, with its
+// context propagation off by default, would start a separate trace for every job processed and
+// add a span for every send and every completion (https://pgboss.io/opentelemetry).
+const PG_BOSS_TELEMETRY = { enabled: false } as const;
+
 function createBoss(store: Store): PgBoss {
   if (store.pglite) {
     return new PgBoss({
+      openTelemetry: PG_BOSS_TELEMETRY,
       db: fromPglite(store.pglite),
       backend: 'pglite',
       schema: 'pgboss',
@@ -129,6 +205,7 @@ function createBoss(store: Store): PgBoss {
   if (!store.postgres) throw new Error('store has neither PGlite nor PostgreSQL');
   const { connectionString, schema } = store.postgres;
   return new PgBoss({
+    openTelemetry: PG_BOSS_TELEMETRY,
     connectionString,
     schema: schema === 'public' ? 'pgboss' : `${schema}_jobs`,
     max: 6,
@@ -160,7 +237,8 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
       givenUpQueue(name),
       { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, batchSize: 1, includeMetadata: true },
       async (jobs: JobWithMetadata<QueuePayloads[QueueName]>[]) => {
-        for (const job of jobs) {
+        for (const entry of jobs) {
+          const { job } = untraced(entry);
           const attempts = (job.sourceRetryCount ?? 0) + 1;
           log.warn({ queue: name, jobId: job.sourceId, attempts, output: job.sourceOutput }, 'job given up');
           await givenUp({ data: job.data, reason: lastError(job.sourceOutput), attempts });
@@ -179,7 +257,7 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
         // NOTIFY wakes workers for new jobs at once; the poll still catches retries and
         // delayed jobs coming due, which never notify, so it must stay short.
         { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, ...definition.work },
-        async (jobs) => definition.handler(jobs),
+        async (jobs) => inJobSpan(definition.name, jobs, definition.handler),
       );
       workerIds.set(definition.name, [...(workerIds.get(definition.name) ?? []), id]);
       if (definition.givenUp) await workGivenUp(definition.name, definition.givenUp);
@@ -226,15 +304,21 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
     },
 
     async send(queue, data, options = {}) {
-      const { trx, ...jobOptions } = options;
-      return boss.send(queue, data, { ...jobOptions, ...(trx ? { db: executorFor(trx) } : {}) });
+      const { trx, traceparent, ...jobOptions } = options;
+      return boss.send(queue, traced(data, traceparent), {
+        ...jobOptions,
+        ...(trx ? { db: executorFor(trx) } : {}),
+      });
     },
 
     async sendMany(queue, items, trx) {
       if (items.length === 0) return;
       await boss.insert(
         queue,
-        items.map((item) => ({ data: item.data, ...item.options })),
+        items.map((item) => {
+          const { traceparent, ...options } = item.options ?? {};
+          return { data: traced(item.data, traceparent), ...options };
+        }),
         trx ? { db: executorFor(trx) } : undefined,
       );
     },

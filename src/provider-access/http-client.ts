@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../core/config.ts';
 import type { Clock } from '../core/clock.ts';
+import { inSpan, type Span, SpanKind, withTraceHeaders } from '../core/tracing.ts';
 import { ProviderDataError } from '../provider-kit/data-source.ts';
 import type { ResolvedProvider } from './catalog.ts';
 import type { ProviderApi, ProviderHttp, ProviderRequest } from '../provider-kit/api.ts';
@@ -77,7 +78,7 @@ function requestInit(
   fixed: Readonly<Record<string, string>> | undefined,
   accept: string,
 ): RequestInit {
-  const headers: Record<string, string> = { accept, ...fixed, ...request.headers };
+  const headers: Record<string, string> = withTraceHeaders({ accept, ...fixed, ...request.headers });
   if (token) headers.authorization = `Bearer ${token}`;
   let body: string | undefined;
   if (request.form) {
@@ -104,14 +105,40 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
   const parse = (text: string): unknown => (text.trim() === '' ? null : (api?.parseJson ?? JSON.parse)(text));
   const where = (url: URL) => `${provider.id} ${url.pathname}`;
 
-  /** One request with every policy applied; the successful answer's body, or null when absent. */
-  async function send(request: ProviderRequest, binary: boolean): Promise<{ body: unknown } | null> {
+  /**
+   * One request with every policy applied, as one client span (when tracing is on) over its
+   * attempts; each attempt carries the span's `traceparent`.
+   */
+  function send(request: ProviderRequest, binary: boolean): Promise<{ body: unknown } | null> {
+    const method = request.method ?? 'GET';
+    const url = buildUrl(provider, request);
+    return inSpan(
+      `${method} ${provider.id}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'http.request.method': method,
+          'server.address': url.hostname,
+          'url.path': url.pathname,
+          'tributary.provider': provider.id,
+        },
+      },
+      (span) => attempts(request, binary, url, span),
+    );
+  }
+
+  /** The successful answer's body, or null when absent. */
+  async function attempts(
+    request: ProviderRequest,
+    binary: boolean,
+    url: URL,
+    span: Span | undefined,
+  ): Promise<{ body: unknown } | null> {
     const asUser = (request.auth ?? 'user') === 'user';
     if (asUser && !deps.session)
       throw new ProviderDataError('unauthorized', 'no user session for a user request');
     const session = asUser ? deps.session : null;
     let token = session ? await session.current() : null;
-    const url = buildUrl(provider, request);
     let retried = 0;
     let refreshed = false;
     let budgetWaits = 0;
@@ -144,6 +171,7 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
             binary ? 'application/octet-stream, */*' : 'application/json',
           ),
         );
+        span?.setAttribute('http.response.status_code', response.status);
         // A file is read as bytes only when it is the answer; errors are read as text.
         if (binary && response.ok) {
           bytes = new Uint8Array(await response.arrayBuffer());

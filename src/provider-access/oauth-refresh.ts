@@ -6,6 +6,7 @@
 import { OAuthFlowError, parseTokenResponse, timeoutMs } from './oauth.ts';
 import type { ResolvedProvider } from './catalog.ts';
 import type { ProviderRuntime, TokenSet } from '../provider-kit/types.ts';
+import { inSpan, SpanKind, withTraceHeaders } from '../core/tracing.ts';
 import { parseRetryAfter } from './http-client.ts';
 
 export type RefreshResult =
@@ -47,14 +48,25 @@ export async function requestRefresh(
   let response: Response;
   let text: string;
   try {
-    response = await fetch(oauth.tokenUrl, {
-      method: 'POST',
-      headers,
-      body: form.toString(),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs(runtime)),
-    });
-    text = await response.text();
+    // A client span (tracing on) for the exchange, its traceparent sent along.
+    ({ response, text } = await inSpan(
+      `POST ${provider.id} token refresh`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'http.request.method': 'POST', 'tributary.provider': provider.id },
+      },
+      async (span) => {
+        const answer = await fetch(oauth.tokenUrl, {
+          method: 'POST',
+          headers: withTraceHeaders(headers),
+          body: form.toString(),
+          redirect: 'manual',
+          signal: AbortSignal.timeout(timeoutMs(runtime)),
+        });
+        span?.setAttribute('http.response.status_code', answer.status);
+        return { response: answer, text: await answer.text() };
+      },
+    ));
   } catch (error) {
     return {
       kind: 'transient',

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ResolvedProvider } from './catalog.ts';
 import type { ProviderRuntime, TokenSet } from '../provider-kit/types.ts';
+import { currentTraceparent, inSpan, SpanKind, tracingEnabled } from '../core/tracing.ts';
 import { providerHttpSettings } from './settings.ts';
 
 /**
@@ -76,8 +77,36 @@ function idFrom(value: unknown): string | null {
   return null;
 }
 
-/** One bounded request to a provider's OAuth endpoint; no redirects followed. */
+/**
+ * One bounded request to a provider's OAuth endpoint; no redirects followed. With tracing on, a
+ * client span that sends its `traceparent` along.
+ */
 async function fetchProvider(runtime: ProviderRuntime, url: string | URL, init: RequestInit, reason: string) {
+  if (!tracingEnabled()) return fetchBounded(runtime, url, init, reason);
+  const method = init.method ?? 'GET';
+  const target = new URL(url);
+  return inSpan(
+    `${method} OAuth`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'http.request.method': method,
+        'server.address': target.hostname,
+        'url.path': target.pathname,
+      },
+    },
+    async (span) => {
+      const headers = new Headers(init.headers);
+      const traceparent = currentTraceparent();
+      if (traceparent) headers.set('traceparent', traceparent);
+      const response = await fetchBounded(runtime, url, { ...init, headers }, reason);
+      span?.setAttribute('http.response.status_code', response.status);
+      return response;
+    },
+  );
+}
+
+async function fetchBounded(runtime: ProviderRuntime, url: string | URL, init: RequestInit, reason: string) {
   try {
     return await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs(runtime)) });
   } catch (error) {

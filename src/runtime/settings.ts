@@ -18,6 +18,7 @@ import { providerHttpSettings, providerSettings } from '../provider-access/setti
 import { providerKitSettings } from '../provider-kit/settings.ts';
 import { providerRegistry } from '../providers/index.ts';
 import { memoryTuningSettings } from './memory-settings.ts';
+import { tracingSettings } from '../core/tracing-settings.ts';
 
 /** Every group but the core one (loadConfig always reads that first). */
 export const SETTINGS_GROUPS: readonly AnySettingsGroup[] = [
@@ -36,6 +37,7 @@ export const SETTINGS_GROUPS: readonly AnySettingsGroup[] = [
   mobileSettings,
   mergeSettings,
   mcpSettings,
+  tracingSettings,
 ];
 
 /** For the documentation: the core group first, then the others. */

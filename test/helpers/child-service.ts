@@ -69,12 +69,15 @@ export async function childEnvironment(extra: Record<string, string> = {}): Prom
   };
 }
 
+/** `root`: another checkout of Tributary to run (an earlier release's tree), else this one. */
 export async function runCli(
   args: string[],
   env: Record<string, string>,
+  root = ROOT,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(NODE, [BIN, ...args], { env, cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
+    const bin = join(root, 'bin/tributary.js');
+    execFile(NODE, [bin, ...args], { env, cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -93,9 +96,11 @@ export async function startService(
   env: Record<string, string>,
   args: string[] = ['serve'],
   readyTimeoutMs = 60_000,
+  root = ROOT,
 ): Promise<RunningService> {
   const url = env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`;
-  const child = spawn(NODE, [BIN, ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const bin = root === ROOT ? BIN : join(root, 'bin/tributary.js');
+  const child = spawn(NODE, [bin, ...args], { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();

@@ -6,6 +6,7 @@
 // they commit: a queue job costs several times the event row, so one job per event capped the
 // rate one-event transactions could sustain.
 import { newId } from '../../core/ids.ts';
+import { currentTraceparent } from '../../core/tracing.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import { otherDestinationIds } from './destination-repo.ts';
@@ -56,8 +57,11 @@ export async function writeToOutbox(
     jobs: JobQueue;
     hooks: Pick<WebhookHooks, 'suppress'>;
     now: Date;
-    /** Told when events await the relay (it looks soon after; its periodic pass is the safety net). */
-    relay: { wake(): void };
+    /**
+     * Told when events await the relay (it looks soon after; its periodic pass is the safety net),
+     * and which trace emitted them, so their delivery continues it.
+     */
+    relay: { wake(traced?: { eventIds: readonly string[]; traceparent: string }): void };
   },
   trx: Db,
   developerId: string,
@@ -108,7 +112,11 @@ export async function writeToOutbox(
   await insertEvents(trx, rows);
   const ids = rows.filter((row) => returned.has(row.id)).map((row) => row.id);
   if (viaRelay) {
-    if (pendingCount > 0) deps.relay.wake();
+    if (pendingCount > 0) {
+      const traceparent = currentTraceparent();
+      const eventIds = rows.filter((row) => row.status === 'pending').map((row) => row.id);
+      deps.relay.wake(traceparent === undefined ? undefined : { eventIds, traceparent });
+    }
     return ids;
   }
   const pending = rows

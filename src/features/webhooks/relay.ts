@@ -9,6 +9,7 @@
 // processes share the work through FOR UPDATE SKIP LOCKED.
 import type { Logger } from 'pino';
 import { isDatabaseConnectionError } from '../../core/errors.ts';
+import { outsideTraces } from '../../core/tracing.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import { CONNECTION_LOST, faultReporter } from '../../store/fault-reporter.ts';
@@ -21,10 +22,15 @@ const SLICE = 1_000;
 const WAKE_DELAY_MS = 2;
 /** A second look after a wake, for an emitting transaction that committed after the first. */
 const FOLLOW_UP_MS = 25;
+/**
+ * Traces of events awaiting this relay remembered at most (tracing on): an event another process's
+ * relay took, or whose transaction rolled back, is never asked for; the oldest is forgotten first.
+ */
+const REMEMBERED_TRACES = 10_000;
 
 export type OutboxRelay = {
-  /** An emit marked events: look soon. */
-  wake(): void;
+  /** An emit marked events: look soon (and, when traced, let their deliveries continue its trace). */
+  wake(traced?: { eventIds: readonly string[]; traceparent: string }): void;
   /** Starts the periodic pass (and runs one now: events a crash left marked). */
   start(): void;
   /** Stops looking; waits for a pass in flight. */
@@ -44,12 +50,25 @@ export function createOutboxRelay(
   let wakeTimer: NodeJS.Timeout | null = null;
   let followUpTimer: NodeJS.Timeout | null = null;
   let interval: NodeJS.Timeout | null = null;
+  /** Event id -> the traceparent of the emit (only while tracing is on). */
+  const traces = new Map<string, string>();
+
+  /** A job continues the trace of its first event that has one. */
+  function withTraces(jobs: ReturnType<typeof firstAttemptJobs>) {
+    if (traces.size === 0) return jobs;
+    return jobs.map((job) => {
+      let traceparent: string | undefined;
+      for (const [id] of job.data.events) traceparent ??= traces.get(id);
+      return traceparent === undefined ? job : { ...job, options: { traceparent } };
+    });
+  }
 
   async function pass(): Promise<number> {
     const taken = await deps.db.transaction().execute(async (trx) => {
       const rows = await claimAwaitingJob(trx, SLICE);
       const pending = rows.filter((row) => row.status === 'pending');
-      await deps.jobs.sendMany(DELIVERY_QUEUE, firstAttemptJobs(pending), trx);
+      await deps.jobs.sendMany(DELIVERY_QUEUE, withTraces(firstAttemptJobs(pending)), trx);
+      for (const row of rows) traces.delete(row.id);
       return rows.length;
     });
     // Workers of this process need no notification round trip to learn of the new jobs.
@@ -79,17 +98,27 @@ export function createOutboxRelay(
     return running;
   }
 
-  /** A timer's pass: failures are reported, and the next wake or the periodic pass tries again. */
+  /**
+   * A timer's pass: failures are reported, and the next wake or the periodic pass tries again. It
+   * runs outside the trace of whichever emit set the timer: its jobs carry their events' own traces.
+   */
   function runInBackground() {
-    runOnce().catch((error: unknown) => {
+    outsideTraces(runOnce).catch((error: unknown) => {
       if (isDatabaseConnectionError(error)) reportLoss(error);
       else if (!stopped) deps.log.error({ err: error }, 'webhook outbox relay pass failed');
     });
   }
 
   return {
-    wake() {
+    wake(traced) {
       if (stopped) return;
+      if (traced) {
+        for (const id of traced.eventIds) traces.set(id, traced.traceparent);
+        for (const oldest of traces.keys()) {
+          if (traces.size <= REMEMBERED_TRACES) break;
+          traces.delete(oldest);
+        }
+      }
       wakeTimer ??= setTimeout(() => {
         wakeTimer = null;
         runInBackground();

@@ -6,6 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { failSpan, inSpan, SpanKind, tracingEnabled, withTraceHeaders } from '../../core/tracing.ts';
 import {
   checkedLookup,
   DestinationBlockedError,
@@ -116,32 +117,61 @@ export function createSender(options: {
     });
   }
 
+  /**
+   * One attempt as a client span (when tracing is on), its `traceparent` sent along (outside the
+   * signed content: a receiver that traces can join the trace, the signature is unchanged).
+   */
+  const tracedSend: Sender['send'] = (rawUrl, environment, headers, body) =>
+    inSpan(
+      'POST webhook',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'http.request.method': 'POST',
+          'tributary.webhook.event_id': headers['webhook-id'] ?? '',
+          'tributary.webhook.environment': environment,
+        },
+      },
+      async (span) => {
+        const result = await attempt(rawUrl, environment, withTraceHeaders(headers), body);
+        if (result.statusCode !== null) span?.setAttribute('http.response.status_code', result.statusCode);
+        if (result.failure !== null || (result.statusCode ?? 0) >= 500)
+          failSpan(span, new Error(result.error ?? `answered ${result.statusCode}`));
+        return result;
+      },
+    );
+
+  const attempt: Sender['send'] = async (rawUrl, environment, headers, body) => {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+      const reason = await blockedReason(url, environment);
+      if (reason) throw new DestinationBlockedError(reason);
+    } catch (error) {
+      const failure = error instanceof DestinationBlockedError ? 'destination_blocked' : 'network_error';
+      return { statusCode: null, failure, error: describe(error), retryAfter: null, durationMs: elapsed() };
+    }
+    try {
+      const { statusCode, retryAfter } = await post(url, environment, headers, body);
+      return { statusCode, failure: null, error: null, retryAfter, durationMs: elapsed() };
+    } catch (error) {
+      return {
+        statusCode: null,
+        failure: deliveryFailureKind(error),
+        error: describe(error),
+        retryAfter: null,
+        durationMs: elapsed(),
+      };
+    }
+  };
+
   return {
-    async send(rawUrl, environment, headers, body) {
-      const started = performance.now();
-      const elapsed = () => Math.round(performance.now() - started);
-      let url: URL;
-      try {
-        url = new URL(rawUrl);
-        const reason = await blockedReason(url, environment);
-        if (reason) throw new DestinationBlockedError(reason);
-      } catch (error) {
-        const failure = error instanceof DestinationBlockedError ? 'destination_blocked' : 'network_error';
-        return { statusCode: null, failure, error: describe(error), retryAfter: null, durationMs: elapsed() };
-      }
-      try {
-        const { statusCode, retryAfter } = await post(url, environment, headers, body);
-        return { statusCode, failure: null, error: null, retryAfter, durationMs: elapsed() };
-      } catch (error) {
-        return {
-          statusCode: null,
-          failure: deliveryFailureKind(error),
-          error: describe(error),
-          retryAfter: null,
-          durationMs: elapsed(),
-        };
-      }
-    },
+    send: (rawUrl, environment, headers, body) =>
+      tracingEnabled()
+        ? tracedSend(rawUrl, environment, headers, body)
+        : attempt(rawUrl, environment, headers, body),
     close() {
       for (const pair of Object.values(agents)) {
         pair.http.destroy();

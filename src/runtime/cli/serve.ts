@@ -6,6 +6,8 @@ import { createLogger } from '../../core/log.ts';
 import { type AdminServer, startAdminServer } from '../admin/server.ts';
 import { claimForServer } from '../data-dir-ownership.ts';
 import { type Role, type Runtime, startRuntime } from '../runtime.ts';
+import { tracingSettings } from '../../core/tracing-settings.ts';
+import { startTracing } from '../tracing.ts';
 import { SERVE_USAGE } from './help.ts';
 import { UsageError } from './output.ts';
 
@@ -59,6 +61,8 @@ export async function serveCommand(config: Config, args: string[]) {
   // Embedded storage is this process's alone while it runs; CLI commands reach it over the admin
   // endpoint published in the lock. PostgreSQL is shared by design: no lock.
   const lock = config.databaseUrl ? undefined : await claimForServer(config.dataDir);
+  // Before anything that makes spans; loads nothing unless an OTLP endpoint is set.
+  const tracing = await startTracing(config.settings.get(tracingSettings), log);
   let admin: AdminServer | undefined;
   let runtime: Runtime | undefined;
 
@@ -82,6 +86,8 @@ export async function serveCommand(config: Config, args: string[]) {
     try {
       await admin?.close();
       await runtime.stop();
+      // The last spans (this shutdown's requests and jobs) are exported before exiting.
+      await tracing?.shutdown();
       // Only once the store is closed may another process open it.
       lock?.release();
       process.exit(0);
