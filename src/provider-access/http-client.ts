@@ -8,6 +8,7 @@ import type { Clock } from '../core/clock.ts';
 import { ProviderDataError } from '../provider-kit/data-source.ts';
 import type { ResolvedProvider } from './catalog.ts';
 import type { ProviderApi, ProviderHttp, ProviderRequest } from '../provider-kit/api.ts';
+import type { ApiKeyDeclaration } from '../provider-kit/types.ts';
 import { type HttpSettings, providerHttpSettings } from './settings.ts';
 
 export type { HttpSettings } from './settings.ts';
@@ -76,9 +77,12 @@ function requestInit(
   timeoutMs: number,
   fixed: Readonly<Record<string, string>> | undefined,
   accept: string,
+  apiKey: ApiKeyDeclaration | undefined,
 ): RequestInit {
   const headers: Record<string, string> = { accept, ...fixed, ...request.headers };
-  if (token) headers.authorization = `Bearer ${token}`;
+  // A personal API key goes in the header its declaration names; an OAuth token as a bearer.
+  if (token && apiKey) headers[apiKey.header] = `${apiKey.prefix ?? ''}${token}`;
+  else if (token) headers.authorization = `Bearer ${token}`;
   let body: string | undefined;
   if (request.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -142,6 +146,7 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
             settings.timeoutMs,
             deps.headers,
             binary ? 'application/octet-stream, */*' : 'application/json',
+            provider.declaration.apiKey,
           ),
         );
         // A file is read as bytes only when it is the answer; errors are read as text.

@@ -11,6 +11,7 @@ import { fitbit } from './fitbit/provider.ts';
 import { garmin } from './garmin/provider.ts';
 import { googleFit } from './googlefit/provider.ts';
 import { healthConnect } from './health_connect/provider.ts';
+import { hevy } from './hevy/provider.ts';
 import { intervalsIcu } from './intervals_icu/provider.ts';
 import { oura } from './oura/provider.ts';
 import { polar } from './polar/provider.ts';
@@ -33,6 +34,7 @@ export const providerRegistry = {
   GARMIN: garmin,
   GOOGLEFIT: googleFit,
   HEALTH_CONNECT: healthConnect,
+  HEVY: hevy,
   INTERVALS_ICU: intervalsIcu,
   OURA: oura,
   POLAR: polar,

@@ -2,6 +2,7 @@
 // route -> service.
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
+import { registerApiKeyPageRoutes } from './api-key-page.ts';
 import { registerConnectingRoutes } from './connecting.ts';
 import { registerDataRoutes } from './data.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';
@@ -34,6 +35,8 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerDashboardRoutes,
   registerLabReportRoutes,
   registerMobileRoutes,
+  // The key page of providers connected with a personal API key.
+  registerApiKeyPageRoutes,
   // The built-in SANDBOX provider's consent page and token endpoint.
   (app, ctx) =>
     registerSandboxConsentRoutes(app, { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox }),
