@@ -139,6 +139,8 @@ export const StrengthExercise = Type.Object(
   {
     exercise_index: NullableInteger({ minimum: 0 }),
     exercise_name: NullableString(),
+    /** As the vendor's planned `StrengthData` names it (a muscle group or movement family). */
+    exercise_category: NullableString(),
     /** The source's own id of the exercise (a template or catalogue id). */
     exercise_id: NullableString(),
     /** Exercises sharing a superset id were done as a superset. */

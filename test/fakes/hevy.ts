@@ -109,14 +109,34 @@ function exercisesFor(random: ReturnType<typeof seeded>, index: number): Record<
     notes: null,
     exercise_template_id: 'C6C9B8A0',
     supersets_id: 0,
-    sets: [{ index: 0, type: 'normal', weight_kg: null, reps: null, distance_meters: null, duration_seconds: 60, rpe: null }],
+    sets: [
+      {
+        index: 0,
+        type: 'normal',
+        weight_kg: null,
+        reps: null,
+        distance_meters: null,
+        duration_seconds: 60,
+        rpe: null,
+      },
+    ],
   };
   const run = {
     index: 3,
     title: 'Running',
     exercise_template_id: 'AC1BB830',
     supersets_id: null,
-    sets: [{ index: 0, type: 'normal', weight_kg: null, reps: null, distance_meters: 1600, duration_seconds: 540, rpe: null }],
+    sets: [
+      {
+        index: 0,
+        type: 'normal',
+        weight_kg: null,
+        reps: null,
+        distance_meters: 1600,
+        duration_seconds: 540,
+        rpe: null,
+      },
+    ],
   };
   return index % 2 === 0 ? [bench, pullUp, plank] : [bench, run];
 }
@@ -147,11 +167,13 @@ export async function startHevyFake(): Promise<HevyFake> {
     const workouts: Workout[] = [];
     for (let index = 0; index < count; index++) {
       // Every fifth day a late session that crosses UTC midnight; others in the morning or evening.
-      const startMinute = index === 1 ? 23 * 60 + 40 : dayNumber % 5 === 0 ? 0 * 60 + 10 : random.int(6 * 60, 20 * 60);
+      const startMinute =
+        index === 1 ? 23 * 60 + 40 : dayNumber % 5 === 0 ? 0 * 60 + 10 : random.int(6 * 60, 20 * 60);
       const start = dayNumber * MS_PER_DAY + startMinute * 60_000;
       const end = start + random.int(35, 80) * 60_000;
       // Logged when it ended; every fourth workout edited a day later.
-      const updated = dayNumber % 4 === 0 && end + MS_PER_DAY <= clock.now() ? end + MS_PER_DAY : end + 60_000;
+      const updated =
+        dayNumber % 4 === 0 && end + MS_PER_DAY <= clock.now() ? end + MS_PER_DAY : end + 60_000;
       const id = dayUuid(`hevy|${account}`, dayNumber, index, 1);
       workouts.push({
         id,
@@ -199,7 +221,8 @@ export async function startHevyFake(): Promise<HevyFake> {
   function paging(request: FakeRequest): { page: number; size: number } | FakeReply {
     const page = Number(request.query.get('page') ?? '1');
     const size = Number(request.query.get('pageSize') ?? '5');
-    if (!Number.isInteger(page) || page < 1) return { status: 400, body: { error: 'Page must be 1 or greater' } };
+    if (!Number.isInteger(page) || page < 1)
+      return { status: 400, body: { error: 'Page must be 1 or greater' } };
     if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE)
       return { status: 400, body: { error: 'Invalid page size' } };
     return { page, size };
@@ -228,7 +251,13 @@ export async function startHevyFake(): Promise<HevyFake> {
           if (!('account' in grant)) return grant;
           return {
             status: 200,
-            body: { data: { id: userIdOf(grant.account), name: grant.account, url: `https://hevy.com/user/${grant.account}` } },
+            body: {
+              data: {
+                id: userIdOf(grant.account),
+                name: grant.account,
+                url: `https://hevy.com/user/${grant.account}`,
+              },
+            },
           };
         },
       },
@@ -240,9 +269,14 @@ export async function startHevyFake(): Promise<HevyFake> {
           if (!('account' in grant)) return grant;
           const paged = paging(request);
           if (!('size' in paged)) return paged;
-          const all = history(grant.account).workouts.sort((a, b) => b.start_time.localeCompare(a.start_time));
+          const all = history(grant.account).workouts.sort((a, b) =>
+            b.start_time.localeCompare(a.start_time),
+          );
           const workouts = all.slice((paged.page - 1) * paged.size, paged.page * paged.size);
-          return { status: 200, body: { page: paged.page, page_count: pageCount(all.length, paged.size), workouts } };
+          return {
+            status: 200,
+            body: { page: paged.page, page_count: pageCount(all.length, paged.size), workouts },
+          };
         },
       },
       {

@@ -48,9 +48,14 @@ runConnectorPath<HevyFake>({
   async subscribe(fake) {
     // The backfill paged through the events, the document's at most 10 a page.
     const reads = fake.requestsTo('/v1/workouts/events');
-    assert.ok(reads.some((read) => read.query.page === '2' && read.query.pageSize === '10'), 'a second page');
     assert.ok(
-      reads.every((read) => read.headers['api-key'] !== undefined && read.headers.authorization === undefined),
+      reads.some((read) => read.query.page === '2' && read.query.pageSize === '10'),
+      'a second page',
+    );
+    assert.ok(
+      reads.every(
+        (read) => read.headers['api-key'] !== undefined && read.headers.authorization === undefined,
+      ),
       'the key travels in the api-key header, never as a bearer token',
     );
   },

@@ -243,13 +243,19 @@ export function createCallbacks(deps: ConnectingInternals) {
           return { kind: 'unavailable', language, reason: 'unavailable' };
         });
       }
-      if (found.expires_at.getTime() <= clock.now().getTime()) return end((session) => fail(session, 'expired'));
+      if (found.expires_at.getTime() <= clock.now().getTime())
+        return end((session) => fail(session, 'expired'));
       if (input.cancel) return end((session) => fail(session, 'access_denied'));
-      const form = { kind: 'form' as const, language, provider, helpUrl: provider.declaration.apiKey?.helpUrl };
+      const form = {
+        kind: 'form' as const,
+        language,
+        provider,
+        helpUrl: provider.declaration.apiKey?.helpUrl,
+      };
       if (input.apiKey === undefined) return { ...form, error: null };
       const apiKey = input.apiKey.trim();
-      if (apiKey === '' || apiKey.length > 512 || /[\s\u0000-\u001f]/.test(apiKey))
-        return { ...form, error: 'malformed' };
+      // Printable ASCII without spaces: what a key shown to be copied looks like.
+      if (apiKey.length > 512 || !/^[!-~]+$/.test(apiKey)) return { ...form, error: 'malformed' };
 
       let accountId: string | null;
       try {
@@ -259,7 +265,13 @@ export function createCallbacks(deps: ConnectingInternals) {
         log.warn({ provider: provider.id, reason: error.kind }, 'API key check failed');
         return { ...form, error: error.kind === 'unauthorized' ? 'refused' : 'unreachable' };
       }
-      const tokens: TokenSet = { accessToken: apiKey, refreshToken: null, expiresAt: null, scopes: null, raw: {} };
+      const tokens: TokenSet = {
+        accessToken: apiKey,
+        refreshToken: null,
+        expiresAt: null,
+        scopes: null,
+        raw: {},
+      };
       return end((session) => succeed(session, provider, { tokens, accountId }, undefined));
     },
 

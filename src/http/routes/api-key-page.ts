@@ -95,7 +95,11 @@ function sendOutcome(reply: FastifyReply, outcome: ApiKeyOutcome, state: string)
   if (outcome.kind === 'redirect') return sendHostedRedirect(reply, outcome.location, 303);
   const m = messagesFor(outcome.language);
   if (outcome.kind === 'unavailable')
-    return sendHostedPage(reply, 403, renderMessagePage(outcome.language, m.unavailableTitle, m.unavailableBody));
+    return sendHostedPage(
+      reply,
+      403,
+      renderMessagePage(outcome.language, m.unavailableTitle, m.unavailableBody),
+    );
   if (outcome.reason === 'state_used')
     return sendHostedPage(reply, 400, renderMessagePage(outcome.language, m.usedTitle, m.usedBody));
   return sendHostedPage(reply, 400, renderMessagePage(outcome.language, m.invalidTitle, m.invalidBody));
@@ -108,15 +112,20 @@ export async function registerApiKeyPageRoutes(app: App, ctx: AppContext) {
     const options = { config: { auth: 'none' as const }, schema: { hide: true } as object };
     type Params = { provider: string };
 
-    scope.get<{ Params: Params; Querystring: { state?: string } }>(API_KEY_ROUTE, options, async (request, reply) => {
-      const state = typeof request.query.state === 'string' ? request.query.state : '';
-      return sendOutcome(reply, await ctx.connecting.apiKeyStep(request.params.provider, { state }), state);
-    });
+    scope.get<{ Params: Params; Querystring: { state?: string } }>(
+      API_KEY_ROUTE,
+      options,
+      async (request, reply) => {
+        const state = typeof request.query.state === 'string' ? request.query.state : '';
+        return sendOutcome(reply, await ctx.connecting.apiKeyStep(request.params.provider, { state }), state);
+      },
+    );
 
     scope.post<{ Params: Params }>(API_KEY_ROUTE, options, async (request, reply) => {
       // Every submission asks the provider about a key: limited like the widget's starts.
       const busy = await limits.admit(request);
-      if (busy) return refuseHosted(request, reply, busy, { language: browserLanguage(request), title: 'busy' });
+      if (busy)
+        return refuseHosted(request, reply, busy, { language: browserLanguage(request), title: 'busy' });
       const form = (request.body ?? {}) as Record<string, string | undefined>;
       const state = form.state ?? '';
       const cancel = form.decision === 'cancel';

@@ -42,7 +42,8 @@ export async function* eventPages(http: ProviderHttp, since: Date): AsyncGenerat
 }
 
 /** The UTC day (`YYYY-MM-DD`) of an instant. */
-export const utcDay = (epochMs: number) => new Date(Math.floor(epochMs / MS_PER_DAY) * MS_PER_DAY).toISOString().slice(0, 10);
+export const utcDay = (epochMs: number) =>
+  new Date(Math.floor(epochMs / MS_PER_DAY) * MS_PER_DAY).toISOString().slice(0, 10);
 
 /** The workouts that started on UTC days [startDate, endDate), newest version of each. */
 export async function* workoutsStarting(

@@ -70,7 +70,8 @@ const wholeOrNull = (value: unknown): number | null => {
 };
 
 /** The instant a Hevy timestamp names (epoch ms), or NaN. */
-export const hevyInstant = (value: unknown): number => (typeof value === 'string' ? Date.parse(value) : Number.NaN);
+export const hevyInstant = (value: unknown): number =>
+  typeof value === 'string' ? Date.parse(value) : Number.NaN;
 
 function strengthExercises(workout: HevyWorkout): NonNullable<Activity['strength_data']>['exercises'] {
   const exercises = Array.isArray(workout.exercises) ? workout.exercises : [];
@@ -79,6 +80,8 @@ function strengthExercises(workout: HevyWorkout): NonNullable<Activity['strength
     .map((exercise, position) => ({
       exercise_index: wholeOrNull(exercise.index) ?? position,
       exercise_name: text(exercise.title),
+      // The category sits in the exercise template (GET /v1/exercise_templates), not read.
+      exercise_category: null,
       exercise_id: text(exercise.exercise_template_id),
       superset_id: idText(exercise.supersets_id ?? exercise.superset_id),
       notes: text(exercise.notes),
