@@ -35,6 +35,8 @@ export function validateDeclaration(key: string, provider: Provider): ProviderDe
     if (d.oauth) problems.push('an api_key provider has no OAuth declaration');
     if (!d.apiKey) problems.push('api_key needs an apiKey declaration');
     else if (!/^[a-z0-9-]+$/.test(d.apiKey.header)) problems.push('apiKey header must be a lower-case name');
+    if (d.apiKey?.helpUrl !== undefined && !isHttpsUrl(d.apiKey.helpUrl))
+      problems.push(`apiKey helpUrl is not an https URL: ${d.apiKey.helpUrl}`);
     if (!provider.connector?.checkApiKey) problems.push('api_key needs a checkApiKey hook');
   } else if (d.apiKey) problems.push(`${d.authKind} has no apiKey declaration`);
   if (d.authKind !== 'sdk' && d.authKind !== 'api_key' && !d.oauth)
