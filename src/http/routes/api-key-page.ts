@@ -6,6 +6,7 @@ import type { FastifyReply } from 'fastify';
 import { API_KEY_ROUTE } from '../../features/connecting/auth-link.ts';
 import type { ApiKeyOutcome } from '../../features/connecting/callback.ts';
 import type { AppContext } from '../../features/context.ts';
+import { iconPath } from '../../features/integrations/service.ts';
 import type { Language } from '../../core/languages.ts';
 import type { App } from '../app-type.ts';
 import { html, type SafeHtml } from '../safe-html.ts';
@@ -70,7 +71,7 @@ function renderKeyForm(outcome: Extract<ApiKeyOutcome, { kind: 'form' }>, state:
     language: outcome.language,
     title,
     body: html`<div class="card">
-<div class="header"><img src="/v2/static/icons/${outcome.provider.id.toLowerCase()}.svg" alt=""><h1>${title}</h1></div>
+<div class="header"><img src="${iconPath(outcome.provider.id)}" alt=""><h1>${title}</h1></div>
 <p>${fill(m.intro, name)}</p>
 ${error ? html`<p class="error" role="alert" id="key-error">${error}</p>` : html``}
 <form method="post" action="${action}">
