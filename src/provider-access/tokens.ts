@@ -66,7 +66,7 @@ export function createTokenManager(deps: TokenManagerDeps) {
   /** The refresh itself, with the token row locked for its whole duration. */
   async function refreshLocked(user: TokenUser, rejected: string | null): Promise<Outcome> {
     const provider = deps.providers.get(user.provider);
-    if (!provider) return { kind: 'broken', reason: `${user.provider} is not a known provider` };
+    if (!provider) return { kind: 'broken', reason: `${user.provider} has no OAuth to refresh with` };
     return db.transaction().execute(async (trx): Promise<Outcome> => {
       const row = await trx
         .selectFrom('provider_tokens')
