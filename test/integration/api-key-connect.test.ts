@@ -89,6 +89,12 @@ describe('API-key connections (Hevy against its fake, through a real socket)', (
     assert.match(text, /<input type="text" id="api_key" name="api_key"/);
     assert.match(text, /href="https:\/\/hevy\.com\/settings\?developer"/);
     assert.doesNotMatch(text, /<script/i, 'no scripts on hosted pages');
+
+    // In the language the auth link asked for.
+    const german = await authenticateUser(service.app, developer, 'HEVY', { language: 'de' });
+    const page_de = await (await fetch(german.authUrl)).text();
+    assert.match(page_de, /<html lang="de">/);
+    assert.match(page_de, /Hevy verbinden/);
   });
 
   test('a malformed or refused key shows the form again; the right key connects once', async () => {

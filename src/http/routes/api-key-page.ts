@@ -32,8 +32,8 @@ type KeyMessages = {
   unreachable: string;
 };
 
-/** English everywhere for now; other languages fall back to it (a translation is welcome). */
-const KEY_MESSAGES: Partial<Record<Language, KeyMessages>> & { en: KeyMessages } = {
+/** The key page's texts in every language of the hosted pages (`{provider}` is filled in). */
+const KEY_MESSAGES: Record<Language, KeyMessages> = {
   en: {
     title: 'Connect {provider}',
     intro: '{provider} connects with a personal API key. It is checked with {provider} and stored encrypted.',
@@ -57,9 +57,81 @@ const KEY_MESSAGES: Partial<Record<Language, KeyMessages>> & { en: KeyMessages }
     refused: '{provider} hat diesen Schlüssel nicht angenommen. Bitte prüfen und erneut versuchen.',
     unreachable: '{provider} war zur Prüfung nicht erreichbar. Bitte gleich noch einmal versuchen.',
   },
+  fr: {
+    title: 'Connecter {provider}',
+    intro:
+      '{provider} se connecte avec une clé API personnelle. Elle est vérifiée auprès de {provider} et conservée chiffrée.',
+    label: 'Votre clé API {provider}',
+    where: 'Où la trouver',
+    submit: 'Connecter',
+    cancel: 'Annuler',
+    malformed: 'Saisissez la clé telle que {provider} l’affiche, sans espaces.',
+    refused: '{provider} n’a pas accepté cette clé. Vérifiez-la et réessayez.',
+    unreachable: '{provider} n’a pas pu être joint pour vérifier la clé. Réessayez dans un instant.',
+  },
+  es: {
+    title: 'Conectar {provider}',
+    intro:
+      '{provider} se conecta con una clave de API personal. Se comprueba con {provider} y se guarda cifrada.',
+    label: 'Tu clave de API de {provider}',
+    where: 'Dónde encontrarla',
+    submit: 'Conectar',
+    cancel: 'Cancelar',
+    malformed: 'Introduce la clave tal como la muestra {provider}, sin espacios.',
+    refused: '{provider} no aceptó esta clave. Compruébala e inténtalo de nuevo.',
+    unreachable: 'No se pudo contactar con {provider} para comprobar la clave. Inténtalo en un momento.',
+  },
+  it: {
+    title: 'Collega {provider}',
+    intro:
+      '{provider} si collega con una chiave API personale. Viene verificata con {provider} e conservata cifrata.',
+    label: 'La tua chiave API di {provider}',
+    where: 'Dove trovarla',
+    submit: 'Collega',
+    cancel: 'Annulla',
+    malformed: 'Inserisci la chiave come la mostra {provider}, senza spazi.',
+    refused: '{provider} non ha accettato questa chiave. Controllala e riprova.',
+    unreachable: 'Non è stato possibile contattare {provider} per verificare la chiave. Riprova tra poco.',
+  },
+  nl: {
+    title: '{provider} koppelen',
+    intro:
+      '{provider} wordt gekoppeld met een persoonlijke API-sleutel. Die wordt bij {provider} gecontroleerd en versleuteld bewaard.',
+    label: 'Je {provider}-API-sleutel',
+    where: 'Waar je hem vindt',
+    submit: 'Koppelen',
+    cancel: 'Annuleren',
+    malformed: 'Voer de sleutel in zoals {provider} hem toont, zonder spaties.',
+    refused: '{provider} heeft deze sleutel niet geaccepteerd. Controleer hem en probeer het opnieuw.',
+    unreachable: '{provider} was niet bereikbaar om de sleutel te controleren. Probeer het zo opnieuw.',
+  },
+  pt: {
+    title: 'Conectar {provider}',
+    intro:
+      '{provider} conecta-se com uma chave de API pessoal. Ela é verificada com {provider} e guardada cifrada.',
+    label: 'Sua chave de API do {provider}',
+    where: 'Onde encontrá-la',
+    submit: 'Conectar',
+    cancel: 'Cancelar',
+    malformed: 'Digite a chave como {provider} a mostra, sem espaços.',
+    refused: '{provider} não aceitou esta chave. Verifique-a e tente de novo.',
+    unreachable: 'Não foi possível contatar {provider} para verificar a chave. Tente de novo em instantes.',
+  },
+  ja: {
+    title: '{provider}を接続',
+    intro: '{provider}は個人用APIキーで接続します。キーは{provider}で確認され、暗号化して保存されます。',
+    label: '{provider}のAPIキー',
+    where: 'キーの確認方法',
+    submit: '接続',
+    cancel: 'キャンセル',
+    malformed: '{provider}に表示されたとおりに、空白を入れずにキーを入力してください。',
+    refused: '{provider}はこのキーを受け付けませんでした。確認してもう一度お試しください。',
+    unreachable:
+      'キーの確認のために{provider}に接続できませんでした。しばらくしてからもう一度お試しください。',
+  },
 };
 
-const keyMessagesFor = (language: Language) => KEY_MESSAGES[language] ?? KEY_MESSAGES.en;
+const keyMessagesFor = (language: Language) => KEY_MESSAGES[language];
 
 function renderKeyForm(outcome: Extract<ApiKeyOutcome, { kind: 'form' }>, state: string): SafeHtml {
   const m = keyMessagesFor(outcome.language);
