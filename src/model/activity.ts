@@ -16,6 +16,7 @@ import {
   LatLng,
   Nullable,
   NullableArray,
+  NullableInteger,
   NullableNumber,
   NullableString,
 } from './schema-helpers.ts';
@@ -114,6 +115,48 @@ export const PositionData = Type.Object(
   { title: 'PositionData' },
 );
 
+/**
+ * One performed set of a strength exercise (a Tributary extension: the vendor's documents hold
+ * strength only for planned steps, docs/vendor-spec-deviations.md). Named the vendor's way:
+ * `_kg`, `_meters`, `_seconds` units in the name, snake_case, null when not logged.
+ */
+export const StrengthSet = Type.Object(
+  {
+    set_index: NullableInteger({ minimum: 0 }),
+    /** `normal`, `warmup`, `dropset` or `failure`; null when the source does not say. */
+    set_type: NullableString(),
+    reps: NullableInteger({ minimum: 0 }),
+    weight_kg: NullableNumber({ minimum: 0 }),
+    duration_seconds: NullableNumber({ minimum: 0 }),
+    distance_meters: NullableNumber({ minimum: 0 }),
+    /** Rating of perceived exertion, as logged (usually 6 to 10). */
+    rpe: NullableNumber({ minimum: 0 }),
+  },
+  { title: 'StrengthSet' },
+);
+
+export const StrengthExercise = Type.Object(
+  {
+    exercise_index: NullableInteger({ minimum: 0 }),
+    exercise_name: NullableString(),
+    /** As the vendor's planned `StrengthData` names it (a muscle group or movement family). */
+    exercise_category: NullableString(),
+    /** The source's own id of the exercise (a template or catalogue id). */
+    exercise_id: NullableString(),
+    /** Exercises sharing a superset id were done as a superset. */
+    superset_id: NullableString(),
+    notes: NullableString(),
+    sets: NullableArray(StrengthSet),
+  },
+  { title: 'StrengthExercise' },
+);
+
+/** Exercises and their sets of a strength workout (optional; absent on other activities). */
+export const ActivityStrengthData = Type.Object(
+  { exercises: NullableArray(StrengthExercise) },
+  { title: 'ActivityStrengthData' },
+);
+
 export const Activity = Type.Object(
   {
     metadata: ActivityMetadata,
@@ -149,6 +192,7 @@ export const Activity = Type.Object(
       ),
     ),
     strain_data: Nullable(StrainData),
+    strength_data: Nullable(ActivityStrengthData),
     TSS_data: Nullable(Type.Object({ TSS_samples: NullableArray(TssSample) }, { title: 'TSSData' })),
     work_data: Nullable(Type.Object({ work_kilojoules: NullableNumber() }, { title: 'WorkData' })),
   },

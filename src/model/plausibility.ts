@@ -44,6 +44,12 @@ export const PHYSICAL_RANGES = {
   respiratory_rate_per_min: { min: 1, max: 150 },
   vo2max: { min: 5, max: 100 },
   weight_kg: { min: 0.2, max: 650 },
+  /** A weight lifted in one set (a bodyweight set lifts 0 kg more); beyond the records. */
+  lifted_weight_kg: { min: 0, max: 1500 },
+  /** Repetitions in one set. */
+  reps: { min: 0, max: 10_000 },
+  /** A rating of perceived exertion (scales of 0–10 and 6–20 are in use). */
+  rpe: { min: 0, max: 20 },
   height_cm: { min: 20, max: 280 },
   bmi: { min: 5, max: 200 },
   body_fat_percent: { min: 0, max: 100 },
@@ -105,6 +111,15 @@ const MODEL_FIELDS: Record<string, Metric> = {
   vo2max_ml_per_min_per_kg: 'vo2max',
 };
 
+/** Fields of an activity's `strength_data` (exercises and sets), which mean other things there. */
+const STRENGTH_FIELDS: Record<string, Metric> = {
+  weight_kg: 'lifted_weight_kg',
+  reps: 'reps',
+  rpe: 'rpe',
+  duration_seconds: 'duration_seconds',
+  distance_meters: 'distance_m',
+};
+
 /** Record-level times checked against the window (sample timestamps sit inside them). */
 const RECORD_TIMES = ['start_time', 'end_time'] as const;
 /** A record nests a few levels; samples add one array. Deeper than this is not walked. */
@@ -136,7 +151,7 @@ export function recordProblem(record: unknown, nowMs: number): string | null {
     }
     for (const [key, item] of Object.entries(value)) {
       const field = path === '' ? key : `${path}.${key}`;
-      const metric = MODEL_FIELDS[key];
+      const metric = (field.startsWith('strength_data.') ? STRENGTH_FIELDS : MODEL_FIELDS)[key];
       if (metric && typeof item === 'number') {
         const problem = valueProblem(metric, item, field);
         if (problem) return problem;

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import type { SecretBox } from '../core/secret-box.ts';
-import type { DataSourceContext } from '../provider-kit/data-source.ts';
+import { type DataSourceContext, ProviderDataError } from '../provider-kit/data-source.ts';
 import type { ProviderHttp } from '../provider-kit/http.ts';
 import type { Db } from '../store/db.ts';
 import type { ProviderCatalog, ResolvedProvider } from './catalog.ts';
@@ -81,6 +81,29 @@ export function createProviderAccess(deps: ProviderAccessDeps) {
     return headers;
   }
 
+  /**
+   * HTTP with a personal API key the user just entered (authKind `api_key`), before anything is
+   * stored: a refused key is an `unauthorized` ProviderDataError, no refresh, nothing broken.
+   */
+  function keyHttp(provider: ResolvedProvider, apiKey: string): ProviderHttp {
+    return createProviderHttp({
+      provider,
+      userId: null,
+      session: {
+        current: async () => apiKey,
+        rejected: async () => {
+          throw new ProviderDataError('unauthorized', `${provider.id} refused the API key`);
+        },
+        failed: async () => {},
+      },
+      budget,
+      settings,
+      clock,
+      log,
+      headers: fixedHeaders(provider),
+    });
+  }
+
   /** HTTP as the application (client credentials; subscriptions). */
   function appHttp(provider: ResolvedProvider): ProviderHttp {
     return createProviderHttp({
@@ -124,6 +147,7 @@ export function createProviderAccess(deps: ProviderAccessDeps) {
     runtime,
     userHttp,
     appHttp,
+    keyHttp,
     dataContext,
     sourceUser,
     /** Token refresh failures of these users (the dashboard shows token health). */

@@ -9,6 +9,7 @@ import { inSpan, type Span, SpanKind, withTraceHeaders } from '../core/tracing.t
 import { ProviderDataError } from '../provider-kit/data-source.ts';
 import type { ResolvedProvider } from './catalog.ts';
 import type { ProviderApi, ProviderHttp, ProviderRequest } from '../provider-kit/api.ts';
+import type { ApiKeyDeclaration } from '../provider-kit/types.ts';
 import { type HttpSettings, providerHttpSettings } from './settings.ts';
 
 export type { HttpSettings } from './settings.ts';
@@ -77,9 +78,12 @@ function requestInit(
   timeoutMs: number,
   fixed: Readonly<Record<string, string>> | undefined,
   accept: string,
+  apiKey: ApiKeyDeclaration | undefined,
 ): RequestInit {
   const headers: Record<string, string> = withTraceHeaders({ accept, ...fixed, ...request.headers });
-  if (token) headers.authorization = `Bearer ${token}`;
+  // A personal API key goes in the header its declaration names; an OAuth token as a bearer.
+  if (token && apiKey) headers[apiKey.header] = `${apiKey.prefix ?? ''}${token}`;
+  else if (token) headers.authorization = `Bearer ${token}`;
   let body: string | undefined;
   if (request.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -169,6 +173,7 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
             settings.timeoutMs,
             deps.headers,
             binary ? 'application/octet-stream, */*' : 'application/json',
+            provider.declaration.apiKey,
           ),
         );
         span?.setAttribute('http.response.status_code', response.status);

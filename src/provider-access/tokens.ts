@@ -66,7 +66,7 @@ export function createTokenManager(deps: TokenManagerDeps) {
   /** The refresh itself, with the token row locked for its whole duration. */
   async function refreshLocked(user: TokenUser, rejected: string | null): Promise<Outcome> {
     const provider = deps.providers.get(user.provider);
-    if (!provider?.oauth) return { kind: 'broken', reason: `${user.provider} has no OAuth to refresh with` };
+    if (!provider) return { kind: 'broken', reason: `${user.provider} has no OAuth to refresh with` };
     return db.transaction().execute(async (trx): Promise<Outcome> => {
       const row = await trx
         .selectFrom('provider_tokens')
@@ -82,8 +82,14 @@ export function createTokenManager(deps: TokenManagerDeps) {
       if (!row.refresh_token) {
         const expired = row.expires_at !== null && row.expires_at.getTime() <= clock.now().getTime();
         if (rejected === null && !expired) return { kind: 'ok', token: access };
-        await deps.markConnectionBroken(trx, user.id, 'access token expired and there is no refresh token');
+        // An API key (authKind `api_key`) is the same: refused once, it is gone.
+        const why = expired ? 'access token expired' : 'the provider refused the credentials';
+        await deps.markConnectionBroken(trx, user.id, `${why} and there is no refresh token`);
         return { kind: 'broken', reason: 'no refresh token' };
+      }
+      if (!provider.oauth) {
+        await deps.markConnectionBroken(trx, user.id, `${user.provider} has no OAuth to refresh with`);
+        return { kind: 'broken', reason: 'no OAuth declaration' };
       }
 
       const result = await requestRefresh(provider, runtime, secretBox.open(row.refresh_token));

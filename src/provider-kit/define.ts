@@ -4,7 +4,7 @@
 // notifications. Forgetting any of them is a compile error, not a runtime surprise.
 import type { DataSource } from './data-source.ts';
 import { ProviderDataError } from './data-source.ts';
-import type { Provider, ProviderDataType, ProviderDeclaration } from './types.ts';
+import type { Connector, Provider, ProviderDataType, ProviderDeclaration } from './types.ts';
 import type { NotificationHooks, ProviderApi, TypeFetcher } from './api.ts';
 
 type PlannedWorkoutHooks = Required<Pick<DataSource, 'writePlannedWorkouts' | 'deletePlannedWorkouts'>> &
@@ -17,6 +17,8 @@ export type RemoteProviderSpec<D extends ProviderDeclaration> = {
   fetchers: { readonly [T in D['dataTypes'][number]]: TypeFetcher };
   /** Push notifications at /providers/{id}/webhook; null for a provider that sends none. */
   notifications: NotificationHooks | null;
+  /** authKind `api_key`: checks an entered key (Connector.checkApiKey). */
+  checkApiKey?: Connector['checkApiKey'];
 } & (D['writesPlannedWorkouts'] extends true
   ? { plannedWorkouts: PlannedWorkoutHooks }
   : { plannedWorkouts?: never });
@@ -52,6 +54,7 @@ export function remoteProvider<const D extends ProviderDeclaration>(spec: Remote
       data: remoteDataSource(fetchers, spec.plannedWorkouts),
       api: spec.api,
       ...(spec.notifications ? { notifications: spec.notifications } : {}),
+      ...(spec.checkApiKey ? { checkApiKey: spec.checkApiKey } : {}),
     },
   };
 }

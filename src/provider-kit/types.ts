@@ -1,4 +1,4 @@
-import type { NotificationHooks, ProviderApi } from './api.ts';
+import type { NotificationHooks, ProviderApi, ProviderHttp } from './api.ts';
 import type { ProviderDataType, ProviderRuntime } from './basics.ts';
 import type { DataSource } from './data-source.ts';
 import type { MobileHooks } from './mobile/samples.ts';
@@ -8,9 +8,21 @@ export type { ProviderDataType, ProviderRuntime } from './basics.ts';
 /**
  * How an end user connects:
  * - `oauth2`: authorization code; `oauth2_pkce`: the same with an S256 code challenge;
- * - `sdk`: no web flow; a mobile SDK creates the connection (generateAuthToken).
+ * - `sdk`: no web flow; a mobile SDK creates the connection (generateAuthToken);
+ * - `api_key`: the end user hands over a personal API key on a page Tributary hosts; it is
+ *   checked with the connector's `checkApiKey`, sealed like a token, and sent as `apiKey.header`.
  */
-export type AuthKind = 'oauth2' | 'oauth2_pkce' | 'sdk';
+export type AuthKind = 'oauth2' | 'oauth2_pkce' | 'sdk' | 'api_key';
+
+/** How a personal API key is sent (authKind `api_key`). */
+export type ApiKeyDeclaration = {
+  /** The request header that carries the key (e.g. `api-key`); lower case. */
+  header: string;
+  /** Put before the key in the header (e.g. `Bearer `); none when absent. */
+  prefix?: string;
+  /** Where the user finds the key, shown on the key page (an https URL). */
+  helpUrl?: string;
+};
 
 /** Where the token endpoint expects the client credentials. */
 export type ClientAuthStyle = 'basic' | 'body';
@@ -87,8 +99,10 @@ export type ProviderDeclaration = {
   /** Drawn by Tributary as an SVG: initials on a rounded square of this colour. */
   icon: { initials: string; background: string; foreground?: string };
   authKind: AuthKind;
-  /** Absent for `sdk`. */
+  /** Absent for `sdk` and `api_key`. */
   oauth?: OAuthDeclaration;
+  /** Present exactly for `api_key`. */
+  apiKey?: ApiKeyDeclaration;
   /** `deployment`: needs `<ID>_CLIENT_ID`/`<ID>_CLIENT_SECRET`; `none`: works without (SDK, sandbox). */
   credentials: 'deployment' | 'none';
   dataTypes: readonly ProviderDataType[];
@@ -122,6 +136,11 @@ export type Connector = {
     input: { code: string; codeVerifier: string | null; redirectUri: string },
     runtime: ProviderRuntime,
   ): Promise<TokenSet & { accountId: string | null }>;
+  /**
+   * authKind `api_key`: checks a key the user entered (a request with it, through `http`) and
+   * names the account it belongs to; throws ProviderDataError `unauthorized` for a refused key.
+   */
+  checkApiKey?(http: ProviderHttp): Promise<{ accountId: string | null }>;
   /** Reading the provider's data and writing planned workouts (see data-source.ts). */
   data?: DataSource;
   /** A real provider API: limits, rate-limit headers, backfill (connectors/types.ts). */

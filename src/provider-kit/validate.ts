@@ -31,7 +31,16 @@ export function validateDeclaration(key: string, provider: Provider): ProviderDe
     problems.push('icon foreground must be #RRGGBB');
   }
   if (d.authKind === 'sdk' && d.oauth) problems.push('an SDK provider has no OAuth declaration');
-  if (d.authKind !== 'sdk' && !d.oauth) problems.push(`${d.authKind} needs an oauth declaration`);
+  if (d.authKind === 'api_key') {
+    if (d.oauth) problems.push('an api_key provider has no OAuth declaration');
+    if (!d.apiKey) problems.push('api_key needs an apiKey declaration');
+    else if (!/^[a-z0-9-]+$/.test(d.apiKey.header)) problems.push('apiKey header must be a lower-case name');
+    if (d.apiKey?.helpUrl !== undefined && !isHttpsUrl(d.apiKey.helpUrl))
+      problems.push(`apiKey helpUrl is not an https URL: ${d.apiKey.helpUrl}`);
+    if (!provider.connector?.checkApiKey) problems.push('api_key needs a checkApiKey hook');
+  } else if (d.apiKey) problems.push(`${d.authKind} has no apiKey declaration`);
+  if (d.authKind !== 'sdk' && d.authKind !== 'api_key' && !d.oauth)
+    problems.push(`${d.authKind} needs an oauth declaration`);
   if (d.oauth) {
     const hosted = d.credentials === 'none';
     const endpointOk = (url: string) => isHttpsUrl(url) || (hosted && url.startsWith('/'));

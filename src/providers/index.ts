@@ -12,6 +12,7 @@ import { garmin } from './garmin/provider.ts';
 import { googleFit } from './googlefit/provider.ts';
 import { healthConnect } from './health_connect/provider.ts';
 import { huawei } from './huawei/provider.ts';
+import { hevy } from './hevy/provider.ts';
 import { intervalsIcu } from './intervals_icu/provider.ts';
 import { oura } from './oura/provider.ts';
 import { polar } from './polar/provider.ts';
@@ -35,6 +36,7 @@ export const providerRegistry = {
   GOOGLEFIT: googleFit,
   HEALTH_CONNECT: healthConnect,
   HUAWEI: huawei,
+  HEVY: hevy,
   INTERVALS_ICU: intervalsIcu,
   OURA: oura,
   POLAR: polar,

@@ -59,6 +59,16 @@ export type ConnectorCase<F extends ConnectorFake> = {
   pollOnly?: boolean;
   /** No revocation endpoint: deauthentication only forgets the tokens here. */
   noRevocation?: boolean;
+  /**
+   * Connects in place of the OAuth redirect through the fake (a provider whose users hand over
+   * an API key on Tributary's own page); returns what `connectThroughFake` does.
+   */
+  connect?(
+    fake: F,
+    service: TestService,
+    developer: TestDeveloper,
+    publicUrl: string,
+  ): Promise<{ userId: string; landing: string }>;
 };
 
 type Event = Record<string, unknown> & { type: string; user?: { user_id: string }; data?: unknown[] };
@@ -142,7 +152,9 @@ export function runConnectorPath<F extends ConnectorFake>(spec: ConnectorCase<F>
     });
 
     test('connect through the auth link', async () => {
-      const connected = await connectThroughFake(service.app, developer, spec.provider, fake, 'path-test');
+      const connected = spec.connect
+        ? await spec.connect(fake, service, developer, publicUrl)
+        : await connectThroughFake(service.app, developer, spec.provider, fake, 'path-test');
       userId = connected.userId;
       assert.match(connected.landing, /user_id=/);
       await receiver.waitFor(

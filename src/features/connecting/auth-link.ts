@@ -14,6 +14,11 @@ import {
 import { parseRedirectUrl, parseReferenceId } from './redirects.ts';
 import * as repo from './repo.ts';
 
+/** The hosted page where an end user enters a personal API key (authKind `api_key`). */
+export const API_KEY_ROUTE = '/v2/auth/key/:provider';
+export const apiKeyPageUrl = (publicUrl: string, providerId: string, state: string) =>
+  `${publicUrl}/v2/auth/key/${providerId}?state=${encodeURIComponent(state)}`;
+
 export const hashSecret = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 export type AuthLinkInput = {
@@ -112,12 +117,16 @@ export function createAuthLinks(deps: ConnectingDeps) {
           { authSessionId },
           { trx, startAfter: new Date(expiresAt.getTime() + 5_000), id: authSessionId },
         );
-        const authUrl = buildAuthorizeUrl(provider, {
-          state,
-          redirectUri,
-          codeChallenge: pkce?.challenge ?? null,
-          language,
-        });
+        // A provider whose users hand over an API key gets Tributary's own key page instead.
+        const authUrl =
+          provider.declaration.authKind === 'api_key'
+            ? apiKeyPageUrl(config.publicUrl, provider.id, state)
+            : buildAuthorizeUrl(provider, {
+                state,
+                redirectUri,
+                codeChallenge: pkce?.challenge ?? null,
+                language,
+              });
         return { userId: user.id, authUrl, provider: provider.id, expiresAt };
       };
       return trx ? create(trx) : db.transaction().execute(create);

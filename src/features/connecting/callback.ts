@@ -18,6 +18,7 @@ import { withOutcome } from './redirects.ts';
 import type { AuthSessionRow } from './repo.ts';
 import * as repo from './repo.ts';
 import * as tokenStore from '../../provider-access/token-store.ts';
+import { ProviderDataError } from '../../provider-kit/data-source.ts';
 
 /** Tributary's own outcome pages, used when the developer gave no redirect URL. */
 export const SUCCESS_PAGE_PATH = '/auth/success';
@@ -41,10 +42,21 @@ export type CallbackOutcome =
   /** The developer is suspended: the flow failed, and the browser gets a neutral page, no redirect. */
   | { kind: 'unavailable'; language: Language; reason: 'unavailable' };
 
+/** The key page: shown again (with why the key was not taken), or the flow ended. */
+export type ApiKeyOutcome =
+  | {
+      kind: 'form';
+      language: Language;
+      provider: ResolvedProvider;
+      helpUrl: string | undefined;
+      error: 'malformed' | 'refused' | 'unreachable' | null;
+    }
+  | CallbackOutcome;
+
 const REASON = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export function createCallbacks(deps: ConnectingInternals) {
-  const { db, clock, secretBox, providers, webhooks, log, config } = deps;
+  const { db, clock, secretBox, providers, webhooks, log, config, access } = deps;
   const runtime = providerRuntime(deps);
 
   const defaultPage = (path: string, language: string) => `${config.publicUrl}${path}?lang=${language}`;
@@ -191,6 +203,76 @@ export function createCallbacks(deps: ConnectingInternals) {
         return fail(session, error.reason);
       }
       return succeed(session, provider, exchanged, query.scope);
+    },
+
+    /**
+     * The key page of an `api_key` provider, opened or submitted with the link's `state`:
+     * `form` while the flow goes on (with `error` when the key was refused), otherwise as a
+     * callback ends. The state is spent only when the flow ends (a key accepted, the user
+     * cancelled, the link expired), so a mistyped key can be entered again.
+     */
+    async apiKeyStep(
+      providerParam: string,
+      input: { state?: string | undefined; apiKey?: string | undefined; cancel?: boolean },
+    ): Promise<ApiKeyOutcome> {
+      const invalid = (reason: string): CallbackOutcome => ({
+        kind: 'invalid',
+        language: resolveLanguage(null),
+        reason,
+      });
+      if (!input.state) return invalid('missing_state');
+      const found = await repo.findAuthSessionByState(db, hashSecret(input.state));
+      const provider = found ? providers.get(found.provider) : undefined;
+      if (
+        !found ||
+        !provider ||
+        found.provider !== providerParam.toUpperCase() ||
+        provider.declaration.authKind !== 'api_key' ||
+        !provider.connector?.checkApiKey
+      )
+        return invalid('unknown_state');
+      const language = resolveLanguage(found.language);
+      if (found.consumed_at) return { kind: 'invalid', language, reason: 'state_used' };
+      const end = async (then: (session: AuthSessionRow) => Promise<CallbackOutcome>) => {
+        const session = await repo.consumeAuthSession(db, found.id, clock.now());
+        return session ? then(session) : { kind: 'invalid' as const, language, reason: 'state_used' };
+      };
+      if ((await findDeveloper(db, found.developer_id))?.status !== 'active') {
+        return end(async (session) => {
+          await fail(session, 'unavailable');
+          return { kind: 'unavailable', language, reason: 'unavailable' };
+        });
+      }
+      if (found.expires_at.getTime() <= clock.now().getTime())
+        return end((session) => fail(session, 'expired'));
+      if (input.cancel) return end((session) => fail(session, 'access_denied'));
+      const form = {
+        kind: 'form' as const,
+        language,
+        provider,
+        helpUrl: provider.declaration.apiKey?.helpUrl,
+      };
+      if (input.apiKey === undefined) return { ...form, error: null };
+      const apiKey = input.apiKey.trim();
+      // Printable ASCII without spaces: what a key shown to be copied looks like.
+      if (apiKey.length > 512 || !/^[!-~]+$/.test(apiKey)) return { ...form, error: 'malformed' };
+
+      let accountId: string | null;
+      try {
+        ({ accountId } = await provider.connector.checkApiKey(access.keyHttp(provider, apiKey)));
+      } catch (error) {
+        if (!(error instanceof ProviderDataError)) throw error;
+        log.warn({ provider: provider.id, reason: error.kind }, 'API key check failed');
+        return { ...form, error: error.kind === 'unauthorized' ? 'refused' : 'unreachable' };
+      }
+      const tokens: TokenSet = {
+        accessToken: apiKey,
+        refreshToken: null,
+        expiresAt: null,
+        scopes: null,
+        raw: {},
+      };
+      return end((session) => succeed(session, provider, { tokens, accountId }, undefined));
     },
 
     /** The durable timer of an auth session: fails it if nobody came back in time. */

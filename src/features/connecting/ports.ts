@@ -30,7 +30,7 @@ export type ConnectingDeps = {
   integrations: IntegrationsService;
   webhooks: WebhookEmitter;
   /** Tokens and connector hooks for revocation at deauthentication. */
-  access: Pick<ProviderAccess, 'freshAccessToken' | 'revokeWithConnector' | 'onConnectionBroken'>;
+  access: Pick<ProviderAccess, 'freshAccessToken' | 'revokeWithConnector' | 'onConnectionBroken' | 'keyHttp'>;
 };
 
 /** A connection that just became active, as its `onConnected` handlers see it. */

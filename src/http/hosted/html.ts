@@ -20,6 +20,7 @@ main{max-width:28rem;margin:0 auto;padding:1.5rem 1rem 2rem}
 h1{font-size:1.35rem;line-height:1.3;margin:0 0 .5rem}
 p{margin:.5rem 0}
 .muted{color:#5a6270;font-size:.9rem}
+.error{color:#b42318;font-weight:600}
 ul.providers{list-style:none;margin:1.25rem 0 0;padding:0;display:grid;gap:.6rem}
 .provider-button{display:flex;align-items:center;gap:.85rem;width:100%;min-height:3.5rem;padding:.6rem .9rem;
 font:inherit;font-weight:600;text-align:start;color:inherit;background:#fff;border:1px solid #d0d5dd;border-radius:12px;

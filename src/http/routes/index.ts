@@ -2,6 +2,7 @@
 // route -> service.
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
+import { registerApiKeyPageRoutes } from './api-key-page.ts';
 import { registerConnectingRoutes } from './connecting.ts';
 import { registerDataRoutes } from './data.ts';
 import { registerDestinationRoutes } from './destinations.ts';
@@ -39,6 +40,8 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerMobileRoutes,
   // The MCP server for AI assistants at /mcp, and its per-user tokens.
   registerMcpRoutes,
+  // The key page of providers connected with a personal API key.
+  registerApiKeyPageRoutes,
   // The built-in SANDBOX provider's consent page and token endpoint.
   (app, ctx) =>
     registerSandboxConsentRoutes(app, { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox }),
