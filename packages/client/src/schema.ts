@@ -22144,6 +22144,25 @@ export interface components {
             strain_data?: {
                 strain_level?: number | null;
             } | null;
+            strength_data?: {
+                exercises?: {
+                    exercise_category?: string | null;
+                    exercise_id?: string | null;
+                    exercise_index?: number | null;
+                    exercise_name?: string | null;
+                    notes?: string | null;
+                    sets?: {
+                        distance_meters?: number | null;
+                        duration_seconds?: number | null;
+                        reps?: number | null;
+                        rpe?: number | null;
+                        set_index?: number | null;
+                        set_type?: string | null;
+                        weight_kg?: number | null;
+                    }[] | null;
+                    superset_id?: string | null;
+                }[] | null;
+            } | null;
             TSS_data?: {
                 TSS_samples?: {
                     actual?: number | null;
@@ -23235,7 +23254,7 @@ export interface components {
             detail: string;
             /** @description The path of the request */
             instance?: string;
-            /** @description On 5xx: quote it when reporting the failure */
+            /** @description The request id (also the x-request-id header): quote it when reporting a failure */
             request_id?: string;
             /** @description The HTTP status code */
             status: number;
