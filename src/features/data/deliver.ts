@@ -103,7 +103,11 @@ export function createDeliverer(deps: DeliverDeps) {
       );
   }
 
-  async function emitRange(user: ConnectionRow, job: DeliverJob & { type: DataTypeName }, window: DataWindow) {
+  async function emitRange(
+    user: ConnectionRow,
+    job: DeliverJob & { type: DataTypeName },
+    window: DataWindow,
+  ) {
     const wireUser = toWireUser(user);
     const range = { userId: user.id, type: job.type, filter: filterOf(window), withSamples: job.withSamples };
     const options = { userId: user.id, reference: job.reference };
@@ -194,7 +198,10 @@ export function createDeliverer(deps: DeliverDeps) {
       retryingAt,
     });
     await db.transaction().execute(async (trx) => {
-      await emitDataEvent(webhooks, trx, job.developerId, event, { userId: user.id, reference: job.reference });
+      await emitDataEvent(webhooks, trx, job.developerId, event, {
+        userId: user.id,
+        reference: job.reference,
+      });
       await deps.jobs.send(DELIVER_QUEUE, job, { trx, startAfter: retryingAt });
     });
   }

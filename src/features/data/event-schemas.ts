@@ -9,7 +9,8 @@ import { DATA_EVENT_NAMES, DATA_EVENT_TYPES, type DataWebhookEvent } from './eve
 import { modelRef } from './schemas.ts';
 
 const Reference = Type.String({
-  description: 'The data request that caused this event (also the service-reference header); absent on provider pushes',
+  description:
+    'The data request that caused this event (also the service-reference header); absent on provider pushes',
 });
 
 // Planned workouts travel in their current wire form, not as the provider-side body.
@@ -66,7 +67,10 @@ export const dataEventSchemas: Record<DataWebhookEvent['type'], TSchema> = {
       message: Type.String(),
       user: WebhookUserSchema,
       reference: Type.String({ description: 'Carried by every chunk that follows' }),
-      expected_payloads: Type.Integer({ minimum: 1, description: 'How many data events carry this reference' }),
+      expected_payloads: Type.Integer({
+        minimum: 1,
+        description: 'How many data events carry this reference',
+      }),
     },
     { title: 'large_request_sending', description: 'How many chunked data events follow.' },
   ),

@@ -172,11 +172,7 @@ export function buildRateLimitHitEvent(input: {
 }
 
 export type DataWebhookEvent =
-  | DataEvent
-  | AthleteEvent
-  | LargeRequestProcessingEvent
-  | LargeRequestSendingEvent
-  | RateLimitHitEvent;
+  DataEvent | AthleteEvent | LargeRequestProcessingEvent | LargeRequestSendingEvent | RateLimitHitEvent;
 
 /** Events that carry health data: only these are withheld from inactive and deleted users. */
 export function carriesUserData(type: string): boolean {

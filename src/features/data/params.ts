@@ -176,5 +176,8 @@ export function splitWindow(window: DataWindow, days: number): DataWindow[] {
 
 /** The `days` before a window and the `days` after it. */
 export function marginsOf(window: DataWindow, days: number): [DataWindow, DataWindow] {
-  return [windowOf(shifted(window.start, -days), window.start), windowOf(window.end, shifted(window.end, days))];
+  return [
+    windowOf(shifted(window.start, -days), window.start),
+    windowOf(window.end, shifted(window.end, days)),
+  ];
 }

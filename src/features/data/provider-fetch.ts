@@ -239,7 +239,10 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     for await (const page of pagesOf(pages, { userId: user.id, type })) {
       // Prepared (validated and serialized) as they come, so a batch is bounded by its real size.
       for (const rejected of page.rejected ?? []) {
-        log.warn({ userId: user.id, type, item: rejected.item, problem: rejected.problem }, 'normalization failed');
+        log.warn(
+          { userId: user.id, type, item: rejected.item, problem: rejected.problem },
+          'normalization failed',
+        );
       }
       invalid += page.rejected?.length ?? 0;
       const prepared = prepareAll(log, { user, type, records: page.records, now: clock.now() });
@@ -268,13 +271,32 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
       .invalid;
 
   /** Records the local days [from, to) of `type` as synced now: settled before yesterday, fresh after. */
-  async function addSynced(user: ConnectionRow, type: ProviderDataType, from: string, to: string): Promise<void> {
+  async function addSynced(
+    user: ConnectionRow,
+    type: ProviderDataType,
+    from: string,
+    to: string,
+  ): Promise<void> {
     const settledBefore = dayNumberToIsoDate(Math.floor(clock.now().getTime() / MS_PER_DAY) - 1);
     const at = clock.now();
     await db.transaction().execute(async (trx) => {
       const split = earlierDay(to, laterDay(from, settledBefore));
-      await repo.addCoverage(trx, { userId: user.id, type, fromDay: from, toDay: split, settled: true, now: at });
-      await repo.addCoverage(trx, { userId: user.id, type, fromDay: split, toDay: to, settled: false, now: at });
+      await repo.addCoverage(trx, {
+        userId: user.id,
+        type,
+        fromDay: from,
+        toDay: split,
+        settled: true,
+        now: at,
+      });
+      await repo.addCoverage(trx, {
+        userId: user.id,
+        type,
+        fromDay: split,
+        toDay: to,
+        settled: false,
+        now: at,
+      });
       await connectionsRepo.markPolled(trx, user.id, at);
     });
   }
@@ -365,17 +387,28 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
   ): Promise<number> {
     return serialized(`${user.id}:${type}`, async () => {
       const keys: string[] | undefined = options.replace ? [] : undefined;
-      const result = await intake(user, type, pages, { ...(options.onBatch ? { onBatch: options.onBatch } : {}), ...(keys ? { keys } : {}) });
+      const result = await intake(user, type, pages, {
+        ...(options.onBatch ? { onBatch: options.onBatch } : {}),
+        ...(keys ? { keys } : {}),
+      });
       if (keys) {
         const days = { startDate: range.fromDay, endDate: range.toDay };
         await db.transaction().execute(async (trx) => {
-          const removed = await repo.deleteRecordsOfDaysExcept(trx, { userId: user.id, type, ...days, keep: keys });
+          const removed = await repo.deleteRecordsOfDaysExcept(trx, {
+            userId: user.id,
+            type,
+            ...days,
+            keep: keys,
+          });
           if (removed > 0 && deps.onChanged)
             await deps.onChanged(trx, { user, type, days: daysBetween(range.fromDay, range.toDay) });
         });
       }
       if (result.invalid > 0)
-        log.warn({ userId: user.id, type, ...range, invalid: result.invalid }, 'refetch skipped invalid records');
+        log.warn(
+          { userId: user.id, type, ...range, invalid: result.invalid },
+          'refetch skipped invalid records',
+        );
       await addSynced(user, type, range.fromDay, range.toDay);
       return result.stored;
     });

@@ -28,7 +28,12 @@ export type ReadRouting = {
   dbFor(userId: string, type: string, fromDay: string, toDay: string): Promise<Db>;
 };
 
-export function createReadRouting(deps: { primary: Db; replica: Db | undefined; clock: Clock; log: Logger }): ReadRouting {
+export function createReadRouting(deps: {
+  primary: Db;
+  replica: Db | undefined;
+  clock: Clock;
+  log: Logger;
+}): ReadRouting {
   const { primary, replica, clock, log } = deps;
   if (!replica || replica === primary) return { dbFor: async () => primary };
   // What the replica has shown to be settled; settled coverage only grows, so this never goes stale.
@@ -40,7 +45,11 @@ export function createReadRouting(deps: { primary: Db; replica: Db | undefined; 
       if (fromDay >= toDay || toDay > yesterday) return primary;
       if (uncoveredDays(fromDay, toDay, onReplica.known(userId, type)).length === 0) return replica;
       try {
-        onReplica.learn(userId, type, await repo.settledCoverageIn(replica, { userId, type, fromDay, toDay }));
+        onReplica.learn(
+          userId,
+          type,
+          await repo.settledCoverageIn(replica, { userId, type, fromDay, toDay }),
+        );
       } catch (error) {
         // An unreachable replica costs the primary a read, not the client an error.
         log.warn({ err: error }, 'read replica unavailable; reading from the primary');

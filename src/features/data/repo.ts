@@ -57,9 +57,11 @@ async function upsertSlice(db: Db, userId: string, type: string, records: Prepar
   const keys = records.map((record) => record.identityKey);
   const days = records.map((record) => record.anchorDay);
   await db
-    .with('moved', () =>
-      // Kysely puts a raw CTE body in the statement as it is: the parentheses are ours.
-      sql`(
+    .with(
+      'moved',
+      () =>
+        // Kysely puts a raw CTE body in the statement as it is: the parentheses are ours.
+        sql`(
         DELETE FROM data_records AS stored
         USING unnest(${keys}::text[], ${days}::date[]) AS incoming (identity_key, anchor_day)
         WHERE stored.user_id = ${userId} AND stored.type = ${type}

@@ -15,7 +15,13 @@ import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
 import type { Developer } from '../developers/service.ts';
-import { findConnectionForDeveloper, findConnectionWith, toWireUser, type ConnectionRow, type WireUser } from '../connections/service.ts';
+import {
+  findConnectionForDeveloper,
+  findConnectionWith,
+  toWireUser,
+  type ConnectionRow,
+  type WireUser,
+} from '../connections/service.ts';
 import { isLargeRequestRange } from './chunking.ts';
 import { createDeliverer, DELIVER_QUEUE, type DeliverJob } from './deliver.ts';
 import { buildAthleteEvent, buildDataEvent, type JsonObject } from './events.ts';
@@ -43,9 +49,10 @@ import {
   secondsToNextHour,
   violatesR1,
 } from './rate-limit.ts';
-import { ATHLETE_KEY, mergeSamples, type PreparedRecord, prepareRecord } from './records.ts';
+import { ATHLETE_KEY, type PreparedRecord } from './records.ts';
 import { createReadRouting } from './read-routing.ts';
 import * as repo from './repo.ts';
+import * as rewrites from './record-rewrites.ts';
 import { envelopeBody } from './stream.ts';
 import { dataSettings } from './settings.ts';
 import {
@@ -306,9 +313,14 @@ export function createDataService(deps: DataDeps) {
   }
 
   /** Sends stored records to the developer as one data event, in the transaction that stored them. */
-  async function emitRecords(trx: Db, user: ConnectionRow, type: ProviderDataType, stored: readonly PreparedRecord[]) {
+  async function emitRecords(
+    trx: Db,
+    user: ConnectionRow,
+    type: ProviderDataType,
+    stored: readonly PreparedRecord[],
+  ) {
     const wireUser = toWireUser(user);
-    const current = rewrittenTypes.has(type) ? await storedByKeys(trx, user.id, type, stored) : null;
+    const current = rewrittenTypes.has(type) ? await rewrites.storedByKeys(trx, user.id, type, stored) : null;
     const data = stored.map((record) =>
       type === 'plannedWorkout'
         ? (externalPlannedWorkout(record.record as JsonObject) as JsonObject)
@@ -372,7 +384,8 @@ export function createDataService(deps: DataDeps) {
       raws: raw === undefined ? [] : [raw],
       now,
     });
-    if ((options.emit ?? true) && prepared.stored.length > 0) await emitRecords(trx, user, type, prepared.stored);
+    if ((options.emit ?? true) && prepared.stored.length > 0)
+      await emitRecords(trx, user, type, prepared.stored);
     return { stored: prepared.stored.length, invalid: prepared.invalid };
   }
 
@@ -423,7 +436,11 @@ export function createDataService(deps: DataDeps) {
   }
 
   /** A connection's stored records of a type in a window, samples included, parsed (nothing synced). */
-  async function recordsOf(user: ConnectionRow, type: DataTypeName, window: DataWindow): Promise<StoredRecordValue[]> {
+  async function recordsOf(
+    user: ConnectionRow,
+    type: DataTypeName,
+    window: DataWindow,
+  ): Promise<StoredRecordValue[]> {
     const readDb = await routing.dbFor(user.id, type, window.syncStartDay, window.syncEndDay);
     return storedRecordsIn(readDb, { userId: user.id, type, filter: filterOf(window) });
   }
@@ -431,19 +448,6 @@ export function createDataService(deps: DataDeps) {
   /** The local days on which a connection holds records of a type (read in the caller's transaction). */
   const daysWithRecords = (trx: Db, userId: string, type: DataTypeName) =>
     repo.daysWithRecords(trx, userId, type);
-  /** Stored records by identity, samples included, parsed: what an enricher left of a batch. */
-  async function storedByKeys(trx: Db, userId: string, type: string, records: readonly PreparedRecord[]) {
-    const rows = await repo.recordsByKeys(trx, {
-      userId,
-      type,
-      keys: records.map((record) => record.identityKey),
-      withSamples: true,
-    });
-    return new Map(
-      rows.map((row) => [row.identity_key, JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as JsonObject]),
-    );
-  }
-
   /**
    * Registers an enricher: told of every change first (in the writing transaction), it may
    * rewrite derived fields of the `rewrites` types through `rewriteRecords`; data events of those
@@ -454,43 +458,12 @@ export function createDataService(deps: DataDeps) {
     for (const type of enricher.rewrites) rewrittenTypes.add(type);
   }
 
-  /** Summaries (samples left out) of a connection's records of a type anchored on local days [fromDay, toDay). */
-  async function summariesOnDays(
-    trx: Db,
-    input: { userId: string; type: DataTypeName; fromDay: string; toDay: string },
-  ): Promise<StoredRecordValue[]> {
-    const rows = await repo.recordsOnDays(trx, input);
-    return rows.map((row) => ({ key: row.identity_key, record: JSON.parse(row.summary) as Record<string, unknown> }));
-  }
-
-  /** A connection's stored athlete profile (summary), or null: for enrichers that need the person's sex or age. */
-  async function storedAthlete(trx: Db, userId: string): Promise<Record<string, unknown> | null> {
-    const [row] = await repo.recordsByKeys(trx, { userId, type: 'athlete', keys: [ATHLETE_KEY], withSamples: false });
-    return row ? (JSON.parse(row.summary) as Record<string, unknown>) : null;
-  }
-
-  /**
-   * Rewrites stored records in place with `edit` (an enricher's derived fields): validated and
-   * stored like any record, but not announced (no change hook, no event), so an enricher never
-   * triggers itself. Returns how many were rewritten.
-   */
-  async function rewriteRecords(
+  /** Rewrites stored records in place with an enricher's derived fields, unannounced (record-rewrites.ts). */
+  const rewriteRecords = (
     trx: Db,
     input: { userId: string; type: DataTypeName; keys: readonly string[] },
     edit: (key: string, record: Record<string, unknown>) => Record<string, unknown>,
-  ): Promise<number> {
-    const rows = await repo.recordsByKeys(trx, { userId: input.userId, type: input.type, keys: input.keys, withSamples: true });
-    const now = clock.now();
-    const prepared: PreparedRecord[] = [];
-    for (const row of rows) {
-      const record = JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as Record<string, unknown>;
-      const result = prepareRecord(input.type, edit(row.identity_key, record), now);
-      if (result.ok) prepared.push(result.value);
-      else log.warn({ userId: input.userId, type: input.type, problem: result.problem }, 'an enriched record failed validation; kept as it was');
-    }
-    await repo.upsertRecords(trx, input.userId, input.type, prepared, now);
-    return prepared.length;
-  }
+  ) => rewrites.rewriteRecords({ clock, log }, trx, input, edit);
 
   /** Registers a handler told of every change to stored records, in the writing transaction. */
   function onRecordsChanged(handler: RecordsChangedHook) {
@@ -528,8 +501,8 @@ export function createDataService(deps: DataDeps) {
     daysWithRecords,
     onRecordsChanged,
     registerEnricher,
-    summariesOnDays,
-    storedAthlete,
+    summariesOnDays: rewrites.summariesOnDays,
+    storedAthlete: rewrites.storedAthlete,
     rewriteRecords,
     prune,
     sync,

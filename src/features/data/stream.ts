@@ -16,11 +16,7 @@ export type RangeQuery = { userId: string; type: string; filter: RecordFilter; w
 const pageLimit = (range: RangeQuery) => (range.withSamples ? PAGE_SIZE_WITH_SAMPLES : PAGE_SIZE);
 
 /** Rows of a range, one keyset page at a time (after `first`, when the caller already read it). */
-async function* rowPages(
-  db: Db,
-  range: RangeQuery,
-  first?: StoredRecord[],
-): AsyncGenerator<StoredRecord[]> {
+async function* rowPages(db: Db, range: RangeQuery, first?: StoredRecord[]): AsyncGenerator<StoredRecord[]> {
   const limit = pageLimit(range);
   let after: Keyset | null = null;
   if (first) {
