@@ -9,6 +9,7 @@ import { createConnectingService } from '../features/connecting/service.ts';
 import { createDashboardService } from '../features/dashboard/service.ts';
 import { createDataService } from '../features/data/service.ts';
 import { createMergeService } from '../features/merge/service.ts';
+import { createFhirService } from '../features/fhir-export/service.ts';
 import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService, CREDENTIALS_TOPIC } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
@@ -110,6 +111,7 @@ export function createContext(deps: {
       },
     },
   });
+  const connections = createConnectionsService({ db });
   return {
     ...deps,
     db,
@@ -120,7 +122,7 @@ export function createContext(deps: {
     providers,
     providerAccess,
     integrations,
-    connections: createConnectionsService({ db }),
+    connections,
     connecting,
     widget: createWidgetService({ db, clock, config: deps.config, providers, integrations, connecting }),
     orders: createOrdersService({ db, jobs: deps.jobs, clock, config: deps.config, log: deps.log, webhooks }),
@@ -160,6 +162,15 @@ export function createContext(deps: {
       providers,
       data,
       webhooks,
+    }),
+    fhir: createFhirService({
+      db,
+      clock,
+      log: deps.log,
+      config: deps.config,
+      jobs: deps.jobs,
+      data,
+      connections,
     }),
   };
 }

@@ -56,7 +56,9 @@ import {
   type RecordsChangedHook,
   storeBatch,
 } from './provider-fetch.ts';
-import { storedRecordsIn, type StoredRecordValue } from './record-loads.ts';
+import { storedRecordPage, storedRecordsIn, type StoredRecordPage, type StoredRecordValue } from './record-loads.ts';
+import type { Keyset } from './repo.ts';
+import type { RecordFilter } from './params.ts';
 import { type DataWebhooks, emitDataEvent } from './webhook-emit.ts';
 
 export const DATA_SENT_MESSAGE = 'Data sent to webhook';
@@ -107,6 +109,14 @@ export function toConnection(user: ConnectionRow) {
 export function daysOfWindow(window: DataWindow): DayRange {
   return { fromDay: window.syncStartDay, toDay: window.syncEndDay };
 }
+
+/** Every record a store can hold: anchors from 1900 to 2200 (the model's supported dates lie within). */
+const ALL_TIME: RecordFilter = {
+  fromAt: new Date(Date.UTC(1900, 0, 1)),
+  toAt: new Date(Date.UTC(2200, 0, 1)),
+  fromDay: null,
+  toDay: null,
+};
 
 export function createDataService(deps: DataDeps) {
   const { db, clock, log } = deps;
@@ -422,6 +432,20 @@ export function createDataService(deps: DataDeps) {
     return storedRecordsIn(readDb, { userId: user.id, type, filter: filterOf(window) });
   }
 
+  /**
+   * One page of a connection's stored records of a type (samples included, parsed) in anchor
+   * order after `after`, within `filter` (all time when absent) and written since `since`;
+   * nothing synced. For readers that stream a long range and keep their place (FHIR export).
+   */
+  async function recordPage(
+    userId: string,
+    type: DataTypeName,
+    page: { filter?: RecordFilter; since?: Date; after: Keyset | null; limit: number },
+  ): Promise<StoredRecordPage> {
+    const filter = page.filter ?? ALL_TIME;
+    return storedRecordPage(db, { userId, type, filter, after: page.after, limit: page.limit, ...(page.since ? { since: page.since } : {}) });
+  }
+
   /** Registers a handler told of every change to stored records, in the writing transaction. */
   function onRecordsChanged(handler: RecordsChangedHook) {
     changeHandlers.push(handler);
@@ -455,6 +479,7 @@ export function createDataService(deps: DataDeps) {
     admitAll,
     syncWindow,
     recordsOf,
+    recordPage,
     onRecordsChanged,
     prune,
     sync,
@@ -466,5 +491,7 @@ export function createDataService(deps: DataDeps) {
 }
 
 export type DataService = ReturnType<typeof createDataService>;
-export type { RecordsChange, StoredRecordValue };
+export type { RecordsChange, StoredRecordPage, StoredRecordValue };
+export type { Keyset as RecordKeyset } from './repo.ts';
+export type { RecordFilter } from './params.ts';
 export type { WireUser };

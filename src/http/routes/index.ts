@@ -4,6 +4,7 @@ import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import { registerConnectingRoutes } from './connecting.ts';
 import { registerDataRoutes } from './data.ts';
+import { registerFhirRoutes } from './fhir.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';
 import { registerIntegrationRoutes } from './integrations.ts';
 import { registerLabReportRoutes } from './lab-reports.ts';
@@ -34,6 +35,7 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerDashboardRoutes,
   registerLabReportRoutes,
   registerMobileRoutes,
+  registerFhirRoutes,
   // The built-in SANDBOX provider's consent page and token endpoint.
   (app, ctx) =>
     registerSandboxConsentRoutes(app, { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox }),

@@ -1,0 +1,200 @@
+// FHIR reads end to end: a SANDBOX user with every data type synced through the ordinary data
+// reads, then `$everything` paged to the end and Observation searches, every resource checked
+// against the official FHIR R4 JSON schema (test/helpers/fhir-schema.ts).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { EXPORTED_TYPES } from '../../src/features/fhir-export/map-records.ts';
+import { addDays } from '../../src/model/time.ts';
+import {
+  createDeveloper,
+  problemOf,
+  startTestService,
+  type TestDeveloper,
+  type TestService,
+} from '../helpers/app.ts';
+import { connectSandboxUser } from '../helpers/connections.ts';
+import { fhirErrors } from '../helpers/fhir-schema.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- FHIR JSON, asserted field by field
+type Wire = Record<string, any>;
+
+const FROM = '2025-03-01';
+const TO = '2025-03-15';
+
+describe('FHIR reads of a SANDBOX user with every data type', () => {
+  let service: TestService;
+  let developer: TestDeveloper;
+  let other: TestDeveloper;
+  let userId: string;
+
+  before(async () => {
+    service = await startTestService({ env: { SANDBOX_ARRIVAL_MINUTES: 'off' } });
+    developer = await createDeveloper(service.ctx);
+    other = await createDeveloper(service.ctx);
+    ({ userId } = await connectSandboxUser(service.app, developer));
+    // The ordinary reads sync the window from the SANDBOX provider; the FHIR reads serve the store.
+    for (const type of EXPORTED_TYPES) {
+      const response = await get(`/v3/connections/${userId}/${type}?start_date=${FROM}&end_date=${TO}`);
+      assert.equal(response.statusCode, 200, response.body);
+    }
+  });
+  after(async () => service?.close());
+
+  const get = (url: string, who: TestDeveloper = developer, headers: Record<string, string> = {}) =>
+    service.app.inject({ method: 'GET', url, headers: { ...who.headers, ...headers } });
+  const bundleOf = async (url: string) => {
+    const response = await get(url);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(response.headers['content-type'], 'application/fhir+json; charset=utf-8');
+    return JSON.parse(response.body) as Wire;
+  };
+  const pathOf = (link: string) => link.replace('http://127.0.0.1:8080', '');
+
+  /** Every page of a search, following next links to the end. */
+  async function allPages(url: string) {
+    const pages: Wire[] = [];
+    let next: string | undefined = url;
+    while (next) {
+      const page = await bundleOf(next);
+      pages.push(page);
+      const link = (page['link'] as Wire[]).find((each) => each['relation'] === 'next');
+      next = link ? pathOf(link['url'] as string) : undefined;
+      assert.ok(pages.length < 500, 'paging ends');
+    }
+    return pages;
+  }
+
+  test('$everything: every page and every resource valid against the FHIR R4 schema, every data type present', async () => {
+    const pages = await allPages(`/v2/fhir/Patient/${userId}/$everything?_count=250`);
+    assert.ok(pages.length > 1, 'more than one page');
+    const resources = pages.flatMap((page) =>
+      (page['entry'] as Wire[]).map((entry) => entry['resource'] as Wire),
+    );
+    for (const page of pages) {
+      assert.equal(fhirErrors(page), null, 'the bundle itself');
+    }
+    const invalid = resources.flatMap((resource) => {
+      const errors = fhirErrors(resource);
+      return errors ? [`${resource['resourceType']}/${resource['id']}: ${errors}`] : [];
+    });
+    assert.deepEqual(invalid.slice(0, 5), []);
+    const patients = resources.filter((resource) => resource['resourceType'] === 'Patient');
+    assert.equal(patients.length, 1, 'the Patient once, on the first page');
+    assert.equal(patients[0]!['id'], userId);
+    const observations = resources.filter((resource) => resource['resourceType'] === 'Observation');
+    const ids = observations.map((observation) => observation['id'] as string);
+    assert.equal(new Set(ids).size, ids.length, 'no Observation on two pages');
+    // Every data type the export maps gave Observations.
+    const typesSeen = new Set(
+      observations.map((observation) => String(observation['identifier'][0]['value']).split('/')[0]),
+    );
+    assert.deepEqual([...typesSeen].sort(), [...EXPORTED_TYPES].sort());
+    // Devices are referenced by Observations and given; Provenances name the connection and provider.
+    const devices = new Set(
+      resources
+        .filter((resource) => resource['resourceType'] === 'Device')
+        .map((device) => `Device/${device['id']}`),
+    );
+    const referenced = new Set(
+      observations.flatMap((observation) =>
+        observation['device'] ? [observation['device']['reference']] : [],
+      ),
+    );
+    assert.ok(referenced.size > 0, 'observations name their device');
+    for (const reference of referenced) assert.ok(devices.has(reference), `${reference} is in the bundle`);
+    const provenance = resources.find((resource) => resource['resourceType'] === 'Provenance')!;
+    assert.match(
+      JSON.stringify(provenance['agent']),
+      new RegExp(`connection ${userId} through provider SANDBOX`),
+    );
+    // A day keeps its local offset: the SANDBOX user's days run midnight to midnight in its zone.
+    const steps = observations.find((observation) => observation['code']['coding'][0]['code'] === '41950-7')!;
+    assert.match(
+      steps['effectivePeriod']['start'],
+      /^\d{4}-\d{2}-\d{2}T00:00:00(\.\d+)?([+-]\d{2}:\d{2}|Z)$/,
+    );
+    assert.equal(steps['valueQuantity']['system'], 'http://unitsofmeasure.org');
+    // Blood pressure is a panel with systolic and diastolic components.
+    const pressure = observations.find(
+      (observation) => observation['code']['coding'][0]['code'] === '85354-9',
+    );
+    assert.ok(pressure, 'a blood pressure panel');
+    assert.deepEqual(
+      (pressure['component'] as Wire[]).map((component) => component['code']['coding'][0]['code']),
+      ['8480-6', '8462-4'],
+    );
+  });
+
+  test('Observation search: date range, code, _count with next links, and the includes', async () => {
+    const url =
+      `/v2/fhir/Observation?subject=Patient/${userId}&date=ge${FROM}&date=lt${addDays(FROM, 7)}` +
+      `&code=http://loinc.org|41950-7&_count=3&_include=Observation:device&_revinclude=Provenance:target`;
+    const pages = await allPages(url);
+    const matches = pages.flatMap((page) =>
+      (page['entry'] as Wire[])
+        .filter((entry) => entry['search']['mode'] === 'match')
+        .map((entry) => entry['resource']),
+    );
+    assert.equal(matches.length, 7, 'one day-steps Observation per day of the week');
+    assert.ok(matches.every((observation: Wire) => observation['code']['coding'][0]['code'] === '41950-7'));
+    assert.equal(pages.length, 3, '3 + 3 + 1');
+    const included = (pages[0]!['entry'] as Wire[]).filter((entry) => entry['search']['mode'] === 'include');
+    assert.ok(included.some((entry) => entry['resource']['resourceType'] === 'Device'));
+    assert.ok(included.some((entry) => entry['resource']['resourceType'] === 'Provenance'));
+    for (const page of pages) assert.equal(fhirErrors(page), null);
+    // A search with no match is an empty searchset, not an error.
+    const none = await bundleOf(
+      `/v2/fhir/Observation?subject=Patient/${userId}&date=ge2020-01-01&date=lt2020-01-02`,
+    );
+    assert.deepEqual(none['entry'], []);
+  });
+
+  test('a user of another developer is a 404, bad parameters a 400 naming them', async () => {
+    const foreign = await get(`/v2/fhir/Patient/${userId}/$everything`, other);
+    assert.equal(foreign.statusCode, 404);
+    assert.match(problemOf(foreign).contentType, /^application/problem\+json/);
+    const search = await get(`/v2/fhir/Observation?subject=Patient/${userId}`, other);
+    assert.equal(search.statusCode, 404);
+    const cases: [string, RegExp][] = [
+      ['/v2/fhir/Observation', /invalid subject: required/],
+      ['/v2/fhir/Observation?subject=Group/1', /invalid subject: expected Patient\/\{user_id\}/],
+      [`/v2/fhir/Observation?subject=Patient/${userId}&date=2025-13-01`, /invalid date/],
+      [
+        `/v2/fhir/Observation?subject=Patient/${userId}&date=ge2025-01-01&date=gt2025-01-02`,
+        /invalid date: more than one lower bound/,
+      ],
+      [
+        `/v2/fhir/Observation?subject=Patient/${userId}&date=ge2025-02-01&date=le2025-01-01`,
+        /invalid date: the upper bound/,
+      ],
+      [
+        `/v2/fhir/Observation?subject=Patient/${userId}&code=http://snomed.info/sct|1`,
+        /invalid code: unknown code system/,
+      ],
+      [`/v2/fhir/Observation?subject=Patient/${userId}&code=99999-9`, /invalid code: 99999-9 is not a code/],
+      [`/v2/fhir/Observation?subject=Patient/${userId}&_count=0`, /invalid _count/],
+      [`/v2/fhir/Observation?subject=Patient/${userId}&_cursor=nope`, /invalid _cursor/],
+      [
+        `/v2/fhir/Observation?subject=Patient/${userId}&colour=red`,
+        /invalid colour: unknown search parameter/,
+      ],
+      [`/v2/fhir/Patient/${userId}/$everything?start=yesterday`, /invalid start: expected YYYY-MM-DD/],
+      [`/v2/fhir/Patient/${userId}/$everything?_since=2025-01-01`, /invalid _since/],
+      ['/v2/fhir/Patient/not-a-uuid/$everything', /invalid user_id/],
+    ];
+    for (const [url, detail] of cases) {
+      const response = await get(url);
+      assert.equal(response.statusCode, 400, `${url}: ${response.body}`);
+      assert.match(problemOf(response).body.detail, detail, url);
+    }
+  });
+
+  test('$everything with _since: only what was stored since', async () => {
+    const later = new Date(Date.now() + 60_000).toISOString();
+    const page = await bundleOf(`/v2/fhir/Patient/${userId}/$everything?_since=${later}`);
+    assert.deepEqual(
+      (page['entry'] as Wire[]).map((entry) => entry['resource']['resourceType']),
+      ['Patient'],
+    );
+  });
+});
