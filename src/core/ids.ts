@@ -15,6 +15,7 @@ export const ID_PREFIXES = {
   webhookEvent: 'evt',
   idempotencyClaim: 'clm',
   labReportUpload: 'upl',
+  fhirExport: 'exp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -9,6 +9,7 @@ import { dataSettings } from '../features/data/settings.ts';
 import { labReportSettings } from '../features/lab-reports/settings.ts';
 import { mobileSettings } from '../features/mobile/settings.ts';
 import { mergeSettings } from '../features/merge/settings.ts';
+import { fhirExportSettings } from '../features/fhir-export/settings.ts';
 import { orderSettings } from '../features/orders/settings.ts';
 import { providerSyncSettings, syncSettings } from '../features/connectors/settings.ts';
 import { webhookSettings } from '../features/webhooks/settings.ts';
@@ -34,6 +35,7 @@ export const SETTINGS_GROUPS: readonly AnySettingsGroup[] = [
   labReportSettings,
   mobileSettings,
   mergeSettings,
+  fhirExportSettings,
 ];
 
 /** For the documentation: the core group first, then the others. */

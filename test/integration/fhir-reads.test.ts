@@ -14,6 +14,7 @@ import {
 } from '../helpers/app.ts';
 import { connectSandboxUser } from '../helpers/connections.ts';
 import { fhirErrors } from '../helpers/fhir-schema.ts';
+import { until } from '../helpers/until.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- FHIR JSON, asserted field by field
 type Wire = Record<string, any>;
@@ -27,8 +28,12 @@ describe('FHIR reads of a SANDBOX user with every data type', () => {
   let other: TestDeveloper;
   let userId: string;
 
+  // System time moved forward by `skewMs` (to see links and retention expire); no waiting.
+  let skewMs = 0;
+  const clock = { now: () => new Date(Date.now() + skewMs) };
+
   before(async () => {
-    service = await startTestService({ env: { SANDBOX_ARRIVAL_MINUTES: 'off' } });
+    service = await startTestService({ env: { SANDBOX_ARRIVAL_MINUTES: 'off' }, clock });
     developer = await createDeveloper(service.ctx);
     other = await createDeveloper(service.ctx);
     ({ userId } = await connectSandboxUser(service.app, developer));
@@ -152,7 +157,7 @@ describe('FHIR reads of a SANDBOX user with every data type', () => {
   test('a user of another developer is a 404, bad parameters a 400 naming them', async () => {
     const foreign = await get(`/v2/fhir/Patient/${userId}/$everything`, other);
     assert.equal(foreign.statusCode, 404);
-    assert.match(problemOf(foreign).contentType, /^application/problem\+json/);
+    assert.match(problemOf(foreign).contentType, /^application\/problem\+json/);
     const search = await get(`/v2/fhir/Observation?subject=Patient/${userId}`, other);
     assert.equal(search.statusCode, 404);
     const cases: [string, RegExp][] = [
@@ -196,5 +201,140 @@ describe('FHIR reads of a SANDBOX user with every data type', () => {
       (page['entry'] as Wire[]).map((entry) => entry['resource']['resourceType']),
       ['Patient'],
     );
+  });
+
+  describe('bulk export', () => {
+    const kickOff = (url: string, headers: Record<string, string> = { prefer: 'respond-async' }) =>
+      get(url, developer, { accept: 'application/fhir+json', ...headers });
+    const statusPath = (response: { headers: Record<string, unknown> }) =>
+      pathOf(String(response.headers['content-location']));
+
+    async function manifestOf(path: string) {
+      const done = await until<Wire | null>(
+        'the export to complete',
+        async () => {
+          const response = await get(path);
+          if (response.statusCode === 202) {
+            assert.match(String(response.headers['x-progress']), /^\d+ of \d+ users exported$/);
+            return null;
+          }
+          assert.equal(response.statusCode, 200, response.body);
+          return JSON.parse(response.body) as Wire;
+        },
+        { timeoutMs: 120_000, betweenReads: () => service.ctx.jobs.wake('fhir-export.unit') },
+      );
+      return done!;
+    }
+
+    test('per user: 202 + Content-Location, then a manifest of NDJSON files, each valid FHIR and listed once', async () => {
+      const started = await kickOff(`/v2/fhir/Patient/${userId}/$export`);
+      assert.equal(started.statusCode, 202, started.body);
+      assert.match(
+        String(started.headers['content-location']),
+        /\/v2\/fhir\/\$export-status\/exp_[0-9a-f]+$/,
+      );
+      assert.equal(fhirErrors(JSON.parse(started.body)), null, 'the kick-off answers an OperationOutcome');
+      const manifest = await manifestOf(statusPath(started));
+      assert.equal(manifest['requiresAccessToken'], false);
+      const outputs = manifest['output'] as Wire[];
+      assert.deepEqual(outputs.map((output) => output['type']).sort(), [
+        'Device',
+        'Observation',
+        'Patient',
+        'Provenance',
+      ]);
+      assert.equal(new Set(outputs.map((output) => output['url'])).size, outputs.length, 'each file once');
+      let observations = 0;
+      for (const output of outputs) {
+        const file = await service.app.inject({ method: 'GET', url: pathOf(output['url'] as string) });
+        assert.equal(file.statusCode, 200, file.body);
+        assert.equal(file.headers['content-type'], 'application/fhir+ndjson');
+        const lines = file.body
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line) as Wire);
+        assert.equal(lines.length, output['count']);
+        const ids = lines.map((line) => line['id']);
+        assert.equal(new Set(ids).size, ids.length, `${output['type']}: no resource twice`);
+        for (const line of lines) {
+          assert.equal(line['resourceType'], output['type']);
+          const errors = fhirErrors(line);
+          assert.equal(errors, null, `${output['type']}/${line['id']}: ${errors}`);
+        }
+        if (output['type'] === 'Observation') observations = lines.length;
+      }
+      // The same Observations as $everything serves.
+      const pages = await allPages(`/v2/fhir/Patient/${userId}/$everything?_count=1000`);
+      const served = pages.flatMap((page) =>
+        (page['entry'] as Wire[]).filter((entry) => entry['resource']['resourceType'] === 'Observation'),
+      );
+      assert.equal(observations, served.length);
+      // A tampered link is a 403; an expired one a 410.
+      const url = new URL(outputs[0]!['url'] as string);
+      const signature = url.searchParams.get('signature')!;
+      url.searchParams.set('signature', `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`);
+      const tampered = await service.app.inject({ method: 'GET', url: pathOf(url.toString()) });
+      assert.equal(tampered.statusCode, 403, tampered.body);
+      skewMs = 2 * 3_600_000;
+      try {
+        const expired = await service.app.inject({
+          method: 'GET',
+          url: pathOf(outputs[0]!['url'] as string),
+        });
+        assert.equal(expired.statusCode, 410, expired.body);
+        // Fresh links from a new poll work.
+        const fresh = (await manifestOf(statusPath(started)))['output'] as Wire[];
+        const again = await service.app.inject({ method: 'GET', url: pathOf(fresh[0]!['url'] as string) });
+        assert.equal(again.statusCode, 200);
+        // Past the retention (24 h) the export is gone and the prune job deletes it.
+        skewMs = 25 * 3_600_000;
+        assert.equal((await get(statusPath(started))).statusCode, 404);
+        assert.equal(await service.ctx.fhir.export.prune(), 1);
+      } finally {
+        skewMs = 0;
+      }
+    });
+
+    test('all users, _type and _since; DELETE cancels; the kick-off needs Prefer: respond-async', async () => {
+      const refused = await kickOff('/v2/fhir/$export', {});
+      assert.equal(refused.statusCode, 400);
+      assert.match(problemOf(refused).body.detail, /invalid Prefer: the header must say respond-async/);
+      for (const [query, detail] of [
+        ['_type=Encounter', /invalid _type: Encounter is not exported/],
+        ['_since=yesterday', /invalid _since/],
+        ['_outputFormat=text/csv', /invalid _outputFormat/],
+        ['_elements=id', /invalid _elements: unknown parameter/],
+      ] as const) {
+        const response = await kickOff(`/v2/fhir/$export?${query}`);
+        assert.equal(response.statusCode, 400, query);
+        assert.match(problemOf(response).body.detail, detail);
+      }
+      assert.equal(
+        (await get(`/v2/fhir/Patient/${userId}/$export`, other, { prefer: 'respond-async' })).statusCode,
+        404,
+      );
+
+      const started = await kickOff('/v2/fhir/$export?_type=Patient,Device');
+      const manifest = await manifestOf(statusPath(started));
+      assert.deepEqual((manifest['output'] as Wire[]).map((output) => output['type']).sort(), [
+        'Device',
+        'Patient',
+      ]);
+      const since = await kickOff(
+        `/v2/fhir/$export?_since=${new Date(Date.now() + 60_000).toISOString()}&_type=Observation`,
+      );
+      assert.deepEqual((await manifestOf(statusPath(since)))['output'], []);
+
+      const cancelled = await kickOff('/v2/fhir/$export');
+      const deleted = await service.app.inject({
+        method: 'DELETE',
+        url: statusPath(cancelled),
+        headers: developer.headers,
+      });
+      assert.equal(deleted.statusCode, 202, deleted.body);
+      assert.equal((await get(statusPath(cancelled))).statusCode, 404);
+      // Another developer cannot see or cancel an export.
+      assert.equal((await get(statusPath(started), other)).statusCode, 404);
+    });
   });
 });

@@ -93,10 +93,12 @@ const One = (description: string, examples?: string[]) =>
   Type.Optional(Type.String({ description, ...(examples ? { examples } : {}) }));
 
 export const ObservationQuery = Type.Object({
-  subject: Type.String({
-    description: 'Patient/{user_id} (required; or patient={user_id})',
-    examples: [`Patient/${EXAMPLE_USER}`],
-  }),
+  subject: Type.Optional(
+    Type.String({
+      description: 'Patient/{user_id} (required, or patient={user_id})',
+      examples: [`Patient/${EXAMPLE_USER}`],
+    }),
+  ),
   patient: One('The user_id, instead of subject'),
   date: Many(
     'A bound on the record’s time, repeated for a range: ge, gt, le, lt or eq before YYYY-MM-DD or a dateTime with its offset (date=ge2025-01-01&date=le2025-01-31)',
@@ -122,4 +124,110 @@ export const EverythingQuery = Type.Object({
   _count: One('Observations per page, 1 to 1000 (default 100)'),
   _cursor: One('Where the page starts: take it from the next link'),
   'with-samples': One('true: each heart-rate sample as an Observation too (default false)'),
+});
+
+export const OperationOutcomeSchema = Type.Object(
+  {
+    resourceType: Type.Literal('OperationOutcome'),
+    issue: Type.Array(
+      Type.Object({ severity: Type.String(), code: Type.String(), diagnostics: Type.String() }),
+    ),
+  },
+  {
+    title: 'FhirOperationOutcome',
+    description: 'A FHIR R4 OperationOutcome saying what happened (application/fhir+json)',
+    examples: [
+      {
+        resourceType: 'OperationOutcome',
+        issue: [
+          {
+            severity: 'information',
+            code: 'informational',
+            diagnostics: 'Export started: poll the URL in Content-Location',
+          },
+        ],
+      },
+    ],
+  },
+);
+
+export const KickOffQuery = Type.Object({
+  _type: One('Resource types, comma-separated: Patient, Observation, Device, Provenance (default all)'),
+  _since: One('Only records stored or changed since this instant (2025-01-01T00:00:00Z)'),
+  _outputFormat: One('application/fhir+ndjson (default; also application/ndjson, ndjson)'),
+});
+
+export const ExportParams = Type.Object({
+  export_id: Type.String({
+    description: 'The id at the end of the status URL',
+    maxLength: 100,
+    examples: ['exp_5f0c8a3b9e2d4c1a7b6e8f90'],
+  }),
+});
+
+export const ManifestSchema = Type.Object(
+  {
+    transactionTime: Type.String(),
+    request: Type.String(),
+    requiresAccessToken: Type.Boolean(),
+    output: Type.Array(Type.Object({ type: Type.String(), url: Type.String(), count: Type.Integer() })),
+    error: Type.Array(Type.Object({}, { additionalProperties: true })),
+    extension: Type.Object({
+      expires_at: Type.String({ description: 'When the files are deleted' }),
+      links_expire_at: Type.String({
+        description: 'When these links stop working (poll again for fresh ones)',
+      }),
+      output_format: Type.String(),
+    }),
+  },
+  {
+    title: 'FhirExportManifest',
+    description:
+      'The Bulk Data manifest: one entry per file (one user’s lines of one type), each listed once',
+    examples: [
+      {
+        transactionTime: '2025-01-02T08:00:00.000Z',
+        request: 'http://127.0.0.1:8080/v2/fhir/$export?_type=Observation',
+        requiresAccessToken: false,
+        output: [
+          {
+            type: 'Observation',
+            url: `http://127.0.0.1:8080/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/${EXAMPLE_USER}/Observation?expires=1735808400&signature=3f1c`,
+            count: 412,
+          },
+        ],
+        error: [],
+        extension: {
+          expires_at: '2025-01-03T08:00:00.000Z',
+          links_expire_at: '2025-01-02T09:00:00.000Z',
+          output_format: 'application/fhir+ndjson',
+        },
+      },
+    ],
+  },
+);
+
+export const FileParams = Type.Object({
+  export_id: Type.String({ maxLength: 100, examples: ['exp_5f0c8a3b9e2d4c1a7b6e8f90'] }),
+  user_id: Type.String({ maxLength: 100 }),
+  type: Type.String({
+    maxLength: 100,
+    description: 'The file’s resource type (or Open mHealth schema)',
+    examples: ['Observation'],
+  }),
+});
+
+export const FileQuery = Type.Object({
+  expires: Type.String({ description: 'From the manifest link', examples: ['1735808400'] }),
+  signature: Type.String({
+    description: 'From the manifest link',
+    examples: ['3f1c9a7e5b2d4c8e9a1b6d0f7e2c4a8b3f1c9a7e5b2d4c8e9a1b6d0f7e2c4a8b'],
+  }),
+});
+
+export const NdjsonSchema = Type.String({
+  description: 'One resource (or Open mHealth data point) per line',
+  examples: [
+    '{"resourceType":"Patient","id":"8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41","identifier":[],"active":true}\n',
+  ],
 });

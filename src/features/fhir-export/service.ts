@@ -7,9 +7,11 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import type { ConnectionsService } from '../connections/service.ts';
 import type { DataService } from '../data/service.ts';
+import { createBulkExport } from './export.ts';
 import { createFhirReads } from './reads.ts';
 
 export { FHIR_JSON } from './reads.ts';
+export { EXPORT_PRUNE_QUEUE, EXPORT_UNIT_QUEUE } from './export.ts';
 
 export type FhirServiceDeps = {
   db: Db;
@@ -28,7 +30,8 @@ export function createFhirService(deps: FhirServiceDeps) {
     data: deps.data,
     publicUrl: deps.config.publicUrl,
   });
-  return { ...reads };
+  const bulk = createBulkExport(deps);
+  return { ...reads, export: bulk };
 }
 
 export type FhirService = ReturnType<typeof createFhirService>;

@@ -6,7 +6,14 @@ import type { AppContext } from '../../features/context.ts';
 import {
   EverythingParams,
   EverythingQuery,
+  ExportParams,
+  FileParams,
+  FileQuery,
+  KickOffQuery,
+  ManifestSchema,
+  NdjsonSchema,
   ObservationQuery,
+  OperationOutcomeSchema,
   SearchBundleSchema,
 } from '../../features/fhir-export/schemas.ts';
 import type { Query } from '../../features/fhir-export/search.ts';
@@ -67,6 +74,157 @@ export function registerFhirRoutes(app: App, ctx: AppContext) {
         request.query as Query,
       );
       return (reply as FastifyReply).header('content-type', FHIR_JSON).send(bundle);
+    },
+  );
+
+  const outcome = (diagnostics: string) => ({
+    resourceType: 'OperationOutcome',
+    issue: [{ severity: 'information', code: 'informational', diagnostics }],
+  });
+  const KICK_OFF_NOTES =
+    'FHIR Bulk Data kick-off: send `Prefer: respond-async` (without it, 400). Answers 202 with the status URL in ' +
+    'Content-Location; poll it. Exports what is stored, one file per user and resource type. `_type` limits the ' +
+    'resource types, `_since` the records to those stored or changed since an instant.';
+  const accepted = async (reply: FastifyReply, started: { statusUrl: string }) =>
+    reply
+      .code(202)
+      .header('content-location', started.statusUrl)
+      .header('content-type', FHIR_JSON)
+      .send(outcome(`Export started: poll ${started.statusUrl}`));
+
+  app.get(
+    '/v2/fhir/$export',
+    {
+      config,
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'Start a bulk export of every user of yours (FHIR Bulk Data; 202 + Content-Location)',
+        description: KICK_OFF_NOTES,
+        querystring: KickOffQuery,
+        response: { 202: fhirJson(OperationOutcomeSchema) },
+      },
+    },
+    async (request, reply) =>
+      accepted(
+        reply as FastifyReply,
+        await ctx.fhir.export.kickOff(request.developer, {
+          userId: null,
+          query: request.query as Query,
+          prefer: [request.headers.prefer ?? []].flat().join(','),
+          requestUrl: `${ctx.config.publicUrl}${request.url}`,
+        }),
+      ),
+  );
+
+  app.get(
+    '/v2/fhir/Patient/:user_id/$export',
+    {
+      config,
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'Start a bulk export of one user (FHIR Bulk Data; 202 + Content-Location)',
+        description: KICK_OFF_NOTES,
+        params: EverythingParams,
+        querystring: KickOffQuery,
+        response: { 202: fhirJson(OperationOutcomeSchema) },
+      },
+    },
+    async (request, reply) =>
+      accepted(
+        reply as FastifyReply,
+        await ctx.fhir.export.kickOff(request.developer, {
+          userId: request.params.user_id,
+          query: request.query as Query,
+          prefer: [request.headers.prefer ?? []].flat().join(','),
+          requestUrl: `${ctx.config.publicUrl}${request.url}`,
+        }),
+      ),
+  );
+
+  app.get(
+    '/v2/fhir/$export-status/:export_id',
+    {
+      config,
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'Poll a bulk export: 202 with X-Progress while it runs, then 200 with the manifest',
+        description:
+          'The manifest lists each file once, with a signed link that works for FHIR_EXPORT_LINK_MINUTES without ' +
+          'credentials (requiresAccessToken: false); poll again for fresh links. Files are deleted ' +
+          'FHIR_EXPORT_RETENTION_HOURS after the export completes; then, and after a cancel, this is a 404.',
+        params: ExportParams,
+        response: {
+          200: { description: 'The manifest', content: { 'application/json': { schema: ManifestSchema } } },
+          202: fhirJson(OperationOutcomeSchema),
+        },
+      },
+    },
+    async (request, reply) => {
+      const status = await ctx.fhir.export.status(request.developer, request.params.export_id);
+      const plain = reply as FastifyReply;
+      if (status.state === 'completed') {
+        return plain.header('content-type', 'application/json; charset=utf-8').send(status.manifest);
+      }
+      return plain
+        .code(202)
+        .header('x-progress', status.progress)
+        .header('retry-after', String(status.retryAfterSeconds))
+        .header('content-type', FHIR_JSON)
+        .send(outcome(status.progress));
+    },
+  );
+
+  app.delete(
+    '/v2/fhir/$export-status/:export_id',
+    {
+      config,
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'Cancel a bulk export (or delete a finished one’s files now)',
+        params: ExportParams,
+        response: { 202: fhirJson(OperationOutcomeSchema) },
+      },
+    },
+    async (request, reply) => {
+      await ctx.fhir.export.cancel(request.developer, request.params.export_id);
+      return (reply as FastifyReply)
+        .code(202)
+        .header('content-type', FHIR_JSON)
+        .send(outcome('Export cancelled; its files are deleted'));
+    },
+  );
+
+  app.get(
+    '/v2/fhir/$export-files/:export_id/:user_id/:type',
+    {
+      config: { auth: 'none' as const },
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'One file of an export manifest (NDJSON), through its signed, expiring link',
+        description:
+          'No credentials: the link is the authorisation. A link with a bad signature is a 403, an expired one a 410.',
+        params: FileParams,
+        querystring: FileQuery,
+        response: {
+          200: { description: 'NDJSON', content: { 'application/fhir+ndjson': { schema: NdjsonSchema } } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const file = await ctx.fhir.export.file({
+        exportId: request.params.export_id,
+        userId: request.params.user_id,
+        type: request.params.type,
+        ...request.query,
+      });
+      const type =
+        file.format === 'application/fhir+ndjson' ? 'application/fhir+ndjson' : 'application/x-ndjson';
+      return (reply as FastifyReply).header('content-type', type).send(file.body);
     },
   );
 }

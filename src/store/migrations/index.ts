@@ -22,6 +22,7 @@ import * as labReportFilesBytes from './0023_lab_report_files_bytes.ts';
 import * as usersToConnections from './0024_users_to_connections.ts';
 import * as partitionedRecords from './0025_partitioned_records.ts';
 import * as mergeSettings from './0026_merge_settings.ts';
+import * as fhirExports from './0028_fhir_exports.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0024_users_to_connections': usersToConnections,
   '0025_partitioned_records': partitionedRecords,
   '0026_merge_settings': mergeSettings,
+  '0028_fhir_exports': fhirExports,
 };
