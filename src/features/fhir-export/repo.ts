@@ -59,9 +59,7 @@ export async function storeStep(
   db: Db,
   unit: UnitRow,
   files: ReadonlyMap<string, string[]>,
-  next: Partial<
-    Pick<UnitRow, 'type_index' | 'after_at' | 'after_key' | 'devices' | 'patient_written'>
-  >,
+  next: Partial<Pick<UnitRow, 'type_index' | 'after_at' | 'after_key' | 'devices' | 'patient_written'>>,
 ): Promise<boolean> {
   const moved = await db
     .updateTable('fhir_export_units')

@@ -27,7 +27,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
   `.execute(db);
   await sql`CREATE INDEX fhir_exports_developer ON fhir_exports (developer_id, created_at)`.execute(db);
-  await sql`CREATE INDEX fhir_exports_expiry ON fhir_exports (expires_at) WHERE expires_at IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX fhir_exports_expiry ON fhir_exports (expires_at) WHERE expires_at IS NOT NULL`.execute(
+    db,
+  );
   await sql`
     CREATE TABLE fhir_export_units (
       export_id text NOT NULL REFERENCES fhir_exports (id) ON DELETE CASCADE,
