@@ -15,6 +15,8 @@ import {
 import { connectSandboxUser } from '../helpers/connections.ts';
 import { fhirErrors } from '../helpers/fhir-schema.ts';
 import { until } from '../helpers/until.ts';
+import { missingOmh, omhValidator } from '../helpers/omh-schema.ts';
+import { OMH_SCHEMAS } from '../../src/features/fhir-export/omh.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- FHIR JSON, asserted field by field
 type Wire = Record<string, any>;
@@ -336,5 +338,59 @@ describe('FHIR reads of a SANDBOX user with every data type', () => {
       // Another developer cannot see or cancel an export.
       assert.equal((await get(statusPath(started), other)).statusCode, 404);
     });
+
+    test(
+      'Open mHealth output: every data point valid against its schema (the Open mHealth library)',
+      { skip: missingOmh() },
+      async () => {
+        const started = await kickOff(
+          `/v2/fhir/Patient/${userId}/$export?_outputFormat=application/vnd.openmhealth%2Bndjson`,
+        );
+        assert.equal(started.statusCode, 202, started.body);
+        const manifest = await manifestOf(statusPath(started));
+        const outputs = manifest['output'] as Wire[];
+        assert.deepEqual(
+          outputs.map((output) => output['type']).sort(),
+          Object.keys(OMH_SCHEMAS).sort(),
+          'every schema written',
+        );
+        const envelope = omhValidator('data-point', '1.0');
+        for (const output of outputs) {
+          const schema = output['type'] as keyof typeof OMH_SCHEMAS;
+          const validate = omhValidator(schema, OMH_SCHEMAS[schema]);
+          const file = await service.app.inject({ method: 'GET', url: pathOf(output['url'] as string) });
+          assert.equal(file.statusCode, 200);
+          const points = file.body
+            .trimEnd()
+            .split('\n')
+            .map((line) => JSON.parse(line) as Wire);
+          assert.equal(points.length, output['count']);
+          for (const point of points) {
+            assert.ok(envelope(point), `${schema} envelope: ${JSON.stringify(envelope.errors)}`);
+            assert.deepEqual(point['header']['schema_id'], {
+              namespace: 'omh',
+              name: schema,
+              version: OMH_SCHEMAS[schema],
+            });
+            assert.ok(
+              validate(point['body']),
+              `${schema}: ${JSON.stringify(validate.errors)} in ${JSON.stringify(point['body'])}`,
+            );
+          }
+        }
+        // The validator refuses what the schema refuses (a step count in the wrong unit).
+        const steps = omhValidator('step-count', OMH_SCHEMAS['step-count']);
+        assert.equal(
+          steps({
+            step_count: { value: 1, unit: 'paces' },
+            effective_time_frame: { date_time: '2025-01-01T00:00:00Z' },
+          }),
+          false,
+        );
+        const refused = await kickOff(`/v2/fhir/$export?_outputFormat=openmhealth&_type=Observation`);
+        assert.equal(refused.statusCode, 400);
+        assert.match(problemOf(refused).body.detail, /invalid _type: Observation is not exported/);
+      },
+    );
   });
 });

@@ -23,6 +23,7 @@ import {
 import type { DataService, RecordKeyset } from '../data/service.ts';
 import type { Developer } from '../developers/service.ts';
 import { EXPORTED_TYPES } from './map-records.ts';
+import { OMH_NDJSON, OMH_SCHEMA_NAMES, omhWriter } from './omh.ts';
 import { ownerOf } from './pager.ts';
 import * as repo from './repo.ts';
 import { EXPORT_RESOURCE_TYPES } from './resources.ts';
@@ -45,6 +46,8 @@ declare module '../../jobs/queues.ts' {
 const RECORDS_PER_STEP = 64;
 const PARTS_PER_READ = 16;
 const KICK_OFF_PARAMS = ['_type', '_since', '_outputFormat'];
+/** Open mHealth data points (docs/fhir.md#open-mhealth). */
+const OMH_ALIASES = [OMH_NDJSON, 'openmhealth'];
 
 export type ExportDeps = {
   db: Db;
@@ -95,12 +98,11 @@ export function createBulkExport(deps: ExportDeps) {
     if (raw === undefined || FHIR_NDJSON_ALIASES.includes(raw)) {
       return { format: FHIR_NDJSON, types: EXPORT_RESOURCE_TYPES, writer: fhirWriter };
     }
-    const extra = deps.extraFormats?.[raw];
-    if (!extra) {
-      const known = [...FHIR_NDJSON_ALIASES, ...Object.keys(deps.extraFormats ?? {})];
-      throw invalidParameter('_outputFormat', `expected one of ${known.join(', ')}`);
-    }
-    return { format: raw, types: extra.types, writer: (types) => extra.writer(types) };
+    if (OMH_ALIASES.includes(raw)) return { format: OMH_NDJSON, types: OMH_SCHEMA_NAMES, writer: omhWriter };
+    throw invalidParameter(
+      '_outputFormat',
+      `expected one of ${[...FHIR_NDJSON_ALIASES, ...OMH_ALIASES].join(', ')}`,
+    );
   }
 
   function typesOf(query: Query, allowed: readonly string[]): string[] {

@@ -152,9 +152,13 @@ export const OperationOutcomeSchema = Type.Object(
 );
 
 export const KickOffQuery = Type.Object({
-  _type: One('Resource types, comma-separated: Patient, Observation, Device, Provenance (default all)'),
+  _type: One(
+    'Resource types, comma-separated: Patient, Observation, Device, Provenance (default all); with Open mHealth, schema names (step-count, heart-rate …)',
+  ),
   _since: One('Only records stored or changed since this instant (2025-01-01T00:00:00Z)'),
-  _outputFormat: One('application/fhir+ndjson (default; also application/ndjson, ndjson)'),
+  _outputFormat: One(
+    'application/fhir+ndjson (default; also application/ndjson, ndjson), or application/vnd.openmhealth+ndjson (also openmhealth) for Open mHealth data points',
+  ),
 });
 
 export const ExportParams = Type.Object({
