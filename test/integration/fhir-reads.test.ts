@@ -196,6 +196,32 @@ describe('FHIR reads of a SANDBOX user with every data type', () => {
     }
   });
 
+  test('a client that accepts only application/fhir+json gets errors as an OperationOutcome (same status)', async () => {
+    const fhirOnly = { accept: 'application/fhir+json' };
+    const bad = await get(`/v2/fhir/Observation?subject=Patient/${userId}&_count=0`, developer, fhirOnly);
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.headers['content-type'], 'application/fhir+json; charset=utf-8');
+    const outcome = JSON.parse(bad.body) as Wire;
+    assert.equal(fhirErrors(outcome), null);
+    assert.equal(outcome['issue'][0]['code'], 'invalid');
+    assert.match(outcome['issue'][0]['diagnostics'], /invalid _count/);
+    const missing = await get(`/v2/fhir/Patient/${userId}/$everything`, other, fhirOnly);
+    assert.equal(missing.statusCode, 404);
+    assert.equal((JSON.parse(missing.body) as Wire)['issue'][0]['code'], 'not-found');
+    const anonymous = await service.app.inject({
+      method: 'GET',
+      url: `/v2/fhir/Patient/${userId}/$everything`,
+      headers: fhirOnly,
+    });
+    assert.equal(anonymous.statusCode, 401);
+    assert.equal(fhirErrors(JSON.parse(anonymous.body)), null, anonymous.body);
+    // Both accepted, or neither: problem+json, the service's one error format.
+    const both = await get(`/v2/fhir/Observation?subject=Patient/${userId}&_count=0`, developer, {
+      accept: 'application/fhir+json, application/problem+json',
+    });
+    assert.match(String(both.headers['content-type']), /^application\/problem\+json/);
+  });
+
   test('$everything with _since: only what was stored since', async () => {
     const later = new Date(Date.now() + 60_000).toISOString();
     const page = await bundleOf(`/v2/fhir/Patient/${userId}/$everything?_since=${later}`);
@@ -207,7 +233,7 @@ describe('FHIR reads of a SANDBOX user with every data type', () => {
 
   describe('bulk export', () => {
     const kickOff = (url: string, headers: Record<string, string> = { prefer: 'respond-async' }) =>
-      get(url, developer, { accept: 'application/fhir+json', ...headers });
+      get(url, developer, { accept: 'application/fhir+json, application/problem+json', ...headers });
     const statusPath = (response: { headers: Record<string, unknown> }) =>
       pathOf(String(response.headers['content-location']));
 

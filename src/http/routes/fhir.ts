@@ -1,7 +1,7 @@
 // FHIR R4 out: searches of a person's Observations, `$everything`, and the bulk export (FHIR Bulk
 // Data Access). Thin: the fhir-export service decides. Bodies are FHIR JSON
 // (application/fhir+json); errors stay problem+json like every route (docs/fhir.md#errors).
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../features/context.ts';
 import {
   EverythingParams,
@@ -22,6 +22,41 @@ import type { App } from '../app-type.ts';
 
 const tags = ['fhir'];
 const config = { auth: 'developer' as const };
+
+// FHIR R4 issue types (https://hl7.org/fhir/R4/valueset-issue-type.html) of the statuses these routes answer.
+const ISSUE_TYPE: Record<number, string> = {
+  400: 'invalid',
+  401: 'login',
+  403: 'forbidden',
+  404: 'not-found',
+  410: 'expired',
+  429: 'throttled',
+};
+
+/**
+ * Errors are problem+json (one error vocabulary); a client that accepts application/fhir+json and
+ * not problem+json gets the same error as a FHIR OperationOutcome, with the same status.
+ */
+async function outcomeForFhirClients(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
+  if (!String(reply.getHeader('content-type') ?? '').startsWith('application/problem+json')) return payload;
+  const accept = String(request.headers.accept ?? '');
+  if (!accept.includes('application/fhir+json') || accept.includes('application/problem+json'))
+    return payload;
+  const problem = JSON.parse(payload) as { title?: string; detail?: string; type?: string };
+  reply.header('content-type', FHIR_JSON);
+  return JSON.stringify({
+    resourceType: 'OperationOutcome',
+    issue: [
+      {
+        severity: 'error',
+        code: ISSUE_TYPE[reply.statusCode] ?? (reply.statusCode >= 500 ? 'exception' : 'processing'),
+        details: { text: problem.title ?? 'error' },
+        diagnostics: problem.detail ?? '',
+      },
+    ],
+  });
+}
 const plainJson = () => (data: unknown) => JSON.stringify(data);
 const fhirJson = (schema: object) => ({
   description: 'FHIR R4 JSON',
@@ -38,6 +73,7 @@ export function registerFhirRoutes(app: App, ctx: AppContext) {
     '/v2/fhir/Observation',
     {
       config,
+      onSend: outcomeForFhirClients,
       serializerCompiler: plainJson,
       schema: {
         tags,
@@ -57,6 +93,7 @@ export function registerFhirRoutes(app: App, ctx: AppContext) {
     '/v2/fhir/Patient/:user_id/$everything',
     {
       config,
+      onSend: outcomeForFhirClients,
       serializerCompiler: plainJson,
       schema: {
         tags,
@@ -96,6 +133,7 @@ export function registerFhirRoutes(app: App, ctx: AppContext) {
     '/v2/fhir/$export',
     {
       config,
+      onSend: outcomeForFhirClients,
       serializerCompiler: plainJson,
       schema: {
         tags,
@@ -121,6 +159,7 @@ export function registerFhirRoutes(app: App, ctx: AppContext) {
     '/v2/fhir/Patient/:user_id/$export',
     {
       config,
+      onSend: outcomeForFhirClients,
       serializerCompiler: plainJson,
       schema: {
         tags,
@@ -147,6 +186,7 @@ export function registerFhirRoutes(app: App, ctx: AppContext) {
     '/v2/fhir/$export-status/:export_id',
     {
       config,
+      onSend: outcomeForFhirClients,
       serializerCompiler: plainJson,
       schema: {
         tags,
@@ -181,6 +221,7 @@ export function registerFhirRoutes(app: App, ctx: AppContext) {
     '/v2/fhir/$export-status/:export_id',
     {
       config,
+      onSend: outcomeForFhirClients,
       serializerCompiler: plainJson,
       schema: {
         tags,
