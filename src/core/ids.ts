@@ -16,6 +16,7 @@ export const ID_PREFIXES = {
   idempotencyClaim: 'clm',
   labReportUpload: 'upl',
   mcpToken: 'mtk',
+  fhirExport: 'exp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -10,6 +10,7 @@ import type { ConnectingService } from './connecting/service.ts';
 import type { DashboardService } from './dashboard/service.ts';
 import type { DataService } from './data/service.ts';
 import type { DevelopersService } from './developers/service.ts';
+import type { FhirService } from './fhir-export/service.ts';
 import type { IntegrationsService } from './integrations/service.ts';
 import type { LabReportsService } from './lab-reports/service.ts';
 import type { MergeService } from './merge/service.ts';
@@ -55,4 +56,5 @@ export type AppContext = {
   merge: MergeService;
   scores: ScoresService;
   mcp: McpService;
+  fhir: FhirService;
 };

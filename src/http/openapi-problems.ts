@@ -84,6 +84,9 @@ const ROUTE_PROBLEMS: Record<string, readonly number[]> = {
   'POST /v2/lab-reports/:session_id/reprocess': [409, 410],
   // A merged read is each of the person's connections' read: budgeted, and synced from providers.
   'GET /v3/people/:reference_id/:type': [429, 503],
+  // FHIR: an export file's link is signed (403) and expires (410); a cancelled or expired export is a 404.
+  'GET /v2/fhir/$export-files/:export_id/:user_id/:type': [403, 404, 410],
+  'GET /v2/fhir/Observation': [404],
 };
 
 export type RouteFacts = {

@@ -11,6 +11,7 @@ import { createDataService } from '../features/data/service.ts';
 import { createMergeService } from '../features/merge/service.ts';
 import { createScoresService } from '../features/scores/service.ts';
 import { createMcpService } from '../features/mcp/service.ts';
+import { createFhirService } from '../features/fhir-export/service.ts';
 import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService, CREDENTIALS_TOPIC } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
@@ -179,6 +180,15 @@ export function createContext(deps: {
     }),
     // Registers with the data feature as an enricher (computed scores on daily and sleep records).
     scores: createScoresService({ data, log: deps.log }),
+    fhir: createFhirService({
+      db,
+      clock,
+      log: deps.log,
+      config: deps.config,
+      jobs: deps.jobs,
+      data,
+      connections,
+    }),
   };
   // The MCP server's tools read through the services above, as the API's routes do.
   return {

@@ -10,6 +10,7 @@ import { labReportSettings } from '../features/lab-reports/settings.ts';
 import { mobileSettings } from '../features/mobile/settings.ts';
 import { mergeSettings } from '../features/merge/settings.ts';
 import { mcpSettings } from '../features/mcp/settings.ts';
+import { fhirExportSettings } from '../features/fhir-export/settings.ts';
 import { orderSettings } from '../features/orders/settings.ts';
 import { providerSyncSettings, syncSettings } from '../features/connectors/settings.ts';
 import { webhookSettings } from '../features/webhooks/settings.ts';
@@ -38,6 +39,7 @@ export const SETTINGS_GROUPS: readonly AnySettingsGroup[] = [
   mergeSettings,
   mcpSettings,
   tracingSettings,
+  fhirExportSettings,
 ];
 
 /** For the documentation: the core group first, then the others. */

@@ -27,3 +27,34 @@ export async function storedRecordsIn(
     after = { at: last.anchor_at, key: last.identity_key };
   }
 }
+
+export type StoredRecordPage = { records: (StoredRecordValue & { anchorAt: Date })[]; next: Keyset | null };
+
+/**
+ * One page of a range, samples included, parsed, after `after` (null: from the start), optionally
+ * only records written since an instant; `next` is where the following page starts (null: none).
+ * For readers that stream a long range a page at a time and keep their place (the FHIR export).
+ */
+export async function storedRecordPage(
+  db: Db,
+  range: {
+    userId: string;
+    type: string;
+    filter: RecordFilter;
+    since?: Date;
+    after: Keyset | null;
+    limit: number;
+  },
+): Promise<StoredRecordPage> {
+  const rows = await pageRecords(db, { ...range, withSamples: true });
+  const records = rows.map((row) => ({
+    key: row.identity_key,
+    anchorAt: row.anchor_at,
+    record: JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as Record<string, unknown>,
+  }));
+  const last = rows.at(-1);
+  return {
+    records,
+    next: rows.length < range.limit || !last ? null : { at: last.anchor_at, key: last.identity_key },
+  };
+}

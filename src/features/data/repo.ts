@@ -134,6 +134,8 @@ export async function pageRecords(
     after: Keyset | null;
     limit: number;
     withSamples: boolean;
+    /** Only records written at or after this instant (an export's `_since`). */
+    since?: Date;
   },
 ): Promise<StoredRecord[]> {
   let query = inRange(db, input.userId, input.type, input.filter).select([
@@ -142,6 +144,7 @@ export async function pageRecords(
     sql<string>`summary::text`.as('summary'),
     ...sampleColumns(input.withSamples),
   ]);
+  if (input.since) query = query.where('updated_at', '>=', input.since);
   const after = input.after;
   if (after) {
     query = query.where((eb) =>

@@ -63,7 +63,14 @@ import {
   type RecordsChangedHook,
   storeBatch,
 } from './provider-fetch.ts';
-import { storedRecordsIn, type StoredRecordValue } from './record-loads.ts';
+import {
+  storedRecordPage,
+  storedRecordsIn,
+  type StoredRecordPage,
+  type StoredRecordValue,
+} from './record-loads.ts';
+import type { Keyset } from './repo.ts';
+import type { RecordFilter } from './params.ts';
 import { type DataWebhooks, emitDataEvent } from './webhook-emit.ts';
 
 export const DATA_SENT_MESSAGE = 'Data sent to webhook';
@@ -114,6 +121,14 @@ export function toConnection(user: ConnectionRow) {
 export function daysOfWindow(window: DataWindow): DayRange {
   return { fromDay: window.syncStartDay, toDay: window.syncEndDay };
 }
+
+/** Every record a store can hold: anchors from 1900 to 2200 (the model's supported dates lie within). */
+const ALL_TIME: RecordFilter = {
+  fromAt: new Date(Date.UTC(1900, 0, 1)),
+  toAt: new Date(Date.UTC(2200, 0, 1)),
+  fromDay: null,
+  toDay: null,
+};
 
 export function createDataService(deps: DataDeps) {
   const { db, clock, log } = deps;
@@ -465,6 +480,27 @@ export function createDataService(deps: DataDeps) {
     edit: (key: string, record: Record<string, unknown>) => Record<string, unknown>,
   ) => rewrites.rewriteRecords({ clock, log }, trx, input, edit);
 
+  /**
+   * One page of a connection's stored records of a type (samples included, parsed) in anchor
+   * order after `after`, within `filter` (all time when absent) and written since `since`;
+   * nothing synced. For readers that stream a long range and keep their place (FHIR export).
+   */
+  async function recordPage(
+    userId: string,
+    type: DataTypeName,
+    page: { filter?: RecordFilter; since?: Date; after: Keyset | null; limit: number },
+  ): Promise<StoredRecordPage> {
+    const filter = page.filter ?? ALL_TIME;
+    return storedRecordPage(db, {
+      userId,
+      type,
+      filter,
+      after: page.after,
+      limit: page.limit,
+      ...(page.since ? { since: page.since } : {}),
+    });
+  }
+
   /** Registers a handler told of every change to stored records, in the writing transaction. */
   function onRecordsChanged(handler: RecordsChangedHook) {
     changeHandlers.push(handler);
@@ -499,6 +535,7 @@ export function createDataService(deps: DataDeps) {
     syncWindow,
     recordsOf,
     daysWithRecords,
+    recordPage,
     onRecordsChanged,
     registerEnricher,
     summariesOnDays: rewrites.summariesOnDays,
@@ -517,5 +554,7 @@ export type DataService = ReturnType<typeof createDataService>;
 
 /** A feature that derives fields of stored records from their neighbours (features/scores). */
 export type Enricher = { rewrites: readonly DataTypeName[]; onChanged: RecordsChangedHook };
-export type { RecordsChange, StoredRecordValue };
+export type { RecordsChange, StoredRecordPage, StoredRecordValue };
+export type { Keyset as RecordKeyset } from './repo.ts';
+export type { RecordFilter } from './params.ts';
 export type { WireUser };

@@ -6,6 +6,7 @@ import { registerApiKeyPageRoutes } from './api-key-page.ts';
 import { registerConnectingRoutes } from './connecting.ts';
 import { registerDataRoutes } from './data.ts';
 import { registerDestinationRoutes } from './destinations.ts';
+import { registerFhirRoutes } from './fhir.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';
 import { registerIntegrationRoutes } from './integrations.ts';
 import { registerLabReportRoutes } from './lab-reports.ts';
@@ -42,6 +43,7 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerMcpRoutes,
   // The key page of providers connected with a personal API key.
   registerApiKeyPageRoutes,
+  registerFhirRoutes,
   // The built-in SANDBOX provider's consent page and token endpoint.
   (app, ctx) =>
     registerSandboxConsentRoutes(app, { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox }),

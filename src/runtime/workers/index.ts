@@ -11,6 +11,7 @@ import { dataRecurringJobs, defineDataJobs } from './data.ts';
 import { defineLabReportJobs, labReportRecurringJobs } from './lab-reports.ts';
 import { defineLimitJobs, limitRecurringJobs } from './limits.ts';
 import { defineMergeJobs } from './merge.ts';
+import { defineFhirExportJobs, fhirExportRecurringJobs } from './fhir-export.ts';
 import { defineMobileJobs } from './mobile.ts';
 import { defineMobileSpoolJobs, mobileSpoolRecurringJobs } from './mobile-spool.ts';
 import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
@@ -32,6 +33,7 @@ export function defineJobs(ctx: AppContext): void {
   defineMobileJobs(ctx);
   defineMobileSpoolJobs(ctx);
   defineMergeJobs(ctx);
+  defineFhirExportJobs(ctx);
 }
 
 /** Every recurring job this deployment runs, as its settings and storage configure them. */
@@ -45,6 +47,7 @@ export function recurringJobs(ctx: { config: Config; store: Pick<Store, 'kind'> 
     ...limitRecurringJobs(),
     ...mobileSpoolRecurringJobs(),
     ...labReportRecurringJobs(),
+    ...fhirExportRecurringJobs(),
   ];
 }
 

@@ -23,6 +23,7 @@ import * as usersToConnections from './0024_users_to_connections.ts';
 import * as partitionedRecords from './0025_partitioned_records.ts';
 import * as mergeSettings from './0026_merge_settings.ts';
 import * as providerSettings from './0027_provider_settings.ts';
+import * as fhirExports from './0028_fhir_exports.ts';
 import * as destinationKinds from './0029_destination_kinds.ts';
 import * as mcpTokens from './0030_mcp_tokens.ts';
 
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   '0025_partitioned_records': partitionedRecords,
   '0026_merge_settings': mergeSettings,
   '0027_provider_settings': providerSettings,
+  '0028_fhir_exports': fhirExports,
   '0029_destination_kinds': destinationKinds,
   '0030_mcp_tokens': mcpTokens,
 };

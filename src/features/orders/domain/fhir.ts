@@ -8,17 +8,27 @@
 // Composition first). Resources reference each other by `urn:uuid:` fullUrls, the R4 way to link
 // resources inside a bundle that no FHIR server has assigned ids to.
 
-import { createHash } from 'node:crypto';
 import type { SexAtBirth } from './biomarkers.ts';
 import { describeRange } from './biomarkers.ts';
 import type { CatalogProduct } from './catalog.ts';
 import type { BiomarkerResult, Interpretation } from './sandbox-results.ts';
 import { generateSandboxResults } from './sandbox-results.ts';
 
-export const LOINC_SYSTEM = 'http://loinc.org';
-export const UCUM_SYSTEM = 'http://unitsofmeasure.org';
+import {
+  type CodeableConcept,
+  type Identifier,
+  LOINC_SYSTEM,
+  OBSERVATION_CATEGORY_SYSTEM,
+  type Quantity,
+  type Reference,
+  stableUuid,
+  UCUM_SYSTEM,
+} from '../../../model/fhir.ts';
+
+// The shared FHIR pieces live in the model (model/fhir.ts); re-exported for this module's users.
+export { LOINC_SYSTEM, stableUuid, UCUM_SYSTEM };
+export type { CodeableConcept, Coding, Identifier, Quantity, Reference } from '../../../model/fhir.ts';
 export const INTERPRETATION_SYSTEM = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
-const OBSERVATION_CATEGORY_SYSTEM = 'http://terminology.hl7.org/CodeSystem/observation-category';
 const DIAGNOSTIC_SERVICE_SYSTEM = 'http://terminology.hl7.org/CodeSystem/v2-0074';
 const REFERENCE_RANGE_MEANING_SYSTEM = 'http://terminology.hl7.org/CodeSystem/referencerange-meaning';
 export const ORDER_ITEM_ID_SYSTEM = 'urn:tributary:order-item-id';
@@ -26,29 +36,6 @@ export const TEST_TAKER_ID_SYSTEM = 'urn:tributary:test-taker-id';
 
 const INTERPRETATION_DISPLAY: Readonly<Record<Interpretation, string>> = { L: 'Low', N: 'Normal', H: 'High' };
 
-export interface Coding {
-  system: string;
-  code: string;
-  display?: string;
-}
-export interface CodeableConcept {
-  coding?: Coding[];
-  text?: string;
-}
-export interface Reference {
-  reference: string;
-  display?: string;
-}
-export interface Identifier {
-  system: string;
-  value: string;
-}
-export interface Quantity {
-  value: number;
-  unit: string;
-  system: string;
-  code: string;
-}
 export interface ObservationReferenceRange {
   low?: Quantity;
   high?: Quantity;
@@ -262,16 +249,4 @@ function summarise(results: readonly BiomarkerResult[]): string {
     (result) => `${result.biomarker.name} (${INTERPRETATION_DISPLAY[result.interpretation].toLowerCase()})`,
   );
   return `${flagged.length} of ${results.length} results outside the reference range: ${names.join(', ')}.`;
-}
-
-/**
- * A UUID that is a pure function of its seed, so a re-downloaded bundle is byte-identical. Marked
- * version 8 (RFC 9562 custom format) because it is SHA-256 based, not a v4 random or v5 SHA-1 UUID.
- */
-export function stableUuid(seed: string): string {
-  const hex = createHash('sha256').update(seed).digest('hex').slice(0, 32).split('');
-  hex[12] = '8';
-  hex[16] = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
-  const s = hex.join('');
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }
