@@ -9875,6 +9875,2148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/fhir/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start a bulk export of every user of yours (FHIR Bulk Data; 202 + Content-Location)
+         * @description FHIR Bulk Data kick-off: send `Prefer: respond-async` (without it, 400). Answers 202 with the status URL in Content-Location; poll it. Exports what is stored, one file per user and resource type. `_type` limits the resource types, `_since` the records to those stored or changed since an instant.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/fhir/$export' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/fhir/$export", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description application/fhir+ndjson (default; also application/ndjson, ndjson), or application/vnd.openmhealth+ndjson (also openmhealth) for Open mHealth data points */
+                    _outputFormat?: string;
+                    /** @description Only records stored or changed since this instant (2025-01-01T00:00:00Z) */
+                    _since?: string;
+                    /** @description Resource types, comma-separated: Patient, Observation, Device, Provenance (default all); with Open mHealth, schema names (step-count, heart-rate …) */
+                    _type?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description FHIR R4 JSON */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "resourceType": "OperationOutcome",
+                         *       "issue": [
+                         *         {
+                         *           "severity": "information",
+                         *           "code": "informational",
+                         *           "diagnostics": "Export started: poll the URL in Content-Location"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/fhir+json": {
+                            issue: {
+                                code: string;
+                                diagnostics: string;
+                                severity: string;
+                            }[];
+                            /** @enum {string} */
+                            resourceType: "OperationOutcome";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/fhir/$export"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/fhir/$export"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/fhir/$export"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/fhir/$export",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/fhir/$export",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/fhir/$export-files/{export_id}/{user_id}/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One file of an export manifest (NDJSON), through its signed, expiring link
+         * @description No credentials: the link is the authorisation. A link with a bad signature is a 403, an expired one a 410.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation?expires=1735808400&signature=3f1c9a7e5b2d4c8e9a1b6d0f7e2c4a8b3f1c9a7e5b2d4c8e9a1b6d0f7e2c4a8b'
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation?expires=1735808400&signature=3f1c9a7e5b2d4c8e9a1b6d0f7e2c4a8b3f1c9a7e5b2d4c8e9a1b6d0f7e2c4a8b", {
+         *       method: 'GET',
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    /**
+                     * @description From the manifest link
+                     * @example 1735808400
+                     */
+                    expires: string;
+                    /**
+                     * @description From the manifest link
+                     * @example 3f1c9a7e5b2d4c8e9a1b6d0f7e2c4a8b3f1c9a7e5b2d4c8e9a1b6d0f7e2c4a8b
+                     */
+                    signature: string;
+                };
+                header?: never;
+                path: {
+                    /** @example exp_5f0c8a3b9e2d4c1a7b6e8f90 */
+                    export_id: string;
+                    /**
+                     * @description The file’s resource type (or Open mHealth schema)
+                     * @example Observation
+                     */
+                    type: string;
+                    user_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description NDJSON */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /** @example {"resourceType":"Patient","id":"8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41","identifier":[],"active":true} */
+                        "application/fhir+ndjson": string;
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Gone: expired or already used */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/gone",
+                         *       "title": "gone",
+                         *       "status": 410,
+                         *       "detail": "the link has expired or was already used",
+                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/fhir/$export-status/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Poll a bulk export: 202 with X-Progress while it runs, then 200 with the manifest
+         * @description The manifest lists each file once, with a signed link that works for FHIR_EXPORT_LINK_MINUTES without credentials (requiresAccessToken: false); poll again for fresh links. Files are deleted FHIR_EXPORT_RETENTION_HOURS after the export completes; then, and after a cancel, this is a 404.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The id at the end of the status URL
+                     * @example exp_5f0c8a3b9e2d4c1a7b6e8f90
+                     */
+                    export_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The manifest */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "transactionTime": "2025-01-02T08:00:00.000Z",
+                         *       "request": "http://127.0.0.1:8080/v2/fhir/$export?_type=Observation",
+                         *       "requiresAccessToken": false,
+                         *       "output": [
+                         *         {
+                         *           "type": "Observation",
+                         *           "url": "http://127.0.0.1:8080/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation?expires=1735808400&signature=3f1c",
+                         *           "count": 412
+                         *         }
+                         *       ],
+                         *       "error": [],
+                         *       "extension": {
+                         *         "expires_at": "2025-01-03T08:00:00.000Z",
+                         *         "links_expire_at": "2025-01-02T09:00:00.000Z",
+                         *         "output_format": "application/fhir+ndjson"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            error: {
+                                [key: string]: unknown;
+                            }[];
+                            extension: {
+                                /** @description When the files are deleted */
+                                expires_at: string;
+                                /** @description When these links stop working (poll again for fresh ones) */
+                                links_expire_at: string;
+                                output_format: string;
+                            };
+                            output: {
+                                count: number;
+                                type: string;
+                                url: string;
+                            }[];
+                            request: string;
+                            requiresAccessToken: boolean;
+                            transactionTime: string;
+                        };
+                    };
+                };
+                /** @description FHIR R4 JSON */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "resourceType": "OperationOutcome",
+                         *       "issue": [
+                         *         {
+                         *           "severity": "information",
+                         *           "code": "informational",
+                         *           "diagnostics": "Export started: poll the URL in Content-Location"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/fhir+json": {
+                            issue: {
+                                code: string;
+                                diagnostics: string;
+                                severity: string;
+                            }[];
+                            /** @enum {string} */
+                            resourceType: "OperationOutcome";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a bulk export (or delete a finished one’s files now)
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X DELETE 'http://127.0.0.1:8080/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90", {
+         *       method: 'DELETE',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     ```
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The id at the end of the status URL
+                     * @example exp_5f0c8a3b9e2d4c1a7b6e8f90
+                     */
+                    export_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description FHIR R4 JSON */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "resourceType": "OperationOutcome",
+                         *       "issue": [
+                         *         {
+                         *           "severity": "information",
+                         *           "code": "informational",
+                         *           "diagnostics": "Export started: poll the URL in Content-Location"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/fhir+json": {
+                            issue: {
+                                code: string;
+                                diagnostics: string;
+                                severity: string;
+                            }[];
+                            /** @enum {string} */
+                            resourceType: "OperationOutcome";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/fhir/Observation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search one user’s Observations: a FHIR searchset Bundle, paged
+         * @description Serves what is stored (it does not fetch from the provider): records come in through backfills, data reads and provider webhooks. Codes and units are listed in docs/fhir.md. A user of another developer is a 404; a bad search parameter (unknown ones included) a 400 problem naming it.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/fhir/Observation?subject=Patient%2F8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/fhir/Observation?subject=Patient%2F8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Observations per page, 1 to 1000 (default 100) */
+                    _count?: string;
+                    /** @description Where the page starts: take it from the next link */
+                    _cursor?: string;
+                    /** @description Observation:device adds the Devices */
+                    _include?: string[];
+                    /** @description Provenance:target adds the Provenances */
+                    _revinclude?: string[];
+                    /** @description Codes, system|code or code, comma-separated (http://loinc.org|8867-4); docs/fhir.md lists them */
+                    code?: string[];
+                    /** @description A bound on the record’s time, repeated for a range: ge, gt, le, lt or eq before YYYY-MM-DD or a dateTime with its offset (date=ge2025-01-01&date=le2025-01-31) */
+                    date?: string[];
+                    /** @description The user_id, instead of subject */
+                    patient?: string;
+                    /**
+                     * @description Patient/{user_id} (required, or patient={user_id})
+                     * @example Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41
+                     */
+                    subject?: string;
+                    /** @description true: each heart-rate sample as an Observation too (default false) */
+                    "with-samples"?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description FHIR R4 JSON */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "resourceType": "Bundle",
+                         *       "id": "0c4f5e7a-2b1d-8e3f-9a6c-5d4e3f2a1b0c",
+                         *       "type": "searchset",
+                         *       "timestamp": "2025-01-02T08:00:00.000Z",
+                         *       "link": [
+                         *         {
+                         *           "relation": "self",
+                         *           "url": "http://127.0.0.1:8080/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything"
+                         *         },
+                         *         {
+                         *           "relation": "next",
+                         *           "url": "http://127.0.0.1:8080/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything?_cursor=eyJ0eXBlIjowfQ"
+                         *         }
+                         *       ],
+                         *       "entry": [
+                         *         {
+                         *           "fullUrl": "http://127.0.0.1:8080/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *           "resource": {
+                         *             "resourceType": "Patient",
+                         *             "id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *             "identifier": [
+                         *               {
+                         *                 "system": "urn:tributary:user-id",
+                         *                 "value": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *               },
+                         *               {
+                         *                 "system": "urn:tributary:reference-id",
+                         *                 "value": "your-user-42"
+                         *               }
+                         *             ],
+                         *             "active": true
+                         *           },
+                         *           "search": {
+                         *             "mode": "match"
+                         *           }
+                         *         },
+                         *         {
+                         *           "fullUrl": "http://127.0.0.1:8080/v2/fhir/Observation/6d3a320b-e09c-82f8-b7b6-9e31b4deee91",
+                         *           "resource": {
+                         *             "resourceType": "Observation",
+                         *             "id": "6d3a320b-e09c-82f8-b7b6-9e31b4deee91",
+                         *             "identifier": [
+                         *               {
+                         *                 "system": "urn:tributary:record",
+                         *                 "value": "daily/2025-01-01T00:00:00.000000+01:00|2025-01-02T00:00:00.000000+01:00#steps"
+                         *               }
+                         *             ],
+                         *             "status": "final",
+                         *             "category": [
+                         *               {
+                         *                 "coding": [
+                         *                   {
+                         *                     "system": "http://terminology.hl7.org/CodeSystem/observation-category",
+                         *                     "code": "activity",
+                         *                     "display": "Activity"
+                         *                   }
+                         *                 ]
+                         *               }
+                         *             ],
+                         *             "code": {
+                         *               "coding": [
+                         *                 {
+                         *                   "system": "http://loinc.org",
+                         *                   "code": "41950-7",
+                         *                   "display": "Number of steps in 24 hour Measured"
+                         *                 }
+                         *               ],
+                         *               "text": "Number of steps in 24 hour Measured"
+                         *             },
+                         *             "subject": {
+                         *               "reference": "Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *             },
+                         *             "effectivePeriod": {
+                         *               "start": "2025-01-01T00:00:00.000000+01:00",
+                         *               "end": "2025-01-02T00:00:00.000000+01:00"
+                         *             },
+                         *             "valueQuantity": {
+                         *               "value": 8412,
+                         *               "unit": "steps/day",
+                         *               "system": "http://unitsofmeasure.org",
+                         *               "code": "/d"
+                         *             },
+                         *             "device": {
+                         *               "reference": "Device/71c791f3-e2bd-8452-bfe3-6f4592bba5e8"
+                         *             }
+                         *           },
+                         *           "search": {
+                         *             "mode": "match"
+                         *           }
+                         *         },
+                         *         {
+                         *           "fullUrl": "http://127.0.0.1:8080/v2/fhir/Observation/4e999f84-9134-848c-a3bd-3b799cd02bda",
+                         *           "resource": {
+                         *             "resourceType": "Observation",
+                         *             "id": "4e999f84-9134-848c-a3bd-3b799cd02bda",
+                         *             "identifier": [
+                         *               {
+                         *                 "system": "urn:tributary:record",
+                         *                 "value": "daily/2025-01-01T00:00:00.000000+01:00|2025-01-02T00:00:00.000000+01:00#distance"
+                         *               }
+                         *             ],
+                         *             "status": "final",
+                         *             "category": [
+                         *               {
+                         *                 "coding": [
+                         *                   {
+                         *                     "system": "http://terminology.hl7.org/CodeSystem/observation-category",
+                         *                     "code": "activity",
+                         *                     "display": "Activity"
+                         *                   }
+                         *                 ]
+                         *               }
+                         *             ],
+                         *             "code": {
+                         *               "coding": [
+                         *                 {
+                         *                   "system": "http://loinc.org",
+                         *                   "code": "41953-1",
+                         *                   "display": "Walking distance 24 hour Calculated"
+                         *                 }
+                         *               ],
+                         *               "text": "Walking distance 24 hour Calculated"
+                         *             },
+                         *             "subject": {
+                         *               "reference": "Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *             },
+                         *             "effectivePeriod": {
+                         *               "start": "2025-01-01T00:00:00.000000+01:00",
+                         *               "end": "2025-01-02T00:00:00.000000+01:00"
+                         *             },
+                         *             "valueQuantity": {
+                         *               "value": 6120.5,
+                         *               "unit": "m",
+                         *               "system": "http://unitsofmeasure.org",
+                         *               "code": "m"
+                         *             },
+                         *             "device": {
+                         *               "reference": "Device/71c791f3-e2bd-8452-bfe3-6f4592bba5e8"
+                         *             }
+                         *           },
+                         *           "search": {
+                         *             "mode": "match"
+                         *           }
+                         *         },
+                         *         {
+                         *           "fullUrl": "http://127.0.0.1:8080/v2/fhir/Observation/3359ff78-1246-81ce-b381-f48b34116c01",
+                         *           "resource": {
+                         *             "resourceType": "Observation",
+                         *             "id": "3359ff78-1246-81ce-b381-f48b34116c01",
+                         *             "identifier": [
+                         *               {
+                         *                 "system": "urn:tributary:record",
+                         *                 "value": "daily/2025-01-01T00:00:00.000000+01:00|2025-01-02T00:00:00.000000+01:00#day.hr.resting"
+                         *               }
+                         *             ],
+                         *             "status": "final",
+                         *             "category": [
+                         *               {
+                         *                 "coding": [
+                         *                   {
+                         *                     "system": "http://terminology.hl7.org/CodeSystem/observation-category",
+                         *                     "code": "vital-signs",
+                         *                     "display": "Vital Signs"
+                         *                   }
+                         *                 ]
+                         *               }
+                         *             ],
+                         *             "code": {
+                         *               "coding": [
+                         *                 {
+                         *                   "system": "http://loinc.org",
+                         *                   "code": "40443-4",
+                         *                   "display": "Heart rate --resting"
+                         *                 }
+                         *               ],
+                         *               "text": "Heart rate --resting"
+                         *             },
+                         *             "subject": {
+                         *               "reference": "Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *             },
+                         *             "effectivePeriod": {
+                         *               "start": "2025-01-01T00:00:00.000000+01:00",
+                         *               "end": "2025-01-02T00:00:00.000000+01:00"
+                         *             },
+                         *             "valueQuantity": {
+                         *               "value": 54,
+                         *               "unit": "beats/minute",
+                         *               "system": "http://unitsofmeasure.org",
+                         *               "code": "/min"
+                         *             },
+                         *             "device": {
+                         *               "reference": "Device/71c791f3-e2bd-8452-bfe3-6f4592bba5e8"
+                         *             }
+                         *           },
+                         *           "search": {
+                         *             "mode": "match"
+                         *           }
+                         *         },
+                         *         {
+                         *           "fullUrl": "http://127.0.0.1:8080/v2/fhir/Device/71c791f3-e2bd-8452-bfe3-6f4592bba5e8",
+                         *           "resource": {
+                         *             "resourceType": "Device",
+                         *             "id": "71c791f3-e2bd-8452-bfe3-6f4592bba5e8",
+                         *             "patient": {
+                         *               "reference": "Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *             },
+                         *             "note": [
+                         *               {
+                         *                 "text": "Synced from provider SANDBOX"
+                         *               }
+                         *             ],
+                         *             "identifier": [
+                         *               {
+                         *                 "system": "urn:tributary:device-serial",
+                         *                 "value": "TW-1-00C0FFEE"
+                         *               }
+                         *             ],
+                         *             "serialNumber": "TW-1-00C0FFEE",
+                         *             "manufacturer": "Tributary",
+                         *             "deviceName": [
+                         *               {
+                         *                 "name": "Tributary Sandbox Watch",
+                         *                 "type": "model-name"
+                         *               }
+                         *             ]
+                         *           },
+                         *           "search": {
+                         *             "mode": "match"
+                         *           }
+                         *         },
+                         *         {
+                         *           "fullUrl": "http://127.0.0.1:8080/v2/fhir/Provenance/02d95462-4b12-8325-85e0-3fd2adbb536e",
+                         *           "resource": {
+                         *             "resourceType": "Provenance",
+                         *             "id": "02d95462-4b12-8325-85e0-3fd2adbb536e",
+                         *             "target": [
+                         *               {
+                         *                 "reference": "Observation/6d3a320b-e09c-82f8-b7b6-9e31b4deee91"
+                         *               },
+                         *               {
+                         *                 "reference": "Observation/4e999f84-9134-848c-a3bd-3b799cd02bda"
+                         *               },
+                         *               {
+                         *                 "reference": "Observation/3359ff78-1246-81ce-b381-f48b34116c01"
+                         *               }
+                         *             ],
+                         *             "recorded": "2025-01-02T08:00:00.000Z",
+                         *             "agent": [
+                         *               {
+                         *                 "type": {
+                         *                   "coding": [
+                         *                     {
+                         *                       "system": "http://terminology.hl7.org/CodeSystem/provenance-participant-type",
+                         *                       "code": "author",
+                         *                       "display": "Author"
+                         *                     }
+                         *                   ]
+                         *                 },
+                         *                 "who": {
+                         *                   "reference": "Device/71c791f3-e2bd-8452-bfe3-6f4592bba5e8"
+                         *                 }
+                         *               },
+                         *               {
+                         *                 "type": {
+                         *                   "coding": [
+                         *                     {
+                         *                       "system": "http://terminology.hl7.org/CodeSystem/provenance-participant-type",
+                         *                       "code": "performer",
+                         *                       "display": "Performer"
+                         *                     }
+                         *                   ]
+                         *                 },
+                         *                 "who": {
+                         *                   "reference": "Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *                   "display": "connection 8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41 through provider SANDBOX"
+                         *                 }
+                         *               }
+                         *             ],
+                         *             "entity": [
+                         *               {
+                         *                 "role": "source",
+                         *                 "what": {
+                         *                   "identifier": {
+                         *                     "system": "urn:tributary:record",
+                         *                     "value": "daily/2025-01-01T00:00:00.000000+01:00|2025-01-02T00:00:00.000000+01:00"
+                         *                   },
+                         *                   "display": "SANDBOX record daily/2025-01-01T00:00:00.000000+01:00|2025-01-02T00:00:00.000000+01:00 of connection 8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *                 }
+                         *               }
+                         *             ]
+                         *           },
+                         *           "search": {
+                         *             "mode": "match"
+                         *           }
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/fhir+json": {
+                            entry: {
+                                fullUrl: string;
+                                /** @description A FHIR R4 resource: Patient, Observation, Device or Provenance */
+                                resource: {
+                                    id: string;
+                                    resourceType: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                search: {
+                                    mode: "match" | "include";
+                                };
+                            }[];
+                            id: string;
+                            /** @description `self`, and `next` while there are more pages */
+                            link: {
+                                relation: string;
+                                url: string;
+                            }[];
+                            /** @enum {string} */
+                            resourceType: "Bundle";
+                            timestamp: string;
+                            /** @enum {string} */
+                            type: "searchset";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/fhir/Observation"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/fhir/Observation"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/fhir/Observation"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/fhir/Observation"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/fhir/Observation",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/fhir/Observation",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/fhir/Patient/{user_id}/$everything": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One user’s whole record: the Patient, every Observation, Device and Provenance, paged
+         * @description Serves what is stored (it does not fetch from the provider): records come in through backfills, data reads and provider webhooks. Codes and units are listed in docs/fhir.md. A user of another developer is a 404; a bad search parameter (unknown ones included) a 400 problem naming it.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Observations per page, 1 to 1000 (default 100) */
+                    _count?: string;
+                    /** @description Where the page starts: take it from the next link */
+                    _cursor?: string;
+                    /** @description Records stored or changed since this instant */
+                    _since?: string;
+                    /** @description Records up to this day, inclusive (YYYY-MM-DD) */
+                    end?: string;
+                    /** @description Records from this day (YYYY-MM-DD) */
+                    start?: string;
+                    /** @description true: each heart-rate sample as an Observation too (default false) */
+                    "with-samples"?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The user (connection) id */
+                    user_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description FHIR R4 JSON */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "resourceType": "Bundle",
+                         *       "id": "0c4f5e7a-2b1d-8e3f-9a6c-5d4e3f2a1b0c",
+                         *       "type": "searchset",
+                         *       "timestamp": "2025-01-02T08:00:00.000Z",
+                         *       "link": [
+                         *         {
+                         *           "relation": "self",
+                         *           "url": "http://127.0.0.1:8080/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything"
+                         *         },
+                         *         {
+                         *           "relation": "next",
+                         *           "url": "http://127.0.0.1:8080/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything?_cursor=eyJ0eXBlIjowfQ"
+                         *         }
+                         *       ],
+                         *       "entry": [
+                         *         {
+                         *           "fullUrl": "http://127.0.0.1:8080/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *           "resource": {
+                         *             "resourceType": "Patient",
+                         *             "id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *             "identifier": [
+                         *               {
+                         *                 "system": "urn:tributary:user-id",
+                         *                 "value": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *               },
+                         *               {
+                         *                 "system": "urn:tributary:reference-id",
+                         *                 "value": "your-user-42"
+                         *               }
+                         *             ],
+                         *             "active": true
+                         *           },
+                         *           "search": {
+                         *             "mode": "match"
+                         *           }
+                         *         },
+                         *         {
+                         *           "fullUrl": "http://127.0.0.1:8080/v2/fhir/Observation/6d3a320b-e09c-82f8-b7b6-9e31b4deee91",
+                         *           "resource": {
+                         *             "resourceType": "Observation",
+                         *             "id": "6d3a320b-e09c-82f8-b7b6-9e31b4deee91",
+                         *             "identifier": [
+                         *               {
+                         *                 "system": "urn:tributary:record",
+                         *                 "value": "daily/2025-01-01T00:00:00.000000+01:00|2025-01-02T00:00:00.000000+01:00#steps"
+                         *               }
+                         *             ],
+                         *             "status": "final",
+                         *             "category": [
+                         *               {
+                         *                 "coding": [
+                         *                   {
+                         *                     "system": "http://terminology.hl7.org/CodeSystem/observation-category",
+                         *                     "code": "activity",
+                         *                     "display": "Activity"
+                         *                   }
+                         *                 ]
+                         *               }
+                         *             ],
+                         *             "code": {
+                         *               "coding": [
+                         *                 {
+                         *                   "system": "http://loinc.org",
+                         *                   "code": "41950-7",
+                         *                   "display": "Number of steps in 24 hour Measured"
+                         *                 }
+                         *               ],
+                         *               "text": "Number of steps in 24 hour Measured"
+                         *             },
+                         *             "subject": {
+                         *               "reference": "Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *             },
+                         *             "effectivePeriod": {
+                         *               "start": "2025-01-01T00:00:00.000000+01:00",
+                         *               "end": "2025-01-02T00:00:00.000000+01:00"
+                         *             },
+                         *             "valueQuantity": {
+                         *               "value": 8412,
+                         *               "unit": "steps/day",
+                         *               "system": "http://unitsofmeasure.org",
+                         *               "code": "/d"
+                         *             },
+                         *             "device": {
+                         *               "reference": "Device/71c791f3-e2bd-8452-bfe3-6f4592bba5e8"
+                         *             }
+                         *           },
+                         *           "search": {
+                         *             "mode": "match"
+                         *           }
+                         *         },
+                         *         {
+                         *           "fullUrl": "http://127.0.0.1:8080/v2/fhir/Observation/4e999f84-9134-848c-a3bd-3b799cd02bda",
+                         *           "resource": {
+                         *             "resourceType": "Observation",
+                         *             "id": "4e999f84-9134-848c-a3bd-3b799cd02bda",
+                         *             "identifier": [
+                         *               {
+                         *                 "system": "urn:tributary:record",
+                         *                 "value": "daily/2025-01-01T00:00:00.000000+01:00|2025-01-02T00:00:00.000000+01:00#distance"
+                         *               }
+                         *             ],
+                         *             "status": "final",
+                         *             "category": [
+                         *               {
+                         *                 "coding": [
+                         *                   {
+                         *                     "system": "http://terminology.hl7.org/CodeSystem/observation-category",
+                         *                     "code": "activity",
+                         *                     "display": "Activity"
+                         *                   }
+                         *                 ]
+                         *               }
+                         *             ],
+                         *             "code": {
+                         *               "coding": [
+                         *                 {
+                         *                   "system": "http://loinc.org",
+                         *                   "code": "41953-1",
+                         *                   "display": "Walking distance 24 hour Calculated"
+                         *                 }
+                         *               ],
+                         *               "text": "Walking distance 24 hour Calculated"
+                         *             },
+                         *             "subject": {
+                         *               "reference": "Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *             },
+                         *             "effectivePeriod": {
+                         *               "start": "2025-01-01T00:00:00.000000+01:00",
+                         *               "end": "2025-01-02T00:00:00.000000+01:00"
+                         *             },
+                         *             "valueQuantity": {
+                         *               "value": 6120.5,
+                         *               "unit": "m",
+                         *               "system": "http://unitsofmeasure.org",
+                         *               "code": "m"
+                         *             },
+                         *             "device": {
+                         *               "reference": "Device/71c791f3-e2bd-8452-bfe3-6f4592bba5e8"
+                         *             }
+                         *           },
+                         *           "search": {
+                         *             "mode": "match"
+                         *           }
+                         *         },
+                         *         {
+                         *           "fullUrl": "http://127.0.0.1:8080/v2/fhir/Observation/3359ff78-1246-81ce-b381-f48b34116c01",
+                         *           "resource": {
+                         *             "resourceType": "Observation",
+                         *             "id": "3359ff78-1246-81ce-b381-f48b34116c01",
+                         *             "identifier": [
+                         *               {
+                         *                 "system": "urn:tributary:record",
+                         *                 "value": "daily/2025-01-01T00:00:00.000000+01:00|2025-01-02T00:00:00.000000+01:00#day.hr.resting"
+                         *               }
+                         *             ],
+                         *             "status": "final",
+                         *             "category": [
+                         *               {
+                         *                 "coding": [
+                         *                   {
+                         *                     "system": "http://terminology.hl7.org/CodeSystem/observation-category",
+                         *                     "code": "vital-signs",
+                         *                     "display": "Vital Signs"
+                         *                   }
+                         *                 ]
+                         *               }
+                         *             ],
+                         *             "code": {
+                         *               "coding": [
+                         *                 {
+                         *                   "system": "http://loinc.org",
+                         *                   "code": "40443-4",
+                         *                   "display": "Heart rate --resting"
+                         *                 }
+                         *               ],
+                         *               "text": "Heart rate --resting"
+                         *             },
+                         *             "subject": {
+                         *               "reference": "Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *             },
+                         *             "effectivePeriod": {
+                         *               "start": "2025-01-01T00:00:00.000000+01:00",
+                         *               "end": "2025-01-02T00:00:00.000000+01:00"
+                         *             },
+                         *             "valueQuantity": {
+                         *               "value": 54,
+                         *               "unit": "beats/minute",
+                         *               "system": "http://unitsofmeasure.org",
+                         *               "code": "/min"
+                         *             },
+                         *             "device": {
+                         *               "reference": "Device/71c791f3-e2bd-8452-bfe3-6f4592bba5e8"
+                         *             }
+                         *           },
+                         *           "search": {
+                         *             "mode": "match"
+                         *           }
+                         *         },
+                         *         {
+                         *           "fullUrl": "http://127.0.0.1:8080/v2/fhir/Device/71c791f3-e2bd-8452-bfe3-6f4592bba5e8",
+                         *           "resource": {
+                         *             "resourceType": "Device",
+                         *             "id": "71c791f3-e2bd-8452-bfe3-6f4592bba5e8",
+                         *             "patient": {
+                         *               "reference": "Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *             },
+                         *             "note": [
+                         *               {
+                         *                 "text": "Synced from provider SANDBOX"
+                         *               }
+                         *             ],
+                         *             "identifier": [
+                         *               {
+                         *                 "system": "urn:tributary:device-serial",
+                         *                 "value": "TW-1-00C0FFEE"
+                         *               }
+                         *             ],
+                         *             "serialNumber": "TW-1-00C0FFEE",
+                         *             "manufacturer": "Tributary",
+                         *             "deviceName": [
+                         *               {
+                         *                 "name": "Tributary Sandbox Watch",
+                         *                 "type": "model-name"
+                         *               }
+                         *             ]
+                         *           },
+                         *           "search": {
+                         *             "mode": "match"
+                         *           }
+                         *         },
+                         *         {
+                         *           "fullUrl": "http://127.0.0.1:8080/v2/fhir/Provenance/02d95462-4b12-8325-85e0-3fd2adbb536e",
+                         *           "resource": {
+                         *             "resourceType": "Provenance",
+                         *             "id": "02d95462-4b12-8325-85e0-3fd2adbb536e",
+                         *             "target": [
+                         *               {
+                         *                 "reference": "Observation/6d3a320b-e09c-82f8-b7b6-9e31b4deee91"
+                         *               },
+                         *               {
+                         *                 "reference": "Observation/4e999f84-9134-848c-a3bd-3b799cd02bda"
+                         *               },
+                         *               {
+                         *                 "reference": "Observation/3359ff78-1246-81ce-b381-f48b34116c01"
+                         *               }
+                         *             ],
+                         *             "recorded": "2025-01-02T08:00:00.000Z",
+                         *             "agent": [
+                         *               {
+                         *                 "type": {
+                         *                   "coding": [
+                         *                     {
+                         *                       "system": "http://terminology.hl7.org/CodeSystem/provenance-participant-type",
+                         *                       "code": "author",
+                         *                       "display": "Author"
+                         *                     }
+                         *                   ]
+                         *                 },
+                         *                 "who": {
+                         *                   "reference": "Device/71c791f3-e2bd-8452-bfe3-6f4592bba5e8"
+                         *                 }
+                         *               },
+                         *               {
+                         *                 "type": {
+                         *                   "coding": [
+                         *                     {
+                         *                       "system": "http://terminology.hl7.org/CodeSystem/provenance-participant-type",
+                         *                       "code": "performer",
+                         *                       "display": "Performer"
+                         *                     }
+                         *                   ]
+                         *                 },
+                         *                 "who": {
+                         *                   "reference": "Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *                   "display": "connection 8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41 through provider SANDBOX"
+                         *                 }
+                         *               }
+                         *             ],
+                         *             "entity": [
+                         *               {
+                         *                 "role": "source",
+                         *                 "what": {
+                         *                   "identifier": {
+                         *                     "system": "urn:tributary:record",
+                         *                     "value": "daily/2025-01-01T00:00:00.000000+01:00|2025-01-02T00:00:00.000000+01:00"
+                         *                   },
+                         *                   "display": "SANDBOX record daily/2025-01-01T00:00:00.000000+01:00|2025-01-02T00:00:00.000000+01:00 of connection 8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *                 }
+                         *               }
+                         *             ]
+                         *           },
+                         *           "search": {
+                         *             "mode": "match"
+                         *           }
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/fhir+json": {
+                            entry: {
+                                fullUrl: string;
+                                /** @description A FHIR R4 resource: Patient, Observation, Device or Provenance */
+                                resource: {
+                                    id: string;
+                                    resourceType: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                search: {
+                                    mode: "match" | "include";
+                                };
+                            }[];
+                            id: string;
+                            /** @description `self`, and `next` while there are more pages */
+                            link: {
+                                relation: string;
+                                url: string;
+                            }[];
+                            /** @enum {string} */
+                            resourceType: "Bundle";
+                            timestamp: string;
+                            /** @enum {string} */
+                            type: "searchset";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/fhir/Patient/{user_id}/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start a bulk export of one user (FHIR Bulk Data; 202 + Content-Location)
+         * @description FHIR Bulk Data kick-off: send `Prefer: respond-async` (without it, 400). Answers 202 with the status URL in Content-Location; poll it. Exports what is stored, one file per user and resource type. `_type` limits the resource types, `_since` the records to those stored or changed since an instant.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description application/fhir+ndjson (default; also application/ndjson, ndjson), or application/vnd.openmhealth+ndjson (also openmhealth) for Open mHealth data points */
+                    _outputFormat?: string;
+                    /** @description Only records stored or changed since this instant (2025-01-01T00:00:00Z) */
+                    _since?: string;
+                    /** @description Resource types, comma-separated: Patient, Observation, Device, Provenance (default all); with Open mHealth, schema names (step-count, heart-rate …) */
+                    _type?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The user (connection) id */
+                    user_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description FHIR R4 JSON */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "resourceType": "OperationOutcome",
+                         *       "issue": [
+                         *         {
+                         *           "severity": "information",
+                         *           "code": "informational",
+                         *           "diagnostics": "Export started: poll the URL in Content-Location"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/fhir+json": {
+                            issue: {
+                                code: string;
+                                diagnostics: string;
+                                severity: string;
+                            }[];
+                            /** @enum {string} */
+                            resourceType: "OperationOutcome";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/hormone": {
         parameters: {
             query?: never;
