@@ -141,8 +141,11 @@ describe('fakes check: Google Health API v4', () => {
   });
 
   test('page sizes: larger ones are truncated to the maximum (25 for sessions), negative ones refused', async () => {
-    const filter = range('heart_rate.sample_time.civil_time', day, next);
-    const samples = pointsOf('heart-rate', fake.userOf(), Math.floor(Date.now() / DAY_MS) - 10).length;
+    // The fake's exercise falls on even day numbers: of the days ten and eleven back, the one with one.
+    const today = Math.floor(Date.now() / DAY_MS);
+    const exerciseDay = today - 10 - ((today - 10) % 2);
+    const filter = range('heart_rate.sample_time.civil_time', isoDay(exerciseDay), isoDay(exerciseDay + 1));
+    const samples = pointsOf('heart-rate', fake.userOf(), exerciseDay).length;
     assert.ok(samples > 288, 'every five minutes, and every minute of a workout');
     const answer = await list('heart-rate', { filter });
     assert.equal((answer.body.dataPoints as unknown[]).length, samples, 'one page of the default 1440');
