@@ -11,8 +11,8 @@ import { fitbit } from './fitbit/provider.ts';
 import { garmin } from './garmin/provider.ts';
 import { googleFit } from './googlefit/provider.ts';
 import { healthConnect } from './health_connect/provider.ts';
-import { huawei } from './huawei/provider.ts';
 import { hevy } from './hevy/provider.ts';
+import { huawei } from './huawei/provider.ts';
 import { intervalsIcu } from './intervals_icu/provider.ts';
 import { oura } from './oura/provider.ts';
 import { polar } from './polar/provider.ts';
@@ -35,8 +35,8 @@ export const providerRegistry = {
   GARMIN: garmin,
   GOOGLEFIT: googleFit,
   HEALTH_CONNECT: healthConnect,
-  HUAWEI: huawei,
   HEVY: hevy,
+  HUAWEI: huawei,
   INTERVALS_ICU: intervalsIcu,
   OURA: oura,
   POLAR: polar,
