@@ -42,6 +42,7 @@ export function problemExample(publicUrl: string, status: number, instance: stri
     status,
     detail: DETAIL[status] ?? ERROR_KINDS[kind].title,
     instance,
-    ...(status >= 500 ? { request_id: 'req-1a2b3c' } : {}),
+    // Every problem carries its request's id (http/problems.ts).
+    request_id: 'req-1a2b3c',
   };
 }

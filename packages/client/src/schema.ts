@@ -75,7 +75,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/clients/webhook-url"
+                         *       "instance": "/api/v1/clients/webhook-url",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -93,7 +94,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/clients/webhook-url"
+                         *       "instance": "/api/v1/clients/webhook-url",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -111,7 +113,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/clients/webhook-url"
+                         *       "instance": "/api/v1/clients/webhook-url",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -246,7 +249,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/clients/webhook-url"
+                         *       "instance": "/api/v1/clients/webhook-url",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -264,7 +268,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/clients/webhook-url"
+                         *       "instance": "/api/v1/clients/webhook-url",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -282,7 +287,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/clients/webhook-url"
+                         *       "instance": "/api/v1/clients/webhook-url",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -300,7 +306,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/api/v1/clients/webhook-url"
+                         *       "instance": "/api/v1/clients/webhook-url",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -318,7 +325,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/api/v1/clients/webhook-url"
+                         *       "instance": "/api/v1/clients/webhook-url",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -499,7 +507,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/labs"
+                         *       "instance": "/api/v1/labs",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -517,7 +526,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/labs"
+                         *       "instance": "/api/v1/labs",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -535,7 +545,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/labs"
+                         *       "instance": "/api/v1/labs",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -706,7 +717,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/orders"
+                         *       "instance": "/api/v1/orders",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -724,7 +736,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/orders"
+                         *       "instance": "/api/v1/orders",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -742,7 +755,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/orders"
+                         *       "instance": "/api/v1/orders",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1001,7 +1015,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/orders"
+                         *       "instance": "/api/v1/orders",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1019,7 +1034,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/orders"
+                         *       "instance": "/api/v1/orders",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1037,7 +1053,8 @@ export interface paths {
                          *       "title": "payment required",
                          *       "status": 402,
                          *       "detail": "the payment was declined: nothing was created or charged",
-                         *       "instance": "/api/v1/orders"
+                         *       "instance": "/api/v1/orders",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1055,7 +1072,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/orders"
+                         *       "instance": "/api/v1/orders",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1073,7 +1091,8 @@ export interface paths {
                          *       "title": "conflict",
                          *       "status": 409,
                          *       "detail": "the request conflicts with the current state",
-                         *       "instance": "/api/v1/orders"
+                         *       "instance": "/api/v1/orders",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1091,7 +1110,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/api/v1/orders"
+                         *       "instance": "/api/v1/orders",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1109,7 +1129,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/api/v1/orders"
+                         *       "instance": "/api/v1/orders",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1431,7 +1452,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/orders/1893462851473129472"
+                         *       "instance": "/api/v1/orders/1893462851473129472",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1449,7 +1471,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/orders/1893462851473129472"
+                         *       "instance": "/api/v1/orders/1893462851473129472",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1467,7 +1490,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/orders/1893462851473129472"
+                         *       "instance": "/api/v1/orders/1893462851473129472",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1485,7 +1509,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/api/v1/orders/1893462851473129472"
+                         *       "instance": "/api/v1/orders/1893462851473129472",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1503,7 +1528,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/api/v1/orders/1893462851473129472"
+                         *       "instance": "/api/v1/orders/1893462851473129472",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1653,7 +1679,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/orders/1893462851473129472/simulate"
+                         *       "instance": "/api/v1/orders/1893462851473129472/simulate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1671,7 +1698,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/orders/1893462851473129472/simulate"
+                         *       "instance": "/api/v1/orders/1893462851473129472/simulate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1689,7 +1717,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/orders/1893462851473129472/simulate"
+                         *       "instance": "/api/v1/orders/1893462851473129472/simulate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1707,7 +1736,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/api/v1/orders/1893462851473129472/simulate"
+                         *       "instance": "/api/v1/orders/1893462851473129472/simulate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1725,7 +1755,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/api/v1/orders/1893462851473129472/simulate"
+                         *       "instance": "/api/v1/orders/1893462851473129472/simulate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1743,7 +1774,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/api/v1/orders/1893462851473129472/simulate"
+                         *       "instance": "/api/v1/orders/1893462851473129472/simulate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1761,7 +1793,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/api/v1/orders/1893462851473129472/simulate"
+                         *       "instance": "/api/v1/orders/1893462851473129472/simulate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1779,7 +1812,8 @@ export interface paths {
                          *       "title": "unprocessable entity",
                          *       "status": 422,
                          *       "detail": "cannot apply event to an order in its current status",
-                         *       "instance": "/api/v1/orders/1893462851473129472/simulate"
+                         *       "instance": "/api/v1/orders/1893462851473129472/simulate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1953,7 +1987,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/orders/activate"
+                         *       "instance": "/api/v1/orders/activate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1971,7 +2006,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/orders/activate"
+                         *       "instance": "/api/v1/orders/activate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -1989,7 +2025,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/orders/activate"
+                         *       "instance": "/api/v1/orders/activate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2007,7 +2044,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/api/v1/orders/activate"
+                         *       "instance": "/api/v1/orders/activate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2025,7 +2063,8 @@ export interface paths {
                          *       "title": "conflict",
                          *       "status": 409,
                          *       "detail": "the request conflicts with the current state",
-                         *       "instance": "/api/v1/orders/activate"
+                         *       "instance": "/api/v1/orders/activate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2043,7 +2082,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/api/v1/orders/activate"
+                         *       "instance": "/api/v1/orders/activate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2061,7 +2101,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/api/v1/orders/activate"
+                         *       "instance": "/api/v1/orders/activate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2079,7 +2120,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/api/v1/orders/activate"
+                         *       "instance": "/api/v1/orders/activate",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2256,7 +2298,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/overview"
+                         *       "instance": "/api/v1/overview",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2274,7 +2317,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/overview"
+                         *       "instance": "/api/v1/overview",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2292,7 +2336,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/overview"
+                         *       "instance": "/api/v1/overview",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2417,7 +2462,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/products"
+                         *       "instance": "/api/v1/products",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2435,7 +2481,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/products"
+                         *       "instance": "/api/v1/products",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2453,7 +2500,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/products"
+                         *       "instance": "/api/v1/products",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2632,7 +2680,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/products/1/variants"
+                         *       "instance": "/api/v1/products/1/variants",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2650,7 +2699,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/products/1/variants"
+                         *       "instance": "/api/v1/products/1/variants",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2668,7 +2718,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/products/1/variants"
+                         *       "instance": "/api/v1/products/1/variants",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2686,7 +2737,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/api/v1/products/1/variants"
+                         *       "instance": "/api/v1/products/1/variants",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2704,7 +2756,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/api/v1/products/1/variants"
+                         *       "instance": "/api/v1/products/1/variants",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2933,7 +2986,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/products/1"
+                         *       "instance": "/api/v1/products/1",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2951,7 +3005,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/products/1"
+                         *       "instance": "/api/v1/products/1",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2969,7 +3024,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/products/1"
+                         *       "instance": "/api/v1/products/1",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -2987,7 +3043,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/api/v1/products/1"
+                         *       "instance": "/api/v1/products/1",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3005,7 +3062,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/api/v1/products/1"
+                         *       "instance": "/api/v1/products/1",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3150,7 +3208,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/products/selection"
+                         *       "instance": "/api/v1/products/selection",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3168,7 +3227,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/products/selection"
+                         *       "instance": "/api/v1/products/selection",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3186,7 +3246,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/products/selection"
+                         *       "instance": "/api/v1/products/selection",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3204,7 +3265,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/api/v1/products/selection"
+                         *       "instance": "/api/v1/products/selection",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3222,7 +3284,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/api/v1/products/selection"
+                         *       "instance": "/api/v1/products/selection",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3386,7 +3449,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/results"
+                         *       "instance": "/api/v1/results",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3404,7 +3468,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/results"
+                         *       "instance": "/api/v1/results",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3422,7 +3487,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/results"
+                         *       "instance": "/api/v1/results",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3562,7 +3628,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/results/1893462851473129473"
+                         *       "instance": "/api/v1/results/1893462851473129473",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3580,7 +3647,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/results/1893462851473129473"
+                         *       "instance": "/api/v1/results/1893462851473129473",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3598,7 +3666,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/results/1893462851473129473"
+                         *       "instance": "/api/v1/results/1893462851473129473",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3616,7 +3685,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/api/v1/results/1893462851473129473"
+                         *       "instance": "/api/v1/results/1893462851473129473",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3634,7 +3704,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/api/v1/results/1893462851473129473"
+                         *       "instance": "/api/v1/results/1893462851473129473",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3768,7 +3839,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge"
+                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3786,7 +3858,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge"
+                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3804,7 +3877,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge"
+                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3822,7 +3896,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge"
+                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3840,7 +3915,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge"
+                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3858,7 +3934,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge"
+                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -3876,7 +3953,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge"
+                         *       "instance": "/api/v1/results/1893462851473129473/acknowledge",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4050,7 +4128,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/results/1893462851473129473/download"
+                         *       "instance": "/api/v1/results/1893462851473129473/download",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4068,7 +4147,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/results/1893462851473129473/download"
+                         *       "instance": "/api/v1/results/1893462851473129473/download",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4086,7 +4166,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/api/v1/results/1893462851473129473/download"
+                         *       "instance": "/api/v1/results/1893462851473129473/download",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4104,7 +4185,8 @@ export interface paths {
                          *       "title": "gone",
                          *       "status": 410,
                          *       "detail": "the link has expired or was already used",
-                         *       "instance": "/api/v1/results/1893462851473129473/download"
+                         *       "instance": "/api/v1/results/1893462851473129473/download",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4122,7 +4204,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/api/v1/results/1893462851473129473/download"
+                         *       "instance": "/api/v1/results/1893462851473129473/download",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4272,7 +4355,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/api/v1/webhook-deliveries"
+                         *       "instance": "/api/v1/webhook-deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4290,7 +4374,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/api/v1/webhook-deliveries"
+                         *       "instance": "/api/v1/webhook-deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4308,7 +4393,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/api/v1/webhook-deliveries"
+                         *       "instance": "/api/v1/webhook-deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4425,7 +4511,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/health"
+                         *       "instance": "/health",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4533,7 +4620,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/providers/GARMIN/webhook"
+                         *       "instance": "/providers/GARMIN/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4551,7 +4639,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/providers/GARMIN/webhook"
+                         *       "instance": "/providers/GARMIN/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4569,7 +4658,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/providers/GARMIN/webhook"
+                         *       "instance": "/providers/GARMIN/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4587,7 +4677,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/providers/GARMIN/webhook"
+                         *       "instance": "/providers/GARMIN/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4698,7 +4789,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/providers/GARMIN/webhook"
+                         *       "instance": "/providers/GARMIN/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4716,7 +4808,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/providers/GARMIN/webhook"
+                         *       "instance": "/providers/GARMIN/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4734,7 +4827,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/providers/GARMIN/webhook"
+                         *       "instance": "/providers/GARMIN/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4752,7 +4846,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/providers/GARMIN/webhook"
+                         *       "instance": "/providers/GARMIN/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4770,7 +4865,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/providers/GARMIN/webhook"
+                         *       "instance": "/providers/GARMIN/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4788,7 +4884,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/providers/GARMIN/webhook"
+                         *       "instance": "/providers/GARMIN/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4806,7 +4903,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/providers/GARMIN/webhook"
+                         *       "instance": "/providers/GARMIN/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -4946,7 +5044,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/ready"
+                         *       "instance": "/ready",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5159,7 +5258,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/activity"
+                         *       "instance": "/v2/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5177,7 +5277,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/activity"
+                         *       "instance": "/v2/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5195,7 +5296,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/activity"
+                         *       "instance": "/v2/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5213,7 +5315,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/activity"
+                         *       "instance": "/v2/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5231,7 +5334,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/activity"
+                         *       "instance": "/v2/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5418,7 +5522,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/athlete"
+                         *       "instance": "/v2/athlete",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5436,7 +5541,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/athlete"
+                         *       "instance": "/v2/athlete",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5454,7 +5560,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/athlete"
+                         *       "instance": "/v2/athlete",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5472,7 +5579,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/athlete"
+                         *       "instance": "/v2/athlete",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5490,7 +5598,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/athlete"
+                         *       "instance": "/v2/athlete",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5652,7 +5761,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/auth/authenticateUser"
+                         *       "instance": "/v2/auth/authenticateUser",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5670,7 +5780,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/auth/authenticateUser"
+                         *       "instance": "/v2/auth/authenticateUser",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5688,7 +5799,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/auth/authenticateUser"
+                         *       "instance": "/v2/auth/authenticateUser",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5706,7 +5818,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/auth/authenticateUser"
+                         *       "instance": "/v2/auth/authenticateUser",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5724,7 +5837,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/auth/authenticateUser"
+                         *       "instance": "/v2/auth/authenticateUser",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5742,7 +5856,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/auth/authenticateUser"
+                         *       "instance": "/v2/auth/authenticateUser",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5875,7 +5990,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/auth/callback/GARMIN"
+                         *       "instance": "/v2/auth/callback/GARMIN",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5893,7 +6009,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/auth/callback/GARMIN"
+                         *       "instance": "/v2/auth/callback/GARMIN",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -5911,7 +6028,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/auth/callback/GARMIN"
+                         *       "instance": "/v2/auth/callback/GARMIN",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6036,7 +6154,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/auth/deauthenticateUser"
+                         *       "instance": "/v2/auth/deauthenticateUser",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6054,7 +6173,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/auth/deauthenticateUser"
+                         *       "instance": "/v2/auth/deauthenticateUser",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6072,7 +6192,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/auth/deauthenticateUser"
+                         *       "instance": "/v2/auth/deauthenticateUser",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6090,7 +6211,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/auth/deauthenticateUser"
+                         *       "instance": "/v2/auth/deauthenticateUser",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6108,7 +6230,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/auth/deauthenticateUser"
+                         *       "instance": "/v2/auth/deauthenticateUser",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6126,7 +6249,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/auth/deauthenticateUser"
+                         *       "instance": "/v2/auth/deauthenticateUser",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6273,7 +6397,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/auth/generateAuthToken"
+                         *       "instance": "/v2/auth/generateAuthToken",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6291,7 +6416,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/auth/generateAuthToken"
+                         *       "instance": "/v2/auth/generateAuthToken",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6309,7 +6435,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/auth/generateAuthToken"
+                         *       "instance": "/v2/auth/generateAuthToken",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6327,7 +6454,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/auth/generateAuthToken"
+                         *       "instance": "/v2/auth/generateAuthToken",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6345,7 +6473,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/auth/generateAuthToken"
+                         *       "instance": "/v2/auth/generateAuthToken",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6524,7 +6653,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/auth/generateAuthURL"
+                         *       "instance": "/v2/auth/generateAuthURL",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6542,7 +6672,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/auth/generateAuthURL"
+                         *       "instance": "/v2/auth/generateAuthURL",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6560,7 +6691,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/auth/generateAuthURL"
+                         *       "instance": "/v2/auth/generateAuthURL",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6578,7 +6710,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/auth/generateAuthURL"
+                         *       "instance": "/v2/auth/generateAuthURL",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6596,7 +6729,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/auth/generateAuthURL"
+                         *       "instance": "/v2/auth/generateAuthURL",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6614,7 +6748,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/auth/generateAuthURL"
+                         *       "instance": "/v2/auth/generateAuthURL",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6793,7 +6928,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/auth/generateWidgetSession"
+                         *       "instance": "/v2/auth/generateWidgetSession",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6811,7 +6947,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/auth/generateWidgetSession"
+                         *       "instance": "/v2/auth/generateWidgetSession",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6829,7 +6966,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/auth/generateWidgetSession"
+                         *       "instance": "/v2/auth/generateWidgetSession",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6847,7 +6985,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/auth/generateWidgetSession"
+                         *       "instance": "/v2/auth/generateWidgetSession",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6865,7 +7004,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/auth/generateWidgetSession"
+                         *       "instance": "/v2/auth/generateWidgetSession",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -6883,7 +7023,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/auth/generateWidgetSession"
+                         *       "instance": "/v2/auth/generateWidgetSession",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7106,7 +7247,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/body"
+                         *       "instance": "/v2/body",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7124,7 +7266,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/body"
+                         *       "instance": "/v2/body",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7142,7 +7285,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/body"
+                         *       "instance": "/v2/body",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7160,7 +7304,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/body"
+                         *       "instance": "/v2/body",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7178,7 +7323,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/body"
+                         *       "instance": "/v2/body",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7336,7 +7482,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/bulkUserInfo"
+                         *       "instance": "/v2/bulkUserInfo",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7354,7 +7501,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/bulkUserInfo"
+                         *       "instance": "/v2/bulkUserInfo",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7372,7 +7520,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/bulkUserInfo"
+                         *       "instance": "/v2/bulkUserInfo",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7390,7 +7539,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/bulkUserInfo"
+                         *       "instance": "/v2/bulkUserInfo",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7408,7 +7558,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/bulkUserInfo"
+                         *       "instance": "/v2/bulkUserInfo",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7632,7 +7783,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/daily"
+                         *       "instance": "/v2/daily",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7650,7 +7802,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/daily"
+                         *       "instance": "/v2/daily",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7668,7 +7821,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/daily"
+                         *       "instance": "/v2/daily",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7686,7 +7840,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/daily"
+                         *       "instance": "/v2/daily",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7704,7 +7859,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/daily"
+                         *       "instance": "/v2/daily",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7880,7 +8036,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/destinations"
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7898,7 +8055,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/destinations"
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -7916,7 +8074,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/destinations"
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8107,7 +8266,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/destinations"
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8125,7 +8285,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/destinations"
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8143,7 +8304,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/destinations"
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8161,7 +8323,8 @@ export interface paths {
                          *       "title": "conflict",
                          *       "status": 409,
                          *       "detail": "the request conflicts with the current state",
-                         *       "instance": "/v2/destinations"
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8179,7 +8342,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/destinations"
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8197,7 +8361,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/destinations"
+                         *       "instance": "/v2/destinations",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8390,7 +8555,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8408,7 +8574,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8426,7 +8593,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8444,7 +8612,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8462,7 +8631,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8564,7 +8734,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8582,7 +8753,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8600,7 +8772,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8618,7 +8791,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8636,7 +8810,8 @@ export interface paths {
                          *       "title": "conflict",
                          *       "status": 409,
                          *       "detail": "the request conflicts with the current state",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8654,7 +8829,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8672,7 +8848,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8690,7 +8867,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8899,7 +9077,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8917,7 +9096,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8935,7 +9115,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8953,7 +9134,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8971,7 +9153,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -8989,7 +9172,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9007,7 +9191,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9216,7 +9401,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9234,7 +9420,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9252,7 +9439,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9270,7 +9458,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9288,7 +9477,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9420,7 +9610,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9438,7 +9629,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9456,7 +9648,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9474,7 +9667,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9492,7 +9686,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9510,7 +9705,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9528,7 +9724,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9678,7 +9875,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9696,7 +9894,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9714,7 +9913,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9732,7 +9932,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9750,7 +9951,8 @@ export interface paths {
                          *       "title": "conflict",
                          *       "status": 409,
                          *       "detail": "the request conflicts with the current state",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9768,7 +9970,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9786,7 +9989,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9804,7 +10008,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test"
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9961,7 +10166,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/fhir/$export"
+                         *       "instance": "/v2/fhir/$export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9979,7 +10185,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/fhir/$export"
+                         *       "instance": "/v2/fhir/$export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -9997,7 +10204,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/fhir/$export"
+                         *       "instance": "/v2/fhir/$export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10128,7 +10336,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation"
+                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10146,7 +10355,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation"
+                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10164,7 +10374,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation"
+                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10182,7 +10393,8 @@ export interface paths {
                          *       "title": "gone",
                          *       "status": 410,
                          *       "detail": "the link has expired or was already used",
-                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation"
+                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10200,7 +10412,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation"
+                         *       "instance": "/v2/fhir/$export-files/exp_5f0c8a3b9e2d4c1a7b6e8f90/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/Observation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10388,7 +10601,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10406,7 +10620,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10424,7 +10639,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10442,7 +10658,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10460,7 +10677,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10584,7 +10802,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10602,7 +10821,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10620,7 +10840,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10638,7 +10859,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10656,7 +10878,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10674,7 +10897,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -10692,7 +10916,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90"
+                         *       "instance": "/v2/fhir/$export-status/exp_5f0c8a3b9e2d4c1a7b6e8f90",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11168,7 +11393,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/fhir/Observation"
+                         *       "instance": "/v2/fhir/Observation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11186,7 +11412,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/fhir/Observation"
+                         *       "instance": "/v2/fhir/Observation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11204,7 +11431,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/fhir/Observation"
+                         *       "instance": "/v2/fhir/Observation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11222,7 +11450,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/fhir/Observation"
+                         *       "instance": "/v2/fhir/Observation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11676,7 +11905,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything"
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11694,7 +11924,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything"
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11712,7 +11943,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything"
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11730,7 +11962,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything"
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11748,7 +11981,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything"
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$everything",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11891,7 +12125,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export"
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11909,7 +12144,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export"
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11927,7 +12163,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export"
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11945,7 +12182,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export"
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -11963,7 +12201,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export"
+                         *       "instance": "/v2/fhir/Patient/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/$export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12166,7 +12405,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/hormone"
+                         *       "instance": "/v2/hormone",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12184,7 +12424,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/hormone"
+                         *       "instance": "/v2/hormone",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12202,7 +12443,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/hormone"
+                         *       "instance": "/v2/hormone",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12220,7 +12462,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/hormone"
+                         *       "instance": "/v2/hormone",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12238,7 +12481,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/hormone"
+                         *       "instance": "/v2/hormone",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12411,7 +12655,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/import/apple-health"
+                         *       "instance": "/v2/import/apple-health",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12429,7 +12674,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/import/apple-health"
+                         *       "instance": "/v2/import/apple-health",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12447,7 +12693,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/import/apple-health"
+                         *       "instance": "/v2/import/apple-health",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12465,7 +12712,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/import/apple-health"
+                         *       "instance": "/v2/import/apple-health",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12483,7 +12731,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/import/apple-health"
+                         *       "instance": "/v2/import/apple-health",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12501,7 +12750,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/import/apple-health"
+                         *       "instance": "/v2/import/apple-health",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12519,7 +12769,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/import/apple-health"
+                         *       "instance": "/v2/import/apple-health",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12537,7 +12788,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/import/apple-health"
+                         *       "instance": "/v2/import/apple-health",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12693,7 +12945,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/import/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *       "instance": "/v2/import/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12711,7 +12964,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/import/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *       "instance": "/v2/import/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12729,7 +12983,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/import/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *       "instance": "/v2/import/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12747,7 +13002,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/import/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *       "instance": "/v2/import/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12765,7 +13021,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/import/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *       "instance": "/v2/import/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -12897,7 +13154,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/integrations"
+                         *       "instance": "/v2/integrations",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13051,7 +13309,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/integrations/detailed"
+                         *       "instance": "/v2/integrations/detailed",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13240,7 +13499,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/lab-reports"
+                         *       "instance": "/v2/lab-reports",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13258,7 +13518,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/lab-reports"
+                         *       "instance": "/v2/lab-reports",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13276,7 +13537,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/lab-reports"
+                         *       "instance": "/v2/lab-reports",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13415,7 +13677,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/lab-reports"
+                         *       "instance": "/v2/lab-reports",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13433,7 +13696,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/lab-reports"
+                         *       "instance": "/v2/lab-reports",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13451,7 +13715,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/lab-reports"
+                         *       "instance": "/v2/lab-reports",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13469,7 +13734,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/lab-reports"
+                         *       "instance": "/v2/lab-reports",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13487,7 +13753,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/lab-reports"
+                         *       "instance": "/v2/lab-reports",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13505,7 +13772,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/lab-reports"
+                         *       "instance": "/v2/lab-reports",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13700,7 +13968,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/lab-reports/7301"
+                         *       "instance": "/v2/lab-reports/7301",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13718,7 +13987,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/lab-reports/7301"
+                         *       "instance": "/v2/lab-reports/7301",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13736,7 +14006,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/lab-reports/7301"
+                         *       "instance": "/v2/lab-reports/7301",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13754,7 +14025,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/lab-reports/7301"
+                         *       "instance": "/v2/lab-reports/7301",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13772,7 +14044,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/lab-reports/7301"
+                         *       "instance": "/v2/lab-reports/7301",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13874,7 +14147,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/lab-reports/7301"
+                         *       "instance": "/v2/lab-reports/7301",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13892,7 +14166,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/lab-reports/7301"
+                         *       "instance": "/v2/lab-reports/7301",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13910,7 +14185,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/lab-reports/7301"
+                         *       "instance": "/v2/lab-reports/7301",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13928,7 +14204,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/lab-reports/7301"
+                         *       "instance": "/v2/lab-reports/7301",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13946,7 +14223,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/lab-reports/7301"
+                         *       "instance": "/v2/lab-reports/7301",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13964,7 +14242,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/lab-reports/7301"
+                         *       "instance": "/v2/lab-reports/7301",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -13982,7 +14261,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/lab-reports/7301"
+                         *       "instance": "/v2/lab-reports/7301",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14137,7 +14417,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/lab-reports/7301/deliveries"
+                         *       "instance": "/v2/lab-reports/7301/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14155,7 +14436,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/lab-reports/7301/deliveries"
+                         *       "instance": "/v2/lab-reports/7301/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14173,7 +14455,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/lab-reports/7301/deliveries"
+                         *       "instance": "/v2/lab-reports/7301/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14191,7 +14474,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/lab-reports/7301/deliveries"
+                         *       "instance": "/v2/lab-reports/7301/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14209,7 +14493,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/lab-reports/7301/deliveries"
+                         *       "instance": "/v2/lab-reports/7301/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14347,7 +14632,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/lab-reports/7301/files"
+                         *       "instance": "/v2/lab-reports/7301/files",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14365,7 +14651,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/lab-reports/7301/files"
+                         *       "instance": "/v2/lab-reports/7301/files",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14383,7 +14670,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/lab-reports/7301/files"
+                         *       "instance": "/v2/lab-reports/7301/files",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14401,7 +14689,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/lab-reports/7301/files"
+                         *       "instance": "/v2/lab-reports/7301/files",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14419,7 +14708,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/lab-reports/7301/files"
+                         *       "instance": "/v2/lab-reports/7301/files",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14551,7 +14841,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/lab-reports/7301/reprocess"
+                         *       "instance": "/v2/lab-reports/7301/reprocess",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14569,7 +14860,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/lab-reports/7301/reprocess"
+                         *       "instance": "/v2/lab-reports/7301/reprocess",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14587,7 +14879,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/lab-reports/7301/reprocess"
+                         *       "instance": "/v2/lab-reports/7301/reprocess",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14605,7 +14898,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/lab-reports/7301/reprocess"
+                         *       "instance": "/v2/lab-reports/7301/reprocess",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14623,7 +14917,8 @@ export interface paths {
                          *       "title": "conflict",
                          *       "status": 409,
                          *       "detail": "the request conflicts with the current state",
-                         *       "instance": "/v2/lab-reports/7301/reprocess"
+                         *       "instance": "/v2/lab-reports/7301/reprocess",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14641,7 +14936,8 @@ export interface paths {
                          *       "title": "gone",
                          *       "status": 410,
                          *       "detail": "the link has expired or was already used",
-                         *       "instance": "/v2/lab-reports/7301/reprocess"
+                         *       "instance": "/v2/lab-reports/7301/reprocess",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14659,7 +14955,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/lab-reports/7301/reprocess"
+                         *       "instance": "/v2/lab-reports/7301/reprocess",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14677,7 +14974,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/lab-reports/7301/reprocess"
+                         *       "instance": "/v2/lab-reports/7301/reprocess",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14695,7 +14993,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/lab-reports/7301/reprocess"
+                         *       "instance": "/v2/lab-reports/7301/reprocess",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14825,7 +15124,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/lab-reports/files/download"
+                         *       "instance": "/v2/lab-reports/files/download",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -14985,7 +15285,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/mcp/tokens"
+                         *       "instance": "/v2/mcp/tokens",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15003,7 +15304,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/mcp/tokens"
+                         *       "instance": "/v2/mcp/tokens",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15021,7 +15323,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/mcp/tokens"
+                         *       "instance": "/v2/mcp/tokens",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15039,7 +15342,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/mcp/tokens"
+                         *       "instance": "/v2/mcp/tokens",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15057,7 +15361,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/mcp/tokens"
+                         *       "instance": "/v2/mcp/tokens",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15075,7 +15380,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/mcp/tokens"
+                         *       "instance": "/v2/mcp/tokens",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15210,7 +15516,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15228,7 +15535,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15246,7 +15554,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15264,7 +15573,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15282,7 +15592,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15300,7 +15611,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15318,7 +15630,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26"
+                         *       "instance": "/v2/mcp/tokens/mtk_9f2c61d0a4b7e3c85d1f0a26",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15540,7 +15853,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/menstruation"
+                         *       "instance": "/v2/menstruation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15558,7 +15872,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/menstruation"
+                         *       "instance": "/v2/menstruation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15576,7 +15891,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/menstruation"
+                         *       "instance": "/v2/menstruation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15594,7 +15910,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/menstruation"
+                         *       "instance": "/v2/menstruation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15612,7 +15929,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/menstruation"
+                         *       "instance": "/v2/menstruation",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15818,7 +16136,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/nutrition"
+                         *       "instance": "/v2/nutrition",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15836,7 +16155,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/nutrition"
+                         *       "instance": "/v2/nutrition",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15854,7 +16174,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/nutrition"
+                         *       "instance": "/v2/nutrition",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15872,7 +16193,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/nutrition"
+                         *       "instance": "/v2/nutrition",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -15890,7 +16212,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/nutrition"
+                         *       "instance": "/v2/nutrition",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16086,7 +16409,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16104,7 +16428,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16122,7 +16447,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16140,7 +16466,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16158,7 +16485,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16366,7 +16694,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16384,7 +16713,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16402,7 +16732,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16420,7 +16751,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16438,7 +16770,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16456,7 +16789,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16687,7 +17021,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16705,7 +17040,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16723,7 +17059,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16741,7 +17078,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16759,7 +17097,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16777,7 +17116,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/plannedWorkout"
+                         *       "instance": "/v2/plannedWorkout",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16919,7 +17259,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/plannedWorkouts"
+                         *       "instance": "/v2/plannedWorkouts",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16937,7 +17278,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/plannedWorkouts"
+                         *       "instance": "/v2/plannedWorkouts",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16955,7 +17297,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/plannedWorkouts"
+                         *       "instance": "/v2/plannedWorkouts",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -16973,7 +17316,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/plannedWorkouts"
+                         *       "instance": "/v2/plannedWorkouts",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17112,7 +17456,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17130,7 +17475,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17148,7 +17494,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17166,7 +17513,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17184,7 +17532,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17291,7 +17640,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17309,7 +17659,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17327,7 +17678,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17345,7 +17697,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17363,7 +17716,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17381,7 +17735,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17399,7 +17754,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17417,7 +17773,8 @@ export interface paths {
                          *       "title": "failed dependency",
                          *       "status": 424,
                          *       "detail": "the provider refused the change; retry after Retry-After",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17581,7 +17938,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17599,7 +17957,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17617,7 +17976,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17635,7 +17995,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17653,7 +18014,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17671,7 +18033,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17689,7 +18052,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17707,7 +18071,8 @@ export interface paths {
                          *       "title": "failed dependency",
                          *       "status": 424,
                          *       "detail": "the provider refused the change; retry after Retry-After",
-                         *       "instance": "/v2/plannedWorkouts/17"
+                         *       "instance": "/v2/plannedWorkouts/17",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17882,7 +18247,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/sdk/connect"
+                         *       "instance": "/v2/sdk/connect",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17900,7 +18266,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/sdk/connect"
+                         *       "instance": "/v2/sdk/connect",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17918,7 +18285,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/sdk/connect"
+                         *       "instance": "/v2/sdk/connect",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17936,7 +18304,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/sdk/connect"
+                         *       "instance": "/v2/sdk/connect",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -17954,7 +18323,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/sdk/connect"
+                         *       "instance": "/v2/sdk/connect",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18171,7 +18541,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/sdk/upload"
+                         *       "instance": "/v2/sdk/upload",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18189,7 +18560,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/sdk/upload"
+                         *       "instance": "/v2/sdk/upload",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18207,7 +18579,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/sdk/upload"
+                         *       "instance": "/v2/sdk/upload",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18225,7 +18598,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/sdk/upload"
+                         *       "instance": "/v2/sdk/upload",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18243,7 +18617,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/sdk/upload"
+                         *       "instance": "/v2/sdk/upload",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18261,7 +18636,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/sdk/upload"
+                         *       "instance": "/v2/sdk/upload",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18485,7 +18861,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/sleep"
+                         *       "instance": "/v2/sleep",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18503,7 +18880,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/sleep"
+                         *       "instance": "/v2/sleep",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18521,7 +18899,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/sleep"
+                         *       "instance": "/v2/sleep",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18539,7 +18918,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/sleep"
+                         *       "instance": "/v2/sleep",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18557,7 +18937,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/sleep"
+                         *       "instance": "/v2/sleep",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18730,7 +19111,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/subscriptions"
+                         *       "instance": "/v2/subscriptions",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18748,7 +19130,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/subscriptions"
+                         *       "instance": "/v2/subscriptions",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18766,7 +19149,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/subscriptions"
+                         *       "instance": "/v2/subscriptions",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18940,7 +19324,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/userInfo"
+                         *       "instance": "/v2/userInfo",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18958,7 +19343,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/userInfo"
+                         *       "instance": "/v2/userInfo",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18976,7 +19362,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/userInfo"
+                         *       "instance": "/v2/userInfo",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -18994,7 +19381,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/userInfo"
+                         *       "instance": "/v2/userInfo",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19166,7 +19554,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19184,7 +19573,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19202,7 +19592,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19220,7 +19611,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19238,7 +19630,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19256,7 +19649,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19274,7 +19668,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19443,7 +19838,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/webhook"
+                         *       "instance": "/v2/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19461,7 +19857,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/webhook"
+                         *       "instance": "/v2/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19479,7 +19876,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/webhook"
+                         *       "instance": "/v2/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19646,7 +20044,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/webhook"
+                         *       "instance": "/v2/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19664,7 +20063,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/webhook"
+                         *       "instance": "/v2/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19682,7 +20082,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/webhook"
+                         *       "instance": "/v2/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19700,7 +20101,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/webhook"
+                         *       "instance": "/v2/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19718,7 +20120,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/webhook"
+                         *       "instance": "/v2/webhook",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19926,7 +20329,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/webhook/deliveries"
+                         *       "instance": "/v2/webhook/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19944,7 +20348,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/webhook/deliveries"
+                         *       "instance": "/v2/webhook/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19962,7 +20367,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/webhook/deliveries"
+                         *       "instance": "/v2/webhook/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19980,7 +20386,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/webhook/deliveries"
+                         *       "instance": "/v2/webhook/deliveries",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20107,7 +20514,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20125,7 +20533,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20143,7 +20552,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20161,7 +20571,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20179,7 +20590,8 @@ export interface paths {
                          *       "title": "conflict",
                          *       "status": 409,
                          *       "detail": "the request conflicts with the current state",
-                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20197,7 +20609,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20215,7 +20628,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20233,7 +20647,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay"
+                         *       "instance": "/v2/webhook/deliveries/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/replay",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20380,7 +20795,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/webhook/rotate-secret"
+                         *       "instance": "/v2/webhook/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20398,7 +20814,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/webhook/rotate-secret"
+                         *       "instance": "/v2/webhook/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20416,7 +20833,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/webhook/rotate-secret"
+                         *       "instance": "/v2/webhook/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20434,7 +20852,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/webhook/rotate-secret"
+                         *       "instance": "/v2/webhook/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20452,7 +20871,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/webhook/rotate-secret"
+                         *       "instance": "/v2/webhook/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20470,7 +20890,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v2/webhook/rotate-secret"
+                         *       "instance": "/v2/webhook/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20614,7 +21035,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/webhook/test"
+                         *       "instance": "/v2/webhook/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20632,7 +21054,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/webhook/test"
+                         *       "instance": "/v2/webhook/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20650,7 +21073,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/webhook/test"
+                         *       "instance": "/v2/webhook/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20668,7 +21092,8 @@ export interface paths {
                          *       "title": "conflict",
                          *       "status": 409,
                          *       "detail": "the request conflicts with the current state",
-                         *       "instance": "/v2/webhook/test"
+                         *       "instance": "/v2/webhook/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20686,7 +21111,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/webhook/test"
+                         *       "instance": "/v2/webhook/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20704,7 +21130,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/webhook/test"
+                         *       "instance": "/v2/webhook/test",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20925,7 +21352,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/workouts"
+                         *       "instance": "/v2/workouts",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20943,7 +21371,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/workouts"
+                         *       "instance": "/v2/workouts",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20961,7 +21390,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/workouts"
+                         *       "instance": "/v2/workouts",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21189,7 +21619,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/workouts"
+                         *       "instance": "/v2/workouts",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21207,7 +21638,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/workouts"
+                         *       "instance": "/v2/workouts",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21225,7 +21657,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/workouts"
+                         *       "instance": "/v2/workouts",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21243,7 +21676,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/workouts"
+                         *       "instance": "/v2/workouts",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21261,7 +21695,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/workouts"
+                         *       "instance": "/v2/workouts",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21486,7 +21921,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21504,7 +21940,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21522,7 +21959,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21540,7 +21978,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21558,7 +21997,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21679,7 +22119,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21697,7 +22138,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21715,7 +22157,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21733,7 +22176,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21751,7 +22195,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21769,7 +22214,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21787,7 +22233,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21805,7 +22252,8 @@ export interface paths {
                          *       "title": "failed dependency",
                          *       "status": 424,
                          *       "detail": "the provider refused the change; retry after Retry-After",
-                         *       "instance": "/v2/workouts/42"
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -21987,7 +22435,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/workouts/42/plan"
+                         *       "instance": "/v2/workouts/42/plan",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22005,7 +22454,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/workouts/42/plan"
+                         *       "instance": "/v2/workouts/42/plan",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22023,7 +22473,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/workouts/42/plan"
+                         *       "instance": "/v2/workouts/42/plan",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22041,7 +22492,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/workouts/42/plan"
+                         *       "instance": "/v2/workouts/42/plan",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22059,7 +22511,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v2/workouts/42/plan"
+                         *       "instance": "/v2/workouts/42/plan",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22077,7 +22530,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/workouts/42/plan"
+                         *       "instance": "/v2/workouts/42/plan",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22095,7 +22549,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v2/workouts/42/plan"
+                         *       "instance": "/v2/workouts/42/plan",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22113,7 +22568,8 @@ export interface paths {
                          *       "title": "failed dependency",
                          *       "status": 424,
                          *       "detail": "the provider refused the change; retry after Retry-After",
-                         *       "instance": "/v2/workouts/42/plan"
+                         *       "instance": "/v2/workouts/42/plan",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22334,7 +22790,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v3/connections/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/activity"
+                         *       "instance": "/v3/connections/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22352,7 +22809,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v3/connections/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/activity"
+                         *       "instance": "/v3/connections/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22370,7 +22828,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v3/connections/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/activity"
+                         *       "instance": "/v3/connections/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22388,7 +22847,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v3/connections/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/activity"
+                         *       "instance": "/v3/connections/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22406,7 +22866,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v3/connections/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/activity"
+                         *       "instance": "/v3/connections/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22424,7 +22885,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v3/connections/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/activity"
+                         *       "instance": "/v3/connections/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22552,7 +23014,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v3/merge-priorities"
+                         *       "instance": "/v3/merge-priorities",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22570,7 +23033,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v3/merge-priorities"
+                         *       "instance": "/v3/merge-priorities",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22588,7 +23052,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v3/merge-priorities"
+                         *       "instance": "/v3/merge-priorities",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22745,7 +23210,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v3/merge-priorities"
+                         *       "instance": "/v3/merge-priorities",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22763,7 +23229,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v3/merge-priorities"
+                         *       "instance": "/v3/merge-priorities",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22781,7 +23248,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v3/merge-priorities"
+                         *       "instance": "/v3/merge-priorities",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22799,7 +23267,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/v3/merge-priorities"
+                         *       "instance": "/v3/merge-priorities",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -22817,7 +23286,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/v3/merge-priorities"
+                         *       "instance": "/v3/merge-priorities",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -23097,7 +23567,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v3/people/your-user-42/activity"
+                         *       "instance": "/v3/people/your-user-42/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -23115,7 +23586,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v3/people/your-user-42/activity"
+                         *       "instance": "/v3/people/your-user-42/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -23133,7 +23605,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v3/people/your-user-42/activity"
+                         *       "instance": "/v3/people/your-user-42/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -23151,7 +23624,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v3/people/your-user-42/activity"
+                         *       "instance": "/v3/people/your-user-42/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -23169,7 +23643,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v3/people/your-user-42/activity"
+                         *       "instance": "/v3/people/your-user-42/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -23187,7 +23662,8 @@ export interface paths {
                          *       "title": "too many requests",
                          *       "status": 429,
                          *       "detail": "rate limit exceeded; retry after 60 seconds",
-                         *       "instance": "/v3/people/your-user-42/activity"
+                         *       "instance": "/v3/people/your-user-42/activity",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -23349,7 +23825,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/widget/api/session"
+                         *       "instance": "/widget/api/session",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -23367,7 +23844,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/widget/api/session"
+                         *       "instance": "/widget/api/session",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -23385,7 +23863,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/widget/api/session"
+                         *       "instance": "/widget/api/session",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -23403,7 +23882,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/widget/api/session"
+                         *       "instance": "/widget/api/session",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -23421,7 +23901,8 @@ export interface paths {
                          *       "title": "payload too large",
                          *       "status": 413,
                          *       "detail": "request body is too large (limit 1048576 bytes)",
-                         *       "instance": "/widget/api/session"
+                         *       "instance": "/widget/api/session",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -23439,7 +23920,8 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
-                         *       "instance": "/widget/api/session"
+                         *       "instance": "/widget/api/session",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
