@@ -190,11 +190,11 @@ export function createContext(deps: {
       data,
       connections,
     }),
-    subjectAccess: createSubjectAccessService({ db, clock, data, webhooks }),
   };
   // The MCP server's tools read through the services above, as the API's routes do.
   return {
     ...context,
+    subjectAccess: createSubjectAccessService({ db, clock, data, webhooks, labReports: context.labReports }),
     mcp: createMcpService({
       db,
       clock,

@@ -20,6 +20,7 @@ import {
   type TestService,
 } from '../helpers/app.ts';
 import { connectSandboxUser } from '../helpers/connections.ts';
+import { upload, waitForSession } from '../helpers/lab-reports.ts';
 
 const FROM = '2025-03-01';
 const TO = '2025-03-10';
@@ -63,12 +64,19 @@ describe('data-subject requests: the user archive and the erasure receipt', () =
   let userId: string;
   let origin: string;
   let scratch: string;
+  let uploadId: string;
+  const pdf = Buffer.from('%PDF-1.7\n%a lab report of person-1\n');
 
   before(async () => {
     service = await startTestService({ env: { SANDBOX_ARRIVAL_MINUTES: 'off' } });
     developer = await createDeveloper(service.ctx);
     other = await createDeveloper(service.ctx);
-    ({ userId } = await connectSandboxUser(service.app, developer));
+    ({ userId } = await connectSandboxUser(service.app, developer, { referenceId: 'person-1' }));
+    // Lab reports belong to a reference id: this person's is in the archive, another person's not.
+    uploadId = await upload(service, developer, pdf, { filename: 'report.pdf', referenceId: 'person-1' });
+    const elsewhere = await upload(service, developer, pdf, { filename: 'x.pdf', referenceId: 'person-2' });
+    await waitForSession(service, developer, uploadId);
+    await waitForSession(service, developer, elsewhere);
     for (const type of EXPORTED_TYPES) {
       const response = await service.app.inject({
         method: 'GET',
@@ -174,6 +182,15 @@ describe('data-subject requests: the user archive and the erasure receipt', () =
     assert.equal(events.length, before.events);
     assert.equal(countOf('webhook_events.ndjson'), before.events);
     for (const event of events) assert.equal(typeof event['body'], 'object', 'the body as sent, parsed');
+    const reports = linesOf(entries.get('lab_reports.ndjson')!);
+    assert.deepEqual(
+      reports.map((report) => report['upload_id']),
+      [uploadId],
+      "the person's report only",
+    );
+    assert.equal(countOf('lab_reports.ndjson'), 1);
+    assert.deepEqual(Buffer.from(entries.get(`lab_report_files/${uploadId}.pdf`)!, 'utf8'), pdf);
+    assert.equal(countOf(`lab_report_files/${uploadId}.pdf`), 1);
   });
 
   test("another developer's user, an unknown user and a malformed id: problems, never an archive", async () => {

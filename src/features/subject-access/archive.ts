@@ -26,11 +26,16 @@ export type ArchiveSources = {
   records: (type: (typeof dataTypeNames)[number]) => PagedSource<unknown>;
   rawPayloads: PagedSource<unknown>;
   events: PagedSource<unknown>;
+  /** The lab reports of the user's reference id (none without one), results included. */
+  labReports: PagedSource<unknown>;
+  /** Their uploaded files, each opened when its turn in the archive comes. */
+  labFiles: { name: string; open: () => Promise<Buffer | undefined> }[];
 };
 
 /**
  * The archive as a byte stream: `user.json`, `records/<type>.ndjson` for every data type,
- * `raw_payloads.ndjson`, `webhook_events.ndjson`, then `manifest.json` (each file and its line
+ * `raw_payloads.ndjson`, `webhook_events.ndjson`, `lab_reports.ndjson` and each report's file under
+ * `lab_report_files/`, then `manifest.json` (each file and its line
  * count; written last, once the counts are known: the entries are read in order).
  */
 export function userArchive(sources: ArchiveSources): Readable {
@@ -73,6 +78,24 @@ export function userArchive(sources: ArchiveSources): Readable {
     'Events about this user sent (or queued) to the developer, with their bodies',
     sources.events,
   );
+  addNdjson(
+    'lab_reports.ndjson',
+    'Lab reports uploaded for the user’s reference_id, with their results',
+    sources.labReports,
+  );
+  for (const file of sources.labFiles) {
+    const entry: ManifestFile = { name: file.name, count: 0, description: 'An uploaded lab report file' };
+    files.push(entry);
+    async function* bytes() {
+      const opened = await file.open();
+      // Deleted since the archive began: the entry stays, empty, and the manifest says 0.
+      if (opened) {
+        entry.count = 1;
+        yield opened;
+      }
+    }
+    zip.addReadStream(Readable.from(bytes(), { objectMode: false }), file.name, { mtime });
+  }
   async function* manifest() {
     const body: ArchiveManifest = {
       user_id: sources.userId,

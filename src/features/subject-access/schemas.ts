@@ -8,7 +8,8 @@ export const ArchiveSchema = Type.String({
   format: 'binary',
   description:
     'A ZIP archive: user.json, records/<type>.ndjson for every data type, raw_payloads.ndjson, ' +
-    'webhook_events.ndjson and manifest.json (each file with its line count)',
+    'webhook_events.ndjson, lab_reports.ndjson and lab_report_files/<upload_id>.<ext>, and ' +
+    'manifest.json (each file with its line count)',
   examples: ['PK\u0003\u0004…'],
 });
 

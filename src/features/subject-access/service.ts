@@ -6,6 +6,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { Db } from '../../store/db.ts';
 import { findConnectionForDeveloper, toWireUser } from '../connections/service.ts';
 import type { DataService } from '../data/service.ts';
+import type { LabReportsService } from '../lab-reports/service.ts';
 import type { Keyset } from '../data/repo.ts';
 import type { WebhooksService } from '../webhooks/service.ts';
 import { ARCHIVE_PAGE, userArchive } from './archive.ts';
@@ -15,10 +16,11 @@ export type SubjectAccessDeps = {
   clock: Clock;
   data: Pick<DataService, 'recordPage' | 'rawPayloadPage'>;
   webhooks: Pick<WebhooksService, 'eventPageOfUser'>;
+  labReports: Pick<LabReportsService, 'reportPageOfReference' | 'uploadedFile'>;
 };
 
 export function createSubjectAccessService(deps: SubjectAccessDeps) {
-  const { db, clock, data, webhooks } = deps;
+  const { db, clock, data, webhooks, labReports } = deps;
   return {
     /**
      * The archive of one of the developer's users (404 for anyone else's), streamed: the
@@ -27,6 +29,23 @@ export function createSubjectAccessService(deps: SubjectAccessDeps) {
     async exportUser(developerId: string, userId: string): Promise<{ fileName: string; stream: Readable }> {
       const user = await findConnectionForDeveloper(db, developerId, userId);
       const generatedAt = clock.now();
+      // Lab reports belong to a person (the developer's reference_id), not to one connection: the
+      // archive holds those of the connection's reference_id. The file list is metadata only.
+      const referenceId = user.reference_id;
+      const reportPage = (after: string | null) =>
+        referenceId === null
+          ? Promise.resolve({ reports: [], next: null })
+          : labReports.reportPageOfReference(developerId, referenceId, after, ARCHIVE_PAGE);
+      const labFiles: { name: string; open: () => Promise<Buffer | undefined> }[] = [];
+      for (let after: string | null = null, first = true; first || after !== null; first = false) {
+        const page = await reportPage(after);
+        for (const report of page.reports)
+          labFiles.push({
+            name: `lab_report_files/${report.upload_id}.${report.file_extension}`,
+            open: () => labReports.uploadedFile(report.id),
+          });
+        after = page.next;
+      }
       const stream = userArchive({
         user: toWireUser(user) as unknown as Record<string, unknown>,
         userId: user.id,
@@ -72,6 +91,14 @@ export function createSubjectAccessService(deps: SubjectAccessDeps) {
             next: rows.length < ARCHIVE_PAGE ? null : Number(rows.at(-1)!.seq),
           };
         },
+        labReports: async (after) => {
+          const page = await reportPage(after as string | null);
+          return {
+            lines: page.reports.map(({ id: _id, file_extension: _ext, ...report }) => report),
+            next: page.next,
+          };
+        },
+        labFiles,
       });
       const day = generatedAt.toISOString().slice(0, 10);
       return { fileName: `tributary-user-${user.id}-${day}.zip`, stream };
