@@ -19574,7 +19574,7 @@ export interface paths {
         };
         /**
          * Everything stored for one user, as one ZIP archive (a data-subject access request)
-         * @description Streamed as it is read: the user, every stored record (NDJSON per type), the raw provider payloads kept, and the webhook events sent about the user; manifest.json lists each file with its line count. See docs/data-subject-requests.md.
+         * @description Streamed as it is read: the user, every stored record (NDJSON per type), the raw provider payloads kept, the webhook events sent about the user, and the lab reports (results and files) of its reference_id; manifest.json lists each file with its line count. See docs/data-subject-requests.md.
          *
          *     **curl**
          *
