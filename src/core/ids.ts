@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   labReportUpload: 'upl',
   mcpToken: 'mtk',
   fhirExport: 'exp',
+  erasureReceipt: 'ers',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -11,6 +11,7 @@ import type { DashboardService } from './dashboard/service.ts';
 import type { DataService } from './data/service.ts';
 import type { DevelopersService } from './developers/service.ts';
 import type { FhirService } from './fhir-export/service.ts';
+import type { SubjectAccessService } from './subject-access/service.ts';
 import type { IntegrationsService } from './integrations/service.ts';
 import type { LabReportsService } from './lab-reports/service.ts';
 import type { MergeService } from './merge/service.ts';
@@ -57,4 +58,5 @@ export type AppContext = {
   scores: ScoresService;
   mcp: McpService;
   fhir: FhirService;
+  subjectAccess: SubjectAccessService;
 };

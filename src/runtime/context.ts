@@ -12,6 +12,7 @@ import { createMergeService } from '../features/merge/service.ts';
 import { createScoresService } from '../features/scores/service.ts';
 import { createMcpService } from '../features/mcp/service.ts';
 import { createFhirService } from '../features/fhir-export/service.ts';
+import { createSubjectAccessService } from '../features/subject-access/service.ts';
 import { createWorkoutsService } from '../features/workouts/service.ts';
 import { createDevelopersService, CREDENTIALS_TOPIC } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
@@ -193,6 +194,7 @@ export function createContext(deps: {
   // The MCP server's tools read through the services above, as the API's routes do.
   return {
     ...context,
+    subjectAccess: createSubjectAccessService({ db, clock, data, webhooks, labReports: context.labReports }),
     mcp: createMcpService({
       db,
       clock,

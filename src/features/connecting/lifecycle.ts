@@ -6,16 +6,18 @@ import { revokeAccess } from '../../provider-access/oauth.ts';
 import { buildPermissionChangeEvent, buildUserNoticeEvent, connectionEnvelope } from './events.ts';
 import { type ConnectingDeps, providerRuntime } from './ports.ts';
 import * as tokenStore from '../../provider-access/token-store.ts';
+import { findReceipt, insertReceipt } from './erasure-receipts.ts';
 
 export function createLifecycle(deps: ConnectingDeps) {
-  const { db, secretBox, providers, webhooks, log } = deps;
+  const { db, secretBox, providers, webhooks, log, clock } = deps;
   const runtime = providerRuntime(deps);
 
   return {
     /**
      * Disconnects a user: revokes at the provider where it allows it (best effort: a provider
      * outage must not keep a user connected here), then deletes the user and everything of
-     * theirs in the transaction that writes the deauth event.
+     * theirs in the transaction that writes the deauth event and the erasure receipt (the rows
+     * deleted per table, counted just before the delete).
      */
     async deauthenticate(developerId: string, userId: string): Promise<void> {
       const user = await findConnectionForDeveloper(db, developerId, userId);
@@ -39,12 +41,25 @@ export function createLifecycle(deps: ConnectingDeps) {
       }
       const deleted = await db.transaction().execute(async (trx) => {
         await webhooks.dropPendingForUser(trx, user.id);
+        const deletedRows = await connectionsRepo.countCascadingRows(trx, user.id);
         if (!(await connectionsRepo.deleteConnection(trx, user.id))) return false;
+        await insertReceipt(trx, {
+          developerId,
+          userId: user.id,
+          provider: user.provider,
+          at: clock.now(),
+          deletedRows,
+        });
         const deauth = buildUserNoticeEvent('deauth', toWireUser(user));
         await webhooks.emit(trx, developerId, connectionEnvelope(deauth));
         return true;
       });
       if (!deleted) throw notFound(`no user with user_id ${userId}`);
+    },
+
+    /** What deauthenticating the user deleted (kept after the user is gone), or a 404. */
+    erasureReceipt(developerId: string, userId: string) {
+      return findReceipt(db, developerId, userId);
     },
 
     /**

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** One OAuth attempt: created with the auth link, consumed exactly once by the callback. */
 export interface AuthSessionsTable {
@@ -31,10 +31,21 @@ export interface SdkAuthTokensTable {
   created_at: Generated<Date>;
 }
 
+/** What a deauthentication deleted: row counts per table, no health data; outlives its user. */
+export interface ErasureReceiptsTable {
+  id: string;
+  developer_id: string;
+  user_id: string;
+  provider: string;
+  deleted_at: Date;
+  deleted_rows: ColumnType<Record<string, number>, string, string>;
+}
+
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
 declare module '../../store/schema.ts' {
   interface Database {
     auth_sessions: AuthSessionsTable;
     sdk_auth_tokens: SdkAuthTokensTable;
+    erasure_receipts: ErasureReceiptsTable;
   }
 }

@@ -390,3 +390,32 @@ export function statusAndDeveloperOf(userId: Expression<string>) {
       .as('developer_id'),
   ] as const;
 }
+
+/**
+ * The rows that deleting a connection takes with it, per table: every table whose foreign key
+ * references `connections` with ON DELETE CASCADE, read from the catalog (so a table a later
+ * migration adds is counted without naming it here), counted for this connection. Run in the
+ * deleting transaction, just before the delete, for the erasure receipt.
+ */
+export async function countCascadingRows(db: Db, userId: string): Promise<Record<string, number>> {
+  const { rows: references } = await sql<{ table_name: string; column_name: string }>`
+    SELECT c.conrelid::regclass::text AS table_name, a.attname AS column_name
+    FROM pg_constraint c
+    JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+    WHERE c.contype = 'f' AND c.confdeltype = 'c' AND c.conparentid = 0
+      AND c.confrelid = 'connections'::regclass AND array_length(c.conkey, 1) = 1
+    ORDER BY 1`.execute(db);
+  const counts: Record<string, number> = {};
+  for (const { table_name, column_name } of references) {
+    // regclass text may be schema-qualified ("s.table"): quote each part.
+    const table = sql.join(
+      table_name.split('.').map((part) => sql.id(part.replace(/^"|"$/g, ''))),
+      sql`.`,
+    );
+    const { rows } = await sql<{ n: string }>`
+      SELECT count(*)::text AS n FROM ${table} WHERE ${sql.id(column_name)} = ${userId}`.execute(db);
+    counts[table_name.split('.').at(-1)!.replace(/^"|"$/g, '')] = Number(rows[0]!.n);
+  }
+  counts['connections'] = 1;
+  return counts;
+}

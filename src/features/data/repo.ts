@@ -387,3 +387,20 @@ export async function addCoverage(
     })
     .execute();
 }
+
+/** One page of a connection's raw payloads in id order after `afterId` (a data-subject export reads them all). */
+export async function rawPayloadPage(
+  db: Db,
+  userId: string,
+  afterId: number,
+  limit: number,
+): Promise<{ id: number; provider: string; type: string; fetched_at: Date; payload: unknown }[]> {
+  return db
+    .selectFrom('raw_payloads')
+    .select(['id', 'provider', 'type', 'fetched_at', 'payload'])
+    .where('user_id', '=', userId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}

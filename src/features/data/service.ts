@@ -536,6 +536,9 @@ export function createDataService(deps: DataDeps) {
     recordsOf,
     daysWithRecords,
     recordPage,
+    /** One page of a connection's raw payloads in id order after `afterId` (a data-subject export). */
+    rawPayloadPage: (userId: string, afterId: number, limit: number) =>
+      repo.rawPayloadPage(db, userId, afterId, limit),
     onRecordsChanged,
     registerEnricher,
     summariesOnDays: rewrites.summariesOnDays,

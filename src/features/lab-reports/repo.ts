@@ -305,3 +305,30 @@ export async function findSessionById(db: Db, sessionId: string): Promise<Sessio
     .executeTakeFirst();
   return row ? toRow(row) : undefined;
 }
+
+/**
+ * One page of a reference id's live sessions (report included) in id order after `afterId`: a
+ * data-subject export reads them all, a page at a time.
+ */
+export async function sessionPageOfReference(
+  db: Db,
+  developerId: string,
+  referenceId: string,
+  afterId: string,
+  limit: number,
+): Promise<(SessionRow & { report: ParsedReport | null })[]> {
+  const rows = await db
+    .selectFrom('lab_report_sessions')
+    .select([...SUMMARY, 'report'])
+    .where('developer_id', '=', developerId)
+    .where('reference_id', '=', referenceId)
+    .where('deleted_at', 'is', null)
+    .where(sql<boolean>`id > ${afterId}::bigint`)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    ...toRow(row),
+    report: row.report == null ? null : parsed<ParsedReport>(row.report),
+  }));
+}

@@ -316,6 +316,41 @@ export function createLabReportsService(deps: LabReportsDeps) {
       return { sessions: rows.map((row) => summaryView(row, reports.get(row.id) ?? null, states)) };
     },
 
+    /**
+     * One page of a reference id's reports (results included) in upload order after `afterId`
+     * (a data-subject export); `next` is where the following page starts (null: none).
+     */
+    async reportPageOfReference(
+      developerId: string,
+      referenceId: string,
+      afterId: string | null,
+      limit: number,
+    ) {
+      const rows = await repo.sessionPageOfReference(db, developerId, referenceId, afterId ?? '0', limit);
+      return {
+        reports: rows.map((row) => ({
+          id: row.id,
+          upload_id: row.upload_id,
+          status: row.status,
+          media_type: row.media_type,
+          file_name: row.file_name,
+          file_extension: EXTENSIONS[row.media_type as keyof typeof EXTENSIONS] ?? 'bin',
+          uploaded_at: new Date(row.uploaded_at).toISOString(),
+          report_date: row.report_date,
+          results_count: row.results_count,
+          report: row.report,
+          error: row.error,
+        })),
+        next: rows.length < limit ? null : rows.at(-1)!.id,
+      };
+    },
+
+    /** A report's uploaded file, byte for byte (undefined once deleted). */
+    async uploadedFile(sessionId: string): Promise<Buffer | undefined> {
+      const stored = await repo.readFile(db, sessionId);
+      return stored && openFile(secretBox, stored);
+    },
+
     /** The newest sessions of one reference id, with their results (the dashboard's user page). */
     async withResultsFor(owner: Owner, referenceId: string, limit: number) {
       const rows = await repo.listSessions(db, owner.id, { referenceId }, limit);

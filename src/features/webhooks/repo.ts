@@ -329,3 +329,33 @@ export async function findEventBody(
     .executeTakeFirst();
   return row?.body;
 }
+
+/** One page of the events about one user (any status, any destination) in `seq` order after `afterSeq`. */
+export async function eventPageOfUser(
+  db: Db,
+  developerId: string,
+  userId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<
+  {
+    id: string;
+    seq: number;
+    type: string;
+    status: WebhookEventStatus;
+    destination_id: string | null;
+    created_at: Date;
+    delivered_at: Date | null;
+    body: string;
+  }[]
+> {
+  return db
+    .selectFrom('webhook_events')
+    .select(['id', 'seq', 'type', 'status', 'destination_id', 'created_at', 'delivered_at', 'body'])
+    .where('developer_id', '=', developerId)
+    .where('user_id', '=', userId)
+    .where('seq', '>', afterSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+}

@@ -23,6 +23,7 @@ import { DELIVERY_QUEUE, type DeliveryJob, firstAttemptJobs, writeToOutbox } fro
 import {
   countEventsByHour,
   dropPendingSuppressible,
+  eventPageOfUser,
   findEventBody,
   releaseHeld,
   reschedule,
@@ -205,6 +206,11 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     /** Called on deauthentication (in its transaction): suppressible events not yet sent for the user are dropped. */
     async dropPendingForUser(trx: Db, userId: string): Promise<number> {
       return dropPendingSuppressible(trx, userId, 'user deauthenticated', clock.now());
+    },
+
+    /** One page of the events about one user, in the order they were written (a data-subject export). */
+    eventPageOfUser(developerId: string, userId: string, afterSeq: number, limit: number) {
+      return eventPageOfUser(db, developerId, userId, afterSeq, limit);
     },
 
     getDestination,

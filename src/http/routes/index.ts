@@ -7,6 +7,7 @@ import { registerConnectingRoutes } from './connecting.ts';
 import { registerDataRoutes } from './data.ts';
 import { registerDestinationRoutes } from './destinations.ts';
 import { registerFhirRoutes } from './fhir.ts';
+import { registerSubjectAccessRoutes } from './subject-access.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';
 import { registerIntegrationRoutes } from './integrations.ts';
 import { registerLabReportRoutes } from './lab-reports.ts';
@@ -44,6 +45,8 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   // The key page of providers connected with a personal API key.
   registerApiKeyPageRoutes,
   registerFhirRoutes,
+  // Data-subject requests: a user's archive, erasure receipts.
+  registerSubjectAccessRoutes,
   // The built-in SANDBOX provider's consent page and token endpoint.
   (app, ctx) =>
     registerSandboxConsentRoutes(app, { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox }),

@@ -26,6 +26,7 @@ import * as providerSettings from './0027_provider_settings.ts';
 import * as fhirExports from './0028_fhir_exports.ts';
 import * as destinationKinds from './0029_destination_kinds.ts';
 import * as mcpTokens from './0030_mcp_tokens.ts';
+import * as erasureReceipts from './0031_erasure_receipts.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '0028_fhir_exports': fhirExports,
   '0029_destination_kinds': destinationKinds,
   '0030_mcp_tokens': mcpTokens,
+  '0031_erasure_receipts': erasureReceipts,
 };

@@ -1,0 +1,109 @@
+// Data-subject requests: one user's whole stored record as one archive (archive.ts). It reads
+// through the owning features' services only: the connection (connections), records and raw
+// payloads (data), the events sent about the user (webhooks).
+import type { Readable } from 'node:stream';
+import type { Clock } from '../../core/clock.ts';
+import type { Db } from '../../store/db.ts';
+import { findConnectionForDeveloper, toWireUser } from '../connections/service.ts';
+import type { DataService } from '../data/service.ts';
+import type { LabReportsService } from '../lab-reports/service.ts';
+import type { Keyset } from '../data/repo.ts';
+import type { WebhooksService } from '../webhooks/service.ts';
+import { ARCHIVE_PAGE, userArchive } from './archive.ts';
+
+export type SubjectAccessDeps = {
+  db: Db;
+  clock: Clock;
+  data: Pick<DataService, 'recordPage' | 'rawPayloadPage'>;
+  webhooks: Pick<WebhooksService, 'eventPageOfUser'>;
+  labReports: Pick<LabReportsService, 'reportPageOfReference' | 'uploadedFile'>;
+};
+
+export function createSubjectAccessService(deps: SubjectAccessDeps) {
+  const { db, clock, data, webhooks, labReports } = deps;
+  return {
+    /**
+     * The archive of one of the developer's users (404 for anyone else's), streamed: the
+     * connection is checked before the first byte, the rest is read as the archive is.
+     */
+    async exportUser(developerId: string, userId: string): Promise<{ fileName: string; stream: Readable }> {
+      const user = await findConnectionForDeveloper(db, developerId, userId);
+      const generatedAt = clock.now();
+      // Lab reports belong to a person (the developer's reference_id), not to one connection: the
+      // archive holds those of the connection's reference_id. The file list is metadata only.
+      const referenceId = user.reference_id;
+      const reportPage = (after: string | null) =>
+        referenceId === null
+          ? Promise.resolve({ reports: [], next: null })
+          : labReports.reportPageOfReference(developerId, referenceId, after, ARCHIVE_PAGE);
+      const labFiles: { name: string; open: () => Promise<Buffer | undefined> }[] = [];
+      for (let after: string | null = null, first = true; first || after !== null; first = false) {
+        const page = await reportPage(after);
+        for (const report of page.reports)
+          labFiles.push({
+            name: `lab_report_files/${report.upload_id}.${report.file_extension}`,
+            open: () => labReports.uploadedFile(report.id),
+          });
+        after = page.next;
+      }
+      const stream = userArchive({
+        user: toWireUser(user) as unknown as Record<string, unknown>,
+        userId: user.id,
+        provider: user.provider,
+        generatedAt,
+        records: (type) => async (after) => {
+          const page = await data.recordPage(user.id, type, {
+            after: after as Keyset | null,
+            limit: ARCHIVE_PAGE,
+          });
+          return { lines: page.records.map(({ key, record }) => ({ key, record })), next: page.next };
+        },
+        rawPayloads: async (after) => {
+          const rows = await data.rawPayloadPage(user.id, (after as number | null) ?? 0, ARCHIVE_PAGE);
+          return {
+            lines: rows.map((row) => ({
+              id: Number(row.id),
+              provider: row.provider,
+              type: row.type,
+              fetched_at: new Date(row.fetched_at).toISOString(),
+              payload: row.payload,
+            })),
+            next: rows.length < ARCHIVE_PAGE ? null : Number(rows.at(-1)!.id),
+          };
+        },
+        events: async (after) => {
+          const rows = await webhooks.eventPageOfUser(
+            developerId,
+            user.id,
+            (after as number | null) ?? 0,
+            ARCHIVE_PAGE,
+          );
+          return {
+            lines: rows.map((row) => ({
+              id: row.id,
+              type: row.type,
+              status: row.status,
+              destination_id: row.destination_id,
+              created_at: new Date(row.created_at).toISOString(),
+              delivered_at: row.delivered_at ? new Date(row.delivered_at).toISOString() : null,
+              body: JSON.parse(row.body) as unknown,
+            })),
+            next: rows.length < ARCHIVE_PAGE ? null : Number(rows.at(-1)!.seq),
+          };
+        },
+        labReports: async (after) => {
+          const page = await reportPage(after as string | null);
+          return {
+            lines: page.reports.map(({ id: _id, file_extension: _ext, ...report }) => report),
+            next: page.next,
+          };
+        },
+        labFiles,
+      });
+      const day = generatedAt.toISOString().slice(0, 10);
+      return { fileName: `tributary-user-${user.id}-${day}.zip`, stream };
+    },
+  };
+}
+
+export type SubjectAccessService = ReturnType<typeof createSubjectAccessService>;
