@@ -19834,7 +19834,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/erasure-receipt"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/erasure-receipt",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19852,7 +19853,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/erasure-receipt"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/erasure-receipt",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19870,7 +19872,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/erasure-receipt"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/erasure-receipt",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19888,7 +19891,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/erasure-receipt"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/erasure-receipt",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -19906,7 +19910,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/erasure-receipt"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/erasure-receipt",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20023,7 +20028,8 @@ export interface paths {
                          *       "title": "bad request",
                          *       "status": 400,
                          *       "detail": "invalid start_date: must match format \"date\"",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/export"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20041,7 +20047,8 @@ export interface paths {
                          *       "title": "unauthorized",
                          *       "status": 401,
                          *       "detail": "dev-id or x-api-key headers are missing",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/export"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20059,7 +20066,8 @@ export interface paths {
                          *       "title": "forbidden",
                          *       "status": 403,
                          *       "detail": "developer is suspended",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/export"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20077,7 +20085,8 @@ export interface paths {
                          *       "title": "not found",
                          *       "status": 404,
                          *       "detail": "user not found",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/export"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
@@ -20095,7 +20104,8 @@ export interface paths {
                          *       "title": "uri too long",
                          *       "status": 414,
                          *       "detail": "a path parameter is longer than 100 characters",
-                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/export"
+                         *       "instance": "/v2/users/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/export",
+                         *       "request_id": "req-1a2b3c"
                          *     }
                          */
                         "application/problem+json": components["schemas"]["Problem"];
