@@ -2,6 +2,7 @@
 // an opaque cursor (base64url JSON of the last row's position, so the format can change freely).
 import { invalidParameter } from '../../core/errors.ts';
 import { readDateTime } from '../../model/calendar.ts';
+import { wireDateTime } from '../../model/time.ts';
 import type { Db } from '../../store/db.ts';
 import type { AttemptOutcome, WebhookEventStatus } from './tables.ts';
 import { WEBHOOK_EVENT_STATUSES } from './tables.ts';
@@ -180,5 +181,35 @@ export async function listDeliveries(
       attempts: byEvent.get(row.id) ?? [],
     })),
     nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
+  };
+}
+
+const wireOrNull = (at: Date | null) => (at ? wireDateTime(at) : null);
+
+/** A delivery as the API shows it (the webhook's and every destination's delivery log). */
+export function toWireDelivery(record: DeliveryRecord) {
+  return {
+    event_id: record.eventId,
+    type: record.type,
+    user_id: record.userId,
+    reference: record.reference,
+    status: record.status,
+    attempt_count: record.attemptCount,
+    created_at: wireDateTime(record.createdAt),
+    updated_at: wireDateTime(record.updatedAt),
+    delivered_at: wireOrNull(record.deliveredAt),
+    next_attempt_at: wireOrNull(record.nextAttemptAt),
+    last_status_code: record.lastStatusCode,
+    last_error: record.lastError,
+    attempts: record.attempts.map((attempt) => ({
+      attempt: attempt.attempt,
+      url: attempt.url,
+      attempted_at: wireDateTime(attempt.attemptedAt),
+      duration_ms: attempt.durationMs,
+      status_code: attempt.statusCode,
+      error: attempt.error,
+      outcome: attempt.outcome,
+      next_attempt_at: wireOrNull(attempt.nextAttemptAt),
+    })),
   };
 }

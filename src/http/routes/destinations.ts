@@ -4,7 +4,7 @@
 import Type from 'typebox';
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
-import type { DeliveryRecord } from '../../features/webhooks/deliveries.ts';
+import { toWireDelivery } from '../../features/webhooks/deliveries.ts';
 import {
   CreateDestinationBody,
   DestinationBody,
@@ -42,33 +42,6 @@ function destinationBody(view: DestinationView) {
     last_failure_at: wire(view.lastFailureAt),
     held_events: view.heldEvents,
     created_at: wireDateTime(view.createdAt),
-  };
-}
-
-function deliveryBody(record: DeliveryRecord) {
-  return {
-    event_id: record.eventId,
-    type: record.type,
-    user_id: record.userId,
-    reference: record.reference,
-    status: record.status,
-    attempt_count: record.attemptCount,
-    created_at: wireDateTime(record.createdAt),
-    updated_at: wireDateTime(record.updatedAt),
-    delivered_at: wire(record.deliveredAt),
-    next_attempt_at: wire(record.nextAttemptAt),
-    last_status_code: record.lastStatusCode,
-    last_error: record.lastError,
-    attempts: record.attempts.map((attempt) => ({
-      attempt: attempt.attempt,
-      url: attempt.url,
-      attempted_at: wireDateTime(attempt.attemptedAt),
-      duration_ms: attempt.durationMs,
-      status_code: attempt.statusCode,
-      error: attempt.error,
-      outcome: attempt.outcome,
-      next_attempt_at: wire(attempt.nextAttemptAt),
-    })),
   };
 }
 
@@ -212,7 +185,7 @@ export function registerDestinationRoutes(app: App, ctx: AppContext) {
         ...(cursor === undefined ? {} : { cursor }),
         ...(limit === undefined ? {} : { limit }),
       });
-      return { deliveries: page.deliveries.map(deliveryBody), next_cursor: page.nextCursor };
+      return { deliveries: page.deliveries.map(toWireDelivery), next_cursor: page.nextCursor };
     },
   );
 

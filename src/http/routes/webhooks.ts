@@ -1,6 +1,6 @@
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
-import type { DeliveryRecord } from '../../features/webhooks/deliveries.ts';
+import { toWireDelivery } from '../../features/webhooks/deliveries.ts';
 import {
   DeliveriesQuery,
   DeliveriesResponse,
@@ -35,33 +35,6 @@ function destinationBody(state: DestinationState, settings: WebhookSettings) {
     previous_secret_expires_at: wire(state.previousSecretExpiresAt),
     failing_after_seconds: Math.round(settings.failingAfterMs / 1000),
     disable_after_seconds: Math.round(settings.disableAfterMs / 1000),
-  };
-}
-
-function deliveryBody(record: DeliveryRecord) {
-  return {
-    event_id: record.eventId,
-    type: record.type,
-    user_id: record.userId,
-    reference: record.reference,
-    status: record.status,
-    attempt_count: record.attemptCount,
-    created_at: wireDateTime(record.createdAt),
-    updated_at: wireDateTime(record.updatedAt),
-    delivered_at: wire(record.deliveredAt),
-    next_attempt_at: wire(record.nextAttemptAt),
-    last_status_code: record.lastStatusCode,
-    last_error: record.lastError,
-    attempts: record.attempts.map((attempt) => ({
-      attempt: attempt.attempt,
-      url: attempt.url,
-      attempted_at: wireDateTime(attempt.attemptedAt),
-      duration_ms: attempt.durationMs,
-      status_code: attempt.statusCode,
-      error: attempt.error,
-      outcome: attempt.outcome,
-      next_attempt_at: wire(attempt.nextAttemptAt),
-    })),
   };
 }
 
@@ -163,7 +136,7 @@ export function registerWebhookRoutes(app: App, ctx: AppContext) {
         ...(cursor === undefined ? {} : { cursor }),
         ...(limit === undefined ? {} : { limit }),
       });
-      return { deliveries: page.deliveries.map(deliveryBody), next_cursor: page.nextCursor };
+      return { deliveries: page.deliveries.map(toWireDelivery), next_cursor: page.nextCursor };
     },
   );
 

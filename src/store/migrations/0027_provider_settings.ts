@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * Provider settings the operator stored from the dashboard (provider-access/stored-settings.ts):
- * one row per variable (`OURA` + `CLIENT_ID`), its value sealed with the service key like
+ * one row per variable (a provider id + `CLIENT_ID`), its value sealed with the service key like
  * provider tokens. The environment wins over a stored value; no row means the environment alone.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
