@@ -7,11 +7,11 @@
 // file there type-checks against the shipped declarations, and a wrong path, parameter or field
 // does not.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { olderNode, run, scratchProject } from '../../../test/helpers/packed-package.ts';
 import {
   createDeveloper,
   startTestService,
@@ -26,30 +26,6 @@ const PACKAGE_DIR = new URL('../', import.meta.url).pathname;
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const NODE_24 = join(ROOT, 'node_modules/.bin/node');
 const TSC = join(ROOT, 'node_modules/.bin/tsc');
-
-type Run = { code: number; stdout: string; stderr: string };
-
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { cwd, env: { ...process.env, ...env }, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** A Node older than 24 on this machine (the one a fresh machine often has), or null. */
-function olderNode(): { path: string; major: number } | null {
-  for (const path of ['/usr/bin/node', '/usr/local/bin/node']) {
-    if (!existsSync(path)) continue;
-    const major = Number(execFileSync(path, ['-p', 'process.versions.node']).toString().split('.')[0]);
-    if (major >= 20 && major < 24) return { path, major };
-  }
-  return null;
-}
 
 const PROGRAM = `import { createTributaryClient, unwrap, TributaryApiError } from '@tributary/client';
 const client = createTributaryClient({
@@ -175,36 +151,12 @@ describe('@tributary/client from its packed tarball', () => {
       'package.json',
     ]);
 
-    const project = join(scratch, 'app');
-    execFileSync('mkdir', ['-p', project]);
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'app', private: true, type: 'module' }),
-    );
-    const installed = await run(
-      'npm',
-      ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'],
-      project,
-    );
+    const { project, installed } = await scratchProject(scratch, tarball, {
+      'client.mjs': PROGRAM,
+      'verify.mjs': VERIFY,
+      'typed.ts': TYPED,
+    });
     assert.equal(installed.code, 0, installed.stderr);
-    writeFileSync(join(project, 'client.mjs'), PROGRAM);
-    writeFileSync(join(project, 'verify.mjs'), VERIFY);
-    writeFileSync(join(project, 'typed.ts'), TYPED);
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2022', 'DOM'],
-          types: [],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-        },
-        files: ['typed.ts'],
-      }),
-    );
 
     service = await startTestService();
     developer = await createDeveloper(service.ctx);
@@ -295,7 +247,7 @@ describe('@tributary/client from its packed tarball', () => {
   });
 
   test('the same under Node 20 (or the older Node this machine has)', async (t) => {
-    const older = olderNode();
+    const older = olderNode(20);
     if (!older) return t.skip('no Node from 20 to 23 on this machine (/usr/bin/node, /usr/local/bin/node)');
     assert.match((await useWith(older.path)).node, new RegExp(`^v${older.major}\\.`));
     assert.match(String((await verifyWith(older.path)).node), new RegExp(`^v${older.major}\\.`));

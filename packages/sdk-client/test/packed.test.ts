@@ -3,11 +3,11 @@
 // to a real Tributary, under Node 24 and, when the machine has one, Node 20; a TypeScript file
 // there type-checks against the shipped declarations.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { olderNode, run, scratchProject } from '../../../test/helpers/packed-package.ts';
 import {
   createDeveloper,
   startTestService,
@@ -20,30 +20,6 @@ const PACKAGE_DIR = new URL('../', import.meta.url).pathname;
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const NODE_24 = join(ROOT, 'node_modules/.bin/node');
 const TSC = join(ROOT, 'node_modules/.bin/tsc');
-
-type Run = { code: number; stdout: string; stderr: string };
-
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { cwd, env: { ...process.env, ...env }, timeout: 180_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** A Node older than 24 on this machine (the one a fresh machine often has), or null. */
-function olderNode(): { path: string; major: number } | null {
-  for (const path of ['/usr/bin/node', '/usr/local/bin/node']) {
-    if (!existsSync(path)) continue;
-    const major = Number(execFileSync(path, ['-p', 'process.versions.node']).toString().split('.')[0]);
-    if (major >= 18 && major < 24) return { path, major };
-  }
-  return null;
-}
 
 const PROGRAM = `import { MemoryStorage, TributaryClient } from '@tributary/sdk-client';
 const client = await TributaryClient.create({
@@ -99,35 +75,11 @@ describe('@tributary/sdk-client from its packed tarball', () => {
     const shipped = info!.files.map((file) => file.path).sort();
     assert.deepEqual(shipped, ['LICENSE', 'README.md', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
 
-    const project = join(scratch, 'app');
-    execFileSync('mkdir', ['-p', project]);
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'app', private: true, type: 'module' }),
-    );
-    const installed = await run(
-      'npm',
-      ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'],
-      project,
-    );
+    const { installed } = await scratchProject(scratch, tarball, {
+      'upload.mjs': PROGRAM,
+      'typed.ts': TYPED,
+    });
     assert.equal(installed.code, 0, installed.stderr);
-    writeFileSync(join(project, 'upload.mjs'), PROGRAM);
-    writeFileSync(join(project, 'typed.ts'), TYPED);
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2022', 'DOM'],
-          types: [],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-        },
-        files: ['typed.ts'],
-      }),
-    );
 
     service = await startTestService({ env: { MOBILE_UPLOAD_PENDING_MAX: '10000' } });
     developer = await createDeveloper(service.ctx);
@@ -167,7 +119,7 @@ describe('@tributary/sdk-client from its packed tarball', () => {
   });
 
   test('the same under Node 20 (or the older Node this machine has)', async (t) => {
-    const older = olderNode();
+    const older = olderNode(18);
     if (!older) return t.skip('no Node from 18 to 23 on this machine (/usr/bin/node, /usr/local/bin/node)');
     const output = await uploadWith(older.path);
     assert.match(String(output.node), new RegExp(`^v${older.major}\\.`));

@@ -1,0 +1,75 @@
+// A package as it is published: its packed tarball installed offline into a scratch project, for
+// the packages' packed tests (packages/*/test/packed.test.ts).
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type Run = { code: number; stdout: string; stderr: string };
+
+/** Runs a command to its end; never rejects (the exit code says how it went). */
+export function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...process.env, ...env }, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** A Node from `minMajor` up to (not including) 24 on this machine (a fresh machine often has one), or null. */
+export function olderNode(minMajor: number): { path: string; major: number } | null {
+  for (const path of ['/usr/bin/node', '/usr/local/bin/node']) {
+    if (!existsSync(path)) continue;
+    const major = Number(execFileSync(path, ['-p', 'process.versions.node']).toString().split('.')[0]);
+    if (major >= minMajor && major < 24) return { path, major };
+  }
+  return null;
+}
+
+/**
+ * A scratch project (`<scratch>/app`, an ES module) with the tarball installed offline and
+ * `files` written beside it, plus a strict tsconfig that type-checks `typed.ts` against the
+ * installed declarations. Returns the project's folder and npm's answer.
+ */
+export async function scratchProject(
+  scratch: string,
+  tarball: string,
+  files: Record<string, string>,
+): Promise<{ project: string; installed: Run }> {
+  const project = join(scratch, 'app');
+  mkdirSync(project, { recursive: true });
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'app', private: true, type: 'module' }),
+  );
+  const installed = await run(
+    'npm',
+    ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+    project,
+  );
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(project, name), text);
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        lib: ['ES2022', 'DOM'],
+        types: [],
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+      },
+      files: ['typed.ts'],
+    }),
+  );
+  return { project, installed };
+}
