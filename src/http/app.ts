@@ -57,7 +57,7 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
   registerProblemHandling(app, ctx.config.publicUrl);
   registerInputBoundary(app);
   registerAuthentication(app, ctx.developers);
-  const metrics = registerMetrics(app, ctx.jobs);
+  const metrics = registerMetrics(app, ctx.jobs, ctx.data.refusals);
   await registerOpenApi(app, ctx.config.publicUrl);
 
   registerOpsRoutes(app, { db: ctx.db, schema: ctx.store.postgres?.schema, metrics, startup });

@@ -1,9 +1,10 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Refusals } from '../features/data/refusals.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { App } from './app-type.ts';
 
 /** Prometheus metrics; one registry per app so several apps (tests) never share counters. */
-export function registerMetrics(app: App, jobs: JobQueue): Registry {
+export function registerMetrics(app: App, jobs: JobQueue, refusals: Refusals): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tributary_' });
 
@@ -31,6 +32,22 @@ export function registerMetrics(app: App, jobs: JobQueue): Registry {
         this.set({ queue, state: 'queued' }, depth.queued);
         this.set({ queue, state: 'active' }, depth.active);
       }
+    },
+  });
+
+  new Counter({
+    name: 'tributary_records_refused_total',
+    help: 'Provider records refused before storing, by provider, data type, stage (normalizer: the payload is not in its documented shape; model: the normalized record fails the unified model) and field',
+    labelNames: ['provider', 'type', 'stage', 'field'] as const,
+    registers: [registry],
+    collect() {
+      // The data feature counts (features/data/refusals.ts); this reads its running totals.
+      this.reset();
+      for (const entry of refusals.snapshot())
+        this.inc(
+          { provider: entry.provider, type: entry.type, stage: entry.stage, field: entry.field },
+          entry.count,
+        );
     },
   });
 

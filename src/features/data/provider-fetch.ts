@@ -15,7 +15,8 @@ import { readProviderTokens } from '../../provider-access/token-store.ts';
 import type { ConnectionRow } from '../connections/service.ts';
 import * as connectionsRepo from '../connections/repo.ts';
 import { earlierDay, laterDay } from './params.ts';
-import { type PreparedRecord, prepareRecord } from './records.ts';
+import { identityOf, type PreparedRecord, prepareRecord } from './records.ts';
+import { modelRefusal, type Refusals } from './refusals.ts';
 import * as repo from './repo.ts';
 import { createSettledCoverage } from './settled-coverage.ts';
 
@@ -39,6 +40,8 @@ export type ProviderFetchDeps = {
   connectorContext?: (user: ConnectionRow) => DataSourceContext;
   /** Told, in the writing transaction, which days of a connection's type changed. */
   onChanged?: RecordsChangedHook;
+  /** Where refused records are counted (the operator's metric). */
+  refusals: Refusals;
 };
 
 /** A change to a connection's stored records: the local days whose records were written or removed. */
@@ -57,35 +60,26 @@ export type Ingested = { stored: PreparedRecord[]; invalid: number };
 /** Runs in the transaction that stores a batch of records (the caller sends them on there). */
 export type BatchHook = (trx: Db, records: readonly PreparedRecord[]) => Promise<void>;
 
-/** Validates and splits records; invalid ones are logged and counted, never stored. */
+/**
+ * Validates every normalized record against the model (compiled schemas, records.ts) before it
+ * is stored. A record the model refuses becomes a NormalizationError naming the provider, the
+ * type, the payload's identity and the field; the refusals are counted and logged (warn, with
+ * their number), never stored, and the rest of the batch is kept.
+ */
 export function prepareAll(
-  log: Logger,
+  deps: { log: Logger; refusals: Refusals },
   input: { user: ConnectionRow; type: ProviderDataType; records: readonly unknown[]; now: Date },
 ): Ingested {
   const stored: PreparedRecord[] = [];
-  let invalid = 0;
-  let firstProblem: string | undefined;
-  for (const record of input.records) {
+  const refused: NormalizationError[] = [];
+  const at = { userId: input.user.id, provider: input.user.provider, type: input.type };
+  for (const [index, record] of input.records.entries()) {
     const prepared = prepareRecord(input.type, record, input.now);
     if (prepared.ok) stored.push(prepared.value);
-    else {
-      invalid++;
-      firstProblem ??= prepared.problem;
-    }
+    else refused.push(modelRefusal(at, identityOf(record), index, prepared));
   }
-  if (invalid > 0) {
-    log.warn(
-      {
-        userId: input.user.id,
-        provider: input.user.provider,
-        type: input.type,
-        invalid,
-        problem: firstProblem,
-      },
-      'provider records failed model validation and were not stored',
-    );
-  }
-  return { stored, invalid };
+  deps.refusals.modelRefused(deps.log, at, refused);
+  return { stored, invalid: refused.length };
 }
 
 /** Upserts prepared records and keeps the raw payloads they came from (when retention allows). */
@@ -245,7 +239,8 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
         );
       }
       invalid += page.rejected?.length ?? 0;
-      const prepared = prepareAll(log, { user, type, records: page.records, now: clock.now() });
+      deps.refusals.normalizerRefused({ provider: user.provider, type }, page.rejected);
+      const prepared = prepareAll(deps, { user, type, records: page.records, now: clock.now() });
       invalid += prepared.invalid;
       for (const record of prepared.stored) {
         // The parsed record is kept only for a batch hook that sends it on.

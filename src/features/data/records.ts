@@ -26,7 +26,9 @@ export type PreparedRecord = {
   bytes: number;
 };
 
-export type Prepared = { ok: true; value: PreparedRecord } | { ok: false; problem: string };
+/** A refusal names the field at fault when one is known (`metadata.summary_id`). */
+export type Prepared =
+  { ok: true; value: PreparedRecord } | { ok: false; problem: string; field: string | null };
 
 /** The athlete is one record per user: a fixed identity, anchored when it was fetched. */
 export const ATHLETE_KEY = 'athlete';
@@ -47,9 +49,38 @@ function validatorFor(type: ProviderDataType): Validator {
   return validator;
 }
 
-function firstProblem(validator: Validator, value: unknown): string {
-  for (const error of validator.Errors(value)) return `${error.instancePath || '/'} ${error.message}`;
-  return 'does not match the schema';
+/** `/metadata/summary_id` -> `metadata.summary_id`; array positions kept (`samples.3.level`). */
+const fieldOfPointer = (pointer: string) =>
+  pointer.split('/').slice(1).map(unescapePointer).join('.') || '(the record)';
+const unescapePointer = (part: string) => part.replaceAll('~1', '/').replaceAll('~0', '~');
+
+function firstProblem(validator: Validator, value: unknown): { field: string | null; problem: string } {
+  for (const error of validator.Errors(value)) {
+    const field = fieldOfPointer(error.instancePath);
+    return { field, problem: `${field} ${error.message}` };
+  }
+  return { field: null, problem: 'does not match the schema' };
+}
+
+/**
+ * What a record says it is, for naming a refused one: its own id, else its bounds, else its
+ * time. Read loosely (the record failed the schema, so any field may be of another type).
+ */
+export function identityOf(record: unknown): string | null {
+  if (typeof record !== 'object' || record === null) return null;
+  const source = record as { metadata?: unknown; timestamp?: unknown };
+  const metadata =
+    typeof source.metadata === 'object' && source.metadata !== null
+      ? (source.metadata as Record<string, unknown>)
+      : {};
+  const text = (value: unknown) =>
+    typeof value === 'string' || typeof value === 'number' ? String(value).slice(0, 80) : null;
+  const id = text(metadata.summary_id) ?? text(metadata.id);
+  if (id !== null) return id;
+  const start = text(metadata.start_time) ?? text(metadata.planned_date);
+  const end = text(metadata.end_time);
+  if (start !== null) return end === null ? start : `${start}|${end}`;
+  return text(source.timestamp);
 }
 
 /**
@@ -78,7 +109,7 @@ export function anchorOf(text: string): { at: Date; day: string } | null {
 export function prepareRecord(type: ProviderDataType, input: unknown, now: Date): Prepared {
   const record = upgradeRecord(type, input);
   const validator = validatorFor(type);
-  if (!validator.Check(record)) return { ok: false, problem: firstProblem(validator, record) };
+  if (!validator.Check(record)) return { ok: false, ...firstProblem(validator, record) };
   if (type === 'athlete') {
     const summary = JSON.stringify(record);
     const day = now.toISOString().slice(0, 10);
@@ -103,16 +134,22 @@ function prepareHistorical<T extends DataTypeName>(type: T, record: DataTypeReco
   // Measurements only: a planned workout is a plan (its date may lie ahead), not a reading.
   if (type !== 'plannedWorkout') {
     const implausible = recordProblem(record, now.getTime());
-    if (implausible) return { ok: false, problem: `implausible: ${implausible}` };
+    // The plausibility rules name the field first (`metadata.start_time is before 1900-01-01`).
+    if (implausible)
+      return { ok: false, problem: `implausible: ${implausible}`, field: implausible.split(' ')[0] ?? null };
   }
   const definition = dataTypes[type];
   // The registry's per-type callbacks take that type's record; TypeScript cannot pair them up here.
   const identityKey = definition.identityKey(record as never);
   if (!identityKey)
-    return { ok: false, problem: `no identity (${type} records are keyed by their id or bounds)` };
+    return {
+      ok: false,
+      problem: `no identity (${type} records are keyed by their id or bounds)`,
+      field: 'metadata.summary_id',
+    };
   const anchorText = definition.anchorTime(record as never);
   const anchor = anchorText ? anchorOf(anchorText) : { at: now, day: now.toISOString().slice(0, 10) };
-  if (!anchor) return { ok: false, problem: `unreadable anchor time "${anchorText}"` };
+  if (!anchor) return { ok: false, problem: `unreadable anchor time "${anchorText}"`, field: null };
   const split = splitSamples(record, definition.samplePaths);
   return {
     ok: true,

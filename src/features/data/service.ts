@@ -72,6 +72,7 @@ import {
 import type { Keyset } from './repo.ts';
 import type { RecordFilter } from './params.ts';
 import { type DataWebhooks, emitDataEvent } from './webhook-emit.ts';
+import { createRefusals } from './refusals.ts';
 
 export const DATA_SENT_MESSAGE = 'Data sent to webhook';
 export const LARGE_REQUEST_MESSAGE =
@@ -144,8 +145,11 @@ export function createDataService(deps: DataDeps) {
     for (const enricher of enrichers) await enricher.onChanged(trx, change);
     for (const handler of changeHandlers) await handler(trx, change);
   };
+  // Records refused on their way in, counted for the operator (http/metrics.ts).
+  const refusals = createRefusals();
   const sync = createProviderFetch({
     onChanged,
+    refusals,
     db,
     clock,
     log,
@@ -380,7 +384,7 @@ export function createDataService(deps: DataDeps) {
     options: { emit?: boolean; replaceDays?: { startDate: string; endDate: string } } = {},
   ): Promise<{ stored: number; invalid: number }> {
     const now = clock.now();
-    const prepared = prepareAll(log, { user, type, records, now });
+    const prepared = prepareAll({ log, refusals }, { user, type, records, now });
     if (options.replaceDays) {
       // Deleted at the provider: what it no longer returns for these days goes here too.
       const removed = await repo.deleteRecordsOfDaysExcept(trx, {
@@ -550,6 +554,7 @@ export function createDataService(deps: DataDeps) {
     /** Planned workouts as reads and events show them; the workouts feature registers its own. */
     plannedWorkouts,
     rawRetentionDays: retentionDays,
+    refusals,
   };
 }
 

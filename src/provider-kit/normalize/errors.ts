@@ -6,12 +6,15 @@
 
 export class NormalizationError extends Error {
   override name = 'NormalizationError';
-  /** What was being normalized (`WAHOO workout 123`). */
+  /** What was being normalized (`WAHOO workout 123`): the provider, the kind and the payload's identity. */
   readonly item: string;
+  /** The field at fault (`metadata.summary_id`), when one is known. */
+  readonly field: string | null;
 
-  constructor(item: string, message: string, options: { cause?: unknown } = {}) {
+  constructor(item: string, message: string, options: { cause?: unknown; field?: string } = {}) {
     super(`${item}: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.item = item;
+    this.field = options.field ?? null;
   }
 }
 
