@@ -208,6 +208,33 @@ export function recordsOf(user: WhoopUser, day: number, nowMs: number): DayRecor
   return { cycle, sleep, recovery, workouts, startMs, endMs };
 }
 
+/**
+ * The same day's records in WHOOP's v1 shape, for records still answered that way: v1 ids are
+ * longs, not UUIDs (developer.whoop.com/docs/developing/v1-v2-migration: "Same structure, but
+ * UUID instead of long for sleepId / workoutId"); a v1 sleep has no `cycle_id` and no `v1_id`, a
+ * v1 recovery names its sleep by that long, and a v1 workout has `sport_id` without
+ * `sport_name` and its zones under `zone_duration` (WHOOP's v1 response samples, e.g. workout
+ * 1043 and sleep 93845).
+ */
+export function inV1Shape(records: DayRecords): DayRecords {
+  const { id: _uuid, cycle_id: _cycle, v1_id: sleepV1, ...sleep } = records.sleep;
+  return {
+    ...records,
+    sleep: { ...sleep, id: sleepV1 },
+    recovery: { ...records.recovery, sleep_id: sleepV1 },
+    workouts: records.workouts.map((workout) => {
+      const { id: _id, v1_id: workoutV1, sport_name: _name, score, ...rest } = workout;
+      const scored = score as Json | undefined;
+      const { zone_durations: zones, ...scoreRest } = scored ?? {};
+      return {
+        ...rest,
+        id: workoutV1,
+        ...(scored ? { score: { ...scoreRest, zone_duration: zones } } : {}),
+      };
+    }),
+  };
+}
+
 export function profileOf(user: WhoopUser): Json {
   return {
     ...templates.profile,

@@ -19,6 +19,7 @@ import {
   bodyOf,
   type DayRecords,
   dayOfCycleId,
+  inV1Shape,
   profileOf,
   recordsOf,
   SLEEP_KIND,
@@ -49,6 +50,8 @@ export type WhoopFake = FakeServer & {
   offsetMinutes: number;
   /** How far back data exists when a query gives no `start`. */
   historyDays: number;
+  /** Day numbers whose sleep, recovery and workouts are answered in WHOOP's v1 shape (whoop-data.ts `inV1Shape`). */
+  v1ShapedDays: Set<number>;
   limits: { perMinute: number; perDay: number };
   grants: Grant[];
   /** The webhook URL set in the developer dashboard (WHOOP has no subscription API). */
@@ -208,8 +211,9 @@ export async function startWhoopFake(
       const user = userOf(grant.account);
       const records: { startMs: number; record: unknown }[] = [];
       for (const day of daysBetween(fromMs, toMs)) {
-        const found = recordsOf(user, day, now);
-        if (!found) continue;
+        const fresh = recordsOf(user, day, now);
+        if (!fresh) continue;
+        const found = fake.v1ShapedDays.has(day) ? inV1Shape(fresh) : fresh;
         const span = (record: Record<string, unknown>) => ({
           startMs: Date.parse(record.start as string),
           endMs: record.end ? Date.parse(record.end as string) : now,
@@ -376,6 +380,7 @@ export async function startWhoopFake(
     consent,
     offsetMinutes: options.offsetMinutes ?? -300,
     historyDays: options.historyDays ?? 90,
+    v1ShapedDays: new Set<number>(),
     limits: { perMinute: 100, perDay: 10_000 },
     grants: store.grants,
     webhookUrl: null as string | null,

@@ -24,13 +24,14 @@ export type WhoopBodyPayload = {
 type Reading = { atMs: number; offset: number; recovery: WhoopRecovery };
 
 export function normalizeBody(payload: WhoopBodyPayload, context: NormalizeContext): Body[] {
-  const sleeps = new Map((payload.sleep ?? []).map((sleep) => [sleep.id, sleep]));
+  // By the id's text: a v1 recovery names its sleep by the long a v1 sleep carries as its id.
+  const sleeps = new Map((payload.sleep ?? []).map((sleep) => [String(sleep.id), sleep]));
   const cycles = new Map((payload.cycle ?? []).map((cycle) => [cycle.id, cycle]));
   const readings = new Map<string, Reading[]>();
   const offsets = new Map<string, number>();
   for (const recovery of payload.recovery) {
     if (!recovery.score) continue;
-    const sleep = sleeps.get(recovery.sleep_id);
+    const sleep = sleeps.get(String(recovery.sleep_id));
     const zone = sleep?.timezone_offset ?? cycles.get(recovery.cycle_id)?.timezone_offset;
     const offset = offsetOf(zone, context);
     const atMs = instant(sleep?.end ?? recovery.created_at);

@@ -64,7 +64,8 @@ export function normalizeCycles(payload: WhoopCyclePayload, context: NormalizeCo
   // The cycle's main sleep: its longest non-nap sleep (a cycle starts with it).
   const sleepByCycle = new Map<number, WhoopSleep>();
   for (const sleep of payload.sleep ?? []) {
-    if (sleep.nap) continue;
+    // A v1 sleep names no cycle.
+    if (sleep.nap || sleep.cycle_id === undefined) continue;
     const current = sleepByCycle.get(sleep.cycle_id);
     const length = instant(sleep.end) - instant(sleep.start);
     if (!current || length > instant(current.end) - instant(current.start))

@@ -1,6 +1,7 @@
 // WHOOP sleep (+ the recovery that names it) -> Sleep.
 //
-// Cannot map: `sleep_needed` (baseline and debt/strain/nap adjustments: no slot),
+// A sleep in WHOOP's v1 shape (a long `id`, no `cycle_id`) is read the same way; its id is
+// written in decimal (the model keys records by a string). Cannot map: `sleep_needed` (baseline and debt/strain/nap adjustments: no slot),
 // `sleep_consistency_percentage`, `sleep_cycle_count` (cycles are not REM events), `v1_id`, and
 // the recovery's `skin_temp_celsius` (Sleep's temperature is a deviation from baseline; the
 // absolute value goes to Body) and `user_calibrating`. Durations are ms -> s. WHOOP's sleep
@@ -11,7 +12,7 @@ import type { Sleep } from '../../../model/sleep.ts';
 import type { NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
 import { millisecondsToSeconds, sumOrNull } from '../../../provider-kit/normalize/units.ts';
 import { heartRate } from '../../../provider-kit/normalize/measures.ts';
-import { instant, offsetOf, wire } from './common.ts';
+import { idText, instant, offsetOf, wire } from './common.ts';
 import type { WhoopRecovery, WhoopSleep } from './types.ts';
 
 export type WhoopSleepPayload = {
@@ -46,7 +47,7 @@ export function normalizeSleepRecord(
       upload_type:
         sleep.score_state === 'PENDING_SCORE' ? SleepUploadType.TENTATIVE : SleepUploadType.AUTOMATIC,
       is_nap: sleep.nap,
-      summary_id: sleep.id,
+      summary_id: idText('sleep', sleep.id),
       timestamp_localization: offset === 0 ? 0 : 1,
     },
     sleep_durations_data: stages
@@ -91,7 +92,10 @@ export function normalizeSleepRecord(
 }
 
 export function normalizeSleeps(payload: WhoopSleepPayload, context: NormalizeContext): Sleep[] {
+  // Keyed by the id's text: a v1 recovery names its sleep by the same long the v1 sleep carries.
   const recoveryBySleep = new Map<string, WhoopRecovery>();
-  for (const recovery of payload.recovery ?? []) recoveryBySleep.set(recovery.sleep_id, recovery);
-  return payload.sleep.map((sleep) => normalizeSleepRecord(sleep, recoveryBySleep.get(sleep.id), context));
+  for (const recovery of payload.recovery ?? []) recoveryBySleep.set(String(recovery.sleep_id), recovery);
+  return payload.sleep.map((sleep) =>
+    normalizeSleepRecord(sleep, recoveryBySleep.get(String(sleep.id)), context),
+  );
 }

@@ -1,5 +1,7 @@
 // Minimal types for the WHOOP API v2 documents the normalizers read (OpenAPI 3.0.1,
-// components.schemas.*). `score` is present only when `score_state` is SCORED.
+// components.schemas.*). `score` is present only when `score_state` is SCORED. A record still in
+// WHOOP's v1 shape names a sleep or workout by a long instead of a UUID (v1-v2 migration guide),
+// so those ids are typed as either.
 
 export type WhoopScoreState = 'SCORED' | 'PENDING_SCORE' | 'UNSCORABLE';
 
@@ -20,7 +22,8 @@ export type WhoopCycle = {
 
 export type WhoopRecovery = {
   cycle_id: number;
-  sleep_id: string;
+  /** The sleep's UUID (v2) or long (v1). */
+  sleep_id: string | number;
   user_id: number;
   created_at: string;
   updated_at: string;
@@ -36,8 +39,10 @@ export type WhoopRecovery = {
 };
 
 export type WhoopSleep = {
-  id: string;
-  cycle_id: number;
+  /** A UUID (v2) or a long (v1). */
+  id: string | number;
+  /** Absent in the v1 shape. */
+  cycle_id?: number;
   v1_id?: number | null;
   user_id: number;
   created_at: string;
@@ -82,7 +87,8 @@ export type WhoopZoneDurations = {
 
 /** WorkoutV2. `sport_id` and `v1_id` are deprecated (gone after 2025-09-01). */
 export type WhoopWorkout = {
-  id: string;
+  /** A UUID (v2) or a long (v1). */
+  id: string | number;
   v1_id?: number | null;
   user_id: number;
   created_at: string;
@@ -90,7 +96,8 @@ export type WhoopWorkout = {
   start: string;
   end: string;
   timezone_offset: string;
-  sport_name: string;
+  /** Absent in the v1 shape (only `sport_id`). */
+  sport_name?: string;
   sport_id?: number | null;
   score_state: WhoopScoreState;
   score?: {
@@ -102,7 +109,9 @@ export type WhoopWorkout = {
     distance_meter?: number | null;
     altitude_gain_meter?: number | null;
     altitude_change_meter?: number | null;
-    zone_durations: WhoopZoneDurations;
+    zone_durations?: WhoopZoneDurations;
+    /** The v1 name of `zone_durations`. */
+    zone_duration?: WhoopZoneDurations;
   } | null;
 };
 

@@ -1,6 +1,7 @@
 // WHOOP workout -> Activity.
 //
-// Cannot map: `percent_recorded` (share of the workout with heart-rate data; no slot), `v1_id`,
+// A workout in WHOOP's v1 shape (a long `id`, `sport_id` only, zones as `zone_duration`) is read
+// the same way; its id is written in decimal. Cannot map: `percent_recorded` (share of the workout with heart-rate data; no slot), `v1_id`,
 // `created_at`/`updated_at`. Zone bounds: WHOOP reports time per zone 0-5 but not the zones'
 // heart-rate bounds, so start/end percentages stay null. kJ -> kcal uses 4.184. The elevation
 // loss is gain - change: `altitude_change_meter` is end minus start altitude and
@@ -10,7 +11,7 @@ import { HeartRateZone } from '../../../model/enums.ts';
 import { heartRate } from '../../../provider-kit/normalize/measures.ts';
 import type { NormalizeContext } from '../../../provider-kit/normalize/normalize.ts';
 import { kilojoulesToKilocalories, millisecondsToSeconds } from '../../../provider-kit/normalize/units.ts';
-import { instant, offsetOf, uploadTypeOf, wire } from './common.ts';
+import { idText, instant, offsetOf, uploadTypeOf, wire } from './common.ts';
 import { whoopActivityType, whoopSportName } from './sports.ts';
 import type { WhoopBodyMeasurement, WhoopWorkout, WhoopZoneDurations } from './types.ts';
 
@@ -46,10 +47,12 @@ export function normalizeWorkout(
   // A workout recorded without heart rate reports 0 bpm and all its time in zone 0: no zones.
   const avgHr = heartRate(score?.average_heart_rate);
   const maxHr = heartRate(score?.max_heart_rate);
-  const durations = avgHr === null && maxHr === null ? null : (score?.zone_durations ?? null);
+  // v1 wrote the zones as `zone_duration`.
+  const zoneDurations = score?.zone_durations ?? score?.zone_duration ?? null;
+  const durations = avgHr === null && maxHr === null ? null : zoneDurations;
   return {
     metadata: {
-      summary_id: workout.id,
+      summary_id: idText('workout', workout.id),
       start_time: wire(workout.start, offset),
       end_time: wire(workout.end, offset),
       type: whoopActivityType(workout.sport_name, workout.sport_id),
