@@ -98,6 +98,69 @@ function exerciseOf(
 }
 
 /**
+ * Every fifth night is a CLASSIC sleep: the stages algorithm did not run on it
+ * (`metadata.stagesStatus` REJECTED_SERVER, "sleep stages cannot be computed"), so it has only
+ * ASLEEP / RESTLESS / AWAKE segments (v4 reference, Sleep.SleepType: "Classic sleep is a sleep
+ * with 3 stages types: AWAKE, RESTLESS and ASLEEP"; SleepMetadata.stagesStatus) and its summary
+ * no light, deep or REM minutes.
+ */
+export const isClassicNight = (day: number) => day % 5 === 3;
+
+function classicNight(
+  user: GoogleHealthUser,
+  day: number,
+  from: number,
+  r: ReturnType<typeof seeded>,
+): Point {
+  const stages: Json[] = [];
+  const totals: Record<string, number> = {};
+  let cursor = from;
+  for (const type of ['AWAKE', 'ASLEEP', 'RESTLESS', 'ASLEEP', 'AWAKE', 'ASLEEP']) {
+    const minutes = type === 'ASLEEP' ? r.int(60, 150) : r.int(3, 12);
+    stages.push({
+      startTime: instant(cursor),
+      startUtcOffset: offsetText(user),
+      endTime: instant(cursor + minutes * 60_000),
+      endUtcOffset: offsetText(user),
+      type,
+    });
+    totals[type] = (totals[type] ?? 0) + minutes;
+    cursor += minutes * 60_000;
+  }
+  return {
+    atMs: from,
+    date: isoDay(day),
+    endMs: cursor,
+    point: {
+      name: name('sleep', `${day}0000`),
+      dataSource: source,
+      sleep: {
+        interval: interval(from, cursor, user),
+        type: 'CLASSIC',
+        metadata: {
+          nap: false,
+          mainSleep: true,
+          manuallyEdited: false,
+          processed: true,
+          stagesStatus: 'REJECTED_SERVER',
+        },
+        stages,
+        summary: {
+          minutesInSleepPeriod: String(Math.round((cursor - from) / 60_000)),
+          minutesAsleep: String(totals.ASLEEP ?? 0),
+          minutesAwake: String((totals.AWAKE ?? 0) + (totals.RESTLESS ?? 0)),
+          stagesSummary: Object.entries(totals).map(([stage, minutes]) => ({
+            type: stage,
+            minutes: String(minutes),
+            count: '2',
+          })),
+        },
+      },
+    },
+  };
+}
+
+/**
  * The day's total calories: `total-calories` is served by rollups only (it is no member of the
  * DataPoint union), as basal burn plus the day's active energy.
  */
@@ -262,6 +325,7 @@ export function pointsOf(type: string, user: GoogleHealthUser, day: number): Poi
     case 'sleep': {
       // The night that ends on the morning of `day`.
       const from = start - r.int(30, 90) * 60_000;
+      if (isClassicNight(day)) return [classicNight(user, day, from, r)];
       const stages: Json[] = [];
       let cursor = from;
       const totals: Record<string, number> = {};

@@ -9,7 +9,10 @@
 // The nightly companions are daily types dated by the wake-up day: `daily-heart-rate-variability`
 // (average RMSSD, ms), `daily-respiratory-rate` (breaths/min) and
 // `daily-sleep-temperature-derivations` (nightly − baseline skin temperature, °C).
-// Cannot map: out-of-bed segments (counted as events only), `stagesStatus`, `processed`.
+// Light, deep and REM exist only for a STAGES sleep: a CLASSIC one (the stages algorithm did not
+// run or was rejected: `metadata.stagesStatus` other than SUCCEEDED) measured no stage, so those
+// durations and the REM count are null, not 0 (v4 Sleep.SleepType, SleepMetadata.stagesStatus).
+// Cannot map: out-of-bed segments (counted as events only), `processed`.
 import { type CodeOf, SleepLevel, SleepUploadType } from '../../../model/enums.ts';
 import type { Sleep } from '../../../model/sleep.ts';
 import { localIsoDate } from '../../../model/time.ts';
@@ -34,6 +37,22 @@ const stageLevels: Readonly<Record<string, Level>> = {
   RESTLESS: SleepLevel.AWAKE,
 };
 const ASLEEP_STAGES = new Set(['LIGHT', 'DEEP', 'REM', 'ASLEEP']);
+const SLEEP_STAGES = new Set(['LIGHT', 'DEEP', 'REM']);
+
+/**
+ * Whether the sleep's stages were measured: a STAGES sleep whose stages algorithm succeeded (an
+ * absent status or type is judged by the segments themselves).
+ */
+function hasSleepStages(
+  sleep: NonNullable<DataPoint['sleep']>,
+  stages: readonly { stage: { type?: string } }[],
+) {
+  const status = sleep.metadata?.stagesStatus;
+  if (status !== undefined && status !== 'SUCCEEDED' && status !== 'STAGES_STATE_UNSPECIFIED') return false;
+  if (sleep.type === 'CLASSIC') return false;
+  if (sleep.type === 'STAGES') return true;
+  return stages.some((entry) => SLEEP_STAGES.has(entry.stage.type ?? ''));
+}
 
 export function normalizeSleeps(payload: FitbitSleepPayload, context: NormalizeContext): Sleep[] {
   const hrv = new Map<string, number>();
@@ -98,6 +117,8 @@ export function normalizeSleeps(payload: FitbitSleepPayload, context: NormalizeC
       const total = types.reduce((sum, type) => sum + (stageSeconds[type] ?? 0), 0);
       return stages.length > 0 ? total : null;
     };
+    const staged = hasSleepStages(sleep, stages);
+    const fromSleepStages = (type: string) => (staged ? fromStages([type]) : null);
     const asleep = minutes(summary.minutesAsleep) ?? fromStages([...ASLEEP_STAGES]);
     const inBed = minutes(summary.minutesInSleepPeriod) ?? (endMs - startMs) / 1000;
     const wakeDay = localIsoDate(endMs, endOffset);
@@ -115,10 +136,10 @@ export function normalizeSleeps(payload: FitbitSleepPayload, context: NormalizeC
       sleep_durations_data: {
         asleep: {
           duration_asleep_state_seconds: asleep,
-          duration_light_sleep_state_seconds: fromStages(['LIGHT']),
-          duration_deep_sleep_state_seconds: fromStages(['DEEP']),
-          duration_REM_sleep_state_seconds: fromStages(['REM']),
-          num_REM_events: stages.length > 0 ? remEvents : null,
+          duration_light_sleep_state_seconds: fromSleepStages('LIGHT'),
+          duration_deep_sleep_state_seconds: fromSleepStages('DEEP'),
+          duration_REM_sleep_state_seconds: fromSleepStages('REM'),
+          num_REM_events: staged && stages.length > 0 ? remEvents : null,
         },
         awake: {
           duration_awake_state_seconds: minutes(summary.minutesAwake) ?? fromStages(['AWAKE', 'RESTLESS']),

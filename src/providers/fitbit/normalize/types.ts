@@ -63,8 +63,16 @@ export type SleepStage = {
 
 export type SleepSession = {
   interval?: TimeInterval;
+  /** CLASSIC (AWAKE / RESTLESS / ASLEEP only) or STAGES (AWAKE / LIGHT / DEEP / REM). */
   type?: string;
-  metadata?: { nap?: boolean; mainSleep?: boolean; manuallyEdited?: boolean; processed?: boolean };
+  metadata?: {
+    nap?: boolean;
+    mainSleep?: boolean;
+    manuallyEdited?: boolean;
+    processed?: boolean;
+    /** The stages algorithm's outcome: SUCCEEDED, or REJECTED_* / TIMEOUT / PROCESSING_INTERNAL_ERROR. */
+    stagesStatus?: string;
+  };
   stages?: SleepStage[];
   summary?: {
     minutesAsleep?: GInt64;
