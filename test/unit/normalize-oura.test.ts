@@ -286,7 +286,8 @@ describe('Oura daily_activity (+ stress, heartrate, vo2_max, readiness, sleep, s
     assert.equal(durations?.rest_seconds, 22860);
     assert.equal(durations?.num_continuous_inactive_periods, 0);
     assert.deepEqual(record?.calories_data, { total_burned_calories: 3502, net_activity_calories: 1153 });
-    assert.deepEqual(record?.distance_data, { steps: 15185, distance_meters: 17850 });
+    // equivalent_walking_distance (17850) is energy written as metres walked, not a distance travelled.
+    assert.deepEqual(record?.distance_data, { steps: 15185, distance_meters: null });
     const met = record?.MET_data;
     assert.equal(met?.avg_level, 1.875);
     assert.equal(met?.num_high_intensity_minutes, 41);

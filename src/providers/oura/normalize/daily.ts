@@ -1,12 +1,13 @@
 // Oura daily_activity (+ daily_stress, heartrate, vo2_max, daily_readiness, daily_sleep,
 // daily_spo2, tag, enhanced_tag of the same day) -> Daily.
 //
-// Cannot map: `*_met_minutes` totals, `meters_to_target`, `target_calories`, `target_meters`,
+// Cannot map: `*_met_minutes` totals, `equivalent_walking_distance`, `meters_to_target`, `target_calories`, `target_meters`,
 // `non_wear_time`, activity `contributors` (the model's Daily has no activity contributors),
 // readiness `temperature_deviation` (Daily has no temperature). Oura's day runs 04:00 -> 04:00
 // local; the record is keyed on the calendar day (local midnight to midnight, model rule) and its
-// samples keep their true times. `equivalent_walking_distance` is the only distance Oura reports
-// (walking distance equivalent to the day's energy) and fills distance_meters. `inactivity_alerts`
+// samples keep their true times. `equivalent_walking_distance` is not filled: Oura defines it as
+// the "equivalent walking distance of energy expenditure" (an energy figure written in metres),
+// not a distance travelled, so distance_meters stays null (MAPPING.md). `inactivity_alerts`
 // (one per long sedentary stretch) fills num_continuous_inactive_periods. Stress: Oura's
 // `recovery_high` (time in the lowest-stress quartile) is rest-stress time; `day_summary`
 // restored/normal/stressful -> StressLevel 1/2/4.
@@ -141,7 +142,8 @@ export function normalizeDaily(payload: OuraDailyPayload, context: NormalizeCont
         total_burned_calories: activity.total_calories,
         net_activity_calories: activity.active_calories,
       },
-      distance_data: { steps: activity.steps, distance_meters: activity.equivalent_walking_distance },
+      // equivalent_walking_distance is energy, not distance travelled (see the file comment).
+      distance_data: { steps: activity.steps, distance_meters: null },
       MET_data: {
         avg_level: activity.average_met_minutes,
         num_high_intensity_minutes: secondsToMinutes(activity.high_activity_time),
