@@ -37,7 +37,10 @@ import {
  * Edge cases served: activities at 00:30 in +08:00 (the previous UTC day) and without a summary
  * or heart rate; days with no data at all and days whose statistics are 0 placeholders; weights
  * without bmi and with a 0 body-fat placeholder; sleep records without `timeZone`; lists longer
- * than a page.
+ * than a page. The user lives in +08:00: steps are taken hour by hour of their waking day, and
+ * dailyPolymerize sums them over the days of the zone it is asked for (`timeZone`), so a day
+ * cut in UTC holds another total than the user's own day. Sleep health records are keyed by
+ * `healthRecordId`, the name Huawei's SDKs give the record id (HealthRecord.getHealthRecordId()).
  */
 export type HuaweiFake = FakeServer & {
   clientId: string;
@@ -48,6 +51,8 @@ export type HuaweiFake = FakeServer & {
   webhookUrl: string | null;
   subscriberSecret: string;
   openIdOf(account: string): string;
+  /** The steps the user took on local `date` at `offsetMinutes` east of UTC (what dailyPolymerize sums). */
+  stepsOn(account: string, date: string, offsetMinutes: number): number;
   /** Posts one signed event (`secret` overrides the subscriber secret, for forgeries). */
   notify(event: Record<string, unknown>, secret?: string): Promise<Delivery>;
   expireAccessTokens(): void;
@@ -220,7 +225,7 @@ export async function startHuaweiFake(options: { subscriberSecret?: string } = {
     const awake = random.int(5, 30);
     return [
       {
-        id: `sleep-${date}-${account}`,
+        healthRecordId: `sleep-${date}-${account}`,
         startTime: String(BigInt(fallAsleep - 20 * 60_000) * NS),
         endTime: String(BigInt(wake) * NS),
         dataTypeName: 'com.huawei.health.record.sleep',
@@ -240,13 +245,31 @@ export async function startHuaweiFake(options: { subscriberSecret?: string } = {
     ];
   }
 
-  /** Day statistics in the zone asked for: none on some days, 0 placeholders on others. */
-  function dayStatistics(account: string, date: string) {
+  /** Steps of one UTC hour (hours since the epoch): only in the user's waking hours, 07-22 at +08:00. */
+  function stepsInHour(account: string, hour: number) {
+    const localHour = (((hour + USER_OFFSET_MS / 3_600_000) % 24) + 24) % 24;
+    if (localHour < 7 || localHour >= 22) return 0;
+    return seeded(`huawei-steps|${account}|${hour}`).int(100, 1_200);
+  }
+
+  /** Steps of local `date` in a zone `offsetMs` east of UTC: the hours of that day summed. */
+  function stepsOn(account: string, date: string, offsetMs: number) {
+    const firstHour = (Date.parse(`${date}T00:00:00Z`) - offsetMs) / 3_600_000;
+    let steps = 0;
+    for (let hour = firstHour; hour < firstHour + 24; hour++) steps += stepsInHour(account, hour);
+    return steps;
+  }
+
+  /**
+   * Day statistics of local `date` in the zone asked for (`offsetMs` east of UTC): none on some
+   * days, 0 placeholders on others.
+   */
+  function dayStatistics(account: string, date: string, offsetMs: number) {
     const random = seeded(`huawei-day|${account}|${date}`);
     const roll = random.next();
     if (roll < 0.1) return null;
     const placeholder = roll < 0.2;
-    const steps = placeholder ? 0 : random.int(3_000, 15_000);
+    const steps = placeholder ? 0 : stepsOn(account, date, offsetMs);
     const point = (dataTypeName: string, value: Record<string, unknown>[]) => ({ dataTypeName, value });
     return [
       point('com.huawei.continuous.steps.total', [{ fieldName: 'steps', integerValue: steps }]),
@@ -358,7 +381,7 @@ export async function startHuaweiFake(options: { subscriberSecret?: string } = {
     for (let date = startDay; date <= endDay; date = addDays(date, 1)) {
       const startMs = Date.parse(`${date}T00:00:00Z`) - offsetMs;
       if (startMs > fake.clock.now()) break;
-      const points = dayStatistics(grant.account, date);
+      const points = dayStatistics(grant.account, date, offsetMs);
       if (!points) continue;
       group.push({
         startTime: startMs,
@@ -501,6 +524,8 @@ export async function startHuaweiFake(options: { subscriberSecret?: string } = {
     webhookUrl: null as string | null,
     subscriberSecret,
     openIdOf,
+    stepsOn: (account: string, date: string, offsetMinutes: number) =>
+      stepsOn(account, date, offsetMinutes * 60_000),
     async notify(event: Record<string, unknown>, secret = subscriberSecret) {
       if (!fake.webhookUrl) throw new Error('no webhook URL');
       const signature = createHmac('sha256', Buffer.from(secret, 'base64'))

@@ -1,5 +1,5 @@
 // Huawei sleep health records (GET healthRecords?dataType=com.huawei.health.record.sleep) ->
-// Sleep. Fields (HMSCore-Guides "sleep-record" scene [C]): `fall_asleep_time` / `wakeup_time`
+// Sleep, keyed by `healthRecordId` (else `id`). Fields (HMSCore-Guides "sleep-record" scene [C]): `fall_asleep_time` / `wakeup_time`
 // (ms), `all_sleep_time`, `light_sleep_time`, `deep_sleep_time`, `dream_time` (REM),
 // `awake_time` (minutes), `wakeup_count`, `sleep_score`; the record's own times are
 // nanoseconds. Without `fall_asleep_time`/`wakeup_time` the record's span is used. The offset is
@@ -21,14 +21,16 @@ export function normalizeSleep(record: HuaweiHealthRecord, context: NormalizeCon
   const values = record?.value;
   const start = positiveOrNull(fieldOf(values, 'fall_asleep_time')) ?? nanosToMs(record?.startTime);
   const end = positiveOrNull(fieldOf(values, 'wakeup_time')) ?? nanosToMs(record?.endTime);
-  if (typeof record?.id !== 'string' || start === null || end === null || end <= start)
-    throw new RangeError('a sleep record without id or a valid span');
+  // Huawei's SDKs name the key `healthRecordId`; `id` is read when it is absent (types.ts).
+  const id = record?.healthRecordId ?? record?.id;
+  if (typeof id !== 'string' || id === '' || start === null || end === null || end <= start)
+    throw new RangeError('a sleep record without healthRecordId or a valid span');
   const offset = zoneOffsetMinutes(record.timeZone) ?? context.userOffsetMinutes ?? 0;
   const wakeups = fieldOf(values, 'wakeup_count');
   const score = positiveOrNull(fieldOf(values, 'sleep_score'));
   return {
     metadata: {
-      summary_id: record.id,
+      summary_id: id,
       start_time: formatDateTime(start, offset),
       end_time: formatDateTime(end, offset),
       upload_type: SleepUploadType.AUTOMATIC,

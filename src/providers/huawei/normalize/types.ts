@@ -26,6 +26,12 @@ export type HuaweiGroup = {
 export type HuaweiPolymerizeAnswer = { group?: HuaweiGroup[] };
 
 export type HuaweiHealthRecord = {
+  /**
+   * The record's id. Huawei's SDKs name it `healthRecordId` (Android HealthRecord
+   * getHealthRecordId(), the Flutter plugin's HealthRecord.fromMap); the REST page does not
+   * settle the key, so `id` is read too (docs/providers.md#huawei-health-kit).
+   */
+  healthRecordId?: string;
   id?: string;
   startTime?: number | string;
   endTime?: number | string;
