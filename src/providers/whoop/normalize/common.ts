@@ -34,11 +34,8 @@ export function uploadTypeOf(state: WhoopScoreState) {
 export function idText(kind: 'sleep' | 'workout', id: unknown): string {
   if (typeof id === 'string' && id !== '') return id;
   if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) return String(id);
-  throw new NormalizationError(
-    `WHOOP ${kind} ${JSON.stringify(id) ?? 'without id'}`,
-    'id is neither a UUID nor a v1 long',
-    {
-      field: 'id',
-    },
-  );
+  const shown = id === undefined ? 'without id' : JSON.stringify(id).slice(0, 40);
+  throw new NormalizationError(`WHOOP ${kind} ${shown}`, 'id: expected a UUID (v2) or a long (v1)', {
+    field: 'id',
+  });
 }
