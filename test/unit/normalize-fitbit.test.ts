@@ -190,6 +190,54 @@ describe('Google Health sleep', () => {
     assert.equal(record?.respiration_data?.breaths_data?.avg_breaths_per_min, 14.2);
     assert.ok(Math.abs((record?.temperature_data?.delta ?? 0) - 0.4) < 1e-9);
   });
+
+  // v4 Sleep.SleepType: CLASSIC has AWAKE / RESTLESS / ASLEEP only; SleepMetadata.stagesStatus
+  // says whether the stages algorithm ran. No stage measured: null, not a zero reading.
+  const classic = (status: string | undefined, type: string | undefined): DataPoint => ({
+    name: 'users/me/dataTypes/sleep/dataPoints/100',
+    sleep: {
+      interval: night.sleep!.interval!,
+      ...(type ? { type } : {}),
+      metadata: { nap: false, ...(status ? { stagesStatus: status } : {}) },
+      stages: [
+        stage('2026-06-02T03:10:00Z', '2026-06-02T03:20:00Z', 'AWAKE'),
+        stage('2026-06-02T03:20:00Z', '2026-06-02T07:00:00Z', 'ASLEEP'),
+        stage('2026-06-02T07:00:00Z', '2026-06-02T07:10:00Z', 'RESTLESS'),
+        stage('2026-06-02T07:10:00Z', '2026-06-02T10:40:00Z', 'ASLEEP'),
+      ],
+      summary: { minutesAsleep: '430' },
+    },
+  });
+  for (const [status, type] of [
+    ['REJECTED_SERVER', 'CLASSIC'],
+    ['REJECTED_COVERAGE', undefined],
+    [undefined, 'CLASSIC'],
+    [undefined, undefined],
+  ] as const)
+    test(`a classic night (stagesStatus ${status ?? 'absent'}, type ${type ?? 'absent'}): no light, deep or REM`, () => {
+      const [sleep] = fitbitNormalizers.sleep.normalize({ sleep: [classic(status, type)] }, context);
+      assertRecord(Sleep, sleep, 'classic sleep');
+      const asleep = sleep?.sleep_durations_data?.asleep;
+      assert.equal(asleep?.duration_asleep_state_seconds, 25_800, 'asleep time is measured');
+      assert.equal(asleep?.duration_light_sleep_state_seconds, null);
+      assert.equal(asleep?.duration_deep_sleep_state_seconds, null);
+      assert.equal(asleep?.duration_REM_sleep_state_seconds, null);
+      assert.equal(asleep?.num_REM_events, null);
+    });
+
+  test('stages whose algorithm did not succeed are not read as measured stages', () => {
+    const rejected: DataPoint = {
+      ...night,
+      sleep: { ...night.sleep, metadata: { nap: false, stagesStatus: 'TIMEOUT' } },
+    };
+    const [sleep] = fitbitNormalizers.sleep.normalize({ sleep: [rejected] }, context);
+    assert.equal(sleep?.sleep_durations_data?.asleep?.duration_deep_sleep_state_seconds, null);
+    const [succeeded] = fitbitNormalizers.sleep.normalize(
+      { sleep: [{ ...night, sleep: { ...night.sleep, metadata: { stagesStatus: 'SUCCEEDED' } } }] },
+      context,
+    );
+    assert.equal(succeeded?.sleep_durations_data?.asleep?.duration_deep_sleep_state_seconds, 5400);
+  });
 });
 
 describe('Google Health daily, body, nutrition', () => {

@@ -287,3 +287,49 @@ test('the WHOOP table names a unified type and companions for every kind', () =>
     },
   );
 });
+
+// WHOOP's v1-v2 migration guide: v1 sleeps and workouts were identified by a long, v2 by a UUID
+// (the long kept as `v1_id`). A record still in the v1 shape must come out valid, or be refused
+// by name: the model keys records by a string id.
+describe('WHOOP records in the v1 shape', { skip }, () => {
+  const { id: _uuid, cycle_id: _cycle, v1_id: _v1, ...v1Sleep } = sleep;
+  const v1Recovery: WhoopRecovery = { ...recovery, sleep_id: 93845 };
+  const { id: _workoutUuid, sport_name: _name, ...v1WorkoutBase } = workout;
+  const { zone_durations: zones, ...v1Score } = workout.score ?? {};
+  const v1Workout = {
+    ...v1WorkoutBase,
+    id: 1043,
+    score: { ...v1Score, zone_duration: zones },
+  } as WhoopWorkout;
+
+  test('a v1 sleep and its v1 recovery: a valid record keyed by the long in decimal', () => {
+    const records = whoopNormalizers.sleep.normalize(
+      { sleep: [{ ...v1Sleep, id: 93845 } as WhoopSleep], recovery: [v1Recovery] },
+      context,
+    );
+    assertValid(Sleep, records, 'v1 sleep');
+    assert.equal(records[0]?.metadata.summary_id, '93845');
+    assert.equal(
+      records[0]?.readiness_data?.readiness,
+      recovery.score?.recovery_score,
+      'the recovery is matched',
+    );
+  });
+
+  test('a v1 workout: valid, its zones read from zone_duration, its type from sport_id', () => {
+    const records = whoopNormalizers.workout.normalize({ workout: [v1Workout] }, context);
+    assertValid(Activity, records, 'v1 workout');
+    assert.equal(records[0]?.metadata.summary_id, '1043');
+    assert.equal(records[0]?.heart_rate_data?.summary?.hr_zone_data?.length, 6);
+  });
+
+  test('an id of no documented kind is a NormalizationError naming the field', () => {
+    assert.throws(
+      () => whoopNormalizers.workout.normalize({ workout: [{ ...v1Workout, id: 1.5 }] }, context),
+      (error: Error & { field?: string }) =>
+        error.name === 'NormalizationError' &&
+        error.field === 'id' &&
+        /WHOOP workout 1\.5/.test(error.message),
+    );
+  });
+});
