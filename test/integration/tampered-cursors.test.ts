@@ -2,7 +2,8 @@
 // row 11: a FHIR `_cursor` with a far-future date was a 500 on embedded storage, whose PGlite
 // cannot take a year past 9999, and a 200 on PostgreSQL). One test per route family that takes a
 // cursor (FHIR searches, the order and result lists, the order webhook log, the webhook delivery
-// log), each over a real socket, with dates out of range, huge numbers, and bytes that are not UTF-8.
+// log), each over a real socket, with dates out of range, huge numbers, and bytes that are not UTF-8;
+// and the instants those routes take beside their cursors (`since`, `_since`).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connectSandboxUser } from '../helpers/connections.ts';
@@ -79,6 +80,13 @@ describe(`tampered cursors (${storage}, over a real socket)`, () => {
       refused,
       accepted,
     );
+    // The same class in the instant beside it: year 0 parses in JavaScript, not in PGlite.
+    await expectRefused(
+      (since) => `/v2/fhir/Patient/${userId}/$everything?_since=${since}`,
+      '_since',
+      ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+01:00'],
+      ['0001-01-01T00:00:00Z'],
+    );
   });
 
   test('orders and results: cursor', async () => {
@@ -92,6 +100,12 @@ describe(`tampered cursors (${storage}, over a real socket)`, () => {
         NOT_UTF8,
       ],
       [encode({ t: Date.parse('9999-01-01T00:00:00Z'), i: '99999999999999999999' })],
+    );
+    await expectRefused(
+      (since) => `/api/v1/orders?since=${since}`,
+      'since',
+      ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+01:00'],
+      ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z'],
     );
     await expectRefused(
       (cursor) => `/api/v1/results?cursor=${cursor}`,

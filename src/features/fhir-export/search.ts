@@ -196,7 +196,7 @@ function refuseUnknown(query: Query, known: readonly string[]) {
 export function parseSince(query: Query): Date | undefined {
   const raw = single(query, '_since');
   if (raw === undefined) return undefined;
-  if (!INSTANT.test(raw) || Number.isNaN(Date.parse(raw))) {
+  if (!INSTANT.test(raw) || !isStorableInstant(Date.parse(raw))) {
     throw invalidParameter('_since', 'expected an instant with its offset, e.g. 2025-01-01T00:00:00Z');
   }
   return new Date(Date.parse(raw));
