@@ -74,6 +74,11 @@ export type CrashGuard = {
   discard(jobId: string): Promise<QuarantinedJob | undefined>;
   /** Drops marks older than a week (a job pg-boss gave up on after a crash leaves one). */
   prune(): Promise<void>;
+  /**
+   * After a graceful stop: unmarks the jobs this process still runs (their handlers outlived the
+   * stop's wait), so that a restart, a deploy, is not counted as a crash against them.
+   */
+  stopped(): Promise<void>;
 };
 
 const toQuarantined = (row: {
@@ -101,9 +106,12 @@ export function createCrashGuard(deps: {
   plainData: (data: unknown) => unknown;
 }): CrashGuard {
   const { db, log, crashLimit } = deps;
+  /** Jobs this process has marked running and not yet settled. */
+  const inFlight = new Set<string>();
 
   async function mark(queue: string, jobs: Attempt[]) {
     const now = new Date();
+    for (const job of jobs) inFlight.add(job.id);
     await db
       .insertInto('job_starts')
       .values(jobs.map((job) => ({ job_id: job.id, queue, crashes: 0, running: true, started_at: now })))
@@ -119,6 +127,7 @@ export function createCrashGuard(deps: {
 
   async function settle(jobs: Attempt[], succeeded: boolean) {
     const ids = jobs.map((job) => job.id);
+    for (const id of ids) inFlight.delete(id);
     if (succeeded) await db.deleteFrom('job_starts').where('job_id', 'in', ids).execute();
     else await db.updateTable('job_starts').set({ running: false }).where('job_id', 'in', ids).execute();
   }
@@ -228,6 +237,13 @@ export function createCrashGuard(deps: {
         .returningAll()
         .executeTakeFirst();
       return row && toQuarantined(row);
+    },
+
+    async stopped() {
+      if (inFlight.size === 0) return;
+      const ids = [...inFlight];
+      inFlight.clear();
+      await db.updateTable('job_starts').set({ running: false }).where('job_id', 'in', ids).execute();
     },
 
     async prune() {

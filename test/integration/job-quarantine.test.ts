@@ -12,6 +12,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { createLogger } from '../../src/core/log.ts';
+import { createJobQueue, type JobQueue } from '../../src/jobs/queue.ts';
+import { openStore } from '../../src/store/db.ts';
+import { migrateToLatest } from '../../src/store/migrate.ts';
 import { startTestService, type TestService } from '../helpers/app.ts';
 import { DashboardClient, formTokenIn } from '../helpers/dashboard.ts';
 import { until } from '../helpers/until.ts';
@@ -157,6 +161,74 @@ describe(`a job that crashes its process every time is quarantined (${storage})`
           .sort(),
         ['job.discard', 'job.release'],
       );
+    },
+  );
+});
+
+declare module '../../src/jobs/queues.ts' {
+  interface QueuePayloads {
+    'test-stopped-mid-job': { word: string };
+  }
+}
+
+describe(`a graceful stop in the middle of a job is no crash (${storage})`, () => {
+  it(
+    'the job runs again on the next worker, not quarantined, even at a crash limit of 1',
+    { timeout: 240_000 },
+    async () => {
+      const stopSchema = `${schema}_stop`;
+      const store = await openStore(
+        process.env.DATABASE_URL
+          ? { databaseUrl: process.env.DATABASE_URL, dataDir: undefined, schema: stopSchema }
+          : { databaseUrl: undefined, dataDir: undefined },
+      );
+      const queues: JobQueue[] = [];
+      try {
+        await migrateToLatest(store.db, store.postgres?.schema);
+        const options = { retryLimit: 3, retryDelay: 0, expireInSeconds: 3600, heartbeatSeconds: 10 };
+        const first = createJobQueue(store, createLogger('silent'), { crashLimit: 1 });
+        queues.push(first);
+        let started = false;
+        first.define({
+          name: 'test-stopped-mid-job',
+          options,
+          handler: async () => {
+            started = true;
+            await new Promise(() => undefined);
+          },
+        });
+        await first.start({ work: true });
+        await first.send('test-stopped-mid-job', { word: 'long' });
+        await until('the first worker to start the job', () => started);
+        await first.stop(200);
+
+        const second = createJobQueue(store, createLogger('silent'), { crashLimit: 1 });
+        queues.push(second);
+        const ran: string[] = [];
+        second.define({
+          name: 'test-stopped-mid-job',
+          options,
+          handler: async ([job]) => {
+            ran.push(job!.data.word);
+          },
+        });
+        await second.start({ work: true });
+        // Heartbeat 10 s, supervision every 15 s.
+        await until('the job to run again', () => ran.length === 1, { timeoutMs: 120_000 });
+        assert.deepEqual(await second.quarantine.list(), []);
+        await second.stop(1000);
+      } finally {
+        for (const queue of queues) await queue.stop(200).catch(() => undefined);
+        await store.close();
+        if (process.env.DATABASE_URL) {
+          const { default: pg } = await import('pg');
+          const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+          await client.connect();
+          await client.query(`DROP SCHEMA IF EXISTS ${stopSchema} CASCADE`);
+          await client.query(`DROP SCHEMA IF EXISTS ${stopSchema}_jobs CASCADE`);
+          await client.end();
+        }
+      }
     },
   );
 });
