@@ -19,6 +19,7 @@ import {
 import { CONNECTION_LOST, DISK_FULL, faultReporter } from '../store/fault-reporter.ts';
 import type { Db, Store } from '../store/db.ts';
 import type { QueueName, QueuePayloads } from './queues.ts';
+import { createCrashGuard, type QuarantinedJob } from './crash-guard.ts';
 
 /**
  * The durable job queue (pg-boss on the same database as everything else). Modules declare
@@ -160,6 +161,18 @@ export type JobQueue = {
   /** Stops fetching, waits for running handlers (up to `timeoutMs`), then releases the queue. */
   stop(timeoutMs?: number): Promise<void>;
   boss(): PgBoss;
+  /** Jobs set aside after crashing the process (jobs/crash-guard.ts), for the operator. */
+  quarantine: {
+    list(limit?: number): Promise<QuarantinedJob[]>;
+    /** Sends the job's payload to its queue again as a new job; undefined if it is not (or no longer) quarantined. */
+    release(jobId: string): Promise<QuarantinedJob | undefined>;
+    discard(jobId: string): Promise<QuarantinedJob | undefined>;
+  };
+};
+
+export type JobQueueOptions = {
+  /** Process deaths while running one job before it is quarantined (JOB_CRASH_LIMIT; default 2). */
+  crashLimit?: number;
 };
 
 /**
@@ -214,8 +227,15 @@ function createBoss(store: Store): PgBoss {
   });
 }
 
-export function createJobQueue(store: Store, log: Logger): JobQueue {
+export function createJobQueue(store: Store, log: Logger, options: JobQueueOptions = {}): JobQueue {
   const boss = createBoss(store);
+  const guard = createCrashGuard({
+    db: store.db,
+    boss: () => boss,
+    log,
+    crashLimit: options.crashLimit ?? 2,
+    plainData: (data) => untraced({ data }).job.data,
+  });
   const definitions = new Map<string, QueueDefinition<QueueName>>();
   const workerIds = new Map<string, string[]>();
   const companions: { start(): void; stop(): Promise<void> }[] = [];
@@ -257,7 +277,8 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
         // NOTIFY wakes workers for new jobs at once; the poll still catches retries and
         // delayed jobs coming due, which never notify, so it must stay short.
         { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, ...definition.work },
-        async (jobs) => inJobSpan(definition.name, jobs, definition.handler),
+        async (jobs) =>
+          guard.run(definition.name, jobs, (part) => inJobSpan(definition.name, part, definition.handler)),
       );
       workerIds.set(definition.name, [...(workerIds.get(definition.name) ?? []), id]);
       if (definition.givenUp) await workGivenUp(definition.name, definition.givenUp);
@@ -272,6 +293,7 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
 
     async start({ work }) {
       await boss.start();
+      await guard.prune();
       // Every queue as stored, read once: a later start finds them all in place with the same
       // options and writes nothing (creating and updating each one was four statements a queue).
       const stored = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
@@ -346,8 +368,21 @@ export function createJobQueue(store: Store, log: Logger): JobQueue {
     async stop(timeoutMs = 30_000) {
       for (const companion of companions) await companion.stop();
       await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+      // A stop is no crash: jobs whose handlers outlived the wait are not counted against them.
+      await guard
+        .stopped()
+        .catch((error: unknown) => log.warn({ err: error }, 'could not unmark the jobs running at stop'));
     },
 
     boss: () => boss,
+
+    quarantine: {
+      list: (limit) => guard.list(limit),
+      release: (jobId) =>
+        guard.release(jobId, (queue, payload, trx) =>
+          boss.send(queue, payload as object, { db: executorFor(trx) }),
+        ),
+      discard: (jobId) => guard.discard(jobId),
+    },
   };
 }

@@ -5,11 +5,13 @@ import type { Config } from '../core/config.ts';
 import { type AppContext, createContext } from './context.ts';
 import type { App } from '../http/app-type.ts';
 import { createJobQueue } from '../jobs/queue.ts';
+import { jobSettings } from '../jobs/settings.ts';
 import { createLogger } from '../core/log.ts';
 import { exposedMode } from '../core/private-files.ts';
 import { openStore, type Store } from '../store/db.ts';
 import { migrateToLatest, migrationsAheadOfCode, pendingMigrations } from '../store/migrate.ts';
 import { databaseNotThereYet, waitForDatabase } from '../store/startup-wait.ts';
+import { verifyEncryptionKey } from '../store/key-fingerprint.ts';
 import type { StartupStage } from '../http/startup-gate.ts';
 
 export type Role = 'api' | 'worker' | 'all';
@@ -32,6 +34,12 @@ export async function openMigratedStore(config: Config, log: Logger): Promise<St
   });
   const applied = await migrateToLatest(store.db, store.postgres?.schema);
   if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
+  try {
+    await verifyEncryptionKey(store.db, config.encryptionKey);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   return store;
 }
 
@@ -39,7 +47,7 @@ export async function openMigratedStore(config: Config, log: Logger): Promise<St
 export async function openContext(config: Config): Promise<{ ctx: AppContext; close(): Promise<void> }> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const store = await openMigratedStore(config, log);
-  const jobs = createJobQueue(store, log);
+  const jobs = createJobQueue(store, log, { crashLimit: config.settings.get(jobSettings).crashLimit });
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
   // A command sees the providers as the server does: with the operator's stored settings.
@@ -153,7 +161,7 @@ export async function startRuntime(
     log,
     connectLater: true,
   });
-  const jobs = createJobQueue(store, log);
+  const jobs = createJobQueue(store, log, { crashLimit: config.settings.get(jobSettings).crashLimit });
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
   const progress = startupProgress(log);
@@ -180,6 +188,8 @@ export async function startRuntime(
     }
     await migrateWhenReachable(store, log, signal, progress);
     signal.throwIfAborted();
+    // Before anything opens a sealed secret (the stored provider settings are next).
+    await verifyEncryptionKey(store.db, config.encryptionKey);
     progress.enter('starting');
     // The queues exist before anything can send to them (a send to a missing queue fails); the
     // handlers start once the process serves, so their first fetches do not hold up readiness.

@@ -19,11 +19,13 @@ import { providerHttpSettings, providerSettings } from '../provider-access/setti
 import { providerKitSettings } from '../provider-kit/settings.ts';
 import { providerRegistry } from '../providers/index.ts';
 import { memoryTuningSettings } from './memory-settings.ts';
+import { jobSettings } from '../jobs/settings.ts';
 import { tracingSettings } from '../core/tracing-settings.ts';
 
 /** Every group but the core one (loadConfig always reads that first). */
 export const SETTINGS_GROUPS: readonly AnySettingsGroup[] = [
   memoryTuningSettings,
+  jobSettings,
   hostedSettings,
   syncSettings,
   providerHttpSettings,

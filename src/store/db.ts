@@ -92,6 +92,17 @@ const EMBEDDED_START_PARAMS = [
 // every int8 we store fits a double, so both return numbers.
 const parseInt8 = (value: string) => Number(value);
 
+// PGlite's own bytea conversions go through an array of one string per byte (its serializer maps
+// every byte to a two-digit string and joins them; its parser slices the hex text a byte at a
+// time): an 8 MB lab report file took the whole heap before the upload was answered. Buffer's hex
+// codec does the same in one native pass, with one string of twice the file's size.
+const BYTEA_OID = 17;
+const serializeBytea = (value: unknown) => {
+  if (!(value instanceof Uint8Array)) throw new Error('Invalid input for bytea type');
+  return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
+};
+const parseBytea = (value: string) => Buffer.from(value.slice(2), 'hex');
+
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl)
     return openPostgres(
@@ -119,7 +130,8 @@ async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Prom
   const pglite = await PGlite.create({
     ...(fs ? { fs } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
-    parsers: { [INT8_OID]: parseInt8 },
+    parsers: { [INT8_OID]: parseInt8, [BYTEA_OID]: parseBytea },
+    serializers: { [BYTEA_OID]: serializeBytea },
     // PostgreSQL's default 128 MB of shared buffers all lands in this process's memory; an
     // embedded store serves one laptop, and the OS page cache still holds the data files.
     startParams: [...EMBEDDED_START_PARAMS, '-c', 'shared_buffers=32MB'],

@@ -38,6 +38,8 @@ export type TestServiceOptions = {
   work?: boolean;
   /** Where log lines go (with LOG_LEVEL in `env`), for tests that assert on what is logged. */
   logTo?: DestinationStream;
+  /** Embedded storage in this data dir (another process's, closed) instead of in memory. */
+  storeDataDir?: string;
 };
 
 export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
@@ -67,7 +69,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     readUrl: config.databaseReadUrl,
-    dataDir: undefined,
+    dataDir: config.databaseUrl ? undefined : options.storeDataDir,
     ...(schema ? { schema } : {}),
     poolSize: 5,
   });

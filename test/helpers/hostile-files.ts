@@ -11,21 +11,34 @@ import { untilDefined } from './until.ts';
 // ---- PDF ----
 
 /** A one-page PDF with the given media box and (already encoded) content stream. */
-function onePagePdf(options: { width: number; height: number; content: Buffer; filter?: string }): Buffer {
-  const objects = [
+function onePagePdf(options: {
+  width: number;
+  height: number;
+  content: Buffer;
+  filter?: string;
+  /** An unreferenced stream object of these bytes (size without parsing work). */
+  filler?: Buffer;
+}): Buffer {
+  const objects: (string | null | Buffer)[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${options.width} ${options.height}] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>`,
     null,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ...(options.filler ? [options.filler] : []),
   ];
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   let length = parts[0]!.length;
   const offsets: number[] = [];
   objects.forEach((body, index) => {
     offsets.push(length);
-    const chunk =
-      body === null
+    const chunk = Buffer.isBuffer(body)
+      ? Buffer.concat([
+          Buffer.from(`${index + 1} 0 obj\n<< /Length ${body.length} >>\nstream\n`),
+          body,
+          Buffer.from('\nendstream\nendobj\n'),
+        ])
+      : body === null
         ? Buffer.concat([
             Buffer.from(
               `${index + 1} 0 obj\n<< /Length ${options.content.length}${options.filter ? ` /Filter /${options.filter}` : ''} >>\nstream\n`,
@@ -51,6 +64,17 @@ function onePagePdf(options: { width: number; height: number; content: Buffer; f
   ].join('\n');
   parts.push(Buffer.from(xref));
   return Buffer.concat(parts);
+}
+
+/**
+ * A one-line report page of `totalBytes` (within a few hundred bytes): an unreferenced binary stream
+ * carries the size, so reading it costs no more than reading the line. Not hostile: large.
+ */
+export function largePdf(totalBytes: number): Buffer {
+  const content = Buffer.from('BT /F1 12 Tf 72 720 Td (Hemoglobin 14.2 g/dL 13.0-17.0) Tj ET');
+  const filler = Buffer.alloc(Math.max(0, totalBytes - 700));
+  for (let index = 0; index < filler.length; index++) filler[index] = (index * 2654435761) >>> 24;
+  return onePagePdf({ width: 612, height: 792, content, filler });
 }
 
 /** One page whose compressed content stream holds a million text-showing operations (~140 KB). */

@@ -3,6 +3,8 @@
 // Unknown parameters are refused rather than ignored (the R4 `handling=strict` behaviour): a
 // misspelt filter that silently returned everything would be worse than a 400.
 import { invalidParameter } from '../../core/errors.ts';
+import { isStorableInstant, isStorableText } from '../../core/cursor-bounds.ts';
+import { EXPORTED_TYPES } from './map-records.ts';
 import { isSupportedDate } from '../../model/calendar.ts';
 import { addDays } from '../../model/time.ts';
 import { type Bound, filterOf, windowOf } from '../data/params.ts';
@@ -138,19 +140,32 @@ export function parseCount(query: Query): number {
   return Number(raw);
 }
 
+// A cursor is ours only if every part is in the range this server writes: a record key is short
+// text, an Observation offset within a record is small, the type an index of EXPORTED_TYPES.
+const MAX_CURSOR_CHARS = 2048;
+const MAX_CURSOR_KEY = 512;
+const MAX_CURSOR_SKIP = 100_000;
+
 export function parseCursor(query: Query): Cursor {
   const raw = single(query, '_cursor');
   if (raw === undefined) return { type: 0, after: null, skip: 0 };
   try {
+    if (raw.length > MAX_CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(raw)) throw new Error('not base64url');
     const parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
     const after = parsed.after;
     if (
       Number.isInteger(parsed.type) &&
       parsed.type >= 0 &&
+      parsed.type < EXPORTED_TYPES.length &&
       Number.isInteger(parsed.skip) &&
       parsed.skip >= 0 &&
+      parsed.skip <= MAX_CURSOR_SKIP &&
       (after === null ||
-        (typeof after === 'object' && typeof after.key === 'string' && !Number.isNaN(Date.parse(after.at))))
+        (typeof after === 'object' &&
+          typeof after.key === 'string' &&
+          isStorableText(after.key, MAX_CURSOR_KEY) &&
+          typeof after.at === 'string' &&
+          isStorableInstant(Date.parse(after.at))))
     ) {
       return { type: parsed.type, after, skip: parsed.skip };
     }
@@ -181,7 +196,7 @@ function refuseUnknown(query: Query, known: readonly string[]) {
 export function parseSince(query: Query): Date | undefined {
   const raw = single(query, '_since');
   if (raw === undefined) return undefined;
-  if (!INSTANT.test(raw) || Number.isNaN(Date.parse(raw))) {
+  if (!INSTANT.test(raw) || !isStorableInstant(Date.parse(raw))) {
     throw invalidParameter('_since', 'expected an instant with its offset, e.g. 2025-01-01T00:00:00Z');
   }
   return new Date(Date.parse(raw));

@@ -1,6 +1,7 @@
 // The order service: what the routes (and the timers) call. Creation and activation live in their
 // own files; this one wires dependencies and holds the catalog, reads, simulate and results.
 import type { Logger } from 'pino';
+import { isStorableInstant } from '../../core/cursor-bounds.ts';
 import type { Config } from '../../core/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, badRequest, forbidden, invalidParameter, notFound } from '../../core/errors.ts';
@@ -88,7 +89,8 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 
 function parseSince(value: string): Date {
   const date = RFC3339.test(value) ? new Date(value) : undefined;
-  if (!date || Number.isNaN(date.getTime())) {
+  // Year 0 (or a year-1 time with an offset) is a JavaScript date PGlite cannot pass on.
+  if (!date || !isStorableInstant(date.getTime())) {
     throw invalidParameter('since', 'expected an RFC 3339 date-time such as 2025-01-31T00:00:00Z');
   }
   return date;

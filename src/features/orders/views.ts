@@ -2,6 +2,7 @@
 // leaves the service, so a new column never reaches a response by accident; cursors are opaque so their
 // shape may change.
 import { invalidParameter } from '../../core/errors.ts';
+import { isStorableInstant } from '../../core/cursor-bounds.ts';
 import type { Catalog } from './domain/catalog.ts';
 import { findProduct } from './domain/catalog.ts';
 import type { StatusHistoryEntry } from './domain/events.ts';
@@ -163,7 +164,13 @@ export const encodeOrderCursor = (order: OrderRow) => encode({ t: order.created_
 
 export function decodeOrderCursor(cursor: string): { createdAt: Date; id: string } {
   const { t, i } = decode(cursor);
-  if (typeof t !== 'number' || !Number.isSafeInteger(t) || typeof i !== 'string' || !ID_PATTERN.test(i)) {
+  if (
+    typeof t !== 'number' ||
+    !Number.isSafeInteger(t) ||
+    !isStorableInstant(t) ||
+    typeof i !== 'string' ||
+    !ID_PATTERN.test(i)
+  ) {
     throw invalidParameter(
       'cursor',
       'not a cursor this API issued; pass next_cursor from the previous page unchanged',

@@ -4,6 +4,7 @@
 // webhook engine's log (webhooks/outcomes.ts), which stays the one record of what was sent.
 import { sql } from 'kysely';
 import { invalidParameter } from '../../core/errors.ts';
+import { isPositiveBigintText } from '../../core/cursor-bounds.ts';
 import type { Db } from '../../store/db.ts';
 import { type DeliveryOutcome, deliveryOutcomes } from '../webhooks/outcomes.ts';
 import type { OrderWebhookEvent } from './domain/events.ts';
@@ -113,7 +114,7 @@ export async function listDeliveries(
   developerId: string,
   query: { outcome?: OutcomeFilter; limit: number; cursor?: string },
 ): Promise<{ deliveries: WebhookDeliveryView[]; next_cursor?: string }> {
-  if (query.cursor !== undefined && !/^\d{1,19}$/.test(query.cursor))
+  if (query.cursor !== undefined && !isPositiveBigintText(query.cursor))
     throw invalidParameter('cursor', 'expected the event_id of a previous page');
   const found: WebhookDeliveryView[] = [];
   let before = query.cursor;

@@ -68,6 +68,7 @@ export type NavPage =
   | 'keys'
   | 'orders'
   | 'developers'
+  | 'quarantine'
   | 'provider-settings';
 
 const DEVELOPER_NAV: [NavPage, string, string][] = [
@@ -173,6 +174,7 @@ export function renderDashboardPage(options: {
     links = [
       ['developers', 'Developers', '/dashboard/operator'],
       ['provider-settings', 'Providers', '/dashboard/operator/providers'],
+      ['quarantine', 'Quarantined jobs', '/dashboard/operator/jobs'],
     ];
     badge = html`<span class="badge env-operator">operator</span>`;
     who = html`<span class="muted">all developers</span>`;

@@ -5,6 +5,7 @@ import { DASHBOARD_ROUTE, field, fields, type Guards, sendPage } from './guard.t
 import { confirmButton, csrfField, postButton, renderDashboardPage, statusPill, when } from './layout.ts';
 import { auditTable } from './overview.ts';
 import { registerOperatorProviderPages } from './operator-providers.ts';
+import { registerOperatorJobPages } from './operator-jobs.ts';
 import { html } from '../safe-html.ts';
 
 const HOME = '/dashboard/operator';
@@ -14,6 +15,7 @@ const developerPath = (id: string) => `${HOME}/developers/${encodeURIComponent(i
 export function registerOperatorPages(scope: App, ctx: AppContext, guards: Guards) {
   const { developers } = ctx;
   registerOperatorProviderPages(scope, ctx, guards);
+  registerOperatorJobPages(scope, ctx, guards);
 
   scope.get(
     HOME,

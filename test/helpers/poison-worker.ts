@@ -1,0 +1,64 @@
+// A worker process for test/integration/job-quarantine.test.ts: it runs the `test-poison-crash`
+// queue on the store it is given (a PostgreSQL schema, or an embedded data dir) with a crash limit
+// of 2. A job whose word starts with `poison` kills the process (-9) every time it runs; any other
+// job is done and said so (`done <word>`). With `send` it first queues the jobs named after it.
+// `quarantined <n>` is printed whenever the quarantine holds n jobs; SIGTERM stops it cleanly.
+import { createLogger } from '../../src/core/log.ts';
+import { createJobQueue } from '../../src/jobs/queue.ts';
+import { openStore } from '../../src/store/db.ts';
+import { migrateToLatest } from '../../src/store/migrate.ts';
+
+declare module '../../src/jobs/queues.ts' {
+  interface QueuePayloads {
+    'test-poison-crash': { word: string; api_token?: string };
+  }
+}
+
+const [storeArg, ...rest] = process.argv.slice(2);
+const send = rest[0] === 'send' ? rest.slice(1) : [];
+const store = await openStore(
+  process.env.DATABASE_URL
+    ? { databaseUrl: process.env.DATABASE_URL, dataDir: undefined, schema: storeArg! }
+    : { databaseUrl: undefined, dataDir: storeArg! },
+);
+await migrateToLatest(store.db, store.postgres?.schema);
+const queue = createJobQueue(store, createLogger(process.env.WORKER_LOG_LEVEL ?? 'error'), { crashLimit: 2 });
+queue.define({
+  name: 'test-poison-crash',
+  // Heartbeats bring a dead process's job back within seconds; retries enough for the crash limit.
+  options: { retryLimit: 5, retryDelay: 0, expireInSeconds: 3600, heartbeatSeconds: 10 },
+  work: { batchSize: 4 },
+  handler: async (jobs) => {
+    for (const job of jobs) {
+      if (job.data.word.startsWith('poison')) {
+        process.stdout.write(`crashing on ${job.data.word}\n`);
+        process.kill(process.pid, 'SIGKILL');
+        await new Promise(() => undefined);
+      }
+    }
+    for (const job of jobs) process.stdout.write(`done ${job.data.word}\n`);
+  },
+});
+await queue.start({ work: false });
+for (const word of send)
+  await queue.send('test-poison-crash', {
+    word,
+    ...(word.startsWith('poison') ? { api_token: 'tok-secret-123' } : {}),
+  });
+await queue.work();
+process.stdout.write('started\n');
+
+let seen = -1;
+const watch = setInterval(() => {
+  void queue.quarantine.list().then((jobs) => {
+    if (jobs.length !== seen) process.stdout.write(`quarantined ${jobs.length}\n`);
+    seen = jobs.length;
+  });
+}, 500);
+process.on('SIGTERM', () => {
+  clearInterval(watch);
+  void queue
+    .stop(2000)
+    .then(() => store.close())
+    .then(() => process.exit(0));
+});
