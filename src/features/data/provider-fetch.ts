@@ -133,6 +133,9 @@ function keyedQueue() {
   };
 }
 
+/** Types whose records may be dated in the future (a plan), so a sync reads future days too. */
+export const recordsLieAhead = (type: ProviderDataType): boolean => type === 'plannedWorkout';
+
 /** Gaps of [from, to) not covered by `covered` (sorted by start). */
 export function uncoveredDays(
   from: string,
@@ -317,8 +320,9 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     const now = clock.now();
     const todayNumber = Math.floor(now.getTime() / MS_PER_DAY);
     const history = found.provider.declaration.historyDays;
-    // A local day can run up to a day ahead of UTC; nothing exists beyond that.
-    const latest = dayNumberToIsoDate(todayNumber + 2);
+    // A local day can run up to a day ahead of UTC; no measurement exists beyond that. Plans lie
+    // ahead by nature: their window is read as asked.
+    const latest = recordsLieAhead(type) ? toDay : dayNumberToIsoDate(todayNumber + 2);
     const earliest = history === null ? null : dayNumberToIsoDate(todayNumber - history);
     const from = earliest ? laterDay(earliest, fromDay) : fromDay;
     const to = earlierDay(latest, toDay);
