@@ -162,7 +162,17 @@ export type ChangedData = {
   deleted?: boolean;
   /** What the fetch of these types gets as `notified` (see TypeFetchArgs); opaque to the sync. */
   notified?: unknown;
+  /**
+   * Records the provider says were deleted, by the identity their normalized records carry (an
+   * activity's `metadata.summary_id`, a planned workout's `metadata.id`), for these types: removed
+   * from the store and announced to the developer, whatever days they lie on. `types` may then be
+   * empty (a change that is only deletions).
+   */
+  removed?: RemovedRecords;
 };
+
+/** Deleted at the provider: the ids of records of some types (see ChangedData.removed). */
+export type RemovedRecords = { types: readonly ProviderDataType[]; ids: readonly string[] };
 
 /**
  * What a notification about the account itself turned out to mean, once confirmed with the

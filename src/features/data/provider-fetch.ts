@@ -57,6 +57,9 @@ export type Ingested = { stored: PreparedRecord[]; invalid: number };
 /** Runs in the transaction that stores a batch of records (the caller sends them on there). */
 export type BatchHook = (trx: Db, records: readonly PreparedRecord[]) => Promise<void>;
 
+/** Runs in the transaction that removed records deleted at the provider (the caller announces them). */
+export type RemovalHook = (trx: Db, removed: readonly repo.RemovedRecord[]) => Promise<void>;
+
 /** Validates and splits records; invalid ones are logged and counted, never stored. */
 export function prepareAll(
   log: Logger,
@@ -387,7 +390,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     type: ProviderDataType,
     range: { fromDay: string; toDay: string },
     pages: AsyncIterable<DataPage>,
-    options: { onBatch?: BatchHook; replace?: boolean } = {},
+    options: { onBatch?: BatchHook; onRemoved?: RemovalHook; replace?: boolean } = {},
   ): Promise<number> {
     return serialized(`${user.id}:${type}`, async () => {
       const keys: string[] | undefined = options.replace ? [] : undefined;
@@ -404,8 +407,9 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
             ...days,
             keep: keys,
           });
-          if (removed > 0 && deps.onChanged)
+          if (removed.length > 0 && deps.onChanged)
             await deps.onChanged(trx, { user, type, days: daysBetween(range.fromDay, range.toDay) });
+          if (removed.length > 0 && options.onRemoved) await options.onRemoved(trx, removed);
         });
       }
       if (result.invalid > 0)
@@ -418,7 +422,29 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     });
   }
 
-  return { syncDays, syncAthlete, intakeChanged, sourceFor, contextFor };
+  /**
+   * Removes the records of `type` the provider deleted, by identity, wherever they lie; `onRemoved`
+   * runs in the removing transaction with what was removed. Returns how many were stored.
+   */
+  async function removeDeleted(
+    user: ConnectionRow,
+    type: ProviderDataType,
+    keys: readonly string[],
+    onRemoved?: RemovalHook,
+  ): Promise<number> {
+    return serialized(`${user.id}:${type}`, () =>
+      db.transaction().execute(async (trx) => {
+        const removed = await repo.removeRecords(trx, { userId: user.id, type, keys });
+        if (removed.length === 0) return 0;
+        const days = [...new Set(removed.map((row) => row.day))].sort();
+        if (deps.onChanged) await deps.onChanged(trx, { user, type, days });
+        if (onRemoved) await onRemoved(trx, removed);
+        return removed.length;
+      }),
+    );
+  }
+
+  return { syncDays, syncAthlete, intakeChanged, removeDeleted, sourceFor, contextFor };
 }
 
 export type ProviderFetch = ReturnType<typeof createProviderFetch>;

@@ -270,11 +270,35 @@ export async function deleteRecords(
   return [...new Set(rows.map((row) => row.day))].sort();
 }
 
-/** Removes the records of local days [startDate, endDate) whose identity is not in `keep`. */
+/** A removed record: its identity, its local day and its summary (JSON text, samples left out). */
+export type RemovedRecord = { identity_key: string; day: string; summary: string };
+
+const removedColumns = [
+  'identity_key',
+  sql<string>`anchor_day::text`.as('day'),
+  sql<string>`summary::text`.as('summary'),
+] as const;
+
+/** Removes records by identity; returns what was removed (ids not stored are no rows). */
+export async function removeRecords(
+  db: Db,
+  input: { userId: string; type: string; keys: readonly string[] },
+): Promise<RemovedRecord[]> {
+  if (input.keys.length === 0) return [];
+  return db
+    .deleteFrom('data_records')
+    .where('user_id', '=', input.userId)
+    .where('type', '=', input.type)
+    .where('identity_key', 'in', input.keys)
+    .returning(removedColumns)
+    .execute();
+}
+
+/** Removes the records of local days [startDate, endDate) whose identity is not in `keep`; returns them. */
 export async function deleteRecordsOfDaysExcept(
   db: Db,
   input: { userId: string; type: string; startDate: string; endDate: string; keep: readonly string[] },
-): Promise<number> {
+): Promise<RemovedRecord[]> {
   let query = db
     .deleteFrom('data_records')
     .where('user_id', '=', input.userId)
@@ -282,8 +306,7 @@ export async function deleteRecordsOfDaysExcept(
     .where('anchor_day', '>=', input.startDate)
     .where('anchor_day', '<', input.endDate);
   if (input.keep.length > 0) query = query.where('identity_key', 'not in', input.keep);
-  const result = await query.executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return query.returning(removedColumns).execute();
 }
 
 export async function insertRawPayload(
