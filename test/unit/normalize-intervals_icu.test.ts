@@ -218,7 +218,7 @@ describe('Intervals.icu edge cases written from the schema', () => {
 
   test('workout text: every percentage target the syntax guide writes (issue 41)', () => {
     const step = (target: Record<string, unknown>) => ({
-      type: 'PlannedWorkoutStep',
+      type: 'PlannedWorkoutStep' as const,
       durations: [{ duration_type: 'TIME', seconds: 300 }],
       targets: [target],
     });

@@ -112,7 +112,12 @@ function targetPart(target: Target, step: Step, where: string): string | null {
     }
     case 'POWER_PERCENTAGE':
       // The guide's `75%`/`95-105%`: a bare percentage is of FTP.
-      return percentOf(target.power_percentage_low, target.power_percentage_high, target.power_percentage, '');
+      return percentOf(
+        target.power_percentage_low,
+        target.power_percentage_high,
+        target.power_percentage,
+        '',
+      );
     case 'HEART_RATE_MAX_PERCENTAGE':
       return percentOf(target.hr_percentage_low, target.hr_percentage_high, target.hr_percentage, ' HR');
     case 'HEART_RATE_THRESHOLD_PERCENTAGE':
