@@ -93,6 +93,8 @@ export type TypeFetchArgs = {
    * callback requests, summaries the notification carried). Opaque to the sync.
    */
   notified?: unknown;
+  /** Companion kinds refused before for this connection (DataSourceContext.unreadable). */
+  unreadable?: ReadonlySet<string>;
 };
 
 /** Fetches one unified type for a day range, in pages of normalized records. */

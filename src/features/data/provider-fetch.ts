@@ -251,6 +251,14 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
         );
       }
       invalid += page.rejected?.length ?? 0;
+      for (const refused of page.unreadable ?? []) {
+        // Recorded once, then left out of every fetch of this connection (and shown on its page).
+        log.warn(
+          { userId: user.id, type, kind: refused.kind, status: refused.status },
+          'the provider refused a companion kind; skipped from now on',
+        );
+        await repo.addUnreadableCompanion(db, { userId: user.id, type, ...refused, at: clock.now() });
+      }
       const prepared = prepareAll(log, { user, type, records: page.records, now: clock.now() });
       invalid += prepared.invalid;
       for (const record of prepared.stored) {
@@ -266,15 +274,26 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     return { stored, invalid };
   }
 
-  const fetchDays = async (
+  /** The companion kinds this connection's provider refused before: every fetch leaves them out. */
+  const unreadableOf = async (user: ConnectionRow) =>
+    new Set((await repo.unreadableCompanions(db, user.id)).map((row) => row.kind));
+
+  async function fetchDays(
     user: ConnectionRow,
     type: ProviderDataType,
     source: DataSource,
     from: string,
     to: string,
-  ): Promise<number> =>
-    (await intake(user, type, source.fetch({ ...contextFor(user), type, startDate: from, endDate: to })))
-      .invalid;
+  ): Promise<number> {
+    const args = {
+      ...contextFor(user),
+      type,
+      startDate: from,
+      endDate: to,
+      unreadable: await unreadableOf(user),
+    };
+    return (await intake(user, type, source.fetch(args))).invalid;
+  }
 
   /** Records the local days [from, to) of `type` as synced now: settled before yesterday, fresh after. */
   async function addSynced(

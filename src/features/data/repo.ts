@@ -427,3 +427,36 @@ export async function rawPayloadPage(
     .limit(limit)
     .execute();
 }
+
+/** The companion kinds a connection's provider refused, oldest first. */
+export async function unreadableCompanions(
+  db: Db,
+  userId: string,
+): Promise<{ kind: string; type: string; status: number; detail: string; recorded_at: Date }[]> {
+  return db
+    .selectFrom('unreadable_companions')
+    .select(['kind', 'type', 'status', 'detail', 'recorded_at'])
+    .where('user_id', '=', userId)
+    .orderBy('recorded_at')
+    .orderBy('kind')
+    .execute();
+}
+
+/** Records a refused companion kind once (the first refusal is kept). */
+export async function addUnreadableCompanion(
+  db: Db,
+  row: { userId: string; kind: string; type: string; status: number; detail: string; at: Date },
+): Promise<void> {
+  await db
+    .insertInto('unreadable_companions')
+    .values({
+      user_id: row.userId,
+      kind: row.kind,
+      type: row.type,
+      status: row.status,
+      detail: row.detail,
+      recorded_at: row.at,
+    })
+    .onConflict((conflict) => conflict.columns(['user_id', 'kind']).doNothing())
+    .execute();
+}

@@ -571,6 +571,8 @@ export function createDataService(deps: DataDeps) {
     ingest,
     intakeChanged,
     removeDeleted,
+    /** Companion kinds the connection's provider refused (4xx on their path), skipped by every fetch. */
+    unreadableCompanions: (userId: string) => repo.unreadableCompanions(db, userId),
     storedKeys,
     removeRecords,
     admitAll,
