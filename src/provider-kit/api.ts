@@ -152,7 +152,10 @@ export type NotificationRequest = {
 
 export type Verification = 'valid' | 'invalid' | 'unconfigured';
 
-/** Where changed data lies, found with the user's own credentials. */
+/**
+ * Where changed data lies, found with the user's own credentials: the local days [startDate,
+ * endDate) of `types` to fetch again (an empty range when `types` is empty).
+ */
 export type ChangedData = {
   types: readonly ProviderDataType[];
   startDate: string;

@@ -152,6 +152,32 @@ describe('Intervals.icu edge cases written from the schema', () => {
     );
   });
 
+  test('ACTIVITY_DELETED removes the activity by its id (issue 41)', async () => {
+    const [notification] = intervalsIcuNotifications.parse(
+      Buffer.from(
+        JSON.stringify({
+          secret: 's',
+          events: [
+            {
+              athlete_id: 'i1',
+              type: 'ACTIVITY_DELETED',
+              timestamp: '2026-11-20T08:00:00Z',
+              activity: { id: 'i77' },
+            },
+          ],
+        }),
+      ),
+      new Date(),
+    );
+    assert.equal(notification?.kind, 'data');
+    const changed = await intervalsIcuNotifications.locate(notification as never, {} as never);
+    assert.deepEqual(changed && 'removed' in changed ? changed.removed : null, {
+      types: ['activity'],
+      ids: ['i77'],
+    });
+    assert.deepEqual(changed && 'types' in changed ? changed.types : null, [], 'nothing to fetch again');
+  });
+
   test('wellness days with nothing or only zeros entered give no records', () => {
     for (const wellness of [
       { id: '2026-11-20', ctl: 40, atl: 30 },
