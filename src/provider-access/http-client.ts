@@ -214,7 +214,9 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
       // A 401 is "absent" only when it is about a scope; otherwise it is a token to refresh.
       if (request.absentOn?.includes(status) && (status !== 401 || scopeRefusal)) return null;
       if (scopeRefusal)
-        throw new ProviderDataError('unauthorized', `${where(url)}: a scope the user did not grant`);
+        throw new ProviderDataError('unauthorized', `${where(url)}: a scope the user did not grant`, {
+          status,
+        });
       if (status === 401 && session && token) {
         if (!refreshed) {
           refreshed = true;
@@ -225,7 +227,7 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
         throw new ProviderDataError('unauthorized', `${where(url)} refused the user's credentials`);
       }
       if (status === 401 || status === 403) {
-        throw new ProviderDataError('unauthorized', `${where(url)} answered ${status}`);
+        throw new ProviderDataError('unauthorized', `${where(url)} answered ${status}`, { status });
       }
       if (status === 429) {
         const after =
@@ -246,7 +248,7 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
         await sleep(backoffMs(retried++, settings.baseDelayMs, random));
         continue;
       }
-      throw new ProviderDataError('unavailable', `${where(url)} answered ${status}`);
+      throw new ProviderDataError('unavailable', `${where(url)} answered ${status}`, { status });
     }
   }
 

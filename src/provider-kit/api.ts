@@ -93,6 +93,8 @@ export type TypeFetchArgs = {
    * callback requests, summaries the notification carried). Opaque to the sync.
    */
   notified?: unknown;
+  /** Companion kinds refused before for this connection (DataSourceContext.unreadable). */
+  unreadable?: ReadonlySet<string>;
 };
 
 /** Fetches one unified type for a day range, in pages of normalized records. */
@@ -150,7 +152,10 @@ export type NotificationRequest = {
 
 export type Verification = 'valid' | 'invalid' | 'unconfigured';
 
-/** Where changed data lies, found with the user's own credentials. */
+/**
+ * Where changed data lies, found with the user's own credentials: the local days [startDate,
+ * endDate) of `types` to fetch again (an empty range when `types` is empty).
+ */
 export type ChangedData = {
   types: readonly ProviderDataType[];
   startDate: string;
@@ -162,7 +167,17 @@ export type ChangedData = {
   deleted?: boolean;
   /** What the fetch of these types gets as `notified` (see TypeFetchArgs); opaque to the sync. */
   notified?: unknown;
+  /**
+   * Records the provider says were deleted, by the identity their normalized records carry (an
+   * activity's `metadata.summary_id`, a planned workout's `metadata.id`), for these types: removed
+   * from the store and announced to the developer, whatever days they lie on. `types` may then be
+   * empty (a change that is only deletions).
+   */
+  removed?: RemovedRecords;
 };
+
+/** Deleted at the provider: the ids of records of some types (see ChangedData.removed). */
+export type RemovedRecords = { types: readonly ProviderDataType[]; ids: readonly string[] };
 
 /**
  * What a notification about the account itself turned out to mean, once confirmed with the

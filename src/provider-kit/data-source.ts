@@ -28,6 +28,11 @@ export type DataSourceContext = {
   http?: ProviderHttp;
   /** When the fetch answers a notification: what the provider's `locate` made of it (opaque). */
   notified?: unknown;
+  /**
+   * Companion kinds (the provider's own names) this connection's provider refused before (4xx on
+   * their path): the fetch leaves them out and serves the rest.
+   */
+  unreadable?: ReadonlySet<string>;
 };
 
 export type DataFetchArgs = DataSourceContext & {
@@ -44,7 +49,15 @@ export type DataPage = {
   raw?: unknown;
   /** Items of the payload that could not be normalized (logged by the sync, then skipped). */
   rejected?: readonly { item: string; problem: string }[];
+  /**
+   * Companion kinds the provider refused on their own path (a 4xx: not served to this partner or
+   * user): recorded for the connection and left out of every later fetch.
+   */
+  unreadable?: readonly UnreadableKind[];
 };
+
+/** A companion kind the provider refused, with its answer. */
+export type UnreadableKind = { kind: string; status: number; detail: string };
 
 /** Records that came in since the last look (`arrivals`), grouped by type. */
 export type ArrivedRecords = { type: ProviderDataType; records: readonly unknown[] };
@@ -83,14 +96,17 @@ export class ProviderDataError extends Error {
   override name = 'ProviderDataError';
   readonly kind: ProviderDataErrorKind;
   readonly retryAfterSeconds: number | null;
+  /** The HTTP status the provider answered, when it answered one. */
+  readonly status: number | null;
 
   constructor(
     kind: ProviderDataErrorKind,
     message: string,
-    options: { retryAfterSeconds?: number; cause?: unknown } = {},
+    options: { retryAfterSeconds?: number; cause?: unknown; status?: number } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.retryAfterSeconds = options.retryAfterSeconds ?? null;
+    this.status = options.status ?? null;
   }
 }

@@ -40,6 +40,7 @@ export function remoteDataSource(
         endDate: args.endDate,
         now: args.runtime.clock.now(),
         ...(args.notified === undefined ? {} : { notified: args.notified }),
+        ...(args.unreadable === undefined ? {} : { unreadable: args.unreadable }),
       });
     },
     ...(plannedWorkouts ?? {}),

@@ -53,6 +53,10 @@ import { seedWorkout, type TrainingAccount, trainingRoutes } from './garmin-trai
  * - an upload window over 24 h, or timestamps in milliseconds: 400 (HAPI §7 "maximum query range
  *   of 24 hours by upload time"; Appendix E's example);
  * - a summary type the user does not share: 412 (HAPI Appendix E); a deregistered user: 403;
+ * - a summary type not enabled for the partner's consumer key (`partnerDisabled`): 403 on its
+ *   pull and backfill paths. The Endpoint Configuration section of the Health and Activity API
+ *   documents says data of a type not Enabled "will not be made available"; the status it is
+ *   refused with is not documented (403 chosen, docs/providers.md#garmin);
  * - a backfill range over 90 days (HAPI §8), over 30 days for activities (Activity API's backfill
  *   section, as public integrations quote it), before the 5 years kept, or asked twice: 400 / 409.
  */
@@ -120,6 +124,8 @@ export type GarminFake = FakeServer & {
   deliveries: Delivery[];
   backfills: { kind: string; start: number; end: number }[];
   historyDays: number;
+  /** Summary types not enabled for this partner's consumer key (Endpoint Configuration). */
+  partnerDisabled: Set<GarminKind>;
   /** Per summary type, Ping (the default) or Push, as set in Garmin's endpoint configuration (HAPI §3). */
   modes: Partial<Record<GarminKind, DeliveryMode>>;
   /** Every callback URL a ping carried, oldest first. */
@@ -271,6 +277,8 @@ export async function startGarminFake(
     if (!('account' in auth)) return auth;
     const kind = KIND_OF_PATH.get(request.params.path ?? '');
     if (!kind) return apiError(404, 'Not Found');
+    if (fake.partnerDisabled.has(kind))
+      return refuse(request, 403, `summary type ${kind} is not enabled for this consumer key`);
     const { account } = auth;
     if (!account.registered) return refuse(request, 403, 'User is not registered with this application');
     const needed = ACTIVITY_KINDS.has(kind) ? 'ACTIVITY_EXPORT' : 'HEALTH_EXPORT';
@@ -329,6 +337,8 @@ export async function startGarminFake(
     if (!('account' in auth)) return auth;
     const kind = KIND_OF_BACKFILL_PATH.get(request.params.path ?? '');
     if (!kind) return apiError(404, 'Not Found');
+    if (fake.partnerDisabled.has(kind))
+      return refuse(request, 403, `summary type ${kind} is not enabled for this consumer key`);
     const { account } = auth;
     if (!account.registered) return refuse(request, 403, 'User is not registered with this application');
     const needed = ACTIVITY_KINDS.has(kind) ? 'ACTIVITY_EXPORT' : 'HEALTH_EXPORT';
@@ -493,6 +503,7 @@ export async function startGarminFake(
     deliveries,
     backfills,
     historyDays: options.historyDays ?? 365,
+    partnerDisabled: new Set<GarminKind>(),
     modes: {},
     refusals,
     callbacks: [] as string[],

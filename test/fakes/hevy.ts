@@ -56,6 +56,8 @@ export type HevyFake = FakeServer & {
   userIdOf(account: string): string;
   /** Logs a new workout now (it appears in the events since now). */
   logWorkout(account: string): { id: string; start_time: string };
+  /** The user deletes a workout now: a `deleted` event {id, deleted_at} from then on. */
+  deleteWorkout(account: string, id: string): void;
   /** The workouts the fake holds for an account whose start falls on a UTC day. */
   workoutsOn(account: string, date: string): Record<string, unknown>[];
 };
@@ -206,7 +208,12 @@ export async function startHevyFake(): Promise<HevyFake> {
       }
     }
     workouts.push(...(logged.get(account) ?? []));
-    return { workouts, deleted: deleted.filter((entry) => Date.parse(entry.deleted_at) <= clock.now()) };
+    // A deleted workout is gone from the list; only its `deleted` event is left.
+    const gone = new Set(deleted.map((entry) => entry.id));
+    return {
+      workouts: workouts.filter((workout) => !gone.has(workout.id)),
+      deleted: deleted.filter((entry) => Date.parse(entry.deleted_at) <= clock.now()),
+    };
   }
 
   function keyOf(request: FakeRequest): Grant | FakeReply {
@@ -354,6 +361,11 @@ export async function startHevyFake(): Promise<HevyFake> {
       list.push(workout);
       logged.set(account, list);
       return { id: workout.id, start_time: workout.start_time };
+    },
+    deleteWorkout(account, id) {
+      const list = deletions.get(account) ?? [];
+      list.push({ id, deleted_at: iso(clock.now()) });
+      deletions.set(account, list);
     },
     workoutsOn(account, date) {
       return history(account).workouts.filter((workout) => workout.start_time.slice(0, 10) === date);

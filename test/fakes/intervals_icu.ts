@@ -39,7 +39,7 @@ import {
  * - Webhooks: `{secret, events: [{athlete_id, type, timestamp, …}]}` POSTed to the app's URL.
  *
  * Edge cases served: activities without `start_date` (placed by the athlete's zone) or without
- * heart rate; 0 placeholders on strength sessions (distance, heart rate, cadence); activities
+ * heart rate; Strava stubs (an id, a local start and the source, nothing else); 0 placeholders on strength sessions (distance, heart rate, cadence); activities
  * just after local midnight in a +13:00 zone (the previous UTC day); wellness days with nothing
  * entered, days with zeros, days with only some fields.
  */
@@ -213,6 +213,18 @@ export async function startIntervalsIcuFake(
               trimp: random.between(30, 120),
             },
       );
+    }
+    // Every fifth day, an activity synced from Strava: Intervals.icu lists it as a stub (OpenAPI
+    // document: Strava activities are returned as stubs, with no figures), since Strava's API
+    // terms keep its data from other apps.
+    if (isoDateToDayNumber(date) % 5 === 0) {
+      const { wall } = wallAndUtc(date, 7 * 60);
+      list.push({
+        id: String(isoDateToDayNumber(date) * 10 + 9),
+        icu_athlete_id: athleteIdOf(account),
+        start_date_local: wall,
+        source: 'STRAVA',
+      });
     }
     return list;
   }

@@ -32,7 +32,8 @@ import {
  * - `GET /v1/athlete/profile`; `GET /v2/workouts/{start}/{end}` (local dates, inclusive) with
  *   planned and completed workouts; `GET /v2/metrics/{start}/{end}` (403 for a basic athlete);
  *   `GET /v2/workouts/changed?date=&pageSize=&page=` (`pageSize` at most 100, `page` from 0,
- *   `date` not before 2000-01-01) answering `{Deleted, Modified}`; `POST /v2/workouts/plan`
+ *   `date` not before 2000-01-01) answering `{Deleted, Modified}` (deleted workouts' ids and the
+ *   modified workouts, "Workouts Get Changed"); `POST /v2/workouts/plan`
  *   (WorkoutDay from 7 days ago to a year ahead, a valid WorkoutType, a basic athlete only today
  *   or earlier: 403); `DELETE /v2/workouts/id/{id}`.
  * - Basic athletes get null for calories, heart rate, power, TSS, IF, elevation, cadence, speed.
@@ -53,6 +54,8 @@ export type TrainingPeaksFake = FakeServer & {
   athleteIdOf(account: string): number;
   /** Marks the workouts of a local day as modified now (the next `changed` poll names them). */
   modify(date: string, account?: string): void;
+  /** The athlete deletes a workout now: gone from the lists, its id in `Deleted` of the changes. */
+  deleteWorkout(id: number, account?: string): void;
   expireAccessTokens(): void;
 };
 
@@ -100,6 +103,8 @@ export async function startTrainingPeaksFake(): Promise<TrainingPeaksFake> {
   const basic = new Set<string>();
   const planned = new Map<number, Record<string, unknown>>();
   const modified: { account: string; date: string; at: number }[] = [];
+  /** Deleted workouts: gone from every list, named in `Deleted` of the changes since before `at`. */
+  const deleted: { account: string; id: number; at: number }[] = [];
   let nextId = 700_000_000;
   let fake: TrainingPeaksFake;
   let store: ReturnType<typeof createTokenStore>;
@@ -235,7 +240,8 @@ export async function startTrainingPeaksFake(): Promise<TrainingPeaksFake> {
         const { account: _a, ...rest } = workout;
         list.push(rest);
       }
-    return list;
+    const gone = new Set(deleted.filter((entry) => entry.account === account).map((entry) => entry.id));
+    return list.filter((workout) => !gone.has(Number(workout.Id)));
   }
 
   function dateRange(request: FakeRequest): { start: string; end: string } | FakeReply {
@@ -327,9 +333,16 @@ export async function startTrainingPeaksFake(): Promise<TrainingPeaksFake> {
         WorkoutDay: workout.WorkoutDay,
       })),
     );
+    // "Workouts Get Changed": two lists, the ids of deleted workouts and the modified workouts.
+    const gone = deleted
+      .filter((entry) => entry.account === grant.account && entry.at > since)
+      .map((entry) => entry.id);
     return {
       status: 200,
-      body: { Deleted: [], Modified: list.slice(page * pageSize, (page + 1) * pageSize) },
+      body: {
+        Deleted: gone.slice(page * pageSize, (page + 1) * pageSize),
+        Modified: list.slice(page * pageSize, (page + 1) * pageSize),
+      },
     };
   }
 
@@ -352,18 +365,58 @@ export async function startTrainingPeaksFake(): Promise<TrainingPeaksFake> {
     if (basic.has(grant.account) && day > today)
       return problem(403, 'basic athletes cannot have future workouts planned');
     if (body.Structure !== undefined) {
+      let structure: unknown;
       try {
-        const structure = JSON.parse(String(body.Structure));
-        if (!Array.isArray(structure)) return problem(400, 'Structure is a JSON array');
+        structure = JSON.parse(String(body.Structure));
       } catch {
         return problem(400, 'Structure is not valid JSON');
       }
+      if (!Array.isArray(structure)) return problem(400, 'Structure is a JSON array');
+      const refused = structureProblem(structure);
+      if (refused) return problem(400, refused);
     }
     const id = nextId++;
     const workout = { ...body, Id: id, WorkoutDay: `${day}T00:00:00`, account: grant.account };
     planned.set(id, workout);
     const { account: _a, ...answer } = workout;
     return { status: 201, body: answer };
+  }
+
+  /**
+   * The Structure forms the wiki shows (Workouts Create, Workouts Update example): steps `{Type:
+   * "Step", Length: {Unit: "Second", Value}}`, repeats `{Type: "Repetition", Length: {Unit:
+   * "Repetition", Value}, Steps}`, `CadenceTarget {Unit: "rpm", MinValue, MaxValue}` and
+   * `IntensityTarget {Unit: "PercentOfThresholdHr", Value[, MinValue, MaxValue]}`. Anything else is
+   * refused here: the wiki documents no other unit, so a partner cannot rely on one.
+   */
+  function structureProblem(steps: unknown[], depth = 0): string | null {
+    type Part = { Unit?: unknown; Value?: unknown } | undefined;
+    type StepBody = {
+      Type?: unknown;
+      Length?: Part;
+      Steps?: unknown;
+      IntensityTarget?: Part;
+      CadenceTarget?: Part;
+    };
+    for (const step of steps as (StepBody | null)[]) {
+      if (step?.Type === 'Repetition' && depth === 0) {
+        if (step.Length?.Unit !== 'Repetition') return 'a Repetition is counted in Repetition';
+        if (!Array.isArray(step.Steps)) return 'a Repetition has Steps';
+        const problemInside = structureProblem(step.Steps, depth + 1);
+        if (problemInside) return problemInside;
+        continue;
+      }
+      if (step?.Type !== 'Step') return `unknown step Type ${String(step?.Type)}`;
+      if (step.Length?.Unit !== 'Second' || typeof step.Length.Value !== 'number')
+        return 'a Step lasts a Length in Second';
+      const intensity = step.IntensityTarget;
+      if (intensity && (intensity.Unit !== 'PercentOfThresholdHr' || typeof intensity.Value !== 'number'))
+        return `IntensityTarget Unit ${String(intensity.Unit)} is not documented`;
+      const cadence = step.CadenceTarget;
+      if (cadence && cadence.Unit !== 'rpm')
+        return `CadenceTarget Unit ${String(cadence.Unit)} is not documented`;
+    }
+    return null;
   }
 
   function remove(request: FakeRequest): FakeReply {
@@ -373,6 +426,7 @@ export async function startTrainingPeaksFake(): Promise<TrainingPeaksFake> {
     const workout = planned.get(id);
     if (!workout || workout.account !== grant.account) return problem(404, 'workout not found');
     planned.delete(id);
+    deleted.push({ account: grant.account, id, at: fake.clock.now() });
     return { status: 200 };
   }
 
@@ -416,6 +470,9 @@ export async function startTrainingPeaksFake(): Promise<TrainingPeaksFake> {
     athleteIdOf,
     modify(date: string, account = consent.account) {
       modified.push({ account, date, at: server.clock.now() });
+    },
+    deleteWorkout(id: number, account = consent.account) {
+      deleted.push({ account, id, at: server.clock.now() });
     },
     expireAccessTokens: () => store.expireAccessTokens(),
   });

@@ -7,6 +7,7 @@ import { connectThroughFake } from '../helpers/connections.ts';
 import { until } from '../helpers/until.ts';
 import { ActivityType } from '../../src/model/activity-type.ts';
 import { plannedWorkoutTargetTypes } from '../../src/model/planned-workout-enums.ts';
+import { addDays, isoDateToDayNumber } from '../../src/model/time.ts';
 
 // Intervals.icu planned workouts end to end: a planned workout posted here becomes a WORKOUT
 // event on the athlete's Intervals.icu calendar, its steps in Intervals.icu's workout text;
@@ -180,6 +181,75 @@ describe('INTERVALS_ICU planned workouts and integrations', () => {
     assert.equal(target!.target_type, plannedWorkoutTargetTypes.indexOf('POWER'));
     assert.equal(target!.power_percentage_low, 88);
     assert.equal(target!.power_percentage_high, 94);
+  });
+
+  test('a window of the coming ten days reads every plan in it, not only tomorrow’s (issue 41)', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const ids = [3, 6, 9].map((ahead) => {
+      const id = 900_000 + ahead;
+      fake.events.set(id, {
+        id,
+        athlete: fake.consent.account,
+        category: 'WORKOUT',
+        start_date_local: `${addDays(today, ahead)}T00:00:00`,
+        type: 'Ride',
+        name: `Coach’s ride +${ahead}`,
+        description: '- 20m 60-70%',
+        moving_time: 1200,
+      });
+      return String(id);
+    });
+    const response = await call(
+      'GET',
+      `/v2/plannedWorkout?user_id=${userId}&start_date=${today}&end_date=${addDays(today, 10)}&to_webhook=false`,
+    );
+    assert.equal(response.statusCode, 200, response.body);
+    const data = (response.json() as { data: { provider_workout_id?: string; metadata?: Json }[] }).data;
+    const read = new Set(data.map((workout) => String(workout.provider_workout_id ?? workout.metadata?.id)));
+    for (const id of ids) assert.ok(read.has(id), `plan ${id} is in the answer (${[...read].join(', ')})`);
+  });
+
+  test('percentage targets are written as the workout syntax guide writes them (issue 41)', async () => {
+    const percent = (target: Json): Json => ({
+      type: 'CyclingPlannedWorkoutStep',
+      durations: [time(300)],
+      targets: [target],
+    });
+    const created = await call('POST', `/v2/plannedWorkout?user_id=${userId}`, {
+      data: [
+        plan('2030-02-01', [
+          percent({ target_type: 'POWER_PERCENTAGE', power_percentage_low: 55, power_percentage_high: 65 }),
+          percent({
+            target_type: 'HEART_RATE_THRESHOLD_PERCENTAGE',
+            hr_percentage_low: 90,
+            hr_percentage_high: 95,
+          }),
+        ]),
+      ],
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const [logId] = (created.json() as { log_ids: string[] }).log_ids;
+    const summary = await call('GET', `/v2/plannedWorkouts/${logId}?user_id=${userId}`);
+    const providerId = Number((summary.json() as { provider_workout_id: string }).provider_workout_id);
+    assert.equal(fake.events.get(providerId)?.description, '- 5m 55-65%\n- 5m 90-95% LTHR');
+  });
+
+  test('a Strava stub is not stored as an activity; the day’s other activities are (issue 41)', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const day = [2, 3, 4, 5, 6]
+      .map((back) => addDays(today, -back))
+      .find((date) => isoDateToDayNumber(date) % 5 === 0)!;
+    const stubId = String(isoDateToDayNumber(day) * 10 + 9);
+    const response = await call(
+      'GET',
+      `/v2/activity?user_id=${userId}&start_date=${addDays(day, -1)}&end_date=${addDays(day, 2)}&to_webhook=false`,
+    );
+    assert.equal(response.statusCode, 200, response.body);
+    const ids = (response.json() as { data: { metadata: { summary_id: string } }[] }).data.map(
+      (record) => record.metadata.summary_id,
+    );
+    assert.ok(ids.length >= 4, `the day’s activities (${ids.length})`);
+    assert.ok(!ids.includes(stubId), 'no record of the stub');
   });
 
   test('without CALENDAR:WRITE the write is refused naming the scope', async () => {

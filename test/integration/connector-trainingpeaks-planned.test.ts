@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { addDays } from '../../src/model/time.ts';
+import { addDays, isoDateToDayNumber } from '../../src/model/time.ts';
 import { providerEnv } from '../fakes/fake-server.ts';
 import { startTrainingPeaksFake, type TrainingPeaksFake } from '../fakes/trainingpeaks.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
@@ -79,6 +79,7 @@ describe('TRAININGPEAKS planned workouts and integrations', () => {
       env: {
         ...providerEnv('TRAININGPEAKS', fake),
         TRAININGPEAKS_REQUEST_BUDGET: '100000/60',
+        TRAININGPEAKS_POLL_MINUTES: '0.05',
         PROVIDER_HTTP_RETRY_BASE_MS: '20',
       },
     });
@@ -165,6 +166,106 @@ describe('TRAININGPEAKS planned workouts and integrations', () => {
     assert.equal(late.statusCode, 400, late.body);
     assert.match(late.body, /7 days ago to a year ahead/);
     assert.equal(fake.planned.size, before);
+  });
+
+  test('a threshold heart-rate target is written as the wiki’s PercentOfThresholdHr IntensityTarget (issue 41)', async () => {
+    const threshold = [
+      {
+        ...drills[0],
+        targets: [
+          {
+            type: 'HRPlannedWorkoutStepTarget',
+            target_type: 'HEART_RATE_THRESHOLD_PERCENTAGE',
+            hr_percentage_low: 70,
+            hr_percentage_high: 80,
+          },
+        ],
+      },
+    ];
+    const created = await call('POST', `/v2/plannedWorkout?user_id=${userId}`, {
+      data: [plan(addDays(today(), 6), threshold)],
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const [logId] = (created.json() as { log_ids: string[] }).log_ids;
+    const summary = await call('GET', `/v2/plannedWorkouts/${logId}?user_id=${userId}`);
+    const providerId = Number((summary.json() as { provider_workout_id: string }).provider_workout_id);
+    const [step] = JSON.parse(String(fake.planned.get(providerId)?.Structure)) as Json[];
+    assert.deepEqual(step!.IntensityTarget, {
+      Unit: 'PercentOfThresholdHr',
+      Value: 75,
+      MinValue: 70,
+      MaxValue: 80,
+    });
+  });
+
+  test('a window of the coming ten days reads every planned workout in it (issue 41)', async () => {
+    const from = today();
+    const response = await call(
+      'GET',
+      `/v2/plannedWorkout?user_id=${userId}&start_date=${from}&end_date=${addDays(from, 10)}&to_webhook=false`,
+    );
+    assert.equal(response.statusCode, 200, response.body);
+    const data = (response.json() as { data: { planned_date?: string; metadata?: Json }[] }).data;
+    const days = new Set(
+      data.map((workout) => String(workout.planned_date ?? workout.metadata?.planned_date).slice(0, 10)),
+    );
+    // The fake's calendar has a plan on every day ahead.
+    for (const ahead of [3, 6, 9])
+      assert.ok(days.has(addDays(from, ahead)), `day +${ahead} in ${[...days].join(', ')}`);
+  });
+
+  test('workouts deleted at TrainingPeaks disappear from reads and are announced (issue 41)', async () => {
+    const events = async () =>
+      (
+        await service.ctx.db
+          .selectFrom('webhook_events')
+          .select(['type', 'body'])
+          .where('user_id', '=', userId)
+          .execute()
+      ).map((event) => ({ type: event.type, body: JSON.parse(event.body) as Json }));
+    // A completed ride three weeks ago, and a plan five days ahead (both in the store now).
+    const done = [20, 21, 22, 23]
+      .map((back) => addDays(today(), -back))
+      .find((day) => isoDateToDayNumber(day) % 9 !== 0)!;
+    const ahead = addDays(today(), 5);
+    const read = async (type: 'activity' | 'plannedWorkout', day: string) => {
+      const response = await call(
+        'GET',
+        `/v2/${type}?user_id=${userId}&start_date=${day}&end_date=${addDays(day, 1)}&to_webhook=false`,
+      );
+      assert.equal(response.statusCode, 200, response.body);
+      return (response.json() as { data: { provider_workout_id?: string; metadata: Json }[] }).data.map(
+        (record) => String(record.metadata.summary_id ?? record.provider_workout_id ?? record.metadata.id),
+      );
+    };
+    const activityId = String(isoDateToDayNumber(done) * 10);
+    const planId = String(isoDateToDayNumber(ahead) * 10);
+    assert.ok((await read('activity', done)).includes(activityId), 'the ride is served');
+    assert.ok((await read('plannedWorkout', ahead)).includes(planId), 'the plan is served');
+
+    fake.deleteWorkout(Number(activityId));
+    fake.deleteWorkout(Number(planId));
+    await until(
+      'both deletions applied by the poll of /v2/workouts/changed',
+      async () =>
+        !(await read('activity', done)).includes(activityId) &&
+        !(await read('plannedWorkout', ahead)).includes(planId),
+      { timeoutMs: 60_000 },
+    );
+    const sent = await events();
+    const ride = sent
+      .filter((event) => event.type === 'activity')
+      .flatMap((event) => event.body.data as { metadata: Json }[])
+      .filter((record) => record.metadata.summary_id === activityId);
+    assert.equal(ride.length, 1);
+    assert.equal(ride[0]!.metadata.upload_type, 4, 'the ride is sent marked Delete');
+    const notice = sent.find(
+      (event) =>
+        event.type === 'data_deleted' &&
+        (event.body.deleted as { metadata: Json }[]).some((entry) => entry.metadata.id === planId),
+    );
+    assert.ok(notice, 'a data_deleted event names the plan');
+    assert.equal(notice.body.data_type, 'plannedWorkout');
   });
 
   test('a basic athlete’s future workout is refused by TrainingPeaks and reported, not a broken connection', async () => {

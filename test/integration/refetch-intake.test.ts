@@ -79,6 +79,7 @@ describe('a refetch goes through the same intake as every sync', () => {
     intakeChanged: (user, type, range, pages, options) =>
       service.ctx.data.intakeChanged(user, type, range, pages, options),
     ingest: (trx, user, type, records) => service.ctx.data.ingest(trx, user, type, records),
+    removeDeleted: (user, type, ids) => service.ctx.data.removeDeleted(user, type, ids),
     markAccessRevoked: (trx, id) => service.ctx.connecting.markAccessRevoked(trx, id),
   });
 
@@ -137,5 +138,47 @@ describe('a refetch goes through the same intake as every sync', () => {
       sinks(),
     );
     assert.equal((await dataRowCounts(service.ctx, userId)).records, PER_PAGE);
+    // Each removed activity went out once, marked upload_type 4 (Delete) (issue 41).
+    const marked = (await deletionMarked()).map((record) => record.metadata.summary_id);
+    assert.equal(marked.length, (PAGES - 1) * PER_PAGE);
+    assert.equal(new Set(marked).size, marked.length);
   });
+
+  test('deleted at the provider by id: removed wherever it lies and announced (issue 41)', async () => {
+    const user = await findConnectionById(service.ctx.db, userId);
+    assert.ok(user);
+    const before = await deletionMarked();
+    const [first] = activitiesOfPage(0, startDay);
+    const id = first!.metadata.summary_id;
+    const removed = {
+      // Only deletions: no days to fetch again.
+      types: [],
+      startDate,
+      endDate,
+      removed: { types: ['activity'] as ProviderDataType[], ids: [id, 'never-stored'] },
+    };
+    const context = service.ctx.connectors.dataContext(user);
+    await refetchChanged(service.ctx.db, provider(), user, context, removed, sinks());
+    assert.equal((await dataRowCounts(service.ctx, userId)).records, PER_PAGE - 1);
+    const after = await deletionMarked();
+    assert.equal(after.length, before.length + 1, 'one record announced; an id never stored is none');
+    assert.equal(after.at(-1)?.metadata.summary_id, id);
+    // Told again (a poll that overlaps the last): nothing left to remove, nothing sent.
+    await refetchChanged(service.ctx.db, provider(), user, context, removed, sinks());
+    assert.equal((await deletionMarked()).length, after.length);
+  });
+
+  /** Activities sent marked as deleted (upload_type 4), oldest event first. */
+  async function deletionMarked() {
+    const events = await service.ctx.db
+      .selectFrom('webhook_events')
+      .select('body')
+      .where('user_id', '=', userId)
+      .orderBy('seq')
+      .execute();
+    type Sent = { metadata: { summary_id: string; upload_type: number } };
+    return events
+      .flatMap((event) => (JSON.parse(event.body) as { data?: Sent[] }).data ?? [])
+      .filter((record) => record.metadata.upload_type === 4);
+  }
 });

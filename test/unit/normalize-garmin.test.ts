@@ -318,6 +318,25 @@ describe('Garmin activity', () => {
     assert.equal(bounded?.metadata.end_time, '2022-08-10T02:38:49.000000-04:00');
   });
 
+  test('an unpaused activity ends at start + durationInSeconds, not at its last sample (issue 41)', () => {
+    // Samples every 3 s: the last one starts 3 s before the end, its clock duration 3 s short of
+    // the summary's `durationInSeconds` (Health API: the activity's length).
+    const samples = Array.from({ length: 600 }, (_, index) => ({
+      startTimeInSeconds: start + index * 3,
+      heartRate: 130,
+      clockDurationInSeconds: index * 3,
+    }));
+    const [whole] = garminNormalizers.activities.normalize(
+      {
+        activities: [{ ...activity, durationInSeconds: 1800 }],
+        activityDetails: [{ summaryId: '9283749-detail', samples }],
+      },
+      context,
+    );
+    assert.equal(whole?.metadata.end_time, '2022-08-10T02:28:49.000000-04:00');
+    assert.equal(whole?.active_durations_data?.activity_seconds, 1800);
+  });
+
   test('a manually updated activity replaces the device copy as an UPDATE', () => {
     const [updated] = garminNormalizers.activities.normalize(
       {

@@ -136,6 +136,48 @@ describe('Intervals.icu edge cases written from the schema', () => {
     assert.equal(record!.calories_data?.total_burned_calories, null);
   });
 
+  test('a Strava stub (an id, a local start, the source) gives no record, not a zero-length activity (issue 41)', () => {
+    const stub = {
+      id: '1234567899',
+      icu_athlete_id: 'i1',
+      start_date_local: '2026-11-20T07:00:00',
+      source: 'STRAVA',
+    };
+    assert.deepEqual(intervalsIcuNormalizers.activity.normalize(stub, context), []);
+    assert.equal(
+      intervalsIcuNormalizers.activity.normalize({ ...stub, source: 'MANUAL', moving_time: 600 }, context)
+        .length,
+      1,
+      'an activity with a length is kept',
+    );
+  });
+
+  test('ACTIVITY_DELETED removes the activity by its id (issue 41)', async () => {
+    const [notification] = intervalsIcuNotifications.parse(
+      Buffer.from(
+        JSON.stringify({
+          secret: 's',
+          events: [
+            {
+              athlete_id: 'i1',
+              type: 'ACTIVITY_DELETED',
+              timestamp: '2026-11-20T08:00:00Z',
+              activity: { id: 'i77' },
+            },
+          ],
+        }),
+      ),
+      new Date(),
+    );
+    assert.equal(notification?.kind, 'data');
+    const changed = await intervalsIcuNotifications.locate(notification as never, {} as never);
+    assert.deepEqual(changed && 'removed' in changed ? changed.removed : null, {
+      types: ['activity'],
+      ids: ['i77'],
+    });
+    assert.deepEqual(changed && 'types' in changed ? changed.types : null, [], 'nothing to fetch again');
+  });
+
   test('wellness days with nothing or only zeros entered give no records', () => {
     for (const wellness of [
       { id: '2026-11-20', ctl: 40, atl: 30 },
@@ -198,5 +240,31 @@ describe('Intervals.icu edge cases written from the schema', () => {
     assert.equal(back[0]!.durations![0]!.seconds, 600);
     assert.equal(back[1]!.durations![0]!.reps, 5);
     assert.equal(back[1]!.steps![0]!.durations![0]!.distance_meters, 400);
+  });
+
+  test('workout text: every percentage target the syntax guide writes (issue 41)', () => {
+    const step = (target: Record<string, unknown>) => ({
+      type: 'PlannedWorkoutStep' as const,
+      durations: [{ duration_type: 'TIME', seconds: 300 }],
+      targets: [target],
+    });
+    const text = workoutText([
+      step({ target_type: 'POWER_PERCENTAGE', power_percentage_low: 55, power_percentage_high: 65 }),
+      step({ target_type: 'POWER_PERCENTAGE', power_percentage: 90 }),
+      step({ target_type: 'HEART_RATE_MAX_PERCENTAGE', hr_percentage_low: 70, hr_percentage_high: 75 }),
+      step({ target_type: 'HEART_RATE_THRESHOLD_PERCENTAGE', hr_percentage_low: 90, hr_percentage_high: 95 }),
+      step({ target_type: 'SPEED_PERCENTAGE', speed_percentage_low: 78, speed_percentage_high: 82 }),
+    ]);
+    assert.equal(
+      text,
+      ['- 5m 55-65%', '- 5m 90%', '- 5m 70-75% HR', '- 5m 90-95% LTHR', '- 5m 78-82% Pace'].join('\n'),
+    );
+    const back = stepsOfText(text).map((read) => read.targets![0]!);
+    assert.deepEqual(
+      back.map((target) => target.target_type),
+      ['POWER', 'POWER', 'HEART_RATE', 'HEART_RATE_THRESHOLD_PERCENTAGE', 'SPEED_PERCENTAGE'],
+    );
+    assert.equal(back[3]!.hr_percentage_low, 90);
+    assert.equal(back[4]!.speed_percentage_high, 82);
   });
 });

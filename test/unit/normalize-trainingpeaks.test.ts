@@ -69,9 +69,25 @@ describe('TrainingPeaks normalizers', () => {
     assert.equal(record!.metadata.start_time, '2014-04-15T12:57:59.000000-06:00');
     assert.equal(record!.metadata.type, ActivityType.BIKING);
     assert.equal(record!.active_durations_data?.activity_seconds, 4480);
-    assert.equal(record!.energy_data?.energy_kilojoules, 742.105);
+    // Energy expended is the calories (742 kcal); `Energy` is the power meter's work output.
+    assert.ok(Math.abs((record!.energy_data?.energy_kilojoules ?? 0) - 742 * 4.184) < 1e-6);
+    assert.equal(record!.work_data?.work_kilojoules, 742.105);
     assert.equal(record!.TSS_data?.TSS_samples?.[0]?.normalized_power_watts, 187);
     assert.equal(record!.power_data?.max_watts, 524);
+  });
+
+  test('energy_kilojoules keeps one meaning whether or not a power meter recorded Energy (issue 41)', () => {
+    const normalize = (workout: Record<string, unknown>) =>
+      trainingPeaksNormalizers.workout.normalize(
+        { workout: workout as never, timezone: 'America/Denver' },
+        context,
+      )[0]!;
+    const ride = normalize({ ...wikiWorkout, Calories: 1358, Energy: 1526 });
+    const run = normalize({ ...wikiWorkout, Calories: 1358, Energy: null, WorkoutType: 'run' });
+    assert.equal(ride.energy_data?.energy_kilojoules, run.energy_data?.energy_kilojoules);
+    assert.ok(Math.abs((ride.energy_data?.energy_kilojoules ?? 0) - 1358 * 4.184) < 1e-6);
+    assert.equal(ride.work_data?.work_kilojoules, 1526);
+    assert.equal(run.work_data?.work_kilojoules, null, 'no power meter, no work output');
   });
 
   test('an evening in Denver winter time keeps its local day; zeros and a basic athlete’s nulls are left out', () => {

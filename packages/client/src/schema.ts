@@ -24577,6 +24577,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    data_deleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * data_deleted
+         * @description Records the provider deleted, removed here too. Activities and days are announced instead in their own data event, each record marked upload_type 4 (Delete).
+         */
+        post: operations["event:data_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     deauth: {
         parameters: {
             query?: never;
@@ -27092,6 +27112,93 @@ export interface operations {
                     reference?: string;
                     /** @constant */
                     type: "daily";
+                    user: components["schemas"]["WebhookUser"];
+                    /**
+                     * @description Version of the data model the payload follows
+                     * @constant
+                     */
+                    version: "2022-03-16";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout acknowledges the event; anything else is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event:data_deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The request that caused the event (data reads sent to the webhook) */
+                "service-reference"?: string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">` keyed with the whole secret string, for receivers of the reference API */
+                "service-signature": string;
+                /**
+                 * @description Who sends it
+                 * @example Tributary/0.1.0 (webhooks)
+                 */
+                "user-agent": string;
+                /**
+                 * @description The event id: the same on every retry; dedupe on it (and replay by it)
+                 * @example evt_9f2c41d07b3e8a56c1d2e3f4
+                 */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature(s): `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, space separated during a secret rotation */
+                "webhook-signature": string;
+                /**
+                 * @description Unix seconds of this attempt
+                 * @example 1735732800
+                 */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "data_deleted",
+                 *       "status": "warning",
+                 *       "message": "string",
+                 *       "user": {
+                 *         "user_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                 *         "provider": "GARMIN",
+                 *         "last_webhook_update": "2025-01-01T12:00:00.000000+00:00",
+                 *         "scopes": "activity,sleep",
+                 *         "reference_id": "your-user-42",
+                 *         "active": true,
+                 *         "created_at": "2025-01-01T12:00:00.000000+00:00"
+                 *       },
+                 *       "data_type": "activity",
+                 *       "deleted": [
+                 *         {
+                 *           "metadata": {}
+                 *         }
+                 *       ],
+                 *       "version": "2022-03-16"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The data type of the deleted records */
+                    data_type: "activity" | "body" | "daily" | "hormone" | "menstruation" | "nutrition" | "plannedWorkout" | "sleep";
+                    deleted: {
+                        /** @description The metadata the record was sent with (summary_id or id, start and end) */
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                    message: string;
+                    /** @constant */
+                    status: "warning";
+                    /** @constant */
+                    type: "data_deleted";
                     user: components["schemas"]["WebhookUser"];
                     /**
                      * @description Version of the data model the payload follows

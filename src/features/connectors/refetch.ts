@@ -5,6 +5,7 @@ import type { ConnectionRow } from '../connections/service.ts';
 import type { DataPage, DataSourceContext } from '../../provider-kit/data-source.ts';
 import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
+import type { RemovedRecords } from '../../provider-kit/api.ts';
 import type { Db } from '../../store/db.ts';
 
 /** Where refetched records go, and how a revoked grant is reported. */
@@ -34,6 +35,11 @@ export type NotificationSinks = {
     records: readonly unknown[],
     options?: { replaceDays?: { startDate: string; endDate: string } },
   ): Promise<unknown>;
+  /**
+   * Removes the records of `type` the provider deleted (by identity) and announces them to the
+   * developer; returns how many were stored.
+   */
+  removeDeleted(user: ConnectionRow, type: ProviderDataType, ids: readonly string[]): Promise<number>;
   markAccessRevoked(trx: Db, userId: string): Promise<boolean>;
   /** The user now grants these permissions at the provider (a `permission_change` if they differ). */
   changePermissions?(trx: Db, userId: string, granted: readonly string[]): Promise<boolean>;
@@ -46,6 +52,8 @@ export type ChangedRange = {
   endDate: string;
   /** Records were deleted at the provider: the days are replaced by what the fetch returns. */
   deleted?: boolean;
+  /** Records deleted at the provider by id, wherever they lie (ChangedData.removed). */
+  removed?: RemovedRecords;
 };
 
 /**
@@ -64,6 +72,11 @@ export async function refetchChanged(
   const source = provider.connector?.data;
   if (!source) return 0;
   let sent = 0;
+  // Deletions first: a record deleted and then recreated under the same id comes back below.
+  for (const type of changed.removed?.types ?? []) {
+    if (!provider.declaration.dataTypes.includes(type) || changed.removed!.ids.length === 0) continue;
+    await sinks.removeDeleted(user, type, changed.removed!.ids);
+  }
   for (const type of changed.types) {
     if (!provider.declaration.dataTypes.includes(type)) continue;
     const pages = source.fetch({ ...context, type, startDate: changed.startDate, endDate: changed.endDate });

@@ -74,6 +74,38 @@ export const dataEventSchemas: Record<DataWebhookEvent['type'], TSchema> = {
     },
     { title: 'large_request_sending', description: 'How many chunked data events follow.' },
   ),
+  data_deleted: Type.Object(
+    {
+      type: Type.Literal('data_deleted'),
+      status: Type.Literal('warning'),
+      message: Type.String(),
+      user: WebhookUserSchema,
+      data_type: Type.Union(
+        DATA_EVENT_TYPES.map((type) => Type.Literal(type)),
+        { description: 'The data type of the deleted records' },
+      ),
+      deleted: Type.Array(
+        Type.Object(
+          {
+            metadata: Type.Object(
+              {},
+              {
+                additionalProperties: true,
+                description: 'The metadata the record was sent with (summary_id or id, start and end)',
+              },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+      version: ModelVersionSchema,
+    },
+    {
+      title: 'data_deleted',
+      description:
+        'Records the provider deleted, removed here too. Activities and days are announced instead in their own data event, each record marked upload_type 4 (Delete).',
+    },
+  ),
   rate_limit_hit: Type.Object(
     {
       type: Type.Literal('rate_limit_hit'),

@@ -171,12 +171,54 @@ export function buildRateLimitHitEvent(input: {
   };
 }
 
+/**
+ * Records the provider deleted, for types whose records have no deletion mark of their own (the
+ * contract marks a deleted activity or day with `metadata.upload_type` 4, Delete, in its data
+ * event): an informational event like `permission_change`, naming each removed record by the
+ * `metadata` it was sent with.
+ */
+export interface DataDeletedEvent {
+  type: 'data_deleted';
+  status: 'warning';
+  message: string;
+  user: WebhookUser;
+  data_type: DataEventType;
+  deleted: readonly { metadata: JsonObject }[];
+  version: WebhookModelVersion;
+}
+
+export function buildDataDeletedEvent(input: {
+  user: WebhookUserInput;
+  dataType: DataEventType;
+  metadata: readonly JsonObject[];
+}): DataDeletedEvent {
+  return {
+    type: 'data_deleted',
+    status: 'warning',
+    message: 'Records were deleted at the provider',
+    user: toWebhookUser(input.user),
+    data_type: input.dataType,
+    deleted: input.metadata.map((metadata) => ({ metadata })),
+    version: WEBHOOK_MODEL_VERSION,
+  };
+}
+
+/** Types whose records carry the contract's deletion mark (`metadata.upload_type` 4, Delete). */
+export const DELETION_MARKED_TYPES: ReadonlySet<DataEventType> = new Set(['activity', 'daily']);
+/** UploadType 4: "The workout was marked for deletion" (the contract's UploadType enum). */
+export const UPLOAD_TYPE_DELETE = 4;
+
 export type DataWebhookEvent =
-  DataEvent | AthleteEvent | LargeRequestProcessingEvent | LargeRequestSendingEvent | RateLimitHitEvent;
+  | DataEvent
+  | AthleteEvent
+  | LargeRequestProcessingEvent
+  | LargeRequestSendingEvent
+  | RateLimitHitEvent
+  | DataDeletedEvent;
 
 /** Events that carry health data: only these are withheld from inactive and deleted users. */
 export function carriesUserData(type: string): boolean {
-  return type === 'athlete' || isDataEventType(type);
+  return type === 'athlete' || type === 'data_deleted' || isDataEventType(type);
 }
 
 export type DataEnvelopeOptions = {

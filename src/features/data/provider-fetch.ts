@@ -60,6 +60,9 @@ export type Ingested = { stored: PreparedRecord[]; invalid: number };
 /** Runs in the transaction that stores a batch of records (the caller sends them on there). */
 export type BatchHook = (trx: Db, records: readonly PreparedRecord[]) => Promise<void>;
 
+/** Runs in the transaction that removed records deleted at the provider (the caller announces them). */
+export type RemovalHook = (trx: Db, removed: readonly repo.RemovedRecord[]) => Promise<void>;
+
 /**
  * Validates every normalized record against the model (compiled schemas, records.ts) before it
  * is stored. A record the model refuses becomes a NormalizationError naming the provider, the
@@ -126,6 +129,9 @@ function keyedQueue() {
     }
   };
 }
+
+/** Types whose records may be dated in the future (a plan), so a sync reads future days too. */
+export const recordsLieAhead = (type: ProviderDataType): boolean => type === 'plannedWorkout';
 
 /** Gaps of [from, to) not covered by `covered` (sorted by start). */
 export function uncoveredDays(
@@ -240,6 +246,14 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
       }
       invalid += page.rejected?.length ?? 0;
       deps.refusals.normalizerRefused({ provider: user.provider, type }, page.rejected);
+      for (const refused of page.unreadable ?? []) {
+        // Recorded once, then left out of every fetch of this connection (and shown on its page).
+        log.warn(
+          { userId: user.id, type, kind: refused.kind, status: refused.status },
+          'the provider refused a companion kind; skipped from now on',
+        );
+        await repo.addUnreadableCompanion(db, { userId: user.id, type, ...refused, at: clock.now() });
+      }
       const prepared = prepareAll(deps, { user, type, records: page.records, now: clock.now() });
       invalid += prepared.invalid;
       for (const record of prepared.stored) {
@@ -255,15 +269,26 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     return { stored, invalid };
   }
 
-  const fetchDays = async (
+  /** The companion kinds this connection's provider refused before: every fetch leaves them out. */
+  const unreadableOf = async (user: ConnectionRow) =>
+    new Set((await repo.unreadableCompanions(db, user.id)).map((row) => row.kind));
+
+  async function fetchDays(
     user: ConnectionRow,
     type: ProviderDataType,
     source: DataSource,
     from: string,
     to: string,
-  ): Promise<number> =>
-    (await intake(user, type, source.fetch({ ...contextFor(user), type, startDate: from, endDate: to })))
-      .invalid;
+  ): Promise<number> {
+    const args = {
+      ...contextFor(user),
+      type,
+      startDate: from,
+      endDate: to,
+      unreadable: await unreadableOf(user),
+    };
+    return (await intake(user, type, source.fetch(args))).invalid;
+  }
 
   /** Records the local days [from, to) of `type` as synced now: settled before yesterday, fresh after. */
   async function addSynced(
@@ -312,8 +337,9 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     const now = clock.now();
     const todayNumber = Math.floor(now.getTime() / MS_PER_DAY);
     const history = found.provider.declaration.historyDays;
-    // A local day can run up to a day ahead of UTC; nothing exists beyond that.
-    const latest = dayNumberToIsoDate(todayNumber + 2);
+    // A local day can run up to a day ahead of UTC; no measurement exists beyond that. Plans lie
+    // ahead by nature: their window is read as asked.
+    const latest = recordsLieAhead(type) ? toDay : dayNumberToIsoDate(todayNumber + 2);
     const earliest = history === null ? null : dayNumberToIsoDate(todayNumber - history);
     const from = earliest ? laterDay(earliest, fromDay) : fromDay;
     const to = earlierDay(latest, toDay);
@@ -378,7 +404,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     type: ProviderDataType,
     range: { fromDay: string; toDay: string },
     pages: AsyncIterable<DataPage>,
-    options: { onBatch?: BatchHook; replace?: boolean } = {},
+    options: { onBatch?: BatchHook; onRemoved?: RemovalHook; replace?: boolean } = {},
   ): Promise<number> {
     return serialized(`${user.id}:${type}`, async () => {
       const keys: string[] | undefined = options.replace ? [] : undefined;
@@ -395,8 +421,9 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
             ...days,
             keep: keys,
           });
-          if (removed > 0 && deps.onChanged)
+          if (removed.length > 0 && deps.onChanged)
             await deps.onChanged(trx, { user, type, days: daysBetween(range.fromDay, range.toDay) });
+          if (removed.length > 0 && options.onRemoved) await options.onRemoved(trx, removed);
         });
       }
       if (result.invalid > 0)
@@ -409,7 +436,29 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     });
   }
 
-  return { syncDays, syncAthlete, intakeChanged, sourceFor, contextFor };
+  /**
+   * Removes the records of `type` the provider deleted, by identity, wherever they lie; `onRemoved`
+   * runs in the removing transaction with what was removed. Returns how many were stored.
+   */
+  async function removeDeleted(
+    user: ConnectionRow,
+    type: ProviderDataType,
+    keys: readonly string[],
+    onRemoved?: RemovalHook,
+  ): Promise<number> {
+    return serialized(`${user.id}:${type}`, () =>
+      db.transaction().execute(async (trx) => {
+        const removed = await repo.removeRecords(trx, { userId: user.id, type, keys });
+        if (removed.length === 0) return 0;
+        const days = [...new Set(removed.map((row) => row.day))].sort();
+        if (deps.onChanged) await deps.onChanged(trx, { user, type, days });
+        if (onRemoved) await onRemoved(trx, removed);
+        return removed.length;
+      }),
+    );
+  }
+
+  return { syncDays, syncAthlete, intakeChanged, removeDeleted, sourceFor, contextFor };
 }
 
 export type ProviderFetch = ReturnType<typeof createProviderFetch>;

@@ -270,11 +270,35 @@ export async function deleteRecords(
   return [...new Set(rows.map((row) => row.day))].sort();
 }
 
-/** Removes the records of local days [startDate, endDate) whose identity is not in `keep`. */
+/** A removed record: its identity, its local day and its summary (JSON text, samples left out). */
+export type RemovedRecord = { identity_key: string; day: string; summary: string };
+
+const removedColumns = [
+  'identity_key',
+  sql<string>`anchor_day::text`.as('day'),
+  sql<string>`summary::text`.as('summary'),
+] as const;
+
+/** Removes records by identity; returns what was removed (ids not stored are no rows). */
+export async function removeRecords(
+  db: Db,
+  input: { userId: string; type: string; keys: readonly string[] },
+): Promise<RemovedRecord[]> {
+  if (input.keys.length === 0) return [];
+  return db
+    .deleteFrom('data_records')
+    .where('user_id', '=', input.userId)
+    .where('type', '=', input.type)
+    .where('identity_key', 'in', input.keys)
+    .returning(removedColumns)
+    .execute();
+}
+
+/** Removes the records of local days [startDate, endDate) whose identity is not in `keep`; returns them. */
 export async function deleteRecordsOfDaysExcept(
   db: Db,
   input: { userId: string; type: string; startDate: string; endDate: string; keep: readonly string[] },
-): Promise<number> {
+): Promise<RemovedRecord[]> {
   let query = db
     .deleteFrom('data_records')
     .where('user_id', '=', input.userId)
@@ -282,8 +306,7 @@ export async function deleteRecordsOfDaysExcept(
     .where('anchor_day', '>=', input.startDate)
     .where('anchor_day', '<', input.endDate);
   if (input.keep.length > 0) query = query.where('identity_key', 'not in', input.keep);
-  const result = await query.executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return query.returning(removedColumns).execute();
 }
 
 export async function insertRawPayload(
@@ -402,5 +425,38 @@ export async function rawPayloadPage(
     .where('id', '>', afterId)
     .orderBy('id')
     .limit(limit)
+    .execute();
+}
+
+/** The companion kinds a connection's provider refused, oldest first. */
+export async function unreadableCompanions(
+  db: Db,
+  userId: string,
+): Promise<{ kind: string; type: string; status: number; detail: string; recorded_at: Date }[]> {
+  return db
+    .selectFrom('unreadable_companions')
+    .select(['kind', 'type', 'status', 'detail', 'recorded_at'])
+    .where('user_id', '=', userId)
+    .orderBy('recorded_at')
+    .orderBy('kind')
+    .execute();
+}
+
+/** Records a refused companion kind once (the first refusal is kept). */
+export async function addUnreadableCompanion(
+  db: Db,
+  row: { userId: string; kind: string; type: string; status: number; detail: string; at: Date },
+): Promise<void> {
+  await db
+    .insertInto('unreadable_companions')
+    .values({
+      user_id: row.userId,
+      kind: row.kind,
+      type: row.type,
+      status: row.status,
+      detail: row.detail,
+      recorded_at: row.at,
+    })
+    .onConflict((conflict) => conflict.columns(['user_id', 'kind']).doNothing())
     .execute();
 }

@@ -24,7 +24,14 @@ import {
 } from '../connections/service.ts';
 import { isLargeRequestRange } from './chunking.ts';
 import { createDeliverer, DELIVER_QUEUE, type DeliverJob } from './deliver.ts';
-import { buildAthleteEvent, buildDataEvent, type JsonObject } from './events.ts';
+import {
+  buildAthleteEvent,
+  buildDataDeletedEvent,
+  buildDataEvent,
+  DELETION_MARKED_TYPES,
+  type JsonObject,
+  UPLOAD_TYPE_DELETE,
+} from './events.ts';
 import {
   type DataWindow,
   filterOf,
@@ -352,6 +359,38 @@ export function createDataService(deps: DataDeps) {
   }
 
   /**
+   * Announces records the provider deleted (already removed, in the removing transaction): an
+   * activity or a day as its own data event, each record marked `upload_type` 4 (Delete), the
+   * contract's mark; any other type as one `data_deleted` event naming each record's metadata.
+   */
+  async function emitRemoved(
+    trx: Db,
+    user: ConnectionRow,
+    type: ProviderDataType,
+    removed: readonly repo.RemovedRecord[],
+  ) {
+    if (removed.length === 0 || !isDataTypeName(type)) return;
+    const wireUser = toWireUser(user);
+    const records = removed.map((row) => JSON.parse(row.summary) as JsonObject);
+    const metadataOf = (record: JsonObject) =>
+      (typeof record.metadata === 'object' && record.metadata !== null ? record.metadata : {}) as JsonObject;
+    const event = DELETION_MARKED_TYPES.has(type)
+      ? buildDataEvent(type, {
+          user: wireUser,
+          data: records.map((record) => ({
+            ...record,
+            metadata: { ...metadataOf(record), upload_type: UPLOAD_TYPE_DELETE },
+          })),
+        })
+      : buildDataDeletedEvent({ user: wireUser, dataType: type, metadata: records.map(metadataOf) });
+    await emitDataEvent(deps.webhooks, trx, user.developer_id, event, { userId: user.id });
+  }
+
+  /** Removes the records of `type` the provider deleted (by identity) and announces them. */
+  const removeDeleted = (user: ConnectionRow, type: ProviderDataType, ids: readonly string[]) =>
+    sync.removeDeleted(user, type, ids, (trx, removed) => emitRemoved(trx, user, type, removed));
+
+  /**
    * Takes in days a provider said changed (a notification or a poll), fetched again: the same
    * intake as every sync (batches of at most 200 records with their raw payloads, coverage),
    * each batch sent to the developer as a data event in the transaction that stores it. With
@@ -368,6 +407,7 @@ export function createDataService(deps: DataDeps) {
     sync.intakeChanged(user, type, range, pages, {
       ...options,
       onBatch: (trx, stored) => emitRecords(trx, user, type, stored),
+      onRemoved: (trx, removed) => emitRemoved(trx, user, type, removed),
     });
 
   /**
@@ -394,7 +434,8 @@ export function createDataService(deps: DataDeps) {
         keep: prepared.stored.map((record) => record.identityKey),
       });
       const { startDate, endDate } = options.replaceDays;
-      if (removed > 0) await onChanged(trx, { user, type, days: daysBetween(startDate, endDate) });
+      if (removed.length > 0) await onChanged(trx, { user, type, days: daysBetween(startDate, endDate) });
+      if (options.emit ?? true) await emitRemoved(trx, user, type, removed);
     }
     await storeBatch({ rawRetentionDays: retentionDays, onChanged }, trx, {
       user,
@@ -533,6 +574,9 @@ export function createDataService(deps: DataDeps) {
     },
     ingest,
     intakeChanged,
+    removeDeleted,
+    /** Companion kinds the connection's provider refused (4xx on their path), skipped by every fetch. */
+    unreadableCompanions: (userId: string) => repo.unreadableCompanions(db, userId),
     storedKeys,
     removeRecords,
     admitAll,

@@ -49,6 +49,19 @@ export interface RateBucketsTable {
   used: number;
 }
 
+/** A companion kind the connection's provider refused on its own path (4xx): skipped from then on. */
+export interface UnreadableCompanionsTable {
+  user_id: string;
+  /** The provider's own name of the kind (e.g. Garmin's `pulseox`). */
+  kind: string;
+  /** The unified type whose records lack it. */
+  type: string;
+  /** The HTTP status the provider answered. */
+  status: number;
+  detail: string;
+  recorded_at: Date;
+}
+
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
 declare module '../../store/schema.ts' {
   interface Database {
@@ -56,5 +69,6 @@ declare module '../../store/schema.ts' {
     raw_payloads: RawPayloadsTable;
     sync_coverage: SyncCoverageTable;
     rate_buckets: RateBucketsTable;
+    unreadable_companions: UnreadableCompanionsTable;
   }
 }

@@ -92,7 +92,7 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
       }
       if (info.kind !== 'one') throw notFound(`no user with user_id ${userId}`);
       const user = info.user;
-      const [health, events, siblings, labReports] = await Promise.all([
+      const [health, events, siblings, labReports, gaps] = await Promise.all([
         ctx.providerAccess.tokenHealth([user.user_id]),
         ctx.webhooks.listDeliveries(devId, { userId: user.user_id, limit: 20 }),
         // The end user's other connections: the same reference id, other providers.
@@ -103,6 +103,8 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
         user.reference_id
           ? ctx.labReports.withResultsFor(session.developer, user.reference_id, LAB_REPORTS_ON_USER_PAGE)
           : Promise.resolve([]),
+        // Companion data the provider refused to serve for this connection: records lack it.
+        ctx.data.unreadableCompanions(user.user_id),
       ]);
       const others =
         siblings?.kind === 'many' ? siblings.users.filter((other) => other.user_id !== user.user_id) : [];
@@ -125,6 +127,14 @@ export function registerUserPages(scope: App, ctx: AppContext, guards: Guards) {
 <tr><th>Active</th><td>${user.active ? 'yes' : 'no (data events are held back)'}</td></tr>
 <tr><th>Token health</th><td>${healthText}</td></tr>
 <tr><th>Most recent data</th><td>${when(user.most_recent_data_at)}</td></tr>
+<tr><th>Not served by the provider</th><td>${
+        gaps.length === 0
+          ? html`<span class="muted">nothing</span>`
+          : html`<ul class="plain">${gaps.map(
+              (gap) =>
+                html`<li>${statusPill(gap.kind, 'warn')} ${gap.type} records come without it: ${user.provider} answered ${String(gap.status)} (since ${when(gap.recorded_at)})</li>`,
+            )}</ul>`
+      }</td></tr>
 </tbody></table></section>
 ${others.length ? html`<section class="card"><h2>Other connections of this reference id</h2>${userRows(others)}</section>` : ''}
 <section class="card"><h2>Request a historical read</h2><p class="muted">Reads the range from the provider and sends it to your webhook (the same as GET /v2/{type}?to_webhook=true).</p>

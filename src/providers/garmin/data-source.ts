@@ -9,7 +9,7 @@
 // stored yet — asks Garmin for a backfill of those days (Health API §8: summary time, at most 90
 // days per request; activities 30), which Garmin answers later with pings or pushes like a sync.
 import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
-import { ProviderDataError } from '../../provider-kit/data-source.ts';
+import { ProviderDataError, type UnreadableKind } from '../../provider-kit/data-source.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
 import { addDays, isoDateToDayNumber, MS_PER_DAY } from '../../model/time.ts';
 import { garminNormalizers } from './normalize/index.ts';
@@ -75,7 +75,12 @@ const isNotified = (value: unknown): value is GarminNotified =>
  * Asks Garmin to re-send the summaries of [startDate, endDate) (within its history, not past
  * now), in requests of at most each type's maximum; 202, or 409 for a range already asked.
  */
-async function requestBackfill(http: ProviderHttp, kinds: readonly SummaryKind[], args: TypeFetchArgs) {
+async function requestBackfill(
+  http: ProviderHttp,
+  kinds: readonly SummaryKind[],
+  args: TypeFetchArgs,
+): Promise<UnreadableKind[]> {
+  const unreadable: UnreadableKind[] = [];
   const nowSeconds = Math.floor(args.now.getTime() / 1000);
   const today = args.now.toISOString().slice(0, 10);
   const oldest = addDays(today, -GARMIN_HISTORY_DAYS + 1);
@@ -88,14 +93,32 @@ async function requestBackfill(http: ProviderHttp, kinds: readonly SummaryKind[]
       if (startSeconds >= nowSeconds) break;
       const next = addDays(start, step);
       const endSeconds = Math.min(seconds(next < args.endDate ? next : args.endDate), nowSeconds);
-      await http.json({
-        url: `${GARMIN_API}/backfill/${BACKFILL_PATHS[kind] ?? SUMMARY_PATHS[kind]}`,
-        query: { summaryStartTimeInSeconds: startSeconds, summaryEndTimeInSeconds: endSeconds },
-        // 409: asked already; 412: the user does not share this summary type (Health API App. E).
-        absentOn: [409, 412],
-      });
+      try {
+        await http.json({
+          url: `${GARMIN_API}/backfill/${BACKFILL_PATHS[kind] ?? SUMMARY_PATHS[kind]}`,
+          query: { summaryStartTimeInSeconds: startSeconds, summaryEndTimeInSeconds: endSeconds },
+          // 409: asked already; 412: the user does not share this summary type (Health API App. E).
+          absentOn: [409, 412],
+        });
+      } catch (error) {
+        // Garmin enables summary types per partner: a companion it refuses on its own path is
+        // not served to this deployment. The summary itself still is (a day without its pulse ox
+        // is still a day); a refusal of the summary is the read's own failure.
+        const status = refusalStatus(error);
+        if (kind === kinds[0] || status === null) throw error;
+        unreadable.push({ kind, status, detail: (error as Error).message });
+        break;
+      }
     }
   }
+  return unreadable;
+}
+
+/** The status of a 4xx that is about the path itself (not the token, a retry, the user's sharing). */
+function refusalStatus(error: unknown): number | null {
+  if (!(error instanceof ProviderDataError) || error.status === null) return null;
+  const { status } = error;
+  return status >= 400 && status < 500 && ![401, 408, 409, 412, 429].includes(status) ? status : null;
 }
 
 /** The summaries of `kinds` a notification brought: its callbacks pulled, its pushed summaries. */
@@ -133,12 +156,15 @@ function summaryFetcher<P>(
   normalize: (payload: P, context: NormalizeContext) => readonly unknown[],
 ): TypeFetcher {
   return async function* (args) {
+    // The first kind is the summary; companions Garmin refused this connection before are left out.
+    const wanted = kinds.filter((kind, index) => index === 0 || !args.unreadable?.has(kind));
     if (!isNotified(args.notified)) {
       // Nothing to pull without a ping: Garmin is asked to deliver these days instead.
-      await requestBackfill(args.http, kinds, args);
+      const unreadable = await requestBackfill(args.http, wanted, args);
+      if (unreadable.length > 0) yield { records: [], unreadable };
       return;
     }
-    const { payload, found } = await notifiedSummaries(args.http, kinds, args.notified);
+    const { payload, found } = await notifiedSummaries(args.http, wanted, args.notified);
     if (found === 0) return;
     let records: readonly unknown[];
     try {

@@ -10,7 +10,8 @@
 // (HEVY_REQUEST_BUDGET); a 429 is honoured through its Retry-After by the HTTP client.
 //
 // Changes: the document has no push; GET /v1/workouts/events?since= lists updates and deletions
-// since a time, so the framework polls it and fetches the days of the updated workouts again.
+// since a time, so the framework polls it, fetches the days of the updated workouts again and
+// removes the deleted ones by id.
 import type { ChangedData, ProviderApi, ProviderHttp } from '../../provider-kit/api.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import { addDays } from '../../model/time.ts';
@@ -35,16 +36,18 @@ export const hevyApi: ProviderApi = {
   },
   poll: {
     minutes: 15,
-    async changes({ http, since }): Promise<ChangedData | null> {
+    async changes({ http, since, now }): Promise<ChangedData | null> {
       const days: string[] = [];
-      let deleted = false;
+      const deleted: string[] = [];
       // Hevy's timestamps are whole seconds (the document's examples): a workout saved in the
       // second the previous poll began would sort before it, so the polls overlap by a minute
       // (a change seen twice is fetched twice, which stores the same records).
       const from = new Date(Math.floor(since.getTime() / 1000) * 1000 - POLL_OVERLAP_MS);
       for await (const events of eventPages(http, from)) {
         for (const event of events) {
-          if (event?.type === 'deleted') deleted = true;
+          // A deletion names only the workout id (its record's summary_id), not its day.
+          if (event?.type === 'deleted' && 'id' in event && typeof event.id === 'string' && event.id !== '')
+            deleted.push(event.id);
           if (event?.type !== 'updated' || !('workout' in event)) continue;
           const start = hevyInstant(event.workout?.start_time);
           if (!Number.isNaN(start)) days.push(utcDay(start));
@@ -53,9 +56,12 @@ export const hevyApi: ProviderApi = {
       days.sort();
       const first = days[0];
       const last = days[days.length - 1];
-      // A deletion names only the workout id, not its day: its record stays until its days are read.
-      if (!first || !last) return null;
-      return { types: ['activity'], startDate: first, endDate: addDays(last, 1), deleted };
+      const removed = deleted.length > 0 ? { removed: { types: ['activity' as const], ids: deleted } } : {};
+      if (!first || !last) {
+        const today = now.toISOString().slice(0, 10);
+        return deleted.length > 0 ? { types: [], startDate: today, endDate: today, ...removed } : null;
+      }
+      return { types: ['activity'], startDate: first, endDate: addDays(last, 1), ...removed };
     },
   },
 };

@@ -148,9 +148,18 @@ export const intervalsIcuNotifications: NotificationHooks = {
 
   async locate(notification: DataNotification) {
     if (notification.dataKind === 'activity') {
-      // A deleted activity names no date to fetch again; the stored one stays until a read of its day.
       const day = notification.eventTime ?? '';
-      if (notification.action === 'delete' || !isIsoDate(day)) return null;
+      // ACTIVITY_DELETED names the activity: removed by its id (its summary_id), nothing to fetch.
+      if (notification.action === 'delete') {
+        const none = isIsoDate(day) ? day : '1970-01-01';
+        return {
+          types: [],
+          startDate: none,
+          endDate: none,
+          removed: { types: ['activity'], ids: [notification.objectId] },
+        };
+      }
+      if (!isIsoDate(day)) return null;
       return { types: ['activity'], startDate: addDays(day, -1), endDate: addDays(day, 2) };
     }
     const range = rangeOf(notification.objectId);

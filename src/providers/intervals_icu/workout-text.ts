@@ -3,7 +3,8 @@
 // (forum.intervals.icu "Workout Builder Syntax Quick Guide", t/123701): one step per line
 // `- [cue] <duration|distance> [target] [cadence]`; durations `1h2m30s`; distances `500mtr` or
 // `2km` (`m` alone means minutes); power `75%`/`95-105%` of FTP or `220w`/`200-240w`; heart rate
-// `70% HR`/`75-80% HR` of max HR; pace `5:00/km Pace`; cadence `90rpm`; a repeat is a line `5x`
+// `70% HR`/`75-80% HR` of max HR or `95% LTHR` of threshold HR; pace `5:00/km Pace` or `78-82%
+// Pace` of threshold pace; cadence `90rpm`; a repeat is a line `5x`
 // followed by its steps, with a blank line before and after; repeats do not nest.
 //
 // A step this syntax cannot say (a duration by calories, heart rate or power reached, an open
@@ -60,6 +61,17 @@ const range = (low: number | null | undefined, high: number | null | undefined, 
   return typeof one === 'number' ? `${text(one)}${unit}` : null;
 };
 
+/** `55-65%<suffix>` or `60%<suffix>`; null when the target names no percentage. */
+function percentOf(
+  low: number | null | undefined,
+  high: number | null | undefined,
+  one: number | null | undefined,
+  suffix: string,
+): string | null {
+  const written = range(low, high, '%') ?? range(one, null, '%');
+  return written ? `${written}${suffix}` : null;
+}
+
 function stepLabel(step: Step, where: string) {
   return step.name ? `${where} ("${step.name}")` : where;
 }
@@ -98,6 +110,26 @@ function targetPart(target: Target, step: Step, where: string): string | null {
         `${stepLabel(step, where)}: Intervals.icu takes heart-rate targets as a percentage of max HR, not in bpm`,
       );
     }
+    case 'POWER_PERCENTAGE':
+      // The guide's `75%`/`95-105%`: a bare percentage is of FTP.
+      return percentOf(
+        target.power_percentage_low,
+        target.power_percentage_high,
+        target.power_percentage,
+        '',
+      );
+    case 'HEART_RATE_MAX_PERCENTAGE':
+      return percentOf(target.hr_percentage_low, target.hr_percentage_high, target.hr_percentage, ' HR');
+    case 'HEART_RATE_THRESHOLD_PERCENTAGE':
+      return percentOf(target.hr_percentage_low, target.hr_percentage_high, target.hr_percentage, ' LTHR');
+    case 'SPEED_PERCENTAGE':
+      // `% Pace` is a percentage of threshold pace read as speed (more is faster) [unconfirmed].
+      return percentOf(
+        target.speed_percentage_low,
+        target.speed_percentage_high,
+        target.speed_percentage,
+        ' Pace',
+      );
     case 'PACE':
       return typeof target.pace_minutes_per_kilometer === 'number'
         ? `${paceText(target.pace_minutes_per_kilometer)} Pace`
@@ -227,7 +259,23 @@ function parseStep(body: string): PlannedWorkoutStep | null {
   const rest = words.slice(at + 1).join(' ');
   const band = (match: RegExpExecArray) => [Number(match[1]), Number(match[2] ?? match[1])] as const;
   let match: RegExpExecArray | null;
-  if ((match = /(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?% HR/.exec(rest))) {
+  if ((match = /(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?% LTHR/.exec(rest))) {
+    const [low, high] = band(match);
+    targets.push({
+      type: 'HRPlannedWorkoutStepTarget',
+      target_type: 'HEART_RATE_THRESHOLD_PERCENTAGE',
+      hr_percentage_low: low,
+      hr_percentage_high: high,
+    });
+  } else if ((match = /(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?% Pace/.exec(rest))) {
+    const [low, high] = band(match);
+    targets.push({
+      type: 'SpeedPlannedWorkoutStepTarget',
+      target_type: 'SPEED_PERCENTAGE',
+      speed_percentage_low: low,
+      speed_percentage_high: high,
+    });
+  } else if ((match = /(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?% HR/.exec(rest))) {
     const [low, high] = band(match);
     targets.push({
       type: 'HRPlannedWorkoutStepTarget',

@@ -11,7 +11,7 @@ import { normalizeEach } from '../../provider-kit/normalize/errors.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
 import { dayChunks } from '../../provider-kit/pagination.ts';
 import { addDays } from '../../model/time.ts';
-import { TRAININGPEAKS_API } from './api-base.ts';
+import { TRAININGPEAKS_API, TRAININGPEAKS_CHUNK_DAYS } from './api-base.ts';
 import { metricDays } from './normalize/metrics.ts';
 import {
   type TpAthlete,
@@ -23,8 +23,7 @@ import {
 import { isCompleted } from './normalize/workout.ts';
 import { tpPlannedWorkoutFetcher } from './planned-workouts.ts';
 
-export { TRAININGPEAKS_API } from './api-base.ts';
-export const TRAININGPEAKS_CHUNK_DAYS = 30;
+export { TRAININGPEAKS_API, TRAININGPEAKS_CHUNK_DAYS } from './api-base.ts';
 
 const contextOf = (args: TypeFetchArgs): NormalizeContext => ({
   userOffsetMinutes: null,

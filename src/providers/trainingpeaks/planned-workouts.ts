@@ -11,14 +11,16 @@
 // IntensityClass, Length: {Unit: "Second", Value}}`, repeats `{Type: "Repetition", Length: {Unit:
 // "Repetition", Value}, Steps}`, and `CadenceTarget {Unit: "rpm", MinValue, MaxValue}`.
 // IntensityClass "WarmUp" and "Active" appear there; "Rest" and "CoolDown" are the obvious
-// names for the others but are not in the example [unconfirmed]. The example's only intensity
-// target is `PercentOfThresholdHr`, which is not Tributary's percentage of maximum heart rate, so
-// heart-rate and power targets, distance steps and other durations are refused with a 400 naming
+// names for the others but are not in the example [unconfirmed]. The only intensity target the
+// wiki shows (Workouts Update) is `IntensityTarget {Unit: "PercentOfThresholdHr"}`: a
+// HEART_RATE_THRESHOLD_PERCENTAGE target is written so. Other heart-rate targets (of maximum heart
+// rate, in bpm), power targets, distance steps and other durations are refused with a 400 naming
 // the step rather than written under a guessed unit.
 import { badRequest } from '../../core/errors.ts';
 import type { TypeFetcher } from '../../provider-kit/api.ts';
 import type { DataSource, DataSourceUser } from '../../provider-kit/data-source.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
+import { dayChunks } from '../../provider-kit/pagination.ts';
 import { activityTypeName } from '../../model/activity-type.ts';
 import {
   plannedWorkoutDurationTypes,
@@ -28,7 +30,7 @@ import {
 } from '../../model/planned-workout-enums.ts';
 import type { PlannedWorkoutDetails, PlannedWorkoutSteps } from '../../model/planned-workout.ts';
 import { addDays, isIsoDate } from '../../model/time.ts';
-import { TRAININGPEAKS_API } from './api-base.ts';
+import { TRAININGPEAKS_API, TRAININGPEAKS_CHUNK_DAYS } from './api-base.ts';
 import { isCompleted } from './normalize/workout.ts';
 import type { TpWorkout } from './normalize/types.ts';
 
@@ -82,6 +84,21 @@ const INTENSITY_CLASS: Readonly<Record<string, string>> = {
 };
 
 type Step = PlannedWorkoutSteps;
+type Target = NonNullable<Step['targets']>[number];
+
+/**
+ * The wiki's one intensity target (Workouts Update example): `{Unit: "PercentOfThresholdHr",
+ * Value, MinValue, MaxValue}` for a band (Value its middle, as in the example's 70-80 → 75), or
+ * `{Unit, Value}` for one number. Null when the target names no percentage.
+ */
+function thresholdHrTarget(target: Target): Record<string, unknown> | null {
+  const low = target.hr_percentage_low;
+  const high = target.hr_percentage_high;
+  if (typeof low === 'number' && typeof high === 'number')
+    return { Unit: 'PercentOfThresholdHr', Value: (low + high) / 2, MinValue: low, MaxValue: high };
+  const one = target.hr_percentage ?? low ?? high;
+  return typeof one === 'number' ? { Unit: 'PercentOfThresholdHr', Value: one } : null;
+}
 const isRepeat = (step: Step) =>
   ['PlannedWorkoutRepeatStep', 'REPEAT_STEP'].includes(nameOf(plannedWorkoutStepKinds, step.type) ?? '') ||
   Array.isArray(step.steps);
@@ -109,6 +126,13 @@ function tpStep(step: Step, where: string): Record<string, unknown> {
       const high = target.cadence_high ?? target.cadence;
       if (typeof low === 'number' && typeof high === 'number') {
         out.CadenceTarget = { Unit: 'rpm', MinValue: low, MaxValue: high };
+        continue;
+      }
+    }
+    if (targetKind === 'HEART_RATE_THRESHOLD_PERCENTAGE') {
+      const intensity = thresholdHrTarget(target);
+      if (intensity) {
+        out.IntensityTarget = intensity;
         continue;
       }
     }
@@ -252,18 +276,21 @@ export const tpPlannedWorkouts: Hooks = {
 
 /** Planned (not completed) workouts on days [startDate, endDate). */
 export const tpPlannedWorkoutFetcher: TypeFetcher = async function* (args) {
-  const list = await args.http.json<TpWorkout[]>({
-    url: `${TRAININGPEAKS_API}/v2/workouts/${args.startDate}/${addDays(args.endDate, -1)}`,
-    query: { includeDescription: 'true' },
-  });
-  const workouts = Array.isArray(list) ? list : [];
-  const records = workouts
-    .filter((workout) => typeof workout?.Id === 'number' && typeof workout.WorkoutDay === 'string')
-    .filter((workout) => !isCompleted(workout) && (workout.WorkoutType ?? '').toLowerCase() !== 'day off')
-    .filter((workout) => {
-      const date = workout.WorkoutDay.slice(0, 10);
-      return date >= args.startDate && date < args.endDate;
-    })
-    .map(fromTpWorkout);
-  yield { records, raw: list };
+  // Any window, past or future, read in the same day ranges as completed workouts.
+  for (const range of dayChunks(args.startDate, args.endDate, TRAININGPEAKS_CHUNK_DAYS)) {
+    const list = await args.http.json<TpWorkout[]>({
+      url: `${TRAININGPEAKS_API}/v2/workouts/${range.startDate}/${addDays(range.endDate, -1)}`,
+      query: { includeDescription: 'true' },
+    });
+    const workouts = Array.isArray(list) ? list : [];
+    const records = workouts
+      .filter((workout) => typeof workout?.Id === 'number' && typeof workout.WorkoutDay === 'string')
+      .filter((workout) => !isCompleted(workout) && (workout.WorkoutType ?? '').toLowerCase() !== 'day off')
+      .filter((workout) => {
+        const date = workout.WorkoutDay.slice(0, 10);
+        return date >= range.startDate && date < range.endDate;
+      })
+      .map(fromTpWorkout);
+    yield { records, raw: list };
+  }
 };

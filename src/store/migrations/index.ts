@@ -29,6 +29,7 @@ import * as mcpTokens from './0030_mcp_tokens.ts';
 import * as erasureReceipts from './0031_erasure_receipts.ts';
 import * as jobQuarantine from './0033_job_quarantine.ts';
 import * as encryptionKeyFingerprint from './0034_encryption_key_fingerprint.ts';
+import * as unreadableCompanions from './0035_unreadable_companions.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '0031_erasure_receipts': erasureReceipts,
   '0033_job_quarantine': jobQuarantine,
   '0034_encryption_key_fingerprint': encryptionKeyFingerprint,
+  '0035_unreadable_companions': unreadableCompanions,
 };

@@ -77,8 +77,10 @@ export function normalizeGarminActivity(
     .filter((sample): sample is GarminActivitySample => !!sample && isNumber(sample.startTimeInSeconds))
     .map((sample) => ({ at: sample.startTimeInSeconds as number, sample }))
     .sort((a, b) => a.at - b.at);
-  // `durationInSeconds` is timer time; the samples' `clockDurationInSeconds` is elapsed time
-  // (Activity API: moving ≤ timer ≤ clock duration), so a paused workout ends at its last sample.
+  // The summary's `durationInSeconds` is the activity's length (Health API activity summary). A
+  // sample's `clockDurationInSeconds` is the elapsed time at the sample's own start, so the last
+  // one falls a sample interval (2-4 s) short of the end: it only counts when it runs longer
+  // (a paused workout whose pauses the duration leaves out).
   const clock = timed.reduce<number | null>(
     (longest, { sample }) =>
       isNumber(sample.clockDurationInSeconds) && sample.clockDurationInSeconds > (longest ?? -1)
@@ -86,8 +88,9 @@ export function normalizeGarminActivity(
         : longest,
     null,
   );
+  const length = isNumber(summary.durationInSeconds) ? summary.durationInSeconds : null;
   const end = recordingEnd(start, {
-    elapsed: clock,
+    elapsed: clock !== null && length !== null ? Math.max(clock, length) : (clock ?? length),
     timer: summary.durationInSeconds,
     lastSampleAt: timed[timed.length - 1]?.at ?? null,
   });

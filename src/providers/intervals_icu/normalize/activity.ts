@@ -59,6 +59,16 @@ export function activityOffsetMinutes(activity: IntervalsActivity, context: Norm
 const num = (value: number | null | undefined): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? value : null;
 
+/**
+ * An activity Intervals.icu lists but may not pass on (one synced from Strava, whose terms keep
+ * its data from other apps): the OpenAPI document's stub carries an id, a `start_date_local`
+ * and a source, no length and no figures. Stored, it would be a zero-length activity placed by
+ * a guessed offset, so it is not stored.
+ */
+export function isActivityStub(activity: IntervalsActivity): boolean {
+  return num(activity?.elapsed_time) === null && num(activity?.moving_time) === null;
+}
+
 export function normalizeActivity(activity: IntervalsActivity, context: NormalizeContext): Activity {
   if (typeof activity?.id !== 'string' || typeof activity.start_date_local !== 'string')
     throw new RangeError('an activity without id or start_date_local');

@@ -2,7 +2,7 @@
 // `activity` is one completed activity; `wellness` is one local day of wellness figures, read
 // three ways (daily, body, sleep); `athlete` is the profile.
 import { normalizer } from '../../../provider-kit/normalize/normalize.ts';
-import { normalizeActivity } from './activity.ts';
+import { isActivityStub, normalizeActivity } from './activity.ts';
 import { normalizeAthlete } from './athlete.ts';
 import type { IntervalsActivity, IntervalsAthlete } from './types.ts';
 import {
@@ -19,7 +19,9 @@ export const intervalsIcuNormalizers = {
   activity: normalizer({
     unifiedType: 'activity',
     companions: [],
-    normalize: (activity: IntervalsActivity, context) => [normalizeActivity(activity, context)],
+    // A stub (an activity Intervals.icu may not pass on) has no length: nothing to record.
+    normalize: (activity: IntervalsActivity, context) =>
+      isActivityStub(activity) ? [] : [normalizeActivity(activity, context)],
   }),
   wellnessDaily: normalizer({
     unifiedType: 'daily',

@@ -83,7 +83,10 @@ export function normalizeWorkout(payload: TpWorkoutPayload, context: NormalizeCo
     },
     active_durations_data: { activity_seconds: seconds },
     calories_data: { total_burned_calories: calories },
-    energy_data: { energy_kilojoules: energy ?? convertOrNull(calories, kilocaloriesToKilojoules) },
+    // Energy expended is the calories; `Energy` is the power meter's work output (the wiki's
+    // example: Calories 742, Energy 742.105 kJ), so it is work, never energy expended.
+    energy_data: { energy_kilojoules: convertOrNull(calories, kilocaloriesToKilojoules) },
+    work_data: { work_kilojoules: energy },
     distance_data: {
       summary: {
         distance_meters: positiveOrNull(w.Distance),
