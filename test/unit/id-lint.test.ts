@@ -5,13 +5,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ESLint, RuleTester } from 'eslint';
+import { ESLint, RuleTester, type Rule } from 'eslint';
 import tseslint from 'typescript-eslint';
-import { mintThroughCore } from '../../scripts/eslint/ids-rule.js';
 
 RuleTester.describe = describe;
 RuleTester.it = it;
 RuleTester.itOnly = it.only;
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const { mintThroughCore } = (await import(`${root}scripts/eslint/ids-rule.js`)) as {
+  mintThroughCore: Rule.RuleModule;
+};
 
 const tester = new RuleTester({ languageOptions: { parser: tseslint.parser } });
 
@@ -52,7 +56,6 @@ tester.run('ids/mint-through-core', mintThroughCore, {
 });
 
 describe('ids rule in the lint configuration', () => {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
   const eslint = new ESLint({ cwd: root });
   const severity = async (path: string) =>
     ((await eslint.calculateConfigForFile(path)) as { rules?: Record<string, unknown> }).rules?.[
