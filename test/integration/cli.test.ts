@@ -77,7 +77,8 @@ describe('CLI and a real server process', () => {
     // The default embedded storage, as on a fresh clone.
     const fresh = await childEnvironment({ DATABASE_URL: '' });
     try {
-      const server = await startService(fresh.env);
+      // PGlite starts slowly on a loaded machine.
+      const server = await startService(fresh.env, ['serve'], 180_000);
       const output = server.output();
       await server.stop('SIGTERM');
       const file = join(fresh.env.DATA_DIR!, 'sandbox-credentials.json');
