@@ -17,8 +17,6 @@ import { globSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { globalSetup, globalTeardown } from '../test/global-setup.ts';
-import { databaseSkipReason } from '../test/helpers/database.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -98,8 +96,11 @@ const { patterns, nodeOptions } = parseArguments(process.argv.slice(2));
 let files = filesOf(patterns);
 const concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism();
 
+// The store's modules are loaded only when a file needs the store (not for the unit tests).
+let teardown = async () => {};
 const needsStore = files.some((file) => !file.startsWith('test/unit/'));
 if (needsStore) {
+  const { databaseSkipReason } = await import('../test/helpers/database.ts');
   const skip = await databaseSkipReason();
   if (skip) {
     const notRun = files.filter((file) => !file.startsWith('test/unit/'));
@@ -107,7 +108,9 @@ if (needsStore) {
     if (process.env.CI) process.exit(1);
     files = files.filter((file) => file.startsWith('test/unit/'));
   } else {
+    const { globalSetup, globalTeardown } = await import('../test/global-setup.ts');
     await globalSetup();
+    teardown = globalTeardown;
   }
 }
 
@@ -120,6 +123,6 @@ try {
   const serialCode = await runNodeTest(serial, 1, nodeOptions);
   code = parallelCode || serialCode;
 } finally {
-  await globalTeardown();
+  await teardown();
 }
 process.exit(code);
