@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import { globSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -91,6 +91,11 @@ function runNodeTest(files: string[], concurrency: number, nodeOptions: string[]
     child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
   });
 }
+
+// Every test file (and every service or CLI process it starts) loads much of the same code: V8's
+// compile cache, shared on disk, spares each process compiling it again (about half of the CPU
+// a process spends loading the service).
+process.env.NODE_COMPILE_CACHE ??= join(ROOT, 'node_modules/.cache/node-compile-cache');
 
 const { patterns, nodeOptions } = parseArguments(process.argv.slice(2));
 let files = filesOf(patterns);

@@ -36,6 +36,8 @@ export async function childEnvironment(extra: Record<string, string> = {}): Prom
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
+    // The test run's compile cache (scripts/test.ts), so that each child does not compile anew.
+    ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
     DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',
