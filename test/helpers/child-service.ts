@@ -70,7 +70,9 @@ export async function runCli(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const bin = join(root, 'bin/tributary.js');
-    execFile(NODE, [bin, ...args], { env, cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
+    // A bound against a hang, not a speed claim: on a loaded machine a command that opens embedded
+    // storage itself takes a while.
+    execFile(NODE, [bin, ...args], { env, cwd: root, timeout: 180_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -88,7 +90,8 @@ export type RunningService = {
 export async function startService(
   env: Record<string, string>,
   args: string[] = ['serve'],
-  readyTimeoutMs = 60_000,
+  // Embedded storage (no DATABASE_URL) starts PGlite in the process: slow on a loaded machine.
+  readyTimeoutMs = env.DATABASE_URL ? 60_000 : 180_000,
   root = ROOT,
 ): Promise<RunningService> {
   const url = env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`;
