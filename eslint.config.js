@@ -8,7 +8,7 @@ import { idsPlugin } from './scripts/eslint/ids-rule.js';
 // its typed settings from `config.settings`. This rule flags any `.env` member (`process.env`,
 // `config.env`), any member of something named `env` (`env.PORT`, `env[name]`) and destructuring
 // `{ env }`. Its own plugin (not no-restricted-syntax) so that other blocks' options cannot replace it.
-const noRawEnv = {
+export const noRawEnv = {
   meta: {
     type: 'problem',
     schema: [],
@@ -44,6 +44,44 @@ export const settingsRules = {
   rules: { 'settings/no-raw-env': 'error' },
 };
 // ---- end of the settings rule ----
+
+// ---- Pages (issue 27): markup only through the html tag (test/unit/html-lint.test.ts) ----
+export const pageMarkupRules = {
+  // HTML is escaped by construction (issue 27): dashboard and hosted pages are built with the
+  // `html` tag of src/http/safe-html.ts, which escapes every interpolation that is not itself a
+  // fragment. A plain template literal or string holding markup there would be sent unescaped
+  // (or, holding a fragment, escaped twice); a fragment inside a plain template literal is turned
+  // into a string. test/unit/html-lint.test.ts plants both and sees them fail.
+  // The sandbox provider's consent page is a hosted page that lives with its routes.
+  files: ['src/http/dashboard/**/*.ts', 'src/http/hosted/**/*.ts', 'src/http/routes/sandbox-consent.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector:
+          ':not(TaggedTemplateExpression) > TemplateLiteral > TemplateElement[value.raw=/<[a-zA-Z!\\/]/]',
+        message:
+          'Build markup with the html`…` tag from src/http/safe-html.ts, not a plain template literal.',
+      },
+      {
+        selector: 'Literal[value=/<[a-zA-Z!\\/]/]',
+        message: 'Build markup with the html`…` tag from src/http/safe-html.ts, not a string literal.',
+      },
+      {
+        selector: "TaggedTemplateExpression[tag.name!='html']",
+        message: 'The only template tag for pages is html`…` from src/http/safe-html.ts.',
+      },
+      {
+        selector:
+          "CallExpression[callee.name='trustedHtml'] > :not(Literal, TemplateLiteral[expressions.length=0]).arguments",
+        message: 'trustedHtml takes a constant written here (a literal), never a computed value.',
+      },
+    ],
+    // Type-aware: a SafeHtml fragment (or any object) in a plain template literal becomes a string.
+    '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+  },
+};
+// ---- end of pages ----
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'test-results/', '.stryker-tmp/', 'reports/', 'packages/*/dist/', 'packages/client/src/schema.ts'] },
@@ -93,41 +131,7 @@ export default tseslint.config(
       '@typescript-eslint/related-getter-setter-pairs': 'error',
     },
   },
-  {
-    // HTML is escaped by construction (issue 27): dashboard and hosted pages are built with the
-    // `html` tag of src/http/safe-html.ts, which escapes every interpolation that is not itself a
-    // fragment. A plain template literal or string holding markup there would be sent unescaped
-    // (or, holding a fragment, escaped twice); a fragment inside a plain template literal is turned
-    // into a string. test/unit/html-lint.test.ts plants both and sees them fail.
-    // The sandbox provider's consent page is a hosted page that lives with its routes.
-    files: ['src/http/dashboard/**/*.ts', 'src/http/hosted/**/*.ts', 'src/http/routes/sandbox-consent.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            ':not(TaggedTemplateExpression) > TemplateLiteral > TemplateElement[value.raw=/<[a-zA-Z!\\/]/]',
-          message:
-            'Build markup with the html`…` tag from src/http/safe-html.ts, not a plain template literal.',
-        },
-        {
-          selector: 'Literal[value=/<[a-zA-Z!\\/]/]',
-          message: 'Build markup with the html`…` tag from src/http/safe-html.ts, not a string literal.',
-        },
-        {
-          selector: "TaggedTemplateExpression[tag.name!='html']",
-          message: 'The only template tag for pages is html`…` from src/http/safe-html.ts.',
-        },
-        {
-          selector:
-            "CallExpression[callee.name='trustedHtml'] > :not(Literal, TemplateLiteral[expressions.length=0]).arguments",
-          message: 'trustedHtml takes a constant written here (a literal), never a computed value.',
-        },
-      ],
-      // Type-aware: a SafeHtml fragment (or any object) in a plain template literal becomes a string.
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
-    },
-  },
+  pageMarkupRules,
   {
     // node:test's describe/it return promises on purpose; in the service a dropped promise is a bug.
     files: ['src/**/*.ts'],

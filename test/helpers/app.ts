@@ -15,12 +15,14 @@ import { createLogger } from '../../src/core/log.ts';
 import type { Environment } from '../../src/features/developers/tables.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
 
 /**
- * A whole Tributary (store, migrations, queue, workers, HTTP app) for one test file. On
- * embedded PGlite in memory by default; on PostgreSQL when DATABASE_URL is set, inside a
- * schema of its own that is dropped afterwards, so test files never see each other's rows
- * or jobs.
+ * A whole Tributary (store, queue, workers, HTTP app) for a test, on PostgreSQL (the server
+ * test/helpers/database.ts chooses), in a database of its own copied from the run's migrated
+ * template and dropped afterwards, so tests never see each other's rows, jobs or notices. With
+ * `database`, a second service joins another's database, as a second process of one deployment
+ * does. With DATABASE_URL in `env` (another cluster), a schema of its own there, migrated.
  */
 export type TestService = {
   app: App;
@@ -28,6 +30,8 @@ export type TestService = {
   config: Config;
   /** The store the service runs on (a test can listen to its change feed like a second process). */
   store: Store;
+  /** Its database (pass it as `database` to start another process of the same deployment). */
+  database: TestDatabase | undefined;
   close(): Promise<void>;
 };
 
@@ -38,42 +42,36 @@ export type TestServiceOptions = {
   work?: boolean;
   /** Where log lines go (with LOG_LEVEL in `env`), for tests that assert on what is logged. */
   logTo?: DestinationStream;
-  /** Embedded storage in this data dir (another process's, closed) instead of in memory. */
-  storeDataDir?: string;
+  /** Another service's database to share (that service drops it when it closes). */
+  database?: TestDatabase;
 };
-
-export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
-
-/**
- * Options for a test whose claim is about concurrency or several processes. Embedded PGlite runs
- * one connection at a time, so every transaction is exclusive and nothing can race: such a test
- * would pass there whatever the code does (a missing row lock included). It runs on PostgreSQL
- * (DATABASE_URL; CI always sets it) and is reported as skipped, with the reason, without it.
- */
-export const requiresPostgres = (claim: string): { skip?: string } =>
-  usingPostgres() ? {} : { skip: `needs PostgreSQL (set DATABASE_URL): ${claim}; PGlite cannot race` };
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-test-'));
+  // A cluster of the test's own (DATABASE_URL in env): a schema of its own there, migrated here.
+  const otherCluster = options.env?.DATABASE_URL;
+  const owned = options.database || otherCluster ? undefined : await createTestDatabase();
+  const database = options.database ?? owned;
   const config = loadConfig({
     DATA_DIR: dataDir,
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://127.0.0.1:8080',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
-  const schema = config.databaseUrl
+  const schema = otherCluster
     ? (options.env?.DATABASE_SCHEMA ?? `t_${randomBytes(6).toString('hex')}`)
-    : undefined;
+    : 'public';
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     readUrl: config.databaseReadUrl,
-    dataDir: config.databaseUrl ? undefined : options.storeDataDir,
-    ...(schema ? { schema } : {}),
+    dataDir: undefined,
+    schema,
     poolSize: 5,
   });
-  await migrateToLatest(store.db, store.postgres?.schema);
+  // A no-op on a copy of the template; it migrates a schema on another cluster.
+  await migrateToLatest(store.db, schema);
   const log = createLogger(config.logLevel, options.logTo);
   const jobs = createJobQueue(store, log);
   const ctx = createContext({ config, store, jobs, log, ...(options.clock ? { clock: options.clock } : {}) });
@@ -89,11 +87,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ctx,
     config,
     store,
+    database,
     async close() {
       await app.close();
       await jobs.stop(5_000);
       await store.close();
-      if (schema && config.databaseUrl) await dropSchemas(config.databaseUrl, schema);
+      if (owned) await owned.drop();
+      else if (otherCluster && config.databaseUrl) await dropSchemas(config.databaseUrl, schema);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

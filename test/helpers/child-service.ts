@@ -1,16 +1,20 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { createTestDatabase, testDatabaseUrl } from './database.ts';
+import { freePort } from './ports.ts';
 import { until } from './until.ts';
+
+export { freePort };
 
 /**
  * Tributary as a separate process, exactly as an operator runs it (`bin/tributary.js`), for
- * tests of the CLI, restarts and crashes. Embedded storage in a temporary data dir by
- * default; with DATABASE_URL, PostgreSQL in a schema of its own.
+ * tests of the CLI, restarts and crashes: on the test PostgreSQL (test/helpers/database.ts), in an
+ * empty database of its own (the child migrates it, as a first start does) and a schema of its
+ * own there. `DATABASE_URL: ''` in `extra` gives it the default embedded storage in its data dir;
+ * another DATABASE_URL in `extra` is used as given.
  */
 const ROOT = new URL('../../', import.meta.url).pathname;
 const NODE = join(ROOT, 'node_modules/.bin/node');
@@ -18,53 +22,42 @@ const BIN = join(ROOT, 'bin/tributary.js');
 
 export type ChildEnvironment = {
   env: Record<string, string>;
-  /** Removes the data dir and, on PostgreSQL, the schemas. */
+  /** Removes the data dir and the database made for it. */
   cleanup(): Promise<void>;
 };
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 export async function childEnvironment(extra: Record<string, string> = {}): Promise<ChildEnvironment> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-child-'));
   const port = await freePort();
   const schema = `c_${randomBytes(5).toString('hex')}`;
+  const embedded = extra.DATABASE_URL === '';
+  const database = embedded || extra.DATABASE_URL ? undefined : await createTestDatabase('empty');
+  const databaseUrl = extra.DATABASE_URL || database?.url || (embedded ? '' : await testDatabaseUrl());
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
+    // The test run's compile cache (scripts/test.ts), so that each child does not compile anew.
+    ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
     DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
-    ...(process.env.DATABASE_URL && extra.DATABASE_URL !== ''
+    ...(databaseUrl
       ? {
-          DATABASE_URL: process.env.DATABASE_URL,
+          DATABASE_URL: databaseUrl,
           DATABASE_SCHEMA: schema,
           ENCRYPTION_KEY: randomBytes(32).toString('hex'),
         }
       : {}),
     ...extra,
   };
+  if (embedded) delete env.DATABASE_URL;
   return {
     env,
     async cleanup() {
       rmSync(dataDir, { recursive: true, force: true });
-      if (!env.DATABASE_URL) return;
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
-      await client.end();
+      await database?.drop();
     },
   };
 }
@@ -77,7 +70,9 @@ export async function runCli(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const bin = join(root, 'bin/tributary.js');
-    execFile(NODE, [bin, ...args], { env, cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
+    // A bound against a hang, not a speed claim: on a loaded machine a command that opens embedded
+    // storage itself takes a while.
+    execFile(NODE, [bin, ...args], { env, cwd: root, timeout: 180_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -95,7 +90,8 @@ export type RunningService = {
 export async function startService(
   env: Record<string, string>,
   args: string[] = ['serve'],
-  readyTimeoutMs = 60_000,
+  // Embedded storage (no DATABASE_URL) starts PGlite in the process: slow on a loaded machine.
+  readyTimeoutMs = env.DATABASE_URL ? 60_000 : 180_000,
   root = ROOT,
 ): Promise<RunningService> {
   const url = env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`;

@@ -5,7 +5,6 @@
 // test file supplies only what differs (`ConnectorCase`). Every wait is bounded and says what
 // it waited for.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
 import type { ProviderDataType } from '../../src/provider-kit/types.ts';
@@ -16,6 +15,7 @@ import { dataRowCounts } from './users.ts';
 import { setUrl } from './webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 import { until } from './until.ts';
+import { freePort } from './ports.ts';
 
 export type ConnectorFake = FakeServer & {
   clientId: string;
@@ -72,15 +72,6 @@ export type ConnectorCase<F extends ConnectorFake> = {
 };
 
 type Event = Record<string, unknown> & { type: string; user?: { user_id: string }; data?: unknown[] };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
 
 const refreshesAt = (fake: ConnectorFake, tokenPath: string) =>
   fake.requests.filter(

@@ -1,11 +1,11 @@
 // A worker process for test/integration/job-queue-poison.test.ts: it claims one `test-crash` job on
-// the PostgreSQL schema it is given, says so on stdout, and holds it until the test kills it (-9).
+// the PostgreSQL database it is given, says so on stdout, and holds it until the test kills it (-9).
 import { createLogger } from '../../src/core/log.ts';
 import { createJobQueue } from '../../src/jobs/queue.ts';
 import { openStore } from '../../src/store/db.ts';
 
-const [schema] = process.argv.slice(2);
-const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: undefined, schema: schema! });
+const [databaseUrl] = process.argv.slice(2);
+const store = await openStore({ databaseUrl: databaseUrl!, dataDir: undefined });
 const queue = createJobQueue(store, createLogger('silent'));
 queue.define({
   name: 'test-crash',

@@ -1,5 +1,5 @@
 // A worker process for test/integration/fhir-export-crash.test.ts: the whole service's queues on
-// the PostgreSQL schema it is given (no HTTP). With `slow`, each page of records the export reads
+// the PostgreSQL database it is given (no HTTP). With `slow`, each page of records the export reads
 // is announced on stdout (`page N`) and held a moment, so the test can kill it (-9) mid-export.
 import { loadConfig } from '../../src/core/config.ts';
 import { createLogger } from '../../src/core/log.ts';
@@ -8,19 +8,18 @@ import { createContext } from '../../src/runtime/context.ts';
 import { defineJobs } from '../../src/runtime/workers/index.ts';
 import { openStore } from '../../src/store/db.ts';
 
-const [schema, mode, encryptionKey, dataDir] = process.argv.slice(2);
+const [databaseUrl, mode, encryptionKey, dataDir] = process.argv.slice(2);
 const config = loadConfig({
   DATA_DIR: dataDir!,
   ENCRYPTION_KEY: encryptionKey!,
   LOG_LEVEL: 'silent',
   PUBLIC_URL: 'http://127.0.0.1:8080',
-  DATABASE_URL: process.env.DATABASE_URL!,
+  DATABASE_URL: databaseUrl!,
   SANDBOX_ARRIVAL_MINUTES: 'off',
 });
 const store = await openStore({
   databaseUrl: config.databaseUrl,
   dataDir: undefined,
-  schema: schema!,
   poolSize: 3,
 });
 const log = createLogger('silent');

@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Migrator } from 'kysely/migration';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { migrator as storeMigrator } from '../../src/store/migrate.ts';
 import { migrations } from '../../src/store/migrations/index.ts';
+import { createTestDatabase } from './database.ts';
 
 /**
- * An empty store for a migration test, with a migrator the test moves step by step: embedded
- * PGlite in memory, or on PostgreSQL (DATABASE_URL) a schema of its own, dropped on close.
+ * An empty store for a migration test, with a migrator the test moves step by step: an empty
+ * database of its own on the test PostgreSQL (test/helpers/database.ts), dropped on close.
  */
 export type MigrationStore = {
   store: Store;
@@ -18,10 +17,10 @@ export type MigrationStore = {
 };
 
 export async function openMigrationStore(): Promise<MigrationStore> {
-  const schema = `m_${randomBytes(5).toString('hex')}`;
-  const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: undefined, schema });
+  const database = await createTestDatabase('empty');
+  const store = await openStore({ databaseUrl: database.url, dataDir: undefined });
   // The service's own migrator (bookkeeping in the store's schema, introspection scoped to it).
-  const migrator = storeMigrator(store.db, store.postgres ? schema : undefined);
+  const migrator = storeMigrator(store.db, undefined);
   return {
     store,
     migrator,
@@ -33,8 +32,8 @@ export async function openMigrationStore(): Promise<MigrationStore> {
       if (error) throw error;
     },
     async close() {
-      if (store.postgres) await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(store.db);
       await store.close();
+      await database.drop();
     },
   };
 }

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from './until.ts';
+import { freePort } from './ports.ts';
 
 /**
  * A NATS server with JetStream of the test's own (Debian's `nats-server`, installed by
@@ -24,15 +24,6 @@ export function natsSkipReason(): string | false {
   return probe.status === 0
     ? false
     : 'needs nats-server (apt-get install -y nats-server; scripts/ensure-test-tools.sh installs it)';
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no free port');
-  return address.port;
 }
 
 export async function startNatsServer(): Promise<NatsServer> {

@@ -1,5 +1,5 @@
 // A worker process for test/integration/job-quarantine.test.ts: it runs the `test-poison-crash`
-// queue on the store it is given (a PostgreSQL schema, or an embedded data dir) with a crash limit
+// queue on the database DATABASE_URL names (a test database of its own) with a crash limit
 // of 2. A job whose word starts with `poison` kills the process (-9) every time it runs; any other
 // job is done and said so (`done <word>`). With `send` it first queues the jobs named after it.
 // `quarantined <n>` is printed whenever the quarantine holds n jobs; SIGTERM stops it cleanly.
@@ -14,13 +14,9 @@ declare module '../../src/jobs/queues.ts' {
   }
 }
 
-const [storeArg, ...rest] = process.argv.slice(2);
-const send = rest[0] === 'send' ? rest.slice(1) : [];
-const store = await openStore(
-  process.env.DATABASE_URL
-    ? { databaseUrl: process.env.DATABASE_URL, dataDir: undefined, schema: storeArg! }
-    : { databaseUrl: undefined, dataDir: storeArg! },
-);
+const args = process.argv.slice(2);
+const send = args[0] === 'send' ? args.slice(1) : [];
+const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: undefined });
 await migrateToLatest(store.db, store.postgres?.schema);
 const queue = createJobQueue(store, createLogger(process.env.WORKER_LOG_LEVEL ?? 'error'), { crashLimit: 2 });
 queue.define({

@@ -120,7 +120,13 @@ export async function startReplicaClusters(): Promise<ReplicaClusters> {
       ...['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres'],
       ...['-D', replica, '-R', '-X', 'stream', '-c', 'fast', '--no-sync'],
     ]);
-    appendFileSync(join(replica, 'postgresql.conf'), `port = ${replicaPort}\nhot_standby = on\n`);
+    // A query on the replica is never cancelled for a conflict with recovery: the primary keeps
+    // the rows it reads (feedback), and replay waits for it (on a loaded machine a query can take
+    // longer than the default 30 s of patience, and the test pauses replay on purpose).
+    appendFileSync(
+      join(replica, 'postgresql.conf'),
+      `port = ${replicaPort}\nhot_standby = on\nhot_standby_feedback = on\nmax_standby_streaming_delay = -1\n`,
+    );
     await tool('pg_ctl', ['-D', replica, '-l', join(dir, 'replica.log'), '-w', '-t', '60', 'start']);
     started.push(replica);
     return {

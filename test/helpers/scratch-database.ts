@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { databaseSkipReason } from './database.ts';
 
 /**
  * A PostgreSQL database of a test's own, for fault tests that terminate every backend of "the
@@ -15,22 +16,8 @@ export type ScratchDatabase = {
   drop(): Promise<void>;
 };
 
-/** Why a PostgreSQL test cannot run here, or `false` when it can (bounded: never hangs). */
-export async function postgresSkipReason(): Promise<string | false> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return 'needs PostgreSQL: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)';
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return false;
-  } catch (error) {
-    return `PostgreSQL at DATABASE_URL is not reachable (${(error as Error).message}): skipped`;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
+/** Why a PostgreSQL test cannot run here, or `false` when it can (see test/helpers/database.ts). */
+export const postgresSkipReason = databaseSkipReason;
 
 async function withClient<T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });

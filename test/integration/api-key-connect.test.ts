@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createServer } from 'node:net';
 import { type HevyFake, startHevyFake } from '../fakes/hevy.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { authenticateUser } from '../helpers/connections.ts';
 import { until } from '../helpers/until.ts';
+import { freePort } from '../helpers/ports.ts';
 
 // The connect flow of providers whose users hand over a personal API key (authKind `api_key`),
 // through a real HTTP socket, with Hevy's fake as the provider: the hosted key page (escaped,
@@ -18,15 +18,6 @@ type StoredWorkout = {
   calories_data?: unknown;
   strength_data: { exercises: { exercise_name: string; sets: Record<string, unknown>[] }[] };
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
 
 describe('API-key connections (Hevy against its fake, through a real socket)', () => {
   let fake: HevyFake;

@@ -27,8 +27,15 @@ function run(args: string[], options: { cwd?: string; env?: Record<string, strin
       [BIN, ...args],
       {
         cwd: options.cwd ?? ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
-        timeout: 60_000,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          // The test run's compile cache (scripts/test.ts).
+          ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
+          ...options.env,
+        },
+        // A bound against a hang: seventeen of these start at once on a machine shared with others.
+        timeout: 180_000,
       },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),

@@ -11,7 +11,7 @@ import type { ConnectionRow } from '../../src/features/connections/service.ts';
 import { ProviderDataError } from '../../src/provider-kit/data-source.ts';
 import { providerEnv } from '../fakes/fake-server.ts';
 import { type OuraFake, startOuraFake } from '../fakes/oura.ts';
-import { createDeveloper, requiresPostgres, startTestService, type TestService } from '../helpers/app.ts';
+import { createDeveloper, startTestService, type TestService } from '../helpers/app.ts';
 import { insertUser } from '../helpers/users.ts';
 
 const REDIRECT = 'http://127.0.0.1:1/callback';
@@ -105,34 +105,30 @@ describe('token lifecycle', () => {
     );
   });
 
-  test(
-    'two processes (two token managers on one database) still refresh once',
-    requiresPostgres('two token managers racing for one row lock'),
-    async () => {
-      const user = await connectedUser('two-processes');
-      const ctx = service.ctx;
-      const other = createTokenManager({
-        db: ctx.db,
-        clock: ctx.clock,
-        config: ctx.config,
-        secretBox: ctx.secretBox,
-        log: ctx.log,
-        providers: ctx.providers,
-        markConnectionBroken: ctx.connecting.markConnectionBroken,
-      });
-      const before = refreshes().length;
-      const tokens = await Promise.all([
-        ...Array.from({ length: 5 }, () => ctx.connectors.tokens.current(user)),
-        ...Array.from({ length: 5 }, () => other.current(user)),
-      ]);
-      assert.equal(
-        refreshes().length - before,
-        1,
-        're-read after the lock: the second process uses the first one’s refresh',
-      );
-      assert.equal(new Set(tokens).size, 1);
-    },
-  );
+  test('two processes (two token managers on one database) still refresh once', async () => {
+    const user = await connectedUser('two-processes');
+    const ctx = service.ctx;
+    const other = createTokenManager({
+      db: ctx.db,
+      clock: ctx.clock,
+      config: ctx.config,
+      secretBox: ctx.secretBox,
+      log: ctx.log,
+      providers: ctx.providers,
+      markConnectionBroken: ctx.connecting.markConnectionBroken,
+    });
+    const before = refreshes().length;
+    const tokens = await Promise.all([
+      ...Array.from({ length: 5 }, () => ctx.connectors.tokens.current(user)),
+      ...Array.from({ length: 5 }, () => other.current(user)),
+    ]);
+    assert.equal(
+      refreshes().length - before,
+      1,
+      're-read after the lock: the second process uses the first one’s refresh',
+    );
+    assert.equal(new Set(tokens).size, 1);
+  });
 
   test('single-use refresh tokens rotate round after round without locking the user out', async () => {
     const user = await connectedUser('rotation');

@@ -10,13 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createDevelopersService, CREDENTIALS_TOPIC } from '../../src/features/developers/service.ts';
-import {
-  createDeveloper,
-  requiresPostgres,
-  startTestService,
-  type TestDeveloper,
-  type TestService,
-} from '../helpers/app.ts';
+import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { until } from '../helpers/until.ts';
 
 type DevelopersService = ReturnType<typeof createDevelopersService>;
@@ -108,44 +102,38 @@ describe('credential cache across processes', () => {
     });
   }
 
-  test(
-    'on PostgreSQL a key revoked and a developer suspended by another process are refused here once the notice arrives',
-    requiresPostgres('another process writes the same developers table'),
-    async () => {
-      // A cache here that would answer for ten minutes: only the notice can make it forget within
-      // the wait below, so this fails if notices are not heard or not acted on.
-      const here = anotherProcess(10 * 60_000);
-      const created = await here.createKey(developer.devId);
-      await untilCacheAnswers(here);
-      assert.equal((await here.authenticate(developer.devId, created.apiKey)).ok, true, 'cached now');
-      await otherProcess.revokeKey(developer.devId, created.id);
-      await untilAnswer('the revoked key to be refused here', here, created.apiKey, 'unauthorized');
-      assert.equal((await here.authenticate(developer.devId, developer.apiKey)).ok, true, 'cached again');
-      await otherProcess.setStatus(developer.devId, 'suspended');
-      await untilAnswer('the suspended developer to be refused here', here, developer.apiKey, 'forbidden');
-      await otherProcess.setStatus(developer.devId, 'active');
-    },
-  );
+  test('on PostgreSQL a key revoked and a developer suspended by another process are refused here once the notice arrives', async () => {
+    // A cache here that would answer for ten minutes: only the notice can make it forget within
+    // the wait below, so this fails if notices are not heard or not acted on.
+    const here = anotherProcess(10 * 60_000);
+    const created = await here.createKey(developer.devId);
+    await untilCacheAnswers(here);
+    assert.equal((await here.authenticate(developer.devId, created.apiKey)).ok, true, 'cached now');
+    await otherProcess.revokeKey(developer.devId, created.id);
+    await untilAnswer('the revoked key to be refused here', here, created.apiKey, 'unauthorized');
+    assert.equal((await here.authenticate(developer.devId, developer.apiKey)).ok, true, 'cached again');
+    await otherProcess.setStatus(developer.devId, 'suspended');
+    await untilAnswer('the suspended developer to be refused here', here, developer.apiKey, 'forbidden');
+    await otherProcess.setStatus(developer.devId, 'active');
+  });
 
-  test(
-    'on PostgreSQL the cache answers nothing while its listening connection is lost, and again once it is back',
-    requiresPostgres('the listening connection is a PostgreSQL session'),
-    async () => {
-      const here = service.ctx.developers;
-      await otherProcess.setStatus(developer.devId, 'active');
-      await untilCacheAnswers();
-      // The listening sessions of this schema's credentials channel, ended by the server.
-      const channel = `${CREDENTIALS_TOPIC}_${service.store.postgres!.schema}`;
-      const listening = await sql<{ pid: number }>`
-        select pid from pg_stat_activity where query = ${`LISTEN "${channel}"`}`.execute(service.ctx.db);
-      assert.ok(listening.rows.length >= 1, 'the listening sessions were found');
-      for (const { pid } of listening.rows)
-        await sql`select pg_terminate_backend(${pid})`.execute(service.ctx.db);
-      // A change nobody announces is seen as soon as the loss is noticed: nothing is served from memory.
-      await setStatusSilently('suspended');
-      await untilAnswer('the cache to stop answering', here, developer.apiKey, 'forbidden');
-      await setStatusSilently('active');
-      await untilCacheAnswers();
-    },
-  );
+  test('on PostgreSQL the cache answers nothing while its listening connection is lost, and again once it is back', async () => {
+    const here = service.ctx.developers;
+    await otherProcess.setStatus(developer.devId, 'active');
+    await untilCacheAnswers();
+    // The listening sessions of this store's credentials channel, ended by the server (in this
+    // database only: other test files' services listen on the same channel in theirs).
+    const channel = `${CREDENTIALS_TOPIC}_${service.store.postgres!.schema}`;
+    const listening = await sql<{ pid: number }>`
+        select pid from pg_stat_activity
+         where datname = current_database() and query = ${`LISTEN "${channel}"`}`.execute(service.ctx.db);
+    assert.ok(listening.rows.length >= 1, 'the listening sessions were found');
+    for (const { pid } of listening.rows)
+      await sql`select pg_terminate_backend(${pid})`.execute(service.ctx.db);
+    // A change nobody announces is seen as soon as the loss is noticed: nothing is served from memory.
+    await setStatusSilently('suspended');
+    await untilAnswer('the cache to stop answering', here, developer.apiKey, 'forbidden');
+    await setStatusSilently('active');
+    await untilCacheAnswers();
+  });
 });

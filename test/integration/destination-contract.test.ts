@@ -14,6 +14,7 @@ import pg from 'pg';
 import { natsSkipReason, type NatsServer, startNatsServer } from '../helpers/nats-server.ts';
 import { S3_TEST_KEY, type S3Server, startS3Server } from '../helpers/s3-server.ts';
 import { until } from '../helpers/until.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /**
  * One contract for every destination kind, with the real service as a child process:
@@ -29,15 +30,6 @@ const nodeBinary = join(root, 'node_modules/.bin/node');
 const cli = join(root, 'bin/tributary.js');
 const EVENTS = 150;
 const PG_SERVER = process.env.DESTINATION_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
 
 async function onPg<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });

@@ -23,7 +23,6 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 const MOUNT_SIZE = '72m';
 
 function mountTmpfs(): { path: string; unmount(): void } | string {
-  if (process.env.DATABASE_URL) return 'embedded storage only (DATABASE_URL is set)';
   if (process.platform !== 'linux' || process.getuid?.() !== 0)
     return 'needs root on Linux to mount a small tmpfs for the data directory';
   const path = mkdtempSync(join(tmpdir(), 'tributary-disk-full-'));
@@ -89,7 +88,7 @@ describe('embedded store on a full disk', { skip: typeof mount === 'string' ? mo
   let headers: Record<string, string>;
 
   before(async () => {
-    environment = await childEnvironment({ DATA_DIR: join(root, 'data') });
+    environment = await childEnvironment({ DATA_DIR: join(root, 'data'), DATABASE_URL: '' });
     receiver = await startWebhookReceiver();
     service = await startService(environment.env);
     const created = await runCli(

@@ -12,13 +12,7 @@ import { EXPIRE_AUTH_SESSION_QUEUE, type ExpireAuthSessionJob } from '../../src/
 import { createRequestWindows } from '../../src/features/limits/windows.ts';
 import { MESSAGES } from '../../src/http/hosted/i18n.ts';
 import type { App } from '../../src/http/app-type.ts';
-import {
-  createDeveloper,
-  requiresPostgres,
-  startTestService,
-  type TestDeveloper,
-  type TestService,
-} from '../helpers/app.ts';
+import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { pathOf } from '../helpers/connections.ts';
 import { formToken } from '../helpers/widget.ts';
 
@@ -322,36 +316,31 @@ describe('request windows', () => {
 });
 
 describe('hosted limits across processes', () => {
-  test(
-    'two API processes share one widget session’s limit and its one pending user',
-    requiresPostgres('two processes post to one widget session at once'),
-    async () => {
-      const env = {
-        HOSTED_ACTION_LIMIT_PER_IP: '1000/60',
-        HOSTED_ACTION_LIMIT_PER_SESSION: '10/900',
-        DATABASE_SCHEMA: `t_hosted_${process.pid}`,
-        // Processes of one deployment share the key (the form token is derived from it).
-        ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      };
-      const first = await startTestService({ work: false, env });
-      const second = await startTestService({ work: false, env });
-      try {
-        const developer = await createDeveloper(first.ctx);
-        const session = await newSession(first.app, developer);
-        const attempts = Array.from({ length: 30 }, (_, index) =>
-          connect(index % 2 === 0 ? first.app : second.app, session, {
-            provider: 'SANDBOX',
-            from: `203.0.113.${index}`,
-          }),
-        );
-        const statuses = (await Promise.all(attempts)).map((answer) => answer.statusCode);
-        assert.equal(statuses.filter((status) => status === 303).length, 10);
-        assert.equal(statuses.filter((status) => status === 429).length, 20);
-        assert.equal((await pendingUsers(first, developer.devId)).length, 1);
-      } finally {
-        await second.close();
-        await first.close();
-      }
-    },
-  );
+  test('two API processes share one widget session’s limit and its one pending user', async () => {
+    const env = {
+      HOSTED_ACTION_LIMIT_PER_IP: '1000/60',
+      HOSTED_ACTION_LIMIT_PER_SESSION: '10/900',
+      // Processes of one deployment share the key (the form token is derived from it).
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    };
+    const first = await startTestService({ work: false, env });
+    const second = await startTestService({ work: false, env, database: first.database });
+    try {
+      const developer = await createDeveloper(first.ctx);
+      const session = await newSession(first.app, developer);
+      const attempts = Array.from({ length: 30 }, (_, index) =>
+        connect(index % 2 === 0 ? first.app : second.app, session, {
+          provider: 'SANDBOX',
+          from: `203.0.113.${index}`,
+        }),
+      );
+      const statuses = (await Promise.all(attempts)).map((answer) => answer.statusCode);
+      assert.equal(statuses.filter((status) => status === 303).length, 10);
+      assert.equal(statuses.filter((status) => status === 429).length, 20);
+      assert.equal((await pendingUsers(first, developer.devId)).length, 1);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
 });

@@ -4,38 +4,32 @@
 // operator's supervisor would. After two crashes each poison job is quarantined (an error log line
 // names it), the other jobs of the queue are done, and the operator dashboard lists the quarantined
 // jobs (queue, id, payload without its secret, reason) and releases or discards them.
-// PostgreSQL with DATABASE_URL (a schema of its own), embedded storage in a data dir otherwise.
+// Each test works in a PostgreSQL database of its own (test/helpers/database.ts).
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createLogger } from '../../src/core/log.ts';
 import { createJobQueue, type JobQueue } from '../../src/jobs/queue.ts';
 import { openStore } from '../../src/store/db.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { startTestService, type TestService } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { DashboardClient, formTokenIn } from '../helpers/dashboard.ts';
 import { until } from '../helpers/until.ts';
 
-const storage = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded storage';
 const WORKER = new URL('../helpers/poison-worker.ts', import.meta.url).pathname;
 const OPERATOR_TOKEN = 'operator-token-for-the-quarantine-test-0123456789';
 const GOOD = ['good-1', 'good-2', 'good-3'];
 const POISON = ['poison-a', 'poison-b'];
 
-const dataDir = mkdtempSync(join(tmpdir(), 'tributary-quarantine-'));
-const schema = `q_${randomBytes(5).toString('hex')}`;
-const storeArg = process.env.DATABASE_URL ? schema : join(dataDir, 'store');
+let database: TestDatabase | undefined;
 let service: TestService | undefined;
 const workers: ChildProcess[] = [];
 after(async () => {
   for (const worker of workers)
     if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
   await service?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await database?.drop();
 });
 
 type Run = {
@@ -45,9 +39,9 @@ type Run = {
 };
 
 function runWorker(args: string[]): Run {
-  const child = spawn(process.execPath, [WORKER, storeArg, ...args], {
+  const child = spawn(process.execPath, [WORKER, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WORKER_LOG_LEVEL: 'error' },
+    env: { ...process.env, DATABASE_URL: database!.url, WORKER_LOG_LEVEL: 'error' },
   });
   workers.push(child);
   let output = '';
@@ -59,11 +53,12 @@ function runWorker(args: string[]): Run {
   return { output: () => output, exited, child };
 }
 
-describe(`a job that crashes its process every time is quarantined (${storage})`, () => {
+describe('a job that crashes its process every time is quarantined', () => {
   it(
     'after two crashes each, both poison jobs are quarantined, the other jobs are done, the operator sees and settles them',
     { timeout: 600_000 },
     async () => {
+      database = await createTestDatabase();
       const outputs: string[] = [];
       let crashes = 0;
       let last: Run | undefined;
@@ -107,8 +102,8 @@ describe(`a job that crashes its process every time is quarantined (${storage})`
       // The operator's page, on the same store.
       service = await startTestService({
         work: false,
-        storeDataDir: storeArg,
-        env: { OPERATOR_TOKEN, ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: schema } : {}) },
+        database,
+        env: { OPERATOR_TOKEN },
       });
       const browser = new DashboardClient(service.app);
       const signIn = await browser.get('/dashboard');
@@ -171,17 +166,13 @@ declare module '../../src/jobs/queues.ts' {
   }
 }
 
-describe(`a graceful stop in the middle of a job is no crash (${storage})`, () => {
+describe('a graceful stop in the middle of a job is no crash', () => {
   it(
     'the job runs again on the next worker, not quarantined, even at a crash limit of 1',
     { timeout: 240_000 },
     async () => {
-      const stopSchema = `${schema}_stop`;
-      const store = await openStore(
-        process.env.DATABASE_URL
-          ? { databaseUrl: process.env.DATABASE_URL, dataDir: undefined, schema: stopSchema }
-          : { databaseUrl: undefined, dataDir: undefined },
-      );
+      const stopDatabase = await createTestDatabase();
+      const store = await openStore({ databaseUrl: stopDatabase.url, dataDir: undefined });
       const queues: JobQueue[] = [];
       try {
         await migrateToLatest(store.db, store.postgres?.schema);
@@ -220,14 +211,7 @@ describe(`a graceful stop in the middle of a job is no crash (${storage})`, () =
       } finally {
         for (const queue of queues) await queue.stop(200).catch(() => undefined);
         await store.close();
-        if (process.env.DATABASE_URL) {
-          const { default: pg } = await import('pg');
-          const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-          await client.connect();
-          await client.query(`DROP SCHEMA IF EXISTS ${stopSchema} CASCADE`);
-          await client.query(`DROP SCHEMA IF EXISTS ${stopSchema}_jobs CASCADE`);
-          await client.end();
-        }
+        await stopDatabase.drop();
       }
     },
   );

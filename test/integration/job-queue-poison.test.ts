@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { createLogger } from '../../src/core/log.ts';
 import { createJobQueue, type JobQueue } from '../../src/jobs/queue.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
-import { migrateToLatest } from '../../src/store/migrate.ts';
-import { requiresPostgres } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { until } from '../helpers/until.ts';
 
 // The queues only this test uses, typed like the service's own (see src/jobs/queues.ts).
@@ -30,29 +24,21 @@ declare module '../../src/jobs/queues.ts' {
  * jobs grouped by tenant with `localGroupConcurrency` leave workers for the other tenants.
  */
 const log = createLogger('silent');
-const dataDir = mkdtempSync(join(tmpdir(), 'tributary-poison-'));
-const schema = `p_${randomBytes(5).toString('hex')}`;
 const WORKER = new URL('../helpers/crashing-worker.ts', import.meta.url).pathname;
 
 describe('job queue: poison jobs and fairness', () => {
+  let database: TestDatabase;
   let store: Store;
   const queues: JobQueue[] = [];
 
   before(async () => {
-    store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir, schema });
-    await migrateToLatest(store.db, store.postgres?.schema);
+    database = await createTestDatabase();
+    store = await openStore({ databaseUrl: database.url, dataDir: undefined });
   });
   after(async () => {
     for (const queue of queues) await queue.stop(1000).catch(() => undefined);
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    if (process.env.DATABASE_URL) {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
-      await client.end();
-    }
+    await store?.close();
+    await database?.drop();
   });
 
   const newQueue = () => {
@@ -87,41 +73,37 @@ describe('job queue: poison jobs and fairness', () => {
     await queue.stop(1000);
   });
 
-  test(
-    'a job whose worker process was killed (-9) is retried by another within seconds (heartbeats), not after its expiry',
-    requiresPostgres('two processes on one queue'),
-    async () => {
-      // An hour of expiry: only the missed heartbeats can bring the job back within the wait below.
-      const options = { retryLimit: 2, retryDelay: 0, expireInSeconds: 3600, heartbeatSeconds: 10 };
-      const worker = spawn(process.execPath, [WORKER, store.postgres!.schema], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      let output = '';
-      worker.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      await until('the worker process to start', () => output.includes('started'));
-      const sender = newQueue();
-      sender.define({ name: 'test-crash', options, handler: async () => undefined });
-      await sender.start({ work: false });
-      await sender.send('test-crash', { word: 'survivor' });
-      await until('the worker process to claim the job', () => output.includes('claimed'));
-      worker.kill('SIGKILL');
-      await once(worker, 'exit');
+  test('a job whose worker process was killed (-9) is retried by another within seconds (heartbeats), not after its expiry', async () => {
+    // An hour of expiry: only the missed heartbeats can bring the job back within the wait below.
+    const options = { retryLimit: 2, retryDelay: 0, expireInSeconds: 3600, heartbeatSeconds: 10 };
+    const worker = spawn(process.execPath, [WORKER, database.url], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    worker.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await until('the worker process to start', () => output.includes('started'));
+    const sender = newQueue();
+    sender.define({ name: 'test-crash', options, handler: async () => undefined });
+    await sender.start({ work: false });
+    await sender.send('test-crash', { word: 'survivor' });
+    await until('the worker process to claim the job', () => output.includes('claimed'));
+    worker.kill('SIGKILL');
+    await once(worker, 'exit');
 
-      const survivor = newQueue();
-      const handled: { word: string; retryCount: number }[] = [];
-      survivor.define({
-        name: 'test-crash',
-        options,
-        handler: async ([job]) => {
-          handled.push({ word: job!.data.word, retryCount: job!.retryCount });
-        },
-      });
-      await survivor.start({ work: true });
-      // Heartbeat 10 s, supervision every 15 s: well inside 90 s on a loaded machine.
-      await until('the retry on the surviving worker', () => handled.length === 1, { timeoutMs: 90_000 });
-      assert.deepEqual(handled, [{ word: 'survivor', retryCount: 1 }]);
-    },
-  );
+    const survivor = newQueue();
+    const handled: { word: string; retryCount: number }[] = [];
+    survivor.define({
+      name: 'test-crash',
+      options,
+      handler: async ([job]) => {
+        handled.push({ word: job!.data.word, retryCount: job!.retryCount });
+      },
+    });
+    await survivor.start({ work: true });
+    // Heartbeat 10 s, supervision every 15 s: well inside 90 s on a loaded machine.
+    await until('the retry on the surviving worker', () => handled.length === 1, { timeoutMs: 90_000 });
+    assert.deepEqual(handled, [{ word: 'survivor', retryCount: 1 }]);
+  });
 
   test("one tenant's backlog leaves a worker for another (group concurrency per tenant)", async () => {
     const queue = newQueue();

@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { createJobQueue, type JobQueue } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/core/log.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
-import { migrateToLatest } from '../../src/store/migrate.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { until } from '../helpers/until.ts';
 
 // The queues only this test uses, typed like the service's own (see src/jobs/queues.ts).
@@ -22,29 +17,20 @@ declare module '../../src/jobs/queues.ts' {
 
 /**
  * The queue itself, below any feature: jobs survive a restart, retry with backoff, and
- * commit or roll back with the transaction that sent them. Runs on embedded PGlite (with a
- * data directory, so a restart is real) or, with DATABASE_URL, on PostgreSQL.
+ * commit or roll back with the transaction that sent them. In a test database of its own, which
+ * a restart opens again.
  */
 const log = createLogger('silent');
-const dataDir = mkdtempSync(join(tmpdir(), 'tributary-queue-'));
-const schema = `q_${randomBytes(5).toString('hex')}`;
+let database: TestDatabase | undefined;
 
 async function open(): Promise<Store> {
-  const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir, schema });
-  await migrateToLatest(store.db, store.postgres?.schema);
-  return store;
+  database ??= await createTestDatabase();
+  return openStore({ databaseUrl: database.url, dataDir: undefined });
 }
 
 describe('job queue', () => {
   after(async () => {
-    rmSync(dataDir, { recursive: true, force: true });
-    if (process.env.DATABASE_URL) {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
-      await client.end();
-    }
+    await database?.drop();
   });
 
   test('a job sent before a restart runs after it', async () => {

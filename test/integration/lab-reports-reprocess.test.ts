@@ -13,7 +13,6 @@ import type { LabResult, ParsedReport } from '../../src/features/lab-reports/res
 import {
   createDeveloper,
   problemOf,
-  requiresPostgres,
   startTestService,
   type TestDeveloper,
   type TestService,
@@ -391,30 +390,26 @@ describe('lab reports: reprocess and review marking', () => {
     );
   });
 
-  test(
-    'two reprocess requests at once queue one read',
-    requiresPostgres('the session row lock serializes concurrent requests'),
-    async () => {
-      const { reports, sent } = controlled(() => report([result('Glucose', 90)]));
-      const { upload_id: uploadId } = await reports.upload(
-        { id: developer.devId },
-        { bytes: Buffer.from('%PDF-1.7\n%%EOF\n'), fileName: null },
-        'racing_ref',
-      );
-      const sessionId = await sessionIdOf(uploadId);
-      await reports.process(sessionId);
-      const answers = await Promise.all(
-        Array.from({ length: 4 }, () => reports.reprocess({ id: developer.devId }, sessionId)),
-      );
-      for (const answer of answers)
-        assert.deepEqual(answer, { session_id: sessionId, current_status: 'processing' });
-      assert.equal(sent.length, 2, 'the upload and one re-read');
-      const requested = (await stored(sessionId)).status_history.filter(
-        (entry) => entry.note === 'reprocess requested',
-      );
-      assert.equal(requested.length, 1);
-    },
-  );
+  test('two reprocess requests at once queue one read', async () => {
+    const { reports, sent } = controlled(() => report([result('Glucose', 90)]));
+    const { upload_id: uploadId } = await reports.upload(
+      { id: developer.devId },
+      { bytes: Buffer.from('%PDF-1.7\n%%EOF\n'), fileName: null },
+      'racing_ref',
+    );
+    const sessionId = await sessionIdOf(uploadId);
+    await reports.process(sessionId);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => reports.reprocess({ id: developer.devId }, sessionId)),
+    );
+    for (const answer of answers)
+      assert.deepEqual(answer, { session_id: sessionId, current_status: 'processing' });
+    assert.equal(sent.length, 2, 'the upload and one re-read');
+    const requested = (await stored(sessionId)).status_history.filter(
+      (entry) => entry.note === 'reprocess requested',
+    );
+    assert.equal(requested.length, 1);
+  });
 
   test(
     'every recorded answer and event validates against the vendor documents',

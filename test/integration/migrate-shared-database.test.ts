@@ -9,18 +9,21 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openStore } from '../../src/store/db.ts';
 import { migrateToLatest, pendingMigrations } from '../../src/store/migrate.ts';
-import { postgresSkipReason } from '../helpers/scratch-database.ts';
+import { createTestDatabase, databaseSkipReason, type TestDatabase } from '../helpers/database.ts';
 
-const skip = await postgresSkipReason();
+const skip = await databaseSkipReason();
 
 describe('migrations on a database shared with others', { skip }, () => {
+  // A database of this test's own, which the churner and the migrations share.
+  let database: TestDatabase;
   let churn: pg.Client;
   let churning = true;
   let churned = 0;
   let churner: Promise<void>;
 
   before(async () => {
-    churn = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    database = await createTestDatabase('empty');
+    churn = new pg.Client({ connectionString: database.url });
     churn.on('error', () => {});
     await churn.connect();
     // Another tenant of the database: a schema with a serial column (what Kysely's introspection
@@ -39,12 +42,13 @@ describe('migrations on a database shared with others', { skip }, () => {
     churning = false;
     await churner.catch(() => {});
     await churn.end();
+    await database.drop();
   });
 
   test('every migration run succeeds while other schemas come and go', async (t) => {
     for (let run = 0; run < 6; run++) {
       const schema = `mshared_${randomBytes(5).toString('hex')}`;
-      const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: undefined, schema });
+      const store = await openStore({ databaseUrl: database.url, dataDir: undefined, schema });
       try {
         const applied = await migrateToLatest(store.db, schema);
         assert.ok(applied.length > 0, 'a fresh schema gets every migration');

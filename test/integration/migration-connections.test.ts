@@ -9,8 +9,8 @@ import { type MigrationStore, openMigrationStore } from '../helpers/migration-st
  * Migration 0024: the `users` table becomes `connections` (issue 27, one vocabulary). A database
  * at the migration before, with connections in every status and rows of other tables pointing at
  * them, is migrated: every row is kept as it was, the foreign keys follow the table, and no
- * index or constraint of the table still carries the old name. On embedded PGlite, or on
- * PostgreSQL (in a schema of its own) with DATABASE_URL.
+ * index or constraint of the table still carries the old name. In an empty test
+ * database of its own (test/helpers/migration-store.ts).
  */
 describe('migration 0024: users becomes connections', () => {
   let store: Store;

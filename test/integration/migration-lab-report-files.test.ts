@@ -13,8 +13,8 @@ import { type MigrationStore, openMigrationStore } from '../helpers/migration-st
  * Migration 0023: lab-report files move from sealed base64 text to sealed bytes (`bytea`). A
  * database at the migration before, holding files in the old form, is migrated: every file reads
  * back byte for byte, the re-seal job turns them into sealed bytes, and a file stored afterwards
- * takes its own size plus the seal. On embedded
- * PGlite, or on PostgreSQL (in a schema of its own) with DATABASE_URL.
+ * takes its own size plus the seal. In an empty test
+ * database of its own (test/helpers/migration-store.ts).
  */
 describe('migration 0023: lab-report files stored as bytes', () => {
   const secretBox = createSecretBox(randomBytes(32));

@@ -12,7 +12,7 @@ import { type MigrationStore, openMigrationStore } from '../helpers/migration-st
  * Migration 0011 brings rows stored in the older contract's shapes to the vendor's current schema
  * (issue 14). A database left at 0010 holds records in both shapes; after the migration every
  * record reads back in the current shape, samples still split out, and current rows untouched.
- * On embedded PGlite, or on PostgreSQL (in a schema of its own) when DATABASE_URL is set.
+ * In an empty test database of its own (test/helpers/migration-store.ts).
  */
 describe('migration 0011: stored records take the current shapes', () => {
   let store: Store;

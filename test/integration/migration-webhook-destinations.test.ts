@@ -11,8 +11,8 @@ import { type MigrationStore, openMigrationStore } from '../helpers/migration-st
 /**
  * Migration 0008 moves each developer's webhook destination off `developers` into
  * `webhook_destinations`. A database left at 0007 with developers in every destination state is
- * migrated, and every URL, secret, status and health value must come out unchanged. On embedded
- * PGlite, or on PostgreSQL (in a schema of its own) when DATABASE_URL is set.
+ * migrated, and every URL, secret, status and health value must come out unchanged.
+ * In an empty test database of its own (test/helpers/migration-store.ts).
  */
 describe('migration 0008: webhook destinations get their own table', () => {
   const secretBox = createSecretBox(randomBytes(32));

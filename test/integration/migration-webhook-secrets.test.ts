@@ -12,7 +12,8 @@ import { type MigrationStore, openMigrationStore } from '../helpers/migration-st
  * Migration 0015: a destination's previous secret moves into `webhook_retired_secrets`, signing
  * until 24 h after its rotation as before, and the destinations of developers suspended at the
  * time start with their deliveries held. A database at the migration before with destinations in each state is
- * migrated. On embedded PGlite, or on PostgreSQL (in a schema of its own) with DATABASE_URL.
+ * migrated. In an empty test database of its own
+ * (test/helpers/migration-store.ts).
  */
 describe('migration 0015: retired secrets and held deliveries of suspended developers', () => {
   const secretBox = createSecretBox(randomBytes(32));

@@ -18,13 +18,7 @@ import {
 } from '../../src/features/connectors/intake.ts';
 import { withingsNotifications } from '../../src/providers/withings/connector.ts';
 import type { DataNotification } from '../../src/provider-kit/api.ts';
-import {
-  createDeveloper,
-  requiresPostgres,
-  startTestService,
-  type TestDeveloper,
-  type TestService,
-} from '../helpers/app.ts';
+import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { insertUser } from '../helpers/users.ts';
 
 const OURA_SECRET = 'oura-test-secret';
@@ -297,29 +291,24 @@ describe('notification bounds: unsigned floods, signed replays, freshness, uncon
 });
 
 describe('notification bounds across processes', () => {
-  test(
-    'two API processes share one sender limit',
-    requiresPostgres('two processes hammer one sender limit at once'),
-    async () => {
-      const env = {
-        WITHINGS_CLIENT_ID: 'withings-id',
-        WITHINGS_CLIENT_SECRET: 'withings-secret',
-        NOTIFICATION_SOURCE_LIMIT: `${SOURCE_LIMIT}/3600`,
-        DATABASE_SCHEMA: `t_notif_${process.pid}`,
-      };
-      const first = await startTestService({ work: false, env });
-      const second = await startTestService({ work: false, env });
-      try {
-        const attempts = Array.from({ length: SOURCE_LIMIT * 3 }, (_, index) =>
-          post(index % 2 === 0 ? first : second, withingsPost('777', 1, '2026-03-01', '192.0.2.200')),
-        );
-        const statuses = (await Promise.all(attempts)).map((answer) => answer.statusCode);
-        assert.equal(statuses.filter((status) => status === 200).length, SOURCE_LIMIT);
-        assert.equal(statuses.filter((status) => status === 429).length, SOURCE_LIMIT * 2);
-      } finally {
-        await second.close();
-        await first.close();
-      }
-    },
-  );
+  test('two API processes share one sender limit', async () => {
+    const env = {
+      WITHINGS_CLIENT_ID: 'withings-id',
+      WITHINGS_CLIENT_SECRET: 'withings-secret',
+      NOTIFICATION_SOURCE_LIMIT: `${SOURCE_LIMIT}/3600`,
+    };
+    const first = await startTestService({ work: false, env });
+    const second = await startTestService({ work: false, env, database: first.database });
+    try {
+      const attempts = Array.from({ length: SOURCE_LIMIT * 3 }, (_, index) =>
+        post(index % 2 === 0 ? first : second, withingsPost('777', 1, '2026-03-01', '192.0.2.200')),
+      );
+      const statuses = (await Promise.all(attempts)).map((answer) => answer.statusCode);
+      assert.equal(statuses.filter((status) => status === 200).length, SOURCE_LIMIT);
+      assert.equal(statuses.filter((status) => status === 429).length, SOURCE_LIMIT * 2);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
 });

@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SANDBOX_STEP_QUEUE, type StepJob } from '../../src/features/orders/timers.ts';
-import {
-  createDeveloper,
-  requiresPostgres,
-  startTestService,
-  type TestDeveloper,
-  type TestService,
-} from '../helpers/app.ts';
+import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { waitForJobsSettled } from '../helpers/jobs.ts';
 import { activationBody, api, createOrder, type Json, simulate } from '../helpers/orders.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -95,18 +89,14 @@ describe('order API: sandbox timers', () => {
     ]);
   });
 
-  test(
-    'two simultaneous activations of one kit: exactly one wins',
-    requiresPostgres('two activations racing for one kit'),
-    async () => {
-      const order = await createOrder(service, developer);
-      await simulate(service, developer, order.order_id, 'payment_complete');
-      const kitId = String(order.order_items[0]?.supplier_item_id);
-      const [a, b] = await Promise.all([
-        api(service, undefined, 'POST', '/api/v1/orders/activate', activationBody(kitId)),
-        api(service, undefined, 'POST', '/api/v1/orders/activate', activationBody(kitId)),
-      ]);
-      assert.deepEqual([a.status, b.status].sort(), [200, 409]);
-    },
-  );
+  test('two simultaneous activations of one kit: exactly one wins', async () => {
+    const order = await createOrder(service, developer);
+    await simulate(service, developer, order.order_id, 'payment_complete');
+    const kitId = String(order.order_items[0]?.supplier_item_id);
+    const [a, b] = await Promise.all([
+      api(service, undefined, 'POST', '/api/v1/orders/activate', activationBody(kitId)),
+      api(service, undefined, 'POST', '/api/v1/orders/activate', activationBody(kitId)),
+    ]);
+    assert.deepEqual([a.status, b.status].sort(), [200, 409]);
+  });
 });

@@ -5,7 +5,6 @@ import { claimKey, requestHash } from '../../src/features/orders/idempotency.ts'
 import {
   createDeveloper,
   problemOf,
-  requiresPostgres,
   startTestService,
   type TestDeveloper,
   type TestService,
@@ -439,50 +438,42 @@ describe('order API: catalog, access, creation, idempotency, payment', () => {
       assert.deepEqual(charges, [{ status: 'captured' }], 'exactly one charge');
     };
 
-    test(
-      '100 concurrent creates with one key (inject): one order, one charge',
-      requiresPostgres('parallel claims of one Idempotency-Key'),
-      async () => {
-        const body = orderBody({ client_order_reference_id: 'burst-inject' });
-        const responses = await Promise.all(
-          Array.from({ length: 100 }, () =>
-            api(service, developer, 'POST', '/api/v1/orders', body, { 'idempotency-key': 'burst-inject' }),
-          ),
-        );
-        await assertOneOrderOneCharge(responses, 'burst-inject');
-        const replay = await api(service, developer, 'POST', '/api/v1/orders', body, {
-          'idempotency-key': 'burst-inject',
-        });
-        assert.equal(replay.status, 201);
-        assert.equal(replay.headers['idempotent-replayed'], 'true');
-      },
-    );
+    test('100 concurrent creates with one key (inject): one order, one charge', async () => {
+      const body = orderBody({ client_order_reference_id: 'burst-inject' });
+      const responses = await Promise.all(
+        Array.from({ length: 100 }, () =>
+          api(service, developer, 'POST', '/api/v1/orders', body, { 'idempotency-key': 'burst-inject' }),
+        ),
+      );
+      await assertOneOrderOneCharge(responses, 'burst-inject');
+      const replay = await api(service, developer, 'POST', '/api/v1/orders', body, {
+        'idempotency-key': 'burst-inject',
+      });
+      assert.equal(replay.status, 201);
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+    });
 
-    test(
-      '100 concurrent creates with one key over real HTTP: one order, one charge',
-      requiresPostgres('parallel claims of one Idempotency-Key'),
-      async () => {
-        const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
-        const port = (service.app.server.address() as AddressInfo).port;
-        assert.ok(address.includes(String(port)));
-        const body = JSON.stringify(orderBody({ client_order_reference_id: 'burst-http' }));
-        const responses = await Promise.all(
-          Array.from({ length: 100 }, async () => {
-            const response = await fetch(`http://127.0.0.1:${port}/api/v1/orders`, {
-              method: 'POST',
-              headers: {
-                ...developer.headers,
-                'content-type': 'application/json',
-                'idempotency-key': 'burst-http',
-              },
-              body,
-            });
-            return { status: response.status, body: (await response.json()) as Json };
-          }),
-        );
-        await assertOneOrderOneCharge(responses, 'burst-http');
-      },
-    );
+    test('100 concurrent creates with one key over real HTTP: one order, one charge', async () => {
+      const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (service.app.server.address() as AddressInfo).port;
+      assert.ok(address.includes(String(port)));
+      const body = JSON.stringify(orderBody({ client_order_reference_id: 'burst-http' }));
+      const responses = await Promise.all(
+        Array.from({ length: 100 }, async () => {
+          const response = await fetch(`http://127.0.0.1:${port}/api/v1/orders`, {
+            method: 'POST',
+            headers: {
+              ...developer.headers,
+              'content-type': 'application/json',
+              'idempotency-key': 'burst-http',
+            },
+            body,
+          });
+          return { status: response.status, body: (await response.json()) as Json };
+        }),
+      );
+      await assertOneOrderOneCharge(responses, 'burst-http');
+    });
   });
 
   describe('payment', () => {

@@ -13,8 +13,8 @@ import { type MigrationStore, openMigrationStore } from '../helpers/migration-st
  * migration before, holding records in several months (one far in the past, which only the
  * default partition takes), is migrated: every row is kept byte for byte, each sits in its
  * month's partition, reads find them, the connection's cascade still reaches them, and a record
- * whose anchor moves to another month is replaced, not duplicated. On embedded PGlite, or on
- * PostgreSQL (in a schema of its own) with DATABASE_URL.
+ * whose anchor moves to another month is replaced, not duplicated. In an empty test
+ * database of its own (test/helpers/migration-store.ts).
  */
 const USER = '00000000-0000-4000-8000-0000000000a1';
 const OTHER_USER = '00000000-0000-4000-8000-0000000000a2';

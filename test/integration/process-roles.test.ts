@@ -9,10 +9,12 @@ import pg from 'pg';
 import { loadConfig } from '../../src/core/config.ts';
 import { recurringJobs } from '../../src/runtime/workers/index.ts';
 import { childEnvironment, startService } from '../helpers/child-service.ts';
+import { databaseSkipReason } from '../helpers/database.ts';
 import { untilDefined } from '../helpers/until.ts';
 
-const databaseUrl = process.env.DATABASE_URL;
-const skip = databaseUrl ? false : 'needs PostgreSQL (set DATABASE_URL): split roles share one database';
+const skip = await databaseSkipReason();
+/** The processes' database (each environment has one of its own). */
+let databaseUrl: string | undefined;
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 async function query<T extends object>(text: string): Promise<T[]> {
@@ -28,6 +30,7 @@ async function query<T extends object>(text: string): Promise<T[]> {
 describe('process roles', { skip }, () => {
   it('an API-only process registers no recurring job; a worker-only process registers and runs them', async () => {
     const environment = await childEnvironment({ SANDBOX_ARRIVAL_MINUTES: '1' });
+    databaseUrl = environment.env.DATABASE_URL;
     const jobsSchema = `${environment.env.DATABASE_SCHEMA}_jobs`;
     /** The recurring jobs registered so far (none while the queue's tables do not exist yet). */
     const schedules = async (): Promise<string[]> => {

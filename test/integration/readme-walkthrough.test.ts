@@ -90,7 +90,6 @@ describe(
       backgroundPid = join(scratch, 'listen.pid');
       // Embedded storage, as on a fresh clone (the walkthrough reads the sandbox credentials file).
       environment = await childEnvironment({ DATABASE_URL: '', LOG_LEVEL: 'warn' });
-      delete environment.env.DATABASE_URL;
       server = await startService(environment.env);
     });
     after(async () => {

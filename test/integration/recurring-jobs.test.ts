@@ -14,9 +14,10 @@ import { loadConfig } from '../../src/core/config.ts';
 import { createLogger } from '../../src/core/log.ts';
 import { recurringJobs } from '../../src/runtime/workers/index.ts';
 import { registerSchedules } from '../../src/runtime/workers/recurring.ts';
-import { requiresPostgres } from '../helpers/app.ts';
+import { databaseSkipReason, testDatabaseUrl } from '../helpers/database.ts';
 
-const databaseUrl = process.env.DATABASE_URL ?? '';
+const skip = await databaseSkipReason();
+const databaseUrl = skip ? '' : await testDatabaseUrl();
 const INSTANCES = 3;
 const SEND_IT = '__pgboss__send-it';
 /** 03:40:30 UTC for 65 minutes: the window holds a daily (03:41) and every hourly schedule's occurrence. */
@@ -44,114 +45,110 @@ after(async () => {
   if (databaseUrl) await query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
 });
 
-describe('recurring jobs across several worker processes', () => {
-  it(
-    `run once per occurrence with ${INSTANCES} workers registering them`,
-    { ...requiresPostgres('several queue instances on one database'), timeout: 600_000 },
-    async () => {
-      const config = loadConfig({
-        DATABASE_URL: databaseUrl,
-        ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-        LOG_LEVEL: 'silent',
+describe('recurring jobs across several worker processes', { skip }, () => {
+  it(`run once per occurrence with ${INSTANCES} workers registering them`, { timeout: 600_000 }, async () => {
+    const config = loadConfig({
+      DATABASE_URL: databaseUrl,
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'silent',
+    });
+    const jobs = recurringJobs({ config, store: { kind: 'postgres' } });
+    const scheduled = jobs.filter((job) => job.schedule !== null);
+    assert.ok(scheduled.length >= 4, 'the service has recurring jobs to prove this on');
+    const log = createLogger('silent');
+
+    const clock = new TestClock(START);
+    const runs: { instance: number; queue: string; id: string }[] = [];
+    for (let instance = 0; instance < INSTANCES; instance++) {
+      const boss = new PgBoss({
+        connectionString: databaseUrl,
+        schema,
+        max: 3,
+        clock,
+        useListenNotify: false,
       });
-      const jobs = recurringJobs({ config, store: { kind: 'postgres' } });
-      const scheduled = jobs.filter((job) => job.schedule !== null);
-      assert.ok(scheduled.length >= 4, 'the service has recurring jobs to prove this on');
-      const log = createLogger('silent');
-
-      const clock = new TestClock(START);
-      const runs: { instance: number; queue: string; id: string }[] = [];
-      for (let instance = 0; instance < INSTANCES; instance++) {
-        const boss = new PgBoss({
-          connectionString: databaseUrl,
-          schema,
-          max: 3,
-          clock,
-          useListenNotify: false,
-        });
-        boss.on('error', (error) => log.error({ err: error }, 'queue error'));
-        bosses.push(boss);
-        await boss.start();
-        for (const job of scheduled) {
-          await boss.createQueue(job.queue);
-          await boss.work(job.queue, { pollingIntervalSeconds: 20 }, async (batch) => {
-            for (const item of batch) runs.push({ instance, queue: job.queue, id: item.id });
-          });
-        }
-        // What every worker process does at start.
-        await registerSchedules(boss, jobs, log);
-      }
-
-      const registered = await query<{ name: string }>(`SELECT name FROM ${schema}.schedule ORDER BY name`);
-      assert.deepEqual(
-        registered.map((row) => row.name),
-        scheduled.map((job) => job.queue).sort(),
-        'one schedule row per recurring job, not one per worker',
-      );
-
-      for (let minute = 0; minute < SIMULATED_MINUTES; minute++) await clock.tick(60_000);
-      const end = new Date(clock.now());
-      // Stop new occurrences, then let everything already filed be fetched and run.
-      for (const job of scheduled) await bosses[0]?.unschedule(job.queue);
-      for (let minute = 0; minute < 3; minute++) await clock.tick(60_000);
-
-      const sendIts = await query<{ name: string; slot: string }>(
-        `SELECT data->>'name' AS name, data->>'slot' AS slot FROM ${schema}.job WHERE name = $1`,
-        [SEND_IT],
-      );
-      const created = await query<{ name: string; id: string; state: string; singleton_key: string | null }>(
-        `SELECT name, id, state, singleton_key FROM ${schema}.job WHERE name = ANY($1)`,
-        [scheduled.map((job) => job.queue)],
-      );
-
-      const summary: string[] = [];
-      let proven = 0;
+      boss.on('error', (error) => log.error({ err: error }, 'queue error'));
+      bosses.push(boss);
+      await boss.start();
       for (const job of scheduled) {
-        const schedule = job.schedule ?? '';
-        const slots = sendIts.filter((row) => row.name === job.queue).map((row) => row.slot);
-        assert.equal(new Set(slots).size, slots.length, `${job.queue}: one forwarded job per occurrence`);
-
-        // Every occurrence that came due in the window was sent, and nothing outside it was.
-        const due = bosses[0]
-          ?.previewSchedule(schedule, { from: new Date(START.getTime() - 60_000), count: 1000 })
-          .filter((occurrence) => occurrence <= end);
-        const certain = (due ?? []).filter(
-          (occurrence) => occurrence > START && occurrence.getTime() <= end.getTime() - 90_000,
-        );
-        for (const occurrence of certain) {
-          assert.ok(
-            slots.includes(slotOf(occurrence)),
-            `${job.queue}: occurrence ${occurrence.toISOString()} sent`,
-          );
-        }
-        const possible = new Set((due ?? []).map(slotOf));
-        for (const slot of slots) assert.ok(possible.has(slot), `${job.queue}: ${slot} is an occurrence`);
-
-        const fromSchedule = created.filter(
-          (row) => row.name === job.queue && row.singleton_key !== 'start-up',
-        );
-        assert.equal(fromSchedule.length, slots.length, `${job.queue}: one job per forwarded occurrence`);
-        const ran = runs.filter((run) => run.queue === job.queue);
-        const startups = created.filter((row) => row.name === job.queue && row.singleton_key === 'start-up');
-        assert.equal(
-          startups.length,
-          job.atStartup ? 1 : 0,
-          `${job.queue}: one start-up run between all workers`,
-        );
-        assert.equal(ran.length, fromSchedule.length + startups.length, `${job.queue}: every job ran`);
-        assert.equal(new Set(ran.map((run) => run.id)).size, ran.length, `${job.queue}: no job ran twice`);
-        const perInstance = Array.from(
-          { length: INSTANCES },
-          (_, instance) => ran.filter((run) => run.instance === instance).length,
-        );
-        summary.push(`${job.queue} ${slots.length} occurrences, runs per worker ${perInstance.join('/')}`);
-        if (certain.length > 0) proven += 1;
+        await boss.createQueue(job.queue);
+        await boss.work(job.queue, { pollingIntervalSeconds: 20 }, async (batch) => {
+          for (const item of batch) runs.push({ instance, queue: job.queue, id: item.id });
+        });
       }
-      // Minutely, every few minutes, hourly and daily schedules all came due in the window.
-      assert.ok(proven >= 6, `only ${proven} recurring jobs came due in the window`);
-      console.log(
-        `# recurring jobs over ${SIMULATED_MINUTES} simulated minutes, ${INSTANCES} workers: ${summary.join('; ')}`,
+      // What every worker process does at start.
+      await registerSchedules(boss, jobs, log);
+    }
+
+    const registered = await query<{ name: string }>(`SELECT name FROM ${schema}.schedule ORDER BY name`);
+    assert.deepEqual(
+      registered.map((row) => row.name),
+      scheduled.map((job) => job.queue).sort(),
+      'one schedule row per recurring job, not one per worker',
+    );
+
+    for (let minute = 0; minute < SIMULATED_MINUTES; minute++) await clock.tick(60_000);
+    const end = new Date(clock.now());
+    // Stop new occurrences, then let everything already filed be fetched and run.
+    for (const job of scheduled) await bosses[0]?.unschedule(job.queue);
+    for (let minute = 0; minute < 3; minute++) await clock.tick(60_000);
+
+    const sendIts = await query<{ name: string; slot: string }>(
+      `SELECT data->>'name' AS name, data->>'slot' AS slot FROM ${schema}.job WHERE name = $1`,
+      [SEND_IT],
+    );
+    const created = await query<{ name: string; id: string; state: string; singleton_key: string | null }>(
+      `SELECT name, id, state, singleton_key FROM ${schema}.job WHERE name = ANY($1)`,
+      [scheduled.map((job) => job.queue)],
+    );
+
+    const summary: string[] = [];
+    let proven = 0;
+    for (const job of scheduled) {
+      const schedule = job.schedule ?? '';
+      const slots = sendIts.filter((row) => row.name === job.queue).map((row) => row.slot);
+      assert.equal(new Set(slots).size, slots.length, `${job.queue}: one forwarded job per occurrence`);
+
+      // Every occurrence that came due in the window was sent, and nothing outside it was.
+      const due = bosses[0]
+        ?.previewSchedule(schedule, { from: new Date(START.getTime() - 60_000), count: 1000 })
+        .filter((occurrence) => occurrence <= end);
+      const certain = (due ?? []).filter(
+        (occurrence) => occurrence > START && occurrence.getTime() <= end.getTime() - 90_000,
       );
-    },
-  );
+      for (const occurrence of certain) {
+        assert.ok(
+          slots.includes(slotOf(occurrence)),
+          `${job.queue}: occurrence ${occurrence.toISOString()} sent`,
+        );
+      }
+      const possible = new Set((due ?? []).map(slotOf));
+      for (const slot of slots) assert.ok(possible.has(slot), `${job.queue}: ${slot} is an occurrence`);
+
+      const fromSchedule = created.filter(
+        (row) => row.name === job.queue && row.singleton_key !== 'start-up',
+      );
+      assert.equal(fromSchedule.length, slots.length, `${job.queue}: one job per forwarded occurrence`);
+      const ran = runs.filter((run) => run.queue === job.queue);
+      const startups = created.filter((row) => row.name === job.queue && row.singleton_key === 'start-up');
+      assert.equal(
+        startups.length,
+        job.atStartup ? 1 : 0,
+        `${job.queue}: one start-up run between all workers`,
+      );
+      assert.equal(ran.length, fromSchedule.length + startups.length, `${job.queue}: every job ran`);
+      assert.equal(new Set(ran.map((run) => run.id)).size, ran.length, `${job.queue}: no job ran twice`);
+      const perInstance = Array.from(
+        { length: INSTANCES },
+        (_, instance) => ran.filter((run) => run.instance === instance).length,
+      );
+      summary.push(`${job.queue} ${slots.length} occurrences, runs per worker ${perInstance.join('/')}`);
+      if (certain.length > 0) proven += 1;
+    }
+    // Minutely, every few minutes, hourly and daily schedules all came due in the window.
+    assert.ok(proven >= 6, `only ${proven} recurring jobs came due in the window`);
+    console.log(
+      `# recurring jobs over ${SIMULATED_MINUTES} simulated minutes, ${INSTANCES} workers: ${summary.join('; ')}`,
+    );
+  });
 });

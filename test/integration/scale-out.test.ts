@@ -20,10 +20,12 @@ import pg from 'pg';
 import { childEnvironment, freePort, runCli } from '../helpers/child-service.ts';
 import { orderBody } from '../helpers/orders.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { databaseSkipReason } from '../helpers/database.ts';
 import { untilDefined } from '../helpers/until.ts';
 
-const databaseUrl = process.env.DATABASE_URL;
-const skip = databaseUrl ? false : 'needs PostgreSQL (set DATABASE_URL): four processes share one database';
+const skip = await databaseSkipReason();
+/** The processes' database (each environment has one of its own). */
+let databaseUrl: string | undefined;
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SEND_IT = '__pgboss__send-it';
 
@@ -115,6 +117,7 @@ describe('scale-out: 2 API and 2 worker processes on one PostgreSQL', { skip }, 
       const proxy = await startRoundRobinProxy(apiPorts);
       cleanups.push(() => new Promise((resolve) => proxy.server.close(resolve)));
       const environment = await childEnvironment({ PUBLIC_URL: proxy.url });
+      databaseUrl = environment.env.DATABASE_URL;
       cleanups.push(() => environment.cleanup());
       const { env } = environment;
       const jobs = `${env.DATABASE_SCHEMA}_jobs`;

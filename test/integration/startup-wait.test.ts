@@ -14,6 +14,7 @@ import { openStore } from '../../src/store/db.ts';
 import { postgresSkipReason } from '../helpers/scratch-database.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { until } from '../helpers/until.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 /**
  * Start-up that never falls over: a process started while its PostgreSQL is away listens at
@@ -70,6 +71,7 @@ const postgresSkip = await postgresSkipReason();
 describe('start-up while PostgreSQL is away', { skip: postgresSkip }, () => {
   let proxy: TcpProxy;
   let environment: ChildEnvironment;
+  let database: TestDatabase | undefined;
   const children: Child[] = [];
 
   before(async () => {
@@ -77,7 +79,8 @@ describe('start-up while PostgreSQL is away', { skip: postgresSkip }, () => {
     proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
     // The proxy's port, closed: what a client sees of a database host that is not up yet.
     await proxy.cut();
-    const viaProxy = new URL(process.env.DATABASE_URL!);
+    database = await createTestDatabase('empty');
+    const viaProxy = new URL(database.url);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
     environment = await childEnvironment({ DATABASE_URL: viaProxy.toString(), LOG_LEVEL: 'info' });
@@ -87,6 +90,7 @@ describe('start-up while PostgreSQL is away', { skip: postgresSkip }, () => {
     for (const child of children) await stopChild(child);
     await proxy.close();
     await environment.cleanup();
+    await database?.drop();
   });
 
   test('waits, answers /health and reports not-ready, then serves when the database appears', async () => {

@@ -13,6 +13,7 @@ import {
   startService,
 } from '../helpers/child-service.ts';
 import { until } from '../helpers/until.ts';
+import { databaseSkipReason } from '../helpers/database.ts';
 
 /**
  * An upgrade without downtime, as a rolling deployment does it: the previous release serves on
@@ -24,16 +25,15 @@ import { until } from '../helpers/until.ts';
  * and runs on this checkout's node_modules when its dependencies are all there.
  */
 const ROOT = new URL('../../', import.meta.url).pathname;
+/** Two releases share one database: PostgreSQL, or the reason there is none. */
+const noDatabase = await databaseSkipReason();
 
 const git = (...args: string[]) =>
   execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 /** The commit of the previous release and how it was chosen, or why there is none here. */
 function previousRelease(): { commit: string; how: string } | { skip: string } {
-  if (!process.env.DATABASE_URL)
-    return {
-      skip: 'needs PostgreSQL (set DATABASE_URL): two releases share one database; embedded storage is one process’s',
-    };
+  if (noDatabase) return { skip: noDatabase };
   try {
     if (git('rev-parse', '--is-inside-work-tree') !== 'true') return { skip: 'not a git checkout' };
   } catch {

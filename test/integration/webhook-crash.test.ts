@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -11,6 +10,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { until } from '../helpers/until.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /**
  * Durability end to end: the real service as a child process, 1,000 events pending or in flight,
@@ -28,15 +28,6 @@ let child: ChildProcess | undefined;
 let childLog = '';
 const dataDir = mkdtempSync(join(tmpdir(), 'tributary-crash-'));
 const schema = `crash_${randomBytes(5).toString('hex')}`;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('could not find a free port');
-  return address.port;
-}
 
 let port = 0;
 const env = (): NodeJS.ProcessEnv => ({

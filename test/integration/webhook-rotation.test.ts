@@ -5,13 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from '../../src/features/webhooks/signing.ts';
-import {
-  createDeveloper,
-  requiresPostgres,
-  startTestService,
-  type TestDeveloper,
-  type TestService,
-} from '../helpers/app.ts';
+import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { call, serviceSignatureMatches, setUrl, standardSignatureMatches } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -113,45 +107,41 @@ describe('webhook secret rotation', () => {
 });
 
 describe('concurrent rotations', () => {
-  test(
-    '20 at once: each answer is a secret that signs, or a refusal; none is lost',
-    requiresPostgres('20 rotate-secret calls race on one destination'),
-    async () => {
-      const service = await startTestService({ env: { WEBHOOK_RETRY_SCALE: '0.001' } });
-      const receiver = await startWebhookReceiver();
-      try {
-        const developer = await createDeveloper(service.ctx);
-        await setUrl(service, developer, receiver.url);
-        const answers = await Promise.all(
-          Array.from({ length: 20 }, () =>
-            service.app.inject({
-              method: 'POST',
-              url: '/v2/webhook/rotate-secret',
-              headers: developer.headers,
-            }),
-          ),
-        );
-        const granted = answers.filter((answer) => answer.statusCode === 200);
-        assert.equal(granted.length, MAX_RETIRED_SECRETS);
-        assert.ok(answers.every((answer) => answer.statusCode === 200 || answer.statusCode === 429));
-        const handedOut = [
-          developer.webhookSecret,
-          ...granted.map((answer) => String(answer.json<{ secret: string }>().secret)),
-        ];
-        assert.equal(new Set(handedOut).size, handedOut.length);
+  test('20 at once: each answer is a secret that signs, or a refusal; none is lost', async () => {
+    const service = await startTestService({ env: { WEBHOOK_RETRY_SCALE: '0.001' } });
+    const receiver = await startWebhookReceiver();
+    try {
+      const developer = await createDeveloper(service.ctx);
+      await setUrl(service, developer, receiver.url);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          service.app.inject({
+            method: 'POST',
+            url: '/v2/webhook/rotate-secret',
+            headers: developer.headers,
+          }),
+        ),
+      );
+      const granted = answers.filter((answer) => answer.statusCode === 200);
+      assert.equal(granted.length, MAX_RETIRED_SECRETS);
+      assert.ok(answers.every((answer) => answer.statusCode === 200 || answer.statusCode === 429));
+      const handedOut = [
+        developer.webhookSecret,
+        ...granted.map((answer) => String(answer.json<{ secret: string }>().secret)),
+      ];
+      assert.equal(new Set(handedOut).size, handedOut.length);
 
-        assert.equal((await call(service, developer, 'POST', '/v2/webhook/test')).status, 202);
-        await receiver.waitForCount(1);
-        const [delivery] = receiver.received;
-        assert.ok(delivery);
-        for (const secret of handedOut) {
-          assert.ok(standardSignatureMatches(delivery.headers, delivery.body, secret), 'every secret signs');
-          assert.ok(serviceSignatureMatches(delivery.headers, delivery.body, secret));
-        }
-      } finally {
-        await service.close();
-        await receiver.close();
+      assert.equal((await call(service, developer, 'POST', '/v2/webhook/test')).status, 202);
+      await receiver.waitForCount(1);
+      const [delivery] = receiver.received;
+      assert.ok(delivery);
+      for (const secret of handedOut) {
+        assert.ok(standardSignatureMatches(delivery.headers, delivery.body, secret), 'every secret signs');
+        assert.ok(serviceSignatureMatches(delivery.headers, delivery.body, secret));
       }
-    },
-  );
+    } finally {
+      await service.close();
+      await receiver.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
-// The layering in ARCHITECTURE.md is a rule, not a wish: the same dependency-cruiser rules that
-// `npm run lint` runs must pass on the real tree and must fail on a planted upward import or cycle.
+// The layering in ARCHITECTURE.md is a rule, not a wish: the dependency-cruiser rules that
+// `npm run lint` runs on the real tree must fail on a planted upward import or cycle (small
+// planted trees here; the real tree is `npm run lint`'s, not a unit test's).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -38,10 +39,6 @@ describe('architecture rules', () => {
   const dirs: string[] = [];
   after(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('the real source tree has no upward import and no cycle', async () => {
-    assert.deepEqual(await violationsIn(root), []);
   });
 
   it('a planted upward import (core importing a feature) fails', async () => {

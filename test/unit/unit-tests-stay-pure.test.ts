@@ -16,11 +16,11 @@ const FORBIDDEN: readonly [RegExp, string][] = [
   [/\/src\/core\/isolation\.ts$/, 'starts a child process'],
   [/\/src\/(http\/app|runtime\/context|runtime\/runtime)\.ts$/, 'builds the service'],
   [
-    /\/helpers\/(app|child-service|child-store|scratch-database|migration-store|jobs)\.ts$/,
+    /\/helpers\/(app|child-service|child-store|scratch-database|migration-store|jobs|database)\.ts$/,
     'uses the test service or a database',
   ],
   [/\/fakes\/fake-server\.ts$/, 'opens a socket'],
-  [/\/helpers\/(webhook-receiver|tcp-proxy|browser)\.ts$/, 'opens a socket or a browser'],
+  [/\/helpers\/(webhook-receiver|tcp-proxy|browser|ports)\.ts$/, 'opens a socket or a browser'],
 ];
 
 /** Value imports only: `import type` brings nothing in at run time. */
