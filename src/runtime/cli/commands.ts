@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { ConfigError, type Config } from '../../core/config.ts';
 import { AppError } from '../../core/errors.ts';
 import { migrateToLatest } from '../../store/migrate.ts';
@@ -20,15 +21,27 @@ import { webhookCommand } from './webhook.ts';
  */
 type Command = (config: Config, args: string[]) => Promise<void>;
 
-async function migrateCommand(config: Config) {
-  const { ctx, close } = await openContext(config);
+async function migrateCommand(config: Config, args: string[]) {
+  parseArgs({ args, options: {}, strict: true });
+  const opened = await openContext(config);
   try {
-    // Opening a context applies pending migrations; a running server applied them at start-up.
-    const applied = await migrateToLatest(ctx.store.db, ctx.store.postgres?.schema);
-    print(applied.length > 0 ? `applied ${applied.join(', ')}\n` : 'migrations up to date\n');
+    // Opening a context applies pending migrations (a running server applied them at start-up):
+    // what it applied is reported with anything still pending.
+    const applied = [
+      ...opened.applied,
+      ...(await migrateToLatest(opened.ctx.store.db, opened.ctx.store.postgres?.schema)),
+    ];
+    print(migrateReport(applied));
   } finally {
-    await close();
+    await opened.close();
   }
+}
+
+/** What `tributary migrate` says: each migration it applied, one a line, or that none was pending. */
+export function migrateReport(applied: readonly string[]): string {
+  if (applied.length === 0) return 'migrations up to date: none pending\n';
+  const count = applied.length === 1 ? '1 migration' : `${applied.length} migrations`;
+  return `applied ${count}:\n${applied.map((name) => `  ${name}\n`).join('')}`;
 }
 
 export const STORE_COMMANDS: Record<string, Command> = {
