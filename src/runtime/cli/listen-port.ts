@@ -23,7 +23,9 @@ export function portProblem(error: unknown, host: string, port: number): PortUna
       `not permitted to listen on ${show(host, port)} (a port below 1024 needs privileges); set PORT to 1024 or above`,
     );
   if (code === 'EADDRNOTAVAIL')
-    return new PortUnavailable(`HOST ${host} is not an address of this machine; set HOST to one of its addresses`);
+    return new PortUnavailable(
+      `HOST ${host} is not an address of this machine; set HOST to one of its addresses`,
+    );
   return null;
 }
 

@@ -67,7 +67,6 @@ export function parseServeArgs(args: string[]): { role: Role } {
 }
 
 export async function serveCommand(config: Config, { role }: { role: Role }) {
-
   const log = createLogger(config.logLevel, undefined, config.logFormat);
   const started = Date.now();
   // A taken port is said before the data directory and the store are set up, which takes a while.
