@@ -67,7 +67,12 @@ describe('tributary on a first run', () => {
     if (!url)
       return t.skip('needs PostgreSQL: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)');
     const schema = `t_migrate_${randomBytes(5).toString('hex')}`;
-    const env = { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: join(scratch, 'pg') };
+    const env = {
+      DATABASE_URL: url,
+      DATABASE_SCHEMA: schema,
+      DATA_DIR: join(scratch, 'pg'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    };
     try {
       const first = await run(['migrate'], env);
       assert.equal(first.code, 0, first.stderr);
