@@ -8,7 +8,7 @@ import { developersCommand, keysCommand } from './developers.ts';
 import { importCommand } from './import.ts';
 import { listenCommand } from './listen.ts';
 import { usageOf } from './help.ts';
-import { parseArgsProblem, print, UsageError } from './output.ts';
+import { migrateReport, parseArgsProblem, print, UsageError } from './output.ts';
 import { providersCommand } from './providers.ts';
 import { sandboxCommand } from './sandbox.ts';
 import { scoresCommand } from './scores.ts';
@@ -35,13 +35,6 @@ async function migrateCommand(config: Config, args: string[]) {
   } finally {
     await opened.close();
   }
-}
-
-/** What `tributary migrate` says: each migration it applied, one a line, or that none was pending. */
-export function migrateReport(applied: readonly string[]): string {
-  if (applied.length === 0) return 'migrations up to date: none pending\n';
-  const count = applied.length === 1 ? '1 migration' : `${applied.length} migrations`;
-  return `applied ${count}:\n${applied.map((name) => `  ${name}\n`).join('')}`;
 }
 
 export const STORE_COMMANDS: Record<string, Command> = {
