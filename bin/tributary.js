@@ -3,6 +3,7 @@
 // cache keeps V8's compiled code between runs, which shortens every later start.
 import { existsSync } from 'node:fs';
 import module from 'node:module';
+import { URL } from 'node:url';
 
 // One message, before anything else can fail less clearly: the sources are TypeScript, which
 // Node runs only from 24 on (an older `node` first on PATH fails on the first `.ts` import).
