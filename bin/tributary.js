@@ -3,15 +3,19 @@
 // cache keeps V8's compiled code between runs, which shortens every later start.
 import { existsSync } from 'node:fs';
 import module from 'node:module';
+import { URL } from 'node:url';
 
 // One message, before anything else can fail less clearly: the sources are TypeScript, which
 // Node runs only from 24 on (an older `node` first on PATH fails on the first `.ts` import).
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
+  // In a clone, name the Node 24 that `npm ci` installed (the `node` devDependency) by its path.
+  const pinned = new URL('../node_modules/.bin/node', import.meta.url).pathname;
   console.error(
     `tributary needs Node.js 24 or later; this is ${process.version} (${process.execPath}). ` +
-      'In the repository, `npx tributary` and `npm start` use the Node 24 that `npm ci` installed ' +
-      '(node_modules/.bin/node); elsewhere, install Node 24.',
+      (existsSync(pinned)
+        ? `Use the Node 24 that \`npm ci\` installed: \`npx tributary …\`, \`npm start\`, or ${pinned} ${process.argv[1]} …`
+        : 'In a clone, `npm ci` installs Node 24 (then `npx tributary …`); elsewhere, install Node 24 (.nvmrc names it).'),
   );
   process.exit(1);
 }

@@ -17,9 +17,18 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 NODE_BIN=$(readlink -f node_modules/node/bin/node)
 [ -x "$NODE_BIN" ] || { echo "build.sh: run npm ci first (node_modules/node/bin/node is missing)" >&2; exit 1; }
-for tool in buildah ldd; do
-  command -v "$tool" >/dev/null || { echo "build.sh: $tool is missing (apt-get install buildah)" >&2; exit 1; }
-done
+# buildah is Linux-only; the image copies this machine's glibc, so build on Debian 12+ (or Ubuntu
+# 22.04+), where both tools are packages. Without it, the Dockerfile builds the same image.
+command -v ldd >/dev/null || { echo "build.sh: ldd is missing: sudo apt-get install libc-bin" >&2; exit 1; }
+command -v buildah >/dev/null || {
+  cat >&2 <<'HELP'
+build.sh: buildah is missing. Install it (Linux only; build on Debian 12+ or Ubuntu 22.04+):
+  sudo apt-get install buildah          # as root, or add uidmap to build as a normal user
+Or build the same image with Docker: docker build -t tributary:<version> .
+See docs/operating.md, "Container image".
+HELP
+  exit 1
+}
 VERSION=$("$NODE_BIN" -p "require('./package.json').version")
 IMAGE=${IMAGE:-localhost/tributary:$VERSION}
 APP_UID=10001

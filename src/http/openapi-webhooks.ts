@@ -83,6 +83,16 @@ const DELIVERY_HEADERS = [
 ];
 
 /**
+ * An event's one-line summary: its description's first clause (`activity records of one user: …`
+ * → `Activity records of one user`). An event without a description is a mistake of its feature.
+ */
+export function summaryOf(type: string, description: string | undefined): string {
+  const clause = description?.split(/(?<!\be\.g|\bi\.e)[.:;](?:\s|$)/)[0]?.trim();
+  if (!clause) throw new Error(`webhook event ${type} has no description to summarise`);
+  return clause.charAt(0).toUpperCase() + clause.slice(1);
+}
+
+/**
  * The `webhooks` object, and the shared schemas it references that the document must add to
  * `components.schemas`. `components` (the document's own) resolves the model references for the
  * examples.
@@ -108,7 +118,8 @@ export function webhooksSection(components: Record<string, unknown>): {
     webhooks[type] = {
       post: {
         operationId: `event:${type}`,
-        summary: type,
+        // The entry is listed under its name already: the summary says what the event is.
+        summary: summaryOf(type, description),
         ...(description ? { description } : {}),
         tags: [tag],
         parameters: DELIVERY_HEADERS,

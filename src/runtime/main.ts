@@ -3,7 +3,8 @@ import { AdminUnreachable, sendCommand } from './admin/client.ts';
 import { executeCommand, executeLocalCommand, LOCAL_COMMANDS, STORE_COMMANDS } from './cli/commands.ts';
 import { requestedHelp, TOP_USAGE } from './cli/help.ts';
 import { UsageError } from './cli/output.ts';
-import { serveCommand } from './cli/serve.ts';
+import { parseServeArgs, serveCommand } from './cli/serve.ts';
+import { PortUnavailable } from './cli/listen-port.ts';
 import { backupArgumentsForServer } from './cli/backup.ts';
 import { restoreCommand } from './cli/restore.ts';
 import { ConfigError, type Config } from '../core/config.ts';
@@ -63,6 +64,8 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
+    // A bad command line is refused before the configuration is read or DATA_DIR is touched.
+    const serveOptions = name === 'serve' ? parseServeArgs(args) : undefined;
     const config = loadRuntimeConfig(process.env);
     // Embedded storage's lock, key and data all live in DATA_DIR: it exists (0700) before any of
     // them is touched, whether or not a key file had to be generated into it.
@@ -73,15 +76,16 @@ export async function main(argv: string[]): Promise<number> {
       await restoreCommand(config, args);
       return 0;
     }
-    if (name !== 'serve') return await runStoreCommand(name, config, args);
-    await serveCommand(config, args);
+    if (!serveOptions) return await runStoreCommand(name, config, args);
+    await serveCommand(config, serveOptions);
     return 0;
   } catch (error) {
     if (
       error instanceof UsageError ||
       error instanceof ConfigError ||
       error instanceof AppError ||
-      error instanceof DataDirInUse
+      error instanceof DataDirInUse ||
+      error instanceof PortUnavailable
     ) {
       process.stderr.write(`tributary: ${error.message}\n`);
       return error instanceof UsageError || error instanceof ConfigError ? 2 : 1;

@@ -23,8 +23,14 @@ export type Runtime = {
   stop(): Promise<void>;
 };
 
-/** Opens the store and applies migrations: what every command needs first. */
-export async function openMigratedStore(config: Config, log: Logger): Promise<Store> {
+/**
+ * Opens the store and applies migrations: what every command needs first. `applied` names the
+ * migrations this opening applied (for `tributary migrate` to report).
+ */
+export async function openMigratedStore(
+  config: Config,
+  log: Logger,
+): Promise<{ store: Store; applied: string[] }> {
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     readUrl: config.databaseReadUrl,
@@ -40,13 +46,18 @@ export async function openMigratedStore(config: Config, log: Logger): Promise<St
     await store.close();
     throw error;
   }
-  return store;
+  return { store, applied };
 }
 
-/** A context without workers or HTTP, for CLI commands that only touch the store. */
-export async function openContext(config: Config): Promise<{ ctx: AppContext; close(): Promise<void> }> {
+/**
+ * A context without workers or HTTP, for CLI commands that only touch the store; `applied` names
+ * the migrations opening it applied.
+ */
+export async function openContext(
+  config: Config,
+): Promise<{ ctx: AppContext; applied: string[]; close(): Promise<void> }> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const store = await openMigratedStore(config, log);
+  const { store, applied } = await openMigratedStore(config, log);
   const jobs = createJobQueue(store, log, { crashLimit: config.settings.get(jobSettings).crashLimit });
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
@@ -55,6 +66,7 @@ export async function openContext(config: Config): Promise<{ ctx: AppContext; cl
   await jobs.start({ work: false });
   return {
     ctx,
+    applied,
     async close() {
       await jobs.stop();
       await store.close();

@@ -73,3 +73,21 @@ export async function scratchProject(
   );
   return { project, installed };
 }
+
+/** The fenced TypeScript blocks (```ts) of a Markdown file, in order: a README's examples. */
+export function typeScriptBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+}
+
+/**
+ * Writes each block as a module of its own (`readme-<n>.ts`) with a tsconfig
+ * (`tsconfig.readme.json`, the project's strict one) that type-checks them: a README example must
+ * compile against the shipped declarations as a reader copies it. `prelude` declares what the
+ * examples take from their runtime (the scratch project has no @types/node).
+ */
+export function writeReadmeExamples(project: string, blocks: readonly string[], prelude: string): string[] {
+  const files = blocks.map((_, i) => `readme-${i + 1}.ts`);
+  blocks.forEach((block, i) => writeFileSync(join(project, files[i]!), `${prelude}\n${block}`));
+  writeFileSync(join(project, 'tsconfig.readme.json'), JSON.stringify({ extends: './tsconfig.json', files }));
+  return files;
+}

@@ -8,6 +8,7 @@
 // working directory, so a test finds them whichever folder it is started from.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const REPOSITORY_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,4 +39,15 @@ export function readShared(relative: string): Buffer {
   const path = sharedPath(relative);
   if (!existsSync(path)) throw new Error(`Shared reference file not found: ${path}`);
   return readFileSync(path);
+}
+
+/**
+ * A suite that reads shared reference material: `describe(name, fn)`, or, when `skip` says why it
+ * cannot run, one skipped test of that name. node:test leaves skipped suites out of its summary
+ * (`skipped` counts tests), so a fresh clone's run would print thirty skipped suites and report
+ * "skipped 2"; as tests they are counted.
+ */
+export function describeWithShared(name: string, skip: string | false | undefined, fn: () => void): void {
+  if (skip) test(name, { skip }, () => {});
+  else describe(name, fn);
 }

@@ -14,7 +14,7 @@ import type { NormalizeContext } from '../../src/provider-kit/normalize/normaliz
 import { type SuuntoWorkout, suuntoNormalizers } from '../../src/providers/suunto/normalize/index.ts';
 import { type WahooWorkout, wahooNormalizers } from '../../src/providers/wahoo/normalize/index.ts';
 import { buildMultisportFit } from '../fakes/fit-files.ts';
-import { missingShared, readShared } from '../helpers/shared-reference.ts';
+import { describeWithShared, missingShared, readShared } from '../helpers/shared-reference.ts';
 
 const context: NormalizeContext = { userOffsetMinutes: null, now: Date.parse('2026-11-01T00:00:00Z') };
 const startMs = Date.parse('2026-06-14T05:30:00Z');
@@ -92,7 +92,7 @@ describe('a triathlon FIT file: every session summarized, the legs kept', () => 
 
 const REAL_FILE = 'reference/device-files/python-fitparse/activity-large-fenxi2-multisport.fit';
 
-describe('a real multisport recording (Garmin Fenix 2)', { skip: missingShared(REAL_FILE) }, () => {
+describeWithShared('a real multisport recording (Garmin Fenix 2)', missingShared(REAL_FILE), () => {
   test('seven sessions: distance, legs and the clock span of all of them', () => {
     const fit = decodeFitActivity(new Uint8Array(readShared(REAL_FILE)), 'fenix2');
     assert.equal(fit.sessions.length, 7);

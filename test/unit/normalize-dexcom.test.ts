@@ -13,6 +13,7 @@ import {
 } from '../../src/providers/dexcom/normalize/index.ts';
 import type { DexcomDevice, DexcomEgv, DexcomEvent } from '../../src/providers/dexcom/normalize/types.ts';
 import { missingProviderSamples, readProviderSample } from '../helpers/provider-samples.ts';
+import { describeWithShared } from '../helpers/shared-reference.ts';
 
 /**
  * Why the blocks that read the shared provider samples are skipped (undefined when present);
@@ -99,7 +100,7 @@ describe('Dexcom time and enums', () => {
   });
 });
 
-describe('Dexcom EGVs -> Body glucose_data', { skip }, () => {
+describeWithShared('Dexcom EGVs -> Body glucose_data', skip, () => {
   test('the legacy v2 sample, field by field', () => {
     const { egvs } = sample<{ egvs: DexcomEgv[] }>('dexcom-v2_egvs');
     const [body] = dexcomNormalizers.egvs.normalize({ egvs }, { userOffsetMinutes: null });

@@ -15,6 +15,7 @@ import type { NormalizeContext } from '../../src/provider-kit/normalize/normaliz
 import { intervalsIcuNotifications } from '../../src/providers/intervals_icu/connector.ts';
 import { intervalsIcuNormalizers } from '../../src/providers/intervals_icu/normalize/index.ts';
 import { durationText, stepsOfText, workoutText } from '../../src/providers/intervals_icu/workout-text.ts';
+import { describeWithShared } from '../helpers/shared-reference.ts';
 
 // <repository>/../shared/reference, or SHARED_REFERENCE_DIR (a worktree checked out elsewhere).
 const SAMPLES = process.env.SHARED_REFERENCE_DIR
@@ -34,7 +35,7 @@ function valid(schema: unknown, record: unknown) {
   assert.deepEqual(undeclaredKeys(schema, record), []);
 }
 
-describe('Intervals.icu captured payloads', { skip: missing }, () => {
+describeWithShared('Intervals.icu captured payloads', missing, () => {
   test('a virtual ride: offset from start_date, power, load, zones', () => {
     const activity = sample('webhook-activity-uploaded-ride.json').events[0].activity;
     const [record] = intervalsIcuNormalizers.activity.normalize(activity, context);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import {
@@ -33,6 +33,7 @@ import {
 } from '../../src/providers/oura/normalize/index.ts';
 import { KJ_PER_KCAL } from '../../src/provider-kit/normalize/units.ts';
 import { missingProviderSamples, readProviderSample } from '../helpers/provider-samples.ts';
+import { describeWithShared } from '../helpers/shared-reference.ts';
 
 /**
  * Why the blocks that read the shared provider samples are skipped (undefined when present);
@@ -56,7 +57,7 @@ const noOffset = { userOffsetMinutes: null };
 /** The same day-level document, moved to another day (the samples were recorded on different days). */
 const onDay = <T extends { day: string }>(document: T, day: string): T => ({ ...document, day });
 
-describe('Oura workout -> Activity', { skip }, () => {
+describeWithShared('Oura workout -> Activity', skip, () => {
   const workouts = data<OuraWorkout>('workout');
   const records = ouraNormalizers.workout.normalize({ workout: workouts }, noOffset);
 
@@ -101,7 +102,7 @@ describe('Oura workout -> Activity', { skip }, () => {
   });
 });
 
-describe('Oura sleep (+ daily_sleep, daily_readiness, daily_spo2) -> Sleep', { skip }, () => {
+describeWithShared('Oura sleep (+ daily_sleep, daily_readiness, daily_spo2) -> Sleep', skip, () => {
   const period = data<OuraSleepPeriod>('sleep')[0] as OuraSleepPeriod;
   const dailySleep = onDay(data<OuraDailySleep>('daily_sleep')[0] as OuraDailySleep, period.day);
   const readiness = onDay(data<OuraDailyReadiness>('daily_readiness')[0] as OuraDailyReadiness, period.day);
@@ -225,201 +226,219 @@ describe('Oura sleep (+ daily_sleep, daily_readiness, daily_spo2) -> Sleep', { s
   });
 });
 
-describe('Oura daily_activity (+ stress, heartrate, vo2_max, readiness, sleep, spo2, tags)', { skip }, () => {
-  const activity = data<OuraDailyActivity>('daily_activity')[0] as OuraDailyActivity;
-  const vo2 = onDay(data<OuraVo2Max>('vo2_max')[0] as OuraVo2Max, '2024-11-11');
-  const hourlyRows: OuraHeartRateRow[] = [
-    // 22:30 UTC on the 10th is 23:30 local: the previous day, excluded.
-    { bpm: 50, source: 'sleep', timestamp: '2024-11-10T22:30:00+00:00' },
-    { bpm: 55, source: 'sleep', timestamp: '2024-11-10T23:30:00+00:00' },
-    { bpm: 120, source: 'workout', timestamp: '2024-11-11T09:00:00+00:00' },
-    { bpm: 70, source: 'awake', timestamp: '2024-11-11T22:59:59+00:00' },
-    { bpm: 60, source: 'rest', timestamp: '2024-11-11T23:00:00+00:00' },
-  ];
-  const [record] = ouraNormalizers.daily_activity.normalize(
-    {
-      daily_activity: [activity],
-      daily_stress: data<OuraDailyStress>('daily_stress'),
-      daily_readiness: data<OuraDailyReadiness>('daily_readiness'),
-      daily_sleep: data<OuraDailySleep>('daily_sleep'),
-      daily_spo2: data<OuraDailySpo2>('daily_spo2'),
-      vo2_max: [vo2],
-      heartrate: hourlyRows,
-      tag: [
-        {
-          id: 't',
-          day: '2024-11-11',
-          text: 'late dinner',
-          timestamp: '2024-11-11T21:00:00',
-          tags: ['tag_generic_late_meal'],
-        },
-      ],
-      enhanced_tag: [
-        {
-          id: 'e',
-          tag_type_code: 'tag_generic_caffeine',
-          start_time: '2024-11-11T09:15:00+01:00',
-          start_day: '2024-11-11',
-          comment: null,
-        },
-      ],
-    },
-    noOffset,
-  );
-
-  test('the day is local midnight to midnight in the offset of the document', () => {
-    assert.deepEqual(record?.metadata, {
-      start_time: '2024-11-11T00:00:00.000000+01:00',
-      end_time: '2024-11-12T00:00:00.000000+01:00',
-      upload_type: UploadType.AUTOMATIC,
-      timestamp_localization: 1,
-    });
-  });
-
-  test('durations (s), calories (kcal), steps, distance (m) and MET data', () => {
-    const durations = record?.active_durations_data;
-    assert.equal(durations?.activity_seconds, 18060 + 4860 + 2460);
-    assert.equal(durations?.low_intensity_seconds, 18060);
-    assert.equal(durations?.moderate_intensity_seconds, 4860);
-    assert.equal(durations?.vigorous_intensity_seconds, 2460);
-    assert.equal(durations?.inactivity_seconds, 38100);
-    assert.equal(durations?.rest_seconds, 22860);
-    assert.equal(durations?.num_continuous_inactive_periods, 0);
-    assert.deepEqual(record?.calories_data, { total_burned_calories: 3502, net_activity_calories: 1153 });
-    // equivalent_walking_distance (17850) is energy written as metres walked, not a distance travelled.
-    assert.deepEqual(record?.distance_data, { steps: 15185, distance_meters: null });
-    const met = record?.MET_data;
-    assert.equal(met?.avg_level, 1.875);
-    assert.equal(met?.num_high_intensity_minutes, 41);
-    assert.equal(met?.num_moderate_intensity_minutes, 81);
-    assert.equal(met?.num_low_intensity_minutes, 301);
-    assert.equal(met?.num_inactive_minutes, 635);
-    assert.equal(met?.MET_samples?.length, 8);
-    assert.deepEqual(met?.MET_samples?.[1], { timestamp: '2024-11-11T04:01:00.000000+01:00', level: 0.9 });
-  });
-
-  test('class_5_min becomes one ActivityLevel sample per 5 minutes from 04:00 (same codes)', () => {
-    const levels = record?.active_durations_data?.activity_levels_samples ?? [];
-    assert.equal(levels.length, (activity.class_5_min as string).length);
-    assert.deepEqual(levels[0], { timestamp: '2024-11-11T04:00:00.000000+01:00', level: ActivityLevel.REST });
-    assert.deepEqual(levels[45], {
-      timestamp: '2024-11-11T07:45:00.000000+01:00',
-      level: ActivityLevel.INACTIVE,
-    });
-    const highs = (activity.class_5_min as string).split('').filter((character) => character === '5').length;
-    assert.equal(levels.filter((sample) => sample.level === ActivityLevel.HIGH).length, highs);
-  });
-
-  test('scores, stress (s and rating), SpO2, VO2max and readiness contributors', () => {
-    assert.deepEqual(record?.scores, { activity: 95, sleep: 77, recovery: 86 });
-    assert.deepEqual(record?.stress_data, {
-      high_stress_duration_seconds: 1800,
-      rest_stress_duration_seconds: 7200,
-      stress_rating: StressLevel.LOW,
-    });
-    assert.equal(record?.oxygen_data?.avg_saturation_percentage, 98.072);
-    assert.equal(record?.oxygen_data?.vo2max_ml_per_min_per_kg, 62);
-    assert.deepEqual(record?.oxygen_data?.vo2_samples, [
-      { timestamp: '2023-09-17T15:15:22.000000+01:00', vo2max_ml_per_min_per_kg: 62 },
-    ]);
-    assert.equal(record?.data_enrichment?.readiness_score, 86);
-    const contributors = record?.data_enrichment?.readiness_contributors;
-    assert.equal(Object.keys(contributors ?? {}).length, 8);
-  });
-
-  test('heart-rate rows of the local day only, with their source as context', () => {
-    const heart = record?.heart_rate_data;
-    assert.deepEqual(heart?.detailed?.hr_samples, [
-      { timestamp: '2024-11-11T00:30:00.000000+01:00', bpm: 55, context: HeartRateContext.NOT_ACTIVE },
-      { timestamp: '2024-11-11T10:00:00.000000+01:00', bpm: 120, context: HeartRateContext.ACTIVE },
-      { timestamp: '2024-11-11T23:59:59.000000+01:00', bpm: 70, context: HeartRateContext.NOT_SET },
-    ]);
-    assert.deepEqual(heart?.summary, { avg_hr_bpm: (55 + 120 + 70) / 3, min_hr_bpm: 55, max_hr_bpm: 120 });
-  });
-
-  test('tags and enhanced tags become TagEntries; times without an offset take the day offset', () => {
-    assert.deepEqual(record?.tag_data?.tags, [
+describeWithShared(
+  'Oura daily_activity (+ stress, heartrate, vo2_max, readiness, sleep, spo2, tags)',
+  skip,
+  () => {
+    const activity = data<OuraDailyActivity>('daily_activity')[0] as OuraDailyActivity;
+    const vo2 = onDay(data<OuraVo2Max>('vo2_max')[0] as OuraVo2Max, '2024-11-11');
+    const hourlyRows: OuraHeartRateRow[] = [
+      // 22:30 UTC on the 10th is 23:30 local: the previous day, excluded.
+      { bpm: 50, source: 'sleep', timestamp: '2024-11-10T22:30:00+00:00' },
+      { bpm: 55, source: 'sleep', timestamp: '2024-11-10T23:30:00+00:00' },
+      { bpm: 120, source: 'workout', timestamp: '2024-11-11T09:00:00+00:00' },
+      { bpm: 70, source: 'awake', timestamp: '2024-11-11T22:59:59+00:00' },
+      { bpm: 60, source: 'rest', timestamp: '2024-11-11T23:00:00+00:00' },
+    ];
+    const [record] = ouraNormalizers.daily_activity.normalize(
       {
-        timestamp: '2024-11-11T21:00:00.000000+01:00',
-        tag_name: 'tag_generic_late_meal',
-        notes: 'late dinner',
+        daily_activity: [activity],
+        daily_stress: data<OuraDailyStress>('daily_stress'),
+        daily_readiness: data<OuraDailyReadiness>('daily_readiness'),
+        daily_sleep: data<OuraDailySleep>('daily_sleep'),
+        daily_spo2: data<OuraDailySpo2>('daily_spo2'),
+        vo2_max: [vo2],
+        heartrate: hourlyRows,
+        tag: [
+          {
+            id: 't',
+            day: '2024-11-11',
+            text: 'late dinner',
+            timestamp: '2024-11-11T21:00:00',
+            tags: ['tag_generic_late_meal'],
+          },
+        ],
+        enhanced_tag: [
+          {
+            id: 'e',
+            tag_type_code: 'tag_generic_caffeine',
+            start_time: '2024-11-11T09:15:00+01:00',
+            start_day: '2024-11-11',
+            comment: null,
+          },
+        ],
       },
-      { timestamp: '2024-11-11T09:15:00.000000+01:00', tag_name: 'tag_generic_caffeine', notes: '' },
-    ]);
-    assertValid(Daily, [record], 'daily');
-  });
-
-  test('without an offset in the payload the context offset is used, else UTC', () => {
-    const bare = { ...activity, timestamp: '2024-11-11T04:00:00' };
-    const [local] = ouraNormalizers.daily_activity.normalize(
-      { daily_activity: [bare] },
-      { userOffsetMinutes: -300 },
-    );
-    assert.equal(local?.metadata.start_time, '2024-11-11T00:00:00.000000-05:00');
-    assert.equal(
-      local?.active_durations_data?.activity_levels_samples?.[0]?.timestamp,
-      '2024-11-11T04:00:00.000000-05:00',
-    );
-    const [utc] = ouraNormalizers.daily_activity.normalize({ daily_activity: [bare] }, noOffset);
-    assert.equal(utc?.metadata.start_time, '2024-11-11T00:00:00.000000+00:00');
-    assert.equal(utc?.metadata.timestamp_localization, 0);
-  });
-});
-
-describe('Oura heartrate (+ personal_info) -> Body, HR samples; personal_info -> Athlete', { skip }, () => {
-  const rows = data<OuraHeartRateRow>('heartrate');
-
-  test('rows become samples in the requested offset; timestamp_unix is used when present', () => {
-    const samples = normalizeHeartRateRows(rows, 60);
-    assert.equal(samples.length, 5);
-    assert.deepEqual(samples[0], {
-      timestamp: '2024-12-13T13:31:21.000000+01:00',
-      bpm: 91,
-      context: HeartRateContext.NOT_SET,
-    });
-    const withUnix = normalizeHeartRateRows(
-      [{ ...(rows[0] as OuraHeartRateRow), timestamp_unix: Date.UTC(2024, 11, 13, 12, 31, 21, 500) }],
-      0,
-    );
-    assert.equal(withUnix[0]?.timestamp, '2024-12-13T12:31:21.500000+00:00');
-  });
-
-  test('one Body per local day with HR summary, SpO2 and the profile measurement on the fetch day', () => {
-    const now = Date.parse('2024-12-13T18:00:00Z');
-    const spo2 = onDay(data<OuraDailySpo2>('daily_spo2')[0] as OuraDailySpo2, '2024-12-13');
-    const records = ouraNormalizers.heartrate.normalize(
-      { heartrate: rows, daily_spo2: [spo2], personal_info: sample<OuraPersonalInfo>('personal_info') },
-      { userOffsetMinutes: 60, now },
-    );
-    assert.equal(records.length, 1);
-    const [body] = records;
-    assert.equal(body?.metadata.start_time, '2024-12-13T00:00:00.000000+01:00');
-    assert.deepEqual(body?.heart_data?.heart_rate_data?.summary, {
-      avg_hr_bpm: 93.4,
-      min_hr_bpm: 91,
-      max_hr_bpm: 96,
-    });
-    assert.equal(body?.heart_data?.heart_rate_data?.detailed?.hr_samples?.length, 5);
-    assert.equal(body?.oxygen_data?.avg_saturation_percentage, 98.072);
-    assert.deepEqual(body?.measurements_data?.measurements, [
-      { measurement_time: '2024-12-13T19:00:00.000000+01:00', weight_kg: 90.2, height_cm: 180 },
-    ]);
-    assertValid(Body, records, 'body');
-  });
-
-  test('personal_info -> Athlete', () => {
-    const records = ouraNormalizers.personal_info.normalize(
-      { personal_info: sample<OuraPersonalInfo>('personal_info') },
       noOffset,
     );
-    assert.deepEqual(records, [
-      { age: 42, sex: 'male', email: 'foo@bar.ai', provider_user_id: '8b97e1b67-144-5e9a8c067-e62331-968-b' },
-    ]);
-    assertValid(Athlete, records, 'athlete');
-  });
-});
 
-describe('Oura session -> Activity', { skip }, () => {
+    test('the day is local midnight to midnight in the offset of the document', () => {
+      assert.deepEqual(record?.metadata, {
+        start_time: '2024-11-11T00:00:00.000000+01:00',
+        end_time: '2024-11-12T00:00:00.000000+01:00',
+        upload_type: UploadType.AUTOMATIC,
+        timestamp_localization: 1,
+      });
+    });
+
+    test('durations (s), calories (kcal), steps, distance (m) and MET data', () => {
+      const durations = record?.active_durations_data;
+      assert.equal(durations?.activity_seconds, 18060 + 4860 + 2460);
+      assert.equal(durations?.low_intensity_seconds, 18060);
+      assert.equal(durations?.moderate_intensity_seconds, 4860);
+      assert.equal(durations?.vigorous_intensity_seconds, 2460);
+      assert.equal(durations?.inactivity_seconds, 38100);
+      assert.equal(durations?.rest_seconds, 22860);
+      assert.equal(durations?.num_continuous_inactive_periods, 0);
+      assert.deepEqual(record?.calories_data, { total_burned_calories: 3502, net_activity_calories: 1153 });
+      // equivalent_walking_distance (17850) is energy written as metres walked, not a distance travelled.
+      assert.deepEqual(record?.distance_data, { steps: 15185, distance_meters: null });
+      const met = record?.MET_data;
+      assert.equal(met?.avg_level, 1.875);
+      assert.equal(met?.num_high_intensity_minutes, 41);
+      assert.equal(met?.num_moderate_intensity_minutes, 81);
+      assert.equal(met?.num_low_intensity_minutes, 301);
+      assert.equal(met?.num_inactive_minutes, 635);
+      assert.equal(met?.MET_samples?.length, 8);
+      assert.deepEqual(met?.MET_samples?.[1], { timestamp: '2024-11-11T04:01:00.000000+01:00', level: 0.9 });
+    });
+
+    test('class_5_min becomes one ActivityLevel sample per 5 minutes from 04:00 (same codes)', () => {
+      const levels = record?.active_durations_data?.activity_levels_samples ?? [];
+      assert.equal(levels.length, (activity.class_5_min as string).length);
+      assert.deepEqual(levels[0], {
+        timestamp: '2024-11-11T04:00:00.000000+01:00',
+        level: ActivityLevel.REST,
+      });
+      assert.deepEqual(levels[45], {
+        timestamp: '2024-11-11T07:45:00.000000+01:00',
+        level: ActivityLevel.INACTIVE,
+      });
+      const highs = (activity.class_5_min as string)
+        .split('')
+        .filter((character) => character === '5').length;
+      assert.equal(levels.filter((sample) => sample.level === ActivityLevel.HIGH).length, highs);
+    });
+
+    test('scores, stress (s and rating), SpO2, VO2max and readiness contributors', () => {
+      assert.deepEqual(record?.scores, { activity: 95, sleep: 77, recovery: 86 });
+      assert.deepEqual(record?.stress_data, {
+        high_stress_duration_seconds: 1800,
+        rest_stress_duration_seconds: 7200,
+        stress_rating: StressLevel.LOW,
+      });
+      assert.equal(record?.oxygen_data?.avg_saturation_percentage, 98.072);
+      assert.equal(record?.oxygen_data?.vo2max_ml_per_min_per_kg, 62);
+      assert.deepEqual(record?.oxygen_data?.vo2_samples, [
+        { timestamp: '2023-09-17T15:15:22.000000+01:00', vo2max_ml_per_min_per_kg: 62 },
+      ]);
+      assert.equal(record?.data_enrichment?.readiness_score, 86);
+      const contributors = record?.data_enrichment?.readiness_contributors;
+      assert.equal(Object.keys(contributors ?? {}).length, 8);
+    });
+
+    test('heart-rate rows of the local day only, with their source as context', () => {
+      const heart = record?.heart_rate_data;
+      assert.deepEqual(heart?.detailed?.hr_samples, [
+        { timestamp: '2024-11-11T00:30:00.000000+01:00', bpm: 55, context: HeartRateContext.NOT_ACTIVE },
+        { timestamp: '2024-11-11T10:00:00.000000+01:00', bpm: 120, context: HeartRateContext.ACTIVE },
+        { timestamp: '2024-11-11T23:59:59.000000+01:00', bpm: 70, context: HeartRateContext.NOT_SET },
+      ]);
+      assert.deepEqual(heart?.summary, { avg_hr_bpm: (55 + 120 + 70) / 3, min_hr_bpm: 55, max_hr_bpm: 120 });
+    });
+
+    test('tags and enhanced tags become TagEntries; times without an offset take the day offset', () => {
+      assert.deepEqual(record?.tag_data?.tags, [
+        {
+          timestamp: '2024-11-11T21:00:00.000000+01:00',
+          tag_name: 'tag_generic_late_meal',
+          notes: 'late dinner',
+        },
+        { timestamp: '2024-11-11T09:15:00.000000+01:00', tag_name: 'tag_generic_caffeine', notes: '' },
+      ]);
+      assertValid(Daily, [record], 'daily');
+    });
+
+    test('without an offset in the payload the context offset is used, else UTC', () => {
+      const bare = { ...activity, timestamp: '2024-11-11T04:00:00' };
+      const [local] = ouraNormalizers.daily_activity.normalize(
+        { daily_activity: [bare] },
+        { userOffsetMinutes: -300 },
+      );
+      assert.equal(local?.metadata.start_time, '2024-11-11T00:00:00.000000-05:00');
+      assert.equal(
+        local?.active_durations_data?.activity_levels_samples?.[0]?.timestamp,
+        '2024-11-11T04:00:00.000000-05:00',
+      );
+      const [utc] = ouraNormalizers.daily_activity.normalize({ daily_activity: [bare] }, noOffset);
+      assert.equal(utc?.metadata.start_time, '2024-11-11T00:00:00.000000+00:00');
+      assert.equal(utc?.metadata.timestamp_localization, 0);
+    });
+  },
+);
+
+describeWithShared(
+  'Oura heartrate (+ personal_info) -> Body, HR samples; personal_info -> Athlete',
+  skip,
+  () => {
+    const rows = data<OuraHeartRateRow>('heartrate');
+
+    test('rows become samples in the requested offset; timestamp_unix is used when present', () => {
+      const samples = normalizeHeartRateRows(rows, 60);
+      assert.equal(samples.length, 5);
+      assert.deepEqual(samples[0], {
+        timestamp: '2024-12-13T13:31:21.000000+01:00',
+        bpm: 91,
+        context: HeartRateContext.NOT_SET,
+      });
+      const withUnix = normalizeHeartRateRows(
+        [{ ...(rows[0] as OuraHeartRateRow), timestamp_unix: Date.UTC(2024, 11, 13, 12, 31, 21, 500) }],
+        0,
+      );
+      assert.equal(withUnix[0]?.timestamp, '2024-12-13T12:31:21.500000+00:00');
+    });
+
+    test('one Body per local day with HR summary, SpO2 and the profile measurement on the fetch day', () => {
+      const now = Date.parse('2024-12-13T18:00:00Z');
+      const spo2 = onDay(data<OuraDailySpo2>('daily_spo2')[0] as OuraDailySpo2, '2024-12-13');
+      const records = ouraNormalizers.heartrate.normalize(
+        { heartrate: rows, daily_spo2: [spo2], personal_info: sample<OuraPersonalInfo>('personal_info') },
+        { userOffsetMinutes: 60, now },
+      );
+      assert.equal(records.length, 1);
+      const [body] = records;
+      assert.equal(body?.metadata.start_time, '2024-12-13T00:00:00.000000+01:00');
+      assert.deepEqual(body?.heart_data?.heart_rate_data?.summary, {
+        avg_hr_bpm: 93.4,
+        min_hr_bpm: 91,
+        max_hr_bpm: 96,
+      });
+      assert.equal(body?.heart_data?.heart_rate_data?.detailed?.hr_samples?.length, 5);
+      assert.equal(body?.oxygen_data?.avg_saturation_percentage, 98.072);
+      assert.deepEqual(body?.measurements_data?.measurements, [
+        { measurement_time: '2024-12-13T19:00:00.000000+01:00', weight_kg: 90.2, height_cm: 180 },
+      ]);
+      assertValid(Body, records, 'body');
+    });
+
+    test('personal_info -> Athlete', () => {
+      const records = ouraNormalizers.personal_info.normalize(
+        { personal_info: sample<OuraPersonalInfo>('personal_info') },
+        noOffset,
+      );
+      assert.deepEqual(records, [
+        {
+          age: 42,
+          sex: 'male',
+          email: 'foo@bar.ai',
+          provider_user_id: '8b97e1b67-144-5e9a8c067-e62331-968-b',
+        },
+      ]);
+      assertValid(Athlete, records, 'athlete');
+    });
+  },
+);
+
+describeWithShared('Oura session -> Activity', skip, () => {
   const session = data<OuraSession>('session')[0] as OuraSession;
 
   test('the recorded breathing session: type, bounds, manual upload, no heart data', () => {

@@ -27,6 +27,7 @@ import type {
 } from '../../src/providers/polar/normalize/types.ts';
 import type { NormalizeContext } from '../../src/provider-kit/normalize/normalize.ts';
 import { missingProviderSamples, readProviderSample } from '../helpers/provider-samples.ts';
+import { describeWithShared } from '../helpers/shared-reference.ts';
 
 /**
  * Why the blocks that read the shared provider samples are skipped (undefined when present);
@@ -116,7 +117,7 @@ describe('Polar time notations', () => {
   });
 });
 
-describe('Polar exercise -> Activity', { skip }, () => {
+describeWithShared('Polar exercise -> Activity', skip, () => {
   const [activity] = polarNormalizers.exercise.normalize({ exercise: exercises }, context);
   assert.ok(activity);
 
@@ -293,7 +294,7 @@ describe('Polar exercise -> Activity', { skip }, () => {
   });
 });
 
-describe('Polar daily activity + continuous heart rate -> Daily', { skip }, () => {
+describeWithShared('Polar daily activity + continuous heart rate -> Daily', skip, () => {
   const days = polarNormalizers.activity_summary.normalize(
     { activity_summary: activities, continuous_heart_rate: [continuous] },
     context,
@@ -393,7 +394,7 @@ describe('Polar daily activity + continuous heart rate -> Daily', { skip }, () =
   });
 });
 
-describe('Polar sleep + nightly recharge -> Sleep', { skip }, () => {
+describeWithShared('Polar sleep + nightly recharge -> Sleep', skip, () => {
   const [sleep] = polarNormalizers.sleep.normalize({ sleep: nights, nightly_recharge: recharges }, context);
   assert.ok(sleep);
 
@@ -502,7 +503,7 @@ describe('Polar sleep + nightly recharge -> Sleep', { skip }, () => {
   });
 });
 
-describe('Polar physical info and user', { skip }, () => {
+describeWithShared('Polar physical info and user', skip, () => {
   test('physical info -> Body on the day it was modified', () => {
     const [body] = polarNormalizers.physical_information.normalize(
       { physical_information: physical },

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { Activity, ActivityType, Athlete, HeartRateZone, UploadType } from '../../src/model/index.ts';
@@ -17,6 +17,7 @@ import {
   stravaNormalizers,
 } from '../../src/providers/strava/normalize/index.ts';
 import { missingProviderSamples, readProviderSampleText } from '../helpers/provider-samples.ts';
+import { describeWithShared } from '../helpers/shared-reference.ts';
 
 /**
  * Why the blocks that read the shared provider samples are skipped (undefined when present);
@@ -58,7 +59,7 @@ const streams: StravaStreamSet = {
   temp: { data: [14, 14, 14, 14, 14, 14, 14, 14, 14, 14] },
 };
 
-describe('Strava athlete -> Athlete', { skip }, () => {
+describeWithShared('Strava athlete -> Athlete', skip, () => {
   test('fields, sex words, creation date in wire form, and an int64 id kept exact', () => {
     const records = stravaNormalizers.athlete.normalize(
       { athlete: sample<StravaAthlete>('athlete') },
@@ -83,7 +84,7 @@ describe('Strava athlete -> Athlete', { skip }, () => {
   });
 });
 
-describe('Strava activity detail -> Activity', { skip }, () => {
+describeWithShared('Strava activity detail -> Activity', skip, () => {
   const record = normalize({ activity: detail });
 
   test('metadata: exact id, local times from utc_offset, sport_type code, upload type', () => {
@@ -150,7 +151,7 @@ describe('Strava activity detail -> Activity', { skip }, () => {
   });
 });
 
-describe('Strava summary activities', { skip }, () => {
+describeWithShared('Strava summary activities', skip, () => {
   const [first] = sample<StravaActivity[]>('athlete_activities');
   const record = normalize({ activity: first as StravaActivity });
 
@@ -187,7 +188,7 @@ describe('Strava summary activities', { skip }, () => {
   });
 });
 
-describe('Strava streams -> samples timestamped from start_date + time', { skip }, () => {
+describeWithShared('Strava streams -> samples timestamped from start_date + time', skip, () => {
   test('the recorded stream set has no time stream, so nothing can be placed in time', () => {
     const record = normalize({ activity: detail, streams: sample<StravaStreamList>('activity_streams') });
     assert.deepEqual(record.distance_data?.detailed?.distance_samples, []);
@@ -236,7 +237,7 @@ describe('Strava streams -> samples timestamped from start_date + time', { skip 
   });
 });
 
-describe('Strava zones -> hr_zone_data', { skip }, () => {
+describeWithShared('Strava zones -> hr_zone_data', skip, () => {
   const athleteZones: StravaZones = {
     heart_rate: {
       custom_zones: false,

@@ -16,6 +16,7 @@ import {
   readProviderSample,
   readProviderSampleText,
 } from '../helpers/provider-samples.ts';
+import { describeWithShared } from '../helpers/shared-reference.ts';
 
 /**
  * Why the blocks that read the shared provider samples are skipped (undefined when present);
@@ -36,7 +37,7 @@ const normalize = (payload: Parameters<typeof suuntoNormalizers.workout.normaliz
   return record;
 };
 
-describe('Suunto workout (public WORKOUT_CREATED sample) -> Activity', { skip }, () => {
+describeWithShared('Suunto workout (public WORKOUT_CREATED sample) -> Activity', skip, () => {
   const record = normalize({ workout: sample.workout });
 
   test('times at timeOffsetInMinutes, end from totalTime (no stopTime), type from activityId', () => {
@@ -220,7 +221,7 @@ describe('Suunto 24/7 sleep: samples without a sleep', () => {
   });
 });
 
-describe('Suunto webhook (public sample body)', { skip }, () => {
+describeWithShared('Suunto webhook (public sample body)', skip, () => {
   const raw = Buffer.from(readProviderSampleText('suunto-webhook_workout_created'));
   const signed = (secret: string) => createHmac('sha256', secret).update(raw).digest('hex');
   const request = (signature: string | undefined, secret: string | null) => ({

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import {
@@ -28,6 +28,7 @@ import {
   whoopNormalizers,
 } from '../../src/providers/whoop/normalize/index.ts';
 import { missingProviderSamples, readProviderSample } from '../helpers/provider-samples.ts';
+import { describeWithShared } from '../helpers/shared-reference.ts';
 
 /**
  * Why the blocks that read the shared provider samples are skipped (undefined when present);
@@ -57,7 +58,7 @@ const body = skip ? (undefined as never) : sample<WhoopBodyMeasurement>('user_me
 const recovery = skip ? (undefined as never) : first<WhoopRecovery>('recovery_collection');
 const recoveryOfSleep: WhoopRecovery = skip ? (undefined as never) : { ...recovery, sleep_id: sleep.id };
 
-describe('WHOOP cycle (+ recovery, sleep) -> Daily', { skip }, () => {
+describeWithShared('WHOOP cycle (+ recovery, sleep) -> Daily', skip, () => {
   const [record] = whoopNormalizers.cycle.normalize(
     { cycle: [cycle], recovery: [recovery], sleep: [sleep] },
     context,
@@ -102,7 +103,7 @@ describe('WHOOP cycle (+ recovery, sleep) -> Daily', { skip }, () => {
   });
 });
 
-describe('WHOOP sleep (+ recovery) -> Sleep', { skip }, () => {
+describeWithShared('WHOOP sleep (+ recovery) -> Sleep', skip, () => {
   const [record] = whoopNormalizers.sleep.normalize({ sleep: [sleep], recovery: [recoveryOfSleep] }, context);
 
   test('bounds in the sleep offset (with milliseconds), nap flag, id', () => {
@@ -157,7 +158,7 @@ describe('WHOOP sleep (+ recovery) -> Sleep', { skip }, () => {
   });
 });
 
-describe('WHOOP workout -> Activity', { skip }, () => {
+describeWithShared('WHOOP workout -> Activity', skip, () => {
   const [record] = whoopNormalizers.workout.normalize(
     { workout: [workout], body_measurement: body },
     context,
@@ -225,7 +226,7 @@ describe('WHOOP workout -> Activity', { skip }, () => {
   });
 });
 
-describe('WHOOP recovery (+ body measurement) -> Body; profile -> Athlete', { skip }, () => {
+describeWithShared('WHOOP recovery (+ body measurement) -> Body; profile -> Athlete', skip, () => {
   test('skin temperature (°C) and SpO2 at the sleep end, resting HR, HRV; measurements on the fetch day', () => {
     const now = Date.parse('2022-04-24T15:00:00Z');
     const records = whoopNormalizers.recovery.normalize(
@@ -291,7 +292,7 @@ test('the WHOOP table names a unified type and companions for every kind', () =>
 // WHOOP's v1-v2 migration guide: v1 sleeps and workouts were identified by a long, v2 by a UUID
 // (the long kept as `v1_id`). A record still in the v1 shape must come out valid, or be refused
 // by name: the model keys records by a string id.
-describe('WHOOP records in the v1 shape', { skip }, () => {
+describeWithShared('WHOOP records in the v1 shape', skip, () => {
   const { id: _uuid, cycle_id: _cycle, v1_id: _v1, ...v1Sleep } = sleep;
   const v1Recovery: WhoopRecovery = { ...recovery, sleep_id: 93845 };
   const { id: _workoutUuid, sport_name: _name, ...v1WorkoutBase } = workout;

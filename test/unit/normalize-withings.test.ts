@@ -27,6 +27,7 @@ import type {
   WithingsWorkoutsBody,
 } from '../../src/providers/withings/normalize/types.ts';
 import { missingProviderSamples, readProviderSample } from '../helpers/provider-samples.ts';
+import { describeWithShared } from '../helpers/shared-reference.ts';
 
 /**
  * Why the blocks that read the shared provider samples are skipped (undefined when present);
@@ -82,7 +83,7 @@ describe('Withings values and zones', () => {
   });
 });
 
-describe('Withings getmeas (+ heart) -> Body', { skip }, () => {
+describeWithShared('Withings getmeas (+ heart) -> Body', skip, () => {
   test('the sample measure group: weight in kg, placed on its day in its zone', () => {
     const sample = body<WithingsGetmeasBody>('withings-measure_getmeas');
     const [inUtc] = withingsNormalizers.measure.normalize({ measure: sample }, utc);
@@ -306,7 +307,7 @@ describe('Withings getmeas (+ heart) -> Body', { skip }, () => {
   });
 });
 
-describe('Withings getactivity (+ intraday) -> Daily', { skip }, () => {
+describeWithShared('Withings getactivity (+ intraday) -> Daily', skip, () => {
   const activity = body<WithingsActivityBody>('withings-measurev2_getactivity');
   const point = (iso: string, values: Record<string, number>) => [String(s(iso)), values] as const;
   const intraday: WithingsIntradayBody = {
@@ -398,7 +399,7 @@ describe('Withings getactivity (+ intraday) -> Daily', { skip }, () => {
   });
 });
 
-describe('Withings getworkouts -> Activity', { skip }, () => {
+describeWithShared('Withings getworkouts -> Activity', skip, () => {
   test('the sample workout (category 36 Other, zone from `timezone`)', () => {
     const [activity] = withingsNormalizers.workouts.normalize(
       { workouts: body<WithingsWorkoutsBody>('withings-measurev2_getworkouts') },
@@ -500,7 +501,7 @@ describe('Withings getworkouts -> Activity', { skip }, () => {
   });
 });
 
-describe('Withings sleep getsummary (+ sleep get) -> Sleep', { skip }, () => {
+describeWithShared('Withings sleep getsummary (+ sleep get) -> Sleep', skip, () => {
   test('the sample summary', () => {
     const [sleep] = withingsNormalizers.sleep_summary.normalize(
       { sleep_summary: body<WithingsSleepSummaryBody>('withings-sleepv2_getsummary') },

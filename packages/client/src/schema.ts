@@ -20348,7 +20348,7 @@ export interface paths {
         };
         /**
          * Set the destination URL, or enable/disable it
-         * @description Setting a URL (or enabled: true) enables the destination, clears its failure streak and replays every held event. enabled: false pauses deliveries: events are held until it is enabled again.
+         * @description Setting a URL (or enabled: true) enables the destination, clears its failure streak and replays every held event. enabled: false pauses deliveries: events are held until it is enabled again. url: null removes the URL (events are held until one is set).
          *
          *     **curl**
          *
@@ -20393,8 +20393,8 @@ export interface paths {
                     "application/json": {
                         /** @description Default true. true (re-)enables the destination and replays held events; false pauses deliveries */
                         enabled?: boolean;
-                        /** @description Production: https, and the host must resolve only to public addresses. Sandbox: any http(s) URL */
-                        url?: string;
+                        /** @description Production: https, and the host must resolve only to public addresses. Sandbox: any http(s) URL. null removes the URL: events are held, as before a URL was set, until one is */
+                        url?: string | null;
                     };
                 };
             };
@@ -24427,7 +24427,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * access_revoked
+         * The user revoked access at the provider
          * @description The user revoked access at the provider; no more data follows.
          */
         post: operations["event:access_revoked"];
@@ -24447,7 +24447,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * activity
+         * Activity records of one user
          * @description activity records of one user: pushed when the provider has new data, or the answer to a read with to_webhook=true.
          */
         post: operations["event:activity"];
@@ -24467,7 +24467,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * athlete
+         * The user’s profile at the provider
          * @description The user’s profile at the provider.
          */
         post: operations["event:athlete"];
@@ -24487,7 +24487,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * auth
+         * A user connected a provider account
          * @description A user connected a provider account.
          */
         post: operations["event:auth"];
@@ -24507,7 +24507,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * auth_cancelled
+         * A connection attempt failed, was denied or abandoned
          * @description A connection attempt failed, was denied or abandoned; the pending user is deleted.
          */
         post: operations["event:auth_cancelled"];
@@ -24527,7 +24527,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * body
+         * Body records of one user
          * @description body records of one user: pushed when the provider has new data, or the answer to a read with to_webhook=true.
          */
         post: operations["event:body"];
@@ -24547,7 +24547,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * connection_error
+         * The connection is degraded (e.g. its tokens cannot be refreshed)
          * @description The connection is degraded (e.g. its tokens cannot be refreshed); the user may need to reconnect.
          */
         post: operations["event:connection_error"];
@@ -24567,7 +24567,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * daily
+         * Daily records of one user
          * @description daily records of one user: pushed when the provider has new data, or the answer to a read with to_webhook=true.
          */
         post: operations["event:daily"];
@@ -24607,7 +24607,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * deauth
+         * The user was disconnected (through the API or at the provider)
          * @description The user was disconnected (through the API or at the provider); no more data follows.
          */
         post: operations["event:deauth"];
@@ -24627,7 +24627,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * healthcheck
+         * Sent on a schedule (and by POST /v2/webhook/test) to check the destination answers
          * @description Sent on a schedule (and by POST /v2/webhook/test) to check the destination answers.
          */
         post: operations["event:healthcheck"];
@@ -24647,7 +24647,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * hormone
+         * Hormone records of one user
          * @description hormone records of one user: pushed when the provider has new data, or the answer to a read with to_webhook=true.
          */
         post: operations["event:hormone"];
@@ -24667,7 +24667,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * lab_report.completed
+         * An uploaded lab report was read
          * @description An uploaded lab report was read: its results.
          */
         post: operations["event:lab_report.completed"];
@@ -24687,7 +24687,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * lab_report.failed
+         * An uploaded lab report could not be read
          * @description An uploaded lab report could not be read.
          */
         post: operations["event:lab_report.failed"];
@@ -24707,7 +24707,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * large_request_processing
+         * A data answer too large for one payload (or over 28 days) is coming in chunks
          * @description A data answer too large for one payload (or over 28 days) is coming in chunks.
          */
         post: operations["event:large_request_processing"];
@@ -24727,7 +24727,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * large_request_sending
+         * How many chunked data events follow
          * @description How many chunked data events follow.
          */
         post: operations["event:large_request_sending"];
@@ -24747,7 +24747,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * menstruation
+         * Menstruation records of one user
          * @description menstruation records of one user: pushed when the provider has new data, or the answer to a read with to_webhook=true.
          */
         post: operations["event:menstruation"];
@@ -24767,7 +24767,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * merged
+         * A person’s merged records of one type
          * @description A person’s merged records of one type: sent when a change to one of their connections changed a merged day (merged_events on), or as the answer to a merged read with to_webhook=true.
          */
         post: operations["event:merged"];
@@ -24787,7 +24787,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * nutrition
+         * Nutrition records of one user
          * @description nutrition records of one user: pushed when the provider has new data, or the answer to a read with to_webhook=true.
          */
         post: operations["event:nutrition"];
@@ -24807,7 +24807,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * order_item.results_status_change
+         * An order item’s results moved to a new status
          * @description An order item’s results moved to a new status.
          */
         post: operations["event:order_item.results_status_change"];
@@ -24827,7 +24827,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * order.status_changed
+         * An order moved to a new status
          * @description An order moved to a new status.
          */
         post: operations["event:order.status_changed"];
@@ -24847,7 +24847,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * permission_change
+         * The scopes the user granted changed
          * @description The scopes the user granted changed.
          */
         post: operations["event:permission_change"];
@@ -24867,7 +24867,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * planned_workout
+         * Planned_workout records of one user
          * @description planned_workout records of one user: pushed when the provider has new data, or the answer to a read with to_webhook=true.
          */
         post: operations["event:planned_workout"];
@@ -24887,7 +24887,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * rate_limit_hit
+         * The provider rate-limited a request
          * @description The provider rate-limited a request; it will be retried.
          */
         post: operations["event:rate_limit_hit"];
@@ -24907,7 +24907,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * sleep
+         * Sleep records of one user
          * @description sleep records of one user: pushed when the provider has new data, or the answer to a read with to_webhook=true.
          */
         post: operations["event:sleep"];
@@ -24927,7 +24927,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * user_reauth
+         * The same person reconnected the same provider
          * @description The same person reconnected the same provider: the old user is deleted (active: false).
          */
         post: operations["event:user_reauth"];

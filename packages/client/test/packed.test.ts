@@ -5,13 +5,19 @@
 // real Tributary over a socket; another verifies a webhook that Tributary really delivered, and
 // refuses it tampered. Both under Node 24 and, when the machine has one, Node 20. A TypeScript
 // file there type-checks against the shipped declarations, and a wrong path, parameter or field
-// does not.
+// does not; the README's examples compile as written.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { olderNode, run, scratchProject } from '../../../test/helpers/packed-package.ts';
+import {
+  olderNode,
+  run,
+  scratchProject,
+  typeScriptBlocks,
+  writeReadmeExamples,
+} from '../../../test/helpers/packed-package.ts';
 import {
   createDeveloper,
   startTestService,
@@ -257,5 +263,15 @@ describe('@tributary/client from its packed tarball', () => {
     assert.ok(readdirSync(join(project(), 'node_modules/@tributary/client/dist')).includes('schema.d.ts'));
     const checked = await run(NODE_24, [TSC, '-p', 'tsconfig.json'], project());
     assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+  });
+
+  test('the README’s examples compile as written against the shipped declarations', async () => {
+    const blocks = typeScriptBlocks(readFileSync(join(PACKAGE_DIR, 'README.md'), 'utf8'));
+    assert.equal(blocks.length, 2, 'the README has its two examples (calling the API, verifying webhooks)');
+    // What the examples take from Node: its environment variables.
+    const prelude = 'declare const process: { env: Record<string, string | undefined> };';
+    const files = writeReadmeExamples(project(), blocks, prelude);
+    const checked = await run(NODE_24, [TSC, '-p', 'tsconfig.readme.json'], project());
+    assert.equal(checked.code, 0, `${files.join(', ')}: ${checked.stdout}${checked.stderr}`);
   });
 });

@@ -257,6 +257,26 @@ export async function stampLastWebhookUpdate(
     WHERE u.id = v.id`.execute(db);
 }
 
+/**
+ * How coarse `most_recent_data_at` is: a write moves it only when it is this much older. Most
+ * write batches then find nothing to update and lock nothing: a connection syncing several types
+ * at once does not queue its transactions on its own row.
+ */
+export const MOST_RECENT_DATA_GRAIN_MS = 60_000;
+
+/** Data was stored for the connection at `at`: its `most_recent_data_at` moves forward (never back). */
+export async function stampMostRecentData(db: Db, userId: string, at: Date): Promise<void> {
+  const staleBefore = new Date(at.getTime() - MOST_RECENT_DATA_GRAIN_MS);
+  await db
+    .updateTable('connections')
+    .set({ most_recent_data_at: at })
+    .where('id', '=', userId)
+    .where((eb) =>
+      eb.or([eb('most_recent_data_at', 'is', null), eb('most_recent_data_at', '<=', staleBefore)]),
+    )
+    .execute();
+}
+
 /** The developer's users counted by provider and status (the dashboard's overview). */
 export async function countByProviderAndStatus(
   db: Db,

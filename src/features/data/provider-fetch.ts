@@ -98,6 +98,8 @@ export async function storeBatch(
   },
 ): Promise<void> {
   await repo.upsertRecords(trx, input.user.id, input.type, input.records, input.now);
+  // Once per batch, in its transaction: the user's "most recent data" is when records last came in.
+  if (input.records.length > 0) await connectionsRepo.stampMostRecentData(trx, input.user.id, input.now);
   if (deps.onChanged && input.records.length > 0) {
     const days = [...new Set(input.records.map((record) => record.anchorDay))].sort();
     await deps.onChanged(trx, { user: input.user, type: input.type, days });

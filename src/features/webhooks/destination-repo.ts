@@ -276,7 +276,7 @@ export async function receivingDevelopers(db: Db, after: string | null, limit: n
 export async function updateDestination(
   db: Db,
   developerId: string,
-  changes: { url?: string; status: 'active' | 'disabled'; at: Date },
+  changes: { url?: string | null; status: 'active' | 'disabled'; at: Date },
 ): Promise<void> {
   const reset =
     changes.status === 'active'

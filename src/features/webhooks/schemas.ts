@@ -39,11 +39,15 @@ export const Destination = Type.Object(
 
 export const PutDestinationBody = Type.Object(
   {
+    // One `type` list rather than anyOf: the validator coerces types, and under anyOf it would
+    // turn null into "" (string first) or "" into null (null first).
     url: Type.Optional(
-      Type.String({
+      Type.Unsafe<string | null>({
+        type: ['string', 'null'],
         maxLength: 2048,
         description:
-          'Production: https, and the host must resolve only to public addresses. Sandbox: any http(s) URL',
+          'Production: https, and the host must resolve only to public addresses. Sandbox: any http(s) URL. ' +
+          'null removes the URL: events are held, as before a URL was set, until one is',
       }),
     ),
     enabled: Type.Optional(

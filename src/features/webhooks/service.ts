@@ -221,11 +221,23 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
      */
     async setDestination(
       developerId: string,
-      input: { url?: string; enabled?: boolean },
+      input: { url?: string | null; enabled?: boolean },
     ): Promise<Destination & { replayed: number }> {
       const row = await mustFindDestination(developerId);
       if (input.url === undefined && input.enabled === undefined)
         throw invalidParameter('body', 'expected url and/or enabled');
+      if (input.url === null) {
+        // Back to the state before any URL was set (what `tributary listen` leaves when it found
+        // none): events are held, nothing is attempted, so nothing fails.
+        if (input.enabled !== undefined)
+          throw invalidParameter('enabled', 'not with url null: a webhook without a URL holds its events');
+        await destinations.updateDestination(db, developerId, {
+          url: null,
+          status: 'active',
+          at: clock.now(),
+        });
+        return { ...(await getDestination(developerId)), replayed: 0 };
+      }
       if (input.url !== undefined) {
         const check = await validateDestinationUrl(input.url, row.environment, deps.resolve);
         if (!check.allowed) throw invalidParameter('url', check.reason);

@@ -10,10 +10,12 @@ import { html, type HtmlValue, type SafeHtml, trustedHtml } from '../safe-html.t
 const STYLES = trustedHtml(`
 *,*::before,*::after{box-sizing:border-box}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;background:#f4f5f7;color:#1c1e21;line-height:1.5}
-header.top{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;padding:.75rem 1.25rem;background:#fff;border-bottom:1px solid #d0d5dd}
-header.top .brand{font-weight:700;font-size:1.1rem;margin-right:.5rem}
+header.top{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem .6rem;padding:.75rem 1.25rem;background:#fff;border-bottom:1px solid #d0d5dd}
+header.top .brand{font-weight:700;font-size:1.1rem}
+header.top .who{font-size:.9rem;max-width:11rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+header.top button{white-space:nowrap;padding:.3rem .75rem;min-height:2.25rem}
 nav ul{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:0}
-nav a{display:block;padding:.35rem .7rem;border-radius:8px;color:inherit;text-decoration:none;font-weight:600}
+nav a{display:block;padding:.35rem .55rem;border-radius:8px;color:inherit;text-decoration:none;font-weight:600;white-space:nowrap}
 nav a:hover{background:#eef1f6}nav a[aria-current=page]{background:#1a56db;color:#fff}
 .spacer{flex:1}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:.5rem;background:#fff;padding:.3rem .6rem;border-radius:8px;z-index:1}
@@ -169,7 +171,8 @@ export function renderDashboardPage(options: {
     const developer = session.developer;
     links = DEVELOPER_NAV.filter(([page]) => page !== 'orders' || developer.orderApiAccess);
     badge = html`<span class="badge env-${developer.environment}" title="Environment">${developer.environment}</span>`;
-    who = html`<span title="Developer ID ${developer.id}">${developer.name}</span>`;
+    // A long name is cut short (the whole of it in the tooltip) rather than push "Sign out" down.
+    who = html`<span class="who" title="${developer.name}, developer ID ${developer.id}">${developer.name}</span>`;
   } else {
     links = [
       ['developers', 'Developers', '/dashboard/operator'],

@@ -64,7 +64,8 @@ export function registerWebhookRoutes(app: App, ctx: AppContext) {
         summary: 'Set the destination URL, or enable/disable it',
         description:
           'Setting a URL (or enabled: true) enables the destination, clears its failure streak and replays every held event. ' +
-          'enabled: false pauses deliveries: events are held until it is enabled again.',
+          'enabled: false pauses deliveries: events are held until it is enabled again. url: null removes the URL ' +
+          '(events are held until one is set).',
         body: PutDestinationBody,
         response: { 200: PutDestinationResponse },
       },

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { ConfigError, type Config } from '../../core/config.ts';
 import { AppError } from '../../core/errors.ts';
 import { migrateToLatest } from '../../store/migrate.ts';
@@ -7,7 +8,7 @@ import { developersCommand, keysCommand } from './developers.ts';
 import { importCommand } from './import.ts';
 import { listenCommand } from './listen.ts';
 import { usageOf } from './help.ts';
-import { parseArgsProblem, print, UsageError } from './output.ts';
+import { migrateReport, parseArgsProblem, print, UsageError } from './output.ts';
 import { providersCommand } from './providers.ts';
 import { sandboxCommand } from './sandbox.ts';
 import { scoresCommand } from './scores.ts';
@@ -20,14 +21,19 @@ import { webhookCommand } from './webhook.ts';
  */
 type Command = (config: Config, args: string[]) => Promise<void>;
 
-async function migrateCommand(config: Config) {
-  const { ctx, close } = await openContext(config);
+async function migrateCommand(config: Config, args: string[]) {
+  parseArgs({ args, options: {}, strict: true });
+  const opened = await openContext(config);
   try {
-    // Opening a context applies pending migrations; a running server applied them at start-up.
-    const applied = await migrateToLatest(ctx.store.db, ctx.store.postgres?.schema);
-    print(applied.length > 0 ? `applied ${applied.join(', ')}\n` : 'migrations up to date\n');
+    // Opening a context applies pending migrations (a running server applied them at start-up):
+    // what it applied is reported with anything still pending.
+    const applied = [
+      ...opened.applied,
+      ...(await migrateToLatest(opened.ctx.store.db, opened.ctx.store.postgres?.schema)),
+    ];
+    print(migrateReport(applied));
   } finally {
-    await close();
+    await opened.close();
   }
 }
 

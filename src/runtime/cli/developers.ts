@@ -108,8 +108,13 @@ export async function developersCommand(config: Config, args: string[]) {
 }
 
 export async function keysCommand(config: Config, args: string[]) {
-  const [action, devId, keyId, ...rest] = args;
-  const json = rest.includes('--json') || keyId === '--json';
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
+  const [action, devId, keyId] = positionals;
+  const json = values.json;
   if (!devId) throw new UsageError(USAGE);
   const { ctx, close } = await openContext(config);
   try {
@@ -127,7 +132,7 @@ export async function keysCommand(config: Config, args: string[]) {
         return;
       }
       case 'revoke': {
-        if (!keyId || keyId.startsWith('--')) throw new UsageError(`missing <key-id>\n${USAGE}`);
+        if (!keyId) throw new UsageError(`missing <key-id>\n${USAGE}`);
         await ctx.developers.revokeKey(devId, keyId);
         print(`${keyId}: revoked\n`);
         return;

@@ -190,6 +190,32 @@ export function describeEvent(received: ReceivedEvent): string {
   return `${head}\n${shown.join('\n')}\n`;
 }
 
+/**
+ * Puts the webhook back as the listener found it: its URL (disabled again if it was), or no URL at
+ * all, so later events are held as before instead of failing against a listener that is gone.
+ */
+async function restoreDestination(
+  call: ReturnType<typeof apiClient>,
+  before: { url: string | null; enabled: boolean },
+  listenerUrl: string,
+  say: (text: string) => void,
+) {
+  // A listener that was stopped without this clean-up (killed) left its own URL: nothing to restore.
+  const previous = before.url === listenerUrl ? null : before.url;
+  const body = previous ? { url: previous, ...(before.enabled ? {} : { enabled: false }) } : { url: null };
+  const done = previous
+    ? `The webhook destination is ${previous} again${before.enabled ? '' : ' (disabled, as it was)'}.`
+    : 'The webhook has no URL again, as before: events are held until one is set.';
+  await call('PUT', '/v2/webhook', body).then(
+    () => say(done),
+    (error: unknown) =>
+      say(
+        `could not put the webhook destination back (${previous ?? 'no URL'}): ${(error as Error).message}; ` +
+          `it still points at ${listenerUrl}, where nothing listens now`,
+      ),
+  );
+}
+
 export async function listenCommand(config: Config, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -228,7 +254,7 @@ export async function listenCommand(config: Config, args: string[]): Promise<num
   const say = (text: string) => session.stderr(`${text}\n`);
 
   // The key is checked (and the destination to restore read) before anything changes.
-  const before = await call<{ url: string | null }>('GET', '/v2/webhook');
+  const before = await call<{ url: string | null; enabled: boolean }>('GET', '/v2/webhook');
   let secret = credentials.secret;
   if (values['rotate-secret']) {
     secret = (await call<{ secret: string }>('POST', '/v2/webhook/rotate-secret')).secret;
@@ -317,15 +343,7 @@ export async function listenCommand(config: Config, args: string[]): Promise<num
     const cutOff = setTimeout(() => server.closeAllConnections(), 2_000);
     await closed;
     clearTimeout(cutOff);
-    if (before.url && before.url !== listenerUrl) {
-      await call('PUT', '/v2/webhook', { url: before.url }).then(
-        () => say(`The webhook destination is ${before.url} again.`),
-        (error: unknown) =>
-          say(`could not point the webhook back at ${before.url}: ${(error as Error).message}`),
-      );
-    } else {
-      say(`The webhook destination stays ${listenerUrl} (nothing listens there now).`);
-    }
+    await restoreDestination(call, before, listenerUrl, say);
   }
   return unverified > 0 ? 1 : 0;
 }

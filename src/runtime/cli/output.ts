@@ -28,6 +28,13 @@ export function printTable(rows: Record<string, unknown>[]) {
   for (const row of rows) print(`${line(columns.map((column) => cell(row[column])))}\n`);
 }
 
+/** What `tributary migrate` says: each migration it applied, one a line, or that none was pending. */
+export function migrateReport(applied: readonly string[]): string {
+  if (applied.length === 0) return 'migrations up to date: none pending\n';
+  const count = applied.length === 1 ? '1 migration' : `${applied.length} migrations`;
+  return `applied ${count}:\n${applied.map((name) => `  ${name}\n`).join('')}`;
+}
+
 export class UsageError extends Error {
   override name = 'UsageError';
 }

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../context.ts';
 import { createLogger } from '../../core/log.ts';
@@ -9,7 +10,8 @@ import { type Role, type Runtime, startRuntime } from '../runtime.ts';
 import { tracingSettings } from '../../core/tracing-settings.ts';
 import { startTracing } from '../tracing.ts';
 import { SERVE_USAGE } from './help.ts';
-import { UsageError } from './output.ts';
+import { checkPortFree, portProblem } from './listen-port.ts';
+import { parseArgsProblem, UsageError } from './output.ts';
 
 const ROLES: Role[] = ['api', 'worker', 'all'];
 
@@ -51,13 +53,24 @@ async function bootstrapSandboxDeveloper(ctx: AppContext, config: Config) {
   );
 }
 
-export async function serveCommand(config: Config, args: string[]) {
-  const roleIndex = args.indexOf('--role');
-  const role = (roleIndex >= 0 ? args[roleIndex + 1] : 'all') as Role;
-  if (!ROLES.includes(role)) throw new UsageError(SERVE_USAGE);
+/** `serve`'s command line: read before any configuration or storage is touched. */
+export function parseServeArgs(args: string[]): { role: Role } {
+  let role: string;
+  try {
+    role = parseArgs({ args, options: { role: { type: 'string', default: 'all' } } }).values.role;
+  } catch (error) {
+    throw parseArgsProblem(error, SERVE_USAGE) ?? error;
+  }
+  if (!ROLES.includes(role as Role))
+    throw new UsageError(`--role must be one of ${ROLES.join(', ')}, not "${role}"\n${SERVE_USAGE}`);
+  return { role: role as Role };
+}
 
+export async function serveCommand(config: Config, { role }: { role: Role }) {
   const log = createLogger(config.logLevel, undefined, config.logFormat);
   const started = Date.now();
+  // A taken port is said before the data directory and the store are set up, which takes a while.
+  if (role !== 'worker') await checkPortFree(config.host, config.port);
   // Embedded storage is this process's alone while it runs; CLI commands reach it over the admin
   // endpoint published in the lock. PostgreSQL is shared by design: no lock.
   const lock = config.databaseUrl ? undefined : await claimForServer(config.dataDir);
@@ -119,7 +132,7 @@ export async function serveCommand(config: Config, args: string[]) {
     await admin?.close();
     lock?.release();
     if (starting.signal.aborted) process.exit(0);
-    throw error;
+    throw portProblem(error, config.host, config.port) ?? error;
   }
   log.info(
     {

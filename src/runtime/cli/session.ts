@@ -30,9 +30,14 @@ export function runInSession<T>(session: CommandSession, command: () => Promise<
   return sessions.run(session, command);
 }
 
-/** The context a command acts on: the server's own (nothing to close), or one opened for it. */
-export async function openContext(config: Config): Promise<{ ctx: AppContext; close(): Promise<void> }> {
+/**
+ * The context a command acts on: the server's own (nothing to close, migrated at its start), or
+ * one opened for it; `applied` names the migrations opening it applied.
+ */
+export async function openContext(
+  config: Config,
+): Promise<{ ctx: AppContext; applied: string[]; close(): Promise<void> }> {
   const inServer = currentSession().context;
-  if (inServer) return { ctx: inServer, close: async () => {} };
+  if (inServer) return { ctx: inServer, applied: [], close: async () => {} };
   return openOwnContext(config);
 }

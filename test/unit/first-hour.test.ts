@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import { portProblem } from '../../src/runtime/cli/listen-port.ts';
+import { migrateReport } from '../../src/runtime/cli/output.ts';
+
+/**
+ * What a new user reads and runs in the first hour, kept true: the engines npm checks, the
+ * README's command list, the shell variables the docs use, a clean tree after `npm pack`, and the
+ * CLI's one-line answers (migrate, a taken port).
+ */
+const ROOT = new URL('../../', import.meta.url);
+const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
+// semver ships no types: the one function used here, typed.
+const satisfies = createRequire(import.meta.url)('semver/functions/satisfies') as (
+  version: string,
+  range: string,
+) => boolean;
+
+type Manifest = {
+  engines: { node: string };
+  devEngines: { runtime: { name: string; version: string; onFail: string } };
+  devDependencies: Record<string, string>;
+};
+const pkg = JSON.parse(read('package.json')) as Manifest;
+const pinned = pkg.devDependencies.node!;
+
+test('every locked package accepts the pinned Node 24, so npm’s EBADENGINE on an older Node is noise', () => {
+  // npm compares engines with the Node it runs on; the code runs on the pinned one. This is the
+  // check that matters, and it fails on a real mismatch (a package needing a newer Node).
+  const lock = JSON.parse(read('package-lock.json')) as {
+    packages: Record<string, { engines?: { node?: string } | string[] }>;
+  };
+  const refused = Object.entries(lock.packages)
+    .map(([path, entry]) => [path, Array.isArray(entry.engines) ? undefined : entry.engines?.node] as const)
+    .filter(([, range]) => range !== undefined && !satisfies(pinned, range))
+    .map(([path, range]) => `${path || 'the project'} wants node ${range}`);
+  assert.deepEqual(refused, [], `packages that refuse Node ${pinned}`);
+  assert.ok(satisfies(pinned, pkg.engines.node), 'the pinned Node satisfies the project’s engines');
+});
+
+test('devEngines names the Node npm may run on here; engines the Node the service runs on', () => {
+  // With devEngines, npm stops comparing the project's own engines with the Node it runs on (the
+  // two EBADENGINE lines every `npx tributary` printed on Node 20); npm 11 itself needs 20.17.
+  assert.deepEqual(pkg.devEngines, { runtime: { name: 'node', version: '>=20.17.0', onFail: 'warn' } });
+  assert.equal(pkg.engines.node, '>=24');
+  assert.ok(satisfies(pinned, pkg.devEngines.runtime.version));
+  assert.ok(!satisfies('20.16.0', pkg.devEngines.runtime.version));
+});
+
+test('the README’s command list names every command', () => {
+  const readme = read('README.md');
+  const list = /## Command line\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const listed = new Set([...list.matchAll(/^npx tributary (\S+)/gm)].map((match) => match[1]));
+  const commands = read('src/runtime/cli/help.ts');
+  const usages = /const USAGES: Record<string, string> = \{([\s\S]*?)\};/.exec(commands)?.[1] ?? '';
+  const known = [...usages.matchAll(/^\s+(\w+):/gm)].map((match) => match[1]!);
+  assert.ok(known.length >= 13, `the commands help knows: ${known.join(', ')}`);
+  assert.deepEqual(
+    known.filter((name) => !listed.has(name)),
+    [],
+    'commands missing from the README',
+  );
+});
+
+test('the docs call the API with the variables `tributary sandbox env` sets ($API, $DEV, $KEY)', () => {
+  const files = [
+    'README.md',
+    'packages/client/README.md',
+    'packages/sdk-client/README.md',
+    ...readdirSync(new URL('docs/', ROOT))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
+  const problems: string[] = [];
+  for (const file of files) {
+    const text = read(file);
+    for (const [, name] of text.matchAll(/dev-id: \$\{?(\w+)/g))
+      if (name !== 'DEV') problems.push(`${file}: dev-id: $${name}`);
+    for (const [, name] of text.matchAll(/x-api-key: \$\{?(\w+)/g))
+      if (name !== 'KEY') problems.push(`${file}: x-api-key: $${name}`);
+    for (const [, name] of text.matchAll(/(?:curl[^\n]*?|^\s*)"\$\{?(\w+)\}?\/(?:v2|v3|api)\//gm))
+      if (name !== 'API') problems.push(`${file}: "$${name}/…"`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('npm pack’s tarballs are ignored, so packing leaves a clean tree', () => {
+  assert.match(read('.gitignore'), /^\*\.tgz$/m);
+});
+
+test('migrate says each migration it applied, one a line, or that none was pending', () => {
+  assert.equal(migrateReport([]), 'migrations up to date: none pending\n');
+  assert.equal(migrateReport(['0001_a']), 'applied 1 migration:\n  0001_a\n');
+  assert.equal(migrateReport(['0001_a', '0002_b']), 'applied 2 migrations:\n  0001_a\n  0002_b\n');
+});
+
+test('a listen error about the address is one line naming it and what to do', () => {
+  const inUse = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:8080'), {
+    code: 'EADDRINUSE',
+  });
+  assert.equal(
+    portProblem(inUse, '127.0.0.1', 8080)?.message,
+    '127.0.0.1:8080 is already in use (another tributary serve, or another program); ' +
+      'stop it, or set PORT (and HOST) to a free address',
+  );
+  assert.match(
+    portProblem({ code: 'EADDRINUSE' }, '::1', 80)?.message ?? '',
+    /^\[::1\]:80 is already in use/,
+  );
+  assert.match(
+    portProblem({ code: 'EACCES' }, '0.0.0.0', 80)?.message ?? '',
+    /not permitted to listen on 0\.0\.0\.0:80/,
+  );
+  assert.equal(portProblem(new Error('something else'), '127.0.0.1', 8080), null);
+});
