@@ -2,7 +2,11 @@
 // decides. Answers are written with JSON.stringify (schemas document them).
 import Type from 'typebox';
 import type { AppContext } from '../../features/context.ts';
-import type { RouteTemplate as Template, RouteUpdate as Update } from '../../model/route.ts';
+import {
+  MAX_WAYPOINTS,
+  type RouteTemplate as Template,
+  type RouteUpdate as Update,
+} from '../../model/route.ts';
 import type { App } from '../app-type.ts';
 import {
   CascadeAccepted,
@@ -21,6 +25,8 @@ import {
 
 const tags = ['routes'];
 const config = { auth: 'developer' as const };
+/** The documented 10,000 waypoints exceed the input boundary's default array bound. */
+const bodyConfig = { ...config, maxArrayItems: MAX_WAYPOINTS };
 const plainJson = () => (data: unknown) => JSON.stringify(data);
 /** 10,000 waypoints with elevation and course points fit; the default 1 MiB may not. */
 const ROUTE_BODY_LIMIT = 4 * 1024 * 1024;
@@ -34,7 +40,7 @@ export function registerRoutesRoutes(app: App, ctx: AppContext) {
   app.post(
     '/v2/routes',
     {
-      config,
+      config: bodyConfig,
       bodyLimit: ROUTE_BODY_LIMIT,
       serializerCompiler: plainJson,
       schema: {
@@ -71,7 +77,7 @@ export function registerRoutesRoutes(app: App, ctx: AppContext) {
   app.put(
     '/v2/routes/:route_id',
     {
-      config,
+      config: bodyConfig,
       bodyLimit: ROUTE_BODY_LIMIT,
       serializerCompiler: plainJson,
       schema: {

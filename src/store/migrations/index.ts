@@ -28,6 +28,7 @@ import * as destinationKinds from './0029_destination_kinds.ts';
 import * as mcpTokens from './0030_mcp_tokens.ts';
 import * as erasureReceipts from './0031_erasure_receipts.ts';
 import * as routes from './0039_routes.ts';
+import * as sdkTokenReference from './0039_sdk_token_reference.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0030_mcp_tokens': mcpTokens,
   '0031_erasure_receipts': erasureReceipts,
   '0039_routes': routes,
+  '0039_sdk_token_reference': sdkTokenReference,
 };
