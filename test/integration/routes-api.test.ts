@@ -87,7 +87,9 @@ describe('Routes API', () => {
 
   before(async () => {
     garmin = await startGarminFake({ offsetMinutes: 60 });
-    wahoo = await startWahooFake();
+    wahoo = await startWahooFake({ historyDays: 30 });
+    // The backfill must not spend Wahoo's 200 requests per 5 minutes before the pushes run.
+    wahoo.limitPer5Minutes = 100_000;
     service = await startTestService({
       env: {
         ...providerEnv('GARMIN', garmin),
@@ -283,7 +285,8 @@ describe('Routes API', () => {
       waypoints: loop(5),
     });
     const pushed = await call('POST', `/v2/routes/${id}/push?user_id=${wahooUser}`);
-    assert.equal(pushed.status, 201, JSON.stringify(pushed.json));
+    const asked = wahoo.requests.filter((request) => request.path.startsWith('/v1/routes'));
+    assert.equal(pushed.status, 201, `${JSON.stringify(pushed.json)} ${JSON.stringify(asked.at(-1))}`);
     const [route] = wahoo.routesOf('account-1');
     assert.ok(route);
     assert.equal(String(route.id), pushed.json.provider_route_id);
