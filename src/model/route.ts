@@ -76,10 +76,30 @@ const routeFields = {
 };
 
 /** The body of `POST /routes`: a route template. */
-export const RouteTemplate = Type.Object(routeFields, { description: 'A GPS route template' });
+const EXAMPLE = {
+  name: 'Morning Run Loop',
+  sport: 'running',
+  waypoints: [
+    {
+      latitude: 51.5074,
+      longitude: -0.1278,
+      elevation_meters: 12,
+      course_point: { type: 'generic', name: 'Start' },
+    },
+    { latitude: 51.515, longitude: -0.12, elevation_meters: 20 },
+  ],
+};
+
+export const RouteTemplate = Type.Object(routeFields, {
+  description: 'A GPS route template',
+  examples: [EXAMPLE],
+});
 
 /** The body of `PUT /routes/{id}`: every field optional, only those given change. */
-export const RouteUpdate = Type.Partial(RouteTemplate);
+export const RouteUpdate = Type.Partial(RouteTemplate, {
+  description: 'Only the fields given change',
+  examples: [{ name: 'Evening Run Loop' }],
+});
 
 export type RouteTemplate = Static<typeof RouteTemplate>;
 export type RouteUpdate = Static<typeof RouteUpdate>;

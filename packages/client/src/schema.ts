@@ -19248,7 +19248,7 @@ export interface paths {
          *       -H "dev-id: $DEV" \
          *       -H "x-api-key: $KEY" \
          *       -H 'content-type: application/json' \
-         *       -d '{"name":"string","sport":"running","waypoints":[{"latitude":-90,"longitude":-180},{"latitude":-90,"longitude":-180}]}'
+         *       -d '{"name":"Morning Run Loop","sport":"running","waypoints":[{"latitude":51.5074,"longitude":-0.1278,"elevation_meters":12,"course_point":{"type":"generic","name":"Start"}},{"latitude":51.515,"longitude":-0.12,"elevation_meters":20}]}'
          *     ```
          *
          *     **TypeScript (fetch)**
@@ -19258,16 +19258,22 @@ export interface paths {
          *       method: 'POST',
          *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? ''), 'content-type': 'application/json' },
          *       body: JSON.stringify({
-         *         "name": "string",
+         *         "name": "Morning Run Loop",
          *         "sport": "running",
          *         "waypoints": [
          *           {
-         *             "latitude": -90,
-         *             "longitude": -180
+         *             "latitude": 51.5074,
+         *             "longitude": -0.1278,
+         *             "elevation_meters": 12,
+         *             "course_point": {
+         *               "type": "generic",
+         *               "name": "Start"
+         *             }
          *           },
          *           {
-         *             "latitude": -90,
-         *             "longitude": -180
+         *             "latitude": 51.515,
+         *             "longitude": -0.12,
+         *             "elevation_meters": 20
          *           }
          *         ]
          *       }),
@@ -19288,16 +19294,22 @@ export interface paths {
                 content: {
                     /**
                      * @example {
-                     *       "name": "string",
+                     *       "name": "Morning Run Loop",
                      *       "sport": "running",
                      *       "waypoints": [
                      *         {
-                     *           "latitude": -90,
-                     *           "longitude": -180
+                     *           "latitude": 51.5074,
+                     *           "longitude": -0.1278,
+                     *           "elevation_meters": 12,
+                     *           "course_point": {
+                     *             "type": "generic",
+                     *             "name": "Start"
+                     *           }
                      *         },
                      *         {
-                     *           "latitude": -90,
-                     *           "longitude": -180
+                     *           "latitude": 51.515,
+                     *           "longitude": -0.12,
+                     *           "elevation_meters": 20
                      *         }
                      *       ]
                      *     }
@@ -19766,7 +19778,7 @@ export interface paths {
          *       -H "dev-id: $DEV" \
          *       -H "x-api-key: $KEY" \
          *       -H 'content-type: application/json' \
-         *       -d '{}'
+         *       -d '{"name":"Evening Run Loop"}'
          *     ```
          *
          *     **TypeScript (fetch)**
@@ -19775,7 +19787,9 @@ export interface paths {
          *     const response = await fetch("http://127.0.0.1:8080/v2/routes/295581149349019648", {
          *       method: 'PUT',
          *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? ''), 'content-type': 'application/json' },
-         *       body: JSON.stringify({}),
+         *       body: JSON.stringify({
+         *         "name": "Evening Run Loop"
+         *       }),
          *     });
          *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
          *     const result = await response.json();
@@ -19797,9 +19811,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description Only the fields given change */
             requestBody: {
                 content: {
-                    /** @example {} */
+                    /**
+                     * @example {
+                     *       "name": "Evening Run Loop"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Up to 2,000 characters; Garmin shows it */
                         description?: string;
