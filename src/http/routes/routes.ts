@@ -36,6 +36,8 @@ const PROVIDER_NOTE =
 
 export function registerRoutesRoutes(app: App, ctx: AppContext) {
   const routes = ctx.routes;
+  // Cascades run in the background: the server closes only once they are done (the store after).
+  app.addHook('onClose', async () => routes.idle());
 
   app.post(
     '/v2/routes',
