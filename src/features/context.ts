@@ -23,6 +23,7 @@ import type { ConnectionsService } from './connections/service.ts';
 import type { WebhooksService } from './webhooks/service.ts';
 import type { WidgetService } from './widget/service.ts';
 import type { WorkoutsService } from './workouts/service.ts';
+import type { RoutesService } from './routes/service.ts';
 import type { ProviderAccess } from '../provider-access/access.ts';
 import type { ProviderCatalog } from '../provider-access/catalog.ts';
 import type { StoredProviderSettings } from '../provider-access/stored-settings.ts';
@@ -50,6 +51,7 @@ export type AppContext = {
   orders: OrdersService;
   data: DataService;
   workouts: WorkoutsService;
+  routes: RoutesService;
   connectors: ConnectorsService;
   dashboard: DashboardService;
   labReports: LabReportsService;

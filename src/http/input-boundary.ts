@@ -8,6 +8,16 @@ import type { App } from './app-type.ts';
 import { bodyProblem, headerProblem, urlProblem } from './input-limits.ts';
 import { boundRouteSchema } from './schema-bounds.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A route whose documented body holds longer lists (a route's 10,000 waypoints) raises the
+     * array bound here; its schema still bounds each list exactly.
+     */
+    maxArrayItems?: number;
+  }
+}
+
 export function registerInputBoundary(app: App) {
   // Before any route registers: each gets default bounds on what its schema left open.
   app.addHook('onRoute', (route) => {
@@ -23,7 +33,7 @@ export function registerInputBoundary(app: App) {
   // Whatever parser produced the body (JSON, a hosted form), it is walked before validation.
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined) return;
-    const problem = bodyProblem(request.body);
+    const problem = bodyProblem(request.body, request.routeOptions.config.maxArrayItems);
     if (problem) throw invalidParameter(problem.name, problem.problem);
   });
 }

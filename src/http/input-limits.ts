@@ -72,7 +72,10 @@ function isParsedStructure(value: object): boolean {
  * returns the first thing wrong with it: too deep, an array too long, a string or key too long
  * or carrying control characters, a number that is not finite (JSON's 1e400).
  */
-export function bodyProblem(body: unknown): InputProblem | null {
+export function bodyProblem(
+  body: unknown,
+  maxArrayItems: number = INPUT_LIMITS.maxArrayItems,
+): InputProblem | null {
   const stack: { value: unknown; path: string; depth: number }[] = [{ value: body, path: '', depth: 0 }];
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop()!;
@@ -91,8 +94,8 @@ export function bodyProblem(body: unknown): InputProblem | null {
         return { name, problem: `nested deeper than ${INPUT_LIMITS.maxBodyDepth} levels` };
       }
       if (Array.isArray(value)) {
-        if (value.length > INPUT_LIMITS.maxArrayItems) {
-          return { name, problem: `more than ${INPUT_LIMITS.maxArrayItems} items` };
+        if (value.length > maxArrayItems) {
+          return { name, problem: `more than ${maxArrayItems} items` };
         }
         for (let index = value.length - 1; index >= 0; index--) {
           stack.push({ value: value[index], path: child(path, index), depth: depth + 1 });

@@ -6,6 +6,7 @@ import type { DataSource } from './data-source.ts';
 import { ProviderDataError } from './data-source.ts';
 import type { Connector, Provider, ProviderDataType, ProviderDeclaration } from './types.ts';
 import type { NotificationHooks, ProviderApi, TypeFetcher } from './api.ts';
+import type { RouteHooks } from './routes.ts';
 
 type PlannedWorkoutHooks = Required<Pick<DataSource, 'writePlannedWorkouts' | 'deletePlannedWorkouts'>> &
   Pick<DataSource, 'plannedWorkoutRefusal'>;
@@ -19,6 +20,8 @@ export type RemoteProviderSpec<D extends ProviderDeclaration> = {
   notifications: NotificationHooks | null;
   /** authKind `api_key`: checks an entered key (Connector.checkApiKey). */
   checkApiKey?: Connector['checkApiKey'];
+  /** A course/route API: pushing GPS routes to the user's devices (routes.ts). */
+  routes?: RouteHooks;
 } & (D['writesPlannedWorkouts'] extends true
   ? { plannedWorkouts: PlannedWorkoutHooks }
   : { plannedWorkouts?: never });
@@ -56,6 +59,7 @@ export function remoteProvider<const D extends ProviderDeclaration>(spec: Remote
       api: spec.api,
       ...(spec.notifications ? { notifications: spec.notifications } : {}),
       ...(spec.checkApiKey ? { checkApiKey: spec.checkApiKey } : {}),
+      ...(spec.routes ? { routes: spec.routes } : {}),
     },
   };
 }

@@ -2,6 +2,7 @@ import type { NotificationHooks, ProviderApi, ProviderHttp } from './api.ts';
 import type { ProviderDataType, ProviderRuntime } from './basics.ts';
 import type { DataSource } from './data-source.ts';
 import type { MobileHooks } from './mobile/samples.ts';
+import type { RouteHooks } from './routes.ts';
 
 export type { ProviderDataType, ProviderRuntime } from './basics.ts';
 
@@ -149,6 +150,8 @@ export type Connector = {
   notifications?: NotificationHooks;
   /** On-device sources (authKind `sdk`): reading SDK uploads and export files (mobile/samples.ts). */
   mobile?: MobileHooks;
+  /** Providers with a course/route API: pushing GPS routes to the user's devices (routes.ts). */
+  routes?: RouteHooks;
 };
 
 export type Provider = { declaration: ProviderDeclaration; connector?: Connector };

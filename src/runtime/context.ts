@@ -14,6 +14,7 @@ import { createMcpService } from '../features/mcp/service.ts';
 import { createFhirService } from '../features/fhir-export/service.ts';
 import { createSubjectAccessService } from '../features/subject-access/service.ts';
 import { createWorkoutsService } from '../features/workouts/service.ts';
+import { createRoutesService } from '../features/routes/service.ts';
 import { createDevelopersService, CREDENTIALS_TOPIC } from '../features/developers/service.ts';
 import { createIntegrationsService } from '../features/integrations/service.ts';
 import { createLabReportsService } from '../features/lab-reports/service.ts';
@@ -143,6 +144,7 @@ export function createContext(deps: {
     data,
     // Registers its planned workouts with the data feature's reads and events as it is built.
     workouts: createWorkoutsService({ db, clock, log: deps.log, providers, data }),
+    routes: createRoutesService({ db, clock, log: deps.log, providers, data }),
     connectors,
     dashboard: createDashboardService({ db, clock, config: deps.config, developers }),
     labReports: createLabReportsService({

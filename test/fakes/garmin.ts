@@ -30,6 +30,7 @@ import {
   uploadOf,
   userMetricsOf,
 } from './garmin-data.ts';
+import { courseRoutes, type GarminCourse } from './garmin-courses.ts';
 import { seedWorkout, type TrainingAccount, trainingRoutes } from './garmin-training.ts';
 
 /**
@@ -112,6 +113,8 @@ type Account = {
   uploads: Upload[];
   /** Training API: workouts and schedules this partner app made for the user. */
   training: TrainingAccount;
+  /** Courses API: courses this partner app imported for the user (garmin-courses.ts). */
+  courses: Map<number, GarminCourse>;
 };
 
 export type GarminFake = FakeServer & {
@@ -207,9 +210,10 @@ export async function startGarminFake(
           offsetMinutes: options.offsetMinutes ?? 60,
         },
         registered: true,
-        permissions: new Set(['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'WORKOUT_IMPORT']),
+        permissions: new Set(['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'WORKOUT_IMPORT', 'COURSE_IMPORT']),
         uploads: [],
         training: { workouts: new Map(), schedules: [] },
+        courses: new Map(),
       };
       // Weekly workouts this app scheduled over the last twelve weeks (read back as planned workouts).
       const firstDay = Math.floor(server.clock.now() / 1000 / DAY_SECONDS);
@@ -466,6 +470,7 @@ export async function startGarminFake(
       },
     },
     ...trainingRoutes(authorized, nextTrainingId),
+    ...courseRoutes(authorized, nextTrainingId),
     { method: 'GET', path: '/wellness-api/rest/backfill/:path', handler: backfill },
     { method: 'GET', path: '/wellness-api/rest/:path', handler: pull },
   ];

@@ -15,6 +15,7 @@ import {
   startFakeServer,
 } from './fake-server.ts';
 import { buildActivityFit, type FitFacts } from './fit-files.ts';
+import { type WahooRoute, wahooRouteRoutes } from './wahoo-routes.ts';
 
 /**
  * A faithful local Wahoo Cloud API (docs/providers.md#wahoo; ../shared/reference/providers-3.md
@@ -46,6 +47,8 @@ export type WahooFake = FakeServer & {
   userIdOf(account: string): number;
   /** The account's workouts, newest first. */
   workoutsOf(account: string): WahooFakeWorkout[];
+  /** Routes this app put on the account's ELEMNT (wahoo-routes.ts). */
+  routesOf(account: string): WahooRoute[];
   /** FIT facts (maxima, counts) of a workout, for assertions. */
   fitFactsOf(workoutId: number): FitFacts | null;
   /** POSTs a `workout_summary` event for a workout to `webhookUrl`. */
@@ -223,7 +226,10 @@ export async function startWahooFake(
     };
   }
 
+  const storedRoutes = new Map<number, WahooRoute>();
+  let routeIds = 70_000;
   const routes: Route[] = [
+    ...wahooRouteRoutes(authorized, storedRoutes, () => ++routeIds),
     {
       method: 'GET',
       path: '/oauth/authorize',
@@ -378,6 +384,7 @@ export async function startWahooFake(
     expireAccessTokens: () => store.expireAccessTokens(),
     userIdOf,
     workoutsOf,
+    routesOf: (account: string) => [...storedRoutes.values()].filter((route) => route.account === account),
     fitFactsOf: (workoutId: number) => facts.get(workoutId) ?? null,
     async notifyWorkout(workoutId: number, notifyOptions: { token?: string } = {}) {
       if (!fake.webhookUrl) throw new Error('no webhook URL set in the portal');

@@ -6330,11 +6330,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A short-lived, single-use token for a mobile SDK to create an SDK-based connection
-         * @description **curl**
+         * The older name of POST /v2/auth/tokens (kept)
+         * @description With reference_id, the connection the SDK makes with this token carries that reference id, whatever the SDK sends; connecting the same (developer, reference_id, provider) again makes a new user, deletes the previous ones and sends user_reauth with old_user and new_user.
+         *
+         *     **curl**
          *
          *     ```sh
-         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/auth/generateAuthToken' \
+         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/auth/generateAuthToken?reference_id=your-user-42' \
          *       -H "dev-id: $DEV" \
          *       -H "x-api-key: $KEY"
          *     ```
@@ -6342,7 +6344,7 @@ export interface paths {
          *     **TypeScript (fetch)**
          *
          *     ```ts
-         *     const response = await fetch("http://127.0.0.1:8080/v2/auth/generateAuthToken", {
+         *     const response = await fetch("http://127.0.0.1:8080/v2/auth/generateAuthToken?reference_id=your-user-42", {
          *       method: 'POST',
          *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
          *     });
@@ -6352,7 +6354,13 @@ export interface paths {
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /**
+                     * @description Binds the token: the SDK connection made with it carries this reference id
+                     * @example your-user-42
+                     */
+                    reference_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -7081,6 +7089,239 @@ export interface paths {
                          *       "status": 507,
                          *       "detail": "the database is out of disk space: nothing was written",
                          *       "instance": "/v2/auth/generateWidgetSession",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A short-lived, single-use token for a mobile SDK to create an SDK-based connection
+         * @description With reference_id, the connection the SDK makes with this token carries that reference id, whatever the SDK sends; connecting the same (developer, reference_id, provider) again makes a new user, deletes the previous ones and sends user_reauth with old_user and new_user.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/auth/tokens?reference_id=your-user-42' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/auth/tokens?reference_id=your-user-42", {
+         *       method: 'POST',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Binds the token: the SDK connection made with it carries this reference id
+                     * @example your-user-42
+                     */
+                    reference_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "success",
+                         *       "token": "3f1c9a7e5b2d4c8e9a1b6d0f7e2c4a8b",
+                         *       "expires_in": 1
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Seconds */
+                            expires_in: number;
+                            /** @enum {string} */
+                            status: "success";
+                            /**
+                             * @description Single use
+                             * @example 3f1c9a7e5b2d4c8e9a1b6d0f7e2c4a8b
+                             */
+                            token: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/auth/tokens",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/auth/tokens",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/auth/tokens",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/auth/tokens",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/auth/tokens",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/auth/tokens",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/auth/tokens",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/auth/tokens",
                          *       "request_id": "req-1a2b3c"
                          *     }
                          */
@@ -18137,6 +18378,2272 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/v2/pushedRoutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user’s pushed routes
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/pushedRoutes?user_id=8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/pushedRoutes?user_id=8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description UUID of the user (connection) */
+                    user_id: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "pushed_route_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *         "route_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *         "user_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *         "provider": "GARMIN",
+                         *         "provider_route_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *         "created_at": "2025-01-01T12:00:00.000000+00:00",
+                         *         "updated_at": "2025-01-01T12:00:00.000000+00:00"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            provider: string;
+                            provider_route_id: string | null;
+                            pushed_route_id: string;
+                            /** @description Null once the template is deleted */
+                            route_id: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                            user_id: string;
+                        }[];
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/pushedRoutes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/pushedRoutes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/pushedRoutes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/pushedRoutes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/pushedRoutes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/pushedRoutes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/pushedRoutes/{pushed_route_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One pushed route
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/pushedRoutes/7?user_id=8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/pushedRoutes/7?user_id=8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description UUID of the user (connection) */
+                    user_id: string;
+                };
+                header?: never;
+                path: {
+                    /**
+                     * @description Pushed route id (an integer)
+                     * @example 7
+                     */
+                    pushed_route_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "pushed_route_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "route_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "user_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "provider": "GARMIN",
+                         *       "provider_route_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "created_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "updated_at": "2025-01-01T12:00:00.000000+00:00"
+                         *     }
+                         */
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            provider: string;
+                            provider_route_id: string | null;
+                            pushed_route_id: string;
+                            /** @description Null once the template is deleted */
+                            route_id: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                            user_id: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Remove a pushed route (from the device too where the provider has a delete API)
+         * @description A provider without a delete API keeps the route on the device; the answer is still a success.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X DELETE 'http://127.0.0.1:8080/v2/pushedRoutes/7?user_id=8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/pushedRoutes/7?user_id=8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41", {
+         *       method: 'DELETE',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        delete: {
+            parameters: {
+                query: {
+                    /** @description UUID of the user (connection) */
+                    user_id: string;
+                };
+                header?: never;
+                path: {
+                    /**
+                     * @description Pushed route id (an integer)
+                     * @example 7
+                     */
+                    pushed_route_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "success"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/pushedRoutes/7",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your route templates
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/routes' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/routes", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "route_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *         "created_at": "2025-01-01T12:00:00.000000+00:00",
+                         *         "updated_at": "2025-01-01T12:00:00.000000+00:00"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Up to 2,000 characters; Garmin shows it */
+                            description?: string;
+                            /** @description Total gain in metres */
+                            elevation_gain_meters?: number;
+                            /** @description Total loss in metres */
+                            elevation_loss_meters?: number;
+                            /** @description Route name shown on the device */
+                            name?: string;
+                            route_id: string;
+                            /** @description Average speed of the course (Garmin only) */
+                            speed_meters_per_second?: number;
+                            /**
+                             * @description Sport of the route, lower-case
+                             * @enum {unknown}
+                             */
+                            sport?: "running" | "trail_running" | "hiking" | "cycling" | "road_biking" | "mountain_biking" | "gravel_cycling" | "other";
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description 2 to 10,000 GPS points, in order */
+                            waypoints?: {
+                                /** @description A point of interest at this waypoint (Garmin shows them) */
+                                course_point?: {
+                                    /** @description Label shown on the device */
+                                    name?: string;
+                                    /**
+                                     * @description Kind of point of interest
+                                     * @enum {unknown}
+                                     */
+                                    type: "generic" | "summit" | "valley" | "water" | "food" | "danger" | "first_aid" | "sprint" | "segment_start" | "segment_end" | "left" | "right" | "straight" | "left_fork" | "right_fork";
+                                };
+                                /** @description Metres above sea level */
+                                elevation_meters?: number;
+                                /** @description Decimal degrees */
+                                latitude: number;
+                                /** @description Decimal degrees */
+                                longitude: number;
+                            }[];
+                        }[];
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Store a GPS route template (pushed to users with /routes/{route_id}/push)
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/routes' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY" \
+         *       -H 'content-type: application/json' \
+         *       -d '{"name":"Morning Run Loop","sport":"running","waypoints":[{"latitude":51.5074,"longitude":-0.1278,"elevation_meters":12,"course_point":{"type":"generic","name":"Start"}},{"latitude":51.515,"longitude":-0.12,"elevation_meters":20}]}'
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/routes", {
+         *       method: 'POST',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? ''), 'content-type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "name": "Morning Run Loop",
+         *         "sport": "running",
+         *         "waypoints": [
+         *           {
+         *             "latitude": 51.5074,
+         *             "longitude": -0.1278,
+         *             "elevation_meters": 12,
+         *             "course_point": {
+         *               "type": "generic",
+         *               "name": "Start"
+         *             }
+         *           },
+         *           {
+         *             "latitude": 51.515,
+         *             "longitude": -0.12,
+         *             "elevation_meters": 20
+         *           }
+         *         ]
+         *       }),
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description A GPS route template */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Morning Run Loop",
+                     *       "sport": "running",
+                     *       "waypoints": [
+                     *         {
+                     *           "latitude": 51.5074,
+                     *           "longitude": -0.1278,
+                     *           "elevation_meters": 12,
+                     *           "course_point": {
+                     *             "type": "generic",
+                     *             "name": "Start"
+                     *           }
+                     *         },
+                     *         {
+                     *           "latitude": 51.515,
+                     *           "longitude": -0.12,
+                     *           "elevation_meters": 20
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Up to 2,000 characters; Garmin shows it */
+                        description?: string;
+                        /** @description Total gain in metres */
+                        elevation_gain_meters?: number;
+                        /** @description Total loss in metres */
+                        elevation_loss_meters?: number;
+                        /** @description Route name shown on the device */
+                        name: string;
+                        /** @description Average speed of the course (Garmin only) */
+                        speed_meters_per_second?: number;
+                        /**
+                         * @description Sport of the route, lower-case
+                         * @enum {unknown}
+                         */
+                        sport: "running" | "trail_running" | "hiking" | "cycling" | "road_biking" | "mountain_biking" | "gravel_cycling" | "other";
+                        /** @description 2 to 10,000 GPS points, in order */
+                        waypoints: {
+                            /** @description A point of interest at this waypoint (Garmin shows them) */
+                            course_point?: {
+                                /** @description Label shown on the device */
+                                name?: string;
+                                /**
+                                 * @description Kind of point of interest
+                                 * @enum {unknown}
+                                 */
+                                type: "generic" | "summit" | "valley" | "water" | "food" | "danger" | "first_aid" | "sprint" | "segment_start" | "segment_end" | "left" | "right" | "straight" | "left_fork" | "right_fork";
+                            };
+                            /** @description Metres above sea level */
+                            elevation_meters?: number;
+                            /** @description Decimal degrees */
+                            latitude: number;
+                            /** @description Decimal degrees */
+                            longitude: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "success",
+                         *       "route_id": "295581149349019648"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @example 295581149349019648 */
+                            route_id: string;
+                            /** @enum {string} */
+                            status: "success";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/routes",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/routes/{route_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One route template
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/routes/295581149349019648' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/routes/295581149349019648", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description Route id (an integer)
+                     * @example 295581149349019648
+                     */
+                    route_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A stored route. Apart from waypoint coordinates, fields whose value is zero or empty are left out. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "route_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "created_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "updated_at": "2025-01-01T12:00:00.000000+00:00"
+                         *     }
+                         */
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Up to 2,000 characters; Garmin shows it */
+                            description?: string;
+                            /** @description Total gain in metres */
+                            elevation_gain_meters?: number;
+                            /** @description Total loss in metres */
+                            elevation_loss_meters?: number;
+                            /** @description Route name shown on the device */
+                            name?: string;
+                            route_id: string;
+                            /** @description Average speed of the course (Garmin only) */
+                            speed_meters_per_second?: number;
+                            /**
+                             * @description Sport of the route, lower-case
+                             * @enum {unknown}
+                             */
+                            sport?: "running" | "trail_running" | "hiking" | "cycling" | "road_biking" | "mountain_biking" | "gravel_cycling" | "other";
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description 2 to 10,000 GPS points, in order */
+                            waypoints?: {
+                                /** @description A point of interest at this waypoint (Garmin shows them) */
+                                course_point?: {
+                                    /** @description Label shown on the device */
+                                    name?: string;
+                                    /**
+                                     * @description Kind of point of interest
+                                     * @enum {unknown}
+                                     */
+                                    type: "generic" | "summit" | "valley" | "water" | "food" | "danger" | "first_aid" | "sprint" | "segment_start" | "segment_end" | "left" | "right" | "straight" | "left_fork" | "right_fork";
+                                };
+                                /** @description Metres above sea level */
+                                elevation_meters?: number;
+                                /** @description Decimal degrees */
+                                latitude: number;
+                                /** @description Decimal degrees */
+                                longitude: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Update a route template (partial: only the fields given change)
+         * @description Without cascade: 200 with the updated route; devices it was pushed to keep the old one. With cascade=true: 202, and the route is re-pushed to every device in the background (failures only logged).
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X PUT 'http://127.0.0.1:8080/v2/routes/295581149349019648' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY" \
+         *       -H 'content-type: application/json' \
+         *       -d '{"name":"Evening Run Loop"}'
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/routes/295581149349019648", {
+         *       method: 'PUT',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? ''), 'content-type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "name": "Evening Run Loop"
+         *       }),
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        put: {
+            parameters: {
+                query?: {
+                    /** @description Also re-push the updated route to every device it was pushed to (202) */
+                    cascade?: boolean;
+                };
+                header?: never;
+                path: {
+                    /**
+                     * @description Route id (an integer)
+                     * @example 295581149349019648
+                     */
+                    route_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Only the fields given change */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Evening Run Loop"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Up to 2,000 characters; Garmin shows it */
+                        description?: string;
+                        /** @description Total gain in metres */
+                        elevation_gain_meters?: number;
+                        /** @description Total loss in metres */
+                        elevation_loss_meters?: number;
+                        /** @description Route name shown on the device */
+                        name?: string;
+                        /** @description Average speed of the course (Garmin only) */
+                        speed_meters_per_second?: number;
+                        /**
+                         * @description Sport of the route, lower-case
+                         * @enum {unknown}
+                         */
+                        sport?: "running" | "trail_running" | "hiking" | "cycling" | "road_biking" | "mountain_biking" | "gravel_cycling" | "other";
+                        /** @description 2 to 10,000 GPS points, in order */
+                        waypoints?: {
+                            /** @description A point of interest at this waypoint (Garmin shows them) */
+                            course_point?: {
+                                /** @description Label shown on the device */
+                                name?: string;
+                                /**
+                                 * @description Kind of point of interest
+                                 * @enum {unknown}
+                                 */
+                                type: "generic" | "summit" | "valley" | "water" | "food" | "danger" | "first_aid" | "sprint" | "segment_start" | "segment_end" | "left" | "right" | "straight" | "left_fork" | "right_fork";
+                            };
+                            /** @description Metres above sea level */
+                            elevation_meters?: number;
+                            /** @description Decimal degrees */
+                            latitude: number;
+                            /** @description Decimal degrees */
+                            longitude: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description A stored route. Apart from waypoint coordinates, fields whose value is zero or empty are left out. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "route_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "created_at": "2025-01-01T12:00:00.000000+00:00",
+                         *       "updated_at": "2025-01-01T12:00:00.000000+00:00"
+                         *     }
+                         */
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Up to 2,000 characters; Garmin shows it */
+                            description?: string;
+                            /** @description Total gain in metres */
+                            elevation_gain_meters?: number;
+                            /** @description Total loss in metres */
+                            elevation_loss_meters?: number;
+                            /** @description Route name shown on the device */
+                            name?: string;
+                            route_id: string;
+                            /** @description Average speed of the course (Garmin only) */
+                            speed_meters_per_second?: number;
+                            /**
+                             * @description Sport of the route, lower-case
+                             * @enum {unknown}
+                             */
+                            sport?: "running" | "trail_running" | "hiking" | "cycling" | "road_biking" | "mountain_biking" | "gravel_cycling" | "other";
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description 2 to 10,000 GPS points, in order */
+                            waypoints?: {
+                                /** @description A point of interest at this waypoint (Garmin shows them) */
+                                course_point?: {
+                                    /** @description Label shown on the device */
+                                    name?: string;
+                                    /**
+                                     * @description Kind of point of interest
+                                     * @enum {unknown}
+                                     */
+                                    type: "generic" | "summit" | "valley" | "water" | "food" | "danger" | "first_aid" | "sprint" | "segment_start" | "segment_end" | "left" | "right" | "straight" | "left_fork" | "right_fork";
+                                };
+                                /** @description Metres above sea level */
+                                elevation_meters?: number;
+                                /** @description Decimal degrees */
+                                latitude: number;
+                                /** @description Decimal degrees */
+                                longitude: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Updated; the re-push to every device runs in the background (failures are only logged) */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "accepted",
+                         *       "route_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *     }
+                         */
+                        "application/json": {
+                            route_id: string;
+                            /** @enum {string} */
+                            status: "accepted";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a route template (routes already pushed stay on the devices)
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X DELETE 'http://127.0.0.1:8080/v2/routes/295581149349019648' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/routes/295581149349019648", {
+         *       method: 'DELETE',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description Route id (an integer)
+                     * @example 295581149349019648
+                     */
+                    route_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "success"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/routes/295581149349019648",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/routes/{route_id}/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push a route to a user’s device
+         * @description Pushed through the provider’s course/route API (Garmin Courses API, Wahoo routes); a provider without one, or a user who did not grant its permission: 400 naming user_id. The provider refusing: 424 with Retry-After.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/routes/295581149349019648/push?user_id=8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/routes/295581149349019648/push?user_id=8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41", {
+         *       method: 'POST',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description UUID of the user (connection) */
+                    user_id: string;
+                };
+                header?: never;
+                path: {
+                    /**
+                     * @description Route id (an integer)
+                     * @example 295581149349019648
+                     */
+                    route_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "success",
+                         *       "pushed_route_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "provider_route_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description The route’s id at the provider */
+                            provider_route_id: string;
+                            pushed_route_id: string;
+                            /** @enum {string} */
+                            status: "success";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/routes/295581149349019648/push",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/routes/295581149349019648/push",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/routes/295581149349019648/push",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/routes/295581149349019648/push",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/routes/295581149349019648/push",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/routes/295581149349019648/push",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/routes/295581149349019648/push",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/routes/295581149349019648/push",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/routes/295581149349019648/push",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/routes/295581149349019648/push",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v2/sdk/connect": {

@@ -132,20 +132,33 @@ export function createAuthLinks(deps: ConnectingDeps) {
       return trx ? create(trx) : db.transaction().execute(create);
     },
 
-    /** A single-use token for a mobile SDK to create an SDK-based connection; only its hash is kept. */
-    async issueSdkToken(developerId: string): Promise<{ token: string; expiresIn: number }> {
+    /**
+     * A single-use token for a mobile SDK to create an SDK-based connection; only its hash is
+     * kept. A reference id given here binds it: the connection made with it carries that one.
+     */
+    async issueSdkToken(
+      developerId: string,
+      referenceId?: string | null,
+    ): Promise<{ token: string; expiresIn: number }> {
       const token = randomBytes(32).toString('base64url');
       await repo.insertSdkToken(db, {
         token_hash: hashSecret(token),
         developer_id: developerId,
+        reference_id: parseReferenceId(referenceId),
         expires_at: new Date(clock.now().getTime() + SDK_TOKEN_TTL_SECONDS * 1000),
       });
       return { token, expiresIn: SDK_TOKEN_TTL_SECONDS };
     },
 
-    /** For the SDK upload side: the developer the token was issued to, once; undefined otherwise. */
-    async consumeSdkToken(token: string): Promise<string | undefined> {
-      return repo.consumeSdkToken(db, hashSecret(token), clock.now());
+    /**
+     * For the SDK upload side, once: the developer the token was issued to and the reference id
+     * it was bound to (null when none); undefined for an unknown, expired or spent token.
+     */
+    async consumeSdkToken(
+      token: string,
+    ): Promise<{ developerId: string; referenceId: string | null } | undefined> {
+      const row = await repo.consumeSdkToken(db, hashSecret(token), clock.now());
+      return row && { developerId: row.developer_id, referenceId: row.reference_id };
     },
   };
 }

@@ -60,7 +60,7 @@ export async function findAuthSession(db: Db, id: string): Promise<AuthSessionRo
 
 export async function insertSdkToken(
   db: Db,
-  row: { token_hash: string; developer_id: string; expires_at: Date },
+  row: { token_hash: string; developer_id: string; reference_id: string | null; expires_at: Date },
 ): Promise<void> {
   await db
     .insertInto('sdk_auth_tokens')
@@ -68,15 +68,18 @@ export async function insertSdkToken(
     .execute();
 }
 
-/** Spends an SDK token once; returns its developer when it was live. */
-export async function consumeSdkToken(db: Db, tokenHash: string, now: Date): Promise<string | undefined> {
-  const row = await db
+/** Spends an SDK token once; returns its developer and bound reference id when it was live. */
+export async function consumeSdkToken(
+  db: Db,
+  tokenHash: string,
+  now: Date,
+): Promise<{ developer_id: string; reference_id: string | null } | undefined> {
+  return db
     .updateTable('sdk_auth_tokens')
     .set({ used_at: now })
     .where('token_hash', '=', tokenHash)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
-    .returning('developer_id')
+    .returning(['developer_id', 'reference_id'])
     .executeTakeFirst();
-  return row?.developer_id;
 }

@@ -57,6 +57,16 @@ export const DeauthenticateQuery = Type.Object({ user_id: Type.String() });
 
 export const StatusResponse = Type.Object({ status: Type.Literal('success') });
 
+export const AuthTokenQuery = Type.Object({
+  reference_id: Type.Optional(
+    Type.String({
+      maxLength: 255,
+      description: 'Binds the token: the SDK connection made with it carries this reference id',
+      examples: ['your-user-42'],
+    }),
+  ),
+});
+
 export const AuthTokenResponse = Type.Object({
   status: Type.Literal('success'),
   token: Type.String({ description: 'Single use', examples: ['3f1c9a7e5b2d4c8e9a1b6d0f7e2c4a8b'] }),

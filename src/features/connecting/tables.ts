@@ -26,6 +26,8 @@ export interface AuthSessionsTable {
 export interface SdkAuthTokensTable {
   token_hash: string;
   developer_id: string;
+  /** Bound by `POST /v2/auth/tokens?reference_id=`: the SDK's connection carries it (migration 0040). */
+  reference_id: string | null;
   expires_at: Date;
   used_at: Date | null;
   created_at: Generated<Date>;

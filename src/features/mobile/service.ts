@@ -49,12 +49,14 @@ export function createMobileService(deps: MobileDeps) {
         'resource',
         `${provider.id} is not a mobile SDK source (APPLE, HEALTH_CONNECT, SAMSUNG)`,
       );
-    const referenceId = parseReference(input.referenceId);
-    const developerId = await deps.connecting.consumeSdkToken(input.token);
-    if (!developerId)
-      throw unauthorized(
-        'the token is unknown, expired or already used; get a new one from /v2/auth/generateAuthToken',
-      );
+    const sent = parseReference(input.referenceId);
+    const issued = await deps.connecting.consumeSdkToken(input.token);
+    if (!issued)
+      throw unauthorized('the token is unknown, expired or already used; get a new one from /v2/auth/tokens');
+    const { developerId } = issued;
+    // A token bound to a reference id (POST /v2/auth/tokens?reference_id=) decides it; what the
+    // SDK sends counts only for an unbound token (the vendor's rule, docs/wire-contract.md).
+    const referenceId = issued.referenceId ?? sent;
     const uploadToken = newToken('mobileUpload', 32);
     const user = await db.transaction().execute(async (trx) => {
       await deps.integrations.requireSdkSource(developerId, provider.id, trx);

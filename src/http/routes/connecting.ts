@@ -8,6 +8,7 @@ import {
   AuthenticateUserBody,
   AuthenticateUserQuery,
   AuthenticateUserResponse,
+  AuthTokenQuery,
   AuthTokenResponse,
   CallbackParams,
   CallbackQuery,
@@ -99,19 +100,31 @@ export function registerConnectingRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.post(
-    '/v2/auth/generateAuthToken',
-    {
-      config: developer,
-      schema: {
-        tags,
-        summary: 'A short-lived, single-use token for a mobile SDK to create an SDK-based connection',
-        response: { 200: AuthTokenResponse },
+  // The vendor's current name is /v2/auth/tokens; /v2/auth/generateAuthToken stays as its alias.
+  // Both take `reference_id` as a query parameter that binds the token (docs/wire-contract.md).
+  for (const [url, summary] of [
+    ['/v2/auth/tokens', 'A short-lived, single-use token for a mobile SDK to create an SDK-based connection'],
+    ['/v2/auth/generateAuthToken', 'The older name of POST /v2/auth/tokens (kept)'],
+  ] as const) {
+    app.post(
+      url,
+      {
+        config: developer,
+        schema: {
+          tags,
+          summary,
+          description:
+            'With reference_id, the connection the SDK makes with this token carries that reference id, whatever ' +
+            'the SDK sends; connecting the same (developer, reference_id, provider) again makes a new user, deletes ' +
+            'the previous ones and sends user_reauth with old_user and new_user.',
+          querystring: AuthTokenQuery,
+          response: { 200: AuthTokenResponse },
+        },
       },
-    },
-    async (request) => {
-      const issued = await ctx.connecting.issueSdkToken(request.developer.id);
-      return { status: 'success' as const, token: issued.token, expires_in: issued.expiresIn };
-    },
-  );
+      async (request) => {
+        const issued = await ctx.connecting.issueSdkToken(request.developer.id, request.query.reference_id);
+        return { status: 'success' as const, token: issued.token, expires_in: issued.expiresIn };
+      },
+    );
+  }
 }

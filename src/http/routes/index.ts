@@ -21,6 +21,7 @@ import { registerUserRoutes } from './users.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
 import { registerWidgetRoutes } from './widget.ts';
 import { registerWorkoutRoutes } from './workouts.ts';
+import { registerRoutesRoutes } from './routes.ts';
 
 type RouteRegistrar = (app: App, ctx: AppContext) => void | Promise<void>;
 
@@ -35,6 +36,7 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerDataRoutes,
   registerPeopleRoutes,
   registerWorkoutRoutes,
+  registerRoutesRoutes,
   registerNotificationRoutes,
   // The developer dashboard at /dashboard (HTML; http/dashboard/).
   registerDashboardRoutes,

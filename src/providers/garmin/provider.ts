@@ -1,5 +1,6 @@
 import { remoteProvider } from '../../provider-kit/define.ts';
 import { garminApi, garminNotifications } from './connector.ts';
+import { garminRoutes } from './courses.ts';
 import { GARMIN_HISTORY_DAYS, garminFetchers } from './data-source.ts';
 import { garminPlannedWorkoutFetcher, garminPlannedWorkouts } from './training.ts';
 
@@ -42,5 +43,6 @@ export const garmin = remoteProvider({
   api: garminApi,
   fetchers: { ...garminFetchers, plannedWorkout: garminPlannedWorkoutFetcher },
   plannedWorkouts: garminPlannedWorkouts,
+  routes: garminRoutes,
   notifications: garminNotifications,
 });

@@ -1,6 +1,7 @@
 import { remoteProvider } from '../../provider-kit/define.ts';
 import { wahooApi, wahooNotifications } from './connector.ts';
 import { wahooFetchers } from './data-source.ts';
+import { wahooRoutes } from './routes.ts';
 
 // Facts: docs/providers.md#wahoo and ../shared/reference/providers-3.md §4 (Wahoo Cloud API):
 // PKCE is allowed, credentials in the body, 2-hour access tokens with single-use refresh
@@ -16,7 +17,7 @@ export const wahoo = remoteProvider({
     oauth: {
       authorizeUrl: 'https://api.wahooligan.com/oauth/authorize',
       tokenUrl: 'https://api.wahooligan.com/oauth/token',
-      scopes: ['user_read', 'workouts_read', 'offline_data'],
+      scopes: ['user_read', 'workouts_read', 'offline_data', 'routes_write'],
       scopeSeparator: ' ',
       clientAuth: 'body',
       accountId: { from: 'userinfo', url: 'https://api.wahooligan.com/v1/user', path: 'id' },
@@ -31,4 +32,5 @@ export const wahoo = remoteProvider({
   api: wahooApi,
   fetchers: wahooFetchers,
   notifications: wahooNotifications,
+  routes: wahooRoutes,
 });

@@ -30,6 +30,8 @@ import * as erasureReceipts from './0031_erasure_receipts.ts';
 import * as jobQuarantine from './0033_job_quarantine.ts';
 import * as encryptionKeyFingerprint from './0034_encryption_key_fingerprint.ts';
 import * as unreadableCompanions from './0035_unreadable_companions.ts';
+import * as routes from './0039_routes.ts';
+import * as sdkTokenReference from './0040_sdk_token_reference.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -67,4 +69,6 @@ export const migrations: Record<string, Migration> = {
   '0033_job_quarantine': jobQuarantine,
   '0034_encryption_key_fingerprint': encryptionKeyFingerprint,
   '0035_unreadable_companions': unreadableCompanions,
+  '0039_routes': routes,
+  '0040_sdk_token_reference': sdkTokenReference,
 };
