@@ -40,6 +40,7 @@ type Gate = { results: LabResult[]; unmatched: UnmatchedRow[] };
 /** Plausibility before output: only a dictionary name with a possible value becomes a result. */
 function admit(raw: RawResult, panel: LabPanel | undefined, row: Row, into: Gate) {
   const unmatched = (reason: string) => into.unmatched.push({ page: row.page, text: row.text, reason });
+  if (!raw.name) return unmatched('a value printed without a test name');
   if (raw.value === undefined) return unmatched(`no value printed for "${raw.name}"`);
   const found = findBiomarker(raw.name, raw.units);
   if (!found) return unmatched(`"${raw.name}" is not a test the dictionary knows`);

@@ -100,13 +100,25 @@ export function isColumnHeader(row: Row): boolean {
   return row.cells.filter((cell) => HEADER_WORDS.test(cell.text.trim())).length >= 2;
 }
 
+/**
+ * Whether a reading is kept: a nameless value only when a unit or range follows it (a street or
+ * page number does not look like a result), a name read from a unit-like word only with a value
+ * (`mg/dL 0-99` wrapped onto its own line is not a result), any other name with anything after it.
+ */
+function worthKeeping(raw: RawResult, unitNamed: boolean): boolean {
+  if (raw.name === '') return Boolean(raw.units || raw.referenceText);
+  if (unitNamed) return raw.value !== undefined;
+  return raw.value !== undefined || Boolean(raw.units || raw.referenceText);
+}
+
 export function parseRow(row: Row): RawResult[] {
   if (isColumnHeader(row)) return [];
   const results: RawResult[] = [];
   let current: RawResult | null = null;
+  let unitNamed = false;
   const finish = () => {
-    if (current && (current.value !== undefined || current.units || current.referenceText))
-      results.push(current);
+    if (current && worthKeeping(current, unitNamed)) results.push(current);
+    unitNamed = false;
     current = null;
   };
   for (const piece of piecesOf(row)) {
@@ -116,16 +128,25 @@ export function parseRow(row: Row): RawResult[] {
       continue;
     }
     const open: RawResult | null = current;
-    if (piece.kind === 'word') {
+    // A unit-like word with no result open is a name ("Chol/HDLC Ratio", "A/G Ratio"): a unit
+    // needs a value before it, and read as a unit the whole row would vanish without a trace.
+    if (piece.kind === 'word' || (piece.kind === 'unit' && !open)) {
       if (open && open.value === undefined && !open.units && !open.referenceText) {
         open.name = `${open.name} ${piece.text}`;
       } else {
         finish();
         current = { name: piece.text, x: piece.x, page: row.page, y: row.y };
+        unitNamed = piece.kind === 'unit';
       }
       continue;
     }
-    if (!open) continue;
+    if (!open) {
+      // A value printed before any name (its name wrapped onto the line above, or unreadable):
+      // kept nameless so the gate lists it under `unmatched` instead of dropping it.
+      if (piece.kind === 'number')
+        current = { name: '', x: piece.x, page: row.page, y: row.y, value: piece.text };
+      continue;
+    }
     if (open.value === undefined) {
       // Numbers that belong to a name ("CA 19-9", "CA 125") rather than to its value.
       if (
