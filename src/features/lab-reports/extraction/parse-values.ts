@@ -6,6 +6,7 @@
 import { isKnownName } from '../dictionary/match.ts';
 import { looksLikeUnit } from '../dictionary/units.ts';
 import type { Row } from './rows.ts';
+import type { RangesBySex } from './sex-ranges.ts';
 
 export type RawResult = {
   name: string;
@@ -17,6 +18,8 @@ export type RawResult = {
   flag?: string;
   units?: string;
   referenceText?: string;
+  /** Ranges printed per sex in one cell; the report decides which applies (sex-ranges.ts). */
+  referenceBySex?: RangesBySex;
   /** OCR only: the engine's confidence in the name and value words (0–100, the lower one). */
   ocrConfidence?: number;
   /** Read against a table's columns (its titles found), or read along the row without them. */
@@ -27,9 +30,11 @@ export type PieceKind = 'number' | 'range' | 'unit' | 'flag' | 'answer' | 'word'
 type Piece = { kind: PieceKind; text: string; startsCell: boolean; x: number; flag?: string; unit?: string };
 
 const NUMBER = /^[<>≤≥]?-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$|^[<>≤≥]?\.\d+$/;
-const NUMBER_WITH_FLAG = /^((\d{1,3}(,\d{3})+|\d+)(\.\d+)?)(HH|LL|H|L|\*)$/;
+// Flags as printed: letters, words, marks and arrows (↑ ↓, ▲ ▼ on some lab portals).
+const NUMBER_WITH_FLAG = /^((\d{1,3}(,\d{3})+|\d+)(\.\d+)?)(HH|LL|H|L|\*|[↑↓▲▼])$/;
 const RANGE = /^(\d+(\.\d+)?)-(\d+(\.\d+)?)$/;
-const FLAG = /^(HH|LL|H|L|A|AA|\*|\*\*|!|High|Low|HIGH|LOW|Abnormal|ABNORMAL|Abn|ABN|Critical|CRITICAL)$/;
+const FLAG =
+  /^(HH|LL|H|L|A|AA|\*|\*\*|!|[↑↓▲▼]|↑↑|↓↓|High|Low|HIGH|LOW|Abnormal|ABNORMAL|Abn|ABN|Critical|CRITICAL)$/;
 const ANSWER =
   /^(negative|positive|trace|detected|not detected|non-reactive|nonreactive|reactive|normal|abnormal|clear|cloudy|yellow|none|none seen|equivocal|indeterminate)$/i;
 const HEADER_WORDS =
@@ -173,8 +178,10 @@ export function parseRow(row: Row): RawResult[] {
     }
     switch (piece.kind) {
       case 'flag':
-        // Before a value, a lone letter is part of the name ("Vitamin A", "Hepatitis A").
-        if (open.value === undefined) open.name = `${open.name} ${piece.text}`;
+        // Before a value, a lone letter is part of the name ("Vitamin A", "Hepatitis A"); a
+        // mark or an arrow never is (`Potassium ↑ 6.8`).
+        if (open.value === undefined && /^[a-z]/i.test(piece.text)) open.name = `${open.name} ${piece.text}`;
+        else if (open.value === undefined) open.flag ??= piece.text;
         else if (open.flag === undefined) open.flag = piece.text;
         break;
       case 'unit':
