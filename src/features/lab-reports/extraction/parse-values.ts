@@ -6,7 +6,9 @@
 import { isKnownName } from '../dictionary/match.ts';
 import { looksLikeUnit } from '../dictionary/units.ts';
 import type { Row } from './rows.ts';
-import type { RangesBySex } from './sex-ranges.ts';
+
+/** Ranges printed per sex in one cell (`M: 13.5-17.5 F: 12.0-15.5`), read by sex-ranges.ts. */
+export type RangesBySex = { male: string; female: string };
 
 export type RawResult = {
   name: string;

@@ -2,9 +2,7 @@
 // Female 13-150`, `Men >39 / Women >49`. Which one applies is the patient's sex (read from the
 // report's header, metadata.ts); when the report does not say, neither is applied (no flag is
 // computed from a range that may be the other sex's).
-import { tidy } from './parse-values.ts';
-
-export type RangesBySex = { male: string; female: string };
+import { tidy, type RangesBySex } from './parse-values.ts';
 
 const BOUND = String.raw`[<>≤≥]?\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?`;
 const LABELLED = new RegExp(
