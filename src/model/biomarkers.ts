@@ -179,6 +179,8 @@ export const BIOMARKERS: readonly BiomarkerEntry[] = [
   }),
   e('albumin_globulin_ratio', 'Albumin/globulin ratio', '1759-0', '{ratio}', 'metabolic', [
     'a/g ratio',
+    // "A/G Ratio" with "Ratio" read as the unit (LabCorp CMP-14 prints "A/G Ratio").
+    'a/g',
     'albumin/globulin ratio',
     'ag ratio',
     'albumin globulin ratio',
@@ -218,11 +220,56 @@ export const BIOMARKERS: readonly BiomarkerEntry[] = [
     'egfr if nonafricn am',
     'estimated glomerular filtration rate',
     'egfr (ckd-epi 2021)',
+    // Printed variants of the creatinine-based CKD-EPI 2021 estimate (LOINC 98979-8): LabCorp's
+    // test menu (322000, CMP-14) prints "eGFR"; Quest and hospital reports print "eGFR CKD-EPI Cr
+    // 2021", "eGFRcr", "eGFR Creatinine (CKD-EPI 2021)".
+    'egfr cr',
+    'egfrcr',
+    'egfr creatinine',
+    'egfr ckd-epi cr 2021',
+    'egfr creatinine ckd-epi 2021',
+    'egfr creatinine-based',
+    'est gfr',
   ]),
+  // Creatinine and cystatin C, CKD-EPI 2021: LOINC 98980-6 ("Glomerular filtration rate/1.73 sq
+  // M.predicted … by Creatinine and Cystatin C-based formula (CKD-EPI 2021)", as cited by HL7
+  // Switzerland's CH LAB-Report guide); LabCorp 121022 prints "eGFR Creatinine-Cystatin C".
+  // Its own entry, so the name is never read as the creatinine-only eGFR or as cystatin C.
+  e('egfr_cr_cys', 'eGFR (creatinine-cystatin C)', '98980-6', 'mL/min/{1.73_m2}', 'kidney', [
+    'egfr creatinine-cystatin c',
+    'egfr cr-cys',
+    'egfrcr-cys',
+    'egfr creat-cys',
+    'egfr creatinine-cystatin c calculation',
+    'egfr ckd-epi cr-cys 2021',
+  ]),
+  // Cystatin C alone and the retired race-based estimates: different values from the 2021
+  // creatinine eGFR, so their own entries (LOINC codes left out: not confirmed here), never the
+  // eGFR above and never cystatin C itself.
+  e('egfr_cys', 'eGFR (cystatin C)', undefined, 'mL/min/{1.73_m2}', 'kidney', [
+    'egfr cystatin c',
+    'egfrcys',
+    'egfr cys',
+    'egfr cystatin c-based',
+  ]),
+  e('egfr_african_american', 'eGFR (African American, race-based)', undefined, 'mL/min/{1.73_m2}', 'kidney', [
+    'egfr if africn am',
+    'egfr african american',
+    'egfr if african american',
+    'egfr afr american',
+    'egfr african am',
+  ]),
+  // LOINC 3097-3 (Urea nitrogen/Creatinine [Mass Ratio] in Serum or Plasma). LabCorp's CMP
+  // prints "BUN/Creatinine Ratio"; Quest prints "BUN/CREATININE RATIO"; with "Ratio" read as
+  // the unit the name is "BUN/Creatinine" alone.
   e('bun_creatinine_ratio', 'BUN/creatinine ratio', '3097-3', '{ratio}', 'kidney', [
     'bun/creatinine ratio',
     'bun/creat ratio',
     'bun creatinine ratio',
+    'bun/creatinine',
+    'bun/creat',
+    'urea nitrogen/creatinine ratio',
+    'urea nitrogen/creatinine',
   ]),
   e('uric_acid', 'Uric acid', '3084-1', 'mg/dL', 'kidney', ['urate', 'uric acid serum'], {
     alternates: [{ ucum: 'umol/L', factor: 59.48, loinc: '14933-6' }],
@@ -387,6 +434,15 @@ export const BIOMARKERS: readonly BiomarkerEntry[] = [
       'cholesterol ldl',
       'ldl chol calc (nih)',
       'low density lipoprotein',
+      // Calculated LDL as labs print it (LOINC 13457-7, Cholesterol in LDL by calculation):
+      // LabCorp "LDL Chol Calc (NIH)" (NIH/Sampson equation), Quest "LDL-CHOLESTEROL" (Martin-
+      // Hopkins calculation), "LDL Cholesterol (Calc)" on hospital reports.
+      'ldl-cholesterol',
+      'ldl cholesterol nih',
+      'ldl-c nih',
+      'ldl cholesterol martin-hopkins',
+      'ldl-c martin-hopkins',
+      'ldl chol',
     ],
     {
       alternates: [{ ucum: 'mmol/L', factor: 0.02586, loinc: '22748-8' }],
@@ -434,6 +490,14 @@ export const BIOMARKERS: readonly BiomarkerEntry[] = [
     'total cholesterol/hdl ratio',
     'tc/hdl ratio',
     't. chol/hdl ratio',
+    // LOINC 9830-1 (Cholesterol.total/Cholesterol in HDL [Mass Ratio]); Quest's lipid panel
+    // prints "CHOL/HDLC RATIO", LabCorp's "T. Chol/HDL Ratio".
+    'chol/hdlc ratio',
+    'chol/hdlc',
+    'chol/hdl',
+    'cholesterol/hdl',
+    'total cholesterol/hdl',
+    'chol/hdl-c ratio',
   ]),
   e(
     'apolipoprotein_b',

@@ -33,6 +33,13 @@ const REPORT_FLAGS: Record<string, 'high' | 'low' | 'abnormal'> = {
   abnormal: 'abnormal',
   abn: 'abnormal',
   critical: 'abnormal',
+  // Arrows some reports and portals print instead of letters.
+  '↑': 'high',
+  '↑↑': 'high',
+  '▲': 'high',
+  '↓': 'low',
+  '↓↓': 'low',
+  '▼': 'low',
 };
 
 type Measured =

@@ -10,6 +10,7 @@ import { isColumnHeader, type RawResult } from './extraction/parse-values.ts';
 import { UnreadableFileError } from './extraction/pdf-text.ts';
 import { readMetadata } from './extraction/metadata.ts';
 import type { Row } from './extraction/rows.ts';
+import { rangeForPatient } from './extraction/sex-ranges.ts';
 import { interpret } from './interpret.ts';
 import type { MediaType } from './media-types.ts';
 import { judgeResult } from './plausibility.ts';
@@ -38,8 +39,18 @@ function panelHeaderCells(row: Row): Row['cells'] {
 type Gate = { results: LabResult[]; unmatched: UnmatchedRow[] };
 
 /** Plausibility before output: only a dictionary name with a possible value becomes a result. */
-function admit(raw: RawResult, panel: LabPanel | undefined, row: Row, into: Gate) {
+function admit(
+  printed: RawResult,
+  panel: LabPanel | undefined,
+  row: Row,
+  into: Gate,
+  sex: 'female' | 'male' | undefined,
+) {
+  const raw = printed.referenceBySex
+    ? { ...printed, referenceText: rangeForPatient(printed.referenceText!, printed.referenceBySex, sex) }
+    : printed;
   const unmatched = (reason: string) => into.unmatched.push({ page: row.page, text: row.text, reason });
+  if (!raw.name) return unmatched('a value printed without a test name');
   if (raw.value === undefined) return unmatched(`no value printed for "${raw.name}"`);
   const found = findBiomarker(raw.name, raw.units);
   if (!found) return unmatched(`"${raw.name}" is not a test the dictionary knows`);
@@ -92,6 +103,8 @@ export async function parseReport(
   const { pages, ocrPages, total } = await readPages(bytes, mediaType, options);
   const panels = panelTracker();
   const gate: Gate = { results: [], unmatched: [] };
+  // Read first: the patient's sex decides which of the ranges printed per sex applies.
+  const metadata = readMetadata(pages.flatMap((page) => page.rows));
   for (const { text: page, rows } of pages) {
     const tables = findTables(rows);
     // Within 4% of the page's width: points on a text page, pixels on a photo.
@@ -102,10 +115,9 @@ export async function parseReport(
       for (const text of unread)
         gate.unmatched.push({ page: row.page, text, reason: 'no value in the result column' });
       if (raws.length === 0) for (const cell of panelHeaderCells(row)) panels.header(cell, tolerance);
-      for (const raw of raws) admit(raw, panels.at(raw.x, tolerance), row, gate);
+      for (const raw of raws) admit(raw, panels.at(raw.x, tolerance), row, gate, metadata.patientSex);
     }
   }
-  const metadata = readMetadata(pages.flatMap((page) => page.rows));
   const usedPanels = panels.panels.filter((panel) =>
     gate.results.some((result) => result.biomarker.panel_id === panel.id),
   );

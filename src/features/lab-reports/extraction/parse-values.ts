@@ -7,6 +7,9 @@ import { isKnownName } from '../dictionary/match.ts';
 import { looksLikeUnit } from '../dictionary/units.ts';
 import type { Row } from './rows.ts';
 
+/** Ranges printed per sex in one cell (`M: 13.5-17.5 F: 12.0-15.5`), read by sex-ranges.ts. */
+export type RangesBySex = { male: string; female: string };
+
 export type RawResult = {
   name: string;
   /** Where the name starts: decides which column's panel header it belongs to. */
@@ -17,6 +20,8 @@ export type RawResult = {
   flag?: string;
   units?: string;
   referenceText?: string;
+  /** Ranges printed per sex in one cell; the report decides which applies (sex-ranges.ts). */
+  referenceBySex?: RangesBySex;
   /** OCR only: the engine's confidence in the name and value words (0–100, the lower one). */
   ocrConfidence?: number;
   /** Read against a table's columns (its titles found), or read along the row without them. */
@@ -27,9 +32,11 @@ export type PieceKind = 'number' | 'range' | 'unit' | 'flag' | 'answer' | 'word'
 type Piece = { kind: PieceKind; text: string; startsCell: boolean; x: number; flag?: string; unit?: string };
 
 const NUMBER = /^[<>≤≥]?-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$|^[<>≤≥]?\.\d+$/;
-const NUMBER_WITH_FLAG = /^((\d{1,3}(,\d{3})+|\d+)(\.\d+)?)(HH|LL|H|L|\*)$/;
+// Flags as printed: letters, words, marks and arrows (↑ ↓, ▲ ▼ on some lab portals).
+const NUMBER_WITH_FLAG = /^((\d{1,3}(,\d{3})+|\d+)(\.\d+)?)(HH|LL|H|L|\*|[↑↓▲▼])$/;
 const RANGE = /^(\d+(\.\d+)?)-(\d+(\.\d+)?)$/;
-const FLAG = /^(HH|LL|H|L|A|AA|\*|\*\*|!|High|Low|HIGH|LOW|Abnormal|ABNORMAL|Abn|ABN|Critical|CRITICAL)$/;
+const FLAG =
+  /^(HH|LL|H|L|A|AA|\*|\*\*|!|[↑↓▲▼]|↑↑|↓↓|High|Low|HIGH|LOW|Abnormal|ABNORMAL|Abn|ABN|Critical|CRITICAL)$/;
 const ANSWER =
   /^(negative|positive|trace|detected|not detected|non-reactive|nonreactive|reactive|normal|abnormal|clear|cloudy|yellow|none|none seen|equivocal|indeterminate)$/i;
 const HEADER_WORDS =
@@ -100,13 +107,25 @@ export function isColumnHeader(row: Row): boolean {
   return row.cells.filter((cell) => HEADER_WORDS.test(cell.text.trim())).length >= 2;
 }
 
+/**
+ * Whether a reading is kept: a nameless value only when a unit or range follows it (a street or
+ * page number does not look like a result), a name read from a unit-like word only with a value
+ * (`mg/dL 0-99` wrapped onto its own line is not a result), any other name with anything after it.
+ */
+function worthKeeping(raw: RawResult, unitNamed: boolean): boolean {
+  if (raw.name === '') return Boolean(raw.units || raw.referenceText);
+  if (unitNamed) return raw.value !== undefined;
+  return raw.value !== undefined || Boolean(raw.units || raw.referenceText);
+}
+
 export function parseRow(row: Row): RawResult[] {
   if (isColumnHeader(row)) return [];
   const results: RawResult[] = [];
   let current: RawResult | null = null;
+  let unitNamed = false;
   const finish = () => {
-    if (current && (current.value !== undefined || current.units || current.referenceText))
-      results.push(current);
+    if (current && worthKeeping(current, unitNamed)) results.push(current);
+    unitNamed = false;
     current = null;
   };
   for (const piece of piecesOf(row)) {
@@ -116,16 +135,25 @@ export function parseRow(row: Row): RawResult[] {
       continue;
     }
     const open: RawResult | null = current;
-    if (piece.kind === 'word') {
+    // A unit-like word with no result open is a name ("Chol/HDLC Ratio", "A/G Ratio"): a unit
+    // needs a value before it, and read as a unit the whole row would vanish without a trace.
+    if (piece.kind === 'word' || (piece.kind === 'unit' && !open)) {
       if (open && open.value === undefined && !open.units && !open.referenceText) {
         open.name = `${open.name} ${piece.text}`;
       } else {
         finish();
         current = { name: piece.text, x: piece.x, page: row.page, y: row.y };
+        unitNamed = piece.kind === 'unit';
       }
       continue;
     }
-    if (!open) continue;
+    if (!open) {
+      // A value printed before any name (its name wrapped onto the line above, or unreadable):
+      // kept nameless so the gate lists it under `unmatched` instead of dropping it.
+      if (piece.kind === 'number')
+        current = { name: '', x: piece.x, page: row.page, y: row.y, value: piece.text };
+      continue;
+    }
     if (open.value === undefined) {
       // Numbers that belong to a name ("CA 19-9", "CA 125") rather than to its value.
       if (
@@ -152,8 +180,10 @@ export function parseRow(row: Row): RawResult[] {
     }
     switch (piece.kind) {
       case 'flag':
-        // Before a value, a lone letter is part of the name ("Vitamin A", "Hepatitis A").
-        if (open.value === undefined) open.name = `${open.name} ${piece.text}`;
+        // Before a value, a lone letter is part of the name ("Vitamin A", "Hepatitis A"); a
+        // mark or an arrow never is (`Potassium ↑ 6.8`).
+        if (open.value === undefined && /^[a-z]/i.test(piece.text)) open.name = `${open.name} ${piece.text}`;
+        else if (open.value === undefined) open.flag ??= piece.text;
         else if (open.flag === undefined) open.flag = piece.text;
         break;
       case 'unit':

@@ -4,11 +4,13 @@
 // from the range column (a flag word printed in front of it, `Low 13.0 - 17.0`, is the flag; two
 // numbers whose dash was lost are a range). Earlier results, lab codes and anything else in other
 // columns are never a value.
+import { looksLikeUnit } from '../dictionary/units.ts';
 import { columnOf, type ColumnRole, type TableModel } from './columns.ts';
 import { classify, parseRow, tidy, type RawResult } from './parse-values.ts';
 import type { Cell, Row } from './rows.ts';
+import { rangesBySex } from './sex-ranges.ts';
 
-const FLAG_WORD = /^(HH|LL|H|L|High|Low|HIGH|LOW|Abnormal|ABNORMAL|Abn|ABN|A|\*|\*\*|!)$/;
+const FLAG_WORD = /^(HH|LL|H|L|High|Low|HIGH|LOW|Abnormal|ABNORMAL|Abn|ABN|A|\*|\*\*|!|[↑↓▲▼]|↑↑|↓↓)$/;
 /** Trailing footnote marks and lab codes left on a name: `*`, `†`, `#`, `(1)`, `[a]`, `¹`. */
 const NAME_MARKS = /(\s*([*†‡#§¹²³⁴⁵⁶⁷⁸⁹⁰]+|\(\d\)|\[[a-z0-9]\]))+$/i;
 
@@ -32,6 +34,15 @@ function lowestConfidence(cells: Cell[]): number | undefined {
   return known.length > 0 ? Math.min(...known) : undefined;
 }
 
+/** A unit printed in the name column after the name: `Glucose (mg/dL)`, `Glucose, mg/dL`. */
+const UNIT_IN_NAME = /^(.*[a-z].*?)(?:\s*\(([^()]+)\)|,\s*(\S+))$/i;
+
+function unitInName(name: string): { name: string; units?: string } {
+  const match = UNIT_IN_NAME.exec(name);
+  const units = match?.[2] ?? match?.[3];
+  return match && units && looksLikeUnit(units) ? { name: match[1]!.trim(), units } : { name };
+}
+
 /** The name as printed, without footnote marks and without a flag letter printed after it. */
 function nameOf(cells: Cell[] | undefined): { name: string; flag?: string } {
   const words = joined(cells)
@@ -40,7 +51,7 @@ function nameOf(cells: Cell[] | undefined): { name: string; flag?: string } {
     .trim()
     .split(/\s+/);
   const last = words[words.length - 1];
-  if (words.length > 1 && last && /^(H|L|HH|LL|High|Low|HIGH|LOW)$/.test(last))
+  if (words.length > 1 && last && /^(H|L|HH|LL|High|Low|HIGH|LOW|[↑↓▲▼])$/.test(last))
     return {
       name: words
         .slice(0, -1)
@@ -54,7 +65,7 @@ function nameOf(cells: Cell[] | undefined): { name: string; flag?: string } {
 type Reading = { value?: string; flag?: string; units?: string; range?: string; rangeInValue?: boolean };
 
 /** A flag letter run into its value (`L18`, `H212`, `35.7H` is handled by classify). */
-const FLAG_ON_VALUE = /^(HH|LL|H|L)([<>]?\d[\d.,]*)$/;
+const FLAG_ON_VALUE = /^(HH|LL|H|L|[↑↓▲▼])([<>]?\d[\d.,]*)$/;
 
 function readResultCell(printed: string[], into: Reading) {
   const words = printed.flatMap((word) => {
@@ -97,13 +108,18 @@ function readRangeCell(printed: string[], into: Reading) {
   if (into.range !== undefined) return;
   // A bound (`< 2`, `>60`) or two numbers whose dash the print or OCR lost (`1500  7500`).
   if (numbers.length === 1 && /^[<>≤≥]/.test(numbers[0]!)) into.range = numbers[0];
+  // Both bounds printed with their signs (`>=0.45 <=4.50`, read `≥0.45 ≤4.50`): inclusive ends.
+  else if (numbers.length === 2 && numbers[0]!.startsWith('≥') && numbers[1]!.startsWith('≤'))
+    into.range = `${numbers[0]!.slice(1)}-${numbers[1]!.slice(1)}`;
   else if (numbers.length === 2 && !/^[<>≤≥]/.test(numbers[0]!)) into.range = `${numbers[0]}-${numbers[1]}`;
 }
 
 /** A row below a table's titles read against its columns; undefined when it holds no value at all. */
 export function readTableRow(table: TableModel, row: Row): TableRow {
   const parts = byRole(table, row);
-  const { name, flag: nameFlag } = nameOf(parts.get('name'));
+  const printedName = nameOf(parts.get('name'));
+  const { name, units: nameUnits } = unitInName(printedName.name);
+  const nameFlag = printedName.flag;
   const reading: Reading = {};
   readResultCell(wordsOf(parts.get('result')), reading);
   readRangeCell(wordsOf(parts.get('range')), reading);
@@ -113,7 +129,10 @@ export function readTableRow(table: TableModel, row: Row): TableRow {
   const rangeAt = unitWords.findIndex((word, at) => at > 0 && /^[<>≤≥(]?\d/.test(word));
   if (rangeAt > 0) readRangeCell(tidy(unitWords.splice(rangeAt).join(' ')).split(' '), reading);
   if (unitWords.length > 0) reading.units = unitWords.join(' ');
+  reading.units ??= nameUnits;
   reading.flag ??= nameFlag;
+  const printedRange = tidy(joined(parts.get('range')));
+  const bySex = rangesBySex(printedRange);
   if (reading.value === undefined) {
     // A range where the result belongs (`>35` in a value column is a value; `20 - 40` is not).
     if (name && reading.rangeInValue) return { unread: joined([...parts.values()].flat()) };
@@ -131,7 +150,11 @@ export function readTableRow(table: TableModel, row: Row): TableRow {
       value: reading.value,
       ...(reading.flag ? { flag: reading.flag } : {}),
       ...(reading.units ? { units: reading.units } : {}),
-      ...(reading.range ? { referenceText: reading.range } : {}),
+      ...(bySex
+        ? { referenceText: printedRange, referenceBySex: bySex }
+        : reading.range
+          ? { referenceText: reading.range }
+          : {}),
       ...(confidence === undefined ? {} : { ocrConfidence: confidence }),
       reading: 'table',
     },
