@@ -5,8 +5,17 @@
 // `afterDelivery` hook who received what. A job that no longer matches its event (delivered
 // meanwhile, replayed, dropped) is skipped, so a job run twice after a crash never starts a second
 // chain of retries.
+//
+// Bulkheads: every attempt has a deadline the engine enforces (`settings.timeoutMs`: a kind's
+// client is closed when it passes, sockets and all; the webhook sender destroys its request);
+// each destination has at most `settings.destinationConcurrency` attempts in flight in the
+// process (route-shares.ts), and events for one whose share is taken by attempts older than
+// `settings.slowAfterMs` go to the slow lane; a batch waits for an attempt at most that long too,
+// after which the attempt finishes outside it (its outcome recorded on its own), so a silent
+// destination never holds a batch, or a worker, that other destinations' events need.
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -21,8 +30,10 @@ import {
   WEBHOOK_KIND,
 } from './destination-repo.ts';
 import type { WebhookHooks } from './hooks.ts';
+import type { ResolveHost } from './destination-policy.ts';
 import { createKindConnections, type KindConnections } from './kind-connections.ts';
-import { type DeliveryJob, firstAttemptJobs, SLOW_DELIVERY_QUEUE } from './outbox.ts';
+import { type DeliveryJob, EVENTS_PER_JOB, firstAttemptJobs, SLOW_DELIVERY_QUEUE } from './outbox.ts';
+import type { OwnDatabase } from './own-database.ts';
 import {
   type DeliverableEvent,
   type EventOutcome,
@@ -31,6 +42,7 @@ import {
   recordOutcomes,
 } from './repo.ts';
 import { classifyResponse, jitteredDelayMs, parseRetryAfter, scheduledDelayMs } from './retry-policy.ts';
+import { createRouteShares } from './route-shares.ts';
 import type { Sender } from './sender.ts';
 import type { WebhookSettings } from './settings.ts';
 import { buildDeliveryHeaders, type SigningKey, signingKey, signingSecretsAt } from './signing.ts';
@@ -49,6 +61,10 @@ export type DeliveryEngineDeps = {
   hooks: WebhookHooks;
   /** The clients of destinations of other kinds (made here when not given). */
   connections?: KindConnections;
+  /** The service's own databases, which a PostgreSQL destination may not be (checked again on connect). */
+  ownDatabases?: readonly OwnDatabase[];
+  /** DNS for the kinds' clients (tests inject one). */
+  resolve?: ResolveHost;
 };
 
 /** How long a destination that answered slowly (or timed out) stays on the slow lane in this process. */
@@ -70,17 +86,41 @@ type Work = { event: DeliverableEvent; generation: number; try: number; suppress
 type Wave = {
   outcomes: EventOutcome[];
   retries: Map<string, { data: DeliveryJob; options: { startAfter: number } }>;
-  diverted: Work[];
+  /** Events for the slow lane without an attempt here, each after `afterMs`. */
+  diverted: { work: Work; afterMs: number }[];
   /** By destination id. */
   health: Map<string, { successes: number; failures: number }>;
   deliveredUsers: { eventId: string; userId: string; at: Date }[];
 };
 
+function newWave(): Wave {
+  return { outcomes: [], retries: new Map(), diverted: [], health: new Map(), deliveredUsers: [] };
+}
+
 export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   const { db, clock, settings } = deps;
   /** By route key (destination-repo.ts `routeKey`), as is everything per destination below. */
   const slowUntil = new Map<string, number>();
-  const connections = deps.connections ?? createKindConnections({ secretBox: deps.secretBox, log: deps.log });
+  const connections =
+    deps.connections ??
+    createKindConnections({
+      secretBox: deps.secretBox,
+      log: deps.log,
+      connectTimeoutMs: settings.connectTimeoutMs,
+      deadlineMs: settings.timeoutMs,
+      ownDatabases: deps.ownDatabases ?? [],
+      ...(deps.resolve ? { resolve: deps.resolve } : {}),
+    });
+  const shares = createRouteShares(settings.destinationConcurrency);
+  /**
+   * Attempts a batch stopped waiting for (see `deliver`): their outcomes are recorded here, one
+   * write at a time, with the destinations as their batch last read them.
+   */
+  const detached = {
+    wave: newWave(),
+    routes: new Map<string, DestinationRow>(),
+    writing: null as Promise<void> | null,
+  };
   let lastPrune = 0;
 
   /** The schedule's wait (scaled for tests), never shorter than the receiver's Retry-After. */
@@ -179,31 +219,66 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     };
   }
 
-  /** Any other kind: its adapter (destination-kinds.ts) sends the event and classes the failure. */
+  /**
+   * Any other kind: its adapter (destination-kinds.ts) sends the event and classes the failure,
+   * within the engine's deadline. Past it the engine stops waiting and closes the destination's
+   * client (its sockets with it: the adapter's own timeouts are not relied on), and the attempt
+   * counts as a timeout.
+   */
   async function sendThroughKind(work: Work, destination: DestinationRow): Promise<Answer> {
     const { event } = work;
     const started = performance.now();
-    const result = await connections.get(destination).send({
-      id: event.id,
-      developerId: event.developer_id,
-      type: event.type,
-      userId: event.user_id,
-      createdAt: event.created_at,
-      body: event.body,
+    const connection = connections.get(destination);
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<null>((resolve) => {
+      timer = setTimeout(() => {
+        deadline.abort(new Error(`no answer within ${settings.timeoutMs} ms`));
+        resolve(null);
+      }, settings.timeoutMs);
     });
+    const result = await Promise.race([
+      connection.send(
+        {
+          id: event.id,
+          developerId: event.developer_id,
+          type: event.type,
+          userId: event.user_id,
+          createdAt: event.created_at,
+          body: event.body,
+        },
+        deadline.signal,
+      ),
+      expired,
+    ]).finally(() => clearTimeout(timer));
+    const durationMs = Math.round(performance.now() - started);
+    if (result === null || deadline.signal.aborted) {
+      connections.discard(destination.id, connection);
+      return {
+        verdict: 'retry',
+        statusCode: null,
+        error: `ETIMEDOUT: no answer within ${settings.timeoutMs} ms`,
+        retryAfter: null,
+        durationMs,
+        timedOut: true,
+      };
+    }
     return {
       verdict: result.outcome,
       statusCode: null,
       error: result.error,
       retryAfter: null,
-      durationMs: Math.round(performance.now() - started),
+      durationMs,
       timedOut: false,
     };
   }
 
-  /** Sends one attempt; its outcome goes into whichever wave `sink` holds when the answer comes. */
+  /**
+   * Sends one attempt; its outcome goes into whichever wave `sink` holds when the answer comes
+   * (the engine's own, `detached`, once its batch stopped waiting for it).
+   */
   async function attempt(
-    sink: { wave: Wave },
+    sink: Sink,
     work: Work,
     destination: DestinationRow,
     secrets: SigningKey[] | null,
@@ -216,7 +291,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       ? await postWebhook(work, destination, secrets)
       : await sendThroughKind(work, destination);
     const finishedAt = clock.now();
-    const wave = sink.wave;
+    const wave = sink.detached ? detached.wave : sink.wave;
     const { verdict } = answer;
     const next = verdict === 'retry' ? nextAttempt(work.try, finishedAt, answer.retryAfter) : null;
     const status = verdict === 'retry' ? (next ? 'pending' : 'failed') : verdict;
@@ -299,8 +374,34 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     return current.map((work) => ({ ...work, suppressed: withheld.get(work.event.id) ?? null }));
   }
 
-  function newWave(): Wave {
-    return { outcomes: [], retries: new Map(), diverted: [], health: new Map(), deliveredUsers: [] };
+  /** Records what detached attempts answered, one write at a time (a failed write is logged: the stuck sweeper resends). */
+  function recordDetached() {
+    if (detached.writing || pendingSize(detached.wave) === 0) return;
+    const wave = detached.wave;
+    detached.wave = newWave();
+    detached.writing = record(wave, detached.routes)
+      .catch((error: unknown) =>
+        deps.log.warn({ err: error }, 'recording the outcomes of detached webhook attempts failed'),
+      )
+      .finally(() => {
+        detached.writing = null;
+        recordDetached();
+      });
+  }
+
+  /**
+   * A slot in the destination's share (route-shares.ts). A destination that is busy but answering
+   * gets one as its attempts end; null when its oldest attempt in flight has been waiting longer
+   * than `slowAfterMs` (it is slow or silent: the event goes to the slow lane instead).
+   */
+  async function routeSlot(route: string): Promise<(() => void) | null> {
+    for (;;) {
+      const slot = shares.take(route);
+      if (slot) return slot;
+      const waited = shares.oldestMs(route);
+      if (waited >= settings.slowAfterMs) return null;
+      await shares.waitForSlot(route, settings.slowAfterMs - waited);
+    }
   }
 
   /**
@@ -316,8 +417,9 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     const work = await currentWork(jobs);
     const events = work.map(({ event }) => event);
     let snapshot = work.length > 0 ? await readDestinations(events) : null;
-    const sink = { wave: newWave() };
-    const inFlight = new Set<Promise<void>>();
+    const sink: Sink = { wave: newWave(), detached: false };
+    /** Attempts in flight, with when each started. */
+    const inFlight = new Map<Promise<void>, number>();
     /** Destinations that failed an attempt in this batch: their later events take the slow lane. */
     const failedHere = new Set<string>();
     let slotFreed: (() => void) | null = null;
@@ -364,13 +466,21 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       ) {
         // A failing or slow receiver would hold this batch (and the healthy receivers in it) for
         // up to the timeout: its events go to the slow lane, whose workers only wait on such receivers.
-        sink.wave.diverted.push(item);
+        sink.wave.diverted.push({ work: item, afterMs: 0 });
       } else {
         // (A promise per wait rather than Promise.race over everything in flight, which adds a
         // reaction to each of them per wait: 7 % of the CPU in the bench's profile.)
         while (inFlight.size >= settings.concurrency) await new Promise<void>((free) => (slotFreed = free));
         if (failure) break;
+        const share = await routeSlot(route);
+        if (!share) {
+          // Its share is taken by attempts that get no answer. On the slow lane the event waits
+          // for them to end (their deadline) rather than coming straight back.
+          sink.wave.diverted.push({ work: item, afterMs: lane === 'main' ? 0 : settings.timeoutMs });
+          continue;
+        }
         const done = () => {
+          share();
           inFlight.delete(sending);
           slotFreed?.();
           slotFreed = null;
@@ -380,26 +490,48 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
           (delivered) => {
             done();
             if (!delivered) failedHere.add(route);
-            if (pendingSize(sink.wave) >= settings.concurrency) startRecording();
+            if (sink.detached) recordDetached();
+            else if (pendingSize(sink.wave) >= settings.concurrency) startRecording();
           },
           // Kept as a value, like a failed write: an attempt that threw (say, a secret that no
           // longer opens) fails the batch once what is in flight has settled.
           (error: unknown) => {
             done();
-            failure ??= error ?? new Error('webhook attempt failed');
+            if (sink.detached) deps.log.warn({ err: error }, 'a detached webhook attempt failed');
+            else failure ??= error ?? new Error('webhook attempt failed');
           },
         );
-        inFlight.add(sending);
+        inFlight.set(sending, Date.now());
       }
     }
     // (Read through a function: the callbacks above reassign it, which the compiler cannot see.)
     const recordingNow = (): Promise<void> | null => recording;
-    await Promise.all(inFlight);
+    await waitOrDetach(sink, inFlight, snapshot);
     for (let write = recordingNow(); write; write = recordingNow()) await write;
     startRecording();
     for (let write = recordingNow(); write; write = recordingNow()) await write;
     if (failure) throw failure;
     maybePrune();
+  }
+
+  /**
+   * Waits for the batch's attempts in flight, but for none longer than `slowAfterMs` from its
+   * start: what is still unanswered then is detached (its outcome goes to `detached`), so the
+   * batch's jobs, and the worker, are free for other destinations' events.
+   */
+  async function waitOrDetach(sink: Sink, inFlight: Map<Promise<void>, number>, snapshot: Snapshot | null) {
+    if (inFlight.size === 0) return;
+    const youngest = Math.max(...inFlight.values());
+    const patience = youngest + settings.slowAfterMs - Date.now();
+    const waiting = new AbortController();
+    await Promise.race([
+      Promise.all(inFlight.keys()),
+      delay(Math.max(0, patience), undefined, { signal: waiting.signal }).catch(() => undefined),
+    ]);
+    waiting.abort();
+    if (inFlight.size === 0) return;
+    for (const [route, row] of snapshot?.destinations ?? []) detached.routes.set(route, row);
+    sink.detached = true;
   }
 
   function pendingSize(wave: Wave): number {
@@ -471,9 +603,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         });
       }
       const retries = [...wave.retries].filter(([eventId]) => applied.has(eventId)).map(([, retry]) => retry);
-      const diverted = firstAttemptJobs(
-        wave.diverted.map(({ event, generation }) => ({ id: event.id, generation })),
-      );
+      const diverted = divertedJobs(wave.diverted);
       // Holds the destination no longer warrants (it got a URL meanwhile) go out again instead.
       const unheld = firstAttemptJobs(
         wave.outcomes
@@ -507,8 +637,35 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     deliver,
     prune,
     /** Closes the clients of other kinds' destinations (the process is stopping). */
-    close: () => connections.closeAll(),
+    close: async () => {
+      await connections.closeAll();
+      await detached.writing;
+    },
   };
+}
+
+/** Where an attempt's outcome goes: its batch's wave, or the engine's once the batch stopped waiting. */
+type Sink = { wave: Wave; detached: boolean };
+
+/** Slow-lane jobs for diverted events: their try kept, grouped by delay, EVENTS_PER_JOB to a job. */
+function divertedJobs(diverted: Wave['diverted']): { data: DeliveryJob; options?: { startAfter: number } }[] {
+  const groups = new Map<string, { try: number; afterMs: number; events: [string, number][] }>();
+  for (const { work, afterMs } of diverted) {
+    const key = `${work.try}:${afterMs}`;
+    const group = groups.get(key) ?? { try: work.try, afterMs, events: [] };
+    group.events.push([work.event.id, work.generation]);
+    groups.set(key, group);
+  }
+  const jobs: { data: DeliveryJob; options?: { startAfter: number } }[] = [];
+  for (const group of groups.values()) {
+    for (let i = 0; i < group.events.length; i += EVENTS_PER_JOB) {
+      jobs.push({
+        data: { events: group.events.slice(i, i + EVENTS_PER_JOB), try: group.try },
+        ...(group.afterMs > 0 ? { options: { startAfter: group.afterMs / 1000 } } : {}),
+      });
+    }
+  }
+  return jobs;
 }
 
 export type DeliveryEngine = ReturnType<typeof createDeliveryEngine>;

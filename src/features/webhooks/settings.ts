@@ -12,8 +12,19 @@ import {
 import { DELIVERY_TIMEOUT_MS } from './retry-policy.ts';
 
 export type WebhookSettings = {
-  /** WEBHOOK_TIMEOUT (10s): how long a receiver has to answer one attempt. */
+  /**
+   * WEBHOOK_TIMEOUT (10s): how long a receiver has to answer one attempt, whatever its kind: the
+   * engine's deadline for the whole exchange (connect, TLS, first byte, body), past which it
+   * closes the connection.
+   */
   timeoutMs: number;
+  /** WEBHOOK_CONNECT_TIMEOUT (5s, at most WEBHOOK_TIMEOUT): how long opening a connection may take. */
+  connectTimeoutMs: number;
+  /**
+   * WEBHOOK_DESTINATION_CONCURRENCY (25): attempts one destination may have in flight in a process,
+   * across batches and lanes: a destination that stops answering holds at most this many.
+   */
+  destinationConcurrency: number;
   /**
    * WEBHOOK_RETRY_SCALE (1): multiplies the published retry schedule. Below 1 only for tests and
    * staging, so a day of retries fits in seconds; a receiver's Retry-After is never scaled.
@@ -118,7 +129,19 @@ export const webhookSettings = defineSettings({
   owner: 'features/webhooks',
   intro: ['Webhook delivery (all optional; durations take ms, s, m, h or d). Full table: docs/webhooks.md.'],
   settings: {
-    WEBHOOK_TIMEOUT: duration(DELIVERY_TIMEOUT_MS, 'How long a receiver has to answer one attempt.'),
+    WEBHOOK_TIMEOUT: duration(
+      DELIVERY_TIMEOUT_MS,
+      'How long a destination (any kind) has to answer one attempt; past it the connection is closed.',
+    ),
+    WEBHOOK_CONNECT_TIMEOUT: duration(
+      5000,
+      'How long opening a connection to a destination may take (at most WEBHOOK_TIMEOUT).',
+    ),
+    WEBHOOK_DESTINATION_CONCURRENCY: positive(
+      25,
+      true,
+      'Attempts one destination may have in flight per process; a silent destination holds at most this many.',
+    ),
     WEBHOOK_RETRY_SCALE: positive(
       1,
       false,
@@ -179,6 +202,8 @@ export const webhookSettings = defineSettings({
     }
     return {
       timeoutMs: v.WEBHOOK_TIMEOUT,
+      connectTimeoutMs: Math.min(v.WEBHOOK_CONNECT_TIMEOUT, v.WEBHOOK_TIMEOUT),
+      destinationConcurrency: v.WEBHOOK_DESTINATION_CONCURRENCY,
       retryScale: v.WEBHOOK_RETRY_SCALE,
       failingAfterMs: v.WEBHOOK_FAILING_AFTER,
       disableAfterMs: v.WEBHOOK_DISABLE_AFTER,
