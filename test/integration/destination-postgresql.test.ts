@@ -12,6 +12,7 @@ import {
   waitForStatus,
 } from '../helpers/destinations.ts';
 import { insertUser } from '../helpers/users.ts';
+import { createDestinationDatabase, DESTINATION_ROLE } from '../helpers/destination-database.ts';
 import { until } from '../helpers/until.ts';
 
 /**
@@ -54,8 +55,10 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
   let service: TestService;
   let developer: TestDeveloper;
   const database = `tributary_dest_${randomBytes(5).toString('hex')}`;
+  // Owned by a role of its own: the service's role on the service's server is refused.
   const databaseUrl = (() => {
     const url = new URL(SERVER);
+    url.username = DESTINATION_ROLE;
     url.pathname = `/${database}`;
     return url;
   })();
@@ -71,7 +74,7 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
     onServer(databaseUrl.href, (client) => client.query<R>(text, values)).then((result) => result.rows);
 
   before(async () => {
-    await onServer(SERVER, (client) => client.query(`CREATE DATABASE ${database}`));
+    await createDestinationDatabase(SERVER, database);
     service = await startTestService({
       env: { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_FAILING_AFTER: '1s', WEBHOOK_DISABLE_AFTER: '2s' },
     });

@@ -10,9 +10,10 @@
 // client is closed when it passes, sockets and all; the webhook sender destroys its request);
 // each destination has at most `settings.destinationConcurrency` attempts in flight in the
 // process (route-shares.ts), and events for one whose share is taken by attempts older than
-// `settings.slowAfterMs` go to the slow lane; a batch waits for an attempt at most that long too,
-// after which the attempt finishes outside it (its outcome recorded on its own), so a silent
-// destination never holds a batch, or a worker, that other destinations' events need.
+// `settings.batchWaitMs` go to the slow lane; a batch waits for an attempt at most that long too,
+// after which the attempt finishes outside it (its outcome recorded on its own, a slow-lane job
+// left behind in case this process dies first), so a silent destination never holds a batch, or a
+// worker, that other destinations' events need.
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -76,6 +77,8 @@ const PRUNE_BATCH = 5_000;
  * so a change made while a long batch is being sent applies to the rest of it.
  */
 const DESTINATIONS_FRESH_MS = 1_000;
+/** How long after its deadline a detached attempt's outcome may take to be written before its event is sent again. */
+const LEASE_MARGIN_MS = 15_000;
 /** A destination's `last_success_at` is refreshed at most this often, so healthy traffic does not rewrite its row per batch. */
 const SUCCESS_STAMP_MS = 10_000;
 
@@ -392,15 +395,15 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   /**
    * A slot in the destination's share (route-shares.ts). A destination that is busy but answering
    * gets one as its attempts end; null when its oldest attempt in flight has been waiting longer
-   * than `slowAfterMs` (it is slow or silent: the event goes to the slow lane instead).
+   * than `batchWaitMs` (it is slow or silent: the event goes to the slow lane instead).
    */
   async function routeSlot(route: string): Promise<(() => void) | null> {
     for (;;) {
       const slot = shares.take(route);
       if (slot) return slot;
       const waited = shares.oldestMs(route);
-      if (waited >= settings.slowAfterMs) return null;
-      await shares.waitForSlot(route, settings.slowAfterMs - waited);
+      if (waited >= settings.batchWaitMs) return null;
+      await shares.waitForSlot(route, settings.batchWaitMs - waited);
     }
   }
 
@@ -419,7 +422,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     let snapshot = work.length > 0 ? await readDestinations(events) : null;
     const sink: Sink = { wave: newWave(), detached: false };
     /** Attempts in flight, with when each started. */
-    const inFlight = new Map<Promise<void>, number>();
+    const inFlight = new Map<Promise<void>, { startedAt: number; work: Work }>();
     /** Destinations that failed an attempt in this batch: their later events take the slow lane. */
     const failedHere = new Set<string>();
     let slotFreed: (() => void) | null = null;
@@ -501,7 +504,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
             else failure ??= error ?? new Error('webhook attempt failed');
           },
         );
-        inFlight.set(sending, Date.now());
+        inFlight.set(sending, { startedAt: Date.now(), work: item });
       }
     }
     // (Read through a function: the callbacks above reassign it, which the compiler cannot see.)
@@ -515,14 +518,20 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   }
 
   /**
-   * Waits for the batch's attempts in flight, but for none longer than `slowAfterMs` from its
+   * Waits for the batch's attempts in flight, but for none longer than `batchWaitMs` from its
    * start: what is still unanswered then is detached (its outcome goes to `detached`), so the
-   * batch's jobs, and the worker, are free for other destinations' events.
+   * batch's jobs, and the worker, are free for other destinations' events. Each detached event
+   * leaves a slow-lane job due after its deadline: should this process die before the outcome is
+   * written, that job sends it again (once written, the job is stale and skipped).
    */
-  async function waitOrDetach(sink: Sink, inFlight: Map<Promise<void>, number>, snapshot: Snapshot | null) {
+  async function waitOrDetach(
+    sink: Sink,
+    inFlight: Map<Promise<void>, { startedAt: number; work: Work }>,
+    snapshot: Snapshot | null,
+  ) {
     if (inFlight.size === 0) return;
-    const youngest = Math.max(...inFlight.values());
-    const patience = youngest + settings.slowAfterMs - Date.now();
+    const youngest = Math.max(...[...inFlight.values()].map(({ startedAt }) => startedAt));
+    const patience = youngest + settings.batchWaitMs - Date.now();
     const waiting = new AbortController();
     await Promise.race([
       Promise.all(inFlight.keys()),
@@ -532,6 +541,11 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     if (inFlight.size === 0) return;
     for (const [route, row] of snapshot?.destinations ?? []) detached.routes.set(route, row);
     sink.detached = true;
+    const leases = [...inFlight.values()].map(({ work }) => ({
+      work,
+      afterMs: settings.timeoutMs + LEASE_MARGIN_MS,
+    }));
+    await deps.jobs.sendMany(SLOW_DELIVERY_QUEUE, divertedJobs(leases));
   }
 
   function pendingSize(wave: Wave): number {
@@ -636,8 +650,12 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   return {
     deliver,
     prune,
-    /** Closes the clients of other kinds' destinations (the process is stopping). */
+    /**
+     * Closes the clients of other kinds' destinations and the webhook sender's sockets (the
+     * process is stopping): detached attempts end at once, and their outcomes are written.
+     */
     close: async () => {
+      deps.sender.close();
       await connections.closeAll();
       await detached.writing;
     },

@@ -93,7 +93,10 @@ const normalHost = (host: string): string =>
     .replace(/\.$/, '');
 
 /** Every address `host` has now (itself for an address; none when it does not resolve). */
-export async function addressesOf(host: string, resolve: ResolveHost = systemResolver): Promise<readonly LookupAddress[]> {
+export async function addressesOf(
+  host: string,
+  resolve: ResolveHost = systemResolver,
+): Promise<readonly LookupAddress[]> {
   const name = normalHost(host);
   const family = isIP(name);
   if (family !== 0) return [{ address: name, family }];

@@ -80,11 +80,15 @@ function isThisMachine(address: string): boolean {
   return false;
 }
 
-async function ownAddresses(own: OwnDatabase, resolve: ResolveHost): Promise<{ local: boolean; addresses: Set<string> }> {
+async function ownAddresses(
+  own: OwnDatabase,
+  resolve: ResolveHost,
+): Promise<{ local: boolean; addresses: Set<string> }> {
   if (own.host === null || own.host === 'localhost') return { local: true, addresses: new Set() };
   let addresses: readonly LookupAddress[];
   try {
-    addresses = isIP(own.host) !== 0 ? [{ address: own.host, family: isIP(own.host) }] : await resolve(own.host);
+    addresses =
+      isIP(own.host) !== 0 ? [{ address: own.host, family: isIP(own.host) }] : await resolve(own.host);
   } catch {
     addresses = [];
   }

@@ -26,6 +26,12 @@ export type WebhookSettings = {
    */
   destinationConcurrency: number;
   /**
+   * WEBHOOK_BATCH_WAIT (1s): how long a batch waits on one destination (an answer, or a slot of its
+   * share) before it goes on without it: the attempt finishes outside the batch and the event, or
+   * the rest of that destination's events, take the slow lane.
+   */
+  batchWaitMs: number;
+  /**
    * WEBHOOK_RETRY_SCALE (1): multiplies the published retry schedule. Below 1 only for tests and
    * staging, so a day of retries fits in seconds; a receiver's Retry-After is never scaled.
    */
@@ -180,6 +186,10 @@ export const webhookSettings = defineSettings({
       true,
       'Workers per process on the main lane; the slow lane gets half (at least one).',
     ),
+    WEBHOOK_BATCH_WAIT: duration(
+      1000,
+      'How long a batch waits on one destination before it goes on without it (the attempt finishes on its own).',
+    ),
     WEBHOOK_SLOW_AFTER: duration(
       5000,
       'An answer slower than this moves its destination to the slow lane for a minute.',
@@ -204,6 +214,7 @@ export const webhookSettings = defineSettings({
       timeoutMs: v.WEBHOOK_TIMEOUT,
       connectTimeoutMs: Math.min(v.WEBHOOK_CONNECT_TIMEOUT, v.WEBHOOK_TIMEOUT),
       destinationConcurrency: v.WEBHOOK_DESTINATION_CONCURRENCY,
+      batchWaitMs: v.WEBHOOK_BATCH_WAIT,
       retryScale: v.WEBHOOK_RETRY_SCALE,
       failingAfterMs: v.WEBHOOK_FAILING_AFTER,
       disableAfterMs: v.WEBHOOK_DISABLE_AFTER,

@@ -140,8 +140,7 @@ export function addressUrlSetting(
 ): URL {
   const url = urlSetting(settings, field, schemes);
   const raw = String(settings[field]);
-  if (url.search || raw.includes('?'))
-    throw invalidParameter(`settings.${field}`, 'takes no query string');
+  if (url.search || raw.includes('?')) throw invalidParameter(`settings.${field}`, 'takes no query string');
   if (url.hash || raw.includes('#')) throw invalidParameter(`settings.${field}`, 'takes no fragment');
   if (!options.credentials && (url.username || url.password))
     throw invalidParameter(`settings.${field}`, 'takes no credentials');

@@ -51,7 +51,8 @@ function decoded(value: string, what: string, field: string): string {
 /** The URL's host as it will be dialled: a DNS name or an IP literal, one of them. */
 function hostOf(url: URL, field: string): string {
   const raw = url.hostname;
-  if (raw === '') throw invalidParameter(field, 'names no host (postgres://user:password@host:5432/database)');
+  if (raw === '')
+    throw invalidParameter(field, 'names no host (postgres://user:password@host:5432/database)');
   if (raw.startsWith('[') && raw.endsWith(']')) {
     const inner = raw.slice(1, -1);
     if (isIP(inner) === 6) return inner.toLowerCase();
@@ -97,7 +98,10 @@ export function parsePostgresqlUrl(raw: string, field = 'settings.url'): Postgre
     throw invalidParameter(field, 'not a valid absolute URL');
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
-    throw invalidParameter(field, `unsupported scheme ${shown(url.protocol.replace(/:$/, ''))}: expected postgres`);
+    throw invalidParameter(
+      field,
+      `unsupported scheme ${url.protocol.replace(/:$/, '').slice(0, 20)}: expected postgres`,
+    );
   if (url.hash || raw.includes('#')) throw invalidParameter(field, 'takes no fragment');
   const options: Partial<Record<(typeof ALLOWED_OPTIONS)[number], string | number>> = {};
   const seen = new Set<string>();
@@ -117,13 +121,16 @@ export function parsePostgresqlUrl(raw: string, field = 'settings.url'): Postgre
   }
   const host = hostOf(url, field);
   const port = url.port === '' ? DEFAULT_PORT : Number(url.port);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw invalidParameter(field, 'its port is not valid');
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw invalidParameter(field, 'its port is not valid');
   const path = url.pathname.replace(/^\//, '');
-  if (path === '' || path.includes('/'))
-    throw invalidParameter(field, 'must name one database (postgres://user:password@host:5432/database)');
+  if (path === '')
+    throw invalidParameter(field, 'names no database (postgres://user:password@host:5432/database)');
+  if (path.includes('/')) throw invalidParameter(field, 'must name one database, without a further path');
   const database = decoded(path, 'database', field);
   const user = decoded(url.username, 'user', field);
-  if (user === '') throw invalidParameter(field, 'names no user (postgres://user:password@host:5432/database)');
+  if (user === '')
+    throw invalidParameter(field, 'names no user (postgres://user:password@host:5432/database)');
   for (const [what, value] of [
     ['database', database],
     ['user', user],
@@ -151,7 +158,9 @@ export function parsePostgresqlUrl(raw: string, field = 'settings.url'): Postgre
 export function canonicalUrl(target: PostgresqlTarget, password: 'include' | 'mask'): string {
   const host = isIP(target.host) === 6 ? `[${target.host}]` : target.host;
   const secret =
-    target.password === null ? '' : `:${password === 'include' ? encodeURIComponent(target.password) : '***'}`;
+    target.password === null
+      ? ''
+      : `:${password === 'include' ? encodeURIComponent(target.password) : '***'}`;
   const query = new URLSearchParams();
   if (target.sslmode) query.set('sslmode', target.sslmode);
   if (target.applicationName) query.set('application_name', target.applicationName);

@@ -15,7 +15,12 @@ import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { invalidParameter } from '../../../core/errors.ts';
 import { type DataTypeName, identityKeyOf } from '../../../model/index.ts';
-import { addressesOf, checkHostAllowed, DestinationBlockedError, dialAddress } from '../destination-policy.ts';
+import {
+  addressesOf,
+  checkHostAllowed,
+  DestinationBlockedError,
+  dialAddress,
+} from '../destination-policy.ts';
 import { ownDatabaseReason } from '../own-database.ts';
 import {
   allowOnly,
@@ -191,7 +196,10 @@ export const postgresqlKind: DestinationKind<PostgresqlSettings> = {
     const tlsCert = pemSetting(settings, 'tls_cert', 'certificates');
     const tlsKey = pemSetting(settings, 'tls_key', 'private key');
     if (Boolean(tlsCert) !== Boolean(tlsKey))
-      throw invalidParameter(tlsCert ? 'settings.tls_key' : 'settings.tls_cert', 'tls_cert and tls_key go together');
+      throw invalidParameter(
+        tlsCert ? 'settings.tls_key' : 'settings.tls_cert',
+        'tls_cert and tls_key go together',
+      );
     if ((target.sslmode === 'verify-ca' || target.sslmode === 'verify-full') && !tlsCa)
       throw invalidParameter('settings.tls_ca', `required with sslmode=${target.sslmode}`);
     const blocked = await checkHostAllowed(target.host, policy.environment, policy.resolve);
@@ -264,8 +272,8 @@ export const postgresqlKind: DestinationKind<PostgresqlSettings> = {
         statement_timeout: 30_000,
         application_name: target.applicationName ?? 'tributary-destination',
       });
-    // A client the server drops while idle (restart, pg_terminate_backend) errors on the pool;
-    // it is discarded and the next send connects again.
+      // A client the server drops while idle (restart, pg_terminate_backend) errors on the pool;
+      // it is discarded and the next send connects again.
       made.on('error', (error) =>
         log.warn({ err: describeFailure(error) }, 'destination database connection lost'),
       );

@@ -137,7 +137,8 @@ export const s3Kind: DestinationKind<S3Settings> = {
   connect(settings, options) {
     // Host names are checked (production) by the agents' lookup on the addresses each socket
     // dials; an address literal skips lookup, so it is checked here before the first request.
-    const lookup = options.environment === 'production' ? checkedLookup('production', options.resolve) : undefined;
+    const lookup =
+      options.environment === 'production' ? checkedLookup('production', options.resolve) : undefined;
     const agentOptions = { keepAlive: true, maxSockets: 50, ...(lookup ? { lookup } : {}) };
     const httpAgent = new http.Agent(agentOptions);
     const httpsAgent = new https.Agent(agentOptions);
