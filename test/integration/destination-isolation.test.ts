@@ -89,12 +89,16 @@ const silentTargets: Silent[] = [
   {
     name: 'a webhook that accepts and never answers',
     listen: startBlackHole,
-    point: async (service, c, listener) => void (await setUrl(service, c, `${listener.url}/hook`)),
+    async point(service, c, listener) {
+      await setUrl(service, c, `${listener.url}/hook`);
+    },
   },
   {
     name: 'a webhook that answers one byte at a time, forever',
     listen: () => startTrickle(100),
-    point: async (service, c, listener) => void (await setUrl(service, c, `${listener.url}/hook`)),
+    async point(service, c, listener) {
+      await setUrl(service, c, `${listener.url}/hook`);
+    },
   },
 ];
 

@@ -135,7 +135,10 @@ export function parsePostgresqlUrl(raw: string, field = 'settings.url'): Postgre
     ['database', database],
     ['user', user],
   ] as const) {
-    if (Buffer.byteLength(value) > MAX_IDENTIFIER_BYTES || /[\u0000-\u001f]/.test(value))
+    if (
+      Buffer.byteLength(value) > MAX_IDENTIFIER_BYTES ||
+      [...value].some((char) => char.charCodeAt(0) < 0x20)
+    )
       throw invalidParameter(field, `its ${what} is not a valid PostgreSQL name`);
   }
   const password = url.password === '' ? null : decoded(url.password, 'password', field);

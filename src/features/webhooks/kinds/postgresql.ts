@@ -26,7 +26,6 @@ import {
   allowOnly,
   type DestinationKind,
   describeFailure,
-  type KindConnectOptions,
   type KindEvent,
   type KindResult,
   pemSetting,
