@@ -9,8 +9,10 @@
 //
 // B emits BENCH_B_EVENTS (200) events one per transaction, one every 25 ms (as test sends and
 // provider notifications arrive); its latency is from the emit's commit to the request's arrival
-// at a 204 receiver on loopback. In the second run C first emits BENCH_C_EVENTS (1000) events in
-// transactions of 50, and again as many while B emits. Prints p50 and p95 of both runs.
+// at a 204 receiver on loopback. In the other runs C first emits BENCH_C_EVENTS (1000) events in
+// transactions of 50, and again as many while B emits, to an S3 destination: one that answers
+// (the S3 test server: the load of C's events alone) and one that accepts connections and never
+// answers. Prints p50 and p95 of each run.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -22,6 +24,7 @@ import { loadConfig } from '../src/core/config.ts';
 import { createLogger } from '../src/core/log.ts';
 import type { WebhookEnvelope } from '../src/features/webhooks/events.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
+import { S3_TEST_KEY, startS3Server } from '../test/helpers/s3-server.ts';
 import { startBlackHole } from '../test/helpers/silent-listeners.ts';
 import { reportFigures } from './figures.ts';
 
@@ -50,7 +53,9 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-async function run(withSilentC: boolean): Promise<{ p50: number; p95: number; max: number }> {
+type CMode = 'none' | 'answering' | 'silent';
+
+async function run(mode: CMode): Promise<{ p50: number; p95: number; max: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-bench-isolation-'));
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   const config = loadConfig({
@@ -75,6 +80,7 @@ async function run(withSilentC: boolean): Promise<{ p50: number; p95: number; ma
   const address = receiver.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const blackHole = await startBlackHole();
+  const s3 = await startS3Server(['bench']);
   const runtime = await startRuntime(config, 'worker', createLogger(config.logLevel));
   const { ctx } = runtime;
   const emitted = new Map<string, number>();
@@ -89,14 +95,14 @@ async function run(withSilentC: boolean): Promise<{ p50: number; p95: number; ma
       }
     };
     let during: Promise<void> = Promise.resolve();
-    if (withSilentC) {
+    if (mode !== 'none') {
       await ctx.webhooks.destinations.create(c, {
         kind: 's3',
         settings: {
-          bucket: 'silent-bucket',
-          endpoint: blackHole.url,
-          access_key_id: 'AKIASILENTBENCH00001',
-          secret_access_key: 'silent',
+          bucket: 'bench',
+          endpoint: mode === 'silent' ? blackHole.url : s3.endpoint,
+          access_key_id: S3_TEST_KEY.accessKeyId,
+          secret_access_key: S3_TEST_KEY.secretAccessKey,
         },
       });
       await burstOfC();
@@ -119,6 +125,7 @@ async function run(withSilentC: boolean): Promise<{ p50: number; p95: number; ma
   } finally {
     await runtime.stop();
     await blackHole.close();
+    await s3.close();
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
     receiver.closeAllConnections();
     rmSync(dataDir, { recursive: true, force: true });
@@ -134,18 +141,21 @@ async function run(withSilentC: boolean): Promise<{ p50: number; p95: number; ma
 
 const storage = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
 console.log(
-  `destination isolation benchmark on ${storage}: B ${B_EVENTS} events, C ${2 * C_EVENTS} to a silent S3 endpoint`,
+  `destination isolation benchmark on ${storage}: B ${B_EVENTS} events; C ${2 * C_EVENTS} events to an S3 destination`,
 );
-const baseline = await run(false);
-console.log(
-  `  B alone:              p50 ${baseline.p50.toFixed(0)} ms  p95 ${baseline.p95.toFixed(0)} ms  max ${baseline.max.toFixed(0)} ms`,
-);
-const beside = await run(true);
-console.log(
-  `  B beside silent C:    p50 ${beside.p50.toFixed(0)} ms  p95 ${beside.p95.toFixed(0)} ms  max ${beside.max.toFixed(0)} ms`,
-);
-console.log(`  p95 ratio (beside C / alone): ${(beside.p95 / baseline.p95).toFixed(2)}`);
+const show = (label: string, figures: { p50: number; p95: number; max: number }) =>
+  console.log(
+    `  ${label.padEnd(32)} p50 ${figures.p50.toFixed(0)} ms  p95 ${figures.p95.toFixed(0)} ms  max ${figures.max.toFixed(0)} ms`,
+  );
+const baseline = await run('none');
+show('B alone:', baseline);
+const answering = await run('answering');
+show("B beside C's answering S3:", answering);
+const beside = await run('silent');
+show("B beside C's silent S3:", beside);
+console.log(`  p95 ratio (beside silent C / alone): ${(beside.p95 / baseline.p95).toFixed(2)}`);
 reportFigures({
   isolation_B_AloneP95Ms: baseline.p95,
+  isolation_B_BesideAnsweringP95Ms: answering.p95,
   isolation_B_BesideSilentP95Ms: beside.p95,
 });
