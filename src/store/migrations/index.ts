@@ -27,6 +27,7 @@ import * as fhirExports from './0028_fhir_exports.ts';
 import * as destinationKinds from './0029_destination_kinds.ts';
 import * as mcpTokens from './0030_mcp_tokens.ts';
 import * as erasureReceipts from './0031_erasure_receipts.ts';
+import * as destinationTargetsWithoutQueries from './0032_destination_targets_without_queries.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0029_destination_kinds': destinationKinds,
   '0030_mcp_tokens': mcpTokens,
   '0031_erasure_receipts': erasureReceipts,
+  '0032_destination_targets_without_queries': destinationTargetsWithoutQueries,
 };
