@@ -120,6 +120,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
    * write at a time, with the destinations as their batch last read them.
    */
   const detached = {
+    /** The attempts themselves, so closing can wait for them (they end at their deadline at the latest). */
+    attempts: new Set<Promise<void>>(),
     wave: newWave(),
     routes: new Map<string, DestinationRow>(),
     writing: null as Promise<void> | null,
@@ -567,6 +569,10 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     if (inFlight.size === 0) return;
     for (const [route, row] of snapshot?.destinations ?? []) detached.routes.set(route, row);
     sink.detached = true;
+    for (const attempt of inFlight.keys()) {
+      detached.attempts.add(attempt);
+      void attempt.finally(() => detached.attempts.delete(attempt));
+    }
     const leases = [...inFlight.values()].map(({ work }) => ({
       work,
       afterMs: settings.timeoutMs + LEASE_MARGIN_MS,
@@ -683,7 +689,10 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     close: async () => {
       deps.sender.close();
       await connections.closeAll();
-      await detached.writing;
+      await Promise.allSettled([...detached.attempts]);
+      // (Read through a function: recordDetached reassigns it, which the compiler cannot see.)
+      const writing = (): Promise<void> | null => detached.writing;
+      for (let write = writing(); write; write = writing()) await write;
     },
   };
 }
