@@ -130,6 +130,31 @@ describe('a silent destination of one developer', () => {
     });
   }
 
+  test("a developer's silent destinations together hold at most the developer's share", async () => {
+    const { service, base } = await serviceWith({
+      WEBHOOK_TIMEOUT: '10m',
+      WEBHOOK_CONNECT_TIMEOUT: '10m',
+      WEBHOOK_DEVELOPER_CONCURRENCY: String(SHARE),
+    });
+    const holes = [await startBlackHole(), await startBlackHole()];
+    for (const hole of holes) cleanups.push(() => hole.close());
+    const receiver = await startWebhookReceiver();
+    cleanups.push(() => receiver.close());
+    const c = await createDeveloper(service.ctx, { name: 'C' });
+    const b = await createDeveloper(service.ctx, { name: 'B' });
+    for (const hole of holes) await silentTargets[0]!.point(service, c, hole);
+    await setUrl(service, b, receiver.url);
+
+    await burstFor(service, c);
+    await holes[0]!.waitForConnections(1);
+    await testEventsOfB(base, b, receiver);
+    const accepted = holes[0]!.accepted + holes[1]!.accepted;
+    assert.ok(
+      accepted <= SHARE,
+      `C's destinations got ${accepted} connections, more than its share of ${SHARE}`,
+    );
+  });
+
   test('a destination that keeps timing out is retried on the slow lane and turns failing', async () => {
     const { service } = await serviceWith({
       WEBHOOK_TIMEOUT: '400ms',

@@ -9,7 +9,8 @@
 // Bulkheads: every attempt has a deadline the engine enforces (`settings.timeoutMs`: a kind's
 // client is closed when it passes, sockets and all; the webhook sender destroys its request);
 // each destination has at most `settings.destinationConcurrency` attempts in flight in the
-// process (route-shares.ts), and events for one whose share is taken by attempts older than
+// process, each developer `settings.developerConcurrency` over all its destinations
+// (route-shares.ts), and events for one whose share is taken by attempts older than
 // `settings.batchWaitMs` go to the slow lane; a batch waits for an attempt at most that long too,
 // after which the attempt finishes outside it (its outcome recorded on its own, a slow-lane job
 // left behind in case this process dies first), so a silent destination never holds a batch, or a
@@ -114,7 +115,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       ownDatabases: deps.ownDatabases ?? [],
       ...(deps.resolve ? { resolve: deps.resolve } : {}),
     });
-  const shares = createRouteShares(settings.destinationConcurrency);
+  const destinationShares = createRouteShares(settings.destinationConcurrency);
+  const developerShares = createRouteShares(settings.developerConcurrency);
   /**
    * Attempts a batch stopped waiting for (see `deliver`): their outcomes are recorded here, one
    * write at a time, with the destinations as their batch last read them.
@@ -395,17 +397,46 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   }
 
   /**
-   * A slot in the destination's share (route-shares.ts). A destination that is busy but answering
-   * gets one as its attempts end; null when its oldest attempt in flight has been waiting longer
-   * than `batchWaitMs` (it is slow or silent: the event goes to the slow lane instead).
+   * A slot in the destination's share and in its developer's (route-shares.ts), or, when one of
+   * them is full, how long that one's oldest attempt in flight has been waiting (and on what).
    */
-  async function routeSlot(route: string): Promise<(() => void) | null> {
+  function takeShare(
+    route: string,
+    developerId: string,
+  ): { release: () => void } | { waitedMs: number; wait: (ms: number) => Promise<void> } {
+    const destination = destinationShares.take(route);
+    if (!destination)
+      return {
+        waitedMs: destinationShares.oldestMs(route),
+        wait: (ms) => destinationShares.waitForSlot(route, ms),
+      };
+    const developer = developerShares.take(developerId);
+    if (!developer) {
+      destination();
+      return {
+        waitedMs: developerShares.oldestMs(developerId),
+        wait: (ms) => developerShares.waitForSlot(developerId, ms),
+      };
+    }
+    return {
+      release: () => {
+        destination();
+        developer();
+      },
+    };
+  }
+
+  /**
+   * A slot as `takeShare`, waiting for one while the attempts holding the share are younger than
+   * `batchWaitMs` (a destination or developer busy but answering gets one as they end); null when
+   * they are older (slow or silent: the event goes to the slow lane instead).
+   */
+  async function shareSlot(route: string, developerId: string): Promise<(() => void) | null> {
     for (;;) {
-      const slot = shares.take(route);
-      if (slot) return slot;
-      const waited = shares.oldestMs(route);
-      if (waited >= settings.batchWaitMs) return null;
-      await shares.waitForSlot(route, settings.batchWaitMs - waited);
+      const taken = takeShare(route, developerId);
+      if ('release' in taken) return taken.release;
+      if (taken.waitedMs >= settings.batchWaitMs) return null;
+      await taken.wait(settings.batchWaitMs - taken.waitedMs);
     }
   }
 
@@ -520,18 +551,18 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       } else {
         await batchSlot();
         if (failure) break;
-        const share = shares.take(route);
-        if (share) send(item, destination, route, share);
-        else if (shares.oldestMs(route) >= settings.batchWaitMs) divert(item);
-        // A destination that is busy but answering: its event goes once the rest of the batch is
-        // out, so the batch's other destinations do not wait behind it.
+        const taken = takeShare(route, event.developer_id);
+        if ('release' in taken) send(item, destination, route, taken.release);
+        else if (taken.waitedMs >= settings.batchWaitMs) divert(item);
+        // A destination (or developer) that is busy but answering: its event goes once the rest
+        // of the batch is out, so the batch's other destinations do not wait behind it.
         else waitingForShare.push({ item, destination, route });
       }
     }
     for (const { item, destination, route } of waitingForShare) {
       if (failure) break;
       await batchSlot();
-      const share = await routeSlot(route);
+      const share = await shareSlot(route, item.event.developer_id);
       if (share) send(item, destination, route, share);
       else divert(item);
     }

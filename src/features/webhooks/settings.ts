@@ -26,6 +26,11 @@ export type WebhookSettings = {
    */
   destinationConcurrency: number;
   /**
+   * WEBHOOK_DEVELOPER_CONCURRENCY (100): attempts one developer may have in flight in a process,
+   * over all its destinations: a developer whose destinations stop answering holds at most this many.
+   */
+  developerConcurrency: number;
+  /**
    * WEBHOOK_BATCH_WAIT (1s): how long a batch waits on one destination (an answer, or a slot of its
    * share) before it goes on without it: the attempt finishes outside the batch and the event, or
    * the rest of that destination's events, take the slow lane.
@@ -186,6 +191,11 @@ export const webhookSettings = defineSettings({
       true,
       'Workers per process on the main lane; the slow lane gets half (at least one).',
     ),
+    WEBHOOK_DEVELOPER_CONCURRENCY: positive(
+      100,
+      true,
+      'Attempts one developer may have in flight per process, over all its destinations.',
+    ),
     WEBHOOK_BATCH_WAIT: duration(
       1000,
       'How long a batch waits on one destination before it goes on without it (the attempt finishes on its own).',
@@ -214,6 +224,7 @@ export const webhookSettings = defineSettings({
       timeoutMs: v.WEBHOOK_TIMEOUT,
       connectTimeoutMs: Math.min(v.WEBHOOK_CONNECT_TIMEOUT, v.WEBHOOK_TIMEOUT),
       destinationConcurrency: v.WEBHOOK_DESTINATION_CONCURRENCY,
+      developerConcurrency: v.WEBHOOK_DEVELOPER_CONCURRENCY,
       batchWaitMs: v.WEBHOOK_BATCH_WAIT,
       retryScale: v.WEBHOOK_RETRY_SCALE,
       failingAfterMs: v.WEBHOOK_FAILING_AFTER,
