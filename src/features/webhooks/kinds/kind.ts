@@ -136,14 +136,14 @@ export function addressUrlSetting(
   settings: SettingsObject,
   field: string,
   schemes: readonly string[],
-  options: { credentials: boolean },
+  options: { credentials: boolean; credentialsHint?: string },
 ): URL {
   const url = urlSetting(settings, field, schemes);
   const raw = String(settings[field]);
   if (url.search || raw.includes('?')) throw invalidParameter(`settings.${field}`, 'takes no query string');
   if (url.hash || raw.includes('#')) throw invalidParameter(`settings.${field}`, 'takes no fragment');
   if (!options.credentials && (url.username || url.password))
-    throw invalidParameter(`settings.${field}`, 'takes no credentials');
+    throw invalidParameter(`settings.${field}`, `takes no credentials${options.credentialsHint ?? ''}`);
   return url;
 }
 

@@ -92,7 +92,10 @@ export const s3Kind: DestinationKind<S3Settings> = {
     });
     let endpoint: string | null = null;
     if (settings.endpoint !== undefined && settings.endpoint !== null) {
-      const url = addressUrlSetting(settings, 'endpoint', ['https', 'http'], { credentials: false });
+      const url = addressUrlSetting(settings, 'endpoint', ['https', 'http'], {
+        credentials: false,
+        credentialsHint: ': use access_key_id and secret_access_key',
+      });
       if (environment === 'production' && url.protocol !== 'https:')
         throw invalidParameter('settings.endpoint', 'production endpoints must use https');
       const blocked = await checkHostAllowed(url.hostname, environment, resolve);
