@@ -241,22 +241,55 @@ describe('PostgreSQL destination URLs are data', () => {
   );
 });
 
+/** Resident memory of the child in KiB (Linux /proc), or null where it cannot be read. */
+function residentKb(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+const RSS_LIMIT_MB = 700;
+
 describe('a hostile file path under a memory limit', () => {
   test('?sslrootcert=/dev/zero is refused at save and the service stays up (heap limited to 192 MB)', async () => {
     const environment = await childEnvironment({ NODE_OPTIONS: '--max-old-space-size=192' });
     try {
-      const made = await runCli(
-        ['developers', 'create', '--name', 'hostile', '--environment', 'sandbox', '--json'],
-        environment.env,
-      );
-      assert.equal(made.code, 0, made.stderr);
-      const { dev_id: devId, api_key: apiKey } = JSON.parse(made.stdout) as {
-        dev_id: string;
-        api_key: string;
-      };
-      const headers = { 'dev-id': devId, 'x-api-key': apiKey, 'content-type': 'application/json' };
-      const running = await startService(environment.env);
+      const running = await startService(environment.env, ['serve'], 180_000);
+      // The heap limit does not bound Buffers (a file read lands outside the heap), so the child's
+      // resident memory is watched too and the child killed past RSS_LIMIT_MB: a regression fails
+      // this test, it does not take the machine.
+      let overLimit = '';
+      const watchdog = setInterval(() => {
+        const rssKb = residentKb(running.process.pid);
+        if (rssKb !== null && rssKb > RSS_LIMIT_MB * 1024) {
+          overLimit = `the service grew to ${Math.round(rssKb / 1024)} MB resident`;
+          running.process.kill('SIGKILL');
+        }
+      }, 100);
       try {
+        // Embedded storage: the service made a sandbox developer at start; PostgreSQL: the CLI makes one.
+        let credentials: { dev_id: string; api_key: string };
+        if (environment.env.DATABASE_URL) {
+          const made = await runCli(
+            ['developers', 'create', '--name', 'hostile', '--environment', 'sandbox', '--json'],
+            environment.env,
+          );
+          assert.equal(made.code, 0, made.stderr);
+          credentials = JSON.parse(made.stdout) as typeof credentials;
+        } else {
+          credentials = JSON.parse(
+            readFileSync(join(environment.env.DATA_DIR!, 'sandbox-credentials.json'), 'utf8'),
+          ) as typeof credentials;
+        }
+        const headers = {
+          'dev-id': credentials.dev_id,
+          'x-api-key': credentials.api_key,
+          'content-type': 'application/json',
+        };
         for (const parameter of ['sslrootcert', 'sslkey', 'sslcert']) {
           const response = await fetch(`${running.url}/v2/destinations`, {
             method: 'POST',
@@ -273,6 +306,7 @@ describe('a hostile file path under a memory limit', () => {
             const { id } = JSON.parse(text) as { id: string };
             await fetch(`${running.url}/v2/destinations/${id}/test`, { method: 'POST', headers });
             await until('the attempt', async () => {
+              if (overLimit) throw new Error(overLimit);
               if (running.process.exitCode !== null)
                 throw new Error(`the service died:\n${running.output()}`);
               const log = await fetch(`${running.url}/v2/destinations/${id}/deliveries`, { headers });
@@ -284,9 +318,11 @@ describe('a hostile file path under a memory limit', () => {
           assert.equal(response.status, 400, text);
           assert.match(text, new RegExp(`"${parameter}"`));
         }
+        assert.equal(overLimit, '');
         assert.equal(running.process.exitCode, null, running.output());
         assert.equal((await fetch(`${running.url}/health`)).status, 200);
       } finally {
+        clearInterval(watchdog);
         await running.stop();
       }
     } finally {
