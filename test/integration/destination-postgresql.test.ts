@@ -205,11 +205,25 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
       `/v2/destinations/${destinationId}/deliveries/${older.event_id}/replay`,
     );
     assert.equal(replay.status, 202, replay.raw);
-    await until('the replayed event delivered again', async () => {
-      const list = await destinationDeliveries(service, developer, destinationId);
-      const again = list.find((d) => d.event_id === older.event_id);
-      return again?.status === 'delivered' && again.attempt_count === 2;
-    });
+    await until(
+      'the replayed event delivered again',
+      async () => {
+        const list = await destinationDeliveries(service, developer, destinationId);
+        const again = list.find((d) => d.event_id === older.event_id);
+        return again?.status === 'delivered' && again.attempt_count === 2;
+      },
+      {
+        show: async () =>
+          JSON.stringify(
+            (await destinationDeliveries(service, developer, destinationId)).map((d) => [
+              d.event_id,
+              d.status,
+              d.attempt_count,
+              d.last_error,
+            ]),
+          ),
+      },
+    );
     assert.deepEqual(
       await query(`SELECT count(*)::int AS n, count(DISTINCT record_id)::int AS ids FROM tributary.sleep`),
       [{ n: 3, ids: 3 }],
@@ -256,11 +270,25 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
       'POST',
       `/v2/destinations/${destinationId}/deliveries/${sleepCopy.event_id}/replay`,
     );
-    await until('the replay delivered', async () => {
-      const list = await destinationDeliveries(service, developer, destinationId);
-      const again = list.find((d) => d.event_id === sleepCopy.event_id);
-      return again?.status === 'delivered' && again.attempt_count === 2;
-    });
+    await until(
+      'the replay delivered',
+      async () => {
+        const list = await destinationDeliveries(service, developer, destinationId);
+        const again = list.find((d) => d.event_id === sleepCopy.event_id);
+        return again?.status === 'delivered' && again.attempt_count === 2;
+      },
+      {
+        show: async () =>
+          JSON.stringify(
+            (await destinationDeliveries(service, developer, destinationId)).map((d) => [
+              d.event_id,
+              d.status,
+              d.attempt_count,
+              d.last_error,
+            ]),
+          ),
+      },
+    );
     assert.equal((await query(`SELECT 1 FROM tributary.sleep WHERE user_id = $1`, [userId])).length, 0);
   });
 
