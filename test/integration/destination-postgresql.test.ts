@@ -218,8 +218,7 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
             (await destinationDeliveries(service, developer, destinationId)).map((d) => [
               d.event_id,
               d.status,
-              d.attempt_count,
-              d.last_error,
+              d.attempts.map((a) => [a.attempted_at, a.outcome, a.duration_ms, a.error]),
             ]),
           ),
       },
