@@ -124,6 +124,11 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   const detached = {
     /** The attempts themselves, so closing can wait for them (they end at their deadline at the latest). */
     attempts: new Set<Promise<void>>(),
+    /**
+     * Event generations whose detached attempt is in flight or not yet written: their lease job,
+     * should it come due here first (a slow write), does not send them a second time.
+     */
+    events: new Map<string, number>(),
     wave: newWave(),
     routes: new Map<string, DestinationRow>(),
     writing: null as Promise<void> | null,
@@ -369,6 +374,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         event.status === 'pending'
           ? wanted.get(event.id)?.find((w) => w.generation === event.generation)
           : undefined;
+      // (Its detached attempt in this process is still going or being written: see `detached`.)
+      if (match && detached.events.get(event.id) === match.generation) return [];
       return match ? [{ event, ...match }] : [];
     });
     const candidates = current
@@ -386,11 +393,13 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     if (detached.writing || pendingSize(detached.wave) === 0) return;
     const wave = detached.wave;
     detached.wave = newWave();
+    const written = wave.outcomes.map(({ id }) => id);
     detached.writing = record(wave, detached.routes)
       .catch((error: unknown) =>
         deps.log.warn({ err: error }, 'recording the outcomes of detached webhook attempts failed'),
       )
       .finally(() => {
+        for (const id of written) detached.events.delete(id);
         detached.writing = null;
         recordDetached();
       });
@@ -514,8 +523,10 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         // longer opens) fails the batch once what is in flight has settled.
         (error: unknown) => {
           done();
-          if (sink.detached) deps.log.warn({ err: error }, 'a detached webhook attempt failed');
-          else failure ??= error ?? new Error('webhook attempt failed');
+          if (sink.detached) {
+            detached.events.delete(item.event.id);
+            deps.log.warn({ err: error }, 'a detached webhook attempt failed');
+          } else failure ??= error ?? new Error('webhook attempt failed');
         },
       );
       inFlight.set(sending, { startedAt: Date.now(), work: item });
@@ -600,6 +611,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     if (inFlight.size === 0) return;
     for (const [route, row] of snapshot?.destinations ?? []) detached.routes.set(route, row);
     sink.detached = true;
+    for (const { work } of inFlight.values()) detached.events.set(work.event.id, work.generation);
     for (const attempt of inFlight.keys()) {
       detached.attempts.add(attempt);
       void attempt.finally(() => detached.attempts.delete(attempt));
