@@ -24,6 +24,7 @@ import { createLogger } from '../src/core/log.ts';
 import type { WebhookEnvelope } from '../src/features/webhooks/events.ts';
 import { writeToOutbox } from '../src/features/webhooks/outbox.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
+import { createDestinationDatabase } from '../test/helpers/destination-database.ts';
 import { natsSkipReason, startNatsServer } from '../test/helpers/nats-server.ts';
 import { S3_TEST_KEY, startS3Server } from '../test/helpers/s3-server.ts';
 import { reportFigures } from './figures.ts';
@@ -166,12 +167,11 @@ async function main() {
     await onPg(PG_SERVER, (client) => client.query('SELECT 1')).catch(() => (pgReachable = false));
     if (pgReachable) {
       const database = `tributary_bench_${randomBytes(4).toString('hex')}`;
-      await onPg(PG_SERVER, (client) => client.query(`CREATE DATABASE ${database}`));
+      // Owned by a role of its own: the service's role on the service's server is refused.
+      const url = await createDestinationDatabase(PG_SERVER, database);
       cleanups.push(() =>
         onPg(PG_SERVER, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)),
       );
-      const url = new URL(PG_SERVER);
-      url.pathname = `/${database}`;
       await other('postgresql', { url: url.href });
     } else {
       console.log(`  postgresql skipped: no PostgreSQL server at ${PG_SERVER}`);

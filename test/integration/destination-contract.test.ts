@@ -13,6 +13,7 @@ import { connect as natsConnect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { natsSkipReason, type NatsServer, startNatsServer } from '../helpers/nats-server.ts';
 import { S3_TEST_KEY, type S3Server, startS3Server } from '../helpers/s3-server.ts';
+import { createDestinationDatabase } from '../helpers/destination-database.ts';
 import { until } from '../helpers/until.ts';
 import { freePort } from '../helpers/ports.ts';
 
@@ -104,9 +105,8 @@ type Fixture = {
 
 async function postgresqlFixture(): Promise<Fixture> {
   const database = `tributary_dest_${randomBytes(5).toString('hex')}`;
-  await onPg(PG_SERVER, (client) => client.query(`CREATE DATABASE ${database}`));
-  const url = new URL(PG_SERVER);
-  url.pathname = `/${database}`;
+  // Owned by a role of its own: the service's role on the service's server is refused.
+  const url = await createDestinationDatabase(PG_SERVER, database);
   let locker: pg.Client | null = null;
   return {
     kind: 'postgresql',

@@ -12,6 +12,7 @@ import {
   waitForStatus,
 } from '../helpers/destinations.ts';
 import { insertUser } from '../helpers/users.ts';
+import { createDestinationDatabase, DESTINATION_ROLE } from '../helpers/destination-database.ts';
 import { until } from '../helpers/until.ts';
 
 /**
@@ -54,8 +55,10 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
   let service: TestService;
   let developer: TestDeveloper;
   const database = `tributary_dest_${randomBytes(5).toString('hex')}`;
+  // Owned by a role of its own: the service's role on the service's server is refused.
   const databaseUrl = (() => {
     const url = new URL(SERVER);
+    url.username = DESTINATION_ROLE;
     url.pathname = `/${database}`;
     return url;
   })();
@@ -71,7 +74,7 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
     onServer(databaseUrl.href, (client) => client.query<R>(text, values)).then((result) => result.rows);
 
   before(async () => {
-    await onServer(SERVER, (client) => client.query(`CREATE DATABASE ${database}`));
+    await createDestinationDatabase(SERVER, database);
     service = await startTestService({
       env: { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_FAILING_AFTER: '1s', WEBHOOK_DISABLE_AFTER: '2s' },
     });
@@ -202,11 +205,24 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
       `/v2/destinations/${destinationId}/deliveries/${older.event_id}/replay`,
     );
     assert.equal(replay.status, 202, replay.raw);
-    await until('the replayed event delivered again', async () => {
-      const list = await destinationDeliveries(service, developer, destinationId);
-      const again = list.find((d) => d.event_id === older.event_id);
-      return again?.status === 'delivered' && again.attempt_count === 2;
-    });
+    await until(
+      'the replayed event delivered again',
+      async () => {
+        const list = await destinationDeliveries(service, developer, destinationId);
+        const again = list.find((d) => d.event_id === older.event_id);
+        return again?.status === 'delivered' && again.attempt_count === 2;
+      },
+      {
+        show: async () =>
+          JSON.stringify(
+            (await destinationDeliveries(service, developer, destinationId)).map((d) => [
+              d.event_id,
+              d.status,
+              d.attempts.map((a) => [a.attempted_at, a.outcome, a.duration_ms, a.error]),
+            ]),
+          ),
+      },
+    );
     assert.deepEqual(
       await query(`SELECT count(*)::int AS n, count(DISTINCT record_id)::int AS ids FROM tributary.sleep`),
       [{ n: 3, ids: 3 }],
@@ -253,11 +269,25 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
       'POST',
       `/v2/destinations/${destinationId}/deliveries/${sleepCopy.event_id}/replay`,
     );
-    await until('the replay delivered', async () => {
-      const list = await destinationDeliveries(service, developer, destinationId);
-      const again = list.find((d) => d.event_id === sleepCopy.event_id);
-      return again?.status === 'delivered' && again.attempt_count === 2;
-    });
+    await until(
+      'the replay delivered',
+      async () => {
+        const list = await destinationDeliveries(service, developer, destinationId);
+        const again = list.find((d) => d.event_id === sleepCopy.event_id);
+        return again?.status === 'delivered' && again.attempt_count === 2;
+      },
+      {
+        show: async () =>
+          JSON.stringify(
+            (await destinationDeliveries(service, developer, destinationId)).map((d) => [
+              d.event_id,
+              d.status,
+              d.attempt_count,
+              d.last_error,
+            ]),
+          ),
+      },
+    );
     assert.equal((await query(`SELECT 1 FROM tributary.sleep WHERE user_id = $1`, [userId])).length, 0);
   });
 

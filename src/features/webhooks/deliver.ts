@@ -5,8 +5,19 @@
 // `afterDelivery` hook who received what. A job that no longer matches its event (delivered
 // meanwhile, replayed, dropped) is skipped, so a job run twice after a crash never starts a second
 // chain of retries.
+//
+// Bulkheads: every attempt has a deadline the engine enforces (`settings.timeoutMs`: a kind's
+// client is closed when it passes, sockets and all; the webhook sender destroys its request);
+// each destination has at most `settings.destinationConcurrency` attempts in flight in the
+// process, each developer `settings.developerConcurrency` over all its destinations
+// (route-shares.ts), and events for one whose share is taken by attempts older than
+// `settings.batchWaitMs` go to the slow lane; a batch waits for an attempt at most that long too,
+// after which the attempt finishes outside it (its outcome recorded on its own, a slow-lane job
+// left behind in case this process dies first), so a silent destination never holds a batch, or a
+// worker, that other destinations' events need.
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -21,8 +32,10 @@ import {
   WEBHOOK_KIND,
 } from './destination-repo.ts';
 import type { WebhookHooks } from './hooks.ts';
+import type { ResolveHost } from './destination-policy.ts';
 import { createKindConnections, type KindConnections } from './kind-connections.ts';
-import { type DeliveryJob, firstAttemptJobs, SLOW_DELIVERY_QUEUE } from './outbox.ts';
+import { type DeliveryJob, EVENTS_PER_JOB, firstAttemptJobs, SLOW_DELIVERY_QUEUE } from './outbox.ts';
+import type { OwnDatabase } from './own-database.ts';
 import {
   type DeliverableEvent,
   type EventOutcome,
@@ -31,6 +44,7 @@ import {
   recordOutcomes,
 } from './repo.ts';
 import { classifyResponse, jitteredDelayMs, parseRetryAfter, scheduledDelayMs } from './retry-policy.ts';
+import { createRouteShares } from './route-shares.ts';
 import type { Sender } from './sender.ts';
 import type { WebhookSettings } from './settings.ts';
 import { buildDeliveryHeaders, type SigningKey, signingKey, signingSecretsAt } from './signing.ts';
@@ -49,6 +63,10 @@ export type DeliveryEngineDeps = {
   hooks: WebhookHooks;
   /** The clients of destinations of other kinds (made here when not given). */
   connections?: KindConnections;
+  /** The service's own databases, which a PostgreSQL destination may not be (checked again on connect). */
+  ownDatabases?: readonly OwnDatabase[];
+  /** DNS for the kinds' clients (tests inject one). */
+  resolve?: ResolveHost;
 };
 
 /** How long a destination that answered slowly (or timed out) stays on the slow lane in this process. */
@@ -60,6 +78,8 @@ const PRUNE_BATCH = 5_000;
  * so a change made while a long batch is being sent applies to the rest of it.
  */
 const DESTINATIONS_FRESH_MS = 1_000;
+/** How long after its deadline a detached attempt's outcome may take to be written before its event is sent again. */
+const LEASE_MARGIN_MS = 15_000;
 /** A destination's `last_success_at` is refreshed at most this often, so healthy traffic does not rewrite its row per batch. */
 const SUCCESS_STAMP_MS = 10_000;
 
@@ -70,17 +90,49 @@ type Work = { event: DeliverableEvent; generation: number; try: number; suppress
 type Wave = {
   outcomes: EventOutcome[];
   retries: Map<string, { data: DeliveryJob; options: { startAfter: number } }>;
-  diverted: Work[];
+  /** Events for the slow lane without an attempt here, each after `afterMs`. */
+  diverted: { work: Work; afterMs: number }[];
   /** By destination id. */
   health: Map<string, { successes: number; failures: number }>;
   deliveredUsers: { eventId: string; userId: string; at: Date }[];
 };
 
+function newWave(): Wave {
+  return { outcomes: [], retries: new Map(), diverted: [], health: new Map(), deliveredUsers: [] };
+}
+
 export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   const { db, clock, settings } = deps;
   /** By route key (destination-repo.ts `routeKey`), as is everything per destination below. */
   const slowUntil = new Map<string, number>();
-  const connections = deps.connections ?? createKindConnections({ secretBox: deps.secretBox, log: deps.log });
+  const connections =
+    deps.connections ??
+    createKindConnections({
+      secretBox: deps.secretBox,
+      log: deps.log,
+      connectTimeoutMs: settings.connectTimeoutMs,
+      deadlineMs: settings.timeoutMs,
+      ownDatabases: deps.ownDatabases ?? [],
+      ...(deps.resolve ? { resolve: deps.resolve } : {}),
+    });
+  const destinationShares = createRouteShares(settings.destinationConcurrency);
+  const developerShares = createRouteShares(settings.developerConcurrency);
+  /**
+   * Attempts a batch stopped waiting for (see `deliver`): their outcomes are recorded here, one
+   * write at a time, with the destinations as their batch last read them.
+   */
+  const detached = {
+    /** The attempts themselves, so closing can wait for them (they end at their deadline at the latest). */
+    attempts: new Set<Promise<void>>(),
+    /**
+     * Event generations whose detached attempt is in flight or not yet written: their lease job,
+     * should it come due here first (a slow write), does not send them a second time.
+     */
+    events: new Map<string, number>(),
+    wave: newWave(),
+    routes: new Map<string, DestinationRow>(),
+    writing: null as Promise<void> | null,
+  };
   let lastPrune = 0;
 
   /** The schedule's wait (scaled for tests), never shorter than the receiver's Retry-After. */
@@ -179,31 +231,66 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     };
   }
 
-  /** Any other kind: its adapter (destination-kinds.ts) sends the event and classes the failure. */
+  /**
+   * Any other kind: its adapter (destination-kinds.ts) sends the event and classes the failure,
+   * within the engine's deadline. Past it the engine stops waiting and closes the destination's
+   * client (its sockets with it: the adapter's own timeouts are not relied on), and the attempt
+   * counts as a timeout.
+   */
   async function sendThroughKind(work: Work, destination: DestinationRow): Promise<Answer> {
     const { event } = work;
     const started = performance.now();
-    const result = await connections.get(destination).send({
-      id: event.id,
-      developerId: event.developer_id,
-      type: event.type,
-      userId: event.user_id,
-      createdAt: event.created_at,
-      body: event.body,
+    const connection = connections.get(destination);
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<null>((resolve) => {
+      timer = setTimeout(() => {
+        deadline.abort(new Error(`no answer within ${settings.timeoutMs} ms`));
+        resolve(null);
+      }, settings.timeoutMs);
     });
+    const result = await Promise.race([
+      connection.send(
+        {
+          id: event.id,
+          developerId: event.developer_id,
+          type: event.type,
+          userId: event.user_id,
+          createdAt: event.created_at,
+          body: event.body,
+        },
+        deadline.signal,
+      ),
+      expired,
+    ]).finally(() => clearTimeout(timer));
+    const durationMs = Math.round(performance.now() - started);
+    if (result === null || deadline.signal.aborted) {
+      connections.discard(destination.id, connection);
+      return {
+        verdict: 'retry',
+        statusCode: null,
+        error: `ETIMEDOUT: no answer within ${settings.timeoutMs} ms`,
+        retryAfter: null,
+        durationMs,
+        timedOut: true,
+      };
+    }
     return {
       verdict: result.outcome,
       statusCode: null,
       error: result.error,
       retryAfter: null,
-      durationMs: Math.round(performance.now() - started),
+      durationMs,
       timedOut: false,
     };
   }
 
-  /** Sends one attempt; its outcome goes into whichever wave `sink` holds when the answer comes. */
+  /**
+   * Sends one attempt; its outcome goes into whichever wave `sink` holds when the answer comes
+   * (the engine's own, `detached`, once its batch stopped waiting for it).
+   */
   async function attempt(
-    sink: { wave: Wave },
+    sink: Sink,
     work: Work,
     destination: DestinationRow,
     secrets: SigningKey[] | null,
@@ -216,7 +303,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       ? await postWebhook(work, destination, secrets)
       : await sendThroughKind(work, destination);
     const finishedAt = clock.now();
-    const wave = sink.wave;
+    const wave = sink.detached ? detached.wave : sink.wave;
     const { verdict } = answer;
     const next = verdict === 'retry' ? nextAttempt(work.try, finishedAt, answer.retryAfter) : null;
     const status = verdict === 'retry' ? (next ? 'pending' : 'failed') : verdict;
@@ -287,6 +374,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         event.status === 'pending'
           ? wanted.get(event.id)?.find((w) => w.generation === event.generation)
           : undefined;
+      // (Its detached attempt in this process is still going or being written: see `detached`.)
+      if (match && detached.events.get(event.id) === match.generation) return [];
       return match ? [{ event, ...match }] : [];
     });
     const candidates = current
@@ -299,13 +388,71 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     return current.map((work) => ({ ...work, suppressed: withheld.get(work.event.id) ?? null }));
   }
 
-  function newWave(): Wave {
-    return { outcomes: [], retries: new Map(), diverted: [], health: new Map(), deliveredUsers: [] };
+  /** Records what detached attempts answered, one write at a time (a failed write is logged: the stuck sweeper resends). */
+  function recordDetached() {
+    if (detached.writing || pendingSize(detached.wave) === 0) return;
+    const wave = detached.wave;
+    detached.wave = newWave();
+    const written = wave.outcomes.map(({ id }) => id);
+    detached.writing = record(wave, detached.routes)
+      .catch((error: unknown) =>
+        deps.log.warn({ err: error }, 'recording the outcomes of detached webhook attempts failed'),
+      )
+      .finally(() => {
+        for (const id of written) detached.events.delete(id);
+        detached.writing = null;
+        recordDetached();
+      });
+  }
+
+  /**
+   * A slot in the destination's share and in its developer's (route-shares.ts), or, when one of
+   * them is full, how long that one's oldest attempt in flight has been waiting (and on what).
+   */
+  function takeShare(
+    route: string,
+    developerId: string,
+  ): { release: () => void } | { waitedMs: number; wait: (ms: number) => Promise<void> } {
+    const destination = destinationShares.take(route);
+    if (!destination)
+      return {
+        waitedMs: destinationShares.oldestMs(route),
+        wait: (ms) => destinationShares.waitForSlot(route, ms),
+      };
+    const developer = developerShares.take(developerId);
+    if (!developer) {
+      destination();
+      return {
+        waitedMs: developerShares.oldestMs(developerId),
+        wait: (ms) => developerShares.waitForSlot(developerId, ms),
+      };
+    }
+    return {
+      release: () => {
+        destination();
+        developer();
+      },
+    };
+  }
+
+  /**
+   * A slot as `takeShare`, waiting for one while the attempts holding the share are younger than
+   * `batchWaitMs` (a destination or developer busy but answering gets one as they end); null when
+   * they are older (slow or silent: the event goes to the slow lane instead).
+   */
+  async function shareSlot(route: string, developerId: string): Promise<(() => void) | null> {
+    for (;;) {
+      const taken = takeShare(route, developerId);
+      if ('release' in taken) return taken.release;
+      if (taken.waitedMs >= settings.batchWaitMs) return null;
+      await taken.wait(settings.batchWaitMs - taken.waitedMs);
+    }
   }
 
   /**
    * Sends the batch with up to `settings.concurrency` requests in flight, starting the next as
-   * soon as one is answered (in the batch's order), and records outcomes while sending goes on:
+   * soon as one is answered (in the batch's order, but events for a destination whose share is
+   * full after the rest), and records outcomes while sending goes on:
    * whatever was answered since the last write goes out as one write once the previous write is
    * done, so writes batch themselves as the receiver speeds up. (Sending in waves instead held
    * every wave for its slowest request.) The batch, and so its jobs, completes only once every
@@ -316,8 +463,9 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     const work = await currentWork(jobs);
     const events = work.map(({ event }) => event);
     let snapshot = work.length > 0 ? await readDestinations(events) : null;
-    const sink = { wave: newWave() };
-    const inFlight = new Set<Promise<void>>();
+    const sink: Sink = { wave: newWave(), detached: false };
+    /** Attempts in flight, with when each started. */
+    const inFlight = new Map<Promise<void>, { startedAt: number; work: Work }>();
     /** Destinations that failed an attempt in this batch: their later events take the slow lane. */
     const failedHere = new Set<string>();
     let slotFreed: (() => void) | null = null;
@@ -340,6 +488,52 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         },
       );
     };
+
+    /** Waits while the batch has `concurrency` attempts in flight. */
+    async function batchSlot() {
+      // (A promise per wait rather than Promise.race over everything in flight, which adds a
+      // reaction to each of them per wait: 7 % of the CPU in the bench's profile.)
+      while (inFlight.size >= settings.concurrency) await new Promise<void>((free) => (slotFreed = free));
+    }
+
+    /**
+     * For a destination whose share is taken by attempts that get no answer. On the slow lane the
+     * event waits for them to end (their deadline) rather than coming straight back.
+     */
+    function divert(item: Work) {
+      sink.wave.diverted.push({ work: item, afterMs: lane === 'main' ? 0 : settings.timeoutMs });
+    }
+
+    function send(item: Work, destination: DestinationRow, route: string, share: () => void) {
+      const done = () => {
+        share();
+        inFlight.delete(sending);
+        slotFreed?.();
+        slotFreed = null;
+      };
+      const secrets = destination.kind === WEBHOOK_KIND ? keysFor(snapshot!, destination) : null;
+      const sending: Promise<void> = attempt(sink, item, destination, secrets).then(
+        (delivered) => {
+          done();
+          if (!delivered) failedHere.add(route);
+          if (sink.detached) recordDetached();
+          else if (pendingSize(sink.wave) >= settings.concurrency) startRecording();
+        },
+        // Kept as a value, like a failed write: an attempt that threw (say, a secret that no
+        // longer opens) fails the batch once what is in flight has settled.
+        (error: unknown) => {
+          done();
+          if (sink.detached) {
+            detached.events.delete(item.event.id);
+            deps.log.warn({ err: error }, 'a detached webhook attempt failed');
+          } else failure ??= error ?? new Error('webhook attempt failed');
+        },
+      );
+      inFlight.set(sending, { startedAt: Date.now(), work: item });
+    }
+
+    /** Events whose destination's share was full, sent after the rest of the batch. */
+    const waitingForShare: { item: Work; destination: DestinationRow; route: string }[] = [];
 
     for (const item of work) {
       if (failure || !snapshot) break;
@@ -364,42 +558,69 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       ) {
         // A failing or slow receiver would hold this batch (and the healthy receivers in it) for
         // up to the timeout: its events go to the slow lane, whose workers only wait on such receivers.
-        sink.wave.diverted.push(item);
+        sink.wave.diverted.push({ work: item, afterMs: 0 });
       } else {
-        // (A promise per wait rather than Promise.race over everything in flight, which adds a
-        // reaction to each of them per wait: 7 % of the CPU in the bench's profile.)
-        while (inFlight.size >= settings.concurrency) await new Promise<void>((free) => (slotFreed = free));
+        await batchSlot();
         if (failure) break;
-        const done = () => {
-          inFlight.delete(sending);
-          slotFreed?.();
-          slotFreed = null;
-        };
-        const secrets = destination.kind === WEBHOOK_KIND ? keysFor(snapshot, destination) : null;
-        const sending: Promise<void> = attempt(sink, item, destination, secrets).then(
-          (delivered) => {
-            done();
-            if (!delivered) failedHere.add(route);
-            if (pendingSize(sink.wave) >= settings.concurrency) startRecording();
-          },
-          // Kept as a value, like a failed write: an attempt that threw (say, a secret that no
-          // longer opens) fails the batch once what is in flight has settled.
-          (error: unknown) => {
-            done();
-            failure ??= error ?? new Error('webhook attempt failed');
-          },
-        );
-        inFlight.add(sending);
+        const taken = takeShare(route, event.developer_id);
+        if ('release' in taken) send(item, destination, route, taken.release);
+        else if (taken.waitedMs >= settings.batchWaitMs) divert(item);
+        // A destination (or developer) that is busy but answering: its event goes once the rest
+        // of the batch is out, so the batch's other destinations do not wait behind it.
+        else waitingForShare.push({ item, destination, route });
       }
+    }
+    for (const { item, destination, route } of waitingForShare) {
+      if (failure) break;
+      await batchSlot();
+      const share = await shareSlot(route, item.event.developer_id);
+      if (share) send(item, destination, route, share);
+      else divert(item);
     }
     // (Read through a function: the callbacks above reassign it, which the compiler cannot see.)
     const recordingNow = (): Promise<void> | null => recording;
-    await Promise.all(inFlight);
+    await waitOrDetach(sink, inFlight, snapshot);
     for (let write = recordingNow(); write; write = recordingNow()) await write;
     startRecording();
     for (let write = recordingNow(); write; write = recordingNow()) await write;
     if (failure) throw failure;
     maybePrune();
+  }
+
+  /**
+   * Waits for the batch's attempts in flight, but for none longer than `batchWaitMs` from its
+   * start: what is still unanswered then is detached (its outcome goes to `detached`), so the
+   * batch's jobs, and the worker, are free for other destinations' events. Each detached event
+   * leaves a slow-lane job due after its deadline: should this process die before the outcome is
+   * written, that job sends it again (once written, the job is stale and skipped).
+   */
+  async function waitOrDetach(
+    sink: Sink,
+    inFlight: Map<Promise<void>, { startedAt: number; work: Work }>,
+    snapshot: Snapshot | null,
+  ) {
+    if (inFlight.size === 0) return;
+    const youngest = Math.max(...[...inFlight.values()].map(({ startedAt }) => startedAt));
+    const patience = youngest + settings.batchWaitMs - Date.now();
+    const waiting = new AbortController();
+    await Promise.race([
+      Promise.all(inFlight.keys()),
+      delay(Math.max(0, patience), undefined, { signal: waiting.signal }).catch(() => undefined),
+    ]);
+    waiting.abort();
+    if (inFlight.size === 0) return;
+    for (const [route, row] of snapshot?.destinations ?? []) detached.routes.set(route, row);
+    sink.detached = true;
+    for (const { work } of inFlight.values()) detached.events.set(work.event.id, work.generation);
+    for (const attempt of inFlight.keys()) {
+      detached.attempts.add(attempt);
+      void attempt.finally(() => detached.attempts.delete(attempt));
+    }
+    const leases = [...inFlight.values()].map(({ work }) => ({
+      work,
+      afterMs: settings.timeoutMs + LEASE_MARGIN_MS,
+    }));
+    await deps.jobs.sendMany(SLOW_DELIVERY_QUEUE, divertedJobs(leases));
   }
 
   function pendingSize(wave: Wave): number {
@@ -471,9 +692,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         });
       }
       const retries = [...wave.retries].filter(([eventId]) => applied.has(eventId)).map(([, retry]) => retry);
-      const diverted = firstAttemptJobs(
-        wave.diverted.map(({ event, generation }) => ({ id: event.id, generation })),
-      );
+      const diverted = divertedJobs(wave.diverted);
       // Holds the destination no longer warrants (it got a URL meanwhile) go out again instead.
       const unheld = firstAttemptJobs(
         wave.outcomes
@@ -506,9 +725,43 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   return {
     deliver,
     prune,
-    /** Closes the clients of other kinds' destinations (the process is stopping). */
-    close: () => connections.closeAll(),
+    /**
+     * Closes the clients of other kinds' destinations and the webhook sender's sockets (the
+     * process is stopping): detached attempts end at once, and their outcomes are written.
+     */
+    close: async () => {
+      deps.sender.close();
+      await connections.closeAll();
+      await Promise.allSettled([...detached.attempts]);
+      // (Read through a function: recordDetached reassigns it, which the compiler cannot see.)
+      const writing = (): Promise<void> | null => detached.writing;
+      for (let write = writing(); write; write = writing()) await write;
+    },
   };
+}
+
+/** Where an attempt's outcome goes: its batch's wave, or the engine's once the batch stopped waiting. */
+type Sink = { wave: Wave; detached: boolean };
+
+/** Slow-lane jobs for diverted events: their try kept, grouped by delay, EVENTS_PER_JOB to a job. */
+function divertedJobs(diverted: Wave['diverted']): { data: DeliveryJob; options?: { startAfter: number } }[] {
+  const groups = new Map<string, { try: number; afterMs: number; events: [string, number][] }>();
+  for (const { work, afterMs } of diverted) {
+    const key = `${work.try}:${afterMs}`;
+    const group = groups.get(key) ?? { try: work.try, afterMs, events: [] };
+    group.events.push([work.event.id, work.generation]);
+    groups.set(key, group);
+  }
+  const jobs: { data: DeliveryJob; options?: { startAfter: number } }[] = [];
+  for (const group of groups.values()) {
+    for (let i = 0; i < group.events.length; i += EVENTS_PER_JOB) {
+      jobs.push({
+        data: { events: group.events.slice(i, i + EVENTS_PER_JOB), try: group.try },
+        ...(group.afterMs > 0 ? { options: { startAfter: group.afterMs / 1000 } } : {}),
+      });
+    }
+  }
+  return jobs;
 }
 
 export type DeliveryEngine = ReturnType<typeof createDeliveryEngine>;

@@ -73,8 +73,8 @@ async function allowedAddresses(
 /**
  * Whether a host that a destination of another kind (a database, object storage, a broker)
  * connects to is allowed: anything in the sandbox; in production only hosts whose every address
- * is public, as for webhook URLs. Checked when the settings are saved (these clients resolve the
- * host themselves at connect time, so a DNS answer that changes later is not re-checked).
+ * is public, as for webhook URLs. Checked when the settings are saved, for a clear answer; the
+ * kind's client checks again when it connects, through `dialAddress`.
  */
 export async function checkHostAllowed(
   host: string,
@@ -82,14 +82,50 @@ export async function checkHostAllowed(
   resolve: ResolveHost = systemResolver,
 ): Promise<string | null> {
   if (environment === 'sandbox') return null;
-  const result = await allowedAddresses(
-    host
-      .toLowerCase()
-      .replace(/^\[|\]$/g, '')
-      .replace(/\.$/, ''),
-    resolve,
-  );
+  const result = await allowedAddresses(normalHost(host), resolve);
   return 'reason' in result ? result.reason : null;
+}
+
+const normalHost = (host: string): string =>
+  host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+
+/** Every address `host` has now (itself for an address; none when it does not resolve). */
+export async function addressesOf(
+  host: string,
+  resolve: ResolveHost = systemResolver,
+): Promise<readonly LookupAddress[]> {
+  const name = normalHost(host);
+  const family = isIP(name);
+  if (family !== 0) return [{ address: name, family }];
+  return resolve(name).catch(() => []);
+}
+
+/**
+ * The address a kind's client dials for `host`, resolved and checked now (at connect time) and
+ * then pinned: the client is given this address, never the name, so a DNS answer that changes
+ * afterwards (rebinding) cannot send it elsewhere. In production every address of the name must
+ * be allowed (as at save time); a refused one throws a DestinationBlockedError.
+ */
+export async function dialAddress(
+  host: string,
+  environment: WebhookEnvironment,
+  resolve: ResolveHost = systemResolver,
+): Promise<LookupAddress> {
+  const name = normalHost(host);
+  if (environment === 'production') {
+    const result = await allowedAddresses(name, resolve);
+    if ('reason' in result) throw new DestinationBlockedError(result.reason);
+    return result.addresses[0]!;
+  }
+  const family = isIP(name);
+  if (family !== 0) return { address: name, family };
+  const addresses = await resolve(name);
+  if (addresses.length === 0)
+    throw Object.assign(new Error(`${name} has no addresses`), { code: 'ENOTFOUND' });
+  return addresses[0]!;
 }
 
 /**

@@ -11,10 +11,11 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import { type DeliveryFilters, type DeliveryPage, listDeliveries } from './deliveries.ts';
 import { kindOf, KIND_NAMES } from './destination-kinds.ts';
-import type { ResolveHost } from './destination-policy.ts';
+import { type ResolveHost, systemResolver, type WebhookEnvironment } from './destination-policy.ts';
 import * as repo from './destination-repo.ts';
 import type { WebhookEnvelope } from './events.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, firstAttemptJobs } from './outbox.ts';
+import type { OwnDatabase } from './own-database.ts';
 import { releaseHeld, reschedule } from './repo.ts';
 import type { DestinationStatus } from './tables.ts';
 
@@ -51,6 +52,8 @@ export function createDestinationsService(deps: {
   secretBox: SecretBox;
   clock: Clock;
   resolve?: ResolveHost;
+  /** The service's own databases, which no destination may be (own-database.ts). */
+  ownDatabases: readonly OwnDatabase[];
   /** The webhook's own management (service.ts): its URL and enabling go through it. */
   webhook: {
     setDestination(developerId: string, input: { url?: string; enabled?: boolean }): Promise<unknown>;
@@ -65,6 +68,11 @@ export function createDestinationsService(deps: {
   healthcheck(developerId: string): Promise<WebhookEnvelope>;
 }) {
   const { db, jobs, secretBox, clock } = deps;
+  const policy = (environment: WebhookEnvironment) => ({
+    environment,
+    resolve: deps.resolve ?? systemResolver,
+    ownDatabases: deps.ownDatabases,
+  });
 
   function checkName(name: string | null | undefined): string | null | undefined {
     if (name === undefined || name === null) return name;
@@ -170,7 +178,7 @@ export function createDestinationsService(deps: {
       const kind = kindOf(input.kind);
       const webhook = await repo.findDestination(db, developerId);
       if (!webhook) throw notFound(`no developer with dev-id "${developerId}"`);
-      const settings = await kind.parse(input.settings, webhook.environment, deps.resolve);
+      const settings = await kind.parse(input.settings, policy(webhook.environment));
       const id = newUuid();
       await db.transaction().execute(async (trx) => {
         // Serialised per developer on its webhook row, so two creations cannot both pass the cap.
@@ -228,7 +236,7 @@ export function createDestinationsService(deps: {
         )
           throw invalidParameter('settings', 'expected an object');
         const current = JSON.parse(secretBox.open(row.settings ?? '')) as Record<string, unknown>;
-        const settings = await kind.parse({ ...current, ...changes.settings }, row.environment, deps.resolve);
+        const settings = await kind.parse({ ...current, ...changes.settings }, policy(row.environment));
         sealed = secretBox.seal(JSON.stringify(settings));
         target = kind.target(settings);
       }

@@ -41,6 +41,8 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export function createSender(options: {
   timeoutMs: number;
+  /** How long opening the connection may take (within `timeoutMs`); default `timeoutMs`. */
+  connectTimeoutMs?: number;
   resolve?: ResolveHost;
   maxSockets?: number;
 }): Sender {
@@ -90,6 +92,20 @@ export function createSender(options: {
           Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' }),
         );
       }, options.timeoutMs);
+      // A receiver that never accepts the connection fails sooner than one that is merely slow.
+      const connectTimeoutMs = options.connectTimeoutMs ?? options.timeoutMs;
+      request.on('socket', (socket) => {
+        if (!socket.connecting || connectTimeoutMs >= options.timeoutMs) return;
+        const connectTimer = setTimeout(() => {
+          request.destroy(
+            Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), { code: 'ETIMEDOUT' }),
+          );
+        }, connectTimeoutMs);
+        const stop = () => clearTimeout(connectTimer);
+        socket.once('connect', stop);
+        socket.once('close', stop);
+        request.once('close', stop);
+      });
       request.on('error', (error) => {
         clearTimeout(timer);
         reject(error);

@@ -30,6 +30,7 @@ import {
 } from './repo.ts';
 import { createOutboxRelay } from './relay.ts';
 import { createDestinationsService } from './destinations-service.ts';
+import { ownDatabasesOf } from './own-database.ts';
 import { type WebhookSettings, webhookSettings } from './settings.ts';
 import { generateWebhookSecret, MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
 import { sweepStuckEvents } from './stuck-sweeper.ts';
@@ -140,6 +141,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     secretBox,
     clock,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
+    ownDatabases: ownDatabasesOf([deps.config.databaseUrl, deps.config.databaseReadUrl]),
     webhook: { setDestination: (developerId, input) => setWebhookDestination(developerId, input) },
     emitTo: async (trx, developerId, destinationId, envelope) => {
       const ids = await writeToOutbox(

@@ -12,8 +12,30 @@ import {
 import { DELIVERY_TIMEOUT_MS } from './retry-policy.ts';
 
 export type WebhookSettings = {
-  /** WEBHOOK_TIMEOUT (10s): how long a receiver has to answer one attempt. */
+  /**
+   * WEBHOOK_TIMEOUT (10s): how long a receiver has to answer one attempt, whatever its kind: the
+   * engine's deadline for the whole exchange (connect, TLS, first byte, body), past which it
+   * closes the connection.
+   */
   timeoutMs: number;
+  /** WEBHOOK_CONNECT_TIMEOUT (5s, at most WEBHOOK_TIMEOUT): how long opening a connection may take. */
+  connectTimeoutMs: number;
+  /**
+   * WEBHOOK_DESTINATION_CONCURRENCY (25): attempts one destination may have in flight in a process,
+   * across batches and lanes: a destination that stops answering holds at most this many.
+   */
+  destinationConcurrency: number;
+  /**
+   * WEBHOOK_DEVELOPER_CONCURRENCY (100): attempts one developer may have in flight in a process,
+   * over all its destinations: a developer whose destinations stop answering holds at most this many.
+   */
+  developerConcurrency: number;
+  /**
+   * WEBHOOK_BATCH_WAIT (1s): how long a batch waits on one destination (an answer, or a slot of its
+   * share) before it goes on without it: the attempt finishes outside the batch and the event, or
+   * the rest of that destination's events, take the slow lane.
+   */
+  batchWaitMs: number;
   /**
    * WEBHOOK_RETRY_SCALE (1): multiplies the published retry schedule. Below 1 only for tests and
    * staging, so a day of retries fits in seconds; a receiver's Retry-After is never scaled.
@@ -118,7 +140,19 @@ export const webhookSettings = defineSettings({
   owner: 'features/webhooks',
   intro: ['Webhook delivery (all optional; durations take ms, s, m, h or d). Full table: docs/webhooks.md.'],
   settings: {
-    WEBHOOK_TIMEOUT: duration(DELIVERY_TIMEOUT_MS, 'How long a receiver has to answer one attempt.'),
+    WEBHOOK_TIMEOUT: duration(
+      DELIVERY_TIMEOUT_MS,
+      'How long a destination (any kind) has to answer one attempt; past it the connection is closed.',
+    ),
+    WEBHOOK_CONNECT_TIMEOUT: duration(
+      5000,
+      'How long opening a connection to a destination may take (at most WEBHOOK_TIMEOUT).',
+    ),
+    WEBHOOK_DESTINATION_CONCURRENCY: positive(
+      25,
+      true,
+      'Attempts one destination may have in flight per process; a silent destination holds at most this many.',
+    ),
     WEBHOOK_RETRY_SCALE: positive(
       1,
       false,
@@ -157,6 +191,15 @@ export const webhookSettings = defineSettings({
       true,
       'Workers per process on the main lane; the slow lane gets half (at least one).',
     ),
+    WEBHOOK_DEVELOPER_CONCURRENCY: positive(
+      100,
+      true,
+      'Attempts one developer may have in flight per process, over all its destinations.',
+    ),
+    WEBHOOK_BATCH_WAIT: duration(
+      1000,
+      'How long a batch waits on one destination before it goes on without it (the attempt finishes on its own).',
+    ),
     WEBHOOK_SLOW_AFTER: duration(
       5000,
       'An answer slower than this moves its destination to the slow lane for a minute.',
@@ -179,6 +222,10 @@ export const webhookSettings = defineSettings({
     }
     return {
       timeoutMs: v.WEBHOOK_TIMEOUT,
+      connectTimeoutMs: Math.min(v.WEBHOOK_CONNECT_TIMEOUT, v.WEBHOOK_TIMEOUT),
+      destinationConcurrency: v.WEBHOOK_DESTINATION_CONCURRENCY,
+      developerConcurrency: v.WEBHOOK_DEVELOPER_CONCURRENCY,
+      batchWaitMs: v.WEBHOOK_BATCH_WAIT,
       retryScale: v.WEBHOOK_RETRY_SCALE,
       failingAfterMs: v.WEBHOOK_FAILING_AFTER,
       disableAfterMs: v.WEBHOOK_DISABLE_AFTER,

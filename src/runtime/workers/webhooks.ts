@@ -3,6 +3,7 @@ import type { AppContext } from '../../features/context.ts';
 import { version } from '../../core/version.ts';
 import { createDeliveryEngine } from '../../features/webhooks/deliver.ts';
 import { DELIVERY_QUEUE, SLOW_DELIVERY_QUEUE } from '../../features/webhooks/outbox.ts';
+import { ownDatabasesOf } from '../../features/webhooks/own-database.ts';
 import { createSender } from '../../features/webhooks/sender.ts';
 import { HEALTHCHECK_QUEUE } from '../../features/webhooks/healthcheck.ts';
 import type { WebhookSettings } from '../../features/webhooks/settings.ts';
@@ -25,9 +26,10 @@ export function defineWebhookJobs(ctx: AppContext) {
     clock: ctx.clock,
     log: ctx.log,
     settings,
-    sender: createSender({ timeoutMs: settings.timeoutMs }),
+    sender: createSender({ timeoutMs: settings.timeoutMs, connectTimeoutMs: settings.connectTimeoutMs }),
     version,
     hooks: ctx.webhooks.hooks,
+    ownDatabases: ownDatabasesOf([ctx.config.databaseUrl, ctx.config.databaseReadUrl]),
   });
   // The clients of destinations of other kinds (database pools, broker connections) close with the queue.
   ctx.jobs.attach({ start: () => undefined, stop: () => engine.close() });

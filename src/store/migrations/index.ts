@@ -32,6 +32,7 @@ import * as encryptionKeyFingerprint from './0034_encryption_key_fingerprint.ts'
 import * as unreadableCompanions from './0035_unreadable_companions.ts';
 import * as routes from './0039_routes.ts';
 import * as sdkTokenReference from './0040_sdk_token_reference.ts';
+import * as destinationTargetsWithoutQueries from './0041_destination_targets_without_queries.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '0035_unreadable_companions': unreadableCompanions,
   '0039_routes': routes,
   '0040_sdk_token_reference': sdkTokenReference,
+  '0041_destination_targets_without_queries': destinationTargetsWithoutQueries,
 };

@@ -1,8 +1,10 @@
 // What an adapter of a destination kind is (the registry is destination-kinds.ts), and the
 // small helpers the adapters share to read their settings.
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { Logger } from 'pino';
 import { invalidParameter } from '../../../core/errors.ts';
 import type { ResolveHost, WebhookEnvironment } from '../destination-policy.ts';
+import type { OwnDatabase } from '../own-database.ts';
 
 /** One event as an adapter sees it: the exact bytes the webhook would POST, and who it is about. */
 export type KindEvent = {
@@ -23,11 +25,32 @@ export type KindEvent = {
  */
 export type KindResult = { outcome: 'delivered' | 'retry' | 'rejected'; error: string | null };
 
-/** An open client of one destination, kept between batches by the engine (deliver.ts). */
+/**
+ * An open client of one destination, kept between batches by the engine (deliver.ts). The engine
+ * gives every send a deadline (`signal`) and does not wait past it: it closes the connection
+ * (`close` must then tear its sockets down, not wait for them). The adapter also aborts its own
+ * request on `signal`, so nothing is left writing to a socket nobody reads.
+ */
 export interface KindConnection {
-  send(event: KindEvent): Promise<KindResult>;
+  send(event: KindEvent, signal: AbortSignal): Promise<KindResult>;
   close(): Promise<void>;
 }
+
+/** What decides where a kind's client may connect: the address policy and the service's own databases. */
+export type KindPolicy = {
+  environment: WebhookEnvironment;
+  resolve: ResolveHost;
+  ownDatabases: readonly OwnDatabase[];
+};
+
+/** What a kind's client gets when it is made. */
+export type KindConnectOptions = KindPolicy & {
+  log: Logger;
+  /** How long opening a connection may take. */
+  connectTimeoutMs: number;
+  /** The engine's deadline for one send (it aborts `signal` then); the client's own timeouts are set to it too. */
+  deadlineMs: number;
+};
 
 export type SettingsObject = Record<string, unknown>;
 
@@ -35,14 +58,15 @@ export interface DestinationKind<S extends object = SettingsObject> {
   kind: string;
   /**
    * The settings checked and completed with defaults; a bad one throws `invalidParameter` naming
-   * `settings.<field>`. `environment` applies the production address policy to hosts.
+   * `settings.<field>`. The policy's environment applies the production address policy to hosts.
    */
-  parse(input: unknown, environment: WebhookEnvironment, resolve?: ResolveHost): Promise<S>;
-  /** The settings as the API shows them after creation: secrets left out (or masked in URLs). */
+  parse(input: unknown, policy: KindPolicy): Promise<S>;
+  /** The settings as the API shows them after creation: no secret (password, key, query string). */
   view(settings: S): SettingsObject;
-  /** Where it delivers, for the attempt log's `url` (no password). */
+  /** Where it delivers, for the attempt log's `url` (no secret either). */
   target(settings: S): string;
-  connect(settings: S, log: Logger): KindConnection;
+  /** A client; it resolves and checks its host again when it connects (stored settings are read again too). */
+  connect(settings: S, options: KindConnectOptions): KindConnection;
 }
 
 export function settingsObject(input: unknown): SettingsObject {
@@ -104,10 +128,64 @@ export function urlSetting(settings: SettingsObject, field: string, schemes: rea
   return url;
 }
 
-/** The URL with any password replaced by `***` (what the API and the attempt log show). */
+/**
+ * A URL setting that is an address and nothing else: no query string or fragment (they are where
+ * tokens hide, and would be shown back), no credentials (they have settings of their own).
+ */
+export function addressUrlSetting(
+  settings: SettingsObject,
+  field: string,
+  schemes: readonly string[],
+  options: { credentials: boolean; credentialsHint?: string },
+): URL {
+  const url = urlSetting(settings, field, schemes);
+  const raw = String(settings[field]);
+  if (url.search || raw.includes('?')) throw invalidParameter(`settings.${field}`, 'takes no query string');
+  if (url.hash || raw.includes('#')) throw invalidParameter(`settings.${field}`, 'takes no fragment');
+  if (!options.credentials && (url.username || url.password))
+    throw invalidParameter(`settings.${field}`, `takes no credentials${options.credentialsHint ?? ''}`);
+  return url;
+}
+
+/** PEM text as the TLS settings take it: at most 64 KiB. */
+export const MAX_PEM_CHARS = 64 * 1024;
+const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]+?-----END \1-----/;
+
+/**
+ * TLS material given as PEM text (never a path on the server): certificates are parsed, a private
+ * key must open without a passphrase (an encrypted key would need a password setting of its own).
+ */
+export function pemSetting(
+  settings: SettingsObject,
+  field: string,
+  kind: 'certificates' | 'private key',
+): string | undefined {
+  const value = stringSetting(settings, field, { max: MAX_PEM_CHARS });
+  if (value === undefined) return undefined;
+  if (!PEM_BLOCK.test(value)) throw invalidParameter(`settings.${field}`, `expected PEM text (-----BEGIN …)`);
+  try {
+    if (kind === 'private key') createPrivateKey(value);
+    else new X509Certificate(value);
+  } catch {
+    throw invalidParameter(
+      `settings.${field}`,
+      kind === 'private key'
+        ? 'not a readable private key (an encrypted key is not supported: give it unencrypted)'
+        : 'not a readable PEM certificate',
+    );
+  }
+  return value;
+}
+
+/**
+ * The URL with any password replaced by `***` and without query string or fragment (what the API
+ * and the attempt log show; a row saved before query strings were refused may still have one).
+ */
 export function maskedUrl(raw: string): string {
   const url = new URL(raw);
   if (url.password) url.password = '***';
+  url.search = '';
+  url.hash = '';
   return url.href;
 }
 

@@ -7,11 +7,18 @@
 // NATS JetStream rather than Redis Streams). Deduplication by Nats-Msg-Id within the stream's
 // duplicate_window (2 minutes unless set): https://docs.nats.io/using-nats/developer/develop_jetstream/model_deep_dive
 // ("Message Deduplication"); test/integration/destination-nats.test.ts shows it on nats-server.
-import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
+//
+// The URL is an address with credentials and nothing else (no query string, fragment or path);
+// the host is resolved, checked and pinned when the client connects (destination-policy.ts
+// `dialAddress`), and the servers a broker advertises for its cluster are not followed (they
+// were never checked).
+import { isIP } from 'node:net';
+import { connect, headers, type NatsConnection, type TlsOptions } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { invalidParameter } from '../../../core/errors.ts';
-import { checkHostAllowed } from '../destination-policy.ts';
+import { checkHostAllowed, dialAddress } from '../destination-policy.ts';
 import {
+  addressUrlSetting,
   allowOnly,
   type DestinationKind,
   describeFailure,
@@ -19,14 +26,12 @@ import {
   maskedUrl,
   settingsObject,
   stringSetting,
-  urlSetting,
 } from './kind.ts';
 
 export type NatsSettings = { url: string; subject: string; stream: string };
 
 /** The duplicate window of a stream Tributary creates: a replay within a day is deduplicated by the broker. */
 export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
-const PUBLISH_TIMEOUT_MS = 10_000;
 
 /** Subject tokens: no wildcards, whitespace or empty tokens (NATS subject rules). */
 const SUBJECT = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
@@ -47,10 +52,10 @@ export function classifyNatsError(error: unknown): KindResult['outcome'] {
 export const natsKind: DestinationKind<NatsSettings> = {
   kind: 'nats',
 
-  async parse(input, environment, resolve) {
+  async parse(input, { environment, resolve }) {
     const settings = settingsObject(input);
     allowOnly(settings, ['url', 'subject', 'stream']);
-    const url = urlSetting(settings, 'url', ['nats', 'tls']);
+    const url = addressUrlSetting(settings, 'url', ['nats', 'tls'], { credentials: true });
     if (url.pathname !== '' && url.pathname !== '/')
       throw invalidParameter('settings.url', 'takes no path (nats://user:password@host:4222)');
     const subject =
@@ -74,18 +79,28 @@ export const natsKind: DestinationKind<NatsSettings> = {
 
   target: (settings) => `${maskedUrl(settings.url)}#${settings.stream}/${settings.subject}.>`,
 
-  connect(settings, log) {
+  connect(settings, options) {
+    const { log } = options;
     const url = new URL(settings.url);
+    const timeout = options.deadlineMs;
     let opened: Promise<NatsConnection> | null = null;
 
     async function open(): Promise<NatsConnection> {
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const pinned = await dialAddress(host, options.environment, options.resolve);
+      const dialled = pinned.family === 6 ? `[${pinned.address}]` : pinned.address;
       const nc = await connect({
-        servers: `${url.protocol === 'tls:' ? 'tls' : 'nats'}://${url.host}`,
+        servers: `${url.protocol === 'tls:' ? 'tls' : 'nats'}://${dialled}:${url.port || '4222'}`,
         ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
         ...(url.password ? { pass: decodeURIComponent(url.password) } : {}),
-        ...(url.protocol === 'tls:' ? { tls: {} } : {}),
+        // Dialled by address: the certificate is checked against the name in the settings. (The
+        // transport hands these options to tls.connect, whose `servername` its type leaves out.)
+        ...(url.protocol === 'tls:'
+          ? { tls: (isIP(host) === 0 ? { servername: host } : {}) as TlsOptions }
+          : {}),
+        ignoreClusterUpdates: true,
         name: 'tributary-destination',
-        timeout: 10_000,
+        timeout: options.connectTimeoutMs,
         // No reconnecting in the background: publishes made meanwhile would wait in the client's
         // buffer until their timeout. A lost connection fails its sends at once (retried by the
         // schedule) and the next send connects again.
@@ -95,7 +110,7 @@ export const natsKind: DestinationKind<NatsSettings> = {
         if (error) log.warn({ err: describeFailure(error) }, 'destination NATS connection closed');
         opened = null;
       });
-      const manager = await jetstreamManager(nc, { timeout: PUBLISH_TIMEOUT_MS });
+      const manager = await jetstreamManager(nc, { timeout });
       try {
         await manager.streams.info(settings.stream);
       } catch (error) {
@@ -110,14 +125,17 @@ export const natsKind: DestinationKind<NatsSettings> = {
     }
 
     return {
-      async send(event) {
+      async send(event, signal) {
+        // The deadline closes the connection: a publish waiting on it fails at once.
+        const abandon = () => void opened?.then((nc) => nc.close()).catch(() => undefined);
+        signal.addEventListener('abort', abandon, { once: true });
         try {
           opened ??= open().catch((error: unknown) => {
             opened = null;
             throw error;
           });
           const nc = await opened;
-          const js = jetstream(nc, { timeout: PUBLISH_TIMEOUT_MS });
+          const js = jetstream(nc, { timeout });
           const h = headers();
           h.set('Tributary-Event-Type', event.type);
           h.set('Tributary-Developer', event.developerId);
@@ -127,6 +145,8 @@ export const natsKind: DestinationKind<NatsSettings> = {
           return { outcome: 'delivered', error: null };
         } catch (error) {
           return { outcome: classifyNatsError(error), error: describeFailure(error) };
+        } finally {
+          signal.removeEventListener('abort', abandon);
         }
       },
       async close() {

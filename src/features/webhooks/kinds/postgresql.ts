@@ -6,24 +6,44 @@
 // identity (the unified model's identity key, as Tributary's own store keys them), so a day
 // sent again updates rows instead of adding them; an older event never overwrites what a newer
 // one wrote; a `deauth` or `access_revoked` deletes the user's records (docs/destinations.md).
+// The URL is read as data (postgresql-url.ts) and pg gets a config object, never the string; the
+// host is resolved, checked and pinned when a pool is made (destination-policy.ts `dialAddress`),
+// and a destination that is the service's own database is refused then too (own-database.ts).
 import { createHash } from 'node:crypto';
+import { Socket } from 'node:net';
+import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { invalidParameter } from '../../../core/errors.ts';
 import { type DataTypeName, identityKeyOf } from '../../../model/index.ts';
-import { checkHostAllowed } from '../destination-policy.ts';
+import {
+  addressesOf,
+  checkHostAllowed,
+  DestinationBlockedError,
+  dialAddress,
+} from '../destination-policy.ts';
+import { ownDatabaseReason } from '../own-database.ts';
 import {
   allowOnly,
   type DestinationKind,
   describeFailure,
   type KindEvent,
   type KindResult,
-  maskedUrl,
+  pemSetting,
   settingsObject,
   stringSetting,
-  urlSetting,
 } from './kind.ts';
+import { canonicalUrl, parsePostgresqlUrl, type PostgresqlTarget } from './postgresql-url.ts';
 
-export type PostgresqlSettings = { url: string; schema: string };
+/** `url` is the canonical URL (postgresql-url.ts), password included: the settings are stored sealed. */
+export type PostgresqlSettings = {
+  url: string;
+  schema: string;
+  /** PEM text: the certificates the server's must chain to (sslmode verify-ca / verify-full). */
+  tls_ca?: string;
+  /** PEM text: a client certificate and its unencrypted key, for servers that ask for one. */
+  tls_cert?: string;
+  tls_key?: string;
+};
 
 /** The record tables, by the data event's `type` on the wire, with the model type keying their records. */
 export const RECORD_TABLES: Readonly<Record<string, DataTypeName>> = {
@@ -127,51 +147,152 @@ function userOf(payload: Record<string, unknown>): UserObject | null {
   return typeof id === 'string' ? (user as UserObject) : null;
 }
 
+/**
+ * pg's TLS options for the sslmode (libpq's meanings): `require` encrypts without checking the
+ * server (unless a CA is given, as libpq does with a root certificate), `verify-ca` checks the
+ * chain, `verify-full` the chain and the host name. The host is dialled by address, so the name
+ * to check goes as `servername`.
+ */
+function sslOptions(settings: PostgresqlSettings, target: PostgresqlTarget): false | ConnectionOptions {
+  const mode = target.sslmode ?? (settings.tls_ca ? 'verify-full' : 'disable');
+  if (mode === 'disable') return false;
+  const material: ConnectionOptions = {
+    ...(settings.tls_ca ? { ca: settings.tls_ca } : {}),
+    ...(settings.tls_cert && settings.tls_key ? { cert: settings.tls_cert, key: settings.tls_key } : {}),
+    servername: target.host,
+  };
+  if (mode === 'require' && !settings.tls_ca) return { ...material, rejectUnauthorized: false };
+  if (mode === 'verify-full') return { ...material, rejectUnauthorized: true };
+  // verify-ca (or require with a CA): the chain, not the name.
+  return { ...material, rejectUnauthorized: true, checkServerIdentity: () => undefined };
+}
+
+/** Reads stored settings again with today's rules (a row saved before them may carry a refused URL). */
+function targetOf(settings: PostgresqlSettings): PostgresqlTarget {
+  try {
+    return parsePostgresqlUrl(settings.url);
+  } catch (error) {
+    throw new DestinationBlockedError(
+      `the stored settings are refused (${(error as Error).message}); change them with PATCH /v2/destinations/{id}`,
+    );
+  }
+}
+
 export const postgresqlKind: DestinationKind<PostgresqlSettings> = {
   kind: 'postgresql',
 
-  async parse(input, environment, resolve) {
+  async parse(input, policy) {
     const settings = settingsObject(input);
-    allowOnly(settings, ['url', 'schema']);
-    const url = urlSetting(settings, 'url', ['postgres', 'postgresql']);
-    if (url.pathname.replace(/^\//, '') === '')
-      throw invalidParameter(
-        'settings.url',
-        'names no database (postgres://user:password@host:5432/database)',
-      );
+    allowOnly(settings, ['url', 'schema', 'tls_ca', 'tls_cert', 'tls_key']);
+    const raw = stringSetting(settings, 'url', { required: true })!;
+    const target = parsePostgresqlUrl(raw);
     const schema =
       stringSetting(settings, 'schema', {
         pattern: SCHEMA_NAME,
         hint: 'expected a lower-case SQL identifier (letters, digits, _; at most 63)',
       }) ?? 'tributary';
-    const blocked = await checkHostAllowed(url.hostname, environment, resolve);
+    const tlsCa = pemSetting(settings, 'tls_ca', 'certificates');
+    const tlsCert = pemSetting(settings, 'tls_cert', 'certificates');
+    const tlsKey = pemSetting(settings, 'tls_key', 'private key');
+    if (Boolean(tlsCert) !== Boolean(tlsKey))
+      throw invalidParameter(
+        tlsCert ? 'settings.tls_key' : 'settings.tls_cert',
+        'tls_cert and tls_key go together',
+      );
+    if ((target.sslmode === 'verify-ca' || target.sslmode === 'verify-full') && !tlsCa)
+      throw invalidParameter('settings.tls_ca', `required with sslmode=${target.sslmode}`);
+    const blocked = await checkHostAllowed(target.host, policy.environment, policy.resolve);
     if (blocked) throw invalidParameter('settings.url', blocked);
-    return { url: url.href, schema };
+    // (A name that does not resolve now is not the service's database now; connecting checks again.)
+    const addresses = await addressesOf(target.host, policy.resolve);
+    const own = await ownDatabaseReason({ addresses, ...target }, policy.ownDatabases, policy.resolve);
+    if (own) throw invalidParameter('settings.url', own);
+    return {
+      url: canonicalUrl(target, 'include'),
+      schema,
+      ...(tlsCa ? { tls_ca: tlsCa } : {}),
+      ...(tlsCert && tlsKey ? { tls_cert: tlsCert, tls_key: tlsKey } : {}),
+    };
   },
 
-  view: (settings) => ({ url: maskedUrl(settings.url), schema: settings.schema }),
+  view(settings) {
+    let url: string;
+    try {
+      url = canonicalUrl(parsePostgresqlUrl(settings.url), 'mask');
+    } catch {
+      url = '(refused: change it)';
+    }
+    return {
+      url,
+      schema: settings.schema,
+      ...(settings.tls_ca ? { tls_ca: true } : {}),
+      ...(settings.tls_cert ? { tls_cert: true } : {}),
+    };
+  },
 
-  target: (settings) => `${maskedUrl(settings.url)}#${settings.schema}`,
+  target: (settings) => `${postgresqlKind.view(settings).url as string}#${settings.schema}`,
 
-  connect(settings, log) {
-    const pool = new pg.Pool({
-      connectionString: settings.url,
-      max: 4,
-      connectionTimeoutMillis: 10_000,
-      idleTimeoutMillis: 30_000,
-      statement_timeout: 30_000,
-      application_name: 'tributary-destination',
-    });
-    // A client the server drops while idle (restart, pg_terminate_backend) errors on the pool;
-    // it is discarded and the next send connects again.
-    pool.on('error', (error) =>
-      log.warn({ err: describeFailure(error) }, 'destination database connection lost'),
-    );
+  connect(settings, options) {
+    const { log } = options;
+    /** Every socket this connection's pool opened, so a deadline can tear them down (pg has no abort). */
+    const sockets = new Set<Socket>();
+    let pool: pg.Pool | null = null;
+    let opening: Promise<pg.Pool> | null = null;
+
+    async function makePool(): Promise<pg.Pool> {
+      const target = targetOf(settings);
+      const pinned = await dialAddress(target.host, options.environment, options.resolve);
+      const own = await ownDatabaseReason(
+        { addresses: [pinned], ...target },
+        options.ownDatabases,
+        options.resolve,
+      );
+      if (own) throw new DestinationBlockedError(own);
+      const made = new pg.Pool({
+        host: pinned.address,
+        port: target.port,
+        database: target.database,
+        user: target.user,
+        // A function, so pg never falls back to PGPASSWORD or a ~/.pgpass file of this server.
+        password: async () => target.password ?? '',
+        ssl: sslOptions(settings, target),
+        stream: () => {
+          const socket = new Socket();
+          sockets.add(socket);
+          socket.once('close', () => sockets.delete(socket));
+          return socket;
+        },
+        max: 4,
+        connectionTimeoutMillis: Math.min(
+          options.connectTimeoutMs,
+          (target.connectTimeout ?? Number.POSITIVE_INFINITY) * 1000,
+        ),
+        idleTimeoutMillis: 30_000,
+        statement_timeout: 30_000,
+        application_name: target.applicationName ?? 'tributary-destination',
+      });
+      // A client the server drops while idle (restart, pg_terminate_backend) errors on the pool;
+      // it is discarded and the next send connects again.
+      made.on('error', (error) =>
+        log.warn({ err: describeFailure(error) }, 'destination database connection lost'),
+      );
+      pool = made;
+      return made;
+    }
+
+    function openPool(): Promise<pg.Pool> {
+      opening ??= makePool().catch((error: unknown) => {
+        opening = null;
+        throw error;
+      });
+      return opening;
+    }
+
     const s = `"${settings.schema}"`;
     let migrated: Promise<void> | null = null;
 
     async function migrate(): Promise<void> {
-      const client = await pool.connect();
+      const client = await (await openPool()).connect();
       try {
         await client.query('BEGIN');
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
@@ -200,7 +321,7 @@ export const postgresqlKind: DestinationKind<PostgresqlSettings> = {
     }
 
     async function write(event: KindEvent, payload: Record<string, unknown>): Promise<void> {
-      const client = await pool.connect();
+      const client = await (await openPool()).connect();
       let broken: unknown = undefined;
       try {
         await client.query('BEGIN');
@@ -279,8 +400,18 @@ export const postgresqlKind: DestinationKind<PostgresqlSettings> = {
       }
     }
 
+    /** Tears down every socket at once: the deadline passed, or the connection is being closed. */
+    // (Every send of this connection loses its socket then: the engine closes the connection after
+    // a deadline anyway, and they all wait on the same unanswering server.)
+    function destroySockets() {
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+    }
+
     return {
-      async send(event) {
+      async send(event, signal) {
+        if (signal.aborted) return { outcome: 'retry', error: 'deadline passed before sending' };
+        signal.addEventListener('abort', destroySockets, { once: true });
         let payload: Record<string, unknown>;
         try {
           const parsed: unknown = JSON.parse(event.body);
@@ -302,10 +433,16 @@ export const postgresqlKind: DestinationKind<PostgresqlSettings> = {
           // Tables dropped on the developer's side: they are created again on the next attempt.
           if ((error as { code?: unknown }).code === '42P01') migrated = null;
           return { outcome: classifyPgError(error), error: describeFailure(error) };
+        } finally {
+          signal.removeEventListener('abort', destroySockets);
         }
       },
       async close() {
-        await pool.end().catch(() => undefined);
+        const current = pool;
+        pool = null;
+        opening = null;
+        destroySockets();
+        await current?.end().catch(() => undefined);
       },
     };
   },

@@ -4,11 +4,18 @@
 // batch sent again after a crash overwrites the same object with the same bytes: never a second
 // object. Custom endpoints and path-style addressing cover MinIO, Ceph, R2 and GCS
 // interoperability (docs/destinations.md).
+// The endpoint is an address only (no query string, fragment or credentials), checked by the
+// address policy when saved and by the client's agents on every connection they open (the
+// address checked is the one dialled), and every request carries the engine's deadline.
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { invalidParameter } from '../../../core/errors.ts';
-import { checkHostAllowed } from '../destination-policy.ts';
+import { checkedLookup, checkHostAllowed, DestinationBlockedError } from '../destination-policy.ts';
 import { classifyResponse } from '../retry-policy.ts';
 import {
+  addressUrlSetting,
   allowOnly,
   booleanSetting,
   type DestinationKind,
@@ -17,7 +24,6 @@ import {
   type KindResult,
   settingsObject,
   stringSetting,
-  urlSetting,
 } from './kind.ts';
 
 export type S3Settings = {
@@ -64,7 +70,7 @@ export function classifyS3Error(error: unknown): KindResult['outcome'] {
 export const s3Kind: DestinationKind<S3Settings> = {
   kind: 's3',
 
-  async parse(input, environment, resolve) {
+  async parse(input, { environment, resolve }) {
     const settings = settingsObject(input);
     allowOnly(settings, [
       'bucket',
@@ -86,14 +92,12 @@ export const s3Kind: DestinationKind<S3Settings> = {
     });
     let endpoint: string | null = null;
     if (settings.endpoint !== undefined && settings.endpoint !== null) {
-      const url = urlSetting(settings, 'endpoint', ['https', 'http']);
+      const url = addressUrlSetting(settings, 'endpoint', ['https', 'http'], {
+        credentials: false,
+        credentialsHint: ': use access_key_id and secret_access_key',
+      });
       if (environment === 'production' && url.protocol !== 'https:')
         throw invalidParameter('settings.endpoint', 'production endpoints must use https');
-      if (url.username || url.password)
-        throw invalidParameter(
-          'settings.endpoint',
-          'takes no credentials: use access_key_id and secret_access_key',
-        );
       const blocked = await checkHostAllowed(url.hostname, environment, resolve);
       if (blocked) throw invalidParameter('settings.endpoint', blocked);
       endpoint = url.origin + url.pathname.replace(/\/$/, '');
@@ -133,7 +137,21 @@ export const s3Kind: DestinationKind<S3Settings> = {
   target: (settings) =>
     `${settings.endpoint ?? `https://s3.${settings.region}.amazonaws.com`}/${settings.bucket}/${settings.prefix}`,
 
-  connect(settings) {
+  connect(settings, options) {
+    // Host names are checked (production) by the agents' lookup on the addresses each socket
+    // dials; an address literal skips lookup, so it is checked here before the first request.
+    const lookup =
+      options.environment === 'production' ? checkedLookup('production', options.resolve) : undefined;
+    const agentOptions = { keepAlive: true, maxSockets: 50, ...(lookup ? { lookup } : {}) };
+    const httpAgent = new http.Agent(agentOptions);
+    const httpsAgent = new https.Agent(agentOptions);
+    let literalChecked: Promise<void> | null = null;
+    const checkLiteral = async () => {
+      const host = settings.endpoint ? new URL(settings.endpoint).hostname.replace(/^\[|\]$/g, '') : '';
+      if (isIP(host) === 0) return;
+      const blocked = await checkHostAllowed(host, options.environment, options.resolve);
+      if (blocked) throw new DestinationBlockedError(blocked);
+    };
     const client = new S3Client({
       region: settings.region,
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
@@ -150,11 +168,21 @@ export const s3Kind: DestinationKind<S3Settings> = {
             responseChecksumValidation: 'WHEN_REQUIRED' as const,
           }
         : {}),
-      requestHandler: { requestTimeout: 10_000, connectionTimeout: 10_000 },
+      // The SDK's own timeouts, set so they fail the request (its requestTimeout alone only logs a
+      // warning); the engine's deadline (`signal`) is what bounds a send in any case.
+      requestHandler: {
+        connectionTimeout: options.connectTimeoutMs,
+        requestTimeout: options.deadlineMs,
+        throwOnRequestTimeout: true,
+        httpAgent,
+        httpsAgent,
+      },
     });
     return {
-      async send(event) {
+      async send(event, signal) {
         try {
+          literalChecked ??= checkLiteral();
+          await literalChecked;
           await client.send(
             new PutObjectCommand({
               Bucket: settings.bucket,
@@ -163,6 +191,7 @@ export const s3Kind: DestinationKind<S3Settings> = {
               ContentType: 'application/json',
               Metadata: { 'tributary-event-type': event.type, 'tributary-event-id': event.id },
             }),
+            { abortSignal: signal },
           );
           return { outcome: 'delivered', error: null };
         } catch (error) {
@@ -171,6 +200,8 @@ export const s3Kind: DestinationKind<S3Settings> = {
       },
       async close() {
         client.destroy();
+        httpAgent.destroy();
+        httpsAgent.destroy();
       },
     };
   },

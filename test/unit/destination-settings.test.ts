@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { canonicalUrl, parsePostgresqlUrl } from '../../src/features/webhooks/kinds/postgresql-url.ts';
+import { ownDatabaseReason, ownDatabasesOf } from '../../src/features/webhooks/own-database.ts';
+import { createRouteShares } from '../../src/features/webhooks/route-shares.ts';
+import { dialAddress } from '../../src/features/webhooks/destination-policy.ts';
+
+const noDns = async () => {
+  throw Object.assign(new Error('no DNS in unit tests'), { code: 'ENOTFOUND' });
+};
+
+test('a PostgreSQL URL is read into its parts; only the allowed options pass', () => {
+  const target = parsePostgresqlUrl(
+    'postgresql://an%40alyst:p%3Ass@DB.Example.com:6543/ware%20house?sslmode=verify-full&application_name=etl&connect_timeout=7',
+  );
+  assert.deepEqual(target, {
+    host: 'db.example.com',
+    port: 6543,
+    database: 'ware house',
+    user: 'an@alyst',
+    password: 'p:ss',
+    sslmode: 'verify-full',
+    applicationName: 'etl',
+    connectTimeout: 7,
+  });
+  assert.equal(
+    canonicalUrl(target, 'mask'),
+    'postgres://an%40alyst:***@db.example.com:6543/ware%20house?sslmode=verify-full&application_name=etl&connect_timeout=7',
+  );
+  // Written back and read again: the same parts (the stored form is read with the same rules).
+  assert.deepEqual(parsePostgresqlUrl(canonicalUrl(target, 'include')), target);
+  assert.equal(parsePostgresqlUrl('postgres://u@[::1]/d').host, '::1');
+
+  for (const [url, pattern] of [
+    ['postgres://u:p@h/d?host=127.0.0.1', /query parameter "host" is not allowed/],
+    ['postgres://u:p@h/d?sslmode=require&sslrootcert=/dev/zero', /"sslrootcert"/],
+    ['postgres://u:p@h/d?sslmode=require&sslmode=disable', /given twice/],
+    ['postgres://u:p@h/d?sslmode=prefer', /sslmode "prefer" is not supported/],
+    ['postgres://u:p@h/d?connect_timeout=0', /connect_timeout/],
+    ['postgres://u:p@h/d#x', /takes no fragment/],
+    ['postgres://u:p@/d', /not a valid absolute URL/],
+    ['postgres:///d', /names no host/],
+    ['postgres://u:p@%2Ftmp/d', /one DNS name or IP address/],
+    ['postgres://u:p@a,b/d', /one DNS name or IP address/],
+    ['postgres://u:p@2130706433/d', /one DNS name or IP address/],
+    ['postgres://u:p@h/', /names no database/],
+    ['postgres://u:p@h/a/b', /one database/],
+    ['postgres://:p@h/d', /names no user/],
+    ['mysql://u:p@h/d', /unsupported scheme mysql/],
+  ] as const) {
+    assert.throws(() => parsePostgresqlUrl(url), pattern, url);
+  }
+});
+
+test("the service's own database: same server and port, and the same database or role", async () => {
+  const own = ownDatabasesOf(['postgres://svc:x@127.0.0.1:5432/tributary', undefined]);
+  assert.deepEqual(own, [{ host: '127.0.0.1', port: 5432, database: 'tributary', user: 'svc' }]);
+  const at = (address: string) => [{ address, family: address.includes(':') ? 6 : 4 }];
+  const check = (address: string, port: number, database: string, user: string) =>
+    ownDatabaseReason({ addresses: at(address), port, database, user }, own, noDns);
+  assert.match((await check('127.0.0.1', 5432, 'tributary', 'other')) ?? '', /own database/);
+  assert.match((await check('127.0.0.1', 5432, 'analytics', 'svc')) ?? '', /own database role/);
+  assert.match((await check('::ffff:127.0.0.1', 5432, 'tributary', 'x')) ?? '', /own database/);
+  assert.equal(await check('127.0.0.1', 5433, 'tributary', 'svc'), null, 'another port is another server');
+  assert.equal(await check('127.0.0.1', 5432, 'analytics', 'analyst'), null);
+  assert.equal(await check('203.0.113.9', 5432, 'tributary', 'svc'), null, 'another host');
+
+  // A socket directory (or a loopback name) is this machine: any loopback address matches.
+  const local = ownDatabasesOf(['postgres:///tributary?host=/var/run/postgresql&user=svc']);
+  assert.deepEqual(local, [{ host: null, port: 5432, database: 'tributary', user: 'svc' }]);
+  assert.match(
+    (await ownDatabaseReason(
+      { addresses: at('127.0.0.2'), port: 5432, database: 'tributary', user: 'u' },
+      local,
+      noDns,
+    )) ?? '',
+    /own database/,
+  );
+  assert.match(
+    (await ownDatabaseReason(
+      { addresses: at('0.0.0.0'), port: 5432, database: 'x', user: 'svc' },
+      local,
+      noDns,
+    )) ?? '',
+    /own database role/,
+  );
+});
+
+test('the dialled address is resolved and checked at connect time, then pinned', async () => {
+  let answer = '93.184.216.34';
+  const resolve = async () => [{ address: answer, family: 4 }];
+  assert.deepEqual(await dialAddress('db.example.com', 'production', resolve), {
+    address: answer,
+    family: 4,
+  });
+  // The name now resolves to the metadata address (rebinding): refused at connect.
+  answer = '169.254.169.254';
+  await assert.rejects(dialAddress('db.example.com', 'production', resolve), /169\.254\.169\.254/);
+  assert.deepEqual(await dialAddress('db.example.com', 'sandbox', resolve), { address: answer, family: 4 });
+  await assert.rejects(dialAddress('127.0.0.1', 'production', resolve), /loopback/);
+});
+
+test('route shares: a destination holds at most its share; a freed slot wakes a waiter', async () => {
+  let now = 0;
+  const shares = createRouteShares(2, () => now);
+  const first = shares.take('c')!;
+  const second = shares.take('c')!;
+  assert.equal(shares.take('c'), null, 'the share is taken');
+  assert.ok(shares.take('b'), 'another destination is not affected');
+  now = 700;
+  assert.equal(shares.oldestMs('c'), 700);
+  const waiting = shares.waitForSlot('c', 60_000);
+  first();
+  first(); // releasing twice frees one slot only
+  await waiting;
+  assert.equal(shares.inFlight('c'), 1);
+  second();
+  assert.equal(shares.inFlight('c'), 0);
+});
