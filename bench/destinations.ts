@@ -89,7 +89,7 @@ async function main() {
   const cleanups: (() => Promise<unknown>)[] = [];
   const runtime = await startRuntime(config, 'worker', createLogger(config.logLevel));
   const { ctx } = runtime;
-  const storage = ctx.store.kind === 'pglite' ? 'embedded PGlite (on disk)' : 'PostgreSQL';
+  const storage = ctx.store.embedded ? 'embedded PostgreSQL' : 'PostgreSQL';
   console.log(`destination delivery benchmark on ${storage}: ${events} events per kind`);
   const figures: Record<string, number> = {};
 

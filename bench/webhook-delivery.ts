@@ -185,7 +185,7 @@ async function main() {
 
   const runtime = await startRuntime(config, 'worker', createLogger(config.logLevel));
   const { ctx } = runtime;
-  const storage = ctx.store.kind === 'pglite' ? 'embedded PGlite (on disk)' : 'PostgreSQL';
+  const storage = ctx.store.embedded ? 'embedded PostgreSQL' : 'PostgreSQL';
   const settings = ctx.webhooks.settings;
   console.log(
     `webhook delivery benchmark on ${storage}; ${settings.workers} main-lane workers, batches of ${settings.batchSize} jobs, up to ${settings.concurrency} requests in flight each`,

@@ -24,7 +24,7 @@ async function migrateCommand(config: Config) {
   const { ctx, close } = await openContext(config);
   try {
     // Opening a context applies pending migrations; a running server applied them at start-up.
-    const applied = await migrateToLatest(ctx.store.db, ctx.store.postgres?.schema);
+    const applied = await migrateToLatest(ctx.store.db, ctx.store.postgres.schema);
     print(applied.length > 0 ? `applied ${applied.join(', ')}\n` : 'migrations up to date\n');
   } finally {
     await close();
