@@ -24,9 +24,9 @@ import {
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 /**
- * CLI commands beside a running server, through real processes. On embedded storage the data
- * directory belongs to the server and commands run inside it (over its admin socket); on
- * PostgreSQL they write to the shared database. Either way a command takes effect in the
+ * CLI commands beside a running server, through real processes. On embedded storage the server
+ * runs its PostgreSQL and commands connect to it as clients; on PostgreSQL they write to the
+ * shared database. Either way a command takes effect in the
  * running server at once, or refuses; it never reports success for a write the server misses.
  */
 const embedded = !process.env.DATABASE_URL;
@@ -44,13 +44,17 @@ async function cliOk(args: string[], env: Record<string, string>): Promise<strin
   return result.stdout;
 }
 
-/** Every path under `root` whose mode gives group or others any access. */
+/**
+ * Every path under `root` whose mode gives group or others any access, but a group's passage
+ * through the data directory (0710): run as root, the embedded PostgreSQL's own user's group.
+ */
 function exposedEntries(root: string): string[] {
   const exposed: string[] = [];
   const walk = (path: string) => {
     const entry = lstatSync(path);
     if (entry.isSymbolicLink()) return;
-    if (entry.mode & 0o077) exposed.push(`${path} ${(entry.mode & 0o777).toString(8)}`);
+    if (entry.mode & (path === root ? 0o067 : 0o077))
+      exposed.push(`${path} ${(entry.mode & 0o777).toString(8)}`);
     if (entry.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
   };
   walk(root);
@@ -169,7 +173,7 @@ describe('CLI commands beside a running server', () => {
       assert.ok(listed.length >= 1, 'the command took over the stale lock and ran on the store itself');
       server = await startService(env);
 
-      // A lock naming a pid that is long gone (and no admin endpoint) is stale too.
+      // A lock naming a pid that is long gone is stale too.
       await server.stop('SIGTERM');
       server = undefined;
       writeFileSync(
@@ -187,13 +191,15 @@ describe('embedded data directory permissions', embeddedOnly, () => {
   let root: string;
   before(() => {
     root = mkdtempSync(join(tmpdir(), 'tributary-perms-'));
+    // Run as root, the embedded PostgreSQL runs as an unprivileged user, who must pass through here.
+    chmodSync(root, 0o711);
   });
   after(() => {
     rmSync(root, { recursive: true, force: true });
   });
 
   test('a fresh data directory created under umask 022 has nothing open to group or others', async () => {
-    const environment = await childEnvironment({ DATA_DIR: join(root, 'fresh', 'data') });
+    const environment = await childEnvironment({ DATA_DIR: join(root, 'fresh') });
     // The children inherit it: the service must not rely on the umask it is started with.
     const previous = process.umask(0o022);
     let server: RunningService | undefined;

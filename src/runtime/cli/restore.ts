@@ -122,7 +122,6 @@ export async function restoreCommand(config: Config, args: string[]): Promise<vo
   try {
     const path = resolve(file);
     const manifest = await readBackupManifest(path);
-    const { writeKeyFile } = decideKey(config, manifest);
     const { pgdata } = embeddedPaths(config.dataDir);
     const holdsDatabase = existsSync(join(pgdata, 'PG_VERSION'));
     if (holdsDatabase && !parsed.values.replace)
@@ -131,19 +130,22 @@ export async function restoreCommand(config: Config, args: string[]): Promise<vo
         `${config.dataDir} already holds a database; restore into an empty DATA_DIR, or pass --replace to ` +
           'move the current one aside. Nothing was restored.',
       );
+    // Unpacked beside the cluster's place and checked file by file before anything is decided.
+    const unpacking = `${pgdata}.restore-${process.pid}`;
+    let writeKeyFile: Buffer | undefined;
+    try {
+      await unpackCluster(path, unpacking, manifest.files);
+      ({ writeKeyFile } = decideKey(config, manifest));
+    } catch (error) {
+      rmSync(unpacking, { recursive: true, force: true });
+      if (error instanceof BadClusterCopy)
+        throw new AppError('unprocessable', `${path} is not a usable Tributary backup: ${error.message}`);
+      throw error;
+    }
     const moved = holdsDatabase ? moveAside(config.dataDir, writeKeyFile !== undefined) : [];
     let developers: number;
     let latest: string | null;
     try {
-      const unpacking = `${pgdata}.restore-${process.pid}`;
-      try {
-        await unpackCluster(path, unpacking, manifest.files);
-      } catch (error) {
-        rmSync(unpacking, { recursive: true, force: true });
-        if (error instanceof BadClusterCopy)
-          throw new AppError('unprocessable', `${path} is not a usable Tributary backup: ${error.message}`);
-        throw error;
-      }
       renameSync(unpacking, pgdata);
       // The restored cluster replays the backup's WAL to its end as it starts (crash recovery).
       const store = await openStore({

