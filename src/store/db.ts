@@ -8,6 +8,7 @@ import {
   startEmbeddedPostgres,
   waitForEmbeddedPostgres,
 } from './embedded/server.ts';
+import { moveOverFromPglite } from './embedded/from-pglite.ts';
 import { CONNECTION_LOST, faultReporter } from './fault-reporter.ts';
 import type { Database } from './schema.ts';
 
@@ -82,6 +83,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   const server = await startEmbeddedPostgres({ dataDir, port, log: options.log });
   try {
+    // A DATA_DIR of an earlier release (PGlite) has its data copied over before anything opens it.
+    await moveOverFromPglite(dataDir, port, options.log);
     const store = await open(server.connectionString, { dataDir });
     return withServer(store, server);
   } catch (error) {
