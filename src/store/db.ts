@@ -161,7 +161,12 @@ async function openPostgres(options: {
   const { connectionString, schema, log, readUrl } = options;
   const poolSize = options.poolSize ?? 10;
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
-  const reportLoss = faultReporter(log, { source: 'pool', message: CONNECTION_LOST });
+  const report = faultReporter(log, { source: 'pool', message: CONNECTION_LOST });
+  // A store that is closing loses its connections on purpose (an embedded server stops after it).
+  let closing = false;
+  const reportLoss = (error: Error) => {
+    if (!closing) report(error);
+  };
   const { db } = openPool(connectionString, schema, poolSize, reportLoss);
   if (!options.connectLater) await prepareSchema(db, schema);
   // The replica's pool is opened lazily by pg (no connection until the first routed read).
@@ -176,6 +181,7 @@ async function openPostgres(options: {
       feeds.push(listenOnPostgres({ connectionString, channel: channelOf(topic, schema), handlers, log }));
     },
     async close() {
+      closing = true;
       await Promise.all(feeds.map((feed) => feed.close()));
       if (readDb !== db) await readDb.destroy();
       await db.destroy();
