@@ -1,5 +1,5 @@
 // Destination delivery benchmark: deliveries per second to each destination kind, next to the
-// webhook's, through the real engine (outbox, queue, workers, attempt log) on embedded PGlite in a
+// webhook's, through the real engine (outbox, queue, workers, attempt log) on embedded PostgreSQL in a
 // temporary data directory, or on PostgreSQL when DATABASE_URL is set (in a throwaway schema).
 //
 //   node_modules/.bin/node bench/destinations.ts

@@ -1,6 +1,6 @@
 // Webhook delivery benchmark: throughput to a local receiver beside its anchor, and emit->receipt
 // latency at a steady rate. Runs the real engine (queue, workers, outbox, attempt log) on embedded
-// PGlite in a temporary data directory, or on PostgreSQL when DATABASE_URL is set (in a throwaway
+// PostgreSQL in a temporary data directory, or on PostgreSQL when DATABASE_URL is set (in a throwaway
 // schema).
 //
 //   node_modules/.bin/node bench/webhook-delivery.ts
