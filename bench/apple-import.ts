@@ -6,7 +6,7 @@
  * - anchor: saxes over the file, every record's attributes read (what any import must at least
  *   do); run before and after the import, and the mean taken, so the machine's load drifting
  *   during the run weighs on both sides alike.
- * - import: `startImport` (the file spooled) and `runImport` into embedded PGlite, or PostgreSQL
+ * - import: `startImport` (the file spooled) and `runImport` into embedded PostgreSQL, or PostgreSQL
  *   with DATABASE_URL: read and normalized in the isolated reader process, every sample upserted
  *   with its checkpoint, every day's unified records rebuilt. The process runs under the
  *   server's memory settings (runtime/memory-limits.ts), as `tributary serve` and
@@ -285,7 +285,7 @@ if (values.role) {
     console.log(
       `generated export.xml: ${(statSync(file).size / MB).toFixed(1)} MB, ${written.days} days, in ${((Date.now() - generated) / 1000).toFixed(1)} s`,
     );
-    const store = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+    const store = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PostgreSQL';
     const before = runRole('sax', file);
     report('anchor: bare saxes scan, every attribute read (before)', before);
     if (values.stream)

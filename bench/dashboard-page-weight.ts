@@ -2,7 +2,7 @@
  * What a cold load of each dashboard page costs: the CSS and JavaScript it carries (inline; the
  * pages load nothing else) and the whole HTML, raw and compressed (gzip, brotli), against the
  * issue's budget of 100 kB of JS+CSS compressed per page. Pages are rendered by an in-process
- * Tributary on embedded PGlite with a connected sandbox user, a delivered test event and an order.
+ * Tributary on embedded PostgreSQL with a connected sandbox user, a delivered test event and an order.
  *
  *   node_modules/.bin/node bench/dashboard-page-weight.ts
  */

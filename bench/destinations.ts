@@ -1,5 +1,5 @@
 // Destination delivery benchmark: deliveries per second to each destination kind, next to the
-// webhook's, through the real engine (outbox, queue, workers, attempt log) on embedded PGlite in a
+// webhook's, through the real engine (outbox, queue, workers, attempt log) on embedded PostgreSQL in a
 // temporary data directory, or on PostgreSQL when DATABASE_URL is set (in a throwaway schema).
 //
 //   node_modules/.bin/node bench/destinations.ts
@@ -90,7 +90,7 @@ async function main() {
   const cleanups: (() => Promise<unknown>)[] = [];
   const runtime = await startRuntime(config, 'worker', createLogger(config.logLevel));
   const { ctx } = runtime;
-  const storage = ctx.store.kind === 'pglite' ? 'embedded PGlite (on disk)' : 'PostgreSQL';
+  const storage = ctx.store.embedded ? 'embedded PostgreSQL' : 'PostgreSQL';
   console.log(`destination delivery benchmark on ${storage}: ${events} events per kind`);
   const figures: Record<string, number> = {};
 

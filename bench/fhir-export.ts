@@ -4,7 +4,7 @@
  * users), then one `GET /v2/fhir/$export` run to completion by this process's workers. Prints the
  * NDJSON lines written per second and the process's RSS: before the export and the peak while it
  * ran (sampled every 100 ms), so a flat line means memory does not grow with the export's size.
- * Embedded PGlite by default; with DATABASE_URL, PostgreSQL.
+ * Embedded PostgreSQL by default; with DATABASE_URL, PostgreSQL.
  *
  *   node_modules/.bin/node bench/fhir-export.ts [users=1000] [days=90]
  */

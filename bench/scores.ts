@@ -7,7 +7,7 @@
  *    common case: a notification brings today), wall time, median of 5;
  * 3. one day's daily record written as a notification writes it (ingest in a transaction, with
  *    its event), against a body record of the same day (no scores), wall time, median of 21.
- * Embedded PGlite by default; with DATABASE_URL, PostgreSQL.
+ * Embedded PostgreSQL by default; with DATABASE_URL, PostgreSQL.
  *
  *   node_modules/.bin/node bench/scores.ts
  */

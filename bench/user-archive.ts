@@ -4,7 +4,7 @@
  * generator's cost), then `GET /v2/users/{user_id}/export` read through a real socket and thrown
  * away. Prints records and archive bytes per second and the process's RSS before and at its peak
  * (sampled every 100 ms): run it at two sizes to see that the peak does not grow with the archive.
- * Embedded PGlite by default; with DATABASE_URL, PostgreSQL.
+ * Embedded PostgreSQL by default; with DATABASE_URL, PostgreSQL.
  *
  *   node_modules/.bin/node --expose-gc bench/user-archive.ts [days=90] [copies=20]
  */

@@ -1,6 +1,6 @@
 // Webhook delivery benchmark: throughput to a local receiver beside its anchor, and emit->receipt
 // latency at a steady rate. Runs the real engine (queue, workers, outbox, attempt log) on embedded
-// PGlite in a temporary data directory, or on PostgreSQL when DATABASE_URL is set (in a throwaway
+// PostgreSQL in a temporary data directory, or on PostgreSQL when DATABASE_URL is set (in a throwaway
 // schema).
 //
 //   node_modules/.bin/node bench/webhook-delivery.ts
@@ -185,7 +185,7 @@ async function main() {
 
   const runtime = await startRuntime(config, 'worker', createLogger(config.logLevel));
   const { ctx } = runtime;
-  const storage = ctx.store.kind === 'pglite' ? 'embedded PGlite (on disk)' : 'PostgreSQL';
+  const storage = ctx.store.embedded ? 'embedded PostgreSQL' : 'PostgreSQL';
   const settings = ctx.webhooks.settings;
   console.log(
     `webhook delivery benchmark on ${storage}; ${settings.workers} main-lane workers, batches of ${settings.batchSize} jobs, up to ${settings.concurrency} requests in flight each`,

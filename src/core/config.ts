@@ -25,8 +25,14 @@ export type Config = {
   host: string;
   publicUrl: string;
   dataDir: string;
-  /** PostgreSQL connection string; absent means embedded PGlite in `dataDir`. */
+  /** PostgreSQL connection string; absent means embedded storage: a PostgreSQL of our own in `dataDir`. */
   databaseUrl: string | undefined;
+  /**
+   * Embedded storage's server: also on TCP 127.0.0.1:`port` when set (socket only otherwise);
+   * `attach` when this process connects to the one a running service started rather than
+   * starting it (CLI commands beside a server; set by the CLI, never by the environment).
+   */
+  embeddedPostgres: { port: number | undefined; attach: boolean };
   /** A PostgreSQL streaming replica of `databaseUrl` for reads of settled data; absent: the primary answers every read. */
   databaseReadUrl: string | undefined;
   /** PostgreSQL schema for Tributary's tables (its job queue uses `<schema>_jobs`, or `pgboss` for public). */
@@ -125,7 +131,7 @@ export const coreSettings = defineSettings({
   owner: 'core/config.ts',
   intro: [
     'Tributary configuration. Every variable is optional on a laptop: with none set, the',
-    'service runs on embedded PGlite in ./data and generates its own encryption key there.',
+    'service runs on embedded PostgreSQL in ./data and generates its own encryption key there.',
   ],
   settings: {
     PORT: numberSetting({
@@ -146,19 +152,29 @@ export const coreSettings = defineSettings({
     }),
     DATA_DIR: textSetting({
       description:
-        'Where embedded data (PGlite), the generated encryption key and the sandbox credentials live.',
+        'Where embedded storage (its PostgreSQL cluster, socket and log), the generated encryption key and the sandbox credentials live.',
       default: './data',
       active: true,
     }),
     DATABASE_URL: textSetting({
       description:
-        'PostgreSQL for production (several API and worker processes share it); unset: embedded PGlite in DATA_DIR.',
+        'PostgreSQL for production (several API and worker processes share it); unset: embedded storage, a PostgreSQL server the service starts and stops itself in DATA_DIR.',
       default: undefined,
       example: 'postgres://tributary:secret@db.internal:5432/tributary',
       check: (value) =>
         /^postgres(ql)?:\/\//.test(value)
           ? null
           : 'DATABASE_URL must be a postgres:// or postgresql:// connection string',
+    }),
+    EMBEDDED_POSTGRES_PORT: numberSetting({
+      description:
+        "Embedded storage only: also let the embedded PostgreSQL listen on 127.0.0.1 at this port (user postgres, password in DATA_DIR/postgres-password), for psql or a GUI. Unset: only its Unix socket in DATA_DIR/postgres, reachable by the service's own user.",
+      default: undefined,
+      integer: true,
+      minimum: 1,
+      maximum: 65535,
+      problem: 'must be an integer between 1 and 65535',
+      example: '5433',
     }),
     DATABASE_READ_URL: textSetting({
       description:
@@ -218,6 +234,7 @@ export const coreSettings = defineSettings({
       publicUrl: parsePublicUrl(v.PUBLIC_URL, v.HOST, v.PORT),
       dataDir,
       databaseUrl: v.DATABASE_URL,
+      embeddedPostgres: { port: v.EMBEDDED_POSTGRES_PORT, attach: false },
       databaseReadUrl: readUrlOf(v.DATABASE_READ_URL, v.DATABASE_URL),
       databaseSchema: v.DATABASE_SCHEMA,
       encryptionKey: loadEncryptionKey(v.ENCRYPTION_KEY, v.DATABASE_URL, dataDir),

@@ -116,7 +116,7 @@ export const databaseUnavailable = (cause: unknown) =>
 export function isDiskFullError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  // 53100 disk_full: PostgreSQL (and PGlite) could not extend a file; the statement was rolled back.
+  // 53100 disk_full: PostgreSQL could not extend a file; the statement was rolled back.
   return code === '53100' || code === 'ENOSPC';
 }
 

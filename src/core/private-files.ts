@@ -14,10 +14,14 @@ export function ensurePrivateDirectory(path: string): { created: boolean } {
   return { created: true };
 }
 
-/** The directory's permission bits when group or others have any access to it, else undefined. */
+/**
+ * The directory's permission bits when group or others have any access to it, else undefined.
+ * Its group may pass through without reading or writing (0710): run as root, embedded storage
+ * lets the unprivileged user its PostgreSQL runs as reach its own directory that way.
+ */
 export function exposedMode(path: string): string | undefined {
   const mode = statSync(path).mode & 0o777;
-  return mode & GROUP_AND_OTHERS ? mode.toString(8).padStart(4, '0') : undefined;
+  return mode & (GROUP_AND_OTHERS & ~0o010) ? mode.toString(8).padStart(4, '0') : undefined;
 }
 
 /** From now on, files and directories this process creates are its user's alone. */

@@ -60,7 +60,7 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
   const metrics = registerMetrics(app, ctx.jobs, ctx.data.refusals);
   await registerOpenApi(app, ctx.config.publicUrl);
 
-  registerOpsRoutes(app, { db: ctx.db, schema: ctx.store.postgres?.schema, metrics, startup });
+  registerOpsRoutes(app, { db: ctx.db, schema: ctx.store.postgres.schema, metrics, startup });
   for (const register of routeRegistrars) await register(app, ctx);
 
   await app.ready();

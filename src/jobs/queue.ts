@@ -1,12 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import {
-  fromPglite,
-  type Job,
-  type JobWithMetadata,
-  PgBoss,
-  type QueueOptions,
-  type WorkOptions,
-} from 'pg-boss';
+import { type Job, type JobWithMetadata, PgBoss, type QueueOptions, type WorkOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 import { isDatabaseConnectionError, isDiskFullError } from '../core/errors.ts';
 import {
@@ -205,17 +198,6 @@ const SUPERVISE_INTERVAL_SECONDS = 15;
 const PG_BOSS_TELEMETRY = { enabled: false } as const;
 
 function createBoss(store: Store): PgBoss {
-  if (store.pglite) {
-    return new PgBoss({
-      openTelemetry: PG_BOSS_TELEMETRY,
-      db: fromPglite(store.pglite),
-      backend: 'pglite',
-      schema: 'pgboss',
-      useListenNotify: true,
-      superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
-    });
-  }
-  if (!store.postgres) throw new Error('store has neither PGlite nor PostgreSQL');
   const { connectionString, schema } = store.postgres;
   return new PgBoss({
     openTelemetry: PG_BOSS_TELEMETRY,

@@ -1,21 +1,20 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type DataDirLock, LOCK_FILE, type LockRecord, tryLockDataDir } from '../store/data-dir-lock.ts';
-import type { AdminEndpoint } from './admin/endpoint.ts';
 
 /**
- * Who may open embedded storage, decided before anything opens it. One process owns the data
- * directory: a server, or a command run while no server is. A command finding a server there
- * sends itself to that server; a second server refuses to start.
+ * Who runs embedded storage's PostgreSQL, decided before anything starts it. One process owns
+ * the data directory and runs the server for as long as it holds it: a service, or a command run
+ * while no service is. A command finding a service there connects to that service's server like
+ * any client; a second service refuses to start.
  */
 export class DataDirInUse extends Error {
   override name = 'DataDirInUse';
 }
 
-export type Ownership =
-  { kind: 'owned'; lock: DataDirLock } | { kind: 'server'; admin: AdminEndpoint; pid: number };
+export type Ownership = { kind: 'owned'; lock: DataDirLock } | { kind: 'server'; pid: number };
 
-/** How long to wait for another command to finish, or a starting server to take commands. */
+/** How long to wait for another command to finish with the directory. */
 const WAIT_MS = 15_000;
 const POLL_MS = 100;
 
@@ -46,8 +45,8 @@ export async function claimForServer(dataDir: string): Promise<DataDirLock> {
 }
 
 /**
- * For a command: the directory to itself, or the running server to send the command to. Waits
- * (bounded) while another command holds the directory or the server is still starting.
+ * For a command: the directory to itself (it then runs the server for its own duration), or the
+ * running service whose server it connects to. Waits (bounded) while another command holds it.
  */
 export async function claimForCommand(dataDir: string, command: string): Promise<Ownership> {
   const deadline = Date.now() + WAIT_MS;
@@ -55,12 +54,11 @@ export async function claimForCommand(dataDir: string, command: string): Promise
     const attempt = tryLockDataDir(dataDir, { command });
     if (attempt.acquired) return { kind: 'owned', lock: attempt.lock };
     const { owner } = attempt;
-    if (owner.command === 'serve' && owner.admin)
-      return { kind: 'server', admin: owner.admin, pid: owner.pid };
+    if (owner.command === 'serve') return { kind: 'server', pid: owner.pid };
     if (Date.now() > deadline) {
       throw new DataDirInUse(
-        `DATA_DIR ${dataDir} is in use by ${describe(owner)}, which is not taking commands; ` +
-          `nothing was changed. Try again in a moment. ${staleHint(dataDir)}.`,
+        `DATA_DIR ${dataDir} is in use by ${describe(owner)}; nothing was changed. Try again in a ` +
+          `moment. ${staleHint(dataDir)}.`,
       );
     }
     await sleep(POLL_MS);

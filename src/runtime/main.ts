@@ -1,53 +1,34 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { AdminUnreachable, sendCommand } from './admin/client.ts';
 import { executeCommand, executeLocalCommand, LOCAL_COMMANDS, STORE_COMMANDS } from './cli/commands.ts';
 import { requestedHelp, TOP_USAGE } from './cli/help.ts';
 import { UsageError } from './cli/output.ts';
 import { parseServeArgs, serveCommand } from './cli/serve.ts';
 import { PortUnavailable } from './cli/listen-port.ts';
-import { backupArgumentsForServer } from './cli/backup.ts';
 import { restoreCommand } from './cli/restore.ts';
 import { ConfigError, type Config } from '../core/config.ts';
 import { loadRuntimeConfig } from './settings.ts';
 import { AppError } from '../core/errors.ts';
-import { claimForCommand, DataDirInUse, staleHint } from './data-dir-ownership.ts';
+import { claimForCommand, DataDirInUse } from './data-dir-ownership.ts';
 import { ensurePrivateDirectory } from '../core/private-files.ts';
-
-/** How often a command retries a server that does not answer (100 ms apart) before giving up. */
-const UNREACHABLE_ATTEMPTS = 50;
+import { EmbeddedPostgresUnavailable } from '../store/embedded/binaries.ts';
 
 /**
  * A store command on PostgreSQL opens its own connection: every process shares the database. On
- * embedded storage it needs the data directory: its own while no server runs, otherwise it is
- * sent to the server that owns it and runs there.
+ * embedded storage it runs the embedded server itself while no service runs (holding the data
+ * directory meanwhile), and otherwise connects to the running service's server like any client.
  */
 async function runStoreCommand(name: string, config: Config, args: string[]): Promise<number> {
   if (config.databaseUrl) return executeCommand(name, config, args);
-  for (let attempt = 1; ; attempt++) {
-    const ownership = await claimForCommand(config.dataDir, name);
-    if (ownership.kind === 'owned') {
-      try {
-        return await executeCommand(name, config, args);
-      } finally {
-        ownership.lock.release();
-      }
-    }
-    try {
-      const sent = name === 'backup' ? backupArgumentsForServer(args) : args;
-      const result = await sendCommand(ownership.admin, [name, ...sent]);
-      process.stdout.write(result.stdout);
-      process.stderr.write(result.stderr);
-      return result.exit_code;
-    } catch (error) {
-      if (!(error instanceof AdminUnreachable)) throw error;
-      // A server shutting down stops taking commands before it lets go of the directory.
-      if (attempt >= UNREACHABLE_ATTEMPTS)
-        throw new DataDirInUse(
-          `DATA_DIR ${config.dataDir} belongs to a running tributary server (pid ${ownership.pid}) that ` +
-            `did not take the command (${error.message}); nothing was changed. ${staleHint(config.dataDir)}.`,
-        );
-      await sleep(100);
-    }
+  const ownership = await claimForCommand(config.dataDir, name);
+  if (ownership.kind === 'server')
+    return executeCommand(
+      name,
+      { ...config, embeddedPostgres: { ...config.embeddedPostgres, attach: true } },
+      args,
+    );
+  try {
+    return await executeCommand(name, config, args);
+  } finally {
+    ownership.lock.release();
   }
 }
 
@@ -67,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
     // A bad command line is refused before the configuration is read or DATA_DIR is touched.
     const serveOptions = name === 'serve' ? parseServeArgs(args) : undefined;
     const config = loadRuntimeConfig(process.env);
-    // Embedded storage's lock, key and data all live in DATA_DIR: it exists (0700) before any of
+    // Embedded storage's lock, key and cluster all live in DATA_DIR: it exists (0700) before any of
     // them is touched, whether or not a key file had to be generated into it.
     if (!config.databaseUrl) ensurePrivateDirectory(config.dataDir);
     if (LOCAL_COMMANDS[name]) return await executeLocalCommand(name, config, args);
@@ -85,7 +66,8 @@ export async function main(argv: string[]): Promise<number> {
       error instanceof ConfigError ||
       error instanceof AppError ||
       error instanceof DataDirInUse ||
-      error instanceof PortUnavailable
+      error instanceof PortUnavailable ||
+      error instanceof EmbeddedPostgresUnavailable
     ) {
       process.stderr.write(`tributary: ${error.message}\n`);
       return error instanceof UsageError || error instanceof ConfigError ? 2 : 1;

@@ -9,10 +9,6 @@
 // - --max-old-space-size (API and all roles: 384 MB): also makes V8 collect the old generation
 //   sooner during a long read instead of growing the heap to hundreds of MB of garbage; high
 //   enough above the measured peak (< 200 MB) that a legitimate burst never hits it.
-// - WebAssembly tiering is left alone: `--liftoff-only` (no TurboFan for PGlite's PostgreSQL
-//   module) cut a short embedded run's peak from ~700 to ~250 MB, but under steady load the
-//   baseline code made PGlite 2-3x slower (webhook p99 at 500 events/s: 870 ms vs 173 ms) and
-//   the whole service's peak during a 5-year read was no lower (334 vs 282 MB), so it is not set.
 // - glibc malloc: two arenas and a low trim/mmap threshold, so memory freed after start-up
 //   (compiler zones, parsed schemas) goes back to the system instead of staying in the arenas.
 //

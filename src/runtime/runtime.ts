@@ -23,6 +23,21 @@ export type Runtime = {
   stop(): Promise<void>;
 };
 
+/** The store options of `config` (embedded storage: start its server, or attach to a running one). */
+function storeOptions(config: Config, log: Logger) {
+  return {
+    databaseUrl: config.databaseUrl,
+    readUrl: config.databaseReadUrl,
+    dataDir: config.dataDir,
+    embedded: {
+      mode: config.embeddedPostgres.attach ? ('attach' as const) : ('start' as const),
+      port: config.embeddedPostgres.port,
+    },
+    schema: config.databaseSchema,
+    log,
+  };
+}
+
 /**
  * Opens the store and applies migrations: what every command needs first. `applied` names the
  * migrations this opening applied (for `tributary migrate` to report).
@@ -31,22 +46,16 @@ export async function openMigratedStore(
   config: Config,
   log: Logger,
 ): Promise<{ store: Store; applied: string[] }> {
-  const store = await openStore({
-    databaseUrl: config.databaseUrl,
-    readUrl: config.databaseReadUrl,
-    dataDir: config.dataDir,
-    schema: config.databaseSchema,
-    log,
-  });
-  const applied = await migrateToLatest(store.db, store.postgres?.schema);
-  if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
+  const store = await openStore(storeOptions(config, log));
   try {
+    const applied = await migrateToLatest(store.db, store.postgres.schema);
+    if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
     await verifyEncryptionKey(store.db, config.encryptionKey);
+    return { store, applied };
   } catch (error) {
     await store.close();
     throw error;
   }
-  return { store, applied };
 }
 
 /**
@@ -61,9 +70,15 @@ export async function openContext(
   const jobs = createJobQueue(store, log, { crashLimit: config.settings.get(jobSettings).crashLimit });
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
-  // A command sees the providers as the server does: with the operator's stored settings.
-  await ctx.providerSettings.reload();
-  await jobs.start({ work: false });
+  try {
+    // A command sees the providers as the server does: with the operator's stored settings.
+    await ctx.providerSettings.reload();
+    await jobs.start({ work: false });
+  } catch (error) {
+    await jobs.stop().catch(() => {});
+    await store.close();
+    throw error;
+  }
   return {
     ctx,
     applied,
@@ -112,7 +127,7 @@ async function migrateWhenReachable(
     progress.enter('migrating');
     try {
       if (await runsBehindTheDatabase(store, log)) return;
-      const applied = await migrateToLatest(store.db, store.postgres?.schema);
+      const applied = await migrateToLatest(store.db, store.postgres.schema);
       if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
       return;
     } catch (error) {
@@ -130,9 +145,9 @@ async function migrateWhenReachable(
  * another line of releases: that is refused.
  */
 async function runsBehindTheDatabase(store: Store, log: Logger): Promise<boolean> {
-  const ahead = await migrationsAheadOfCode(store.db, store.postgres?.schema);
+  const ahead = await migrationsAheadOfCode(store.db, store.postgres.schema);
   if (ahead.length === 0) return false;
-  const pending = await pendingMigrations(store.db, store.postgres?.schema);
+  const pending = await pendingMigrations(store.db, store.postgres.schema);
   if (pending.length > 0)
     throw new Error(
       `the database has migrations this release does not know (${ahead.join(', ')}) and lacks ones it ` +
@@ -165,14 +180,7 @@ export async function startRuntime(
   options: StartOptions = {},
 ): Promise<Runtime> {
   if (!config.databaseUrl) warnIfDataDirExposed(config.dataDir, log);
-  const store = await openStore({
-    databaseUrl: config.databaseUrl,
-    readUrl: config.databaseReadUrl,
-    dataDir: config.dataDir,
-    schema: config.databaseSchema,
-    log,
-    connectLater: true,
-  });
+  const store = await openStore({ ...storeOptions(config, log), connectLater: true });
   const jobs = createJobQueue(store, log, { crashLimit: config.settings.get(jobSettings).crashLimit });
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);

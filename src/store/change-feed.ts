@@ -3,7 +3,6 @@
 // and every process listening on the topic hears it. Caches use it to forget what changed
 // elsewhere; a cache must stop answering while its feed is not live, because notices published
 // meanwhile are lost.
-import type { PGlite } from '@electric-sql/pglite';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -103,24 +102,6 @@ export function listenOnPostgres(options: {
       client = undefined;
       handlers.live(false);
       await current?.end().catch(() => {});
-    },
-  };
-}
-
-/** Embedded PGlite: one process, one session; its own LISTEN hears its own commits. */
-export function listenOnPglite(pglite: PGlite, channel: string, handlers: ChangeHandlers): ChangeFeed {
-  let closed = false;
-  const unlisten = pglite
-    .listen(channel, (payload) => handlers.changed(payload))
-    .then((stop) => {
-      if (!closed) handlers.live(true);
-      return stop;
-    });
-  return {
-    async close() {
-      closed = true;
-      handlers.live(false);
-      await (await unlisten.catch(() => undefined))?.().catch(() => {});
     },
   };
 }

@@ -11,11 +11,11 @@ import {
 import { join } from 'node:path';
 
 /**
- * The embedded store belongs to one process at a time: PGlite is a single-user PostgreSQL, and a
- * second process opening the same files would work on its own copy and lose its writes (or
- * corrupt the owner's). The owner holds `tributary.lock` in the data directory: created
- * exclusively, mode 0600, holding its pid and whatever it wants others to know (a running server
- * publishes its admin endpoint there). A lock whose pid is gone is stale and is taken over.
+ * Embedded storage's PostgreSQL is run by one process at a time, the one that owns the data
+ * directory (a service, or a command while no service runs); the others connect to it. The owner
+ * holds `tributary.lock` in the data directory: created exclusively, mode 0600, holding its pid
+ * and what it is. A lock whose pid is gone is stale and is taken over (and the server its owner
+ * may have left running is stopped by the next one to start it: store/embedded/server.ts).
  */
 export const LOCK_FILE = 'tributary.lock';
 
@@ -24,14 +24,10 @@ export type LockRecord = {
   /** What holds the directory: `serve`, or a one-off command such as `developers`. */
   command: string;
   startedAt: string;
-  /** Set by a running server once its admin endpoint listens. */
-  admin?: { socket?: string; host?: string; port?: number; token: string };
 };
 
 export type DataDirLock = {
   path: string;
-  /** Rewrites the record (atomically: readers never see a half-written file). */
-  update(record: LockRecord): void;
   release(): void;
 };
 
@@ -121,9 +117,6 @@ export function tryLockDataDir(dataDir: string, record: Omit<LockRecord, 'pid' |
         acquired: true,
         lock: {
           path,
-          update(next) {
-            writeFileAtomically(path, next, (written) => renameSync(written, path));
-          },
           release() {
             if (released) return;
             released = true;

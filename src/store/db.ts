@@ -1,19 +1,15 @@
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { ensurePrivateDirectory, restrictNewFilesToOwner } from '../core/private-files.ts';
+import { type ChangeFeed, type ChangeHandlers, channelOf, listenOnPostgres } from './change-feed.ts';
 import {
-  type ChangeFeed,
-  type ChangeHandlers,
-  channelOf,
-  listenOnPglite,
-  listenOnPostgres,
-} from './change-feed.ts';
+  type EmbeddedPostgres,
+  embeddedConnectionString,
+  startEmbeddedPostgres,
+  waitForEmbeddedPostgres,
+} from './embedded/server.ts';
+import { moveOverFromPglite } from './embedded/from-pglite.ts';
 import { CONNECTION_LOST, faultReporter } from './fault-reporter.ts';
-import { OwnerOnlyNodeFS } from './owner-only-fs.ts';
-import { PgliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -25,132 +21,88 @@ export type Store = {
    * `db` itself when there is none. Read-only: a write there fails.
    */
   readDb: Db;
-  kind: 'pglite' | 'postgres';
-  /** The embedded instance, when there is one (the job queue shares it). */
-  pglite: PGlite | undefined;
-  /** PostgreSQL connection string and schema, when on PostgreSQL (the job queue opens its own pool). */
-  postgres: { connectionString: string; schema: string } | undefined;
-  /**
-   * Hears the change notices published on `topic` (change-feed.ts) until the store closes; on
-   * PostgreSQL through a listening connection of its own.
-   */
+  /** PostgreSQL connection string and schema (the job queue opens its own pool). */
+  postgres: { connectionString: string; schema: string };
+  /** Embedded storage: the data directory its PostgreSQL cluster lives in (backups copy it). */
+  embedded: { dataDir: string } | undefined;
+  /** Hears the change notices published on `topic` (change-feed.ts) until the store closes. */
   listen(topic: string, handlers: ChangeHandlers): void;
   close(): Promise<void>;
 };
 
 export type StoreOptions = {
+  /** PostgreSQL; absent means embedded storage in `dataDir`. */
   databaseUrl: string | undefined;
   /** A PostgreSQL streaming replica of `databaseUrl` (DATABASE_READ_URL), opened as `readDb`. */
   readUrl?: string | undefined;
-  /** Directory for embedded data; `undefined` keeps PGlite in memory (tests). */
+  /** Embedded storage's directory (its PostgreSQL cluster, store/embedded/server.ts). */
   dataDir: string | undefined;
+  /**
+   * Embedded storage: `start` runs the server for as long as the store is open (the caller owns
+   * the data directory); `attach` connects to the one a running service started.
+   */
+  embedded?: { mode: 'start' | 'attach'; port?: number | undefined };
   /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */
   schema?: string;
   poolSize?: number;
   /** Where lost database connections are reported (once per outage window). */
   log?: Logger;
   /**
-   * PostgreSQL: open without touching the database (no connection until the first query, the
-   * schema not yet created). The caller waits for it with `store/startup-wait.ts`, which
-   * prepares it; a serving process answers /health meanwhile.
+   * Open without touching the database (no connection until the first query, the schema not yet
+   * created). The caller waits for it with `store/startup-wait.ts`, which prepares it; a serving
+   * process answers /health meanwhile. (An embedded server is started first all the same.)
    */
   connectLater?: boolean;
-  /**
-   * Embedded: a data directory snapshot (embedded-backup.ts) to create the store from; the data
-   * directory must not hold a database yet.
-   */
-  loadDataDir?: Blob;
 };
 
 const INT8_OID = 20;
 
-// PGlite's own single-user start parameters (they are replaced, not extended, when given).
-const EMBEDDED_START_PARAMS = [
-  '--single',
-  '-F',
-  '-O',
-  '-j',
-  '-c',
-  'search_path=public',
-  '-c',
-  'exit_on_error=false',
-  '-c',
-  'log_checkpoints=false',
-  '-c',
-  'max_worker_processes=0',
-  '-c',
-  'max_parallel_workers=0',
-  '-c',
-  'max_parallel_workers_per_gather=0',
-  '-c',
-  'io_method=sync',
-  '-c',
-  'max_parallel_maintenance_workers=0',
-];
-
-// Counts and bigint ids come back as strings from node-postgres and as bigint from PGlite;
-// every int8 we store fits a double, so both return numbers.
+// Counts and bigint ids come back as strings from node-postgres; every int8 we store fits a
+// double, so they are returned as numbers.
 const parseInt8 = (value: string) => Number(value);
 
-// PGlite's own bytea conversions go through an array of one string per byte (its serializer maps
-// every byte to a two-digit string and joins them; its parser slices the hex text a byte at a
-// time): an 8 MB lab report file took the whole heap before the upload was answered. Buffer's hex
-// codec does the same in one native pass, with one string of twice the file's size.
-const BYTEA_OID = 17;
-const serializeBytea = (value: unknown) => {
-  if (!(value instanceof Uint8Array)) throw new Error('Invalid input for bytea type');
-  return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
-};
-const parseBytea = (value: string) => Buffer.from(value.slice(2), 'hex');
-
 export async function openStore(options: StoreOptions): Promise<Store> {
-  if (options.databaseUrl)
-    return openPostgres(
-      options.databaseUrl,
-      options.schema ?? 'public',
-      options.poolSize,
-      options.log,
-      options.readUrl,
-      options.connectLater,
-    );
-  return openPglite(options.dataDir, options.loadDataDir);
+  const open = (connectionString: string, embedded: Store['embedded']) =>
+    openPostgres({
+      connectionString,
+      schema: options.schema ?? 'public',
+      poolSize: options.poolSize,
+      log: options.log,
+      readUrl: options.readUrl,
+      connectLater: options.connectLater ?? false,
+      embedded,
+    });
+  if (options.databaseUrl) return open(options.databaseUrl, undefined);
+  const { dataDir } = options;
+  if (!dataDir) throw new Error('embedded storage needs a data directory (DATA_DIR), or set DATABASE_URL');
+  const mode = options.embedded?.mode ?? 'start';
+  const port = options.embedded?.port;
+  if (mode === 'attach') {
+    if (!options.connectLater) await waitForEmbeddedPostgres(dataDir, port);
+    return open(embeddedConnectionString(dataDir, { port }), { dataDir });
+  }
+  const server = await startEmbeddedPostgres({ dataDir, port, log: options.log });
+  try {
+    // A DATA_DIR of an earlier release (PGlite) has its data copied over before anything opens it.
+    await moveOverFromPglite(dataDir, port, options.log);
+    const store = await open(server.connectionString, { dataDir });
+    return withServer(store, server);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
 }
 
-async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Store> {
-  let fs: OwnerOnlyNodeFS | undefined;
-  if (dataDir) {
-    const path = join(dataDir, 'pgdata');
-    ensurePrivateDirectory(dataDir);
-    ensurePrivateDirectory(path);
-    // Health data: what this process creates from now on is its user's alone (PGlite's own file
-    // modes are restricted by OwnerOnlyNodeFS; the umask covers the directories it makes).
-    restrictNewFilesToOwner();
-    fs = new OwnerOnlyNodeFS(path);
-  }
-  const pglite = await PGlite.create({
-    ...(fs ? { fs } : {}),
-    ...(loadDataDir ? { loadDataDir } : {}),
-    parsers: { [INT8_OID]: parseInt8, [BYTEA_OID]: parseBytea },
-    serializers: { [BYTEA_OID]: serializeBytea },
-    // PostgreSQL's default 128 MB of shared buffers all lands in this process's memory; an
-    // embedded store serves one laptop, and the OS page cache still holds the data files.
-    startParams: [...EMBEDDED_START_PARAMS, '-c', 'shared_buffers=32MB'],
-  });
-  const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite) });
-  const feeds: ChangeFeed[] = [];
+/** The store closes its connections first, then the server it started. */
+function withServer(store: Store, server: EmbeddedPostgres): Store {
   return {
-    db,
-    readDb: db,
-    kind: 'pglite',
-    pglite,
-    postgres: undefined,
-    listen(topic, handlers) {
-      feeds.push(listenOnPglite(pglite, channelOf(topic, 'public'), handlers));
-    },
+    ...store,
     async close() {
-      await Promise.all(feeds.map((feed) => feed.close()));
-      await db.destroy();
-      await pglite.close();
+      try {
+        await store.close();
+      } finally {
+        await server.stop();
+      }
     },
   };
 }
@@ -166,8 +118,7 @@ async function prepareSchema(db: Db, schema: string) {
 
 /** What a store opened with `connectLater` needs before its first migration: see prepareSchema. */
 export async function prepareStore(store: Store): Promise<void> {
-  if (store.postgres) await prepareSchema(store.db, store.postgres.schema);
-  else await sql`select 1`.execute(store.db);
+  await prepareSchema(store.db, store.postgres.schema);
 }
 
 /** A pool on `connectionString` with our int8 parsing and search path, and the Kysely on it. */
@@ -198,31 +149,39 @@ function openPool(
   return { pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
 }
 
-async function openPostgres(
-  connectionString: string,
-  schema: string,
-  poolSize = 10,
-  log?: Logger,
-  readUrl?: string,
-  connectLater = false,
-): Promise<Store> {
+async function openPostgres(options: {
+  connectionString: string;
+  schema: string;
+  poolSize: number | undefined;
+  log: Logger | undefined;
+  readUrl: string | undefined;
+  connectLater: boolean;
+  embedded: Store['embedded'];
+}): Promise<Store> {
+  const { connectionString, schema, log, readUrl } = options;
+  const poolSize = options.poolSize ?? 10;
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
-  const reportLoss = faultReporter(log, { source: 'pool', message: CONNECTION_LOST });
+  const report = faultReporter(log, { source: 'pool', message: CONNECTION_LOST });
+  // A store that is closing loses its connections on purpose (an embedded server stops after it).
+  let closing = false;
+  const reportLoss = (error: Error) => {
+    if (!closing) report(error);
+  };
   const { db } = openPool(connectionString, schema, poolSize, reportLoss);
-  if (!connectLater) await prepareSchema(db, schema);
+  if (!options.connectLater) await prepareSchema(db, schema);
   // The replica's pool is opened lazily by pg (no connection until the first routed read).
   const readDb = readUrl ? openPool(readUrl, schema, poolSize, reportLoss).db : db;
   const feeds: ChangeFeed[] = [];
   return {
     db,
     readDb,
-    kind: 'postgres',
-    pglite: undefined,
     postgres: { connectionString, schema },
+    embedded: options.embedded,
     listen(topic, handlers) {
       feeds.push(listenOnPostgres({ connectionString, channel: channelOf(topic, schema), handlers, log }));
     },
     async close() {
+      closing = true;
       await Promise.all(feeds.map((feed) => feed.close()));
       if (readDb !== db) await readDb.destroy();
       await db.destroy();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdtempSync,
@@ -19,7 +20,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 
 /**
  * `tributary backup` and `tributary restore` through real processes on embedded storage: a
- * backup taken while the server serves (through its admin socket) restores into a fresh data
+ * backup taken while the server serves (a hot copy of its PostgreSQL) restores into a fresh data
  * dir with the same records and credentials (the API key authenticates, the webhook signing
  * secret still signs: it was decrypted with the right key), and the key handling refuses what
  * would leave secrets undecryptable.
@@ -45,6 +46,8 @@ describe('backup and restore of embedded storage', () => {
 
   before(async () => {
     root = mkdtempSync(join(tmpdir(), 'tributary-backup-'));
+    // Run as root, the embedded PostgreSQL runs as an unprivileged user, who must pass through here.
+    chmodSync(root, 0o711);
     const environment = await childEnvironment({ DATABASE_URL: '' });
     cleanup = environment.cleanup;
     baseEnv = { ...environment.env };
@@ -127,7 +130,7 @@ describe('backup and restore of embedded storage', () => {
     const refused = await runCli(['restore', backup], envFor(fresh));
     assert.equal(refused.code, 1, refused.stderr);
     assert.match(refused.stderr, /encrypted with the key of fingerprint [0-9a-f]{16}.*Nothing was restored/s);
-    assert.equal(existsSync(join(fresh, 'pgdata', 'PG_VERSION')), false);
+    assert.equal(existsSync(join(fresh, 'postgres', 'PG_VERSION')), false);
 
     // With the original key file beside it, it restores.
     copyFileSync(join(original, 'encryption.key'), join(fresh, 'encryption.key'));
@@ -188,17 +191,21 @@ describe('backup and restore of embedded storage', () => {
     assert.equal(occupied.code, 1);
     assert.match(occupied.stderr, /already holds a database/);
     await cli(['restore', backup, '--replace'], envFor(fresh));
-    assert.ok(readdirSync(fresh).some((name) => name.startsWith('pgdata.before-restore-')));
+    assert.ok(readdirSync(fresh).some((name) => name.startsWith('postgres.before-restore-')));
 
-    // A damaged file is refused before anything is touched.
+    // A damaged file is refused, and nothing is left behind.
     const damaged = join(root, 'damaged.backup');
     const bytes = readFileSync(backup);
-    bytes[bytes.length - 100] = (bytes[bytes.length - 100] ?? 0) ^ 0xff;
+    const middle = Math.floor(bytes.length / 2);
+    bytes[middle] = (bytes[middle] ?? 0) ^ 0xff;
     writeFileSync(damaged, bytes);
     const corrupt = await runCli(['restore', damaged], envFor(join(root, 'never')));
-    assert.equal(corrupt.code, 1);
-    assert.match(corrupt.stderr, /does not match its checksum/);
-    assert.equal(existsSync(join(root, 'never', 'pgdata')), false);
+    assert.equal(corrupt.code, 1, corrupt.stderr);
+    assert.match(
+      corrupt.stderr,
+      /is not a usable Tributary backup: .*(does not match its checksum|cannot be read)/,
+    );
+    assert.equal(existsSync(join(root, 'never', 'postgres')), false);
   });
 
   test('--with-key carries the key; an ENCRYPTION_KEY that differs from it is refused', async () => {

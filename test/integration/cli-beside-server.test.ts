@@ -1,11 +1,22 @@
 import assert from 'node:assert/strict';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   type ChildEnvironment,
   childEnvironment,
+  freePort,
   type RunningService,
   runCli,
   startService,
@@ -13,11 +24,13 @@ import {
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 /**
- * CLI commands beside a running server, through real processes, on PostgreSQL: they write to the
- * database the server uses, and take effect in the running server at once, or refuse; a command
- * never reports success for a write the server misses. The data directory's permissions are
- * checked on the default embedded storage.
+ * CLI commands beside a running server, through real processes. On embedded storage the server
+ * runs its PostgreSQL and commands connect to it as clients; on PostgreSQL they write to the
+ * shared database. Either way a command takes effect in the
+ * running server at once, or refuses; it never reports success for a write the server misses.
  */
+const embedded = !process.env.DATABASE_URL;
+const embeddedOnly = { skip: !embedded && 'embedded storage only' };
 
 async function cliJson<T>(args: string[], env: Record<string, string>): Promise<T> {
   const result = await runCli([...args, '--json'], env);
@@ -31,17 +44,27 @@ async function cliOk(args: string[], env: Record<string, string>): Promise<strin
   return result.stdout;
 }
 
-/** Every path under `root` whose mode gives group or others any access. */
+/**
+ * Every path under `root` whose mode gives group or others any access, but a group's passage
+ * through the data directory (0710): run as root, the embedded PostgreSQL's own user's group.
+ */
 function exposedEntries(root: string): string[] {
   const exposed: string[] = [];
   const walk = (path: string) => {
     const entry = lstatSync(path);
     if (entry.isSymbolicLink()) return;
-    if (entry.mode & 0o077) exposed.push(`${path} ${(entry.mode & 0o777).toString(8)}`);
+    if (entry.mode & (path === root ? 0o067 : 0o077))
+      exposed.push(`${path} ${(entry.mode & 0o777).toString(8)}`);
     if (entry.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
   };
   walk(root);
   return exposed;
+}
+
+/** A pid that certainly belongs to no running process (it ran and exited). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+  return Number(child.stdout.toString());
 }
 
 describe('CLI commands beside a running server', () => {
@@ -125,19 +148,58 @@ describe('CLI commands beside a running server', () => {
     assert.equal((await call('/v2/webhook', auth(second.api_key))).status, 200);
     assert.equal((await call(`/v2/userInfo?user_id=${connected.user_id}`, auth(second.api_key))).status, 200);
   });
+
+  test('a second serve on the same data directory refuses clearly', embeddedOnly, async () => {
+    const { env } = environment;
+    server ??= await startService(env);
+    const second = await runCli(['serve'], { ...env, PORT: String(await freePort()) });
+    assert.equal(second.code, 1);
+    assert.match(second.stderr, /DATA_DIR .* is in use by a running tributary server \(pid \d+/);
+    assert.match(second.stderr, /stop that one first, or start this one with another DATA_DIR/);
+    assert.equal((await fetch(`${server.url}/ready`)).status, 200, 'the first server is untouched');
+  });
+
+  test(
+    'a server killed with SIGKILL leaves a stale lock that the next process takes over',
+    embeddedOnly,
+    async () => {
+      const { env } = environment;
+      server ??= await startService(env);
+      await server.stop('SIGKILL');
+      server = undefined;
+      assert.ok(existsSync(join(env.DATA_DIR!, 'tributary.lock')), 'the dead server left its lock');
+
+      const listed = await cliJson<unknown[]>(['developers', 'list'], env);
+      assert.ok(listed.length >= 1, 'the command took over the stale lock and ran on the store itself');
+      server = await startService(env);
+
+      // A lock naming a pid that is long gone is stale too.
+      await server.stop('SIGTERM');
+      server = undefined;
+      writeFileSync(
+        join(env.DATA_DIR!, 'tributary.lock'),
+        JSON.stringify({ pid: deadPid(), command: 'developers', startedAt: new Date().toISOString() }),
+        { mode: 0o600 },
+      );
+      await cliOk(['developers', 'list'], env);
+      assert.equal(existsSync(join(env.DATA_DIR!, 'tributary.lock')), false, 'released after the command');
+    },
+  );
 });
 
-describe('embedded data directory permissions', () => {
+describe('embedded data directory permissions', embeddedOnly, () => {
   let root: string;
   before(() => {
     root = mkdtempSync(join(tmpdir(), 'tributary-perms-'));
+    // Run as root, the embedded PostgreSQL runs as an unprivileged user, who must pass through here.
+    chmodSync(root, 0o711);
   });
   after(() => {
     rmSync(root, { recursive: true, force: true });
   });
 
   test('a fresh data directory created under umask 022 has nothing open to group or others', async () => {
-    const environment = await childEnvironment({ DATA_DIR: join(root, 'fresh', 'data'), DATABASE_URL: '' });
+    const environment = await childEnvironment({ DATA_DIR: join(root, 'fresh') });
     // The children inherit it: the service must not rely on the umask it is started with.
     const previous = process.umask(0o022);
     let server: RunningService | undefined;
@@ -161,7 +223,7 @@ describe('embedded data directory permissions', () => {
     const dataDir = join(root, 'shared');
     mkdirSync(dataDir, { mode: 0o755 });
     chmodSync(dataDir, 0o755);
-    const environment = await childEnvironment({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' });
+    const environment = await childEnvironment({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     const server = await startService(environment.env);
     const output = server.output();
     await server.stop('SIGTERM');

@@ -59,9 +59,9 @@ describe('process roles', { skip }, () => {
       worker.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exited = new Promise((resolve) => worker.once('exit', resolve));
       try {
-        // Every recurring job this deployment declares (store.maintenance is embedded-only:
-        // autovacuum runs on PostgreSQL, so it is not among them here).
-        const expected = recurringJobs({ config: loadConfig(environment.env), store: { kind: 'postgres' } })
+        // Every recurring job this deployment declares (store.maintenance is retired: autovacuum
+        // runs on every store now, and its old schedule is removed).
+        const expected = recurringJobs({ config: loadConfig(environment.env) })
           .filter((job) => job.schedule !== null)
           .map((job) => job.queue)
           .sort();

@@ -52,7 +52,7 @@ describe('recurring jobs across several worker processes', { skip }, () => {
       ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'silent',
     });
-    const jobs = recurringJobs({ config, store: { kind: 'postgres' } });
+    const jobs = recurringJobs({ config });
     const scheduled = jobs.filter((job) => job.schedule !== null);
     assert.ok(scheduled.length >= 4, 'the service has recurring jobs to prove this on');
     const log = createLogger('silent');

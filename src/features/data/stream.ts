@@ -1,5 +1,5 @@
 // Streaming a range as one JSON document: the envelope's head, the records page by page
-// (keyset queries: PGlite has no server-side cursors), then the tail. Memory stays at one page
+// (keyset queries: no cursor holds a connection between pages), then the tail. Memory stays at one page
 // however long the range; backpressure comes from Readable.from pulling the generator.
 import { Readable } from 'node:stream';
 import type { Db } from '../../store/db.ts';

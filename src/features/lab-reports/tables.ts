@@ -41,8 +41,8 @@ export interface LabReportSessionsTable {
 
 /**
  * The uploaded file, sealed with the secret box (AES-256-GCM) under the service key, as bytes
- * (`bytea`: the file's size plus SEALED_BYTES_OVERHEAD). Node's PostgreSQL driver reads a Buffer,
- * PGlite a Uint8Array.
+ * (`bytea`: the file's size plus SEALED_BYTES_OVERHEAD). Node's PostgreSQL driver reads a Buffer
+ * (a Uint8Array).
  */
 export interface LabReportFilesTable {
   session_id: string;

@@ -1,10 +1,8 @@
 // The outbox relay: queues the first delivery attempt of events that were emitted one or a few at a
 // time (outbox.ts marks them `awaiting_job`), many events to a job and many jobs to a transaction.
 //
-// An emit wakes the relay of its own process; the pass runs just after (on embedded PGlite the
-// emitting transaction holds the only connection, so the pass always sees its commit; on
-// PostgreSQL a follow-up pass shortly after catches an emit whose commit came later than the
-// first look). A periodic pass in every process is the safety net: it queues what a process that
+// An emit wakes the relay of its own process; the pass runs just after (a follow-up pass shortly
+// after catches an emit whose commit came later than the first look). A periodic pass in every process is the safety net: it queues what a process that
 // crashed between commit and relay left marked, and what CLI commands emitted. Relays of several
 // processes share the work through FOR UPDATE SKIP LOCKED.
 import type { Logger } from 'pino';

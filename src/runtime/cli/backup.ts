@@ -1,16 +1,19 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import type { Config } from '../../core/config.ts';
 import { version } from '../../core/version.ts';
-import { snapshotEmbeddedStore } from '../../store/embedded-backup.ts';
+import { copyRunningCluster } from '../../store/embedded/backup.ts';
+import { embeddedConnectionString, embeddedPaths } from '../../store/embedded/server.ts';
 import { migrator } from '../../store/migrate.ts';
-import { backupManifest, writeBackupFile } from './backup-file.ts';
+import { type BackupManifest, keyFingerprint, writeBackupFile } from './backup-file.ts';
 import { parseArgsProblem, print, printJson, UsageError } from './output.ts';
 import { openContext } from './session.ts';
 
 export const USAGE = `usage: tributary backup <file> [--with-key] [--json]
-  Writes a consistent copy of embedded storage (DATA_DIR) to <file>, also while the server runs.
+  Writes a consistent copy of embedded storage (DATA_DIR) to <file>, also while the server runs
+  (PostgreSQL's hot base backup: the cluster's files and the WAL written meanwhile).
   --with-key  put the encryption key into the backup too (then the file alone restores every
               secret: keep it as safe as the key). Without it, restore needs the same key.
   With DATABASE_URL, back up PostgreSQL itself (pg_dump, or continuous archiving): docs/operating.md.`;
@@ -30,21 +33,6 @@ function parse(args: string[]) {
   }
 }
 
-/**
- * The command's arguments as the running server must see them: it writes the file itself and
- * its working directory is not the caller's, so a relative path is resolved here first.
- */
-export function backupArgumentsForServer(args: string[]): string[] {
-  try {
-    const { positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
-    const [file] = positionals;
-    if (positionals.length !== 1 || !file) return args;
-    return args.map((arg) => (arg === file ? resolve(file) : arg));
-  } catch {
-    return args; // the command reports the usage error itself
-  }
-}
-
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export async function backupCommand(config: Config, args: string[]) {
@@ -57,32 +45,38 @@ export async function backupCommand(config: Config, args: string[]) {
   const path = resolve(file);
   const { ctx, close } = await openContext(config);
   try {
-    const pglite = ctx.store.pglite;
-    if (!pglite) throw new Error('embedded storage without its PGlite instance');
+    const embedded = ctx.store.embedded;
+    if (!embedded) throw new Error('embedded storage without its data directory');
     const migrations = await migrator(ctx.db, undefined).getMigrations();
     const latest = migrations.filter((migration) => migration.executedAt).at(-1)?.name ?? null;
     const { rows } = await sql<{ server_version: string }>`SHOW server_version`.execute(ctx.db);
-    const snapshot = await snapshotEmbeddedStore(pglite);
-    const manifest = backupManifest(
-      {
+    const adminUrl = embeddedConnectionString(embedded.dataDir, {
+      port: config.embeddedPostgres.port,
+      database: 'postgres',
+    });
+    const manifest = await writeBackupFile(path, async (zip): Promise<BackupManifest> => {
+      const files = await copyRunningCluster(zip, embeddedPaths(embedded.dataDir).pgdata, adminUrl);
+      return {
+        format: 2,
+        storage: 'embedded-postgres',
         created_at: new Date().toISOString(),
         tributary_version: version,
         postgres_version: rows[0]?.server_version ?? 'unknown',
         latest_migration: latest,
-      },
-      config.encryptionKey,
-      snapshot,
-      withKey,
-    );
-    writeBackupFile(path, manifest, snapshot);
+        key_fingerprint: keyFingerprint(config.encryptionKey),
+        ...(withKey ? { key: config.encryptionKey.toString('hex') } : {}),
+        files,
+      };
+    });
+    const bytes = statSync(path).size;
     if (json) {
-      const { key: _key, ...shown } = manifest;
-      printJson({ file: path, ...shown, includes_key: withKey });
+      const { key: _key, files, ...shown } = manifest;
+      printJson({ file: path, ...shown, files: files.length, bytes, includes_key: withKey });
       return;
     }
     print(
       [
-        `backup written: ${path} (${megabytes(snapshot.byteLength)}, newest migration ${latest ?? '(none)'})`,
+        `backup written: ${path} (${megabytes(bytes)}, newest migration ${latest ?? '(none)'})`,
         withKey
           ? 'it includes the encryption key: anyone with the file can read every secret in it.'
           : `the encryption key is not in it (key fingerprint ${manifest.key_fingerprint}): keep ENCRYPTION_KEY ` +

@@ -29,7 +29,7 @@ async function migrateCommand(config: Config, args: string[]) {
     // what it applied is reported with anything still pending.
     const applied = [
       ...opened.applied,
-      ...(await migrateToLatest(opened.ctx.store.db, opened.ctx.store.postgres?.schema)),
+      ...(await migrateToLatest(opened.ctx.store.db, opened.ctx.store.postgres.schema)),
     ];
     print(migrateReport(applied));
   } finally {

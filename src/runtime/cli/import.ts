@@ -1,11 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
 import { AppError } from '../../core/errors.ts';
 import type { ImportView } from '../../features/mobile/service.ts';
-import { currentSession, openContext } from './session.ts';
+import { atTerminal, currentSession, openContext } from './session.ts';
 import { printJson, UsageError } from './output.ts';
 
 export const USAGE = `usage:
@@ -13,10 +12,8 @@ export const USAGE = `usage:
 
 Imports an Apple Health export (export.zip, or the export.xml inside it) for a user, streaming
 it, with a progress bar on stderr. With --reference-id and no such user, an APPLE user is
-created. Importing the same export again stores nothing twice. Beside a running server with
-embedded storage the server's workers run the import and this command follows it.`;
-
-const POLL_MS = 250;
+created. Importing the same export again stores nothing twice. The command runs the import
+itself, beside a running server or not.`;
 
 /** `[#######-------------]  35%  120.4/343.0 MB  812345 records` */
 export function progressLine(view: ImportView): string {
@@ -31,10 +28,10 @@ export function progressLine(view: ImportView): string {
   );
 }
 
-/** Redraws one line on a terminal; elsewhere (pipes, the admin socket) prints every tenth. */
+/** Redraws one line on a terminal; elsewhere (pipes, a collecting session) prints every tenth. */
 function progressBar() {
   const session = currentSession();
-  const tty = !session.context && process.stderr.isTTY;
+  const tty = atTerminal() && process.stderr.isTTY;
   let lastDecile = -1;
   return {
     update(view: ImportView) {
@@ -74,7 +71,6 @@ export async function importCommand(config: Config, args: string[]) {
   );
   if (size === null) throw new UsageError(`${file} is not a readable file`);
 
-  const inServer = Boolean(currentSession().context);
   const { ctx, close } = await openContext(config);
   try {
     const developer = await ctx.developers.get(values['dev-id']);
@@ -85,20 +81,12 @@ export async function importCommand(config: Config, args: string[]) {
       userId: values['user-id'],
       referenceId: values['reference-id'],
       body: createReadStream(file),
-      // Inside a running server its workers run the import; on our own we run it here.
-      enqueue: inServer,
+      // The command runs the import itself, in this process, beside a running server or not.
+      enqueue: false,
     });
-    let final: ImportView | undefined;
-    if (inServer) {
-      for (;;) {
-        final = await ctx.mobile.importStatus(developer.id, started.import_id);
-        if (!final || final.status === 'completed' || final.status === 'failed') break;
-        bar.update(final);
-        await sleep(POLL_MS);
-      }
-    } else {
-      final = await ctx.mobile.runImport(started.import_id, (view) => bar.update(view));
-    }
+    const final: ImportView | undefined = await ctx.mobile.runImport(started.import_id, (view) =>
+      bar.update(view),
+    );
     if (!final) throw new UsageError(`the import ${started.import_id} disappeared (was the user deleted?)`);
     bar.done(final);
     if (values.json) printJson(final);

@@ -12,16 +12,18 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
 import { AppError } from '../../core/errors.ts';
 import { createDevelopersService } from '../../features/developers/service.ts';
-import { openRestoredStore } from '../../store/embedded-backup.ts';
+import { openStore } from '../../store/db.ts';
+import { BadClusterCopy, unpackCluster } from '../../store/embedded/backup.ts';
+import { embeddedPaths, setEmbeddedPassword } from '../../store/embedded/server.ts';
 import { migrator } from '../../store/migrate.ts';
 import { claimForCommand, DataDirInUse } from '../data-dir-ownership.ts';
-import { type BackupManifest, keyFingerprint, readBackupFile } from './backup-file.ts';
+import { type BackupManifest, keyFingerprint, readBackupManifest } from './backup-file.ts';
 import { parseArgsProblem, print, printJson, UsageError } from './output.ts';
 
 export const USAGE = `usage: tributary restore <file> [--replace] [--json]
   Restores a backup made by "tributary backup" into DATA_DIR, with no server running on it.
   DATA_DIR must not hold a database yet; --replace moves the one there aside
-  (DATA_DIR/pgdata.before-restore-<time>) instead.
+  (DATA_DIR/postgres.before-restore-<time>) instead.
   The store's secrets need the key they were encrypted with: the backup's own (--with-key), or
   ENCRYPTION_KEY / DATA_DIR/encryption.key holding the original key.`;
 
@@ -66,7 +68,12 @@ type Moved = { from: string; to: string }[];
 /** Moves an existing database (and what belongs to it) aside under one timestamp; returns what moved. */
 function moveAside(dataDir: string, alsoKey: boolean): Moved {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const names = ['pgdata', 'sandbox-credentials.json', ...(alsoKey ? ['encryption.key'] : [])];
+  const names = [
+    'postgres',
+    'postgres-password',
+    'sandbox-credentials.json',
+    ...(alsoKey ? ['encryption.key'] : []),
+  ];
   const moved: Moved = [];
   for (const name of names) {
     const from = join(dataDir, name);
@@ -114,9 +121,8 @@ export async function restoreCommand(config: Config, args: string[]): Promise<vo
     );
   try {
     const path = resolve(file);
-    const { manifest, snapshot } = readBackupFile(path);
-    const { writeKeyFile } = decideKey(config, manifest);
-    const pgdata = join(config.dataDir, 'pgdata');
+    const manifest = await readBackupManifest(path);
+    const { pgdata } = embeddedPaths(config.dataDir);
     const holdsDatabase = existsSync(join(pgdata, 'PG_VERSION'));
     if (holdsDatabase && !parsed.values.replace)
       throw new AppError(
@@ -124,12 +130,32 @@ export async function restoreCommand(config: Config, args: string[]): Promise<vo
         `${config.dataDir} already holds a database; restore into an empty DATA_DIR, or pass --replace to ` +
           'move the current one aside. Nothing was restored.',
       );
+    // Unpacked beside the cluster's place and checked file by file before anything is decided.
+    const unpacking = `${pgdata}.restore-${process.pid}`;
+    let writeKeyFile: Buffer | undefined;
+    try {
+      await unpackCluster(path, unpacking, manifest.files);
+      ({ writeKeyFile } = decideKey(config, manifest));
+    } catch (error) {
+      rmSync(unpacking, { recursive: true, force: true });
+      if (error instanceof BadClusterCopy)
+        throw new AppError('unprocessable', `${path} is not a usable Tributary backup: ${error.message}`);
+      throw error;
+    }
     const moved = holdsDatabase ? moveAside(config.dataDir, writeKeyFile !== undefined) : [];
     let developers: number;
     let latest: string | null;
     try {
-      const store = await openRestoredStore(config.dataDir, snapshot);
+      renameSync(unpacking, pgdata);
+      // The restored cluster replays the backup's WAL to its end as it starts (crash recovery).
+      const store = await openStore({
+        databaseUrl: undefined,
+        dataDir: config.dataDir,
+        embedded: { mode: 'start', port: config.embeddedPostgres.port },
+      });
       try {
+        // The TCP password is this DATA_DIR's, not the backed-up one's (which is not in the backup).
+        await setEmbeddedPassword(config.dataDir, config.embeddedPostgres.port);
         // Read through its owner: the restored store answers, and this is what it holds.
         developers = await createDevelopersService({
           db: store.db,
@@ -143,6 +169,7 @@ export async function restoreCommand(config: Config, args: string[]): Promise<vo
     } catch (error) {
       // Nothing half-restored is left behind: the directory is as it was.
       rmSync(pgdata, { recursive: true, force: true });
+      rmSync(embeddedPaths(config.dataDir).password, { force: true });
       putBack(moved);
       throw error;
     }

@@ -4,7 +4,6 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../context.ts';
 import { createLogger } from '../../core/log.ts';
-import { type AdminServer, startAdminServer } from '../admin/server.ts';
 import { claimForServer } from '../data-dir-ownership.ts';
 import { type Role, type Runtime, startRuntime } from '../runtime.ts';
 import { tracingSettings } from '../../core/tracing-settings.ts';
@@ -71,12 +70,11 @@ export async function serveCommand(config: Config, { role }: { role: Role }) {
   const started = Date.now();
   // A taken port is said before the data directory and the store are set up, which takes a while.
   if (role !== 'worker') await checkPortFree(config.host, config.port);
-  // Embedded storage is this process's alone while it runs; CLI commands reach it over the admin
-  // endpoint published in the lock. PostgreSQL is shared by design: no lock.
+  // Embedded storage's server is this process's to run while it runs; CLI commands connect to it
+  // as clients (the lock says a service holds it). PostgreSQL is shared by design: no lock.
   const lock = config.databaseUrl ? undefined : await claimForServer(config.dataDir);
   // Before anything that makes spans; loads nothing unless an OTLP endpoint is set.
   const tracing = await startTracing(config.settings.get(tracingSettings), log);
-  let admin: AdminServer | undefined;
   let runtime: Runtime | undefined;
 
   // Signals are heard from the start: one that arrives while the process still waits for the
@@ -97,11 +95,10 @@ export async function serveCommand(config: Config, { role }: { role: Role }) {
     }
     log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
     try {
-      await admin?.close();
       await runtime.stop();
       // The last spans (this shutdown's requests and jobs) are exported before exiting.
       await tracing?.shutdown();
-      // Only once the store is closed may another process open it.
+      // Only once the store (and its embedded server) is closed may another process start it.
       lock?.release();
       process.exit(0);
     } catch (error) {
@@ -116,20 +113,10 @@ export async function serveCommand(config: Config, { role }: { role: Role }) {
     runtime = await startRuntime(config, role, log, {
       signal: starting.signal,
       beforeServing: async (ctx) => {
-        if (lock) {
-          admin = await startAdminServer({ dataDir: config.dataDir, ctx, log });
-          lock.update({
-            pid: process.pid,
-            command: 'serve',
-            startedAt: new Date(started).toISOString(),
-            admin: admin.endpoint,
-          });
-        }
         if (role !== 'worker' && !config.databaseUrl) await bootstrapSandboxDeveloper(ctx, config);
       },
     });
   } catch (error) {
-    await admin?.close();
     lock?.release();
     if (starting.signal.aborted) process.exit(0);
     throw portProblem(error, config.host, config.port) ?? error;
@@ -137,7 +124,7 @@ export async function serveCommand(config: Config, { role }: { role: Role }) {
   log.info(
     {
       role,
-      storage: runtime.ctx.store.kind,
+      storage: runtime.ctx.store.embedded ? 'embedded' : 'postgres',
       url: role === 'worker' ? undefined : config.publicUrl,
       dashboard: role === 'worker' ? undefined : `${config.publicUrl}/dashboard`,
       startupMs: Date.now() - started,

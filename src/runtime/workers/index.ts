@@ -5,7 +5,6 @@
 import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../../features/context.ts';
 import { webhookSettings } from '../../features/webhooks/settings.ts';
-import type { Store } from '../../store/db.ts';
 import { defineConnectingJobs } from './connecting.ts';
 import { dataRecurringJobs, defineDataJobs } from './data.ts';
 import { defineLabReportJobs, labReportRecurringJobs } from './lab-reports.ts';
@@ -16,7 +15,6 @@ import { defineMobileJobs } from './mobile.ts';
 import { defineMobileSpoolJobs, mobileSpoolRecurringJobs } from './mobile-spool.ts';
 import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
 import { type RecurringJob, registerSchedules } from './recurring.ts';
-import { defineStoreJobs, storeRecurringJobs } from './store.ts';
 import { defineConnectorJobs, connectorRecurringJobs } from './connectors.ts';
 import { defineWebhookJobs, webhookRecurringJobs } from './webhooks.ts';
 
@@ -27,7 +25,6 @@ export function defineJobs(ctx: AppContext): void {
   defineOrderJobs(ctx);
   defineDataJobs(ctx);
   defineConnectorJobs(ctx);
-  defineStoreJobs(ctx);
   defineLimitJobs(ctx);
   defineLabReportJobs(ctx);
   defineMobileJobs(ctx);
@@ -36,18 +33,25 @@ export function defineJobs(ctx: AppContext): void {
   defineFhirExportJobs(ctx);
 }
 
-/** Every recurring job this deployment runs, as its settings and storage configure them. */
-export function recurringJobs(ctx: { config: Config; store: Pick<Store, 'kind'> }): RecurringJob[] {
+/**
+ * Schedules earlier releases registered for queues that are gone: removed where still stored.
+ * `store.maintenance` vacuumed embedded PGlite, which had no autovacuum; the embedded PostgreSQL
+ * has its own (its schedule comes along when an old data directory is moved over).
+ */
+const RETIRED_SCHEDULES: RecurringJob[] = [{ queue: 'store.maintenance', schedule: null }];
+
+/** Every recurring job this deployment runs, as its settings configure them. */
+export function recurringJobs(ctx: { config: Config }): RecurringJob[] {
   return [
     ...dataRecurringJobs(ctx.config),
     ...connectorRecurringJobs(),
     ...orderRecurringJobs(),
-    ...storeRecurringJobs(ctx),
     ...webhookRecurringJobs(ctx.config.settings.get(webhookSettings)),
     ...limitRecurringJobs(),
     ...mobileSpoolRecurringJobs(),
     ...labReportRecurringJobs(),
     ...fhirExportRecurringJobs(),
+    ...RETIRED_SCHEDULES,
   ];
 }
 

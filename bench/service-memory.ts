@@ -1,0 +1,71 @@
+/**
+ * The memory of a Tributary process together with the embedded PostgreSQL it runs: PSS
+ * (proportional set size: shared pages counted once across the processes that share them, so the
+ * PostgreSQL backends' shared buffers are not counted once per backend) summed over the service,
+ * its postmaster (from DATA_DIR/postgres/postmaster.pid) and every child of the postmaster, read
+ * from /proc/<pid>/smaps_rollup (Linux ≥ 4.14).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+function pssKb(pid: number): number {
+  try {
+    return Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0; // gone meanwhile (a backend that ended)
+  }
+}
+
+function childrenOf(parent: number): number[] {
+  const children: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // Field 4 (ppid) comes after the command in parentheses, which may itself hold spaces.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent) children.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
+}
+
+/** The embedded server's postmaster for DATA_DIR, while it runs. */
+export function postmasterOf(dataDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** PSS in MB of `servicePid` plus its embedded PostgreSQL (every process of it). */
+export function serviceAndDatabasePssMb(servicePid: number, dataDir: string | undefined) {
+  const service = pssKb(servicePid);
+  const postmaster = dataDir ? postmasterOf(dataDir) : undefined;
+  const database = postmaster
+    ? [postmaster, ...childrenOf(postmaster)].reduce((sum, pid) => sum + pssKb(pid), 0)
+    : 0;
+  return { serviceMb: service / 1024, databaseMb: database / 1024, totalMb: (service + database) / 1024 };
+}
+
+/** Samples the total every `everyMs` until stopped; returns the largest seen. */
+export function samplePeak(servicePid: number, dataDir: string | undefined, everyMs = 100) {
+  let peak = { serviceMb: 0, databaseMb: 0, totalMb: 0 };
+  const take = () => {
+    const now = serviceAndDatabasePssMb(servicePid, dataDir);
+    if (now.totalMb > peak.totalMb) peak = now;
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return peak;
+    },
+  };
+}

@@ -1,0 +1,459 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { ensurePrivateDirectory } from '../../core/private-files.ts';
+import type { Logger } from 'pino';
+import { binariesReachable, EmbeddedPostgresUnavailable, postgresBinaries } from './binaries.ts';
+import { handOver, type ServerUser, serverUserFor, unreachableFor } from './server-user.ts';
+
+/**
+ * Embedded storage: a real PostgreSQL server of the service's own, its cluster in
+ * DATA_DIR/postgres, listening on a Unix socket in that directory (owner-only, mode 0700) and on
+ * TCP only when asked (EMBEDDED_POSTGRES_PORT). It starts with the service and stops with it; a
+ * server a killed service left behind is stopped by its guard (below) or, failing that, by the
+ * next start, and a crash's stale `postmaster.pid` is PostgreSQL's own to clear (it recovers
+ * from its WAL as after any crash).
+ */
+export type EmbeddedPostgres = {
+  /** A node-postgres/pg-boss connection string for the socket. */
+  connectionString: string;
+  pgdata: string;
+  /** Fast shutdown (open sessions are ended, committed work is kept); resolves once it exited. */
+  stop(): Promise<void>;
+};
+
+export type EmbeddedPostgresOptions = {
+  dataDir: string;
+  /** Also listen on 127.0.0.1:<port> (password: DATA_DIR/postgres-password); undefined: socket only. */
+  port?: number | undefined;
+  log?: Pick<Logger, 'info' | 'warn'> | undefined;
+};
+
+export const EMBEDDED_DATABASE = 'tributary';
+const SUPERUSER = 'postgres';
+/** The socket's number when no TCP port is asked for: it only names the socket file. */
+const SOCKET_PORT = 5432;
+/** sun_path is 104 bytes on macOS, 108 on Linux. */
+const MAX_SOCKET_PATH = 103;
+const READY_TIMEOUT_MS = 10 * 60_000;
+const STOP_TIMEOUT_MS = 60_000;
+const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
+
+export const embeddedPaths = (dataDir: string) => ({
+  pgdata: join(dataDir, 'postgres'),
+  log: join(dataDir, 'postgres.log'),
+  password: join(dataDir, 'postgres-password'),
+});
+
+/** How a client reaches the embedded server of `dataDir` (its socket), as a connection string. */
+export function embeddedConnectionString(
+  dataDir: string,
+  options: { port?: number | undefined; database?: string } = {},
+) {
+  const { pgdata } = embeddedPaths(dataDir);
+  const database = options.database ?? EMBEDDED_DATABASE;
+  return `postgresql://${SUPERUSER}@localhost:${options.port ?? SOCKET_PORT}/${database}?host=${encodeURIComponent(pgdata)}`;
+}
+
+/**
+ * Settings given on every start (so a new release's choices apply to an old cluster). Sized for
+ * one service on one machine: a small shared-buffer pool (the OS page cache still holds the data
+ * files), no checkpoint chatter in the log, UTC like the service.
+ */
+function serverSettings(pgdata: string, port: number | undefined): string[] {
+  const settings: Record<string, string> = {
+    listen_addresses: port === undefined ? '' : '127.0.0.1',
+    port: String(port ?? SOCKET_PORT),
+    unix_socket_directories: pgdata,
+    unix_socket_permissions: '0700',
+    shared_buffers: '32MB',
+    max_connections: '60',
+    timezone: 'UTC',
+    log_timezone: 'UTC',
+    log_checkpoints: 'off',
+    io_workers: '1',
+    huge_pages: 'off',
+  };
+  return Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const { dataDir, port, log } = options;
+  ensurePrivateDirectory(dataDir);
+  const user = serverUserFor(dataDir);
+  const binaries = user
+    ? binariesReachable(postgresBinaries(), (path) => unreachableFor(path, user) === undefined)
+    : postgresBinaries();
+  const paths = embeddedPaths(dataDir);
+  const socket = join(paths.pgdata, `.s.PGSQL.${port ?? SOCKET_PORT}`);
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH)
+    throw new EmbeddedPostgresUnavailable(
+      `DATA_DIR ${dataDir} is too long a path for the embedded PostgreSQL's socket (${socket}); ` +
+        'use a shorter DATA_DIR',
+    );
+  if (user) admitServerUser(dataDir, user);
+
+  if (!existsSync(join(paths.pgdata, 'PG_VERSION'))) await initialise(paths, binaries.initdb, user, log);
+  // A cluster restored (or moved) by root is handed over whole; one already its user's is left be.
+  else if (user && statSync(paths.pgdata).uid !== user.uid) handOver(paths.pgdata, user);
+  chmodSync(paths.pgdata, 0o700);
+  await stopLeftOverServer(paths.pgdata, log);
+
+  rotateLog(paths.log);
+  const logFd = openSync(paths.log, 'a', 0o600);
+  let child: ChildProcess;
+  try {
+    child = spawn(binaries.postgres, ['-D', paths.pgdata, ...serverSettings(paths.pgdata, port)], {
+      // Its own process group: a Ctrl-C in the terminal reaches the service, which finishes its
+      // requests and then stops the server, instead of both at once.
+      detached: true,
+      stdio: ['ignore', logFd, logFd],
+      env: serverEnvironment(),
+      ...(user ? { uid: user.uid, gid: user.gid } : {}),
+    });
+  } finally {
+    closeSync(logFd);
+  }
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.once('error', () => {}); // spawn failures surface through `exited` and the log
+  child.unref();
+  const guard = startGuard(binaries.pgCtl, paths.pgdata, user);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      guard?.kill('SIGKILL');
+      await stopProcess(child.pid, exited);
+    })();
+    return stopping;
+  };
+  try {
+    await waitUntilReady(dataDir, port, exited, paths.log);
+  } catch (error) {
+    await stop().catch(() => {});
+    throw error;
+  }
+  return { connectionString: embeddedConnectionString(dataDir, { port }), pgdata: paths.pgdata, stop };
+}
+
+/** The server's user must reach its data and its binaries; DATA_DIR lets its group pass (0710). */
+function admitServerUser(dataDir: string, user: NonNullable<ServerUser>) {
+  if (statSync(dataDir).uid === 0) {
+    chownSync(dataDir, 0, user.gid);
+    chmodSync(dataDir, 0o710);
+  }
+  const path = join(dataDir, 'postgres');
+  const blocked = unreachableFor(path, user);
+  if (blocked)
+    throw new EmbeddedPostgresUnavailable(
+      `PostgreSQL does not run as root, so the embedded one runs as ${user.name}, who cannot enter ` +
+        `${blocked} (on the way to ${path}): run tributary as an ordinary user, give DATA_DIR to one ` +
+        `(chown), or let ${user.name} pass (chmod o+x ${blocked})`,
+    );
+}
+
+/**
+ * None of the caller's environment (PGDATA, PGPORT…) reaches the server, initdb or pg_ctl; each
+ * finds the others beside itself, and every path given to them is absolute.
+ */
+function serverEnvironment(): NodeJS.ProcessEnv {
+  return { LC_ALL: 'C', TZ: 'UTC' };
+}
+
+/** initdb into a directory beside the final one, renamed into place once whole. */
+async function initialise(
+  paths: ReturnType<typeof embeddedPaths>,
+  initdb: string,
+  user: ServerUser,
+  log: EmbeddedPostgresOptions['log'],
+) {
+  const started = Date.now();
+  const building = `${paths.pgdata}.initdb-${process.pid}`;
+  const secrets = `${paths.pgdata}.pwfile-${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  rmSync(secrets, { recursive: true, force: true });
+  mkdirSync(building, { mode: 0o700 });
+  mkdirSync(secrets, { mode: 0o700 });
+  const password = randomBytes(24).toString('hex');
+  writeFileSync(join(secrets, 'pw'), `${password}\n`, { mode: 0o600 });
+  handOver(building, user);
+  handOver(secrets, user);
+  try {
+    const { code, output } = await run(
+      initdb,
+      [
+        '-D',
+        building,
+        '-U',
+        SUPERUSER,
+        '-E',
+        'UTF8',
+        '--no-locale',
+        '--auth-local=trust',
+        '--auth-host=scram-sha-256',
+        `--pwfile=${join(secrets, 'pw')}`,
+        '--no-instructions',
+        // One syncfs of the file system instead of an fsync per file: seconds less on a first start.
+        ...(process.platform === 'linux' ? ['--sync-method=syncfs'] : []),
+      ],
+      user,
+    );
+    if (code !== 0)
+      throw new Error(`initdb failed (exit ${code}): ${output.trim().split('\n').slice(-5).join(' | ')}`);
+    renameSync(building, paths.pgdata);
+  } finally {
+    rmSync(secrets, { recursive: true, force: true });
+    rmSync(building, { recursive: true, force: true });
+  }
+  // For clients over TCP (EMBEDDED_POSTGRES_PORT); the socket needs no password.
+  writeFileSync(paths.password, `${password}\n`, { mode: 0o600 });
+  chmodSync(paths.password, 0o600);
+  log?.info(
+    { pgdata: paths.pgdata, tookMs: Date.now() - started },
+    'created the embedded PostgreSQL cluster',
+  );
+}
+
+function run(
+  command: string,
+  args: string[],
+  user: ServerUser,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: serverEnvironment(),
+      ...(user ? { uid: user.uid, gid: user.gid } : {}),
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** The postmaster's pid from its lock file, if the file is there. */
+function postmasterPid(pgdata: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The postmaster's status line (`starting`, `ready`, `stopping`…), once it has written one. */
+function postmasterStatus(pgdata: string): string | undefined {
+  try {
+    return readFileSync(join(pgdata, 'postmaster.pid'), 'utf8').split('\n')[7]?.trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `pid` is a PostgreSQL process (where /proc says; elsewhere the lock file is believed). */
+function isPostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self');
+  }
+}
+
+/**
+ * Only the process that owns DATA_DIR starts its server (the caller holds the data-dir lock), so
+ * a server already running on the cluster was left by an owner that died without stopping it
+ * (killed, and its guard killed too): it is stopped before this one starts. A `postmaster.pid`
+ * naming a dead process, or a pid since reused by something else, is a crash's leftover:
+ * PostgreSQL clears the former itself; the latter is removed here, or the server would refuse.
+ */
+async function stopLeftOverServer(pgdata: string, log: EmbeddedPostgresOptions['log']) {
+  const pid = postmasterPid(pgdata);
+  if (pid === undefined || !isAlive(pid)) return;
+  if (!isPostgres(pid)) {
+    rmSync(join(pgdata, 'postmaster.pid'), { force: true });
+    return;
+  }
+  log?.warn({ pid }, 'stopping an embedded PostgreSQL that an earlier run left running');
+  await stopProcess(pid, undefined);
+}
+
+/** SIGINT (fast shutdown); after a minute SIGQUIT (immediate: crash recovery on the next start). */
+async function stopProcess(pid: number | undefined, exited: Promise<unknown> | undefined) {
+  if (pid === undefined) return;
+  const gone = async (deadline: number) => {
+    while (Date.now() < deadline) {
+      if (!isAlive(pid)) return true;
+      if (exited && (await Promise.race([exited.then(() => true), sleep(50).then(() => false)]))) return true;
+      if (!exited) await sleep(50);
+    }
+    return false;
+  };
+  for (const signal of ['SIGINT', 'SIGQUIT', 'SIGKILL'] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return; // already gone
+    }
+    if (await gone(Date.now() + (signal === 'SIGKILL' ? 10_000 : STOP_TIMEOUT_MS))) return;
+  }
+}
+
+/**
+ * A small shell that outlives nothing: it waits on a pipe from the service, and when the service
+ * dies in any way (even SIGKILL) the pipe closes and it stops the server with pg_ctl. The service
+ * kills it before its own orderly stop. (Not on Windows: there the next start stops a leftover.)
+ */
+function startGuard(pgCtl: string, pgdata: string, user: ServerUser): ChildProcess | undefined {
+  if (process.platform === 'win32' || !existsSync('/bin/sh')) return undefined;
+  const guard = spawn('/bin/sh', ['-c', 'read -r _ ; exec "$0" stop -D "$1" -m fast -s', pgCtl, pgdata], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: serverEnvironment(),
+    ...(user ? { uid: user.uid, gid: user.gid } : {}),
+  });
+  guard.once('error', () => {});
+  guard.unref();
+  (guard.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  return guard;
+}
+
+function rotateLog(path: string) {
+  try {
+    if (statSync(path).size > LOG_ROTATE_BYTES) renameSync(path, `${path}.1`);
+  } catch {
+    // no log yet
+  }
+}
+
+function logTail(path: string) {
+  try {
+    return readFileSync(path, 'utf8').trim().split('\n').slice(-5).join(' | ');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** Until the server accepts connections (a crash's recovery may take a while), and the database exists. */
+async function waitUntilReady(
+  dataDir: string,
+  port: number | undefined,
+  exited: Promise<number | null>,
+  logPath: string,
+) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  const admin = embeddedConnectionString(dataDir, { port, database: 'postgres' });
+  const { pgdata } = embeddedPaths(dataDir);
+  for (;;) {
+    if (exitCode !== undefined)
+      throw new EmbeddedPostgresUnavailable(
+        `the embedded PostgreSQL exited during start-up (code ${exitCode}): ${logTail(logPath)}`,
+      );
+    // The postmaster writes "ready" into its lock file once it accepts connections; asking
+    // before that only fills its log with "the database system is starting up".
+    if (postmasterStatus(pgdata) !== 'ready' && Date.now() < deadline) {
+      await sleep(25);
+      continue;
+    }
+    const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 2_000 });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [
+        EMBEDDED_DATABASE,
+      ]);
+      if (!rowCount) await client.query(`create database ${EMBEDDED_DATABASE}`);
+      return;
+    } catch (error) {
+      if (Date.now() > deadline)
+        throw new EmbeddedPostgresUnavailable(
+          `the embedded PostgreSQL did not accept connections within ${READY_TIMEOUT_MS / 1000} s ` +
+            `(${(error as Error).message}): ${logTail(logPath)}`,
+        );
+      await sleep(50);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+}
+
+/** Attaching beside a service that is still starting its server: how long to wait for it. */
+const ATTACH_WAIT_MS = 60_000;
+
+/**
+ * For a client of a server another process runs (a CLI command beside a service): resolves once
+ * that server answers on its socket; rejects, saying so, when it does not within a minute.
+ */
+export async function waitForEmbeddedPostgres(dataDir: string, port: number | undefined): Promise<void> {
+  const deadline = Date.now() + ATTACH_WAIT_MS;
+  const connectionString = embeddedConnectionString(dataDir, { port });
+  for (;;) {
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2_000 });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline)
+        throw new EmbeddedPostgresUnavailable(
+          `the running service's embedded PostgreSQL (${embeddedPaths(dataDir).pgdata}) does not answer ` +
+            `(${(error as Error).message}); see ${embeddedPaths(dataDir).log}`,
+        );
+      await sleep(100);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+}
+
+/**
+ * Gives the `postgres` role a new password, kept in DATA_DIR/postgres-password (TCP clients need
+ * it; the socket does not): a restored cluster comes with the backed-up one's, which is not kept.
+ */
+export async function setEmbeddedPassword(dataDir: string, port: number | undefined): Promise<void> {
+  const password = randomBytes(24).toString('hex');
+  const client = new pg.Client({
+    connectionString: embeddedConnectionString(dataDir, { port, database: 'postgres' }),
+  });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ statement: string }>(
+      `select format('alter role ${SUPERUSER} password %L', $1::text) as statement`,
+      [password],
+    );
+    await client.query(rows[0]!.statement);
+  } finally {
+    await client.end().catch(() => {});
+  }
+  const file = embeddedPaths(dataDir).password;
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
