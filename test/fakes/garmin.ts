@@ -166,7 +166,12 @@ const oauthError = (status: number, error: string, description: string): FakeRep
 });
 
 export async function startGarminFake(
-  options: { offsetMinutes?: number; historyDays?: number } = {},
+  options: {
+    offsetMinutes?: number;
+    historyDays?: number;
+    /** `real`: summaries at the sample density of a real watch (garmin-data.ts REAL_VOLUME). */
+    volume?: 'light' | 'real';
+  } = {},
 ): Promise<GarminFake> {
   const clientId = randomUUID();
   const clientSecret = `garmin-secret-${randomId(16)}`;
@@ -199,6 +204,7 @@ export async function startGarminFake(
           seed: `garmin|${account}`,
           userId: userIdOf(account),
           offsetMinutes: options.offsetMinutes ?? 60,
+          volume: options.volume ?? 'light',
         },
         registered: true,
         permissions: new Set(['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'WORKOUT_IMPORT']),
@@ -244,7 +250,7 @@ export async function startGarminFake(
       case 'activities':
         return activitiesOf(user, day, extra);
       case 'activityDetails':
-        return activitiesOf(user, day, extra).map(activityDetailsOf);
+        return activitiesOf(user, day, extra).map((activity) => activityDetailsOf(activity, user));
       case 'mct':
         return [mctOf(user, day)];
       case 'manuallyUpdatedActivities':

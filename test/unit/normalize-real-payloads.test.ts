@@ -323,6 +323,9 @@ describe('derivable totals are filled, and fields given only on request are aske
       async bytes() {
         return null;
       },
+      async items() {
+        return null;
+      },
       client: null,
     };
     const args = {
