@@ -2,21 +2,25 @@
  * One run of Garmin backfills at real volume, meant to be its own process (started with a heap
  * limit by test/integration/garmin-backfill-memory.test.ts and bench/garmin-backfill.ts): the
  * Garmin fake at a real watch's sample density (garmin-data.ts REAL_VOLUME) keeping DAYS days of
- * history, the service (embedded PGlite, or PostgreSQL with DATABASE_URL), USERS accounts
+ * history, in a worker thread of its own (so the heap measured and limited is the service's alone),
+ * the service (embedded PGlite, or PostgreSQL with DATABASE_URL), USERS accounts
  * connected one after another (each connection asks for its backfill; Garmin answers with pings
  * whose callbacks are pulled), a webhook destination that takes every event. When every backfill
  * job is done and every refetch settled, it prints one JSON line: the records stored per user and
- * type, the records the fake holds for those days, the webhook events received, and the peak RSS
- * and heap (sampled every 50 ms). Its exit code is 0 on success.
+ * type, the records the fake holds for those days, the webhook events received, the heap once the
+ * service is up, and the peak RSS (the process: fake and embedded store included) and heap (the
+ * service's) sampled every 50 ms. Its exit code is 0 on success.
  *
  *   node_modules/.bin/node --max-old-space-size=256 test/helpers/garmin-backfill-run.ts DAYS USERS
  */
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
+import { Worker } from 'node:worker_threads';
 import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
 import { BACKFILL_QUEUE } from '../../src/features/connectors/backfill.ts';
 import { providerEnv } from '../fakes/fake-server.ts';
-import { startGarminFake } from '../fakes/garmin.ts';
 import { DAY_SECONDS } from '../fakes/garmin-data.ts';
 import { createDeveloper, startTestService } from './app.ts';
 import { connectThroughFake } from './connections.ts';
@@ -48,7 +52,14 @@ const receiver = createServer((request, response) => {
 });
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 
-const fake = await startGarminFake({ offsetMinutes: 60, historyDays: DAYS, volume: 'real' });
+const thread = new Worker(new URL('./garmin-fake-thread.ts', import.meta.url), {
+  workerData: { offsetMinutes: 60, historyDays: DAYS, volume: 'real' },
+});
+const [fake] = (await once(thread, 'message')) as [{ baseUrl: string; clientId: string; clientSecret: string }];
+const tell = async (message: Record<string, unknown>) => {
+  thread.postMessage(message);
+  await once(thread, 'message');
+};
 const service = await startTestService({
   env: {
     ...providerEnv('GARMIN', fake),
@@ -58,14 +69,17 @@ const service = await startTestService({
   },
 });
 const started = Date.now();
+global.gc?.();
+const baseHeap = process.memoryUsage().heapUsed;
 try {
   await service.app.listen({ port: 0, host: '127.0.0.1' });
-  fake.endpointUrl = `http://127.0.0.1:${(service.app.server.address() as AddressInfo).port}/providers/GARMIN/webhook`;
+  const port = (service.app.server.address() as AddressInfo).port;
+  await tell({ endpointUrl: `http://127.0.0.1:${port}/providers/GARMIN/webhook` });
   const developer = await createDeveloper(service.ctx);
   await setUrl(service, developer, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`);
   const users: string[] = [];
   for (let n = 0; n < USERS; n++) {
-    fake.consent.account = `account-${n + 1}`;
+    await tell({ account: `account-${n + 1}` });
     users.push((await connectThroughFake(service.app, developer, 'GARMIN', fake, `person-${n + 1}`)).userId);
   }
   await until(
@@ -115,19 +129,16 @@ try {
       expected,
       rawPayloads: Number(raw.n),
       events,
-      pulls: fake.requests
-        .filter((request) => /^\/wellness-api\/rest\/(?!backfill\/|user\/)/.test(request.path))
-        .length,
+      baseHeapMb: Math.round(baseHeap / 2 ** 20),
       peakRssMb: Math.round(peaks.rss / 2 ** 20),
       peakHeapMb: Math.round(peaks.heap / 2 ** 20),
-      heapLimitMb: Math.round(
-        (await import('node:v8')).getHeapStatistics().heap_size_limit / 2 ** 20,
-      ),
+      heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20),
     }),
   );
 } finally {
   clearInterval(sampler);
   await service.close();
-  await fake.close();
+  await tell({ close: true });
+  await thread.terminate();
   receiver.close();
 }
