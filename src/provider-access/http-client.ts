@@ -290,9 +290,10 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
       const answer = await send(request, 'items');
       if (!answer) return null;
       if (answer.body === null) return (async function* () {})();
-      if (Array.isArray(answer.body)) return (async function* () {
-        yield* answer.body as unknown[];
-      })();
+      if (Array.isArray(answer.body))
+        return (async function* () {
+          yield* answer.body as unknown[];
+        })();
       if (isAsyncIterable(answer.body)) return answer.body;
       throw new ProviderDataError('unavailable', `${provider.id} answered something other than a list`);
     },

@@ -50,7 +50,8 @@ export async function* jsonListItems(chunks: AsyncIterable<Uint8Array>): AsyncGe
   const finish = (chunk: Uint8Array, end: number) => {
     const tail = chunk.subarray(itemStart >= 0 ? itemStart : 0, end);
     const bytes = parts.length === 0 ? tail : Buffer.concat([...parts, tail]);
-    if (bytes.byteLength > MAX_ITEM_BYTES) throw new JsonItemsError(`an item is over ${MAX_ITEM_BYTES} bytes`);
+    if (bytes.byteLength > MAX_ITEM_BYTES)
+      throw new JsonItemsError(`an item is over ${MAX_ITEM_BYTES} bytes`);
     try {
       ready.push(JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')));
     } catch (error) {

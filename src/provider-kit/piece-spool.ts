@@ -72,7 +72,8 @@ export async function openPieceSpool(limits: { pieces: number; bytes: number }):
         fileOf(piece);
         const index = files.get(piece)!;
         written += line.length;
-        if (written > limits.bytes) throw new PieceSpoolError(`more than ${limits.bytes} bytes in one answer`);
+        if (written > limits.bytes)
+          throw new PieceSpoolError(`more than ${limits.bytes} bytes in one answer`);
         const lines = pending.get(index) ?? [];
         lines.push(line);
         pending.set(index, lines);

@@ -55,7 +55,9 @@ await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const thread = new Worker(new URL('./garmin-fake-thread.ts', import.meta.url), {
   workerData: { offsetMinutes: 60, historyDays: DAYS, volume: 'real' },
 });
-const [fake] = (await once(thread, 'message')) as [{ baseUrl: string; clientId: string; clientSecret: string }];
+const [fake] = (await once(thread, 'message')) as [
+  { baseUrl: string; clientId: string; clientSecret: string },
+];
 const tell = async (message: Record<string, unknown>) => {
   thread.postMessage(message);
   await once(thread, 'message');
@@ -86,7 +88,8 @@ try {
     'every backfill done and every refetch settled',
     async () => {
       const progress = await Promise.all(users.map((id) => service.ctx.connectors.backfill.progress(id)));
-      if (!progress.every((rows) => rows.length > 0 && rows.every((row) => row.status === 'done'))) return false;
+      if (!progress.every((rows) => rows.length > 0 && rows.every((row) => row.status === 'done')))
+        return false;
       const pending = await service.ctx.db
         .selectFrom('connector_pending_refetches')
         .select('data_kind')

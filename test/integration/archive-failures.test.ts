@@ -87,7 +87,10 @@ describe('the user archive when its reads fail part way', () => {
       .execute();
     try {
       const cut = await readArchive(exportUrl(), developer.headers);
-      assert.ok(cut.status !== 200 || !cut.whole, `the archive must not arrive whole: ${JSON.stringify(cut)}`);
+      assert.ok(
+        cut.status !== 200 || !cut.whole,
+        `the archive must not arrive whole: ${JSON.stringify(cut)}`,
+      );
       await until('the failure logged', async () => logged.some((line) => /JSON/.test(line)));
     } finally {
       await service.ctx.db
@@ -103,8 +106,9 @@ describe('the user archive when its reads fail part way', () => {
     'the database connection cut while the archive waits on a page ends that response only',
     requiresPostgres('a backend terminated mid-archive (PGlite has no backends to cut)'),
     async () => {
-      const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(service.ctx.db))
-        .rows[0]!.schema;
+      const schema = (
+        await sql<{ schema: string }>`select current_schema() as schema`.execute(service.ctx.db)
+      ).rows[0]!.schema;
       const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
       await admin.connect();
       try {
@@ -124,11 +128,17 @@ describe('the user archive when its reads fail part way', () => {
         for (const pid of await waiting()) await admin.query('SELECT pg_terminate_backend($1)', [pid]);
         await admin.query('ROLLBACK');
         const cut = await reading;
-        assert.ok(cut.status !== 200 || !cut.whole, `the archive must not arrive whole: ${JSON.stringify(cut)}`);
+        assert.ok(
+          cut.status !== 200 || !cut.whole,
+          `the archive must not arrive whole: ${JSON.stringify(cut)}`,
+        );
       } finally {
         await admin.end();
       }
-      assert.ok(await archiveEnds(exportUrl(), developer.headers), 'the pool recovers: the next archive is whole');
+      assert.ok(
+        await archiveEnds(exportUrl(), developer.headers),
+        'the pool recovers: the next archive is whole',
+      );
     },
   );
 });

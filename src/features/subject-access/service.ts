@@ -69,7 +69,12 @@ export function createSubjectAccessService(deps: SubjectAccessDeps) {
           };
         },
         events: async (after, limit) => {
-          const rows = await webhooks.eventPageOfUser(developerId, user.id, (after as number | null) ?? 0, limit);
+          const rows = await webhooks.eventPageOfUser(
+            developerId,
+            user.id,
+            (after as number | null) ?? 0,
+            limit,
+          );
           return {
             lines: rows.map((row) => ({
               id: row.id,

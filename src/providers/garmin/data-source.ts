@@ -158,7 +158,10 @@ function summaryFetcher<P>(
         if ((await spoolNotified(args, kinds, args.notified, spool)) === 0) return;
       } catch (error) {
         if (!(error instanceof PieceSpoolError)) throw error;
-        throw new ProviderDataError('unavailable', `Garmin ${kinds.join('/')} answers too large: ${error.message}`);
+        throw new ProviderDataError(
+          'unavailable',
+          `Garmin ${kinds.join('/')} answers too large: ${error.message}`,
+        );
       }
       for (const day of await spool.pieces()) {
         const found = await spool.read(day);

@@ -27,7 +27,9 @@ const isDate = (value: unknown): value is string =>
 function startDay(summary: Summary, context: NormalizeContext): string | null {
   if (isDate(summary.calendarDate)) return summary.calendarDate;
   if (!isNumber(summary.startTimeInSeconds)) return null;
-  const offset = offsetMinutesOf(summary as Parameters<typeof offsetMinutesOf>[0], context, { dayStart: true });
+  const offset = offsetMinutesOf(summary as Parameters<typeof offsetMinutesOf>[0], context, {
+    dayStart: true,
+  });
   return localIsoDate(summary.startTimeInSeconds * 1000, offset);
 }
 
