@@ -4,7 +4,8 @@
  * at a real watch's sample density (1 s activity samples, 15 s daily heart rate, all-day epochs,
  * 3-minute stress) in a thread of its own, USERS accounts connected, each asking for its
  * backfill, every ping's callback pulled and stored. Prints, per size, the records stored against
- * those the fake holds, the service's heap once up and at its peak, and the process's peak RSS
+ * those the fake holds, the service's heap once up, at its peak and right after full collections
+ * (the live heap: the peak depends on when the collector runs), and the process's peak RSS
  * (the fake and the embedded store's memory included). The service's peak heap should not grow
  * with the days or the users. Embedded PGlite by default; with DATABASE_URL, PostgreSQL.
  *
@@ -29,6 +30,7 @@ type Result = {
   seconds: number;
   baseHeapMb: number;
   peakHeapMb: number;
+  peakLiveHeapMb: number;
   peakRssMb: number;
 };
 
@@ -63,10 +65,12 @@ for (const { days, users } of SIZES) {
   );
   console.log(
     `${days} days × ${users} user(s): ${records} records${complete ? '' : ' (INCOMPLETE)'} in ` +
-      `${result.seconds.toFixed(0)} s; heap once up ${result.baseHeapMb} MB, peak ${result.peakHeapMb} MB; ` +
+      `${result.seconds.toFixed(0)} s; heap once up ${result.baseHeapMb} MB, peak ${result.peakHeapMb} MB ` +
+      `(live after a full collection ${result.peakLiveHeapMb} MB); ` +
       `peak RSS ${result.peakRssMb} MB`,
   );
   figures[`garmin_backfill_${days}d_${users}u_peak_heap_mb`] = result.peakHeapMb;
+  figures[`garmin_backfill_${days}d_${users}u_peak_live_heap_mb`] = result.peakLiveHeapMb;
   figures[`garmin_backfill_${days}d_${users}u_peak_rss_mb`] = result.peakRssMb;
   figures[`garmin_backfill_${days}d_${users}u_records`] = records;
 }
