@@ -39,7 +39,7 @@ const TIMEOUT_MS = Number(process.env.GARMIN_RUN_TIMEOUT_MS ?? 20 * 60_000);
 const peaks = { rss: 0, heap: 0, live: 0 };
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries())
-    if ((entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)
+    if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)
       peaks.live = Math.max(peaks.live, process.memoryUsage().heapUsed);
 }).observe({ entryTypes: ['gc'] });
 const sample = () => {
