@@ -268,7 +268,7 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
    * The items of a streamed list answer. A body that breaks off (the deadline, a reset) or is not
    * a list fails the iteration with a ProviderDataError; a caller that stops early cancels it.
    */
-  async function* itemsOf(response: Response, url: URL): AsyncGenerator<unknown> {
+  async function* itemsOf(response: Response, url: URL): AsyncGenerator {
     const body = response.body;
     if (!body) return;
     try {

@@ -31,7 +31,7 @@ const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0
  * items; any other top-level value (an object, a string) is a JsonItemsError, as is a body that
  * ends part way, is not JSON, or holds an item over MAX_ITEM_BYTES.
  */
-export async function* jsonListItems(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<unknown> {
+export async function* jsonListItems(chunks: AsyncIterable<Uint8Array>): AsyncGenerator {
   let root: 'unknown' | 'list' | 'closed' | 'null' = 'unknown';
   // Between items: what may come next.
   let expect: 'first' | 'item' | 'comma' = 'first';
