@@ -7,7 +7,6 @@
 // activity with its details and manual edits (same start); a weigh-in with the day's metrics.
 import { addDays, localIsoDate } from '../../model/time.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
-import type { SummaryKind } from './data-source.ts';
 import { isNumber, offsetMinutesOf } from './normalize/time.ts';
 
 type Summary = {
@@ -37,7 +36,7 @@ function startDay(summary: Summary, context: NormalizeContext): string | null {
  * The pieces `item` of `kind` belongs to: one, two for a respiration day, none for a summary that
  * names no day (every normalizer skips those: they have no time to place a record at).
  */
-export function piecesOf(kind: SummaryKind, item: unknown, context: NormalizeContext): string[] {
+export function piecesOf(kind: string, item: unknown, context: NormalizeContext): string[] {
   if (!item || typeof item !== 'object') return [];
   const summary = item as Summary;
   let day: string | null;
