@@ -1,6 +1,6 @@
 import { newId } from '../core/ids.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyReply, LogController } from 'fastify';
 import type { AppContext } from '../features/context.ts';
 import type { App } from './app-type.ts';
 import { registerAuthentication } from './auth.ts';
@@ -17,6 +17,19 @@ import { registerOpsRoutes } from './routes/ops.ts';
 import { ALREADY_SERVING, registerStartupGate, type StartupProgress } from './startup-gate.ts';
 import { registerTracing } from './tracing.ts';
 
+/**
+ * Fastify's controller with one change: a streamed answer (an archive, a data read) that fails
+ * after its headers went out is always logged, with its reason, and not only when request logging
+ * is on. Fastify ends such a response by cutting the socket; without this line nobody learns why.
+ * A reader that went away (a premature close) is routine: debug.
+ */
+class StreamFailureLogController extends LogController {
+  override streamError(error: Error & { code?: string }, _request: unknown, reply: FastifyReply): void {
+    if (error?.code === 'ERR_STREAM_PREMATURE_CLOSE') reply.log.debug('stream closed by the reader');
+    else reply.log.warn({ err: error }, `response cut short: its stream failed (${error?.message})`);
+  }
+}
+
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP app without listening, so tests drive it with `inject` or a real port alike. */
@@ -25,7 +38,9 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
     loggerInstance: ctx.log as FastifyBaseLogger,
     // Fastify's own two lines per request (received, completed) only when tracing; every
     // request gets one compact line at info instead (request-log.ts).
-    logController: new LogController({ disableRequestLogging: ctx.config.logLevel !== 'trace' }),
+    logController: new StreamFailureLogController({
+      disableRequestLogging: ctx.config.logLevel !== 'trace',
+    }),
     bodyLimit: 1024 * 1024,
     // Behind a load balancer, the client address (per-address limits) comes from X-Forwarded-For.
     trustProxy: ctx.config.trustProxy,

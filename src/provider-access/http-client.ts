@@ -7,6 +7,7 @@ import type { Config } from '../core/config.ts';
 import type { Clock } from '../core/clock.ts';
 import { inSpan, type Span, SpanKind, withTraceHeaders } from '../core/tracing.ts';
 import { ProviderDataError } from '../provider-kit/data-source.ts';
+import { jsonListItems } from '../provider-kit/json-items.ts';
 import type { ResolvedProvider } from './catalog.ts';
 import type { ProviderApi, ProviderHttp, ProviderRequest } from '../provider-kit/api.ts';
 import type { ApiKeyDeclaration } from '../provider-kit/types.ts';
@@ -47,6 +48,12 @@ export type HttpClientDeps = {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
 };
+
+/** How an answer is read: parsed whole, kept as bytes, or a list parsed item by item. */
+type AnswerMode = 'json' | 'bytes' | 'items';
+
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
+  typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -113,7 +120,7 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
    * One request with every policy applied, as one client span (when tracing is on) over its
    * attempts; each attempt carries the span's `traceparent`.
    */
-  function send(request: ProviderRequest, binary: boolean): Promise<{ body: unknown } | null> {
+  function send(request: ProviderRequest, mode: AnswerMode): Promise<{ body: unknown } | null> {
     const method = request.method ?? 'GET';
     const url = buildUrl(provider, request);
     return inSpan(
@@ -127,17 +134,20 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
           'tributary.provider': provider.id,
         },
       },
-      (span) => attempts(request, binary, url, span),
+      (span) => attempts(request, mode, url, span),
     );
   }
 
   /** The successful answer's body, or null when absent. */
   async function attempts(
     request: ProviderRequest,
-    binary: boolean,
+    mode: AnswerMode,
     url: URL,
     span: Span | undefined,
   ): Promise<{ body: unknown } | null> {
+    const binary = mode === 'bytes';
+    // A list read as it arrives; a provider that needs its own parse or unwrap reads it whole.
+    const streamed = mode === 'items' && !api?.parseJson && !api?.unwrap;
     const asUser = (request.auth ?? 'user') === 'user';
     if (asUser && !deps.session)
       throw new ProviderDataError('unauthorized', 'no user session for a user request');
@@ -177,9 +187,12 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
           ),
         );
         span?.setAttribute('http.response.status_code', response.status);
-        // A file is read as bytes only when it is the answer; errors are read as text.
+        // A file is read as bytes only when it is the answer; errors are read as text. A streamed
+        // list is left unread here: its items are parsed as the caller takes them.
         if (binary && response.ok) {
           bytes = new Uint8Array(await response.arrayBuffer());
+          text = '';
+        } else if (streamed && response.ok) {
           text = '';
         } else {
           text = await response.text();
@@ -195,7 +208,7 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
       }
       let status = response.status;
       let parsed: unknown = null;
-      if (response.ok && !binary) {
+      if (response.ok && !binary && !streamed) {
         parsed = parse(text);
         // A 200 whose body says otherwise is handled as the status it reports.
         if (api?.unwrap) ({ status, body: parsed } = api.unwrap(parsed));
@@ -207,6 +220,7 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
         if (signal?.exhausted && signal.retryAfterSeconds) {
           await budget.pause(provider.id, signal.retryAfterSeconds, 'window used up (provider headers)');
         }
+        if (streamed) return { body: itemsOf(response, url) };
         return { body: binary ? bytes : parsed };
       }
       const scopeRefusal =
@@ -252,13 +266,41 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
     }
   }
 
+  /**
+   * The items of a streamed list answer. A body that breaks off (the deadline, a reset) or is not
+   * a list fails the iteration with a ProviderDataError; a caller that stops early cancels it.
+   */
+  async function* itemsOf(response: Response, url: URL): AsyncGenerator {
+    const body = response.body;
+    if (!body) return;
+    try {
+      yield* jsonListItems(body);
+    } catch (error) {
+      if (error instanceof ProviderDataError) throw error;
+      throw new ProviderDataError('unavailable', `${where(url)} answer failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+
   return {
     async json<T>(request: ProviderRequest): Promise<T | null> {
-      const answer = await send(request, false);
+      const answer = await send(request, 'json');
       return (answer?.body ?? null) as T | null;
     },
+    async items(request: ProviderRequest): Promise<AsyncIterable<unknown> | null> {
+      const answer = await send(request, 'items');
+      if (!answer) return null;
+      if (answer.body === null) return (async function* () {})();
+      if (Array.isArray(answer.body))
+        return (async function* () {
+          yield* answer.body as unknown[];
+        })();
+      if (isAsyncIterable(answer.body)) return answer.body;
+      throw new ProviderDataError('unavailable', `${provider.id} answered something other than a list`);
+    },
     async bytes(request: ProviderRequest): Promise<Uint8Array | null> {
-      const answer = await send(request, true);
+      const answer = await send(request, 'bytes');
       return (answer?.body as Uint8Array | null | undefined) ?? null;
     },
     client: provider.credentials,

@@ -22,6 +22,12 @@ export type ProviderRequest = {
 export type ProviderHttp = {
   /** The parsed JSON answer (null for an empty body or an `absentOn` status). */
   json<T = unknown>(request: ProviderRequest): Promise<T | null>;
+  /**
+   * An answer that is one JSON list, item by item as the body arrives (a list of any length
+   * never sits in memory whole); null for an `absentOn` status, no items for an empty body or
+   * `null`. A body that is not a list, or breaks off, fails the iteration (ProviderDataError).
+   */
+  items(request: ProviderRequest): Promise<AsyncIterable<unknown> | null>;
   /** A file (a FIT recording) as bytes; null for an `absentOn` status. */
   bytes(request: ProviderRequest): Promise<Uint8Array | null>;
   /** The deployment's client credentials for this provider (app-level calls). */

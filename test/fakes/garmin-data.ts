@@ -13,7 +13,36 @@ import { seeded } from './fake-server.ts';
  * rate of 255 and of 0 (no reading), stress -1/-2 (not a reading), activity samples without a
  * time and with heart rate 0.
  */
-export type GarminUser = { seed: string; userId: string; offsetMinutes: number };
+export type GarminUser = {
+  seed: string;
+  userId: string;
+  offsetMinutes: number;
+  /** `real`: the sample density a real watch uploads (REAL_VOLUME); light (the default) is sparse. */
+  volume?: 'light' | 'real';
+};
+
+/**
+ * The sample density of a real watch, where the light default thins it out for speed. Sources:
+ * daily heart rate at 15 s intervals (the Health API daily summary's `timeOffsetHeartRateSamples`;
+ * public integrations bucket its offsets by 15 s, and issue 40's capture shows it); stress and
+ * body battery as 3-minute averages, offsets 0, 180, 360 … (Garmin Stress Detail Summary export
+ * format, support.mydatahelps.org, samples table); epochs are 15-minute slices, one per activity
+ * type in the slice, whose active times add up to the slice (Garmin Epoch Summary export format,
+ * same site); activity details at 1 s samples (the watch's every-second recording, issue 40).
+ */
+export const REAL_VOLUME = {
+  heartRateStepSeconds: 15,
+  stressStepSeconds: 180,
+  epochTypesPerSlice: 2,
+  activitySampleSeconds: 1,
+} as const;
+const LIGHT_VOLUME = {
+  heartRateStepSeconds: 900,
+  stressStepSeconds: 900,
+  epochTypesPerSlice: 1,
+  activitySampleSeconds: 15,
+} as const;
+const volumeOf = (user: GarminUser) => (user.volume === 'real' ? REAL_VOLUME : LIGHT_VOLUME);
 type Json = Record<string, unknown>;
 
 export const DAY_SECONDS = 86_400;
@@ -31,7 +60,8 @@ export function dailyOf(user: GarminUser, day: number): Json {
   const r = seeded(`${user.seed}|daily|${day}`);
   const start = midnight(day, user);
   const samples: Record<string, number> = {};
-  for (let offset = 0; offset < DAY_SECONDS; offset += 900) samples[String(offset)] = r.int(52, 118);
+  const step = volumeOf(user).heartRateStepSeconds;
+  for (let offset = 0; offset < DAY_SECONDS; offset += step) samples[String(offset)] = r.int(52, 118);
   samples['900'] = 255;
   samples['1800'] = 0;
   const steps = r.int(3000, 15000);
@@ -74,25 +104,34 @@ export function dailyOf(user: GarminUser, day: number): Json {
 export function epochsOf(user: GarminUser, day: number): Json[] {
   const r = seeded(`${user.seed}|epochs|${day}`);
   const start = midnight(day, user);
+  const volume = volumeOf(user);
   const epochs: Json[] = [];
-  // Waking hours only, every 15 minutes.
-  for (let offset = 7 * 3600; offset < 22 * 3600; offset += 900) {
+  // Light: waking hours only, one epoch a slice. Real: the whole day, a sedentary epoch and an
+  // active one per slice sharing its 900 s.
+  const [from, to] = volume.epochTypesPerSlice > 1 ? [0, DAY_SECONDS] : [7 * 3600, 22 * 3600];
+  for (let offset = from; offset < to; offset += 900) {
     const steps = r.int(0, 1500);
-    epochs.push({
-      userId: user.userId,
-      summaryId: `${summaryId(user, start + offset, 'epoch')}-3`,
-      activityType: steps > 800 ? 'WALKING' : 'SEDENTARY',
-      activeKilocalories: r.int(0, 40),
-      steps,
-      distanceInMeters: Math.round(steps * 0.78),
-      durationInSeconds: 900,
-      activeTimeInSeconds: steps > 0 ? r.int(60, 900) : 0,
-      startTimeInSeconds: start + offset,
-      startTimeOffsetInSeconds: user.offsetMinutes * 60,
-      met: Number(r.between(1, 6).toFixed(2)),
-      intensity: steps > 1200 ? 'HIGHLY_ACTIVE' : steps > 300 ? 'ACTIVE' : 'SEDENTARY',
-      meanMotionIntensity: Number(r.between(0, 4).toFixed(2)),
-      maxMotionIntensity: Number(r.between(4, 7).toFixed(2)),
+    const types = volume.epochTypesPerSlice > 1 ? ['SEDENTARY', steps > 800 ? 'WALKING' : 'GENERIC'] : [null];
+    const activeSplit = volume.epochTypesPerSlice > 1 ? r.int(0, 900) : 0;
+    types.forEach((type, index) => {
+      const part = type === null ? steps : index === 0 ? 0 : steps;
+      epochs.push({
+        userId: user.userId,
+        summaryId: `${summaryId(user, start + offset, 'epoch')}-${type === null ? 3 : index}`,
+        activityType: type ?? (steps > 800 ? 'WALKING' : 'SEDENTARY'),
+        activeKilocalories: r.int(0, 40),
+        steps: part,
+        distanceInMeters: Math.round(part * 0.78),
+        durationInSeconds: 900,
+        activeTimeInSeconds:
+          type === null ? (steps > 0 ? r.int(60, 900) : 0) : index === 0 ? 900 - activeSplit : activeSplit,
+        startTimeInSeconds: start + offset,
+        startTimeOffsetInSeconds: user.offsetMinutes * 60,
+        met: Number(r.between(1, 6).toFixed(2)),
+        intensity: part > 1200 ? 'HIGHLY_ACTIVE' : part > 300 ? 'ACTIVE' : 'SEDENTARY',
+        meanMotionIntensity: Number(r.between(0, 4).toFixed(2)),
+        maxMotionIntensity: Number(r.between(4, 7).toFixed(2)),
+      });
     });
   }
   return epochs;
@@ -103,12 +142,12 @@ export function stressOf(user: GarminUser, day: number): Json {
   const start = midnight(day, user);
   const stress: Record<string, number> = {};
   const battery: Record<string, number> = {};
-  for (let offset = 0; offset < DAY_SECONDS; offset += 900) {
+  for (let offset = 0; offset < DAY_SECONDS; offset += volumeOf(user).stressStepSeconds) {
     stress[String(offset)] = r.int(5, 80);
     battery[String(offset)] = r.int(10, 100);
   }
   stress['0'] = -1;
-  stress['900'] = -2;
+  stress[String(volumeOf(user).stressStepSeconds)] = -2;
   return {
     userId: user.userId,
     summaryId: `${summaryId(user, start, 'stress')}-stress`,
@@ -306,13 +345,14 @@ export const PAUSE_SECONDS = 300;
  * of 0) and a pause halfway: `durationInSeconds` is timer time, so the last samples lie after
  * start + duration, at start + their `clockDurationInSeconds` (Activity API: timer ≤ clock).
  */
-export function activityDetailsOf(activity: Json): Json {
+export function activityDetailsOf(activity: Json, user?: GarminUser): Json {
+  const step = user ? volumeOf(user).activitySampleSeconds : LIGHT_VOLUME.activitySampleSeconds;
   const r = seeded(`details|${String(activity.summaryId)}`);
   const start = activity.startTimeInSeconds as number;
   const duration = activity.durationInSeconds as number;
   const distance = (activity.distanceInMeters as number) ?? 0;
   const samples: Json[] = [];
-  for (let offset = 0; offset <= duration; offset += 15) {
+  for (let offset = 0; offset <= duration; offset += step) {
     const clock = offset > duration / 2 ? offset + PAUSE_SECONDS : offset;
     samples.push({
       startTimeInSeconds: start + clock,
@@ -326,7 +366,7 @@ export function activityDetailsOf(activity: Json): Json {
             stepsPerMinute: r.int(150, 180),
           }
         : {}),
-      heartRate: offset === 30 ? 0 : r.int(110, 175),
+      heartRate: offset === 2 * step ? 0 : r.int(110, 175),
       timerDurationInSeconds: offset,
       clockDurationInSeconds: clock,
       movingDurationInSeconds: offset,

@@ -175,7 +175,12 @@ const oauthError = (status: number, error: string, description: string): FakeRep
 });
 
 export async function startGarminFake(
-  options: { offsetMinutes?: number; historyDays?: number } = {},
+  options: {
+    offsetMinutes?: number;
+    historyDays?: number;
+    /** `real`: summaries at the sample density of a real watch (garmin-data.ts REAL_VOLUME). */
+    volume?: 'light' | 'real';
+  } = {},
 ): Promise<GarminFake> {
   const clientId = randomUUID();
   const clientSecret = `garmin-secret-${randomId(16)}`;
@@ -208,6 +213,7 @@ export async function startGarminFake(
           seed: `garmin|${account}`,
           userId: userIdOf(account),
           offsetMinutes: options.offsetMinutes ?? 60,
+          volume: options.volume ?? 'light',
         },
         registered: true,
         permissions: new Set(['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'WORKOUT_IMPORT', 'COURSE_IMPORT']),
@@ -254,7 +260,7 @@ export async function startGarminFake(
       case 'activities':
         return activitiesOf(user, day, extra);
       case 'activityDetails':
-        return activitiesOf(user, day, extra).map(activityDetailsOf);
+        return activitiesOf(user, day, extra).map((activity) => activityDetailsOf(activity, user));
       case 'mct':
         return [mctOf(user, day)];
       case 'manuallyUpdatedActivities':

@@ -66,6 +66,7 @@ describe('whole local days', () => {
     const http: ProviderHttp = {
       client: null,
       bytes: async () => null,
+      items: async () => null,
       async json<T>(request: ProviderRequest) {
         asked.push(request);
         if (!request.url.endsWith('/heartrate')) return { data: [] } as T;

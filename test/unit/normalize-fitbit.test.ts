@@ -452,6 +452,7 @@ describe('Google Health notifications', () => {
     const located = await fitbitNotifications.locate(notification, {
       json: async () => null,
       bytes: async () => null,
+      items: async () => null,
       client: null,
     });
     assert.deepEqual(located, {

@@ -341,6 +341,9 @@ describeWithShared(
         async bytes() {
           return null;
         },
+        async items() {
+          return null;
+        },
         client: null,
       };
       const args = {

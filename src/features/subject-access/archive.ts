@@ -1,11 +1,20 @@
 // One user's stored data as one ZIP archive, for a data-subject access request. Every file is
-// produced while the archive is read, a page at a time: memory stays flat whatever the user has.
+// produced while the archive is read, a page at a time and only as the reader takes it: each
+// entry's stream is made when the archive reaches it, pulls its next page only when the bytes
+// before it have gone out (backpressure through the ZIP's pipes to the socket), and pages are
+// sized by the bytes of the rows seen so far, so a page of large records stays about PAGE_BYTES.
+// Memory stays flat whatever the user has. A page that fails (the store gone, a row that cannot
+// be read) ends the archive's stream with that error: the response is cut, never the process.
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { dataTypeNames } from '../../model/index.ts';
 
-/** Rows read per store round trip. */
+/** Rows read per store round trip at most. */
 export const ARCHIVE_PAGE = 500;
+/** Rows of the first page of each file, before any row's size is known. */
+export const FIRST_PAGE = 20;
+/** The bytes one page of lines aims at: later pages hold as many rows of the largest size seen. */
+export const PAGE_BYTES = 1024 * 1024;
 
 export type ManifestFile = { name: string; count: number; description: string };
 export type ArchiveManifest = {
@@ -15,8 +24,15 @@ export type ArchiveManifest = {
   files: ManifestFile[];
 };
 
-/** A source of NDJSON lines, read one page at a time after a cursor (null: from the start). */
-type PagedSource<C> = (after: C | null) => Promise<{ lines: unknown[]; next: C | null }>;
+/**
+ * A source of NDJSON lines, read one page of at most `limit` rows at a time after a cursor
+ * (null: from the start); `next` is null after the last page.
+ */
+type PagedSource<C> = (after: C | null, limit: number) => Promise<{ lines: unknown[]; next: C | null }>;
+
+/** The rows of the next page: as many of the largest line seen as fit PAGE_BYTES, 1 to ARCHIVE_PAGE. */
+export const nextPageRows = (largestLineBytes: number) =>
+  Math.max(1, Math.min(ARCHIVE_PAGE, Math.floor(PAGE_BYTES / Math.max(1, largestLineBytes))));
 
 export type ArchiveSources = {
   user: Record<string, unknown>;
@@ -42,21 +58,40 @@ export function userArchive(sources: ArchiveSources): Readable {
   const zip = new ZipFile();
   const files: ManifestFile[] = [];
   const mtime = sources.generatedAt;
+  const output = zip.outputStream as Readable;
+  // The entry being written: destroyed when the archive ends early (the reader went away).
+  let current: Readable | null = null;
+
+  /** Adds an entry whose stream is made only when the archive reaches it, its failure the archive's. */
+  const addLazy = (name: string, produce: () => AsyncGenerator<Buffer>) => {
+    zip.addReadStreamLazy(name, { mtime }, (callback) => {
+      const stream = Readable.from(produce(), { objectMode: false });
+      current = stream;
+      stream.once('error', (error) => output.destroy(error));
+      callback(null, stream);
+    });
+  };
+
   const addNdjson = (name: string, description: string, source: PagedSource<unknown>) => {
     const entry: ManifestFile = { name, count: 0, description };
     files.push(entry);
-    async function* lines() {
+    addLazy(name, async function* lines() {
       let after: unknown = null;
+      let limit = FIRST_PAGE;
       do {
-        const page = await source(after);
-        if (page.lines.length > 0) {
-          entry.count += page.lines.length;
-          yield Buffer.from(page.lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+        const page = await source(after, limit);
+        let largest = 0;
+        for (const line of page.lines) {
+          const bytes = Buffer.from(`${JSON.stringify(line)}\n`);
+          largest = Math.max(largest, bytes.byteLength);
+          entry.count += 1;
+          // A line at a time: the stream asks for the next only when the last has gone out.
+          yield bytes;
         }
+        if (page.lines.length > 0) limit = nextPageRows(largest);
         after = page.next;
       } while (after !== null);
-    }
-    zip.addReadStream(Readable.from(lines(), { objectMode: false }), name, { mtime });
+    });
   };
 
   zip.addBuffer(Buffer.from(`${JSON.stringify(sources.user, null, 2)}\n`), 'user.json', { mtime });
@@ -86,17 +121,16 @@ export function userArchive(sources: ArchiveSources): Readable {
   for (const file of sources.labFiles) {
     const entry: ManifestFile = { name: file.name, count: 0, description: 'An uploaded lab report file' };
     files.push(entry);
-    async function* bytes() {
+    addLazy(file.name, async function* bytes() {
       const opened = await file.open();
       // Deleted since the archive began: the entry stays, empty, and the manifest says 0.
       if (opened) {
         entry.count = 1;
         yield opened;
       }
-    }
-    zip.addReadStream(Readable.from(bytes(), { objectMode: false }), file.name, { mtime });
+    });
   }
-  async function* manifest() {
+  addLazy('manifest.json', async function* manifest() {
     const body: ArchiveManifest = {
       user_id: sources.userId,
       provider: sources.provider,
@@ -104,11 +138,13 @@ export function userArchive(sources: ArchiveSources): Readable {
       files: [...files, { name: 'manifest.json', count: 1, description: 'This list' }],
     };
     yield Buffer.from(`${JSON.stringify(body, null, 2)}\n`);
-  }
-  zip.addReadStream(Readable.from(manifest(), { objectMode: false }), 'manifest.json', { mtime });
+  });
   zip.end();
-  const output = zip.outputStream as Readable;
-  // A failed page read fails the entry's stream; yazl reports it on the ZipFile: end the response.
+  // yazl's own failures (an entry of the wrong size) come on the ZipFile: they end the archive too.
   (zip as unknown as NodeJS.EventEmitter).on('error', (error: Error) => output.destroy(error));
+  // Ended early (the reader went away, or a page failed): the entry being read stops reading pages.
+  output.once('close', () => {
+    if (current && !current.destroyed) current.destroy();
+  });
   return output;
 }

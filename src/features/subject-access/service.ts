@@ -32,10 +32,10 @@ export function createSubjectAccessService(deps: SubjectAccessDeps) {
       // Lab reports belong to a person (the developer's reference_id), not to one connection: the
       // archive holds those of the connection's reference_id. The file list is metadata only.
       const referenceId = user.reference_id;
-      const reportPage = (after: string | null) =>
+      const reportPage = (after: string | null, limit = ARCHIVE_PAGE) =>
         referenceId === null
           ? Promise.resolve({ reports: [], next: null })
-          : labReports.reportPageOfReference(developerId, referenceId, after, ARCHIVE_PAGE);
+          : labReports.reportPageOfReference(developerId, referenceId, after, limit);
       const labFiles: { name: string; open: () => Promise<Buffer | undefined> }[] = [];
       for (let after: string | null = null, first = true; first || after !== null; first = false) {
         const page = await reportPage(after);
@@ -51,15 +51,12 @@ export function createSubjectAccessService(deps: SubjectAccessDeps) {
         userId: user.id,
         provider: user.provider,
         generatedAt,
-        records: (type) => async (after) => {
-          const page = await data.recordPage(user.id, type, {
-            after: after as Keyset | null,
-            limit: ARCHIVE_PAGE,
-          });
+        records: (type) => async (after, limit) => {
+          const page = await data.recordPage(user.id, type, { after: after as Keyset | null, limit });
           return { lines: page.records.map(({ key, record }) => ({ key, record })), next: page.next };
         },
-        rawPayloads: async (after) => {
-          const rows = await data.rawPayloadPage(user.id, (after as number | null) ?? 0, ARCHIVE_PAGE);
+        rawPayloads: async (after, limit) => {
+          const rows = await data.rawPayloadPage(user.id, (after as number | null) ?? 0, limit);
           return {
             lines: rows.map((row) => ({
               id: Number(row.id),
@@ -68,15 +65,15 @@ export function createSubjectAccessService(deps: SubjectAccessDeps) {
               fetched_at: new Date(row.fetched_at).toISOString(),
               payload: row.payload,
             })),
-            next: rows.length < ARCHIVE_PAGE ? null : Number(rows.at(-1)!.id),
+            next: rows.length < limit ? null : Number(rows.at(-1)!.id),
           };
         },
-        events: async (after) => {
+        events: async (after, limit) => {
           const rows = await webhooks.eventPageOfUser(
             developerId,
             user.id,
             (after as number | null) ?? 0,
-            ARCHIVE_PAGE,
+            limit,
           );
           return {
             lines: rows.map((row) => ({
@@ -88,11 +85,11 @@ export function createSubjectAccessService(deps: SubjectAccessDeps) {
               delivered_at: row.delivered_at ? new Date(row.delivered_at).toISOString() : null,
               body: JSON.parse(row.body) as unknown,
             })),
-            next: rows.length < ARCHIVE_PAGE ? null : Number(rows.at(-1)!.seq),
+            next: rows.length < limit ? null : Number(rows.at(-1)!.seq),
           };
         },
-        labReports: async (after) => {
-          const page = await reportPage(after as string | null);
+        labReports: async (after, limit) => {
+          const page = await reportPage(after as string | null, limit);
           return {
             lines: page.reports.map(({ id: _id, file_extension: _ext, ...report }) => report),
             next: page.next,

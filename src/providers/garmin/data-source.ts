@@ -11,8 +11,10 @@
 import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { ProviderDataError, type UnreadableKind } from '../../provider-kit/data-source.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
+import { openPieceSpool, type PieceSpool, PieceSpoolError } from '../../provider-kit/piece-spool.ts';
 import { addDays, isoDateToDayNumber, MS_PER_DAY } from '../../model/time.ts';
 import { garminNormalizers } from './normalize/index.ts';
+import { piecesOf } from './pieces.ts';
 
 export const GARMIN_API = 'https://apis.garmin.com/wellness-api/rest';
 export const GARMIN_USER_ID_URL = 'https://apis.garmin.com/partner-gateway/rest/user/id';
@@ -52,6 +54,12 @@ const BACKFILL_PATHS: Partial<Record<SummaryKind, string>> = { pulseox: 'pulseOx
 const NOT_BACKFILLED: ReadonlySet<SummaryKind> = new Set(['manuallyUpdatedActivities']);
 /** Days one backfill request may cover: Health API §8 says 90; the Activity API says 30. */
 const backfillMaxDays = (kind: SummaryKind) => (ACTIVITY_KINDS.has(kind) ? 30 : 90);
+
+/**
+ * What one notification's summaries may fill on disk before the fetch fails: days of the longest
+ * backfill answer many times over, and more bytes than 90 days of second-by-second workouts.
+ */
+const SPOOL_LIMITS = { pieces: 4 * GARMIN_HISTORY_DAYS, bytes: 2 * 1024 ** 3 };
 
 /** What a notification told the fetchers: callback URLs to pull (declared form) and pushed summaries. */
 export type GarminNotified = {
@@ -121,36 +129,42 @@ function refusalStatus(error: unknown): number | null {
   return status >= 400 && status < 500 && ![401, 408, 409, 412, 429].includes(status) ? status : null;
 }
 
-/** The summaries of `kinds` a notification brought: its callbacks pulled, its pushed summaries. */
-async function notifiedSummaries(
-  http: ProviderHttp,
+/**
+ * Files the summaries of `kinds` a notification brought into `spool` by day: its pushed
+ * summaries, then each callback pulled and read item by item as the answer arrives. Returns the
+ * summaries found (dated or not).
+ */
+async function spoolNotified(
+  args: TypeFetchArgs,
   kinds: readonly SummaryKind[],
   notified: GarminNotified,
-): Promise<{ payload: Record<SummaryKind, unknown[]>; found: number }> {
-  const payload = Object.fromEntries(kinds.map((kind) => [kind, [] as unknown[]])) as Record<
-    SummaryKind,
-    unknown[]
-  >;
+  spool: PieceSpool,
+): Promise<number> {
+  const context = contextOf(args);
   let found = 0;
-  const keep = (kind: SummaryKind, list: readonly unknown[]) => {
-    const items = list.filter((item) => item !== null && typeof item === 'object');
-    payload[kind].push(...items);
-    found += items.length;
+  const keep = async (kind: SummaryKind, item: unknown) => {
+    if (item === null || typeof item !== 'object') return;
+    found += 1;
+    await spool.add(piecesOf(kind, item, context), kind, item);
   };
-  for (const kind of kinds) keep(kind, notified.inline[kind] ?? []);
+  for (const kind of kinds) for (const item of notified.inline[kind] ?? []) await keep(kind, item);
   for (const pull of notified.pulls) {
     if (!kinds.includes(pull.kind)) continue;
     // 400: a token Garmin does not take (expired, or a forged ping's); 404/412: nothing to give.
     // Either way this callback is spent: the rest of the notification still counts.
-    const list = await http.json({ url: pull.url, absentOn: [400, 404, 412] });
-    if (list === null) continue;
-    if (!Array.isArray(list))
-      throw new ProviderDataError('unavailable', `Garmin ${pull.kind} answered something other than a list`);
-    keep(pull.kind, list);
+    const items = await args.http.items({ url: pull.url, absentOn: [400, 404, 412] });
+    if (items === null) continue;
+    for await (const item of items) await keep(pull.kind, item);
   }
-  return { payload, found };
+  return found;
 }
 
+/**
+ * A fetcher of one unified type from Garmin's summary kinds. Answering a notification, its
+ * summaries are spooled by day (pieces.ts) and normalized one day at a time, each day its own
+ * page (its records, and its summaries as the raw payload): memory holds a day, whatever the
+ * history a backfill's answers carry.
+ */
 function summaryFetcher<P>(
   kinds: readonly SummaryKind[],
   normalize: (payload: P, context: NormalizeContext) => readonly unknown[],
@@ -164,20 +178,36 @@ function summaryFetcher<P>(
       if (unreadable.length > 0) yield { records: [], unreadable };
       return;
     }
-    const { payload, found } = await notifiedSummaries(args.http, wanted, args.notified);
-    if (found === 0) return;
-    let records: readonly unknown[];
+    const spool = await openPieceSpool(SPOOL_LIMITS);
     try {
-      records = normalize(payload as P, contextOf(args));
-    } catch (error) {
-      // A shape no documented Garmin summary has: a clean provider error, never a TypeError upstream.
-      throw new ProviderDataError(
-        'unavailable',
-        `Garmin ${kinds.join('/')} summaries could not be normalized`,
-        { cause: error },
-      );
+      try {
+        if ((await spoolNotified(args, wanted, args.notified, spool)) === 0) return;
+      } catch (error) {
+        if (!(error instanceof PieceSpoolError)) throw error;
+        throw new ProviderDataError(
+          'unavailable',
+          `Garmin ${kinds.join('/')} answers too large: ${error.message}`,
+        );
+      }
+      for (const day of await spool.pieces()) {
+        const found = await spool.read(day);
+        const payload = Object.fromEntries(wanted.map((kind) => [kind, found[kind] ?? []]));
+        let records: readonly unknown[];
+        try {
+          records = normalize(payload as P, contextOf(args));
+        } catch (error) {
+          // A shape no documented Garmin summary has: a clean provider error, never a TypeError upstream.
+          throw new ProviderDataError(
+            'unavailable',
+            `Garmin ${kinds.join('/')} summaries of ${day} could not be normalized`,
+            { cause: error },
+          );
+        }
+        yield { records, raw: payload };
+      }
+    } finally {
+      await spool.close();
     }
-    yield { records, raw: payload };
   };
 }
 

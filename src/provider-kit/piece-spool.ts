@@ -1,0 +1,106 @@
+// Items of a provider's answers sorted into pieces (a day, say) on disk, then read back one piece
+// at a time. A connector whose provider sends a long history in a few answers, each one kind of
+// summary that must be joined with the others of the same day (Garmin: a day's summary, its
+// epochs, stress and pulse ox come in separate lists), can then normalize day by day: memory holds
+// one piece, never the history. The files live in a private temporary folder removed by `close`.
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Bytes of pending lines held before they are appended to their pieces' files. */
+const PENDING_BYTES = 1024 * 1024;
+
+export class PieceSpoolError extends Error {
+  override name = 'PieceSpoolError';
+}
+
+export type PieceSpool = {
+  /** Files `item` of `kind` under each of `pieces` (an item some pieces share, e.g. a night's readings). */
+  add(pieces: readonly string[], kind: string, item: unknown): Promise<void>;
+  /** Items added so far. */
+  readonly count: number;
+  /** The pieces, in sorted order (everything added is written first). */
+  pieces(): Promise<string[]>;
+  /** One piece's items by kind, in the order they were added. */
+  read(piece: string): Promise<Record<string, unknown[]>>;
+  /** Removes the files. */
+  close(): Promise<void>;
+};
+
+/**
+ * A spool in a new private folder. `limits.pieces` bounds the distinct pieces (a file each) and
+ * `limits.bytes` the bytes written: an answer past either fails with a PieceSpoolError rather
+ * than filling the disk.
+ */
+export async function openPieceSpool(limits: { pieces: number; bytes: number }): Promise<PieceSpool> {
+  const folder = await mkdtemp(join(tmpdir(), 'tributary-pieces-'));
+  // Piece name -> file number; the names never reach the file system.
+  const files = new Map<string, number>();
+  let pending = new Map<number, string[]>();
+  let pendingBytes = 0;
+  let written = 0;
+  let count = 0;
+  let closed = false;
+
+  const fileOf = (piece: string) => {
+    let index = files.get(piece);
+    if (index === undefined) {
+      if (files.size >= limits.pieces)
+        throw new PieceSpoolError(`more than ${limits.pieces} pieces in one answer`);
+      index = files.size;
+      files.set(piece, index);
+    }
+    return join(folder, `${index}.ndjson`);
+  };
+
+  async function flush() {
+    const batch = pending;
+    pending = new Map();
+    pendingBytes = 0;
+    for (const [index, lines] of batch) await appendFile(join(folder, `${index}.ndjson`), lines.join(''));
+  }
+
+  return {
+    get count() {
+      return count;
+    },
+    async add(pieces, kind, item) {
+      if (closed) throw new PieceSpoolError('the spool is closed');
+      const line = `${JSON.stringify([kind, item])}\n`;
+      count += 1;
+      for (const piece of new Set(pieces)) {
+        fileOf(piece);
+        const index = files.get(piece)!;
+        written += line.length;
+        if (written > limits.bytes)
+          throw new PieceSpoolError(`more than ${limits.bytes} bytes in one answer`);
+        const lines = pending.get(index) ?? [];
+        lines.push(line);
+        pending.set(index, lines);
+        pendingBytes += line.length;
+      }
+      if (pendingBytes >= PENDING_BYTES) await flush();
+    },
+    async pieces() {
+      await flush();
+      return [...files.keys()].sort();
+    },
+    async read(piece) {
+      await flush();
+      const byKind: Record<string, unknown[]> = {};
+      if (!files.has(piece)) return byKind;
+      const text = await readFile(fileOf(piece), 'utf8');
+      for (const line of text.split('\n')) {
+        if (line === '') continue;
+        const [kind, item] = JSON.parse(line) as [string, unknown];
+        (byKind[kind] ??= []).push(item);
+      }
+      return byKind;
+    },
+    async close() {
+      closed = true;
+      pending = new Map();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
