@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +46,8 @@ describe('tributary on a first run', () => {
   let scratch: string;
   before(() => {
     scratch = mkdtempSync(join(tmpdir(), 'tributary-first-hour-'));
+    // Embedded PostgreSQL runs as an unprivileged user under root: it must pass through.
+    chmodSync(scratch, 0o711);
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -47,6 +47,8 @@ describe('tributary on the command line', () => {
   let scratch: string;
   before(() => {
     scratch = mkdtempSync(join(tmpdir(), 'tributary-cli-manners-'));
+    // Embedded PostgreSQL runs as an unprivileged user under root: it must pass through.
+    chmodSync(scratch, 0o711);
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
 

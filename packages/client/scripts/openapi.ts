@@ -30,7 +30,13 @@ export async function servedDocument(): Promise<Record<string, unknown>> {
     PUBLIC_URL: DOCUMENT_PUBLIC_URL,
   });
   const log = createLogger('silent');
-  const store = await openStore({ databaseUrl: undefined, readUrl: undefined, dataDir: undefined });
+  // Building the document reads nothing: a store that never connects is enough (no database needed).
+  const store = await openStore({
+    databaseUrl: 'postgres://tributary@127.0.0.1:1/openapi-document',
+    readUrl: undefined,
+    dataDir: undefined,
+    connectLater: true,
+  });
   try {
     const ctx = createContext({ config, store, jobs: createJobQueue(store, log), log });
     const app = await buildApp(ctx);

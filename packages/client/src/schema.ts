@@ -27094,7 +27094,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * data_deleted
+         * Records the provider deleted, removed here too
          * @description Records the provider deleted, removed here too. Activities and days are announced instead in their own data event, each record marked upload_type 4 (Delete).
          */
         post: operations["event:data_deleted"];
