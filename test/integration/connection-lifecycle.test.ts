@@ -366,7 +366,10 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
     const rows = await service.ctx.db.selectFrom('sdk_auth_tokens').selectAll().execute();
     assert.equal(JSON.stringify(rows).includes(body.token), false);
     assert.ok(rows.some((row) => row.token_hash === createHash('sha256').update(body.token).digest('hex')));
-    assert.equal(await service.ctx.connecting.consumeSdkToken(body.token), dev.devId);
+    assert.deepEqual(await service.ctx.connecting.consumeSdkToken(body.token), {
+      developerId: dev.devId,
+      referenceId: null,
+    });
     assert.equal(await service.ctx.connecting.consumeSdkToken(body.token), undefined, 'single use');
     const anonymous = await service.app.inject({ method: 'POST', url: '/v2/auth/generateAuthToken' });
     assert.equal(anonymous.statusCode, 401);
