@@ -20,14 +20,15 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
  * before is still there; once space is freed writes succeed again, and after a restart the
  * store opens cleanly with nothing lost.
  */
-const MOUNT_SIZE = '72m';
+// Room for a fresh embedded PostgreSQL cluster (its WAL segments are 16 MB each) before the filling.
+const MOUNT_SIZE = '192m';
 
 function mountTmpfs(): { path: string; unmount(): void } | string {
   if (process.platform !== 'linux' || process.getuid?.() !== 0)
     return 'needs root on Linux to mount a small tmpfs for the data directory';
   const path = mkdtempSync(join(tmpdir(), 'tributary-disk-full-'));
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${MOUNT_SIZE},mode=0700`, 'tmpfs', path], {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${MOUNT_SIZE},mode=0711`, 'tmpfs', path], {
       stdio: 'pipe',
     });
   } catch (error) {
