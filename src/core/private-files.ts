@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 /**
  * The data directory holds health data, API-key hashes and the encryption key: nobody but the
@@ -6,10 +7,15 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
  */
 const GROUP_AND_OTHERS = 0o077;
 
-/** Creates the directory 0700 when missing (mkdir's mode is filtered by umask, so it is set again). */
+/**
+ * Creates the directory 0700 when missing (mkdir's mode is filtered by umask, so it is set again).
+ * Missing parents get the ordinary mode: they hold nothing private, and 0700 parents would stop the
+ * unprivileged user embedded storage's PostgreSQL runs as (under root) on its way in.
+ */
 export function ensurePrivateDirectory(path: string): { created: boolean } {
   if (existsSync(path)) return { created: false };
-  mkdirSync(path, { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(path, { mode: 0o700 });
   chmodSync(path, 0o700);
   return { created: true };
 }
