@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -52,7 +52,16 @@ function previousRelease(): { commit: string; how: string } | { skip: string } {
   } catch {
     // No release tagged yet.
   }
-  const added = git('log', '-1', '--format=%H', '--diff-filter=A', '--', 'src/store/migrations/[0-9]*.ts');
+  // Along the first parents: a merged branch's own commits are no release of this line.
+  const added = git(
+    'log',
+    '-1',
+    '--first-parent',
+    '--format=%H',
+    '--diff-filter=A',
+    '--',
+    'src/store/migrations/[0-9]*.ts',
+  );
   if (!added) return { skip: 'no migration in the history to upgrade across' };
   return {
     commit: git('rev-parse', `${added}^`),
@@ -68,6 +77,49 @@ function missingDependencies(tree: string): string[] {
   return Object.keys(manifest.dependencies ?? {}).filter(
     (name) => !existsSync(join(ROOT, 'node_modules', name, 'package.json')),
   );
+}
+
+/**
+ * The old tree's node_modules: this checkout's packages (linked one by one), plus those it no
+ * longer has (a retired engine, say) installed at the versions the old lockfile pins. Returns why
+ * not, when the registry cannot be reached.
+ */
+function linkDependencies(tree: string, missing: string[]): string | undefined {
+  const lock = JSON.parse(readFileSync(join(tree, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string }>;
+  };
+  const extra = join(tree, '.previous-dependencies');
+  if (missing.length > 0) {
+    const specs = missing.map(
+      (name) => `${name}@${lock.packages[`node_modules/${name}`]?.version ?? 'latest'}`,
+    );
+    try {
+      mkdirSync(extra, { recursive: true });
+      execFileSync(
+        'npm',
+        ['install', '--prefix', extra, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', ...specs],
+        { stdio: 'pipe', timeout: 300_000 },
+      );
+    } catch (error) {
+      return `could not install ${specs.join(', ')} from the registry: ${String((error as Error).message).split('\n')[0]}`;
+    }
+  }
+  const modules = join(tree, 'node_modules');
+  const link = (from: string, to: string) => {
+    if (!existsSync(to)) symlinkSync(from, to);
+  };
+  mkdirSync(modules, { recursive: true });
+  for (const source of [join(ROOT, 'node_modules'), join(extra, 'node_modules')]) {
+    if (!existsSync(source)) continue;
+    for (const entry of readdirSync(source)) {
+      if (entry.startsWith('@')) {
+        mkdirSync(join(modules, entry), { recursive: true });
+        for (const name of readdirSync(join(source, entry)))
+          link(join(source, entry, name), join(modules, entry, name));
+      } else link(join(source, entry), join(modules, entry));
+    }
+  }
+  return undefined;
 }
 
 /** Extracts `commit`'s tree into `dir` (git archive piped into tar). */
@@ -185,14 +237,11 @@ describe(
       t.diagnostic(`previous release: ${release.commit.slice(0, 10)} (${release.how})`);
       tree = mkdtempSync(join(tmpdir(), 'tributary-previous-'));
       await exportTree(release.commit, tree);
-      const missing = missingDependencies(tree);
-      if (missing.length > 0) {
-        t.skip(
-          `the previous release needs dependencies this checkout does not have: ${missing.join(', ')} (install them, or set UPGRADE_FROM)`,
-        );
+      const unlinked = linkDependencies(tree, missingDependencies(tree));
+      if (unlinked) {
+        t.skip(`the previous release's dependencies: ${unlinked} (install them, or set UPGRADE_FROM)`);
         return;
       }
-      symlinkSync(join(ROOT, 'node_modules'), join(tree, 'node_modules'), 'dir');
 
       const migrationsOf = (root: string) =>
         JSON.parse(
