@@ -6,7 +6,7 @@
 import type { DataSourceUser } from '../../provider-kit/data-source.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { RouteHooks } from '../../provider-kit/routes.ts';
-import type { RouteTemplate } from '../../model/route.ts';
+import { coursePointTypes, type RouteTemplate } from '../../model/route.ts';
 import { routeDistanceMeters } from '../../model/route-geometry.ts';
 
 export const GARMIN_COURSES_API = 'https://apis.garmin.com/training-api/courses/v1';
@@ -25,19 +25,11 @@ const ACTIVITY_TYPES: Record<RouteTemplate['sport'], string> = {
   other: 'OTHER',
 };
 
-/** The 10 course-point types Garmin documents; the vendor's 5 turn types have no Garmin form. */
-const GARMIN_POINT_TYPES = new Set([
-  'generic',
-  'summit',
-  'valley',
-  'water',
-  'food',
-  'danger',
-  'first_aid',
-  'sprint',
-  'segment_start',
-  'segment_end',
-]);
+/**
+ * The course-point types Garmin documents: the vendor's first 10 (model/route.ts); its 5 turn
+ * types have no Garmin form.
+ */
+const GARMIN_POINT_TYPES = new Set<string>(coursePointTypes.slice(0, 10));
 
 type Json = Record<string, unknown>;
 
