@@ -5,28 +5,15 @@
 // test rather than the machine: a user with RECORDS second-by-second workouts, archived through a
 // real socket, every record in the manifest. On this file's store (PGlite, or PostgreSQL).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { test } from 'node:test';
+import { runUnderHeapLimit } from '../helpers/heap-limited-run.ts';
 
-const NODE = new URL('../../node_modules/.bin/node', import.meta.url).pathname;
 const RUN = new URL('../helpers/archive-run.ts', import.meta.url).pathname;
 const HEAP_MB = 144;
 const RECORDS = 250;
 
 test(`an archive of ${RECORDS} hour-long workouts streams within a ${HEAP_MB} MB heap`, async () => {
-  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-    (resolve) => {
-      const child = spawn(NODE, [`--max-old-space-size=${HEAP_MB}`, RUN, String(RECORDS), '3600'], {
-        env: process.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once('exit', (exitCode) => resolve({ code: exitCode, stdout, stderr }));
-    },
-  );
+  const { code, stdout, stderr } = await runUnderHeapLimit(RUN, HEAP_MB, [String(RECORDS), '3600']);
   assert.doesNotMatch(stderr, /heap out of memory/, 'the archive ran out of heap');
   assert.equal(code, 0, `the run failed: ${stderr.slice(-2000)}`);
   const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {

@@ -7,29 +7,16 @@
 // project's Garmin fake (in a thread of its own) and a webhook destination, over real sockets,
 // on a test database of its own.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { test } from 'node:test';
+import { runUnderHeapLimit } from '../helpers/heap-limited-run.ts';
 
-const NODE = new URL('../../node_modules/.bin/node', import.meta.url).pathname;
 const RUN = new URL('../helpers/garmin-backfill-run.ts', import.meta.url).pathname;
 /** Old space for the service: the issue's server died near 356 MB on this backfill. */
 const HEAP_MB = 192;
 const DAYS = 30;
 
 test(`a ${DAYS}-day Garmin backfill at real volume completes within a ${HEAP_MB} MB heap`, async () => {
-  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-    (resolve) => {
-      const child = spawn(NODE, [`--max-old-space-size=${HEAP_MB}`, RUN, String(DAYS), '1'], {
-        env: process.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once('exit', (exitCode) => resolve({ code: exitCode, stdout, stderr }));
-    },
-  );
+  const { code, stdout, stderr } = await runUnderHeapLimit(RUN, HEAP_MB, [String(DAYS), '1']);
   assert.doesNotMatch(stderr, /heap out of memory/, 'the service ran out of heap');
   assert.equal(code, 0, `the run failed: ${stderr.slice(-2000)}`);
   const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
