@@ -1,7 +1,7 @@
 // JSON Schemas of the lab_report webhook events, as events.ts builds them, for the OpenAPI
 // document's `webhooks` section. They describe the payloads; they build none.
 import Type, { type TSchema } from 'typebox';
-import { Result, Unmatched } from './schemas.ts';
+import { ReportTypeSchema, Result, Unmatched } from './schemas.ts';
 
 const Identity = {
   event_id: Type.String({
@@ -22,6 +22,7 @@ export const labReportEventSchemas: Record<'lab_report.completed' | 'lab_report.
       data: Type.Object({
         session_id: SessionId,
         reference_id: ReferenceId,
+        report_type: ReportTypeSchema,
         report_date: Type.Optional(Type.String()),
         report_time: Type.Optional(Type.String()),
         report_locale: Type.Optional(Type.String()),
