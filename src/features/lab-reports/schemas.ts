@@ -186,7 +186,8 @@ export const VersionPin = Type.Object(
 
 export const VersionPinBody = Type.Object(
   {
-    api_version: Type.Union([Type.String({ maxLength: 40 }), Type.Null()], {
+    // Null first: the validator coerces types, and would otherwise take null for an empty string.
+    api_version: Type.Union([Type.Null(), Type.String({ maxLength: 40 })], {
       description:
         'YYYY-MM-DD: pins the newest version on or before that date; null: unpinned (the latest serves)',
       examples: ['2026-03-24'],
