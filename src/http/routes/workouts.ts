@@ -20,6 +20,7 @@ import {
   TemplateCreated,
   TemplateParams,
   TemplatePartlyDeleted,
+  TemplateUpdated,
   UserQuery,
   WorkoutTemplate,
 } from '../../features/workouts/schemas.ts';
@@ -74,6 +75,34 @@ export function registerWorkoutRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => workouts.getTemplate(request.developer, request.params.workout_id),
+  );
+
+  app.put(
+    '/v2/workouts/:workout_id',
+    {
+      config,
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'Replace a template and re-send it to every upcoming workout planned from it',
+        description:
+          'Upcoming: planned on today or later (UTC). Each is planned again with the athlete metrics it was planned ' +
+          'with and pushed to its provider (the previous copy deleted there) or queued again for the mobile SDK. ' +
+          '200 when all were re-sent; 207 listing those the provider refused (they keep their previous body; ' +
+          'PUT again to retry).',
+        params: TemplateParams,
+        body: WorkoutTemplate,
+        response: { 200: TemplateUpdated, 207: TemplateUpdated },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await workouts.updateTemplate(
+        request.developer,
+        request.params.workout_id,
+        request.body as Template,
+      );
+      return reply.code(outcome.status).send(outcome.body);
+    },
   );
 
   app.delete(
