@@ -148,6 +148,39 @@ describe('PUT /v2/workouts/{workout_id}: a template updated and re-sent', () => 
     assert.equal(training().workouts.has(Number(planned.provider_workout_id)), false);
   });
 
+  test('GET /v2/plannedWorkouts with start_date/end_date: ours and the provider’s own plans in the window, and its 400s', async () => {
+    const workoutId = String((await call('POST', '/v2/workouts', template('Window'))).json.workout_id);
+    // The sandbox provider's own plans are of the past weeks: the window ends today.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const [start, end] = [day(-29), day(0)];
+    const inside = await plan(workoutId, sandboxUser, { planned_date: day(-5) });
+    await plan(workoutId, sandboxUser, { planned_date: day(40) });
+    const listed = await call('GET', `/v2/plannedWorkouts?user_id=${sandboxUser}&start_date=${start}&end_date=${end}`);
+    assert.equal(listed.status, 200, JSON.stringify(listed.json));
+    const workouts = listed.json as unknown as Json[];
+    assert.ok(
+      workouts.every((found) => String(found.planned_date).slice(0, 10) >= start && String(found.planned_date).slice(0, 10) <= end),
+    );
+    assert.deepEqual(
+      workouts.filter((found) => !found.is_external).map((found) => found.planned_workout_id),
+      [inside.planned_workout_id],
+    );
+    // The sandbox provider holds plans of its own (another app's, as far as the developer knows).
+    const external = workouts.filter((found) => found.is_external);
+    assert.ok(external.length > 0, 'the provider’s own plans are listed');
+    assert.ok(external.every((found) => found.planned_workout_id === null && found.workout_id === null));
+    const expect = async (query: string, detail: RegExp) => {
+      const answer = await call('GET', `/v2/plannedWorkouts?user_id=${sandboxUser}${query}`);
+      assert.equal(answer.status, 400, JSON.stringify(answer.json));
+      assert.match(answer.type, /application\/problem\+json/);
+      assert.match(String(answer.json.detail), detail);
+    };
+    await expect('&start_date=2030-05-31&end_date=2030-05-01', /end_date/);
+    await expect('&start_date=2030-02-30', /start_date/);
+    await expect('&end_date=31-05-2030', /end_date/);
+    await expect('&start_date=2020-01-01&end_date=2030-01-01', /end_date/);
+  });
+
   test('400s and 404', async () => {
     const workoutId = String((await call('POST', '/v2/workouts', template('Easy'))).json.workout_id);
     const expect = async (path: string, body: unknown, status: number, detail: RegExp) => {
