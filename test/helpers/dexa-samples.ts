@@ -7,9 +7,23 @@
 // numbers. Rendered as a text PDF with pdf-lib.
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 
-export type DexaTruth = { region: string; key: string; value: number; printed: string; units?: string; ucum?: string };
+export type DexaTruth = {
+  region: string;
+  key: string;
+  value: number;
+  printed: string;
+  units?: string;
+  ucum?: string;
+};
 
-type Column = { title: string; unitLine?: string; key: string; units?: string; ucum?: string; decimals: number };
+type Column = {
+  title: string;
+  unitLine?: string;
+  key: string;
+  units?: string;
+  ucum?: string;
+  decimals: number;
+};
 type TableRow = { printed: string; region: string | null; values: number[] };
 type Table = { heading: string; columns: Column[]; rows: TableRow[] };
 
@@ -44,11 +58,20 @@ const printed = (value: number, decimals: number, thousands: boolean) => {
 
 function hologic(random: () => number): Omit<DexaReport, 'truth'> {
   const mass = (low: number, high: number) => round(low + random() * (high - low), 1);
-  const composition = (printedName: string, region: string | null, fat: [number, number], lean: [number, number]) => {
+  const composition = (
+    printedName: string,
+    region: string | null,
+    fat: [number, number],
+    lean: [number, number],
+  ) => {
     const fatMass = mass(...fat);
     const leanMass = mass(...lean);
     const total = round(fatMass + leanMass, 1);
-    return { printed: printedName, region, values: [fatMass, leanMass, total, round((fatMass / total) * 100, 1)] };
+    return {
+      printed: printedName,
+      region,
+      values: [fatMass, leanMass, total, round((fatMass / total) * 100, 1)],
+    };
   };
   const bone = (printedName: string, region: string | null) => {
     const area = round(12 + random() * 6, 2);
@@ -97,11 +120,24 @@ function hologic(random: () => number): Omit<DexaReport, 'truth'> {
         columns: [
           { title: 'Area', unitLine: '(cm²)', key: 'bone_area', units: 'cm²', ucum: 'cm2', decimals: 2 },
           { title: 'BMC', unitLine: '(g)', key: 'bone_mineral_content', units: 'g', ucum: 'g', decimals: 2 },
-          { title: 'BMD', unitLine: '(g/cm²)', key: 'bone_mineral_density', units: 'g/cm²', ucum: 'g/cm2', decimals: 3 },
+          {
+            title: 'BMD',
+            unitLine: '(g/cm²)',
+            key: 'bone_mineral_density',
+            units: 'g/cm²',
+            ucum: 'g/cm2',
+            decimals: 3,
+          },
           { title: 'T-score', key: 't_score', decimals: 1 },
           { title: 'Z-score', key: 'z_score', decimals: 1 },
         ],
-        rows: [bone('L1', 'l1'), bone('L2', 'l2'), bone('L3', 'l3'), bone('L4', 'l4'), bone('Total', 'l1_l4')],
+        rows: [
+          bone('L1', 'l1'),
+          bone('L2', 'l2'),
+          bone('L3', 'l3'),
+          bone('L4', 'l4'),
+          bone('Total', 'l1_l4'),
+        ],
       },
       {
         heading: 'DXA Results Summary: Left Hip',
@@ -124,7 +160,12 @@ function hologic(random: () => number): Omit<DexaReport, 'truth'> {
 
 function lunar(random: () => number): Omit<DexaReport, 'truth'> {
   const kg = (low: number, high: number) => round(low + random() * (high - low), 1);
-  const composition = (printedName: string, region: string, fat: [number, number], lean: [number, number]) => {
+  const composition = (
+    printedName: string,
+    region: string,
+    fat: [number, number],
+    lean: [number, number],
+  ) => {
     const fatMass = kg(...fat);
     const leanMass = kg(...lean);
     const bmc = round(0.2 + random() * 0.6, 2);
@@ -173,7 +214,13 @@ function lunar(random: () => number): Omit<DexaReport, 'truth'> {
           { title: 'Young-Adult T-score', key: 't_score', decimals: 1 },
           { title: 'Age-Matched Z-score', key: 'z_score', decimals: 1 },
         ],
-        rows: [bone('L1', 'l1'), bone('L2', 'l2'), bone('L3', 'l3'), bone('L4', 'l4'), bone('L1-L4', 'l1_l4')],
+        rows: [
+          bone('L1', 'l1'),
+          bone('L2', 'l2'),
+          bone('L3', 'l3'),
+          bone('L4', 'l4'),
+          bone('L1-L4', 'l1_l4'),
+        ],
       },
       {
         heading: 'Dual Femur Bone Density',

@@ -25,7 +25,9 @@ describe('lab reports, new stack: /v2/reports, X-Terra-Version, report_type and 
   let base: string;
 
   before(async () => {
-    service = await startTestService({ env: { WEBHOOK_RETRY_SCALE: '0.001', SANDBOX_ARRIVAL_MINUTES: 'off' } });
+    service = await startTestService({
+      env: { WEBHOOK_RETRY_SCALE: '0.001', SANDBOX_ARRIVAL_MINUTES: 'off' },
+    });
     await service.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(service.app.server.address() as AddressInfo).port}`;
     developer = await createDeveloper(service.ctx);
@@ -40,7 +42,11 @@ describe('lab reports, new stack: /v2/reports, X-Terra-Version, report_type and 
   const call = async (
     method: string,
     path: string,
-    options: { body?: { payload: Buffer; contentType: string } | Json; version?: string; who?: TestDeveloper } = {},
+    options: {
+      body?: { payload: Buffer; contentType: string } | Json;
+      version?: string;
+      who?: TestDeveloper;
+    } = {},
   ): Promise<Answer> => {
     const { body } = options;
     const raw = body && 'payload' in body && Buffer.isBuffer(body.payload);
@@ -49,7 +55,9 @@ describe('lab reports, new stack: /v2/reports, X-Terra-Version, report_type and 
       headers: {
         ...(options.who ?? developer).headers,
         ...(options.version === undefined ? {} : { 'X-Terra-Version': options.version }),
-        ...(body === undefined ? {} : { 'content-type': raw ? String(body.contentType) : 'application/json' }),
+        ...(body === undefined
+          ? {}
+          : { 'content-type': raw ? String(body.contentType) : 'application/json' }),
       },
       ...(body === undefined ? {} : { body: raw ? (body.payload as Buffer) : JSON.stringify(body) }),
     });
@@ -76,15 +84,23 @@ describe('lab reports, new stack: /v2/reports, X-Terra-Version, report_type and 
   };
   const eventOf = async (uploadId: string) => {
     const matches = (body: string) => (JSON.parse(body) as Json).upload_id === uploadId;
-    await receiver.waitFor((received) => received.some((entry) => matches(entry.body)), `event of ${uploadId}`, 120_000);
+    await receiver.waitFor(
+      (received) => received.some((entry) => matches(entry.body)),
+      `event of ${uploadId}`,
+      120_000,
+    );
     return JSON.parse(receiver.received.find((entry) => matches(entry.body))!.body) as Json & { data: Json };
   };
-  const sessionOf = async (uploadId: string) =>
+  const sessionOf = async (uploadId: string): Promise<Json> =>
     until(
       `session of ${uploadId} to finish`,
       async () => ((await call('GET', `/v2/lab-reports?upload_id=${uploadId}`)).json.sessions as Json[])[0],
-      { done: (found) => found !== undefined && found.current_status !== 'processing', intervalMs: 100, timeoutMs: 120_000 },
-    );
+      {
+        done: (found) => found !== undefined && found.current_status !== 'processing',
+        intervalMs: 100,
+        timeoutMs: 120_000,
+      },
+    ) as Promise<Json>;
 
   test('POST /v2/reports: a DXA scan is told apart and read by region, in the event, the session and the list', async () => {
     const report = generateDexaReport('lunar', 5);
@@ -95,13 +111,20 @@ describe('lab reports, new stack: /v2/reports, X-Terra-Version, report_type and 
     assert.equal(event.data.report_type, 'dexa');
     const results = event.data.results as { biomarker: Json; measurement: Json }[];
     assert.equal(results.length, report.truth.length);
-    const neckBmd = report.truth.find((row) => row.region === 'femoral_neck' && row.key === 'bone_mineral_density')!;
+    const neckBmd = report.truth.find(
+      (row) => row.region === 'femoral_neck' && row.key === 'bone_mineral_density',
+    )!;
     const read = results.find(
-      (result) => result.biomarker.region === 'femoral_neck' && result.biomarker.key === 'bone_mineral_density',
+      (result) =>
+        result.biomarker.region === 'femoral_neck' && result.biomarker.key === 'bone_mineral_density',
     )!;
     assert.equal(read.measurement.numeric, neckBmd.value);
     assert.equal(read.measurement.ucum_code, 'g/cm2');
-    assert.ok(results.every((result) => result.biomarker.specimen === undefined && typeof result.biomarker.region === 'string'));
+    assert.ok(
+      results.every(
+        (result) => result.biomarker.specimen === undefined && typeof result.biomarker.region === 'string',
+      ),
+    );
 
     const summary = await sessionOf(uploadId);
     assert.equal(summary.report_type, 'dexa');
@@ -120,7 +143,13 @@ describe('lab reports, new stack: /v2/reports, X-Terra-Version, report_type and 
   });
 
   test('a lab report through the kept paths stays lab; X-Terra-Version picks the version on or before its date', async () => {
-    const lab = generateReport({ layout: 'one-column', unitsColumn: true, system: 'US', flagStyle: 'letters', keys: ['glucose', 'tsh'] });
+    const lab = generateReport({
+      layout: 'one-column',
+      unitsColumn: true,
+      system: 'US',
+      flagStyle: 'letters',
+      keys: ['glucose', 'tsh'],
+    });
     const pdf = await renderPdf(lab);
     const viaLegacy = await uploadTo('/v2/lab-reports', pdf, '2026-12-01', 'lab_ref');
     assert.equal(viaLegacy.version, '2026-11-19');
@@ -133,12 +162,18 @@ describe('lab reports, new stack: /v2/reports, X-Terra-Version, report_type and 
       assert.equal(event.data.report_type, 'lab');
       assert.equal((event.data.results as Json[]).length, 2);
     }
-    const sessions = (await call('GET', '/v2/lab-reports?reference_id=lab_ref&report_type=lab')).json.sessions as Json[];
+    const sessions = (await call('GET', '/v2/lab-reports?reference_id=lab_ref&report_type=lab')).json
+      .sessions as Json[];
     assert.equal(sessions.length, 3);
   });
 
   test('a scan uploaded under a version before scans is read as a lab report (and fails: no lab results)', async () => {
-    const { uploadId, version } = await uploadTo('/v2/reports', await renderDexaPdf(generateDexaReport('hologic', 2)), '2026-05-01', 'old_ref');
+    const { uploadId, version } = await uploadTo(
+      '/v2/reports',
+      await renderDexaPdf(generateDexaReport('hologic', 2)),
+      '2026-05-01',
+      'old_ref',
+    );
     assert.equal(version, '2026-03-24');
     const event = await eventOf(uploadId);
     assert.equal(event.type, 'lab_report.failed');
@@ -154,20 +189,41 @@ describe('lab reports, new stack: /v2/reports, X-Terra-Version, report_type and 
       latest: '2026-11-19',
       versions: ['2026-03-24', '2026-11-19'],
     });
-    const pinned = await call('PUT', '/v2/reports/api-version', { who: other, body: { api_version: '2026-10-01' } });
+    const pinned = await call('PUT', '/v2/reports/api-version', {
+      who: other,
+      body: { api_version: '2026-10-01' },
+    });
     assert.equal(pinned.status, 200, JSON.stringify(pinned.json));
     assert.equal(pinned.json.api_version, '2026-03-24', 'a date pins the version on or before it');
     assert.equal((await call('GET', '/v2/lab-reports', { who: other })).version, '2026-03-24');
-    assert.equal((await call('GET', '/v2/lab-reports', { who: other, version: '2026-11-19' })).version, '2026-11-19');
-    assert.equal((await call('GET', '/v2/lab-reports')).version, '2026-11-19', 'one developer’s pin is its own');
-    const unpinned = await call('PUT', '/v2/reports/api-version', { who: other, body: { api_version: null } });
+    assert.equal(
+      (await call('GET', '/v2/lab-reports', { who: other, version: '2026-11-19' })).version,
+      '2026-11-19',
+    );
+    assert.equal(
+      (await call('GET', '/v2/lab-reports')).version,
+      '2026-11-19',
+      'one developer’s pin is its own',
+    );
+    const unpinned = await call('PUT', '/v2/reports/api-version', {
+      who: other,
+      body: { api_version: null },
+    });
     assert.equal(unpinned.status, 200, JSON.stringify(unpinned.json));
     assert.equal(unpinned.json.api_version, null);
     assert.equal((await call('GET', '/v2/lab-reports', { who: other })).version, '2026-11-19');
   });
 
   test('400s: a malformed X-Terra-Version on every operation, an unknown report_type, a malformed pin', async () => {
-    const pdf = await renderPdf(generateReport({ layout: 'one-column', unitsColumn: true, system: 'US', flagStyle: 'letters', keys: ['glucose'] }));
+    const pdf = await renderPdf(
+      generateReport({
+        layout: 'one-column',
+        unitsColumn: true,
+        system: 'US',
+        flagStyle: 'letters',
+        keys: ['glucose'],
+      }),
+    );
     for (const bad of ['2026-13-01', '2026-02-30', '20261119', 'latest', '2026-11-19, 2026-03-24'])
       problem(
         await call('POST', '/v2/reports', { body: multipart(pdf, { filename: 'r.pdf' }), version: bad }),
@@ -177,8 +233,16 @@ describe('lab reports, new stack: /v2/reports, X-Terra-Version, report_type and 
     problem(await call('GET', '/v2/lab-reports', { version: 'yesterday' }), 400, /X-Terra-Version/);
     problem(await call('GET', '/v2/lab-reports/1', { version: '2026-1-1' }), 400, /X-Terra-Version/);
     problem(await call('GET', '/v2/lab-reports?report_type=mri'), 400, /report_type/);
-    problem(await call('PUT', '/v2/reports/api-version', { body: { api_version: '2026-02-31' } }), 400, /api_version/);
-    problem(await call('PUT', '/v2/reports/api-version', { body: { api_version: 20261119 } }), 400, /api_version/);
+    problem(
+      await call('PUT', '/v2/reports/api-version', { body: { api_version: '2026-02-31' } }),
+      400,
+      /api_version/,
+    );
+    problem(
+      await call('PUT', '/v2/reports/api-version', { body: { api_version: 20261119 } }),
+      400,
+      /api_version/,
+    );
     problem(await call('PUT', '/v2/reports/api-version', { body: {} }), 400, /api_version/);
     problem(await call('POST', '/v2/reports', { body: { file: 'not multipart' } }), 400, /multipart/);
     const noFile = multipart(Buffer.from('x'), { field: 'other' });

@@ -8,7 +8,12 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { fakeEnv, OURA_PROFILE, startFakeOAuthProvider, type FakeOAuthProvider } from '../fakes/oauth-provider.ts';
+import {
+  fakeEnv,
+  OURA_PROFILE,
+  startFakeOAuthProvider,
+  type FakeOAuthProvider,
+} from '../fakes/oauth-provider.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -34,7 +39,10 @@ describe('permission_change on a reconnect that changes the granted scopes', () 
       body: JSON.stringify({ reference_id: 'perm-person' }),
     });
     assert.equal(link.status, 200);
-    const { user_id: userId, auth_url: authUrl } = (await link.json()) as { user_id: string; auth_url: string };
+    const { user_id: userId, auth_url: authUrl } = (await link.json()) as {
+      user_id: string;
+      auth_url: string;
+    };
     oura.grantScope = grant;
     const back = await oura.authorize(authUrl);
     const landing = await fetch(`${base}${back.pathname}${back.search}`, { redirect: 'manual' });
@@ -44,7 +52,8 @@ describe('permission_change on a reconnect that changes the granted scopes', () 
   };
   const reauthOf = (userId: string) =>
     receiver.waitFor(
-      () => events().some((event) => event.type === 'user_reauth' && (event.new_user as User).user_id === userId),
+      () =>
+        events().some((event) => event.type === 'user_reauth' && (event.new_user as User).user_id === userId),
       `user_reauth of ${userId}`,
     );
   const changesOf = (userId: string) =>
@@ -76,11 +85,21 @@ describe('permission_change on a reconnect that changes the granted scopes', () 
     assert.equal(removed!.status, 'warning');
     assert.equal(removed!.message, 'User permissions have been modified');
     assert.equal(removed!.scopes_added, '');
-    assert.equal(removed!.scopes_removed, ALL.filter((scope) => !['daily', 'email', 'personal'].includes(scope)).join(','));
+    assert.equal(
+      removed!.scopes_removed,
+      ALL.filter((scope) => !['daily', 'email', 'personal'].includes(scope)).join(','),
+    );
     assert.equal((removed!.user as User).active, true);
-    assert.deepEqual(String((removed!.user as User).scopes).split(/[\s,]+/).sort(), ['daily', 'email', 'personal']);
+    assert.deepEqual(
+      String((removed!.user as User).scopes)
+        .split(/[\s,]+/)
+        .sort(),
+      ['daily', 'email', 'personal'],
+    );
     // The user_reauth it goes with replaced the first user.
-    assert.ok(events().some((event) => event.type === 'user_reauth' && (event.old_user as User).user_id === first));
+    assert.ok(
+      events().some((event) => event.type === 'user_reauth' && (event.old_user as User).user_id === first),
+    );
 
     const widened = await connect('email personal daily heartrate workout');
     await reauthOf(widened);

@@ -50,11 +50,18 @@ describe('PUT /v2/workouts/{workout_id}: a template updated and re-sent', () => 
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${base}${path}`, {
       method,
-      headers: { ...developer.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...developer.headers,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
-    return { status: response.status, type: response.headers.get('content-type') ?? '', json: (text ? JSON.parse(text) : null) as Json };
+    return {
+      status: response.status,
+      type: response.headers.get('content-type') ?? '',
+      json: (text ? JSON.parse(text) : null) as Json,
+    };
   };
   const training = () => garmin.accountOf('account-1').training;
   const plan = async (workoutId: string, userId: string, body: Json) => {
@@ -68,7 +75,11 @@ describe('PUT /v2/workouts/{workout_id}: a template updated and re-sent', () => 
   before(async () => {
     garmin = await startGarminFake({ offsetMinutes: 60 });
     service = await startTestService({
-      env: { ...providerEnv('GARMIN', garmin), PROVIDER_HTTP_RETRY_BASE_MS: '20', SANDBOX_ARRIVAL_MINUTES: 'off' },
+      env: {
+        ...providerEnv('GARMIN', garmin),
+        PROVIDER_HTTP_RETRY_BASE_MS: '20',
+        SANDBOX_ARRIVAL_MINUTES: 'off',
+      },
     });
     await service.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(service.app.server.address() as AddressInfo).port}`;
@@ -85,7 +96,10 @@ describe('PUT /v2/workouts/{workout_id}: a template updated and re-sent', () => 
   test('upcoming planned workouts are re-sent from the new template; past ones stay', async () => {
     const created = await call('POST', '/v2/workouts', template('Threshold v1'));
     const workoutId = String(created.json.workout_id);
-    const upcoming = await plan(workoutId, garminUser, { planned_date: '2030-03-04', threshold_heart_rate: 170 });
+    const upcoming = await plan(workoutId, garminUser, {
+      planned_date: '2030-03-04',
+      threshold_heart_rate: 170,
+    });
     const past = await plan(workoutId, garminUser, { planned_date: '2020-03-04' });
     const onSandbox = await plan(workoutId, sandboxUser, { planned_date: '2030-03-05' });
     const oldGarminId = Number(upcoming.provider_workout_id);
@@ -111,19 +125,31 @@ describe('PUT /v2/workouts/{workout_id}: a template updated and re-sent', () => 
     const newGarminId = Number(now.provider_workout_id);
     assert.notEqual(newGarminId, oldGarminId);
     assert.equal(training().workouts.has(oldGarminId), false, 'the previous copy is deleted at Garmin');
-    const copy = training().workouts.get(newGarminId) as Json & { segments: { steps: Json[] }[] };
+    const copy = training().workouts.get(newGarminId) as unknown as Json & { segments: { steps: Json[] }[] };
     assert.equal(copy.workoutName, 'Threshold v2');
     assert.equal(copy.segments[0]!.steps[0]!.durationValue, 900);
     // The metrics it was planned with still personalise it: 95–100 % of 170 bpm.
     const repeat = copy.segments[0]!.steps[1] as { steps: Json[] };
     assert.deepEqual([repeat.steps[0]!.targetValueLow, repeat.steps[0]!.targetValueHigh], [161.5, 170]);
-    assert.ok(training().schedules.some((schedule) => schedule.workoutId === newGarminId && schedule.date === '2030-03-04'));
+    assert.ok(
+      training().schedules.some(
+        (schedule) => schedule.workoutId === newGarminId && schedule.date === '2030-03-04',
+      ),
+    );
     // The past one is as it was.
-    assert.equal((await summary(garminUser, past.planned_workout_id)).provider_workout_id, String(pastGarminId));
+    assert.equal(
+      (await summary(garminUser, past.planned_workout_id)).provider_workout_id,
+      String(pastGarminId),
+    );
     assert.equal(training().workouts.get(pastGarminId)?.workoutName, 'Threshold v1');
     // The list shows the new body.
-    const listed = await call('GET', `/v2/plannedWorkouts?user_id=${sandboxUser}&start_date=2030-03-01&end_date=2030-03-31`);
-    const mine = (listed.json as unknown as Json[]).find((found) => found.planned_workout_id === onSandbox.planned_workout_id)!;
+    const listed = await call(
+      'GET',
+      `/v2/plannedWorkouts?user_id=${sandboxUser}&start_date=2030-03-01&end_date=2030-03-31`,
+    );
+    const mine = (listed.json as unknown as Json[]).find(
+      (found) => found.planned_workout_id === onSandbox.planned_workout_id,
+    )!;
     assert.equal(((mine.details as Json).metadata as Json).name, 'Threshold v2');
   });
 
@@ -136,7 +162,10 @@ describe('PUT /v2/workouts/{workout_id}: a template updated and re-sent', () => 
     assert.equal(put.status, 207, JSON.stringify(put.json));
     assert.equal(put.json.status, 'partial');
     const failed = put.json.planned_workouts_failed as { planned_workout_id: string; reason: string }[];
-    assert.deepEqual(failed.map((entry) => entry.planned_workout_id), [planned.planned_workout_id]);
+    assert.deepEqual(
+      failed.map((entry) => entry.planned_workout_id),
+      [planned.planned_workout_id],
+    );
     assert.match(failed[0]!.reason, /provider/);
     assert.deepEqual(put.json.planned_workouts_updated, [onSandbox.planned_workout_id]);
     const kept = await summary(garminUser, planned.planned_workout_id);
@@ -155,11 +184,17 @@ describe('PUT /v2/workouts/{workout_id}: a template updated and re-sent', () => 
     const [start, end] = [day(-29), day(0)];
     const inside = await plan(workoutId, sandboxUser, { planned_date: day(-5) });
     await plan(workoutId, sandboxUser, { planned_date: day(40) });
-    const listed = await call('GET', `/v2/plannedWorkouts?user_id=${sandboxUser}&start_date=${start}&end_date=${end}`);
+    const listed = await call(
+      'GET',
+      `/v2/plannedWorkouts?user_id=${sandboxUser}&start_date=${start}&end_date=${end}`,
+    );
     assert.equal(listed.status, 200, JSON.stringify(listed.json));
     const workouts = listed.json as unknown as Json[];
     assert.ok(
-      workouts.every((found) => String(found.planned_date).slice(0, 10) >= start && String(found.planned_date).slice(0, 10) <= end),
+      workouts.every(
+        (found) =>
+          String(found.planned_date).slice(0, 10) >= start && String(found.planned_date).slice(0, 10) <= end,
+      ),
     );
     assert.deepEqual(
       workouts.filter((found) => !found.is_external).map((found) => found.planned_workout_id),

@@ -2,7 +2,9 @@
 // separated, as the provider gave them): the scopes added and removed, sorted, for a
 // `permission_change` event. Nothing changed: null, and no event.
 const scopeSet = (scopes: string | readonly string[] | null) =>
-  new Set((typeof scopes === 'string' ? scopes.split(/[\s,]+/) : (scopes ?? [])).filter((scope) => scope !== ''));
+  new Set(
+    (typeof scopes === 'string' ? scopes.split(/[\s,]+/) : (scopes ?? [])).filter((scope) => scope !== ''),
+  );
 
 export function scopeChange(
   before: string | readonly string[] | null,

@@ -32,12 +32,18 @@ export function versionOn(date: string): LabReportVersion {
 export function parseVersionDate(name: string, value: string): LabReportVersion {
   const text = value.trim();
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !isIsoDate(text))
-    throw invalidParameter(name, `expected a date as YYYY-MM-DD (for example ${LATEST_VERSION}), got "${value.slice(0, 40)}"`);
+    throw invalidParameter(
+      name,
+      `expected a date as YYYY-MM-DD (for example ${LATEST_VERSION}), got "${value.slice(0, 40)}"`,
+    );
   return versionOn(text);
 }
 
 /** The version a request is served by: its header when given, else the pin, else the latest. */
-export function resolveVersion(header: string | string[] | undefined, pin: LabReportVersion | null): LabReportVersion {
+export function resolveVersion(
+  header: string | string[] | undefined,
+  pin: LabReportVersion | null,
+): LabReportVersion {
   if (Array.isArray(header)) {
     if (header.length !== 1) throw invalidParameter('X-Terra-Version', 'send the header once');
     header = header[0];

@@ -67,7 +67,8 @@ export async function insertSession(
     mediaType: string;
     fileName: string | null;
     inputBytes: number;
-    apiVersion: string;
+    /** Absent: the column's default (the first version), as sessions stored before 0043. */
+    apiVersion?: string;
     history: StatusEntry[];
     at: Date;
   },
@@ -83,7 +84,7 @@ export async function insertSession(
       media_type: input.mediaType,
       file_name: input.fileName,
       input_bytes: input.inputBytes,
-      api_version: input.apiVersion,
+      ...(input.apiVersion === undefined ? {} : { api_version: input.apiVersion }),
       results_count: null,
       report: null,
       report_date: null,
@@ -353,7 +354,12 @@ export async function findVersionPin(db: Db, developerId: string): Promise<strin
 }
 
 /** Pins the developer's version (null: unpinned, the latest serves). */
-export async function setVersionPin(db: Db, developerId: string, version: string | null, at: Date): Promise<void> {
+export async function setVersionPin(
+  db: Db,
+  developerId: string,
+  version: string | null,
+  at: Date,
+): Promise<void> {
   if (version === null) {
     await db.deleteFrom('lab_report_version_pins').where('developer_id', '=', developerId).execute();
     return;
@@ -361,6 +367,8 @@ export async function setVersionPin(db: Db, developerId: string, version: string
   await db
     .insertInto('lab_report_version_pins')
     .values({ developer_id: developerId, api_version: version, updated_at: at })
-    .onConflict((conflict) => conflict.column('developer_id').doUpdateSet({ api_version: version, updated_at: at }))
+    .onConflict((conflict) =>
+      conflict.column('developer_id').doUpdateSet({ api_version: version, updated_at: at }),
+    )
     .execute();
 }

@@ -104,7 +104,8 @@ export async function parseReport(
 }
 
 /** The note a report gets when it has more pages than are read. */
-export const pagesNote = (total: number) => (total >= MAX_PAGES ? `only the first ${MAX_PAGES} pages were read` : undefined);
+export const pagesNote = (total: number) =>
+  total >= MAX_PAGES ? `only the first ${MAX_PAGES} pages were read` : undefined;
 
 /** Pages already read (read-pages.ts) parsed as a lab report. */
 export function parseLabPages({ pages, ocrPages, total }: ReadReport): ParsedReport {

@@ -126,7 +126,8 @@ export function createLabReportsService(deps: LabReportsDeps) {
   }
 
   /** A stored version (a pin, a session's) as one this build serves: the newest on or before it. */
-  const known = (stored: string | null): LabReportVersion | null => (stored === null ? null : versionOn(stored));
+  const known = (stored: string | null): LabReportVersion | null =>
+    stored === null ? null : versionOn(stored);
 
   const stoppedReason = (attempts: number, cause?: string): FailureReason => ({
     code: 'internal',

@@ -75,8 +75,14 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
 /** The paths an upload is served at: the new stack's, then the two the vendor keeps running. */
 const UPLOAD_PATHS = [
   { url: '/v2/reports', summary: 'Upload a lab report or DXA scan (the new stack’s path)' },
-  { url: '/v2/lab-reports', summary: 'Upload a lab report or DXA scan (kept: same operation as POST /v2/reports)' },
-  { url: '/v2/reports/upload', summary: 'Upload a lab report or DXA scan (older path, kept: same operation)' },
+  {
+    url: '/v2/lab-reports',
+    summary: 'Upload a lab report or DXA scan (kept: same operation as POST /v2/reports)',
+  },
+  {
+    url: '/v2/reports/upload',
+    summary: 'Upload a lab report or DXA scan (older path, kept: same operation)',
+  },
 ] as const;
 
 export async function registerLabReportRoutes(app: App, ctx: AppContext) {

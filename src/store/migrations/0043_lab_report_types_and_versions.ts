@@ -14,7 +14,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ADD COLUMN api_version text NOT NULL DEFAULT '2026-03-24'`.execute(db);
   await sql`
     CREATE INDEX lab_report_sessions_by_type
-    ON lab_report_sessions (developer_id, report_type, uploaded_at DESC) WHERE deleted_at IS NULL`.execute(db);
+    ON lab_report_sessions (developer_id, report_type, uploaded_at DESC) WHERE deleted_at IS NULL`.execute(
+    db,
+  );
   await sql`
     CREATE TABLE lab_report_version_pins (
       developer_id text PRIMARY KEY REFERENCES developers (id) ON DELETE CASCADE,

@@ -7,10 +7,7 @@ import type { ParsedReport } from '../result-types.ts';
 import { isDexaScan } from './classify.ts';
 import { readDexaTables } from './read.ts';
 
-export function readScan(
-  read: ReadReport,
-  notes: string | undefined,
-): ParsedReport | undefined {
+export function readScan(read: ReadReport, notes: string | undefined): ParsedReport | undefined {
   const rows = read.pages.flatMap((page) => page.rows);
   const reading = readDexaTables(rows);
   if (!isDexaScan(rows, reading)) return undefined;

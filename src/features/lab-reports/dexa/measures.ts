@@ -17,10 +17,19 @@ const MEASURES: [RegExp, Measure][] = [
   [/^area\b/, { key: 'bone_area', displayName: 'Scanned bone area', defaultUnit: 'cm2' }],
   [/(^|\b)(young[- ]adult )?t[- ]?score\b/, { key: 't_score', displayName: 'T-score', score: 't' }],
   [/(^|\b)(age[- ]matched )?z[- ]?score\b/, { key: 'z_score', displayName: 'Z-score', score: 'z' }],
-  [/^region \(?% ?fat\)?$/, { key: 'region_fat_percent', displayName: 'Region fat (% of region mass)', defaultUnit: '%' }],
-  [/^(% ?fat|fat ?%|tissue \(?% ?fat\)?|body fat ?%?)$/, { key: 'fat_percent', displayName: 'Fat (% of tissue)', defaultUnit: '%' }],
+  [
+    /^region \(?% ?fat\)?$/,
+    { key: 'region_fat_percent', displayName: 'Region fat (% of region mass)', defaultUnit: '%' },
+  ],
+  [
+    /^(% ?fat|fat ?%|tissue \(?% ?fat\)?|body fat ?%?)$/,
+    { key: 'fat_percent', displayName: 'Fat (% of tissue)', defaultUnit: '%' },
+  ],
   [/^fat( mass)?\b/, { key: 'fat_mass', displayName: 'Fat mass', defaultUnit: 'g' }],
-  [/^lean ?\+ ?bmc\b/, { key: 'lean_plus_bmc_mass', displayName: 'Lean mass with bone mineral content', defaultUnit: 'g' }],
+  [
+    /^lean ?\+ ?bmc\b/,
+    { key: 'lean_plus_bmc_mass', displayName: 'Lean mass with bone mineral content', defaultUnit: 'g' },
+  ],
   [/^lean( mass)?\b/, { key: 'lean_mass', displayName: 'Lean mass', defaultUnit: 'g' }],
   [/^tissue\b/, { key: 'tissue_mass', displayName: 'Soft tissue mass (fat and lean)', defaultUnit: 'g' }],
   [/^total( mass)?\b/, { key: 'total_mass', displayName: 'Total mass', defaultUnit: 'g' }],

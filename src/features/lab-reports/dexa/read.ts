@@ -45,8 +45,7 @@ function headerOf(row: Row, below: Row | undefined): HeaderColumn[] | undefined 
 
 function nearestColumn<T extends { x: number }>(columns: T[], x: number): T | undefined {
   let best: T | undefined;
-  for (const column of columns)
-    if (!best || Math.abs(column.x - x) < Math.abs(best.x - x)) best = column;
+  for (const column of columns) if (!best || Math.abs(column.x - x) < Math.abs(best.x - x)) best = column;
   return best;
 }
 
@@ -91,7 +90,11 @@ export function readDexaTables(rows: Row[]): DexaReading {
         const column = nearestColumn(table.columns, center(cell));
         if (value === undefined || !column) {
           if (cell.text.trim() !== '' && !/^[-—]+$/.test(cell.text.trim()))
-            unmatched.push({ page: row.page, text: row.text, reason: `"${cell.text.trim()}" under no DXA column` });
+            unmatched.push({
+              page: row.page,
+              text: row.text,
+              reason: `"${cell.text.trim()}" under no DXA column`,
+            });
           continue;
         }
         // Two cells nearest one column: the row does not line up with the table; its second is not guessed.
