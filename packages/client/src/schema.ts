@@ -13842,7 +13842,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a lab report or DXA scan (kept: same operation as POST /v2/reports) (PDF, PNG, JPEG, GIF or WebP; max 20 MB)
-         * @description multipart/form-data with a `file` part (or `files`; one per upload) and optionally a `reference_id` field or query parameter. The file type is told by its content, and so is the report type: under API versions from 2026-11-19 a DXA body-composition or bone-density scan is read by body region (report_type dexa), anything else as a lab report. Processing runs in the background; the session id arrives with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…. At most 120 uploads per 60 s per developer: 429 with Retry-After past it.
+         * @description Follows the vendor’s lab-reports migration guide and scans page (docs/wire-contract.md#lab-reports). multipart/form-data with a `file` part (or `files`; one per upload) and optionally a `reference_id` field or query parameter. The file type is told by its content, and so is the report type: under API versions from 2026-11-19 a DXA body-composition or bone-density scan is read by body region (report_type dexa), anything else as a lab report. Processing runs in the background; the session id arrives with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…. At most 120 uploads per 60 s per developer: 429 with Retry-After past it.
          *
          *     **curl**
          *
@@ -17467,7 +17467,7 @@ export interface paths {
         };
         /**
          * A user’s planned workouts: planned through Tributary, and created at the provider (is_external)
-         * @description Provider-created workouts carry their body under details. end_date is inclusive. Without dates: every workout planned through Tributary, and the provider’s of the trailing 30 days. A provider failure: 503.
+         * @description Follows the vendor’s September 2026 changelog: plans other apps pushed to the provider are listed where its API shows them (TrainingPeaks, Intervals.icu; Garmin shows only what Tributary scheduled). Provider-created workouts carry their body under details. end_date is inclusive. Without dates: every workout planned through Tributary, and the provider’s of the trailing 30 days. A provider failure: 503.
          *
          *     **curl**
          *
@@ -19087,7 +19087,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a lab report or DXA scan (the new stack’s path) (PDF, PNG, JPEG, GIF or WebP; max 20 MB)
-         * @description multipart/form-data with a `file` part (or `files`; one per upload) and optionally a `reference_id` field or query parameter. The file type is told by its content, and so is the report type: under API versions from 2026-11-19 a DXA body-composition or bone-density scan is read by body region (report_type dexa), anything else as a lab report. Processing runs in the background; the session id arrives with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…. At most 120 uploads per 60 s per developer: 429 with Retry-After past it.
+         * @description Follows the vendor’s lab-reports migration guide and scans page (docs/wire-contract.md#lab-reports). multipart/form-data with a `file` part (or `files`; one per upload) and optionally a `reference_id` field or query parameter. The file type is told by its content, and so is the report type: under API versions from 2026-11-19 a DXA body-composition or bone-density scan is read by body region (report_type dexa), anything else as a lab report. Processing runs in the background; the session id arrives with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…. At most 120 uploads per 60 s per developer: 429 with Retry-After past it.
          *
          *     **curl**
          *
@@ -19259,6 +19259,25 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/reports",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited: see Retry-After (and, on data reads, the X-Service-RateLimit-* headers) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/rate-limited",
+                         *       "title": "too many requests",
+                         *       "status": 429,
+                         *       "detail": "rate limit exceeded; retry after 60 seconds",
                          *       "instance": "/v2/reports",
                          *       "request_id": "req-1a2b3c"
                          *     }
@@ -19494,7 +19513,7 @@ export interface paths {
         };
         /**
          * Pin the lab-reports API version for requests without X-Terra-Version (null unpins)
-         * @description A date pins the newest version on or before it (earlier than 2026-03-24: 2026-03-24). Malformed: 400 naming api_version.
+         * @description Tributary’s path for the pin the vendor sets in its Admin API and CLI (docs/vendor-spec-deviations.md#lab-reports). A date pins the newest version on or before it (earlier than 2026-03-24: 2026-03-24). Malformed: 400 naming api_version.
          *
          *     **curl**
          *
@@ -19743,7 +19762,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a lab report or DXA scan (older path, kept: same operation) (PDF, PNG, JPEG, GIF or WebP; max 20 MB)
-         * @description multipart/form-data with a `file` part (or `files`; one per upload) and optionally a `reference_id` field or query parameter. The file type is told by its content, and so is the report type: under API versions from 2026-11-19 a DXA body-composition or bone-density scan is read by body region (report_type dexa), anything else as a lab report. Processing runs in the background; the session id arrives with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…. At most 120 uploads per 60 s per developer: 429 with Retry-After past it.
+         * @description Follows the vendor’s lab-reports migration guide and scans page (docs/wire-contract.md#lab-reports). multipart/form-data with a `file` part (or `files`; one per upload) and optionally a `reference_id` field or query parameter. The file type is told by its content, and so is the report type: under API versions from 2026-11-19 a DXA body-composition or bone-density scan is read by body region (report_type dexa), anything else as a lab report. Processing runs in the background; the session id arrives with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…. At most 120 uploads per 60 s per developer: 429 with Retry-After past it.
          *
          *     **curl**
          *
@@ -19915,6 +19934,25 @@ export interface paths {
                          *       "title": "unsupported media type",
                          *       "status": 415,
                          *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/reports/upload",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited: see Retry-After (and, on data reads, the X-Service-RateLimit-* headers) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/rate-limited",
+                         *       "title": "too many requests",
+                         *       "status": 429,
+                         *       "detail": "rate limit exceeded; retry after 60 seconds",
                          *       "instance": "/v2/reports/upload",
                          *       "request_id": "req-1a2b3c"
                          *     }
@@ -25917,7 +25955,7 @@ export interface paths {
         };
         /**
          * Replace a template and re-send it to every upcoming workout planned from it
-         * @description Upcoming: planned on today or later (UTC). Each is planned again with the athlete metrics it was planned with and pushed to its provider (the previous copy deleted there) or queued again for the mobile SDK. 200 when all were re-sent; 207 listing those the provider refused (they keep their previous body; PUT again to retry).
+         * @description Follows the vendor’s October 2026 changelog (docs/wire-contract.md#planned-workouts). Upcoming: planned on today or later (UTC). Each is planned again with the athlete metrics it was planned with and pushed to its provider (the previous copy deleted there) or queued again for the mobile SDK. 200 when all were re-sent; 207 listing those the provider refused (they keep their previous body; PUT again to retry).
          *
          *     **curl**
          *
@@ -28528,8 +28566,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An uploaded lab report was read
-         * @description An uploaded lab report was read: its results.
+         * An uploaded lab report or DXA scan was read
+         * @description An uploaded lab report or DXA scan was read: its results. report_type says which (the vendor’s scans page); a scan’s results are scoped by biomarker.region.
          */
         post: operations["event:lab_report.completed"];
         delete?: never;
@@ -28709,7 +28747,7 @@ export interface webhooks {
         put?: never;
         /**
          * The scopes the user granted changed
-         * @description The scopes the user granted changed.
+         * @description The scopes the user granted changed: a provider notice, or a reconnect of the same account granting other scopes (sent after its user_reauth, about the new user). Informational, as the vendor’s event documents and FAQ describe it (docs/wire-contract.md#webhook-events).
          */
         post: operations["event:permission_change"];
         delete?: never;

@@ -35,7 +35,12 @@ export const labReportEventSchemas: Record<'lab_report.completed' | 'lab_report.
         report_notes: Type.Optional(Type.String()),
       }),
     },
-    { title: 'lab_report.completed', description: 'An uploaded lab report was read: its results.' },
+    {
+      title: 'lab_report.completed',
+      description:
+        'An uploaded lab report or DXA scan was read: its results. report_type says which (the vendor’s scans page); ' +
+        'a scan’s results are scoped by biomarker.region.',
+    },
   ),
   'lab_report.failed': Type.Object(
     {

@@ -110,6 +110,7 @@ export async function registerLabReportRoutes(app: App, ctx: AppContext) {
             tags,
             summary: `${path.summary} (PDF, PNG, JPEG, GIF or WebP; max 20 MB)`,
             description:
+              'Follows the vendor’s lab-reports migration guide and scans page (docs/wire-contract.md#lab-reports). ' +
               'multipart/form-data with a `file` part (or `files`; one per upload) and optionally a `reference_id` field or query parameter. ' +
               'The file type is told by its content, and so is the report type: under API versions from 2026-11-19 a DXA ' +
               'body-composition or bone-density scan is read by body region (report_type dexa), anything else as a lab report. ' +
@@ -274,6 +275,7 @@ export async function registerLabReportRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Pin the lab-reports API version for requests without X-Terra-Version (null unpins)',
         description:
+          'Tributary’s path for the pin the vendor sets in its Admin API and CLI (docs/vendor-spec-deviations.md#lab-reports). ' +
           'A date pins the newest version on or before it (earlier than 2026-03-24: 2026-03-24). Malformed: 400 naming api_version.',
         body: VersionPinBody,
         response: { 200: VersionPin },
