@@ -242,7 +242,14 @@ describe('lab reports, new stack: /v2/reports, X-Terra-Version, report_type and 
         /X-Terra-Version/,
       );
     problem(await call('GET', '/v2/lab-reports', { version: 'yesterday' }), 400, /X-Terra-Version/);
-    problem(await call('GET', '/v2/lab-reports/1', { version: '2026-1-1' }), 400, /X-Terra-Version/);
+    for (const [method, path] of [
+      ['GET', '/v2/lab-reports/1'],
+      ['DELETE', '/v2/lab-reports/1'],
+      ['POST', '/v2/lab-reports/1/reprocess'],
+      ['GET', '/v2/lab-reports/1/deliveries'],
+      ['GET', '/v2/lab-reports/1/files'],
+    ] as const)
+      problem(await call(method, path, { version: '2026-1-1' }), 400, /X-Terra-Version/);
     problem(await call('GET', '/v2/lab-reports?report_type=mri'), 400, /report_type/);
     problem(
       await call('PUT', '/v2/reports/api-version', { body: { api_version: '2026-02-31' } }),

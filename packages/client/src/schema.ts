@@ -14387,7 +14387,13 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
                 path: {
                     /**
                      * @description The session id (an integer)
@@ -14634,7 +14640,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
                 path: {
                     /**
                      * @description The session id (an integer)
@@ -14850,7 +14862,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
                 path: {
                     /**
                      * @description The session id (an integer)
@@ -15069,7 +15087,13 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
                 path: {
                     /**
                      * @description The session id (an integer)

@@ -192,11 +192,13 @@ export async function registerLabReportRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Delete a lab report session (its results and the uploaded file go with it)',
+        headers: VersionHeaders,
         params: SessionParams,
         response: { 204: Nothing },
       },
     },
     async (request, reply) => {
+      await served(request, reply);
       await reports.remove(request.developer, request.params.session_id);
       return reply.code(204).send(null);
     },
@@ -214,12 +216,15 @@ export async function registerLabReportRoutes(app: App, ctx: AppContext) {
           'Runs in the background like an upload: a new lab_report.completed (or lab_report.failed) event follows, ' +
           'and the session keeps its previous results until the new read is stored. Asking again while the re-read ' +
           'is pending changes nothing. 409 while the upload is still being processed; 410 when the file is no longer stored.',
+        headers: VersionHeaders,
         params: SessionParams,
         response: { 202: ReprocessResponse },
       },
     },
-    async (request, reply) =>
-      reply.code(202).send(await reports.reprocess(request.developer, request.params.session_id)),
+    async (request, reply) => {
+      await served(request, reply);
+      return reply.code(202).send(await reports.reprocess(request.developer, request.params.session_id));
+    },
   );
 
   app.get(
@@ -230,11 +235,15 @@ export async function registerLabReportRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Where the session’s webhook event stands',
+        headers: VersionHeaders,
         params: SessionParams,
         response: { 200: Deliveries },
       },
     },
-    async (request) => reports.deliveries(request.developer, request.params.session_id),
+    async (request, reply) => {
+      await served(request, reply);
+      return reports.deliveries(request.developer, request.params.session_id);
+    },
   );
 
   app.get(
@@ -245,11 +254,15 @@ export async function registerLabReportRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'The uploaded file, with a download link valid for 15 minutes',
+        headers: VersionHeaders,
         params: SessionParams,
         response: { 200: Files },
       },
     },
-    async (request) => reports.files(request.developer, request.params.session_id),
+    async (request, reply) => {
+      await served(request, reply);
+      return reports.files(request.developer, request.params.session_id);
+    },
   );
 
   app.get(
