@@ -177,8 +177,20 @@ function lunar(random: () => number): Omit<DexaReport, 'truth'> {
   const bone = (printedName: string, region: string | null) => {
     const bmd = round(0.8 + random() * 0.45, 3);
     const t = round(-2.8 + random() * 3.6, 1);
-    return { printed: printedName, region, values: [bmd, t, round(t + 0.5, 1)] };
+    // GE Lunar prints each score beside its percentage of the reference mean.
+    return {
+      printed: printedName,
+      region,
+      values: [bmd, round(100 + t * 10, 0), t, round(105 + t * 10, 0), round(t + 0.5, 1)],
+    };
   };
+  const boneColumns = (): Column[] => [
+    { title: 'BMD (g/cm²)', key: 'bone_mineral_density', units: 'g/cm²', ucum: 'g/cm2', decimals: 3 },
+    { title: 'Young-Adult (%)', key: null, decimals: 0 },
+    { title: 'T-score', key: 't_score', decimals: 1 },
+    { title: 'Age-Matched (%)', key: null, decimals: 0 },
+    { title: 'Z-score', key: 'z_score', decimals: 1 },
+  ];
   return {
     layout: 'lunar',
     reportDate: '2025-06-02',
@@ -209,11 +221,7 @@ function lunar(random: () => number): Omit<DexaReport, 'truth'> {
       },
       {
         heading: 'AP Spine Bone Density',
-        columns: [
-          { title: 'BMD (g/cm²)', key: 'bone_mineral_density', units: 'g/cm²', ucum: 'g/cm2', decimals: 3 },
-          { title: 'Young-Adult T-score', key: 't_score', decimals: 1 },
-          { title: 'Age-Matched Z-score', key: 'z_score', decimals: 1 },
-        ],
+        columns: boneColumns(),
         rows: [
           bone('L1', 'l1'),
           bone('L2', 'l2'),
@@ -224,11 +232,7 @@ function lunar(random: () => number): Omit<DexaReport, 'truth'> {
       },
       {
         heading: 'Dual Femur Bone Density',
-        columns: [
-          { title: 'BMD (g/cm²)', key: 'bone_mineral_density', units: 'g/cm²', ucum: 'g/cm2', decimals: 3 },
-          { title: 'Young-Adult T-score', key: 't_score', decimals: 1 },
-          { title: 'Age-Matched Z-score', key: 'z_score', decimals: 1 },
-        ],
+        columns: boneColumns(),
         rows: [bone('Femoral Neck', 'femoral_neck'), bone('Total Hip', 'total_hip')],
       },
     ],
@@ -245,6 +249,7 @@ export function generateDexaReport(layout: DexaLayout, seed = 1): DexaReport {
       if (row.region === null) continue;
       row.values.forEach((value, index) => {
         const column = table.columns[index]!;
+        if (column.key === null) return;
         truth.push({
           region: row.region!,
           key: column.key,

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readScan } from '../../src/features/lab-reports/dexa/index.ts';
 import { columnOf } from '../../src/features/lab-reports/dexa/measures.ts';
-import { numberOf } from '../../src/features/lab-reports/dexa/read.ts';
+import { numberOf, readDexaTables } from '../../src/features/lab-reports/dexa/read.ts';
+import type { Row } from '../../src/features/lab-reports/extraction/rows.ts';
 import { regionOf, totalIn } from '../../src/features/lab-reports/dexa/regions.ts';
 import { readReport } from '../../src/features/lab-reports/read-report.ts';
 import { DEFAULT_READER, readPages } from '../../src/features/lab-reports/read-pages.ts';
@@ -86,6 +87,58 @@ describe('DXA scan reader', () => {
         assert.equal(result.interpretation.flag, value <= -2 ? 'low' : 'normal');
       else assert.deepEqual(result.interpretation, { flag: null, source: 'none' });
     }
+  });
+
+  test('values under a title the reader does not take are listed, never given to the neighbouring column', async () => {
+    const report = generateDexaReport('lunar', 9);
+    const parsed = await readReport(await renderDexaPdf(report), 'application/pdf', { scans: true });
+    assert.deepEqual(mismatches(report.truth, parsed.results), []);
+    const skipped = (parsed.unmatched ?? []).filter((entry) => /Young-Adult \(%\)/.test(entry.reason));
+    assert.equal(skipped.length, 7, 'one per bone-density row: five spine rows, two hip rows');
+  });
+
+  test('OCR cells carry their confidence; a doubtful one needs review', () => {
+    const cell = (text: string, x: number, confidence?: number) => ({
+      text,
+      x0: x - 10,
+      x1: x + 10,
+      ...(confidence === undefined ? {} : { confidence }),
+    });
+    const row = (y: number, cells: Row['cells']): Row => ({
+      page: 1,
+      y,
+      cells,
+      text: cells.map((entry) => entry.text).join(' '),
+    });
+    const rows = [
+      row(10, [cell('DXA Results Summary', 100, 95)]),
+      row(20, [cell('Region', 40, 96), cell('BMD (g/cm²)', 200, 93), cell('T-score', 300, 94)]),
+      row(30, [cell('L1', 40, 97), cell('0.912', 200, 91), cell('-1.4', 300, 52)]),
+      row(40, [cell('Total', 40, 97), cell('0.955', 201, 90), cell('-1.1', 299, 88)]),
+    ];
+    const reading = readDexaTables(rows);
+    assert.deepEqual(
+      reading.results.map((result) => [
+        result.biomarker.region,
+        result.biomarker.key,
+        result.measurement.numeric,
+        result.confidence,
+        result.needs_review,
+      ]),
+      [
+        ['l1', 'bone_mineral_density', 0.912, 0.91, false],
+        ['l1', 't_score', -1.4, 0.52, true],
+        ['l1_l4', 'bone_mineral_density', 0.955, 0.9, false],
+        ['l1_l4', 't_score', -1.1, 0.88, false],
+      ],
+    );
+    // Two values nearest one title: the row does not line up, and its second value is not guessed.
+    const crooked = readDexaTables([
+      rows[1]!,
+      row(50, [cell('L2', 40), cell('0.901', 190), cell('0.903', 215)]),
+    ]);
+    assert.equal(crooked.results.length, 1);
+    assert.match(crooked.unmatched[0]!.reason, /two values under "BMD/);
   });
 
   test('printed names, titles and numbers', () => {

@@ -10,7 +10,8 @@ import { interpretScore } from './interpretation.ts';
 import { type Column, columnOf, unitLine } from './measures.ts';
 import { type RegionKey, regionOf, totalIn } from './regions.ts';
 
-type HeaderColumn = Column & { x: number; title: string };
+/** A title over a column; `read` is absent for titles the reader does not take (their values are skipped). */
+type HeaderColumn = { x: number; title: string; read?: Column };
 type Table = { columns: HeaderColumn[]; rows: { row: Row; name: string; region: RegionKey | 'total?' }[] };
 
 const center = (cell: Cell) => (cell.x0 + cell.x1) / 2;
@@ -25,19 +26,24 @@ export function numberOf(text: string): number | undefined {
 
 /** The table a header row opens, or undefined when the row is no DXA header. */
 function headerOf(row: Row, below: Row | undefined): HeaderColumn[] | undefined {
-  if (!row.cells.some((cell) => /^region$/i.test(cell.text.trim()))) return undefined;
-  const columns = row.cells.flatMap((cell) => {
-    const column = columnOf(cell.text);
-    return column ? [{ ...column, x: center(cell), title: cell.text.trim() }] : [];
-  });
-  if (columns.length === 0) return undefined;
+  const regionAt = row.cells.findIndex((cell) => /^region$/i.test(cell.text.trim()));
+  if (regionAt < 0) return undefined;
+  // Every other title is a column, read or not, so a value under one the reader does not take
+  // (a "Young-Adult (%)" beside the T-score) is never given to its neighbour.
+  const columns: HeaderColumn[] = row.cells
+    .filter((_, index) => index !== regionAt)
+    .map((cell) => {
+      const read = columnOf(cell.text);
+      return { x: center(cell), title: cell.text.trim(), ...(read ? { read } : {}) };
+    });
+  if (!columns.some((column) => column.read)) return undefined;
   // Units printed on a second line under their titles.
   if (below && below.cells.length > 0 && below.cells.every((cell) => unitLine(cell.text))) {
     for (const cell of below.cells) {
       const nearest = nearestColumn(columns, center(cell));
       if (!nearest) continue;
       const retitled = columnOf(`${nearest.title} (${unitLine(cell.text)})`);
-      if (retitled) Object.assign(nearest, retitled);
+      if (retitled) nearest.read = retitled;
     }
   }
   return columns;
@@ -103,17 +109,26 @@ export function readDexaTables(rows: Row[]): DexaReading {
           continue;
         }
         taken.add(column);
+        const read = column.read;
+        if (!read) {
+          unmatched.push({
+            page: row.page,
+            text: row.text,
+            reason: `"${column.title}" is not a quantity the scan reader takes`,
+          });
+          continue;
+        }
         const confidence = cell.confidence === undefined ? 1 : Math.round(cell.confidence) / 100;
         results.push({
-          source: { name, value: cell.text.trim(), ...(column.units ? { units: column.units } : {}) },
-          biomarker: { key: column.measure.key, display_name: column.measure.displayName, region: scoped },
+          source: { name, value: cell.text.trim(), ...(read.units ? { units: read.units } : {}) },
+          biomarker: { key: read.measure.key, display_name: read.measure.displayName, region: scoped },
           measurement: {
             type: 'numeric',
             numeric: value,
-            ...(column.units ? { units: column.units } : {}),
-            ...(column.ucum ? { ucum_code: column.ucum } : {}),
+            ...(read.units ? { units: read.units } : {}),
+            ...(read.ucum ? { ucum_code: read.ucum } : {}),
           },
-          interpretation: interpretScore(column.measure, value),
+          interpretation: interpretScore(read.measure, value),
           confidence,
           needs_review: confidence < NEEDS_REVIEW_BELOW,
         });
