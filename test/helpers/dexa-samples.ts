@@ -16,10 +16,11 @@ export type DexaTruth = {
   ucum?: string;
 };
 
+/** `key` null: a column the reader does not take (a percentage of a reference mean), never in the truth. */
 type Column = {
   title: string;
   unitLine?: string;
-  key: string;
+  key: string | null;
   units?: string;
   ucum?: string;
   decimals: number;
