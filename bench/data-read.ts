@@ -12,6 +12,8 @@
  *    (TRIBUTARY_MEMORY_TUNING=off) shows what that sizing is worth.
  * Embedded PostgreSQL by default; with DATABASE_URL, PostgreSQL.
  *
+ * BENCH_CPU_PROFILE=<dir> writes a CPU profile of each Tributary process into <dir> (as it stops).
+ *
  *   node_modules/.bin/node bench/data-read.ts [seconds=10] [connections=16]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -104,7 +106,11 @@ function start(
 ): Promise<{ child: ChildProcess; served: Served }> {
   // Tributary runs as `tributary serve` would start it: with the sizing it gives itself.
   const tuned = args[0] === '--serve-tributary' ? tunedLaunch(['serve'], env, []) : null;
-  const child = spawn(NODE, [...(tuned?.execArgv ?? []), SELF, ...args], {
+  const profile =
+    process.env.BENCH_CPU_PROFILE && tuned
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
+      : [];
+  const child = spawn(NODE, [...(tuned?.execArgv ?? []), ...profile, SELF, ...args], {
     env: (tuned?.env as Record<string, string> | undefined) ?? env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
