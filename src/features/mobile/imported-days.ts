@@ -13,7 +13,6 @@ import type { Db } from '../../store/db.ts';
 import * as repo from './repo.ts';
 import type { SampleRows } from './sample-rows.ts';
 
-
 export class ImportedDays {
   /** By local day, by sample id: the sample's JSON. */
   private readonly days = new Map<string, Map<string, string>>();
