@@ -3,6 +3,8 @@
 // Plain JavaScript: npm runs it on the first `node` on PATH, the pinned Node 24 once `npm ci` has
 // installed it (node_modules/.bin/node), else the machine's, which may be too old for TypeScript.
 // It never fails the install (npm only warns about engines too): the launcher refuses to run.
+import { URL } from 'node:url';
+
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
   console.error(

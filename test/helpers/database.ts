@@ -100,11 +100,13 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+/** Runs `work` on a client of its own, connected to `connectionString` and always ended after. */
 export async function withClient<T>(
   connectionString: string,
   work: (client: pg.Client) => Promise<T>,
+  connectTimeoutMs = 10_000,
 ): Promise<T> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
   client.on('error', () => {});
   await client.connect();
   try {
