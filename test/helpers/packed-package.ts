@@ -24,6 +24,23 @@ export function run(
   });
 }
 
+/**
+ * `npm pack` of the package in `packageDir` into `scratch`: the tarball's path and the files it
+ * ships, sorted. Throws with npm's message when packing fails.
+ */
+export async function packTarball(
+  packageDir: string,
+  scratch: string,
+): Promise<{ tarball: string; shipped: string[] }> {
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch], packageDir);
+  if (packed.code !== 0) throw new Error(`npm pack failed in ${packageDir}: ${packed.stderr}`);
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  return { tarball: join(scratch, info!.filename), shipped: info!.files.map((file) => file.path).sort() };
+}
+
 /** A Node from `minMajor` up to (not including) 24 on this machine (a fresh machine often has one), or null. */
 export function olderNode(minMajor: number): { path: string; major: number } | null {
   for (const path of ['/usr/bin/node', '/usr/local/bin/node']) {

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   olderNode,
+  packTarball,
   run,
   scratchProject,
   typeScriptBlocks,
@@ -137,15 +138,9 @@ describe('@tributary/client from its packed tarball', () => {
 
   before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'tributary-client-packed-'));
-    const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch], PACKAGE_DIR);
-    assert.equal(packed.code, 0, packed.stderr);
-    const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
-      filename: string;
-      files: { path: string }[];
-    }[];
-    tarball = join(scratch, info!.filename);
-    const shipped = info!.files.map((file) => file.path).sort();
-    assert.deepEqual(shipped, [
+    const packed = await packTarball(PACKAGE_DIR, scratch);
+    tarball = packed.tarball;
+    assert.deepEqual(packed.shipped, [
       'LICENSE',
       'README.md',
       'dist/index.d.ts',
