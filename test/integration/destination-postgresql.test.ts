@@ -8,6 +8,7 @@ import {
   deauthEvent,
   destinationDeliveries,
   emit,
+  replayDelivered,
   sleepEvent,
   waitForStatus,
 } from '../helpers/destinations.ts';
@@ -52,27 +53,6 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
   let destinationId = '';
   const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
     withClient(databaseUrl.href, (client) => client.query<R>(text, values)).then((result) => result.rows);
-
-  /** Awaits the copy `eventId` delivered a second time (its replay); shows the log if it never is. */
-  const untilDeliveredTwice = (eventId: string) =>
-    until(
-      `the replay of ${eventId} delivered`,
-      async () => {
-        const list = await destinationDeliveries(service, developer, destinationId);
-        const again = list.find((d) => d.event_id === eventId);
-        return again?.status === 'delivered' && again.attempt_count === 2;
-      },
-      {
-        show: async () =>
-          JSON.stringify(
-            (await destinationDeliveries(service, developer, destinationId)).map((d) => [
-              d.event_id,
-              d.status,
-              d.attempts.map((a) => [a.attempted_at, a.outcome, a.duration_ms, a.error]),
-            ]),
-          ),
-      },
-    );
 
   before(async () => {
     await createDestinationDatabase(SERVER, database);
@@ -197,14 +177,7 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
     // The copy's id is the destination's event id: replaying the older one changes nothing.
     const older = delivered.find((d) => d.event_id !== delivered[0]!.event_id) ?? delivered[1]!;
     assert.ok(first, 'the webhook event id was returned');
-    const replay = await api(
-      service,
-      developer,
-      'POST',
-      `/v2/destinations/${destinationId}/deliveries/${older.event_id}/replay`,
-    );
-    assert.equal(replay.status, 202, replay.raw);
-    await untilDeliveredTwice(older.event_id);
+    await replayDelivered(service, developer, destinationId, older.event_id);
     assert.deepEqual(
       await query(`SELECT count(*)::int AS n, count(DISTINCT record_id)::int AS ids FROM tributary.sleep`),
       [{ n: 3, ids: 3 }],
@@ -245,13 +218,7 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
       [{ active: false, gone: true }],
     );
 
-    await api(
-      service,
-      developer,
-      'POST',
-      `/v2/destinations/${destinationId}/deliveries/${sleepCopy.event_id}/replay`,
-    );
-    await untilDeliveredTwice(sleepCopy.event_id);
+    await replayDelivered(service, developer, destinationId, sleepCopy.event_id);
     assert.equal((await query(`SELECT 1 FROM tributary.sleep WHERE user_id = $1`, [userId])).length, 0);
   });
 
