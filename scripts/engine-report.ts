@@ -1,9 +1,10 @@
 // The engine check that counts, in place of npm's. npm compares every dependency's `engines.node`
 // with the Node npm itself runs on; tributary's code runs on the Node its npm scripts run on (the
-// `node` devDependency, first on PATH in every npm script and `npx tributary`). .npmrc turns npm's
-// warnings down (`loglevel=error`, or an older machine Node prints ~70 EBADENGINE warnings of five
-// lines each); this report, run by the root `postinstall` (scripts/check-engines.js), says in
-// one line what that list meant, and names every package that refuses the Node that runs it.
+// `node` devDependency, first on PATH in every npm script and `npx tributary`). On an older
+// machine Node, npm's check printed ~70 EBADENGINE warnings of five lines each, all beside the
+// point, so .npmrc turns npm's warnings off (`loglevel=error`). This report, run by the root
+// `postinstall` (scripts/check-engines.js), says in one line what that list meant, and names every
+// package that refuses the Node that runs it: the mismatch that would matter.
 import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
