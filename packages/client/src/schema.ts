@@ -4727,7 +4727,7 @@ export interface paths {
         put?: never;
         /**
          * A provider notification: verified on the raw body, acknowledged at once, fetched later
-         * @description Signed notifications are queued once (a replay answers `duplicate: true`, `queued: 0`). Unsigned ones (Withings) are taken only for connected accounts, coalesced to one pending refetch per account and data kind, and limited per sender address (429 past it); their answer never says what was queued. A provider not configured here: 404.
+         * @description Signed notifications are queued once (a replay answers `duplicate: true`, `queued: 0`). Unsigned ones (Garmin, Withings) are taken only for connected accounts, coalesced to one pending refetch per account and data kind, and limited per sender address (429 past it); their answer never says what was queued. A provider not configured here: 404.
          *
          *     **curl**
          *
