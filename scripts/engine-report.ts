@@ -64,7 +64,45 @@ export function engineReport(facts: EngineFacts): { notes: string[]; mismatches:
   return { notes, mismatches };
 }
 
-type LockEntry = { version?: string; engines?: { node?: string } | string[]; link?: boolean };
+type LockEntry = {
+  version?: string;
+  engines?: { node?: string } | string[];
+  link?: boolean;
+  hasInstallScript?: boolean;
+};
+
+/**
+ * The other warning `loglevel=error` hides: npm 11 runs no dependency's install script unless
+ * package.json's `allowScripts` decides it, and says so only as a warning. One line names the
+ * installed packages with an install script that `allowScripts` does not mention, so a new one
+ * is not missed (`npm install-scripts ls` reviews them).
+ */
+export function undecidedInstallScripts(
+  installed: { name: string; hasInstallScript: boolean }[],
+  allowScripts: Record<string, boolean>,
+): string[] {
+  const decided = new Set(Object.keys(allowScripts).map((key) => key.replace(/(.)@[^@/]*$/, '$1')));
+  const undecided = installed.filter(({ name, hasInstallScript }) => hasInstallScript && !decided.has(name));
+  if (undecided.length === 0) return [];
+  const names = undecided.map(({ name }) => name).join(', ');
+  return [
+    `tributary: npm did not run the install scripts of ${names}: package.json's allowScripts ` +
+      'does not decide them (review with `npm install-scripts ls`, then allow or decline each there).',
+  ];
+}
+
+/** The installed packages (by name) and whether each has an install script, from npm's hidden lockfile. */
+function installedScripts(root: URL): { name: string; hasInstallScript: boolean }[] {
+  const lock = JSON.parse(readFileSync(new URL('node_modules/.package-lock.json', root), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
+  return Object.entries(lock.packages)
+    .filter(([path, entry]) => path.includes('node_modules/') && !entry.link)
+    .map(([path, entry]) => ({
+      name: path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length),
+      hasInstallScript: entry.hasInstallScript === true,
+    }));
+}
 
 /** The `engines.node` of the project and of every package npm installed (its hidden lockfile). */
 export function installedWants(root: URL): EngineWant[] {
@@ -105,6 +143,11 @@ export function reportInstall(root: URL, env: NodeJS.ProcessEnv = process.env): 
   });
   for (const line of notes) console.log(line);
   for (const line of mismatches) console.error(line);
+  const project = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+    allowScripts?: Record<string, boolean>;
+  };
+  for (const line of undecidedInstallScripts(installedScripts(root), project.allowScripts ?? {}))
+    console.error(line);
 }
 
 function realpath(path: string): string | null {

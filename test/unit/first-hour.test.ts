@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { portProblem } from '../../src/runtime/cli/listen-port.ts';
 import { migrateReport } from '../../src/runtime/cli/output.ts';
-import { engineReport, type EngineWant } from '../../scripts/engine-report.ts';
+import { engineReport, undecidedInstallScripts, type EngineWant } from '../../scripts/engine-report.ts';
 import { olderNode } from '../helpers/packed-package.ts';
 
 /**
@@ -26,6 +26,7 @@ type Manifest = {
   engines: { node: string };
   devEngines: { runtime: { name: string; version: string; onFail: string } };
   devDependencies: Record<string, string>;
+  allowScripts: Record<string, boolean>;
 };
 const pkg = JSON.parse(read('package.json')) as Manifest;
 const pinned = pkg.devDependencies.node!;
@@ -90,6 +91,31 @@ test('a package that refuses the Node running it is named, though npm’s own wa
     old.mismatches[0]!,
     /^tributary: 2 packages refuse Node v20\.20\.2 \(\/usr\/bin\/node\), which runs them: tributary \(node >=24\), future@1\.0\.0/,
   );
+});
+
+test('an install script allowScripts does not decide is named, though npm’s warnings are off', () => {
+  const installed = [
+    { name: 'node', hasInstallScript: true },
+    { name: 'tesseract.js', hasInstallScript: true },
+    { name: 'native-thing', hasInstallScript: true },
+    { name: 'pg', hasInstallScript: false },
+  ];
+  assert.deepEqual(undecidedInstallScripts(installed, { node: true, 'tesseract.js@7.0.0': false }), [
+    "tributary: npm did not run the install scripts of native-thing: package.json's allowScripts " +
+      'does not decide them (review with `npm install-scripts ls`, then allow or decline each there).',
+  ]);
+  assert.deepEqual(undecidedInstallScripts(installed.slice(0, 2), { node: true, 'tesseract.js': false }), []);
+  // This install: every package with an install script is decided in package.json.
+  const lock = JSON.parse(read('node_modules/.package-lock.json')) as {
+    packages: Record<string, { hasInstallScript?: boolean }>;
+  };
+  const ours = Object.entries(lock.packages)
+    .filter(([path]) => path.includes('node_modules/'))
+    .map(([path, entry]) => ({
+      name: path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length),
+      hasInstallScript: entry.hasInstallScript === true,
+    }));
+  assert.deepEqual(undecidedInstallScripts(ours, pkg.allowScripts), []);
 });
 
 test('the root postinstall prints that one line for this install, on the Node npm scripts run on', () => {
