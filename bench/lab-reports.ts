@@ -1,8 +1,9 @@
 // Lab-report extraction, result by result against truth files, per class of document (text
 // PDFs, photos and other images, scanned PDFs, all): recall (printed results found), precision
 // (emitted results that were printed), values right (of those printed), and among the results
-// found units, reference ranges and flags right; and seconds per page (the OCR engine's start is
-// paid once, before the clock runs). Two sources, printed separately and together:
+// found units, reference ranges and flags right; seconds per page, wall clock and CPU (all threads
+// of the process, the OCR worker's included: the figure that does not depend on what else the
+// machine is running); the OCR engine's start is paid once, before the clock runs. Two sources, printed separately and together:
 // - the shared real reports (../shared/reference/lab-reports, or $SHARED_REFERENCE_DIR/lab-reports;
 //   skipped with a message when absent), read in place;
 // - the generated set: the class documents (test/helpers/lab-report-classes.ts), every text layout
@@ -36,7 +37,7 @@ import {
   valueAccuracy,
 } from '../test/helpers/lab-report-truth.ts';
 
-type ClassTally = { tally: Tally; pages: number; seconds: number; documents: number };
+type ClassTally = { tally: Tally; pages: number; seconds: number; cpu: number; documents: number };
 type Kind = TruthFile['kind'];
 const KINDS: [Kind | 'all', string][] = [
   ['text-pdf', 'text PDFs'],
@@ -44,7 +45,7 @@ const KINDS: [Kind | 'all', string][] = [
   ['scanned-pdf', 'scanned PDFs'],
   ['all', 'all'],
 ];
-const emptyClass = (): ClassTally => ({ tally: emptyTally(), pages: 0, seconds: 0, documents: 0 });
+const emptyClass = (): ClassTally => ({ tally: emptyTally(), pages: 0, seconds: 0, cpu: 0, documents: 0 });
 
 const TEXT_LAYOUTS: ReportOptions[] = [];
 for (const layout of ['one-column', 'two-column'] as const)
@@ -81,7 +82,7 @@ async function generatedTextLayouts(): Promise<TruthDocument[]> {
 const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 const share = (part: number, whole: number) => (whole === 0 ? 1 : part / whole);
 
-function classLine(label: string, { tally, pages, seconds, documents }: ClassTally): string {
+function classLine(label: string, { tally, pages, seconds, cpu, documents }: ClassTally): string {
   return (
     `  ${label.padEnd(14)} ${String(documents).padStart(4)} ${String(tally.printed).padStart(7)} ` +
     [
@@ -94,24 +95,28 @@ function classLine(label: string, { tally, pages, seconds, documents }: ClassTal
     ]
       .map((value) => percent(value).padStart(8))
       .join('') +
-    `${(pages > 0 ? seconds / pages : 0).toFixed(2).padStart(9)}`
+    `${(pages > 0 ? seconds / pages : 0).toFixed(2).padStart(9)}${(pages > 0 ? cpu / pages : 0).toFixed(2).padStart(9)}`
   );
 }
 
-type Scored = { kind: Kind; tally: Tally; pages: number; seconds: number };
+type Scored = { kind: Kind; tally: Tally; pages: number; seconds: number; cpu: number };
 
 /** Every document read and scored, one line each. */
 async function readAll(documents: TruthDocument[], options: ReaderOptions = DEFAULT_READER) {
   const scored: Scored[] = [];
   for (const document of documents) {
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const parsed = await parseReport(document.bytes, document.mediaType, options);
     const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpuBefore);
+    const cpu = (used.user + used.system) / 1e6;
     const { tally, mismatches } = scoreResults(document.truth, parsed.results);
-    scored.push({ kind: document.truth.kind, tally, pages: parsed.pages, seconds });
+    scored.push({ kind: document.truth.kind, tally, pages: parsed.pages, seconds, cpu });
     console.log(
       `  ${document.label}: ${tally.found}/${tally.printed} found, ${tally.values} values right, ` +
-        `${tally.invented} invented, ${(parsed.unmatched ?? []).length} unmatched (${seconds.toFixed(1)} s)`,
+        `${tally.invented} invented, ${(parsed.unmatched ?? []).length} unmatched ` +
+        `(${seconds.toFixed(1)} s, CPU ${cpu.toFixed(1)} s)`,
     );
     if (process.env.LAB_BENCH_VERBOSE === '1')
       for (const mismatch of mismatches) console.log(`      ${describeMismatch(mismatch)}`);
@@ -122,13 +127,16 @@ async function readAll(documents: TruthDocument[], options: ReaderOptions = DEFA
 /** The per-class table of scored documents. */
 function table(title: string, scored: Scored[]) {
   console.log(`${title}:`);
-  console.log(`  ${'class'.padEnd(14)} docs printed  recall  precis  values   units  ranges   flags  s/page`);
+  console.log(
+    `  ${'class'.padEnd(14)} docs printed  recall  precis  values   units  ranges   flags   s/page  CPU s/p`,
+  );
   for (const [kind, label] of KINDS) {
     const into = emptyClass();
     for (const one of scored.filter((item) => kind === 'all' || item.kind === kind)) {
       addTally(into.tally, one.tally);
       into.pages += one.pages;
       into.seconds += one.seconds;
+      into.cpu += one.cpu;
       into.documents += 1;
     }
     if (into.documents > 0) console.log(classLine(label, into));

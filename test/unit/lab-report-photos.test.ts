@@ -173,3 +173,40 @@ describe('a unit printed in a column title', () => {
     assert.equal(read.raw.referenceText, '70-99');
   });
 });
+
+describe('a two-column page whose left "Test" title OCR lost', () => {
+  test('still splits into two tables side by side', () => {
+    const cell = (x: number, text: string) => ({ text, x0: x, x1: x + text.length * 12, confidence: 90 });
+    const titles: Row = {
+      page: 1,
+      y: 279,
+      cells: [
+        cell(441, 'Result'),
+        cell(606, 'Reference Interval'),
+        cell(906, 'Test'),
+        cell(1258, 'Result'),
+        cell(1425, 'Reference Interval'),
+      ],
+      text: '',
+    };
+    const line: Row = {
+      page: 1,
+      y: 349,
+      cells: [
+        cell(88, 'Glucose'),
+        cell(441, '5.8'),
+        cell(606, '3.9-5.5 mmol/L'),
+        cell(907, 'WBC'),
+        cell(1260, '6.5'),
+        cell(1424, '4.0-11.0'),
+      ],
+      text: '',
+    };
+    const tables = findTables([titles, line]);
+    assert.equal(tables.length, 2);
+    const [left, right] = tables.map((table) => readTableRow(table, line));
+    assert.ok(left && 'raw' in left && right && 'raw' in right);
+    assert.deepEqual([left.raw.name, left.raw.value], ['Glucose', '5.8']);
+    assert.deepEqual([right.raw.name, right.raw.value], ['WBC', '6.5']);
+  });
+});

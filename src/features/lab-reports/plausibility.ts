@@ -7,7 +7,7 @@
 // Every emitted result gets a confidence (0–1); below NEEDS_REVIEW_BELOW it needs review.
 import type { BiomarkerEntry } from './dictionary/biomarkers.ts';
 import { withinLimits } from './dictionary/plausible.ts';
-import { nearestUnit, ucumFor } from './dictionary/units.ts';
+import { displayUnit, nearestUnit, ucumFor } from './dictionary/units.ts';
 import type { RawResult } from './extraction/parse-values.ts';
 import { judge, parseNumber, parseRange, type ParsedRange } from './extraction/ranges.ts';
 
@@ -119,8 +119,10 @@ function ocrRepaired(raw: RawResult, entry?: BiomarkerEntry): { raw: RawResult; 
     const codes = [entry.ucum, ...(entry.alternates ?? []).map((alternate) => alternate.ucum)].filter(
       (code): code is string => code !== undefined,
     );
-    const nearest = nearestUnit(units, codes);
-    if (nearest) repaired = { ...repaired, units: nearest };
+    // A known unit OCR read with a look-alike letter (`ulU/mL`) in its usual spelling; an unknown
+    // one matched to the nearest of the test's own.
+    const nearest = ucumFor(units) ? displayUnit(units) : nearestUnit(units, codes);
+    if (nearest && nearest !== units) repaired = { ...repaired, units: nearest };
   }
   return { raw: repaired, reasons };
 }

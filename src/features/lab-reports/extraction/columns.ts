@@ -143,7 +143,7 @@ export function findTables(rows: Row[]): TableModel[] {
             const end = starts[at + 1]?.cell.x0 ?? Infinity;
             return titles.filter(({ cell }) => cell.x0 >= start.cell.x0 && cell.x0 < end);
           })
-        : [titles];
+        : (repeatedTitles(titles) ?? [titles]);
     // Halves meet midway between one's last title and the next one's first (a slanted photo moves
     // a row's first word a little left of its title).
     const border = (at: number) => {
@@ -158,6 +158,26 @@ export function findTables(rows: Row[]): TableModel[] {
     });
   });
   return tables;
+}
+
+/**
+ * A two-column page whose left "Test" title OCR lost (`Result  Reference   Test  Result  Reference`):
+ * a second result title after a range or unit title starts the second table (with the name title
+ * just before it, when read). Undefined when the titles do not repeat.
+ */
+function repeatedTitles(
+  titles: { cell: Cell; role: ColumnRole }[],
+): { cell: Cell; role: ColumnRole }[][] | undefined {
+  const sorted = [...titles].sort((a, b) => a.cell.x0 - b.cell.x0);
+  const again = sorted.findIndex(
+    ({ role }, at) =>
+      role === 'result' &&
+      sorted.slice(0, at).some((before) => before.role === 'result') &&
+      sorted.slice(0, at).some((before) => before.role === 'range' || before.role === 'unit'),
+  );
+  if (again <= 0) return undefined;
+  const start = sorted[again - 1]!.role === 'name' ? again - 1 : again;
+  return [sorted.slice(0, start), sorted.slice(start)];
 }
 
 function tableOf(
