@@ -3,7 +3,8 @@
 // (emitted results that were printed), values right (of those printed), and among the results
 // found units, reference ranges and flags right; seconds per page, wall clock and CPU (all threads
 // of the process, the OCR worker's included: the figure that does not depend on what else the
-// machine is running); the OCR engine's start is paid once, before the clock runs. Two sources, printed separately and together:
+// machine is running); the OCR engine's start is paid once, before the clock runs; and how many
+// wrong values were emitted without `needs_review` (what a person would take as read). Two sources, printed separately and together:
 // - the shared real reports (../shared/reference/lab-reports, or $SHARED_REFERENCE_DIR/lab-reports;
 //   skipped with a message when absent), read in place;
 // - the generated set: the class documents (test/helpers/lab-report-classes.ts), every text layout
@@ -37,7 +38,14 @@ import {
   valueAccuracy,
 } from '../test/helpers/lab-report-truth.ts';
 
-type ClassTally = { tally: Tally; pages: number; seconds: number; cpu: number; documents: number };
+type ClassTally = {
+  tally: Tally;
+  pages: number;
+  seconds: number;
+  cpu: number;
+  documents: number;
+  unflagged: number;
+};
 type Kind = TruthFile['kind'];
 const KINDS: [Kind | 'all', string][] = [
   ['text-pdf', 'text PDFs'],
@@ -45,7 +53,14 @@ const KINDS: [Kind | 'all', string][] = [
   ['scanned-pdf', 'scanned PDFs'],
   ['all', 'all'],
 ];
-const emptyClass = (): ClassTally => ({ tally: emptyTally(), pages: 0, seconds: 0, cpu: 0, documents: 0 });
+const emptyClass = (): ClassTally => ({
+  tally: emptyTally(),
+  pages: 0,
+  seconds: 0,
+  cpu: 0,
+  documents: 0,
+  unflagged: 0,
+});
 
 const TEXT_LAYOUTS: ReportOptions[] = [];
 for (const layout of ['one-column', 'two-column'] as const)
@@ -82,7 +97,7 @@ async function generatedTextLayouts(): Promise<TruthDocument[]> {
 const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 const share = (part: number, whole: number) => (whole === 0 ? 1 : part / whole);
 
-function classLine(label: string, { tally, pages, seconds, cpu, documents }: ClassTally): string {
+function classLine(label: string, { tally, pages, seconds, cpu, documents, unflagged }: ClassTally): string {
   return (
     `  ${label.padEnd(14)} ${String(documents).padStart(4)} ${String(tally.printed).padStart(7)} ` +
     [
@@ -95,11 +110,13 @@ function classLine(label: string, { tally, pages, seconds, cpu, documents }: Cla
     ]
       .map((value) => percent(value).padStart(8))
       .join('') +
-    `${(pages > 0 ? seconds / pages : 0).toFixed(2).padStart(9)}${(pages > 0 ? cpu / pages : 0).toFixed(2).padStart(9)}`
+    `${(pages > 0 ? seconds / pages : 0).toFixed(2).padStart(9)}${(pages > 0 ? cpu / pages : 0).toFixed(2).padStart(9)}` +
+    `${String(unflagged).padStart(10)}`
   );
 }
 
-type Scored = { kind: Kind; tally: Tally; pages: number; seconds: number; cpu: number };
+/** `unflagged`: values read wrong and not marked `needs_review` (the ones a person would trust). */
+type Scored = { kind: Kind; tally: Tally; pages: number; seconds: number; cpu: number; unflagged: number };
 
 /** Every document read and scored, one line each. */
 async function readAll(documents: TruthDocument[], options: ReaderOptions = DEFAULT_READER) {
@@ -112,10 +129,14 @@ async function readAll(documents: TruthDocument[], options: ReaderOptions = DEFA
     const used = process.cpuUsage(cpuBefore);
     const cpu = (used.user + used.system) / 1e6;
     const { tally, mismatches } = scoreResults(document.truth, parsed.results);
-    scored.push({ kind: document.truth.kind, tally, pages: parsed.pages, seconds, cpu });
+    const unflagged = mismatches.filter(
+      (mismatch) => mismatch.problem.startsWith('values') && !mismatch.result?.needs_review,
+    ).length;
+    scored.push({ kind: document.truth.kind, tally, pages: parsed.pages, seconds, cpu, unflagged });
     console.log(
       `  ${document.label}: ${tally.found}/${tally.printed} found, ${tally.values} values right, ` +
-        `${tally.invented} invented, ${(parsed.unmatched ?? []).length} unmatched ` +
+        `${unflagged} of them wrong without needs_review, ${tally.invented} invented, ` +
+        `${(parsed.unmatched ?? []).length} unmatched ` +
         `(${seconds.toFixed(1)} s, CPU ${cpu.toFixed(1)} s)`,
     );
     if (process.env.LAB_BENCH_VERBOSE === '1')
@@ -128,7 +149,7 @@ async function readAll(documents: TruthDocument[], options: ReaderOptions = DEFA
 function table(title: string, scored: Scored[]) {
   console.log(`${title}:`);
   console.log(
-    `  ${'class'.padEnd(14)} docs printed  recall  precis  values   units  ranges   flags   s/page  CPU s/p`,
+    `  ${'class'.padEnd(14)} docs printed  recall  precis  values   units  ranges   flags   s/page  CPU s/p  unflagged`,
   );
   for (const [kind, label] of KINDS) {
     const into = emptyClass();
@@ -137,6 +158,7 @@ function table(title: string, scored: Scored[]) {
       into.pages += one.pages;
       into.seconds += one.seconds;
       into.cpu += one.cpu;
+      into.unflagged += one.unflagged;
       into.documents += 1;
     }
     if (into.documents > 0) console.log(classLine(label, into));

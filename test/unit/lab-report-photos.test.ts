@@ -210,3 +210,15 @@ describe('a two-column page whose left "Test" title OCR lost', () => {
     assert.deepEqual([right.raw.name, right.raw.value], ['WBC', '6.5']);
   });
 });
+
+describe('a range printed with leading zeros', () => {
+  test('`00-06` stays as printed (some labs print it so)', () => {
+    const judged = judgeResult(
+      { ...ocrRaw('1', '00-06', '%'), name: 'Eosinophils' },
+      entry('eosinophils_percent') ?? entry('eosinophils'),
+      false,
+    );
+    assert.ok(judged.emit);
+    assert.equal(judged.raw.referenceText, '00-06');
+  });
+});

@@ -75,24 +75,26 @@ function leadingZeroRestored(text: string): string | undefined {
 }
 
 /**
- * A range whose marks OCR lost: an end with a leading zero (`057-1.00` → `0.57-1.00`), or the
- * point and dash both (`3552` → `35-52`, later scaled to the value by the decimal repairs).
+ * A range whose marks OCR lost: an end with a leading zero beside one with a point (`057-1.00` →
+ * `0.57-1.00`), or the point and dash both (`3552` → `35-52`, later scaled to the value by the
+ * decimal repairs).
  */
 function ocrRangeRestored(text: string): string | undefined {
   const fused = /^(\d+)$/.exec(text);
   if (fused && fused[1]!.length % 2 === 0 && fused[1]!.length >= 4) {
     const half = fused[1]!.length / 2;
     const [low, high] = [fused[1]!.slice(0, half), fused[1]!.slice(half)];
-    if (Number(low) < Number(high))
-      return `${leadingZeroRestored(low) ?? low}-${leadingZeroRestored(high) ?? high}`;
-    return undefined;
+    return Number(low) < Number(high) ? `${low}-${high}` : undefined;
   }
-  const ends = /^([<>≤≥]?)(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?$/.exec(text);
+  // Only beside an end that kept its point: some labs print `00 - 06` as it stands.
+  const ends = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(text);
   if (!ends) return undefined;
-  const low = leadingZeroRestored(ends[2]!);
-  const high = ends[3] === undefined ? undefined : leadingZeroRestored(ends[3]);
-  if (!low && !high) return undefined;
-  return `${ends[1]}${low ?? ends[2]}${ends[3] === undefined ? '' : `-${high ?? ends[3]}`}`;
+  const [low, high] = [ends[1]!, ends[2]!];
+  const lowFixed = leadingZeroRestored(low);
+  const highFixed = leadingZeroRestored(high);
+  if (lowFixed && hasPoint(high) && !hasPoint(low)) return `${lowFixed}-${high}`;
+  if (highFixed && hasPoint(low) && !hasPoint(high)) return `${low}-${highFixed}`;
+  return undefined;
 }
 
 /**

@@ -171,10 +171,15 @@ export async function rereadNumbers(
     }
     const cells: Row['cells'] = row.cells.map((cell, cellAt) => {
       const read = again.get(`${rowAt}:${cellAt}`);
-      if (read && read.confidence >= MIN_CONFIDENCE && onlyPointsAdded(cell.text, read.text)) {
+      if (!read || read.confidence < MIN_CONFIDENCE) return cell;
+      if (onlyPointsAdded(cell.text, read.text)) {
         changed += 1;
         return { ...cell, text: read.text };
       }
+      // Two confident readings of the same cell that differ in their digits (`7` and `71`):
+      // neither is trusted as certain, so the result built from it goes to review.
+      const digits = (text: string) => text.replace(/[^0-9]/g, '');
+      if (digits(read.text) !== digits(cell.text)) return { ...cell, confidence: 0 };
       return cell;
     });
     for (const table of inForce) {
