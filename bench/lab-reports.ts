@@ -135,7 +135,7 @@ async function readAll(documents: TruthDocument[], options: ReaderOptions = DEFA
     scored.push({ kind: document.truth.kind, tally, pages: parsed.pages, seconds, cpu, unflagged });
     console.log(
       `  ${document.label}: ${tally.found}/${tally.printed} found, ${tally.values} values right, ` +
-        `${unflagged} of them wrong without needs_review, ${tally.invented} invented, ` +
+        `${unflagged} wrong without needs_review, ${tally.invented} invented, ` +
         `${(parsed.unmatched ?? []).length} unmatched ` +
         `(${seconds.toFixed(1)} s, CPU ${cpu.toFixed(1)} s)`,
     );
