@@ -259,6 +259,23 @@ export const BIOMARKERS: readonly BiomarkerEntry[] = [
     'egfr afr american',
     'egfr african am',
   ]),
+  // Older creatinine equations still printed by some labs, each its own estimate (values differ
+  // from CKD-EPI 2021): LOINC 33914-3 "Glomerular filtration rate/1.73 sq M.predicted … by
+  // Creatinine-based formula (MDRD)" and 62238-1 "… by Creatinine-based formula (CKD-EPI)"
+  // (the 2009 equation), both from LOINC's own table (loinc.org).
+  e('egfr_mdrd', 'eGFR (MDRD)', '33914-3', 'mL/min/{1.73_m2}', 'kidney', [
+    'egfr mdrd',
+    'mdrd egfr',
+    'egfr (mdrd)',
+    'gfr mdrd',
+    'estimated gfr mdrd',
+    'egfr mdrd non-african american',
+  ]),
+  e('egfr_ckd_epi_2009', 'eGFR (CKD-EPI 2009)', '62238-1', 'mL/min/{1.73_m2}', 'kidney', [
+    'egfr ckd-epi 2009',
+    'egfr (ckd-epi 2009)',
+    'ckd-epi 2009 egfr',
+  ]),
   // LOINC 3097-3 (Urea nitrogen/Creatinine [Mass Ratio] in Serum or Plasma). LabCorp's CMP
   // prints "BUN/Creatinine Ratio"; Quest prints "BUN/CREATININE RATIO"; with "Ratio" read as
   // the unit the name is "BUN/Creatinine" alone.
@@ -484,6 +501,15 @@ export const BIOMARKERS: readonly BiomarkerEntry[] = [
       alternates: [{ ucum: 'mmol/L', factor: 0.02586 }],
     },
   ),
+  // LOINC 11054-4 "Cholesterol in LDL/Cholesterol in HDL [Mass Ratio] in Serum or Plasma"
+  // (loinc.org); printed "LDL/HDL Ratio" by Quest and hospital lipid panels.
+  e('ldl_hdl_ratio', 'LDL/HDL ratio', '11054-4', '{ratio}', 'lipid', [
+    'ldl/hdl ratio',
+    'ldl/hdl',
+    'ldl-c/hdl-c ratio',
+    'ldl hdl ratio',
+    'ldl/hdl risk ratio',
+  ]),
   e('cholesterol_hdl_ratio', 'Cholesterol/HDL ratio', '9830-1', '{ratio}', 'lipid', [
     'chol/hdl ratio',
     'cholesterol/hdl ratio',

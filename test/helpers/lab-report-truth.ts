@@ -132,6 +132,9 @@ const printedFlag = (flag: string | undefined) => (flag ? (FLAG_WORDS[flag.toLow
 
 function sameFlag(printed: string, result: LabResult): boolean {
   const got = result.interpretation.source === 'report' ? (result.interpretation.flag ?? '') : '';
+  // A direction-less mark (`*`) is read right when the result carries the report's flag (its
+  // direction then comes from the range).
+  if (printed === '*') return got !== '';
   return printedFlag(printed) === got;
 }
 

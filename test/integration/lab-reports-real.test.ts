@@ -8,6 +8,7 @@ import { after, describe, test } from 'node:test';
 import { stopOcr } from '../../src/features/lab-reports/extraction/ocr.ts';
 import { parseReport } from '../../src/features/lab-reports/report.ts';
 import { hasPdftoppm, photoClassDocuments, textClassDocuments } from '../helpers/lab-report-classes.ts';
+import { generatedPhotos } from '../helpers/lab-report-photos.ts';
 import {
   addTally,
   describeMismatch,
@@ -82,6 +83,17 @@ describe('lab reports: generated documents of each class of real report', () => 
         label,
       );
     }
+  });
+
+  test('a phone photo (perspective, blur, uneven light, JPEG): none invented, wrong values only under review', async () => {
+    const [photo] = await generatedPhotos(1);
+    const { tally, mismatches, detail } = await score(photo!);
+    assert.equal(tally.invented, 0, detail);
+    assert.ok(tally.found >= tally.printed * 0.8, `found ${tally.found} of ${tally.printed}: ${detail}`);
+    const wrongAndCertain = mismatches.filter(
+      (mismatch) => mismatch.problem.startsWith('values') && !mismatch.result?.needs_review,
+    );
+    assert.ok(wrongAndCertain.length <= 2, detail);
   });
 
   test('a low-resolution phone photo: nothing invented, most results read', async (t) => {

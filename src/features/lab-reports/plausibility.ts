@@ -7,7 +7,7 @@
 // Every emitted result gets a confidence (0–1); below NEEDS_REVIEW_BELOW it needs review.
 import type { BiomarkerEntry } from './dictionary/biomarkers.ts';
 import { withinLimits } from './dictionary/plausible.ts';
-import { ucumFor } from './dictionary/units.ts';
+import { displayUnit, nearestUnit, ucumFor } from './dictionary/units.ts';
 import type { RawResult } from './extraction/parse-values.ts';
 import { judge, parseNumber, parseRange, type ParsedRange } from './extraction/ranges.ts';
 
@@ -68,9 +68,70 @@ function rangeScaled(text: string, power: number): string | undefined {
   return `${scaled(Number(ends[1]), power).toFixed(power)}-${scaled(Number(ends[2]), power).toFixed(power)}`;
 }
 
-export function judgeResult(raw: RawResult, entry: BiomarkerEntry, fuzzyName: boolean): Judgement {
+/** A number whose point OCR lost after a leading zero (`092` → `0.92`, `<03` → `<0.3`). */
+function leadingZeroRestored(text: string): string | undefined {
+  const lost = /^([<>≤≥]?)0(\d+)$/.exec(text);
+  return lost ? `${lost[1]}0.${lost[2]}` : undefined;
+}
+
+/**
+ * A range whose marks OCR lost: an end with a leading zero beside one with a point (`057-1.00` →
+ * `0.57-1.00`), or the point and dash both (`3552` → `35-52`, later scaled to the value by the
+ * decimal repairs).
+ */
+function ocrRangeRestored(text: string): string | undefined {
+  const fused = /^(\d+)$/.exec(text);
+  if (fused && fused[1]!.length % 2 === 0 && fused[1]!.length >= 4) {
+    const half = fused[1]!.length / 2;
+    const [low, high] = [fused[1]!.slice(0, half), fused[1]!.slice(half)];
+    return Number(low) < Number(high) ? `${low}-${high}` : undefined;
+  }
+  // Only beside an end that kept its point: some labs print `00 - 06` as it stands.
+  const ends = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(text);
+  if (!ends) return undefined;
+  const [low, high] = [ends[1]!, ends[2]!];
+  const lowFixed = leadingZeroRestored(low);
+  const highFixed = leadingZeroRestored(high);
+  if (lowFixed && hasPoint(high) && !hasPoint(low)) return `${lowFixed}-${high}`;
+  if (highFixed && hasPoint(low) && !hasPoint(high)) return `${low}-${highFixed}`;
+  return undefined;
+}
+
+/**
+ * What OCR does to printed numbers and nothing else does: points lost after a leading zero and
+ * ranges run together. Only for OCR readings (a text layer never loses a point); each repair
+ * lowers the confidence so the result is shown for review.
+ */
+function ocrRepaired(raw: RawResult, entry?: BiomarkerEntry): { raw: RawResult; reasons: string[] } {
+  if (raw.ocrConfidence === undefined) return { raw, reasons: [] };
   const reasons: string[] = [];
-  let confidence = 1;
+  let repaired = raw;
+  const value = raw.value === undefined ? undefined : leadingZeroRestored(raw.value);
+  if (value) {
+    repaired = { ...repaired, value };
+    reasons.push('decimal point restored in the value');
+  }
+  const range = raw.referenceText ? ocrRangeRestored(rangeText(raw.referenceText)) : undefined;
+  if (range) {
+    repaired = { ...repaired, referenceText: range };
+    reasons.push('decimal point or dash restored in the range');
+  }
+  const units = repaired.units;
+  if (units && entry) {
+    const codes = [entry.ucum, ...(entry.alternates ?? []).map((alternate) => alternate.ucum)].filter(
+      (code): code is string => code !== undefined,
+    );
+    // A known unit OCR read with a look-alike letter (`ulU/mL`) in its usual spelling; an unknown
+    // one matched to the nearest of the test's own.
+    const nearest = ucumFor(units) ? displayUnit(units) : nearestUnit(units, codes);
+    if (nearest && nearest !== units) repaired = { ...repaired, units: nearest };
+  }
+  return { raw: repaired, reasons };
+}
+
+export function judgeResult(printed: RawResult, entry: BiomarkerEntry, fuzzyName: boolean): Judgement {
+  const { raw, reasons } = ocrRepaired(printed, entry);
+  let confidence = reasons.length > 0 ? 0.7 : 1;
   if (raw.ocrConfidence !== undefined) confidence *= 0.6 + (0.4 * Math.min(raw.ocrConfidence, 100)) / 100;
   if (fuzzyName) {
     confidence *= 0.85;
@@ -100,7 +161,8 @@ export function judgeResult(raw: RawResult, entry: BiomarkerEntry, fuzzyName: bo
     if (plausible === false || !sameScale(value, range)) {
       const repair = restoreDecimal(raw.value!, value, entry, ucum, range, printedRange);
       if (repair?.value !== undefined) {
-        result = { ...result, value: repair.value };
+        result = { ...result, value: repair.value, ...(repair.range ? { referenceText: repair.range } : {}) };
+        if (repair.range) range = parseRange(repair.range);
         confidence = Math.min(confidence, 0.6);
         reasons.push('decimal point restored in the value');
       } else if (repair?.range !== undefined) {
@@ -142,6 +204,23 @@ function restoreDecimal(
     for (const power of range ? [1, 2] : [1]) {
       const candidate = scaled(value, power);
       if (fits(candidate, range)) return { value: candidate.toFixed(power) };
+    }
+  // Value and range lost their points alike (OCR: `56` beside `35-52` for 5.6 beside 3.5-5.2):
+  // both scaled together, when the value cannot be the test's as read and both fit once scaled.
+  if (
+    /^\d{2,}$/.test(text) &&
+    range &&
+    printedRange &&
+    !hasPoint(printedRange) &&
+    withinLimits(entry, value, ucum) === false
+  )
+    for (const power of [1, 2]) {
+      const candidate = scaled(value, power);
+      const scaledRange = rangeScaled(printedRange, power);
+      const parsed = scaledRange ? parseRange(scaledRange) : undefined;
+      const ends = [parsed?.lower, parsed?.upper].filter((end): end is number => end !== undefined);
+      if (parsed && fits(candidate, parsed) && ends.every((end) => withinLimits(entry, end, ucum) !== false))
+        return { value: candidate.toFixed(power), range: scaledRange };
     }
   // The range lost its points (both ends whole numbers) and the value fits the range scaled down.
   // Only when the printed range cannot be the test's (RBC 45-55 ×10⁶/µL), or, for a test without

@@ -173,3 +173,48 @@ export function looksLikeUnit(text: string): boolean {
     canonical,
   );
 }
+
+/** Characters OCR takes for one another in units: a substitution between them costs half. */
+const LOOK_ALIKE = ['/il1|!', 'gqa9o', 'o0', 'un', 'ec', 'm', 'uv', 'l1'];
+const lookAlike = (a: string, b: string) => LOOK_ALIKE.some((set) => set.includes(a) && set.includes(b));
+
+/** Edits between two unit spellings, look-alike substitutions at half cost. */
+function unitDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : lookAlike(a[i - 1]!, b[j - 1]!) ? 0.5 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * A unit as OCR misread it (`mmoliL`, `ma/dL`, `mUmin/1.73m2`, `mmol`) matched to the one
+ * spelling of the test's own units (`ucumCodes`: its conventional unit and alternates) it is
+ * closest to: within one edit for short spellings, two from six characters, and only when no other
+ * spelling of another unit is as close. Undefined when none is (the printed text is then kept).
+ */
+export function nearestUnit(printed: string, ucumCodes: readonly string[]): string | undefined {
+  const text = canonicalUnitText(printed);
+  if (!text || text in UCUM_BY_SPELLING) return undefined;
+  const limit = text.length >= 6 ? 2 : 1;
+  let best: { spelling: string; distance: number } | undefined;
+  let tied = false;
+  for (const [spelling, ucum] of Object.entries(UCUM_BY_SPELLING)) {
+    if (!ucumCodes.includes(ucum)) continue;
+    // The end of a unit lost at the edge of a cell (`mmol` for `mmol/L`): as close as one edit.
+    const cut = text.length >= 3 && spelling.startsWith(`${text}/`) && spelling.length - text.length <= 2;
+    const distance = cut ? 1 : unitDistance(text, spelling);
+    if (distance > limit) continue;
+    if (!best || distance < best.distance) {
+      best = { spelling, distance };
+      tied = false;
+    } else if (distance === best.distance && UCUM_BY_SPELLING[best.spelling] !== ucum) tied = true;
+  }
+  if (!best || tied) return undefined;
+  return DISPLAY_BY_CANONICAL.get(best.spelling) ?? best.spelling;
+}

@@ -4,11 +4,19 @@
 // Cumulative reports print the current result beside earlier ones (columns by collection date, or
 // "previous result" columns) and sometimes a small lab-code column: only the current column's
 // value is a result, the others are never read as one.
+import { looksLikeUnit } from '../dictionary/units.ts';
 import { readDate } from './metadata.ts';
 import type { Cell, Row } from './rows.ts';
 
 export type ColumnRole = 'name' | 'result' | 'previous' | 'unit' | 'range' | 'flag' | 'code' | 'other';
-export type Column = { role: ColumnRole; x0: number; x1: number; title: string };
+export type Column = {
+  role: ColumnRole;
+  x0: number;
+  x1: number;
+  title: string;
+  /** A unit printed in the title (`Result (mg/dL)`, `Value, mmol/L`): the unit of every value below. */
+  units?: string;
+};
 export type TableModel = {
   page: number;
   /** Left to right; exactly one has the role `result` (the current one). */
@@ -56,8 +64,15 @@ const wordsOf = (text: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
+/** A title with a unit printed in it (`Result (mg/dL)`, `Value, mmol/L`), split; else the title alone. */
+export function titleAndUnit(text: string): { title: string; units?: string } {
+  const match = /^(.*[a-z].*?)(?:\s*\(([^()]+)\)|,\s*(\S+)|\s+in\s+(\S+))$/i.exec(text.trim());
+  const units = match?.[2] ?? match?.[3] ?? match?.[4];
+  return match && units && looksLikeUnit(units) ? { title: match[1]!.trim(), units } : { title: text };
+}
+
 export function roleOfTitle(text: string): ColumnRole | undefined {
-  const words = wordsOf(text);
+  const words = wordsOf(titleAndUnit(text).title);
   return ROLE_WORDS.find(([, pattern]) => pattern.test(words))?.[0];
 }
 
@@ -128,7 +143,7 @@ export function findTables(rows: Row[]): TableModel[] {
             const end = starts[at + 1]?.cell.x0 ?? Infinity;
             return titles.filter(({ cell }) => cell.x0 >= start.cell.x0 && cell.x0 < end);
           })
-        : [titles];
+        : (repeatedTitles(titles) ?? [titles]);
     // Halves meet midway between one's last title and the next one's first (a slanted photo moves
     // a row's first word a little left of its title).
     const border = (at: number) => {
@@ -145,6 +160,26 @@ export function findTables(rows: Row[]): TableModel[] {
   return tables;
 }
 
+/**
+ * A two-column page whose left "Test" title OCR lost (`Result  Reference   Test  Result  Reference`):
+ * a second result title after a range or unit title starts the second table (with the name title
+ * just before it, when read). Undefined when the titles do not repeat.
+ */
+function repeatedTitles(
+  titles: { cell: Cell; role: ColumnRole }[],
+): { cell: Cell; role: ColumnRole }[][] | undefined {
+  const sorted = [...titles].sort((a, b) => a.cell.x0 - b.cell.x0);
+  const again = sorted.findIndex(
+    ({ role }, at) =>
+      role === 'result' &&
+      sorted.slice(0, at).some((before) => before.role === 'result') &&
+      sorted.slice(0, at).some((before) => before.role === 'range' || before.role === 'unit'),
+  );
+  if (again <= 0) return undefined;
+  const start = sorted[again - 1]!.role === 'name' ? again - 1 : again;
+  return [sorted.slice(0, start), sorted.slice(start)];
+}
+
 function tableOf(
   rows: Row[],
   index: number,
@@ -153,12 +188,10 @@ function tableOf(
   to: number,
 ): TableModel | undefined {
   const row = rows[index]!;
-  const columns: Column[] = titles.map(({ cell, role }) => ({
-    role,
-    x0: cell.x0,
-    x1: cell.x1,
-    title: cell.text,
-  }));
+  const columns: Column[] = titles.map(({ cell, role }) => {
+    const { units } = titleAndUnit(cell.text);
+    return { role, x0: cell.x0, x1: cell.x1, title: cell.text, ...(units ? { units } : {}) };
+  });
   const inside = (cell: Cell) => cell.x0 >= from && cell.x0 < to;
   const dates = dateColumns(rows, index, inside);
   if (dates) {

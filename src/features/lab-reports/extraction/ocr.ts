@@ -60,8 +60,8 @@ function serialised<T>(job: () => Promise<T>): Promise<T> {
  * How the engine cuts the page into lines: `auto` finds blocks and columns; `sparse` finds as
  * much text as it can in no particular order (better on pages of scattered cells).
  */
-export type Segmentation = 'auto' | 'sparse';
-const SEGMENTATION = { auto: '3', sparse: '11' } as const;
+export type Segmentation = 'auto' | 'sparse' | 'block' | 'column';
+const SEGMENTATION = { auto: '3', sparse: '11', block: '6', column: '4' } as const;
 
 /** The words of one image (PNG, JPEG, GIF, WebP, BMP bytes) with positions. */
 export function recognise(
@@ -130,6 +130,33 @@ export function readLine(image: Buffer, characters: string): Promise<{ text: str
     await engine.setParameters({ tessedit_pageseg_mode: '7' as never, tessedit_char_whitelist: characters });
     const result = await engine.recognize(image, {}, { text: true });
     return { text: result.data.text.trim(), confidence: result.data.confidence };
+  });
+}
+
+/**
+ * Every line of an image read with only the given characters allowed, each with its box: one
+ * engine call for a whole column of cells stacked into one image (digit-pass.ts).
+ */
+export function readLines(
+  image: Buffer,
+  characters: string,
+): Promise<{ text: string; confidence: number; y0: number; y1: number }[]> {
+  return serialised(async () => {
+    const engine = await getWorker();
+    await engine.setParameters({ tessedit_pageseg_mode: '6' as never, tessedit_char_whitelist: characters });
+    const result = await engine.recognize(image, {}, { blocks: true, text: false });
+    type Line = { text: string; confidence: number; bbox: { y0: number; y1: number } };
+    const blocks = (result.data.blocks ?? []) as unknown as { paragraphs: { lines: Line[] }[] }[];
+    return blocks.flatMap((block) =>
+      block.paragraphs.flatMap((paragraph) =>
+        paragraph.lines.map((line) => ({
+          text: line.text.trim(),
+          confidence: line.confidence,
+          y0: line.bbox.y0,
+          y1: line.bbox.y1,
+        })),
+      ),
+    );
   });
 }
 

@@ -67,8 +67,13 @@ type Reading = { value?: string; flag?: string; units?: string; range?: string; 
 /** A flag letter run into its value (`L18`, `H212`, `35.7H` is handled by classify). */
 const FLAG_ON_VALUE = /^(HH|LL|H|L|[↑↓▲▼])([<>]?\d[\d.,]*)$/;
 
-function readResultCell(printed: string[], into: Reading) {
+/** OCR reads a printed asterisk after a value as a degree sign or a plus (`5.8°`, `24+`). */
+const ASTERISK_READ_AS = /^([<>]?\d[\d.,]*)[°+]$/;
+
+function readResultCell(printed: string[], into: Reading, ocr = false) {
   const words = printed.flatMap((word) => {
+    const starred = ocr ? ASTERISK_READ_AS.exec(word) : null;
+    if (starred) return [starred[1]!, '*'];
     const glued = FLAG_ON_VALUE.exec(word);
     return glued ? [glued[1]!, glued[2]!] : [word];
   });
@@ -85,7 +90,10 @@ function readResultCell(printed: string[], into: Reading) {
   }
 }
 
-function readRangeCell(printed: string[], into: Reading) {
+/** OCR lost both the point and the dash of a range (`3.5-5.2` read `3552`): kept for plausibility.ts to split. */
+const FUSED_RANGE = /^(\d{2}|\d{3})(\d{2}|\d{3})$/;
+
+function readRangeCell(printed: string[], into: Reading, ocr = false) {
   const numbers: string[] = [];
   // Ranges printed in brackets, `(135-165)`, `[4.0-5.8]`, read as the range inside.
   const words = printed.flatMap((word) => {
@@ -97,6 +105,7 @@ function readRangeCell(printed: string[], into: Reading) {
     const unit = /^(.*\d)(%)$/.exec(bare);
     return unit ? [unit[1]!, unit[2]!] : [bare];
   });
+  const after: string[] = [];
   for (const word of words) {
     const piece = classify(word);
     if (piece.kind === 'range') into.range ??= piece.text;
@@ -104,10 +113,16 @@ function readRangeCell(printed: string[], into: Reading) {
     else if (FLAG_WORD.test(word) && into.range === undefined && numbers.length === 0) into.flag ??= word;
     else if (piece.kind === 'unit') into.units ??= piece.text;
     else if (piece.kind === 'answer') into.range ??= piece.text;
+    else if (ocr && (into.range !== undefined || numbers.length > 0)) after.push(word);
   }
+  // On a photo, a unit printed after the range that OCR misspelt (`3.9-5.5 mmoliL`): kept as the
+  // unit, for plausibility.ts to match against the test's own units (or to keep as printed).
+  if (ocr && after.length === 1 && /[a-z]/i.test(after[0]!)) into.units ??= after[0];
   if (into.range !== undefined) return;
   // A bound (`< 2`, `>60`) or two numbers whose dash the print or OCR lost (`1500  7500`).
   if (numbers.length === 1 && /^[<>≤≥]/.test(numbers[0]!)) into.range = numbers[0];
+  else if (ocr && numbers.length === 1 && FUSED_RANGE.test(numbers[0]!) && numbers[0]!.length % 2 === 0)
+    into.range = numbers[0];
   // Both bounds printed with their signs (`>=0.45 <=4.50`, read `≥0.45 ≤4.50`): inclusive ends.
   else if (numbers.length === 2 && numbers[0]!.startsWith('≥') && numbers[1]!.startsWith('≤'))
     into.range = `${numbers[0]!.slice(1)}-${numbers[1]!.slice(1)}`;
@@ -121,8 +136,9 @@ export function readTableRow(table: TableModel, row: Row): TableRow {
   const { name, units: nameUnits } = unitInName(printedName.name);
   const nameFlag = printedName.flag;
   const reading: Reading = {};
-  readResultCell(wordsOf(parts.get('result')), reading);
-  readRangeCell(wordsOf(parts.get('range')), reading);
+  const ocr = row.cells.some((cell) => cell.confidence !== undefined);
+  readResultCell(wordsOf(parts.get('result')), reading, ocr);
+  readRangeCell(wordsOf(parts.get('range')), reading, ocr);
   for (const word of wordsOf(parts.get('flag'))) if (FLAG_WORD.test(word)) reading.flag ??= word;
   // A long unit runs into the range printed after it (`mL/min/1.73m2 >59`): the range words are the range's.
   const unitWords = joined(parts.get('unit')).trim().split(/\s+/).filter(Boolean);
@@ -130,6 +146,8 @@ export function readTableRow(table: TableModel, row: Row): TableRow {
   if (rangeAt > 0) readRangeCell(tidy(unitWords.splice(rangeAt).join(' ')).split(' '), reading);
   if (unitWords.length > 0) reading.units = unitWords.join(' ');
   reading.units ??= nameUnits;
+  // A unit printed in the result column's title holds for every row below it.
+  reading.units ??= table.columns.find((column) => column.role === 'result')?.units;
   reading.flag ??= nameFlag;
   const printedRange = tidy(joined(parts.get('range')));
   const bySex = rangesBySex(printedRange);
