@@ -179,4 +179,68 @@ describe('computed scores', () => {
     const [reread] = await read('daily', addDays(end, -1), end);
     assert.deepEqual(reread!.data_enrichment.tributary, sent, 'the read shows what was sent');
   });
+
+  test('a daily written before the activity that moves its load, in one transaction, reaches the webhook with that load', async () => {
+    // The order a mobile rebuild writes in: daily first, then activity. The daily's event used to
+    // be built before the activity was stored, so it carried load 0 while the store held the load.
+    const activities = await read('activity');
+    const scoredSession = (activity: Json) =>
+      activity.heart_rate_data?.summary?.avg_hr_bpm > 0 &&
+      activity.heart_rate_data?.summary?.user_max_hr_bpm > 0;
+    const day = (activities.filter(scoredSession).at(-1)!.metadata.start_time as string).slice(0, 10);
+    const sessions = activities.filter((activity) =>
+      (activity.metadata.start_time as string).startsWith(day),
+    );
+    const [daily] = await read('daily', day, addDays(day, 1));
+    assert.ok(daily, `a daily record on ${day}`);
+    const loadBefore = daily.data_enrichment.tributary.training_load.load as number;
+    assert.ok(loadBefore > 0, `the sessions of ${day} make a load (${loadBefore})`);
+    const user = await service.ctx.db
+      .selectFrom('connections')
+      .selectAll()
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    // The day's sessions leave the store (quietly): its daily now holds load 0.
+    await service.ctx.db.transaction().execute((trx) =>
+      service.ctx.data.write(
+        trx,
+        user,
+        [{ type: 'activity', remove: sessions.map((s) => s.metadata.summary_id) }],
+        {
+          emit: false,
+        },
+      ),
+    );
+    const [emptied] = await read('daily', day, addDays(day, 1));
+    assert.equal(emptied!.data_enrichment.tributary.training_load.load, 0);
+
+    const incoming: Json = structuredClone(daily);
+    delete incoming.data_enrichment.tributary;
+    const before = receiver.received.length;
+    await service.ctx.db.transaction().execute((trx) =>
+      service.ctx.data.write(trx, user, [
+        { type: 'daily', records: [incoming] },
+        { type: 'activity', records: sessions },
+      ]),
+    );
+    await receiver.waitFor(
+      (list) => list.slice(before).some((entry) => (JSON.parse(entry.body) as Json).type === 'daily'),
+      'the daily event',
+    );
+    const sent = receiver.received
+      .slice(before)
+      .map((entry) => JSON.parse(entry.body) as Json)
+      .find((payload) => payload.type === 'daily')!;
+    const [stored] = await read('daily', day, addDays(day, 1));
+    assert.equal(
+      stored!.data_enrichment.tributary.training_load.load,
+      loadBefore,
+      'the store holds the load',
+    );
+    assert.deepEqual(
+      sent.data[0].data_enrichment.tributary,
+      stored!.data_enrichment.tributary,
+      'the event carries the scores the API serves',
+    );
+  });
 });

@@ -1,6 +1,6 @@
-// Reads and rewrites of stored records for enrichers (features/scores): what a batch left in the
-// store, the summaries of some days, the athlete profile, and an in-place rewrite of derived fields
-// that announces nothing (no change hook, no event), so an enricher never triggers itself.
+// Reads and rewrites of stored records for enrichers (features/scores): the summaries of some days,
+// the athlete profile, and an in-place rewrite of derived fields that announces nothing (no change
+// hook, no event), so an enricher never triggers itself.
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { DataTypeName } from '../../model/index.ts';
@@ -9,27 +9,6 @@ import type { JsonObject } from './events.ts';
 import type { StoredRecordValue } from './record-loads.ts';
 import { ATHLETE_KEY, mergeSamples, type PreparedRecord, prepareRecord } from './records.ts';
 import * as repo from './repo.ts';
-
-/** Stored records by identity, samples included, parsed: what an enricher left of a batch. */
-export async function storedByKeys(
-  trx: Db,
-  userId: string,
-  type: string,
-  records: readonly PreparedRecord[],
-) {
-  const rows = await repo.recordsByKeys(trx, {
-    userId,
-    type,
-    keys: records.map((record) => record.identityKey),
-    withSamples: true,
-  });
-  return new Map(
-    rows.map((row) => [
-      row.identity_key,
-      JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as JsonObject,
-    ]),
-  );
-}
 
 /** Summaries (samples left out) of a connection's records of a type anchored on local days [fromDay, toDay). */
 export async function summariesOnDays(
@@ -57,14 +36,14 @@ export async function storedAthlete(trx: Db, userId: string): Promise<Record<str
 /**
  * Rewrites stored records in place with `edit` (an enricher's derived fields): validated and
  * stored like any record, but not announced (no change hook, no event), so an enricher never
- * triggers itself. Returns how many were rewritten.
+ * triggers itself. Returns the records rewritten, as now stored (for the write's events).
  */
 export async function rewriteRecords(
   deps: { clock: Clock; log: Logger },
   trx: Db,
   input: { userId: string; type: DataTypeName; keys: readonly string[] },
   edit: (key: string, record: Record<string, unknown>) => Record<string, unknown>,
-): Promise<number> {
+): Promise<{ key: string; record: JsonObject }[]> {
   const rows = await repo.recordsByKeys(trx, {
     userId: input.userId,
     type: input.type,
@@ -87,5 +66,5 @@ export async function rewriteRecords(
       );
   }
   await repo.upsertRecords(trx, input.userId, input.type, prepared, now);
-  return prepared.length;
+  return prepared.map((record) => ({ key: record.identityKey, record: record.record as JsonObject }));
 }

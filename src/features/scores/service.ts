@@ -1,12 +1,14 @@
 // Scores Tributary computes (docs/scores.md): registered with the data feature as an enricher, it
-// recomputes, in the transaction that wrote, the daily and sleep scores of every day a change can
-// move (the changed days and the windows that include them), and rewrites the records whose
-// scores changed. Reads and webhook events then carry them with the record.
+// recomputes once per write, in its transaction, the daily and sleep scores of every day the
+// write's changes can move (the changed days of every input type and the windows that include
+// them), and rewrites the records whose scores changed. Reads and webhook events then carry them
+// with the record.
 import type { Logger } from 'pino';
 import { addDays } from '../../model/time.ts';
 import type { DataTypeName } from '../../model/index.ts';
 import type { Db } from '../../store/db.ts';
-import type { DataService, RecordsChange, StoredRecordValue } from '../data/service.ts';
+import type { ConnectionRow } from '../connections/service.ts';
+import type { DataService, RecordsChange, RewrittenRecord, StoredRecordValue } from '../data/service.ts';
 import { applyDaily, applySleep, scoredPart } from './engine/apply.ts';
 import { computeDay, computeSleep, FORWARD_DAYS, HISTORY_DAYS, type History } from './engine/day-scores.ts';
 import type { Sex } from './engine/training-load.ts';
@@ -71,29 +73,36 @@ export function sexOf(athlete: Record<string, unknown> | null): { sex?: Sex } {
 export function createScoresService(deps: { data: ScoresData; log: Logger }) {
   const { data } = deps;
 
-  /** Recomputes the scores a change of `days` can move and rewrites the records whose scores changed. */
-  async function recompute(trx: Db, userId: string, days: readonly string[]): Promise<{ rewritten: number }> {
+  /**
+   * Recomputes the scores a change of `days` can move and rewrites the records whose scores
+   * changed; returns them as now stored.
+   */
+  async function recompute(
+    trx: Db,
+    userId: string,
+    days: readonly string[],
+  ): Promise<{ rewritten: number; records: RewrittenRecord[] }> {
     // Spans of at most SPAN_DAYS, so a batch whose days lie years apart (an import) never holds
     // more than a few months of summaries at once.
     const sorted = [...new Set(days)].sort();
-    let rewritten = 0;
+    const records: RewrittenRecord[] = [];
     let span: string[] = [];
     for (const day of sorted) {
       if (span.length > 0 && day >= addDays(span[0]!, SPAN_DAYS)) {
-        rewritten += (await recomputeSpan(trx, userId, span)).rewritten;
+        records.push(...(await recomputeSpan(trx, userId, span)));
         span = [];
       }
       span.push(day);
     }
-    if (span.length > 0) rewritten += (await recomputeSpan(trx, userId, span)).rewritten;
-    return { rewritten };
+    if (span.length > 0) records.push(...(await recomputeSpan(trx, userId, span)));
+    return { rewritten: records.length, records };
   }
 
   async function recomputeSpan(
     trx: Db,
     userId: string,
     sorted: readonly string[],
-  ): Promise<{ rewritten: number }> {
+  ): Promise<RewrittenRecord[]> {
     // A sleep anchored on a day ends the day after; every window that holds a day reaches FORWARD_DAYS on.
     const from = sorted[0]!;
     const to = addDays(sorted.at(-1)!, FORWARD_DAYS + 2);
@@ -131,30 +140,34 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
         const next = edits.get(key);
         return next ? { ...record, scores: next.scores, data_enrichment: next.data_enrichment } : record;
       };
-    let rewritten = 0;
+    const rewritten: RewrittenRecord[] = [];
     if (dailyEdits.size > 0)
-      rewritten += await data.rewriteRecords(
+      for (const written of await data.rewriteRecords(
         trx,
         { userId, type: 'daily', keys: [...dailyEdits.keys()] },
         carry(dailyEdits),
-      );
+      ))
+        rewritten.push({ type: 'daily', ...written });
     if (sleepEdits.size > 0)
-      rewritten += await data.rewriteRecords(
+      for (const written of await data.rewriteRecords(
         trx,
         { userId, type: 'sleep', keys: [...sleepEdits.keys()] },
         carry(sleepEdits),
-      );
-    return { rewritten };
+      ))
+        rewritten.push({ type: 'sleep', ...written });
+    return rewritten;
   }
 
-  async function onChanged(trx: Db, change: RecordsChange) {
-    if (!INPUT_TYPES.has(change.type)) return;
-    const { rewritten } = await recompute(trx, change.user.id, change.days);
-    if (rewritten > 0)
-      deps.log.debug({ userId: change.user.id, type: change.type, rewritten }, 'scores recomputed');
+  /** Once per write: the changed days of every input type, recomputed together. */
+  async function enrich(trx: Db, user: ConnectionRow, changes: readonly RecordsChange[]) {
+    const days = changes.filter((change) => INPUT_TYPES.has(change.type)).flatMap((change) => change.days);
+    if (days.length === 0) return [];
+    const { rewritten, records } = await recompute(trx, user.id, days);
+    if (rewritten > 0) deps.log.debug({ userId: user.id, rewritten }, 'scores recomputed');
+    return records;
   }
 
-  data.registerEnricher({ rewrites: ['daily', 'sleep'], onChanged });
+  data.registerEnricher({ enrich });
 
   /**
    * Recomputes a connection's stored scores on local days [fromDay, toDay), oldest first, a
