@@ -32,10 +32,10 @@ describe('computed scores', () => {
     await receiver?.close();
   });
 
-  const read = async (type: string, from = start, to = end) => {
+  const read = async (type: string, from = start, to = end, withSamples = false) => {
     const response = await service.app.inject({
       method: 'GET',
-      url: `/v2/${type}?user_id=${userId}&start_date=${from}&end_date=${to}&to_webhook=false&with_samples=false`,
+      url: `/v2/${type}?user_id=${userId}&start_date=${from}&end_date=${to}&to_webhook=false&with_samples=${withSamples}`,
       headers: developer.headers,
     });
     assert.equal(response.statusCode, 200, response.body);
@@ -122,6 +122,8 @@ describe('computed scores', () => {
       delete enrichment.tributary;
       return { ...record, data_enrichment: enrichment };
     };
+    const whole = await read('daily', start, end, true);
+    assert.ok(whole.some((day) => Object.keys(day.heart_rate_data?.detailed ?? {}).length > 0), 'samples');
     const keys = await service.ctx.db.transaction().execute(async (trx) => {
       const stored = await service.ctx.data.summariesOnDays(trx, {
         userId,
@@ -143,6 +145,10 @@ describe('computed scores', () => {
     assert.equal(rewritten, keys.length, 'every stripped day, and nothing else');
     const restored = await read('daily');
     assert.ok(restored.every((day) => day.data_enrichment.tributary?.method === 'tributary'));
+    // Rewrites write the summary alone: every sample array is back where it was.
+    // (The strip above left the fields scores had filled, so those now count as the provider's.)
+    const unscored = (records: Json[]) => records.map(({ data_enrichment: _d, scores: _s, ...rest }) => rest);
+    assert.deepEqual(unscored(await read('daily', start, end, true)), unscored(whole));
   });
 
   test('a changed day is recomputed in its transaction and reaches the webhook with its record', async () => {

@@ -24,6 +24,7 @@ import {
 import { identityOf, type PreparedRecord, prepareRecord } from './records.ts';
 import { modelRefusal, type Refusals } from './refusals.ts';
 import { NormalizationError } from '../../provider-kit/normalize/errors.ts';
+import type { RewrittenFields } from './record-rewrites.ts';
 import * as repo from './repo.ts';
 import { type DataEmitItem, type DataWebhooks, emitDataEvents } from './webhook-emit.ts';
 
@@ -31,8 +32,8 @@ import { type DataEmitItem, type DataWebhooks, emitDataEvents } from './webhook-
 export type RecordsChange = { user: ConnectionRow; type: ProviderDataType; days: readonly string[] };
 export type RecordsChangedHook = (trx: Db, change: RecordsChange) => Promise<void>;
 
-/** A stored record an enricher rewrote (derived fields), as the store now holds it. */
-export type RewrittenRecord = { type: DataTypeName; key: string; record: JsonObject };
+/** A stored record an enricher rewrote: the top-level fields it changed (undefined: taken out). */
+export type RewrittenRecord = { type: DataTypeName; key: string; fields: RewrittenFields };
 
 /**
  * A feature that derives fields of stored records from their neighbours (features/scores). Told
@@ -151,14 +152,15 @@ function recordsEvent(
   user: ConnectionRow,
   type: ProviderDataType,
   stored: readonly PreparedRecord[],
-  rewritten: ReadonlyMap<string, JsonObject> | undefined,
+  rewritten: ReadonlyMap<string, RewrittenFields> | undefined,
 ): DataEmitItem {
   const wireUser = toWireUser(user);
-  const data = stored.map((record) =>
-    type === 'plannedWorkout'
-      ? (externalPlannedWorkout(record.record as JsonObject) as JsonObject)
-      : ((rewritten?.get(record.identityKey) ?? record.record) as JsonObject),
-  );
+  const data = stored.map((record) => {
+    if (type === 'plannedWorkout') return externalPlannedWorkout(record.record as JsonObject) as JsonObject;
+    // The record as written, with what the enrichers rewrote of it since: what the store holds.
+    const fields = rewritten?.get(record.identityKey);
+    return (fields ? { ...(record.record as JsonObject), ...fields } : record.record) as JsonObject;
+  });
   const event = isDataTypeName(type)
     ? buildDataEvent(type, { user: wireUser, data })
     : buildAthleteEvent({ user: wireUser, athlete: data[0]! });
@@ -269,12 +271,12 @@ export function createIntake(deps: IntakeDeps) {
     for (const [type, days] of changedDays)
       if (days.length > 0) changes.push({ user, type, days: daysOf(days) });
 
-    const rewritten = new Map<string, Map<string, JsonObject>>();
+    const rewritten = new Map<string, Map<string, RewrittenFields>>();
     if (changes.length > 0) {
       for (const enricher of deps.enrichers) {
-        for (const { type, key, record } of await enricher.enrich(trx, user, changes)) {
-          const byKey = rewritten.get(type) ?? new Map<string, JsonObject>();
-          byKey.set(key, record);
+        for (const { type, key, fields } of await enricher.enrich(trx, user, changes)) {
+          const byKey = rewritten.get(type) ?? new Map<string, RewrittenFields>();
+          byKey.set(key, { ...byKey.get(key), ...fields });
           rewritten.set(type, byKey);
         }
       }

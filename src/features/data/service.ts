@@ -449,7 +449,12 @@ export function createDataService(deps: DataDeps) {
   /** Rewrites stored records in place with an enricher's derived fields, unannounced (record-rewrites.ts). */
   const rewriteRecords = (
     trx: Db,
-    input: { userId: string; type: DataTypeName; keys: readonly string[] },
+    input: {
+      userId: string;
+      type: DataTypeName;
+      keys: readonly string[];
+      days?: { fromDay: string; toDay: string };
+    },
     edit: (key: string, record: Record<string, unknown>) => Record<string, unknown>,
   ) => rewrites.rewriteRecords({ clock, log }, trx, input, edit);
 
@@ -517,6 +522,7 @@ export function createDataService(deps: DataDeps) {
     onRecordsChanged,
     registerEnricher,
     summariesOnDays: rewrites.summariesOnDays,
+    summariesOfTypesOnDays: rewrites.summariesOfTypesOnDays,
     storedAthlete: rewrites.storedAthlete,
     rewriteRecords,
     prune,

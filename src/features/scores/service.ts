@@ -23,7 +23,7 @@ import {
 
 type ScoresData = Pick<
   DataService,
-  'registerEnricher' | 'summariesOnDays' | 'storedAthlete' | 'rewriteRecords'
+  'registerEnricher' | 'summariesOfTypesOnDays' | 'storedAthlete' | 'rewriteRecords'
 >;
 
 /** The longest span of changed days recomputed from one read of their history. */
@@ -70,8 +70,33 @@ export function sexOf(athlete: Record<string, unknown> | null): { sex?: Sex } {
   return {};
 }
 
+/**
+ * How long a process remembers a connection's stated sex. The athlete profile lives in whichever
+ * month it was last fetched, so reading it probes every month of the store (milliseconds on every
+ * write of a daily record); a write of the athlete in this process forgets it at once, one in
+ * another process is seen within this time (scores already wait for their next change to follow a
+ * new profile: docs/scores.md).
+ */
+const SEX_MEMO_MS = 10 * 60_000;
+/** Connections remembered at most (the oldest forgotten first). */
+const SEX_MEMO_SIZE = 10_000;
+
 export function createScoresService(deps: { data: ScoresData; log: Logger }) {
   const { data } = deps;
+  const sexes = new Map<string, { sex: { sex?: Sex }; until: number }>();
+
+  /** The connection's stated sex; `fresh` reads the store and remembers nothing (its athlete is being written). */
+  async function sexOfUser(trx: Db, userId: string, fresh = false): Promise<{ sex?: Sex }> {
+    const now = performance.now();
+    const known = fresh ? undefined : sexes.get(userId);
+    if (known && known.until > now) return known.sex;
+    const sex = sexOf(await data.storedAthlete(trx, userId));
+    sexes.delete(userId);
+    if (fresh) return sex;
+    if (sexes.size >= SEX_MEMO_SIZE) sexes.delete(sexes.keys().next().value!);
+    sexes.set(userId, { sex, until: now + SEX_MEMO_MS });
+    return sex;
+  }
 
   /**
    * Recomputes the scores a change of `days` can move and rewrites the records whose scores
@@ -81,6 +106,7 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
     trx: Db,
     userId: string,
     days: readonly string[],
+    options: { athleteChanged?: boolean } = {},
   ): Promise<{ rewritten: number; records: RewrittenRecord[] }> {
     // Spans of at most SPAN_DAYS, so a batch whose days lie years apart (an import) never holds
     // more than a few months of summaries at once.
@@ -89,12 +115,12 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
     let span: string[] = [];
     for (const day of sorted) {
       if (span.length > 0 && day >= addDays(span[0]!, SPAN_DAYS)) {
-        records.push(...(await recomputeSpan(trx, userId, span)));
+        records.push(...(await recomputeSpan(trx, userId, span, options)));
         span = [];
       }
       span.push(day);
     }
-    if (span.length > 0) records.push(...(await recomputeSpan(trx, userId, span)));
+    if (span.length > 0) records.push(...(await recomputeSpan(trx, userId, span, options)));
     return { rewritten: records.length, records };
   }
 
@@ -102,19 +128,26 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
     trx: Db,
     userId: string,
     sorted: readonly string[],
+    options: { athleteChanged?: boolean },
   ): Promise<RewrittenRecord[]> {
     // A sleep anchored on a day ends the day after; every window that holds a day reaches FORWARD_DAYS on.
     const from = sorted[0]!;
     const to = addDays(sorted.at(-1)!, FORWARD_DAYS + 2);
     const historyFrom = addDays(from, -(HISTORY_DAYS + 2));
-    const read = (type: DataTypeName) =>
-      data.summariesOnDays(trx, { userId, type, fromDay: historyFrom, toDay: to });
-    const dailies = await read('daily');
-    const sleeps = await read('sleep');
-    const activities = await read('activity');
+    // One read of all three types' summaries.
+    const rows = await data.summariesOfTypesOnDays(trx, {
+      userId,
+      types: ['daily', 'sleep', 'activity'],
+      fromDay: historyFrom,
+      toDay: to,
+    });
+    const ofType = (type: DataTypeName) => rows.filter((row) => row.type === type);
+    const dailies = ofType('daily');
+    const sleeps = ofType('sleep');
+    const activities = ofType('activity');
     const history = {
       ...historyOf({ dailies, sleeps, activities }),
-      ...sexOf(await data.storedAthlete(trx, userId)),
+      ...(await sexOfUser(trx, userId, options.athleteChanged)),
     };
 
     const dailyEdits = new Map<string, Record<string, unknown>>();
@@ -144,14 +177,14 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
     if (dailyEdits.size > 0)
       for (const written of await data.rewriteRecords(
         trx,
-        { userId, type: 'daily', keys: [...dailyEdits.keys()] },
+        { userId, type: 'daily', keys: [...dailyEdits.keys()], days: { fromDay: historyFrom, toDay: to } },
         carry(dailyEdits),
       ))
         rewritten.push({ type: 'daily', ...written });
     if (sleepEdits.size > 0)
       for (const written of await data.rewriteRecords(
         trx,
-        { userId, type: 'sleep', keys: [...sleepEdits.keys()] },
+        { userId, type: 'sleep', keys: [...sleepEdits.keys()], days: { fromDay: historyFrom, toDay: to } },
         carry(sleepEdits),
       ))
         rewritten.push({ type: 'sleep', ...written });
@@ -162,7 +195,8 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
   async function enrich(trx: Db, user: ConnectionRow, changes: readonly RecordsChange[]) {
     const days = changes.filter((change) => INPUT_TYPES.has(change.type)).flatMap((change) => change.days);
     if (days.length === 0) return [];
-    const { rewritten, records } = await recompute(trx, user.id, days);
+    const athleteChanged = changes.some((change) => change.type === 'athlete');
+    const { rewritten, records } = await recompute(trx, user.id, days, { athleteChanged });
     if (rewritten > 0) deps.log.debug({ userId: user.id, rewritten }, 'scores recomputed');
     return records;
   }
