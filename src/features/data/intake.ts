@@ -1,10 +1,12 @@
 // The one write path for records, whoever brings them (a provider's pages, a push, an SDK
 // upload's rebuilt days, an export import, a sandbox arrival): prepare, diff against the stored
-// days once, store, run every enricher once over the changed days, then build the events last
-// from what the store holds. One call is one transaction's worth of a connection's records, of any
-// number of types: an enricher that reads across types (scores read dailies, sleeps and
-// activities) sees all of them before any event is built, so a daily written before the activity
-// that moves its training load is still sent with the load the store holds.
+// days once, run every enricher once over the changed days, store, then build the events last
+// from what was stored. Enrichers run before the store so that the write's own records are
+// written once, with their derived fields (the stored neighbours whose fields move are rewritten
+// by the enricher). One call is one transaction's worth of a connection's records, of any number
+// of types: an enricher that reads across types (scores read dailies, sleeps and activities) sees
+// all of them before any event is built, so a daily written before the activity that moves its
+// training load is still sent with the load the store holds.
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import { type DataTypeName, isDataTypeName } from '../../model/index.ts';
@@ -24,7 +26,7 @@ import {
 import { identityOf, type PreparedRecord, prepareRecord } from './records.ts';
 import { modelRefusal, type Refusals } from './refusals.ts';
 import { NormalizationError } from '../../provider-kit/normalize/errors.ts';
-import type { RewrittenFields } from './record-rewrites.ts';
+import { type RewrittenFields, withFields } from './record-rewrites.ts';
 import * as repo from './repo.ts';
 import { type DataEmitItem, type DataWebhooks, emitDataEvents } from './webhook-emit.ts';
 
@@ -35,17 +37,25 @@ export type RecordsChangedHook = (trx: Db, change: RecordsChange) => Promise<voi
 /** A stored record an enricher rewrote: the top-level fields it changed (undefined: taken out). */
 export type RewrittenRecord = { type: DataTypeName; key: string; fields: RewrittenFields };
 
+/** What an enricher is told of a write, before the write stores its records (its removals are done). */
+export type WriteInProgress = {
+  /** Every type's changed days: what the write stores and what it removed. */
+  changes: readonly RecordsChange[];
+  /**
+   * The records of `type` the write is about to store (their summaries: sample arrays emptied),
+   * which stand in for whatever the store holds under the same identity.
+   */
+  incoming: (type: DataTypeName) => readonly { key: string; day: string; record: Record<string, unknown> }[];
+};
+
 /**
- * A feature that derives fields of stored records from their neighbours (features/scores). Told
- * once per write, in its transaction, of every type's changed days; returns what it rewrote, so
- * the write's events carry the rewritten records without reading them back.
+ * A feature that derives fields of records from their neighbours (features/scores). Told once per
+ * write, in its transaction, before the write stores anything: it rewrites the stored records
+ * whose derived fields the change moves (`rewriteRecords`), and returns the fields to set on the
+ * write's own records, which are then stored (and sent) with them.
  */
 export type Enricher = {
-  enrich(
-    trx: Db,
-    user: ConnectionRow,
-    changes: readonly RecordsChange[],
-  ): Promise<readonly RewrittenRecord[]>;
+  enrich(trx: Db, user: ConnectionRow, write: WriteInProgress): Promise<readonly RewrittenRecord[]>;
 };
 
 /**
@@ -147,24 +157,45 @@ function removalEvent(
   return { event, options: { userId: user.id } };
 }
 
-/** Stored records as one data event: each as the store holds it once the enrichers ran. */
-function recordsEvent(
-  user: ConnectionRow,
-  type: ProviderDataType,
-  stored: readonly PreparedRecord[],
-  rewritten: ReadonlyMap<string, RewrittenFields> | undefined,
-): DataEmitItem {
+/** Stored records as one data event: each as stored, with what the enrichers set on it. */
+function recordsEvent(user: ConnectionRow, type: ProviderDataType, stored: readonly PreparedRecord[]): DataEmitItem {
   const wireUser = toWireUser(user);
-  const data = stored.map((record) => {
-    if (type === 'plannedWorkout') return externalPlannedWorkout(record.record as JsonObject) as JsonObject;
-    // The record as written, with what the enrichers rewrote of it since: what the store holds.
-    const fields = rewritten?.get(record.identityKey);
-    return (fields ? { ...(record.record as JsonObject), ...fields } : record.record) as JsonObject;
-  });
+  const data = stored.map((record) =>
+    type === 'plannedWorkout'
+      ? (externalPlannedWorkout(record.record as JsonObject) as JsonObject)
+      : (record.record as JsonObject),
+  );
   const event = isDataTypeName(type)
     ? buildDataEvent(type, { user: wireUser, data })
     : buildAthleteEvent({ user: wireUser, athlete: data[0]! });
   return { event, options: { userId: user.id } };
+}
+
+/** The write's records of a type as enrichers read them (summaries, parsed once on demand). */
+function incomingOf(
+  batches: readonly IntakeBatch[],
+  prepared: readonly { stored: readonly PreparedRecord[] }[],
+): WriteInProgress['incoming'] {
+  const parsed = new Map<string, { key: string; day: string; record: Record<string, unknown> }[]>();
+  return (type) => {
+    let list = parsed.get(type);
+    if (!list) {
+      // The last of equal identities is the one stored.
+      const byKey = new Map<string, { key: string; day: string; record: Record<string, unknown> }>();
+      for (const [index, batch] of batches.entries()) {
+        if (batch.type !== type) continue;
+        for (const record of prepared[index]!.stored)
+          byKey.set(record.identityKey, {
+            key: record.identityKey,
+            day: record.anchorDay,
+            record: JSON.parse(record.summary) as Record<string, unknown>,
+          });
+      }
+      list = [...byKey.values()];
+      parsed.set(type, list);
+    }
+    return list;
+  };
 }
 
 /** Sorted distinct days. */
@@ -215,8 +246,8 @@ export function createIntake(deps: IntakeDeps) {
 
   /**
    * Writes a connection's batches in the caller's transaction: each prepared, its replaced days
-   * diffed and removed, stored; then the enrichers once over every changed day, the change
-   * handlers, and last the events (removals first, then each batch's records as stored).
+   * diffed and removed; the enrichers once over every changed day; the records stored; the change
+   * handlers told; and last the events (removals first, then each batch's records as stored).
    */
   async function write(
     trx: Db,
@@ -240,6 +271,47 @@ export function createIntake(deps: IntakeDeps) {
     for (const [index, batch] of batches.entries())
       removals.push(await diff(trx, user, batch, prepared[index]!.stored));
 
+    // The changed days of each type, whichever batch (or removal) changed them.
+    const changedDays = new Map<ProviderDataType, string[]>();
+    for (const [index, batch] of batches.entries()) {
+      const days = changedDays.get(batch.type) ?? [];
+      for (const record of prepared[index]!.stored) days.push(record.anchorDay);
+      for (const row of removals[index]!) days.push(row.day);
+      changedDays.set(batch.type, days);
+    }
+    const changes: RecordsChange[] = [];
+    for (const [type, days] of changedDays) if (days.length > 0) changes.push({ user, type, days: daysOf(days) });
+
+    // Enrichers once, before anything is stored: the write's records are stored with their fields.
+    if (changes.length > 0 && deps.enrichers.length > 0) {
+      const write: WriteInProgress = { changes, incoming: incomingOf(batches, prepared) };
+      for (const enricher of deps.enrichers) {
+        const fields = new Map<string, RewrittenFields>();
+        for (const rewritten of await enricher.enrich(trx, user, write))
+          fields.set(`${rewritten.type}\u0000${rewritten.key}`, {
+            ...fields.get(`${rewritten.type}\u0000${rewritten.key}`),
+            ...rewritten.fields,
+          });
+        if (fields.size === 0) continue;
+        for (const [index, batch] of batches.entries()) {
+          if (!isDataTypeName(batch.type)) continue;
+          const type = batch.type;
+          const list = prepared[index]!.stored;
+          for (const [position, record] of list.entries()) {
+            const set = fields.get(`${type}\u0000${record.identityKey}`);
+            if (!set) continue;
+            const result = withFields(type, record, set, now);
+            if ('prepared' in result) list[position] = result.prepared;
+            else
+              log.warn(
+                { userId: user.id, type, problem: result.problem },
+                'an enriched record failed validation; stored as it came',
+              );
+          }
+        }
+      }
+    }
+
     let stored = 0;
     for (const [index, batch] of batches.entries()) {
       await repo.upsertRecords(trx, user.id, batch.type, prepared[index]!.stored, now);
@@ -258,30 +330,7 @@ export function createIntake(deps: IntakeDeps) {
             payload,
           });
     }
-
-    // The changed days of each type, whichever batch (or removal) changed them.
-    const changedDays = new Map<ProviderDataType, string[]>();
-    for (const [index, batch] of batches.entries()) {
-      const days = changedDays.get(batch.type) ?? [];
-      for (const record of prepared[index]!.stored) days.push(record.anchorDay);
-      for (const row of removals[index]!) days.push(row.day);
-      changedDays.set(batch.type, days);
-    }
-    const changes: RecordsChange[] = [];
-    for (const [type, days] of changedDays)
-      if (days.length > 0) changes.push({ user, type, days: daysOf(days) });
-
-    const rewritten = new Map<string, Map<string, RewrittenFields>>();
-    if (changes.length > 0) {
-      for (const enricher of deps.enrichers) {
-        for (const { type, key, fields } of await enricher.enrich(trx, user, changes)) {
-          const byKey = rewritten.get(type) ?? new Map<string, RewrittenFields>();
-          byKey.set(key, { ...byKey.get(key), ...fields });
-          rewritten.set(type, byKey);
-        }
-      }
-      for (const handler of deps.changeHandlers) for (const change of changes) await handler(trx, change);
-    }
+    for (const handler of deps.changeHandlers) for (const change of changes) await handler(trx, change);
 
     // Events last, from what is stored now.
     const items: DataEmitItem[] = [];
@@ -294,8 +343,7 @@ export function createIntake(deps: IntakeDeps) {
     if (emit) {
       for (const [index, batch] of batches.entries()) {
         const records = prepared[index]!.stored;
-        if (records.length > 0)
-          items.push(recordsEvent(user, batch.type, records, rewritten.get(batch.type)));
+        if (records.length > 0) items.push(recordsEvent(user, batch.type, records));
       }
     }
     if (items.length > 0) await emitDataEvents(deps.webhooks, trx, user.developer_id, items);

@@ -88,6 +88,47 @@ export function resplice(before: string, after: string, splices: readonly number
 }
 
 /**
+ * A record about to be stored with some top-level fields set (an enricher's, before the write
+ * stores it): its summary written again around the same samples, validated like any record. Null
+ * when the model refuses the result (the caller keeps the record as it was).
+ */
+export function withFields(
+  type: DataTypeName,
+  prepared: PreparedRecord,
+  fields: RewrittenFields,
+  now: Date,
+): { prepared: PreparedRecord } | { problem: string } {
+  const summaryRecord = { ...(JSON.parse(prepared.summary) as Record<string, unknown>), ...fields };
+  const problem = schemaProblem(type, summaryRecord);
+  if (problem) return { problem };
+  const summary = JSON.stringify(summaryRecord);
+  const splices = resplice(prepared.summary, summary, prepared.splices);
+  const record =
+    prepared.record === null ? null : { ...(prepared.record as Record<string, unknown>), ...fields };
+  if (splices === null && prepared.splices !== null) {
+    // The fields' text reached an emptied sample array: the whole record is split again.
+    const whole = {
+      ...(JSON.parse(mergeSamples(prepared.summary, prepared.samples, prepared.splices)) as Record<
+        string,
+        unknown
+      >),
+      ...fields,
+    };
+    const again = prepareRecord(type, whole, now);
+    return again.ok ? { prepared: { ...again.value, record } } : { problem: again.problem };
+  }
+  return {
+    prepared: {
+      ...prepared,
+      summary,
+      splices,
+      record,
+      bytes: summary.length + (prepared.samples?.length ?? 0),
+    },
+  };
+}
+
+/**
  * Rewrites stored records in place with `edit` (an enricher's derived fields): validated like any
  * record, but not announced (no change hook, no event), so an enricher never triggers itself.
  * `edit` sees the record's summary (its sample arrays empty) and must leave the arrays alone:

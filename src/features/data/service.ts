@@ -65,6 +65,7 @@ import {
   type RecordsChange,
   type RecordsChangedHook,
   type RewrittenRecord,
+  type WriteInProgress,
 } from './intake.ts';
 import {
   storedRecordPage,
@@ -545,6 +546,7 @@ export type {
   RewrittenRecord,
   StoredRecordPage,
   StoredRecordValue,
+  WriteInProgress,
 };
 export type { Keyset as RecordKeyset } from './repo.ts';
 export type { RecordFilter } from './params.ts';

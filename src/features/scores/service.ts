@@ -8,7 +8,7 @@ import { addDays } from '../../model/time.ts';
 import type { DataTypeName } from '../../model/index.ts';
 import type { Db } from '../../store/db.ts';
 import type { ConnectionRow } from '../connections/service.ts';
-import type { DataService, RecordsChange, RewrittenRecord, StoredRecordValue } from '../data/service.ts';
+import type { DataService, RewrittenRecord, StoredRecordValue, WriteInProgress } from '../data/service.ts';
 import { applyDaily, applySleep, scoredPart } from './engine/apply.ts';
 import { computeDay, computeSleep, FORWARD_DAYS, HISTORY_DAYS, type History } from './engine/day-scores.ts';
 import type { Sex } from './engine/training-load.ts';
@@ -25,6 +25,13 @@ type ScoresData = Pick<
   DataService,
   'registerEnricher' | 'summariesOfTypesOnDays' | 'storedAthlete' | 'rewriteRecords'
 >;
+
+type SpanOptions = {
+  /** The athlete is being written: its sex is read afresh. */
+  athleteChanged?: boolean;
+  /** The records a write is about to store (not yet in the store). */
+  incoming?: WriteInProgress['incoming'];
+};
 
 /** The longest span of changed days recomputed from one read of their history. */
 const SPAN_DAYS = 62;
@@ -106,30 +113,36 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
     trx: Db,
     userId: string,
     days: readonly string[],
-    options: { athleteChanged?: boolean } = {},
-  ): Promise<{ rewritten: number; records: RewrittenRecord[] }> {
+    options: SpanOptions = {},
+  ): Promise<{ rewritten: number; records: RewrittenRecord[]; incoming: RewrittenRecord[] }> {
     // Spans of at most SPAN_DAYS, so a batch whose days lie years apart (an import) never holds
     // more than a few months of summaries at once.
     const sorted = [...new Set(days)].sort();
     const records: RewrittenRecord[] = [];
+    const incoming: RewrittenRecord[] = [];
+    const run = async (span: readonly string[]) => {
+      const result = await recomputeSpan(trx, userId, span, options);
+      records.push(...result.rewritten);
+      incoming.push(...result.incoming);
+    };
     let span: string[] = [];
     for (const day of sorted) {
       if (span.length > 0 && day >= addDays(span[0]!, SPAN_DAYS)) {
-        records.push(...(await recomputeSpan(trx, userId, span, options)));
+        await run(span);
         span = [];
       }
       span.push(day);
     }
-    if (span.length > 0) records.push(...(await recomputeSpan(trx, userId, span, options)));
-    return { rewritten: records.length, records };
+    if (span.length > 0) await run(span);
+    return { rewritten: records.length, records, incoming };
   }
 
   async function recomputeSpan(
     trx: Db,
     userId: string,
     sorted: readonly string[],
-    options: { athleteChanged?: boolean },
-  ): Promise<RewrittenRecord[]> {
+    options: SpanOptions,
+  ): Promise<{ rewritten: RewrittenRecord[]; incoming: RewrittenRecord[] }> {
     // A sleep anchored on a day ends the day after; every window that holds a day reaches FORWARD_DAYS on.
     const from = sorted[0]!;
     const to = addDays(sorted.at(-1)!, FORWARD_DAYS + 2);
@@ -141,10 +154,20 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
       fromDay: historyFrom,
       toDay: to,
     });
-    const ofType = (type: DataTypeName) => rows.filter((row) => row.type === type);
-    const dailies = ofType('daily');
-    const sleeps = ofType('sleep');
-    const activities = ofType('activity');
+    // What the write is storing stands in for what the store holds under the same identity.
+    const arriving = (type: DataTypeName) =>
+      (options.incoming?.(type) ?? []).filter((record) => record.day >= historyFrom && record.day < to);
+    const ofType = (type: DataTypeName) => {
+      const incoming = arriving(type);
+      const replaced = new Set(incoming.map((record) => record.key));
+      const stored = rows.filter((row) => row.type === type && !replaced.has(row.key));
+      return { all: [...stored, ...incoming], incoming: replaced };
+    };
+    const daily = ofType('daily');
+    const sleep = ofType('sleep');
+    const dailies = daily.all;
+    const sleeps = sleep.all;
+    const activities = ofType('activity').all;
     const history = {
       ...historyOf({ dailies, sleeps, activities }),
       ...(await sexOfUser(trx, userId, options.athleteChanged)),
@@ -167,6 +190,22 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
       const next = applySleep(record, computed);
       if (scoredPart(next) !== scoredPart(record)) sleepEdits.set(key, next);
     }
+    // Records being written take their scores before they are stored; stored ones are rewritten.
+    const incoming: RewrittenRecord[] = [];
+    const fieldsOf = (next: Record<string, unknown>) => ({
+      scores: next.scores,
+      data_enrichment: next.data_enrichment,
+    });
+    for (const [edits, type, arrivingKeys] of [
+      [dailyEdits, 'daily', daily.incoming],
+      [sleepEdits, 'sleep', sleep.incoming],
+    ] as const) {
+      for (const [key, next] of edits) {
+        if (!arrivingKeys.has(key)) continue;
+        incoming.push({ type, key, fields: fieldsOf(next) });
+        edits.delete(key);
+      }
+    }
     // Only the scored parts are carried over: the rest of the stored record (its samples) stays.
     const carry =
       (edits: Map<string, Record<string, unknown>>) => (key: string, record: Record<string, unknown>) => {
@@ -188,17 +227,25 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
         carry(sleepEdits),
       ))
         rewritten.push({ type: 'sleep', ...written });
-    return rewritten;
+    return { rewritten, incoming };
   }
 
-  /** Once per write: the changed days of every input type, recomputed together. */
-  async function enrich(trx: Db, user: ConnectionRow, changes: readonly RecordsChange[]) {
-    const days = changes.filter((change) => INPUT_TYPES.has(change.type)).flatMap((change) => change.days);
+  /**
+   * Once per write, before it stores its records: the changed days of every input type,
+   * recomputed together from the store with the write's records in place of what they replace.
+   * The write's own records get their scores before they are stored (one write of each); stored
+   * records whose scores move are rewritten here.
+   */
+  async function enrich(trx: Db, user: ConnectionRow, write: WriteInProgress) {
+    const days = write.changes
+      .filter((change) => INPUT_TYPES.has(change.type))
+      .flatMap((change) => change.days);
     if (days.length === 0) return [];
-    const athleteChanged = changes.some((change) => change.type === 'athlete');
-    const { rewritten, records } = await recompute(trx, user.id, days, { athleteChanged });
-    if (rewritten > 0) deps.log.debug({ userId: user.id, rewritten }, 'scores recomputed');
-    return records;
+    const athleteChanged = write.changes.some((change) => change.type === 'athlete');
+    const result = await recompute(trx, user.id, days, { athleteChanged, incoming: write.incoming });
+    if (result.rewritten > 0)
+      deps.log.debug({ userId: user.id, rewritten: result.rewritten }, 'scores recomputed');
+    return result.incoming;
   }
 
   data.registerEnricher({ enrich });
