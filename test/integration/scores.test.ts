@@ -123,7 +123,10 @@ describe('computed scores', () => {
       return { ...record, data_enrichment: enrichment };
     };
     const whole = await read('daily', start, end, true);
-    assert.ok(whole.some((day) => Object.keys(day.heart_rate_data?.detailed ?? {}).length > 0), 'samples');
+    assert.ok(
+      whole.some((day) => Object.keys(day.heart_rate_data?.detailed ?? {}).length > 0),
+      'samples',
+    );
     const keys = await service.ctx.db.transaction().execute(async (trx) => {
       const stored = await service.ctx.data.summariesOnDays(trx, {
         userId,

@@ -23,9 +23,9 @@ import {
   type JsonObject,
   UPLOAD_TYPE_DELETE,
 } from './events.ts';
+import type { NormalizationError } from '../../provider-kit/normalize/errors.ts';
 import { identityOf, type PreparedRecord, prepareRecord } from './records.ts';
 import { modelRefusal, type Refusals } from './refusals.ts';
-import { NormalizationError } from '../../provider-kit/normalize/errors.ts';
 import { type RewrittenFields, withFields } from './record-rewrites.ts';
 import * as repo from './repo.ts';
 import { type DataEmitItem, type DataWebhooks, emitDataEvents } from './webhook-emit.ts';
@@ -158,7 +158,11 @@ function removalEvent(
 }
 
 /** Stored records as one data event: each as stored, with what the enrichers set on it. */
-function recordsEvent(user: ConnectionRow, type: ProviderDataType, stored: readonly PreparedRecord[]): DataEmitItem {
+function recordsEvent(
+  user: ConnectionRow,
+  type: ProviderDataType,
+  stored: readonly PreparedRecord[],
+): DataEmitItem {
   const wireUser = toWireUser(user);
   const data = stored.map((record) =>
     type === 'plannedWorkout'
@@ -280,7 +284,8 @@ export function createIntake(deps: IntakeDeps) {
       changedDays.set(batch.type, days);
     }
     const changes: RecordsChange[] = [];
-    for (const [type, days] of changedDays) if (days.length > 0) changes.push({ user, type, days: daysOf(days) });
+    for (const [type, days] of changedDays)
+      if (days.length > 0) changes.push({ user, type, days: daysOf(days) });
 
     // Enrichers once, before anything is stored: the write's records are stored with their fields.
     if (changes.length > 0 && deps.enrichers.length > 0) {
