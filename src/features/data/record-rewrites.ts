@@ -48,6 +48,32 @@ export async function summariesOfTypesOnDays(
   }));
 }
 
+/**
+ * A connection's records of several types on local days [fromDay, toDay), each with its row
+ * version, and parsed unless its version is among `known` (repo.ts): one statement.
+ */
+export async function versionedSummariesOnDays(
+  trx: Db,
+  input: {
+    userId: string;
+    types: readonly DataTypeName[];
+    fromDay: string;
+    toDay: string;
+    known: readonly string[];
+  },
+): Promise<
+  { type: DataTypeName; key: string; day: string; version: string; record: Record<string, unknown> | null }[]
+> {
+  const rows = await repo.versionedSummariesOnDays(trx, input);
+  return rows.map((row) => ({
+    type: row.type as DataTypeName,
+    key: row.identity_key,
+    day: row.day,
+    version: row.version,
+    record: row.summary === null ? null : (JSON.parse(row.summary) as Record<string, unknown>),
+  }));
+}
+
 /** A rewritten record's top-level fields that changed (undefined: taken out), to apply to a copy of it. */
 export type RewrittenFields = Record<string, unknown>;
 

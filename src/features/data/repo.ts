@@ -225,6 +225,48 @@ export async function summariesOfTypesOnDays(
     .execute();
 }
 
+/** The version of a row as it now stands: its partition, place and writing transaction. */
+const rowVersion = sql<string>`tableoid::text || ':' || ctid::text || ':' || xmin::text`;
+
+/**
+ * The records of several types on local days [fromDay, toDay), each with its row version, which
+ * changes with every write of the record (a second write in the same transaction moves it too),
+ * and its summary unless that version is among `known`: a reader that keeps what it derived from
+ * rows reads again only the rows that moved since, in the same statement.
+ */
+export async function versionedSummariesOnDays(
+  db: Db,
+  input: {
+    userId: string;
+    types: readonly string[];
+    fromDay: string;
+    toDay: string;
+    known: readonly string[];
+  },
+): Promise<{ type: string; identity_key: string; day: string; version: string; summary: string | null }[]> {
+  if (input.types.length === 0) return [];
+  return db
+    .selectFrom('data_records')
+    .select([
+      'type',
+      'identity_key',
+      sql<string>`anchor_day::text`.as('day'),
+      rowVersion.as('version'),
+      sql<
+        string | null
+      >`CASE WHEN ${rowVersion} = ANY(${[...input.known]}::text[]) THEN NULL ELSE summary::text END`.as(
+        'summary',
+      ),
+    ])
+    .where('user_id', '=', input.userId)
+    .where('type', 'in', [...input.types])
+    .where('anchor_day', '>=', input.fromDay)
+    .where('anchor_day', '<', input.toDay)
+    .orderBy('anchor_day')
+    .orderBy('identity_key')
+    .execute();
+}
+
 /**
  * Summaries (samples left out) and the splices that put the samples back, by identity; `days`
  * (local days [fromDay, toDay) the records are known to lie on) spares a probe of every month.

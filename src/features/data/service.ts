@@ -524,6 +524,7 @@ export function createDataService(deps: DataDeps) {
     registerEnricher,
     summariesOnDays: rewrites.summariesOnDays,
     summariesOfTypesOnDays: rewrites.summariesOfTypesOnDays,
+    versionedSummariesOnDays: rewrites.versionedSummariesOnDays,
     storedAthlete: rewrites.storedAthlete,
     rewriteRecords,
     prune,

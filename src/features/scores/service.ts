@@ -23,7 +23,7 @@ import {
 
 type ScoresData = Pick<
   DataService,
-  'registerEnricher' | 'summariesOfTypesOnDays' | 'storedAthlete' | 'rewriteRecords'
+  'registerEnricher' | 'versionedSummariesOnDays' | 'storedAthlete' | 'rewriteRecords'
 >;
 
 type SpanOptions = {
@@ -77,6 +77,45 @@ export function sexOf(athlete: Record<string, unknown> | null): { sex?: Sex } {
   return {};
 }
 
+/** What the formulas take from one stored record, by the row version it was read from. */
+type KnownFacts = {
+  version: string;
+  /** The record's local day: a record on a day that may be rewritten is read whole. */
+  day: string;
+  facts: { type: DataTypeName; value: DayFacts | SleepFacts | SessionFacts | null };
+};
+
+function factsOf(type: DataTypeName, key: string, record: Record<string, unknown>): KnownFacts['facts'] {
+  if (type === 'daily') return { type, value: dayFacts(record) };
+  if (type === 'sleep') return { type, value: sleepFacts(key, record) };
+  return { type, value: sessionFacts(record) };
+}
+
+/** The history of the facts remembered and the records read (the write's own among them). */
+function historyFrom_(
+  known: ReadonlyMap<string, KnownFacts>,
+  records: ReadonlyMap<DataTypeName, readonly StoredRecordValue[]>,
+  types: readonly DataTypeName[],
+): History {
+  const days = new Map<string, DayFacts>();
+  const sleeps: SleepFacts[] = [];
+  const sessions: SessionFacts[] = [];
+  const add = ({ type, value }: KnownFacts['facts']) => {
+    if (!value) return;
+    if (type === 'daily') days.set((value as DayFacts).day, value as DayFacts);
+    else if (type === 'sleep') sleeps.push(value as SleepFacts);
+    else sessions.push(value as SessionFacts);
+  };
+  const fresh = new Set<string>();
+  for (const type of types)
+    for (const { key, record } of records.get(type) ?? []) {
+      fresh.add(`${type}\u0000${key}`);
+      add(factsOf(type, key, record));
+    }
+  for (const [id, entry] of known) if (!fresh.has(id)) add(entry.facts);
+  return { days, sleeps, sessions };
+}
+
 /**
  * How long a process remembers a connection's stated sex. The athlete profile lives in whichever
  * month it was last fetched, so reading it probes every month of the store (milliseconds on every
@@ -88,9 +127,22 @@ const SEX_MEMO_MS = 10 * 60_000;
 /** Connections remembered at most (the oldest forgotten first). */
 const SEX_MEMO_SIZE = 10_000;
 
+/**
+ * Connections whose history facts a process remembers (the last window read of each): a write
+ * reads the versions of its window's rows and the summaries of only the rows that moved, instead
+ * of months of summaries. About 250 small entries per connection.
+ */
+const FACTS_MEMO_SIZE = 128;
+
 export function createScoresService(deps: { data: ScoresData; log: Logger }) {
   const { data } = deps;
   const sexes = new Map<string, { sex: { sex?: Sex }; until: number }>();
+  const factsMemo = new Map<string, ReadonlyMap<string, KnownFacts>>();
+  function rememberFacts(userId: string, facts: ReadonlyMap<string, KnownFacts>) {
+    factsMemo.delete(userId);
+    if (factsMemo.size >= FACTS_MEMO_SIZE) factsMemo.delete(factsMemo.keys().next().value!);
+    factsMemo.set(userId, facts);
+  }
 
   /** The connection's stated sex; `fresh` reads the store and remembers nothing (its athlete is being written). */
   async function sexOfUser(trx: Db, userId: string, fresh = false): Promise<{ sex?: Sex }> {
@@ -147,31 +199,60 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
     const from = sorted[0]!;
     const to = addDays(sorted.at(-1)!, FORWARD_DAYS + 2);
     const historyFrom = addDays(from, -(HISTORY_DAYS + 2));
-    // One read of all three types' summaries.
-    const rows = await data.summariesOfTypesOnDays(trx, {
+    const sleepFrom = addDays(from, -1);
+    // Records whose scores may be rewritten: needed whole (their summaries). The rest of the
+    // window is history, of which only the facts count: known ones are kept by row version.
+    const editable = (type: DataTypeName, day: string) =>
+      (type === 'daily' && day >= from) || (type === 'sleep' && day >= sleepFrom);
+    const types: DataTypeName[] = ['daily', 'sleep', 'activity'];
+    // What the write is storing stands in for what the store holds under the same identity.
+    // (A stored record the write moves out of the window leaves it too.)
+    const arrivingKeys = new Map(
+      types.map((type) => [type, new Set((options.incoming?.(type) ?? []).map((record) => record.key))]),
+    );
+    const arriving = new Map(
+      types.map((type) => [
+        type,
+        (options.incoming?.(type) ?? []).filter((record) => record.day >= historyFrom && record.day < to),
+      ]),
+    );
+    // Versions the facts are remembered from; records that may be rewritten are read whole always.
+    const known = factsMemo.get(userId);
+    const skip = [...(known?.values() ?? [])]
+      .filter((entry) => !editable(entry.facts.type, entry.day))
+      .map((entry) => entry.version);
+    const rows = await data.versionedSummariesOnDays(trx, {
       userId,
-      types: ['daily', 'sleep', 'activity'],
+      types,
       fromDay: historyFrom,
       toDay: to,
+      known: skip,
     });
-    // What the write is storing stands in for what the store holds under the same identity.
-    const arriving = (type: DataTypeName) =>
-      (options.incoming?.(type) ?? []).filter((record) => record.day >= historyFrom && record.day < to);
-    const ofType = (type: DataTypeName) => {
-      const incoming = arriving(type);
-      const replaced = new Set(incoming.map((record) => record.key));
-      const stored = rows.filter((row) => row.type === type && !replaced.has(row.key));
-      return { all: [...stored, ...incoming], incoming: replaced };
-    };
-    const daily = ofType('daily');
-    const sleep = ofType('sleep');
-    const dailies = daily.all;
-    const sleeps = sleep.all;
-    const activities = ofType('activity').all;
-    const history = {
-      ...historyOf({ dailies, sleeps, activities }),
+    const seen = new Map<string, KnownFacts>();
+    const records = new Map<DataTypeName, StoredRecordValue[]>(types.map((type) => [type, []]));
+    for (const row of rows) {
+      if (arrivingKeys.get(row.type)!.has(row.key)) continue;
+      const id = `${row.type}\u0000${row.key}`;
+      if (row.record === null) {
+        const hit = known?.get(id);
+        // Remembered under this very version (it was asked for): its facts hold.
+        if (hit && hit.version === row.version) seen.set(id, hit);
+        continue;
+      }
+      records.get(row.type)!.push({ key: row.key, record: row.record });
+      seen.set(id, { version: row.version, day: row.day, facts: factsOf(row.type, row.key, row.record) });
+    }
+    rememberFacts(userId, seen);
+    for (const type of types) records.get(type)!.push(...arriving.get(type)!);
+
+    const history: History = {
+      ...historyFrom_(seen, records, types),
       ...(await sexOfUser(trx, userId, options.athleteChanged)),
     };
+    const daily = { incoming: arrivingKeys.get('daily')! };
+    const sleep = { incoming: arrivingKeys.get('sleep')! };
+    const dailies = records.get('daily')!;
+    const sleeps = records.get('sleep')!;
 
     const dailyEdits = new Map<string, Record<string, unknown>>();
     for (const { key, record } of dailies) {
@@ -181,7 +262,6 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
       if (scoredPart(next) !== scoredPart(record)) dailyEdits.set(key, next);
     }
     const sleepEdits = new Map<string, Record<string, unknown>>();
-    const sleepFrom = addDays(from, -1);
     for (const { key, record } of sleeps) {
       const facts = sleepFacts(key, record);
       if (!facts || facts.startDay < sleepFrom) continue;
