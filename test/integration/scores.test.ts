@@ -3,6 +3,8 @@
 // baselines are short; a changed day is recomputed and reaches the webhook with its record.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createDataService } from '../../src/features/data/service.ts';
+import { createScoresService } from '../../src/features/scores/service.ts';
 import { addDays } from '../../src/model/time.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { connectSandboxUser } from '../helpers/connections.ts';
@@ -251,5 +253,23 @@ describe('computed scores', () => {
       stored!.data_enrichment.tributary,
       'the event carries the scores the API serves',
     );
+    // What each process remembers (the athlete's sex, the history's facts by row version) changes
+    // nothing: a process that remembers nothing computes the same scores from the store.
+    const { ctx } = service;
+    const data = createDataService({
+      db: ctx.db,
+      jobs: ctx.jobs,
+      clock: ctx.clock,
+      log: ctx.log,
+      config: ctx.config,
+      providers: ctx.providers,
+      secretBox: ctx.secretBox,
+      webhooks: ctx.webhooks,
+    });
+    const fresh = createScoresService({ data, log: ctx.log });
+    const days: string[] = [];
+    for (let d = start; d < end; d = addDays(d, 1)) days.push(d);
+    const again = await ctx.db.transaction().execute((trx) => fresh.recompute(trx, userId, days));
+    assert.equal(again.rewritten, 0);
   });
 });

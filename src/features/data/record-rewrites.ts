@@ -33,22 +33,6 @@ export async function storedAthlete(trx: Db, userId: string): Promise<Record<str
 }
 
 /**
- * Summaries (samples left out) of a connection's records of several types on local days
- * [fromDay, toDay), in day order, from one statement: for enrichers that read across types.
- */
-export async function summariesOfTypesOnDays(
-  trx: Db,
-  input: { userId: string; types: readonly DataTypeName[]; fromDay: string; toDay: string },
-): Promise<{ type: DataTypeName; key: string; record: Record<string, unknown> }[]> {
-  const rows = await repo.summariesOfTypesOnDays(trx, input);
-  return rows.map((row) => ({
-    type: row.type as DataTypeName,
-    key: row.identity_key,
-    record: JSON.parse(row.summary) as Record<string, unknown>,
-  }));
-}
-
-/**
  * A connection's records of several types on local days [fromDay, toDay), each with its row
  * version, and parsed unless its version is among `known` (repo.ts): one statement.
  */

@@ -207,24 +207,6 @@ export async function recordsOnDays(
     .execute();
 }
 
-/** Summaries of a connection's records of several types on local days [fromDay, toDay), in one statement. */
-export async function summariesOfTypesOnDays(
-  db: Db,
-  input: { userId: string; types: readonly string[]; fromDay: string; toDay: string },
-): Promise<{ type: string; identity_key: string; summary: string }[]> {
-  if (input.types.length === 0) return [];
-  return db
-    .selectFrom('data_records')
-    .select(['type', 'identity_key', sql<string>`summary::text`.as('summary')])
-    .where('user_id', '=', input.userId)
-    .where('type', 'in', [...input.types])
-    .where('anchor_day', '>=', input.fromDay)
-    .where('anchor_day', '<', input.toDay)
-    .orderBy('anchor_day')
-    .orderBy('identity_key')
-    .execute();
-}
-
 /** The version of a row as it now stands: its partition, place and writing transaction. */
 const rowVersion = sql<string>`tableoid::text || ':' || ctid::text || ':' || xmin::text`;
 

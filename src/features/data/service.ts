@@ -523,7 +523,6 @@ export function createDataService(deps: DataDeps) {
     onRecordsChanged,
     registerEnricher,
     summariesOnDays: rewrites.summariesOnDays,
-    summariesOfTypesOnDays: rewrites.summariesOfTypesOnDays,
     versionedSummariesOnDays: rewrites.versionedSummariesOnDays,
     storedAthlete: rewrites.storedAthlete,
     rewriteRecords,
