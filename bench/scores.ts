@@ -6,13 +6,18 @@
  *    reads the summaries, computes every day and rewrites nothing), and for one changed day (the
  *    common case: a notification brings today), wall time, median of 5;
  * 3. one day's daily record written as a notification writes it (ingest in a transaction, with
- *    its event), against a body record of the same day (no scores), wall time, median of 21.
+ *    its event), against a body record of the same day (no scores), wall time, median of 21;
+ * 4. what scores add to a daily write, the figure of issue 44: the same day's daily record as a
+ *    provider sends it (no Tributary computation in it) written with its event by a data service
+ *    with the scores enricher and by one without, alternately, wall time: each median of 61, the
+ *    median of the 61 paired differences (what scores add), and the enricher's own time in it.
  * Embedded PostgreSQL by default; with DATABASE_URL, PostgreSQL.
  *
  *   node_modules/.bin/node bench/scores.ts
  */
+import { createDataService } from '../src/features/data/service.ts';
 import { computeDay, computeSleep } from '../src/features/scores/engine/day-scores.ts';
-import { historyOf } from '../src/features/scores/service.ts';
+import { createScoresService, historyOf } from '../src/features/scores/service.ts';
 import { addDays } from '../src/model/time.ts';
 import { createDeveloper, startTestService } from '../test/helpers/app.ts';
 import { connectSandboxUser } from '../test/helpers/connections.ts';
@@ -109,6 +114,65 @@ try {
   const dailyIngestMs = await ingestRuns('daily', daily);
   const bodyIngestMs = await ingestRuns('body', body);
 
+  // 4. Scores' share of a daily write: with the enricher and without, on the same store.
+  const { ctx } = service;
+  const bare = () =>
+    createDataService({
+      db: ctx.db,
+      jobs: ctx.jobs,
+      clock: ctx.clock,
+      log: ctx.log,
+      config: ctx.config,
+      providers: ctx.providers,
+      secretBox: ctx.secretBox,
+      webhooks: ctx.webhooks,
+    });
+  const withScores = bare();
+  // The scores service registered on it, its enricher timed from the outside.
+  const enrichRuns: number[] = [];
+  createScoresService({
+    log: ctx.log,
+    data: {
+      ...withScores,
+      registerEnricher: (enricher) =>
+        withScores.registerEnricher({
+          enrich: async (...args) => {
+            const start = process.hrtime.bigint();
+            const fields = await enricher.enrich(...args);
+            enrichRuns.push(msSince(start));
+            return fields;
+          },
+        }),
+    },
+  });
+  const withoutScores = bare();
+  // As a provider sends it: what Tributary computed and filled taken out.
+  const fromProvider = structuredClone(daily) as Record<string, Record<string, unknown>>;
+  const computed = fromProvider.data_enrichment!.tributary as { filled: string[] };
+  for (const path of computed.filled) {
+    const [section, field] = path.split('.') as [string, string];
+    delete fromProvider[section]![field];
+  }
+  delete fromProvider.data_enrichment!.tributary;
+  const scoredRuns: number[] = [];
+  const unscoredRuns: number[] = [];
+  const pairedDifferences: number[] = [];
+  for (let run = 0; run < 61; run++) {
+    const pair: number[] = [];
+    for (const [data, runs] of [
+      [withScores, scoredRuns],
+      [withoutScores, unscoredRuns],
+    ] as const) {
+      const start = process.hrtime.bigint();
+      await ctx.db.transaction().execute((trx) => data.ingest(trx, user, 'daily', [fromProvider]));
+      runs.push(msSince(start));
+      pair.push(msSince(start));
+    }
+    pairedDifferences.push(pair[0]! - pair[1]!);
+  }
+  const scoredMs = median(scoredRuns);
+  const unscoredMs = median(unscoredRuns);
+
   console.log(
     `records synced: ${JSON.stringify(counts)} in ${Math.round(syncMs)} ms (scores computed as they were stored)`,
   );
@@ -119,7 +183,16 @@ try {
   console.log(
     `a day's record written with its event: daily ${dailyIngestMs.toFixed(1)} ms, body ${bodyIngestMs.toFixed(1)} ms (median of 21)`,
   );
+  const addedMs = median(pairedDifferences);
+  const enrichMs = median(enrichRuns);
+  console.log(
+    `a provider's daily written with its event: with scores ${scoredMs.toFixed(1)} ms, without ${unscoredMs.toFixed(1)} ms (median of 61 each); scores add ${addedMs.toFixed(1)} ms (median of the 61 paired differences; goal ≤ 5 ms), of which the enricher itself ${enrichMs.toFixed(1)} ms`,
+  );
   reportFigures({
+    scores_write_daily_scored_ms: scoredMs,
+    scores_write_daily_unscored_ms: unscoredMs,
+    scores_write_added_ms: addedMs,
+    scores_write_enricher_ms: enrichMs,
     scores_formula_us_per_day: formulaUsPerDay,
     scores_recompute_year_ms: median(yearRuns),
     scores_recompute_day_ms: median(dayRuns),

@@ -134,7 +134,7 @@ describe('data to the webhook', () => {
         log: service.ctx.log,
         providers: service.ctx.providers,
         sync: service.ctx.data.sync,
-        ingest: (trx, user, type, records) => service.ctx.data.ingest(trx, user, type, records),
+        write: (trx, user, batches, options) => service.ctx.data.write(trx, user, batches, options),
       },
       24 * 60,
     );

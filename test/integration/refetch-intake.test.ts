@@ -78,7 +78,6 @@ describe('a refetch goes through the same intake as every sync', () => {
   const sinks = (): NotificationSinks => ({
     intakeChanged: (user, type, range, pages, options) =>
       service.ctx.data.intakeChanged(user, type, range, pages, options),
-    ingest: (trx, user, type, records) => service.ctx.data.ingest(trx, user, type, records),
     removeDeleted: (user, type, ids) => service.ctx.data.removeDeleted(user, type, ids),
     markAccessRevoked: (trx, id) => service.ctx.connecting.markAccessRevoked(trx, id),
   });

@@ -3,6 +3,8 @@
 // baselines are short; a changed day is recomputed and reaches the webhook with its record.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createDataService } from '../../src/features/data/service.ts';
+import { createScoresService } from '../../src/features/scores/service.ts';
 import { addDays } from '../../src/model/time.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { connectSandboxUser } from '../helpers/connections.ts';
@@ -32,10 +34,10 @@ describe('computed scores', () => {
     await receiver?.close();
   });
 
-  const read = async (type: string, from = start, to = end) => {
+  const read = async (type: string, from = start, to = end, withSamples = false) => {
     const response = await service.app.inject({
       method: 'GET',
-      url: `/v2/${type}?user_id=${userId}&start_date=${from}&end_date=${to}&to_webhook=false&with_samples=false`,
+      url: `/v2/${type}?user_id=${userId}&start_date=${from}&end_date=${to}&to_webhook=false&with_samples=${withSamples}`,
       headers: developer.headers,
     });
     assert.equal(response.statusCode, 200, response.body);
@@ -122,6 +124,11 @@ describe('computed scores', () => {
       delete enrichment.tributary;
       return { ...record, data_enrichment: enrichment };
     };
+    const whole = await read('daily', start, end, true);
+    assert.ok(
+      whole.some((day) => Object.keys(day.heart_rate_data?.detailed ?? {}).length > 0),
+      'samples',
+    );
     const keys = await service.ctx.db.transaction().execute(async (trx) => {
       const stored = await service.ctx.data.summariesOnDays(trx, {
         userId,
@@ -143,6 +150,10 @@ describe('computed scores', () => {
     assert.equal(rewritten, keys.length, 'every stripped day, and nothing else');
     const restored = await read('daily');
     assert.ok(restored.every((day) => day.data_enrichment.tributary?.method === 'tributary'));
+    // Rewrites write the summary alone: every sample array is back where it was.
+    // (The strip above left the fields scores had filled, so those now count as the provider's.)
+    const unscored = (records: Json[]) => records.map(({ data_enrichment: _d, scores: _s, ...rest }) => rest);
+    assert.deepEqual(unscored(await read('daily', start, end, true)), unscored(whole));
   });
 
   test('a changed day is recomputed in its transaction and reaches the webhook with its record', async () => {
@@ -178,5 +189,87 @@ describe('computed scores', () => {
     assert.ok(sent.recovery_score < stored.data_enrichment.tributary.recovery_score, 'and lowers recovery');
     const [reread] = await read('daily', addDays(end, -1), end);
     assert.deepEqual(reread!.data_enrichment.tributary, sent, 'the read shows what was sent');
+  });
+
+  test('a daily written before the activity that moves its load, in one transaction, reaches the webhook with that load', async () => {
+    // The order a mobile rebuild writes in: daily first, then activity. The daily's event used to
+    // be built before the activity was stored, so it carried load 0 while the store held the load.
+    const activities = await read('activity');
+    const scoredSession = (activity: Json) =>
+      activity.heart_rate_data?.summary?.avg_hr_bpm > 0 &&
+      activity.heart_rate_data?.summary?.user_max_hr_bpm > 0;
+    const day = (activities.filter(scoredSession).at(-1)!.metadata.start_time as string).slice(0, 10);
+    const sessions = activities.filter((activity) =>
+      (activity.metadata.start_time as string).startsWith(day),
+    );
+    const [daily] = await read('daily', day, addDays(day, 1));
+    assert.ok(daily, `a daily record on ${day}`);
+    const loadBefore = daily.data_enrichment.tributary.training_load.load as number;
+    assert.ok(loadBefore > 0, `the sessions of ${day} make a load (${loadBefore})`);
+    const user = await service.ctx.db
+      .selectFrom('connections')
+      .selectAll()
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    // The day's sessions leave the store (quietly): its daily now holds load 0.
+    await service.ctx.db.transaction().execute((trx) =>
+      service.ctx.data.write(
+        trx,
+        user,
+        [{ type: 'activity', remove: sessions.map((s) => s.metadata.summary_id) }],
+        {
+          emit: false,
+        },
+      ),
+    );
+    const [emptied] = await read('daily', day, addDays(day, 1));
+    assert.equal(emptied!.data_enrichment.tributary.training_load.load, 0);
+
+    const incoming: Json = structuredClone(daily);
+    delete incoming.data_enrichment.tributary;
+    const before = receiver.received.length;
+    await service.ctx.db.transaction().execute((trx) =>
+      service.ctx.data.write(trx, user, [
+        { type: 'daily', records: [incoming] },
+        { type: 'activity', records: sessions },
+      ]),
+    );
+    await receiver.waitFor(
+      (list) => list.slice(before).some((entry) => (JSON.parse(entry.body) as Json).type === 'daily'),
+      'the daily event',
+    );
+    const sent = receiver.received
+      .slice(before)
+      .map((entry) => JSON.parse(entry.body) as Json)
+      .find((payload) => payload.type === 'daily')!;
+    const [stored] = await read('daily', day, addDays(day, 1));
+    assert.equal(
+      stored!.data_enrichment.tributary.training_load.load,
+      loadBefore,
+      'the store holds the load',
+    );
+    assert.deepEqual(
+      sent.data[0].data_enrichment.tributary,
+      stored!.data_enrichment.tributary,
+      'the event carries the scores the API serves',
+    );
+    // What each process remembers (the athlete's sex, the history's facts by row version) changes
+    // nothing: a process that remembers nothing computes the same scores from the store.
+    const { ctx } = service;
+    const data = createDataService({
+      db: ctx.db,
+      jobs: ctx.jobs,
+      clock: ctx.clock,
+      log: ctx.log,
+      config: ctx.config,
+      providers: ctx.providers,
+      secretBox: ctx.secretBox,
+      webhooks: ctx.webhooks,
+    });
+    const fresh = createScoresService({ data, log: ctx.log });
+    const days: string[] = [];
+    for (let d = start; d < end; d = addDays(d, 1)) days.push(d);
+    const again = await ctx.db.transaction().execute((trx) => fresh.recompute(trx, userId, days));
+    assert.equal(again.rewritten, 0);
   });
 });

@@ -24,18 +24,6 @@ export type NotificationSinks = {
     options: { replace?: boolean },
   ): Promise<number>;
   /**
-   * Stores and sends records that arrived whole (a notification carrying its data); with
-   * `replaceDays`, the stored records of those local days that are not among them are removed
-   * first (they were deleted at the provider).
-   */
-  ingest(
-    trx: Db,
-    user: ConnectionRow,
-    type: ProviderDataType,
-    records: readonly unknown[],
-    options?: { replaceDays?: { startDate: string; endDate: string } },
-  ): Promise<unknown>;
-  /**
    * Removes the records of `type` the provider deleted (by identity) and announces them to the
    * developer; returns how many were stored.
    */

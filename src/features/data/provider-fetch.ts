@@ -15,8 +15,9 @@ import { readProviderTokens } from '../../provider-access/token-store.ts';
 import type { ConnectionRow } from '../connections/service.ts';
 import * as connectionsRepo from '../connections/repo.ts';
 import { earlierDay, laterDay } from './params.ts';
-import { identityOf, type PreparedRecord, prepareRecord } from './records.ts';
-import { modelRefusal, type Refusals } from './refusals.ts';
+import { type IntakeWrite, prepareAll } from './intake.ts';
+import type { PreparedRecord } from './records.ts';
+import type { Refusals } from './refusals.ts';
 import * as repo from './repo.ts';
 import { createSettledCoverage } from './settled-coverage.ts';
 
@@ -34,87 +35,13 @@ export type ProviderFetchDeps = {
   providers: ProviderCatalog;
   secretBox: SecretBox;
   runtime: ProviderRuntime;
-  /** Days raw provider payloads are kept; 0 keeps none. */
-  rawRetentionDays: number;
   /** Replaces the context below: the connector framework's (fresh credentials, provider HTTP). */
   connectorContext?: (user: ConnectionRow) => DataSourceContext;
-  /** Told, in the writing transaction, which days of a connection's type changed. */
-  onChanged?: RecordsChangedHook;
+  /** The one write path for records (intake.ts): every batch a fetch stores goes through it. */
+  write: IntakeWrite;
   /** Where refused records are counted (the operator's metric). */
   refusals: Refusals;
 };
-
-/** A change to a connection's stored records: the local days whose records were written or removed. */
-export type RecordsChange = { user: ConnectionRow; type: ProviderDataType; days: readonly string[] };
-export type RecordsChangedHook = (trx: Db, change: RecordsChange) => Promise<void>;
-
-/** The local days [fromDay, toDay), for a change that removed records of a whole range. */
-export function daysBetween(fromDay: string, toDay: string): string[] {
-  const days: string[] = [];
-  for (let day = fromDay; day < toDay; day = addDays(day, 1)) days.push(day);
-  return days;
-}
-
-export type Ingested = { stored: PreparedRecord[]; invalid: number };
-
-/** Runs in the transaction that stores a batch of records (the caller sends them on there). */
-export type BatchHook = (trx: Db, records: readonly PreparedRecord[]) => Promise<void>;
-
-/** Runs in the transaction that removed records deleted at the provider (the caller announces them). */
-export type RemovalHook = (trx: Db, removed: readonly repo.RemovedRecord[]) => Promise<void>;
-
-/**
- * Validates every normalized record against the model (compiled schemas, records.ts) before it
- * is stored. A record the model refuses becomes a NormalizationError naming the provider, the
- * type, the payload's identity and the field; the refusals are counted and logged (warn, with
- * their number), never stored, and the rest of the batch is kept.
- */
-export function prepareAll(
-  deps: { log: Logger; refusals: Refusals },
-  input: { user: ConnectionRow; type: ProviderDataType; records: readonly unknown[]; now: Date },
-): Ingested {
-  const stored: PreparedRecord[] = [];
-  const refused: NormalizationError[] = [];
-  const at = { userId: input.user.id, provider: input.user.provider, type: input.type };
-  for (const [index, record] of input.records.entries()) {
-    const prepared = prepareRecord(input.type, record, input.now);
-    if (prepared.ok) stored.push(prepared.value);
-    else refused.push(modelRefusal(at, identityOf(record), index, prepared));
-  }
-  deps.refusals.modelRefused(deps.log, at, refused);
-  return { stored, invalid: refused.length };
-}
-
-/** Upserts prepared records and keeps the raw payloads they came from (when retention allows). */
-export async function storeBatch(
-  deps: Pick<ProviderFetchDeps, 'rawRetentionDays' | 'onChanged'>,
-  trx: Db,
-  input: {
-    user: ConnectionRow;
-    type: ProviderDataType;
-    records: readonly PreparedRecord[];
-    raws: readonly unknown[];
-    now: Date;
-  },
-): Promise<void> {
-  await repo.upsertRecords(trx, input.user.id, input.type, input.records, input.now);
-  // Once per batch, in its transaction: the user's "most recent data" is when records last came in.
-  if (input.records.length > 0) await connectionsRepo.stampMostRecentData(trx, input.user.id, input.now);
-  if (deps.onChanged && input.records.length > 0) {
-    const days = [...new Set(input.records.map((record) => record.anchorDay))].sort();
-    await deps.onChanged(trx, { user: input.user, type: input.type, days });
-  }
-  if (deps.rawRetentionDays <= 0) return;
-  for (const payload of input.raws) {
-    await repo.insertRawPayload(trx, {
-      userId: input.user.id,
-      provider: input.user.provider,
-      type: input.type,
-      fetchedAt: input.now,
-      payload,
-    });
-  }
-}
 
 /** Runs `task` after every earlier task of the same key in this process has finished. */
 function keyedQueue() {
@@ -212,15 +139,17 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
    * The one way provider pages enter the store, whoever fetched them (a read, a backfill chunk,
    * a poll, a notification's refetch): validated and prepared as they come, flushed every
    * FLUSH_RECORDS records or FLUSH_BYTES bytes with the raw payloads they came from (kept for
-   * re-normalization), so no range ever sits in memory whole. `onBatch` runs in each batch's
-   * transaction (the caller's data events); `keys` collects the identity of every stored record.
+   * re-normalization) through the intake's write (one transaction each), so no range ever sits in
+   * memory whole. With `emit`, each batch is sent as a data event in its transaction; `keys`
+   * collects the identity of every stored record.
    */
-  async function intake(
+  async function takeIn(
     user: ConnectionRow,
     type: ProviderDataType,
     pages: AsyncIterable<DataPage>,
-    options: { onBatch?: BatchHook; keys?: string[] } = {},
+    options: { emit?: boolean; keys?: string[] } = {},
   ): Promise<{ stored: number; invalid: number }> {
+    const emit = options.emit ?? false;
     let records: PreparedRecord[] = [];
     let raws: unknown[] = [];
     let bytes = 0;
@@ -228,15 +157,12 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     let stored = 0;
     const flush = async () => {
       if (records.length === 0 && raws.length === 0) return;
-      const batch = { records, raws };
+      const batch = { type, prepared: records, raws };
       records = [];
       raws = [];
       bytes = 0;
-      stored += batch.records.length;
-      await db.transaction().execute(async (trx) => {
-        await storeBatch(deps, trx, { user, type, ...batch, now: clock.now() });
-        if (options.onBatch && batch.records.length > 0) await options.onBatch(trx, batch.records);
-      });
+      stored += batch.prepared.length;
+      await db.transaction().execute((trx) => deps.write(trx, user, [batch], { emit }));
     };
     for await (const page of pagesOf(pages, { userId: user.id, type })) {
       // Prepared (validated and serialized) as they come, so a batch is bounded by its real size.
@@ -259,8 +185,8 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
       const prepared = prepareAll(deps, { user, type, records: page.records, now: clock.now() });
       invalid += prepared.invalid;
       for (const record of prepared.stored) {
-        // The parsed record is kept only for a batch hook that sends it on.
-        records.push(options.onBatch ? record : { ...record, record: null });
+        // The parsed record is kept only when its batch is sent on; enrichers read the store.
+        records.push(emit ? record : { ...record, record: null });
         options.keys?.push(record.identityKey);
         bytes += record.bytes;
       }
@@ -289,7 +215,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
       endDate: to,
       unreadable: await unreadableOf(user),
     };
-    return (await intake(user, type, source.fetch(args))).invalid;
+    return (await takeIn(user, type, source.fetch(args))).invalid;
   }
 
   /** Records the local days [from, to) of `type` as synced now: settled before yesterday, fresh after. */
@@ -396,37 +322,24 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
 
   /**
    * Takes in the pages of local days [fromDay, toDay) fetched again because the provider said
-   * they changed (a notification or a poll), whatever their coverage: through `intake` like any
-   * other fetch, then recorded as synced. With `replace` (records were deleted at the provider),
-   * the stored records of those days the pages no longer hold are removed after the last batch.
-   * Returns the records stored.
+   * they changed (a notification or a poll), whatever their coverage: through `takeIn` like any
+   * other fetch, each batch sent on as a data event, then recorded as synced. With `replace`
+   * (records were deleted at the provider), the stored records of those days the pages no longer
+   * hold are removed (and announced) after the last batch. Returns the records stored.
    */
   async function intakeChanged(
     user: ConnectionRow,
     type: ProviderDataType,
     range: { fromDay: string; toDay: string },
     pages: AsyncIterable<DataPage>,
-    options: { onBatch?: BatchHook; onRemoved?: RemovalHook; replace?: boolean } = {},
+    options: { replace?: boolean } = {},
   ): Promise<number> {
     return serialized(`${user.id}:${type}`, async () => {
       const keys: string[] | undefined = options.replace ? [] : undefined;
-      const result = await intake(user, type, pages, {
-        ...(options.onBatch ? { onBatch: options.onBatch } : {}),
-        ...(keys ? { keys } : {}),
-      });
+      const result = await takeIn(user, type, pages, { emit: true, ...(keys ? { keys } : {}) });
       if (keys) {
-        const days = { startDate: range.fromDay, endDate: range.toDay };
-        await db.transaction().execute(async (trx) => {
-          const removed = await repo.deleteRecordsOfDaysExcept(trx, {
-            userId: user.id,
-            type,
-            ...days,
-            keep: keys,
-          });
-          if (removed.length > 0 && deps.onChanged)
-            await deps.onChanged(trx, { user, type, days: daysBetween(range.fromDay, range.toDay) });
-          if (removed.length > 0 && options.onRemoved) await options.onRemoved(trx, removed);
-        });
+        const replace = [{ fromDay: range.fromDay, toDay: range.toDay, keep: keys }];
+        await db.transaction().execute((trx) => deps.write(trx, user, [{ type, replace }]));
       }
       if (result.invalid > 0)
         log.warn(
@@ -439,25 +352,16 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
   }
 
   /**
-   * Removes the records of `type` the provider deleted, by identity, wherever they lie; `onRemoved`
-   * runs in the removing transaction with what was removed. Returns how many were stored.
+   * Removes the records of `type` the provider deleted, by identity, wherever they lie, and
+   * announces them. Returns how many were stored.
    */
-  async function removeDeleted(
-    user: ConnectionRow,
-    type: ProviderDataType,
-    keys: readonly string[],
-    onRemoved?: RemovalHook,
-  ): Promise<number> {
-    return serialized(`${user.id}:${type}`, () =>
-      db.transaction().execute(async (trx) => {
-        const removed = await repo.removeRecords(trx, { userId: user.id, type, keys });
-        if (removed.length === 0) return 0;
-        const days = [...new Set(removed.map((row) => row.day))].sort();
-        if (deps.onChanged) await deps.onChanged(trx, { user, type, days });
-        if (onRemoved) await onRemoved(trx, removed);
-        return removed.length;
-      }),
-    );
+  async function removeDeleted(user: ConnectionRow, type: ProviderDataType, keys: readonly string[]) {
+    return serialized(`${user.id}:${type}`, async () => {
+      const outcome = await db
+        .transaction()
+        .execute((trx) => deps.write(trx, user, [{ type, remove: keys }]));
+      return outcome.removed;
+    });
   }
 
   return { syncDays, syncAthlete, intakeChanged, removeDeleted, sourceFor, contextFor };

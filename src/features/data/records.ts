@@ -62,6 +62,12 @@ function firstProblem(validator: Validator, value: unknown): { field: string | n
   return { field: null, problem: 'does not match the schema' };
 }
 
+/** What the model refuses in a record of `type` already in the current shape (null: nothing). */
+export function schemaProblem(type: ProviderDataType, record: unknown): string | null {
+  const validator = validatorFor(type);
+  return validator.Check(record) ? null : firstProblem(validator, record).problem;
+}
+
 /**
  * What a record says it is, for naming a refused one: its own id, else its bounds, else its
  * time. Read loosely (the record failed the schema, so any field may be of another type).

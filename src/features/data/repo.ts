@@ -207,6 +207,99 @@ export async function recordsOnDays(
     .execute();
 }
 
+/** The version of a row as it now stands: its partition, place and writing transaction. */
+const rowVersion = sql<string>`tableoid::text || ':' || ctid::text || ':' || xmin::text`;
+
+/**
+ * The records of several types on local days [fromDay, toDay), each with its row version, which
+ * changes with every write of the record (a second write in the same transaction moves it too),
+ * and its summary unless that version is among `known`: a reader that keeps what it derived from
+ * rows reads again only the rows that moved since, in the same statement.
+ */
+export async function versionedSummariesOnDays(
+  db: Db,
+  input: {
+    userId: string;
+    types: readonly string[];
+    fromDay: string;
+    toDay: string;
+    known: readonly string[];
+  },
+): Promise<{ type: string; identity_key: string; day: string; version: string; summary: string | null }[]> {
+  if (input.types.length === 0) return [];
+  return db
+    .selectFrom('data_records')
+    .select([
+      'type',
+      'identity_key',
+      sql<string>`anchor_day::text`.as('day'),
+      rowVersion.as('version'),
+      sql<
+        string | null
+      >`CASE WHEN ${rowVersion} = ANY(${[...input.known]}::text[]) THEN NULL ELSE summary::text END`.as(
+        'summary',
+      ),
+    ])
+    .where('user_id', '=', input.userId)
+    .where('type', 'in', [...input.types])
+    .where('anchor_day', '>=', input.fromDay)
+    .where('anchor_day', '<', input.toDay)
+    .orderBy('anchor_day')
+    .orderBy('identity_key')
+    .execute();
+}
+
+/**
+ * Summaries (samples left out) and the splices that put the samples back, by identity; `days`
+ * (local days [fromDay, toDay) the records are known to lie on) spares a probe of every month.
+ */
+export async function summariesByKeys(
+  db: Db,
+  input: { userId: string; type: string; keys: readonly string[]; days?: { fromDay: string; toDay: string } },
+): Promise<{ identity_key: string; day: string; summary: string; sample_splices: number[] | null }[]> {
+  if (input.keys.length === 0) return [];
+  let query = db.selectFrom('data_records');
+  if (input.days)
+    query = query.where('anchor_day', '>=', input.days.fromDay).where('anchor_day', '<', input.days.toDay);
+  return query
+    .select([
+      'identity_key',
+      sql<string>`anchor_day::text`.as('day'),
+      sql<string>`summary::text`.as('summary'),
+      'sample_splices',
+    ])
+    .where('user_id', '=', input.userId)
+    .where('type', '=', input.type)
+    .where('identity_key', 'in', input.keys)
+    .execute();
+}
+
+/**
+ * Replaces a stored record's summary (and the splices into it) and leaves its samples as they
+ * are: the samples column is not written again, however large.
+ */
+export async function replaceSummary(
+  db: Db,
+  input: {
+    userId: string;
+    type: string;
+    key: string;
+    day: string;
+    summary: string;
+    splices: number[] | null;
+    now: Date;
+  },
+): Promise<void> {
+  await db
+    .updateTable('data_records')
+    .set({ summary: input.summary, sample_splices: input.splices, updated_at: input.now })
+    .where('user_id', '=', input.userId)
+    .where('type', '=', input.type)
+    .where('identity_key', '=', input.key)
+    .where('anchor_day', '=', input.day)
+    .execute();
+}
+
 /** The local days on which a connection holds records of a type, oldest first. */
 export async function daysWithRecords(db: Db, userId: string, type: string): Promise<string[]> {
   const rows = await db

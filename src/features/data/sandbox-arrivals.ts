@@ -10,18 +10,12 @@ import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
 import type { ConnectionRow } from '../connections/service.ts';
 import { pageActiveUsersOfProvider } from '../connections/repo.ts';
+import type { IntakeWrite } from './intake.ts';
 import type { ProviderFetch } from './provider-fetch.ts';
 import type { NoPayload } from '../../jobs/queues.ts';
 
 export const ARRIVALS_QUEUE = 'data.provider-arrivals';
 const USER_PAGE = 100;
-
-export type Ingest = (
-  trx: Db,
-  user: ConnectionRow,
-  type: Parameters<ProviderFetch['syncDays']>[1],
-  records: readonly unknown[],
-) => Promise<unknown>;
 
 export type ArrivalsDeps = {
   db: Db;
@@ -29,7 +23,8 @@ export type ArrivalsDeps = {
   log: Logger;
   providers: ProviderCatalog;
   sync: ProviderFetch;
-  ingest: Ingest;
+  /** The one write path (intake.ts): a user's arrivals of every type in one write. */
+  write: IntakeWrite;
 };
 
 /**
@@ -59,9 +54,13 @@ export async function runArrivals(
       for (const user of page) {
         try {
           const arrived = await source.arrivals({ ...deps.sync.contextFor(user), since, until });
-          await deps.db.transaction().execute(async (trx) => {
-            for (const batch of arrived) await deps.ingest(trx, user, batch.type, batch.records);
-          });
+          await deps.db.transaction().execute((trx) =>
+            deps.write(
+              trx,
+              user,
+              arrived.map((batch) => ({ type: batch.type, records: batch.records })),
+            ),
+          );
           users++;
           records += arrived.reduce((total, batch) => total + batch.records.length, 0);
         } catch (error) {

@@ -8,8 +8,8 @@ import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import { invalidParameter, upstreamUnavailable } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import { type DataTypeName, isDataTypeName } from '../../model/index.ts';
-import { externalPlannedWorkout, legacyPlannedWorkout } from '../../model/planned-workout-current.ts';
+import type { DataTypeName } from '../../model/index.ts';
+import { legacyPlannedWorkout } from '../../model/planned-workout-current.ts';
 import { type DataPage, type DataSourceContext, ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
@@ -24,14 +24,7 @@ import {
 } from '../connections/service.ts';
 import { isLargeRequestRange } from './chunking.ts';
 import { createDeliverer, DELIVER_QUEUE, type DeliverJob } from './deliver.ts';
-import {
-  buildAthleteEvent,
-  buildDataDeletedEvent,
-  buildDataEvent,
-  DELETION_MARKED_TYPES,
-  type JsonObject,
-  UPLOAD_TYPE_DELETE,
-} from './events.ts';
+import type { JsonObject } from './events.ts';
 import {
   type DataWindow,
   filterOf,
@@ -56,20 +49,24 @@ import {
   secondsToNextHour,
   violatesR1,
 } from './rate-limit.ts';
-import { ATHLETE_KEY, type PreparedRecord } from './records.ts';
+import { ATHLETE_KEY } from './records.ts';
 import { createReadRouting } from './read-routing.ts';
 import * as repo from './repo.ts';
 import * as rewrites from './record-rewrites.ts';
 import { envelopeBody } from './stream.ts';
 import { dataSettings } from './settings.ts';
+import { createProviderFetch } from './provider-fetch.ts';
 import {
-  createProviderFetch,
-  daysBetween,
-  prepareAll,
+  createIntake,
+  type DayScope,
+  type Enricher,
+  type IntakeBatch,
+  type IntakeOptions,
   type RecordsChange,
   type RecordsChangedHook,
-  storeBatch,
-} from './provider-fetch.ts';
+  type RewrittenRecord,
+  type WriteInProgress,
+} from './intake.ts';
 import {
   storedRecordPage,
   storedRecordsIn,
@@ -78,7 +75,7 @@ import {
 } from './record-loads.ts';
 import type { Keyset } from './repo.ts';
 import type { RecordFilter } from './params.ts';
-import { type DataWebhooks, emitDataEvent } from './webhook-emit.ts';
+import type { DataWebhooks } from './webhook-emit.ts';
 import { createRefusals } from './refusals.ts';
 
 export const DATA_SENT_MESSAGE = 'Data sent to webhook';
@@ -144,18 +141,23 @@ export function createDataService(deps: DataDeps) {
   // Whoever must know that a connection's days changed (the merged view) registers here; told in
   // the transaction that wrote, so what it queues commits or rolls back with the records.
   const changeHandlers: RecordsChangedHook[] = [];
-  // Enrichers (scores) rewrite derived fields of stored records; they run first, and events of the
-  // types they rewrite are built from what the store holds after them.
+  // Enrichers (scores) rewrite derived fields of stored records; they run once per write, before
+  // its events are built, and events of the types they rewrite carry the rewritten records.
   const enrichers: Enricher[] = [];
-  const rewrittenTypes = new Set<string>();
-  const onChanged: RecordsChangedHook = async (trx, change) => {
-    for (const enricher of enrichers) await enricher.onChanged(trx, change);
-    for (const handler of changeHandlers) await handler(trx, change);
-  };
   // Records refused on their way in, counted for the operator (http/metrics.ts).
   const refusals = createRefusals();
+  // The one write path for records (intake.ts): syncs, pushes, uploads and imports all write here.
+  const intake = createIntake({
+    clock,
+    log,
+    refusals,
+    webhooks: deps.webhooks,
+    rawRetentionDays: retentionDays,
+    enrichers,
+    changeHandlers,
+  });
   const sync = createProviderFetch({
-    onChanged,
+    write: intake.write,
     refusals,
     db,
     clock,
@@ -163,7 +165,6 @@ export function createDataService(deps: DataDeps) {
     providers: deps.providers,
     secretBox: deps.secretBox,
     runtime: { config: deps.config, clock, secretBox: deps.secretBox },
-    rawRetentionDays: retentionDays,
     ...(deps.connectorContext ? { connectorContext: deps.connectorContext } : {}),
   });
   const plannedWorkouts = createPlannedWorkoutView(db);
@@ -338,57 +339,9 @@ export function createDataService(deps: DataDeps) {
     return { status: 200, headers, body: { athlete, user: toWireUser(user), type: 'athlete' } };
   }
 
-  /** Sends stored records to the developer as one data event, in the transaction that stored them. */
-  async function emitRecords(
-    trx: Db,
-    user: ConnectionRow,
-    type: ProviderDataType,
-    stored: readonly PreparedRecord[],
-  ) {
-    const wireUser = toWireUser(user);
-    const current = rewrittenTypes.has(type) ? await rewrites.storedByKeys(trx, user.id, type, stored) : null;
-    const data = stored.map((record) =>
-      type === 'plannedWorkout'
-        ? (externalPlannedWorkout(record.record as JsonObject) as JsonObject)
-        : ((current?.get(record.identityKey) ?? record.record) as JsonObject),
-    );
-    const event = isDataTypeName(type)
-      ? buildDataEvent(type, { user: wireUser, data })
-      : buildAthleteEvent({ user: wireUser, athlete: data[0]! });
-    await emitDataEvent(deps.webhooks, trx, user.developer_id, event, { userId: user.id });
-  }
-
-  /**
-   * Announces records the provider deleted (already removed, in the removing transaction): an
-   * activity or a day as its own data event, each record marked `upload_type` 4 (Delete), the
-   * contract's mark; any other type as one `data_deleted` event naming each record's metadata.
-   */
-  async function emitRemoved(
-    trx: Db,
-    user: ConnectionRow,
-    type: ProviderDataType,
-    removed: readonly repo.RemovedRecord[],
-  ) {
-    if (removed.length === 0 || !isDataTypeName(type)) return;
-    const wireUser = toWireUser(user);
-    const records = removed.map((row) => JSON.parse(row.summary) as JsonObject);
-    const metadataOf = (record: JsonObject) =>
-      (typeof record.metadata === 'object' && record.metadata !== null ? record.metadata : {}) as JsonObject;
-    const event = DELETION_MARKED_TYPES.has(type)
-      ? buildDataEvent(type, {
-          user: wireUser,
-          data: records.map((record) => ({
-            ...record,
-            metadata: { ...metadataOf(record), upload_type: UPLOAD_TYPE_DELETE },
-          })),
-        })
-      : buildDataDeletedEvent({ user: wireUser, dataType: type, metadata: records.map(metadataOf) });
-    await emitDataEvent(deps.webhooks, trx, user.developer_id, event, { userId: user.id });
-  }
-
   /** Removes the records of `type` the provider deleted (by identity) and announces them. */
   const removeDeleted = (user: ConnectionRow, type: ProviderDataType, ids: readonly string[]) =>
-    sync.removeDeleted(user, type, ids, (trx, removed) => emitRemoved(trx, user, type, removed));
+    sync.removeDeleted(user, type, ids);
 
   /**
    * Takes in days a provider said changed (a notification or a poll), fetched again: the same
@@ -403,17 +356,21 @@ export function createDataService(deps: DataDeps) {
     range: { fromDay: string; toDay: string },
     pages: AsyncIterable<DataPage>,
     options: { replace?: boolean } = {},
-  ) =>
-    sync.intakeChanged(user, type, range, pages, {
-      ...options,
-      onBatch: (trx, stored) => emitRecords(trx, user, type, stored),
-      onRemoved: (trx, removed) => emitRemoved(trx, user, type, removed),
-    });
+  ) => sync.intakeChanged(user, type, range, pages, options);
 
   /**
-   * Stores records a provider pushed (validated; invalid ones logged, counted and skipped) in
-   * the caller's transaction, and by default sends them to the developer as a data event in the
-   * same transaction. For connectors receiving provider webhooks, and the sandbox arrivals.
+   * Writes a connection's records of one or more types in the caller's transaction, through the
+   * one write path (intake.ts): validated (invalid ones logged, counted and skipped), the
+   * replaced days diffed once, stored, enriched once, and by default sent to the developer as
+   * data events built last from what is stored. Everything one transaction writes for a
+   * connection goes in one call, so its events carry what the enrichers made of all of it.
+   */
+  const write = (trx: Db, user: ConnectionRow, batches: readonly IntakeBatch[], options?: IntakeOptions) =>
+    intake.write(trx, user, batches, options);
+
+  /**
+   * Stores records of one type a provider pushed: `write` with one batch. With `replaceDays`,
+   * what the provider no longer returns for those days is removed (and announced).
    */
   async function ingest(
     trx: Db,
@@ -423,50 +380,23 @@ export function createDataService(deps: DataDeps) {
     raw?: unknown,
     options: { emit?: boolean; replaceDays?: { startDate: string; endDate: string } } = {},
   ): Promise<{ stored: number; invalid: number }> {
-    const now = clock.now();
-    const prepared = prepareAll({ log, refusals }, { user, type, records, now });
-    if (options.replaceDays) {
-      // Deleted at the provider: what it no longer returns for these days goes here too.
-      const removed = await repo.deleteRecordsOfDaysExcept(trx, {
-        userId: user.id,
-        type,
-        ...options.replaceDays,
-        keep: prepared.stored.map((record) => record.identityKey),
-      });
-      const { startDate, endDate } = options.replaceDays;
-      if (removed.length > 0) await onChanged(trx, { user, type, days: daysBetween(startDate, endDate) });
-      if (options.emit ?? true) await emitRemoved(trx, user, type, removed);
-    }
-    await storeBatch({ rawRetentionDays: retentionDays, onChanged }, trx, {
+    const { replaceDays } = options;
+    const outcome = await intake.write(
+      trx,
       user,
-      type,
-      records: prepared.stored,
-      raws: raw === undefined ? [] : [raw],
-      now,
-    });
-    if ((options.emit ?? true) && prepared.stored.length > 0)
-      await emitRecords(trx, user, type, prepared.stored);
-    return { stored: prepared.stored.length, invalid: prepared.invalid };
-  }
-
-  /**
-   * Identity keys (with their anchor day) of a user's stored records of `type` on local days [fromDay, toDay):
-   * for sources that rebuild whole days (mobile uploads) and must drop what no longer exists.
-   */
-  async function storedKeys(
-    trx: Db,
-    userId: string,
-    type: DataTypeName,
-    fromDay: string,
-    toDay: string,
-  ): Promise<{ key: string; day: string }[]> {
-    return repo.keysOnDays(trx, { userId, type, fromDay, toDay });
-  }
-
-  /** Deletes records by identity (a source's record that no longer exists). */
-  async function removeRecords(trx: Db, user: ConnectionRow, type: DataTypeName, keys: readonly string[]) {
-    const days = await repo.deleteRecords(trx, user.id, type, keys);
-    if (days.length > 0) await onChanged(trx, { user, type, days });
+      [
+        {
+          type,
+          records,
+          ...(raw === undefined ? {} : { raws: [raw] }),
+          ...(replaceDays
+            ? { replace: [{ fromDay: replaceDays.startDate, toDay: replaceDays.endDate }] }
+            : {}),
+        },
+      ],
+      options.emit === undefined ? {} : { emit: options.emit },
+    );
+    return { stored: outcome.stored, invalid: outcome.invalid };
   }
 
   /**
@@ -509,19 +439,23 @@ export function createDataService(deps: DataDeps) {
   const daysWithRecords = (trx: Db, userId: string, type: DataTypeName) =>
     repo.daysWithRecords(trx, userId, type);
   /**
-   * Registers an enricher: told of every change first (in the writing transaction), it may
-   * rewrite derived fields of the `rewrites` types through `rewriteRecords`; data events of those
-   * types then carry the rewritten records.
+   * Registers an enricher: told once per write of every changed day (in the writing
+   * transaction), it may rewrite derived fields of the `rewrites` types through `rewriteRecords`
+   * and returns what it rewrote; the write's data events then carry the rewritten records.
    */
   function registerEnricher(enricher: Enricher) {
     enrichers.push(enricher);
-    for (const type of enricher.rewrites) rewrittenTypes.add(type);
   }
 
   /** Rewrites stored records in place with an enricher's derived fields, unannounced (record-rewrites.ts). */
   const rewriteRecords = (
     trx: Db,
-    input: { userId: string; type: DataTypeName; keys: readonly string[] },
+    input: {
+      userId: string;
+      type: DataTypeName;
+      keys: readonly string[];
+      days?: { fromDay: string; toDay: string };
+    },
     edit: (key: string, record: Record<string, unknown>) => Record<string, unknown>,
   ) => rewrites.rewriteRecords({ clock, log }, trx, input, edit);
 
@@ -572,13 +506,12 @@ export function createDataService(deps: DataDeps) {
         users: await busiestBuckets(db, developer.id, clock.now(), limit),
       };
     },
+    write,
     ingest,
     intakeChanged,
     removeDeleted,
     /** Companion kinds the connection's provider refused (4xx on their path), skipped by every fetch. */
     unreadableCompanions: (userId: string) => repo.unreadableCompanions(db, userId),
-    storedKeys,
-    removeRecords,
     admitAll,
     syncWindow,
     recordsOf,
@@ -590,6 +523,7 @@ export function createDataService(deps: DataDeps) {
     onRecordsChanged,
     registerEnricher,
     summariesOnDays: rewrites.summariesOnDays,
+    versionedSummariesOnDays: rewrites.versionedSummariesOnDays,
     storedAthlete: rewrites.storedAthlete,
     rewriteRecords,
     prune,
@@ -604,9 +538,16 @@ export function createDataService(deps: DataDeps) {
 
 export type DataService = ReturnType<typeof createDataService>;
 
-/** A feature that derives fields of stored records from their neighbours (features/scores). */
-export type Enricher = { rewrites: readonly DataTypeName[]; onChanged: RecordsChangedHook };
-export type { RecordsChange, StoredRecordPage, StoredRecordValue };
+export type {
+  DayScope,
+  Enricher,
+  IntakeBatch,
+  RecordsChange,
+  RewrittenRecord,
+  StoredRecordPage,
+  StoredRecordValue,
+  WriteInProgress,
+};
 export type { Keyset as RecordKeyset } from './repo.ts';
 export type { RecordFilter } from './params.ts';
 export type { WireUser };

@@ -18,5 +18,5 @@ export type MobileDeps = {
   providers: ProviderCatalog;
   integrations: Pick<IntegrationsService, 'requireSdkSource'>;
   connecting: Pick<ConnectingService, 'consumeSdkToken' | 'activateSdkConnection'>;
-  data: Pick<DataService, 'ingest' | 'storedKeys' | 'removeRecords'>;
+  data: Pick<DataService, 'write'>;
 };

@@ -2,10 +2,9 @@
 // Days to rebuild are rows (mobile_dirty_days) written with the samples that changed them, so a
 // crash between storing samples and rebuilding loses nothing: the next run finds the days.
 import type { Logger } from 'pino';
-import type { DataTypeName } from '../../model/index.ts';
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
-import type { DataService } from '../data/service.ts';
+import type { DataService, DayScope } from '../data/service.ts';
 import * as connectionsRepo from '../connections/repo.ts';
 import type { ConnectionRow } from '../connections/service.ts';
 import type { ImportedDays } from './imported-days.ts';
@@ -32,10 +31,13 @@ export type SettleOptions = {
 export type RebuildDeps = {
   db: Db;
   log: Logger;
-  data: Pick<DataService, 'ingest' | 'storedKeys' | 'removeRecords'>;
+  data: Pick<DataService, 'write'>;
 };
 
-type Built = Record<'daily' | 'body' | 'nutrition' | 'menstruation' | 'sleep' | 'activity', unknown[]>;
+const BUILT_TYPES = ['daily', 'body', 'nutrition', 'menstruation', 'sleep', 'activity'] as const;
+type BuiltType = (typeof BUILT_TYPES)[number];
+/** What a batch of days makes, per type: the records, and the stored days they replace. */
+type Built = Record<BuiltType, { records: unknown[]; replace: DayScope[] }>;
 
 const nextDay = (day: string) => neighbourDays(day)[1];
 const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
@@ -85,12 +87,12 @@ function samplesDuring(around: readonly MobileSample[]) {
 }
 
 /**
- * Everything a run of local days' samples make, and the stored records of those days they replace:
- * one read of the samples (with the day before and after, for workouts crossing midnight) and one
- * of the stored keys per type, whatever the number of days.
+ * Everything a run of local days' samples make, and the stored days they replace: one read of the
+ * samples (with the day before and after, for workouts crossing midnight), whatever the number of
+ * days. The stored records of those days the samples no longer make are removed by the write's
+ * one diff (data intake), not here.
  */
 async function rebuildRun(
-  deps: RebuildDeps,
   trx: Db,
   user: ConnectionRow,
   days: readonly string[],
@@ -111,64 +113,42 @@ async function rebuildRun(
   }
 
   const during = samplesDuring(around);
-  const produced = new Map<DataTypeName, Set<string>>();
-  const keep = (type: DataTypeName, key: string) => {
-    const set = produced.get(type) ?? new Set<string>();
-    set.add(key);
-    produced.set(type, set);
-  };
   for (const day of days) {
     const onDay = byDay.get(day) ?? [];
     const records = buildDayRecords(day, onDay);
     for (const type of ['daily', 'body', 'nutrition', 'menstruation'] as const) {
       const record = records[type];
-      if (!record) continue;
-      built[type].push(record);
-      keep(type, `${record.metadata.start_time}|${record.metadata.end_time}`);
+      if (record) built[type].records.push(record);
     }
-    for (const sleep of buildSleeps(day, onDay)) {
-      built.sleep.push(sleep);
-      keep('sleep', sleep.metadata.summary_id!);
-    }
+    for (const sleep of buildSleeps(day, onDay)) built.sleep.records.push(sleep);
     for (const workout of onDay) {
       if (!workout.workout) continue;
-      const activity = buildActivity(workout, during(workout.startMs, workout.endMs));
-      built.activity.push(activity);
-      keep('activity', activity.metadata.summary_id);
+      built.activity.records.push(buildActivity(workout, during(workout.startMs, workout.endMs)));
     }
   }
 
   // What the days had before and no longer have (deleted samples, a changed offset) goes.
   const rebuilt = new Set(days);
-  for (const type of ['daily', 'body', 'nutrition', 'menstruation', 'activity'] as const) {
-    const stored = await deps.data.storedKeys(trx, user.id, type, days[0]!, nextDay(days.at(-1)!));
-    const stale = stored.filter((row) => rebuilt.has(row.day) && !produced.get(type)?.has(row.key));
-    await deps.data.removeRecords(
-      trx,
-      user,
-      type,
-      stale.map((row) => row.key),
-    );
-  }
+  for (const type of ['daily', 'body', 'nutrition', 'menstruation', 'activity'] as const)
+    built[type].replace.push({
+      fromDay: days[0]!,
+      toDay: nextDay(days.at(-1)!),
+      owns: (row) => rebuilt.has(row.day),
+    });
   // A sleep day's sessions start the evening before (or on the day); keys name the sleep day.
-  const storedSleeps = await deps.data.storedKeys(trx, user.id, 'sleep', before, after);
-  const staleSleeps = storedSleeps.filter((row) => {
-    const sleepDay = row.key.startsWith(SLEEP_KEY_PREFIX)
-      ? row.key.slice(SLEEP_KEY_PREFIX.length, SLEEP_KEY_PREFIX.length + 10)
-      : null;
-    return sleepDay !== null && rebuilt.has(sleepDay) && !produced.get('sleep')?.has(row.key);
+  built.sleep.replace.push({
+    fromDay: before,
+    toDay: after,
+    owns: (row) =>
+      row.key.startsWith(SLEEP_KEY_PREFIX) &&
+      rebuilt.has(row.key.slice(SLEEP_KEY_PREFIX.length, SLEEP_KEY_PREFIX.length + 10)),
   });
-  await deps.data.removeRecords(
-    trx,
-    user,
-    'sleep',
-    staleSleeps.map((row) => row.key),
-  );
 }
 
 /**
  * Rebuilds every dirty day of a user and sends what changed to the developer as data events
- * (one per type per batch of days). Returns how many days were rebuilt.
+ * (one per type per batch of days), each batch one write of every type (data intake), so its
+ * events carry the scores all of them make. Returns how many days were rebuilt.
  */
 export async function settleDirtyDays(
   deps: RebuildDeps,
@@ -184,15 +164,24 @@ export async function settleDirtyDays(
       if (!user) return 0;
       const days = await repo.dirtyDays(trx, userId, options.daysPerBatch ?? DAYS_PER_BATCH);
       if (days.length === 0) return 0;
-      const built: Built = { daily: [], body: [], nutrition: [], menstruation: [], sleep: [], activity: [] };
+      const built = Object.fromEntries(
+        BUILT_TYPES.map((type) => [type, { records: [], replace: [] }]),
+      ) as unknown as Built;
       for (const run of runsOf(days.map((mark) => mark.day)))
-        await rebuildRun(deps, trx, user, run, built, options.memory);
-      for (const [type, records] of Object.entries(built) as [DataTypeName, unknown[]][]) {
-        if (records.length === 0) continue;
-        const outcome = await deps.data.ingest(trx, user, type, records);
-        if (outcome.invalid > 0)
-          deps.log.warn({ userId, type, invalid: outcome.invalid }, 'mobile records failed validation');
-      }
+        await rebuildRun(trx, user, run, built, options.memory);
+      // Removals are not announced: the days' records are sent again whole.
+      const outcome = await deps.data.write(
+        trx,
+        user,
+        BUILT_TYPES.map((type) => ({ type, ...built[type] })),
+        { announceRemovals: false },
+      );
+      for (const batch of outcome.batches)
+        if (batch.invalid > 0)
+          deps.log.warn(
+            { userId, type: batch.type, invalid: batch.invalid },
+            'mobile records failed validation',
+          );
       await repo.clearDirty(trx, userId, days);
       return days.length;
     });

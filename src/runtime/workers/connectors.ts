@@ -59,7 +59,6 @@ export function defineConnectorJobs(ctx: AppContext) {
         await ctx.connectors.polling.run(job.data, {
           intakeChanged: (user, type, range, pages, options) =>
             ctx.data.intakeChanged(user, type, range, pages, options),
-          ingest: (trx, user, type, records) => ctx.data.ingest(trx, user, type, records),
           removeDeleted: (user, type, ids) => ctx.data.removeDeleted(user, type, ids),
           markAccessRevoked: (trx, userId) => ctx.connecting.markAccessRevoked(trx, userId),
         });
@@ -81,8 +80,6 @@ export function defineConnectorJobs(ctx: AppContext) {
         await ctx.connectors.notifications.handle(job.data, {
           intakeChanged: (user, type, range, pages, options) =>
             ctx.data.intakeChanged(user, type, range, pages, options),
-          ingest: (trx, user, type, records, options) =>
-            ctx.data.ingest(trx, user, type, records, undefined, options),
           removeDeleted: (user, type, ids) => ctx.data.removeDeleted(user, type, ids),
           markAccessRevoked: (trx, userId) => ctx.connecting.markAccessRevoked(trx, userId),
           changePermissions: (trx, userId, granted) => ctx.connecting.changePermissions(trx, userId, granted),

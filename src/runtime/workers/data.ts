@@ -60,7 +60,7 @@ export function defineDataJobs(ctx: AppContext) {
           log: ctx.log,
           providers: ctx.providers,
           sync: ctx.data.sync,
-          ingest: (trx, user, type, records) => ctx.data.ingest(trx, user, type, records),
+          write: (trx, user, batches, options) => ctx.data.write(trx, user, batches, options),
         },
         minutes,
       );
