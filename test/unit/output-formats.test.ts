@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildAuthSuccessEvent } from '../../src/features/connecting/events.ts';
 import { buildAthleteEvent, buildDataEvent, type DataEventType } from '../../src/features/data/events.ts';
-import { mapRecord } from '../../src/features/fhir-export/map-records.ts';
+import { type ExportedType, mapRecord } from '../../src/features/fhir-export/map-records.ts';
 import {
   EVENT_ID_SYSTEM,
   EVENT_TYPE_SYSTEM,
@@ -45,7 +45,7 @@ function bundleOf(event: ReturnType<typeof eventOf>): EventBundle {
   return bundle;
 }
 
-const MAPPED: DataEventType[] = ['activity', 'body', 'daily', 'hormone', 'menstruation', 'nutrition', 'sleep'];
+const MAPPED: (DataEventType & ExportedType)[] = ['activity', 'body', 'daily', 'hormone', 'menstruation', 'nutrition', 'sleep'];
 
 describe('fhir: data events become a Bundle of the export mapping', () => {
   for (const type of MAPPED) {
