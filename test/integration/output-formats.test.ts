@@ -75,7 +75,10 @@ describe('output format per developer', () => {
     // One developer's choice is not another's.
     await request(developer, 'PUT', { output_format: 'fhir' });
     const other = await createDeveloper(service.ctx);
-    assert.equal(((await (await request(other, 'GET')).json()) as { output_format: string }).output_format, 'json');
+    assert.equal(
+      ((await (await request(other, 'GET')).json()) as { output_format: string }).output_format,
+      'json',
+    );
   });
 
   test('a bad body is a 400 problem naming output_format; no credentials is a 401', async () => {
@@ -92,7 +95,10 @@ describe('output format per developer', () => {
     assert.equal((await request(null, 'GET')).status, 401);
     assert.equal((await request(null, 'PUT', { output_format: 'fhir' })).status, 401);
     // Nothing was changed by the refusals.
-    assert.equal(((await (await request(developer, 'GET')).json()) as { output_format: string }).output_format, 'json');
+    assert.equal(
+      ((await (await request(developer, 'GET')).json()) as { output_format: string }).output_format,
+      'json',
+    );
   });
 
   test('the dashboard shows the format and sets it (the same setting)', async () => {
@@ -166,7 +172,9 @@ describe('output format per developer', () => {
         (list) => list.some((entry) => (JSON.parse(entry.body) as { type?: string }).type === 'auth'),
         'the auth event',
       );
-      const auth = receiver.received.find((entry) => (JSON.parse(entry.body) as { type?: string }).type === 'auth')!;
+      const auth = receiver.received.find(
+        (entry) => (JSON.parse(entry.body) as { type?: string }).type === 'auth',
+      )!;
       assert.equal(auth.headers['content-type'], 'application/json');
       assert.equal(auth.headers[FORMAT_HEADER], 'json');
       assert.equal(auth.headers[FALLBACK_HEADER], 'no-fhir-form');

@@ -45,7 +45,15 @@ function bundleOf(event: ReturnType<typeof eventOf>): EventBundle {
   return bundle;
 }
 
-const MAPPED: (DataEventType & ExportedType)[] = ['activity', 'body', 'daily', 'hormone', 'menstruation', 'nutrition', 'sleep'];
+const MAPPED: (DataEventType & ExportedType)[] = [
+  'activity',
+  'body',
+  'daily',
+  'hormone',
+  'menstruation',
+  'nutrition',
+  'sleep',
+];
 
 describe('fhir: data events become a Bundle of the export mapping', () => {
   for (const type of MAPPED) {
@@ -159,7 +167,12 @@ describe('formatEvent', () => {
   });
 
   test('fhir: a payload that is not one this service writes goes as JSON', async () => {
-    const out = await formatEvent('fhir', { id: 'x', type: 'daily', createdAt: CREATED, body: '{"type":"daily"}' });
+    const out = await formatEvent('fhir', {
+      id: 'x',
+      type: 'daily',
+      createdAt: CREATED,
+      body: '{"type":"daily"}',
+    });
     assert.equal(out.headers[FALLBACK_HEADER], 'no-fhir-form');
     assert.equal(out.body, '{"type":"daily"}');
   });
@@ -185,7 +198,10 @@ describe('formatEvent', () => {
     const many = await formatEvent('fit', eventOf('evt-two', two), kept);
     assert.equal(many.headers[FALLBACK_HEADER], 'not-one-activity');
 
-    const daily = eventOf('evt-d', buildDataEvent('daily', { user: USER, data: recordsOf('daily', 1) as never }));
+    const daily = eventOf(
+      'evt-d',
+      buildDataEvent('daily', { user: USER, data: recordsOf('daily', 1) as never }),
+    );
     assert.equal((await formatEvent('fit', daily, kept)).headers[FALLBACK_HEADER], 'no-fit-form');
   });
 });

@@ -97,7 +97,8 @@ function athletePatient(owner: Owner, athlete: Json): EventPatient {
   const patient: EventPatient = patientOf(owner);
   const family = str(athlete['last_name']);
   const given = str(athlete['first_name']);
-  if (family || given) patient.name = [{ ...(family ? { family } : {}), ...(given ? { given: [given] } : {}) }];
+  if (family || given)
+    patient.name = [{ ...(family ? { family } : {}), ...(given ? { given: [given] } : {}) }];
   const gender = genderOf(athlete);
   if (gender) patient.gender = gender;
   const birth = str(athlete['date_of_birth'])?.slice(0, 10);

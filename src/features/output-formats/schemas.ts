@@ -3,10 +3,10 @@ import Type from 'typebox';
 import { MEDIA_TYPES, OUTPUT_FORMATS } from './formats.ts';
 
 const FormatName = Type.Enum(OUTPUT_FORMATS, {
-    description:
-      'json: the JSON payload (default). fhir: data and athlete events as a FHIR R4 Bundle (application/fhir+json). ' +
-      'fit: activity events as the provider’s original FIT file (application/vnd.ant.fit) where one is kept. ' +
-      'An event with no such form is sent as JSON with `tributary-output-format: json` and `tributary-output-format-fallback` saying why.',
+  description:
+    'json: the JSON payload (default). fhir: data and athlete events as a FHIR R4 Bundle (application/fhir+json). ' +
+    'fit: activity events as the provider’s original FIT file (application/vnd.ant.fit) where one is kept. ' +
+    'An event with no such form is sent as JSON with `tributary-output-format: json` and `tributary-output-format-fallback` saying why.',
 });
 
 export const OutputFormatView = Type.Object(
