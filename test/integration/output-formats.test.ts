@@ -7,6 +7,13 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { EventBundle } from '../../src/features/output-formats/fhir-bundle.ts';
 import { FALLBACK_HEADER, FORMAT_HEADER } from '../../src/features/output-formats/formats.ts';
+import {
+  createEventFormatter,
+  FORMAT_FRESH_MS,
+  formatEventForDelivery,
+} from '../../src/features/output-formats/format-event.ts';
+import { buildDataEvent } from '../../src/features/data/events.ts';
+import { generate } from '../../src/providers/sandbox/generate.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { connectSandboxUser } from '../helpers/connections.ts';
 import { DashboardClient } from '../helpers/dashboard.ts';
@@ -126,6 +133,44 @@ describe('output format per developer', () => {
     assert.match(shown.body, /invalid output_format/);
     assert.doesNotMatch(shown.body, /<script>/);
     assert.equal((await service.ctx.outputFormats.get({ id: developer.devId })).output_format, 'fhir');
+  });
+
+  test("the engine's call reads the stored format, remembers it for a second, then sees a change", async () => {
+    const developer = await createDeveloper(service.ctx);
+    let now = new Date('2025-03-01T00:00:00.000Z');
+    const formatter = createEventFormatter({ db: service.ctx.db, clock: { now: () => now } });
+    const payload = buildDataEvent('sleep', {
+      user: { user_id: '0b7c3f4e-2a51-4c8e-9d36-7f1e2a3b4c5d', provider: 'SANDBOX' },
+      data: generate('sleep', { seed: 'formatter', startDate: '2025-02-01', endDate: '2025-02-03' }) as never,
+    });
+    const row = {
+      id: 'evt-formatter',
+      developer_id: developer.devId,
+      type: payload.type,
+      created_at: now,
+      body: JSON.stringify(payload),
+    };
+    const first = await formatter.format(row);
+    assert.equal(first.body, row.body, 'json by default');
+    assert.equal(first.headers[FORMAT_HEADER], 'json');
+
+    await service.ctx.outputFormats.set({ id: developer.devId }, 'fhir');
+    assert.equal((await formatter.format(row)).headers[FORMAT_HEADER], 'json', 'remembered within a second');
+    now = new Date(now.getTime() + FORMAT_FRESH_MS);
+    const fhir = await formatter.format(row);
+    assert.equal(fhir.contentType, 'application/fhir+json');
+    assert.equal(fhir.headers[FORMAT_HEADER], 'fhir');
+    assert.equal(fhirErrors(JSON.parse(String(fhir.body))), null);
+
+    // The memory-less call tools use reads the store every time.
+    await service.ctx.outputFormats.set({ id: developer.devId }, 'fit');
+    const fit = await formatEventForDelivery({ db: service.ctx.db }, developer.devId, {
+      id: row.id,
+      type: row.type,
+      createdAt: row.created_at,
+      body: row.body,
+    });
+    assert.equal(fit.headers[FALLBACK_HEADER], 'no-fit-form');
   });
 
   test(
