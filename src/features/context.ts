@@ -24,6 +24,7 @@ import type { WebhooksService } from './webhooks/service.ts';
 import type { WidgetService } from './widget/service.ts';
 import type { WorkoutsService } from './workouts/service.ts';
 import type { RoutesService } from './routes/service.ts';
+import type { OutputFormatsService } from './output-formats/service.ts';
 import type { ProviderAccess } from '../provider-access/access.ts';
 import type { ProviderCatalog } from '../provider-access/catalog.ts';
 import type { StoredProviderSettings } from '../provider-access/stored-settings.ts';
@@ -61,4 +62,6 @@ export type AppContext = {
   mcp: McpService;
   fhir: FhirService;
   subjectAccess: SubjectAccessService;
+  /** The format each developer's events are delivered in (json, fhir, fit). */
+  outputFormats: OutputFormatsService;
 };

@@ -28,6 +28,7 @@ import { createWidgetService } from '../features/widget/service.ts';
 import { createProviderAccess } from '../provider-access/access.ts';
 import { createProviderCatalog } from '../provider-access/catalog.ts';
 import { createStoredProviderSettings } from '../provider-access/stored-settings.ts';
+import { createOutputFormatsService } from '../features/output-formats/service.ts';
 import type { Store } from '../store/db.ts';
 import { checkSettings } from './settings.ts';
 
@@ -147,6 +148,7 @@ export function createContext(deps: {
     routes: createRoutesService({ db, clock, log: deps.log, providers, data }),
     connectors,
     dashboard: createDashboardService({ db, clock, config: deps.config, developers }),
+    outputFormats: createOutputFormatsService({ db, clock }),
     labReports: createLabReportsService({
       db,
       jobs: deps.jobs,

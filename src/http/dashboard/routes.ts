@@ -20,6 +20,7 @@ import {
 import { renderSignIn, renderStandalone } from './layout.ts';
 import { registerKeyPages } from './keys.ts';
 import { registerLabReportActions } from './lab-reports.ts';
+import { registerOutputFormatPages } from './output-format.ts';
 import { registerOperatorPages } from './operator.ts';
 import { registerOrderPages } from './orders.ts';
 import { overviewPage } from './overview.ts';
@@ -144,6 +145,7 @@ export async function registerDashboardRoutes(app: App, ctx: AppContext) {
     registerLabReportActions(scope, ctx, guards);
     registerWebhookPages(scope, ctx, guards);
     registerDestinationPages(scope, ctx, guards);
+    registerOutputFormatPages(scope, ctx, guards);
     registerProviderPages(scope, ctx, guards);
     registerKeyPages(scope, ctx, guards);
     registerOrderPages(scope, ctx, guards);

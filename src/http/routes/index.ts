@@ -22,12 +22,15 @@ import { registerWebhookRoutes } from './webhooks.ts';
 import { registerWidgetRoutes } from './widget.ts';
 import { registerWorkoutRoutes } from './workouts.ts';
 import { registerRoutesRoutes } from './routes.ts';
+import { registerOutputFormatRoutes } from './output-formats.ts';
 
 type RouteRegistrar = (app: App, ctx: AppContext) => void | Promise<void>;
 
 export const routeRegistrars: readonly RouteRegistrar[] = [
   registerWebhookRoutes,
   registerDestinationRoutes,
+  // The format events are delivered in (json, fhir, fit).
+  registerOutputFormatRoutes,
   registerIntegrationRoutes,
   registerUserRoutes,
   registerConnectingRoutes,

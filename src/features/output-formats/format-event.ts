@@ -1,0 +1,149 @@
+// The seam between the delivery engine and the developer's output format: one event's stored
+// JSON body in, the bytes to POST (and their media type) out. The engine signs what this returns,
+// so the signature covers the body the receiver gets, in whichever format.
+//
+//   json  the stored body as it is (what every developer had before output formats).
+//   fhir  a FHIR R4 Bundle (fhir-bundle.ts) as application/fhir+json; an event type without a
+//         FHIR form goes as its JSON payload with `tributary-output-format: json` and a reason.
+//   fit   the provider's original FIT file (application/vnd.ant.fit) for an activity event of one
+//         activity whose original file is kept (`originalFit`); anything else goes as JSON, with
+//         the reason. No connector keeps original files yet (docs/wire-contract.md#output-formats).
+import type { Clock } from '../../core/clock.ts';
+import type { Db } from '../../store/db.ts';
+import { type EventForFormatting, toFhirBundle } from './fhir-bundle.ts';
+import {
+  DEFAULT_OUTPUT_FORMAT,
+  FALLBACK_HEADER,
+  FORMAT_HEADER,
+  MEDIA_TYPES,
+  type OutputFormat,
+} from './formats.ts';
+import { findOutputFormat } from './repo.ts';
+
+export type { EventForFormatting } from './fhir-bundle.ts';
+
+export type FormattedDelivery = {
+  body: string | Uint8Array;
+  contentType: string;
+  /** Headers to send along (the content type among them), beside the engine's own. */
+  headers: Record<string, string>;
+};
+
+/**
+ * Where the provider's original FIT file of an activity is kept. Given the activity event's
+ * payload, it answers the file's bytes, or null when none is kept for that activity.
+ */
+export type OriginalFitFiles = (event: EventForFormatting, payload: unknown) => Promise<Uint8Array | null>;
+
+/** No connector keeps original files yet: every `fit` delivery falls back to JSON, saying so. */
+export const noOriginalFitFiles: OriginalFitFiles = async () => null;
+
+function asJson(event: EventForFormatting, fallback: string | null): FormattedDelivery {
+  const headers: Record<string, string> = {
+    'content-type': MEDIA_TYPES.json,
+    [FORMAT_HEADER]: 'json',
+  };
+  if (fallback) headers[FALLBACK_HEADER] = fallback;
+  return { body: event.body, contentType: MEDIA_TYPES.json, headers };
+}
+
+function singleActivity(event: EventForFormatting): unknown {
+  if (event.type !== 'activity') return null;
+  try {
+    const payload = JSON.parse(event.body) as { data?: unknown };
+    return Array.isArray(payload.data) && payload.data.length === 1 ? payload : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The event in `format` (pure but for reading a kept FIT file). */
+export async function formatEvent(
+  format: OutputFormat,
+  event: EventForFormatting,
+  originalFit: OriginalFitFiles = noOriginalFitFiles,
+): Promise<FormattedDelivery> {
+  if (format === 'fhir') {
+    const bundle = toFhirBundle(event);
+    if (!bundle) return asJson(event, 'no-fhir-form');
+    return {
+      body: JSON.stringify(bundle),
+      contentType: MEDIA_TYPES.fhir,
+      headers: { 'content-type': MEDIA_TYPES.fhir, [FORMAT_HEADER]: 'fhir' },
+    };
+  }
+  if (format === 'fit') {
+    if (event.type !== 'activity') return asJson(event, 'no-fit-form');
+    const payload = singleActivity(event);
+    if (!payload) return asJson(event, 'not-one-activity');
+    const file = await originalFit(event, payload);
+    if (!file) return asJson(event, 'no-original-fit-file');
+    return {
+      body: file,
+      contentType: MEDIA_TYPES.fit,
+      headers: { 'content-type': MEDIA_TYPES.fit, [FORMAT_HEADER]: 'fit' },
+    };
+  }
+  return asJson(event, null);
+}
+
+/** How long a developer's format is remembered by the formatter (a change applies after it). */
+export const FORMAT_FRESH_MS = 1_000;
+/** Developers remembered at once; past it the memory starts over (bounded, never evicts wrongly). */
+const REMEMBERED_DEVELOPERS = 10_000;
+
+export type EventFormatterDeps = { db: Db; clock: Clock; originalFit?: OriginalFitFiles };
+
+/** The engine's view of an event (webhooks/repo.ts `DeliverableEvent` has these columns). */
+export type DeliveryEventRow = {
+  id: string;
+  developer_id: string;
+  type: string;
+  created_at: Date;
+  body: string;
+};
+
+/**
+ * The one call the delivery engine makes per webhook attempt: the developer's format (read at
+ * most once a second per developer and process, so a busy engine does not read it per event)
+ * applied to the event.
+ */
+export function createEventFormatter(deps: EventFormatterDeps) {
+  const remembered = new Map<string, { format: OutputFormat; at: number }>();
+  async function formatOf(developerId: string): Promise<OutputFormat> {
+    const now = deps.clock.now().getTime();
+    const known = remembered.get(developerId);
+    if (known && now - known.at < FORMAT_FRESH_MS) return known.format;
+    const format = await findOutputFormat(deps.db, developerId);
+    if (remembered.size >= REMEMBERED_DEVELOPERS) remembered.clear();
+    remembered.set(developerId, { format, at: now });
+    return format;
+  }
+  return {
+    formatOf,
+    /** `formatEventForDelivery` for the engine: takes its event row as it is. */
+    async format(event: DeliveryEventRow): Promise<FormattedDelivery> {
+      const format = await formatOf(event.developer_id);
+      if (format === DEFAULT_OUTPUT_FORMAT) return asJson(toFormatting(event), null);
+      return formatEvent(format, toFormatting(event), deps.originalFit);
+    },
+  };
+}
+
+export type EventFormatter = ReturnType<typeof createEventFormatter>;
+
+const toFormatting = (event: DeliveryEventRow): EventForFormatting => ({
+  id: event.id,
+  type: event.type,
+  createdAt: event.created_at,
+  body: event.body,
+});
+
+/** One event for one developer, reading the format from the store (no memory): tools and tests. */
+export async function formatEventForDelivery(
+  deps: { db: Db; originalFit?: OriginalFitFiles },
+  developerId: string,
+  event: EventForFormatting,
+): Promise<FormattedDelivery> {
+  return formatEvent(await findOutputFormat(deps.db, developerId), event, deps.originalFit);
+}
