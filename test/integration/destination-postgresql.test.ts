@@ -357,7 +357,7 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
     assert.equal(response.status, 204);
     assert.equal((await api(service, developer, 'GET', `/v2/destinations/${destinationId}`)).status, 404);
     const left = await service.ctx.db
-      .selectFrom('webhook_events')
+      .selectFrom('deliveries')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('destination_id', '=', destinationId)
       .executeTakeFirstOrThrow();

@@ -207,7 +207,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   ): Promise<Answer> {
     const { event } = work;
     const headers = buildDeliveryHeaders({
-      id: event.id,
+      id: event.event_id,
       timestamp: Math.floor(clock.now().getTime() / 1000),
       rawBody: event.body,
       secrets,
@@ -252,7 +252,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     const result = await Promise.race([
       connection.send(
         {
-          id: event.id,
+          id: event.event_id,
           developerId: event.developer_id,
           type: event.type,
           userId: event.user_id,

@@ -459,25 +459,25 @@ export async function countFailuresSince(
   destinationId: string | null = null,
 ): Promise<number> {
   const row = await db
-    .selectFrom('webhook_attempts as a')
-    .innerJoin('webhook_events as e', 'e.id', 'a.event_id')
+    .selectFrom('delivery_attempts as a')
+    .innerJoin('deliveries as d', 'd.id', 'a.delivery_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('a.developer_id', '=', developerId)
     .where('a.attempted_at', '>=', since)
     .where('a.outcome', '<>', 'delivered')
-    .where('e.destination_id', destinationId === null ? 'is' : '=', destinationId)
+    .where('d.destination_id', destinationId === null ? 'is' : '=', destinationId)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
-/** Held events of the developer's webhook (`destinationId` null) or of one other destination. */
+/** Held deliveries to the developer's webhook (`destinationId` null) or to one other destination. */
 export async function countHeld(
   db: Db,
   developerId: string,
   destinationId: string | null = null,
 ): Promise<number> {
   const row = await db
-    .selectFrom('webhook_events')
+    .selectFrom('deliveries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('developer_id', '=', developerId)
     .where('destination_id', destinationId === null ? 'is' : '=', destinationId)
@@ -496,7 +496,7 @@ export async function attemptsPerHour(
   const result = await sql<{ last: number; previous: number }>`
     SELECT count(*) FILTER (WHERE attempted_at >= ${at}::timestamptz - interval '1 hour') AS last,
            count(*) FILTER (WHERE attempted_at < ${at}::timestamptz - interval '1 hour') AS previous
-    FROM webhook_attempts
+    FROM delivery_attempts
     WHERE developer_id = ${developerId} AND attempted_at >= ${at}::timestamptz - interval '2 hours'`.execute(
     db,
   );

@@ -292,13 +292,12 @@ export function createDestinationsService(deps: {
           clock.now(),
           row.kind === repo.WEBHOOK_KIND ? null : id,
         );
-        if (!found) throw notFound(`no event "${eventId}" for destination "${id}"`);
+        const [delivery] = found;
+        if (!delivery) throw notFound(`no event "${eventId}" for destination "${id}"`);
         await jobs.send(
           DELIVERY_QUEUE,
-          { events: [[found.id, found.generation]], try: 1 } satisfies DeliveryJob,
-          {
-            trx,
-          },
+          { events: [[delivery.id, delivery.generation]], try: 1 } satisfies DeliveryJob,
+          { trx },
         );
       });
       return { eventId };
