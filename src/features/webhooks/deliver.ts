@@ -159,11 +159,10 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   };
 
   async function readDestinations(events: readonly DeliverableEvent[]): Promise<Snapshot> {
-    // Both at once (a webhook is found by its developer, so the retired secrets need not wait
-    // for the destinations): one round trip less before a batch's first send on PostgreSQL.
-    const webhookDevelopers = [
-      ...new Set(events.filter((event) => !event.destination_id).map((event) => event.developer_id)),
-    ];
+    // Both at once (the retired secrets are found by developer, so they need not wait for the
+    // destinations): one round trip less before a batch's first send on PostgreSQL. Any event may
+    // be for a webhook (the primary one, or a secondary one named by its destination id).
+    const webhookDevelopers = [...new Set(events.map((event) => event.developer_id))];
     const [destinations, retired] = await Promise.all([
       findRoutes(db, events),
       retiredSecretsOf(db, webhookDevelopers, clock.now()),
@@ -213,6 +212,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       secrets,
       version: deps.version,
       reference: event.reference,
+      orderingTimestamp: event.created_at,
     });
     const result = await deps.sender.send(
       destination.url ?? '',

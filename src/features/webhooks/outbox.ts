@@ -9,7 +9,7 @@ import { newId } from '../../core/ids.ts';
 import { currentTraceparent } from '../../core/tracing.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
-import { otherDestinationIds } from './destination-repo.ts';
+import { eventRoutes } from './destination-repo.ts';
 import type { WebhookEnvelope } from './events.ts';
 import type { WebhookHooks } from './hooks.ts';
 import { insertEvents, type NewDeliveryRow, type NewEventRow } from './repo.ts';
@@ -56,9 +56,10 @@ export function newDeliveryId(): string {
  * `dropped` deliveries (visible in the log, never sent). Returns the ids of the stored events, in
  * order.
  *
- * Each event goes to the developer's webhook and to each of its destinations of other kinds (an
- * envelope marked `webhookOnly` to the webhook alone). With `only`, the events go to that one
- * destination instead (its test send).
+ * Each event goes to the developer's primary webhook and to each of its other destinations (an
+ * envelope marked `webhookOnly` to the primary webhook alone), each that takes its type (its
+ * `event_types`, null: all). With `only`, the events go to that one destination instead (its test
+ * send). An event no destination takes is stored all the same (its id was handed out).
  */
 export async function writeToOutbox(
   deps: {
@@ -83,7 +84,8 @@ export async function writeToOutbox(
     .map(({ id, envelope }) => ({ id, userId: envelope.userId ?? null }));
   const withheld =
     candidates.length > 0 ? await deps.hooks.suppress(trx, candidates, 'emit') : new Map<string, string>();
-  const others = only ? [] : await otherDestinationIds(trx, developerId);
+  const routes = only ? null : await eventRoutes(trx, developerId);
+  const takes = (types: string[] | null, type: string) => types === null || types.includes(type);
   const events: NewEventRow[] = drafts.map(({ id, envelope }) => ({
     id,
     developer_id: developerId,
@@ -95,9 +97,14 @@ export async function writeToOutbox(
     created_at: deps.now,
   }));
   const targets = drafts.flatMap(({ id, envelope }) => {
-    const to: (string | null)[] = only
-      ? [only.destinationId]
-      : [null, ...(envelope.webhookOnly ? [] : others)];
+    const to: (string | null)[] = !routes
+      ? [only!.destinationId]
+      : [
+          ...(takes(routes.primaryTypes, envelope.type) ? [null] : []),
+          ...(envelope.webhookOnly
+            ? []
+            : routes.others.filter((other) => takes(other.eventTypes, envelope.type)).map((other) => other.id)),
+        ];
     return to.map((destinationId) => ({ eventId: id, destinationId, dropReason: withheld.get(id) ?? null }));
   });
   const pendingCount = targets.filter((target) => target.dropReason === null).length;

@@ -168,7 +168,7 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
         AND (v.status <> 'held' OR NOT EXISTS (
           SELECT 1 FROM webhook_destinations AS d
           WHERE (CASE WHEN e.destination_id IS NULL
-                   THEN d.developer_id = e.developer_id AND d.kind = 'webhook'
+                   THEN d.developer_id = e.developer_id AND d.kind = 'webhook' AND NOT d.secondary
                    ELSE d.id = e.destination_id END)
             AND d.url IS NOT NULL AND d.status <> 'disabled'
             AND d.suspended_at IS NULL))

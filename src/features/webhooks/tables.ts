@@ -79,8 +79,9 @@ export interface DeliveryAttemptsTable {
 
 /**
  * Where a developer's events go: a kind plus its settings, and its health. Each developer has
- * one `webhook` (URL and signing secrets in their own columns) and any number of destinations of
- * the other kinds (destination-kinds.ts), whose settings are sealed JSON.
+ * one primary `webhook` (URL and signing secrets in their own columns), and up to
+ * MAX_DESTINATIONS more of any kind (secondary webhooks, and the kinds of destination-kinds.ts,
+ * whose settings are sealed JSON).
  */
 export interface WebhookDestinationsTable {
   id: string;
@@ -88,6 +89,10 @@ export interface WebhookDestinationsTable {
   kind: ColumnType<string, string | undefined, string>;
   /** The kind's settings as JSON, sealed with the service's encryption key (null for webhooks). */
   settings: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A webhook besides the developer's primary one (the one `/v2/webhook` names). */
+  secondary: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The event types it receives (null: every one). */
+  event_types: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   /** The developer's label for it (other kinds). */
   name: ColumnType<string | null, string | null | undefined, string | null>;
   /** Which address policy applies (sandbox URLs may point anywhere); the developer's, fixed at creation. */

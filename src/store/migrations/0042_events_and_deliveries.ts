@@ -21,10 +21,27 @@ import { type Kysely, sql } from 'kysely';
  * tables and the triggers are dropped by the contract migration of the release after this one,
  * once no process of the previous release can be running.
  *
+ * Destinations: a developer may have webhooks besides its primary one (`secondary`, which the
+ * `/v2/webhook` alias never names), and any destination may take only some event types
+ * (`event_types`, null: all). The previous release finds a developer's webhook by kind alone, so,
+ * as with other kinds in 0029, secondary webhooks are created once every process runs this
+ * release (docs/destinations.md, "Upgrading"); event type filters it ignores (it sends everything).
+ *
  * The copy runs after the triggers exist, in the same transaction, so no row written meanwhile
  * falls between them; the previous release's writes to `webhook_events` wait for it to commit.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    ALTER TABLE webhook_destinations
+      ADD COLUMN secondary boolean NOT NULL DEFAULT false,
+      ADD COLUMN event_types text[]`.execute(db);
+  await sql`DROP INDEX webhook_destinations_one_webhook`.execute(db);
+  await sql`
+    CREATE UNIQUE INDEX webhook_destinations_one_primary ON webhook_destinations (developer_id)
+      WHERE kind = 'webhook' AND NOT secondary`.execute(db);
+  await sql`DROP INDEX webhook_destinations_other_kinds`.execute(db);
+  await sql`CREATE INDEX webhook_destinations_by_developer ON webhook_destinations (developer_id)`.execute(db);
+
   await sql`
     CREATE TABLE events (
       id text PRIMARY KEY,
