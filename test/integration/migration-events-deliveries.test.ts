@@ -27,7 +27,9 @@ describe('migration 0042: events and deliveries', () => {
     await sql`
       INSERT INTO webhook_destinations (id, developer_id, environment, kind, url) VALUES
         ('00000000-0000-4000-8000-000000000001', 'dev-1', 'sandbox', 'webhook', 'https://hooks.example.com/in'),
-        (${copyDestination}, 'dev-1', 'sandbox', 'postgresql', 'postgres://dest@db.example.com/a')`.execute(db);
+        (${copyDestination}, 'dev-1', 'sandbox', 'postgresql', 'postgres://dest@db.example.com/a')`.execute(
+      db,
+    );
     const at = new Date('2026-11-01T00:00:00Z');
     await sql`
       INSERT INTO webhook_events (id, developer_id, destination_id, type, user_id, suppressible, body, status,
@@ -42,7 +44,9 @@ describe('migration 0042: events and deliveries', () => {
         outcome)
       VALUES ('evt_delivered', 'dev-1', 1, 'https://hooks.example.com/in', ${at}, 5, 200, 'delivered'),
         ('evt_copy', 'dev-1', 1, 'postgres://dest@db.example.com/a', ${at}, 7, NULL, 'retry')`.execute(db);
-    const { rows: before } = await sql<{ seq: string }>`SELECT seq FROM webhook_events ORDER BY seq`.execute(db);
+    const { rows: before } = await sql<{ seq: string }>`SELECT seq FROM webhook_events ORDER BY seq`.execute(
+      db,
+    );
 
     const { error } = await scratch.migrator.migrateTo(name);
     assert.equal(error, undefined);
@@ -99,7 +103,9 @@ describe('migration 0042: events and deliveries', () => {
       },
     ]);
     const attempts = await sql`
-      SELECT delivery_id, attempt, status_code, outcome FROM delivery_attempts ORDER BY delivery_id`.execute(db);
+      SELECT delivery_id, attempt, status_code, outcome FROM delivery_attempts ORDER BY delivery_id`.execute(
+      db,
+    );
     assert.deepEqual(attempts.rows, [
       { delivery_id: 'evt_copy', attempt: 1, status_code: null, outcome: 'retry' },
       { delivery_id: 'evt_delivered', attempt: 1, status_code: 200, outcome: 'delivered' },
@@ -109,7 +115,9 @@ describe('migration 0042: events and deliveries', () => {
     await sql`
       INSERT INTO webhook_events (id, developer_id, type, suppressible, body, status, awaiting_job, created_at,
         updated_at)
-      VALUES ('evt_old_release', 'dev-1', 'deauth', false, '{"n":3}', 'pending', true, ${at}, ${at})`.execute(db);
+      VALUES ('evt_old_release', 'dev-1', 'deauth', false, '{"n":3}', 'pending', true, ${at}, ${at})`.execute(
+      db,
+    );
     await sql`
       UPDATE webhook_events SET status = 'delivered', generation = generation + 1, attempts = 1,
         delivered_at = ${at} WHERE id = 'evt_old_release'`.execute(db);
@@ -129,8 +137,22 @@ describe('migration 0042: events and deliveries', () => {
         (SELECT count(*)::int FROM delivery_attempts a WHERE a.delivery_id = d.id) AS attempts_logged
       FROM deliveries d JOIN events e ON e.id = d.event_id ORDER BY d.id`.execute(db);
     assert.deepEqual(mirrored.rows, [
-      { id: 'evt_copy', body: '{"n":1}', status: 'pending', generation: 2, awaiting_job: false, attempts_logged: 1 },
-      { id: 'evt_held', body: '{"n":2}', status: 'pending', generation: 4, awaiting_job: false, attempts_logged: 0 },
+      {
+        id: 'evt_copy',
+        body: '{"n":1}',
+        status: 'pending',
+        generation: 2,
+        awaiting_job: false,
+        attempts_logged: 1,
+      },
+      {
+        id: 'evt_held',
+        body: '{"n":2}',
+        status: 'pending',
+        generation: 4,
+        awaiting_job: false,
+        attempts_logged: 0,
+      },
       {
         id: 'evt_old_release',
         body: '{"n":3}',

@@ -129,9 +129,7 @@ export async function findRoutes(
       ]),
     )
     .execute();
-  return new Map(
-    rows.map((row) => [isPrimary(row) ? webhookRouteKey(row.developer_id) : row.id, row]),
-  );
+  return new Map(rows.map((row) => [isPrimary(row) ? webhookRouteKey(row.developer_id) : row.id, row]));
 }
 
 export const WEBHOOK_KIND = 'webhook';
@@ -247,7 +245,11 @@ export async function eventRoutes(
 
 /** Sets which event types a destination receives (null: every one). */
 export async function setEventTypes(db: Db, id: string, eventTypes: string[] | null): Promise<void> {
-  await db.updateTable('webhook_destinations').set({ event_types: eventTypes }).where('id', '=', id).execute();
+  await db
+    .updateTable('webhook_destinations')
+    .set({ event_types: eventTypes })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Changes a non-primary destination's settings, name and/or status; (re)enabling clears the failure streak. */

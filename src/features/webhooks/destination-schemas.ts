@@ -33,7 +33,7 @@ const EventTypes = Type.Union(
   ],
   {
     description:
-      'The event types (the body\'s `type`, e.g. sleep, daily, activity, auth) it receives; null or absent: every type',
+      "The event types (the body's `type`, e.g. sleep, daily, activity, auth) it receives; null or absent: every type",
     examples: [['sleep']],
   },
 );

@@ -76,10 +76,16 @@ const MAX_EVENT_TYPES = 50;
 export function checkEventTypes(types: readonly string[] | null | undefined): string[] | null | undefined {
   if (types === undefined || types === null) return types;
   if (types.length === 0 || types.length > MAX_EVENT_TYPES)
-    throw invalidParameter('event_types', `expected 1 to ${MAX_EVENT_TYPES} event types, or null for every type`);
+    throw invalidParameter(
+      'event_types',
+      `expected 1 to ${MAX_EVENT_TYPES} event types, or null for every type`,
+    );
   for (const [index, type] of types.entries()) {
     if (typeof type !== 'string' || !EVENT_TYPE.test(type))
-      throw invalidParameter(`event_types.${index}`, 'expected an event type such as "sleep" or "lab_report.completed"');
+      throw invalidParameter(
+        `event_types.${index}`,
+        'expected an event type such as "sleep" or "lab_report.completed"',
+      );
   }
   if (new Set(types).size !== types.length) throw invalidParameter('event_types', 'lists a type twice');
   return [...types];

@@ -103,7 +103,9 @@ export async function writeToOutbox(
           ...(takes(routes.primaryTypes, envelope.type) ? [null] : []),
           ...(envelope.webhookOnly
             ? []
-            : routes.others.filter((other) => takes(other.eventTypes, envelope.type)).map((other) => other.id)),
+            : routes.others
+                .filter((other) => takes(other.eventTypes, envelope.type))
+                .map((other) => other.id)),
         ];
     return to.map((destinationId) => ({ eventId: id, destinationId, dropReason: withheld.get(id) ?? null }));
   });

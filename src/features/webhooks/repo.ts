@@ -39,7 +39,11 @@ const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null
  * column (unnest): a bulk emit of 500 events bound 6,000 parameters as a VALUES list, which cost
  * more to build, send and parse than the rows themselves.
  */
-export async function insertEvents(db: Db, events: NewEventRow[], deliveries: NewDeliveryRow[]): Promise<void> {
+export async function insertEvents(
+  db: Db,
+  events: NewEventRow[],
+  deliveries: NewDeliveryRow[],
+): Promise<void> {
   if (events.length === 0) return;
   const e = events;
   const d = deliveries;

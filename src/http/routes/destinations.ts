@@ -140,7 +140,8 @@ export function registerDestinationRoutes(app: App, ctx: AppContext) {
       config,
       schema: {
         tags,
-        summary: 'Delete a destination and its delivery log (409 for the primary webhook: disable it instead)',
+        summary:
+          'Delete a destination and its delivery log (409 for the primary webhook: disable it instead)',
         params: DestinationParams,
         response: { 204: Nothing },
       },

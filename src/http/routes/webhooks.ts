@@ -165,7 +165,8 @@ export function registerWebhookRoutes(app: App, ctx: AppContext) {
       config,
       schema: {
         tags: ['destinations'],
-        summary: 'Resend an event by its id to every destination it went to (same event id), with fresh retries',
+        summary:
+          'Resend an event by its id to every destination it went to (same event id), with fresh retries',
         description:
           'Each of its deliveries (the webhook and every other destination that took it: delivered, failed, held ' +
           'or dropped) is queued again with the same event id, service-trace-id and service-ordering-timestamp, ' +

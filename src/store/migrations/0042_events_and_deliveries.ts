@@ -40,7 +40,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE UNIQUE INDEX webhook_destinations_one_primary ON webhook_destinations (developer_id)
       WHERE kind = 'webhook' AND NOT secondary`.execute(db);
   await sql`DROP INDEX webhook_destinations_other_kinds`.execute(db);
-  await sql`CREATE INDEX webhook_destinations_by_developer ON webhook_destinations (developer_id)`.execute(db);
+  await sql`CREATE INDEX webhook_destinations_by_developer ON webhook_destinations (developer_id)`.execute(
+    db,
+  );
 
   await sql`
     CREATE TABLE events (
@@ -84,7 +86,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     CREATE INDEX deliveries_by_destination ON deliveries (destination_id, seq)
       WHERE destination_id IS NOT NULL`.execute(db);
-  await sql`CREATE INDEX deliveries_held ON deliveries (developer_id, seq) WHERE held_at IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX deliveries_held ON deliveries (developer_id, seq) WHERE held_at IS NOT NULL`.execute(
+    db,
+  );
   await sql`CREATE INDEX deliveries_pending_by_update ON deliveries (updated_at) WHERE status = 'pending'`.execute(
     db,
   );
@@ -105,7 +109,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       outcome text NOT NULL CHECK (outcome IN ('delivered', 'retry', 'rejected', 'failed')),
       next_attempt_at timestamptz
     )`.execute(db);
-  await sql`CREATE INDEX delivery_attempts_by_delivery ON delivery_attempts (delivery_id, attempt)`.execute(db);
+  await sql`CREATE INDEX delivery_attempts_by_delivery ON delivery_attempts (delivery_id, attempt)`.execute(
+    db,
+  );
   await sql`CREATE INDEX delivery_attempts_by_developer ON delivery_attempts (developer_id, attempted_at)`.execute(
     db,
   );
