@@ -12,6 +12,10 @@
  *    (TRIBUTARY_MEMORY_TUNING=off) shows what that sizing is worth.
  * Embedded PostgreSQL by default; with DATABASE_URL, PostgreSQL.
  *
+ * BENCH_PARTS=throughput (or memory) runs one of the two alone; BENCH_TRACE_MEMORY=1 makes each
+ * Tributary process print its memory (V8 heap, buffers) to stderr every 200 ms.
+ * BENCH_CPU_PROFILE=<dir> writes a CPU profile of each Tributary process into <dir> (as it stops).
+ *
  *   node_modules/.bin/node bench/data-read.ts [seconds=10] [connections=16]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -41,6 +45,16 @@ async function serveTributary() {
   const { createLogger } = await import('../src/core/log.ts');
   const { startRuntime } = await import('../src/runtime/runtime.ts');
   const { decideConsent, newSandboxAccount } = await import('../src/providers/sandbox/consent.ts');
+  if (process.env.BENCH_TRACE_MEMORY) {
+    // Where a read's memory goes (V8 heap, off-heap buffers, the rest), every 200 ms.
+    const mb = (bytes: number) => (bytes / 1_048_576).toFixed(0);
+    setInterval(() => {
+      const usage = process.memoryUsage();
+      process.stderr.write(
+        `memory rss ${mb(usage.rss)} heapTotal ${mb(usage.heapTotal)} heapUsed ${mb(usage.heapUsed)} external ${mb(usage.external)} arrayBuffers ${mb(usage.arrayBuffers)}\n`,
+      );
+    }, 200).unref();
+  }
   const config = loadConfig(process.env);
   const runtime = await startRuntime(config, 'all', createLogger('warn'));
   process.once('SIGTERM', () => void runtime.stop().then(() => process.exit(0)));
@@ -104,7 +118,11 @@ function start(
 ): Promise<{ child: ChildProcess; served: Served }> {
   // Tributary runs as `tributary serve` would start it: with the sizing it gives itself.
   const tuned = args[0] === '--serve-tributary' ? tunedLaunch(['serve'], env, []) : null;
-  const child = spawn(NODE, [...(tuned?.execArgv ?? []), SELF, ...args], {
+  const profile =
+    process.env.BENCH_CPU_PROFILE && tuned
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
+      : [];
+  const child = spawn(NODE, [...(tuned?.execArgv ?? []), ...profile, SELF, ...args], {
     env: (tuned?.env as Record<string, string> | undefined) ?? env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -343,14 +361,20 @@ async function peakRss(storage: string) {
   }
 }
 
-const BASE_ENV = { SANDBOX_ARRIVAL_MINUTES: 'off', LOG_LEVEL: 'warn' };
+const BASE_ENV = {
+  SANDBOX_ARRIVAL_MINUTES: 'off',
+  LOG_LEVEL: 'warn',
+  ...(process.env.BENCH_TRACE_MEMORY ? { BENCH_TRACE_MEMORY: '1' } : {}),
+};
 
 async function main() {
   const seconds = Number(process.argv[2] ?? 10);
   const connections = Number(process.argv[3] ?? 16);
   const storage = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PostgreSQL';
-  await throughput(seconds, connections, storage);
-  await peakRss(storage);
+  // BENCH_PARTS=throughput or =memory runs one half alone.
+  const parts = process.env.BENCH_PARTS ?? 'throughput,memory';
+  if (parts.includes('throughput')) await throughput(seconds, connections, storage);
+  if (parts.includes('memory')) await peakRss(storage);
 }
 
 const role = process.argv[2];

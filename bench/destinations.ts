@@ -18,29 +18,21 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { loadConfig } from '../src/core/config.ts';
 import { createLogger } from '../src/core/log.ts';
 import type { WebhookEnvelope } from '../src/features/webhooks/events.ts';
 import { writeToOutbox } from '../src/features/webhooks/outbox.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
-import { createDestinationDatabase } from '../test/helpers/destination-database.ts';
+import { withClient } from '../test/helpers/database.ts';
+import {
+  createDestinationDatabase,
+  DESTINATION_SERVER as PG_SERVER,
+  destinationServerSkipReason,
+  dropDestinationDatabase,
+} from '../test/helpers/destination-database.ts';
 import { natsSkipReason, startNatsServer } from '../test/helpers/nats-server.ts';
 import { S3_TEST_KEY, startS3Server } from '../test/helpers/s3-server.ts';
 import { reportFigures } from './figures.ts';
-
-const PG_SERVER = process.env.DESTINATION_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function onPg<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 let night = 0;
 function sleepEnvelope(): WebhookEnvelope {
@@ -163,18 +155,15 @@ async function main() {
     await ctx.webhooks.setDestination(webhookDev, { url: `http://127.0.0.1:${receiverPort}/hooks` });
     await measure('webhook', webhookDev, null);
 
-    let pgReachable = true;
-    await onPg(PG_SERVER, (client) => client.query('SELECT 1')).catch(() => (pgReachable = false));
-    if (pgReachable) {
+    const pgSkip = await destinationServerSkipReason();
+    if (!pgSkip) {
       const database = `tributary_bench_${randomBytes(4).toString('hex')}`;
       // Owned by a role of its own: the service's role on the service's server is refused.
       const url = await createDestinationDatabase(PG_SERVER, database);
-      cleanups.push(() =>
-        onPg(PG_SERVER, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)),
-      );
+      cleanups.push(() => dropDestinationDatabase(PG_SERVER, database));
       await other('postgresql', { url: url.href });
     } else {
-      console.log(`  postgresql skipped: no PostgreSQL server at ${PG_SERVER}`);
+      console.log(`  postgresql skipped: ${pgSkip}`);
     }
 
     const s3 = await startS3Server(['bench']);
@@ -200,7 +189,7 @@ async function main() {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
     if (process.env.DATABASE_URL) {
-      await onPg(process.env.DATABASE_URL, async (client) => {
+      await withClient(process.env.DATABASE_URL, async (client) => {
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
         await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
       });

@@ -81,6 +81,8 @@ const ROUTE_PROBLEMS: Record<string, readonly number[]> = {
   'POST /v2/sdk/upload': [401, 403, 429],
   'POST /v2/import/:format': [404, 429],
   'POST /v2/lab-reports': [429],
+  'POST /v2/reports': [429],
+  'POST /v2/reports/upload': [429],
   'POST /v2/lab-reports/:session_id/reprocess': [409, 410],
   // A merged read is each of the person's connections' read: budgeted, and synced from providers.
   'GET /v3/people/:reference_id/:type': [429, 503],

@@ -13,6 +13,8 @@ export type RoutePushArgs = DataSourceContext & {
 };
 
 export type RouteHooks = {
+  /** What the provider calls its route API (`Courses API`), for the API reference. */
+  apiName: string;
   /**
    * Why routes cannot be pushed for this user (e.g. a permission not granted), answered as a
    * 400; null when they can. Absent: always can.

@@ -296,8 +296,7 @@ export async function startDexcomFake(
       }),
     expireAccessTokens: () => store.expireAccessTokens(),
     revokeAccount(account?: string) {
-      for (const grant of store.grants)
-        if (account === undefined || grant.account === account) store.revoke(grant);
+      store.revokeAccount(account);
     },
     userIdOf,
   }) as DexcomFake;

@@ -353,6 +353,8 @@ export type TokenStore = {
     bearer: string | null,
   ): { grant: Grant } | { error: 'missing' | 'invalid' | 'expired' | 'revoked' };
   revoke(grant: Grant): void;
+  /** Revokes every grant of `account` (the user disconnected the app), or of everyone when none is named. */
+  revokeAccount(account?: string): void;
   /** Makes every access token expired now (a simulated clock jump for tokens only). */
   expireAccessTokens(): void;
 };
@@ -411,6 +413,10 @@ export function createTokenStore(clock: FakeClock, prefix: string): TokenStore {
     },
     revoke(grant) {
       grant.revoked = true;
+    },
+    revokeAccount(account) {
+      for (const grant of store.grants)
+        if (account === undefined || grant.account === account) store.revoke(grant);
     },
     expireAccessTokens() {
       for (const entry of access.values()) entry.expiresAt = Math.min(entry.expiresAt, clock.now());

@@ -75,6 +75,11 @@ export type FakeOAuthProvider = {
   account: string;
   /** The next authorize request is denied by the "user". */
   denyNext: boolean;
+  /**
+   * The scopes the next consents grant instead of those requested (a user unticking boxes):
+   * RFC 6749 §3.3 lets the server grant less than asked and say so in the token's `scope`.
+   */
+  grantScope: string | null;
   /** The next token request fails this way. */
   tokenFailure: { status: number } | 'hang' | 'not-json' | null;
   revocationStatus: number;
@@ -111,6 +116,7 @@ export async function startFakeOAuthProvider(profile: FakeProfile): Promise<Fake
     clientSecret: `secret-${randomBytes(12).toString('hex')}`,
     account: 'account-1',
     denyNext: false,
+    grantScope: null,
     tokenFailure: null,
     revocationStatus: 200,
     authorizeRequests: [],
@@ -155,7 +161,7 @@ export async function startFakeOAuthProvider(profile: FakeProfile): Promise<Fake
         redirectUri,
         challenge: params.get('code_challenge'),
         method: params.get('code_challenge_method'),
-        scope: params.get('scope') ?? '',
+        scope: fake.grantScope ?? params.get('scope') ?? '',
         account: fake.account,
       });
       target.searchParams.set('code', code);

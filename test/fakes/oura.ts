@@ -421,10 +421,7 @@ export async function startOuraFake(
         clientId,
       }),
     expireAccessTokens: () => store.expireAccessTokens(),
-    revokeAccount: (account?: string) => {
-      for (const grant of store.grants)
-        if (account === undefined || grant.account === account) store.revoke(grant);
-    },
+    revokeAccount: (account?: string) => store.revokeAccount(account),
     userIdOf,
     async verifyCallback(callbackUrl: string, verificationToken: string) {
       const challenge = randomId(12);

@@ -548,8 +548,7 @@ export async function startPolarFake(
       store.issueCode({ account: consent.account, scopes: [POLAR_SCOPE], redirectUri, clientId }),
     userIdOf,
     revokeAccount(account?: string) {
-      for (const grant of store.grants)
-        if (account === undefined || grant.account === account) store.revoke(grant);
+      store.revokeAccount(account);
     },
     async sendWebhook(
       url: string,

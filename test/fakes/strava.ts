@@ -503,10 +503,7 @@ export async function startStravaFake(
         clientId,
       }),
     expireAccessTokens: () => store.expireAccessTokens(),
-    revokeAccount: (account?: string) => {
-      for (const grant of store.grants)
-        if (account === undefined || grant.account === account) store.revoke(grant);
-    },
+    revokeAccount: (account?: string) => store.revokeAccount(account),
     athleteIdOf,
     activityIds(account: string, fromMs: number, toMs: number) {
       const user = userOf(account);

@@ -252,7 +252,7 @@ export async function startWahooFake(
       handler: (request) => {
         const result = store.authenticate(request.bearer);
         if ('error' in result) return error(401, 'Unauthorized');
-        for (const grant of store.grants) if (grant.account === result.grant.account) store.revoke(grant);
+        store.revokeAccount(result.grant.account);
         return { status: 200, body: { success: true } };
       },
     },

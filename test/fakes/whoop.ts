@@ -276,7 +276,7 @@ export async function startWhoopFake(
         const result = store.authenticate(request.bearer);
         if ('error' in result) return apiError(401, 'Invalid authorization');
         // The user's authorization of this client ends: every token of theirs stops working.
-        for (const grant of store.grants) if (grant.account === result.grant.account) store.revoke(grant);
+        store.revokeAccount(result.grant.account);
         return { status: 204 };
       },
     },
@@ -393,10 +393,7 @@ export async function startWhoopFake(
         clientId,
       }),
     expireAccessTokens: () => store.expireAccessTokens(),
-    revokeAccount: (account?: string) => {
-      for (const grant of store.grants)
-        if (account === undefined || grant.account === account) store.revoke(grant);
-    },
+    revokeAccount: (account?: string) => store.revokeAccount(account),
     userIdOf,
     async sendWebhook(
       url: string,

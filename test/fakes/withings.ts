@@ -512,8 +512,7 @@ export async function startWithingsFake(
       }),
     expireAccessTokens: () => store.expireAccessTokens(),
     revokeAccount(account?: string) {
-      for (const grant of store.grants)
-        if (account === undefined || grant.account === account) store.revoke(grant);
+      store.revokeAccount(account);
       for (let index = subscriptions.length - 1; index >= 0; index--) {
         if (account === undefined || subscriptions[index]?.account === account)
           subscriptions.splice(index, 1);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { App } from '../../src/http/app-type.ts';
 import { followAuthorize } from '../fakes/fake-server.ts';
-import type { TestDeveloper } from './app.ts';
+import type { TestDeveloper, TestService } from './app.ts';
+import { until } from './until.ts';
 
 /** Path and query of an absolute URL, for `app.inject`. */
 export const pathOf = (url: string | URL) => {
@@ -91,4 +92,19 @@ export async function connectThroughFake(
   const landing = await app.inject({ method: 'GET', url: pathOf(back) });
   assert.equal(landing.statusCode, 302, landing.body);
   return { userId: link.userId, landing: String(landing.headers.location) };
+}
+
+/** Awaits a connection's stored scopes becoming `scopes` (a provider's permission change, processed). */
+export async function untilScopes(service: TestService, userId: string, scopes: string): Promise<void> {
+  await until(
+    `the scopes of ${userId} stored as "${scopes}"`,
+    async () =>
+      (
+        await service.ctx.db
+          .selectFrom('connections')
+          .select('scopes')
+          .where('id', '=', userId)
+          .executeTakeFirst()
+      )?.scopes === scopes,
+  );
 }

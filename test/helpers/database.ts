@@ -100,11 +100,13 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+/** Runs `work` on a client of its own, connected to `connectionString` and always ended after. */
 export async function withClient<T>(
   connectionString: string,
   work: (client: pg.Client) => Promise<T>,
+  connectTimeoutMs = 10_000,
 ): Promise<T> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
   client.on('error', () => {});
   await client.connect();
   try {
@@ -145,16 +147,21 @@ export function isStale(name: string, now = Date.now()): boolean {
 
 async function dropDatabases(serverUrl: string, which: (name: string) => boolean): Promise<string[]> {
   return withClient(serverUrl, async (client) => {
-    const { rows } = await client.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE 'tt\\_%'",
+    // `datconnlimit = -2`: a database a DROP began and never finished (its process was killed),
+    // which PostgreSQL marks invalid. ALTER DATABASE on one is FATAL, ending this connection
+    // (every later drop of the run then failed with "Connection terminated unexpectedly"); DROP is
+    // the one command it takes, and it is never a template (the drop cleared that first).
+    const { rows } = await client.query<{ datname: string; datistemplate: boolean; invalid: boolean }>(
+      "SELECT datname, datistemplate, datconnlimit = -2 AS invalid FROM pg_database WHERE datname LIKE 'tt\\_%'",
     );
-    const names = rows.map((row) => row.datname).filter(which);
-    for (const name of names) {
+    const dropped = rows.filter((row) => which(row.datname));
+    for (const { datname: name, datistemplate, invalid } of dropped) {
       // A template cannot be dropped; ours are marked so that copies may be made by any role.
-      await client.query(`ALTER DATABASE ${name} IS_TEMPLATE false`).catch(() => {});
+      if (datistemplate && !invalid)
+        await client.query(`ALTER DATABASE ${name} IS_TEMPLATE false`).catch(() => {});
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     }
-    return names;
+    return dropped.map((row) => row.datname);
   });
 }
 

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { withClient } from './database.ts';
 
 /**
  * A database for a PostgreSQL destination on a test server, owned by a role of its own: a
@@ -7,20 +7,23 @@ import pg from 'pg';
  */
 export const DESTINATION_ROLE = 'tributary_destination';
 
-async function onServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  client.on('error', () => {});
-  await client.connect();
+/** The server destination tests and benches create their databases on. */
+export const DESTINATION_SERVER =
+  process.env.DESTINATION_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Why there is no server to create destination databases on, or `false` when there is. */
+export async function destinationServerSkipReason(): Promise<string | false> {
   try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => {});
+    await withClient(DESTINATION_SERVER, (client) => client.query('SELECT 1'), 3_000);
+    return false;
+  } catch (error) {
+    return `needs a PostgreSQL server for destination databases at ${DESTINATION_SERVER} (${(error as Error).message})`;
   }
 }
 
 /** Creates `database` owned by DESTINATION_ROLE; returns its URL as that role. */
 export async function createDestinationDatabase(serverUrl: string, database: string): Promise<URL> {
-  await onServer(serverUrl, async (client) => {
+  await withClient(serverUrl, async (client) => {
     // Test files run at once: another may be creating the role right now.
     await client.query(`CREATE ROLE ${DESTINATION_ROLE} LOGIN`).catch((error: { code?: string }) => {
       if (error.code !== '42710' && error.code !== '23505') throw error;
@@ -32,4 +35,9 @@ export async function createDestinationDatabase(serverUrl: string, database: str
   url.password = '';
   url.pathname = `/${database}`;
   return url;
+}
+
+/** Drops `database` (made by createDestinationDatabase), whoever is still connected to it. */
+export async function dropDestinationDatabase(serverUrl: string, database: string): Promise<void> {
+  await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
 }

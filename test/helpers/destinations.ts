@@ -91,6 +91,36 @@ export async function waitForStatus(
 }
 
 /**
+ * Replays the copy `eventId` at destination `id` (202) and awaits it delivered a second time;
+ * if it never is, the failure shows the destination's log.
+ */
+export async function replayDelivered(
+  service: TestService,
+  developer: TestDeveloper,
+  id: string,
+  eventId: string,
+): Promise<void> {
+  const replay = await api(service, developer, 'POST', `/v2/destinations/${id}/deliveries/${eventId}/replay`);
+  assert.equal(replay.status, 202, replay.raw);
+  await until(
+    `the replay of ${eventId} delivered at destination ${id}`,
+    () => destinationDeliveries(service, developer, id),
+    {
+      done: (list) =>
+        list.some((d) => d.event_id === eventId && d.status === 'delivered' && d.attempt_count === 2),
+      show: (list) =>
+        JSON.stringify(
+          list.map((d) => [
+            d.event_id,
+            d.status,
+            d.attempts.map((a) => [a.attempted_at, a.outcome, a.error]),
+          ]),
+        ),
+    },
+  );
+}
+
+/**
  * A data event as the data feature builds it (features/data/events.ts): one sleep record per
  * night, identified by its summary_id, for `userId`.
  */

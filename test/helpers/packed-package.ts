@@ -1,7 +1,7 @@
 // A package as it is published: its packed tarball installed offline into a scratch project, for
 // the packages' packed tests (packages/*/test/packed.test.ts).
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type Run = { code: number; stdout: string; stderr: string };
@@ -24,6 +24,23 @@ export function run(
   });
 }
 
+/**
+ * `npm pack` of the package in `packageDir` into `scratch`: the tarball's path and the files it
+ * ships, sorted. Throws with npm's message when packing fails.
+ */
+export async function packTarball(
+  packageDir: string,
+  scratch: string,
+): Promise<{ tarball: string; shipped: string[] }> {
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch], packageDir);
+  if (packed.code !== 0) throw new Error(`npm pack failed in ${packageDir}: ${packed.stderr}`);
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  return { tarball: join(scratch, info!.filename), shipped: info!.files.map((file) => file.path).sort() };
+}
+
 /** A Node from `minMajor` up to (not including) 24 on this machine (a fresh machine often has one), or null. */
 export function olderNode(minMajor: number): { path: string; major: number } | null {
   for (const path of ['/usr/bin/node', '/usr/local/bin/node']) {
@@ -32,6 +49,45 @@ export function olderNode(minMajor: number): { path: string; major: number } | n
     if (major >= minMajor && major < 24) return { path, major };
   }
   return null;
+}
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/**
+ * What `tarball` depends on, and what that depends on, packed into `into` from the copies the
+ * repository installed (root node_modules, as package-lock.json resolved them). Installed beside
+ * the tarball they need no registry: `--offline` alone would need each package's registry
+ * metadata in the npm cache, which `npm ci` (tarballs by integrity) never puts there.
+ */
+async function packDependencies(tarball: string, into: string): Promise<string[]> {
+  const manifest = JSON.parse(execFileSync('tar', ['-xOzf', tarball, 'package/package.json']).toString()) as {
+    dependencies?: Record<string, string>;
+  };
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dependencies?: Record<string, string> }>;
+  };
+  const names = new Set<string>();
+  const visit = (deps: Record<string, string> = {}) => {
+    for (const name of Object.keys(deps)) {
+      if (names.has(name)) continue;
+      const entry = lock.packages[`node_modules/${name}`];
+      if (!entry)
+        throw new Error(`${name} (a dependency of ${tarball}) is not installed at the top of node_modules`);
+      names.add(name);
+      visit(entry.dependencies);
+    }
+  };
+  visit(manifest.dependencies);
+  if (names.size === 0) return [];
+  const dirs = [...names].map((name) => join(ROOT, 'node_modules', name));
+  const packed = await run(
+    'npm',
+    ['pack', ...dirs, '--json', '--ignore-scripts', '--pack-destination', into],
+    ROOT,
+  );
+  if (packed.code !== 0) throw new Error(`npm pack of ${[...names].join(', ')} failed: ${packed.stderr}`);
+  const infos = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[];
+  return infos.map((info) => join(into, info.filename));
 }
 
 /**
@@ -50,9 +106,10 @@ export async function scratchProject(
     join(project, 'package.json'),
     JSON.stringify({ name: 'app', private: true, type: 'module' }),
   );
+  const dependencies = await packDependencies(tarball, scratch);
   const installed = await run(
     'npm',
-    ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+    ['install', tarball, ...dependencies, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'],
     project,
   );
   for (const [name, text] of Object.entries(files)) writeFileSync(join(project, name), text);

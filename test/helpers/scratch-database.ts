@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { databaseSkipReason } from './database.ts';
+import { databaseSkipReason, withClient } from './database.ts';
 
 /**
  * A PostgreSQL database of a test's own, for fault tests that terminate every backend of "the
@@ -18,17 +17,6 @@ export type ScratchDatabase = {
 
 /** Why a PostgreSQL test cannot run here, or `false` when it can (see test/helpers/database.ts). */
 export const postgresSkipReason = databaseSkipReason;
-
-async function withClient<T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 export async function createScratchDatabase(baseUrl: string, prefix = 'tributary'): Promise<ScratchDatabase> {
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;

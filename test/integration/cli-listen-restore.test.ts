@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { listenCommand } from '../../src/runtime/cli/listen.ts';
-import { runInSession } from '../../src/runtime/cli/session.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { connectSandboxUser } from '../helpers/connections.ts';
+import { callApi, startListen } from '../helpers/listen-session.ts';
 import { until } from '../helpers/until.ts';
 
 /**
@@ -24,16 +23,6 @@ describe('tributary listen puts the webhook back as it found it', () => {
   });
   after(async () => service?.close());
 
-  const callApi = (developer: TestDeveloper, method: string, path: string, body?: unknown) =>
-    fetch(`${api}${path}`, {
-      method,
-      headers: {
-        ...developer.headers,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-
   type Webhook = {
     url: string | null;
     status: string;
@@ -42,48 +31,12 @@ describe('tributary listen puts the webhook back as it found it', () => {
     consecutive_failures: number;
   };
   const webhookOf = async (developer: TestDeveloper) =>
-    (await (await callApi(developer, 'GET', '/v2/webhook')).json()) as Webhook;
+    (await (await callApi(api, developer, 'GET', '/v2/webhook')).json()) as Webhook;
 
-  /** Runs the listener until one delivery (the test event) arrived; returns its exit and output. */
+  /** Runs the listener until one delivery (the test event) arrived; returns its output. */
   async function listenForOne(developer: TestDeveloper) {
-    const output = { stdout: '', stderr: '' };
-    const exit = runInSession(
-      {
-        stdout: (text) => {
-          output.stdout += text;
-        },
-        stderr: (text) => {
-          output.stderr += text;
-        },
-      },
-      () =>
-        listenCommand(service.config, [
-          '--api-url',
-          api,
-          '--dev-id',
-          developer.devId,
-          '--api-key',
-          developer.apiKey,
-          '--secret',
-          developer.webhookSecret,
-          '--json',
-          '--count',
-          '1',
-        ]),
-    );
-    let failed: unknown;
-    exit.catch((error: unknown) => {
-      failed = error;
-    });
-    await until(
-      'the listener to say it is ready',
-      () => {
-        if (failed) throw failed as Error;
-        return /now go to http:\/\/\S+\//.test(output.stderr);
-      },
-      { intervalMs: 20, show: () => output.stderr },
-    );
-    assert.equal((await callApi(developer, 'POST', '/v2/webhook/test')).status, 202);
+    const { output, exit } = await startListen(service.config, api, developer, ['--json', '--count', '1']);
+    assert.equal((await callApi(api, developer, 'POST', '/v2/webhook/test')).status, 202);
     assert.equal(await exit, 0, output.stderr);
     return output;
   }
@@ -113,7 +66,7 @@ describe('tributary listen puts the webhook back as it found it', () => {
 
   test('a disabled webhook comes back with its URL, disabled', async () => {
     const developer = await createDeveloper(service.ctx);
-    const set = await callApi(developer, 'PUT', '/v2/webhook', {
+    const set = await callApi(api, developer, 'PUT', '/v2/webhook', {
       url: 'https://example.com/hook',
       enabled: false,
     });
@@ -133,16 +86,16 @@ describe('tributary listen puts the webhook back as it found it', () => {
   test('PUT /v2/webhook {"url": null} removes the URL; with enabled it is a 400 naming the field', async () => {
     const developer = await createDeveloper(service.ctx);
     assert.equal(
-      (await callApi(developer, 'PUT', '/v2/webhook', { url: 'https://example.com/other' })).status,
+      (await callApi(api, developer, 'PUT', '/v2/webhook', { url: 'https://example.com/other' })).status,
       200,
     );
-    const refused = await callApi(developer, 'PUT', '/v2/webhook', { url: null, enabled: true });
+    const refused = await callApi(api, developer, 'PUT', '/v2/webhook', { url: null, enabled: true });
     assert.equal(refused.status, 400);
     assert.match(refused.headers.get('content-type') ?? '', /application\/problem\+json/);
     assert.match(((await refused.json()) as { detail: string }).detail, /enabled/);
     assert.equal((await webhookOf(developer)).url, 'https://example.com/other', 'nothing changed');
 
-    const removed = await callApi(developer, 'PUT', '/v2/webhook', { url: null });
+    const removed = await callApi(api, developer, 'PUT', '/v2/webhook', { url: null });
     assert.equal(removed.status, 200);
     assert.equal(((await removed.json()) as Webhook).url, null);
     assert.equal((await webhookOf(developer)).url, null);

@@ -5,6 +5,7 @@ import { signWebhook } from '../../src/features/webhooks/signing.ts';
 import { listenCommand, type ReceivedEvent } from '../../src/runtime/cli/listen.ts';
 import { runInSession } from '../../src/runtime/cli/session.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { callApi, startListen } from '../helpers/listen-session.ts';
 import { until } from '../helpers/until.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -33,62 +34,15 @@ describe('tributary listen', () => {
     await service?.close();
   });
 
-  const callApi = (method: string, path: string, body?: unknown) =>
-    fetch(`${api}${path}`, {
-      method,
-      headers: {
-        ...developer.headers,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-
-  /** Runs the command in a session of its own; resolves once it says it is ready. */
-  async function listen(extra: string[]) {
-    const output = { stdout: '', stderr: '' };
-    const exit = runInSession(
-      {
-        stdout: (text) => {
-          output.stdout += text;
-        },
-        stderr: (text) => {
-          output.stderr += text;
-        },
-      },
-      () =>
-        listenCommand(service.config, [
-          '--api-url',
-          api,
-          '--dev-id',
-          developer.devId,
-          '--api-key',
-          developer.apiKey,
-          '--secret',
-          developer.webhookSecret,
-          ...extra,
-        ]),
-    );
-    let failed: unknown;
-    exit.catch((error: unknown) => {
-      failed = error;
-    });
-    const listenerUrl = await until(
-      'the listener to say it is ready',
-      () => {
-        if (failed) throw failed as Error;
-        return /now go to (http:\/\/\S+\/)/.exec(output.stderr)?.[1];
-      },
-      { intervalMs: 20, show: () => output.stderr },
-    );
-    return { output, exit, listenerUrl: listenerUrl! };
-  }
+  const call = (method: string, path: string, body?: unknown) => callApi(api, developer, method, path, body);
+  const listen = (extra: string[]) => startListen(service.config, api, developer, extra);
 
   test('receives the test event, verifies it and prints it as JSON; the old destination comes back', async () => {
-    assert.equal((await callApi('PUT', '/v2/webhook', { url: 'https://example.com/hook' })).status, 200);
+    assert.equal((await call('PUT', '/v2/webhook', { url: 'https://example.com/hook' })).status, 200);
     const { output, exit, listenerUrl } = await listen(['--json', '--count', '1']);
-    assert.equal(((await (await callApi('GET', '/v2/webhook')).json()) as { url: string }).url, listenerUrl);
+    assert.equal(((await (await call('GET', '/v2/webhook')).json()) as { url: string }).url, listenerUrl);
 
-    assert.equal((await callApi('POST', '/v2/webhook/test')).status, 202);
+    assert.equal((await call('POST', '/v2/webhook/test')).status, 202);
     await until('the test event to arrive', () => output.stdout.includes('\n'), {
       show: () => output.stderr,
     });
@@ -103,14 +57,14 @@ describe('tributary listen', () => {
     assert.match(received.webhook_id ?? '', /\S/);
     assert.equal((received.event as { status: string }).status, 'success');
     assert.match(output.stderr, /The webhook destination is https:\/\/example\.com\/hook again/);
-    const restored = (await (await callApi('GET', '/v2/webhook')).json()) as { url: string };
+    const restored = (await (await call('GET', '/v2/webhook')).json()) as { url: string };
     assert.equal(restored.url, 'https://example.com/hook');
   });
 
   test('--forward-to passes a verified delivery on unchanged and answers with its status', async () => {
     app.script(503, 200);
     const { output, exit } = await listen(['--forward-to', app.url, '--count', '2']);
-    assert.equal((await callApi('POST', '/v2/webhook/test')).status, 202);
+    assert.equal((await call('POST', '/v2/webhook/test')).status, 202);
     // The app's 503 is Tributary's answer too, so Tributary retries and the retry gets 200.
     await until('the delivery and its retry', () => app.received.length === 2, {
       show: () => output.stdout + output.stderr,

@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { prettyLine } from '../../src/core/log-pretty.ts';
 import { startTestService, type TestService } from '../helpers/app.ts';
+import { olderNode } from '../helpers/packed-package.ts';
 
 /**
  * How the command line behaves for a person: help on stdout with status 0 for every command and
@@ -131,12 +132,9 @@ describe('tributary on the command line', () => {
   });
 
   test('a Node older than 24 gets one line saying so, status 1', async (t) => {
-    const candidates = ['/usr/bin/node', '/usr/local/bin/node'].filter(existsSync);
-    const old = candidates.find(
-      (path) => Number(execFileSync(path, ['-p', 'process.versions.node']).toString().split('.')[0]) < 24,
-    );
+    const old = olderNode(0);
     if (!old) return t.skip('no Node older than 24 on this machine to run bin/tributary.js with');
-    const result = await run(['developers', 'list'], { node: old });
+    const result = await run(['developers', 'list'], { node: old.path });
     assert.equal(result.code, 1);
     assert.equal(result.stdout, '');
     assert.match(result.stderr, /^tributary needs Node\.js 24 or later; this is v\d+\.[^\n]*\n$/);

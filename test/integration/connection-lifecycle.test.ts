@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { createLogger } from '../../src/core/log.ts';
 import { createLifecycle } from '../../src/features/connecting/lifecycle.ts';
@@ -18,6 +17,7 @@ import {
   type TestDeveloper,
   type TestService,
 } from '../helpers/app.ts';
+import { logLines } from '../helpers/log-lines.ts';
 import { authenticateUser, callback, connectSandboxUser } from '../helpers/connections.ts';
 import { dataRowCounts } from '../helpers/users.ts';
 import { deliveries, type DeliveryView } from '../helpers/webhook-api.ts';
@@ -308,13 +308,7 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
   });
 
   test('operators are told when a revocation failed and when a connection broke', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
+    const { stream: sink, lines } = logLines();
     const ctx = service.ctx;
     const lifecycle = createLifecycle({
       db: ctx.db,

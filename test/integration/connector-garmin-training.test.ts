@@ -5,7 +5,7 @@ import { followAuthorize, providerEnv } from '../fakes/fake-server.ts';
 import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
 import { workoutProblem } from '../fakes/garmin-training.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { authenticateUser, pathOf } from '../helpers/connections.ts';
+import { authenticateUser, pathOf, untilScopes } from '../helpers/connections.ts';
 import { toGarminWorkout } from '../../src/providers/garmin/training-to-garmin.ts';
 import { until } from '../helpers/until.ts';
 
@@ -210,17 +210,7 @@ describe('GARMIN Training API: planned workouts', () => {
   test('without WORKOUT_IMPORT the developer gets a 400 naming the permission, and Garmin is not asked', async () => {
     const answer = await fake.setPermissions(['ACTIVITY_EXPORT', 'HEALTH_EXPORT']);
     assert.equal(answer.status, 200, answer.responseBody);
-    await until(
-      'the permission change stored',
-      async () =>
-        (
-          await service.ctx.db
-            .selectFrom('connections')
-            .select('scopes')
-            .where('id', '=', userId)
-            .executeTakeFirst()
-        )?.scopes === 'ACTIVITY_EXPORT HEALTH_EXPORT',
-    );
+    await untilScopes(service, userId, 'ACTIVITY_EXPORT HEALTH_EXPORT');
     const posts = fake.requestsTo('/training-api/workout').length;
     const refused = await call('POST', `/v2/plannedWorkout?user_id=${userId}`, {
       data: [intervals('2030-01-08')],

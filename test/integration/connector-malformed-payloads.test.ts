@@ -3,11 +3,11 @@
 // workout of the range, the damaged one is left out, and the log names it. Never a TypeError,
 // never a failed sync.
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { followAuthorize, providerEnv } from '../fakes/fake-server.ts';
 import { startWahooFake, type WahooFake } from '../fakes/wahoo.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { logLines } from '../helpers/log-lines.ts';
 import { authenticateUser, pathOf } from '../helpers/connections.ts';
 
 type Line = { level: number; msg?: string; item?: string; problem?: string };
@@ -16,14 +16,7 @@ describe('a malformed provider payload: a logged normalization error, the rest o
   let fake: WahooFake;
   let service: TestService;
   let developer: TestDeveloper;
-  const lines: Line[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
-        lines.push(JSON.parse(line) as Line);
-      done();
-    },
-  });
+  const { stream, lines } = logLines<Line>();
 
   before(async () => {
     fake = await startWahooFake({ historyDays: 20 });

@@ -13,7 +13,13 @@ import { connect as natsConnect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { natsSkipReason, type NatsServer, startNatsServer } from '../helpers/nats-server.ts';
 import { S3_TEST_KEY, type S3Server, startS3Server } from '../helpers/s3-server.ts';
-import { createDestinationDatabase } from '../helpers/destination-database.ts';
+import { withClient } from '../helpers/database.ts';
+import {
+  createDestinationDatabase,
+  DESTINATION_SERVER as PG_SERVER,
+  destinationServerSkipReason,
+  dropDestinationDatabase,
+} from '../helpers/destination-database.ts';
 import { until } from '../helpers/until.ts';
 import { freePort } from '../helpers/ports.ts';
 
@@ -30,27 +36,6 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const nodeBinary = join(root, 'node_modules/.bin/node');
 const cli = join(root, 'bin/tributary.js');
 const EVENTS = 150;
-const PG_SERVER = process.env.DESTINATION_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function onPg<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-async function pgSkipReason(): Promise<string | false> {
-  try {
-    await onPg(PG_SERVER, (client) => client.query('SELECT 1'));
-    return false;
-  } catch (error) {
-    return `needs a PostgreSQL server at ${PG_SERVER} (${(error as Error).message})`;
-  }
-}
 
 /** A relay that can withhold what the server sends back (acknowledgements) while still forwarding requests. */
 async function startAckHoldingProxy(target: { host: string; port: number }) {
@@ -112,7 +97,7 @@ async function postgresqlFixture(): Promise<Fixture> {
     kind: 'postgresql',
     settings: { url: url.href },
     count: () =>
-      onPg(url.href, async (client) => {
+      withClient(url.href, async (client) => {
         const exists = await client.query(`SELECT to_regclass('tributary.events') AS t`);
         if (!exists.rows[0]?.t) return { total: 0, distinct: 0 };
         const result = await client.query<{ total: number; distinct: number }>(
@@ -129,7 +114,7 @@ async function postgresqlFixture(): Promise<Fixture> {
     },
     async inFlight() {
       await until('deliveries waiting on the lock', () =>
-        onPg(url.href, async (client) => {
+        withClient(url.href, async (client) => {
           const waiting = await client.query(
             `SELECT count(*)::int AS n FROM pg_stat_activity
               WHERE datname = current_database() AND application_name = 'tributary-destination' AND wait_event_type = 'Lock'`,
@@ -144,7 +129,7 @@ async function postgresqlFixture(): Promise<Fixture> {
       locker = null;
     },
     async close() {
-      await onPg(PG_SERVER, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+      await dropDestinationDatabase(PG_SERVER, database);
     },
   };
 }
@@ -227,7 +212,7 @@ async function natsFixture(): Promise<Fixture> {
 }
 
 const kinds: { kind: string; skip: () => Promise<string | false>; make: () => Promise<Fixture> }[] = [
-  { kind: 'postgresql', skip: pgSkipReason, make: postgresqlFixture },
+  { kind: 'postgresql', skip: destinationServerSkipReason, make: postgresqlFixture },
   { kind: 's3', skip: async () => false, make: s3Fixture },
   { kind: 'nats', skip: async () => natsSkipReason(), make: natsFixture },
 ];
@@ -392,7 +377,7 @@ describe('destination contract (every kind, SIGKILL mid-delivery)', () => {
           await fixture.fast().catch(() => undefined);
           await fixture.close().catch(() => undefined);
           if (process.env.DATABASE_URL) {
-            await onPg(process.env.DATABASE_URL, async (client) => {
+            await withClient(process.env.DATABASE_URL, async (client) => {
               await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
               await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
             }).catch(() => undefined);

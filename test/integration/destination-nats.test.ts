@@ -8,6 +8,7 @@ import {
   createDestination,
   destinationDeliveries,
   emit,
+  replayDelivered,
   sleepEvent,
   waitForStatus,
 } from '../helpers/destinations.ts';
@@ -94,19 +95,7 @@ describe('NATS JetStream destination', { ...(skip ? { skip } : {}) }, () => {
     assert.deepEqual(ids, delivered.map((d) => d.event_id).sort());
 
     const first = delivered[0]!;
-    const replay = await api(
-      service,
-      developer,
-      'POST',
-      `/v2/destinations/${destinationId}/deliveries/${first.event_id}/replay`,
-    );
-    assert.equal(replay.status, 202);
-    await until('the replay delivered', async () => {
-      const again = (await destinationDeliveries(service, developer, destinationId)).find(
-        (d) => d.event_id === first.event_id,
-      );
-      return again?.status === 'delivered' && again.attempt_count === 2;
-    });
+    await replayDelivered(service, developer, destinationId, first.event_id);
     assert.equal(await messages(), 10, 'the stream dropped the second copy');
   });
 

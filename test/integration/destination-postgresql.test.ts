@@ -1,18 +1,26 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
+import type pg from 'pg';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import {
   api,
   deauthEvent,
   destinationDeliveries,
   emit,
+  replayDelivered,
   sleepEvent,
   waitForStatus,
 } from '../helpers/destinations.ts';
 import { insertUser } from '../helpers/users.ts';
-import { createDestinationDatabase, DESTINATION_ROLE } from '../helpers/destination-database.ts';
+import { withClient } from '../helpers/database.ts';
+import {
+  createDestinationDatabase,
+  DESTINATION_ROLE,
+  DESTINATION_SERVER as SERVER,
+  destinationServerSkipReason,
+  dropDestinationDatabase,
+} from '../helpers/destination-database.ts';
 import { until } from '../helpers/until.ts';
 
 /**
@@ -22,34 +30,7 @@ import { until } from '../helpers/until.ts';
  * backend terminated) and coming back. Retries are scaled 1000x down; a destination failing for
  * 2 s is disabled, so its events are held until it is enabled again.
  */
-const SERVER = process.env.DESTINATION_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function serverSkipReason(): Promise<string | false> {
-  const client = new pg.Client({ connectionString: SERVER, connectionTimeoutMillis: 3_000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return false;
-  } catch (error) {
-    return `needs a PostgreSQL server for the destination database at ${SERVER} (${(error as Error).message})`;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-const skip = await serverSkipReason();
-
-async function onServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
+const skip = await destinationServerSkipReason();
 
 describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
   let service: TestService;
@@ -71,7 +52,7 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
   })();
   let destinationId = '';
   const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
-    onServer(databaseUrl.href, (client) => client.query<R>(text, values)).then((result) => result.rows);
+    withClient(databaseUrl.href, (client) => client.query<R>(text, values)).then((result) => result.rows);
 
   before(async () => {
     await createDestinationDatabase(SERVER, database);
@@ -82,9 +63,7 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
   });
   after(async () => {
     await service?.close();
-    await onServer(SERVER, (client) =>
-      client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`),
-    ).catch(() => undefined);
+    await dropDestinationDatabase(SERVER, database).catch(() => undefined);
   });
 
   test('created through the API over a real socket; the password is never returned and is stored sealed', async () => {
@@ -198,31 +177,7 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
     // Replaying the older event to the destination changes nothing there.
     const older = delivered.find((d) => d.event_id !== delivered[0]!.event_id) ?? delivered[1]!;
     assert.ok(first, 'the webhook event id was returned');
-    const replay = await api(
-      service,
-      developer,
-      'POST',
-      `/v2/destinations/${destinationId}/deliveries/${older.event_id}/replay`,
-    );
-    assert.equal(replay.status, 202, replay.raw);
-    await until(
-      'the replayed event delivered again',
-      async () => {
-        const list = await destinationDeliveries(service, developer, destinationId);
-        const again = list.find((d) => d.event_id === older.event_id);
-        return again?.status === 'delivered' && again.attempt_count === 2;
-      },
-      {
-        show: async () =>
-          JSON.stringify(
-            (await destinationDeliveries(service, developer, destinationId)).map((d) => [
-              d.event_id,
-              d.status,
-              d.attempts.map((a) => [a.attempted_at, a.outcome, a.duration_ms, a.error]),
-            ]),
-          ),
-      },
-    );
+    await replayDelivered(service, developer, destinationId, older.event_id);
     assert.deepEqual(
       await query(`SELECT count(*)::int AS n, count(DISTINCT record_id)::int AS ids FROM tributary.sleep`),
       [{ n: 3, ids: 3 }],
@@ -262,31 +217,7 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
       [{ active: false, gone: true }],
     );
 
-    await api(
-      service,
-      developer,
-      'POST',
-      `/v2/destinations/${destinationId}/deliveries/${sleepCopy.event_id}/replay`,
-    );
-    await until(
-      'the replay delivered',
-      async () => {
-        const list = await destinationDeliveries(service, developer, destinationId);
-        const again = list.find((d) => d.event_id === sleepCopy.event_id);
-        return again?.status === 'delivered' && again.attempt_count === 2;
-      },
-      {
-        show: async () =>
-          JSON.stringify(
-            (await destinationDeliveries(service, developer, destinationId)).map((d) => [
-              d.event_id,
-              d.status,
-              d.attempt_count,
-              d.last_error,
-            ]),
-          ),
-      },
-    );
+    await replayDelivered(service, developer, destinationId, sleepCopy.event_id);
     assert.equal((await query(`SELECT 1 FROM tributary.sleep WHERE user_id = $1`, [userId])).length, 0);
   });
 
@@ -304,7 +235,7 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
   test('the database refusing connections: events are retried, then held once it is disabled, then released', async () => {
     const userId = await insertUser(service.ctx, { developerId: developer.devId, provider: 'OURA' });
     const known = (await destinationDeliveries(service, developer, destinationId)).length;
-    await onServer(SERVER, async (client) => {
+    await withClient(SERVER, async (client) => {
       await client.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
       await client.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
@@ -334,7 +265,7 @@ describe('PostgreSQL destination', { ...(skip ? { skip } : {}) }, () => {
       `the attempts name the refusal: ${JSON.stringify(failed.map((d) => d.attempts.map((a) => a.error)))}`,
     );
 
-    await onServer(SERVER, (client) => client.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`));
+    await withClient(SERVER, (client) => client.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`));
     const enabled = await api(service, developer, 'PATCH', `/v2/destinations/${destinationId}`, {
       enabled: true,
     });

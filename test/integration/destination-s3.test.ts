@@ -7,6 +7,7 @@ import {
   createDestination,
   destinationDeliveries,
   emit,
+  replayDelivered,
   sleepEvent,
   waitForStatus,
 } from '../helpers/destinations.ts';
@@ -121,19 +122,7 @@ describe('S3 destination', () => {
     assert.equal(body.user.user_id, userId);
 
     const first = delivered[0]!;
-    const replay = await api(
-      service,
-      developer,
-      'POST',
-      `/v2/destinations/${destinationId}/deliveries/${first.event_id}/replay`,
-    );
-    assert.equal(replay.status, 202);
-    await until('the replay delivered', async () => {
-      const again = (await destinationDeliveries(service, developer, destinationId)).find(
-        (d) => d.event_id === first.event_id,
-      );
-      return again?.status === 'delivered' && again.attempt_count === 2;
-    });
+    await replayDelivered(service, developer, destinationId, first.event_id);
     assert.deepEqual(await keys(), stored, 'the same 12 objects');
   });
 

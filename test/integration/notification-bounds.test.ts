@@ -6,7 +6,6 @@
 // and the tables hold afterwards: bounded, not growing with the number of posts.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { NOTIFICATION_QUEUE, type NotificationJob } from '../../src/features/connectors/notifications.ts';
@@ -19,6 +18,7 @@ import {
 import { withingsNotifications } from '../../src/providers/withings/connector.ts';
 import type { DataNotification } from '../../src/provider-kit/api.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { logLines } from '../helpers/log-lines.ts';
 import { insertUser } from '../helpers/users.ts';
 
 const OURA_SECRET = 'oura-test-secret';
@@ -67,14 +67,7 @@ async function pendingRows(service: TestService) {
 
 /** Log lines at `error` or above, as pino writes them. */
 function errorLog() {
-  const lines: { level: number; msg?: string }[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
-        lines.push(JSON.parse(line) as { level: number; msg?: string });
-      done();
-    },
-  });
+  const { stream, lines } = logLines<{ level: number; msg?: string }>();
   return { stream, errors: () => lines.filter((line) => line.level >= 50) };
 }
 

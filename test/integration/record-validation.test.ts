@@ -4,11 +4,11 @@
 // counted (`tributary_records_refused_total` on /metrics) and logged at warn with the count, and
 // the rest of its batch is stored and read back.
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { ConnectionRow } from '../../src/features/connections/service.ts';
 import type { DataPage } from '../../src/provider-kit/data-source.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { logLines } from '../helpers/log-lines.ts';
 import { insertUser } from '../helpers/users.ts';
 
 type Line = {
@@ -43,14 +43,7 @@ describe('every normalized record is validated against the model before it is st
   let service: TestService;
   let developer: TestDeveloper;
   let user: ConnectionRow;
-  const lines: Line[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
-        lines.push(JSON.parse(line) as Line);
-      done();
-    },
-  });
+  const { stream, lines } = logLines<Line>();
   const read = async (type: string, from: string, to: string) => {
     const response = await service.app.inject({
       method: 'GET',

@@ -6,7 +6,7 @@ import { courseProblem } from '../fakes/garmin-courses.ts';
 import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
 import { startWahooFake, type WahooFake } from '../fakes/wahoo.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { connectSandboxUser, connectThroughFake } from '../helpers/connections.ts';
+import { connectSandboxUser, connectThroughFake, untilScopes } from '../helpers/connections.ts';
 import { until } from '../helpers/until.ts';
 import { toGarminCourse } from '../../src/providers/garmin/courses.ts';
 
@@ -263,18 +263,22 @@ describe('Routes API', () => {
   });
 
   test('without COURSE_IMPORT: a 400 naming the permission, and Garmin is not asked', async () => {
+    // A Garmin account and user of its own: the narrowed permissions touch no other test.
+    const account = 'routes-no-course-import';
+    garmin.consent.account = account;
+    const { userId } = await connectThroughFake(service.app, developer, 'GARMIN', garmin, account).finally(
+      () => {
+        garmin.consent.account = 'account-1';
+      },
+    );
+    const changed = await garmin.setPermissions(['ACTIVITY_EXPORT', 'HEALTH_EXPORT'], account);
+    assert.equal(changed.status, 200, changed.responseBody);
+    await untilScopes(service, userId, 'ACTIVITY_EXPORT HEALTH_EXPORT');
     const id = await create(trail);
-    const before = garmin.accountOf('account-1').courses.size;
-    await garmin.setPermissions(['ACTIVITY_EXPORT', 'HEALTH_EXPORT']);
-    try {
-      await until('the permission change is known', async () => {
-        const answer = await call('POST', `/v2/routes/${id}/push?user_id=${garminUser}`);
-        return answer.status === 400 && /COURSE_IMPORT/.test(String(answer.json.detail));
-      });
-      assert.equal(garmin.accountOf('account-1').courses.size, before);
-    } finally {
-      await garmin.setPermissions(['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'WORKOUT_IMPORT', 'COURSE_IMPORT']);
-    }
+    const asked = garmin.requestsTo('/training-api/courses').length;
+    await problem('POST', `/v2/routes/${id}/push?user_id=${userId}`, undefined, 400, /COURSE_IMPORT/);
+    assert.equal(garmin.requestsTo('/training-api/courses').length, asked, 'Garmin was not asked');
+    assert.equal(garmin.accountOf(account).courses.size, 0);
   });
 
   test('push to Wahoo: a FIT course file; cascade replaces it; removed at Wahoo', async () => {

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { portProblem } from '../../src/runtime/cli/listen-port.ts';
 import { migrateReport } from '../../src/runtime/cli/output.ts';
+import { engineReport, undecidedInstallScripts, type EngineWant } from '../../scripts/engine-report.ts';
+import { olderNode } from '../helpers/packed-package.ts';
 
 /**
  * What a new user reads and runs in the first hour, kept true: the engines npm checks, the
@@ -19,9 +22,11 @@ const satisfies = createRequire(import.meta.url)('semver/functions/satisfies') a
 ) => boolean;
 
 type Manifest = {
+  scripts: Record<string, string>;
   engines: { node: string };
   devEngines: { runtime: { name: string; version: string; onFail: string } };
   devDependencies: Record<string, string>;
+  allowScripts: Record<string, boolean>;
 };
 const pkg = JSON.parse(read('package.json')) as Manifest;
 const pinned = pkg.devDependencies.node!;
@@ -38,6 +43,110 @@ test('every locked package accepts the pinned Node 24, so npm’s EBADENGINE on 
     .map(([path, range]) => `${path || 'the project'} wants node ${range}`);
   assert.deepEqual(refused, [], `packages that refuse Node ${pinned}`);
   assert.ok(satisfies(pinned, pkg.engines.node), 'the pinned Node satisfies the project’s engines');
+});
+
+test('after an install, npm’s EBADENGINE list is one line saying which Node runs the packages', () => {
+  const wants: EngineWant[] = [
+    { name: 'tributary', range: '>=24', project: true },
+    { name: 'kysely@0.29.9', range: '>=22.18' },
+    { name: '@babel/core@8.0.0', range: '^22.18.0 || >=24.11.0' },
+    { name: 'pg@8.23.1', range: '>= 16.0.0' },
+  ];
+  const facts = { runtimePath: 'node_modules/.bin/node', wants, satisfies };
+  const older = engineReport({ ...facts, npmNode: 'v20.20.2', runtimeNode: 'v24.21.0' });
+  assert.deepEqual(older.mismatches, []);
+  assert.equal(older.notes.length, 1);
+  // The project's own engines are not among npm's warnings (devEngines), so not counted.
+  assert.match(older.notes[0]!, /^tributary: npm ran on Node v20\.20\.2, older than 2 dependencies ask for /);
+  assert.match(
+    older.notes[0]!,
+    /run them on Node v24\.21\.0 \(node_modules\/\.bin\/node\), which they accept\.$/,
+  );
+
+  const same = engineReport({ ...facts, npmNode: 'v24.21.0', runtimeNode: 'v24.21.0' });
+  assert.deepEqual(same, { notes: [], mismatches: [] });
+});
+
+test('a package that refuses the Node running it is named, though npm’s own warnings are off', () => {
+  const wants: EngineWant[] = [
+    { name: 'tributary', range: '>=24', project: true },
+    { name: 'future@1.0.0', range: '>=26' },
+    { name: 'pg@8.23.1', range: '>= 16.0.0' },
+  ];
+  const facts = { npmNode: 'v24.21.0', runtimePath: 'node_modules/.bin/node', wants, satisfies };
+  const pinned = engineReport({ ...facts, runtimeNode: 'v24.21.0' });
+  assert.deepEqual(pinned.notes, []);
+  assert.deepEqual(pinned.mismatches, [
+    'tributary: 1 package refuses Node v24.21.0 (node_modules/.bin/node), which runs it: ' +
+      'future@1.0.0 (node >=26). Raise the pinned Node (the `node` devDependency and .nvmrc) or hold those packages back.',
+  ]);
+  // Run on an older Node (no pinned one), the project itself is among the refusals.
+  const old = engineReport({
+    ...facts,
+    npmNode: 'v20.20.2',
+    runtimeNode: 'v20.20.2',
+    runtimePath: '/usr/bin/node',
+  });
+  assert.match(
+    old.mismatches[0]!,
+    /^tributary: 2 packages refuse Node v20\.20\.2 \(\/usr\/bin\/node\), which runs them: tributary \(node >=24\), future@1\.0\.0/,
+  );
+});
+
+test('an install script allowScripts does not decide is named, though npm’s warnings are off', () => {
+  const installed = [
+    { name: 'node', hasInstallScript: true },
+    { name: 'tesseract.js', hasInstallScript: true },
+    { name: 'native-thing', hasInstallScript: true },
+    { name: 'pg', hasInstallScript: false },
+  ];
+  assert.deepEqual(undecidedInstallScripts(installed, { node: true, 'tesseract.js@7.0.0': false }), [
+    "tributary: npm did not run the install scripts of native-thing: package.json's allowScripts " +
+      'does not decide them (review with `npm install-scripts ls`, then allow or decline each there).',
+  ]);
+  assert.deepEqual(undecidedInstallScripts(installed.slice(0, 2), { node: true, 'tesseract.js': false }), []);
+  // This install: every package with an install script is decided in package.json.
+  const lock = JSON.parse(read('node_modules/.package-lock.json')) as {
+    packages: Record<string, { hasInstallScript?: boolean }>;
+  };
+  const ours = Object.entries(lock.packages)
+    .filter(([path]) => path.includes('node_modules/'))
+    .map(([path, entry]) => ({
+      name: path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length),
+      hasInstallScript: entry.hasInstallScript === true,
+    }));
+  assert.deepEqual(undecidedInstallScripts(ours, pkg.allowScripts), []);
+});
+
+test('the root postinstall prints that one line for this install, on the Node npm scripts run on', () => {
+  assert.equal(pkg.scripts.postinstall, 'node scripts/check-engines.js');
+  assert.match(read('.npmrc'), /^loglevel=error$/m);
+  const script = new URL('scripts/check-engines.js', ROOT).pathname;
+  // As npm runs it after `npm ci` on Node 20: its user agent names the Node npm ran on.
+  const result = spawnSync(process.execPath, [script], {
+    env: { ...process.env, npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false' },
+    encoding: 'utf8',
+  });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stderr, '');
+  assert.match(
+    result.stdout,
+    /^tributary: npm ran on Node v20\.20\.2, older than \d+ dependencies ask for [^\n]*\n$/,
+  );
+});
+
+test('without the pinned Node, the postinstall says npm scripts would run on a Node too old', (t) => {
+  const old = olderNode(18);
+  if (!old) return t.skip('no Node older than 24 on this machine to run scripts/check-engines.js with');
+  const script = new URL('scripts/check-engines.js', ROOT).pathname;
+  const result = spawnSync(old.path, [script], { encoding: 'utf8' });
+  assert.equal(result.status, 0, 'it warns, as npm does; bin/tributary.js is what refuses to run');
+  assert.equal(result.stdout, '');
+  const version = execFileSync(old.path, ['--version'], { encoding: 'utf8' }).trim();
+  assert.match(
+    result.stderr,
+    new RegExp(`^tributary: this runs on Node ${version.replaceAll('.', '\\.')} [^\n]*need Node 24[^\n]*\n$`),
+  );
 });
 
 test('devEngines names the Node npm may run on here; engines the Node the service runs on', () => {

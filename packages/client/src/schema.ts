@@ -4727,7 +4727,7 @@ export interface paths {
         put?: never;
         /**
          * A provider notification: verified on the raw body, acknowledged at once, fetched later
-         * @description Signed notifications are queued once (a replay answers `duplicate: true`, `queued: 0`). Unsigned ones (Withings) are taken only for connected accounts, coalesced to one pending refetch per account and data kind, and limited per sender address (429 past it); their answer never says what was queued. A provider not configured here: 404.
+         * @description Signed notifications are queued once (a replay answers `duplicate: true`, `queued: 0`). Unsigned ones (Garmin, Withings) are taken only for connected accounts, coalesced to one pending refetch per account and data kind, and limited per sender address (429 past it); their answer never says what was queued. A provider not configured here: 404.
          *
          *     **curl**
          *
@@ -13951,7 +13951,9 @@ export interface paths {
         };
         /**
          * Your lab report sessions, newest first
-         * @description **curl**
+         * @description report_type filters by what the read found: lab or dexa (anything else: 400).
+         *
+         *     **curl**
          *
          *     ```sh
          *     curl -sS -X GET 'http://127.0.0.1:8080/v2/lab-reports' \
@@ -13978,13 +13980,21 @@ export interface paths {
                     report_date_from?: string;
                     /** @description YYYY-MM-DD; lab report date upper bound (inclusive) */
                     report_date_to?: string;
+                    /** @description Only sessions of this report type: lab or dexa */
+                    report_type?: string;
                     upload_id?: string;
                     /** @description YYYY-MM-DD; upload date lower bound (inclusive, UTC) */
                     uploaded_at_from?: string;
                     /** @description YYYY-MM-DD; upload date upper bound (inclusive, UTC) */
                     uploaded_at_to?: string;
                 };
-                header?: never;
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -14001,7 +14011,7 @@ export interface paths {
                          *       "sessions": [
                          *         {
                          *           "session_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
-                         *           "report_type": "string",
+                         *           "report_type": "lab",
                          *           "current_status": "string"
                          *         }
                          *       ]
@@ -14029,7 +14039,11 @@ export interface paths {
                                 report_locale?: string;
                                 report_notes?: string;
                                 report_time?: string;
-                                /** @description lab */
+                                /**
+                                 * @description lab (a clinical lab report: results scoped by biomarker.specimen) or dexa (a DXA body-composition or bone-density scan: results scoped by biomarker.region). An open enum: handle unknown values gracefully.
+                                 * @example lab
+                                 * @example dexa
+                                 */
                                 report_type: string;
                                 results?: ({
                                     /** @description How sure the reader is of this result, from 0 to 1 (1 on reports read before it was kept) */
@@ -14164,8 +14178,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * Upload a lab report (PDF, PNG, JPEG, GIF or WebP; max 20 MB) as multipart form data
-         * @description multipart/form-data with a `file` part (and optionally a `reference_id` field or query parameter). The file type is told by its content. Processing runs in the background; the session id arrives with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…. At most 120 uploads per 60 s per developer: 429 with Retry-After past it.
+         * Upload a lab report or DXA scan (kept: same operation as POST /v2/reports) (PDF, PNG, JPEG, GIF or WebP; max 20 MB)
+         * @description Follows the vendor’s lab-reports migration guide and scans page (docs/wire-contract.md#lab-reports). multipart/form-data with a `file` part (or `files`; one per upload) and optionally a `reference_id` field or query parameter. The file type is told by its content, and so is the report type: under API versions from 2026-11-19 a DXA body-composition or bone-density scan is read by body region (report_type dexa), anything else as a lab report. Processing runs in the background; the session id arrives with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…. At most 120 uploads per 60 s per developer: 429 with Retry-After past it.
          *
          *     **curl**
          *
@@ -14199,7 +14213,13 @@ export interface paths {
                     /** @description Your external identifier for this report or patient */
                     reference_id?: string;
                 };
-                header?: never;
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -14453,7 +14473,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
                 path: {
                     /**
                      * @description The session id (an integer)
@@ -14474,7 +14500,7 @@ export interface paths {
                         /**
                          * @example {
                          *       "session_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
-                         *       "report_type": "string",
+                         *       "report_type": "lab",
                          *       "current_status": "string"
                          *     }
                          */
@@ -14499,7 +14525,11 @@ export interface paths {
                             report_locale?: string;
                             report_notes?: string;
                             report_time?: string;
-                            /** @description lab */
+                            /**
+                             * @description lab (a clinical lab report: results scoped by biomarker.specimen) or dexa (a DXA body-composition or bone-density scan: results scoped by biomarker.region). An open enum: handle unknown values gracefully.
+                             * @example lab
+                             * @example dexa
+                             */
                             report_type: string;
                             results?: ({
                                 /** @description How sure the reader is of this result, from 0 to 1 (1 on reports read before it was kept) */
@@ -14694,7 +14724,13 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
                 path: {
                     /**
                      * @description The session id (an integer)
@@ -14941,7 +14977,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
                 path: {
                     /**
                      * @description The session id (an integer)
@@ -15157,7 +15199,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
                 path: {
                     /**
                      * @description The session id (an integer)
@@ -15376,7 +15424,13 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
                 path: {
                     /**
                      * @description The session id (an integer)
@@ -17774,7 +17828,7 @@ export interface paths {
         };
         /**
          * A user’s planned workouts: planned through Tributary, and created at the provider (is_external)
-         * @description Provider-created workouts carry their body under details. end_date is inclusive. Without dates: every workout planned through Tributary, and the provider’s of the trailing 30 days. A provider failure: 503.
+         * @description Follows the vendor’s September 2026 changelog: plans other apps pushed to the provider are listed where its API shows them (TrainingPeaks, Intervals.icu; Garmin shows only what Tributary scheduled). Provider-created workouts carry their body under details. end_date is inclusive. Without dates: every workout planned through Tributary, and the provider’s of the trailing 30 days. A provider failure: 503.
          *
          *     **curl**
          *
@@ -19378,6 +19432,955 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a lab report or DXA scan (the new stack’s path) (PDF, PNG, JPEG, GIF or WebP; max 20 MB)
+         * @description Follows the vendor’s lab-reports migration guide and scans page (docs/wire-contract.md#lab-reports). multipart/form-data with a `file` part (or `files`; one per upload) and optionally a `reference_id` field or query parameter. The file type is told by its content, and so is the report type: under API versions from 2026-11-19 a DXA body-composition or bone-density scan is read by body region (report_type dexa), anything else as a lab report. Processing runs in the background; the session id arrives with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…. At most 120 uploads per 60 s per developer: 429 with Retry-After past it.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/reports' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY" \
+         *       -F 'file=@report.pdf'
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     import { readFile } from 'node:fs/promises';
+         *
+         *     const form = new FormData();
+         *     form.set("file", new Blob([await readFile("report.pdf")]), "report.pdf");
+         *
+         *     const response = await fetch("http://127.0.0.1:8080/v2/reports", {
+         *       method: 'POST',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *       body: form,
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Your external identifier for this report or patient */
+                    reference_id?: string;
+                };
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "file": "report.pdf"
+                     *     }
+                     */
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The report: PDF, PNG, JPEG, GIF or WebP
+                         * @example report.pdf
+                         */
+                        file: string;
+                        /** @description Your own id for the person (or give it as a query parameter) */
+                        reference_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "upload_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "current_status": "string"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description processing */
+                            current_status: string;
+                            /** @description Correlates every session and webhook event of this upload */
+                            upload_id: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/reports",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/reports",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/reports",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/reports",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/reports",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited: see Retry-After (and, on data reads, the X-Service-RateLimit-* headers) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/rate-limited",
+                         *       "title": "too many requests",
+                         *       "status": 429,
+                         *       "detail": "rate limit exceeded; retry after 60 seconds",
+                         *       "instance": "/v2/reports",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/reports",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/reports",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/reports",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/reports/api-version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your pinned lab-reports API version (what requests without X-Terra-Version get)
+         * @description **curl**
+         *
+         *     ```sh
+         *     curl -sS -X GET 'http://127.0.0.1:8080/v2/reports/api-version' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/reports/api-version", {
+         *       method: 'GET',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Your lab-reports API version pin */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "api_version": "string",
+                         *       "served_without_header": "string",
+                         *       "latest": "string",
+                         *       "versions": [
+                         *         "string"
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Your pinned version; null when none is pinned */
+                            api_version: string | null;
+                            latest: string;
+                            /** @description The version a request without X-Terra-Version gets */
+                            served_without_header: string;
+                            /** @description Every version, oldest first */
+                            versions: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Pin the lab-reports API version for requests without X-Terra-Version (null unpins)
+         * @description Tributary’s path for the pin the vendor sets in its Admin API and CLI (docs/vendor-spec-deviations.md#lab-reports). A date pins the newest version on or before it (earlier than 2026-03-24: 2026-03-24). Malformed: 400 naming api_version.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X PUT 'http://127.0.0.1:8080/v2/reports/api-version' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY" \
+         *       -H 'content-type: application/json' \
+         *       -d '{"api_version":"2026-03-24"}'
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/reports/api-version", {
+         *       method: 'PUT',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? ''), 'content-type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "api_version": "2026-03-24"
+         *       }),
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-03-24"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description YYYY-MM-DD: pins the newest version on or before that date; null: unpinned (the latest serves)
+                         * @example 2026-03-24
+                         */
+                        api_version: null | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Your lab-reports API version pin */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "api_version": "string",
+                         *       "served_without_header": "string",
+                         *       "latest": "string",
+                         *       "versions": [
+                         *         "string"
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Your pinned version; null when none is pinned */
+                            api_version: string | null;
+                            latest: string;
+                            /** @description The version a request without X-Terra-Version gets */
+                            served_without_header: string;
+                            /** @description Every version, oldest first */
+                            versions: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/reports/api-version",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/reports/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a lab report or DXA scan (older path, kept: same operation) (PDF, PNG, JPEG, GIF or WebP; max 20 MB)
+         * @description Follows the vendor’s lab-reports migration guide and scans page (docs/wire-contract.md#lab-reports). multipart/form-data with a `file` part (or `files`; one per upload) and optionally a `reference_id` field or query parameter. The file type is told by its content, and so is the report type: under API versions from 2026-11-19 a DXA body-composition or bone-density scan is read by body region (report_type dexa), anything else as a lab report. Processing runs in the background; the session id arrives with the lab_report webhook event or from GET /v2/lab-reports?upload_id=…. At most 120 uploads per 60 s per developer: 429 with Retry-After past it.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/reports/upload' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY" \
+         *       -F 'file=@report.pdf'
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     import { readFile } from 'node:fs/promises';
+         *
+         *     const form = new FormData();
+         *     form.set("file", new Blob([await readFile("report.pdf")]), "report.pdf");
+         *
+         *     const response = await fetch("http://127.0.0.1:8080/v2/reports/upload", {
+         *       method: 'POST',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *       body: form,
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Your external identifier for this report or patient */
+                    reference_id?: string;
+                };
+                header?: {
+                    /**
+                     * @description YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.
+                     * @example 2026-11-19
+                     */
+                    "x-terra-version"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "file": "report.pdf"
+                     *     }
+                     */
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The report: PDF, PNG, JPEG, GIF or WebP
+                         * @example report.pdf
+                         */
+                        file: string;
+                        /** @description Your own id for the person (or give it as a query parameter) */
+                        reference_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "upload_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "current_status": "string"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description processing */
+                            current_status: string;
+                            /** @description Correlates every session and webhook event of this upload */
+                            upload_id: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/reports/upload",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/reports/upload",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/reports/upload",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/reports/upload",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/reports/upload",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited: see Retry-After (and, on data reads, the X-Service-RateLimit-* headers) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/rate-limited",
+                         *       "title": "too many requests",
+                         *       "status": 429,
+                         *       "detail": "rate limit exceeded; retry after 60 seconds",
+                         *       "instance": "/v2/reports/upload",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/reports/upload",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/reports/upload",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/reports/upload",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -25311,7 +26314,420 @@ export interface paths {
                 };
             };
         };
-        put?: never;
+        /**
+         * Replace a template and re-send it to every upcoming workout planned from it
+         * @description Follows the vendor’s October 2026 changelog (docs/wire-contract.md#planned-workouts). Upcoming: planned on today or later (UTC). Each is planned again with the athlete metrics it was planned with and pushed to its provider (the previous copy deleted there) or queued again for the mobile SDK. 200 when all were re-sent; 207 listing those the provider refused (they keep their previous body; PUT again to retry).
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X PUT 'http://127.0.0.1:8080/v2/workouts/42' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY" \
+         *       -H 'content-type: application/json' \
+         *       -d '{"name":"string","sport":"running","step_blocks":[{"completion_condition":{"type":"time"},"steps":[{"completion_condition":{"type":"time"},"intensity_type":"rest"}]}]}'
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/workouts/42", {
+         *       method: 'PUT',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? ''), 'content-type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "name": "string",
+         *         "sport": "running",
+         *         "step_blocks": [
+         *           {
+         *             "completion_condition": {
+         *               "type": "time"
+         *             },
+         *             "steps": [
+         *               {
+         *                 "completion_condition": {
+         *                   "type": "time"
+         *                 },
+         *                 "intensity_type": "rest"
+         *               }
+         *             ]
+         *           }
+         *         ]
+         *       }),
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description Template id (an integer)
+                     * @example 42
+                     */
+                    workout_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description A reusable workout template, created once and planned onto user calendars */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "string",
+                     *       "sport": "running",
+                     *       "step_blocks": [
+                     *         {
+                     *           "completion_condition": {
+                     *             "type": "time"
+                     *           },
+                     *           "steps": [
+                     *             {
+                     *               "completion_condition": {
+                     *                 "type": "time"
+                     *               },
+                     *               "intensity_type": "rest"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        description?: string | null;
+                        environment?: ("indoor" | "outdoor" | "pool") | null;
+                        estimated_calories?: number | null;
+                        estimated_distance_meters?: number | null;
+                        estimated_duration_seconds?: number | null;
+                        name: string;
+                        pool_length_meters?: number | null;
+                        /**
+                         * @description Sport the template targets
+                         * @enum {unknown}
+                         */
+                        sport: "running" | "cycling" | "swimming" | "strength" | "rowing" | "yoga" | "pilates" | "cardio" | "trail_running" | "mountain_biking" | "backcountry_skiing" | "hiking" | "walking" | "elliptical" | "stair_climbing";
+                        step_blocks: {
+                            /** CompletionCondition */
+                            completion_condition: {
+                                /**
+                                 * @description How the step or block completes
+                                 * @enum {unknown}
+                                 */
+                                type: "time" | "distance" | "hr" | "calories" | "open" | "power" | "reps" | "hr_percentage" | "power_percentage" | "hr_less_than" | "hr_greater_than";
+                                value?: number | null;
+                                value_high?: number | null;
+                                value_low?: number | null;
+                            };
+                            steps: {
+                                /** CompletionCondition */
+                                completion_condition: {
+                                    /**
+                                     * @description How the step or block completes
+                                     * @enum {unknown}
+                                     */
+                                    type: "time" | "distance" | "hr" | "calories" | "open" | "power" | "reps" | "hr_percentage" | "power_percentage" | "hr_less_than" | "hr_greater_than";
+                                    value?: number | null;
+                                    value_high?: number | null;
+                                    value_low?: number | null;
+                                };
+                                controls?: {
+                                    /** @enum {unknown} */
+                                    type: "grade" | "resistance";
+                                    value: number;
+                                }[] | null;
+                                intensity_targets?: {
+                                    /**
+                                     * @description The quantity the target constrains
+                                     * @enum {unknown}
+                                     */
+                                    target_type: "speed" | "heart_rate" | "open" | "cadence" | "power" | "swim_stroke" | "speed_lap" | "heart_rate_lap" | "pace" | "heart_rate_threshold_percentage" | "heart_rate_max_percentage";
+                                    value?: number | null;
+                                    value_high?: number | null;
+                                    value_low?: number | null;
+                                }[] | null;
+                                /** @enum {unknown} */
+                                intensity_type: "rest" | "warmup" | "cooldown" | "recovery" | "active";
+                                notes?: string | null;
+                                strength?: {
+                                    exercise_category?: string | null;
+                                    exercise_name?: string | null;
+                                    weight?: number | null;
+                                    weight_display_unit?: ("kg" | "lbs") | null;
+                                } | null;
+                                swimming?: {
+                                    drill_type?: ("kick" | "pull" | "drill") | null;
+                                    equipment?: ("none" | "swim_fins" | "swim_kickboard" | "swim_paddles" | "swim_pull_buoy" | "swim_snorkel")[] | null;
+                                    stroke_type?: ("backstroke" | "breaststroke" | "drill" | "butterfly" | "freestyle" | "mixed" | "im") | null;
+                                } | null;
+                            }[];
+                        }[];
+                        workout_id?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The template is replaced; 207 when some upcoming planned workouts could not be re-sent */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "success",
+                         *       "workout_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "planned_workouts_updated": [
+                         *         "string"
+                         *       ],
+                         *       "planned_workouts_failed": [
+                         *         {
+                         *           "planned_workout_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *           "reason": "string"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Upcoming planned workouts the provider refused; they keep their previous body */
+                            planned_workouts_failed: {
+                                planned_workout_id: string;
+                                reason: string;
+                            }[];
+                            /** @description Upcoming planned workouts re-sent from the new template */
+                            planned_workouts_updated: string[];
+                            status: "success" | "partial";
+                            workout_id: string;
+                        };
+                    };
+                };
+                /** @description The template is replaced; 207 when some upcoming planned workouts could not be re-sent */
+                207: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "success",
+                         *       "workout_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "planned_workouts_updated": [
+                         *         "string"
+                         *       ],
+                         *       "planned_workouts_failed": [
+                         *         {
+                         *           "planned_workout_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *           "reason": "string"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Upcoming planned workouts the provider refused; they keep their previous body */
+                            planned_workouts_failed: {
+                                planned_workout_id: string;
+                                reason: string;
+                            }[];
+                            /** @description Upcoming planned workouts re-sent from the new template */
+                            planned_workouts_updated: string[];
+                            status: "success" | "partial";
+                            workout_id: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/workouts/42",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         post?: never;
         /**
          * Delete a template and every workout planned from it (at the provider too)
@@ -27511,8 +28927,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An uploaded lab report was read
-         * @description An uploaded lab report was read: its results.
+         * An uploaded lab report or DXA scan was read
+         * @description An uploaded lab report or DXA scan was read: its results. report_type says which (the vendor’s scans page); a scan’s results are scoped by biomarker.region.
          */
         post: operations["event:lab_report.completed"];
         delete?: never;
@@ -27692,7 +29108,7 @@ export interface webhooks {
         put?: never;
         /**
          * The scopes the user granted changed
-         * @description The scopes the user granted changed.
+         * @description The scopes the user granted changed: a provider notice, or a reconnect of the same account granting other scopes (sent after its user_reauth, about the new user). Informational, as the vendor’s event documents and FAQ describe it (docs/wire-contract.md#webhook-events).
          */
         post: operations["event:permission_change"];
         delete?: never;
@@ -30307,6 +31723,7 @@ export interface operations {
                  *       "upload_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
                  *       "data": {
                  *         "session_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                 *         "report_type": "lab",
                  *         "results_count": 0,
                  *         "results": [
                  *           {
@@ -30337,6 +31754,12 @@ export interface operations {
                         report_locale?: string;
                         report_notes?: string;
                         report_time?: string;
+                        /**
+                         * @description lab (a clinical lab report: results scoped by biomarker.specimen) or dexa (a DXA body-composition or bone-density scan: results scoped by biomarker.region). An open enum: handle unknown values gracefully.
+                         * @example lab
+                         * @example dexa
+                         */
+                        report_type: string;
                         results: ({
                             /** @description How sure the reader is of this result, from 0 to 1 (1 on reports read before it was kept) */
                             confidence: number;

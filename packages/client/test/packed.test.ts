@@ -1,11 +1,12 @@
 // The package as it is published: `npm pack` (which generates the types from the OpenAPI document
-// and builds dist/), the tarball installed into a scratch project outside the repository (its one
-// dependency, openapi-fetch, from the npm cache), then programs there import it by name: one
-// connects a sandbox user, reads data and meets a problem+json through the typed client against a
-// real Tributary over a socket; another verifies a webhook that Tributary really delivered, and
-// refuses it tampered. Both under Node 24 and, when the machine has one, Node 20. A TypeScript
-// file there type-checks against the shipped declarations, and a wrong path, parameter or field
-// does not; the README's examples compile as written.
+// and builds dist/), the tarball installed into a scratch project outside the repository (its
+// dependency, openapi-fetch, and that one's, packed from the repository's node_modules), then
+// programs there import it by name: one connects a sandbox user, reads data and meets a
+// problem+json through the typed client against a real Tributary over a socket; another verifies
+// a webhook that Tributary really delivered, and refuses it tampered. Both under Node 24 and, when
+// the machine has one, Node 20. A TypeScript file there type-checks against the shipped
+// declarations, and a wrong path, parameter or field does not; the README's examples compile as
+// written.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   olderNode,
+  packTarball,
   run,
   scratchProject,
   typeScriptBlocks,
@@ -137,15 +139,9 @@ describe('@tributary/client from its packed tarball', () => {
 
   before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'tributary-client-packed-'));
-    const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch], PACKAGE_DIR);
-    assert.equal(packed.code, 0, packed.stderr);
-    const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
-      filename: string;
-      files: { path: string }[];
-    }[];
-    tarball = join(scratch, info!.filename);
-    const shipped = info!.files.map((file) => file.path).sort();
-    assert.deepEqual(shipped, [
+    const packed = await packTarball(PACKAGE_DIR, scratch);
+    tarball = packed.tarball;
+    assert.deepEqual(packed.shipped, [
       'LICENSE',
       'README.md',
       'dist/index.d.ts',

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { olderNode, run, scratchProject } from '../../../test/helpers/packed-package.ts';
+import { olderNode, packTarball, run, scratchProject } from '../../../test/helpers/packed-package.ts';
 import {
   createDeveloper,
   startTestService,
@@ -65,15 +65,15 @@ describe('@tributary/sdk-client from its packed tarball', () => {
 
   before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'tributary-sdk-client-packed-'));
-    const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch], PACKAGE_DIR);
-    assert.equal(packed.code, 0, packed.stderr);
-    const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
-      filename: string;
-      files: { path: string }[];
-    }[];
-    tarball = join(scratch, info!.filename);
-    const shipped = info!.files.map((file) => file.path).sort();
-    assert.deepEqual(shipped, ['LICENSE', 'README.md', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+    const packed = await packTarball(PACKAGE_DIR, scratch);
+    tarball = packed.tarball;
+    assert.deepEqual(packed.shipped, [
+      'LICENSE',
+      'README.md',
+      'dist/index.d.ts',
+      'dist/index.js',
+      'package.json',
+    ]);
 
     const { installed } = await scratchProject(scratch, tarball, {
       'upload.mjs': PROGRAM,

@@ -9,12 +9,14 @@ import { hashSecret } from './auth-link.ts';
 import {
   buildAuthErrorEvent,
   buildAuthSuccessEvent,
+  buildPermissionChangeEvent,
   buildUserReauthEvent,
   connectionEnvelope,
 } from './events.ts';
 import { exchangeAuthorizationCode, OAuthFlowError } from '../../provider-access/oauth.ts';
 import { type ConnectingInternals, providerRuntime } from './ports.ts';
 import { withOutcome } from './redirects.ts';
+import { scopeChange } from './scope-change.ts';
 import type { AuthSessionRow } from './repo.ts';
 import * as repo from './repo.ts';
 import * as tokenStore from '../../provider-access/token-store.ts';
@@ -145,6 +147,12 @@ export function createCallbacks(deps: ConnectingInternals) {
           await connectionsRepo.deleteConnection(trx, old.id);
           const reauth = buildUserReauthEvent(user, toWireUser(old));
           await webhooks.emit(trx, session.developer_id, connectionEnvelope(reauth));
+          // The account granted other scopes this time: said after the reauth, about the new user.
+          const change = scopeChange(old.scopes, scopes);
+          if (change) {
+            const permissions = buildPermissionChangeEvent(user, change);
+            await webhooks.emit(trx, session.developer_id, connectionEnvelope(permissions));
+          }
         }
       }
       return true;

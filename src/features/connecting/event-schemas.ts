@@ -114,6 +114,12 @@ export const connectionEventSchemas: Record<ConnectionEvent['type'], TSchema> = 
       scopes_removed: Type.String({ description: 'Comma separated' }),
       user: WebhookUserSchema,
     },
-    { title: 'permission_change', description: 'The scopes the user granted changed.' },
+    {
+      title: 'permission_change',
+      description:
+        'The scopes the user granted changed: a provider notice, or a reconnect of the same account granting other ' +
+        'scopes (sent after its user_reauth, about the new user). Informational, as the vendor’s event documents and ' +
+        'FAQ describe it (docs/wire-contract.md#webhook-events).',
+    },
   ),
 };

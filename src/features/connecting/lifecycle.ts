@@ -7,6 +7,7 @@ import { buildPermissionChangeEvent, buildUserNoticeEvent, connectionEnvelope } 
 import { type ConnectingDeps, providerRuntime } from './ports.ts';
 import * as tokenStore from '../../provider-access/token-store.ts';
 import { findReceipt, insertReceipt } from './erasure-receipts.ts';
+import { scopeChange } from './scope-change.ts';
 
 export function createLifecycle(deps: ConnectingDeps) {
   const { db, secretBox, providers, webhooks, log, clock } = deps;
@@ -92,14 +93,11 @@ export function createLifecycle(deps: ConnectingDeps) {
     async changePermissions(trx: Db, userId: string, granted: readonly string[]): Promise<boolean> {
       const before = await connectionsRepo.findConnectionById(trx, userId);
       if (!before || before.status !== 'active') return false;
-      const previous = new Set((before.scopes ?? '').split(/[\s,]+/).filter((scope) => scope !== ''));
-      const now = new Set(granted);
-      const added = [...now].filter((scope) => !previous.has(scope)).sort();
-      const removed = [...previous].filter((scope) => !now.has(scope)).sort();
-      if (added.length === 0 && removed.length === 0) return false;
-      const user = await connectionsRepo.setScopes(trx, userId, [...now].sort().join(' '));
+      const change = scopeChange(before.scopes, granted);
+      if (!change) return false;
+      const user = await connectionsRepo.setScopes(trx, userId, [...new Set(granted)].sort().join(' '));
       if (!user) return false;
-      const event = buildPermissionChangeEvent(toWireUser(user), { added, removed });
+      const event = buildPermissionChangeEvent(toWireUser(user), change);
       await webhooks.emit(trx, user.developer_id, connectionEnvelope(event));
       return true;
     },

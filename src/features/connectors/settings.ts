@@ -10,7 +10,7 @@ export const syncSettings = defineSettings({
   settings: {
     NOTIFICATION_SOURCE_LIMIT: windowRuleSetting(
       { limit: 600, windowSeconds: 60 },
-      'Unsigned provider notifications (Withings) per sender address and provider, <count>/<seconds>.',
+      'Unsigned provider notifications (a connector declaring `unsigned`) per sender address and provider, <count>/<seconds>.',
     ),
   },
   build: (v) => ({ sourceRule: v.NOTIFICATION_SOURCE_LIMIT }),

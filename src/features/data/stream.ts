@@ -88,17 +88,25 @@ export function streamEnvelope(
 }
 
 /**
- * The envelope of a range: one string when the whole range fits in its first page (most reads:
+ * The envelope of a range: one buffer when the whole range fits in its first page (most reads:
  * a month of summaries), so it goes out in one write with a Content-Length and no stream
  * machinery; otherwise the stream above, starting from the page already read. Same bytes.
+ * A buffer rather than a string: the text is encoded to UTF-8 once, where a string is measured
+ * for its Content-Length and then encoded again as it is written.
  */
 export async function envelopeBody(
   db: Db,
   range: RangeQuery,
   envelope: { head: string; tail: string },
-): Promise<Readable | string> {
+): Promise<Readable | Buffer> {
   const first = await pageRecords(db, { ...range, after: null, limit: pageLimit(range) });
   if (first.length >= pageLimit(range)) return streamEnvelope(db, range, envelope, first);
-  const records = first.map((row) => mergeSamples(row.summary, row.samples, row.sample_splices));
-  return `{${envelope.head},"data":[${records.join(',')}],${envelope.tail}}`;
+  const parts = [`{${envelope.head},"data":[`];
+  for (let index = 0; index < first.length; index++) {
+    const row = first[index]!;
+    if (index > 0) parts.push(',');
+    parts.push(mergeSamples(row.summary, row.samples, row.sample_splices));
+  }
+  parts.push(`],${envelope.tail}}`);
+  return Buffer.from(parts.join(''), 'utf8');
 }

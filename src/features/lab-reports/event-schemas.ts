@@ -1,7 +1,7 @@
 // JSON Schemas of the lab_report webhook events, as events.ts builds them, for the OpenAPI
 // document's `webhooks` section. They describe the payloads; they build none.
 import Type, { type TSchema } from 'typebox';
-import { Result, Unmatched } from './schemas.ts';
+import { ReportTypeSchema, Result, Unmatched } from './schemas.ts';
 
 const Identity = {
   event_id: Type.String({
@@ -22,6 +22,7 @@ export const labReportEventSchemas: Record<'lab_report.completed' | 'lab_report.
       data: Type.Object({
         session_id: SessionId,
         reference_id: ReferenceId,
+        report_type: ReportTypeSchema,
         report_date: Type.Optional(Type.String()),
         report_time: Type.Optional(Type.String()),
         report_locale: Type.Optional(Type.String()),
@@ -34,7 +35,12 @@ export const labReportEventSchemas: Record<'lab_report.completed' | 'lab_report.
         report_notes: Type.Optional(Type.String()),
       }),
     },
-    { title: 'lab_report.completed', description: 'An uploaded lab report was read: its results.' },
+    {
+      title: 'lab_report.completed',
+      description:
+        'An uploaded lab report or DXA scan was read: its results. report_type says which (the vendor’s scans page); ' +
+        'a scan’s results are scoped by biomarker.region.',
+    },
   ),
   'lab_report.failed': Type.Object(
     {

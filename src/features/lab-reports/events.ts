@@ -33,6 +33,7 @@ export function completedEvent(session: Session, report: ParsedReport, at: Date)
       data: {
         session_id: session.id,
         ...reference(session),
+        report_type: report.reportType ?? 'lab',
         ...(report.reportDate ? { report_date: report.reportDate } : {}),
         ...(report.reportTime ? { report_time: report.reportTime } : {}),
         ...(report.locale ? { report_locale: report.locale } : {}),

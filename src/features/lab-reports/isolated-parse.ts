@@ -11,18 +11,20 @@ import type { LabReportSettings } from './settings.ts';
 const TASK = new URL('./read-task.ts', import.meta.url);
 const UNREADABLE = new Set(['UnreadableFileError', 'LimitExceededError']);
 
+/** `scans`: tell DXA scans apart (the upload's API version says whether). */
 export type ReportParser = (
   bytes: Buffer,
   mediaType: MediaType,
-  signal?: AbortSignal,
+  options?: { scans?: boolean; signal?: AbortSignal },
 ) => Promise<ParsedReport>;
 
 export function isolatedParse(settings: LabReportSettings): ReportParser {
-  return async (bytes, mediaType, signal) => {
+  return async (bytes, mediaType, options = {}) => {
+    const { signal, scans = false } = options;
     try {
       const { result } = await runIsolated<ParsedReport, ReadInput>({
         task: TASK,
-        input: { bytes, mediaType, limits: settings.reading },
+        input: { bytes, mediaType, limits: settings.reading, scans },
         limits: settings.isolation,
         ...(signal ? { signal } : {}),
       });

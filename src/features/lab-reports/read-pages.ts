@@ -71,11 +71,14 @@ async function readImage(bytes: Buffer, page: number, options: ReaderOptions): P
   return { text: chosen.text, rows };
 }
 
+/** Every page of a file read, how many by OCR, and how many the file has. */
+export type ReadReport = { pages: ReadPage[]; ocrPages: number; total: number };
+
 export async function readPages(
   bytes: Buffer,
   mediaType: MediaType,
   options: ReaderOptions,
-): Promise<{ pages: ReadPage[]; ocrPages: number; total: number }> {
+): Promise<ReadReport> {
   if (mediaType !== 'application/pdf') {
     return { pages: [await readImage(bytes, 1, options)], ocrPages: 1, total: 1 };
   }

@@ -1,7 +1,7 @@
 // The lab-report tables. Every read is scoped to its developer and skips deleted sessions.
 import { sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
-import type { ParsedReport } from './result-types.ts';
+import type { ParsedReport, ReportType } from './result-types.ts';
 import type { FailureReason, SessionStatus, StatusEntry } from './tables.ts';
 
 export type SessionRow = {
@@ -10,6 +10,8 @@ export type SessionRow = {
   upload_id: string;
   reference_id: string | null;
   status: SessionStatus;
+  report_type: ReportType;
+  api_version: string;
   status_history: StatusEntry[];
   media_type: string;
   file_name: string | null;
@@ -29,6 +31,8 @@ const SUMMARY = [
   'upload_id',
   'reference_id',
   'status',
+  'report_type',
+  'api_version',
   'status_history',
   'media_type',
   'file_name',
@@ -63,6 +67,8 @@ export async function insertSession(
     mediaType: string;
     fileName: string | null;
     inputBytes: number;
+    /** Absent: the column's default (the first version), as sessions stored before 0043. */
+    apiVersion?: string;
     history: StatusEntry[];
     at: Date;
   },
@@ -78,6 +84,7 @@ export async function insertSession(
       media_type: input.mediaType,
       file_name: input.fileName,
       input_bytes: input.inputBytes,
+      ...(input.apiVersion === undefined ? {} : { api_version: input.apiVersion }),
       results_count: null,
       report: null,
       report_date: null,
@@ -239,6 +246,7 @@ export async function finish(
       ...(outcome.status === 'completed'
         ? {
             report: JSON.stringify(outcome.report),
+            report_type: outcome.report.reportType ?? 'lab',
             results_count: outcome.report.results.length,
             report_date: outcome.report.reportDate ?? null,
             error: null,
@@ -251,6 +259,7 @@ export async function finish(
 
 export type ListFilters = {
   referenceId?: string;
+  reportType?: ReportType;
   uploadId?: string;
   reportDateFrom?: string;
   reportDateTo?: string;
@@ -266,6 +275,7 @@ export async function listSessions(db: Db, developerId: string, filters: ListFil
     .where('deleted_at', 'is', null);
   if (filters.referenceId !== undefined) query = query.where('reference_id', '=', filters.referenceId);
   if (filters.uploadId !== undefined) query = query.where('upload_id', '=', filters.uploadId);
+  if (filters.reportType !== undefined) query = query.where('report_type', '=', filters.reportType);
   if (filters.reportDateFrom)
     query = query.where(sql`report_date`, '>=', sql`${filters.reportDateFrom}::date`);
   if (filters.reportDateTo) query = query.where(sql`report_date`, '<=', sql`${filters.reportDateTo}::date`);
@@ -331,4 +341,34 @@ export async function sessionPageOfReference(
     ...toRow(row),
     report: row.report == null ? null : parsed<ParsedReport>(row.report),
   }));
+}
+
+/** The developer's pinned lab-reports API version, or null when none is pinned. */
+export async function findVersionPin(db: Db, developerId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('lab_report_version_pins')
+    .select('api_version')
+    .where('developer_id', '=', developerId)
+    .executeTakeFirst();
+  return row?.api_version ?? null;
+}
+
+/** Pins the developer's version (null: unpinned, the latest serves). */
+export async function setVersionPin(
+  db: Db,
+  developerId: string,
+  version: string | null,
+  at: Date,
+): Promise<void> {
+  if (version === null) {
+    await db.deleteFrom('lab_report_version_pins').where('developer_id', '=', developerId).execute();
+    return;
+  }
+  await db
+    .insertInto('lab_report_version_pins')
+    .values({ developer_id: developerId, api_version: version, updated_at: at })
+    .onConflict((conflict) =>
+      conflict.column('developer_id').doUpdateSet({ api_version: version, updated_at: at }),
+    )
+    .execute();
 }

@@ -14,7 +14,7 @@ import { rangeForPatient } from './extraction/sex-ranges.ts';
 import { interpret } from './interpret.ts';
 import type { MediaType } from './media-types.ts';
 import { judgeResult } from './plausibility.ts';
-import { DEFAULT_READER, MAX_PAGES, readPages, type ReaderOptions } from './read-pages.ts';
+import { DEFAULT_READER, MAX_PAGES, readPages, type ReaderOptions, type ReadReport } from './read-pages.ts';
 import type { LabPanel, LabResult, ParsedReport, UnmatchedRow } from './result-types.ts';
 
 export { MAX_PAGES, UnreadableFileError };
@@ -100,7 +100,15 @@ export async function parseReport(
   mediaType: MediaType,
   options: ReaderOptions = DEFAULT_READER,
 ): Promise<ParsedReport> {
-  const { pages, ocrPages, total } = await readPages(bytes, mediaType, options);
+  return parseLabPages(await readPages(bytes, mediaType, options));
+}
+
+/** The note a report gets when it has more pages than are read. */
+export const pagesNote = (total: number) =>
+  total >= MAX_PAGES ? `only the first ${MAX_PAGES} pages were read` : undefined;
+
+/** Pages already read (read-pages.ts) parsed as a lab report. */
+export function parseLabPages({ pages, ocrPages, total }: ReadReport): ParsedReport {
   const panels = panelTracker();
   const gate: Gate = { results: [], unmatched: [] };
   // Read first: the patient's sex decides which of the ranges printed per sex applies.
@@ -121,7 +129,7 @@ export async function parseReport(
   const usedPanels = panels.panels.filter((panel) =>
     gate.results.some((result) => result.biomarker.panel_id === panel.id),
   );
-  const notes = total >= MAX_PAGES ? `only the first ${MAX_PAGES} pages were read` : undefined;
+  const notes = pagesNote(total);
   return {
     results: gate.results,
     panels: usedPanels,

@@ -16,6 +16,8 @@ export type LabResult = {
     panel_id?: number;
     panel_key?: string;
     specimen?: string;
+    /** A scan's result: the body region it measures (`report_type: dexa`), where a lab result has a specimen. */
+    region?: string;
   };
   measurement: {
     type: 'numeric' | 'bounded' | 'qualitative' | 'text' | 'absent';
@@ -45,7 +47,12 @@ export type UnmatchedRow = { page: number; text: string; reason: string };
 
 export type LabPanel = { id: number; name: string; key: string };
 
+/** What kind of report the file is: a clinical lab report, or a DXA scan. */
+export type ReportType = 'lab' | 'dexa';
+
 export type ParsedReport = {
+  /** Absent on reports read before scans were told apart: those are lab reports. */
+  reportType?: ReportType;
   results: LabResult[];
   panels: LabPanel[];
   reportDate?: string;

@@ -18,8 +18,19 @@ export const UploadResponse = Type.Object({
   current_status: Type.String({ description: 'processing' }),
 });
 
+/** The vendor's open enum: `lab`, or `dexa` for a DXA scan (docs.tryterra.co/lab-reports/scans). */
+export const ReportTypeSchema = Type.String({
+  description:
+    'lab (a clinical lab report: results scoped by biomarker.specimen) or dexa (a DXA body-composition or ' +
+    'bone-density scan: results scoped by biomarker.region). An open enum: handle unknown values gracefully.',
+  examples: ['lab', 'dexa'],
+});
+
 export const ListQuery = Type.Object({
   reference_id: Type.Optional(Type.String({ maxLength: 256 })),
+  report_type: Type.Optional(
+    Type.String({ maxLength: 16, description: 'Only sessions of this report type: lab or dexa' }),
+  ),
   upload_id: Type.Optional(Type.String({ maxLength: 64 })),
   report_date_from: Day('lab report date lower bound (inclusive)'),
   report_date_to: Day('lab report date upper bound (inclusive)'),
@@ -58,7 +69,10 @@ export const Result = Type.Object(
   {
     additionalProperties: true,
     description:
-      'One layered result: source, biomarker, measurement, interpretation, reference_ranges, and its review marking',
+      'One layered result: source, biomarker, measurement, interpretation, reference_ranges, and its review marking. ' +
+      'A lab result’s biomarker names its specimen; a scan’s (report_type dexa) names its body region ' +
+      '(biomarker.region: total, arms, left_arm, legs, trunk, android, gynoid, l1 … l4, l1_l4, femoral_neck, total_hip …) ' +
+      'and its key the measure (bone_mineral_density, t_score, z_score, fat_percent, fat_mass, lean_mass …).',
   },
 );
 
@@ -78,7 +92,7 @@ export const Session = Type.Object(
     session_id: Type.String(),
     upload_id: Type.Optional(Type.String()),
     reference_id: Type.Optional(Type.String()),
-    report_type: Type.String({ description: 'lab' }),
+    report_type: ReportTypeSchema,
     current_status: Type.String({
       description: 'processing, completed (event on its way), sent, delivery_failed or failed',
     }),
@@ -143,4 +157,41 @@ export const ReprocessResponse = Type.Object(
     current_status: Type.String({ description: 'processing' }),
   },
   { description: 'The session is read again with the current reader (LabReportReprocessResponse)' },
+);
+
+/** `X-Terra-Version` as the OpenAPI document shows it on every lab-reports operation. */
+export const VersionHeaders = Type.Object({
+  'x-terra-version': Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description:
+        'YYYY-MM-DD: served by the newest lab-reports API version on or before that date (earlier dates get ' +
+        'the first, 2026-03-24). Absent: your pin (PUT /v2/reports/api-version), else the latest. Malformed: 400.',
+      examples: ['2026-11-19'],
+    }),
+  ),
+});
+
+export const VersionPin = Type.Object(
+  {
+    api_version: Type.Union([Type.String(), Type.Null()], {
+      description: 'Your pinned version; null when none is pinned',
+    }),
+    served_without_header: Type.String({ description: 'The version a request without X-Terra-Version gets' }),
+    latest: Type.String(),
+    versions: Type.Array(Type.String(), { description: 'Every version, oldest first' }),
+  },
+  { description: 'Your lab-reports API version pin' },
+);
+
+export const VersionPinBody = Type.Object(
+  {
+    // Null first: the validator coerces types, and would otherwise take null for an empty string.
+    api_version: Type.Union([Type.Null(), Type.String({ maxLength: 40 })], {
+      description:
+        'YYYY-MM-DD: pins the newest version on or before that date; null: unpinned (the latest serves)',
+      examples: ['2026-03-24'],
+    }),
+  },
+  { additionalProperties: false },
 );

@@ -23,6 +23,18 @@ import { readSettings } from '../../core/settings.ts';
 import type { FailureReason, StatusEntry } from './tables.ts';
 import { LAB_REPORT_QUEUE } from './queue.ts';
 import { sessionView, statusHistory, summaryView, type DeliveryState } from './views.ts';
+import {
+  LAB_REPORT_VERSIONS,
+  LATEST_VERSION,
+  type LabReportVersion,
+  parseVersionDate,
+  readsScans,
+  resolveVersion,
+  versionOn,
+} from './api-version.ts';
+import type { ReportType } from './result-types.ts';
+
+const REPORT_TYPES: readonly ReportType[] = ['lab', 'dexa'];
 
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 /** Processing attempts before a session fails for good (`internal`, retriable). */
@@ -54,6 +66,7 @@ type Owner = { id: string };
 
 export type ListQuery = {
   reference_id?: string;
+  report_type?: string;
   upload_id?: string;
   report_date_from?: string;
   report_date_to?: string;
@@ -112,6 +125,10 @@ export function createLabReportsService(deps: LabReportsDeps) {
     });
   }
 
+  /** A stored version (a pin, a session's) as one this build serves: the newest on or before it. */
+  const known = (stored: string | null): LabReportVersion | null =>
+    stored === null ? null : versionOn(stored);
+
   const stoppedReason = (attempts: number, cause?: string): FailureReason => ({
     code: 'internal',
     message: `The report could not be processed: its processing stopped ${attempts} time(s) without finishing${cause ? ` (${cause})` : ''}.`,
@@ -120,6 +137,33 @@ export function createLabReportsService(deps: LabReportsDeps) {
 
   return {
     settings,
+
+    /**
+     * The lab-reports API version serving a request: its X-Terra-Version header (400 naming the
+     * header when malformed), else the developer's pin, else the latest.
+     */
+    async versionFor(owner: Owner, header: string | string[] | undefined): Promise<LabReportVersion> {
+      if (header !== undefined) return resolveVersion(header, null);
+      return resolveVersion(undefined, known(await repo.findVersionPin(db, owner.id)));
+    },
+
+    /** The developer's pin and the versions there are. */
+    async versionPin(owner: Owner) {
+      const pinned = known(await repo.findVersionPin(db, owner.id));
+      return {
+        api_version: pinned,
+        served_without_header: pinned ?? LATEST_VERSION,
+        latest: LATEST_VERSION,
+        versions: [...LAB_REPORT_VERSIONS],
+      };
+    },
+
+    /** Pins a version (a date resolves to the newest version on or before it); null unpins. */
+    async pinVersion(owner: Owner, value: string | null) {
+      const version = value === null ? null : parseVersionDate('api_version', value);
+      await repo.setVersionPin(db, owner.id, version, clock.now());
+      return this.versionPin(owner);
+    },
 
     /** Whether the developer may upload another report now (LAB_REPORT_UPLOAD_RATE): 429 past it. */
     admitUpload(developerId: string): Promise<void> {
@@ -152,6 +196,7 @@ export function createLabReportsService(deps: LabReportsDeps) {
       owner: Owner,
       file: { bytes: Buffer; fileName: string | null },
       referenceId: string | undefined,
+      apiVersion: LabReportVersion = LATEST_VERSION,
     ): Promise<{ upload_id: string; current_status: string }> {
       if (referenceId !== undefined && (referenceId.length === 0 || referenceId.length > MAX_REFERENCE))
         throw invalidParameter('reference_id', `expected 1 to ${MAX_REFERENCE} characters`);
@@ -175,6 +220,7 @@ export function createLabReportsService(deps: LabReportsDeps) {
           mediaType,
           fileName: file.fileName,
           inputBytes: file.bytes.length,
+          apiVersion,
           history: [entry('processing', at, 'uploaded')],
           at,
         });
@@ -203,7 +249,9 @@ export function createLabReportsService(deps: LabReportsDeps) {
       let report;
       try {
         const bytes = openFile(secretBox, stored);
-        report = await parse(bytes, session.media_type as never);
+        // The version the upload was served by decides whether scans are told apart.
+        const scans = readsScans(versionOn(session.api_version));
+        report = await parse(bytes, session.media_type as never, { scans });
       } catch (error) {
         if (error instanceof UnreadableFileError) {
           await fail({
@@ -286,6 +334,9 @@ export function createLabReportsService(deps: LabReportsDeps) {
     },
 
     async list(owner: Owner, query: ListQuery) {
+      const reportType = query.report_type;
+      if (reportType !== undefined && !REPORT_TYPES.includes(reportType as ReportType))
+        throw invalidParameter('report_type', `expected one of ${REPORT_TYPES.join(', ')}`);
       const uploadedFrom = checkDate('uploaded_at_from', query.uploaded_at_from);
       const uploadedTo = checkDate('uploaded_at_to', query.uploaded_at_to);
       const rows = await repo.listSessions(
@@ -294,6 +345,7 @@ export function createLabReportsService(deps: LabReportsDeps) {
         {
           ...(query.reference_id === undefined ? {} : { referenceId: query.reference_id }),
           ...(query.upload_id === undefined ? {} : { uploadId: query.upload_id }),
+          ...(reportType === undefined ? {} : { reportType: reportType as ReportType }),
           ...(checkDate('report_date_from', query.report_date_from)
             ? { reportDateFrom: query.report_date_from }
             : {}),

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { ParsedReport } from './result-types.ts';
+import type { ParsedReport, ReportType } from './result-types.ts';
 
 /** bigint ids: read as text (`id::text`), so no driver turns them into a number or a BigInt. */
 type BigId = ColumnType<string, never, never>;
@@ -32,6 +32,10 @@ export interface LabReportSessionsTable {
   results_count: number | null;
   report_date: NullableDay;
   error: NullableJson<FailureReason>;
+  /** What the read found the file to be (`lab` until a read says otherwise; migration 0043). */
+  report_type: ColumnType<ReportType, ReportType | undefined, ReportType>;
+  /** The lab-reports API version the upload was served by (X-Terra-Version or the pin). */
+  api_version: ColumnType<string, string | undefined, string>;
   /** The webhook event (completed or failed) this session produced. */
   event_id: string | null;
   uploaded_at: Date;
@@ -54,10 +58,18 @@ export interface LabReportFilesTable {
   legacy_base64: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
+/** A developer's pinned lab-reports API version: what requests without X-Terra-Version get. */
+export interface LabReportVersionPinsTable {
+  developer_id: string;
+  api_version: string;
+  updated_at: Date;
+}
+
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
 declare module '../../store/schema.ts' {
   interface Database {
     lab_report_sessions: LabReportSessionsTable;
     lab_report_files: LabReportFilesTable;
+    lab_report_version_pins: LabReportVersionPinsTable;
   }
 }

@@ -39,7 +39,7 @@ export function summaryView(
     session_id: row.id,
     upload_id: row.upload_id,
     ...(row.reference_id === null ? {} : { reference_id: row.reference_id }),
-    report_type: 'lab',
+    report_type: row.report_type,
     current_status: currentStatus(row, state),
     uploaded_at: wireDateTime(row.uploaded_at),
     updated_at: wireDateTime(row.updated_at),

@@ -8,9 +8,9 @@ import {
   IsolatedTaskError,
   type IsolationLimits,
 } from '../../core/isolation.ts';
-import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import { ExportFileError, type ExportProgress } from './export-stream.ts';
 import type { ImportTaskInput, ImportTaskMessage } from './import-task.ts';
+import type { SampleRows } from './sample-rows.ts';
 
 const TASK = new URL('./import-task.ts', import.meta.url);
 
@@ -30,7 +30,7 @@ export type IsolatedExportOptions = {
   batchSize: number;
   onStart(totalBytes: number): Promise<void>;
   onBatch(
-    batch: { samples: MobileSample[]; elements: number; invalid: number; firstProblem?: string },
+    batch: { rows: SampleRows; elements: number; invalid: number; firstProblem?: string },
     progress: ExportProgress,
   ): Promise<void>;
 };

@@ -6,24 +6,26 @@
 // a run this one resumes), a day evicted over the budget, a sample another writer changed since.
 // So a day is built from memory only when the store's fingerprint of the day (how many samples,
 // their bodies' total length) is the one of what is kept; any other day is read from the store.
+// What is kept is each sample's JSON as stored, parsed when its day is rebuilt: a string weighs
+// half what the parsed sample does, and the import's parent never builds the samples otherwise.
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
 import * as repo from './repo.ts';
-
-type Kept = { sample: MobileSample; length: number };
+import type { SampleRows } from './sample-rows.ts';
 
 export class ImportedDays {
-  private readonly days = new Map<string, Map<string, Kept>>();
+  /** By local day, by sample id: the sample's JSON. */
+  private readonly days = new Map<string, Map<string, string>>();
   private held = 0;
   private readonly budget: number;
 
-  /** `budget`: body characters kept at most (a parsed sample weighs about its JSON). */
+  /** `budget`: body characters kept at most. */
   constructor(budget: number) {
     this.budget = budget;
   }
 
   /** Keeps a stored batch; past the budget the days kept longest go first. */
-  add(rows: repo.SampleRows): void {
+  add(rows: SampleRows): void {
     for (let index = 0; index < rows.ids.length; index++) {
       const day = rows.days[index]!;
       let kept = this.days.get(day);
@@ -31,13 +33,13 @@ export class ImportedDays {
         kept = new Map();
         this.days.set(day, kept);
       }
-      const length = rows.bodies[index]!.length;
-      this.held += length - (kept.get(rows.ids[index]!)?.length ?? 0);
-      kept.set(rows.ids[index]!, { sample: rows.samples[index]!, length });
+      const body = rows.bodies[index]!;
+      this.held += body.length - (kept.get(rows.ids[index]!)?.length ?? 0);
+      kept.set(rows.ids[index]!, body);
     }
     for (const [day, kept] of this.days) {
       if (this.held <= this.budget) break;
-      for (const { length } of kept.values()) this.held -= length;
+      for (const body of kept.values()) this.held -= body.length;
       this.days.delete(day);
     }
   }
@@ -48,7 +50,7 @@ export class ImportedDays {
     if (!stored) return !kept || kept.size === 0;
     if (!kept || kept.size !== stored.count) return false;
     let length = 0;
-    for (const entry of kept.values()) length += entry.length;
+    for (const body of kept.values()) length += body.length;
     return length === stored.length;
   }
 
@@ -63,7 +65,7 @@ export class ImportedDays {
         if (stored.has(day)) unread.push(day);
         continue;
       }
-      for (const entry of this.days.get(day)?.values() ?? []) samples.push(entry.sample);
+      for (const body of this.days.get(day)?.values() ?? []) samples.push(JSON.parse(body) as MobileSample);
     }
     for (const sample of await repo.samplesOfDays(trx, userId, unread)) samples.push(sample);
     return samples;

@@ -232,7 +232,7 @@ export function createExportImports(
             );
           read = progress.elementsRead;
           imported += batch.elements - batch.invalid;
-          const rows = repo.sampleRows(batch.samples);
+          const { rows } = batch;
           await db.transaction().execute(async (trx) => {
             // A batch and its checkpoint commit together, so losing the last commits to a
             // database crash only makes the import resume from an earlier checkpoint: the commit

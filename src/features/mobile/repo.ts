@@ -2,9 +2,10 @@
 import { sql } from 'kysely';
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
+import { textArrayLiteral } from '../../store/text-array.ts';
 import { statusAndDeveloperOf } from '../connections/repo.ts';
 import type { ImportStatus } from './tables.ts';
-import { localDayOf } from './unify.ts';
+import type { SampleRows } from './sample-rows.ts';
 
 export async function insertConnection(
   db: Db,
@@ -70,59 +71,41 @@ export async function relaxCommitDurability(trx: Db): Promise<void> {
   await sql`SET LOCAL synchronous_commit = off`.execute(trx);
 }
 
-/** Samples as the columns they are stored in (one array per column), each id once. */
-export type SampleRows = {
-  ids: string[];
-  kinds: string[];
-  days: string[];
-  starts: string[];
-  ends: string[];
-  bodies: string[];
-  /** The samples themselves, in the order of the columns. */
-  samples: MobileSample[];
-};
-
-/** The rows of a batch of samples; the last copy of an id within the batch wins, as it would across batches. */
-export function sampleRows(samples: readonly MobileSample[]): SampleRows {
-  const byId = new Map<string, MobileSample>();
-  for (const sample of samples) byId.set(sample.id, sample);
-  const rows: SampleRows = { ids: [], kinds: [], days: [], starts: [], ends: [], bodies: [], samples: [] };
-  for (const sample of byId.values()) {
-    rows.ids.push(sample.id);
-    rows.kinds.push(sample.kind);
-    rows.days.push(localDayOf(sample));
-    rows.starts.push(new Date(sample.startMs).toISOString());
-    rows.ends.push(new Date(sample.endMs).toISOString());
-    rows.bodies.push(JSON.stringify(sample));
-    rows.samples.push(sample);
-  }
-  return rows;
-}
-
 /**
  * Upserts samples by (user, record id) and marks the local days whose content changed dirty (the
  * new day of a new or changed sample, and the old day of a changed one); returns those days. A
  * sample stored unchanged changes nothing, so a repeated upload leaves no day to rebuild.
  *
  * One statement whatever the number of samples (issue 28: a batch was a select, an insert and a
- * mark per 500 samples): the samples go as one array per column and are unnested, the `old` CTE
- * reads the days before the change (a statement's CTEs all see the same snapshot), the upsert
- * skips unchanged rows, and the days it touched are marked in the same statement.
+ * mark per 500 samples): the samples go as one array per column and are unnested, the upsert
+ * skips unchanged rows, the `old` CTE reads the day each written row had before (a statement's
+ * CTEs all see the snapshot from before it), and the days it touched are marked in the same
+ * statement.
+ *
+ * The arrays go as literals built here (store/text-array.ts: faster than the driver's for long
+ * JSON bodies).
+ *
+ * `old` probes the primary key once per written row (LATERAL … LIMIT 1 keeps the planner from
+ * turning it into a join): as a plain join the planner, going by the statistics of a table still
+ * small when the import began, read every stored sample of the user on every batch (issue 44:
+ * 25,000 rows scanned and hashed to find none, quadratic over an import).
  */
 export async function upsertSamples(db: Db, userId: string, rows: SampleRows): Promise<Set<string>> {
   if (rows.ids.length === 0) return new Set();
-  const { ids, kinds, days, starts, ends, bodies } = rows;
+  const [ids, kinds, days, starts, ends, bodies] = [
+    rows.ids,
+    rows.kinds,
+    rows.days,
+    rows.starts,
+    rows.ends,
+    rows.bodies,
+  ].map(textArrayLiteral);
   const { rows: marked } = await sql<{ local_day: string }>`
     WITH input AS (
       SELECT * FROM unnest(
         ${ids}::text[], ${kinds}::text[], ${days}::date[],
         ${starts}::timestamptz[], ${ends}::timestamptz[], ${bodies}::text[]
       ) AS input (sample_id, kind, local_day, start_at, end_at, body)
-    ),
-    old AS (
-      SELECT stored.sample_id, stored.local_day
-      FROM mobile_samples stored JOIN input USING (sample_id)
-      WHERE stored.user_id = ${userId}::uuid
     ),
     upserted AS (
       INSERT INTO mobile_samples (user_id, sample_id, kind, local_day, start_at, end_at, body)
@@ -133,10 +116,14 @@ export async function upsertSamples(db: Db, userId: string, rows: SampleRows): P
       WHERE mobile_samples.body IS DISTINCT FROM excluded.body
       RETURNING sample_id, local_day
     ),
-    changed AS (
-      SELECT local_day FROM upserted
-      UNION SELECT old.local_day FROM old JOIN upserted USING (sample_id)
+    old AS (
+      SELECT stored.local_day FROM upserted CROSS JOIN LATERAL (
+        SELECT local_day FROM mobile_samples
+        WHERE user_id = ${userId}::uuid AND sample_id = upserted.sample_id
+        LIMIT 1
+      ) stored
     ),
+    changed AS (SELECT local_day FROM upserted UNION SELECT local_day FROM old),
     marked AS (
       INSERT INTO mobile_dirty_days (user_id, local_day)
       SELECT ${userId}::uuid, local_day FROM changed

@@ -75,6 +75,23 @@ export async function findTemplate(
     .executeTakeFirst();
 }
 
+/** Replaces the template's body; false when it is not the developer's. */
+export async function updateTemplate(
+  db: Db,
+  developerId: string,
+  id: string,
+  template: unknown,
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('workout_templates')
+    .set({ template: JSON.stringify(template), updated_at: now })
+    .where('developer_id', '=', developerId)
+    .where(sql<boolean>`id = ${id}::bigint`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export async function deleteTemplate(db: Db, developerId: string, id: string): Promise<boolean> {
   const result = await db
     .deleteFrom('workout_templates')
@@ -173,6 +190,24 @@ export async function reschedule(
       planned_date: change.plannedDate,
       provider_workout_id: change.providerWorkoutId,
       details: JSON.stringify(change.details),
+      last_updated_at: change.now,
+    })
+    .where(sql<boolean>`id = ${id}::bigint`)
+    .execute();
+}
+
+/** A planned workout re-sent from its updated template: its new body, provider id and warnings. */
+export async function replacePlannedBody(
+  db: Db,
+  id: string,
+  change: { details: unknown; providerWorkoutId: string | null; warnings: string | null; now: Date },
+): Promise<void> {
+  await db
+    .updateTable('planned_workouts')
+    .set({
+      details: JSON.stringify(change.details),
+      provider_workout_id: change.providerWorkoutId,
+      coercion_warnings: change.warnings,
       last_updated_at: change.now,
     })
     .where(sql<boolean>`id = ${id}::bigint`)

@@ -21,6 +21,21 @@ export const TemplateParams = Type.Object({
   workout_id: Type.String({ description: 'Template id (an integer)', examples: ['42'] }),
 });
 
+export const TemplateUpdated = Type.Object(
+  {
+    status: Type.Union([Type.Literal('success'), Type.Literal('partial')]),
+    workout_id: Type.String(),
+    planned_workouts_updated: Type.Array(Type.String(), {
+      description: 'Upcoming planned workouts re-sent from the new template',
+    }),
+    planned_workouts_failed: Type.Array(
+      Type.Object({ planned_workout_id: Type.String(), reason: Type.String() }),
+      { description: 'Upcoming planned workouts the provider refused; they keep their previous body' },
+    ),
+  },
+  { description: 'The template is replaced; 207 when some upcoming planned workouts could not be re-sent' },
+);
+
 export const TemplatePartlyDeleted = Type.Object(
   { message: Type.String() },
   { description: 'Some provider-side deletions failed; the template is kept. Retry to finish.' },

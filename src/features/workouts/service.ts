@@ -2,6 +2,7 @@
 // docs/wire-contract.md#planned-workouts), and the older contract's `POST`/`DELETE
 // /v2/plannedWorkout` aliases over the same store. This module assembles the feature:
 //   templates.ts        templates, stored per developer
+//   template-update.ts  a template replaced and re-sent to its upcoming planned workouts
 //   planned.ts          planning a template for a user; list, get, reschedule, delete
 //   legacy.ts           the older contract's aliases
 //   provider-writes.ts  how planned workouts reach the user's provider (pushed or queued)
@@ -17,6 +18,7 @@ import { toWire } from './planned-views.ts';
 import { createProviderWrites } from './provider-writes.ts';
 import * as repo from './repo.ts';
 import { createTemplates } from './templates.ts';
+import { createTemplateUpdate } from './template-update.ts';
 
 export type { WorkoutsDeps } from './deps.ts';
 
@@ -32,6 +34,7 @@ export function createWorkoutsService(deps: WorkoutsDeps) {
   const writes = createProviderWrites(deps);
   return {
     ...createTemplates(deps, writes),
+    ...createTemplateUpdate(deps, writes),
     ...createPlannedWorkouts(deps, writes),
     ...createLegacyPlannedWorkouts(deps, writes),
   };

@@ -19,7 +19,8 @@ export const LAB_REPORTS_ON_USER_PAGE = 5;
 type Json = Record<string, unknown>;
 type WireResult = {
   source: { name?: string; value?: string; units?: string };
-  biomarker: { key: string | null; display_name?: string };
+  /** A scan's result names its body region (report_type dexa); a lab result has none. */
+  biomarker: { key: string | null; display_name?: string; region?: string };
   interpretation: { flag: string | null };
   confidence: number;
   needs_review: boolean;
@@ -49,7 +50,10 @@ function resultsTable(results: readonly WireResult[]): SafeHtml {
   const body = results.map((result) =>
     row(
       [
-        result.biomarker.display_name ?? result.source.name,
+        // A scan measures one quantity at many regions: the region tells its rows apart.
+        result.biomarker.region
+          ? `${result.biomarker.display_name ?? result.source.name} — ${result.biomarker.region.replace(/_/g, ' ')}`
+          : (result.biomarker.display_name ?? result.source.name),
         result.source.value,
         result.source.units,
         result.interpretation.flag,

@@ -18,6 +18,15 @@ const NotificationAnswer = Type.Object({
   duplicate: Type.Optional(Type.Boolean({ description: 'Already taken in: nothing queued again' })),
 });
 
+/** The providers whose notifications carry no signature (their connector says how to coalesce them). */
+function unsignedSenders(ctx: AppContext): string {
+  return ctx.providers
+    .list()
+    .filter(({ connector }) => connector?.notifications?.unsigned)
+    .map(({ declaration }) => declaration.name)
+    .join(', ');
+}
+
 export async function registerNotificationRoutes(app: App, ctx: AppContext) {
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
@@ -54,7 +63,7 @@ export async function registerNotificationRoutes(app: App, ctx: AppContext) {
           summary: 'A provider notification: verified on the raw body, acknowledged at once, fetched later',
           description:
             'Signed notifications are queued once (a replay answers `duplicate: true`, `queued: 0`). ' +
-            'Unsigned ones (Withings) are taken only for connected accounts, coalesced to one pending ' +
+            `Unsigned ones (${unsignedSenders(ctx)}) are taken only for connected accounts, coalesced to one pending ` +
             'refetch per account and data kind, and limited per sender address (429 past it); their ' +
             'answer never says what was queued. A provider not configured here: 404.',
           params: Params,

@@ -30,9 +30,18 @@ const bodyConfig = { ...config, maxArrayItems: MAX_WAYPOINTS };
 const plainJson = () => (data: unknown) => JSON.stringify(data);
 /** 10,000 waypoints with elevation and course points fit; the default 1 MiB may not. */
 const ROUTE_BODY_LIMIT = 4 * 1024 * 1024;
-const PROVIDER_NOTE =
-  'Pushed through the provider’s course/route API (Garmin Courses API, Wahoo routes); a provider without ' +
-  'one, or a user who did not grant its permission: 400 naming user_id. The provider refusing: 424 with Retry-After.';
+/** The push's note in the API reference, naming the providers whose declarations have a route API. */
+function providerNote(ctx: AppContext): string {
+  const apis = ctx.providers
+    .list()
+    .flatMap(({ declaration, connector }) =>
+      connector?.routes ? [`${declaration.name} ${connector.routes.apiName}`] : [],
+    );
+  return (
+    `Pushed through the provider’s course/route API (${apis.join(', ')}); a provider without ` +
+    'one, or a user who did not grant its permission: 400 naming user_id. The provider refusing: 424 with Retry-After.'
+  );
+}
 
 export function registerRoutesRoutes(app: App, ctx: AppContext) {
   const routes = ctx.routes;
@@ -129,7 +138,7 @@ export function registerRoutesRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Push a route to a user’s device',
-        description: PROVIDER_NOTE,
+        description: providerNote(ctx),
         params: RouteParams,
         querystring: UserQuery,
         response: { 201: RoutePushed },

@@ -20,6 +20,7 @@ import {
   TemplateCreated,
   TemplateParams,
   TemplatePartlyDeleted,
+  TemplateUpdated,
   UserQuery,
   WorkoutTemplate,
 } from '../../features/workouts/schemas.ts';
@@ -74,6 +75,35 @@ export function registerWorkoutRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => workouts.getTemplate(request.developer, request.params.workout_id),
+  );
+
+  app.put(
+    '/v2/workouts/:workout_id',
+    {
+      config,
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        summary: 'Replace a template and re-send it to every upcoming workout planned from it',
+        description:
+          'Follows the vendor’s October 2026 changelog (docs/wire-contract.md#planned-workouts). ' +
+          'Upcoming: planned on today or later (UTC). Each is planned again with the athlete metrics it was planned ' +
+          'with and pushed to its provider (the previous copy deleted there) or queued again for the mobile SDK. ' +
+          '200 when all were re-sent; 207 listing those the provider refused (they keep their previous body; ' +
+          'PUT again to retry).',
+        params: TemplateParams,
+        body: WorkoutTemplate,
+        response: { 200: TemplateUpdated, 207: TemplateUpdated },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await workouts.updateTemplate(
+        request.developer,
+        request.params.workout_id,
+        request.body as Template,
+      );
+      return reply.code(outcome.status).send(outcome.body);
+    },
   );
 
   app.delete(
@@ -136,6 +166,8 @@ export function registerWorkoutRoutes(app: App, ctx: AppContext) {
         summary:
           'A user’s planned workouts: planned through Tributary, and created at the provider (is_external)',
         description:
+          'Follows the vendor’s September 2026 changelog: plans other apps pushed to the provider are listed where its API ' +
+          'shows them (TrainingPeaks, Intervals.icu; Garmin shows only what Tributary scheduled). ' +
           'Provider-created workouts carry their body under details. end_date is inclusive. Without dates: every ' +
           'workout planned through Tributary, and the provider’s of the trailing 30 days. A provider failure: 503.',
         querystring: PlannedListQuery,

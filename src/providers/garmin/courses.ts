@@ -86,6 +86,7 @@ const courseIdOf = (answer: unknown): string => {
 };
 
 export const garminRoutes: RouteHooks = {
+  apiName: 'Courses API',
   refusal: garminCourseRefusal,
 
   async push({ http, route, providerRouteId }) {

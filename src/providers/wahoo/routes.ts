@@ -112,6 +112,7 @@ const idOf = (answer: unknown): string => {
 };
 
 export const wahooRoutes: RouteHooks = {
+  apiName: 'routes',
   refusal: wahooRouteRefusal,
 
   async push({ http, route, pushedRouteId, providerRouteId }) {

@@ -34,6 +34,7 @@ import * as routes from './0039_routes.ts';
 import * as sdkTokenReference from './0040_sdk_token_reference.ts';
 import * as destinationTargetsWithoutQueries from './0041_destination_targets_without_queries.ts';
 import * as eventsAndDeliveries from './0042_events_and_deliveries.ts';
+import * as labReportTypesAndVersions from './0043_lab_report_types_and_versions.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '0040_sdk_token_reference': sdkTokenReference,
   '0041_destination_targets_without_queries': destinationTargetsWithoutQueries,
   '0042_events_and_deliveries': eventsAndDeliveries,
+  '0043_lab_report_types_and_versions': labReportTypesAndVersions,
 };
