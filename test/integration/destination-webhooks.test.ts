@@ -175,13 +175,19 @@ describe('webhooks as destinations', () => {
     const [first] = await emit(service, developer, [sleepEvent(userId, ['2026-03-02'], 1)]);
     const [second] = await emit(service, developer, [sleepEvent(userId, ['2026-03-02'], 2)]);
     assert.ok(first && second);
-    await sleepOnly.waitFor(
-      (received) => received.some((r) => r.headers['webhook-id'] === second),
-      'the newer event delivered',
+    // Both events delivered to both webhooks, and recorded, before the resend (a resend while an
+    // attempt is in flight moves its delivery on, so that attempt's outcome is not recorded).
+    await until(
+      'both events delivered to the sleep webhook and logged',
+      () => destinationDeliveries(service, developer, sleepDestination),
+      {
+        done: (list) =>
+          [first, second].every((id) => list.find((d) => d.event_id === id)?.status === 'delivered'),
+      },
     );
     await primary.waitFor(
       (received) => received.some((r) => r.headers['webhook-id'] === first),
-      'the older one',
+      'the older one at the primary',
     );
     const ordering = (r: { headers: Record<string, unknown> }) =>
       Number(r.headers['service-ordering-timestamp']);
