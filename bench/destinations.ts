@@ -114,7 +114,7 @@ async function main() {
     const deadline = Date.now() + 600_000;
     for (;;) {
       const row = await ctx.db
-        .selectFrom('webhook_events')
+        .selectFrom('deliveries')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('developer_id', '=', devId)
         .where('destination_id', destinationId === null ? 'is' : '=', destinationId)
@@ -127,8 +127,8 @@ async function main() {
     }
     const perSecond = events / ((performance.now() - started) / 1000);
     const failures = await ctx.db
-      .selectFrom('webhook_attempts as a')
-      .innerJoin('webhook_events as e', 'e.id', 'a.event_id')
+      .selectFrom('delivery_attempts as a')
+      .innerJoin('deliveries as e', 'e.id', 'a.delivery_id')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('e.developer_id', '=', devId)
       .where('a.outcome', '<>', 'delivered')

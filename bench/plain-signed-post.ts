@@ -27,6 +27,7 @@ export async function plainSignedPostLoop(options: {
         rawBody: options.body,
         secrets,
         version: options.version,
+        orderingTimestamp: new Date(),
       });
       const request = http.request(url, {
         method: 'POST',

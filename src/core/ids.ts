@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   request: 'req',
   apiKey: 'key',
   webhookEvent: 'evt',
+  delivery: 'dlv',
   idempotencyClaim: 'clm',
   labReportUpload: 'upl',
   mcpToken: 'mtk',

@@ -43,9 +43,10 @@ describe('developer dashboard in a browser', { timeout: 180_000 }, () => {
   const eventStatus = async (eventId: string) =>
     (
       await service.ctx.db
-        .selectFrom('webhook_events')
+        .selectFrom('deliveries')
         .select('status')
-        .where('id', '=', eventId)
+        .where('event_id', '=', eventId)
+        .where('destination_id', 'is', null)
         .executeTakeFirst()
     )?.status;
 

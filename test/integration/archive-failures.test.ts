@@ -70,12 +70,12 @@ describe('the user archive when its reads fail part way', () => {
 
   test('a stored event that cannot be read ends that response; the process answers the next', async () => {
     const event = await service.ctx.db
-      .selectFrom('webhook_events')
+      .selectFrom('events')
       .select(['id', 'body'])
       .where('user_id', '=', userId)
       .executeTakeFirstOrThrow();
     await service.ctx.db
-      .updateTable('webhook_events')
+      .updateTable('events')
       .set({ body: '{"cut short' })
       .where('id', '=', event.id)
       .execute();
@@ -88,7 +88,7 @@ describe('the user archive when its reads fail part way', () => {
       await until('the failure logged', async () => logged.some((line) => /JSON/.test(line)));
     } finally {
       await service.ctx.db
-        .updateTable('webhook_events')
+        .updateTable('events')
         .set({ body: event.body })
         .where('id', '=', event.id)
         .execute();

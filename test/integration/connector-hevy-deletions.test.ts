@@ -86,7 +86,7 @@ describe('HEVY: a workout deleted at Hevy is deleted here', () => {
     });
 
     const events = await service.ctx.db
-      .selectFrom('webhook_events')
+      .selectFrom('events')
       .select(['type', 'body'])
       .where('user_id', '=', userId)
       .execute();

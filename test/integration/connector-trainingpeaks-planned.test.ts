@@ -218,7 +218,7 @@ describe('TRAININGPEAKS planned workouts and integrations', () => {
     const events = async () =>
       (
         await service.ctx.db
-          .selectFrom('webhook_events')
+          .selectFrom('events')
           .select(['type', 'body'])
           .where('user_id', '=', userId)
           .execute()

@@ -116,7 +116,7 @@ describe('widget flood: one pending user per session', () => {
       clock.shiftMs = 0;
     }
     const authEvents = await service.ctx.db
-      .selectFrom('webhook_events')
+      .selectFrom('events')
       .select('body')
       .where('developer_id', '=', developer.devId)
       // The failure arm of the auth event (`auth_cancelled` in the current contract).

@@ -166,11 +166,9 @@ describe('migration 0008: webhook destinations get their own table', () => {
       developerColumns.rows.map((row) => row.column_name),
       ['created_at', 'environment', 'hourly_days_limit', 'id', 'name', 'order_api_access', 'status'],
     );
-    const events = await store.db
-      .selectFrom('webhook_events')
-      .select(['id', 'suppressible'])
-      .orderBy('id')
-      .execute();
+    const { rows: events } = await sql`SELECT id, suppressible FROM webhook_events ORDER BY id`.execute(
+      store.db,
+    );
     assert.deepEqual(events, [
       { id: 'evt_data', suppressible: true },
       { id: 'evt_notice', suppressible: false },

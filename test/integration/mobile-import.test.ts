@@ -81,8 +81,7 @@ describe('Apple Health export import', () => {
     return (response.json() as { data: Wire[] }).data;
   };
   const eventCount = async (userId: string) =>
-    (await service.ctx.db.selectFrom('webhook_events').select('id').where('user_id', '=', userId).execute())
-      .length;
+    (await service.ctx.db.selectFrom('events').select('id').where('user_id', '=', userId).execute()).length;
 
   test('a real export.xml by reference_id creates an APPLE user; the same export as export.zip adds nothing', async (t) => {
     if (missingSamples) return t.skip(missingSamples);

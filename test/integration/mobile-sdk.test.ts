@@ -167,7 +167,7 @@ describe('mobile SDK: connect, upload, normalize', () => {
   };
   const dataEvents = () =>
     service.ctx.db
-      .selectFrom('webhook_events')
+      .selectFrom('events')
       .select(['type', 'body'])
       .where('user_id', '=', userId)
       .orderBy('seq')

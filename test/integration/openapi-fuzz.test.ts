@@ -61,7 +61,7 @@ const { userId: pendingUserId } = await authenticateUser(service.app, developer,
 const order = await createOrder(service, developer);
 const eventId = (
   await service.ctx.db
-    .selectFrom('webhook_events')
+    .selectFrom('events')
     .select('id')
     .where('developer_id', '=', developer.devId)
     .executeTakeFirstOrThrow()

@@ -51,7 +51,7 @@ describe('poison jobs: sessions and imports fail with the reason', () => {
 
   const eventType = async (eventId: string) =>
     (await service.ctx.db
-      .selectFrom('webhook_events')
+      .selectFrom('events')
       .select('type')
       .where('id', '=', eventId as never)
       .executeTakeFirstOrThrow()) as { type: string };

@@ -104,7 +104,7 @@ describe('a refetch goes through the same intake as every sync', () => {
     assert.equal(storedBeforePage[0], 0);
     assert.ok((storedBeforePage[3] ?? 0) >= 200, storedBeforePage.join(','));
     const events = await service.ctx.db
-      .selectFrom('webhook_events')
+      .selectFrom('events')
       .select('body')
       .where('user_id', '=', userId)
       .execute();
@@ -170,7 +170,7 @@ describe('a refetch goes through the same intake as every sync', () => {
   /** Activities sent marked as deleted (upload_type 4), oldest event first. */
   async function deletionMarked() {
     const events = await service.ctx.db
-      .selectFrom('webhook_events')
+      .selectFrom('events')
       .select('body')
       .where('user_id', '=', userId)
       .orderBy('seq')

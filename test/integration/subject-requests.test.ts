@@ -120,9 +120,10 @@ describe('data-subject requests: the user archive and the erasure receipt', () =
       .where('user_id', '=', userId)
       .executeTakeFirstOrThrow();
     const events = await db
-      .selectFrom('webhook_events')
+      .selectFrom('deliveries as d')
+      .innerJoin('events as e', 'e.id', 'd.event_id')
       .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('user_id', '=', userId)
+      .where('e.user_id', '=', userId)
       .executeTakeFirstOrThrow();
     return {
       records: new Map(records.map((row) => [row.type, Number(row.n)])),

@@ -169,7 +169,7 @@ describe('tracing: one trace from a provider notification to the webhook deliver
       async () =>
         (
           await service.ctx.db
-            .selectFrom('webhook_events')
+            .selectFrom('deliveries')
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .where('status', '=', 'pending')
             .executeTakeFirstOrThrow()
@@ -269,7 +269,7 @@ describe('tracing: one trace from a provider notification to the webhook deliver
       root.spanId,
       'the job is a child of the request that queued it',
     );
-    const deliveryJob = chain.find((span) => span.name === 'process webhooks.deliver');
+    const deliveryJob = chain.find((span) => span.name === 'process delivery.deliver');
     assert.ok(deliveryJob, `the delivery job is in the chain: ${names.join(' > ')}`);
     assert.ok(chain.indexOf(deliveryJob) > chain.indexOf(notificationJob));
     const delivery = chain.at(-1)!;

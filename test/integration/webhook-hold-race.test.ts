@@ -24,9 +24,9 @@ describe('holding an event for want of a destination', () => {
         service.ctx.webhooks.emit(trx, developer.devId, { type: 'test_event', payload: { hello: 'world' } }),
       );
     return service.ctx.db
-      .selectFrom('webhook_events')
+      .selectFrom('deliveries')
       .select(['id', 'generation'])
-      .where('id', '=', id)
+      .where('event_id', '=', id)
       .executeTakeFirstOrThrow();
   }
 
@@ -44,7 +44,7 @@ describe('holding an event for want of a destination', () => {
   const statusOf = async (id: string) =>
     (
       await service.ctx.db
-        .selectFrom('webhook_events')
+        .selectFrom('deliveries')
         .select('status')
         .where('id', '=', id)
         .executeTakeFirstOrThrow()

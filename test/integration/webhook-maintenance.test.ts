@@ -60,15 +60,16 @@ async function emitWithLostJob(ctx: AppContext, developerId: string): Promise<st
     });
     const id = await ctx.webhooks.emit(trx, developerId, healthcheckEnvelope(event));
     const cleared = await trx
-      .updateTable('webhook_events')
+      .updateTable('deliveries')
       .set({ awaiting_job: false })
-      .where('id', '=', id)
+      .where('event_id', '=', id)
       .where('awaiting_job', '=', true)
       .executeTakeFirst();
     assert.equal(Number(cleared.numUpdatedRows), 1, 'the event awaited its job and never gets one');
     const jobs = await sql`
       SELECT count(*)::int AS n FROM ${sql.raw(jobsSchema(ctx))}.job
-      WHERE name = ${DELIVERY_QUEUE} AND data->'events'->0->>0 = ${id}`.execute(trx);
+      WHERE name = ${DELIVERY_QUEUE}
+        AND data->'events'->0->>0 IN (SELECT id FROM deliveries WHERE event_id = ${id})`.execute(trx);
     assert.equal((jobs.rows[0] as { n: number }).n, 0, 'no delivery job was queued in the transaction');
     return id;
   });
@@ -77,9 +78,9 @@ async function emitWithLostJob(ctx: AppContext, developerId: string): Promise<st
 const statusOf = async (id: string) =>
   (
     await service.ctx.db
-      .selectFrom('webhook_events')
+      .selectFrom('deliveries')
       .select(['status', 'generation'])
-      .where('id', '=', id)
+      .where('event_id', '=', id)
       .executeTakeFirstOrThrow()
   ).status;
 
@@ -101,9 +102,9 @@ describe('stuck webhook events', () => {
     const id = await emitWithLostJob(service.ctx, developer.devId);
     // As after two failed attempts whose next retry's job went missing.
     await service.ctx.db
-      .updateTable('webhook_events')
+      .updateTable('deliveries')
       .set({ attempts: 2, next_attempt_at: clock.now(), updated_at: clock.now() })
-      .where('id', '=', id)
+      .where('event_id', '=', id)
       .execute();
     offsetMs += (STUCK_AFTER_MINUTES + 1) * 60_000;
     assert.equal(await service.ctx.webhooks.sweepStuckEvents(), 1);
@@ -139,7 +140,7 @@ describe('scheduled healthcheck', () => {
     assert.match(String(body.creation_timestamp), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/);
 
     const others = await service.ctx.db
-      .selectFrom('webhook_events')
+      .selectFrom('deliveries')
       .select('status')
       .where('developer_id', 'in', [disabled.devId, withoutUrl.devId])
       .execute();

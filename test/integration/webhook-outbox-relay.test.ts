@@ -42,7 +42,8 @@ async function jobsFor(ids: readonly string[]): Promise<number> {
   const { rows } = await sql<{ n: number }>`
     SELECT count(*)::int AS n FROM ${sql.raw(jobsSchema(service.ctx))}.job
     WHERE name = ${DELIVERY_QUEUE} AND EXISTS (
-      SELECT 1 FROM jsonb_array_elements(data->'events') AS e WHERE e->>0 = ANY(${ids as string[]}))`.execute(
+      SELECT 1 FROM jsonb_array_elements(data->'events') AS e
+      WHERE e->>0 IN (SELECT id FROM deliveries WHERE event_id = ANY(${ids as string[]})))`.execute(
     service.ctx.db,
   );
   return rows[0]!.n;
@@ -50,11 +51,11 @@ async function jobsFor(ids: readonly string[]): Promise<number> {
 
 async function awaiting(ids: readonly string[]): Promise<boolean[]> {
   const rows = await service.ctx.db
-    .selectFrom('webhook_events')
-    .select(['id', 'awaiting_job'])
-    .where('id', 'in', ids)
+    .selectFrom('deliveries')
+    .select(['event_id', 'awaiting_job'])
+    .where('event_id', 'in', ids)
     .execute();
-  return ids.map((id) => rows.find((row) => row.id === id)!.awaiting_job);
+  return ids.map((id) => rows.find((row) => row.event_id === id)!.awaiting_job);
 }
 
 describe('webhook outbox relay', () => {

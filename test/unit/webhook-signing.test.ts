@@ -218,8 +218,11 @@ test('delivery headers carry JSON content type, a Tributary user-agent and the r
     secrets: [secret],
     version: '0.1.0',
     reference: 'ref_123',
+    orderingTimestamp: new Date('2026-12-01T10:00:00.123Z'),
   });
   assert.equal(headers['content-type'], 'application/json');
+  assert.equal(headers['service-trace-id'], 'evt_6');
+  assert.equal(headers['service-ordering-timestamp'], String(Date.parse('2026-12-01T10:00:00.123Z')));
   assert.match(headers['user-agent'] ?? '', /^Tributary\/0\.1\.0\b/);
   assert.equal(headers['service-reference'], 'ref_123');
   assert.ok(headers['webhook-signature'] && headers['service-signature']);
@@ -229,6 +232,7 @@ test('delivery headers carry JSON content type, a Tributary user-agent and the r
     rawBody: '{}',
     secrets: [secret],
     version: '0.1.0',
+    orderingTimestamp: new Date(),
   });
   assert.equal('service-reference' in withoutReference, false);
 });

@@ -8205,6 +8205,10 @@ export interface paths {
                          *           "id": "0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
                          *           "kind": "postgresql",
                          *           "name": "string",
+                         *           "primary": true,
+                         *           "event_types": [
+                         *             "sleep"
+                         *           ],
                          *           "settings": {
                          *             "url": "postgres://tributary:***@db.example.com:5432/analytics",
                          *             "schema": "tributary"
@@ -8231,6 +8235,13 @@ export interface paths {
                                 /** @description When it was disabled */
                                 disabled_at: string | null;
                                 enabled: boolean;
+                                /**
+                                 * @description The event types (the body's `type`, e.g. sleep, daily, activity, auth) it receives; null or absent: every type
+                                 * @example [
+                                 *       "sleep"
+                                 *     ]
+                                 */
+                                event_types: string[] | null;
                                 /** @description First failure of the current unbroken run of failures */
                                 failing_since: string | null;
                                 /** @description Events held back (disabled or suspended); sent when enabled */
@@ -8247,8 +8258,12 @@ export interface paths {
                                 /** @description Last successful delivery */
                                 last_success_at: string | null;
                                 name: string | null;
+                                /** @description The primary webhook: the one /v2/webhook manages (it cannot be deleted) */
+                                primary: boolean;
                                 /** @description Failed attempts in the last 24 hours */
                                 recent_failures: number;
+                                /** @description A new secondary webhook's signing secret, returned only in the creation's answer (as /v2/webhook's) */
+                                secret?: string;
                                 /**
                                  * @description The settings without secrets (passwords in URLs show as ***, secret keys are left out)
                                  * @example {
@@ -8365,7 +8380,7 @@ export interface paths {
         put?: never;
         /**
          * Add a destination: a kind plus its settings
-         * @description Every event then also goes to it, through the same outbox, retries, health and hold as the webhook. Settings are stored encrypted; secrets are never returned. kind webhook sets the webhook URL (409 once one is set: change it with PATCH).
+         * @description Every event (of its event_types, when given) then also goes to it, through the same outbox, retries, health and hold as the webhook. Settings are stored encrypted; secrets are never returned. kind webhook sets the primary webhook URL while it has none, else adds a secondary webhook (its signing secret in the answer, this once). At most 10 destinations besides the primary webhook (409 past that).
          *
          *     **curl**
          *
@@ -8416,6 +8431,13 @@ export interface paths {
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description The event types (the body's `type`, e.g. sleep, daily, activity, auth) it receives; null or absent: every type
+                         * @example [
+                         *       "sleep"
+                         *     ]
+                         */
+                        event_types?: string[] | null;
                         /** @description Where events go: webhook (signed HTTP POST), postgresql, s3 or nats (JetStream) */
                         kind: "webhook" | "postgresql" | "s3" | "nats";
                         /** @description Your label for it */
@@ -8439,6 +8461,10 @@ export interface paths {
                          *       "id": "0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
                          *       "kind": "postgresql",
                          *       "name": "string",
+                         *       "primary": true,
+                         *       "event_types": [
+                         *         "sleep"
+                         *       ],
                          *       "settings": {
                          *         "url": "postgres://tributary:***@db.example.com:5432/analytics",
                          *         "schema": "tributary"
@@ -8462,6 +8488,13 @@ export interface paths {
                             /** @description When it was disabled */
                             disabled_at: string | null;
                             enabled: boolean;
+                            /**
+                             * @description The event types (the body's `type`, e.g. sleep, daily, activity, auth) it receives; null or absent: every type
+                             * @example [
+                             *       "sleep"
+                             *     ]
+                             */
+                            event_types: string[] | null;
                             /** @description First failure of the current unbroken run of failures */
                             failing_since: string | null;
                             /** @description Events held back (disabled or suspended); sent when enabled */
@@ -8478,8 +8511,12 @@ export interface paths {
                             /** @description Last successful delivery */
                             last_success_at: string | null;
                             name: string | null;
+                            /** @description The primary webhook: the one /v2/webhook manages (it cannot be deleted) */
+                            primary: boolean;
                             /** @description Failed attempts in the last 24 hours */
                             recent_failures: number;
+                            /** @description A new secondary webhook's signing secret, returned only in the creation's answer (as /v2/webhook's) */
+                            secret?: string;
                             /**
                              * @description The settings without secrets (passwords in URLs show as ***, secret keys are left out)
                              * @example {
@@ -8728,6 +8765,10 @@ export interface paths {
                          *       "id": "0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
                          *       "kind": "postgresql",
                          *       "name": "string",
+                         *       "primary": true,
+                         *       "event_types": [
+                         *         "sleep"
+                         *       ],
                          *       "settings": {
                          *         "url": "postgres://tributary:***@db.example.com:5432/analytics",
                          *         "schema": "tributary"
@@ -8751,6 +8792,13 @@ export interface paths {
                             /** @description When it was disabled */
                             disabled_at: string | null;
                             enabled: boolean;
+                            /**
+                             * @description The event types (the body's `type`, e.g. sleep, daily, activity, auth) it receives; null or absent: every type
+                             * @example [
+                             *       "sleep"
+                             *     ]
+                             */
+                            event_types: string[] | null;
                             /** @description First failure of the current unbroken run of failures */
                             failing_since: string | null;
                             /** @description Events held back (disabled or suspended); sent when enabled */
@@ -8767,8 +8815,12 @@ export interface paths {
                             /** @description Last successful delivery */
                             last_success_at: string | null;
                             name: string | null;
+                            /** @description The primary webhook: the one /v2/webhook manages (it cannot be deleted) */
+                            primary: boolean;
                             /** @description Failed attempts in the last 24 hours */
                             recent_failures: number;
+                            /** @description A new secondary webhook's signing secret, returned only in the creation's answer (as /v2/webhook's) */
+                            secret?: string;
                             /**
                              * @description The settings without secrets (passwords in URLs show as ***, secret keys are left out)
                              * @example {
@@ -8922,7 +8974,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a destination and its delivery log (409 for the webhook: disable it instead)
+         * Delete a destination and its delivery log (409 for the primary webhook: disable it instead)
          * @description **curl**
          *
          *     ```sh
@@ -9227,6 +9279,13 @@ export interface paths {
                     "application/json": {
                         /** @description true (re-)enables it, clears its failure streak and sends its held events; false holds its events */
                         enabled?: boolean;
+                        /**
+                         * @description The event types (the body's `type`, e.g. sleep, daily, activity, auth) it receives; null or absent: every type
+                         * @example [
+                         *       "sleep"
+                         *     ]
+                         */
+                        event_types?: string[] | null;
                         name?: string;
                         /** @description Merged over the stored settings (secrets need not be sent again), then checked as on creation */
                         settings?: {
@@ -9247,6 +9306,10 @@ export interface paths {
                          *       "id": "0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e",
                          *       "kind": "postgresql",
                          *       "name": "string",
+                         *       "primary": true,
+                         *       "event_types": [
+                         *         "sleep"
+                         *       ],
                          *       "settings": {
                          *         "url": "postgres://tributary:***@db.example.com:5432/analytics",
                          *         "schema": "tributary"
@@ -9271,6 +9334,13 @@ export interface paths {
                             /** @description When it was disabled */
                             disabled_at: string | null;
                             enabled: boolean;
+                            /**
+                             * @description The event types (the body's `type`, e.g. sleep, daily, activity, auth) it receives; null or absent: every type
+                             * @example [
+                             *       "sleep"
+                             *     ]
+                             */
+                            event_types: string[] | null;
                             /** @description First failure of the current unbroken run of failures */
                             failing_since: string | null;
                             /** @description Events held back (disabled or suspended); sent when enabled */
@@ -9287,10 +9357,14 @@ export interface paths {
                             /** @description Last successful delivery */
                             last_success_at: string | null;
                             name: string | null;
+                            /** @description The primary webhook: the one /v2/webhook manages (it cannot be deleted) */
+                            primary: boolean;
                             /** @description Failed attempts in the last 24 hours */
                             recent_failures: number;
                             /** @description Held events queued for delivery by this change */
                             replayed: number;
+                            /** @description A new secondary webhook's signing secret, returned only in the creation's answer (as /v2/webhook's) */
+                            secret?: string;
                             /**
                              * @description The settings without secrets (passwords in URLs show as ***, secret keys are left out)
                              * @example {
@@ -10307,6 +10381,269 @@ export interface paths {
                          *       "status": 507,
                          *       "detail": "the database is out of disk space: nothing was written",
                          *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/test",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/events/{event_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend an event by its id to every destination it went to (same event id), with fresh retries
+         * @description Each of its deliveries (the webhook and every other destination that took it: delivered, failed, held or dropped) is queued again with the same event id, service-trace-id and service-ordering-timestamp, so a receiver that already has it dedupes it and newer data is never overwritten. 404 when the event is not yours (or has passed the retention).
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/events/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/resend' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/events/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/resend", {
+         *       method: 'POST',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    event_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "queued",
+                         *       "event_id": "8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41",
+                         *       "deliveries": 1
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Deliveries queued again (one per destination the event went to) */
+                            deliveries: number;
+                            event_id: string;
+                            /** @enum {string} */
+                            status: "queued";
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/events/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/resend",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/events/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/resend",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/events/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/resend",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/events/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/resend",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/events/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/resend",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/events/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/resend",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/events/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/resend",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/events/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/resend",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/events/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/resend",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/events/8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41/resend",
                          *       "request_id": "req-1a2b3c"
                          *     }
                          */

@@ -43,11 +43,13 @@ import {
   pruneEvents,
   recordOutcomes,
 } from './repo.ts';
-import { classifyResponse, jitteredDelayMs, parseRetryAfter, scheduledDelayMs } from './retry-policy.ts';
+import type { KindConnection, KindResult } from './kinds/kind.ts';
+import { webhookConnection } from './kinds/webhook.ts';
+import { jitteredDelayMs, parseRetryAfter, scheduledDelayMs } from './retry-policy.ts';
 import { createRouteShares } from './route-shares.ts';
 import type { Sender } from './sender.ts';
 import type { WebhookSettings } from './settings.ts';
-import { buildDeliveryHeaders, type SigningKey, signingKey, signingSecretsAt } from './signing.ts';
+import { type SigningKey, signingKey, signingSecretsAt } from './signing.ts';
 
 export type Lane = 'main' | 'slow';
 
@@ -115,6 +117,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       ownDatabases: deps.ownDatabases ?? [],
       ...(deps.resolve ? { resolve: deps.resolve } : {}),
     });
+  const webhookDeps = { sender: deps.sender, version: deps.version, now: () => clock.now() };
   const destinationShares = createRouteShares(settings.destinationConcurrency);
   const developerShares = createRouteShares(settings.developerConcurrency);
   /**
@@ -159,11 +162,10 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   };
 
   async function readDestinations(events: readonly DeliverableEvent[]): Promise<Snapshot> {
-    // Both at once (a webhook is found by its developer, so the retired secrets need not wait
-    // for the destinations): one round trip less before a batch's first send on PostgreSQL.
-    const webhookDevelopers = [
-      ...new Set(events.filter((event) => !event.destination_id).map((event) => event.developer_id)),
-    ];
+    // Both at once (the retired secrets are found by developer, so they need not wait for the
+    // destinations): one round trip less before a batch's first send on PostgreSQL. Any event may
+    // be for a webhook (the primary one, or a secondary one named by its destination id).
+    const webhookDevelopers = [...new Set(events.map((event) => event.developer_id))];
     const [destinations, retired] = await Promise.all([
       findRoutes(db, events),
       retiredSecretsOf(db, webhookDevelopers, clock.now()),
@@ -199,70 +201,53 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     timedOut: boolean;
   };
 
-  /** The webhook kind: one signed POST. */
-  async function postWebhook(
-    work: Work,
-    destination: DestinationRow,
-    secrets: SigningKey[],
-  ): Promise<Answer> {
-    const { event } = work;
-    const headers = buildDeliveryHeaders({
-      id: event.id,
-      timestamp: Math.floor(clock.now().getTime() / 1000),
-      rawBody: event.body,
-      secrets,
-      version: deps.version,
-      reference: event.reference,
+  /**
+   * The destination's connection: a webhook's made for this attempt with the batch's signing
+   * keys (kinds/webhook.ts), any other kind's client kept between batches (kind-connections.ts).
+   */
+  function connectionFor(destination: DestinationRow, snapshot: Snapshot): KindConnection {
+    if (destination.kind !== WEBHOOK_KIND) return connections.get(destination);
+    return webhookConnection(webhookDeps, {
+      url: destination.url ?? '',
+      environment: destination.environment,
+      keys: keysFor(snapshot, destination),
     });
-    const result = await deps.sender.send(
-      destination.url ?? '',
-      destination.environment,
-      headers,
-      event.body,
-    );
-    const verdict = classifyResponse(result.statusCode ?? result.failure ?? 'network_error');
-    return {
-      verdict,
-      statusCode: result.statusCode,
-      error: result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`),
-      retryAfter: result.retryAfter,
-      durationMs: result.durationMs,
-      timedOut: result.failure === 'timeout',
-    };
   }
 
   /**
-   * Any other kind: its adapter (destination-kinds.ts) sends the event and classes the failure,
-   * within the engine's deadline. Past it the engine stops waiting and closes the destination's
-   * client (its sockets with it: the adapter's own timeouts are not relied on), and the attempt
-   * counts as a timeout.
+   * The one send path: the destination's kind sends the event and classes the outcome, within
+   * the engine's deadline. A kind that does not end its sends by the deadline itself is raced:
+   * past it the engine stops waiting and closes the destination's client (its sockets with it:
+   * the adapter's own timeouts are not relied on), and the attempt counts as a timeout.
    */
-  async function sendThroughKind(work: Work, destination: DestinationRow): Promise<Answer> {
+  async function send(work: Work, destination: DestinationRow, connection: KindConnection): Promise<Answer> {
     const { event } = work;
     const started = performance.now();
-    const connection = connections.get(destination);
+    const kindEvent = {
+      id: event.event_id,
+      developerId: event.developer_id,
+      type: event.type,
+      userId: event.user_id,
+      createdAt: event.created_at,
+      reference: event.reference,
+      body: event.body,
+    };
     const deadline = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<null>((resolve) => {
-      timer = setTimeout(() => {
-        deadline.abort(new Error(`no answer within ${settings.timeoutMs} ms`));
-        resolve(null);
-      }, settings.timeoutMs);
-    });
-    const result = await Promise.race([
-      connection.send(
-        {
-          id: event.id,
-          developerId: event.developer_id,
-          type: event.type,
-          userId: event.user_id,
-          createdAt: event.created_at,
-          body: event.body,
-        },
-        deadline.signal,
-      ),
-      expired,
-    ]).finally(() => clearTimeout(timer));
+    let result: KindResult | null;
+    if (connection.selfTimed) {
+      result = await connection.send(kindEvent, deadline.signal);
+    } else {
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<null>((resolve) => {
+        timer = setTimeout(() => {
+          deadline.abort(new Error(`no answer within ${settings.timeoutMs} ms`));
+          resolve(null);
+        }, settings.timeoutMs);
+      });
+      result = await Promise.race([connection.send(kindEvent, deadline.signal), expired]).finally(() =>
+        clearTimeout(timer),
+      );
+    }
     const durationMs = Math.round(performance.now() - started);
     if (result === null || deadline.signal.aborted) {
       connections.discard(destination.id, connection);
@@ -277,11 +262,11 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     }
     return {
       verdict: result.outcome,
-      statusCode: null,
+      statusCode: result.statusCode ?? null,
       error: result.error,
-      retryAfter: null,
+      retryAfter: result.retryAfter ?? null,
       durationMs,
-      timedOut: false,
+      timedOut: result.timedOut ?? false,
     };
   }
 
@@ -293,15 +278,13 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     sink: Sink,
     work: Work,
     destination: DestinationRow,
-    secrets: SigningKey[] | null,
+    connection: KindConnection,
   ): Promise<boolean> {
     const { event } = work;
     const url = destination.url ?? '';
     const route = routeKey(event);
     const attemptedAt = clock.now();
-    const answer = secrets
-      ? await postWebhook(work, destination, secrets)
-      : await sendThroughKind(work, destination);
+    const answer = await send(work, destination, connection);
     const finishedAt = clock.now();
     const wave = sink.detached ? detached.wave : sink.wave;
     const { verdict } = answer;
@@ -504,15 +487,15 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       sink.wave.diverted.push({ work: item, afterMs: lane === 'main' ? 0 : settings.timeoutMs });
     }
 
-    function send(item: Work, destination: DestinationRow, route: string, share: () => void) {
+    function start(item: Work, destination: DestinationRow, route: string, share: () => void) {
       const done = () => {
         share();
         inFlight.delete(sending);
         slotFreed?.();
         slotFreed = null;
       };
-      const secrets = destination.kind === WEBHOOK_KIND ? keysFor(snapshot!, destination) : null;
-      const sending: Promise<void> = attempt(sink, item, destination, secrets).then(
+      const connection = connectionFor(destination, snapshot!);
+      const sending: Promise<void> = attempt(sink, item, destination, connection).then(
         (delivered) => {
           done();
           if (!delivered) failedHere.add(route);
@@ -563,7 +546,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         await batchSlot();
         if (failure) break;
         const taken = takeShare(route, event.developer_id);
-        if ('release' in taken) send(item, destination, route, taken.release);
+        if ('release' in taken) start(item, destination, route, taken.release);
         else if (taken.waitedMs >= settings.batchWaitMs) divert(item);
         // A destination (or developer) that is busy but answering: its event goes once the rest
         // of the batch is out, so the batch's other destinations do not wait behind it.
@@ -574,7 +557,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       if (failure) break;
       await batchSlot();
       const share = await shareSlot(route, item.event.developer_id);
-      if (share) send(item, destination, route, share);
+      if (share) start(item, destination, route, share);
       else divert(item);
     }
     // (Read through a function: the callbacks above reassign it, which the compiler cannot see.)

@@ -1,5 +1,6 @@
-// The delivery log as developers see it: events newest first, each with its attempts, paged with
-// an opaque cursor (base64url JSON of the last row's position, so the format can change freely).
+// The delivery log as developers see it: one destination's deliveries newest first, each with its
+// event and its attempts, paged with an opaque cursor (base64url JSON of the last row's position,
+// so the format can change freely).
 import { invalidParameter } from '../../core/errors.ts';
 import { readDateTime } from '../../model/calendar.ts';
 import { wireDateTime } from '../../model/time.ts';
@@ -94,40 +95,42 @@ export async function listDeliveries(
   const before = filters.cursor === undefined ? undefined : decodeCursor(filters.cursor);
 
   let query = db
-    .selectFrom('webhook_events')
+    .selectFrom('deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
     .select([
-      'id',
-      'seq',
-      'type',
-      'user_id',
-      'reference',
-      'status',
-      'attempts',
-      'created_at',
-      'updated_at',
-      'delivered_at',
-      'next_attempt_at',
-      'last_status_code',
-      'last_error',
+      'd.id',
+      'd.seq',
+      'e.id as event_id',
+      'e.type',
+      'e.user_id',
+      'e.reference',
+      'd.status',
+      'd.attempts',
+      'd.created_at',
+      'd.updated_at',
+      'd.delivered_at',
+      'd.next_attempt_at',
+      'd.last_status_code',
+      'd.last_error',
     ])
-    .where('developer_id', '=', developerId)
-    .where('destination_id', filters.destinationId ? '=' : 'is', filters.destinationId ?? null)
-    .orderBy('seq', 'desc')
+    .where('d.developer_id', '=', developerId)
+    .where('d.destination_id', filters.destinationId ? '=' : 'is', filters.destinationId ?? null)
+    .orderBy('d.seq', 'desc')
     .limit(limit + 1);
-  if (status) query = query.where('status', '=', status);
-  if (filters.type) query = query.where('type', '=', filters.type);
-  if (filters.userId) query = query.where('user_id', '=', filters.userId);
-  if (filters.eventId) query = query.where('id', '=', filters.eventId);
-  if (since) query = query.where('created_at', '>=', since);
-  if (before !== undefined) query = query.where('seq', '<', before);
+  if (status) query = query.where('d.status', '=', status);
+  if (filters.type) query = query.where('e.type', '=', filters.type);
+  if (filters.userId) query = query.where('e.user_id', '=', filters.userId);
+  if (filters.eventId) query = query.where('d.event_id', '=', filters.eventId);
+  if (since) query = query.where('d.created_at', '>=', since);
+  if (before !== undefined) query = query.where('d.seq', '<', before);
   const rows = await query.execute();
   const page = rows.slice(0, limit);
 
   const attempts = page.length
     ? await db
-        .selectFrom('webhook_attempts')
+        .selectFrom('delivery_attempts')
         .select([
-          'event_id',
+          'delivery_id',
           'attempt',
           'url',
           'attempted_at',
@@ -138,18 +141,18 @@ export async function listDeliveries(
           'next_attempt_at',
         ])
         .where(
-          'event_id',
+          'delivery_id',
           'in',
           page.map((row) => row.id),
         )
-        .orderBy('event_id')
+        .orderBy('delivery_id')
         .orderBy('attempted_at')
         .orderBy('attempt')
         .execute()
     : [];
-  const byEvent = new Map<string, AttemptRecord[]>();
+  const byDelivery = new Map<string, AttemptRecord[]>();
   for (const row of attempts) {
-    const list = byEvent.get(row.event_id) ?? [];
+    const list = byDelivery.get(row.delivery_id) ?? [];
     list.push({
       attempt: row.attempt,
       url: row.url,
@@ -160,13 +163,13 @@ export async function listDeliveries(
       outcome: row.outcome,
       nextAttemptAt: row.next_attempt_at,
     });
-    byEvent.set(row.event_id, list);
+    byDelivery.set(row.delivery_id, list);
   }
 
   const last = page.at(-1);
   return {
     deliveries: page.map((row) => ({
-      eventId: row.id,
+      eventId: row.event_id,
       type: row.type,
       userId: row.user_id,
       reference: row.reference,
@@ -178,7 +181,7 @@ export async function listDeliveries(
       nextAttemptAt: row.next_attempt_at,
       lastStatusCode: row.last_status_code,
       lastError: row.last_error,
-      attempts: byEvent.get(row.id) ?? [],
+      attempts: byDelivery.get(row.id) ?? [],
     })),
     nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
   };

@@ -1,8 +1,8 @@
 // The seam between the delivery engine and where events go. A destination is a kind plus
-// settings; the webhook is one kind (the engine's own signed HTTP POST, deliver.ts), and every
-// other kind is one small adapter here: it checks its settings, says what the attempt log shows
-// as its target (never a password), and sends one event, classing a failure as worth retrying
-// or not. The engine knows nothing else about a kind: outbox, attempt log, retry schedule,
+// settings; the webhook is one kind (a signed HTTP POST, kinds/webhook.ts, whose URL and secrets
+// have columns of their own), and every other kind is one small adapter here: it checks its
+// settings, says what the attempt log shows as its target (never a password), and sends one
+// event, classing a failure as worth retrying or not. The engine sends through all of them alike. The engine knows nothing else about a kind: outbox, attempt log, retry schedule,
 // health, hold and replay are the same for all of them (docs/destinations.md).
 import { invalidParameter } from '../../core/errors.ts';
 import type { DestinationKind } from './kinds/kind.ts';

@@ -1,6 +1,7 @@
-// Data access for destinations (`webhook_destinations`): kind, settings, URL, signing secrets and
-// health. A developer's webhook (one each) is found by its developer; destinations of the other
-// kinds (destination-kinds.ts) by their id.
+// Data access for destinations (`webhook_destinations`): kind, settings, URL, signing secrets,
+// event type filter and health. A developer's primary webhook (one each, what `/v2/webhook` names)
+// is found by its developer; every other destination (secondary webhooks, the kinds of
+// destination-kinds.ts) by its id.
 import { newUuid } from '../../core/ids.ts';
 import { sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
@@ -14,6 +15,9 @@ export type DestinationRow = {
   /** Sealed JSON (other kinds); null for the webhook. */
   settings: string | null;
   name: string | null;
+  secondary: boolean;
+  /** The event types it receives; null: every one. */
+  event_types: string[] | null;
   environment: WebhookEnvironment;
   url: string | null;
   secret: string | null;
@@ -33,6 +37,8 @@ const columns = [
   'kind',
   'settings',
   'name',
+  'secondary',
+  'event_types',
   'environment',
   'url',
   'secret',
@@ -74,6 +80,7 @@ export async function findDestination(db: Db, developerId: string): Promise<Dest
     .select(columns)
     .where('developer_id', '=', developerId)
     .where('kind', '=', WEBHOOK_KIND)
+    .where('secondary', '=', false)
     .executeTakeFirst();
 }
 
@@ -88,6 +95,7 @@ export async function findDestinations(
     .select(columns)
     .where('developer_id', 'in', [...new Set(developerIds)])
     .where('kind', '=', WEBHOOK_KIND)
+    .where('secondary', '=', false)
     .execute();
   return new Map(rows.map((row) => [row.developer_id, row]));
 }
@@ -109,18 +117,27 @@ export async function findRoutes(
     .where((eb) =>
       eb.or([
         ...(developers.length > 0
-          ? [eb.and([eb('developer_id', 'in', developers), eb('kind', '=', WEBHOOK_KIND)])]
+          ? [
+              eb.and([
+                eb('developer_id', 'in', developers),
+                eb('kind', '=', WEBHOOK_KIND),
+                eb('secondary', '=', false),
+              ]),
+            ]
           : []),
         ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
       ]),
     )
     .execute();
-  return new Map(
-    rows.map((row) => [row.kind === WEBHOOK_KIND ? webhookRouteKey(row.developer_id) : row.id, row]),
-  );
+  return new Map(rows.map((row) => [isPrimary(row) ? webhookRouteKey(row.developer_id) : row.id, row]));
 }
 
 export const WEBHOOK_KIND = 'webhook';
+
+/** The developer's primary webhook: the one `/v2/webhook` names, whose deliveries carry no destination id. */
+export function isPrimary(row: { kind: string; secondary: boolean }): boolean {
+  return row.kind === WEBHOOK_KIND && !row.secondary;
+}
 
 function webhookRouteKey(developerId: string): string {
   return `webhook:${developerId}`;
@@ -131,7 +148,10 @@ export function routeKey(event: { developer_id: string; destination_id: string |
   return event.destination_id ?? webhookRouteKey(event.developer_id);
 }
 
-/** A destination of another kind than the webhook, with its sealed settings. */
+/**
+ * A destination besides the primary webhook: another kind with its sealed settings, or a
+ * secondary webhook (`secret` set, its URL as the target).
+ */
 export async function insertOtherDestination(
   db: Db,
   row: {
@@ -140,8 +160,10 @@ export async function insertOtherDestination(
     environment: WebhookEnvironment;
     kind: string;
     name: string | null;
-    sealedSettings: string;
+    sealedSettings: string | null;
+    sealedSecret?: string;
     target: string;
+    eventTypes: string[] | null;
   },
 ): Promise<void> {
   await db
@@ -154,7 +176,9 @@ export async function insertOtherDestination(
       name: row.name,
       settings: row.sealedSettings,
       url: row.target,
-      secret: null,
+      secret: row.sealedSecret ?? null,
+      secondary: row.kind === WEBHOOK_KIND,
+      event_types: row.eventTypes,
       suspended_at: null,
       failing_since: null,
       disabled_at: null,
@@ -164,13 +188,13 @@ export async function insertOtherDestination(
     .execute();
 }
 
-/** Every destination of a developer, the webhook first, then the others oldest first. */
+/** Every destination of a developer, the primary webhook first, then the others oldest first. */
 export async function listDeveloperDestinations(db: Db, developerId: string): Promise<DestinationRow[]> {
   return db
     .selectFrom('webhook_destinations')
     .select(columns)
     .where('developer_id', '=', developerId)
-    .orderBy(sql`kind = 'webhook'`, 'desc')
+    .orderBy(sql`kind = 'webhook' AND NOT secondary`, 'desc')
     .orderBy('created_at')
     .orderBy('id')
     .execute();
@@ -192,19 +216,43 @@ export async function findDeveloperDestination(
     .executeTakeFirst();
 }
 
-/** The ids of the developer's destinations of other kinds: each gets its copy of every event. */
+/** The ids of the developer's destinations besides the primary webhook (each gets a delivery of every event). */
 export async function otherDestinationIds(db: Db, developerId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('webhook_destinations')
-    .select('id')
-    .where('developer_id', '=', developerId)
-    .where('kind', '<>', WEBHOOK_KIND)
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => row.id);
+  return (await eventRoutes(db, developerId)).others.map((route) => route.id);
 }
 
-/** Changes another kind's settings, name and/or status; (re)enabling clears the failure streak. */
+/**
+ * Where a developer's new events go: the primary webhook's event type filter (it gets a delivery
+ * of every event whether or not it exists, held until it has a URL) and the other destinations
+ * with theirs (null: every type).
+ */
+export async function eventRoutes(
+  db: Db,
+  developerId: string,
+): Promise<{ primaryTypes: string[] | null; others: { id: string; eventTypes: string[] | null }[] }> {
+  const rows = await db
+    .selectFrom('webhook_destinations')
+    .select(['id', 'kind', 'secondary', 'event_types'])
+    .where('developer_id', '=', developerId)
+    .orderBy('id')
+    .execute();
+  const primary = rows.find(isPrimary);
+  return {
+    primaryTypes: primary?.event_types ?? null,
+    others: rows.filter((row) => !isPrimary(row)).map((row) => ({ id: row.id, eventTypes: row.event_types })),
+  };
+}
+
+/** Sets which event types a destination receives (null: every one). */
+export async function setEventTypes(db: Db, id: string, eventTypes: string[] | null): Promise<void> {
+  await db
+    .updateTable('webhook_destinations')
+    .set({ event_types: eventTypes })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Changes a non-primary destination's settings, name and/or status; (re)enabling clears the failure streak. */
 export async function updateOtherDestination(
   db: Db,
   id: string,
@@ -212,6 +260,7 @@ export async function updateOtherDestination(
     sealedSettings?: string;
     target?: string;
     name?: string | null;
+    eventTypes?: string[] | null;
     status?: 'active' | 'disabled';
     at: Date;
   },
@@ -228,10 +277,11 @@ export async function updateOtherDestination(
       ...(changes.sealedSettings === undefined ? {} : { settings: changes.sealedSettings }),
       ...(changes.target === undefined ? {} : { url: changes.target }),
       ...(changes.name === undefined ? {} : { name: changes.name }),
+      ...(changes.eventTypes === undefined ? {} : { event_types: changes.eventTypes }),
       ...reset,
     })
     .where('id', '=', id)
-    .where('kind', '<>', WEBHOOK_KIND)
+    .where((eb) => eb.or([eb('kind', '<>', WEBHOOK_KIND), eb('secondary', '=', true)]))
     .execute();
 }
 
@@ -245,13 +295,13 @@ export async function markSuspended(db: Db, id: string, at: Date): Promise<void>
   await db.updateTable('webhook_destinations').set({ suspended_at: at }).where('id', '=', id).execute();
 }
 
-/** Deletes another kind's destination (its event copies and their attempts go with it). */
+/** Deletes a non-primary destination (its deliveries and their attempts go with it). */
 export async function deleteOtherDestination(db: Db, developerId: string, id: string): Promise<boolean> {
   const result = await db
     .deleteFrom('webhook_destinations')
     .where('developer_id', '=', developerId)
     .where('id', '=', id)
-    .where('kind', '<>', WEBHOOK_KIND)
+    .where((eb) => eb.or([eb('kind', '<>', WEBHOOK_KIND), eb('secondary', '=', true)]))
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
@@ -262,6 +312,7 @@ export async function receivingDevelopers(db: Db, after: string | null, limit: n
     .selectFrom('webhook_destinations')
     .select('developer_id')
     .where('kind', '=', WEBHOOK_KIND)
+    .where('secondary', '=', false)
     .where('url', 'is not', null)
     .where('status', '<>', 'disabled')
     .where('suspended_at', 'is', null)
@@ -291,6 +342,7 @@ export async function updateDestination(
     })
     .where('developer_id', '=', developerId)
     .where('kind', '=', WEBHOOK_KIND)
+    .where('secondary', '=', false)
     .execute();
 }
 
@@ -301,6 +353,7 @@ export async function lockDestination(db: Db, developerId: string): Promise<Dest
     .select(columns)
     .where('developer_id', '=', developerId)
     .where('kind', '=', WEBHOOK_KIND)
+    .where('secondary', '=', false)
     .forUpdate()
     .executeTakeFirst();
 }
@@ -407,7 +460,7 @@ export async function setSuspended(
     .where('developer_id', '=', developerId)
     .returning(columns)
     .execute();
-  return rows.find((row) => row.kind === WEBHOOK_KIND);
+  return rows.find(isPrimary);
 }
 
 /**
@@ -459,25 +512,25 @@ export async function countFailuresSince(
   destinationId: string | null = null,
 ): Promise<number> {
   const row = await db
-    .selectFrom('webhook_attempts as a')
-    .innerJoin('webhook_events as e', 'e.id', 'a.event_id')
+    .selectFrom('delivery_attempts as a')
+    .innerJoin('deliveries as d', 'd.id', 'a.delivery_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('a.developer_id', '=', developerId)
     .where('a.attempted_at', '>=', since)
     .where('a.outcome', '<>', 'delivered')
-    .where('e.destination_id', destinationId === null ? 'is' : '=', destinationId)
+    .where('d.destination_id', destinationId === null ? 'is' : '=', destinationId)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
-/** Held events of the developer's webhook (`destinationId` null) or of one other destination. */
+/** Held deliveries to the developer's webhook (`destinationId` null) or to one other destination. */
 export async function countHeld(
   db: Db,
   developerId: string,
   destinationId: string | null = null,
 ): Promise<number> {
   const row = await db
-    .selectFrom('webhook_events')
+    .selectFrom('deliveries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('developer_id', '=', developerId)
     .where('destination_id', destinationId === null ? 'is' : '=', destinationId)
@@ -496,7 +549,7 @@ export async function attemptsPerHour(
   const result = await sql<{ last: number; previous: number }>`
     SELECT count(*) FILTER (WHERE attempted_at >= ${at}::timestamptz - interval '1 hour') AS last,
            count(*) FILTER (WHERE attempted_at < ${at}::timestamptz - interval '1 hour') AS previous
-    FROM webhook_attempts
+    FROM delivery_attempts
     WHERE developer_id = ${developerId} AND attempted_at >= ${at}::timestamptz - interval '2 hours'`.execute(
     db,
   );

@@ -22,6 +22,21 @@ export const DestinationId = Type.String({
 });
 
 export const DestinationParams = Type.Object({ id: DestinationId });
+
+const EventTypes = Type.Union(
+  [
+    Type.Array(Type.String({ pattern: '^[a-z][a-z0-9_.]{0,63}$', examples: ['sleep'] }), {
+      minItems: 1,
+      maxItems: 50,
+    }),
+    Type.Null(),
+  ],
+  {
+    description:
+      "The event types (the body's `type`, e.g. sleep, daily, activity, auth) it receives; null or absent: every type",
+    examples: [['sleep']],
+  },
+);
 export const DestinationEventParams = Type.Object({
   id: DestinationId,
   event_id: Type.String({ maxLength: 100 }),
@@ -35,6 +50,7 @@ export const CreateDestinationBody = Type.Object(
     ),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Your label for it' })),
     settings: Type.Object({}, { additionalProperties: true, description: SETTINGS_HELP }),
+    event_types: Type.Optional(EventTypes),
   },
   {
     additionalProperties: false,
@@ -67,6 +83,7 @@ export const PatchDestinationBody = Type.Object(
           'true (re-)enables it, clears its failure streak and sends its held events; false holds its events',
       }),
     ),
+    event_types: Type.Optional(EventTypes),
   },
   { additionalProperties: false, examples: [{ enabled: true }] },
 );
@@ -76,6 +93,10 @@ export const DestinationBody = Type.Object(
     id: DestinationId,
     kind: Type.String({ examples: ['postgresql'] }),
     name: Type.Union([Type.String(), Type.Null()]),
+    primary: Type.Boolean({
+      description: 'The primary webhook: the one /v2/webhook manages (it cannot be deleted)',
+    }),
+    event_types: EventTypes,
     settings: Type.Object(
       {},
       {
@@ -98,6 +119,12 @@ export const DestinationBody = Type.Object(
     last_failure_at: DateTime('Last failed attempt'),
     held_events: Type.Integer({ description: 'Events held back (disabled or suspended); sent when enabled' }),
     created_at: Type.String({ examples: ['2025-01-01T12:00:00.000000+00:00'] }),
+    secret: Type.Optional(
+      Type.String({
+        description:
+          "A new secondary webhook's signing secret, returned only in the creation's answer (as /v2/webhook's)",
+      }),
+    ),
   },
   { title: 'Destination' },
 );

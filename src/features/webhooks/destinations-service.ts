@@ -1,8 +1,10 @@
-// Destinations as the management API (`/v2/destinations`) sees them: a kind plus settings.
-// The webhook (one per developer, managed as before by `/v2/webhook`) shows up here as the
-// `webhook` kind; every other kind is created, changed, tested and deleted here, its settings
-// checked by its adapter (destination-kinds.ts) and stored sealed. Secrets are never returned:
-// a kind's `view` leaves them out. Delivery goes through the same outbox and engine.
+// Destinations as the management API (`/v2/destinations`) sees them: a kind plus settings, and
+// optionally the event types it takes. The primary webhook (one per developer, also managed by
+// `/v2/webhook`, its alias) shows up here as the `webhook` kind; secondary webhooks and every
+// other kind are created, changed, tested and deleted here, other kinds' settings checked by
+// their adapter (destination-kinds.ts) and stored sealed. Secrets are never returned (a
+// secondary webhook's signing secret once, on creation): a kind's `view` leaves them out.
+// Delivery goes through the same outbox and engine.
 import type { Clock } from '../../core/clock.ts';
 import { conflict, invalidParameter, notFound } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
@@ -11,18 +13,28 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import { type DeliveryFilters, type DeliveryPage, listDeliveries } from './deliveries.ts';
 import { kindOf, KIND_NAMES } from './destination-kinds.ts';
-import { type ResolveHost, systemResolver, type WebhookEnvironment } from './destination-policy.ts';
+import {
+  type ResolveHost,
+  systemResolver,
+  validateDestinationUrl,
+  type WebhookEnvironment,
+} from './destination-policy.ts';
 import * as repo from './destination-repo.ts';
 import type { WebhookEnvelope } from './events.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, firstAttemptJobs } from './outbox.ts';
 import type { OwnDatabase } from './own-database.ts';
 import { releaseHeld, reschedule } from './repo.ts';
+import { generateWebhookSecret } from './signing.ts';
 import type { DestinationStatus } from './tables.ts';
 
 export type DestinationView = {
   id: string;
   kind: string;
   name: string | null;
+  /** The developer's primary webhook (the one `/v2/webhook` names). */
+  primary: boolean;
+  /** The event types it receives; null: every one. */
+  eventTypes: string[] | null;
   /** The settings without their secrets. */
   settings: Record<string, unknown>;
   status: DestinationStatus;
@@ -34,17 +46,50 @@ export type DestinationView = {
   lastFailureAt: Date | null;
   heldEvents: number;
   createdAt: Date;
+  /** A new secondary webhook's signing secret: returned this once, on creation. */
+  secret?: string;
 };
 
-export type DestinationInput = { kind: string; name?: string | null; settings: unknown };
-export type DestinationChanges = { name?: string | null; settings?: unknown; enabled?: boolean };
+export type DestinationInput = {
+  kind: string;
+  name?: string | null;
+  settings: unknown;
+  eventTypes?: readonly string[] | null;
+};
+export type DestinationChanges = {
+  name?: string | null;
+  settings?: unknown;
+  enabled?: boolean;
+  eventTypes?: readonly string[] | null;
+};
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RELEASE_SLICE = 1_000;
 const MAX_NAME = 200;
-/** Destinations of other kinds a developer may have. */
+/** Destinations a developer may have besides its primary webhook (secondary webhooks count). */
 export const MAX_DESTINATIONS = 10;
+const EVENT_TYPE = /^[a-z][a-z0-9_.]{0,63}$/;
+const MAX_EVENT_TYPES = 50;
+
+/** An `event_types` filter checked: distinct event type names, at least one (null: every type). */
+export function checkEventTypes(types: readonly string[] | null | undefined): string[] | null | undefined {
+  if (types === undefined || types === null) return types;
+  if (types.length === 0 || types.length > MAX_EVENT_TYPES)
+    throw invalidParameter(
+      'event_types',
+      `expected 1 to ${MAX_EVENT_TYPES} event types, or null for every type`,
+    );
+  for (const [index, type] of types.entries()) {
+    if (typeof type !== 'string' || !EVENT_TYPE.test(type))
+      throw invalidParameter(
+        `event_types.${index}`,
+        'expected an event type such as "sleep" or "lab_report.completed"',
+      );
+  }
+  if (new Set(types).size !== types.length) throw invalidParameter('event_types', 'lists a type twice');
+  return [...types];
+}
 
 export function createDestinationsService(deps: {
   db: Db;
@@ -82,7 +127,7 @@ export function createDestinationsService(deps: {
   }
 
   async function view(row: repo.DestinationRow): Promise<DestinationView> {
-    const destinationId = row.kind === repo.WEBHOOK_KIND ? null : row.id;
+    const destinationId = repo.isPrimary(row) ? null : row.id;
     const now = clock.now();
     const [recentFailures, heldEvents] = await Promise.all([
       repo.countFailuresSince(db, row.developer_id, new Date(now.getTime() - DAY_MS), destinationId),
@@ -96,6 +141,8 @@ export function createDestinationsService(deps: {
       id: row.id,
       kind: row.kind,
       name: row.name,
+      primary: repo.isPrimary(row),
+      eventTypes: row.event_types,
       settings,
       status: row.status,
       recentFailures,
@@ -157,48 +204,66 @@ export function createDestinationsService(deps: {
     },
 
     /**
-     * A new destination. `webhook` sets the developer's webhook URL (it has one webhook, which
-     * exists from its creation): refused with 409 once a URL is set (change it with PATCH).
+     * A new destination. `webhook` sets the URL of the developer's primary webhook while it has
+     * none (it exists from the developer's creation), else adds a secondary webhook with a
+     * signing secret of its own, returned this once.
      */
     async create(developerId: string, input: DestinationInput): Promise<DestinationView> {
       const name = checkName(input.name);
-      if (input.kind === repo.WEBHOOK_KIND) {
-        const row = await repo.findDestination(db, developerId);
-        if (!row) throw notFound(`no developer with dev-id "${developerId}"`);
-        if (row.url)
-          throw conflict(
-            `the webhook destination is set already: change it with PATCH /v2/destinations/${row.id}`,
-          );
+      const eventTypes = checkEventTypes(input.eventTypes) ?? null;
+      const webhook = await repo.findDestination(db, developerId);
+      if (!webhook) throw notFound(`no developer with dev-id "${developerId}"`);
+      if (input.kind === repo.WEBHOOK_KIND && !webhook.url) {
         const url = webhookUrl(input.settings);
         if (url === undefined) throw invalidParameter('settings.url', 'required');
         await deps.webhook.setDestination(developerId, { url });
-        if (name !== undefined) await repo.renameDestination(db, row.id, name);
-        return view(await mustFind(developerId, row.id));
+        if (name !== undefined) await repo.renameDestination(db, webhook.id, name);
+        if (eventTypes !== null) await repo.setEventTypes(db, webhook.id, eventTypes);
+        return view(await mustFind(developerId, webhook.id));
       }
-      const kind = kindOf(input.kind);
-      const webhook = await repo.findDestination(db, developerId);
-      if (!webhook) throw notFound(`no developer with dev-id "${developerId}"`);
-      const settings = await kind.parse(input.settings, policy(webhook.environment));
+      let sealedSettings: string | null = null;
+      let sealedSecret: string | undefined;
+      let secret: string | undefined;
+      let target: string;
+      if (input.kind === repo.WEBHOOK_KIND) {
+        const url = webhookUrl(input.settings);
+        if (url === undefined) throw invalidParameter('settings.url', 'required');
+        const check = await validateDestinationUrl(url, webhook.environment, deps.resolve);
+        if (!check.allowed) throw invalidParameter('settings.url', check.reason);
+        secret = generateWebhookSecret();
+        sealedSecret = secretBox.seal(secret);
+        target = url;
+      } else {
+        const kind = kindOf(input.kind);
+        const settings = await kind.parse(input.settings, policy(webhook.environment));
+        sealedSettings = secretBox.seal(JSON.stringify(settings));
+        target = kind.target(settings);
+      }
       const id = newUuid();
       await db.transaction().execute(async (trx) => {
         // Serialised per developer on its webhook row, so two creations cannot both pass the cap.
         await repo.lockDestination(trx, developerId);
         const existing = await repo.otherDestinationIds(trx, developerId);
         if (existing.length >= MAX_DESTINATIONS)
-          throw conflict(`a developer may have at most ${MAX_DESTINATIONS} destinations besides its webhook`);
+          throw conflict(
+            `a developer may have at most ${MAX_DESTINATIONS} destinations besides its primary webhook`,
+          );
         await repo.insertOtherDestination(trx, {
           id,
           developerId,
           environment: webhook.environment,
-          kind: kind.kind,
+          kind: input.kind,
           name: name ?? null,
-          sealedSettings: secretBox.seal(JSON.stringify(settings)),
-          target: kind.target(settings),
+          sealedSettings,
+          ...(sealedSecret === undefined ? {} : { sealedSecret }),
+          target,
+          eventTypes,
         });
         // A destination made while the developer is suspended is held like the others.
         if (webhook.suspended_at) await repo.markSuspended(trx, id, webhook.suspended_at);
       });
-      return view(await mustFind(developerId, id));
+      const created = await view(await mustFind(developerId, id));
+      return secret === undefined ? created : { ...created, secret };
     },
 
     /**
@@ -213,9 +278,15 @@ export function createDestinationsService(deps: {
     ): Promise<DestinationView & { replayed: number }> {
       const row = await mustFind(developerId, id);
       const name = checkName(changes.name);
-      if (changes.settings === undefined && changes.enabled === undefined && name === undefined)
-        throw invalidParameter('body', 'expected name, settings and/or enabled');
-      if (row.kind === repo.WEBHOOK_KIND) {
+      const eventTypes = checkEventTypes(changes.eventTypes);
+      if (
+        changes.settings === undefined &&
+        changes.enabled === undefined &&
+        name === undefined &&
+        eventTypes === undefined
+      )
+        throw invalidParameter('body', 'expected name, settings, enabled and/or event_types');
+      if (repo.isPrimary(row)) {
         const url = webhookUrl(changes.settings);
         if (url !== undefined || changes.enabled !== undefined)
           await deps.webhook.setDestination(developerId, {
@@ -223,12 +294,20 @@ export function createDestinationsService(deps: {
             ...(changes.enabled === undefined ? {} : { enabled: changes.enabled }),
           });
         if (name !== undefined) await repo.renameDestination(db, id, name);
+        if (eventTypes !== undefined) await repo.setEventTypes(db, id, eventTypes);
         return { ...(await view(await mustFind(developerId, id))), replayed: 0 };
       }
-      const kind = kindOf(row.kind);
       let sealed: string | undefined;
       let target: string | undefined;
-      if (changes.settings !== undefined) {
+      if (row.kind === repo.WEBHOOK_KIND) {
+        const url = webhookUrl(changes.settings);
+        if (url !== undefined) {
+          const check = await validateDestinationUrl(url, row.environment, deps.resolve);
+          if (!check.allowed) throw invalidParameter('settings.url', check.reason);
+          target = url;
+        }
+      } else if (changes.settings !== undefined) {
+        const kind = kindOf(row.kind);
         if (
           typeof changes.settings !== 'object' ||
           changes.settings === null ||
@@ -241,8 +320,10 @@ export function createDestinationsService(deps: {
         target = kind.target(settings);
       }
       await repo.updateOtherDestination(db, id, {
-        ...(sealed === undefined ? {} : { sealedSettings: sealed, target: target! }),
+        ...(sealed === undefined ? {} : { sealedSettings: sealed }),
+        ...(target === undefined ? {} : { target }),
         ...(name === undefined ? {} : { name }),
+        ...(eventTypes === undefined ? {} : { eventTypes }),
         ...(changes.enabled === undefined ? {} : { status: changes.enabled ? 'active' : 'disabled' }),
         at: clock.now(),
       });
@@ -250,10 +331,10 @@ export function createDestinationsService(deps: {
       return { ...(await view(await mustFind(developerId, id))), replayed };
     },
 
-    /** Deletes a destination of another kind with its delivery log; the webhook cannot be deleted (409). */
+    /** Deletes a destination with its delivery log; the primary webhook cannot be deleted (409). */
     async remove(developerId: string, id: string): Promise<void> {
       const row = await mustFind(developerId, id);
-      if (row.kind === repo.WEBHOOK_KIND)
+      if (repo.isPrimary(row))
         throw conflict('the webhook destination cannot be deleted: disable it with PATCH {"enabled": false}');
       await repo.deleteOtherDestination(db, developerId, id);
     },
@@ -267,7 +348,7 @@ export function createDestinationsService(deps: {
           `the destination is disabled: enable it with PATCH /v2/destinations/${id} {"enabled": true}`,
         );
       const envelope = await deps.healthcheck(developerId);
-      const to = row.kind === repo.WEBHOOK_KIND ? null : id;
+      const to = repo.isPrimary(row) ? null : id;
       return {
         eventId: await db.transaction().execute((trx) => deps.emitTo(trx, developerId, to, envelope)),
       };
@@ -277,7 +358,7 @@ export function createDestinationsService(deps: {
       const row = await mustFind(developerId, id);
       return listDeliveries(db, developerId, {
         ...filters,
-        destinationId: row.kind === repo.WEBHOOK_KIND ? null : id,
+        destinationId: repo.isPrimary(row) ? null : id,
       });
     },
 
@@ -290,15 +371,14 @@ export function createDestinationsService(deps: {
           developerId,
           eventId,
           clock.now(),
-          row.kind === repo.WEBHOOK_KIND ? null : id,
+          repo.isPrimary(row) ? null : id,
         );
-        if (!found) throw notFound(`no event "${eventId}" for destination "${id}"`);
+        const [delivery] = found;
+        if (!delivery) throw notFound(`no event "${eventId}" for destination "${id}"`);
         await jobs.send(
           DELIVERY_QUEUE,
-          { events: [[found.id, found.generation]], try: 1 } satisfies DeliveryJob,
-          {
-            trx,
-          },
+          { events: [[delivery.id, delivery.generation]], try: 1 } satisfies DeliveryJob,
+          { trx },
         );
       });
       return { eventId };
@@ -309,7 +389,7 @@ export function createDestinationsService(deps: {
       const rows = await repo.listDeveloperDestinations(db, developerId);
       let released = 0;
       for (const row of rows) {
-        if (row.kind === repo.WEBHOOK_KIND || row.suspended_at || row.status === 'disabled') continue;
+        if (repo.isPrimary(row) || row.suspended_at || row.status === 'disabled') continue;
         released += await release(developerId, row.id);
       }
       return released;

@@ -16,7 +16,10 @@ export type DeliveryOutcome = {
 
 const SLICE = 1000;
 
-/** The delivery state of each of these events of the developer, by event id (absent: unknown). */
+/**
+ * The state of each of these events' delivery to the developer's primary webhook, by event id
+ * (absent: unknown).
+ */
 export async function deliveryOutcomes(
   db: Db,
   developerId: string,
@@ -27,10 +30,19 @@ export async function deliveryOutcomes(
   for (let from = 0; from < eventIds.length; from += SLICE) {
     rows.push(
       ...(await db
-        .selectFrom('webhook_events')
-        .select(['id', 'status', 'attempts', 'last_status_code', 'created_at', 'updated_at', 'delivered_at'])
+        .selectFrom('deliveries')
+        .select([
+          'event_id as id',
+          'status',
+          'attempts',
+          'last_status_code',
+          'created_at',
+          'updated_at',
+          'delivered_at',
+        ])
         .where('developer_id', '=', developerId)
-        .where('id', 'in', eventIds.slice(from, from + SLICE))
+        .where('destination_id', 'is', null)
+        .where('event_id', 'in', eventIds.slice(from, from + SLICE))
         .execute()),
     );
   }

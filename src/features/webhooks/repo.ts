@@ -1,4 +1,5 @@
-// Data access for the outbox (`webhook_events`) and the attempt log. Every function takes the
+// Data access for the outbox: events (stored once, `events`), their deliveries (one per event ×
+// destination, `deliveries`) and the attempt log (`delivery_attempts`). Every function takes the
 // Db or transaction it runs in. Batch writes go out as one statement per batch, because the
 // delivery engine writes thousands of outcomes a second.
 import { sql } from 'kysely';
@@ -8,13 +9,20 @@ import type { AttemptOutcome, WebhookEventStatus } from './tables.ts';
 export type NewEventRow = {
   id: string;
   developer_id: string;
-  /** Null: the developer's webhook; else the destination (another kind) this copy is for. */
-  destination_id: string | null;
   type: string;
   user_id: string | null;
   reference: string | null;
   suppressible: boolean;
   body: string;
+  created_at: Date;
+};
+
+export type NewDeliveryRow = {
+  id: string;
+  event_id: string;
+  developer_id: string;
+  /** Null: the developer's primary webhook; else the destination. */
+  destination_id: string | null;
   status: WebhookEventStatus;
   last_error: string | null;
   awaiting_job: boolean;
@@ -27,28 +35,41 @@ const column = <R, V>(rows: readonly R[], value: (row: R) => V): V[] => rows.map
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 /**
- * Stores events, in order, as one statement with one array parameter per column (unnest): a
- * bulk emit of 500 events bound 6,000 parameters as a VALUES list, which cost more to build,
- * send and parse than the rows themselves.
+ * Stores events and their deliveries, in order, as one statement with one array parameter per
+ * column (unnest): a bulk emit of 500 events bound 6,000 parameters as a VALUES list, which cost
+ * more to build, send and parse than the rows themselves.
  */
-export async function insertEvents(db: Db, rows: NewEventRow[]): Promise<void> {
-  if (rows.length === 0) return;
+export async function insertEvents(
+  db: Db,
+  events: NewEventRow[],
+  deliveries: NewDeliveryRow[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const e = events;
+  const d = deliveries;
   await sql`
-    INSERT INTO webhook_events (id, developer_id, destination_id, type, user_id, reference, suppressible, body,
-      status, last_error, awaiting_job, created_at, updated_at)
+    -- (The foreign key of each delivery is checked at the end of the statement, events stored.)
+    WITH stored AS (
+      INSERT INTO events (id, developer_id, type, user_id, reference, suppressible, body, created_at)
+      SELECT * FROM unnest(
+        ${column(e, (r) => r.id)}::text[], ${column(e, (r) => r.developer_id)}::text[],
+        ${column(e, (r) => r.type)}::text[], ${column(e, (r) => r.user_id)}::text[],
+        ${column(e, (r) => r.reference)}::text[], ${column(e, (r) => r.suppressible)}::boolean[],
+        ${column(e, (r) => r.body)}::text[], ${column(e, (r) => iso(r.created_at))}::timestamptz[]))
+    INSERT INTO deliveries (id, event_id, developer_id, destination_id, status, last_error, awaiting_job,
+      created_at, updated_at)
     SELECT * FROM unnest(
-      ${column(rows, (r) => r.id)}::text[], ${column(rows, (r) => r.developer_id)}::text[],
-      ${column(rows, (r) => r.destination_id)}::uuid[],
-      ${column(rows, (r) => r.type)}::text[], ${column(rows, (r) => r.user_id)}::text[],
-      ${column(rows, (r) => r.reference)}::text[], ${column(rows, (r) => r.suppressible)}::boolean[],
-      ${column(rows, (r) => r.body)}::text[], ${column(rows, (r) => r.status)}::text[],
-      ${column(rows, (r) => r.last_error)}::text[], ${column(rows, (r) => r.awaiting_job)}::boolean[],
-      ${column(rows, (r) => iso(r.created_at))}::timestamptz[],
-      ${column(rows, (r) => iso(r.updated_at))}::timestamptz[])`.execute(db);
+      ${column(d, (r) => r.id)}::text[], ${column(d, (r) => r.event_id)}::text[],
+      ${column(d, (r) => r.developer_id)}::text[], ${column(d, (r) => r.destination_id)}::uuid[],
+      ${column(d, (r) => r.status)}::text[], ${column(d, (r) => r.last_error)}::text[],
+      ${column(d, (r) => r.awaiting_job)}::boolean[], ${column(d, (r) => iso(r.created_at))}::timestamptz[],
+      ${column(d, (r) => iso(r.updated_at))}::timestamptz[])`.execute(db);
 }
 
+/** A delivery with its event, as the engine sends it. `id` is the delivery's; `event_id` goes on the wire. */
 export type DeliverableEvent = {
   id: string;
+  event_id: string;
   developer_id: string;
   destination_id: string | null;
   created_at: Date;
@@ -65,22 +86,24 @@ export type DeliverableEvent = {
 export async function findEventsForDelivery(db: Db, ids: readonly string[]): Promise<DeliverableEvent[]> {
   if (ids.length === 0) return [];
   return db
-    .selectFrom('webhook_events')
+    .selectFrom('deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
     .select([
-      'id',
-      'developer_id',
-      'destination_id',
-      'created_at',
-      'type',
-      'user_id',
-      'reference',
-      'suppressible',
-      'body',
-      'status',
-      'generation',
-      'attempts',
+      'd.id',
+      'd.event_id',
+      'd.developer_id',
+      'd.destination_id',
+      'e.created_at',
+      'e.type',
+      'e.user_id',
+      'e.reference',
+      'e.suppressible',
+      'e.body',
+      'd.status',
+      'd.generation',
+      'd.attempts',
     ])
-    .where('id', 'in', ids)
+    .where('d.id', 'in', ids)
     .execute();
 }
 
@@ -94,7 +117,7 @@ export type AttemptRecord = {
   outcome: AttemptOutcome;
 };
 
-/** The new state of one event after an attempt (`attempt` set), or after it was held or dropped without one. */
+/** The new state of one delivery after an attempt (`attempt` set), or after it was held or dropped without one. */
 export type EventOutcome = {
   id: string;
   /** The generation the job was for: a row that moved on meanwhile is left alone. */
@@ -131,7 +154,7 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
         ${column(o, (x) => x.attempt?.durationMs ?? null)}::int[],
         ${column(o, (x) => x.attempt?.outcome ?? null)}::text[])),
     updated AS (
-      UPDATE webhook_events AS e SET
+      UPDATE deliveries AS e SET
         status = v.status,
         generation = e.generation + 1,
         attempts = e.attempts + CASE WHEN v.attempted THEN 1 ELSE 0 END,
@@ -149,13 +172,13 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
         AND (v.status <> 'held' OR NOT EXISTS (
           SELECT 1 FROM webhook_destinations AS d
           WHERE (CASE WHEN e.destination_id IS NULL
-                   THEN d.developer_id = e.developer_id AND d.kind = 'webhook'
+                   THEN d.developer_id = e.developer_id AND d.kind = 'webhook' AND NOT d.secondary
                    ELSE d.id = e.destination_id END)
             AND d.url IS NOT NULL AND d.status <> 'disabled'
             AND d.suspended_at IS NULL))
       RETURNING e.id),
     logged AS (
-      INSERT INTO webhook_attempts (event_id, developer_id, attempt, url, attempted_at, duration_ms, status_code,
+      INSERT INTO delivery_attempts (delivery_id, developer_id, attempt, url, attempted_at, duration_ms, status_code,
         error, outcome, next_attempt_at)
       SELECT v.id, v.developer_id, v.attempt, v.url, v.attempted_at, v.duration_ms, v.status_code, v.error,
         v.outcome, v.next_attempt_at
@@ -165,17 +188,20 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
   return new Set(result.rows.map((row) => row.id));
 }
 
-/** Moves an event back to pending for a new round of attempts; null when it is not this developer's. */
+/**
+ * Moves an event's deliveries back to pending for a new round of attempts (resend by event id);
+ * none when the event is not this developer's.
+ */
 export async function reschedule(
   db: Db,
   developerId: string,
   eventId: string,
   at: Date,
-  /** When given: only an event of the webhook (null) or of this destination. */
+  /** When given: only the delivery to the primary webhook (null) or to this destination. Else every one. */
   destinationId?: string | null,
-): Promise<{ id: string; generation: number } | undefined> {
+): Promise<{ id: string; generation: number }[]> {
   return db
-    .updateTable('webhook_events')
+    .updateTable('deliveries')
     .set((eb) => ({
       status: 'pending',
       generation: eb('generation', '+', 1),
@@ -185,17 +211,17 @@ export async function reschedule(
       updated_at: at,
       awaiting_job: false,
     }))
-    .where('id', '=', eventId)
+    .where('event_id', '=', eventId)
     .where('developer_id', '=', developerId)
     .$if(destinationId !== undefined, (query) =>
       query.where('destination_id', destinationId ? '=' : 'is', destinationId ?? null),
     )
     .returning(['id', 'generation'])
-    .executeTakeFirst();
+    .execute();
 }
 
 /**
- * Pending events whose attempt came due before `dueBefore` (their job is gone: it ran out of its
+ * Pending deliveries whose attempt came due before `dueBefore` (their job is gone: it ran out of its
  * own retries, say during a database outage), up to `limit`, oldest first: each moves to a new
  * generation, so a job of the old one that turns up after all does nothing. Returns what the new
  * jobs need; `attempts` tells a first attempt from a retry.
@@ -207,10 +233,10 @@ export async function rescheduleStuck(
   limit: number,
 ): Promise<{ id: string; generation: number; attempts: number }[]> {
   const result = await sql<{ id: string; generation: number; attempts: number }>`
-    UPDATE webhook_events SET generation = generation + 1, next_attempt_at = ${at}, updated_at = ${at},
+    UPDATE deliveries SET generation = generation + 1, next_attempt_at = ${at}, updated_at = ${at},
       awaiting_job = false
     WHERE id IN (
-      SELECT id FROM webhook_events
+      SELECT id FROM deliveries
       WHERE status = 'pending' AND updated_at < ${dueBefore}
         AND (next_attempt_at IS NULL OR next_attempt_at < ${dueBefore})
       ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
@@ -219,7 +245,7 @@ export async function rescheduleStuck(
 }
 
 /**
- * Releases up to `limit` held events of a developer's webhook (`destinationId` null), of one of
+ * Releases up to `limit` held deliveries of a developer's webhook (`destinationId` null), of one of
  * its other destinations, or (`'all'`) of every destination it has, oldest first, for delivery.
  */
 export async function releaseHeld(
@@ -236,41 +262,33 @@ export async function releaseHeld(
         ? sql`AND destination_id IS NULL`
         : sql`AND destination_id = ${destinationId}`;
   const result = await sql<{ id: string; generation: number }>`
-    UPDATE webhook_events SET status = 'pending', generation = generation + 1, next_attempt_at = ${at},
+    UPDATE deliveries SET status = 'pending', generation = generation + 1, next_attempt_at = ${at},
       last_error = NULL, held_at = NULL, updated_at = ${at}, awaiting_job = false
     WHERE id IN (
-      SELECT id FROM webhook_events WHERE developer_id = ${developerId} ${which} AND held_at IS NOT NULL AND status = 'held'
+      SELECT id FROM deliveries WHERE developer_id = ${developerId} ${which} AND held_at IS NOT NULL AND status = 'held'
       ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     RETURNING id, generation`.execute(db);
   return result.rows;
 }
 
-/** Drops a user's suppressible events that have not gone out yet; returns how many. */
+/** Drops the deliveries of a user's suppressible events that have not gone out yet; returns how many. */
 export async function dropPendingSuppressible(
   db: Db,
   userId: string,
   reason: string,
   at: Date,
 ): Promise<number> {
-  const result = await db
-    .updateTable('webhook_events')
-    .set((eb) => ({
-      status: 'dropped',
-      generation: eb('generation', '+', 1),
-      last_error: reason,
-      held_at: null,
-      updated_at: at,
-      awaiting_job: false,
-    }))
-    .where('user_id', '=', userId)
-    .where('suppressible', '=', true)
-    .where('status', 'in', ['pending', 'held'])
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  const result = await sql`
+    UPDATE deliveries AS d SET status = 'dropped', generation = d.generation + 1, last_error = ${reason},
+      held_at = NULL, updated_at = ${at}, awaiting_job = false
+    FROM events AS e
+    WHERE e.id = d.event_id AND e.user_id = ${userId} AND e.suppressible
+      AND d.status IN ('pending', 'held')`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /**
- * Takes up to `limit` events awaiting their first job, oldest first (rows another relay holds are
+ * Takes up to `limit` deliveries awaiting their first job, oldest first (rows another relay holds are
  * skipped), and clears their mark; returns the pending ones with their current generation.
  */
 export async function claimAwaitingJob(
@@ -278,31 +296,35 @@ export async function claimAwaitingJob(
   limit: number,
 ): Promise<{ id: string; generation: number; status: WebhookEventStatus }[]> {
   const result = await sql<{ id: string; generation: number; status: WebhookEventStatus }>`
-    UPDATE webhook_events SET awaiting_job = false
+    UPDATE deliveries SET awaiting_job = false
     WHERE id IN (
-      SELECT id FROM webhook_events WHERE awaiting_job
+      SELECT id FROM deliveries WHERE awaiting_job
       ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     RETURNING id, generation, status`.execute(db);
   return result.rows;
 }
 
-/** Deletes up to `limit` events (and, by cascade, their attempts) created before `cutoff` that are settled. */
+/**
+ * Deletes up to `limit` events created before `cutoff` whose every delivery is settled (their
+ * deliveries and attempts go with them, by cascade).
+ */
 export async function pruneEvents(db: Db, cutoff: Date, limit: number): Promise<number> {
   const result = await sql`
-    DELETE FROM webhook_events WHERE id IN (
-      SELECT id FROM webhook_events WHERE created_at < ${cutoff} AND status <> 'pending'
-      ORDER BY created_at LIMIT ${limit})`.execute(db);
+    DELETE FROM events WHERE id IN (
+      SELECT e.id FROM events AS e WHERE e.created_at < ${cutoff}
+        AND NOT EXISTS (SELECT 1 FROM deliveries AS d WHERE d.event_id = e.id AND d.status = 'pending')
+      ORDER BY e.created_at LIMIT ${limit})`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
 
-/** The developer's events since `since`, counted per hour and status (the dashboard's overview chart). */
+/** The developer's deliveries since `since`, counted per hour and status (the dashboard's overview chart). */
 export async function countEventsByHour(
   db: Db,
   developerId: string,
   since: Date,
 ): Promise<{ hour: Date; status: WebhookEventStatus; n: number }[]> {
   const rows = await db
-    .selectFrom('webhook_events')
+    .selectFrom('deliveries')
     .select([
       sql<Date>`date_trunc('hour', created_at)`.as('hour'),
       'status',
@@ -322,7 +344,7 @@ export async function findEventBody(
   eventId: string,
 ): Promise<string | undefined> {
   const row = await db
-    .selectFrom('webhook_events')
+    .selectFrom('events')
     .select('body')
     .where('developer_id', '=', developerId)
     .where('id', '=', eventId)
@@ -330,7 +352,10 @@ export async function findEventBody(
   return row?.body;
 }
 
-/** One page of the events about one user (any status, any destination) in `seq` order after `afterSeq`. */
+/**
+ * One page of the deliveries of events about one user (any status, any destination), each with
+ * its event, in `seq` order after `afterSeq`.
+ */
 export async function eventPageOfUser(
   db: Db,
   developerId: string,
@@ -350,12 +375,22 @@ export async function eventPageOfUser(
   }[]
 > {
   return db
-    .selectFrom('webhook_events')
-    .select(['id', 'seq', 'type', 'status', 'destination_id', 'created_at', 'delivered_at', 'body'])
-    .where('developer_id', '=', developerId)
-    .where('user_id', '=', userId)
-    .where('seq', '>', afterSeq)
-    .orderBy('seq')
+    .selectFrom('deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select([
+      'e.id',
+      'd.seq',
+      'e.type',
+      'd.status',
+      'd.destination_id',
+      'e.created_at',
+      'd.delivered_at',
+      'e.body',
+    ])
+    .where('d.developer_id', '=', developerId)
+    .where('e.user_id', '=', userId)
+    .where('d.seq', '>', afterSeq)
+    .orderBy('d.seq')
     .limit(limit)
     .execute();
 }

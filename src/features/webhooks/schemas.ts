@@ -138,3 +138,11 @@ export const DeliveriesResponse = Type.Object({
 });
 
 export const EventParams = Type.Object({ event_id: Type.String({ maxLength: 100 }) });
+
+export const Resent = Type.Object({
+  status: Type.Literal('queued'),
+  event_id: Type.String(),
+  deliveries: Type.Integer({
+    description: 'Deliveries queued again (one per destination the event went to)',
+  }),
+});

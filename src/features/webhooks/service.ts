@@ -149,7 +149,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         trx,
         developerId,
         [envelope],
-        destinationId === null ? undefined : { destinationId },
+        { destinationId },
       );
       return ids[0]!;
     },
@@ -370,10 +370,11 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       const [destination, rows] = await Promise.all([
         destinations.findDestination(db, developerId),
         db
-          .selectFrom('webhook_events')
-          .select(['id', 'status', 'attempts', 'last_error', 'delivered_at'])
+          .selectFrom('deliveries')
+          .select(['event_id as id', 'status', 'attempts', 'last_error', 'delivered_at'])
           .where('developer_id', '=', developerId)
-          .where('id', 'in', [...eventIds])
+          .where('destination_id', 'is', null)
+          .where('event_id', 'in', [...eventIds])
           .execute(),
       ]);
       return new Map(
@@ -394,20 +395,37 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       return listDeliveries(db, developerId, filters);
     },
 
-    /** Sends an event again with the same webhook-id, starting a fresh round of the retry schedule. */
+    /**
+     * Sends an event again to the primary webhook with the same webhook-id, starting a fresh round
+     * of the retry schedule.
+     */
     async replay(developerId: string, eventId: string): Promise<{ eventId: string }> {
-      await db.transaction().execute(async (trx) => {
-        const row = await reschedule(trx, developerId, eventId, clock.now());
-        if (!row) throw notFound(`no webhook event "${eventId}"`);
-        await jobs.send(
-          DELIVERY_QUEUE,
-          { events: [[row.id, row.generation]], try: 1 } satisfies DeliveryJob,
-          { trx },
-        );
-      });
+      await resend(developerId, eventId, null);
       return { eventId };
     },
+
+    /**
+     * Resend by event id: the event goes again to every destination it was delivered to (or held,
+     * failed or dropped for), each with the same event id and a fresh round of retries. Returns
+     * how many deliveries were queued; 404 when the event is not the developer's.
+     */
+    async resend(developerId: string, eventId: string): Promise<{ eventId: string; deliveries: number }> {
+      return { eventId, deliveries: await resend(developerId, eventId, undefined) };
+    },
   };
+
+  async function resend(developerId: string, eventId: string, destinationId: null | undefined) {
+    return db.transaction().execute(async (trx) => {
+      const rows = await reschedule(trx, developerId, eventId, clock.now(), destinationId);
+      if (rows.length === 0) throw notFound(`no webhook event "${eventId}"`);
+      await jobs.sendMany(
+        DELIVERY_QUEUE,
+        rows.map((row) => ({ data: { events: [[row.id, row.generation]], try: 1 } satisfies DeliveryJob })),
+        trx,
+      );
+      return rows.length;
+    });
+  }
   setWebhookDestination = service.setDestination;
   return service;
 }

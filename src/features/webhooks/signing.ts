@@ -149,14 +149,25 @@ export interface DeliveryHeaderInput extends SignInput {
   version: string;
   /** The originating request's reference (data events), sent as `service-reference`. */
   reference?: string | null;
+  /** When the event was made: `service-ordering-timestamp`, kept by retries and replays. */
+  orderingTimestamp: Date;
 }
 
-/** Every header one delivery attempt carries. */
+/**
+ * Every header one delivery attempt carries. Besides the signatures, the vendor contract's two
+ * dedupe and ordering aids under the service's neutral names (docs/vendor-spec-deviations.md):
+ * `service-trace-id` (its `X-Terra-Trace-Id`: one value per event, the same on every retry and
+ * replay) and `service-ordering-timestamp` (its `X-Terra-Ordering-Timestamp`: the event's creation
+ * in unix milliseconds, so of two copies of a record the higher value is the newer; a replayed old
+ * event keeps its old value and never overwrites newer data).
+ */
 export function buildDeliveryHeaders(input: DeliveryHeaderInput): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': webhookUserAgent(input.version),
     ...signWebhook(input),
+    'service-trace-id': input.id,
+    'service-ordering-timestamp': String(input.orderingTimestamp.getTime()),
   };
   if (input.reference) headers['service-reference'] = input.reference;
   return headers;

@@ -24,13 +24,11 @@ export const WEBHOOK_EVENT_STATUSES: readonly WebhookEventStatus[] = [
 export type AttemptOutcome = 'delivered' | 'retry' | 'rejected' | 'failed';
 export type DestinationStatus = 'active' | 'failing' | 'disabled';
 
-/** The outbox: one row per event, holding the exact bytes that are signed and sent. */
-export interface WebhookEventsTable {
+/** An event, stored once: what happened, for whom, and the exact bytes every destination is sent. */
+export interface EventsTable {
   id: string;
   seq: Generated<number>;
   developer_id: string;
-  /** Null: the developer's webhook. Set: this event is the copy made for that destination (another kind). */
-  destination_id: ColumnType<string | null, string | null | undefined, string | null>;
   type: string;
   /** Plain text, no foreign key: the log outlives deleted users. */
   user_id: string | null;
@@ -38,14 +36,25 @@ export interface WebhookEventsTable {
   /** The envelope's `suppressible`: put to the suppression hook, dropped with its user. */
   suppressible: boolean;
   body: string;
+  created_at: Date;
+}
+
+/** The outbox: one delivery per event × destination, with where it stands. */
+export interface DeliveriesTable {
+  id: string;
+  seq: Generated<number>;
+  event_id: string;
+  developer_id: string;
+  /** Null: the developer's primary webhook. Set: that destination. */
+  destination_id: ColumnType<string | null, string | null | undefined, string | null>;
   status: WebhookEventStatus;
-  /** Bumped whenever the event is (re)scheduled; a job for an older generation is stale and skipped. */
+  /** Bumped whenever the delivery is (re)scheduled; a job for an older generation is stale and skipped. */
   generation: ColumnType<number, number | undefined, number>;
   attempts: ColumnType<number, number | undefined, number>;
   next_attempt_at: Date | null;
   last_status_code: number | null;
   last_error: string | null;
-  /** Set while `held` (indexed, so releasing a developer's held events never scans the rest). */
+  /** Set while `held` (indexed, so releasing a developer's held deliveries never scans the rest). */
   held_at: Date | null;
   /** Pending and not yet queued: the outbox relay (relay.ts) queues its first attempt after commit. */
   awaiting_job: ColumnType<boolean, boolean | undefined, boolean>;
@@ -54,9 +63,9 @@ export interface WebhookEventsTable {
   delivered_at: Date | null;
 }
 
-export interface WebhookAttemptsTable {
+export interface DeliveryAttemptsTable {
   id: Generated<number>;
-  event_id: string;
+  delivery_id: string;
   developer_id: string;
   attempt: number;
   url: string;
@@ -70,8 +79,9 @@ export interface WebhookAttemptsTable {
 
 /**
  * Where a developer's events go: a kind plus its settings, and its health. Each developer has
- * one `webhook` (URL and signing secrets in their own columns) and any number of destinations of
- * the other kinds (destination-kinds.ts), whose settings are sealed JSON.
+ * one primary `webhook` (URL and signing secrets in their own columns), and up to
+ * MAX_DESTINATIONS more of any kind (secondary webhooks, and the kinds of destination-kinds.ts,
+ * whose settings are sealed JSON).
  */
 export interface WebhookDestinationsTable {
   id: string;
@@ -79,6 +89,10 @@ export interface WebhookDestinationsTable {
   kind: ColumnType<string, string | undefined, string>;
   /** The kind's settings as JSON, sealed with the service's encryption key (null for webhooks). */
   settings: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A webhook besides the developer's primary one (the one `/v2/webhook` names). */
+  secondary: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The event types it receives (null: every one). */
+  event_types: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   /** The developer's label for it (other kinds). */
   name: ColumnType<string | null, string | null | undefined, string | null>;
   /** Which address policy applies (sandbox URLs may point anywhere); the developer's, fixed at creation. */
@@ -114,8 +128,9 @@ export interface WebhookRetiredSecretsTable {
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
 declare module '../../store/schema.ts' {
   interface Database {
-    webhook_events: WebhookEventsTable;
-    webhook_attempts: WebhookAttemptsTable;
+    events: EventsTable;
+    deliveries: DeliveriesTable;
+    delivery_attempts: DeliveryAttemptsTable;
     webhook_destinations: WebhookDestinationsTable;
     webhook_retired_secrets: WebhookRetiredSecretsTable;
   }

@@ -34,10 +34,11 @@ export function registerDestinationPages(scope: App, ctx: AppContext, guards: Gu
     back,
     DASHBOARD_ROUTE,
     guards.developerPage(async (_request, reply, session, flash) => {
-      const list = (await destinations.list(session.developer.id)).filter((view) => view.kind !== 'webhook');
+      // The primary webhook has its own page; secondary webhooks are listed here with the other kinds.
+      const list = (await destinations.list(session.developer.id)).filter((view) => !view.primary);
       const rows = list.map(
         (view) =>
-          html`<tr><td><a href="/dashboard/destinations/${view.id}">${view.name ?? view.kind}</a></td><td>${view.kind}</td><td class="mono">${JSON.stringify(view.settings)}</td><td>${statusPill(view.status, tone(view.status))}</td><td>${view.heldEvents}</td><td>${view.recentFailures}</td><td>${when(view.lastSuccessAt)}</td><td class="row">${
+          html`<tr><td><a href="/dashboard/destinations/${view.id}">${view.name ?? view.kind}</a></td><td>${view.kind}</td><td class="mono">${JSON.stringify(view.settings)}</td><td>${view.eventTypes?.join(', ') ?? 'all'}</td><td>${statusPill(view.status, tone(view.status))}</td><td>${view.heldEvents}</td><td>${view.recentFailures}</td><td>${when(view.lastSuccessAt)}</td><td class="row">${
             view.status === 'disabled'
               ? postButton(session, `/dashboard/destinations/${view.id}/enable`, 'Enable', {
                   style: 'primary',
@@ -52,7 +53,7 @@ export function registerDestinationPages(scope: App, ctx: AppContext, guards: Gu
       );
       const body = html`<section class="card"><h2>Destinations</h2>
 <p class="muted">Besides the <a href="/dashboard/webhooks">webhook</a>, every event can go straight into your PostgreSQL, S3-compatible storage or a NATS JetStream stream, with the same retries, holds and replay (docs/destinations.md).</p>
-${list.length === 0 ? html`<p class="muted">No destinations yet: add one below.</p>` : html`<table><thead><tr><th>Name</th><th>Kind</th><th>Settings</th><th>Status</th><th>Held</th><th>Failures 24 h</th><th>Last success</th><th></th></tr></thead><tbody>${rows}</tbody></table>`}</section>
+${list.length === 0 ? html`<p class="muted">No destinations yet: add one below.</p>` : html`<table><thead><tr><th>Name</th><th>Kind</th><th>Settings</th><th>Event types</th><th>Status</th><th>Held</th><th>Failures 24 h</th><th>Last success</th><th></th></tr></thead><tbody>${rows}</tbody></table>`}</section>
 <section class="card"><h2>Add a destination</h2>
 <form method="post" action="/dashboard/destinations/add">${csrfField(session)}
 <p><label for="kind">Kind</label><select id="kind" name="kind">${Object.keys(KIND_HELP).map((kind) => html`<option value="${kind}">${kind}</option>`)}</select></p>

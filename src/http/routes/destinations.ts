@@ -16,7 +16,7 @@ import {
   PatchDestinationBody,
   PatchDestinationResponse,
 } from '../../features/webhooks/destination-schemas.ts';
-import type { DestinationView } from '../../features/webhooks/destinations-service.ts';
+import { type DestinationView, MAX_DESTINATIONS } from '../../features/webhooks/destinations-service.ts';
 import { DeliveriesQuery } from '../../features/webhooks/schemas.ts';
 import { wireDateTime } from '../../model/time.ts';
 
@@ -31,6 +31,8 @@ function destinationBody(view: DestinationView) {
     id: view.id,
     kind: view.kind,
     name: view.name,
+    primary: view.primary,
+    event_types: view.eventTypes,
     settings: view.settings,
     status: view.status,
     enabled: view.status !== 'disabled',
@@ -42,6 +44,7 @@ function destinationBody(view: DestinationView) {
     last_failure_at: wire(view.lastFailureAt),
     held_events: view.heldEvents,
     created_at: wireDateTime(view.createdAt),
+    ...(view.secret === undefined ? {} : { secret: view.secret }),
   };
 }
 
@@ -71,19 +74,21 @@ export function registerDestinationRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Add a destination: a kind plus its settings',
         description:
-          'Every event then also goes to it, through the same outbox, retries, health and hold as the webhook. ' +
-          'Settings are stored encrypted; secrets are never returned. kind webhook sets the webhook URL ' +
-          '(409 once one is set: change it with PATCH).',
+          'Every event (of its event_types, when given) then also goes to it, through the same outbox, retries, ' +
+          'health and hold as the webhook. Settings are stored encrypted; secrets are never returned. kind webhook ' +
+          'sets the primary webhook URL while it has none, else adds a secondary webhook (its signing secret in ' +
+          `the answer, this once). At most ${MAX_DESTINATIONS} destinations besides the primary webhook (409 past that).`,
         body: CreateDestinationBody,
         response: { 201: DestinationBody },
       },
     },
     async (request, reply) => {
-      const { kind, name, settings } = request.body;
+      const { kind, name, settings, event_types } = request.body;
       const created = await destinations.create(request.developer.id, {
         kind,
         settings,
         ...(name === undefined ? {} : { name }),
+        ...(event_types === undefined ? {} : { eventTypes: event_types }),
       });
       return reply.code(201).send(destinationBody(created));
     },
@@ -118,11 +123,12 @@ export function registerDestinationRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const { name, settings, enabled } = request.body;
+      const { name, settings, enabled, event_types } = request.body;
       const result = await destinations.update(request.developer.id, request.params.id, {
         ...(name === undefined ? {} : { name }),
         ...(settings === undefined ? {} : { settings }),
         ...(enabled === undefined ? {} : { enabled }),
+        ...(event_types === undefined ? {} : { eventTypes: event_types }),
       });
       return { ...destinationBody(result), replayed: result.replayed };
     },
@@ -134,7 +140,8 @@ export function registerDestinationRoutes(app: App, ctx: AppContext) {
       config,
       schema: {
         tags,
-        summary: 'Delete a destination and its delivery log (409 for the webhook: disable it instead)',
+        summary:
+          'Delete a destination and its delivery log (409 for the primary webhook: disable it instead)',
         params: DestinationParams,
         response: { 204: Nothing },
       },

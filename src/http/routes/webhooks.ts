@@ -9,6 +9,7 @@ import {
   PutDestinationBody,
   PutDestinationResponse,
   Queued,
+  Resent,
   RotatedSecret,
 } from '../../features/webhooks/schemas.ts';
 import type { Destination as DestinationState } from '../../features/webhooks/service.ts';
@@ -155,6 +156,29 @@ export function registerWebhookRoutes(app: App, ctx: AppContext) {
     async (request, reply) => {
       const { eventId } = await webhooks.replay(request.developer.id, request.params.event_id);
       return reply.code(202).send({ status: 'queued' as const, event_id: eventId });
+    },
+  );
+
+  app.post(
+    '/v2/events/:event_id/resend',
+    {
+      config,
+      schema: {
+        tags: ['destinations'],
+        summary:
+          'Resend an event by its id to every destination it went to (same event id), with fresh retries',
+        description:
+          'Each of its deliveries (the webhook and every other destination that took it: delivered, failed, held ' +
+          'or dropped) is queued again with the same event id, service-trace-id and service-ordering-timestamp, ' +
+          'so a receiver that already has it dedupes it and newer data is never overwritten. 404 when the event ' +
+          'is not yours (or has passed the retention).',
+        params: EventParams,
+        response: { 202: Resent },
+      },
+    },
+    async (request, reply) => {
+      const { eventId, deliveries } = await webhooks.resend(request.developer.id, request.params.event_id);
+      return reply.code(202).send({ status: 'queued' as const, event_id: eventId, deliveries });
     },
   );
 }

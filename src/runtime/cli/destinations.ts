@@ -11,9 +11,11 @@ import { print, printJson, printTable, UsageError } from './output.ts';
 
 export const USAGE = `usage:
   tributary destinations list <dev-id> [--json]
-  tributary destinations add <dev-id> --kind webhook|postgresql|s3|nats --settings JSON|@FILE [--name N] [--json]
+  tributary destinations add <dev-id> --kind webhook|postgresql|s3|nats --settings JSON|@FILE [--name N]
+                                  [--event-types sleep,daily|all] [--json]
   tributary destinations get <dev-id> <id> [--json]
-  tributary destinations set <dev-id> <id> [--settings JSON|@FILE] [--name N] [--enable|--disable] [--json]
+  tributary destinations set <dev-id> <id> [--settings JSON|@FILE] [--name N] [--enable|--disable]
+                                  [--event-types sleep,daily|all] [--json]
   tributary destinations delete <dev-id> <id>
   tributary destinations test <dev-id> <id> [--json]                (queues a healthcheck event to it)
   tributary destinations deliveries <dev-id> <id> [--status S] [--limit N] [--cursor C] [--json]
@@ -36,6 +38,8 @@ function fieldsOf(view: DestinationView) {
     id: view.id,
     kind: view.kind,
     name: view.name,
+    primary: view.primary,
+    event_types: view.eventTypes?.join(',') ?? 'all',
     settings: JSON.stringify(view.settings),
     status: view.status,
     recent_failures: view.recentFailures,
@@ -46,6 +50,8 @@ function fieldsOf(view: DestinationView) {
     last_failure_at: when(view.lastFailureAt),
     held_events: view.heldEvents,
     created_at: when(view.createdAt),
+    // A new secondary webhook's signing secret: shown this once.
+    ...(view.secret === undefined ? {} : { secret: view.secret }),
   };
 }
 
@@ -54,6 +60,13 @@ function show(view: DestinationView, json: boolean, extra: Record<string, unknow
   if (json) return printJson({ ...fields, settings: view.settings });
   const width = Math.max(...Object.keys(fields).map((key) => key.length));
   for (const [key, value] of Object.entries(fields)) print(`${key.padEnd(width)}  ${value ?? '-'}\n`);
+}
+
+/** `--event-types sleep,daily` (or `all`: every type), as the service takes it (it checks the names). */
+function eventTypesOption(value: string | undefined): { eventTypes?: string[] | null } {
+  if (value === undefined) return {};
+  if (value === 'all') return { eventTypes: null };
+  return { eventTypes: value.split(',').map((type) => type.trim()) };
 }
 
 export async function destinationsCommand(config: Config, args: string[]) {
@@ -65,6 +78,7 @@ export async function destinationsCommand(config: Config, args: string[]) {
       kind: { type: 'string' },
       settings: { type: 'string' },
       name: { type: 'string' },
+      'event-types': { type: 'string' },
       enable: { type: 'boolean', default: false },
       disable: { type: 'boolean', default: false },
       status: { type: 'string' },
@@ -105,6 +119,7 @@ export async function destinationsCommand(config: Config, args: string[]) {
           kind: values.kind,
           settings: readSettings(values.settings),
           ...(values.name === undefined ? {} : { name: values.name }),
+          ...eventTypesOption(values['event-types']),
         });
         return show(created, values.json);
       }
@@ -116,6 +131,7 @@ export async function destinationsCommand(config: Config, args: string[]) {
         const result = await destinations.update(devId, needId(), {
           ...(values.settings === undefined ? {} : { settings: readSettings(values.settings) }),
           ...(values.name === undefined ? {} : { name: values.name }),
+          ...eventTypesOption(values['event-types']),
           ...(values.enable || values.disable ? { enabled: values.enable } : {}),
         });
         return show(result, values.json, { replayed: result.replayed });

@@ -42,7 +42,7 @@ export function defineWebhookJobs(ctx: AppContext) {
     // for minutes; a dead worker is noticed by its missing heartbeat instead, within seconds.
     expireInSeconds: 900,
     heartbeatSeconds: 10,
-    // The delivery log lives in webhook_events/webhook_attempts; finished jobs are not needed.
+    // The delivery log lives in deliveries/delivery_attempts; finished jobs are not needed.
     deleteAfterSeconds: 3600,
   };
   ctx.jobs.define({

@@ -33,6 +33,7 @@ import * as unreadableCompanions from './0035_unreadable_companions.ts';
 import * as routes from './0039_routes.ts';
 import * as sdkTokenReference from './0040_sdk_token_reference.ts';
 import * as destinationTargetsWithoutQueries from './0041_destination_targets_without_queries.ts';
+import * as eventsAndDeliveries from './0042_events_and_deliveries.ts';
 import * as labReportTypesAndVersions from './0043_lab_report_types_and_versions.ts';
 import * as outputFormats from './0047_output_formats.ts';
 
@@ -75,6 +76,7 @@ export const migrations: Record<string, Migration> = {
   '0039_routes': routes,
   '0040_sdk_token_reference': sdkTokenReference,
   '0041_destination_targets_without_queries': destinationTargetsWithoutQueries,
+  '0042_events_and_deliveries': eventsAndDeliveries,
   '0043_lab_report_types_and_versions': labReportTypesAndVersions,
   '0047_output_formats': outputFormats,
 };

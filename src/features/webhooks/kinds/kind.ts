@@ -14,6 +14,8 @@ export type KindEvent = {
   type: string;
   userId: string | null;
   createdAt: Date;
+  /** The request that caused the event, if any (the webhook sends it as `service-reference`). */
+  reference: string | null;
   /** The payload as JSON text. */
   body: string;
 };
@@ -22,8 +24,17 @@ export type KindEvent = {
  * What one send came to. `retry`: transient or fixable on the developer's side (unreachable,
  * refused, throttled, a permission the developer may restore): the retry schedule applies.
  * `rejected`: this event can never be accepted as it is (malformed for the destination): not retried.
+ * An HTTP kind also says what the receiver answered: its status code, its `Retry-After` (the next
+ * attempt waits at least that long) and whether the deadline passed (`timedOut`: the destination
+ * takes the slow lane for a while).
  */
-export type KindResult = { outcome: 'delivered' | 'retry' | 'rejected'; error: string | null };
+export type KindResult = {
+  outcome: 'delivered' | 'retry' | 'rejected';
+  error: string | null;
+  statusCode?: number | null;
+  retryAfter?: string | null;
+  timedOut?: boolean;
+};
 
 /**
  * An open client of one destination, kept between batches by the engine (deliver.ts). The engine
@@ -34,6 +45,11 @@ export type KindResult = { outcome: 'delivered' | 'retry' | 'rejected'; error: s
 export interface KindConnection {
   send(event: KindEvent, signal: AbortSignal): Promise<KindResult>;
   close(): Promise<void>;
+  /**
+   * It ends every send by the engine's deadline itself, answering `timedOut` (the webhook's
+   * sender destroys its request), so the engine does not race it with a timer of its own.
+   */
+  selfTimed?: boolean;
 }
 
 /** What decides where a kind's client may connect: the address policy and the service's own databases. */
