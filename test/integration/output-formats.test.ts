@@ -3,7 +3,6 @@
 // receiver. The delivery test needs the engine to call the formatter (the seam the merger wires:
 // features/output-formats/format-event.ts); until the engine does, it skips, saying so.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { EventBundle } from '../../src/features/output-formats/fhir-bundle.ts';
 import { FALLBACK_HEADER, FORMAT_HEADER } from '../../src/features/output-formats/formats.ts';
@@ -20,12 +19,6 @@ import { DashboardClient } from '../helpers/dashboard.ts';
 import { fhirErrors } from '../helpers/fhir-schema.ts';
 import { setUrl, standardSignatureMatches } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
-
-const source = (path: string) => readFileSync(new URL(`../../src/${path}`, import.meta.url), 'utf8');
-/** Whether the delivery engine formats events (the seam is wired), read from the code that runs. */
-const engineFormats =
-  source('features/webhooks/deliver.ts').includes('formatEvent') &&
-  source('runtime/workers/webhooks.ts').includes('createEventFormatter');
 
 describe('output format per developer', () => {
   let service: TestService;
@@ -173,56 +166,48 @@ describe('output format per developer', () => {
     assert.equal(fit.headers[FALLBACK_HEADER], 'no-fit-form');
   });
 
-  test(
-    'fhir: a data event reaches a real receiver as a signed FHIR Bundle; an auth event as JSON, saying why',
-    {
-      skip: engineFormats
-        ? false
-        : 'the delivery engine does not call the output formatter yet (seam in features/output-formats/format-event.ts, wired by the merger)',
-    },
-    async () => {
-      const developer = await createDeveloper(service.ctx);
-      const receiver = await startWebhookReceiver();
-      receivers.push(receiver);
-      await setUrl(service, developer, receiver.url);
-      assert.equal((await request(developer, 'PUT', { output_format: 'fhir' })).status, 200);
-      const { userId } = await connectSandboxUser(service.app, developer);
+  test('fhir: a data event reaches a real receiver as a signed FHIR Bundle; an auth event as JSON, saying why', async () => {
+    const developer = await createDeveloper(service.ctx);
+    const receiver = await startWebhookReceiver();
+    receivers.push(receiver);
+    await setUrl(service, developer, receiver.url);
+    assert.equal((await request(developer, 'PUT', { output_format: 'fhir' })).status, 200);
+    const { userId } = await connectSandboxUser(service.app, developer);
 
-      const ack = await fetch(
-        `${base}/v2/daily?user_id=${userId}&start_date=2024-02-01&end_date=2024-02-04&to_webhook=true`,
-        { headers: developer.headers, signal: AbortSignal.timeout(10_000) },
-      );
-      assert.equal(ack.status, 200);
-      const { reference } = (await ack.json()) as { reference: string };
-      await receiver.waitFor(
-        (list) => list.some((entry) => entry.headers['service-reference'] === reference),
-        'the daily event',
-      );
-      const delivery = receiver.received.find((entry) => entry.headers['service-reference'] === reference)!;
-      assert.equal(delivery.headers['content-type'], 'application/fhir+json');
-      assert.equal(delivery.headers[FORMAT_HEADER], 'fhir');
-      assert.ok(standardSignatureMatches(delivery.headers, delivery.body, developer.webhookSecret));
-      const bundle = JSON.parse(delivery.body) as EventBundle;
-      assert.equal(bundle.resourceType, 'Bundle');
-      assert.equal(bundle.type, 'collection');
-      assert.equal(bundle.identifier.value, delivery.headers['webhook-id']);
-      assert.equal(fhirErrors(bundle), null);
-      const patient = bundle.entry[0]?.resource;
-      assert.equal(patient?.resourceType, 'Patient');
-      assert.equal(patient?.id, userId);
-      const observations = bundle.entry.filter((entry) => entry.resource.resourceType === 'Observation');
-      assert.ok(observations.length > 0, 'the days give observations');
+    const ack = await fetch(
+      `${base}/v2/daily?user_id=${userId}&start_date=2024-02-01&end_date=2024-02-04&to_webhook=true`,
+      { headers: developer.headers, signal: AbortSignal.timeout(10_000) },
+    );
+    assert.equal(ack.status, 200);
+    const { reference } = (await ack.json()) as { reference: string };
+    await receiver.waitFor(
+      (list) => list.some((entry) => entry.headers['service-reference'] === reference),
+      'the daily event',
+    );
+    const delivery = receiver.received.find((entry) => entry.headers['service-reference'] === reference)!;
+    assert.equal(delivery.headers['content-type'], 'application/fhir+json');
+    assert.equal(delivery.headers[FORMAT_HEADER], 'fhir');
+    assert.ok(standardSignatureMatches(delivery.headers, delivery.body, developer.webhookSecret));
+    const bundle = JSON.parse(delivery.body) as EventBundle;
+    assert.equal(bundle.resourceType, 'Bundle');
+    assert.equal(bundle.type, 'collection');
+    assert.equal(bundle.identifier.value, delivery.headers['webhook-id']);
+    assert.equal(fhirErrors(bundle), null);
+    const patient = bundle.entry[0]?.resource;
+    assert.equal(patient?.resourceType, 'Patient');
+    assert.equal(patient?.id, userId);
+    const observations = bundle.entry.filter((entry) => entry.resource.resourceType === 'Observation');
+    assert.ok(observations.length > 0, 'the days give observations');
 
-      await receiver.waitFor(
-        (list) => list.some((entry) => (JSON.parse(entry.body) as { type?: string }).type === 'auth'),
-        'the auth event',
-      );
-      const auth = receiver.received.find(
-        (entry) => (JSON.parse(entry.body) as { type?: string }).type === 'auth',
-      )!;
-      assert.equal(auth.headers['content-type'], 'application/json');
-      assert.equal(auth.headers[FORMAT_HEADER], 'json');
-      assert.equal(auth.headers[FALLBACK_HEADER], 'no-fhir-form');
-    },
-  );
+    await receiver.waitFor(
+      (list) => list.some((entry) => (JSON.parse(entry.body) as { type?: string }).type === 'auth'),
+      'the auth event',
+    );
+    const auth = receiver.received.find(
+      (entry) => (JSON.parse(entry.body) as { type?: string }).type === 'auth',
+    )!;
+    assert.equal(auth.headers['content-type'], 'application/json');
+    assert.equal(auth.headers[FORMAT_HEADER], 'json');
+    assert.equal(auth.headers[FALLBACK_HEADER], 'no-fhir-form');
+  });
 });

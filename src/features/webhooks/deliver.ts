@@ -44,7 +44,7 @@ import {
   recordOutcomes,
 } from './repo.ts';
 import type { KindConnection, KindResult } from './kinds/kind.ts';
-import { webhookConnection } from './kinds/webhook.ts';
+import { webhookConnection, type WebhookSendDeps } from './kinds/webhook.ts';
 import { jitteredDelayMs, parseRetryAfter, scheduledDelayMs } from './retry-policy.ts';
 import { createRouteShares } from './route-shares.ts';
 import type { Sender } from './sender.ts';
@@ -69,6 +69,8 @@ export type DeliveryEngineDeps = {
   ownDatabases?: readonly OwnDatabase[];
   /** DNS for the kinds' clients (tests inject one). */
   resolve?: ResolveHost;
+  /** The developer's output format for webhook bodies (kinds/webhook.ts `format`). */
+  formatEvent?: WebhookSendDeps['format'];
 };
 
 /** How long a destination that answered slowly (or timed out) stays on the slow lane in this process. */
@@ -117,7 +119,12 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       ownDatabases: deps.ownDatabases ?? [],
       ...(deps.resolve ? { resolve: deps.resolve } : {}),
     });
-  const webhookDeps = { sender: deps.sender, version: deps.version, now: () => clock.now() };
+  const webhookDeps: WebhookSendDeps = {
+    sender: deps.sender,
+    version: deps.version,
+    now: () => clock.now(),
+    format: deps.formatEvent,
+  };
   const destinationShares = createRouteShares(settings.destinationConcurrency);
   const developerShares = createRouteShares(settings.developerConcurrency);
   /**

@@ -31,7 +31,7 @@ export type Sender = {
     url: string,
     environment: WebhookEnvironment,
     headers: Record<string, string>,
-    body: string,
+    body: string | Uint8Array,
   ): Promise<SendResult>;
   close(): void;
 };
@@ -77,7 +77,12 @@ export function createSender(options: {
     return check.allowed ? null : check.reason;
   }
 
-  function post(url: URL, environment: WebhookEnvironment, headers: Record<string, string>, body: string) {
+  function post(
+    url: URL,
+    environment: WebhookEnvironment,
+    headers: Record<string, string>,
+    body: string | Uint8Array,
+  ) {
     return new Promise<{ statusCode: number; retryAfter: string | null }>((resolvePost, reject) => {
       const secure = url.protocol === 'https:';
       const agent = secure ? agents[environment].https : agents[environment].http;

@@ -1,6 +1,7 @@
 import type { QueueOptions } from 'pg-boss';
 import type { AppContext } from '../../features/context.ts';
 import { version } from '../../core/version.ts';
+import { createEventFormatter } from '../../features/output-formats/format-event.ts';
 import { createDeliveryEngine } from '../../features/webhooks/deliver.ts';
 import { DELIVERY_QUEUE, SLOW_DELIVERY_QUEUE } from '../../features/webhooks/outbox.ts';
 import { ownDatabasesOf } from '../../features/webhooks/own-database.ts';
@@ -19,6 +20,8 @@ import type { RecurringJob } from './recurring.ts';
  */
 export function defineWebhookJobs(ctx: AppContext) {
   const { settings } = ctx.webhooks;
+  // Webhook bodies in the developer's output format (json, fhir or fit: features/output-formats).
+  const formatter = createEventFormatter({ db: ctx.db, clock: ctx.clock });
   const engine = createDeliveryEngine({
     db: ctx.db,
     jobs: ctx.jobs,
@@ -30,6 +33,14 @@ export function defineWebhookJobs(ctx: AppContext) {
     version,
     hooks: ctx.webhooks.hooks,
     ownDatabases: ownDatabasesOf([ctx.config.databaseUrl, ctx.config.databaseReadUrl]),
+    formatEvent: (event) =>
+      formatter.format({
+        id: event.id,
+        developer_id: event.developerId,
+        type: event.type,
+        created_at: event.createdAt,
+        body: event.body,
+      }),
   });
   // The clients of destinations of other kinds (database pools, broker connections) close with the queue.
   ctx.jobs.attach({ start: () => undefined, stop: () => engine.close() });

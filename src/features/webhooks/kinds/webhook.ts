@@ -8,7 +8,7 @@ import type { WebhookEnvironment } from '../destination-policy.ts';
 import { classifyResponse } from '../retry-policy.ts';
 import type { Sender } from '../sender.ts';
 import { buildDeliveryHeaders, type SigningKey } from '../signing.ts';
-import type { KindConnection } from './kind.ts';
+import type { KindConnection, KindEvent } from './kind.ts';
 
 export type WebhookTarget = { url: string; environment: WebhookEnvironment; keys: readonly SigningKey[] };
 
@@ -18,6 +18,12 @@ export type WebhookSendDeps = {
   version: string;
   /** The time each attempt is signed at. */
   now: () => Date;
+  /**
+   * The developer's output format applied to the body (features/output-formats, given by the
+   * worker): the bytes to sign and send, and headers that go with them (its content type among
+   * them). Absent, the stored JSON is sent.
+   */
+  format?: (event: KindEvent) => Promise<{ body: string | Uint8Array; headers: Record<string, string> }>;
 };
 
 /** A webhook as a kind's connection: made per attempt (it holds nothing but the target and keys). */
@@ -26,16 +32,22 @@ export function webhookConnection(deps: WebhookSendDeps, target: WebhookTarget):
     // The sender destroys the request at the engine's deadline: the engine need not race it.
     selfTimed: true,
     async send(event) {
-      const headers = buildDeliveryHeaders({
-        id: event.id,
-        timestamp: Math.floor(deps.now().getTime() / 1000),
-        rawBody: event.body,
-        secrets: [...target.keys],
-        version: deps.version,
-        reference: event.reference,
-        orderingTimestamp: event.createdAt,
-      });
-      const result = await deps.sender.send(target.url, target.environment, headers, event.body);
+      const formatted = deps.format ? await deps.format(event) : null;
+      const body = formatted?.body ?? event.body;
+      // Signed over the body as sent; the format's headers (content type) override the JSON ones.
+      const headers = {
+        ...buildDeliveryHeaders({
+          id: event.id,
+          timestamp: Math.floor(deps.now().getTime() / 1000),
+          rawBody: body,
+          secrets: [...target.keys],
+          version: deps.version,
+          reference: event.reference,
+          orderingTimestamp: event.createdAt,
+        }),
+        ...formatted?.headers,
+      };
+      const result = await deps.sender.send(target.url, target.environment, headers, body);
       const outcome = classifyResponse(result.statusCode ?? result.failure ?? 'network_error');
       return {
         outcome,
