@@ -13,6 +13,7 @@ import { migrateToLatest, migrationsAheadOfCode, pendingMigrations } from '../st
 import { databaseNotThereYet, waitForDatabase } from '../store/startup-wait.ts';
 import { verifyEncryptionKey } from '../store/key-fingerprint.ts';
 import type { StartupStage } from '../http/startup-gate.ts';
+import type { EmbeddedPostgres } from '../store/embedded/server.ts';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -24,7 +25,7 @@ export type Runtime = {
 };
 
 /** The store options of `config` (embedded storage: start its server, or attach to a running one). */
-function storeOptions(config: Config, log: Logger) {
+function storeOptions(config: Config, log: Logger, starting?: Promise<EmbeddedPostgres>) {
   return {
     databaseUrl: config.databaseUrl,
     readUrl: config.databaseReadUrl,
@@ -32,6 +33,7 @@ function storeOptions(config: Config, log: Logger) {
     embedded: {
       mode: config.embeddedPostgres.attach ? ('attach' as const) : ('start' as const),
       port: config.embeddedPostgres.port,
+      starting,
     },
     schema: config.databaseSchema,
     log,
@@ -165,6 +167,8 @@ export type StartOptions = {
   beforeServing?: (ctx: AppContext) => Promise<void>;
   /** Aborting it ends a start-up still waiting for the database (the process is stopping). */
   signal?: AbortSignal;
+  /** Embedded storage: its server, already set starting by the caller (taken over, stopped on stop). */
+  embeddedServer?: Promise<EmbeddedPostgres>;
 };
 
 /**
@@ -180,7 +184,10 @@ export async function startRuntime(
   options: StartOptions = {},
 ): Promise<Runtime> {
   if (!config.databaseUrl) warnIfDataDirExposed(config.dataDir, log);
-  const store = await openStore({ ...storeOptions(config, log), connectLater: true });
+  const store = await openStore({
+    ...storeOptions(config, log, options.embeddedServer),
+    connectLater: true,
+  });
   const jobs = createJobQueue(store, log, { crashLimit: config.settings.get(jobSettings).crashLimit });
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
@@ -201,27 +208,46 @@ export async function startRuntime(
     return stopping;
   };
 
-  try {
-    if (role !== 'worker') {
-      app = await buildApp(ctx, progress);
-      await app.listen({ port: config.port, host: config.host });
-    }
+  // The HTTP side (building the app: CPU in this process) and the database side (migrations, the
+  // key check, the queues: mostly waiting on the database) run side by side. Each waits for the
+  // other to settle before a failure is thrown, so nothing is left half-open; a listener that
+  // cannot listen ends the database side's wait.
+  const listening =
+    role === 'worker'
+      ? Promise.resolve()
+      : (async () => {
+          app = await buildApp(ctx, progress);
+          await app.listen({ port: config.port, host: config.host });
+        })();
+  listening.catch((error: unknown) => stopWaiting.abort(error));
+  const prepared = (async () => {
     await migrateWhenReachable(store, log, signal, progress);
     signal.throwIfAborted();
     // Before anything opens a sealed secret (the stored provider settings are next).
     await verifyEncryptionKey(store.db, config.encryptionKey);
     progress.enter('starting');
-    // The queues exist before anything can send to them (a send to a missing queue fails); the
-    // handlers start once the process serves, so their first fetches do not hold up readiness.
     // The operator's stored provider settings (the environment wins) before any request is served.
     await ctx.providerSettings.start();
+    // The queues exist before anything can send to them (a send to a missing queue fails); the
+    // handlers start once the process serves, so their first fetches do not hold up readiness.
     queueStarted = true;
     await jobs.start({ work: false });
-    if (role !== 'api') await scheduleRecurringJobs(ctx);
+  })();
+
+  try {
+    const [http, database] = await Promise.allSettled([listening, prepared]);
+    // The listener's failure first: a taken port is what the operator must hear about.
+    if (http.status === 'rejected') throw http.reason;
+    if (database.status === 'rejected') throw database.reason;
     signal.throwIfAborted();
     await options.beforeServing?.(ctx);
     progress.enter('serving');
-    if (role !== 'api') await jobs.work();
+    if (role !== 'api') {
+      await jobs.work();
+      // Recurring jobs are kept in the database: registering them again (a later start finds them
+      // unchanged and writes nothing) need not hold up readiness.
+      await scheduleRecurringJobs(ctx);
+    }
   } catch (error) {
     await stop().catch((closing: unknown) =>
       log.warn({ err: closing }, 'closing after a failed start failed'),

@@ -5,14 +5,22 @@ import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../context.ts';
 import { createLogger } from '../../core/log.ts';
 import { claimForServer } from '../data-dir-ownership.ts';
-import { type Role, type Runtime, startRuntime } from '../runtime.ts';
+import type { Role, Runtime } from '../runtime.ts';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '../../store/embedded/server.ts';
 import { tracingSettings } from '../../core/tracing-settings.ts';
 import { startTracing } from '../tracing.ts';
-import { SERVE_USAGE } from './help.ts';
 import { checkPortFree, portProblem } from './listen-port.ts';
 import { parseArgsProblem, UsageError } from './output.ts';
 
 const ROLES: Role[] = ['api', 'worker', 'all'];
+
+export const SERVE_USAGE = `usage:
+  tributary serve [--role api|worker|all]
+
+Runs the HTTP API (api), the queue workers (worker) or both (all, the default). With embedded
+storage and no developer yet, creates a sandbox developer and prints its credentials (also saved,
+0600, in DATA_DIR/sandbox-credentials.json). Logs go to stdout: JSON, or one readable line each on
+a terminal (LOG_FORMAT). SIGTERM or SIGINT finishes in-flight requests and jobs, then exits 0.`;
 
 /**
  * A laptop demo must be usable the moment it starts: on embedded storage with no developers
@@ -73,6 +81,13 @@ export async function serveCommand(config: Config, { role }: { role: Role }) {
   // Embedded storage's server is this process's to run while it runs; CLI commands connect to it
   // as clients (the lock says a service holds it). PostgreSQL is shared by design: no lock.
   const lock = config.databaseUrl ? undefined : await claimForServer(config.dataDir);
+  // Its server boots in processes of its own while this one loads the rest of the service (most
+  // of a later start's time): the two overlap instead of following each other.
+  const embeddedServer: Promise<EmbeddedPostgres> | undefined = lock
+    ? startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgres.port, log })
+    : undefined;
+  // Heard when the runtime takes it over; until then a failure must not go unhandled.
+  embeddedServer?.catch(() => {});
   // Before anything that makes spans; loads nothing unless an OTLP endpoint is set.
   const tracing = await startTracing(config.settings.get(tracingSettings), log);
   let runtime: Runtime | undefined;
@@ -94,8 +109,11 @@ export async function serveCommand(config: Config, { role }: { role: Role }) {
       return;
     }
     log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+    await stopRuntime(runtime);
+  };
+  const stopRuntime = async (running: Runtime) => {
     try {
-      await runtime.stop();
+      await running.stop();
       // The last spans (this shutdown's requests and jobs) are exported before exiting.
       await tracing?.shutdown();
       // Only once the store (and its embedded server) is closed may another process start it.
@@ -110,16 +128,29 @@ export async function serveCommand(config: Config, { role }: { role: Role }) {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
+    const { startRuntime } = await import('../runtime.ts');
     runtime = await startRuntime(config, role, log, {
       signal: starting.signal,
+      embeddedServer,
       beforeServing: async (ctx) => {
         if (role !== 'worker' && !config.databaseUrl) await bootstrapSandboxDeveloper(ctx, config);
       },
     });
   } catch (error) {
+    // Stopped already when the store had taken it over (stop is idempotent); not otherwise.
+    await embeddedServer?.then(
+      (server) => server.stop(),
+      () => {},
+    );
     lock?.release();
     if (starting.signal.aborted) process.exit(0);
     throw portProblem(error, config.host, config.port) ?? error;
+  }
+  // A signal heard after the process began serving but before its start-up had finished (its
+  // workers and schedules start after /ready) found no runtime to stop: it is stopped now.
+  if (signalled) {
+    log.info('shutting down: a signal arrived while start-up was finishing');
+    await stopRuntime(runtime);
   }
   log.info(
     {
