@@ -169,6 +169,8 @@ export type StartOptions = {
   signal?: AbortSignal;
   /** Embedded storage: its server, already set starting by the caller (taken over, stopped on stop). */
   embeddedServer?: Promise<EmbeddedPostgres>;
+  /** A listening socket handed over by the parent process (`serve --listen-stdin`), used instead of binding PORT. */
+  listenFd?: number | undefined;
 };
 
 /**
@@ -217,7 +219,12 @@ export async function startRuntime(
       ? Promise.resolve()
       : (async () => {
           app = await buildApp(ctx, progress);
-          await app.listen({ port: config.port, host: config.host });
+          // Fastify hands its options to Node's server.listen, which listens on a handed-over `fd`
+          // (Fastify's types leave it out).
+          const handedOver = { fd: options.listenFd, host: config.host };
+          await app.listen(
+            options.listenFd === undefined ? { port: config.port, host: config.host } : handedOver,
+          );
         })();
   listening.catch((error: unknown) => stopWaiting.abort(error));
   const prepared = (async () => {

@@ -90,7 +90,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     if (!options.connectLater) await waitForEmbeddedPostgres(dataDir, port);
     return open(embeddedConnectionString(dataDir, { port }), { dataDir });
   }
-  const server = await (options.embedded?.starting ?? startEmbeddedPostgres({ dataDir, port, log: options.log }));
+  const server = await (options.embedded?.starting ??
+    startEmbeddedPostgres({ dataDir, port, log: options.log }));
   try {
     // A DATA_DIR of an earlier release (PGlite) has its data copied over before anything opens it.
     await moveOverFromPglite(dataDir, port, options.log);

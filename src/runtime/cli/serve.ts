@@ -15,12 +15,21 @@ import { parseArgsProblem, UsageError } from './output.ts';
 const ROLES: Role[] = ['api', 'worker', 'all'];
 
 export const SERVE_USAGE = `usage:
-  tributary serve [--role api|worker|all]
+  tributary serve [--role api|worker|all] [--listen-stdin]
 
 Runs the HTTP API (api), the queue workers (worker) or both (all, the default). With embedded
 storage and no developer yet, creates a sandbox developer and prints its credentials (also saved,
 0600, in DATA_DIR/sandbox-credentials.json). Logs go to stdout: JSON, or one readable line each on
-a terminal (LOG_FORMAT). SIGTERM or SIGINT finishes in-flight requests and jobs, then exits 0.`;
+a terminal (LOG_FORMAT). SIGTERM or SIGINT finishes in-flight requests and jobs, then exits 0.
+
+  --listen-stdin    serve HTTP on the listening TCP socket the parent process gave as standard
+                    input (as inetd, systemd's StandardInput=socket or a test harness hand it over)
+                    instead of binding HOST:PORT; PORT and PUBLIC_URL should name its address.`;
+
+export type ServeOptions = { role: Role; listenFd?: number | undefined };
+
+/** Standard input: the one descriptor besides stdout and stderr that the launcher's re-exec keeps. */
+const STDIN_FD = 0;
 
 /**
  * A laptop demo must be usable the moment it starts: on embedded storage with no developers
@@ -61,23 +70,28 @@ async function bootstrapSandboxDeveloper(ctx: AppContext, config: Config) {
 }
 
 /** `serve`'s command line: read before any configuration or storage is touched. */
-export function parseServeArgs(args: string[]): { role: Role } {
-  let role: string;
+export function parseServeArgs(args: string[]): ServeOptions {
+  let values: { role: string; 'listen-stdin'?: boolean | undefined };
   try {
-    role = parseArgs({ args, options: { role: { type: 'string', default: 'all' } } }).values.role;
+    values = parseArgs({
+      args,
+      options: { role: { type: 'string', default: 'all' }, 'listen-stdin': { type: 'boolean' } },
+    }).values;
   } catch (error) {
     throw parseArgsProblem(error, SERVE_USAGE) ?? error;
   }
+  const { role } = values;
   if (!ROLES.includes(role as Role))
     throw new UsageError(`--role must be one of ${ROLES.join(', ')}, not "${role}"\n${SERVE_USAGE}`);
-  return { role: role as Role };
+  return { role: role as Role, listenFd: values['listen-stdin'] ? STDIN_FD : undefined };
 }
 
-export async function serveCommand(config: Config, { role }: { role: Role }) {
+export async function serveCommand(config: Config, { role, listenFd }: ServeOptions) {
   const log = createLogger(config.logLevel, undefined, config.logFormat);
   const started = Date.now();
   // A taken port is said before the data directory and the store are set up, which takes a while.
-  if (role !== 'worker') await checkPortFree(config.host, config.port);
+  // (A socket handed over is bound already: nothing to check.)
+  if (role !== 'worker' && listenFd === undefined) await checkPortFree(config.host, config.port);
   // Embedded storage's server is this process's to run while it runs; CLI commands connect to it
   // as clients (the lock says a service holds it). PostgreSQL is shared by design: no lock.
   const lock = config.databaseUrl ? undefined : await claimForServer(config.dataDir);
@@ -132,6 +146,7 @@ export async function serveCommand(config: Config, { role }: { role: Role }) {
     runtime = await startRuntime(config, role, log, {
       signal: starting.signal,
       embeddedServer,
+      listenFd,
       beforeServing: async (ctx) => {
         if (role !== 'worker' && !config.databaseUrl) await bootstrapSandboxDeveloper(ctx, config);
       },
