@@ -20,7 +20,7 @@ import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { tunedLaunch } from '../src/runtime/memory-limits.ts';
-import { childEnvironment } from '../test/helpers/child-service.ts';
+import { childEnvironment, releaseHeldPort } from '../test/helpers/child-service.ts';
 import { reportFigures } from './figures.ts';
 import { samplePeak } from './service-memory.ts';
 
@@ -205,6 +205,8 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 async function throughput(seconds: number, connections: number, storage: string) {
   const environment = await childEnvironment(BASE_ENV);
+  // The server role binds PORT itself (in-process startRuntime), not a handed-over socket.
+  releaseHeldPort(environment.env);
   const tributary = await start(['--serve-tributary'], environment.env);
   const { port, devId, apiKey, userIds } = tributary.served;
   const headers = { 'dev-id': devId, 'x-api-key': apiKey };
@@ -295,6 +297,7 @@ async function longRead(env: Record<string, string>, userIndex: number) {
 
 async function peakRss(storage: string) {
   const environment = await childEnvironment({ ...BASE_ENV, BENCH_USERS: '2' });
+  releaseHeldPort(environment.env);
   try {
     // First start creates the store and the users; the measured starts are restarts, as on a laptop.
     await stop((await start(['--serve-tributary'], environment.env)).child);

@@ -9,7 +9,7 @@ import { jobSettings } from '../jobs/settings.ts';
 import { createLogger } from '../core/log.ts';
 import { exposedMode } from '../core/private-files.ts';
 import { openStore, type Store } from '../store/db.ts';
-import { migrateToLatest, migrationsAheadOfCode, pendingMigrations } from '../store/migrate.ts';
+import { migrateToLatest, migrationState } from '../store/migrate.ts';
 import { databaseNotThereYet, waitForDatabase } from '../store/startup-wait.ts';
 import { verifyEncryptionKey } from '../store/key-fingerprint.ts';
 import type { StartupStage } from '../http/startup-gate.ts';
@@ -128,7 +128,10 @@ async function migrateWhenReachable(
     await waitForDatabase(store, { log, signal });
     progress.enter('migrating');
     try {
-      if (await runsBehindTheDatabase(store, log)) return;
+      const state = await migrationState(store.db, store.postgres.schema);
+      if (runsBehindTheDatabase(log, state)) return;
+      // A later start: everything applied already, so the migrator (and its lock) is not needed.
+      if (state.pending.length === 0) return;
       const applied = await migrateToLatest(store.db, store.postgres.schema);
       if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
       return;
@@ -146,10 +149,11 @@ async function migrateWhenReachable(
  * database that both lacks migrations this code has and holds ones it does not know came from
  * another line of releases: that is refused.
  */
-async function runsBehindTheDatabase(store: Store, log: Logger): Promise<boolean> {
-  const ahead = await migrationsAheadOfCode(store.db, store.postgres.schema);
+function runsBehindTheDatabase(
+  log: Logger,
+  { ahead, pending }: { ahead: string[]; pending: string[] },
+): boolean {
   if (ahead.length === 0) return false;
-  const pending = await pendingMigrations(store.db, store.postgres.schema);
   if (pending.length > 0)
     throw new Error(
       `the database has migrations this release does not know (${ahead.join(', ')}) and lacks ones it ` +

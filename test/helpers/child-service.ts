@@ -71,6 +71,14 @@ function releasePort(port: string | undefined) {
   held.close();
 }
 
+/**
+ * For a caller that starts the service its own way (binding env.PORT itself, not through
+ * spawnServe): the held socket is let go, and the port is then only probed free, as before.
+ */
+export function releaseHeldPort(env: Record<string, string>) {
+  releasePort(env.PORT);
+}
+
 /** The descriptor of a listening socket, to hand to a child (Node has no public accessor). */
 const descriptorOf = (server: Server): number =>
   (server as unknown as { _handle: { fd: number } })._handle.fd;

@@ -4,7 +4,7 @@ import Type, { type Static } from 'typebox';
 import type { FastifyReply } from 'fastify';
 import type { App } from '../app-type.ts';
 import type { Db } from '../../store/db.ts';
-import { pendingMigrations } from '../../store/migrate.ts';
+import { migrationState } from '../../store/migrate.ts';
 import type { StartupProgress } from '../startup-gate.ts';
 
 const Liveness = Type.Object({ status: Type.Literal('ok') });
@@ -64,7 +64,8 @@ export function registerOpsRoutes(
       let pending: string[] = [];
       try {
         await sql`select 1`.execute(deps.db);
-        pending = await pendingMigrations(deps.db, deps.schema);
+        // One read of the bookkeeping table (the migrator's own check is a dozen round trips).
+        pending = (await migrationState(deps.db, deps.schema)).pending;
       } catch {
         database = 'unreachable';
       }
