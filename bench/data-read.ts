@@ -346,7 +346,13 @@ async function peakRss(storage: string) {
   }
 }
 
-const BASE_ENV = { SANDBOX_ARRIVAL_MINUTES: 'off', LOG_LEVEL: 'warn' };
+// Without DATABASE_URL the default embedded storage: the helper gives a child the test PostgreSQL
+// unless told `DATABASE_URL: ''`.
+const BASE_ENV = {
+  SANDBOX_ARRIVAL_MINUTES: 'off',
+  LOG_LEVEL: 'warn',
+  ...(process.env.DATABASE_URL ? {} : { DATABASE_URL: '' }),
+};
 
 async function main() {
   const seconds = Number(process.argv[2] ?? 10);
