@@ -24,9 +24,10 @@ const BIN = join(ROOT, 'bin/tributary.js');
 /**
  * Ports are handed to the child, never probed free and bound again: the environment's PORT is a
  * socket this process binds (port 0: the kernel picks) and holds, and the child serves on it as
- * its standard input (`serve --listen-stdin`; stdin survives the launcher's re-exec, fd 3 would not). Nothing can take the port in between, so no
- * machine-wide claim is needed. Held sockets by port; each is handed over once (a restart on the
- * same environment binds the port again, here, and hands that over).
+ * its standard input (`serve --listen-stdin`: stdin survives the launcher's re-exec, a descriptor
+ * of 3 or more would not). Nothing can take the port in between, so no machine-wide claim is
+ * needed. Held sockets by port; each is handed over once (a restart on the same environment binds
+ * the port again, here, and hands that over).
  */
 const heldSockets = new Map<string, Server>();
 
@@ -82,8 +83,6 @@ export function releaseHeldPort(env: Record<string, string>) {
 /** The descriptor of a listening socket, to hand to a child (Node has no public accessor). */
 const descriptorOf = (server: Server): number =>
   (server as unknown as { _handle: { fd: number } })._handle.fd;
-
-export type SpawnedServe = { child: ChildProcess; release(): void };
 
 /**
  * Spawns `tributary serve` from `root` with `env`. A serving role of this checkout is handed the
