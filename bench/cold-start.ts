@@ -8,11 +8,11 @@
  *
  *   node_modules/.bin/node bench/cold-start.ts [runs]
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type StdioOptions } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { childEnvironment, freePort } from '../test/helpers/child-service.ts';
+import { childEnvironment, freePort, spawnServe } from '../test/helpers/child-service.ts';
 import { reportFigures } from './figures.ts';
 
 const runs = Number(process.argv[2] ?? 3);
@@ -24,9 +24,14 @@ const ANCHOR = join(ROOT, 'bench/anchors/bare-embedded-postgres-server.ts');
 /** Spawns a server, times it to its first 200 from /ready, then stops it and waits for its exit. */
 async function timeToReady(args: string[], env: Record<string, string>, port: number): Promise<number> {
   const started = performance.now();
-  const child = spawn(NODE, args, { env, cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  // Tributary is handed its port as a bound socket (spawnServe); the anchor binds its own.
+  const stdio: StdioOptions = ['ignore', 'ignore', 'pipe'];
+  const child =
+    args[0] === TRIBUTARY
+      ? await spawnServe(env, args.slice(1), { stdio })
+      : spawn(NODE, args, { env, cwd: ROOT, stdio });
   let errors = '';
-  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     for (;;) {

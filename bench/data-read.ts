@@ -24,7 +24,7 @@ import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { tunedLaunch } from '../src/runtime/memory-limits.ts';
-import { childEnvironment } from '../test/helpers/child-service.ts';
+import { childEnvironment, releaseHeldPort } from '../test/helpers/child-service.ts';
 import { reportFigures } from './figures.ts';
 import { samplePeak } from './service-memory.ts';
 
@@ -223,6 +223,8 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 async function throughput(seconds: number, connections: number, storage: string) {
   const environment = await childEnvironment(BASE_ENV);
+  // The server role binds PORT itself (in-process startRuntime), not a handed-over socket.
+  releaseHeldPort(environment.env);
   const tributary = await start(['--serve-tributary'], environment.env);
   const { port, devId, apiKey, userIds } = tributary.served;
   const headers = { 'dev-id': devId, 'x-api-key': apiKey };
@@ -313,6 +315,7 @@ async function longRead(env: Record<string, string>, userIndex: number) {
 
 async function peakRss(storage: string) {
   const environment = await childEnvironment({ ...BASE_ENV, BENCH_USERS: '2' });
+  releaseHeldPort(environment.env);
   try {
     // First start creates the store and the users; the measured starts are restarts, as on a laptop.
     await stop((await start(['--serve-tributary'], environment.env)).child);
@@ -361,9 +364,12 @@ async function peakRss(storage: string) {
   }
 }
 
+// Without DATABASE_URL the default embedded storage: the helper gives a child the test PostgreSQL
+// unless told `DATABASE_URL: ''`.
 const BASE_ENV = {
   SANDBOX_ARRIVAL_MINUTES: 'off',
   LOG_LEVEL: 'warn',
+  ...(process.env.DATABASE_URL ? {} : { DATABASE_URL: '' }),
   ...(process.env.BENCH_TRACE_MEMORY ? { BENCH_TRACE_MEMORY: '1' } : {}),
 };
 

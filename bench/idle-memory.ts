@@ -21,7 +21,11 @@ function rssMb(pid: number) {
 }
 
 const storage = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PostgreSQL';
-const environment = await childEnvironment({ SANDBOX_ARRIVAL_MINUTES: 'off' });
+// The helper gives a child the test PostgreSQL unless told `DATABASE_URL: ''` (embedded storage).
+const environment = await childEnvironment({
+  SANDBOX_ARRIVAL_MINUTES: 'off',
+  ...(process.env.DATABASE_URL ? {} : { DATABASE_URL: '' }),
+});
 try {
   // The first start creates the store; the figure is for a later start, as a server restarts.
   await (await startService(environment.env)).stop('SIGTERM');

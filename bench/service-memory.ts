@@ -1,5 +1,6 @@
 /**
- * The memory of a Tributary process together with the embedded PostgreSQL it runs: PSS
+ * The memory of a Tributary process (with the processes it started) together with the embedded
+ * PostgreSQL it runs: PSS
  * (proportional set size: shared pages counted once across the processes that share them, so the
  * PostgreSQL backends' shared buffers are not counted once per backend) summed over the service,
  * its postmaster (from DATA_DIR/postgres/postmaster.pid) and every child of the postmaster, read
@@ -42,13 +43,23 @@ export function postmasterOf(dataDir: string): number | undefined {
   }
 }
 
-/** PSS in MB of `servicePid` plus its embedded PostgreSQL (every process of it). */
+/** `root` and every process below it. */
+function treeOf(root: number): number[] {
+  const tree = [root];
+  for (let index = 0; index < tree.length; index++) tree.push(...childrenOf(tree[index]!));
+  return tree;
+}
+
+/**
+ * PSS in MB of `servicePid` with every process it started (an import's isolated reader, say) plus
+ * its embedded PostgreSQL (every process of it), each process counted once.
+ */
 export function serviceAndDatabasePssMb(servicePid: number, dataDir: string | undefined) {
-  const service = pssKb(servicePid);
   const postmaster = dataDir ? postmasterOf(dataDir) : undefined;
-  const database = postmaster
-    ? [postmaster, ...childrenOf(postmaster)].reduce((sum, pid) => sum + pssKb(pid), 0)
-    : 0;
+  const databasePids = postmaster ? treeOf(postmaster) : [];
+  const servicePids = treeOf(servicePid).filter((pid) => !databasePids.includes(pid));
+  const service = servicePids.reduce((sum, pid) => sum + pssKb(pid), 0);
+  const database = databasePids.reduce((sum, pid) => sum + pssKb(pid), 0);
   return { serviceMb: service / 1024, databaseMb: database / 1024, totalMb: (service + database) / 1024 };
 }
 

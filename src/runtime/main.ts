@@ -1,9 +1,7 @@
-import { executeCommand, executeLocalCommand, LOCAL_COMMANDS, STORE_COMMANDS } from './cli/commands.ts';
-import { requestedHelp, TOP_USAGE } from './cli/help.ts';
+import { asksForHelp } from './cli/help-request.ts';
 import { UsageError } from './cli/output.ts';
-import { parseServeArgs, serveCommand } from './cli/serve.ts';
+import { parseServeArgs } from './cli/serve.ts';
 import { PortUnavailable } from './cli/listen-port.ts';
-import { restoreCommand } from './cli/restore.ts';
 import { ConfigError, type Config } from '../core/config.ts';
 import { loadRuntimeConfig } from './settings.ts';
 import { AppError } from '../core/errors.ts';
@@ -17,6 +15,7 @@ import { EmbeddedPostgresUnavailable } from '../store/embedded/binaries.ts';
  * directory meanwhile), and otherwise connects to the running service's server like any client.
  */
 async function runStoreCommand(name: string, config: Config, args: string[]): Promise<number> {
+  const { executeCommand } = await import('./cli/commands.ts');
   if (config.databaseUrl) return executeCommand(name, config, args);
   const ownership = await claimForCommand(config.dataDir, name);
   if (ownership.kind === 'server')
@@ -35,12 +34,16 @@ async function runStoreCommand(name: string, config: Config, args: string[]): Pr
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   // Help is answered before the configuration is read: it must work whatever the environment.
-  const help = requestedHelp(argv);
+  const help = asksForHelp(argv) ? (await import('./cli/help.ts')).requestedHelp(argv) : null;
   if (help !== null) {
     process.stdout.write(`${help}\n`);
     return 0;
   }
-  if (!name || (name !== 'serve' && name !== 'restore' && !STORE_COMMANDS[name] && !LOCAL_COMMANDS[name])) {
+  // `serve` loads only what serving needs, and only once it has set its database starting
+  // (cli/serve.ts); every other command loads the commands' modules.
+  const commands = name === 'serve' || name === 'restore' ? undefined : await import('./cli/commands.ts');
+  if (!name || (commands && !commands.STORE_COMMANDS[name] && !commands.LOCAL_COMMANDS[name])) {
+    const { TOP_USAGE } = await import('./cli/help.ts');
     process.stderr.write(`tributary: unknown command "${name}"\n${TOP_USAGE}\n`);
     return 2;
   }
@@ -51,13 +54,15 @@ export async function main(argv: string[]): Promise<number> {
     // Embedded storage's lock, key and cluster all live in DATA_DIR: it exists (0700) before any of
     // them is touched, whether or not a key file had to be generated into it.
     if (!config.databaseUrl) ensurePrivateDirectory(config.dataDir);
-    if (LOCAL_COMMANDS[name]) return await executeLocalCommand(name, config, args);
+    if (commands?.LOCAL_COMMANDS[name]) return await commands.executeLocalCommand(name, config, args);
     // Restore replaces the store under DATA_DIR: never sent to a server, which would be using it.
     if (name === 'restore') {
+      const { restoreCommand } = await import('./cli/restore.ts');
       await restoreCommand(config, args);
       return 0;
     }
     if (!serveOptions) return await runStoreCommand(name, config, args);
+    const { serveCommand } = await import('./cli/serve.ts');
     await serveCommand(config, serveOptions);
     return 0;
   } catch (error) {

@@ -9,10 +9,11 @@ import { jobSettings } from '../jobs/settings.ts';
 import { createLogger } from '../core/log.ts';
 import { exposedMode } from '../core/private-files.ts';
 import { openStore, type Store } from '../store/db.ts';
-import { migrateToLatest, migrationsAheadOfCode, pendingMigrations } from '../store/migrate.ts';
+import { migrateToLatest, migrationState } from '../store/migrate.ts';
 import { databaseNotThereYet, waitForDatabase } from '../store/startup-wait.ts';
 import { verifyEncryptionKey } from '../store/key-fingerprint.ts';
 import type { StartupStage } from '../http/startup-gate.ts';
+import type { EmbeddedPostgres } from '../store/embedded/server.ts';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -24,7 +25,7 @@ export type Runtime = {
 };
 
 /** The store options of `config` (embedded storage: start its server, or attach to a running one). */
-function storeOptions(config: Config, log: Logger) {
+function storeOptions(config: Config, log: Logger, starting?: Promise<EmbeddedPostgres>) {
   return {
     databaseUrl: config.databaseUrl,
     readUrl: config.databaseReadUrl,
@@ -32,6 +33,7 @@ function storeOptions(config: Config, log: Logger) {
     embedded: {
       mode: config.embeddedPostgres.attach ? ('attach' as const) : ('start' as const),
       port: config.embeddedPostgres.port,
+      starting,
     },
     schema: config.databaseSchema,
     log,
@@ -126,7 +128,10 @@ async function migrateWhenReachable(
     await waitForDatabase(store, { log, signal });
     progress.enter('migrating');
     try {
-      if (await runsBehindTheDatabase(store, log)) return;
+      const state = await migrationState(store.db, store.postgres.schema);
+      if (runsBehindTheDatabase(log, state)) return;
+      // A later start: everything applied already, so the migrator (and its lock) is not needed.
+      if (state.pending.length === 0) return;
       const applied = await migrateToLatest(store.db, store.postgres.schema);
       if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
       return;
@@ -144,10 +149,11 @@ async function migrateWhenReachable(
  * database that both lacks migrations this code has and holds ones it does not know came from
  * another line of releases: that is refused.
  */
-async function runsBehindTheDatabase(store: Store, log: Logger): Promise<boolean> {
-  const ahead = await migrationsAheadOfCode(store.db, store.postgres.schema);
+function runsBehindTheDatabase(
+  log: Logger,
+  { ahead, pending }: { ahead: string[]; pending: string[] },
+): boolean {
   if (ahead.length === 0) return false;
-  const pending = await pendingMigrations(store.db, store.postgres.schema);
   if (pending.length > 0)
     throw new Error(
       `the database has migrations this release does not know (${ahead.join(', ')}) and lacks ones it ` +
@@ -165,6 +171,10 @@ export type StartOptions = {
   beforeServing?: (ctx: AppContext) => Promise<void>;
   /** Aborting it ends a start-up still waiting for the database (the process is stopping). */
   signal?: AbortSignal;
+  /** Embedded storage: its server, already set starting by the caller (taken over, stopped on stop). */
+  embeddedServer?: Promise<EmbeddedPostgres>;
+  /** A listening socket handed over by the parent process (`serve --listen-stdin`), used instead of binding PORT. */
+  listenFd?: number | undefined;
 };
 
 /**
@@ -180,7 +190,10 @@ export async function startRuntime(
   options: StartOptions = {},
 ): Promise<Runtime> {
   if (!config.databaseUrl) warnIfDataDirExposed(config.dataDir, log);
-  const store = await openStore({ ...storeOptions(config, log), connectLater: true });
+  const store = await openStore({
+    ...storeOptions(config, log, options.embeddedServer),
+    connectLater: true,
+  });
   const jobs = createJobQueue(store, log, { crashLimit: config.settings.get(jobSettings).crashLimit });
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
@@ -201,27 +214,51 @@ export async function startRuntime(
     return stopping;
   };
 
-  try {
-    if (role !== 'worker') {
-      app = await buildApp(ctx, progress);
-      await app.listen({ port: config.port, host: config.host });
-    }
+  // The HTTP side (building the app: CPU in this process) and the database side (migrations, the
+  // key check, the queues: mostly waiting on the database) run side by side. Each waits for the
+  // other to settle before a failure is thrown, so nothing is left half-open; a listener that
+  // cannot listen ends the database side's wait.
+  const listening =
+    role === 'worker'
+      ? Promise.resolve()
+      : (async () => {
+          app = await buildApp(ctx, progress);
+          // Fastify hands its options to Node's server.listen, which listens on a handed-over `fd`
+          // (Fastify's types leave it out).
+          const handedOver = { fd: options.listenFd, host: config.host };
+          await app.listen(
+            options.listenFd === undefined ? { port: config.port, host: config.host } : handedOver,
+          );
+        })();
+  listening.catch((error: unknown) => stopWaiting.abort(error));
+  const prepared = (async () => {
     await migrateWhenReachable(store, log, signal, progress);
     signal.throwIfAborted();
     // Before anything opens a sealed secret (the stored provider settings are next).
     await verifyEncryptionKey(store.db, config.encryptionKey);
     progress.enter('starting');
-    // The queues exist before anything can send to them (a send to a missing queue fails); the
-    // handlers start once the process serves, so their first fetches do not hold up readiness.
     // The operator's stored provider settings (the environment wins) before any request is served.
     await ctx.providerSettings.start();
+    // The queues exist before anything can send to them (a send to a missing queue fails); the
+    // handlers start once the process serves, so their first fetches do not hold up readiness.
     queueStarted = true;
     await jobs.start({ work: false });
-    if (role !== 'api') await scheduleRecurringJobs(ctx);
+  })();
+
+  try {
+    const [http, database] = await Promise.allSettled([listening, prepared]);
+    // The listener's failure first: a taken port is what the operator must hear about.
+    if (http.status === 'rejected') throw http.reason;
+    if (database.status === 'rejected') throw database.reason;
     signal.throwIfAborted();
     await options.beforeServing?.(ctx);
     progress.enter('serving');
-    if (role !== 'api') await jobs.work();
+    if (role !== 'api') {
+      await jobs.work();
+      // Recurring jobs are kept in the database: registering them again (a later start finds them
+      // unchanged and writes nothing) need not hold up readiness.
+      await scheduleRecurringJobs(ctx);
+    }
   } catch (error) {
     await stop().catch((closing: unknown) =>
       log.warn({ err: closing }, 'closing after a failed start failed'),

@@ -41,7 +41,16 @@ export type StoreOptions = {
    * Embedded storage: `start` runs the server for as long as the store is open (the caller owns
    * the data directory); `attach` connects to the one a running service started.
    */
-  embedded?: { mode: 'start' | 'attach'; port?: number | undefined };
+  embedded?: {
+    mode: 'start' | 'attach';
+    port?: number | undefined;
+    /**
+     * `start`: the server the caller already set starting on this data directory (serve starts it
+     * before it loads the rest of the service, so the two overlap); the store takes it over and
+     * stops it on close. Absent: the store starts it.
+     */
+    starting?: Promise<EmbeddedPostgres> | undefined;
+  };
   /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */
   schema?: string;
   poolSize?: number;
@@ -81,7 +90,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     if (!options.connectLater) await waitForEmbeddedPostgres(dataDir, port);
     return open(embeddedConnectionString(dataDir, { port }), { dataDir });
   }
-  const server = await startEmbeddedPostgres({ dataDir, port, log: options.log });
+  const server = await (options.embedded?.starting ??
+    startEmbeddedPostgres({ dataDir, port, log: options.log }));
   try {
     // A DATA_DIR of an earlier release (PGlite) has its data copied over before anything opens it.
     await moveOverFromPglite(dataDir, port, options.log);

@@ -135,12 +135,33 @@ export async function pendingMigrations(db: Kysely<any>, schema?: string): Promi
  * does instead.
  */
 export async function migrationsAheadOfCode(db: Kysely<any>, schema?: string): Promise<string[]> {
+  return (await migrationState(db, schema)).ahead;
+}
+
+/**
+ * The database's migrations against the code's, from one read of the bookkeeping table (none
+ * yet: every migration pending): `ahead`, applied but unknown to this code (migrationsAheadOfCode);
+ * `pending`, known but not applied. A later start that finds nothing pending need not run the
+ * migrator at all (its table checks, lock and transaction are a dozen round trips).
+ */
+export async function migrationState(
+  db: Kysely<any>,
+  schema?: string,
+): Promise<{ ahead: string[]; pending: string[] }> {
   const own = schema && schema !== 'public' ? schema : undefined;
   const table = own ? `${own}.kysely_migration` : 'kysely_migration';
   const { rows: present } = await sql<{ present: boolean }>`
     SELECT to_regclass(${table}) IS NOT NULL AS present`.execute(db);
-  if (!present[0]?.present) return [];
-  const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.raw(table)} ORDER BY name`.execute(db);
-  const known = new Set(Object.keys(migrations));
-  return rows.map((row) => row.name).filter((name) => !known.has(name));
+  const applied = present[0]?.present
+    ? (await sql<{ name: string }>`SELECT name FROM ${sql.raw(table)} ORDER BY name`.execute(db)).rows.map(
+        (row) => row.name,
+      )
+    : [];
+  const known = Object.keys(migrations);
+  const knownSet = new Set(known);
+  const appliedSet = new Set(applied);
+  return {
+    ahead: applied.filter((name) => !knownSet.has(name)),
+    pending: known.filter((name) => !appliedSet.has(name)).sort(),
+  };
 }

@@ -1,4 +1,5 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn, type StdioOptions } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,101 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const NODE = join(ROOT, 'node_modules/.bin/node');
 const BIN = join(ROOT, 'bin/tributary.js');
 
+/**
+ * Ports are handed to the child, never probed free and bound again: the environment's PORT is a
+ * socket this process binds (port 0: the kernel picks) and holds, and the child serves on it as
+ * its standard input (`serve --listen-stdin`: stdin survives the launcher's re-exec, a descriptor
+ * of 3 or more would not). Nothing can take the port in between, so no machine-wide claim is
+ * needed. Held sockets by port; each is handed over once (a restart on the same environment binds
+ * the port again, here, and hands that over).
+ */
+const heldSockets = new Map<string, Server>();
+
+function listening(host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ host, port, exclusive: true }, () => {
+      server.off('error', reject);
+      // Held for a child: it must not keep this process alive, nor accept anything itself.
+      server.unref();
+      resolve(server);
+    });
+  });
+}
+
+/** A socket bound on 127.0.0.1 (the kernel's choice of port), held until a child is handed it. */
+async function holdPort(): Promise<number> {
+  const server = await listening('127.0.0.1', 0);
+  const port = (server.address() as { port: number }).port;
+  heldSockets.set(String(port), server);
+  return port;
+}
+
+/** The held socket of `port`, or a new one bound to it (a restart), taken out of the map. */
+async function socketFor(host: string, port: string): Promise<Server> {
+  const held = heldSockets.get(port);
+  heldSockets.delete(port);
+  if (held) return held;
+  try {
+    return await listening(host, Number(port));
+  } catch (error) {
+    throw new Error(`could not bind ${host}:${port} to hand it to the service`, { cause: error });
+  }
+}
+
+/** Lets go of a held socket (the child binds the port itself: a release that knows no --listen-stdin). */
+function releasePort(port: string | undefined) {
+  const held = port === undefined ? undefined : heldSockets.get(port);
+  if (!held || port === undefined) return;
+  heldSockets.delete(port);
+  held.close();
+}
+
+/**
+ * For a caller that starts the service its own way (binding env.PORT itself, not through
+ * spawnServe): the held socket is let go, and the port is then only probed free, as before.
+ */
+export function releaseHeldPort(env: Record<string, string>) {
+  releasePort(env.PORT);
+}
+
+/** The descriptor of a listening socket, to hand to a child (Node has no public accessor). */
+const descriptorOf = (server: Server): number =>
+  (server as unknown as { _handle: { fd: number } })._handle.fd;
+
+/**
+ * Spawns `tributary serve` from `root` with `env`. A serving role of this checkout is handed the
+ * socket of env.PORT (see heldSockets); a worker binds nothing, and an earlier release's tree
+ * (which knows no --listen-stdin) binds env.PORT itself. Its stdout and stderr are `stdio`'s.
+ */
+export async function spawnServe(
+  env: Record<string, string>,
+  args: string[] = ['serve'],
+  options: { root?: string; stdio?: StdioOptions } = {},
+): Promise<ChildProcess> {
+  const root = options.root ?? ROOT;
+  const bin = root === ROOT ? BIN : join(root, 'bin/tributary.js');
+  const stdio = (options.stdio ?? ['ignore', 'pipe', 'pipe']) as unknown[];
+  const role = args.includes('--role') ? args[args.indexOf('--role') + 1] : 'all';
+  const handsOver = root === ROOT && role !== 'worker' && env.PORT !== undefined && env.PORT !== '0';
+  if (!handsOver) {
+    if (role !== 'worker') releasePort(env.PORT);
+    return spawn(NODE, [bin, ...args], { env, cwd: root, stdio: stdio as StdioOptions });
+  }
+  const socket = await socketFor(env.HOST ?? '127.0.0.1', env.PORT!);
+  try {
+    return spawn(NODE, [bin, ...args, '--listen-stdin'], {
+      env,
+      cwd: root,
+      stdio: [{ fd: descriptorOf(socket) }, ...stdio.slice(1, 3)] as StdioOptions,
+    });
+  } finally {
+    // The child has its own copy now; ours would keep the port open after the child exits.
+    socket.close();
+  }
+}
+
 export type ChildEnvironment = {
   env: Record<string, string>;
   /** Removes the data dir and the database made for it. */
@@ -28,7 +124,7 @@ export type ChildEnvironment = {
 
 export async function childEnvironment(extra: Record<string, string> = {}): Promise<ChildEnvironment> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-child-'));
-  const port = await freePort();
+  const port = await holdPort();
   const schema = `c_${randomBytes(5).toString('hex')}`;
   const embedded = extra.DATABASE_URL === '';
   const database = embedded || extra.DATABASE_URL ? undefined : await createTestDatabase('empty');
@@ -56,6 +152,7 @@ export async function childEnvironment(extra: Record<string, string> = {}): Prom
   return {
     env,
     async cleanup() {
+      releasePort(String(port));
       rmSync(dataDir, { recursive: true, force: true });
       await database?.drop();
     },
@@ -90,13 +187,12 @@ export type RunningService = {
 export async function startService(
   env: Record<string, string>,
   args: string[] = ['serve'],
-  // Embedded storage (no DATABASE_URL) starts PGlite in the process: slow on a loaded machine.
+  // Embedded storage (no DATABASE_URL) starts a PostgreSQL of its own: slower on a loaded machine.
   readyTimeoutMs = env.DATABASE_URL ? 60_000 : 180_000,
   root = ROOT,
 ): Promise<RunningService> {
   const url = env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`;
-  const bin = root === ROOT ? BIN : join(root, 'bin/tributary.js');
-  const child = spawn(NODE, [bin, ...args], { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = await spawnServe(env, args, { root });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();

@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { childEnvironment, type ChildEnvironment, runCli, startService } from '../helpers/child-service.ts';
+import {
+  childEnvironment,
+  type ChildEnvironment,
+  runCli,
+  spawnServe,
+  startService,
+} from '../helpers/child-service.ts';
 import { sql } from 'kysely';
 import { createLogger } from '../../src/core/log.ts';
 import { loadRuntimeConfig } from '../../src/runtime/settings.ts';
@@ -22,15 +28,13 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
  * problem), waits with backoff, and serves once the database appears; a signal while it waits
  * ends it cleanly. Embedded storage creates a missing DATA_DIR (0700) before anything else.
  */
-const ROOT = new URL('../../', import.meta.url).pathname;
-const NODE = join(ROOT, 'node_modules/.bin/node');
-const BIN = join(ROOT, 'bin/tributary.js');
 
 type Child = { process: ChildProcess; output(): string; exited: Promise<number | null> };
 
 /** The service as a process, not awaited ready (it cannot be, yet). */
-function spawnService(env: Record<string, string>, args: string[]): Child {
-  const child = spawn(NODE, [BIN, ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** The API is handed its port (spawnServe); a worker binds none. */
+async function spawnService(env: Record<string, string>, args: string[]): Promise<Child> {
+  const child = await spawnServe(env, args);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -95,8 +99,8 @@ describe('start-up while PostgreSQL is away', { skip: postgresSkip }, () => {
 
   test('waits, answers /health and reports not-ready, then serves when the database appears', async () => {
     const url = environment.env.PUBLIC_URL!;
-    const api = spawnService(environment.env, ['serve', '--role', 'api']);
-    const worker = spawnService(environment.env, ['serve', '--role', 'worker']);
+    const api = await spawnService(environment.env, ['serve', '--role', 'api']);
+    const worker = await spawnService(environment.env, ['serve', '--role', 'worker']);
     children.push(api, worker);
 
     const health = await until(
@@ -163,7 +167,7 @@ describe('start-up while PostgreSQL is away', { skip: postgresSkip }, () => {
   test('a signal while waiting ends the process cleanly', async () => {
     await proxy.cut();
     const env = { ...environment.env, PORT: '0' };
-    const waiting = spawnService(env, ['serve', '--role', 'worker']);
+    const waiting = await spawnService(env, ['serve', '--role', 'worker']);
     children.push(waiting);
     await until(
       'the worker to be waiting',

@@ -8,6 +8,8 @@ import { USAGE as restoreUsage } from './restore.ts';
 import { USAGE as sandboxUsage } from './sandbox.ts';
 import { USAGE as scoresUsage } from './scores.ts';
 import { USAGE as webhookUsage } from './webhook.ts';
+import { SERVE_USAGE } from './serve.ts';
+import { HELP_FLAGS } from './help-request.ts';
 
 /** What `tributary`, `tributary help` and `tributary --help` print (on stdout, exit 0). */
 export const TOP_USAGE = `usage: tributary <command> [--help]
@@ -38,15 +40,6 @@ exit status:
   1  refused or failed (an unknown developer, a failed import, a data directory in use, …)
   2  usage or configuration error (a missing or unknown option, a bad environment variable)`;
 
-/** Here rather than in serve.ts, which the admin server (and so the command table) imports. */
-export const SERVE_USAGE = `usage:
-  tributary serve [--role api|worker|all]
-
-Runs the HTTP API (api), the queue workers (worker) or both (all, the default). With embedded
-storage and no developer yet, creates a sandbox developer and prints its credentials (also saved,
-0600, in DATA_DIR/sandbox-credentials.json). Logs go to stdout: JSON, or one readable line each on
-a terminal (LOG_FORMAT). SIGTERM or SIGINT finishes in-flight requests and jobs, then exits 0.`;
-
 const MIGRATE_USAGE = `usage:
   tributary migrate
 
@@ -67,8 +60,6 @@ const USAGES: Record<string, string> = {
   backup: backupUsage,
   restore: restoreUsage,
 };
-
-export const HELP_FLAGS = new Set(['--help', '-h', 'help']);
 
 /**
  * The help a command line asks for, or null when it asks for none. `--help` or `-h` anywhere

@@ -5,14 +5,31 @@ import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../context.ts';
 import { createLogger } from '../../core/log.ts';
 import { claimForServer } from '../data-dir-ownership.ts';
-import { type Role, type Runtime, startRuntime } from '../runtime.ts';
+import type { Role, Runtime } from '../runtime.ts';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '../../store/embedded/server.ts';
 import { tracingSettings } from '../../core/tracing-settings.ts';
 import { startTracing } from '../tracing.ts';
-import { SERVE_USAGE } from './help.ts';
 import { checkPortFree, portProblem } from './listen-port.ts';
 import { parseArgsProblem, UsageError } from './output.ts';
 
 const ROLES: Role[] = ['api', 'worker', 'all'];
+
+export const SERVE_USAGE = `usage:
+  tributary serve [--role api|worker|all] [--listen-stdin]
+
+Runs the HTTP API (api), the queue workers (worker) or both (all, the default). With embedded
+storage and no developer yet, creates a sandbox developer and prints its credentials (also saved,
+0600, in DATA_DIR/sandbox-credentials.json). Logs go to stdout: JSON, or one readable line each on
+a terminal (LOG_FORMAT). SIGTERM or SIGINT finishes in-flight requests and jobs, then exits 0.
+
+  --listen-stdin    serve HTTP on the listening TCP socket the parent process gave as standard
+                    input (as inetd, systemd's StandardInput=socket or a test harness hand it over)
+                    instead of binding HOST:PORT; PORT and PUBLIC_URL should name its address.`;
+
+export type ServeOptions = { role: Role; listenFd?: number | undefined };
+
+/** Standard input: the one descriptor besides stdout and stderr that the launcher's re-exec keeps. */
+const STDIN_FD = 0;
 
 /**
  * A laptop demo must be usable the moment it starts: on embedded storage with no developers
@@ -53,26 +70,38 @@ async function bootstrapSandboxDeveloper(ctx: AppContext, config: Config) {
 }
 
 /** `serve`'s command line: read before any configuration or storage is touched. */
-export function parseServeArgs(args: string[]): { role: Role } {
-  let role: string;
+export function parseServeArgs(args: string[]): ServeOptions {
+  let values: { role: string; 'listen-stdin'?: boolean | undefined };
   try {
-    role = parseArgs({ args, options: { role: { type: 'string', default: 'all' } } }).values.role;
+    values = parseArgs({
+      args,
+      options: { role: { type: 'string', default: 'all' }, 'listen-stdin': { type: 'boolean' } },
+    }).values;
   } catch (error) {
     throw parseArgsProblem(error, SERVE_USAGE) ?? error;
   }
+  const { role } = values;
   if (!ROLES.includes(role as Role))
     throw new UsageError(`--role must be one of ${ROLES.join(', ')}, not "${role}"\n${SERVE_USAGE}`);
-  return { role: role as Role };
+  return { role: role as Role, listenFd: values['listen-stdin'] ? STDIN_FD : undefined };
 }
 
-export async function serveCommand(config: Config, { role }: { role: Role }) {
+export async function serveCommand(config: Config, { role, listenFd }: ServeOptions) {
   const log = createLogger(config.logLevel, undefined, config.logFormat);
   const started = Date.now();
   // A taken port is said before the data directory and the store are set up, which takes a while.
-  if (role !== 'worker') await checkPortFree(config.host, config.port);
+  // (A socket handed over is bound already: nothing to check.)
+  if (role !== 'worker' && listenFd === undefined) await checkPortFree(config.host, config.port);
   // Embedded storage's server is this process's to run while it runs; CLI commands connect to it
   // as clients (the lock says a service holds it). PostgreSQL is shared by design: no lock.
   const lock = config.databaseUrl ? undefined : await claimForServer(config.dataDir);
+  // Its server boots in processes of its own while this one loads the rest of the service (most
+  // of a later start's time): the two overlap instead of following each other.
+  const embeddedServer: Promise<EmbeddedPostgres> | undefined = lock
+    ? startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgres.port, log })
+    : undefined;
+  // Heard when the runtime takes it over; until then a failure must not go unhandled.
+  embeddedServer?.catch(() => {});
   // Before anything that makes spans; loads nothing unless an OTLP endpoint is set.
   const tracing = await startTracing(config.settings.get(tracingSettings), log);
   let runtime: Runtime | undefined;
@@ -94,8 +123,11 @@ export async function serveCommand(config: Config, { role }: { role: Role }) {
       return;
     }
     log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+    await stopRuntime(runtime);
+  };
+  const stopRuntime = async (running: Runtime) => {
     try {
-      await runtime.stop();
+      await running.stop();
       // The last spans (this shutdown's requests and jobs) are exported before exiting.
       await tracing?.shutdown();
       // Only once the store (and its embedded server) is closed may another process start it.
@@ -110,16 +142,30 @@ export async function serveCommand(config: Config, { role }: { role: Role }) {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
+    const { startRuntime } = await import('../runtime.ts');
     runtime = await startRuntime(config, role, log, {
       signal: starting.signal,
+      embeddedServer,
+      listenFd,
       beforeServing: async (ctx) => {
         if (role !== 'worker' && !config.databaseUrl) await bootstrapSandboxDeveloper(ctx, config);
       },
     });
   } catch (error) {
+    // Stopped already when the store had taken it over (stop is idempotent); not otherwise.
+    await embeddedServer?.then(
+      (server) => server.stop(),
+      () => {},
+    );
     lock?.release();
     if (starting.signal.aborted) process.exit(0);
     throw portProblem(error, config.host, config.port) ?? error;
+  }
+  // A signal heard after the process began serving but before its start-up had finished (its
+  // workers and schedules start after /ready) found no runtime to stop: it is stopped now.
+  if (signalled) {
+    log.info('shutting down: a signal arrived while start-up was finishing');
+    await stopRuntime(runtime);
   }
   log.info(
     {

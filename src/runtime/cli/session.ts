@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../../features/context.ts';
-import { openContext as openOwnContext } from '../runtime.ts';
 
 /**
  * Where a CLI command's output goes: stdout/stderr from a terminal, or collected by a caller
@@ -36,5 +35,7 @@ export function runInSession<T>(session: CommandSession, command: () => Promise<
 export async function openContext(
   config: Config,
 ): Promise<{ ctx: AppContext; applied: string[]; close(): Promise<void> }> {
+  // Loaded when a command opens its context, not with every module that prints (serve's among them).
+  const { openContext: openOwnContext } = await import('../runtime.ts');
   return openOwnContext(config);
 }

@@ -13,8 +13,7 @@
 // `dialAddress`), and the servers a broker advertises for its cluster are not followed (they
 // were never checked).
 import { isIP } from 'node:net';
-import { connect, headers, type NatsConnection, type TlsOptions } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection, TlsOptions } from '@nats-io/transport-node';
 import { invalidParameter } from '../../../core/errors.ts';
 import { checkHostAllowed, dialAddress } from '../destination-policy.ts';
 import {
@@ -28,6 +27,10 @@ import {
   stringSetting,
 } from './kind.ts';
 
+// The NATS client (some sixty modules) is loaded by the first NATS destination that sends, not by
+// every process as it starts: most deployments have none.
+const natsClient = () => import('@nats-io/transport-node');
+const jetStreamClient = () => import('@nats-io/jetstream');
 export type NatsSettings = { url: string; subject: string; stream: string };
 
 /** The duplicate window of a stream Tributary creates: a replay within a day is deduplicated by the broker. */
@@ -86,6 +89,8 @@ export const natsKind: DestinationKind<NatsSettings> = {
     let opened: Promise<NatsConnection> | null = null;
 
     async function open(): Promise<NatsConnection> {
+      const { connect } = await natsClient();
+      const { jetstreamManager } = await jetStreamClient();
       const host = url.hostname.replace(/^\[|\]$/g, '');
       const pinned = await dialAddress(host, options.environment, options.resolve);
       const dialled = pinned.family === 6 ? `[${pinned.address}]` : pinned.address;
@@ -135,6 +140,7 @@ export const natsKind: DestinationKind<NatsSettings> = {
             throw error;
           });
           const nc = await opened;
+          const [{ jetstream }, { headers }] = await Promise.all([jetStreamClient(), natsClient()]);
           const js = jetstream(nc, { timeout });
           const h = headers();
           h.set('Tributary-Event-Type', event.type);

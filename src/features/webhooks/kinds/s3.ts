@@ -10,7 +10,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { PutObjectCommand, S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { invalidParameter } from '../../../core/errors.ts';
 import { checkedLookup, checkHostAllowed, DestinationBlockedError } from '../destination-policy.ts';
 import { classifyResponse } from '../retry-policy.ts';
@@ -152,7 +152,14 @@ export const s3Kind: DestinationKind<S3Settings> = {
       const blocked = await checkHostAllowed(host, options.environment, options.resolve);
       if (blocked) throw new DestinationBlockedError(blocked);
     };
-    const client = new S3Client({
+    // The SDK is loaded by the first S3 destination that sends, not by every process as it starts
+    // (a large bundle; most deployments have no S3 destination).
+    let loaded: Promise<{ client: S3Client; Put: typeof PutObjectCommand }> | null = null;
+    const load = async () => {
+      const sdk = await import('@aws-sdk/client-s3');
+      return { client: new sdk.S3Client(clientOptions), Put: sdk.PutObjectCommand };
+    };
+    const clientOptions: S3ClientConfig = {
       region: settings.region,
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       forcePathStyle: settings.force_path_style,
@@ -177,14 +184,19 @@ export const s3Kind: DestinationKind<S3Settings> = {
         httpAgent,
         httpsAgent,
       },
-    });
+    };
     return {
       async send(event, signal) {
         try {
           literalChecked ??= checkLiteral();
           await literalChecked;
+          loaded ??= load().catch((error: unknown) => {
+            loaded = null;
+            throw error;
+          });
+          const { client, Put } = await loaded;
           await client.send(
-            new PutObjectCommand({
+            new Put({
               Bucket: settings.bucket,
               Key: objectKey(settings.prefix, event),
               Body: event.body,
@@ -199,7 +211,7 @@ export const s3Kind: DestinationKind<S3Settings> = {
         }
       },
       async close() {
-        client.destroy();
+        (await loaded?.catch(() => null))?.client.destroy();
         httpAgent.destroy();
         httpsAgent.destroy();
       },
