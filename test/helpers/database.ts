@@ -145,12 +145,19 @@ export function isStale(name: string, now = Date.now()): boolean {
   return host === HOST && !processAlive(parseInt(pid!, 36));
 }
 
+/** One lock on the server for every run's dropping (pg_advisory_lock's key; any constant will do). */
+const DROP_LOCK = 7_358_201;
+
 async function dropDatabases(serverUrl: string, which: (name: string) => boolean): Promise<string[]> {
   return withClient(serverUrl, async (client) => {
+    // Test processes starting together each drop what killed runs left: without the lock, two of
+    // them dropped the same database at once, and the second's ALTER met a database the first had
+    // already marked invalid, which PostgreSQL answers by ending the connection (the test file then
+    // failed with "Connection terminated unexpectedly"). Released when this client ends.
+    await client.query('SELECT pg_advisory_lock($1)', [DROP_LOCK]);
     // `datconnlimit = -2`: a database a DROP began and never finished (its process was killed),
-    // which PostgreSQL marks invalid. ALTER DATABASE on one is FATAL, ending this connection
-    // (every later drop of the run then failed with "Connection terminated unexpectedly"); DROP is
-    // the one command it takes, and it is never a template (the drop cleared that first).
+    // which PostgreSQL marks invalid. ALTER DATABASE on one is FATAL, ending this connection; DROP
+    // is the one command it takes, and it is never a template (the drop cleared that first).
     const { rows } = await client.query<{ datname: string; datistemplate: boolean; invalid: boolean }>(
       "SELECT datname, datistemplate, datconnlimit = -2 AS invalid FROM pg_database WHERE datname LIKE 'tt\\_%'",
     );
