@@ -22,7 +22,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { loadConfig } from '../src/core/config.ts';
 import { createLogger } from '../src/core/log.ts';
-import type { WebhookEnvelope } from '../src/features/webhooks/events.ts';
+import type { WebhookEnvelope } from '../src/features/delivery/events.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
 import { S3_TEST_KEY, startS3Server } from '../test/helpers/s3-server.ts';
 import { startBlackHole } from '../test/helpers/silent-listeners.ts';

@@ -20,8 +20,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/core/config.ts';
 import { createLogger } from '../src/core/log.ts';
-import type { WebhookEnvelope } from '../src/features/webhooks/events.ts';
-import { writeToOutbox } from '../src/features/webhooks/outbox.ts';
+import type { WebhookEnvelope } from '../src/features/delivery/events.ts';
+import { writeToOutbox } from '../src/features/delivery/outbox.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
 import { withClient } from '../test/helpers/database.ts';
 import {

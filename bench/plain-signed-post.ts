@@ -4,7 +4,7 @@
 // its next request as soon as its previous one is answered.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { buildDeliveryHeaders, signingKey } from '../src/features/webhooks/signing.ts';
+import { buildDeliveryHeaders, signingKey } from '../src/features/delivery/signing.ts';
 
 export async function plainSignedPostLoop(options: {
   url: string;

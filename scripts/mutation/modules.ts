@@ -30,7 +30,7 @@ export const MUTATION_MODULES: MutationModule[] = [
   },
   {
     name: 'signing',
-    mutate: ['src/features/webhooks/signing.ts'],
+    mutate: ['src/features/delivery/signing.ts'],
     tests: ['test/unit/webhook-signing.test.ts', 'test/unit/webhook-signing-verify.test.ts'],
   },
   {
@@ -50,7 +50,7 @@ export const MUTATION_MODULES: MutationModule[] = [
   },
   {
     name: 'webhook-delivery-state',
-    mutate: ['src/features/webhooks/retry-policy.ts', 'src/features/webhooks/destination-policy.ts'],
+    mutate: ['src/features/delivery/retry-policy.ts', 'src/features/delivery/destination-policy.ts'],
     tests: [
       'test/unit/webhook-policy.test.ts',
       'test/unit/webhook-policy-edges.test.ts',

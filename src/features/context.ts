@@ -20,7 +20,7 @@ import type { McpService } from './mcp/service.ts';
 import type { MobileService } from './mobile/service.ts';
 import type { OrdersService } from './orders/service.ts';
 import type { ConnectionsService } from './connections/service.ts';
-import type { WebhooksService } from './webhooks/service.ts';
+import type { WebhooksService } from './delivery/service.ts';
 import type { WidgetService } from './widget/service.ts';
 import type { WorkoutsService } from './workouts/service.ts';
 import type { RoutesService } from './routes/service.ts';

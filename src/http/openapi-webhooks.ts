@@ -3,13 +3,13 @@
 // Data records are referenced as the document's shared model schemas; the webhook `user` object is
 // one shared schema too, rather than copied into twenty events.
 import type { TSchema } from 'typebox';
-import { webhookUserAgent } from '../features/webhooks/signing.ts';
+import { webhookUserAgent } from '../features/delivery/signing.ts';
 import { connectionEventSchemas } from '../features/connecting/event-schemas.ts';
 import { dataEventSchemas } from '../features/data/event-schemas.ts';
 import { labReportEventSchemas } from '../features/lab-reports/event-schemas.ts';
 import { mergeEventSchemas } from '../features/merge/event-schemas.ts';
 import { orderEventSchemas } from '../features/orders/domain/event-schemas.ts';
-import { webhookEventSchemas } from '../features/webhooks/event-schemas.ts';
+import { webhookEventSchemas } from '../features/delivery/event-schemas.ts';
 import { version } from '../core/version.ts';
 import { ensureExample, resolverFor } from './openapi-examples.ts';
 

@@ -23,7 +23,7 @@ import { createMobileService } from '../features/mobile/service.ts';
 import { createOrdersService } from '../features/orders/service.ts';
 import { createConnectionsService } from '../features/connections/service.ts';
 import { recordDeliveries, withheldByConnectionState } from '../features/connections/webhook-hooks.ts';
-import { createWebhooksService } from '../features/webhooks/service.ts';
+import { createWebhooksService } from '../features/delivery/service.ts';
 import { createWidgetService } from '../features/widget/service.ts';
 import { createProviderAccess } from '../provider-access/access.ts';
 import { createProviderCatalog } from '../provider-access/catalog.ts';

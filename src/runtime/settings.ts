@@ -13,7 +13,7 @@ import { mcpSettings } from '../features/mcp/settings.ts';
 import { fhirExportSettings } from '../features/fhir-export/settings.ts';
 import { orderSettings } from '../features/orders/settings.ts';
 import { providerSyncSettings, syncSettings } from '../features/connectors/settings.ts';
-import { webhookSettings } from '../features/webhooks/settings.ts';
+import { webhookSettings } from '../features/delivery/settings.ts';
 import { hostedSettings } from '../http/hosted/settings.ts';
 import { providerHttpSettings, providerSettings } from '../provider-access/settings.ts';
 import { providerKitSettings } from '../provider-kit/settings.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { TestDeveloper, TestService } from './app.ts';
 import type { DeliveryView } from './webhook-api.ts';
 import { until } from './until.ts';
-import type { WebhookEnvelope } from '../../src/features/webhooks/events.ts';
+import type { WebhookEnvelope } from '../../src/features/delivery/events.ts';
 
 /** Thin helpers over `/v2/destinations` for integration tests; every wait is bounded. */
 

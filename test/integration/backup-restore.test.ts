@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { verifyStandardWebhook } from '../../src/features/webhooks/signing.ts';
+import { verifyStandardWebhook } from '../../src/features/delivery/signing.ts';
 import { exportText, GENERATED_DAY } from '../helpers/apple-export.ts';
 import { childEnvironment, runCli, startService } from '../helpers/child-service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';

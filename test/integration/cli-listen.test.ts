@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { signWebhook } from '../../src/features/webhooks/signing.ts';
+import { signWebhook } from '../../src/features/delivery/signing.ts';
 import { listenCommand, type ReceivedEvent } from '../../src/runtime/cli/listen.ts';
 import { runInSession } from '../../src/runtime/cli/session.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';

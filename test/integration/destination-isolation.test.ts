@@ -6,7 +6,7 @@ import { startBlackHole, startTrickle, type SilentListener } from '../helpers/si
 import { until } from '../helpers/until.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { type DeliveryView, setUrl } from '../helpers/webhook-api.ts';
-import type { WebhookEnvelope } from '../../src/features/webhooks/events.ts';
+import type { WebhookEnvelope } from '../../src/features/delivery/events.ts';
 
 /**
  * One developer's silent destination cannot stop another developer's deliveries (issue 40, row 1).

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Migrator } from 'kysely/migration';
 import { createSecretBox } from '../../src/core/secret-box.ts';
-import { generateWebhookSecret } from '../../src/features/webhooks/signing.ts';
+import { generateWebhookSecret } from '../../src/features/delivery/signing.ts';
 import type { Store } from '../../src/store/db.ts';
 import { type MigrationStore, openMigrationStore } from '../helpers/migration-store.ts';
 

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import type { ResolveHost } from '../../src/features/webhooks/destination-policy.ts';
-import { checkedLookup, validateDestinationUrl } from '../../src/features/webhooks/destination-policy.ts';
-import { deliveryFailureKind } from '../../src/features/webhooks/retry-policy.ts';
+import type { ResolveHost } from '../../src/features/delivery/destination-policy.ts';
+import { checkedLookup, validateDestinationUrl } from '../../src/features/delivery/destination-policy.ts';
+import { deliveryFailureKind } from '../../src/features/delivery/retry-policy.ts';
 
 function listen(): Promise<{ port: number; close: () => void }> {
   const server = createServer((_req, res) => res.end('ok'));

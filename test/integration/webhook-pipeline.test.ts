@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { WebhookEnvelope } from '../../src/features/webhooks/events.ts';
-import { createSender } from '../../src/features/webhooks/sender.ts';
+import type { WebhookEnvelope } from '../../src/features/delivery/events.ts';
+import { createSender } from '../../src/features/delivery/sender.ts';
 import { createDeveloper, startTestService, type TestService } from '../helpers/app.ts';
 import {
   serviceSignatureMatches,

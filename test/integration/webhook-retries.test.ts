@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildHealthcheckEvent, healthcheckEnvelope } from '../../src/features/webhooks/events.ts';
+import { buildHealthcheckEvent, healthcheckEnvelope } from '../../src/features/delivery/events.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { DELIVERY_QUEUE, SLOW_DELIVERY_QUEUE } from '../../src/features/webhooks/outbox.ts';
+import { DELIVERY_QUEUE, SLOW_DELIVERY_QUEUE } from '../../src/features/delivery/outbox.ts';
 import { unsettledJobs } from '../helpers/jobs.ts';
 import { call, setUrl, waitForDelivery } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';

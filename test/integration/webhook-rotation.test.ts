@@ -4,7 +4,7 @@
 // Retry-After) rather than cut an overlap short. The concurrent case runs on PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from '../../src/features/webhooks/signing.ts';
+import { MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from '../../src/features/delivery/signing.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { call, serviceSignatureMatches, setUrl, standardSignatureMatches } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';

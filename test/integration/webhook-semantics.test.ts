@@ -8,7 +8,7 @@ import {
   buildHealthcheckEvent,
   healthcheckEnvelope,
   type WebhookEnvelope,
-} from '../../src/features/webhooks/events.ts';
+} from '../../src/features/delivery/events.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { call, deliveries, setUrl, waitForDelivery } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalUrl, parsePostgresqlUrl } from '../../src/features/webhooks/kinds/postgresql-url.ts';
-import { ownDatabaseReason, ownDatabasesOf } from '../../src/features/webhooks/own-database.ts';
-import { createRouteShares } from '../../src/features/webhooks/route-shares.ts';
-import { dialAddress } from '../../src/features/webhooks/destination-policy.ts';
+import { canonicalUrl, parsePostgresqlUrl } from '../../src/features/delivery/kinds/postgresql-url.ts';
+import { ownDatabaseReason, ownDatabasesOf } from '../../src/features/delivery/own-database.ts';
+import { createRouteShares } from '../../src/features/delivery/route-shares.ts';
+import { dialAddress } from '../../src/features/delivery/destination-policy.ts';
 
 const noDns = async () => {
   throw Object.assign(new Error('no DNS in unit tests'), { code: 'ENOTFOUND' });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/core/config.ts';
 import { readSettings } from '../../src/core/settings.ts';
-import { webhookSettings } from '../../src/features/webhooks/settings.ts';
+import { webhookSettings } from '../../src/features/delivery/settings.ts';
 import { httpSettingsOf } from '../../src/provider-access/http-client.ts';
 import { providerSettings } from '../../src/provider-access/settings.ts';
 import { ALL_SETTINGS_GROUPS, loadRuntimeConfig, SETTINGS_GROUPS } from '../../src/runtime/settings.ts';

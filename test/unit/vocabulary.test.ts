@@ -2,7 +2,8 @@
 // renames of issue 27 must not come back in src/. "user" stays only where the vendor's wire
 // contract says it (`user_id`, `/v2/users`, payload fields and their schemas); the identifiers
 // below are the internal names that used it for a connection, and the folders and files that
-// used "connections" and "sync" for other things.
+// used "connections" and "sync" for other things. Issue 43 renamed the delivery engine's folder
+// (features/webhooks → features/delivery: the webhook is one destination kind among several).
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -62,6 +63,7 @@ const retiredPatterns: { name: string; pattern: RegExp }[] = [
   { name: 'ctx.users', pattern: /\bctx\.users\b/ },
   { name: 'the users feature', pattern: /features\/users\b/ },
   { name: 'the sync feature', pattern: /features\/sync\b/ },
+  { name: 'the webhooks feature (now features/delivery)', pattern: /features\/webhooks\b/ },
   { name: "data's sync module", pattern: /data\/sync\.ts|from '\.\/sync\.ts'/ },
 ];
 
@@ -73,6 +75,8 @@ const retiredPaths = [
   'src/runtime/workers/sync.ts',
   'src/runtime/workers/connections.ts',
   'src/http/routes/connections.ts',
+  'src/features/webhooks',
+  'src/runtime/workers/webhooks.ts',
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -6,9 +6,9 @@ import {
   encodeCursor,
   parseSince,
   parseStatus,
-} from '../../src/features/webhooks/deliveries.ts';
-import { EVENTS_PER_JOB, firstAttemptJobs } from '../../src/features/webhooks/outbox.ts';
-import { loadWebhookSettings, parseDuration } from '../../src/features/webhooks/settings.ts';
+} from '../../src/features/delivery/deliveries.ts';
+import { EVENTS_PER_JOB, firstAttemptJobs } from '../../src/features/delivery/outbox.ts';
+import { loadWebhookSettings, parseDuration } from '../../src/features/delivery/settings.ts';
 
 test('settings: documented defaults, durations with units, and a failed boot on nonsense', () => {
   const defaults = loadWebhookSettings({});

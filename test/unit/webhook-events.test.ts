@@ -21,8 +21,8 @@ import {
 } from '../../src/features/data/events.ts';
 import { expandForDelivery } from '../../src/features/data/webhook-emit.ts';
 import { toWebhookUser } from '../../src/features/connections/webhook-user.ts';
-import { buildHealthcheckEvent, healthcheckEnvelope } from '../../src/features/webhooks/events.ts';
-import { loadWebhookSettings } from '../../src/features/webhooks/settings.ts';
+import { buildHealthcheckEvent, healthcheckEnvelope } from '../../src/features/delivery/events.ts';
+import { loadWebhookSettings } from '../../src/features/delivery/settings.ts';
 import { wireDateTime } from '../../src/model/time.ts';
 
 const ROW = {

@@ -10,13 +10,13 @@ import {
   type ResolveHost,
   systemResolver,
   validateDestinationUrl,
-} from '../../src/features/webhooks/destination-policy.ts';
+} from '../../src/features/delivery/destination-policy.ts';
 import {
   classifyResponse,
   deliveryFailureKind,
   parseRetryAfter,
   scheduledDelayMs,
-} from '../../src/features/webhooks/retry-policy.ts';
+} from '../../src/features/delivery/retry-policy.ts';
 
 describe('delivery outcomes', () => {
   test('each status class at its boundaries', () => {

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { test } from 'node:test';
-import { blockedAddressReason, embeddedIpv4 } from '../../src/features/webhooks/address-ranges.ts';
+import { blockedAddressReason, embeddedIpv4 } from '../../src/features/delivery/address-ranges.ts';
 import {
   chunkRecords,
   isLargeRequestRange,
   planDataDelivery,
   serializedSize,
 } from '../../src/features/data/chunking.ts';
-import type { ResolveHost, WebhookEnvironment } from '../../src/features/webhooks/destination-policy.ts';
-import { checkedLookup, validateDestinationUrl } from '../../src/features/webhooks/destination-policy.ts';
+import type { ResolveHost, WebhookEnvironment } from '../../src/features/delivery/destination-policy.ts';
+import { checkedLookup, validateDestinationUrl } from '../../src/features/delivery/destination-policy.ts';
 import {
   classifyResponse,
   DELIVERY_TIMEOUT_MS,
@@ -20,7 +20,7 @@ import {
   parseRetryAfter,
   RETRY_DELAYS_MS,
   retryScheduleOffsetsMs,
-} from '../../src/features/webhooks/retry-policy.ts';
+} from '../../src/features/delivery/retry-policy.ts';
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;

@@ -10,7 +10,7 @@ import {
   signWebhook,
   verifyServiceSignature,
   verifyStandardWebhook,
-} from '../../src/features/webhooks/signing.ts';
+} from '../../src/features/delivery/signing.ts';
 
 // The Standard Webhooks specification's test vector.
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

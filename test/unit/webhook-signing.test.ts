@@ -10,7 +10,7 @@ import {
   signWebhook,
   verifyServiceSignature,
   verifyStandardWebhook,
-} from '../../src/features/webhooks/signing.ts';
+} from '../../src/features/delivery/signing.ts';
 
 // Independent reference implementations, written from the two specs rather than from signing.ts.
 function referenceStandardSignature(

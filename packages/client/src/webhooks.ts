@@ -1,6 +1,6 @@
 // Verifying Tributary's webhook deliveries, in any runtime with Web Crypto (Node 20 and later,
 // browsers, Deno, Bun, edge workers). Tributary signs every delivery twice over the same raw body
-// (docs/webhooks.md, src/features/webhooks/signing.ts in the service):
+// (docs/webhooks.md, src/features/delivery/signing.ts in the service):
 // - Standard Webhooks: `webhook-signature: v1,<base64>` (space-separated during a rotation),
 //   HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the base64-decoded part
 //   of the `whsec_…` secret;

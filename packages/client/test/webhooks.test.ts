@@ -1,12 +1,12 @@
 // The client's webhook verification against what the service really signs: a delivery a started
 // Tributary made to a receiver verifies in both schemes (with the secret it handed out), during a
 // rotation with either secret, and a tampered body, signature, timestamp or secret does not. The
-// signer's own output (src/features/webhooks/signing.ts) is checked over many random inputs.
+// signer's own output (src/features/delivery/signing.ts) is checked over many random inputs.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { generateWebhookSecret, signWebhook } from '../../../src/features/webhooks/signing.ts';
+import { generateWebhookSecret, signWebhook } from '../../../src/features/delivery/signing.ts';
 import {
   createDeveloper,
   startTestService,

@@ -3,7 +3,7 @@
 // Property names and shapes follow the vendor's current published schema (docs/wire-contract.md#webhook-events,
 // docs/vendor-spec-deviations.md), so receivers generated from it parse our payloads unchanged;
 // nothing else assembles these payloads.
-import type { WebhookEnvelope } from '../webhooks/events.ts';
+import type { WebhookEnvelope } from '../delivery/events.ts';
 import {
   commaList,
   toWebhookUser,

@@ -8,7 +8,7 @@ import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { ProviderRuntime } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
 import type { IntegrationsService } from '../integrations/service.ts';
-import type { WebhookEnvelope } from '../webhooks/events.ts';
+import type { WebhookEnvelope } from '../delivery/events.ts';
 
 /**
  * What the connecting service needs from the webhook engine: the event (see events.ts) is written

@@ -2,7 +2,7 @@
 // announced with large_request_processing / large_request_sending {expected_payloads} and then sent
 // as several data events of at most N records and M bytes each, all with the same reference. The
 // limits are the webhook settings' (WEBHOOK_CHUNK_MAX_OBJECTS, WEBHOOK_MAX_PAYLOAD_BYTES).
-import { DEFAULT_CHUNK_MAX_OBJECTS, DEFAULT_MAX_PAYLOAD_BYTES } from '../webhooks/settings.ts';
+import { DEFAULT_CHUNK_MAX_OBJECTS, DEFAULT_MAX_PAYLOAD_BYTES } from '../delivery/settings.ts';
 /** A requested range longer than this many days is a large request. */
 export const LARGE_REQUEST_THRESHOLD_DAYS = 28;
 

@@ -2,7 +2,7 @@
 // large-request announcements and rate_limit_hit. Property names follow the reference wire
 // contract exactly (docs/wire-contract.md#webhook-events); nothing else assembles these payloads.
 import { wireDateTime } from '../../model/time.ts';
-import type { WebhookEnvelope } from '../webhooks/events.ts';
+import type { WebhookEnvelope } from '../delivery/events.ts';
 import {
   type JsonObject,
   toWebhookUser,

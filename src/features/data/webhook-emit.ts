@@ -3,9 +3,9 @@
 // {expected_payloads} and the chunks, all carrying one reference (minted when there is none).
 import { newUuid } from '../../core/ids.ts';
 import type { Db } from '../../store/db.ts';
-import type { WebhookEnvelope } from '../webhooks/events.ts';
-import type { WebhooksService } from '../webhooks/service.ts';
-import type { WebhookSettings } from '../webhooks/settings.ts';
+import type { WebhookEnvelope } from '../delivery/events.ts';
+import type { WebhooksService } from '../delivery/service.ts';
+import type { WebhookSettings } from '../delivery/settings.ts';
 import { planDataDelivery, serializedSize } from './chunking.ts';
 import {
   buildLargeRequestProcessingEvent,

@@ -5,7 +5,7 @@
 // the webhook event's own id (the `webhook-id` header), so the replay API takes it.
 import { newUuidId } from '../../core/ids.ts';
 import { wireDateTime } from '../../model/time.ts';
-import type { WebhookEnvelope } from '../webhooks/events.ts';
+import type { WebhookEnvelope } from '../delivery/events.ts';
 import type { ParsedReport } from './result-types.ts';
 import type { FailureReason } from './tables.ts';
 import { wireResult } from './views.ts';

@@ -10,7 +10,7 @@ import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { isIsoDate, wireDateTime } from '../../model/time.ts';
 import type { Db } from '../../store/db.ts';
-import type { WebhooksService } from '../webhooks/service.ts';
+import type { WebhooksService } from '../delivery/service.ts';
 import { completedEvent, failedEvent } from './events.ts';
 import { EXTENSIONS, sniffMediaType } from './media-types.ts';
 import { openFile, resealLegacyFiles, sealFile } from './file-box.ts';

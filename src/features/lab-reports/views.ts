@@ -4,7 +4,7 @@
 // Every result carries the reader's review marking (`confidence`, `needs_review`), and the rows
 // that matched no biomarker are listed under `unmatched` with their printed text.
 import { wireDateTime } from '../../model/time.ts';
-import type { EventState } from '../webhooks/service.ts';
+import type { EventState } from '../delivery/service.ts';
 import type { SessionRow } from './repo.ts';
 import type { LabResult, ParsedReport } from './result-types.ts';
 import type { StatusEntry } from './tables.ts';

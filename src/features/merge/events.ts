@@ -3,7 +3,7 @@
 // `to_webhook=true` (`reference` set). It is about a person, not one connection, so it names the
 // person and their connections instead of a `user`.
 import { WEBHOOK_MODEL_VERSION, type WebhookModelVersion } from '../connections/webhook-user.ts';
-import type { WebhookEnvelope } from '../webhooks/events.ts';
+import type { WebhookEnvelope } from '../delivery/events.ts';
 import type { MergedType } from './engine/merge-records.ts';
 
 export const MERGED_EVENT_TYPE = 'merged';

@@ -21,7 +21,7 @@ import {
 import type { Developer } from '../developers/service.ts';
 import { type DataWindow, marginsOf, parseWindow, type RawReadQuery, splitWindow } from '../data/params.ts';
 import { DATA_SENT_MESSAGE, type DataService, toConnection } from '../data/service.ts';
-import type { WebhooksService } from '../webhooks/service.ts';
+import type { WebhooksService } from '../delivery/service.ts';
 import { type MergedRecord, mergeRecords, MERGED_TYPES, type MergedType } from './engine/merge-records.ts';
 import type { SourcedRecord } from './engine/provenance.ts';
 import { deviceKindNamed, type MergeFamily, type Priorities } from './engine/sources.ts';

@@ -8,7 +8,7 @@ import { AppError, badRequest, forbidden, invalidParameter, notFound } from '../
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import type { Developer } from '../developers/service.ts';
-import type { WebhookEnvelope } from '../webhooks/events.ts';
+import type { WebhookEnvelope } from '../delivery/events.ts';
 import { type ActivationActor, activateKit, kitState } from './activation.ts';
 import { createOrder } from './create-order.ts';
 import type { Catalog, CollectionType } from './domain/catalog.ts';

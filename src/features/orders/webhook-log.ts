@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { invalidParameter } from '../../core/errors.ts';
 import { isPositiveBigintText } from '../../core/cursor-bounds.ts';
 import type { Db } from '../../store/db.ts';
-import { type DeliveryOutcome, deliveryOutcomes } from '../webhooks/outcomes.ts';
+import { type DeliveryOutcome, deliveryOutcomes } from '../delivery/outcomes.ts';
 import type { OrderWebhookEvent } from './domain/events.ts';
 
 /** Terminal outcomes in the order API's vocabulary; pending and held deliveries are not terminal. */

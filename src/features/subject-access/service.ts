@@ -8,7 +8,7 @@ import { findConnectionForDeveloper, toWireUser } from '../connections/service.t
 import type { DataService } from '../data/service.ts';
 import type { LabReportsService } from '../lab-reports/service.ts';
 import type { Keyset } from '../data/repo.ts';
-import type { WebhooksService } from '../webhooks/service.ts';
+import type { WebhooksService } from '../delivery/service.ts';
 import { ARCHIVE_PAGE, userArchive } from './archive.ts';
 
 export type SubjectAccessDeps = {

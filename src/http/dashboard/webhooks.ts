@@ -1,6 +1,6 @@
 import type { AppContext } from '../../features/context.ts';
-import type { DeliveryRecord } from '../../features/webhooks/deliveries.ts';
-import { WEBHOOK_EVENT_STATUSES } from '../../features/webhooks/tables.ts';
+import type { DeliveryRecord } from '../../features/delivery/deliveries.ts';
+import { WEBHOOK_EVENT_STATUSES } from '../../features/delivery/tables.ts';
 import { invalidParameter } from '../../core/errors.ts';
 import type { App } from '../app-type.ts';
 import {

@@ -1,10 +1,10 @@
 // `/v2/destinations`: destinations of every kind (the webhook, the developer's PostgreSQL, S3
 // object storage, a NATS JetStream stream). Thin: parse, call the destinations service
-// (features/webhooks/destinations-service.ts), shape the reply. docs/destinations.md.
+// (features/delivery/destinations-service.ts), shape the reply. docs/destinations.md.
 import Type from 'typebox';
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
-import { toWireDelivery } from '../../features/webhooks/deliveries.ts';
+import { toWireDelivery } from '../../features/delivery/deliveries.ts';
 import {
   CreateDestinationBody,
   DestinationBody,
@@ -15,9 +15,9 @@ import {
   DestinationQueued,
   PatchDestinationBody,
   PatchDestinationResponse,
-} from '../../features/webhooks/destination-schemas.ts';
-import { type DestinationView, MAX_DESTINATIONS } from '../../features/webhooks/destinations-service.ts';
-import { DeliveriesQuery } from '../../features/webhooks/schemas.ts';
+} from '../../features/delivery/destination-schemas.ts';
+import { type DestinationView, MAX_DESTINATIONS } from '../../features/delivery/destinations-service.ts';
+import { DeliveriesQuery } from '../../features/delivery/schemas.ts';
 import { wireDateTime } from '../../model/time.ts';
 
 const tags = ['destinations'];

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
-import { toWireDelivery } from '../../features/webhooks/deliveries.ts';
+import { toWireDelivery } from '../../features/delivery/deliveries.ts';
 import {
   DeliveriesQuery,
   DeliveriesResponse,
@@ -11,9 +11,9 @@ import {
   Queued,
   Resent,
   RotatedSecret,
-} from '../../features/webhooks/schemas.ts';
-import type { Destination as DestinationState } from '../../features/webhooks/service.ts';
-import type { WebhookSettings } from '../../features/webhooks/settings.ts';
+} from '../../features/delivery/schemas.ts';
+import type { Destination as DestinationState } from '../../features/delivery/service.ts';
+import type { WebhookSettings } from '../../features/delivery/settings.ts';
 import { wireDateTime } from '../../model/time.ts';
 
 const tags = ['webhooks'];

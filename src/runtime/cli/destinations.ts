@@ -1,10 +1,10 @@
 // `tributary destinations …`: the /v2/destinations API for operators, through the same service
-// (features/webhooks/destinations-service.ts). Settings are JSON: inline, or `@file` so that
+// (features/delivery/destinations-service.ts). Settings are JSON: inline, or `@file` so that
 // secrets stay out of the shell history and the process list.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
-import type { DestinationView } from '../../features/webhooks/destinations-service.ts';
+import type { DestinationView } from '../../features/delivery/destinations-service.ts';
 import { wireDateTime } from '../../model/time.ts';
 import { openContext } from './session.ts';
 import { print, printJson, printTable, UsageError } from './output.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
 import { AppError } from '../../core/errors.ts';
-import { verifyServiceSignature, verifyStandardWebhook } from '../../features/webhooks/signing.ts';
+import { verifyServiceSignature, verifyStandardWebhook } from '../../features/delivery/signing.ts';
 import { currentSession } from './session.ts';
 import { UsageError } from './output.ts';
 

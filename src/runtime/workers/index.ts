@@ -4,7 +4,7 @@
 // sends each due job once, however many workers registered the schedule (see recurring.ts).
 import type { Config } from '../../core/config.ts';
 import type { AppContext } from '../../features/context.ts';
-import { webhookSettings } from '../../features/webhooks/settings.ts';
+import { webhookSettings } from '../../features/delivery/settings.ts';
 import { defineConnectingJobs } from './connecting.ts';
 import { dataRecurringJobs, defineDataJobs } from './data.ts';
 import { defineLabReportJobs, labReportRecurringJobs } from './lab-reports.ts';
@@ -16,7 +16,7 @@ import { defineMobileSpoolJobs, mobileSpoolRecurringJobs } from './mobile-spool.
 import { defineOrderJobs, orderRecurringJobs } from './orders.ts';
 import { type RecurringJob, registerSchedules } from './recurring.ts';
 import { defineConnectorJobs, connectorRecurringJobs } from './connectors.ts';
-import { defineWebhookJobs, webhookRecurringJobs } from './webhooks.ts';
+import { defineWebhookJobs, webhookRecurringJobs } from './delivery.ts';
 
 /** Declares every queue and its handler; call before `jobs.start`. */
 export function defineJobs(ctx: AppContext): void {

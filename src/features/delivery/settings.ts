@@ -137,7 +137,7 @@ const duration = (fallback: number, description: string) =>
 
 export const webhookSettings = defineSettings({
   id: 'webhooks',
-  owner: 'features/webhooks',
+  owner: 'features/delivery',
   intro: ['Webhook delivery (all optional; durations take ms, s, m, h or d). Full table: docs/webhooks.md.'],
   settings: {
     WEBHOOK_TIMEOUT: duration(

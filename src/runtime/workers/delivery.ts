@@ -2,13 +2,13 @@ import type { QueueOptions } from 'pg-boss';
 import type { AppContext } from '../../features/context.ts';
 import { version } from '../../core/version.ts';
 import { createEventFormatter } from '../../features/output-formats/format-event.ts';
-import { createDeliveryEngine } from '../../features/webhooks/deliver.ts';
-import { DELIVERY_QUEUE, SLOW_DELIVERY_QUEUE } from '../../features/webhooks/outbox.ts';
-import { ownDatabasesOf } from '../../features/webhooks/own-database.ts';
-import { createSender } from '../../features/webhooks/sender.ts';
-import { HEALTHCHECK_QUEUE } from '../../features/webhooks/healthcheck.ts';
-import type { WebhookSettings } from '../../features/webhooks/settings.ts';
-import { STUCK_SWEEP_QUEUE } from '../../features/webhooks/stuck-sweeper.ts';
+import { createDeliveryEngine } from '../../features/delivery/deliver.ts';
+import { DELIVERY_QUEUE, SLOW_DELIVERY_QUEUE } from '../../features/delivery/outbox.ts';
+import { ownDatabasesOf } from '../../features/delivery/own-database.ts';
+import { createSender } from '../../features/delivery/sender.ts';
+import { HEALTHCHECK_QUEUE } from '../../features/delivery/healthcheck.ts';
+import type { WebhookSettings } from '../../features/delivery/settings.ts';
+import { STUCK_SWEEP_QUEUE } from '../../features/delivery/stuck-sweeper.ts';
 import type { RecurringJob } from './recurring.ts';
 
 /**
