@@ -1,6 +1,6 @@
 // Destination isolation benchmark (issue 40, row 1): developer B's delivery latency to its webhook,
 // first alone, then while developer C's S3 destination accepts connections and never answers and
-// C emits bursts of events for it. Each run is a fresh service (embedded PGlite in a temporary
+// C emits bursts of events for it. Each run is a fresh service (embedded PostgreSQL in a temporary
 // data directory, or PostgreSQL in a throwaway schema when DATABASE_URL is set) with the default
 // delivery settings.
 //
@@ -139,7 +139,7 @@ async function run(mode: CMode): Promise<{ p50: number; p95: number; max: number
   }
 }
 
-const storage = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
+const storage = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PostgreSQL';
 console.log(
   `destination isolation benchmark on ${storage}: B ${B_EVENTS} events; C ${2 * C_EVENTS} events to an S3 destination`,
 );

@@ -50,7 +50,10 @@ async function entryText(path: string, name: string): Promise<string | null> {
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'archive-run-'));
-const service = await startTestService({ env: { SANDBOX_ARRIVAL_MINUTES: 'off' } });
+// RUN_ENGINE=embedded (the benches without DATABASE_URL): the default engine, an embedded
+// PostgreSQL of the run's own; else a database on the tests' PostgreSQL.
+const EMBEDDED = process.env.RUN_ENGINE === 'embedded';
+const service = await startTestService({ embedded: EMBEDDED, env: { SANDBOX_ARRIVAL_MINUTES: 'off' } });
 const { ctx, app } = service;
 try {
   const developer = await createDeveloper(ctx);
@@ -124,6 +127,7 @@ try {
   const activity = manifest.files.find((file) => file.name === 'records/activity.ndjson');
   console.log(
     JSON.stringify({
+      engine: EMBEDDED ? 'embedded PostgreSQL' : 'PostgreSQL',
       records: Number(count.n),
       archivedActivities: activity?.count ?? null,
       archiveMb: Math.round(bytes / 2 ** 20),

@@ -71,7 +71,11 @@ const tell = async (message: Record<string, unknown>) => {
   thread.postMessage(message);
   await once(thread, 'message');
 };
+// RUN_ENGINE=embedded (the benches without DATABASE_URL): the default engine, an embedded
+// PostgreSQL of the run's own; else a database on the tests' PostgreSQL.
+const EMBEDDED = process.env.RUN_ENGINE === 'embedded';
 const service = await startTestService({
+  embedded: EMBEDDED,
   env: {
     ...providerEnv('GARMIN', fake),
     GARMIN_REQUEST_BUDGET: '100000/60',
@@ -134,6 +138,7 @@ try {
   sample();
   console.log(
     JSON.stringify({
+      engine: EMBEDDED ? 'embedded PostgreSQL' : 'PostgreSQL',
       days: DAYS,
       users: USERS,
       seconds: (Date.now() - started) / 1000,
