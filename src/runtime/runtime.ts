@@ -13,6 +13,7 @@ import { migrateToLatest, migrationsAheadOfCode, pendingMigrations } from '../st
 import { databaseNotThereYet, waitForDatabase } from '../store/startup-wait.ts';
 import { verifyEncryptionKey } from '../store/key-fingerprint.ts';
 import type { StartupStage } from '../http/startup-gate.ts';
+import { sweepAbandonedSpools } from '../provider-kit/piece-spool.ts';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -160,6 +161,20 @@ async function runsBehindTheDatabase(store: Store, log: Logger): Promise<boolean
   return true;
 }
 
+/**
+ * What a process that died mid-job (killed, out of memory) left in the temporary folder: a
+ * worker removes it before it takes work, so a crash loop cannot fill the disk. Never fatal.
+ */
+async function sweepLeftovers(log: Logger): Promise<void> {
+  try {
+    const removed = await sweepAbandonedSpools();
+    if (removed.length > 0)
+      log.info({ folders: removed }, 'removed the temporary folders of processes that ended mid-job');
+  } catch (error) {
+    log.warn({ err: error }, 'could not sweep the temporary folders left by ended processes');
+  }
+}
+
 export type StartOptions = {
   /** Runs once the store is migrated and the queues exist, before the process serves. */
   beforeServing?: (ctx: AppContext) => Promise<void>;
@@ -221,7 +236,10 @@ export async function startRuntime(
     signal.throwIfAborted();
     await options.beforeServing?.(ctx);
     progress.enter('serving');
-    if (role !== 'api') await jobs.work();
+    if (role !== 'api') {
+      await sweepLeftovers(log);
+      await jobs.work();
+    }
   } catch (error) {
     await stop().catch((closing: unknown) =>
       log.warn({ err: closing }, 'closing after a failed start failed'),
