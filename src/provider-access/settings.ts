@@ -57,8 +57,9 @@ export const providerHttpSettings = defineSettings({
     ),
     // Every tenant shares one heap: a provider (or whatever answers at its address) sending an
     // endless body must fail its own request, not exhaust the process.
+    // 32: one Garmin activity of 24 hours recorded every second is about 26 MB of JSON.
     PROVIDER_HTTP_MAX_ANSWER_MB: nonNegative(
-      16,
+      32,
       false,
       'The largest answer read from a provider, in MB: a whole JSON answer, a file, an error text, or one item of a list read item by item. A larger answer fails that request (and the job that made it), naming the provider and this limit.',
     ),

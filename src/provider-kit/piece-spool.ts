@@ -5,7 +5,9 @@
 // one piece, never the history. The files live in a private temporary folder removed by `close`;
 // a process that died first (killed, out of memory) leaves its folder behind, so the folders of
 // processes that are gone are swept at start-up and whenever a spool closes.
-import { appendFile, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -38,14 +40,21 @@ export type PieceSpool = {
 };
 
 /**
- * A spool in a new private folder. `limits.pieces` bounds the distinct pieces (a file each) and
- * `limits.bytes` the bytes written: an answer past either fails with a PieceSpoolError rather
- * than filling the disk.
+ * A spool in a new private folder. `limits.pieces` bounds the distinct pieces (a file each),
+ * `limits.bytes` the bytes written, and `limits.pieceBytes` those of one piece (what `read`
+ * holds in memory at once): an answer past any fails with a PieceSpoolError rather than filling
+ * the disk or the heap.
  */
-export async function openPieceSpool(limits: { pieces: number; bytes: number }): Promise<PieceSpool> {
+export async function openPieceSpool(limits: {
+  pieces: number;
+  bytes: number;
+  pieceBytes: number;
+}): Promise<PieceSpool> {
   const folder = await mkdtemp(join(tmpdir(), `${FOLDER_PREFIX}${process.pid}-`));
   // Piece name -> file number; the names never reach the file system.
   const files = new Map<string, number>();
+  /** Bytes written to each piece, by file number. */
+  const pieceSizes: number[] = [];
   let pending = new Map<number, string[]>();
   let pendingBytes = 0;
   let written = 0;
@@ -84,6 +93,9 @@ export async function openPieceSpool(limits: { pieces: number; bytes: number }):
         written += line.length;
         if (written > limits.bytes)
           throw new PieceSpoolError(`more than ${limits.bytes} bytes in one answer`);
+        pieceSizes[index] = (pieceSizes[index] ?? 0) + line.length;
+        if (pieceSizes[index] > limits.pieceBytes)
+          throw new PieceSpoolError(`more than ${limits.pieceBytes} bytes for ${piece}`);
         const lines = pending.get(index) ?? [];
         lines.push(line);
         pending.set(index, lines);
@@ -99,8 +111,9 @@ export async function openPieceSpool(limits: { pieces: number; bytes: number }):
       await flush();
       const byKind: Record<string, unknown[]> = {};
       if (!files.has(piece)) return byKind;
-      const text = await readFile(fileOf(piece), 'utf8');
-      for (const line of text.split('\n')) {
+      // Line by line: the piece's items are held parsed, never its text as well.
+      const lines = createInterface({ input: createReadStream(fileOf(piece)), crlfDelay: Infinity });
+      for await (const line of lines) {
         if (line === '') continue;
         const [kind, item] = JSON.parse(line) as [string, unknown];
         (byKind[kind] ??= []).push(item);

@@ -21,7 +21,7 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 async function crashMidSpool(dir: string): Promise<void> {
   const script = `
     const { openPieceSpool } = await import(${JSON.stringify(SPOOL)});
-    const spool = await openPieceSpool({ pieces: 10, bytes: 1e6 });
+    const spool = await openPieceSpool({ pieces: 10, bytes: 1e6, pieceBytes: 1e6 });
     await spool.add(['2026-01-01'], 'daily', { steps: 1 });
     await spool.pieces();
     process.stdout.write('written\\n');
@@ -64,7 +64,7 @@ test('the folder of a process killed mid-spool is swept; live ones and other fil
 });
 
 test("a spool's folder names its process, and a sweep while it is open leaves it", async () => {
-  const spool = await openPieceSpool({ pieces: 10, bytes: 1e6 });
+  const spool = await openPieceSpool({ pieces: 10, bytes: 1e6, pieceBytes: 1e6 });
   try {
     await spool.add(['a'], 'kind', { n: 1 });
     await spool.pieces();
@@ -72,6 +72,20 @@ test("a spool's folder names its process, and a sweep while it is open leaves it
     assert.deepEqual(await spool.read('a'), { kind: [{ n: 1 }] });
     const mine = readdirSync(tmpdir()).filter((name) => name.startsWith(`tributary-pieces-${process.pid}-`));
     assert.ok(mine.length >= 1, 'the open spool is named after this process');
+  } finally {
+    await spool.close();
+  }
+});
+
+test('one piece past its byte limit fails the spool, naming the piece; the others were fine', async () => {
+  const spool = await openPieceSpool({ pieces: 10, bytes: 1e6, pieceBytes: 1000 });
+  try {
+    await spool.add(['2026-01-01'], 'daily', { text: 'x'.repeat(500) });
+    await spool.add(['2026-01-02'], 'daily', { text: 'x'.repeat(500) });
+    await assert.rejects(
+      spool.add(['2026-01-01'], 'epochs', { text: 'x'.repeat(600) }),
+      (error: Error) => error.name === 'PieceSpoolError' && /more than 1000 bytes for 2026-01-01/.test(error.message),
+    );
   } finally {
     await spool.close();
   }
