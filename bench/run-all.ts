@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { FIGURES_PREFIX } from './figures.ts';
 
 const NODE = new URL('../node_modules/.bin/node', import.meta.url).pathname;
@@ -235,5 +235,10 @@ const lines = [
   ...[...runs].map(([key, run]) => `| ${key} | \`${run.command}\` | ${run.load} |`),
   '',
 ];
-writeFileSync(RESULTS, lines.join('\n'));
+// Figures of benches this script does not run (too long for `npm run bench`), recorded by hand
+// with their commands under this heading, are kept as they are.
+const SEPARATE = '## Measured separately';
+const previous = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '';
+const kept = previous.includes(SEPARATE) ? previous.slice(previous.indexOf(SEPARATE)) : '';
+writeFileSync(RESULTS, lines.join('\n') + (kept ? `\n${kept}` : ''));
 process.stdout.write(`\nwrote ${RESULTS}\n`);

@@ -20,6 +20,8 @@ const HEAP_MB = Number(process.argv[3] ?? 144);
 
 type Result = {
   records: number;
+  rowsMb: number;
+  engine: string;
   archivedActivities: number | null;
   archiveMb: number;
   baseHeapMb: number;
@@ -56,10 +58,12 @@ console.log(`${ENGINE}; heap limit ${HEAP_MB} MB (--max-old-space-size)`);
 for (const size of SIZES) {
   const result = await run(size);
   console.log(
-    `${result.records} records (${result.archivedActivities} activities archived), ${result.archiveMb} MB zip: ` +
+    `${result.records} records, ${result.rowsMb} MB of rows (${result.archivedActivities} activities archived), ` +
+      `${result.archiveMb} MB zip, ${result.engine}: ` +
       `heap ${result.baseHeapMb} → peak ${result.peakHeapMb} MB; RSS ${result.baseRssMb} → peak ${result.peakRssMb} MB`,
   );
   figures[`user_archive_${size}_peak_heap_mb`] = result.peakHeapMb;
   figures[`user_archive_${size}_peak_rss_mb`] = result.peakRssMb;
+  figures[`user_archive_${size}_rows_mb`] = result.rowsMb;
 }
 reportFigures(figures);

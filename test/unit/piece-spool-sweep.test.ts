@@ -84,7 +84,8 @@ test('one piece past its byte limit fails the spool, naming the piece; the other
     await spool.add(['2026-01-02'], 'daily', { text: 'x'.repeat(500) });
     await assert.rejects(
       spool.add(['2026-01-01'], 'epochs', { text: 'x'.repeat(600) }),
-      (error: Error) => error.name === 'PieceSpoolError' && /more than 1000 bytes for 2026-01-01/.test(error.message),
+      (error: Error) =>
+        error.name === 'PieceSpoolError' && /more than 1000 bytes for 2026-01-01/.test(error.message),
     );
   } finally {
     await spool.close();
