@@ -97,22 +97,40 @@ try {
     await tell({ account: `account-${n + 1}` });
     users.push((await connectThroughFake(service.app, developer, 'GARMIN', fake, `person-${n + 1}`)).userId);
   }
+  // What is still awaited, null when nothing: said on stderr now and then, and on a time-out.
+  const awaited = async (): Promise<string | null> => {
+    const progress = (
+      await Promise.all(users.map((id) => service.ctx.connectors.backfill.progress(id)))
+    ).flat();
+    const open = progress.filter((row) => row.status !== 'done');
+    const pending = await service.ctx.db
+      .selectFrom('connector_pending_refetches')
+      .select('data_kind')
+      .execute();
+    const jobs = [];
+    for (const queue of [BACKFILL_QUEUE, NOTIFICATION_QUEUE])
+      jobs.push(...(await unsettledJobs(service.ctx, queue)).map(() => queue));
+    if (progress.length > 0 && open.length === 0 && pending.length === 0 && jobs.length === 0) return null;
+    const backfills = open.map(
+      (row) => `${row.type} ${row.status}${row.lastError ? ` (${row.lastError})` : ''}`,
+    );
+    return (
+      `backfills not done: ${progress.length === 0 ? 'none asked yet' : backfills.join(', ') || 'none'}; ` +
+      `pending refetches ${pending.length}; unsettled jobs ${jobs.length}`
+    );
+  };
+  let said = Date.now();
   await until(
     'every backfill done and every refetch settled',
     async () => {
-      const progress = await Promise.all(users.map((id) => service.ctx.connectors.backfill.progress(id)));
-      if (!progress.every((rows) => rows.length > 0 && rows.every((row) => row.status === 'done')))
-        return false;
-      const pending = await service.ctx.db
-        .selectFrom('connector_pending_refetches')
-        .select('data_kind')
-        .execute();
-      if (pending.length > 0) return false;
-      for (const queue of [BACKFILL_QUEUE, NOTIFICATION_QUEUE])
-        if ((await unsettledJobs(service.ctx, queue)).length > 0) return false;
-      return true;
+      const state = await awaited();
+      if (state && Date.now() - said > 60_000) {
+        said = Date.now();
+        process.stderr.write(`${Math.round((Date.now() - started) / 1000)} s: ${state}\n`);
+      }
+      return state ?? true;
     },
-    { timeoutMs: TIMEOUT_MS, intervalMs: 500 },
+    { timeoutMs: TIMEOUT_MS, intervalMs: 500, done: (state) => state === true },
   );
   const rows = await service.ctx.db
     .selectFrom('data_records')

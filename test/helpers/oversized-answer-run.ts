@@ -85,7 +85,10 @@ const http = createProviderHttp({
 });
 // A provider that parses its answers itself reads a list whole, not item by item.
 const parsing = createProviderHttp({
-  provider: { ...provider, connector: { ...provider.connector!, api: { parseJson: JSON.parse } } },
+  provider: {
+    ...provider,
+    connector: { ...provider.connector!, api: { ...provider.connector!.api!, parseJson: JSON.parse } },
+  },
   userId: 'user-1',
   session: { current: async () => 'token', rejected: async () => 'token', failed: async () => {} },
   budget: { acquire: async () => null, pause: async () => {} },
