@@ -85,6 +85,18 @@ export function prepareAll(
   return { stored, invalid: refused.length };
 }
 
+/**
+ * A raw payload serialized as its page arrived (intake): its size counts towards the batch's
+ * bytes, and the parsed answer (a day of Garmin summaries is megabytes of objects) is released
+ * instead of waiting for the batch's records to fill it.
+ */
+export class RawPayloadText {
+  readonly json: string;
+  constructor(json: string) {
+    this.json = json;
+  }
+}
+
 /** Upserts prepared records and keeps the raw payloads they came from (when retention allows). */
 export async function storeBatch(
   deps: Pick<ProviderFetchDeps, 'rawRetentionDays' | 'onChanged'>,
@@ -111,7 +123,7 @@ export async function storeBatch(
       provider: input.user.provider,
       type: input.type,
       fetchedAt: input.now,
-      payload,
+      ...(payload instanceof RawPayloadText ? { payloadJson: payload.json } : { payload }),
     });
   }
 }
@@ -264,7 +276,11 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
         options.keys?.push(record.identityKey);
         bytes += record.bytes;
       }
-      if (page.raw !== undefined) raws.push(page.raw);
+      if (page.raw !== undefined && deps.rawRetentionDays > 0) {
+        const raw = new RawPayloadText(JSON.stringify(page.raw));
+        raws.push(raw);
+        bytes += raw.json.length;
+      }
       if (records.length >= FLUSH_RECORDS || bytes >= FLUSH_BYTES) await flush();
     }
     await flush();
