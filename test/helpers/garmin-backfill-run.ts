@@ -18,7 +18,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
 import { BACKFILL_QUEUE } from '../../src/features/connectors/backfill.ts';
@@ -37,10 +37,18 @@ const TIMEOUT_MS = Number(process.env.GARMIN_RUN_TIMEOUT_MS ?? 20 * 60_000);
 // `heap` is the largest heap seen, garbage included (it depends on when the collector runs);
 // `live` the largest heap right after a full collection: what the service really holds.
 const peaks = { rss: 0, heap: 0, live: 0 };
+// GARMIN_RUN_SNAPSHOT_MB: one heap snapshot (in the working folder) once the live heap passes it.
+const SNAPSHOT_AT = Number(process.env.GARMIN_RUN_SNAPSHOT_MB ?? 0);
+let snapshotTaken = false;
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries())
-    if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)
+    if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
       peaks.live = Math.max(peaks.live, process.memoryUsage().heapUsed);
+      if (SNAPSHOT_AT && !snapshotTaken && peaks.live > SNAPSHOT_AT * 2 ** 20) {
+        snapshotTaken = true;
+        process.stderr.write(`heap snapshot: ${writeHeapSnapshot()}\n`);
+      }
+    }
 }).observe({ entryTypes: ['gc'] });
 const sample = () => {
   const now = process.memoryUsage();

@@ -54,6 +54,9 @@ export async function storedAthlete(trx: Db, userId: string): Promise<Record<str
   return row ? (JSON.parse(row.summary) as Record<string, unknown>) : null;
 }
 
+/** Records rewritten per read and write (each read with its samples). */
+const REWRITE_CHUNK = 8;
+
 /**
  * Rewrites stored records in place with `edit` (an enricher's derived fields): validated and
  * stored like any record, but not announced (no change hook, no event), so an enricher never
@@ -65,27 +68,33 @@ export async function rewriteRecords(
   input: { userId: string; type: DataTypeName; keys: readonly string[] },
   edit: (key: string, record: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<number> {
-  const rows = await repo.recordsByKeys(trx, {
-    userId: input.userId,
-    type: input.type,
-    keys: input.keys,
-    withSamples: true,
-  });
   const now = deps.clock.now();
-  const prepared: PreparedRecord[] = [];
-  for (const row of rows) {
-    const record = JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as Record<
-      string,
-      unknown
-    >;
-    const result = prepareRecord(input.type, edit(row.identity_key, record), now);
-    if (result.ok) prepared.push(result.value);
-    else
-      deps.log.warn(
-        { userId: input.userId, type: input.type, problem: result.problem },
-        'an enriched record failed validation; kept as it was',
-      );
+  let rewritten = 0;
+  // A few records at a time: they are read with their samples (a day's can be half a MB), and a
+  // backfill's rescoring rewrites every day it brought, so all at once grew with the history.
+  for (let start = 0; start < input.keys.length; start += REWRITE_CHUNK) {
+    const rows = await repo.recordsByKeys(trx, {
+      userId: input.userId,
+      type: input.type,
+      keys: input.keys.slice(start, start + REWRITE_CHUNK),
+      withSamples: true,
+    });
+    const prepared: PreparedRecord[] = [];
+    for (const row of rows) {
+      const record = JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as Record<
+        string,
+        unknown
+      >;
+      const result = prepareRecord(input.type, edit(row.identity_key, record), now);
+      if (result.ok) prepared.push(result.value);
+      else
+        deps.log.warn(
+          { userId: input.userId, type: input.type, problem: result.problem },
+          'an enriched record failed validation; kept as it was',
+        );
+    }
+    await repo.upsertRecords(trx, input.userId, input.type, prepared, now);
+    rewritten += prepared.length;
   }
-  await repo.upsertRecords(trx, input.userId, input.type, prepared, now);
-  return prepared.length;
+  return rewritten;
 }
