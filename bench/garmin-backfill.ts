@@ -66,12 +66,19 @@ for (const { days, users } of SIZES) {
   const complete = result.stored.every((byType) =>
     Object.entries(result.expected).every(([type, count]) => byType[type] === count),
   );
+  // What falls short (per type: stored by the first short user, and what the fake holds).
+  const short = Object.entries(result.expected)
+    .map(([type, count]) => {
+      const stored = result.stored.find((byType) => byType[type] !== count)?.[type] ?? count;
+      return stored === count ? null : `${type} ${stored} of ${count}`;
+    })
+    .filter(Boolean);
   const records = result.stored.reduce(
     (sum, byType) => sum + Object.values(byType).reduce((a, b) => a + b, 0),
     0,
   );
   console.log(
-    `${days} days × ${users} user(s): ${records} records${complete ? '' : ' (INCOMPLETE)'} in ` +
+    `${days} days × ${users} user(s): ${records} records${complete ? '' : ` (INCOMPLETE: ${short.join(', ')})`} in ` +
       `${result.seconds.toFixed(0)} s; heap once up ${result.baseHeapMb} MB, peak ${result.peakHeapMb} MB ` +
       `(live after a full collection ${result.peakLiveHeapMb} MB); ` +
       `peak RSS ${result.peakRssMb} MB`,
