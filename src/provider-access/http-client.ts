@@ -8,6 +8,7 @@ import type { Clock } from '../core/clock.ts';
 import { inSpan, type Span, SpanKind, withTraceHeaders } from '../core/tracing.ts';
 import { ProviderDataError } from '../provider-kit/data-source.ts';
 import { jsonListItems } from '../provider-kit/json-items.ts';
+import { AnswerTooLargeError, readAnswer } from './answer-size.ts';
 import type { ResolvedProvider } from './catalog.ts';
 import type { ProviderApi, ProviderHttp, ProviderRequest } from '../provider-kit/api.ts';
 import type { ApiKeyDeclaration } from '../provider-kit/types.ts';
@@ -187,17 +188,20 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
           ),
         );
         span?.setAttribute('http.response.status_code', response.status);
-        // A file is read as bytes only when it is the answer; errors are read as text. A streamed
-        // list is left unread here: its items are parsed as the caller takes them.
+        // A file is read as bytes only when it is the answer; errors are read as text, each under
+        // the answer cap. A streamed list is left unread here: its items are parsed as the caller
+        // takes them (each item under the same cap).
         if (binary && response.ok) {
-          bytes = new Uint8Array(await response.arrayBuffer());
+          bytes = await readAnswer(response, settings.maxAnswerBytes, where(url));
           text = '';
         } else if (streamed && response.ok) {
           text = '';
         } else {
-          text = await response.text();
+          text = new TextDecoder().decode(await readAnswer(response, settings.maxAnswerBytes, where(url)));
         }
       } catch (error) {
+        // Too large is not a fault that a retry cures: the request fails at once, saying why.
+        if (error instanceof AnswerTooLargeError) throw new ProviderDataError('unavailable', error.message);
         if (retried < settings.retries) {
           await sleep(backoffMs(retried++, settings.baseDelayMs, random));
           continue;
@@ -274,7 +278,7 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
     const body = response.body;
     if (!body) return;
     try {
-      yield* jsonListItems(body);
+      yield* jsonListItems(body, settings.maxAnswerBytes);
     } catch (error) {
       if (error instanceof ProviderDataError) throw error;
       throw new ProviderDataError('unavailable', `${where(url)} answer failed: ${(error as Error).message}`, {

@@ -3,7 +3,8 @@
 // depends on it: a 400 (invalid_grant: revoked, expired, already used) will never succeed, so
 // the connection is broken at once; anything else (timeouts, 5xx, 429, an unexpected body) may
 // pass and only counts towards the failure limit.
-import { OAuthFlowError, parseTokenResponse, timeoutMs } from './oauth.ts';
+import { maxAnswerBytes, OAuthFlowError, parseTokenResponse, timeoutMs } from './oauth.ts';
+import { readAnswerText } from './answer-size.ts';
 import type { ResolvedProvider } from './catalog.ts';
 import type { ProviderRuntime, TokenSet } from '../provider-kit/types.ts';
 import { inSpan, SpanKind, withTraceHeaders } from '../core/tracing.ts';
@@ -64,7 +65,10 @@ export async function requestRefresh(
           signal: AbortSignal.timeout(timeoutMs(runtime)),
         });
         span?.setAttribute('http.response.status_code', answer.status);
-        return { response: answer, text: await answer.text() };
+        return {
+          response: answer,
+          text: await readAnswerText(answer, maxAnswerBytes(runtime), `${provider.id} token endpoint`),
+        };
       },
     ));
   } catch (error) {

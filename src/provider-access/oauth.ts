@@ -3,6 +3,7 @@ import type { ResolvedProvider } from './catalog.ts';
 import type { ProviderRuntime, TokenSet } from '../provider-kit/types.ts';
 import { currentTraceparent, inSpan, SpanKind, tracingEnabled } from '../core/tracing.ts';
 import { providerHttpSettings } from './settings.ts';
+import { AnswerTooLargeError, readAnswerText } from './answer-size.ts';
 
 /**
  * The generic OAuth2 client: everything provider-specific comes from the declaration, so no
@@ -22,6 +23,10 @@ export class OAuthFlowError extends Error {
 /** PROVIDER_HTTP_TIMEOUT_MS, parsed once for the OAuth and the API client (a bad value stops the boot). */
 export const timeoutMs = (runtime: ProviderRuntime) =>
   runtime.config.settings.get(providerHttpSettings).timeoutMs;
+
+/** PROVIDER_HTTP_MAX_ANSWER_MB in bytes: the most of a token endpoint's answer read. */
+export const maxAnswerBytes = (runtime: ProviderRuntime) =>
+  runtime.config.settings.get(providerHttpSettings).maxAnswerBytes;
 
 /** RFC 7636: a 43-character verifier and its S256 challenge. */
 export function newPkcePair(): { verifier: string; challenge: string } {
@@ -116,7 +121,11 @@ async function fetchBounded(runtime: ProviderRuntime, url: string | URL, init: R
 
 async function callProvider(runtime: ProviderRuntime, url: string, init: RequestInit, reason: string) {
   const response = await fetchProvider(runtime, url, init, reason);
-  const text = await response.text().catch(() => '');
+  const who = `the provider at ${new URL(url).host}${new URL(url).pathname}`;
+  const text = await readAnswerText(response, maxAnswerBytes(runtime), who).catch((error: unknown) => {
+    if (error instanceof AnswerTooLargeError) throw new OAuthFlowError(reason, error.message);
+    return '';
+  });
   if (!response.ok) throw new OAuthFlowError(reason, `provider answered ${response.status}`);
   try {
     return JSON.parse(text) as unknown;

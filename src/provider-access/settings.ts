@@ -30,6 +30,11 @@ export type HttpSettings = {
   baseDelayMs: number;
   /** Longest wait (Retry-After, a spent budget window) sat out inside a request. */
   maxWaitSeconds: number;
+  /**
+   * The most bytes read of one answer (a JSON answer, a file, an error text, one item of a list
+   * read item by item): answer-size.ts.
+   */
+  maxAnswerBytes: number;
 };
 
 export const providerHttpSettings = defineSettings({
@@ -50,12 +55,21 @@ export const providerHttpSettings = defineSettings({
       true,
       'The longest Retry-After (or spent budget window) waited out inside a request before answering 503 with Retry-After.',
     ),
+    // Every tenant shares one heap: a provider (or whatever answers at its address) sending an
+    // endless body must fail its own request, not exhaust the process.
+    // 32: one Garmin activity of 24 hours recorded every second is about 26 MB of JSON.
+    PROVIDER_HTTP_MAX_ANSWER_MB: nonNegative(
+      32,
+      false,
+      'The largest answer read from a provider, in MB: a whole JSON answer, a file, an error text, or one item of a list read item by item. A larger answer fails that request (and the job that made it), naming the provider and this limit.',
+    ),
   },
   build: (v): HttpSettings => ({
     timeoutMs: v.PROVIDER_HTTP_TIMEOUT_MS,
     retries: Math.floor(v.PROVIDER_HTTP_RETRIES),
     baseDelayMs: v.PROVIDER_HTTP_RETRY_BASE_MS,
     maxWaitSeconds: v.PROVIDER_MAX_WAIT_SECONDS,
+    maxAnswerBytes: Math.floor(v.PROVIDER_HTTP_MAX_ANSWER_MB * 2 ** 20),
   }),
 });
 

@@ -1,5 +1,6 @@
 // What a connector's hooks call the provider with: an HTTP client the framework hands them, which
-// already handles tokens, retries, rate limits and request budgets.
+// already handles tokens, retries, rate limits and request budgets, and reads no answer (nor one
+// item of a list) past PROVIDER_HTTP_MAX_ANSWER_MB (a larger one fails the call).
 
 export type ProviderRequest = {
   /** The provider's real URL, as documented; the framework applies `<ID>_BASE_URL`. */

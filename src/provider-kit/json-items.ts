@@ -10,8 +10,16 @@ export class JsonItemsError extends Error {
   override name = 'JsonItemsError';
 }
 
-/** The largest single item read (a day of second-by-second samples is a few MB). */
+/**
+ * The largest single item read by default (a day of second-by-second samples is a few MB); the
+ * provider HTTP client passes its answer cap (PROVIDER_HTTP_MAX_ANSWER_MB) instead.
+ */
 export const MAX_ITEM_BYTES = 64 * 1024 * 1024;
+
+const itemTooLarge = (maxItemBytes: number) =>
+  new JsonItemsError(
+    `an item of the list is over ${+(maxItemBytes / 2 ** 20).toFixed(2)} MB (PROVIDER_HTTP_MAX_ANSWER_MB): not read`,
+  );
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -29,9 +37,12 @@ const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0
 /**
  * The items of the top-level JSON list in `chunks`, in order. An empty body or `null` is no
  * items; any other top-level value (an object, a string) is a JsonItemsError, as is a body that
- * ends part way, is not JSON, or holds an item over MAX_ITEM_BYTES.
+ * ends part way, is not JSON, or holds an item over `maxItemBytes`.
  */
-export async function* jsonListItems(chunks: AsyncIterable<Uint8Array>): AsyncGenerator {
+export async function* jsonListItems(
+  chunks: AsyncIterable<Uint8Array>,
+  maxItemBytes = MAX_ITEM_BYTES,
+): AsyncGenerator {
   let root: 'unknown' | 'list' | 'closed' | 'null' = 'unknown';
   // Between items: what may come next.
   let expect: 'first' | 'item' | 'comma' = 'first';
@@ -50,8 +61,7 @@ export async function* jsonListItems(chunks: AsyncIterable<Uint8Array>): AsyncGe
   const finish = (chunk: Uint8Array, end: number) => {
     const tail = chunk.subarray(itemStart >= 0 ? itemStart : 0, end);
     const bytes = parts.length === 0 ? tail : Buffer.concat([...parts, tail]);
-    if (bytes.byteLength > MAX_ITEM_BYTES)
-      throw new JsonItemsError(`an item is over ${MAX_ITEM_BYTES} bytes`);
+    if (bytes.byteLength > maxItemBytes) throw itemTooLarge(maxItemBytes);
     try {
       ready.push(JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')));
     } catch (error) {
@@ -138,7 +148,7 @@ export async function* jsonListItems(chunks: AsyncIterable<Uint8Array>): AsyncGe
     if (inItem) {
       const rest = chunk.subarray(itemStart >= 0 ? itemStart : 0);
       partBytes += rest.byteLength;
-      if (partBytes > MAX_ITEM_BYTES) throw new JsonItemsError(`an item is over ${MAX_ITEM_BYTES} bytes`);
+      if (partBytes > maxItemBytes) throw itemTooLarge(maxItemBytes);
       parts.push(Buffer.from(rest));
       itemStart = -1;
     }

@@ -14,6 +14,7 @@ import { databaseNotThereYet, waitForDatabase } from '../store/startup-wait.ts';
 import { verifyEncryptionKey } from '../store/key-fingerprint.ts';
 import type { StartupStage } from '../http/startup-gate.ts';
 import type { EmbeddedPostgres } from '../store/embedded/server.ts';
+import { sweepAbandonedSpools } from '../provider-kit/piece-spool.ts';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -166,6 +167,20 @@ function runsBehindTheDatabase(
   return true;
 }
 
+/**
+ * What a process that died mid-job (killed, out of memory) left in the temporary folder: a
+ * worker removes it before it takes work, so a crash loop cannot fill the disk. Never fatal.
+ */
+async function sweepLeftovers(log: Logger): Promise<void> {
+  try {
+    const removed = await sweepAbandonedSpools();
+    if (removed.length > 0)
+      log.info({ folders: removed }, 'removed the temporary folders of processes that ended mid-job');
+  } catch (error) {
+    log.warn({ err: error }, 'could not sweep the temporary folders left by ended processes');
+  }
+}
+
 export type StartOptions = {
   /** Runs once the store is migrated and the queues exist, before the process serves. */
   beforeServing?: (ctx: AppContext) => Promise<void>;
@@ -254,6 +269,7 @@ export async function startRuntime(
     await options.beforeServing?.(ctx);
     progress.enter('serving');
     if (role !== 'api') {
+      await sweepLeftovers(log);
       await jobs.work();
       // Recurring jobs are kept in the database: registering them again (a later start finds them
       // unchanged and writes nothing) need not hold up readiness.

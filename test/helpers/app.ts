@@ -44,13 +44,19 @@ export type TestServiceOptions = {
   logTo?: DestinationStream;
   /** Another service's database to share (that service drops it when it closes). */
   database?: TestDatabase;
+  /**
+   * The default engine instead: an embedded PostgreSQL started in the service's own data
+   * directory (benches measure what an operator runs without DATABASE_URL).
+   */
+  embedded?: boolean;
 };
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-test-'));
   // A cluster of the test's own (DATABASE_URL in env): a schema of its own there, migrated here.
   const otherCluster = options.env?.DATABASE_URL;
-  const owned = options.database || otherCluster ? undefined : await createTestDatabase();
+  const embedded = options.embedded ?? false;
+  const owned = options.database || otherCluster || embedded ? undefined : await createTestDatabase();
   const database = options.database ?? owned;
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -64,9 +70,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ? (options.env?.DATABASE_SCHEMA ?? `t_${randomBytes(6).toString('hex')}`)
     : 'public';
   const store = await openStore({
-    databaseUrl: config.databaseUrl,
+    databaseUrl: embedded ? undefined : config.databaseUrl,
     readUrl: config.databaseReadUrl,
-    dataDir: undefined,
+    dataDir: embedded ? dataDir : undefined,
     schema,
     poolSize: 5,
   });

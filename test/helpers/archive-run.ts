@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { sql } from 'kysely';
 import yauzl from 'yauzl';
 import { windowOf } from '../../src/features/data/params.ts';
 import { addDays } from '../../src/model/time.ts';
@@ -50,7 +51,10 @@ async function entryText(path: string, name: string): Promise<string | null> {
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'archive-run-'));
-const service = await startTestService({ env: { SANDBOX_ARRIVAL_MINUTES: 'off' } });
+// RUN_ENGINE=embedded (the benches without DATABASE_URL): the default engine, an embedded
+// PostgreSQL of the run's own; else a database on the tests' PostgreSQL.
+const EMBEDDED = process.env.RUN_ENGINE === 'embedded';
+const service = await startTestService({ embedded: EMBEDDED, env: { SANDBOX_ARRIVAL_MINUTES: 'off' } });
 const { ctx, app } = service;
 try {
   const developer = await createDeveloper(ctx);
@@ -94,7 +98,13 @@ try {
   }
   const count = await ctx.db
     .selectFrom('data_records')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .select((eb) => [
+      eb.fn.countAll<string>().as('n'),
+      // The rows' text (summaries and samples), as the archive reads them.
+      sql<string>`coalesce(sum(octet_length(summary::text) + coalesce(octet_length(samples::text), 0)), 0)`.as(
+        'bytes',
+      ),
+    ])
     .where('user_id', '=', userId)
     .where('type', '=', 'activity')
     .executeTakeFirstOrThrow();
@@ -124,7 +134,9 @@ try {
   const activity = manifest.files.find((file) => file.name === 'records/activity.ndjson');
   console.log(
     JSON.stringify({
+      engine: EMBEDDED ? 'embedded PostgreSQL' : 'PostgreSQL',
       records: Number(count.n),
+      rowsMb: Math.round(Number(count.bytes) / 2 ** 20),
       archivedActivities: activity?.count ?? null,
       archiveMb: Math.round(bytes / 2 ** 20),
       baseHeapMb: Math.round(base.heapUsed / 2 ** 20),

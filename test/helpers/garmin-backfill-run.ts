@@ -18,7 +18,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
 import { BACKFILL_QUEUE } from '../../src/features/connectors/backfill.ts';
@@ -37,10 +37,18 @@ const TIMEOUT_MS = Number(process.env.GARMIN_RUN_TIMEOUT_MS ?? 20 * 60_000);
 // `heap` is the largest heap seen, garbage included (it depends on when the collector runs);
 // `live` the largest heap right after a full collection: what the service really holds.
 const peaks = { rss: 0, heap: 0, live: 0 };
+// GARMIN_RUN_SNAPSHOT_MB: one heap snapshot (in the working folder) once the live heap passes it.
+const SNAPSHOT_AT = Number(process.env.GARMIN_RUN_SNAPSHOT_MB ?? 0);
+let snapshotTaken = false;
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries())
-    if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)
+    if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
       peaks.live = Math.max(peaks.live, process.memoryUsage().heapUsed);
+      if (SNAPSHOT_AT && !snapshotTaken && peaks.live > SNAPSHOT_AT * 2 ** 20) {
+        snapshotTaken = true;
+        process.stderr.write(`heap snapshot: ${writeHeapSnapshot()}\n`);
+      }
+    }
 }).observe({ entryTypes: ['gc'] });
 const sample = () => {
   const now = process.memoryUsage();
@@ -71,10 +79,19 @@ const tell = async (message: Record<string, unknown>) => {
   thread.postMessage(message);
   await once(thread, 'message');
 };
+// RUN_ENGINE=embedded (the benches without DATABASE_URL): the default engine, an embedded
+// PostgreSQL of the run's own; else a database on the tests' PostgreSQL.
+const EMBEDDED = process.env.RUN_ENGINE === 'embedded';
 const service = await startTestService({
+  embedded: EMBEDDED,
   env: {
     ...providerEnv('GARMIN', fake),
     GARMIN_REQUEST_BUDGET: '100000/60',
+    // The fake makes each real-volume answer as it is read, in a thread on the same (shared)
+    // cores: a callback of 90 days of epochs took it longer than the 10 s default deadline to
+    // make here, so its pull was retried into the same time-out. The deadline bounds a request's
+    // whole exchange; the run measures memory, so it gives the fake the time it needs.
+    PROVIDER_HTTP_TIMEOUT_MS: process.env.PROVIDER_HTTP_TIMEOUT_MS ?? '120000',
     PROVIDER_HTTP_RETRY_BASE_MS: '20',
     SANDBOX_ARRIVAL_MINUTES: 'off',
   },
@@ -87,28 +104,49 @@ try {
   const port = (service.app.server.address() as AddressInfo).port;
   await tell({ endpointUrl: `http://127.0.0.1:${port}/providers/GARMIN/webhook` });
   const developer = await createDeveloper(service.ctx);
-  await setUrl(service, developer, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`);
+  // GARMIN_RUN_WEBHOOK=off: no destination, so the data events are not delivered (to tell the
+  // delivery's memory from the pull's).
+  if (process.env.GARMIN_RUN_WEBHOOK !== 'off')
+    await setUrl(service, developer, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`);
   const users: string[] = [];
   for (let n = 0; n < USERS; n++) {
     await tell({ account: `account-${n + 1}` });
     users.push((await connectThroughFake(service.app, developer, 'GARMIN', fake, `person-${n + 1}`)).userId);
   }
+  // What is still awaited, null when nothing: said on stderr now and then, and on a time-out.
+  const awaited = async (): Promise<string | null> => {
+    const progress = (
+      await Promise.all(users.map((id) => service.ctx.connectors.backfill.progress(id)))
+    ).flat();
+    const open = progress.filter((row) => row.status !== 'done');
+    const pending = await service.ctx.db
+      .selectFrom('connector_pending_refetches')
+      .select('data_kind')
+      .execute();
+    const jobs = [];
+    for (const queue of [BACKFILL_QUEUE, NOTIFICATION_QUEUE])
+      jobs.push(...(await unsettledJobs(service.ctx, queue)).map(() => queue));
+    if (progress.length > 0 && open.length === 0 && pending.length === 0 && jobs.length === 0) return null;
+    const backfills = open.map(
+      (row) => `${row.type} ${row.status}${row.lastError ? ` (${row.lastError})` : ''}`,
+    );
+    return (
+      `backfills not done: ${progress.length === 0 ? 'none asked yet' : backfills.join(', ') || 'none'}; ` +
+      `pending refetches ${pending.length}; unsettled jobs ${jobs.length}`
+    );
+  };
+  let said = Date.now();
   await until(
     'every backfill done and every refetch settled',
     async () => {
-      const progress = await Promise.all(users.map((id) => service.ctx.connectors.backfill.progress(id)));
-      if (!progress.every((rows) => rows.length > 0 && rows.every((row) => row.status === 'done')))
-        return false;
-      const pending = await service.ctx.db
-        .selectFrom('connector_pending_refetches')
-        .select('data_kind')
-        .execute();
-      if (pending.length > 0) return false;
-      for (const queue of [BACKFILL_QUEUE, NOTIFICATION_QUEUE])
-        if ((await unsettledJobs(service.ctx, queue)).length > 0) return false;
-      return true;
+      const state = await awaited();
+      if (state && Date.now() - said > 60_000) {
+        said = Date.now();
+        process.stderr.write(`${Math.round((Date.now() - started) / 1000)} s: ${state}\n`);
+      }
+      return state ?? true;
     },
-    { timeoutMs: TIMEOUT_MS, intervalMs: 500 },
+    { timeoutMs: TIMEOUT_MS, intervalMs: 500, done: (state) => state === true },
   );
   const rows = await service.ctx.db
     .selectFrom('data_records')
@@ -134,6 +172,7 @@ try {
   sample();
   console.log(
     JSON.stringify({
+      engine: EMBEDDED ? 'embedded PostgreSQL' : 'PostgreSQL',
       days: DAYS,
       users: USERS,
       seconds: (Date.now() - started) / 1000,

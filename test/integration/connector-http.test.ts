@@ -19,7 +19,13 @@ import { type FakeServer, startFakeServer } from '../fakes/fake-server.ts';
 
 const URL_PATH = '/v2/usercollection/probe';
 const DECLARED = `https://api.ouraring.com${URL_PATH}`;
-const settings = { timeoutMs: 300, retries: 3, baseDelayMs: 100, maxWaitSeconds: 10 };
+const settings = {
+  timeoutMs: 300,
+  retries: 3,
+  baseDelayMs: 100,
+  maxWaitSeconds: 10,
+  maxAnswerBytes: 2 ** 20,
+};
 
 describe('provider HTTP client', () => {
   let server: FakeServer;

@@ -52,7 +52,7 @@ describe('provider HTTP client: a JSON list read item by item', () => {
       userId: 'user-1',
       session: { current: async () => 'token', rejected: async () => 'token', failed: async () => {} },
       budget: { acquire: async () => null, pause: async () => {} },
-      settings: { timeoutMs: 10_000, retries: 0, baseDelayMs: 1, maxWaitSeconds: 1 },
+      settings: { timeoutMs: 10_000, retries: 0, baseDelayMs: 1, maxWaitSeconds: 1, maxAnswerBytes: 2 ** 20 },
       clock: { now: () => new Date() },
     });
   const collect = async (items: AsyncIterable<unknown> | null) => {

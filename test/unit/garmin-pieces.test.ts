@@ -58,7 +58,9 @@ const argsFor = (kinds: readonly SummaryKind[]): TypeFetchArgs => ({
   },
 });
 const sorted = (records: readonly unknown[]) => records.map((record) => JSON.stringify(record)).sort();
-const spools = () => readdirSync(tmpdir()).filter((name) => name.startsWith('tributary-pieces-'));
+// This process's spools (a closing spool may sweep the folders other, ended processes left).
+const spools = () =>
+  readdirSync(tmpdir()).filter((name) => name.startsWith(`tributary-pieces-${process.pid}-`));
 
 const cases = [
   { type: 'daily', kinds: ['dailies', 'epochs', 'stressDetails', 'pulseox'], row: garminNormalizers.dailies },

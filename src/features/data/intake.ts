@@ -31,6 +31,18 @@ import * as repo from './repo.ts';
 import { type DataEmitItem, type DataWebhooks, emitDataEvents } from './webhook-emit.ts';
 
 /** A change to a connection's stored records: the local days whose records were written or removed. */
+/**
+ * A raw payload serialized as its page arrived: its size counts towards the batch's bytes, and
+ * the parsed answer (a day of Garmin summaries is megabytes of objects) is released instead of
+ * waiting for the batch's records to fill it (stored as the text it is).
+ */
+export class RawPayloadText {
+  readonly json: string;
+  constructor(json: string) {
+    this.json = json;
+  }
+}
+
 export type RecordsChange = { user: ConnectionRow; type: ProviderDataType; days: readonly string[] };
 export type RecordsChangedHook = (trx: Db, change: RecordsChange) => Promise<void>;
 
@@ -332,7 +344,7 @@ export function createIntake(deps: IntakeDeps) {
             provider: user.provider,
             type: batch.type,
             fetchedAt: now,
-            payload,
+            ...(payload instanceof RawPayloadText ? { payloadJson: payload.json } : { payload }),
           });
     }
     for (const handler of deps.changeHandlers) for (const change of changes) await handler(trx, change);

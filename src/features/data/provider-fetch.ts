@@ -15,7 +15,7 @@ import { readProviderTokens } from '../../provider-access/token-store.ts';
 import type { ConnectionRow } from '../connections/service.ts';
 import * as connectionsRepo from '../connections/repo.ts';
 import { earlierDay, laterDay } from './params.ts';
-import { type IntakeWrite, prepareAll } from './intake.ts';
+import { type IntakeWrite, prepareAll, RawPayloadText } from './intake.ts';
 import type { PreparedRecord } from './records.ts';
 import type { Refusals } from './refusals.ts';
 import * as repo from './repo.ts';
@@ -41,6 +41,8 @@ export type ProviderFetchDeps = {
   write: IntakeWrite;
   /** Where refused records are counted (the operator's metric). */
   refusals: Refusals;
+  /** Raw payloads are kept this many days (0: not kept, so not even serialized). */
+  rawRetentionDays: number;
 };
 
 /** Runs `task` after every earlier task of the same key in this process has finished. */
@@ -190,7 +192,11 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
         options.keys?.push(record.identityKey);
         bytes += record.bytes;
       }
-      if (page.raw !== undefined) raws.push(page.raw);
+      if (page.raw !== undefined && deps.rawRetentionDays > 0) {
+        const raw = new RawPayloadText(JSON.stringify(page.raw));
+        raws.push(raw);
+        bytes += raw.json.length;
+      }
       if (records.length >= FLUSH_RECORDS || bytes >= FLUSH_BYTES) await flush();
     }
     await flush();

@@ -32,6 +32,9 @@ export async function storedAthlete(trx: Db, userId: string): Promise<Record<str
   return row ? (JSON.parse(row.summary) as Record<string, unknown>) : null;
 }
 
+/** Records rewritten per read and write (each read with its samples). */
+const REWRITE_CHUNK = 8;
+
 /**
  * A connection's records of several types on local days [fromDay, toDay), each with its row
  * version, and parsed unless its version is among `known` (repo.ts): one statement.
@@ -200,32 +203,36 @@ async function rewriteWhole(
   input: { userId: string; type: DataTypeName; keys: readonly string[] },
   edit: (key: string, record: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<{ key: string; fields: RewrittenFields }[]> {
-  const rows = await repo.recordsByKeys(trx, {
-    userId: input.userId,
-    type: input.type,
-    keys: input.keys,
-    withSamples: true,
-  });
   const now = deps.clock.now();
-  const prepared: PreparedRecord[] = [];
   const written: { key: string; fields: RewrittenFields }[] = [];
-  for (const row of rows) {
-    const record = JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as Record<
-      string,
-      unknown
-    >;
-    const edited = edit(row.identity_key, record);
-    const result = prepareRecord(input.type, edited, now);
-    if (!result.ok) {
-      deps.log.warn(
-        { userId: input.userId, type: input.type, problem: result.problem },
-        'an enriched record failed validation; kept as it was',
-      );
-      continue;
+  // A few records at a time: they are read with their samples (a day's can be half a MB), and a
+  // backfill's rescoring may rewrite every day it brought, so all at once grew with the history.
+  for (let start = 0; start < input.keys.length; start += REWRITE_CHUNK) {
+    const rows = await repo.recordsByKeys(trx, {
+      userId: input.userId,
+      type: input.type,
+      keys: input.keys.slice(start, start + REWRITE_CHUNK),
+      withSamples: true,
+    });
+    const prepared: PreparedRecord[] = [];
+    for (const row of rows) {
+      const record = JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as Record<
+        string,
+        unknown
+      >;
+      const edited = edit(row.identity_key, record);
+      const result = prepareRecord(input.type, edited, now);
+      if (!result.ok) {
+        deps.log.warn(
+          { userId: input.userId, type: input.type, problem: result.problem },
+          'an enriched record failed validation; kept as it was',
+        );
+        continue;
+      }
+      prepared.push(result.value);
+      written.push({ key: row.identity_key, fields: changedFields(record, edited) });
     }
-    prepared.push(result.value);
-    written.push({ key: row.identity_key, fields: changedFields(record, edited) });
+    await repo.upsertRecords(trx, input.userId, input.type, prepared, now);
   }
-  await repo.upsertRecords(trx, input.userId, input.type, prepared, now);
   return written;
 }

@@ -404,7 +404,9 @@ export async function deleteRecordsOfDaysExcept(
 
 export async function insertRawPayload(
   db: Db,
-  row: { userId: string; provider: string; type: string; fetchedAt: Date; payload: unknown },
+  row: { userId: string; provider: string; type: string; fetchedAt: Date } & (
+    { payload: unknown } | { payloadJson: string }
+  ),
 ): Promise<void> {
   await db
     .insertInto('raw_payloads')
@@ -413,7 +415,7 @@ export async function insertRawPayload(
       provider: row.provider,
       type: row.type,
       fetched_at: row.fetchedAt,
-      payload: JSON.stringify(row.payload),
+      payload: 'payloadJson' in row ? row.payloadJson : JSON.stringify(row.payload),
     })
     .execute();
 }

@@ -159,6 +159,7 @@ export function createDataService(deps: DataDeps) {
   const sync = createProviderFetch({
     write: intake.write,
     refusals,
+    rawRetentionDays: retentionDays,
     db,
     clock,
     log,

@@ -43,7 +43,27 @@ declare module '../../jobs/queues.ts' {
   }
 }
 
+/** The most records one step reads (small records: few round trips). */
 const RECORDS_PER_STEP = 64;
+/** The first step of each type, before any record's size is known. */
+const FIRST_STEP_RECORDS = 8;
+/**
+ * The lines one step aims at: later steps read as many records as fit at the largest size per
+ * record seen so far, so a user whose records carry days of second-by-second samples (several MB
+ * each) is exported a few records a step instead of 64 at once.
+ */
+const STEP_BYTES = 4 * 1024 * 1024;
+const recordsPerStep = (bytesPerRecord: number) =>
+  Math.max(1, Math.min(RECORDS_PER_STEP, Math.floor(STEP_BYTES / Math.max(1, bytesPerRecord))));
+/** How long each file's list of lines is now (a few files: one per resource type). */
+const lengthsOf = (lines: Lines) => new Map([...lines].map(([file, list]) => [file, list.length]));
+/** The characters of the lines added to `lines` since `before` was taken. */
+const addedChars = (lines: Lines, before: Map<string, number>) => {
+  let chars = 0;
+  for (const [file, list] of lines)
+    for (let index = before.get(file) ?? 0; index < list.length; index++) chars += list[index]!.length;
+  return chars;
+};
 const PARTS_PER_READ = 16;
 const KICK_OFF_PARAMS = ['_type', '_since', '_outputFormat'];
 /** Open mHealth data points (docs/fhir.md#open-mhealth). */
@@ -291,19 +311,29 @@ export function createBulkExport(deps: ExportDeps) {
       unit = await step(unit, lines, { patient_written: true });
       if (!unit) return;
     }
+    // Sized by what the records of this run wrote so far (per type: types differ in size).
+    let sizedType = -1;
+    let largestPerRecord = 0;
     while (owner && unit.type_index < EXPORTED_TYPES.length) {
       const type = EXPORTED_TYPES[unit.type_index]!;
+      if (sizedType !== unit.type_index) {
+        sizedType = unit.type_index;
+        largestPerRecord = 0;
+      }
       const after: RecordKeyset | null =
         unit.after_at && unit.after_key !== null ? { at: unit.after_at, key: unit.after_key } : null;
       const page = await deps.data.recordPage(job.userId, type, {
         ...(row.since ? { since: row.since } : {}),
         after,
-        limit: RECORDS_PER_STEP,
+        limit: largestPerRecord === 0 ? FIRST_STEP_RECORDS : recordsPerStep(largestPerRecord),
       });
       const devices = new Set(unit.devices);
       const lines: Lines = new Map();
-      for (const stored of page.records)
+      for (const stored of page.records) {
+        const before = lengthsOf(lines);
         writer.record(owner, type, stored.key, stored.record, devices, lines);
+        largestPerRecord = Math.max(largestPerRecord, addedChars(lines, before));
+      }
       const next = page.next
         ? { after_at: page.next.at, after_key: page.next.key }
         : { type_index: unit.type_index + 1, after_at: null, after_key: null };

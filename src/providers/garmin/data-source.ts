@@ -57,9 +57,12 @@ const backfillMaxDays = (kind: SummaryKind) => (ACTIVITY_KINDS.has(kind) ? 30 : 
 
 /**
  * What one notification's summaries may fill on disk before the fetch fails: days of the longest
- * backfill answer many times over, and more bytes than 90 days of second-by-second workouts.
+ * backfill answer many times over, and more bytes than 90 days of second-by-second workouts. One
+ * day (normalized at once, so held in memory) may hold 48 MB of summaries: a day at a real
+ * watch's density (1 s workout samples of ~300 bytes, 15 s heart rate, epochs, stress) is a few
+ * MB, a 24-hour race recorded every second about 26 MB.
  */
-const SPOOL_LIMITS = { pieces: 4 * GARMIN_HISTORY_DAYS, bytes: 2 * 1024 ** 3 };
+const SPOOL_LIMITS = { pieces: 4 * GARMIN_HISTORY_DAYS, bytes: 2 * 1024 ** 3, pieceBytes: 48 * 1024 ** 2 };
 
 /** What a notification told the fetchers: callback URLs to pull (declared form) and pushed summaries. */
 export type GarminNotified = {
