@@ -66,7 +66,6 @@ export type NavPage =
   | 'users'
   | 'webhooks'
   | 'destinations'
-  | 'output-format'
   | 'providers'
   | 'keys'
   | 'orders'
@@ -79,7 +78,6 @@ const DEVELOPER_NAV: [NavPage, string, string][] = [
   ['users', 'Users', '/dashboard/users'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],
   ['destinations', 'Destinations', '/dashboard/destinations'],
-  ['output-format', 'Output format', '/dashboard/output-format'],
   ['providers', 'Providers', '/dashboard/providers'],
   ['keys', 'API keys', '/dashboard/keys'],
   ['orders', 'Orders', '/dashboard/orders'],

@@ -6,7 +6,8 @@ import { csrfField, renderDashboardPage } from './layout.ts';
 import { html } from '../safe-html.ts';
 
 /**
- * The developer's output format on the dashboard: the current one and a form to choose another
+ * The developer’s output format on the dashboard (reached from the Webhooks page, which it belongs
+ * under: the nav stays one line at 1280 px): the current one and a form to choose another
  * (the same service as `PUT /v2/output-format`). Every text goes through `html`, which escapes it.
  */
 
@@ -35,7 +36,7 @@ export function registerOutputFormatPages(scope: App, ctx: AppContext, guards: G
       return sendPage(
         reply,
         200,
-        renderDashboardPage({ session, page: 'output-format', title: 'Output format', body, flash }),
+        renderDashboardPage({ session, page: 'webhooks', title: 'Output format', body, flash }),
       );
     }),
   );

@@ -100,7 +100,8 @@ ${recovery(destination.status) ? html`<p class="error">${recovery(destination.st
 <div><label for="url">Destination URL</label><input id="url" name="url" type="url" size="50" value="${destination.url ?? ''}" required></div>
 <button type="submit" class="primary">Save URL</button></form>
 <p class="row">${destination.status === 'disabled' ? postButton(session, '/dashboard/webhooks/enable', 'Enable destination', { style: 'primary' }) : postButton(session, '/dashboard/webhooks/disable', 'Disable destination')}
-${postButton(session, '/dashboard/webhooks/test', 'Send test event', { style: 'primary' })}</p></section>
+${postButton(session, '/dashboard/webhooks/test', 'Send test event', { style: 'primary' })}</p>
+<p>Events go out in your <a href="/dashboard/output-format">output format</a> (JSON unless you chose FHIR or FIT).</p></section>
 <section class="card"><h2>Signing secret</h2><p class="muted">The secret is shown once: when your account was created and after each rotation. Rotating keeps the previous secret signing for 24 hours${destination.previousSecretExpiresAt ? html` (current overlap ends ${when(destination.previousSecretExpiresAt)})` : ''}.</p>
 ${confirmButton(session, '/dashboard/webhooks/rotate-secret', 'Rotate secret', 'Make a new signing secret? It is shown only once.')}</section>
 <section class="card"><h2>Delivery log</h2>
