@@ -1,8 +1,11 @@
 // TypeBox schemas of the destinations API (`/v2/destinations`, tag `destinations`). A kind's
-// settings are checked by its adapter (destination-kinds.ts), which names the setting that is
-// wrong; the schemas here shape the body and document each kind (docs/destinations.md).
+// settings are checked by its adapter against the kind's own schema (kinds/*.ts), which names the
+// setting that is wrong; the route validates `settings` only as an object, because Ajv would answer
+// a union's mismatch with a message naming no setting. The API document shows the create body as
+// one variant per kind (CreateDestinationDoc, the route's `x-body`) from the same schemas
+// (docs/destinations.md).
 import Type from 'typebox';
-import { KIND_NAMES } from './destination-kinds.ts';
+import { KIND_NAMES, KIND_SETTINGS } from './destination-kinds.ts';
 import { Delivery } from './schemas.ts';
 
 const DateTime = (description: string) =>
@@ -62,6 +65,24 @@ export const CreateDestinationBody = Type.Object(
       },
     ],
   },
+);
+
+/**
+ * The create body as the API document shows it: one variant per kind, its settings the kind's
+ * schema (what the adapter checks). Documentation only (see the module comment).
+ */
+export const CreateDestinationDoc = Type.Union(
+  KIND_NAMES.map((kind) =>
+    Type.Object(
+      {
+        ...CreateDestinationBody.properties,
+        kind: Type.Literal(kind),
+        settings: KIND_SETTINGS.get(kind)!,
+      },
+      { additionalProperties: false, title: `Create${KIND_SETTINGS.get(kind)!.title as string}Destination` },
+    ),
+  ),
+  { description: 'A kind plus its settings', examples: CreateDestinationBody.examples },
 );
 
 export const PatchDestinationBody = Type.Object(
