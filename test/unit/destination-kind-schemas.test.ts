@@ -36,9 +36,8 @@ describe('destination kind settings schemas', () => {
     });
 
     test(`${name}: an unknown setting is refused, named`, async () => {
-      await assert.rejects(
-        kindOf(name).parse({ ...VALID[name], colour: 'blue' }, policy),
-        (error: Error) => error.message.startsWith('invalid settings.colour: unknown setting; expected '),
+      await assert.rejects(kindOf(name).parse({ ...VALID[name], colour: 'blue' }, policy), (error: Error) =>
+        error.message.startsWith('invalid settings.colour: unknown setting; expected '),
       );
     });
 
@@ -68,7 +67,9 @@ describe('destination kind settings schemas', () => {
   });
 
   test('a null setting counts as absent (stored settings keep null for "not set")', async () => {
-    const settings = (await kindOf('s3').parse({ ...VALID.s3, endpoint: null }, policy)) as { endpoint: unknown };
+    const settings = (await kindOf('s3').parse({ ...VALID.s3, endpoint: null }, policy)) as {
+      endpoint: unknown;
+    };
     assert.equal(settings.endpoint, null);
   });
 
@@ -77,9 +78,14 @@ describe('destination kind settings schemas', () => {
       () => checkWebhookSettings({ url: 'https://example.com/h', secret: 'x' }),
       /invalid settings\.secret: unknown setting; a webhook takes url/,
     );
-    assert.throws(() => checkWebhookSettings({ url: 7 }), /invalid settings\.url: expected a non-empty string/);
+    assert.throws(
+      () => checkWebhookSettings({ url: 7 }),
+      /invalid settings\.url: expected a non-empty string/,
+    );
     assert.throws(() => checkWebhookSettings([]), /invalid settings: expected an object/);
-    assert.deepEqual(checkWebhookSettings({ url: 'https://example.com/h' }), { url: 'https://example.com/h' });
+    assert.deepEqual(checkWebhookSettings({ url: 'https://example.com/h' }), {
+      url: 'https://example.com/h',
+    });
   });
 
   test('the documented create body has one variant per kind, with that kind’s settings schema', () => {
