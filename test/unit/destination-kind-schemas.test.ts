@@ -66,6 +66,16 @@ describe('destination kind settings schemas', () => {
     );
   });
 
+  test('of several bad settings, the first in the order they were always checked is named', async () => {
+    await assert.rejects(kindOf('s3').parse({ secret_access_key: 'secret' }, policy), (error: Error) =>
+      /^invalid settings\.bucket: required$/.test(error.message),
+    );
+    await assert.rejects(
+      kindOf('nats').parse({ url: 5, stream: 'a b', colour: 'blue' }, policy),
+      (error: Error) => error.message.startsWith('invalid settings.colour: unknown setting'),
+    );
+  });
+
   test('a null setting counts as absent (stored settings keep null for "not set")', async () => {
     const settings = (await kindOf('s3').parse({ ...VALID.s3, endpoint: null }, policy)) as {
       endpoint: unknown;

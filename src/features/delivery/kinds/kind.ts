@@ -116,10 +116,18 @@ export function settingsChecker(
     const settings = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null));
     validator ??= Compile(schema) as unknown as SettingsValidator;
     if (validator.Check(settings)) return settings;
-    for (const error of validator.Errors(settings)) {
-      const problem = describeSchemaError(error, fields, options);
-      if (problem) throw invalidParameter(problem.field, problem.reason);
-    }
+    // The problem named is the one the adapter's checks always named first: an unknown setting,
+    // else the first bad setting in the schema's order (which is the order they are checked in).
+    const problems = [...validator.Errors(settings)]
+      .map((error) => describeSchemaError(error, fields, options))
+      .filter((problem) => problem !== null);
+    // An unknown setting is in no position: -1, first.
+    const rank = (problem: { field: string }) => fields.indexOf(problem.field.slice('settings.'.length));
+    const first = problems.reduce<(typeof problems)[number] | undefined>(
+      (best, problem) => (best === undefined || rank(problem) < rank(best) ? problem : best),
+      undefined,
+    );
+    if (first) throw invalidParameter(first.field, first.reason);
     throw invalidParameter('settings', 'not valid for this kind');
   };
 }

@@ -59,17 +59,6 @@ export const S3SettingsSchema = Type.Object(
       maxLength: 63,
       description: 'The bucket (S3 naming rules)',
     }),
-    access_key_id: Type.String({
-      pattern: TOKEN.source,
-      minLength: 1,
-      maxLength: 40,
-      description: 'The access key id',
-    }),
-    secret_access_key: Type.String({
-      minLength: 1,
-      maxLength: 128,
-      description: 'The secret access key (stored encrypted, never shown again)',
-    }),
     region: Type.Optional(
       Type.String({ pattern: REGION.source, minLength: 1, maxLength: 32, description: 'Default us-east-1' }),
     ),
@@ -81,9 +70,6 @@ export const S3SettingsSchema = Type.Object(
           'URL of an S3-compatible service (MinIO, Ceph, R2, GCS): an address only, https in production; default AWS',
       }),
     ),
-    force_path_style: Type.Optional(
-      Type.Boolean({ description: 'Path-style addressing; default true with an endpoint, else false' }),
-    ),
     prefix: Type.Optional(
       Type.String({
         pattern: PREFIX.source,
@@ -91,6 +77,20 @@ export const S3SettingsSchema = Type.Object(
         maxLength: 512,
         description: 'Key prefix: path segments each ending in /',
       }),
+    ),
+    access_key_id: Type.String({
+      pattern: TOKEN.source,
+      minLength: 1,
+      maxLength: 40,
+      description: 'The access key id',
+    }),
+    secret_access_key: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'The secret access key (stored encrypted, never shown again)',
+    }),
+    force_path_style: Type.Optional(
+      Type.Boolean({ description: 'Path-style addressing; default true with an endpoint, else false' }),
     ),
   },
   { additionalProperties: false, title: 'S3Settings', description: 'kind s3: one JSON object per event' },
