@@ -18,6 +18,8 @@ export type UploadDoc = { file: string; example: string; fields?: Record<string,
 declare module 'fastify' {
   interface FastifySchema {
     'x-upload'?: UploadDoc;
+    /** The body as the document shows it, when the route validates a looser one (see destination-schemas.ts). */
+    'x-body'?: unknown;
   }
 }
 
@@ -28,6 +30,7 @@ type DocumentedSchema = {
   response?: Record<string, unknown>;
   security?: unknown;
   'x-upload'?: UploadDoc;
+  'x-body'?: unknown;
 };
 
 /** The documented (never validated) multipart body of an upload route. */
@@ -159,10 +162,11 @@ export async function registerOpenApi(app: App, publicUrl: string) {
       };
       const security: Record<string, string[]>[] = [{ devId: [], apiKey: [] }];
       if (auth === 'developer-or-basic') security.push({ basic: [] });
-      const { 'x-upload': upload, ...rest } = own;
+      const { 'x-upload': upload, 'x-body': documentedBody, ...rest } = own;
       const documented = {
         ...rest,
         ...(upload ? uploadBody(upload) : {}),
+        ...(documentedBody ? { body: documentedBody } : {}),
         response,
         ...(authenticated ? { security } : {}),
       };

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { DATA_EVENT_NAMES } from '../../src/features/data/events.ts';
+import { KIND_NAMES, KIND_SETTINGS } from '../../src/features/delivery/destination-kinds.ts';
 import { ORDER_WEBHOOK_EVENT_TYPES } from '../../src/features/orders/domain/events.ts';
 import {
   type Document,
@@ -96,6 +97,32 @@ describe('the API reference document', () => {
     assert.deepEqual(missing, [], 'without an example');
     assert.deepEqual(invalid, [], 'examples that do not fit their schema');
     assert.ok(checked >= 70, `only ${checked} examples checked`);
+  });
+
+  test("the create-destination body is documented as one variant per kind, each with that kind's settings schema", () => {
+    const media = document.paths['/v2/destinations']?.post?.requestBody?.content['application/json'];
+    const variants = ((media?.schema as { anyOf?: unknown[]; oneOf?: unknown[] }).anyOf ??
+      (media?.schema as { oneOf?: unknown[] }).oneOf ??
+      []) as {
+      properties: {
+        kind: { const?: string; enum?: string[] };
+        settings: { title?: string; properties?: object };
+      };
+    }[];
+    const kinds = variants.map(
+      (variant) => variant.properties.kind.const ?? variant.properties.kind.enum?.[0],
+    );
+    assert.deepEqual(kinds, [...KIND_NAMES]);
+    for (const variant of variants) {
+      const kind = variant.properties.kind.const ?? variant.properties.kind.enum?.[0];
+      const own = KIND_SETTINGS.get(kind!) as { title: string; properties: object };
+      assert.equal(variant.properties.settings.title, own.title, kind);
+      assert.deepEqual(
+        Object.keys(variant.properties.settings.properties ?? {}),
+        Object.keys(own.properties),
+        kind,
+      );
+    }
   });
 
   test('every documented error response has a problem example that fits its schema and its status', () => {

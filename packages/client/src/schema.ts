@@ -8418,6 +8418,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description A kind plus its settings (docs/destinations.md) */
             requestBody: {
                 content: {
                     /**
@@ -8438,13 +8439,110 @@ export interface paths {
                          *     ]
                          */
                         event_types?: string[] | null;
-                        /** @description Where events go: webhook (signed HTTP POST), postgresql, s3 or nats (JetStream) */
-                        kind: "webhook" | "postgresql" | "s3" | "nats";
+                        /** @enum {string} */
+                        kind: "webhook";
                         /** @description Your label for it */
                         name?: string;
-                        /** @description webhook: {url}. postgresql: {url: postgres://user:password@host:5432/database, schema?: "tributary"}. s3: {bucket, access_key_id, secret_access_key, region?: "us-east-1", endpoint?: URL of an S3-compatible service, force_path_style?: true with an endpoint, prefix?: "path/"}. nats: {url: nats://user:password@host:4222, subject?: "tributary", stream?: "TRIBUTARY"}. See docs/destinations.md */
+                        /**
+                         * WebhookSettings
+                         * @description kind webhook: a signed HTTP POST per event
+                         */
                         settings: {
-                            [key: string]: unknown;
+                            /**
+                             * @description The https URL events are POSTed to (the address policy applies)
+                             * @example https://example.com/hooks/tributary
+                             */
+                            url: string;
+                        };
+                    } | {
+                        /**
+                         * @description The event types (the body's `type`, e.g. sleep, daily, activity, auth) it receives; null or absent: every type
+                         * @example [
+                         *       "sleep"
+                         *     ]
+                         */
+                        event_types?: string[] | null;
+                        /** @enum {string} */
+                        kind: "postgresql";
+                        /** @description Your label for it */
+                        name?: string;
+                        /**
+                         * PostgresqlSettings
+                         * @description kind postgresql: one row per event
+                         */
+                        settings: {
+                            /** @description Schema of the tables; default tributary */
+                            schema?: string;
+                            /** @description PEM certificates the server's certificate must chain to */
+                            tls_ca?: string;
+                            /** @description PEM client certificate (with tls_key) */
+                            tls_cert?: string;
+                            /** @description PEM unencrypted private key of tls_cert */
+                            tls_key?: string;
+                            /**
+                             * @description postgres://user:password@host:5432/database (sslmode in the query string)
+                             * @example postgres://tributary:secret@db.example.com:5432/analytics
+                             */
+                            url: string;
+                        };
+                    } | {
+                        /**
+                         * @description The event types (the body's `type`, e.g. sleep, daily, activity, auth) it receives; null or absent: every type
+                         * @example [
+                         *       "sleep"
+                         *     ]
+                         */
+                        event_types?: string[] | null;
+                        /** @enum {string} */
+                        kind: "s3";
+                        /** @description Your label for it */
+                        name?: string;
+                        /**
+                         * S3Settings
+                         * @description kind s3: one JSON object per event
+                         */
+                        settings: {
+                            /** @description The access key id */
+                            access_key_id: string;
+                            /** @description The bucket (S3 naming rules) */
+                            bucket: string;
+                            /** @description URL of an S3-compatible service (MinIO, Ceph, R2, GCS): an address only, https in production; default AWS */
+                            endpoint?: string;
+                            /** @description Path-style addressing; default true with an endpoint, else false */
+                            force_path_style?: boolean;
+                            /** @description Key prefix: path segments each ending in / */
+                            prefix?: string;
+                            /** @description Default us-east-1 */
+                            region?: string;
+                            /** @description The secret access key (stored encrypted, never shown again) */
+                            secret_access_key: string;
+                        };
+                    } | {
+                        /**
+                         * @description The event types (the body's `type`, e.g. sleep, daily, activity, auth) it receives; null or absent: every type
+                         * @example [
+                         *       "sleep"
+                         *     ]
+                         */
+                        event_types?: string[] | null;
+                        /** @enum {string} */
+                        kind: "nats";
+                        /** @description Your label for it */
+                        name?: string;
+                        /**
+                         * NatsSettings
+                         * @description kind nats: one JetStream message per event
+                         */
+                        settings: {
+                            /** @description JetStream stream; default TRIBUTARY */
+                            stream?: string;
+                            /** @description Subject prefix; default tributary */
+                            subject?: string;
+                            /**
+                             * @description nats://user:password@host:4222 (or tls://): no path, query string or fragment
+                             * @example nats://tributary:secret@nats.example.com:4222
+                             */
+                            url: string;
                         };
                     };
                 };

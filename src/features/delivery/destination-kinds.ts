@@ -4,11 +4,13 @@
 // settings, says what the attempt log shows as its target (never a password), and sends one
 // event, classing a failure as worth retrying or not. The engine sends through all of them alike. The engine knows nothing else about a kind: outbox, attempt log, retry schedule,
 // health, hold and replay are the same for all of them (docs/destinations.md).
+import type { TSchema } from 'typebox';
 import { invalidParameter } from '../../core/errors.ts';
 import type { DestinationKind } from './kinds/kind.ts';
-import { natsKind } from './kinds/nats.ts';
-import { postgresqlKind } from './kinds/postgresql.ts';
-import { s3Kind } from './kinds/s3.ts';
+import { natsKind, NatsSettingsSchema } from './kinds/nats.ts';
+import { postgresqlKind, PostgresqlSettingsSchema } from './kinds/postgresql.ts';
+import { s3Kind, S3SettingsSchema } from './kinds/s3.ts';
+import { WebhookSettingsSchema } from './kinds/webhook.ts';
 
 export type { DestinationKind, KindConnection, KindEvent, KindResult } from './kinds/kind.ts';
 
@@ -21,6 +23,17 @@ export const destinationKinds: ReadonlyMap<string, DestinationKind> = new Map(
 
 /** Every kind a destination may have, the webhook first. */
 export const KIND_NAMES: readonly string[] = ['webhook', ...KINDS.map((kind) => kind.kind)];
+
+/**
+ * Each kind's settings schema, the one its adapter checks settings with first: the API document
+ * shows the create body as one variant per kind from these, and packages/client's types follow.
+ */
+export const KIND_SETTINGS: ReadonlyMap<string, TSchema> = new Map<string, TSchema>([
+  ['webhook', WebhookSettingsSchema],
+  ['postgresql', PostgresqlSettingsSchema],
+  ['s3', S3SettingsSchema],
+  ['nats', NatsSettingsSchema],
+]);
 
 export function kindOf(name: string): DestinationKind {
   const kind = destinationKinds.get(name);

@@ -24,6 +24,7 @@ import type { WebhookEnvelope } from './events.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, firstAttemptJobs } from './outbox.ts';
 import type { OwnDatabase } from './own-database.ts';
 import { releaseHeld, reschedule } from './repo.ts';
+import { checkWebhookSettings } from './kinds/webhook.ts';
 import { generateWebhookSecret } from './signing.ts';
 import type { DestinationStatus } from './tables.ts';
 
@@ -180,15 +181,7 @@ export function createDestinationsService(deps: {
 
   function webhookUrl(settings: unknown): string | undefined {
     if (settings === undefined) return undefined;
-    if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
-      throw invalidParameter('settings', 'expected an object');
-    const keys = Object.keys(settings);
-    const unknown = keys.find((key) => key !== 'url');
-    if (unknown) throw invalidParameter(`settings.${unknown}`, 'unknown setting; a webhook takes url');
-    const url = (settings as { url?: unknown }).url;
-    if (url === undefined) return undefined;
-    if (typeof url !== 'string') throw invalidParameter('settings.url', 'expected a string');
-    return url;
+    return checkWebhookSettings(settings).url as string | undefined;
   }
 
   return {

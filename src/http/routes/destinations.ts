@@ -7,6 +7,7 @@ import type { App } from '../app-type.ts';
 import { toWireDelivery } from '../../features/delivery/deliveries.ts';
 import {
   CreateDestinationBody,
+  CreateDestinationDoc,
   DestinationBody,
   DestinationDeliveries,
   DestinationEventParams,
@@ -79,6 +80,7 @@ export function registerDestinationRoutes(app: App, ctx: AppContext) {
           'sets the primary webhook URL while it has none, else adds a secondary webhook (its signing secret in ' +
           `the answer, this once). At most ${MAX_DESTINATIONS} destinations besides the primary webhook (409 past that).`,
         body: CreateDestinationBody,
+        'x-body': CreateDestinationDoc,
         response: { 201: DestinationBody },
       },
     },

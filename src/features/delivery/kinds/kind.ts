@@ -2,6 +2,8 @@
 // small helpers the adapters share to read their settings.
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { invalidParameter } from '../../../core/errors.ts';
 import type { ResolveHost, WebhookEnvironment } from '../destination-policy.ts';
 import type { OwnDatabase } from '../own-database.ts';
@@ -91,10 +93,86 @@ export function settingsObject(input: unknown): SettingsObject {
   return input as SettingsObject;
 }
 
-export function allowOnly(settings: SettingsObject, fields: readonly string[]): void {
-  for (const key of Object.keys(settings)) {
-    if (!fields.includes(key))
-      throw invalidParameter(`settings.${key}`, `unknown setting; expected ${fields.join(', ')}`);
+type SchemaError = { keyword: string; instancePath: string; params: Record<string, unknown> };
+type SettingsValidator = { Check(value: unknown): boolean; Errors(value: unknown): Iterable<SchemaError> };
+
+/**
+ * A kind's settings checked against its TypeBox schema (the one OpenAPI and packages/client
+ * show), compiled on first use. The first failure becomes the problem the API has always
+ * answered, naming the setting: `invalid settings.<field>: <reason>`. A null setting counts as
+ * absent (stored settings keep null for "not set", and PATCH merges over them). `hints` word a
+ * pattern's failure for people (a regular expression is no explanation); `unknownHint` replaces
+ * the list of settings after an unknown one. The adapter's semantic checks (URL parsing, the
+ * address policy) come after this.
+ */
+export function settingsChecker(
+  schema: TSchema & { properties: Record<string, TSchema> },
+  options: { hints?: Readonly<Record<string, string>>; unknownHint?: string } = {},
+): (input: unknown) => SettingsObject {
+  let validator: SettingsValidator | undefined;
+  const fields = Object.keys(schema.properties);
+  return (input) => {
+    const given = settingsObject(input);
+    const settings = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null));
+    validator ??= Compile(schema) as unknown as SettingsValidator;
+    if (validator.Check(settings)) return settings;
+    // The problem named is the one the adapter's checks always named first: an unknown setting,
+    // else the first bad setting in the schema's order (which is the order they are checked in).
+    const problems = [...validator.Errors(settings)]
+      .map((error) => describeSchemaError(error, fields, options))
+      .filter((problem) => problem !== null);
+    // An unknown setting is in no position: -1, first.
+    const rank = (problem: { field: string }) => fields.indexOf(problem.field.slice('settings.'.length));
+    const first = problems.reduce<(typeof problems)[number] | undefined>(
+      (best, problem) => (best === undefined || rank(problem) < rank(best) ? problem : best),
+      undefined,
+    );
+    if (first) throw invalidParameter(first.field, first.reason);
+    throw invalidParameter('settings', 'not valid for this kind');
+  };
+}
+
+function describeSchemaError(
+  error: SchemaError,
+  fields: readonly string[],
+  options: { hints?: Readonly<Record<string, string>>; unknownHint?: string },
+): { field: string; reason: string } | null {
+  const { keyword, params } = error;
+  if (keyword === 'required') {
+    const missing = (params.requiredProperties as string[] | undefined)?.[0];
+    return missing ? { field: `settings.${missing}`, reason: 'required' } : null;
+  }
+  if (keyword === 'additionalProperties') {
+    const extra = (params.additionalProperties as string[] | undefined)?.[0];
+    if (!extra) return null;
+    return {
+      field: `settings.${extra}`,
+      reason: `unknown setting; ${options.unknownHint ?? `expected ${fields.join(', ')}`}`,
+    };
+  }
+  const name = error.instancePath.replace(/^\//, '').split('/')[0];
+  if (!name) return null;
+  const field = `settings.${name}`;
+  switch (keyword) {
+    case 'type':
+      return {
+        field,
+        reason:
+          params.type === 'boolean'
+            ? 'expected true or false'
+            : params.type === 'string'
+              ? 'expected a non-empty string'
+              : `expected a ${String(params.type)}`,
+      };
+    case 'minLength':
+      // A longer minimum is part of a pattern, whose hint (the next error) says it better.
+      return params.limit === 1 ? { field, reason: 'expected a non-empty string' } : null;
+    case 'maxLength':
+      return { field, reason: `longer than ${String(params.limit)} characters` };
+    case 'pattern':
+      return { field, reason: options.hints?.[name] ?? `expected ${String(params.pattern)}` };
+    default:
+      return null;
   }
 }
 

@@ -14,16 +14,16 @@
 // were never checked).
 import { isIP } from 'node:net';
 import type { NatsConnection, TlsOptions } from '@nats-io/transport-node';
+import Type from 'typebox';
 import { invalidParameter } from '../../../core/errors.ts';
 import { checkHostAllowed, dialAddress } from '../destination-policy.ts';
 import {
   addressUrlSetting,
-  allowOnly,
   type DestinationKind,
   describeFailure,
   type KindResult,
   maskedUrl,
-  settingsObject,
+  settingsChecker,
   stringSetting,
 } from './kind.ts';
 
@@ -41,6 +41,46 @@ const SUBJECT = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 /** Stream names: no whitespace, `.`, `*`, `>`, path separators (JetStream naming rules). */
 const STREAM = /^[A-Za-z0-9_-]{1,64}$/;
 
+const HINTS = {
+  subject: 'expected dot-separated tokens of letters, digits, _ and - (no wildcards)',
+  stream: 'expected letters, digits, _ and - (at most 64)',
+};
+
+/** The settings of a nats destination as the API takes them (validation, OpenAPI and packages/client). */
+export const NatsSettingsSchema = Type.Object(
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'nats://user:password@host:4222 (or tls://): no path, query string or fragment',
+      examples: ['nats://tributary:secret@nats.example.com:4222'],
+    }),
+    subject: Type.Optional(
+      Type.String({
+        pattern: SUBJECT.source,
+        minLength: 1,
+        maxLength: 200,
+        description: 'Subject prefix; default tributary',
+      }),
+    ),
+    stream: Type.Optional(
+      Type.String({
+        pattern: STREAM.source,
+        minLength: 1,
+        maxLength: 64,
+        description: 'JetStream stream; default TRIBUTARY',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: 'NatsSettings',
+    description: 'kind nats: one JetStream message per event',
+  },
+);
+
+const checkSettings = settingsChecker(NatsSettingsSchema, { hints: HINTS });
+
 export function classifyNatsError(error: unknown): KindResult['outcome'] {
   const text =
     `${(error as { code?: unknown })?.code ?? ''} ${(error as Error)?.message ?? ''}`.toLowerCase();
@@ -56,8 +96,7 @@ export const natsKind: DestinationKind<NatsSettings> = {
   kind: 'nats',
 
   async parse(input, { environment, resolve }) {
-    const settings = settingsObject(input);
-    allowOnly(settings, ['url', 'subject', 'stream']);
+    const settings = checkSettings(input);
     const url = addressUrlSetting(settings, 'url', ['nats', 'tls'], { credentials: true });
     if (url.pathname !== '' && url.pathname !== '/')
       throw invalidParameter('settings.url', 'takes no path (nats://user:password@host:4222)');
@@ -65,13 +104,13 @@ export const natsKind: DestinationKind<NatsSettings> = {
       stringSetting(settings, 'subject', {
         pattern: SUBJECT,
         max: 200,
-        hint: 'expected dot-separated tokens of letters, digits, _ and - (no wildcards)',
+        hint: HINTS.subject,
       }) ?? 'tributary';
     const stream =
       stringSetting(settings, 'stream', {
         pattern: STREAM,
         max: 64,
-        hint: 'expected letters, digits, _ and - (at most 64)',
+        hint: HINTS.stream,
       }) ?? 'TRIBUTARY';
     const blocked = await checkHostAllowed(url.hostname, environment, resolve);
     if (blocked) throw invalidParameter('settings.url', blocked);

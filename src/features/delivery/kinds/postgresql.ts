@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { Socket } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
+import Type from 'typebox';
 import { invalidParameter } from '../../../core/errors.ts';
 import { type DataTypeName, identityKeyOf } from '../../../model/index.ts';
 import {
@@ -23,13 +24,13 @@ import {
 } from '../destination-policy.ts';
 import { ownDatabaseReason } from '../own-database.ts';
 import {
-  allowOnly,
   type DestinationKind,
   describeFailure,
   type KindEvent,
   type KindResult,
+  MAX_PEM_CHARS,
   pemSetting,
-  settingsObject,
+  settingsChecker,
   stringSetting,
 } from './kind.ts';
 import { canonicalUrl, parsePostgresqlUrl, type PostgresqlTarget } from './postgresql-url.ts';
@@ -178,18 +179,51 @@ function targetOf(settings: PostgresqlSettings): PostgresqlTarget {
   }
 }
 
+const SCHEMA_HINT = 'expected a lower-case SQL identifier (letters, digits, _; at most 63)';
+const Pem = (description: string) =>
+  Type.Optional(Type.String({ minLength: 1, maxLength: MAX_PEM_CHARS, description }));
+
+/** The settings of a postgresql destination as the API takes them (validation, OpenAPI and packages/client). */
+export const PostgresqlSettingsSchema = Type.Object(
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'postgres://user:password@host:5432/database (sslmode in the query string)',
+      examples: ['postgres://tributary:secret@db.example.com:5432/analytics'],
+    }),
+    schema: Type.Optional(
+      Type.String({
+        pattern: SCHEMA_NAME.source,
+        minLength: 1,
+        maxLength: 63,
+        description: 'Schema of the tables; default tributary',
+      }),
+    ),
+    tls_ca: Pem("PEM certificates the server's certificate must chain to"),
+    tls_cert: Pem('PEM client certificate (with tls_key)'),
+    tls_key: Pem('PEM unencrypted private key of tls_cert'),
+  },
+  {
+    additionalProperties: false,
+    title: 'PostgresqlSettings',
+    description: 'kind postgresql: one row per event',
+  },
+);
+
+const checkSettings = settingsChecker(PostgresqlSettingsSchema, { hints: { schema: SCHEMA_HINT } });
+
 export const postgresqlKind: DestinationKind<PostgresqlSettings> = {
   kind: 'postgresql',
 
   async parse(input, policy) {
-    const settings = settingsObject(input);
-    allowOnly(settings, ['url', 'schema', 'tls_ca', 'tls_cert', 'tls_key']);
+    const settings = checkSettings(input);
     const raw = stringSetting(settings, 'url', { required: true })!;
     const target = parsePostgresqlUrl(raw);
     const schema =
       stringSetting(settings, 'schema', {
         pattern: SCHEMA_NAME,
-        hint: 'expected a lower-case SQL identifier (letters, digits, _; at most 63)',
+        hint: SCHEMA_HINT,
       }) ?? 'tributary';
     const tlsCa = pemSetting(settings, 'tls_ca', 'certificates');
     const tlsCert = pemSetting(settings, 'tls_cert', 'certificates');

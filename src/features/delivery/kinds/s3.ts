@@ -11,18 +11,18 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import type { PutObjectCommand, S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import Type from 'typebox';
 import { invalidParameter } from '../../../core/errors.ts';
 import { checkedLookup, checkHostAllowed, DestinationBlockedError } from '../destination-policy.ts';
 import { classifyResponse } from '../retry-policy.ts';
 import {
   addressUrlSetting,
-  allowOnly,
   booleanSetting,
   type DestinationKind,
   describeFailure,
   type KindEvent,
   type KindResult,
-  settingsObject,
+  settingsChecker,
   stringSetting,
 } from './kind.ts';
 
@@ -42,6 +42,61 @@ const REGION = /^[a-z0-9-]{1,32}$/;
 /** A key prefix of safe characters ending in `/` (S3's "safe characters" for object keys). */
 const PREFIX = /^([A-Za-z0-9!_.*'()-]+\/)*$/;
 const TOKEN = /^[A-Za-z0-9_.\-~]{1,40}$/;
+
+const HINTS = {
+  bucket: 'expected 3-63 lower-case letters, digits, dots and hyphens (S3 bucket naming rules)',
+  region: 'expected a region such as us-east-1',
+  prefix: 'expected path segments each ending in /',
+  access_key_id: 'expected an access key id',
+};
+
+/** The settings of an s3 destination as the API takes them (validation, OpenAPI and packages/client). */
+export const S3SettingsSchema = Type.Object(
+  {
+    bucket: Type.String({
+      pattern: BUCKET.source,
+      minLength: 3,
+      maxLength: 63,
+      description: 'The bucket (S3 naming rules)',
+    }),
+    region: Type.Optional(
+      Type.String({ pattern: REGION.source, minLength: 1, maxLength: 32, description: 'Default us-east-1' }),
+    ),
+    endpoint: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description:
+          'URL of an S3-compatible service (MinIO, Ceph, R2, GCS): an address only, https in production; default AWS',
+      }),
+    ),
+    prefix: Type.Optional(
+      Type.String({
+        pattern: PREFIX.source,
+        minLength: 1,
+        maxLength: 512,
+        description: 'Key prefix: path segments each ending in /',
+      }),
+    ),
+    access_key_id: Type.String({
+      pattern: TOKEN.source,
+      minLength: 1,
+      maxLength: 40,
+      description: 'The access key id',
+    }),
+    secret_access_key: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'The secret access key (stored encrypted, never shown again)',
+    }),
+    force_path_style: Type.Optional(
+      Type.Boolean({ description: 'Path-style addressing; default true with an endpoint, else false' }),
+    ),
+  },
+  { additionalProperties: false, title: 'S3Settings', description: 'kind s3: one JSON object per event' },
+);
+
+const checkSettings = settingsChecker(S3SettingsSchema, { hints: HINTS });
 
 /** Where an event's object goes (see the module comment). */
 export function objectKey(prefix: string, event: KindEvent): string {
@@ -71,24 +126,15 @@ export const s3Kind: DestinationKind<S3Settings> = {
   kind: 's3',
 
   async parse(input, { environment, resolve }) {
-    const settings = settingsObject(input);
-    allowOnly(settings, [
-      'bucket',
-      'region',
-      'endpoint',
-      'force_path_style',
-      'prefix',
-      'access_key_id',
-      'secret_access_key',
-    ]);
+    const settings = checkSettings(input);
     const bucket = stringSetting(settings, 'bucket', {
       required: true,
       pattern: BUCKET,
-      hint: 'expected 3-63 lower-case letters, digits, dots and hyphens (S3 bucket naming rules)',
+      hint: HINTS.bucket,
     })!;
     const region = stringSetting(settings, 'region', {
       pattern: REGION,
-      hint: 'expected a region such as us-east-1',
+      hint: HINTS.region,
     });
     let endpoint: string | null = null;
     if (settings.endpoint !== undefined && settings.endpoint !== null) {
@@ -106,12 +152,12 @@ export const s3Kind: DestinationKind<S3Settings> = {
       stringSetting(settings, 'prefix', {
         pattern: PREFIX,
         max: 512,
-        hint: 'expected path segments each ending in /',
+        hint: HINTS.prefix,
       }) ?? '';
     const accessKeyId = stringSetting(settings, 'access_key_id', {
       required: true,
       pattern: TOKEN,
-      hint: 'expected an access key id',
+      hint: HINTS.access_key_id,
     })!;
     const secretAccessKey = stringSetting(settings, 'secret_access_key', { required: true, max: 128 })!;
     return {

@@ -4,11 +4,36 @@
 // request), and the signing keys come from the destination's current and retired secrets as the
 // engine's batch last read them. The receiver's answer is classed here, with what the engine needs
 // besides the verdict: the status code, its Retry-After and whether the deadline passed.
+import Type from 'typebox';
 import type { WebhookEnvironment } from '../destination-policy.ts';
 import { classifyResponse } from '../retry-policy.ts';
 import type { Sender } from '../sender.ts';
 import { buildDeliveryHeaders, type SigningKey } from '../signing.ts';
-import type { KindConnection, KindEvent } from './kind.ts';
+import { type KindConnection, type KindEvent, settingsChecker } from './kind.ts';
+
+const WebhookUrl = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'The https URL events are POSTed to (the address policy applies)',
+  examples: ['https://example.com/hooks/tributary'],
+});
+const WEBHOOK_SETTINGS_OPTIONS = {
+  additionalProperties: false,
+  title: 'WebhookSettings',
+  description: 'kind webhook: a signed HTTP POST per event',
+} as const;
+
+/** The settings of a webhook destination as the API takes them (validation, OpenAPI and packages/client). */
+export const WebhookSettingsSchema = Type.Object({ url: WebhookUrl }, WEBHOOK_SETTINGS_OPTIONS);
+
+/**
+ * A webhook's settings checked by its schema with the URL optional: on creation the service
+ * answers `settings.url: required` itself, and a PATCH may leave it out.
+ */
+export const checkWebhookSettings = settingsChecker(
+  Type.Object({ url: Type.Optional(WebhookUrl) }, WEBHOOK_SETTINGS_OPTIONS),
+  { unknownHint: 'a webhook takes url' },
+);
 
 export type WebhookTarget = { url: string; environment: WebhookEnvironment; keys: readonly SigningKey[] };
 
