@@ -35,6 +35,11 @@ describe('destination kind settings schemas', () => {
       assert.equal(typeof settings, 'object');
     });
 
+    test(`${name}: settings as stored pass the check again (a PATCH merges over them)`, async () => {
+      const stored = (await kindOf(name).parse(VALID[name], policy)) as Record<string, unknown>;
+      assert.deepEqual(await kindOf(name).parse(stored, policy), stored);
+    });
+
     test(`${name}: an unknown setting is refused, named`, async () => {
       await assert.rejects(kindOf(name).parse({ ...VALID[name], colour: 'blue' }, policy), (error: Error) =>
         error.message.startsWith('invalid settings.colour: unknown setting; expected '),

@@ -73,7 +73,6 @@ export const S3SettingsSchema = Type.Object(
     prefix: Type.Optional(
       Type.String({
         pattern: PREFIX.source,
-        minLength: 1,
         maxLength: 512,
         description: 'Key prefix: path segments each ending in /',
       }),
@@ -148,12 +147,15 @@ export const s3Kind: DestinationKind<S3Settings> = {
       if (blocked) throw invalidParameter('settings.endpoint', blocked);
       endpoint = url.origin + url.pathname.replace(/\/$/, '');
     }
+    // '' is the stored form of "no prefix": a PATCH checks the stored settings again with it.
     const prefix =
-      stringSetting(settings, 'prefix', {
-        pattern: PREFIX,
-        max: 512,
-        hint: HINTS.prefix,
-      }) ?? '';
+      settings.prefix === ''
+        ? ''
+        : (stringSetting(settings, 'prefix', {
+            pattern: PREFIX,
+            max: 512,
+            hint: HINTS.prefix,
+          }) ?? '');
     const accessKeyId = stringSetting(settings, 'access_key_id', {
       required: true,
       pattern: TOKEN,
