@@ -30,7 +30,6 @@ import { type RewrittenFields, withFields } from './record-rewrites.ts';
 import * as repo from './repo.ts';
 import { type DataEmitItem, type DataWebhooks, emitDataEvents } from './webhook-emit.ts';
 
-/** A change to a connection's stored records: the local days whose records were written or removed. */
 /**
  * A raw payload serialized as its page arrived: its size counts towards the batch's bytes, and
  * the parsed answer (a day of Garmin summaries is megabytes of objects) is released instead of
@@ -43,6 +42,7 @@ export class RawPayloadText {
   }
 }
 
+/** A change to a connection's stored records: the local days whose records were written or removed. */
 export type RecordsChange = { user: ConnectionRow; type: ProviderDataType; days: readonly string[] };
 export type RecordsChangedHook = (trx: Db, change: RecordsChange) => Promise<void>;
 
