@@ -3,8 +3,9 @@
 // is found by its developer; every other destination (secondary webhooks, the kinds of
 // destination-kinds.ts) by its id.
 import { newUuid } from '../../core/ids.ts';
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
+import type { Database } from '../../store/schema.ts';
 import type { WebhookEnvironment } from './destination-policy.ts';
 import type { DestinationStatus } from './tables.ts';
 
@@ -79,8 +80,7 @@ export async function findDestination(db: Db, developerId: string): Promise<Dest
     .selectFrom('webhook_destinations')
     .select(columns)
     .where('developer_id', '=', developerId)
-    .where('kind', '=', WEBHOOK_KIND)
-    .where('secondary', '=', false)
+    .where(isPrimaryWebhook)
     .executeTakeFirst();
 }
 
@@ -94,8 +94,7 @@ export async function findDestinations(
     .selectFrom('webhook_destinations')
     .select(columns)
     .where('developer_id', 'in', [...new Set(developerIds)])
-    .where('kind', '=', WEBHOOK_KIND)
-    .where('secondary', '=', false)
+    .where(isPrimaryWebhook)
     .execute();
   return new Map(rows.map((row) => [row.developer_id, row]));
 }
@@ -117,13 +116,7 @@ export async function findRoutes(
     .where((eb) =>
       eb.or([
         ...(developers.length > 0
-          ? [
-              eb.and([
-                eb('developer_id', 'in', developers),
-                eb('kind', '=', WEBHOOK_KIND),
-                eb('secondary', '=', false),
-              ]),
-            ]
+          ? [eb.and([eb('developer_id', 'in', developers), isPrimaryWebhook(eb)])]
           : []),
         ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
       ]),
@@ -137,6 +130,11 @@ export const WEBHOOK_KIND = 'webhook';
 /** The developer's primary webhook: the one `/v2/webhook` names, whose deliveries carry no destination id. */
 export function isPrimary(row: { kind: string; secondary: boolean }): boolean {
   return row.kind === WEBHOOK_KIND && !row.secondary;
+}
+
+/** `isPrimary` as a query's condition. */
+function isPrimaryWebhook(eb: ExpressionBuilder<Database, 'webhook_destinations'>) {
+  return eb.and([eb('kind', '=', WEBHOOK_KIND), eb('secondary', '=', false)]);
 }
 
 function webhookRouteKey(developerId: string): string {
@@ -311,8 +309,7 @@ export async function receivingDevelopers(db: Db, after: string | null, limit: n
   const rows = await db
     .selectFrom('webhook_destinations')
     .select('developer_id')
-    .where('kind', '=', WEBHOOK_KIND)
-    .where('secondary', '=', false)
+    .where(isPrimaryWebhook)
     .where('url', 'is not', null)
     .where('status', '<>', 'disabled')
     .where('suspended_at', 'is', null)
@@ -341,8 +338,7 @@ export async function updateDestination(
       ...reset,
     })
     .where('developer_id', '=', developerId)
-    .where('kind', '=', WEBHOOK_KIND)
-    .where('secondary', '=', false)
+    .where(isPrimaryWebhook)
     .execute();
 }
 
@@ -352,8 +348,7 @@ export async function lockDestination(db: Db, developerId: string): Promise<Dest
     .selectFrom('webhook_destinations')
     .select(columns)
     .where('developer_id', '=', developerId)
-    .where('kind', '=', WEBHOOK_KIND)
-    .where('secondary', '=', false)
+    .where(isPrimaryWebhook)
     .forUpdate()
     .executeTakeFirst();
 }
