@@ -20,8 +20,8 @@ import { databaseSkipReason } from '../helpers/database.ts';
  * PostgreSQL under a steady stream of requests, the new release's migrations run beneath it, the new
  * release starts beside it and both serve the same database; not one request fails. The previous
  * release is taken from git: the commit named by UPGRADE_FROM, else the newest release tag (`v*`)
- * before this commit, else (no release tagged yet) the commit just before the newest migration was
- * added, so a migration always runs under the old code. Its tree is exported with `git archive`
+ * before this commit, else (no release tagged yet) the newest commit along the first parents whose
+ * migrations are a strict prefix of this tree's, so a migration always runs under the old code. Its tree is exported with `git archive`
  * and runs on this checkout's node_modules when its dependencies are all there.
  */
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -52,21 +52,26 @@ function previousRelease(): { commit: string; how: string } | { skip: string } {
   } catch {
     // No release tagged yet.
   }
-  // Along the first parents: a merged branch's own commits are no release of this line.
-  const added = git(
-    'log',
-    '-1',
-    '--first-parent',
-    '--format=%H',
-    '--diff-filter=A',
-    '--',
-    'src/store/migrations/[0-9]*.ts',
-  );
-  if (!added) return { skip: 'no migration in the history to upgrade across' };
-  return {
-    commit: git('rev-parse', `${added}^`),
-    how: `no release tag: the commit before ${added.slice(0, 10)} added the newest migration`,
-  };
+  // Along the first parents (a merged branch's own commits are no release of this line), the newest
+  // commit whose migrations are a strict prefix of this tree's: a release this one upgrades. A
+  // commit between releases can hold a migration set no release had (two branches' migrations
+  // merged one at a time, or one renumbered before it shipped), which the migrator rightly refuses.
+  const migrationsAt = (commit: string) =>
+    git('ls-tree', '--name-only', `${commit}:src/store/migrations`)
+      .split('\n')
+      .filter((name) => /^\d{4}_.*\.ts$/.test(name));
+  const current = migrationsAt('HEAD');
+  const changes = git('log', '--first-parent', '--format=%H', '--', 'src/store/migrations').split('\n');
+  for (const changed of changes.filter(Boolean)) {
+    const before = git('rev-parse', `${changed}^`);
+    const theirs = migrationsAt(before);
+    if (theirs.length < current.length && theirs.every((name, index) => current[index] === name))
+      return {
+        commit: before,
+        how: `no release tag: the newest commit along the first parents whose migrations this one extends`,
+      };
+  }
+  return { skip: 'no earlier commit whose migrations this tree extends' };
 }
 
 /** The dependencies of the old tree that this checkout's node_modules lacks. */
