@@ -13,6 +13,8 @@ import { judge, parseNumber, parseRange, type ParsedRange } from './extraction/r
 
 /** Results with a lower confidence are marked `needs_review`. */
 export const NEEDS_REVIEW_BELOW = 0.75;
+/** An OCR confidence (0–100) below which a reading is not repaired: its digits are themselves in doubt. */
+const DOUBTFUL_OCR = 30;
 
 export type Judgement =
   { emit: true; raw: RawResult; confidence: number; reasons: string[] } | { emit: false; reason: string };
@@ -159,7 +161,12 @@ export function judgeResult(printed: RawResult, entry: BiomarkerEntry, fuzzyName
   if (value !== undefined) {
     const plausible = withinLimits(entry, value, ucum);
     if (plausible === false || !sameScale(value, range)) {
-      const repair = restoreDecimal(raw.value!, value, entry, ucum, range, printedRange);
+      // A point is never put into a reading the engine itself doubts: `38 L` read `381L` at
+      // confidence 10 became 38.1; such a value is dropped instead (wrong is worse than missing).
+      const doubtful = raw.ocrConfidence !== undefined && raw.ocrConfidence < DOUBTFUL_OCR;
+      const repair = doubtful
+        ? undefined
+        : restoreDecimal(raw.value!, value, entry, ucum, range, printedRange);
       if (repair?.value !== undefined) {
         result = { ...result, value: repair.value, ...(repair.range ? { referenceText: repair.range } : {}) };
         if (repair.range) range = parseRange(repair.range);

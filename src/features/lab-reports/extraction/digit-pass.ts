@@ -229,8 +229,10 @@ async function missedValue(
   const box = { x0: from, x1: to, y0: row.y - textHeight * 1.25, y1: row.y + textHeight * 0.45 };
   const grey = await readLine(cutOut(image, box), VALUE_CHARACTERS);
   const text = grey.text.replace(/\s+/g, ' ').trim();
-  if (grey.confidence < MIN_CONFIDENCE || !/^([HL]{1,2} ?)?[<>]?\d+([.,]\d+)*( ?[HL]{1,2})?$/.test(text))
-    return undefined;
+  // Not refused for a low confidence alone: a faint value (`24.1 L` on a JPEG, confidences 10 and
+  // 32) is read right by both. Taken only when the two agree, with the lower confidence carried
+  // into the cell, so the result built from it goes to review.
+  if (!/^([HL]{1,2} ?)?[<>]?\d+([.,]\d+)*( ?[HL]{1,2})?$/.test(text)) return undefined;
   const sharp = await readLine(cutOut(image, box, true), VALUE_CHARACTERS);
   const other = sharp.text.replace(/\s+/g, ' ').trim();
   // Agreeing but for a decimal point one of them lost: the one that kept it.

@@ -34,6 +34,12 @@ export const ALL_STEPS: PrepareSteps = { scale: true, light: true, deskew: true 
 export const LETTER_HEIGHT = 16;
 export const SECOND_LETTER_HEIGHT = 24;
 const MIN_FACTOR = 0.4;
+/**
+ * The letter height a page is never shrunk below: LETTER_HEIGHT is for enlarging small type;
+ * shrinking a sharp page to it lost flag letters and decimal points (see prepareDecoded). Pages
+ * with taller letters (a 4000 px photo of a page held close) are still shrunk, to this height.
+ */
+const SHRINK_FLOOR = 32;
 const MAX_FACTOR = 3;
 
 export type PreparedImage = {
@@ -112,6 +118,10 @@ export function prepareDecoded(
   let factor = 1;
   if (steps.scale && measure.letterHeight > 0) {
     factor = Math.max(MIN_FACTOR, Math.min(MAX_FACTOR, letterHeight / measure.letterHeight, roomFor));
+    // Letters are never shrunk below SHRINK_FLOOR: a photo with ≈32 px letters shrunk to 16 px
+    // merged a flag letter into its value (`38 L` read `381L`, `11.0 L` read `1.0L` or `SNORT`)
+    // on the OCR test's JPEG and scan, where its own size read them right.
+    if (factor < 1) factor = Math.min(1, roomFor, Math.max(factor, SHRINK_FLOOR / measure.letterHeight));
     // Close enough: resampling costs sharpness for nothing.
     if (factor > 0.85 && factor < 1.15) factor = 1;
   }

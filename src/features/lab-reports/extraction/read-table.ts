@@ -67,13 +67,17 @@ type Reading = { value?: string; flag?: string; units?: string; range?: string; 
 /** A flag letter run into its value (`L18`, `H212`, `35.7H` is handled by classify). */
 const FLAG_ON_VALUE = /^(HH|LL|H|L|[↑↓▲▼])([<>]?\d[\d.,]*)$/;
 
-/** OCR reads a printed asterisk after a value as a degree sign or a plus (`5.8°`, `24+`). */
-const ASTERISK_READ_AS = /^([<>]?\d[\d.,]*)[°+]$/;
+/**
+ * OCR reads a printed asterisk after a value as a degree sign or a plus (`5.8°`, `24+`), and a
+ * speck between a value and its flag as a degree sign (`212°H` for `212 H`).
+ */
+const ASTERISK_READ_AS = /^([<>]?\d[\d.,]*)[°+](HH|LL|H|L)?$/;
 
 function readResultCell(printed: string[], into: Reading, ocr = false) {
   const words = printed.flatMap((word) => {
     const starred = ocr ? ASTERISK_READ_AS.exec(word) : null;
-    if (starred) return [starred[1]!, '*'];
+    // Before a flag letter the mark is no asterisk (the flag already says abnormal): a speck.
+    if (starred) return starred[2] ? [starred[1]!, starred[2]] : [starred[1]!, '*'];
     const glued = FLAG_ON_VALUE.exec(word);
     return glued ? [glued[1]!, glued[2]!] : [word];
   });
