@@ -9,6 +9,7 @@ import { createDeveloper, startTestService, type TestDeveloper, type TestService
 import { connectSandboxUser, connectThroughFake, untilScopes } from '../helpers/connections.ts';
 import { until } from '../helpers/until.ts';
 import { toGarminCourse } from '../../src/providers/garmin/courses.ts';
+import { socketJson } from '../helpers/socket-json.ts';
 
 // The Routes API (docs/wire-contract.md#routes) over a real socket: templates created, listed,
 // read, partly updated (200) and cascaded (202), deleted; pushed to Garmin (Courses API) and
@@ -57,22 +58,10 @@ describe('Routes API', () => {
   let wahooUser: string;
   let sandboxUser: string;
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        ...developer.headers,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      type: response.headers.get('content-type') ?? '',
-      json: text ? JSON.parse(text) : null,
-    };
-  };
+  const call = socketJson(
+    () => base,
+    () => developer.headers,
+  );
   const problem = async (method: string, path: string, body: unknown, status: number, detail: RegExp) => {
     const answer = await call(method, path, body);
     assert.equal(answer.status, status, JSON.stringify(answer.json));

@@ -11,6 +11,7 @@ import { providerEnv } from '../fakes/fake-server.ts';
 import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { connectSandboxUser, connectThroughFake } from '../helpers/connections.ts';
+import { socketJson } from '../helpers/socket-json.ts';
 
 type Json = Record<string, unknown>;
 
@@ -47,22 +48,10 @@ describe('PUT /v2/workouts/{workout_id}: a template updated and re-sent', () => 
   let garminUser: string;
   let sandboxUser: string;
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        ...developer.headers,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      type: response.headers.get('content-type') ?? '',
-      json: (text ? JSON.parse(text) : null) as Json,
-    };
-  };
+  const call = socketJson(
+    () => base,
+    () => developer.headers,
+  );
   const training = () => garmin.accountOf('account-1').training;
   const plan = async (workoutId: string, userId: string, body: Json) => {
     const planned = await call('POST', `/v2/workouts/${workoutId}/plan?user_id=${userId}`, body);
