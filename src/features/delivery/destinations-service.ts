@@ -28,7 +28,20 @@ import { checkWebhookSettings } from './kinds/webhook.ts';
 import { generateWebhookSecret } from './signing.ts';
 import type { DestinationStatus } from './tables.ts';
 
-export type DestinationView = {
+/** How a destination is doing: what the webhook alias and the destination list both show. */
+export type DestinationHealth = {
+  status: DestinationStatus;
+  /** Failed attempts (any non-2xx, timeout or network error) in the last 24 hours. */
+  recentFailures: number;
+  consecutiveFailures: number;
+  failingSince: Date | null;
+  disabledAt: Date | null;
+  lastSuccessAt: Date | null;
+  lastFailureAt: Date | null;
+  heldEvents: number;
+};
+
+export type DestinationView = DestinationHealth & {
   id: string;
   kind: string;
   name: string | null;
@@ -38,14 +51,6 @@ export type DestinationView = {
   eventTypes: string[] | null;
   /** The settings without their secrets. */
   settings: Record<string, unknown>;
-  status: DestinationStatus;
-  recentFailures: number;
-  consecutiveFailures: number;
-  failingSince: Date | null;
-  disabledAt: Date | null;
-  lastSuccessAt: Date | null;
-  lastFailureAt: Date | null;
-  heldEvents: number;
   createdAt: Date;
   /** A new secondary webhook's signing secret: returned this once, on creation. */
   secret?: string;

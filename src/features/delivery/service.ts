@@ -29,24 +29,15 @@ import {
   reschedule,
 } from './repo.ts';
 import { createOutboxRelay } from './relay.ts';
-import { createDestinationsService } from './destinations-service.ts';
+import { createDestinationsService, type DestinationHealth } from './destinations-service.ts';
 import { ownDatabasesOf } from './own-database.ts';
 import { type WebhookSettings, webhookSettings } from './settings.ts';
 import { generateWebhookSecret, MAX_RETIRED_SECRETS, SECRET_ROTATION_OVERLAP_MS } from './signing.ts';
 import { sweepStuckEvents } from './stuck-sweeper.ts';
-import type { DestinationStatus, WebhookEventStatus } from './tables.ts';
+import type { WebhookEventStatus } from './tables.ts';
 
-export type Destination = {
+export type Destination = DestinationHealth & {
   url: string | null;
-  status: DestinationStatus;
-  /** Failed attempts (any non-2xx, timeout or network error) in the last 24 hours. */
-  recentFailures: number;
-  consecutiveFailures: number;
-  failingSince: Date | null;
-  disabledAt: Date | null;
-  lastSuccessAt: Date | null;
-  lastFailureAt: Date | null;
-  heldEvents: number;
   /** While set (and in the future), deliveries are also signed with the previous secret. */
   previousSecretExpiresAt: Date | null;
 };
