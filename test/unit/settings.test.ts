@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/core/config.ts';
-import { readSettings } from '../../src/core/settings.ts';
+import { Value } from 'typebox/value';
+import { numberSetting, readSettings } from '../../src/core/settings.ts';
 import { webhookSettings } from '../../src/features/delivery/settings.ts';
 import { httpSettingsOf } from '../../src/provider-access/http-client.ts';
 import { providerSettings } from '../../src/provider-access/settings.ts';
@@ -140,5 +141,38 @@ describe('settings', () => {
       }
     }
     assert.ok(SETTINGS_GROUPS.length >= 10);
+  });
+});
+
+describe('number settings', () => {
+  // The bound check is written out (TypeBox's value checker is not loaded at start-up): it must
+  // accept exactly what the setting's own TypeBox type accepts.
+  test('accept exactly what their TypeBox type accepts', () => {
+    const specs = [
+      { integer: true, minimum: 1, maximum: 10 },
+      { integer: false, exclusiveMinimum: 0 },
+      { integer: true, exclusiveMinimum: -1, maximum: 0 },
+      { integer: false, minimum: 0.5, maximum: 2.5 },
+      {},
+    ];
+    const values = [-2, -1, -0.5, 0, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 9.99, 10, 10.5, 11, 1e9];
+    for (const bounds of specs) {
+      const setting = numberSetting({
+        description: 'a number',
+        default: undefined,
+        problem: 'is bad',
+        ...bounds,
+      });
+      for (const value of values) {
+        let accepted = true;
+        try {
+          setting.parse(String(value), 'N');
+        } catch (error) {
+          assert.ok(error instanceof ConfigError);
+          accepted = false;
+        }
+        assert.equal(accepted, Value.Check(setting.schema, value), `${JSON.stringify(bounds)} ${value}`);
+      }
+    }
   });
 });

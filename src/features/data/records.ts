@@ -2,7 +2,6 @@
 // identity and anchor, and the split of sample arrays into their own column. The split is done on
 // text, once, at write time (model/record-text.ts, which a migration uses too).
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
 import { Athlete, type DataTypeName, type DataTypeRecords, dataTypes } from '../../model/index.ts';
 import { isSupportedDate } from '../../model/calendar.ts';
 import { upgradeRecord } from '../../model/legacy-shapes.ts';
@@ -10,6 +9,7 @@ import { splitSamples } from '../../model/record-text.ts';
 import { recordProblem } from '../../model/plausibility.ts';
 import { parseDateTime } from '../../model/time.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
+import { compileSchema } from '../../core/schema-compiler.ts';
 
 export { mergedPieces, mergeSamples, splitSamples } from '../../model/record-text.ts';
 
@@ -43,7 +43,7 @@ function validatorFor(type: ProviderDataType): Validator {
   let validator = validators.get(type);
   if (!validator) {
     const schema: TSchema = type === 'athlete' ? Athlete : dataTypes[type].schema;
-    validator = Compile(schema) as unknown as Validator;
+    validator = compileSchema(schema) as unknown as Validator;
     validators.set(type, validator);
   }
   return validator;

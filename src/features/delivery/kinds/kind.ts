@@ -3,7 +3,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
+import { compileSchema } from '../../../core/schema-compiler.ts';
 import { invalidParameter } from '../../../core/errors.ts';
 import type { ResolveHost, WebhookEnvironment } from '../destination-policy.ts';
 import type { OwnDatabase } from '../own-database.ts';
@@ -114,7 +114,7 @@ export function settingsChecker(
   return (input) => {
     const given = settingsObject(input);
     const settings = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null));
-    validator ??= Compile(schema) as unknown as SettingsValidator;
+    validator ??= compileSchema(schema) as unknown as SettingsValidator;
     if (validator.Check(settings)) return settings;
     // The problem named is the one the adapter's checks always named first: an unknown setting,
     // else the first bad setting in the schema's order (which is the order they are checked in).
