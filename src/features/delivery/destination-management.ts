@@ -11,7 +11,12 @@ import { newUuid } from '../../core/ids.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
-import { type DeliveryFilters, type DeliveryPage, listDeliveries } from './deliveries.ts';
+import {
+  type DeliveryFilters,
+  type DeliveryPage,
+  type DeliveryRecord,
+  listDeliveries,
+} from './deliveries.ts';
 import { countFailuresSince, countHeld } from './delivery-counts.ts';
 import { KIND_NAMES, settingsOfKind } from './destination-kinds.ts';
 import { type ResolveHost, systemResolver, type WebhookEnvironment } from './destination-policy.ts';
@@ -20,7 +25,7 @@ import type { WebhookEnvelope } from './events.ts';
 import type { KindSettings } from './kinds/kind.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, firstAttemptJobs } from './outbox.ts';
 import type { OwnDatabase } from './own-database.ts';
-import { releaseHeld, reschedule } from './repo.ts';
+import { findEventBody, releaseHeld, reschedule } from './repo.ts';
 import { previousSecretExpiry, rotateSigningSecret } from './secret-rotation.ts';
 import { generateWebhookSecret } from './signing.ts';
 import type { DestinationStatus } from './tables.ts';
@@ -364,6 +369,22 @@ export function createDestinationManagement(deps: DestinationManagementDeps) {
     async deliveries(developerId: string, id: string, filters: DeliveryFilters): Promise<DeliveryPage> {
       const row = await mustFind(developerId, id);
       return listDeliveries(db, developerId, { ...filters, destinationId: repo.deliveryKey(row) });
+    },
+
+    /** One event of the destination's log with its attempts and the body it is delivered with; 404 when not there. */
+    async delivery(
+      developerId: string,
+      id: string,
+      eventId: string,
+    ): Promise<{ record: DeliveryRecord; body: string }> {
+      const row = await mustFind(developerId, id);
+      const [page, body] = await Promise.all([
+        listDeliveries(db, developerId, { eventId, limit: 1, destinationId: repo.deliveryKey(row) }),
+        findEventBody(db, developerId, eventId),
+      ]);
+      const record = page.deliveries[0];
+      if (!record || body === undefined) throw notFound(`no webhook event "${eventId}"`);
+      return { record, body };
     },
 
     /** Sends one event of this destination's log again (same event id), with a fresh round of retries. */

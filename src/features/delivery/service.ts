@@ -10,7 +10,6 @@ import type { SecretBox } from '../../core/secret-box.ts';
 import { notFound } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
-import { type DeliveryRecord, listDeliveries } from './deliveries.ts';
 import { createDestinationManagement } from './destination-management.ts';
 import type { ResolveHost, WebhookEnvironment } from './destination-policy.ts';
 import * as destinations from './destination-repo.ts';
@@ -18,13 +17,7 @@ import { healthcheckEnvelope, type WebhookEnvelope } from './events.ts';
 import { healthcheckFor } from './healthcheck.ts';
 import type { WebhookHooks } from './hooks.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, writeToOutbox } from './outbox.ts';
-import {
-  countEventsByHour,
-  dropPendingSuppressible,
-  eventPageOfUser,
-  findEventBody,
-  reschedule,
-} from './repo.ts';
+import { countEventsByHour, dropPendingSuppressible, eventPageOfUser, reschedule } from './repo.ts';
 import { createOutboxRelay } from './relay.ts';
 import { ownDatabasesOf } from './own-database.ts';
 import { type WebhookSettings, webhookSettings } from './settings.ts';
@@ -187,17 +180,6 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
     /** Events of the last hours by hour and status, for the dashboard's overview. */
     countEventsByHour: (developerId: string, since: Date) => countEventsByHour(db, developerId, since),
-
-    /** One event of the log with its attempts and the body it is delivered with; 404 when not the developer's. */
-    async delivery(developerId: string, eventId: string): Promise<{ record: DeliveryRecord; body: string }> {
-      const [page, body] = await Promise.all([
-        listDeliveries(db, developerId, { eventId, limit: 1 }),
-        findEventBody(db, developerId, eventId),
-      ]);
-      const record = page.deliveries[0];
-      if (!record || body === undefined) throw notFound(`no webhook event "${eventId}"`);
-      return { record, body };
-    },
 
     /** Where given events stand, for features that show their own delivery state (lab reports). */
     async eventStates(developerId: string, eventIds: readonly string[]): Promise<Map<string, EventState>> {
