@@ -9,7 +9,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import { toWireDelivery } from '../../features/delivery/deliveries.ts';
-import { type DestinationView, MAX_DESTINATIONS } from '../../features/delivery/destination-management.ts';
+import { MAX_DESTINATIONS } from '../../features/delivery/destination-input.ts';
+import type { DestinationView } from '../../features/delivery/destination-management.ts';
 import {
   CreateDestinationBody,
   CreateDestinationDoc,
