@@ -221,7 +221,7 @@ async function run(config: Config, args: string[], alias: boolean) {
         return print(`queued healthcheck ${queued} (delivered by a running worker)\n`);
       }
       case 'deliveries':
-        return await printDeliveries(
+        return printDeliveries(
           await destinations.deliveries(devId, await needId(), filtersOf(values)),
           values.json,
         );
