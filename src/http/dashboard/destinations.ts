@@ -109,6 +109,8 @@ type Place = {
   idOf(request: FastifyRequest, developerId: string): string | Promise<string>;
   path(id: string): string;
   home: string;
+  /** The audit log's word for what its actions act on. */
+  audit: 'destination' | 'webhook';
   /** Saves a webhook's URL (which enables it), as the place's API does. */
   setUrl(developerId: string, id: string, url: string): Promise<{ replayed: number }>;
 };
@@ -123,6 +125,7 @@ export function registerDestinationPages(scope: App, ctx: AppContext, guards: Gu
       idOf: (request) => (request.params as { id: string }).id,
       path: (id) => `${LIST}/${id}`,
       home: LIST,
+      audit: 'destination',
       setUrl: (developerId, id, url) =>
         destinations.update(developerId, id, { settings: { url }, enabled: true }),
     },
@@ -133,6 +136,7 @@ export function registerDestinationPages(scope: App, ctx: AppContext, guards: Gu
       idOf: (_request, developerId) => destinations.primaryId(developerId),
       path: () => PRIMARY,
       home: PRIMARY,
+      audit: 'webhook',
       setUrl: (developerId, _id, url) => ctx.webhooks.setDestination(developerId, { url }),
     },
   ];
@@ -319,7 +323,7 @@ ${view.primary ? '' : html`<p><a href="${LIST}">Back to destinations</a></p>`}</
     action('destination', async (session, id, form) => {
       const url = field(form, 'url').trim();
       const result = await place.setUrl(session.developer.id, id, url);
-      await ctx.dashboard.audit(session, { action: 'webhook.set-url', target: url });
+      await ctx.dashboard.audit(session, { action: `${place.audit}.set-url`, target: url });
       return {
         notice: `Destination saved${result.replayed ? `; ${result.replayed} held events are being delivered` : ''}.`,
       };
@@ -331,7 +335,7 @@ ${view.primary ? '' : html`<p><a href="${LIST}">Back to destinations</a></p>`}</
     ] as const) {
       action(name, async (session, id) => {
         const result = await destinations.update(session.developer.id, id, { enabled });
-        await ctx.dashboard.audit(session, { action: `destination.${name}`, target: id });
+        await ctx.dashboard.audit(session, { action: `${place.audit}.${name}`, target: id });
         return {
           notice: enabled
             ? `Destination enabled${result.replayed ? `; ${result.replayed} held events are being delivered` : ''}.`
@@ -342,20 +346,20 @@ ${view.primary ? '' : html`<p><a href="${LIST}">Back to destinations</a></p>`}</
 
     action('test', async (session, id) => {
       const { eventId } = await destinations.sendTest(session.developer.id, id);
-      await ctx.dashboard.audit(session, { action: 'destination.test', target: eventId });
+      await ctx.dashboard.audit(session, { action: `${place.audit}.test`, target: eventId });
       return { notice: `Test event ${eventId} queued.` };
     });
 
     action('delete', async (session, id) => {
       await destinations.remove(session.developer.id, id);
-      await ctx.dashboard.audit(session, { action: 'destination.delete', target: id });
+      await ctx.dashboard.audit(session, { action: `${place.audit}.delete`, target: id });
       return { notice: 'Destination deleted.' };
     });
 
     // The new secret is in this response only: never in a redirect, a cookie or the log.
     action('rotate-secret', async (session, id) => {
       const rotated = await destinations.rotateSecret(session.developer.id, id);
-      await ctx.dashboard.audit(session, { action: 'webhook.rotate-secret', target: id });
+      await ctx.dashboard.audit(session, { action: `${place.audit}.rotate-secret`, target: id });
       return {
         html: secretPage(
           session,
@@ -375,7 +379,7 @@ ${view.primary ? '' : html`<p><a href="${LIST}">Back to destinations</a></p>`}</
         throw invalidParameter('selected', `replay at most ${MAX_REPLAY} events at once`);
       for (const eventId of ids) {
         await destinations.replay(session.developer.id, id, eventId);
-        await ctx.dashboard.audit(session, { action: 'webhook.replay', target: eventId });
+        await ctx.dashboard.audit(session, { action: `${place.audit}.replay`, target: eventId });
       }
       return { notice: `${ids.length} event${ids.length === 1 ? '' : 's'} queued again.` };
     });
