@@ -65,6 +65,7 @@ const ROUTE_PROBLEMS: Record<string, readonly number[]> = {
   'POST /v2/destinations': [409],
   'DELETE /v2/destinations/:id': [409],
   'POST /v2/destinations/:id/test': [409],
+  'POST /v2/destinations/:id/rotate-secret': [409, 429],
   'POST /v2/plannedWorkout': [503],
   'DELETE /v2/plannedWorkout': [503],
   'DELETE /v2/workouts/:workout_id': [424],

@@ -18,7 +18,7 @@ export type UploadDoc = { file: string; example: string; fields?: Record<string,
 declare module 'fastify' {
   interface FastifySchema {
     'x-upload'?: UploadDoc;
-    /** The body as the document shows it, when the route validates a looser one (see destination-schemas.ts). */
+    /** The body as the document shows it, when the route validates a looser one (see features/delivery/schemas.ts). */
     'x-body'?: unknown;
   }
 }

@@ -230,6 +230,58 @@ describe('webhooks as destinations', () => {
     assert.equal(foreign.status, 404, 'another developer cannot resend it');
   });
 
+  test('/v2/webhook is the primary destination by another path; any webhook rotates its secret by id', async () => {
+    const list = await http('GET', '/v2/destinations');
+    const primaryId = (list.body.destinations as { id: string; primary: boolean }[]).find(
+      (d) => d.primary,
+    )!.id;
+    // The alias and the destination routes read and change the one destination.
+    const disabled = await http('PATCH', `/v2/destinations/${primaryId}`, { enabled: false });
+    assert.equal(disabled.status, 200, disabled.raw);
+    const alias = await http('GET', '/v2/webhook');
+    assert.equal(alias.body.status, 'disabled');
+    assert.equal(alias.body.url, primary.url);
+    const enabled = await http('PUT', '/v2/webhook', { enabled: true });
+    assert.equal(enabled.status, 200, enabled.raw);
+    assert.equal((await http('GET', `/v2/destinations/${primaryId}`)).body.status, 'active');
+    const ids = (page: { body: Record<string, unknown> }) =>
+      (page.body.deliveries as { event_id: string }[]).map((delivery) => delivery.event_id);
+    assert.deepEqual(
+      ids(await http('GET', '/v2/webhook/deliveries?limit=20')),
+      ids(await http('GET', `/v2/destinations/${primaryId}/deliveries?limit=20`)),
+    );
+    // Each names the URL as its own body does.
+    const badAlias = await http('PUT', '/v2/webhook', { url: 'ftp://example.com/hook' });
+    assert.equal(badAlias.status, 400, badAlias.raw);
+    assert.match(String(badAlias.body.detail), /^invalid url: /);
+    const badById = await http('PATCH', `/v2/destinations/${primaryId}`, {
+      settings: { url: 'ftp://example.com/hook' },
+    });
+    assert.equal(badById.status, 400, badById.raw);
+    assert.match(String(badById.body.detail), /^invalid settings\.url: /);
+
+    // A secondary webhook's secret rotates by id; the replaced one signs alongside for the overlap.
+    const rotated = await http('POST', `/v2/destinations/${sleepDestination}/rotate-secret`);
+    assert.equal(rotated.status, 200, rotated.raw);
+    const secret = String(rotated.body.secret);
+    assert.match(secret, /^whsec_/);
+    assert.notEqual(secret, sleepSecret);
+    const queued = await http('POST', `/v2/destinations/${sleepDestination}/test`);
+    assert.equal(queued.status, 202, queued.raw);
+    const eventId = String(queued.body.event_id);
+    await sleepOnly.waitFor(
+      (received) => received.some((r) => r.headers['webhook-id'] === eventId),
+      'the test event at the sleep webhook',
+    );
+    const [delivered] = sleepOnly.byId(eventId);
+    assert.ok(delivered);
+    for (const key of [secret, sleepSecret])
+      assert.ok(standardSignatureMatches(delivered.headers, delivered.body, key));
+    assert.equal(primary.byId(eventId).length, 0, 'a test send goes to that destination only');
+    const unknown = await http('POST', '/v2/destinations/00000000-0000-4000-8000-000000000000/rotate-secret');
+    assert.equal(unknown.status, 404, unknown.raw);
+  });
+
   test('the filter changes with PATCH; the secondary webhook is deleted with its log, the primary is not', async () => {
     const patched = await http('PATCH', `/v2/destinations/${sleepDestination}`, { event_types: null });
     assert.equal(patched.status, 200, patched.raw);

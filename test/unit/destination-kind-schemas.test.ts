@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { KIND_NAMES, KIND_SETTINGS, kindOf } from '../../src/features/delivery/destination-kinds.ts';
-import { CreateDestinationDoc } from '../../src/features/delivery/destination-schemas.ts';
+import { CreateDestinationDoc } from '../../src/features/delivery/schemas.ts';
 import { checkWebhookSettings } from '../../src/features/delivery/kinds/webhook.ts';
 
 // Sandbox: the address policy lets test hosts through, so only the settings themselves are judged.

@@ -10209,6 +10209,312 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/destinations/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a webhook's signing secret; each replaced secret keeps signing alongside for 24 hours
+         * @description As POST /v2/webhook/rotate-secret, for any webhook destination. 409 for a kind without a signing secret.
+         *
+         *     **curl**
+         *
+         *     ```sh
+         *     curl -sS -X POST 'http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret' \
+         *       -H "dev-id: $DEV" \
+         *       -H "x-api-key: $KEY"
+         *     ```
+         *
+         *     **TypeScript (fetch)**
+         *
+         *     ```ts
+         *     const response = await fetch("http://127.0.0.1:8080/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret", {
+         *       method: 'POST',
+         *       headers: { 'dev-id': (process.env.DEV ?? ''), 'x-api-key': (process.env.KEY ?? '') },
+         *     });
+         *     if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+         *     const result = await response.json();
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The destination id (a UUID)
+                     * @example 0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e
+                     */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                         *       "previous_secret_expires_at": "2025-01-01T12:00:00.000000+00:00"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description The previous secret signs alongside the new one until then */
+                            previous_secret_expires_at: string;
+                            /**
+                             * @description The new signing secret (whsec_…); shown only this once
+                             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+                             */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: the detail names the parameter and what was expected */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/bad-request",
+                         *       "title": "bad request",
+                         *       "status": 400,
+                         *       "detail": "invalid start_date: must match format \"date\"",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unauthorized",
+                         *       "title": "unauthorized",
+                         *       "status": 401,
+                         *       "detail": "dev-id or x-api-key headers are missing",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed: a suspended developer, or an API this dev-id may not use */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/forbidden",
+                         *       "title": "forbidden",
+                         *       "status": 403,
+                         *       "detail": "developer is suspended",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/not-found",
+                         *       "title": "not found",
+                         *       "status": 404,
+                         *       "detail": "user not found",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/conflict",
+                         *       "title": "conflict",
+                         *       "status": 409,
+                         *       "detail": "the request conflicts with the current state",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/payload-too-large",
+                         *       "title": "payload too large",
+                         *       "status": 413,
+                         *       "detail": "request body is too large (limit 1048576 bytes)",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A path parameter over 100 characters */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/uri-too-long",
+                         *       "title": "uri too long",
+                         *       "status": 414,
+                         *       "detail": "a path parameter is longer than 100 characters",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported content-type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/unsupported-media-type",
+                         *       "title": "unsupported media type",
+                         *       "status": 415,
+                         *       "detail": "unsupported content-type: expected application/json",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited: see Retry-After (and, on data reads, the X-Service-RateLimit-* headers) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/rate-limited",
+                         *       "title": "too many requests",
+                         *       "status": 429,
+                         *       "detail": "rate limit exceeded; retry after 60 seconds",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error: the body carries a request_id to quote */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/internal",
+                         *       "title": "internal server error",
+                         *       "status": 500,
+                         *       "detail": "internal error",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A provider or the database is not answering: retry after Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/service-unavailable",
+                         *       "title": "service unavailable",
+                         *       "status": 503,
+                         *       "detail": "the database is unreachable right now; retry shortly",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database is out of disk space: nothing was written */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "type": "http://127.0.0.1:8080/problems/insufficient-storage",
+                         *       "title": "insufficient storage",
+                         *       "status": 507,
+                         *       "detail": "the database is out of disk space: nothing was written",
+                         *       "instance": "/v2/destinations/0b8f1c2e-5d6a-4e7b-9c1d-2f3a4b5c6d7e/rotate-secret",
+                         *       "request_id": "req-1a2b3c"
+                         *     }
+                         */
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/destinations/{id}/test": {
         parameters: {
             query?: never;

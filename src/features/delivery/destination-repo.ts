@@ -1,7 +1,7 @@
-// Data access for destinations (`webhook_destinations`): kind, settings, URL, signing secrets,
-// event type filter and health. A developer's primary webhook (one each, what `/v2/webhook` names)
-// is found by its developer; every other destination (secondary webhooks, the kinds of
-// destination-kinds.ts) by its id.
+// Data access for destinations (`webhook_destinations`): kind, settings, target, signing secrets,
+// event type filter and health. Every destination is found by its id; a developer's primary webhook
+// (one each, what `/v2/webhook` names) also by its developer, and the engine finds where events go
+// (`findRoutes`).
 import { newUuid } from '../../core/ids.ts';
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
@@ -32,7 +32,7 @@ export type DestinationRow = {
   created_at: Date;
 };
 
-const columns = [
+export const columns = [
   'id',
   'developer_id',
   'kind',
@@ -53,78 +53,6 @@ const columns = [
   'created_at',
 ] as const;
 
-/** A developer's destination: no URL yet (events are held until one is set), a fresh sealed secret. */
-export async function insertDestination(
-  db: Db,
-  row: { developerId: string; environment: WebhookEnvironment; sealedSecret: string },
-): Promise<void> {
-  await db
-    .insertInto('webhook_destinations')
-    .values({
-      id: newUuid(),
-      developer_id: row.developerId,
-      environment: row.environment,
-      url: null,
-      secret: row.sealedSecret,
-      suspended_at: null,
-      failing_since: null,
-      disabled_at: null,
-      last_success_at: null,
-      last_failure_at: null,
-    })
-    .execute();
-}
-
-export async function findDestination(db: Db, developerId: string): Promise<DestinationRow | undefined> {
-  return db
-    .selectFrom('webhook_destinations')
-    .select(columns)
-    .where('developer_id', '=', developerId)
-    .where(isPrimaryWebhook)
-    .executeTakeFirst();
-}
-
-/** The webhook destinations of the given developers, keyed by developer. */
-export async function findDestinations(
-  db: Db,
-  developerIds: readonly string[],
-): Promise<Map<string, DestinationRow>> {
-  if (developerIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('webhook_destinations')
-    .select(columns)
-    .where('developer_id', 'in', [...new Set(developerIds)])
-    .where(isPrimaryWebhook)
-    .execute();
-  return new Map(rows.map((row) => [row.developer_id, row]));
-}
-
-/**
- * Where each event goes, keyed by `routeKey`: the developers' webhooks (events without a
- * destination) and the destinations the other events were copied for, in one query.
- */
-export async function findRoutes(
-  db: Db,
-  events: readonly { developer_id: string; destination_id: string | null }[],
-): Promise<Map<string, DestinationRow>> {
-  const developers = [...new Set(events.filter((e) => !e.destination_id).map((e) => e.developer_id))];
-  const ids = [...new Set(events.flatMap((e) => (e.destination_id ? [e.destination_id] : [])))];
-  if (developers.length === 0 && ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('webhook_destinations')
-    .select(columns)
-    .where((eb) =>
-      eb.or([
-        ...(developers.length > 0
-          ? [eb.and([eb('developer_id', 'in', developers), isPrimaryWebhook(eb)])]
-          : []),
-        ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
-      ]),
-    )
-    .execute();
-  return new Map(rows.map((row) => [isPrimary(row) ? webhookRouteKey(row.developer_id) : row.id, row]));
-}
-
 export const WEBHOOK_KIND = 'webhook';
 
 /** The developer's primary webhook: the one `/v2/webhook` names, whose deliveries carry no destination id. */
@@ -137,46 +65,44 @@ function isPrimaryWebhook(eb: ExpressionBuilder<Database, 'webhook_destinations'
   return eb.and([eb('kind', '=', WEBHOOK_KIND), eb('secondary', '=', false)]);
 }
 
-function webhookRouteKey(developerId: string): string {
-  return `webhook:${developerId}`;
-}
-
-/** The destination an event goes to, as `findRoutes` keys it. */
-export function routeKey(event: { developer_id: string; destination_id: string | null }): string {
-  return event.destination_id ?? webhookRouteKey(event.developer_id);
+/** Whose deliveries are the destination's: the primary webhook's carry no destination id (migration 0042), the others' their own. */
+export function deliveryKey(row: { id: string; kind: string; secondary: boolean }): string | null {
+  return isPrimary(row) ? null : row.id;
 }
 
 /**
- * A destination besides the primary webhook: another kind with its sealed settings, or a
- * secondary webhook (`secret` set, its URL as the target).
+ * A new destination: the developer's primary webhook (made with the developer, no URL yet: events
+ * are held until one is set), a secondary webhook, or another kind with its sealed settings. A
+ * webhook's one setting, its URL, is kept as the target, with a sealed signing secret.
  */
-export async function insertOtherDestination(
+export async function insertDestination(
   db: Db,
   row: {
-    id: string;
+    id?: string;
     developerId: string;
     environment: WebhookEnvironment;
     kind: string;
-    name: string | null;
-    sealedSettings: string | null;
-    sealedSecret?: string;
-    target: string;
-    eventTypes: string[] | null;
+    primary?: boolean;
+    name?: string | null;
+    sealedSettings?: string | null;
+    sealedSecret?: string | null;
+    target?: string | null;
+    eventTypes?: string[] | null;
   },
 ): Promise<void> {
   await db
     .insertInto('webhook_destinations')
     .values({
-      id: row.id,
+      id: row.id ?? newUuid(),
       developer_id: row.developerId,
       environment: row.environment,
       kind: row.kind,
-      name: row.name,
-      settings: row.sealedSettings,
-      url: row.target,
+      name: row.name ?? null,
+      settings: row.sealedSettings ?? null,
+      url: row.target ?? null,
       secret: row.sealedSecret ?? null,
-      secondary: row.kind === WEBHOOK_KIND,
-      event_types: row.eventTypes,
+      secondary: row.kind === WEBHOOK_KIND && !row.primary,
+      event_types: row.eventTypes ?? null,
       suspended_at: null,
       failing_since: null,
       disabled_at: null,
@@ -184,6 +110,36 @@ export async function insertOtherDestination(
       last_failure_at: null,
     })
     .execute();
+}
+
+/** The developer's primary webhook (what `/v2/webhook` names), optionally locked until the caller's transaction ends. */
+export async function findPrimary(
+  db: Db,
+  developerId: string,
+  lock = false,
+): Promise<DestinationRow | undefined> {
+  return db
+    .selectFrom('webhook_destinations')
+    .select(columns)
+    .where('developer_id', '=', developerId)
+    .where(isPrimaryWebhook)
+    .$if(lock, (query) => query.forUpdate())
+    .executeTakeFirst();
+}
+
+/** The primary webhooks of the given developers, keyed by developer. */
+export async function findPrimaries(
+  db: Db,
+  developerIds: readonly string[],
+): Promise<Map<string, DestinationRow>> {
+  if (developerIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('webhook_destinations')
+    .select(columns)
+    .where('developer_id', 'in', [...new Set(developerIds)])
+    .where(isPrimaryWebhook)
+    .execute();
+  return new Map(rows.map((row) => [row.developer_id, row]));
 }
 
 /** Every destination of a developer, the primary webhook first, then the others oldest first. */
@@ -214,9 +170,39 @@ export async function findDeveloperDestination(
     .executeTakeFirst();
 }
 
-/** The ids of the developer's destinations besides the primary webhook (each gets a delivery of every event). */
-export async function otherDestinationIds(db: Db, developerId: string): Promise<string[]> {
-  return (await eventRoutes(db, developerId)).others.map((route) => route.id);
+/**
+ * Where each event goes, keyed by `routeKey`: the developers' webhooks (events without a
+ * destination) and the destinations the other events were copied for, in one query.
+ */
+export async function findRoutes(
+  db: Db,
+  events: readonly { developer_id: string; destination_id: string | null }[],
+): Promise<Map<string, DestinationRow>> {
+  const developers = [...new Set(events.filter((e) => !e.destination_id).map((e) => e.developer_id))];
+  const ids = [...new Set(events.flatMap((e) => (e.destination_id ? [e.destination_id] : [])))];
+  if (developers.length === 0 && ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('webhook_destinations')
+    .select(columns)
+    .where((eb) =>
+      eb.or([
+        ...(developers.length > 0
+          ? [eb.and([eb('developer_id', 'in', developers), isPrimaryWebhook(eb)])]
+          : []),
+        ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
+      ]),
+    )
+    .execute();
+  return new Map(rows.map((row) => [isPrimary(row) ? webhookRouteKey(row.developer_id) : row.id, row]));
+}
+
+function webhookRouteKey(developerId: string): string {
+  return `webhook:${developerId}`;
+}
+
+/** The destination an event goes to, as `findRoutes` keys it. */
+export function routeKey(event: { developer_id: string; destination_id: string | null }): string {
+  return event.destination_id ?? webhookRouteKey(event.developer_id);
 }
 
 /**
@@ -241,29 +227,23 @@ export async function eventRoutes(
   };
 }
 
-/** Sets which event types a destination receives (null: every one). */
-export async function setEventTypes(db: Db, id: string, eventTypes: string[] | null): Promise<void> {
-  await db
-    .updateTable('webhook_destinations')
-    .set({ event_types: eventTypes })
-    .where('id', '=', id)
-    .execute();
-}
-
-/** Changes a non-primary destination's settings, name and/or status; (re)enabling clears the failure streak. */
-export async function updateOtherDestination(
+/**
+ * Changes a destination: its settings (sealed) and target, name, event types and/or status.
+ * (Re)enabling clears the failure streak, so the destination starts afresh.
+ */
+export async function updateDestination(
   db: Db,
   id: string,
   changes: {
     sealedSettings?: string;
-    target?: string;
+    target?: string | null;
     name?: string | null;
     eventTypes?: string[] | null;
     status?: 'active' | 'disabled';
     at: Date;
   },
 ): Promise<void> {
-  const reset =
+  const status =
     changes.status === undefined
       ? {}
       : changes.status === 'active'
@@ -276,32 +256,24 @@ export async function updateOtherDestination(
       ...(changes.target === undefined ? {} : { url: changes.target }),
       ...(changes.name === undefined ? {} : { name: changes.name }),
       ...(changes.eventTypes === undefined ? {} : { event_types: changes.eventTypes }),
-      ...reset,
+      ...status,
     })
     .where('id', '=', id)
-    .where((eb) => eb.or([eb('kind', '<>', WEBHOOK_KIND), eb('secondary', '=', true)]))
     .execute();
 }
 
-/** The developer's label for a destination (null: none). */
-export async function renameDestination(db: Db, id: string, name: string | null): Promise<void> {
-  await db.updateTable('webhook_destinations').set({ name }).where('id', '=', id).execute();
+/** Deletes a destination (its deliveries and their attempts go with it). */
+export async function deleteDestination(db: Db, developerId: string, id: string): Promise<void> {
+  await db
+    .deleteFrom('webhook_destinations')
+    .where('developer_id', '=', developerId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Marks one destination suspended as of `at` (one made while its developer is suspended). */
 export async function markSuspended(db: Db, id: string, at: Date): Promise<void> {
   await db.updateTable('webhook_destinations').set({ suspended_at: at }).where('id', '=', id).execute();
-}
-
-/** Deletes a non-primary destination (its deliveries and their attempts go with it). */
-export async function deleteOtherDestination(db: Db, developerId: string, id: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('webhook_destinations')
-    .where('developer_id', '=', developerId)
-    .where('id', '=', id)
-    .where((eb) => eb.or([eb('kind', '<>', WEBHOOK_KIND), eb('secondary', '=', true)]))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
 }
 
 /** Developers whose destination can receive events now (a URL set, not disabled), in pages by developer id. */
@@ -318,57 +290,6 @@ export async function receivingDevelopers(db: Db, after: string | null, limit: n
     .limit(limit)
     .execute();
   return rows.map((row) => row.developer_id);
-}
-
-/** Sets the URL and/or status; (re)enabling clears the failure streak so the destination starts afresh. */
-export async function updateDestination(
-  db: Db,
-  developerId: string,
-  changes: { url?: string | null; status: 'active' | 'disabled'; at: Date },
-): Promise<void> {
-  const reset =
-    changes.status === 'active'
-      ? { consecutive_failures: 0, failing_since: null, disabled_at: null }
-      : { disabled_at: changes.at };
-  await db
-    .updateTable('webhook_destinations')
-    .set({
-      ...(changes.url === undefined ? {} : { url: changes.url }),
-      status: changes.status,
-      ...reset,
-    })
-    .where('developer_id', '=', developerId)
-    .where(isPrimaryWebhook)
-    .execute();
-}
-
-/** The destination, locked until the caller's transaction ends (rotations queue on it). */
-export async function lockDestination(db: Db, developerId: string): Promise<DestinationRow | undefined> {
-  return db
-    .selectFrom('webhook_destinations')
-    .select(columns)
-    .where('developer_id', '=', developerId)
-    .where(isPrimaryWebhook)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
-/** Replaced secrets still signing at `now`, per destination, newest first (sealed). */
-export async function retiredSecrets(
-  db: Db,
-  destinationIds: readonly string[],
-  now: Date,
-): Promise<Map<string, RetiredSecret[]>> {
-  if (destinationIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('webhook_retired_secrets')
-    .select(['destination_id', 'secret', 'signs_until'])
-    .where('destination_id', 'in', [...new Set(destinationIds)])
-    .where('signs_until', '>', now)
-    .orderBy('signs_until', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  return byDestination(rows);
 }
 
 /** `retiredSecrets` of the given developers' destinations, keyed by destination id. */
@@ -391,10 +312,10 @@ export async function retiredSecretsOf(
   return byDestination(rows);
 }
 
-type RetiredSecret = { secret: string; signsUntil: Date };
+export type RetiredSecret = { secret: string; signsUntil: Date };
 
 /** Rows grouped by destination, each list in the order the rows came (newest first). */
-function byDestination(
+export function byDestination(
   rows: { destination_id: string; secret: string; signs_until: Date }[],
 ): Map<string, RetiredSecret[]> {
   const found = new Map<string, RetiredSecret[]>();
@@ -404,40 +325,6 @@ function byDestination(
     found.set(row.destination_id, list);
   }
   return found;
-}
-
-/**
- * Makes `sealedNew` the current secret; the one it replaces keeps signing until `signsUntil`.
- * Replaced secrets whose overlap has ended are forgotten. Runs under `lockDestination`.
- */
-export async function rotateSecret(
-  db: Db,
-  destination: Pick<DestinationRow, 'id' | 'secret'>,
-  sealedNew: string,
-  at: Date,
-  signsUntil: Date,
-): Promise<void> {
-  if (destination.secret === null) throw new Error(`destination ${destination.id} has no signing secret`);
-  const current = destination.secret;
-  await db
-    .deleteFrom('webhook_retired_secrets')
-    .where('destination_id', '=', destination.id)
-    .where('signs_until', '<=', at)
-    .execute();
-  await db
-    .insertInto('webhook_retired_secrets')
-    .values({
-      destination_id: destination.id,
-      secret: current,
-      retired_at: at,
-      signs_until: signsUntil,
-    })
-    .execute();
-  await db
-    .updateTable('webhook_destinations')
-    .set({ secret: sealedNew })
-    .where('id', '=', destination.id)
-    .execute();
 }
 
 /**
@@ -497,57 +384,4 @@ export async function recordHealth(
         WHEN status <> 'disabled' AND ${since} <= ${disableAt} THEN ${at}
         ELSE disabled_at END
     WHERE id = ${destinationId}`.execute(db);
-}
-
-/** Failed attempts since `since` (uses the partial failure index, so it stays cheap at volume). */
-export async function countFailuresSince(
-  db: Db,
-  developerId: string,
-  since: Date,
-  destinationId: string | null = null,
-): Promise<number> {
-  const row = await db
-    .selectFrom('delivery_attempts as a')
-    .innerJoin('deliveries as d', 'd.id', 'a.delivery_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('a.developer_id', '=', developerId)
-    .where('a.attempted_at', '>=', since)
-    .where('a.outcome', '<>', 'delivered')
-    .where('d.destination_id', destinationId === null ? 'is' : '=', destinationId)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
-/** Held deliveries to the developer's webhook (`destinationId` null) or to one other destination. */
-export async function countHeld(
-  db: Db,
-  developerId: string,
-  destinationId: string | null = null,
-): Promise<number> {
-  const row = await db
-    .selectFrom('deliveries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('developer_id', '=', developerId)
-    .where('destination_id', destinationId === null ? 'is' : '=', destinationId)
-    .where('held_at', 'is not', null)
-    .where('status', '=', 'held')
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
-/** Attempts in the last hour and the hour before, for the healthcheck event's figures. */
-export async function attemptsPerHour(
-  db: Db,
-  developerId: string,
-  at: Date,
-): Promise<{ last: number; previous: number }> {
-  const result = await sql<{ last: number; previous: number }>`
-    SELECT count(*) FILTER (WHERE attempted_at >= ${at}::timestamptz - interval '1 hour') AS last,
-           count(*) FILTER (WHERE attempted_at < ${at}::timestamptz - interval '1 hour') AS previous
-    FROM delivery_attempts
-    WHERE developer_id = ${developerId} AND attempted_at >= ${at}::timestamptz - interval '2 hours'`.execute(
-    db,
-  );
-  const row = result.rows[0];
-  return { last: Number(row?.last ?? 0), previous: Number(row?.previous ?? 0) };
 }

@@ -3,7 +3,7 @@
 // has it: "sent periodically to verify your webhook endpoint is functional". Its figures are this
 // destination's attempts in the last hour and the change against the hour before, both integers.
 import type { Db } from '../../store/db.ts';
-import * as destinations from './destination-repo.ts';
+import { attemptsPerHour } from './delivery-counts.ts';
 import { buildHealthcheckEvent, type HealthcheckEvent } from './events.ts';
 import type { NoPayload } from '../../jobs/queues.ts';
 
@@ -15,7 +15,7 @@ export function trendPercentage(last: number, previous: number): number {
 }
 
 export async function healthcheckFor(db: Db, developerId: string, now: Date): Promise<HealthcheckEvent> {
-  const counts = await destinations.attemptsPerHour(db, developerId, now);
+  const counts = await attemptsPerHour(db, developerId, now);
   return buildHealthcheckEvent({
     createdAt: now,
     trendPercentage: trendPercentage(counts.last, counts.previous),

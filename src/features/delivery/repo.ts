@@ -245,22 +245,18 @@ export async function rescheduleStuck(
 }
 
 /**
- * Releases up to `limit` held deliveries of a developer's webhook (`destinationId` null), of one of
- * its other destinations, or (`'all'`) of every destination it has, oldest first, for delivery.
+ * Releases up to `limit` held deliveries of one destination of a developer (`destinationId` null:
+ * its primary webhook), oldest first, for delivery.
  */
 export async function releaseHeld(
   db: Db,
   developerId: string,
   at: Date,
   limit: number,
-  destinationId: string | null | 'all' = null,
+  destinationId: string | null,
 ): Promise<{ id: string; generation: number }[]> {
   const which =
-    destinationId === 'all'
-      ? sql``
-      : destinationId === null
-        ? sql`AND destination_id IS NULL`
-        : sql`AND destination_id = ${destinationId}`;
+    destinationId === null ? sql`AND destination_id IS NULL` : sql`AND destination_id = ${destinationId}`;
   const result = await sql<{ id: string; generation: number }>`
     UPDATE deliveries SET status = 'pending', generation = generation + 1, next_attempt_at = ${at},
       last_error = NULL, held_at = NULL, updated_at = ${at}, awaiting_job = false

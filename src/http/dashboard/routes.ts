@@ -26,7 +26,6 @@ import { registerOrderPages } from './orders.ts';
 import { overviewPage } from './overview.ts';
 import { registerProviderPages } from './providers.ts';
 import { registerUserPages } from './users.ts';
-import { registerWebhookPages } from './webhooks.ts';
 import { registerDestinationPages } from './destinations.ts';
 
 /**
@@ -143,7 +142,6 @@ export async function registerDashboardRoutes(app: App, ctx: AppContext) {
 
     registerUserPages(scope, ctx, guards);
     registerLabReportActions(scope, ctx, guards);
-    registerWebhookPages(scope, ctx, guards);
     registerDestinationPages(scope, ctx, guards);
     registerOutputFormatPages(scope, ctx, guards);
     registerProviderPages(scope, ctx, guards);

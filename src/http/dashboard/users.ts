@@ -4,7 +4,7 @@ import type { AppContext } from '../../features/context.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { type DataTypeName, dataTypeNames } from '../../model/index.ts';
 import type { App } from '../app-type.ts';
-import { deliveryTable } from './webhooks.ts';
+import { deliveryTable } from './destinations.ts';
 import { LAB_REPORTS_ON_USER_PAGE, labReportsCard } from './lab-reports.ts';
 import { DASHBOARD_ROUTE, field, type Guards, queryField, sendPage } from './guard.ts';
 import { confirmButton, csrfField, renderDashboardPage, statusPill, when } from './layout.ts';
@@ -146,7 +146,7 @@ ${others.length ? html`<section class="card"><h2>Other connections of this refer
 <section class="card"><h2>Deauthenticate</h2><p class="muted">Revokes access at the provider, deletes the user and its data, and sends the deauth webhook.</p>
 ${confirmButton(session, `${base}/deauthenticate`, 'Deauthenticate user', `Deauthenticate ${user.user_id}? This cannot be undone.`)}</section>
 ${labReportsCard(session, labReports, base)}
-<section class="card"><h2>Recent data events</h2>${deliveryTable(session, events.deliveries, false, html`No data events for this user yet. They are sent as the provider's data arrives, or when you request a historical read below.`)}</section>`;
+<section class="card"><h2>Recent data events</h2>${deliveryTable(session, events.deliveries, null, html`No data events for this user yet. They are sent as the provider's data arrives, or when you request a historical read below.`)}</section>`;
       return sendPage(
         reply,
         200,

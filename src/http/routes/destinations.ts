@@ -1,40 +1,47 @@
-// `/v2/destinations`: destinations of every kind (the webhook, the developer's PostgreSQL, S3
-// object storage, a NATS JetStream stream). Thin: parse, call the destinations service
-// (features/delivery/destinations-service.ts), shape the reply. docs/destinations.md.
+// One route family for destinations of every kind (the webhook, the developer's PostgreSQL, S3
+// object storage, a NATS JetStream stream): `/v2/destinations/{id}…`, and `/v2/webhook…`, the
+// vendor contract's paths, as an alias for the developer's primary webhook: the same handlers,
+// with the id found from the developer, and the contract's shapes for the destination itself.
+// Thin: parse, call the delivery service (features/delivery/destination-management.ts), shape
+// the reply. docs/destinations.md.
 import Type from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import { toWireDelivery } from '../../features/delivery/deliveries.ts';
+import { MAX_DESTINATIONS } from '../../features/delivery/destination-input.ts';
+import type { DestinationView } from '../../features/delivery/destination-management.ts';
 import {
   CreateDestinationBody,
   CreateDestinationDoc,
+  DeliveriesQuery,
+  DeliveriesResponse,
+  Destination,
   DestinationBody,
-  DestinationDeliveries,
   DestinationEventParams,
   DestinationList,
   DestinationParams,
   DestinationQueued,
+  EventParams,
   PatchDestinationBody,
   PatchDestinationResponse,
-} from '../../features/delivery/destination-schemas.ts';
-import { type DestinationView, MAX_DESTINATIONS } from '../../features/delivery/destinations-service.ts';
-import { DeliveriesQuery } from '../../features/delivery/schemas.ts';
+  PutDestinationBody,
+  PutDestinationResponse,
+  Queued,
+  Resent,
+  RotatedSecret,
+} from '../../features/delivery/schemas.ts';
+import type { WebhookDestination } from '../../features/delivery/webhook-alias.ts';
+import type { WebhookSettings } from '../../features/delivery/settings.ts';
 import { wireDateTime } from '../../model/time.ts';
 
-const tags = ['destinations'];
 const config = { auth: 'developer' as const };
 const Nothing = Type.Null({ description: 'No body' });
 
 const wire = (at: Date | null) => (at ? wireDateTime(at) : null);
 
-function destinationBody(view: DestinationView) {
+function healthBody(view: DestinationView) {
   return {
-    id: view.id,
-    kind: view.kind,
-    name: view.name,
-    primary: view.primary,
-    event_types: view.eventTypes,
-    settings: view.settings,
     status: view.status,
     enabled: view.status !== 'disabled',
     recent_failures: view.recentFailures,
@@ -44,13 +51,204 @@ function destinationBody(view: DestinationView) {
     last_success_at: wire(view.lastSuccessAt),
     last_failure_at: wire(view.lastFailureAt),
     held_events: view.heldEvents,
+  };
+}
+
+function destinationBody(view: DestinationView) {
+  return {
+    id: view.id,
+    kind: view.kind,
+    name: view.name,
+    primary: view.primary,
+    event_types: view.eventTypes,
+    settings: view.settings,
+    ...healthBody(view),
     created_at: wireDateTime(view.createdAt),
     ...(view.secret === undefined ? {} : { secret: view.secret }),
   };
 }
 
+/** The primary webhook in the vendor contract's shape (`/v2/webhook`). */
+function webhookBody(view: WebhookDestination, settings: WebhookSettings) {
+  return {
+    url: view.url,
+    ...healthBody(view),
+    previous_secret_expires_at: wire(view.previousSecretExpiresAt),
+    failing_after_seconds: Math.round(settings.failingAfterMs / 1000),
+    disable_after_seconds: Math.round(settings.disableAfterMs / 1000),
+  };
+}
+
+type DeliveriesQueryType = Partial<Record<'status' | 'type' | 'user_id' | 'since' | 'cursor', string>> & {
+  limit?: number;
+};
+
+function deliveryFilters(query: DeliveriesQueryType) {
+  const { status, type, user_id, since, cursor, limit } = query;
+  return {
+    ...(status === undefined ? {} : { status }),
+    ...(type === undefined ? {} : { type }),
+    ...(user_id === undefined ? {} : { userId: user_id }),
+    ...(since === undefined ? {} : { since }),
+    ...(cursor === undefined ? {} : { cursor }),
+    ...(limit === undefined ? {} : { limit }),
+  };
+}
+
 export function registerDestinationRoutes(app: App, ctx: AppContext) {
-  const destinations = ctx.webhooks.destinations;
+  const { webhooks } = ctx;
+  const { destinations } = webhooks;
+  /** How a route finds its destination: from the path, or the primary webhook for the alias. */
+  type IdOf = (request: FastifyRequest) => string | Promise<string>;
+  const byPath: IdOf = (request) => (request.params as { id: string }).id;
+  const primary: IdOf = (request) => destinations.primaryId(request.developer.id);
+
+  // The actions both paths have, each one handler.
+  const test = (idOf: IdOf) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const { eventId } = await destinations.sendTest(request.developer.id, await idOf(request));
+    return reply.code(202).send({ status: 'queued' as const, event_id: eventId });
+  };
+  const deliveries = (idOf: IdOf) => async (request: FastifyRequest) => {
+    const page = await destinations.deliveries(
+      request.developer.id,
+      await idOf(request),
+      deliveryFilters(request.query as DeliveriesQueryType),
+    );
+    return { deliveries: page.deliveries.map(toWireDelivery), next_cursor: page.nextCursor };
+  };
+  const replay = (idOf: IdOf) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const { event_id } = request.params as { event_id: string };
+    const { eventId } = await destinations.replay(request.developer.id, await idOf(request), event_id);
+    return reply.code(202).send({ status: 'queued' as const, event_id: eventId });
+  };
+  const rotateSecret = (idOf: IdOf) => async (request: FastifyRequest) => {
+    const rotated = await destinations.rotateSecret(request.developer.id, await idOf(request));
+    return {
+      secret: rotated.secret,
+      previous_secret_expires_at: wireDateTime(rotated.previousSecretExpiresAt),
+    };
+  };
+
+  // `/v2/webhook`: the primary webhook (the vendor contract), tag `webhooks`.
+  const alias = ['webhooks'];
+
+  app.get(
+    '/v2/webhook',
+    {
+      config,
+      schema: {
+        tags: alias,
+        summary: 'The webhook destination: URL, status and recent failures (never the secret)',
+        response: { 200: Destination },
+      },
+    },
+    async (request) => webhookBody(await webhooks.getDestination(request.developer.id), webhooks.settings),
+  );
+
+  app.put(
+    '/v2/webhook',
+    {
+      config,
+      schema: {
+        tags: alias,
+        summary: 'Set the destination URL, or enable/disable it',
+        description:
+          'Setting a URL (or enabled: true) enables the destination, clears its failure streak and replays every held event. ' +
+          'enabled: false pauses deliveries: events are held until it is enabled again. url: null removes the URL ' +
+          '(events are held until one is set).',
+        body: PutDestinationBody,
+        response: { 200: PutDestinationResponse },
+      },
+    },
+    async (request) => {
+      const result = await webhooks.setDestination(request.developer.id, request.body);
+      return { ...webhookBody(result, webhooks.settings), replayed: result.replayed };
+    },
+  );
+
+  app.post(
+    '/v2/webhook/rotate-secret',
+    {
+      config,
+      schema: {
+        tags: alias,
+        summary: 'Replace the signing secret; each replaced secret keeps signing alongside for 24 hours',
+        description:
+          'Rotations are serialised. At most 4 replaced secrets sign at once: a further rotation inside ' +
+          'their 24 hours answers 429 with Retry-After (until the oldest expires).',
+        response: { 200: RotatedSecret },
+      },
+    },
+    rotateSecret(primary),
+  );
+
+  app.post(
+    '/v2/webhook/test',
+    {
+      config,
+      schema: {
+        tags: alias,
+        summary: 'Send a healthcheck event to the destination',
+        description:
+          'Delivered, signed, logged and retried like any event. 409 when no destination is set or it is disabled.',
+        response: { 202: Queued },
+      },
+    },
+    test(primary),
+  );
+
+  app.get(
+    '/v2/webhook/deliveries',
+    {
+      config,
+      schema: {
+        tags: alias,
+        summary: 'The delivery log: events newest first, each with every attempt',
+        querystring: DeliveriesQuery,
+        response: { 200: DeliveriesResponse },
+      },
+    },
+    deliveries(primary),
+  );
+
+  app.post(
+    '/v2/webhook/deliveries/:event_id/replay',
+    {
+      config,
+      schema: {
+        tags: alias,
+        summary: 'Send an event again (same webhook-id), with a fresh round of retries',
+        params: EventParams,
+        response: { 202: Queued },
+      },
+    },
+    replay(primary),
+  );
+
+  const tags = ['destinations'];
+
+  app.post(
+    '/v2/events/:event_id/resend',
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          'Resend an event by its id to every destination it went to (same event id), with fresh retries',
+        description:
+          'Each of its deliveries (the webhook and every other destination that took it: delivered, failed, held ' +
+          'or dropped) is queued again with the same event id, service-trace-id and service-ordering-timestamp, ' +
+          'so a receiver that already has it dedupes it and newer data is never overwritten. 404 when the event ' +
+          'is not yours (or has passed the retention).',
+        params: EventParams,
+        response: { 202: Resent },
+      },
+    },
+    async (request, reply) => {
+      const { eventId, deliveries } = await webhooks.resend(request.developer.id, request.params.event_id);
+      return reply.code(202).send({ status: 'queued' as const, event_id: eventId, deliveries });
+    },
+  );
 
   app.get(
     '/v2/destinations',
@@ -166,10 +364,24 @@ export function registerDestinationRoutes(app: App, ctx: AppContext) {
         response: { 202: DestinationQueued },
       },
     },
-    async (request, reply) => {
-      const { eventId } = await destinations.sendTest(request.developer.id, request.params.id);
-      return reply.code(202).send({ status: 'queued' as const, event_id: eventId });
+    test(byPath),
+  );
+
+  app.post(
+    '/v2/destinations/:id/rotate-secret',
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          "Replace a webhook's signing secret; each replaced secret keeps signing alongside for 24 hours",
+        description:
+          'As POST /v2/webhook/rotate-secret, for any webhook destination. 409 for a kind without a signing secret.',
+        params: DestinationParams,
+        response: { 200: RotatedSecret },
+      },
     },
+    rotateSecret(byPath),
   );
 
   app.get(
@@ -181,21 +393,10 @@ export function registerDestinationRoutes(app: App, ctx: AppContext) {
         summary: "The destination's delivery log: events newest first, each with every attempt",
         params: DestinationParams,
         querystring: DeliveriesQuery,
-        response: { 200: DestinationDeliveries },
+        response: { 200: DeliveriesResponse },
       },
     },
-    async (request) => {
-      const { status, type, user_id, since, cursor, limit } = request.query;
-      const page = await destinations.deliveries(request.developer.id, request.params.id, {
-        ...(status === undefined ? {} : { status }),
-        ...(type === undefined ? {} : { type }),
-        ...(user_id === undefined ? {} : { userId: user_id }),
-        ...(since === undefined ? {} : { since }),
-        ...(cursor === undefined ? {} : { cursor }),
-        ...(limit === undefined ? {} : { limit }),
-      });
-      return { deliveries: page.deliveries.map(toWireDelivery), next_cursor: page.nextCursor };
-    },
+    deliveries(byPath),
   );
 
   app.post(
@@ -209,13 +410,6 @@ export function registerDestinationRoutes(app: App, ctx: AppContext) {
         response: { 202: DestinationQueued },
       },
     },
-    async (request, reply) => {
-      const { eventId } = await destinations.replay(
-        request.developer.id,
-        request.params.id,
-        request.params.event_id,
-      );
-      return reply.code(202).send({ status: 'queued' as const, event_id: eventId });
-    },
+    replay(byPath),
   );
 }

@@ -18,7 +18,6 @@ import { registerOrderRoutes } from './orders.ts';
 import { registerPeopleRoutes } from './people.ts';
 import { registerSandboxConsentRoutes } from './sandbox-consent.ts';
 import { registerUserRoutes } from './users.ts';
-import { registerWebhookRoutes } from './webhooks.ts';
 import { registerWidgetRoutes } from './widget.ts';
 import { registerWorkoutRoutes } from './workouts.ts';
 import { registerRoutesRoutes } from './routes.ts';
@@ -27,7 +26,7 @@ import { registerOutputFormatRoutes } from './output-formats.ts';
 type RouteRegistrar = (app: App, ctx: AppContext) => void | Promise<void>;
 
 export const routeRegistrars: readonly RouteRegistrar[] = [
-  registerWebhookRoutes,
+  // Destinations of every kind, and /v2/webhook as the primary webhook's alias.
   registerDestinationRoutes,
   // The format events are delivered in (json, fhir, fit).
   registerOutputFormatRoutes,

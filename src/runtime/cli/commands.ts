@@ -3,7 +3,7 @@ import { ConfigError, type Config } from '../../core/config.ts';
 import { AppError } from '../../core/errors.ts';
 import { migrateToLatest } from '../../store/migrate.ts';
 import { backupCommand } from './backup.ts';
-import { destinationsCommand } from './destinations.ts';
+import { destinationsCommand, webhookCommand } from './destinations.ts';
 import { developersCommand, keysCommand } from './developers.ts';
 import { importCommand } from './import.ts';
 import { listenCommand } from './listen.ts';
@@ -13,7 +13,6 @@ import { providersCommand } from './providers.ts';
 import { sandboxCommand } from './sandbox.ts';
 import { scoresCommand } from './scores.ts';
 import { currentSession, openContext } from './session.ts';
-import { webhookCommand } from './webhook.ts';
 
 /**
  * The commands that work on the store (everything but `serve`). Each can run in its own process

@@ -1,5 +1,5 @@
 import { USAGE as backupUsage } from './backup.ts';
-import { USAGE as destinationsUsage } from './destinations.ts';
+import { USAGE as destinationsUsage, WEBHOOK_USAGE as webhookUsage } from './destinations.ts';
 import { USAGE as developersUsage } from './developers.ts';
 import { USAGE as importUsage } from './import.ts';
 import { USAGE as listenUsage } from './listen.ts';
@@ -7,7 +7,6 @@ import { USAGE as providersUsage } from './providers.ts';
 import { USAGE as restoreUsage } from './restore.ts';
 import { USAGE as sandboxUsage } from './sandbox.ts';
 import { USAGE as scoresUsage } from './scores.ts';
-import { USAGE as webhookUsage } from './webhook.ts';
 import { SERVE_USAGE } from './serve.ts';
 import { HELP_FLAGS } from './help-request.ts';
 
@@ -22,8 +21,8 @@ commands:
   providers …                     list providers; enable/disable them per developer
   sandbox …                       connect a sandbox user without a browser; print credentials
   scores recompute …              recompute the computed scores of stored records (docs/scores.md)
-  webhook …                       get, set, rotate-secret, test, deliveries, replay
-  destinations …                  list, add, get, set, delete, test, deliveries, replay (PostgreSQL, S3, NATS)
+  webhook …                       the primary webhook: get, set, rotate-secret, test, deliveries, replay
+  destinations …                  list, add, get, set, delete, test, rotate-secret, deliveries, replay
   listen                          receive your webhooks here: verify, print, forward
   import apple-health <file> …    import an Apple Health export for a user, with progress
   backup <file> [--with-key]      copy embedded storage to a file (also while the server runs)

@@ -72,8 +72,14 @@ export type KindConnectOptions = KindPolicy & {
 
 export type SettingsObject = Record<string, unknown>;
 
-export interface DestinationKind<S extends object = SettingsObject> {
+/** What managing a destination needs of its kind: its settings checked, shown, and named as a target. */
+export interface KindSettings<S extends object = SettingsObject> {
   kind: string;
+  /**
+   * Signs with secrets of its own (the webhook): made with one and rotated through the API. Its one
+   * setting, the URL, is its target, kept in the clear (no sealed settings).
+   */
+  signed?: boolean;
   /**
    * The settings checked and completed with defaults; a bad one throws `invalidParameter` naming
    * `settings.<field>`. The policy's environment applies the production address policy to hosts.
@@ -83,6 +89,10 @@ export interface DestinationKind<S extends object = SettingsObject> {
   view(settings: S): SettingsObject;
   /** Where it delivers, for the attempt log's `url` (no secret either). */
   target(settings: S): string;
+}
+
+/** A kind the engine keeps clients of (every kind but the webhook, which the engine signs for itself). */
+export interface DestinationKind<S extends object = SettingsObject> extends KindSettings<S> {
   /** A client; it resolves and checks its host again when it connects (stored settings are read again too). */
   connect(settings: S, options: KindConnectOptions): KindConnection;
 }

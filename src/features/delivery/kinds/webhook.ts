@@ -5,11 +5,12 @@
 // engine's batch last read them. The receiver's answer is classed here, with what the engine needs
 // besides the verdict: the status code, its Retry-After and whether the deadline passed.
 import Type from 'typebox';
-import type { WebhookEnvironment } from '../destination-policy.ts';
+import { invalidParameter } from '../../../core/errors.ts';
+import { validateDestinationUrl, type WebhookEnvironment } from '../destination-policy.ts';
 import { classifyResponse } from '../retry-policy.ts';
 import type { Sender } from '../sender.ts';
 import { buildDeliveryHeaders, type SigningKey } from '../signing.ts';
-import { type KindConnection, type KindEvent, settingsChecker } from './kind.ts';
+import { type KindConnection, type KindEvent, type KindSettings, settingsChecker } from './kind.ts';
 
 const WebhookUrl = Type.String({
   minLength: 1,
@@ -26,14 +27,26 @@ const WEBHOOK_SETTINGS_OPTIONS = {
 /** The settings of a webhook destination as the API takes them (validation, OpenAPI and packages/client). */
 export const WebhookSettingsSchema = Type.Object({ url: WebhookUrl }, WEBHOOK_SETTINGS_OPTIONS);
 
-/**
- * A webhook's settings checked by its schema with the URL optional: on creation the service
- * answers `settings.url: required` itself, and a PATCH may leave it out.
- */
+/** The schema with the URL optional, so that a missing one is answered `settings.url: required`. */
 export const checkWebhookSettings = settingsChecker(
   Type.Object({ url: Type.Optional(WebhookUrl) }, WEBHOOK_SETTINGS_OPTIONS),
   { unknownHint: 'a webhook takes url' },
 );
+
+/** The webhook's settings as a kind: its URL, under the address policy, is all it has (and its target). */
+export const webhookKind: KindSettings<{ url: string }> = {
+  kind: 'webhook',
+  signed: true,
+  async parse(input, policy) {
+    const { url } = checkWebhookSettings(input);
+    if (typeof url !== 'string') throw invalidParameter('settings.url', 'required');
+    const check = await validateDestinationUrl(url, policy.environment, policy.resolve);
+    if (!check.allowed) throw invalidParameter('settings.url', check.reason);
+    return { url };
+  },
+  view: (settings) => ({ url: settings.url }),
+  target: (settings) => settings.url,
+};
 
 export type WebhookTarget = { url: string; environment: WebhookEnvironment; keys: readonly SigningKey[] };
 
