@@ -46,7 +46,10 @@ export function fitFileProblem(bytes: Uint8Array): string | null {
         return 'FIT header CRC does not match';
     }
     const dataSize =
-      (bytes[offset + 4]! | (bytes[offset + 5]! << 8) | (bytes[offset + 6]! << 16) | (bytes[offset + 7]! << 24)) >>>
+      (bytes[offset + 4]! |
+        (bytes[offset + 5]! << 8) |
+        (bytes[offset + 6]! << 16) |
+        (bytes[offset + 7]! << 24)) >>>
       0;
     const end = offset + headerSize + dataSize + 2;
     if (end > bytes.length) return `FIT file cut short (${bytes.length - offset} of ${end - offset} bytes)`;

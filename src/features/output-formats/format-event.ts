@@ -32,7 +32,6 @@ export type FormattedDelivery = {
   headers: Record<string, string>;
 };
 
-
 /** No file is ever found: every `fit` delivery falls back to JSON, saying so (tools and tests). */
 export const noOriginalFitFiles: OriginalFitFiles = async () => null;
 

@@ -7,6 +7,8 @@ import { type DayRange, dayChunks } from '../../provider-kit/pagination.ts';
 import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { addDays } from '../../model/time.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
+import { fetchOriginalFit } from '../../provider-kit/original-files.ts';
+import type { OriginalFile } from '../../provider-kit/data-source.ts';
 import {
   type PolarActivity,
   type PolarContinuousHeartRate,
@@ -55,6 +57,27 @@ async function list<T>(http: ProviderHttp, path: string, key: string): Promise<T
 const physicalInfo = (http: ProviderHttp) =>
   http.json<PolarPhysicalInfo>({ url: `${POLAR_API}/users/physical-info`, absentOn: [204, 404] });
 
+/**
+ * Each exercise's FIT file (GET /v3/exercises/{exerciseId}/fit: 200 binary, 404 not found, 403
+ * mandatory consents not accepted), kept as its original (output format fit). The exercise's
+ * own samples come from its JSON; only the original is read from the file.
+ */
+async function exerciseFits(
+  http: ProviderHttp,
+  exercises: readonly PolarExercise[],
+): Promise<OriginalFile[]> {
+  const originals: OriginalFile[] = [];
+  for (const { id } of exercises) {
+    if (typeof id !== 'string' || id === '') continue;
+    const file = await fetchOriginalFit(http, id, {
+      url: `${POLAR_API}/exercises/${encodeURIComponent(id)}/fit`,
+      absentOn: [204, 403, 404],
+    });
+    if (file) originals.push(file);
+  }
+  return originals;
+}
+
 export const polarFetchers = {
   async *activity(args) {
     const exercises = await args.http.json<PolarExercise[]>({
@@ -63,7 +86,8 @@ export const polarFetchers = {
     });
     const range = { startDate: args.startDate, endDate: args.endDate };
     const exercise = (exercises ?? []).filter((item) => within(item.start_time, range));
-    yield { records: polarNormalizers.exercise.normalize({ exercise }, contextOf(args)), raw: exercise };
+    const records = polarNormalizers.exercise.normalize({ exercise }, contextOf(args));
+    yield { records, raw: exercise, originals: await exerciseFits(args.http, exercise) };
   },
 
   async *daily(args) {
