@@ -29,7 +29,7 @@ export function checkOriginals(originals: readonly OriginalFile[]): {
     const size = original.bytes.byteLength;
     const problem =
       size > ORIGINAL_FILE_MAX_BYTES
-        ? `${megabytes(size)} is over the ${megabytes(ORIGINAL_FILE_MAX_BYTES)} limit of an original file`
+        ? `${size} bytes, over the ${megabytes(ORIGINAL_FILE_MAX_BYTES)} limit of an original file`
         : fitFileProblem(original.bytes);
     if (problem) refused.push({ summaryId: original.summaryId, problem });
     // A file named twice in one batch: the later one (the provider's latest) wins.
