@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Decoder, Stream } from '@garmin/fitsdk';
 import { FALLBACK_HEADER, FORMAT_HEADER } from '../../src/features/output-formats/formats.ts';
+import { formatEventForDelivery } from '../../src/features/output-formats/format-event.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
 import { fitFileProblem } from '../../src/provider-kit/fit-file.ts';
 import { ORIGINAL_FILE_MAX_BYTES } from '../../src/provider-kit/original-files.ts';
@@ -261,7 +262,7 @@ describe(
       assertJsonFallback(delivery, lone[0]!.metadata.summary_id);
     });
 
-    test('a damaged and an oversized file are not kept; their activities go as JSON, the others as FIT', async () => {
+    test('a damaged and an oversized file are not kept; their activities go as JSON, the others as FIT, to their owner only', async () => {
       const { service, developer, receiver } = setup;
       // Which exercise gets which file is decided by its id, before anything is fetched.
       const served = new Map<string, 'damaged' | 'oversized' | 'intact'>();
@@ -295,6 +296,20 @@ describe(
       const intact = byKind('intact');
       assert.ok(intact, 'a day whose one exercise has its file');
       assertFitDelivery(await deliveryOfDay(service, developer, receiver, userId, intact), developer);
+      // Owner-only: the same activity in another developer's event (same user_id and summary_id)
+      // finds no file; the connection's own developer does.
+      const other = await createDeveloper(service.ctx);
+      await service.ctx.outputFormats.set({ id: other.devId }, 'fit');
+      const event = {
+        id: 'evt-owner',
+        type: 'activity',
+        createdAt: new Date(),
+        body: JSON.stringify({ type: 'activity', user: { user_id: userId }, data: [intact] }),
+      };
+      const foreign = await formatEventForDelivery({ db: service.ctx.db }, other.devId, event);
+      assert.equal(foreign.headers[FALLBACK_HEADER], 'no-original-fit-file');
+      const own = await formatEventForDelivery({ db: service.ctx.db }, developer.devId, event);
+      assert.equal(own.headers[FORMAT_HEADER], 'fit');
       // The process is still serving.
       const health = await fetch(
         `http://127.0.0.1:${(service.app.server.address() as { port: number }).port}/health`,
