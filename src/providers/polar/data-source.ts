@@ -23,6 +23,8 @@ import {
 export const POLAR_API = 'https://www.polaraccesslink.com/v3';
 /** Polar's longest `from`/`to` span is 28 days; a chunk of 28 days asks for 27 days apart. */
 export const POLAR_CHUNK_DAYS = 28;
+/** Exercises (with their FIT files) per page of an activity fetch. */
+const EXERCISES_PER_PAGE = 4;
 /** Daily activity is served back this far; older asks are refused with a 400. */
 const ACTIVITY_HISTORY_DAYS = 365;
 
@@ -85,9 +87,14 @@ export const polarFetchers = {
       query: { samples: true, zones: true, route: true },
     });
     const range = { startDate: args.startDate, endDate: args.endDate };
-    const exercise = (exercises ?? []).filter((item) => within(item.start_time, range));
-    const records = polarNormalizers.exercise.normalize({ exercise }, contextOf(args));
-    yield { records, raw: exercise, originals: await exerciseFits(args.http, exercise) };
+    const inRange = (exercises ?? []).filter((item) => within(item.start_time, range));
+    // A few exercises a page: each page holds their FIT files (up to the original-file limit
+    // each) until it is stored, so the files of a month never sit in memory at once.
+    for (let start = 0; start < inRange.length || start === 0; start += EXERCISES_PER_PAGE) {
+      const exercise = inRange.slice(start, start + EXERCISES_PER_PAGE);
+      const records = polarNormalizers.exercise.normalize({ exercise }, contextOf(args));
+      yield { records, raw: exercise, originals: await exerciseFits(args.http, exercise) };
+    }
   },
 
   async *daily(args) {
