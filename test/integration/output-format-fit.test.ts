@@ -18,6 +18,7 @@ import { startSuuntoFake } from '../fakes/suunto.ts';
 import { startWahooFake } from '../fakes/wahoo.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { connectSandboxUser, connectThroughFake } from '../helpers/connections.ts';
+import { logLines } from '../helpers/log-lines.ts';
 import { missingProviderSamples } from '../helpers/provider-samples.ts';
 import { corruptFit } from '../helpers/small-fit.ts';
 import { setUrl, standardSignatureMatches } from '../helpers/webhook-api.ts';
@@ -44,8 +45,11 @@ const keptFor = async (service: TestService, userId: string): Promise<Set<string
   );
 
 /** A service with the fake's credentials, listening, and a developer set to `fit` with a receiver. */
-async function setUp(env: Record<string, string>) {
-  const service = await startTestService({ env: { PROVIDER_HTTP_RETRY_BASE_MS: '50', ...env } });
+async function setUp(env: Record<string, string>, logged?: ReturnType<typeof logLines>) {
+  const service = await startTestService({
+    env: { PROVIDER_HTTP_RETRY_BASE_MS: '50', ...(logged ? { LOG_LEVEL: 'warn' } : {}), ...env },
+    ...(logged ? { logTo: logged.stream } : {}),
+  });
   await service.app.listen({ port: 0, host: '127.0.0.1' });
   const developer = await createDeveloper(service.ctx);
   const receiver = await startWebhookReceiver();
@@ -233,9 +237,13 @@ describe(
   () => {
     let fake: PolarFake;
     let setup: Awaited<ReturnType<typeof setUp>>;
+    const logged = logLines<{ msg?: string; summaryId?: string; problem?: string }>();
     before(async () => {
       fake = await startPolarRegisteredBefore();
-      setup = await setUp({ ...providerEnv('POLAR', fake), POLAR_WEBHOOK_SECRET: 'polar-fit-secret' });
+      setup = await setUp(
+        { ...providerEnv('POLAR', fake), POLAR_WEBHOOK_SECRET: 'polar-fit-secret' },
+        logged,
+      );
     });
     after(async () => {
       await setup?.service.close();
@@ -290,6 +298,17 @@ describe(
           await deliveryOfDay(service, developer, receiver, userId, activity),
           activity.metadata.summary_id,
         );
+      }
+      // Each refused file is logged with its activity and the reason.
+      const reasons = new Map(
+        logged.lines
+          .filter((line) => line.msg === 'original file not kept')
+          .map((line) => [line.summaryId, line.problem]),
+      );
+      for (const [id, kind] of served) {
+        if (kind === 'damaged') assert.equal(reasons.get(id), 'FIT file CRC does not match');
+        if (kind === 'oversized')
+          assert.match(reasons.get(id) ?? '', /more than 16 MB \(the limit of an original file\)/);
       }
       const kept = await keptFor(service, userId);
       for (const [id, kind] of served) assert.equal(kept.has(id), kind === 'intact', `${kind} ${id}`);
