@@ -12,21 +12,24 @@ export class AnswerTooLargeError extends Error {
 /** `bytes` as the setting states it (whole MB where it is whole). */
 export const megabytes = (bytes: number): string => `${+(bytes / 2 ** 20).toFixed(2)} MB`;
 
-const tooLarge = (who: string, limitBytes: number) =>
-  new AnswerTooLargeError(
-    `${who} answered more than ${megabytes(limitBytes)} (PROVIDER_HTTP_MAX_ANSWER_MB): not read`,
-  );
+const tooLarge = (who: string, limitBytes: number, limitName: string) =>
+  new AnswerTooLargeError(`${who} answered more than ${megabytes(limitBytes)} (${limitName}): not read`);
 
 /**
  * The body of `response`, whole, if it is at most `limitBytes`; else an AnswerTooLargeError
  * (the rest of the body is not read, and its connection is released).
  */
-export async function readAnswer(response: Response, limitBytes: number, who: string): Promise<Uint8Array> {
+export async function readAnswer(
+  response: Response,
+  limitBytes: number,
+  who: string,
+  limitName = 'PROVIDER_HTTP_MAX_ANSWER_MB',
+): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length'));
   const body = response.body;
   if (Number.isFinite(declared) && declared > limitBytes) {
     await body?.cancel().catch(() => {});
-    throw tooLarge(who, limitBytes);
+    throw tooLarge(who, limitBytes, limitName);
   }
   if (!body) return new Uint8Array(0);
   const parts: Uint8Array[] = [];
@@ -39,7 +42,7 @@ export async function readAnswer(response: Response, limitBytes: number, who: st
       size += value.byteLength;
       if (size > limitBytes) {
         await reader.cancel().catch(() => {});
-        throw tooLarge(who, limitBytes);
+        throw tooLarge(who, limitBytes, limitName);
       }
       parts.push(value);
     }

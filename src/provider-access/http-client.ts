@@ -192,7 +192,11 @@ export function createProviderHttp(deps: HttpClientDeps): ProviderHttp {
         // the answer cap. A streamed list is left unread here: its items are parsed as the caller
         // takes them (each item under the same cap).
         if (binary && response.ok) {
-          bytes = await readAnswer(response, settings.maxAnswerBytes, where(url));
+          // A caller's own cap (an original file's limit) applies when it is the lower one.
+          const own = request.maxBytes !== undefined && request.maxBytes < settings.maxAnswerBytes;
+          bytes = own
+            ? await readAnswer(response, request.maxBytes!, where(url), 'the limit of an original file')
+            : await readAnswer(response, settings.maxAnswerBytes, where(url));
           text = '';
         } else if (streamed && response.ok) {
           text = '';

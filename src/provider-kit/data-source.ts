@@ -54,7 +54,20 @@ export type DataPage = {
    * user): recorded for the connection and left out of every later fetch.
    */
   unreadable?: readonly UnreadableKind[];
+  /**
+   * The provider's original files of activities among `records` (original-files.ts), each named by
+   * its record's `metadata.summary_id`; checked and kept by core for the `fit` output format.
+   */
+  originals?: readonly OriginalFile[];
 };
+
+/**
+ * The provider's original file of one activity (a FIT recording: original-files.ts), named by the
+ * activity's `metadata.summary_id`, or why it could not be had.
+ */
+export type OriginalFile =
+  | { summaryId: string; format: 'fit'; bytes: Uint8Array }
+  | { summaryId: string; format: 'fit'; problem: string };
 
 /** A companion kind the provider refused, with its answer. */
 export type UnreadableKind = { kind: string; status: number; detail: string };

@@ -18,6 +18,11 @@ export type ProviderRequest = {
    * notification, a scope the user left unticked): the call resolves to null.
    */
   absentOn?: readonly number[];
+  /**
+   * A cap on this answer below PROVIDER_HTTP_MAX_ANSWER_MB (an original file's size limit): a
+   * larger answer fails the call at once, naming this limit.
+   */
+  maxBytes?: number;
 };
 
 export type ProviderHttp = {

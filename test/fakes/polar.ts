@@ -26,6 +26,7 @@ import {
   rechargeOf,
   userOf,
 } from './polar-data.ts';
+import { buildSmallFit } from '../helpers/small-fit.ts';
 
 /**
  * A faithful local Polar AccessLink v3 (docs/providers.md#polar, its OpenAPI):
@@ -35,7 +36,8 @@ import {
  * revokes the token; exercises (list and by hashed id, `samples`/`zones`/`route` flags, last 30
  * days and only uploads after registration); daily activity (`from`/`to`, at most 28 days, no
  * older than 365 days); sleep, nightly recharge (last 28 days, and by date); continuous heart
- * rate (by date, or `from`/`to`); physical info; one webhook per client managed with Basic
+ * rate (by date, or `from`/`to`); each exercise's FIT file (GET /v3/exercises/{id}/fit, a
+ * small valid FIT file built by test/helpers/small-fit.ts; `fitOf` replaces it); physical info; one webhook per client managed with Basic
  * credentials, PINGed on create/update, events signed with Polar-Webhook-Signature (hex
  * HMAC-SHA256 of the body with `signature_secret_key`). Rate limits (500 + 20×users per 15 min,
  * 5000 + 100×users per 24 h, RateLimit-Usage/-Limit/-Reset headers) are Polar's published
@@ -71,6 +73,13 @@ export type PolarFake = FakeServer & {
   registrations: Map<string, { memberId: string; at: number }>;
   webhook: PolarWebhook | null;
   deliveries: Delivery[];
+  /**
+   * Replaces the FIT file served for an exercise (a damaged or huge one), given the one the fake
+   * would serve; null serves the usual file.
+   */
+  fitOf: ((exerciseId: string, usual: Uint8Array) => Uint8Array | null) | null;
+  /** The FIT file the fake serves for an exercise (before `fitOf`). */
+  exerciseFit(exerciseId: string, startTime: string): Uint8Array;
   issueCode(input: { redirectUri: string }): string;
   userIdOf(account: string): number;
   /** Revokes every grant of `account` (default: all), as when the user removes the app in Flow. */
@@ -272,6 +281,26 @@ export async function startPolarFake(
     return document ? { status: 200, body: document } : fail(404, 'NOT_FOUND', 'Exercise not found.');
   }
 
+  function exerciseFitReply(request: FakeRequest): FakeReply {
+    const grant = user(request);
+    if (!('account' in grant)) return grant;
+    const id = request.params.id ?? '';
+    const found = parseExerciseId(userFor(grant.account), id);
+    const document =
+      found && found.day > today() - 30
+        ? exercisesOf(userFor(grant.account), found.day, { samples: false, zones: false, route: false })[
+            found.index
+          ]
+        : undefined;
+    if (!document) return fail(404, 'NOT_FOUND', 'Exercise not found.');
+    const usual = fake.exerciseFit(id, String(document.start_time));
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/octet-stream' },
+      body: fake.fitOf?.(id, usual) ?? usual,
+    };
+  }
+
   /** `/v3/users/<kind>` (last 28 days) and `/v3/users/<kind>/{date}`. */
   function byDate(
     make: (user: PolarUser, day: number) => Record<string, unknown>,
@@ -418,6 +447,7 @@ export async function startPolarFake(
     },
     { method: 'GET', path: '/v3/exercises', handler: exercises },
     { method: 'GET', path: '/v3/exercises/:id', handler: exercise },
+    { method: 'GET', path: '/v3/exercises/:id/fit', handler: exerciseFitReply },
     { method: 'GET', path: '/v3/users/activities', handler: (request) => activities(request, false) },
     { method: 'GET', path: '/v3/users/activities/:date', handler: (request) => activities(request, true) },
     {
@@ -544,6 +574,13 @@ export async function startPolarFake(
     registrations,
     webhook: null,
     deliveries,
+    fitOf: null,
+    exerciseFit: (exerciseId: string, startTime: string) =>
+      buildSmallFit({
+        // The local start time as written in the exercise, read as UTC: close enough for a fake.
+        startMs: Date.parse(`${startTime.slice(0, 19)}Z`),
+        seed: [...exerciseId].reduce((sum, char) => sum + char.charCodeAt(0), 0),
+      }),
     issueCode: ({ redirectUri }: { redirectUri: string }) =>
       store.issueCode({ account: consent.account, scopes: [POLAR_SCOPE], redirectUri, clientId }),
     userIdOf,

@@ -88,7 +88,7 @@ const header = (headers: IncomingHttpHeaders, name: string) => {
 /** Standard Webhooks: HMAC-SHA256 keyed with base64-decoded secret (after whsec_) over "id.timestamp.body". */
 export function standardSignatureMatches(
   headers: IncomingHttpHeaders,
-  body: string,
+  body: string | Uint8Array,
   secret: string,
 ): boolean {
   const id = header(headers, 'webhook-id');
@@ -96,7 +96,7 @@ export function standardSignatureMatches(
   const signatures = header(headers, 'webhook-signature');
   if (!id || !timestamp || !signatures) return false;
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();
   return signatures.split(' ').some((entry) => {
     const [version, signature] = entry.split(',');
     if (version !== 'v1' || !signature) return false;

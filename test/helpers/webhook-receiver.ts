@@ -9,8 +9,10 @@ import { until } from './until.ts';
  */
 export type ReceivedRequest = {
   headers: IncomingHttpHeaders;
-  /** The raw body exactly as received (signatures are over these bytes). */
+  /** The body as UTF-8 text (signatures are over the bytes: `raw`). */
   body: string;
+  /** The body's bytes exactly as received (a binary body: a FIT file). */
+  raw: Buffer;
   /** Date.now() when the request body had fully arrived. */
   receivedAt: number;
   /** Date.now() when the answer was sent (after any scripted delay). */
@@ -62,9 +64,11 @@ export async function startWebhookReceiver(options: { host?: string } = {}): Pro
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      const raw = Buffer.concat(chunks);
       const entry: ReceivedRequest = {
         headers: request.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
+        body: raw.toString('utf8'),
+        raw,
         receivedAt: Date.now(),
         answeredAt: null,
         answeredWith: null,

@@ -13,6 +13,7 @@ import {
   type TokenSession,
 } from '../../src/provider-access/http-client.ts';
 import { ProviderDataError } from '../../src/provider-kit/data-source.ts';
+import { fetchOriginalFit, ORIGINAL_FILE_MAX_BYTES } from '../../src/provider-kit/original-files.ts';
 import { createProviderCatalog, type ResolvedProvider } from '../../src/provider-access/catalog.ts';
 import { stravaRateLimit } from '../../src/providers/strava/connector.ts';
 import { type FakeServer, startFakeServer } from '../fakes/fake-server.ts';
@@ -75,6 +76,11 @@ describe('provider HTTP client', () => {
           handler: (request) => ({ status: 200, body: { ok: true, token: request.bearer } }),
         },
         { method: 'GET', path: '/v2/usercollection/missing', handler: () => ({ status: 404, body: {} }) },
+        {
+          method: 'GET',
+          path: '/v2/usercollection/file/:size',
+          handler: (request) => ({ status: 200, body: new Uint8Array(Number(request.params.size)) }),
+        },
       ],
       faultReply(fault) {
         if (fault.kind === 'unauthorized') return { status: 401, body: { detail: 'expired' } };
@@ -173,6 +179,36 @@ describe('provider HTTP client', () => {
   test('absentOn statuses resolve to null', async () => {
     assert.equal(
       await client().json({ url: 'https://api.ouraring.com/v2/usercollection/missing', absentOn: [404] }),
+      null,
+    );
+  });
+
+  test('a file under its own cap (an original file) is read; over it, that one file fails, saying which limit', async () => {
+    const file = (size: number) => `https://api.ouraring.com/v2/usercollection/file/${size}`;
+    assert.equal((await client().bytes({ url: file(1000), maxBytes: 1000 }))?.byteLength, 1000);
+    await assert.rejects(client().bytes({ url: file(1001), maxBytes: 1000 }), (error: unknown) => {
+      assert.ok(error instanceof ProviderDataError);
+      assert.equal(error.kind, 'unavailable');
+      assert.match(error.message, /more than .* \(the limit of an original file\)/);
+      return true;
+    });
+    assert.equal(sleeps.length, 0, 'too large is not retried');
+    // The deployment's cap still applies when it is the lower one.
+    await assert.rejects(
+      client().bytes({ url: file(settings.maxAnswerBytes + 1), maxBytes: 2 ** 30 }),
+      /PROVIDER_HTTP_MAX_ANSWER_MB/,
+    );
+    // Through the provider kit's helper, a file too large is a problem of that file, not a failed fetch.
+    const original = await fetchOriginalFit(client(), 'activity-1', {
+      url: file(ORIGINAL_FILE_MAX_BYTES + 1),
+    });
+    assert.ok(original && 'problem' in original, 'a problem, not a throw');
+    assert.match(original.problem, /answered more than/);
+    assert.equal(
+      await fetchOriginalFit(client(), 'activity-2', {
+        url: 'https://api.ouraring.com/v2/usercollection/missing',
+        absentOn: [404],
+      }),
       null,
     );
   });

@@ -8,6 +8,8 @@ import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
 import type { DataPage, DataSource, DataSourceContext } from '../../provider-kit/data-source.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import { NormalizationError } from '../../provider-kit/normalize/errors.ts';
+import { checkOriginals, keepOriginals } from '../original-files/keep.ts';
+import type { OriginalFileRow } from '../original-files/repo.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { ProviderDataType, ProviderRuntime } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
@@ -59,6 +61,26 @@ function keyedQueue() {
       if (tails.get(key) === tail) tails.delete(key);
     }
   };
+}
+
+/**
+ * The original files of a page that pass their check (original-files/keep.ts) and belong to a
+ * record of the page that is stored (the activity's identity is its summary_id).
+ */
+function originalsOfStored(
+  originals: NonNullable<DataPage['originals']>,
+  stored: readonly PreparedRecord[],
+): ReturnType<typeof checkOriginals> {
+  const checked = checkOriginals(originals);
+  const storedKeys = new Set(stored.map((record) => record.identityKey));
+  const keep = checked.keep.filter((file) => storedKeys.has(file.summaryId));
+  const refused = [
+    ...checked.refused,
+    ...checked.keep
+      .filter((file) => !storedKeys.has(file.summaryId))
+      .map((file) => ({ summaryId: file.summaryId, problem: 'its activity was not stored' })),
+  ];
+  return { keep, refused };
 }
 
 /** Types whose records may be dated in the future (a plan), so a sync reads future days too. */
@@ -154,17 +176,29 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     const emit = options.emit ?? false;
     let records: PreparedRecord[] = [];
     let raws: unknown[] = [];
+    let originals: OriginalFileRow[] = [];
     let bytes = 0;
     let invalid = 0;
     let stored = 0;
     const flush = async () => {
       if (records.length === 0 && raws.length === 0) return;
       const batch = { type, prepared: records, raws };
+      const files = originals;
       records = [];
       raws = [];
+      originals = [];
       bytes = 0;
       stored += batch.prepared.length;
-      await db.transaction().execute((trx) => deps.write(trx, user, [batch], { emit }));
+      await db.transaction().execute(async (trx) => {
+        // Before the write, whose events may be delivered as soon as it commits (output format fit).
+        await keepOriginals(trx, {
+          connectionId: user.id,
+          developerId: user.developer_id,
+          files,
+          at: clock.now(),
+        });
+        await deps.write(trx, user, [batch], { emit });
+      });
     };
     for await (const page of pagesOf(pages, { userId: user.id, type })) {
       // Prepared (validated and serialized) as they come, so a batch is bounded by its real size.
@@ -191,6 +225,19 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
         records.push(emit ? record : { ...record, record: null });
         options.keys?.push(record.identityKey);
         bytes += record.bytes;
+      }
+      if (page.originals?.length) {
+        const files = originalsOfStored(page.originals, prepared.stored);
+        for (const refused of files.refused) {
+          log.warn(
+            { userId: user.id, type, summaryId: refused.summaryId, problem: refused.problem },
+            'original file not kept',
+          );
+        }
+        for (const file of files.keep) {
+          originals.push(file);
+          bytes += file.bytes.byteLength;
+        }
       }
       if (page.raw !== undefined && deps.rawRetentionDays > 0) {
         const raw = new RawPayloadText(JSON.stringify(page.raw));

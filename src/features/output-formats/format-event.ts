@@ -6,8 +6,8 @@
 //   fhir  a FHIR R4 Bundle (fhir-bundle.ts) as application/fhir+json; an event type without a
 //         FHIR form goes as its JSON payload with `tributary-output-format: json` and a reason.
 //   fit   the provider's original FIT file (application/vnd.ant.fit) for an activity event of one
-//         activity whose original file is kept (`originalFit`); anything else goes as JSON, with
-//         the reason. No connector keeps original files yet (docs/wire-contract.md#output-formats).
+//         activity whose original file a connector kept (features/original-files, read through
+//         original-fit.ts); anything else goes as JSON, with the reason (docs/output-formats.md).
 import type { Clock } from '../../core/clock.ts';
 import type { Db } from '../../store/db.ts';
 import { type EventForFormatting, toFhirBundle } from './fhir-bundle.ts';
@@ -18,6 +18,9 @@ import {
   MEDIA_TYPES,
   type OutputFormat,
 } from './formats.ts';
+import { keptOriginalFits, type OriginalFitFiles } from './original-fit.ts';
+
+export type { OriginalFitFiles } from './original-fit.ts';
 import { findOutputFormat } from './repo.ts';
 
 export type { EventForFormatting } from './fhir-bundle.ts';
@@ -29,13 +32,7 @@ export type FormattedDelivery = {
   headers: Record<string, string>;
 };
 
-/**
- * Where the provider's original FIT file of an activity is kept. Given the activity event's
- * payload, it answers the file's bytes, or null when none is kept for that activity.
- */
-export type OriginalFitFiles = (event: EventForFormatting, payload: unknown) => Promise<Uint8Array | null>;
-
-/** No connector keeps original files yet: every `fit` delivery falls back to JSON, saying so. */
+/** No file is ever found: every `fit` delivery falls back to JSON, saying so (tools and tests). */
 export const noOriginalFitFiles: OriginalFitFiles = async () => null;
 
 function asJson(event: EventForFormatting, fallback: string | null): FormattedDelivery {
@@ -92,7 +89,12 @@ export const FORMAT_FRESH_MS = 1_000;
 /** Developers remembered at once; past it the memory starts over (bounded, never evicts wrongly). */
 const REMEMBERED_DEVELOPERS = 10_000;
 
-export type EventFormatterDeps = { db: Db; clock: Clock; originalFit?: OriginalFitFiles };
+export type EventFormatterDeps = {
+  db: Db;
+  clock: Clock;
+  /** Where a developer's kept FIT files are found; by default the store's (original-fit.ts). */
+  originalFit?: (developerId: string) => OriginalFitFiles;
+};
 
 /** The engine's view of an event (webhooks/repo.ts `DeliverableEvent` has these columns). */
 export type DeliveryEventRow = {
@@ -125,7 +127,8 @@ export function createEventFormatter(deps: EventFormatterDeps) {
     async format(event: DeliveryEventRow): Promise<FormattedDelivery> {
       const format = await formatOf(event.developer_id);
       if (format === DEFAULT_OUTPUT_FORMAT) return asJson(toFormatting(event), null);
-      return formatEvent(format, toFormatting(event), deps.originalFit);
+      const originals = (deps.originalFit ?? ((id) => keptOriginalFits(deps.db, id)))(event.developer_id);
+      return formatEvent(format, toFormatting(event), originals);
     },
   };
 }
@@ -145,5 +148,6 @@ export async function formatEventForDelivery(
   developerId: string,
   event: EventForFormatting,
 ): Promise<FormattedDelivery> {
-  return formatEvent(await findOutputFormat(deps.db, developerId), event, deps.originalFit);
+  const originals = deps.originalFit ?? keptOriginalFits(deps.db, developerId);
+  return formatEvent(await findOutputFormat(deps.db, developerId), event, originals);
 }

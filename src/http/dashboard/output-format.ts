@@ -14,7 +14,7 @@ import { html } from '../safe-html.ts';
 const EXPLAINED: Record<OutputFormat, string> = {
   json: 'The JSON payload of each event (the default).',
   fhir: 'Data events (activity, body, daily, hormone, menstruation, nutrition, sleep) and athlete events as a FHIR R4 Bundle. Other events stay JSON.',
-  fit: 'Activity events as the provider’s original FIT file where one is kept; no connector keeps original files yet, so these go as JSON too, saying why.',
+  fit: 'Activity events as the provider’s original FIT file (Wahoo, Suunto and Polar keep one; not Garmin yet); other events, and activities without a file, go as JSON, saying why.',
 };
 
 export function registerOutputFormatPages(scope: App, ctx: AppContext, guards: Guards) {

@@ -7,6 +7,8 @@ import { type DayRange, dayChunks } from '../../provider-kit/pagination.ts';
 import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { addDays } from '../../model/time.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
+import { fetchOriginalFit } from '../../provider-kit/original-files.ts';
+import type { OriginalFile } from '../../provider-kit/data-source.ts';
 import {
   type PolarActivity,
   type PolarContinuousHeartRate,
@@ -21,6 +23,8 @@ import {
 export const POLAR_API = 'https://www.polaraccesslink.com/v3';
 /** Polar's longest `from`/`to` span is 28 days; a chunk of 28 days asks for 27 days apart. */
 export const POLAR_CHUNK_DAYS = 28;
+/** Exercises (with their FIT files) per page of an activity fetch. */
+const EXERCISES_PER_PAGE = 4;
 /** Daily activity is served back this far; older asks are refused with a 400. */
 const ACTIVITY_HISTORY_DAYS = 365;
 
@@ -55,6 +59,27 @@ async function list<T>(http: ProviderHttp, path: string, key: string): Promise<T
 const physicalInfo = (http: ProviderHttp) =>
   http.json<PolarPhysicalInfo>({ url: `${POLAR_API}/users/physical-info`, absentOn: [204, 404] });
 
+/**
+ * Each exercise's FIT file (GET /v3/exercises/{exerciseId}/fit: 200 binary, 404 not found, 403
+ * mandatory consents not accepted), kept as its original (output format fit). The exercise's
+ * own samples come from its JSON; only the original is read from the file.
+ */
+async function exerciseFits(
+  http: ProviderHttp,
+  exercises: readonly PolarExercise[],
+): Promise<OriginalFile[]> {
+  const originals: OriginalFile[] = [];
+  for (const { id } of exercises) {
+    if (typeof id !== 'string' || id === '') continue;
+    const file = await fetchOriginalFit(http, id, {
+      url: `${POLAR_API}/exercises/${encodeURIComponent(id)}/fit`,
+      absentOn: [204, 403, 404],
+    });
+    if (file) originals.push(file);
+  }
+  return originals;
+}
+
 export const polarFetchers = {
   async *activity(args) {
     const exercises = await args.http.json<PolarExercise[]>({
@@ -62,8 +87,14 @@ export const polarFetchers = {
       query: { samples: true, zones: true, route: true },
     });
     const range = { startDate: args.startDate, endDate: args.endDate };
-    const exercise = (exercises ?? []).filter((item) => within(item.start_time, range));
-    yield { records: polarNormalizers.exercise.normalize({ exercise }, contextOf(args)), raw: exercise };
+    const inRange = (exercises ?? []).filter((item) => within(item.start_time, range));
+    // A few exercises a page: each page holds their FIT files (up to the original-file limit
+    // each) until it is stored, so the files of a month never sit in memory at once.
+    for (let start = 0; start < inRange.length || start === 0; start += EXERCISES_PER_PAGE) {
+      const exercise = inRange.slice(start, start + EXERCISES_PER_PAGE);
+      const records = polarNormalizers.exercise.normalize({ exercise }, contextOf(args));
+      yield { records, raw: exercise, originals: await exerciseFits(args.http, exercise) };
+    }
   },
 
   async *daily(args) {

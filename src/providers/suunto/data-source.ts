@@ -1,13 +1,15 @@
 // Suunto Cloud API reads (providers-3.md §5): GET /v2/workouts with `since`/`until` (epoch ms),
 // `limit` and `offset`, answered as `{ error, metadata, payload }`; each workout's FIT export
-// (GET /v2/workout/exportFit/{workoutKey}) holds its samples. Every call carries the API Zone
-// subscription key (declared in connector.ts, read from SUUNTO_SUBSCRIPTION_KEY). Workouts
-// are normalized one by one: one not in the documented shape is reported and skipped.
+// (GET /v2/workout/exportFit/{workoutKey}) holds its samples and is kept as its original file
+// (output format fit). Every call carries the API Zone subscription key (declared in
+// connector.ts, read from SUUNTO_SUBSCRIPTION_KEY). Workouts are normalized one by one: one not
+// in the documented shape is reported and skipped.
 import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { dayChunks } from '../../provider-kit/pagination.ts';
 import { addDays, localMidnightMs } from '../../model/time.ts';
 import { normalizeEach } from '../../provider-kit/normalize/errors.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
+import { originalFit } from '../../provider-kit/original-files.ts';
 import {
   type SuuntoSleepSample,
   type SuuntoWorkout,
@@ -62,7 +64,11 @@ export const suuntoFetchers = {
           (payload) => `SUUNTO workout ${String(payload.workout?.workoutKey)}`,
           (payload) => suuntoNormalizers.workout.normalize(payload, contextOf(args)),
         );
-        yield { records, rejected, raw: workouts };
+        // The FIT export each workout was read from is its original (output format fit).
+        const originals = payloads.flatMap(
+          (payload) => originalFit(String(payload.workout.workoutKey), payload.fit) ?? [],
+        );
+        yield { records, rejected, raw: workouts, originals };
       }
     }
   },

@@ -2,12 +2,14 @@
 // workouts newest first (`order: descending`, `sort: starts`) in numbered pages with no date
 // filter, so pages are read until they reach workouts older than the range. Each workout
 // carries its workout_summary; the summary's FIT file (on Wahoo's CDN, fetched without the
-// user's token) holds the samples. Workouts are normalized one by one: one that is not in the
-// documented shape is reported and skipped, the others are kept.
+// user's token) holds the samples and is kept as the workout's original file (output format
+// fit). Workouts are normalized one by one: one that is not in the documented shape is reported
+// and skipped, the others are kept.
 import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { addDays } from '../../model/time.ts';
 import { normalizeEach } from '../../provider-kit/normalize/errors.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
+import { originalFit } from '../../provider-kit/original-files.ts';
 import {
   fileUrlOf,
   type WahooUser,
@@ -63,7 +65,11 @@ export const wahooFetchers = {
         (payload) => `WAHOO workout ${String(payload.workout.id)}`,
         (payload) => wahooNormalizers.workout.normalize(payload, contextOf(args)),
       );
-      yield { records, rejected, raw: workouts };
+      // The FIT file each workout was read from is its original (output format fit).
+      const originals = payloads.flatMap(
+        (payload) => originalFit(String(payload.workout.id), payload.fit) ?? [],
+      );
+      yield { records, rejected, raw: workouts, originals };
     }
   },
 

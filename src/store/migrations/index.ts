@@ -36,6 +36,7 @@ import * as destinationTargetsWithoutQueries from './0041_destination_targets_wi
 import * as eventsAndDeliveries from './0042_events_and_deliveries.ts';
 import * as labReportTypesAndVersions from './0043_lab_report_types_and_versions.ts';
 import * as outputFormats from './0044_output_formats.ts';
+import * as originalFiles from './0045_original_files.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '0042_events_and_deliveries': eventsAndDeliveries,
   '0043_lab_report_types_and_versions': labReportTypesAndVersions,
   '0044_output_formats': outputFormats,
+  '0045_original_files': originalFiles,
 };
