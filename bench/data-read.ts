@@ -120,7 +120,10 @@ type BareQuery = {
 
 async function serveBare(bodyFile: string, queryFile: string | undefined) {
   const { default: Fastify } = await import('fastify');
-  const document = JSON.parse(readFileSync(bodyFile, 'utf8')) as { data: unknown[] } & Record<string, unknown>;
+  const document = JSON.parse(readFileSync(bodyFile, 'utf8')) as { data: unknown[] } & Record<
+    string,
+    unknown
+  >;
   const app = Fastify();
   if (!queryFile) {
     // A fresh copy per request: a real handler builds its answer, and Fastify serializes it.
