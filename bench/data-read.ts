@@ -19,7 +19,7 @@
  *
  * BENCH_PARTS=throughput (or memory) runs one of the two alone; BENCH_TRACE_MEMORY=1 makes each
  * Tributary process print its memory (V8 heap, buffers) to stderr every 200 ms.
- * BENCH_CPU_PROFILE=<dir> writes a CPU profile of each Tributary process into <dir> (as it stops).
+ * BENCH_CPU_PROFILE=<dir> writes a CPU profile of each server process into <dir> (as it stops).
  *
  *   node_modules/.bin/node bench/data-read.ts [seconds=10] [connections=16]
  */
@@ -125,6 +125,8 @@ async function serveBare(bodyFile: string, queryFile: string | undefined) {
     unknown
   >;
   const app = Fastify();
+  // Exits through process.exit, so a CPU profile (BENCH_CPU_PROFILE) is written.
+  process.once('SIGTERM', () => process.exit(0));
   if (!queryFile) {
     // A fresh copy per request: a real handler builds its answer, and Fastify serializes it.
     app.get('/bare', async () => structuredClone(document));
@@ -164,10 +166,10 @@ function start(
 ): Promise<{ child: ChildProcess; served: Served }> {
   // Tributary runs as `tributary serve` would start it: with the sizing it gives itself.
   const tuned = args[0] === '--serve-tributary' ? tunedLaunch(['serve'], env, []) : null;
-  const profile =
-    process.env.BENCH_CPU_PROFILE && tuned
-      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
-      : [];
+  // The bare server too, so the two profiles can be compared (its file is the smaller one).
+  const profile = process.env.BENCH_CPU_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
+    : [];
   const child = spawn(NODE, [...(tuned?.execArgv ?? []), ...profile, SELF, ...args], {
     env: (tuned?.env as Record<string, string> | undefined) ?? env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -471,6 +473,10 @@ const BASE_ENV = {
   LOG_LEVEL: 'warn',
   ...(process.env.DATABASE_URL ? {} : { DATABASE_URL: '' }),
   ...(process.env.BENCH_TRACE_MEMORY ? { BENCH_TRACE_MEMORY: '1' } : {}),
+  // BENCH_NODE_OPTIONS: V8 flags to try on the service (an operator's flag wins over its own sizing).
+  ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+  // BENCH_GLIBC_TUNABLES: malloc settings to try instead of the service's own (memory-limits.ts).
+  ...(process.env.BENCH_GLIBC_TUNABLES ? { GLIBC_TUNABLES: process.env.BENCH_GLIBC_TUNABLES } : {}),
 };
 
 async function main() {
