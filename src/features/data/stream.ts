@@ -45,20 +45,6 @@ export async function* recordPages(db: Db, range: RangeQuery): AsyncGenerator<st
 const PIECE_BYTES = 64 * 1024;
 
 /**
- * The UTF-8 bytes of `pieces` one after the other, written straight into one buffer: no joined
- * string in between (which would be a second copy of every byte, on the V8 heap, for the
- * collector to clear; issue 44's profile had a quarter of a read's CPU in GC).
- */
-export function utf8Of(pieces: readonly string[]): Buffer {
-  let bytes = 0;
-  for (const piece of pieces) bytes += Buffer.byteLength(piece, 'utf8');
-  const buffer = Buffer.allocUnsafe(bytes);
-  let at = 0;
-  for (const piece of pieces) at += buffer.write(piece, at, 'utf8');
-  return buffer;
-}
-
-/**
  * `{<head>,"data":[…],<tail>}`: `head` and `tail` are the envelope members before and after
  * `data`, already serialized (e.g. `"user":{…}` and `"type":"activity"`). Large sample arrays
  * go out as slices of the stored text, never copied into one big string first.
@@ -69,7 +55,7 @@ export function streamEnvelope(
   envelope: { head: string; tail: string },
   firstPage?: StoredRecord[],
 ): Readable {
-  async function* body(): AsyncGenerator<Buffer> {
+  async function* body(): AsyncGenerator<string> {
     let pending: string[] = [`{${envelope.head},"data":[`];
     let size = 0;
     let first = true;
@@ -79,16 +65,16 @@ export function streamEnvelope(
         first = false;
         for (const piece of mergedPieces(row.summary, row.samples, row.sample_splices)) {
           if (piece.length >= PIECE_BYTES) {
-            if (pending.length > 0) yield utf8Of(pending);
+            if (pending.length > 0) yield pending.join('');
             pending = [];
             size = 0;
-            yield Buffer.from(piece, 'utf8');
+            yield piece;
             continue;
           }
           pending.push(piece);
           size += piece.length;
           if (size >= PIECE_BYTES) {
-            yield utf8Of(pending);
+            yield pending.join('');
             pending = [];
             size = 0;
           }
@@ -96,9 +82,13 @@ export function streamEnvelope(
       }
     }
     pending.push(`],${envelope.tail}}`);
-    yield utf8Of(pending);
+    yield pending.join('');
   }
-  return Readable.from(body(), { objectMode: false });
+  // Strings, not bytes: the response writes a string straight from it (a transient native copy
+  // freed once written), where a byte stream would first turn each piece into a Buffer, memory
+  // outside the V8 heap that only a collection frees (issue 44: the two-long-reads peak was
+  // such garbage). One piece buffered at a time; the socket's own buffer is the rest.
+  return Readable.from(body(), { objectMode: true, highWaterMark: 1 });
 }
 
 /**
