@@ -1,8 +1,13 @@
 /**
  * Data-read throughput and memory, in one run:
  * 1. requests/s of `GET /v2/activity?…&to_webhook=false` over 30 stored days, against a bare
- *    Fastify route returning the same JSON document, each server in a process of its own and
- *    the load (keep-alive node:http, N concurrent connections) from this one; goal: ratio ≥ 0.6;
+ *    Fastify route reading the same rows from the same database (one `pg` query, the json column
+ *    parsed by the driver) and answering the same JSON document (Fastify's default
+ *    serialization), each server in a process of its own and the load (keep-alive node:http, N
+ *    concurrent connections) from this one; goal: ratio ≥ 0.6. Beside each rate, the server
+ *    process's CPU time per request (user + system, from /proc), which the machine's load
+ *    distorts less than a rate; BENCH_ANCHOR=document serves the stored document from memory
+ *    instead (the anchor before issue 44, which reads no rows);
  * 2. the peak RSS (VmHWM) of a fresh Tributary process serving one 1,825-day
  *    `with_samples=true` read (cold: the range is synced from the SANDBOX provider first, then
  *    streamed), plus the same read again warm; goal: ≤ 200 MB on PostgreSQL, ≤ 320 MB for the
@@ -14,7 +19,7 @@
  *
  * BENCH_PARTS=throughput (or memory) runs one of the two alone; BENCH_TRACE_MEMORY=1 makes each
  * Tributary process print its memory (V8 heap, buffers) to stderr every 200 ms.
- * BENCH_CPU_PROFILE=<dir> writes a CPU profile of each Tributary process into <dir> (as it stops).
+ * BENCH_CPU_PROFILE=<dir> writes a CPU profile of each server process into <dir> (as it stops).
  *
  *   node_modules/.bin/node bench/data-read.ts [seconds=10] [connections=16]
  */
@@ -32,7 +37,14 @@ const NODE = new URL('../node_modules/.bin/node', import.meta.url).pathname;
 const SELF = new URL(import.meta.url).pathname;
 const DAY_MS = 86_400_000;
 
-type Served = { port: number; devId: string; apiKey: string; userIds: string[] };
+type Served = {
+  port: number;
+  devId: string;
+  apiKey: string;
+  userIds: string[];
+  /** Where the service's store is, so the bare route reads the same rows. */
+  database?: { connectionString: string; schema: string };
+};
 
 // --- the two servers (this file, started again with a role) ---------------------------------
 
@@ -94,15 +106,51 @@ async function serveTributary() {
   }
   const address = runtime.app?.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  process.stdout.write(`${JSON.stringify({ ...served, port })}\n`);
+  const database = ctx.store.postgres;
+  process.stdout.write(`${JSON.stringify({ ...served, port, database })}\n`);
 }
 
-async function serveBare(bodyFile: string) {
+/** What the bare route reads: the read's user's records of one type in a window, in order. */
+type BareQuery = {
+  database: { connectionString: string; schema: string };
+  userId: string;
+  type: string;
+  filter: { fromAt: string; toAt: string; fromDay: string | null; toDay: string | null };
+};
+
+async function serveBare(bodyFile: string, queryFile: string | undefined) {
   const { default: Fastify } = await import('fastify');
-  const document = JSON.parse(readFileSync(bodyFile, 'utf8')) as object;
+  const document = JSON.parse(readFileSync(bodyFile, 'utf8')) as { data: unknown[] } & Record<
+    string,
+    unknown
+  >;
   const app = Fastify();
-  // A fresh copy per request: a real handler builds its answer, and Fastify serializes it.
-  app.get('/bare', async () => structuredClone(document));
+  // Exits through process.exit, so a CPU profile (BENCH_CPU_PROFILE) is written.
+  process.once('SIGTERM', () => process.exit(0));
+  if (!queryFile) {
+    // A fresh copy per request: a real handler builds its answer, and Fastify serializes it.
+    app.get('/bare', async () => structuredClone(document));
+  } else {
+    // The same rows read per request, as a plain route would: one query, the driver parsing the
+    // json column, the answer serialized by Fastify (JSON.stringify). The envelope's user is the
+    // stored document's (the service looks its connection up too; the anchor does not).
+    const { default: pg } = await import('pg');
+    const query = JSON.parse(readFileSync(queryFile, 'utf8')) as BareQuery;
+    const pool = new pg.Pool({ connectionString: query.database.connectionString, max: 10 });
+    const table = `"${query.database.schema}".data_records`;
+    const { filter } = query;
+    const text =
+      `SELECT summary FROM ${table} WHERE user_id = $1 AND type = $2 AND anchor_at >= $3 AND anchor_at < $4` +
+      (filter.fromDay ? ' AND anchor_day >= $5 AND anchor_day < $6' : '') +
+      ' ORDER BY anchor_at, identity_key';
+    const values = [query.userId, query.type, filter.fromAt, filter.toAt];
+    if (filter.fromDay) values.push(filter.fromDay, filter.toDay!);
+    const { data: _data, type, ...owner } = document;
+    app.get('/bare', async () => {
+      const result = await pool.query<{ summary: unknown }>(text, values);
+      return { ...owner, data: result.rows.map((row) => row.summary), type };
+    });
+  }
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   process.stdout.write(
@@ -118,10 +166,10 @@ function start(
 ): Promise<{ child: ChildProcess; served: Served }> {
   // Tributary runs as `tributary serve` would start it: with the sizing it gives itself.
   const tuned = args[0] === '--serve-tributary' ? tunedLaunch(['serve'], env, []) : null;
-  const profile =
-    process.env.BENCH_CPU_PROFILE && tuned
-      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
-      : [];
+  // The bare server too, so the two profiles can be compared (its file is the smaller one).
+  const profile = process.env.BENCH_CPU_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
+    : [];
   const child = spawn(NODE, [...(tuned?.execArgv ?? []), ...profile, SELF, ...args], {
     env: (tuned?.env as Record<string, string> | undefined) ?? env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -195,14 +243,26 @@ async function load(
       }),
     );
   };
-  await run(Date.now() + 1000, { ok: 0, failed: 0, bytes: 0 });
+  const warmUp = { ok: 0, failed: 0, bytes: 0 };
+  await run(Date.now() + 1000, warmUp);
   const counter = { ok: 0, failed: 0, bytes: 0 };
   const started = performance.now();
   await run(Date.now() + seconds * 1000, counter);
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
   if (counter.failed > 0) throw new Error(`${counter.failed} requests failed`);
-  return { perSecond: counter.ok / elapsed, meanBytes: counter.bytes / Math.max(1, counter.ok) };
+  return {
+    perSecond: counter.ok / elapsed,
+    meanBytes: counter.bytes / Math.max(1, counter.ok),
+    requests: warmUp.ok + warmUp.failed + counter.ok,
+  };
+}
+
+/** CPU time (user + system) a process has used so far, in ms (Linux). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /** Resident set size now and at its peak (Linux), in MB. */
@@ -232,18 +292,57 @@ async function throughput(seconds: number, connections: number, storage: string)
   const document = await fetchBody(port, path, headers); // syncs the 30 days
   const bodyFile = join(environment.env.DATA_DIR!, 'bare-body.json');
   writeFileSync(bodyFile, document);
-  const bare = await start(['--serve-bare', bodyFile], { ...environment.env });
+  const fromDocument = process.env.BENCH_ANCHOR === 'document' || !tributary.served.database;
+  const bareArgs = ['--serve-bare', bodyFile];
+  if (!fromDocument) {
+    // The service's own reading of the window, so the bare route asks for exactly the same rows.
+    const { parseReadParams, filterOf } = await import('../src/features/data/params.ts');
+    const params = parseReadParams(
+      'activity',
+      { start_date: '2024-03-01', end_date: '2024-03-31', to_webhook: 'false' },
+      new Date(),
+      { toWebhook: false },
+    );
+    const filter = filterOf(params.window!);
+    const queryFile = join(environment.env.DATA_DIR!, 'bare-query.json');
+    const bareQuery: BareQuery = {
+      database: tributary.served.database!,
+      userId: userIds[0]!,
+      type: 'activity',
+      filter: { ...filter, fromAt: filter.fromAt.toISOString(), toAt: filter.toAt.toISOString() },
+    };
+    writeFileSync(queryFile, JSON.stringify(bareQuery));
+    bareArgs.push(queryFile);
+  }
+  const bare = await start(bareArgs, { ...environment.env });
+  // Same answer from both, or the ratio compares different work.
+  if ((await fetchBody(bare.served.port, '/bare', {})) !== document)
+    throw new Error('the bare route does not answer the same document');
   try {
     // Alternating rounds, so a burst of other work on the machine hits both sides alike.
-    const bareRounds: { perSecond: number; meanBytes: number }[] = [];
-    const dataRounds: { perSecond: number; meanBytes: number }[] = [];
+    type Round = { perSecond: number; meanBytes: number; requests: number; cpuMs: number };
+    const bareRounds: Round[] = [];
+    const dataRounds: Round[] = [];
+    const measured = async (pid: number, run: () => ReturnType<typeof load>): Promise<Round> => {
+      const before = cpuMs(pid);
+      const result = await run();
+      return { ...result, cpuMs: cpuMs(pid) - before };
+    };
     for (let round = 0; round < 2; round++) {
-      bareRounds.push(await load(bare.served.port, '/bare', {}, seconds / 2, connections));
-      dataRounds.push(await load(port, path, headers, seconds / 2, connections));
+      bareRounds.push(
+        await measured(bare.child.pid!, () => load(bare.served.port, '/bare', {}, seconds / 2, connections)),
+      );
+      dataRounds.push(
+        await measured(tributary.child.pid!, () => load(port, path, headers, seconds / 2, connections)),
+      );
     }
-    const mean = (rounds: { perSecond: number; meanBytes: number }[]) => ({
+    const mean = (rounds: Round[]) => ({
       perSecond: rounds.reduce((sum, round) => sum + round.perSecond, 0) / rounds.length,
       meanBytes: rounds[0]!.meanBytes,
+      // Includes the warm-up second's requests and CPU alike.
+      cpuPerRequest:
+        rounds.reduce((sum, round) => sum + round.cpuMs, 0) /
+        rounds.reduce((sum, round) => sum + round.requests, 0),
     });
     const bareResult = mean(bareRounds);
     const dataResult = mean(dataRounds);
@@ -251,17 +350,20 @@ async function throughput(seconds: number, connections: number, storage: string)
     console.log(
       `data reads vs a bare Fastify route (${storage}; ${connections} connections; ${seconds} s each; load generator on the same machine)`,
     );
+    const anchor = fromDocument ? 'the stored document from memory' : 'same rows from the database';
     console.log(
-      `  bare Fastify, same JSON:          ${bareResult.perSecond.toFixed(0)} req/s (${(bareResult.meanBytes / 1024).toFixed(1)} KiB)`,
+      `  bare Fastify, ${anchor}: ${bareResult.perSecond.toFixed(0)} req/s (${(bareResult.meanBytes / 1024).toFixed(1)} KiB; ${bareResult.cpuPerRequest.toFixed(2)} CPU ms/request)`,
     );
     console.log(
-      `  GET /v2/activity, 30 stored days: ${dataResult.perSecond.toFixed(0)} req/s (${(dataResult.meanBytes / 1024).toFixed(1)} KiB)`,
+      `  GET /v2/activity, 30 stored days: ${dataResult.perSecond.toFixed(0)} req/s (${(dataResult.meanBytes / 1024).toFixed(1)} KiB; ${dataResult.cpuPerRequest.toFixed(2)} CPU ms/request)`,
     );
     console.log(`  ratio: ${ratio.toFixed(2)} (goal >= 0.6)`);
     reportFigures({
       bareRequestsPerSecond: bareResult.perSecond,
       dataRequestsPerSecond: dataResult.perSecond,
       dataReadRatio: ratio,
+      bareCpuMsPerRequest: bareResult.cpuPerRequest,
+      dataCpuMsPerRequest: dataResult.cpuPerRequest,
     });
   } finally {
     await stop(bare.child);
@@ -371,6 +473,10 @@ const BASE_ENV = {
   LOG_LEVEL: 'warn',
   ...(process.env.DATABASE_URL ? {} : { DATABASE_URL: '' }),
   ...(process.env.BENCH_TRACE_MEMORY ? { BENCH_TRACE_MEMORY: '1' } : {}),
+  // BENCH_NODE_OPTIONS: V8 flags to try on the service (an operator's flag wins over its own sizing).
+  ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+  // BENCH_GLIBC_TUNABLES: malloc settings to try instead of the service's own (memory-limits.ts).
+  ...(process.env.BENCH_GLIBC_TUNABLES ? { GLIBC_TUNABLES: process.env.BENCH_GLIBC_TUNABLES } : {}),
 };
 
 async function main() {
@@ -385,5 +491,5 @@ async function main() {
 
 const role = process.argv[2];
 if (role === '--serve-tributary') await serveTributary();
-else if (role === '--serve-bare') await serveBare(process.argv[3]!);
+else if (role === '--serve-bare') await serveBare(process.argv[3]!, process.argv[4]);
 else await main();

@@ -24,6 +24,10 @@ const storage = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PostgreSQL';
 // The helper gives a child the test PostgreSQL unless told `DATABASE_URL: ''` (embedded storage).
 const environment = await childEnvironment({
   SANDBOX_ARRIVAL_MINUTES: 'off',
+  // BENCH_NODE_OPTIONS: V8 flags to try on the service (an operator's flag wins over its own sizing).
+  ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+  // BENCH_GLIBC_TUNABLES: malloc settings to try instead of the service's own (memory-limits.ts).
+  ...(process.env.BENCH_GLIBC_TUNABLES ? { GLIBC_TUNABLES: process.env.BENCH_GLIBC_TUNABLES } : {}),
   ...(process.env.DATABASE_URL ? {} : { DATABASE_URL: '' }),
 });
 try {

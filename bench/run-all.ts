@@ -109,7 +109,7 @@ const rows: Row[] = [
         : '–',
   },
   {
-    figure: '30-day data read req/s ÷ a bare Fastify route serving the same JSON, same run',
+    figure: '30-day data read req/s ÷ a bare Fastify route reading and serializing the same rows, same run',
     goal: '≥ 0.6',
     bench: 'data',
     value: ratio('dataReadRatio', 'dataRequestsPerSecond', 'bareRequestsPerSecond', 'req/s'),

@@ -63,16 +63,18 @@ export function toDetailedWireUser(row: ConnectionRow): DetailedWireUser {
  */
 /**
  * Looks up the connection and, in the same statement, charges the read budget when the
- * connection may be charged: see data's `findAndCharge`. The caller passes the charging part;
- * this keeps the id check and the 404 the same as `findConnectionForDeveloper`.
+ * connection may be charged: see data's `findConnectionAndCharge`. The caller passes the
+ * charging part (given the checked ids); this keeps the id check and the 404 the same as
+ * `findConnectionForDeveloper`.
  */
 export async function findConnectionWith<T extends { id: string }>(
   developerId: string,
   userId: string,
-  run: (query: (db: Db) => ReturnType<typeof repo.connectionQuery>) => Promise<T | undefined>,
+  run: (ids: { developerId: string; userId: string }) => Promise<T | undefined>,
 ): Promise<T> {
   const id = requireUuid('user_id', userId);
-  const row = await run((db) => repo.connectionQuery(db, developerId, id));
+  // The caller's statement finds the connection with `repo.connectionQuery` of these ids.
+  const row = await run({ developerId, userId: id });
   if (!row) throw notFound(`no user with user_id ${userId}`);
   return row;
 }

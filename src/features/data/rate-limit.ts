@@ -9,7 +9,8 @@
 import { sql } from 'kysely';
 import { AppError } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
-import { type ConnectionRow, type connectionQuery, userIdsOfDeveloper } from '../connections/repo.ts';
+import { type ConnectionRow, connectionQuery, userIdsOfDeveloper } from '../connections/repo.ts';
+import { queryTemplate } from '../../store/query-template.ts';
 
 export const R1_MAX_WINDOW_DAYS = 1825;
 export const DEFAULT_HOURLY_DAYS_LIMIT = 6000;
@@ -139,7 +140,7 @@ export async function enforceReadBudget(
 
 /**
  * The budget charge of `chargeBucket` made in the statement that finds the connection (one round
- * trip instead of two): `connection` is the owner's query for it, run as a CTE. The bucket is
+ * trip instead of two): the connections feature's query for it (`connectionQuery`) runs as a CTE. The bucket is
  * charged only when the connection exists and may be charged (not pending; active when
  * `requireActive`); `charged_used` is the bucket's total after an accepted charge, else null
  * (not chargeable, or r2 refused: the caller tells which from the row).
@@ -152,11 +153,25 @@ export async function enforceReadBudget(
  */
 export async function findConnectionAndCharge(
   db: Db,
-  connection: ReturnType<typeof connectionQuery>,
+  ids: { developerId: string; userId: string },
   input: { bucketStart: Date; cost: number; limit: number; requireActive: boolean },
 ): Promise<(ConnectionRow & { charged_used: number | null }) | undefined> {
+  const template = input.requireActive ? chargeActive : chargeAny;
+  const rows = await template(db, {
+    developerId: ids.developerId,
+    userId: ids.userId,
+    bucketStart: input.bucketStart,
+    cost: input.cost,
+    limit: input.limit,
+  });
+  return rows[0];
+}
+
+type ChargeInput = { developerId: string; userId: string; bucketStart: Date; cost: number; limit: number };
+
+function findAndChargeQuery(db: Db, input: ChargeInput, requireActive: boolean) {
   return db
-    .with('c', () => connection)
+    .with('c', () => connectionQuery(db, input.developerId, input.userId))
     .with('charged', (qb) =>
       qb
         .insertInto('rate_buckets')
@@ -170,7 +185,7 @@ export async function findConnectionAndCharge(
               sql<number>`${input.cost}::integer`.as('used'),
             ])
             .where('c.status', '<>', 'pending')
-            .$if(input.requireActive, (query) => query.where('c.active', '=', true)),
+            .$if(requireActive, (query) => query.where('c.active', '=', true)),
         )
         .onConflict((conflict) =>
           conflict
@@ -183,9 +198,17 @@ export async function findConnectionAndCharge(
     .selectFrom('c')
     .selectAll('c')
     .select((eb) => eb.selectFrom('charged').select('charged.used').as('charged_used'))
-    .where(sql<boolean>`set_config('synchronous_commit', 'off', true) IS NOT NULL`)
-    .executeTakeFirst();
+    .where(sql<boolean>`set_config('synchronous_commit', 'off', true) IS NOT NULL`);
 }
+
+// One statement per shape, compiled once (store/query-template.ts): a read runs it every time.
+const CHARGE_INPUTS = ['developerId', 'userId', 'bucketStart', 'cost', 'limit'] as const;
+const chargeActive = queryTemplate(CHARGE_INPUTS, (db, input: ChargeInput) =>
+  findAndChargeQuery(db, input, true),
+);
+const chargeAny = queryTemplate(CHARGE_INPUTS, (db, input: ChargeInput) =>
+  findAndChargeQuery(db, input, false),
+);
 
 /** Buckets of past hours are never read again. */
 export async function pruneBuckets(db: Db, before: Date): Promise<number> {

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import { dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
 import type { Db } from '../../store/db.ts';
+import { type QueryTemplate, queryTemplate } from '../../store/query-template.ts';
 import type { RecordFilter } from './params.ts';
 import type { PreparedRecord } from './records.ts';
 
@@ -138,20 +139,75 @@ export async function pageRecords(
     since?: Date;
   },
 ): Promise<StoredRecord[]> {
-  let query = inRange(db, input.userId, input.type, input.filter).select([
-    'anchor_at',
-    'identity_key',
-    sql<string>`summary::text`.as('summary'),
-    ...sampleColumns(input.withSamples),
-  ]);
-  if (input.since) query = query.where('updated_at', '>=', input.since);
-  const after = input.after;
-  if (after) {
-    query = query.where((eb) =>
-      eb(eb.refTuple('anchor_at', 'identity_key'), '>', eb.tuple(after.at, after.key)),
-    );
-  }
-  return query.orderBy('anchor_at').orderBy('identity_key').limit(input.limit).execute();
+  const { filter, after, since } = input;
+  // Every read runs this: its statement is compiled once per shape (store/query-template.ts).
+  const shape = (input.withSamples ? 4 : 0) + (after ? 2 : 0) + (since ? 1 : 0);
+  const template = (pageTemplates[shape] ??= pageTemplate(
+    input.withSamples,
+    after !== null,
+    since !== undefined,
+  ));
+  return template(db, {
+    userId: input.userId,
+    type: input.type,
+    fromAt: filter.fromAt,
+    toAt: filter.toAt,
+    fromDay: filter.fromDay ?? dayNumberToIsoDate(utcDay(filter.fromAt.getTime()) - 1),
+    toDay: filter.toDay ?? dayNumberToIsoDate(utcDay(filter.toAt.getTime()) + 2),
+    afterAt: after?.at ?? null,
+    afterKey: after?.key ?? null,
+    since: since ?? null,
+    limit: input.limit,
+  });
+}
+
+type PageInput = {
+  userId: string;
+  type: string;
+  fromAt: Date;
+  toAt: Date;
+  fromDay: string;
+  toDay: string;
+  afterAt: Date | null;
+  afterKey: string | null;
+  since: Date | null;
+  limit: number;
+};
+
+const pageTemplates: QueryTemplate<PageInput, StoredRecord>[] = [];
+
+function pageTemplate(withSamples: boolean, hasAfter: boolean, hasSince: boolean) {
+  const names: (keyof PageInput & string)[] = [
+    'userId',
+    'type',
+    'fromAt',
+    'toAt',
+    'fromDay',
+    'toDay',
+    'limit',
+  ];
+  if (hasAfter) names.push('afterAt', 'afterKey');
+  if (hasSince) names.push('since');
+  return queryTemplate(names, (db, input: PageInput) => {
+    let query = inRange(db, input.userId, input.type, {
+      fromAt: input.fromAt,
+      toAt: input.toAt,
+      fromDay: input.fromDay,
+      toDay: input.toDay,
+    }).select([
+      'anchor_at',
+      'identity_key',
+      sql<string>`summary::text`.as('summary'),
+      ...sampleColumns(withSamples),
+    ]);
+    if (hasSince) query = query.where('updated_at', '>=', input.since!);
+    if (hasAfter) {
+      query = query.where((eb) =>
+        eb(eb.refTuple('anchor_at', 'identity_key'), '>', eb.tuple(input.afterAt!, input.afterKey!)),
+      );
+    }
+    return query.orderBy('anchor_at').orderBy('identity_key').limit(input.limit);
+  });
 }
 
 /** Identity and serialized size of every record in a range, in order: plans webhook chunks without loading records. */

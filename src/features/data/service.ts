@@ -215,8 +215,8 @@ export function createDataService(deps: DataDeps) {
     const chargeable = !(windowMs !== null && violatesR1(windowMs)) && cost <= limit;
     const bucketStart = bucketStartOf(now);
     const found = chargeable
-      ? await findConnectionWith(developer.id, userId, (connection) =>
-          findConnectionAndCharge(db, connection(db), {
+      ? await findConnectionWith(developer.id, userId, (ids) =>
+          findConnectionAndCharge(db, ids, {
             bucketStart,
             cost,
             limit,

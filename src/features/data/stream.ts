@@ -84,21 +84,27 @@ export function streamEnvelope(
     pending.push(`],${envelope.tail}}`);
     yield pending.join('');
   }
-  return Readable.from(body(), { objectMode: false });
+  // Strings, not bytes: the response writes a string straight from it (a transient native copy
+  // freed once written), where a byte stream would first turn each piece into a Buffer, memory
+  // outside the V8 heap that only a collection frees (issue 44: the two-long-reads peak was
+  // such garbage). One piece buffered at a time; the socket's own buffer is the rest.
+  return Readable.from(body(), { objectMode: true, highWaterMark: 1 });
 }
 
 /**
- * The envelope of a range: one buffer when the whole range fits in its first page (most reads:
+ * The envelope of a range: one string when the whole range fits in its first page (most reads:
  * a month of summaries), so it goes out in one write with a Content-Length and no stream
  * machinery; otherwise the stream above, starting from the page already read. Same bytes.
- * A buffer rather than a string: the text is encoded to UTF-8 once, where a string is measured
- * for its Content-Length and then encoded again as it is written.
+ * A string rather than a buffer: Node writes a string body together with its headers straight
+ * from the string, where a buffer of this size is a fresh allocation outside the V8 heap (with
+ * the service's malloc settings, memory-limits.ts, an mmap and its page faults per answer:
+ * twice the system time per request in issue 44's measurement).
  */
 export async function envelopeBody(
   db: Db,
   range: RangeQuery,
   envelope: { head: string; tail: string },
-): Promise<Readable | Buffer> {
+): Promise<Readable | string> {
   const first = await pageRecords(db, { ...range, after: null, limit: pageLimit(range) });
   if (first.length >= pageLimit(range)) return streamEnvelope(db, range, envelope, first);
   const parts = [`{${envelope.head},"data":[`];
@@ -108,5 +114,5 @@ export async function envelopeBody(
     parts.push(mergeSamples(row.summary, row.samples, row.sample_splices));
   }
   parts.push(`],${envelope.tail}}`);
-  return Buffer.from(parts.join(''), 'utf8');
+  return parts.join('');
 }
