@@ -1,28 +1,14 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the migrator runs on any database shape. */
 import { type DatabaseIntrospector, type Kysely, sql, type TableMetadata } from 'kysely';
 import { type MigrationProvider, Migrator } from 'kysely/migration';
-import { readdirSync } from 'node:fs';
 import { isDatabaseConnectionError } from '../core/errors.ts';
+import { knownMigrationNames } from './migration-names.ts';
 
 // The migrations' code (some forty modules) is loaded only when the migrator runs: a later start
 // finds nothing pending from their names alone (migrationState).
 const provider: MigrationProvider = {
   getMigrations: async () => (await import('./migrations/index.ts')).migrations,
 };
-
-const MIGRATION_FILE = /^(\d{4}_\w+)\.ts$/;
-
-/**
- * The names of the migrations this code has, from their files (migrations/index.ts lists the
- * same ones, as a unit test checks). A file missing from the index would only make the migrator
- * run and find nothing to do; never the other way round.
- */
-export function knownMigrationNames(): string[] {
-  return readdirSync(new URL('./migrations/', import.meta.url))
-    .map((file) => MIGRATION_FILE.exec(file)?.[1])
-    .filter((name) => name !== undefined)
-    .sort();
-}
 
 /**
  * What the migrator asks the database (does our schema exist, do the bookkeeping tables exist),
