@@ -14,6 +14,7 @@ import type { RawResult } from '../../src/features/lab-reports/extraction/parse-
 import { readTableRow } from '../../src/features/lab-reports/extraction/read-table.ts';
 import type { Row } from '../../src/features/lab-reports/extraction/rows.ts';
 import { judgeResult, NEEDS_REVIEW_BELOW } from '../../src/features/lab-reports/plausibility.ts';
+import { parseLabPages } from '../../src/features/lab-reports/report.ts';
 
 const entry = (key: string) => BIOMARKERS.find((candidate) => candidate.key === key)!;
 
@@ -201,5 +202,54 @@ describe('a range printed with leading zeros', () => {
     );
     assert.ok(judged.emit);
     assert.equal(judged.raw.referenceText, '00-06');
+  });
+});
+
+describe('a page read twice by OCR', () => {
+  const cell = (x: number, text: string) => ({ text, x0: x, x1: x + text.length * 10, confidence: 90 });
+  const titles: Row = {
+    page: 1,
+    y: 100,
+    cells: [cell(40, 'Test'), cell(400, 'Result'), cell(600, 'Reference Interval')],
+    text: '',
+  };
+  const line = (y: number, name: string, value: string, range: string): Row => ({
+    page: 1,
+    y,
+    cells: [cell(40, name), cell(400, value), cell(600, range)],
+    text: '',
+  });
+  const page = () => ({ page: 1, width: 1000, height: 1400, source: 'ocr' as const, tokens: [] });
+
+  test('a value the other reading read differently goes to review; one both agree on does not', () => {
+    const kept = [
+      titles,
+      line(130, 'Potassium', '4.1', '3.5-5.2 mmol/L'),
+      line(160, 'Sodium', '140', '135-145 mmol/L'),
+    ];
+    const other = [
+      titles,
+      line(130, 'Potassium', '4.1', '3.5-5.2 mmol/L'),
+      line(160, 'Sodium', '146', '135-145 mmol/L'),
+    ];
+    const parsed = parseLabPages({
+      pages: [{ text: page(), rows: kept, check: other }],
+      ocrPages: 1,
+      total: 1,
+    });
+    const byKey = new Map(parsed.results.map((result) => [result.biomarker.key, result]));
+    assert.equal(byKey.get('potassium')?.needs_review, false);
+    assert.equal(byKey.get('sodium')?.needs_review, true);
+    assert.equal(byKey.get('sodium')?.source.value, '140');
+  });
+
+  test('a test only the kept reading found is left as it is', () => {
+    const kept = [titles, line(130, 'Potassium', '4.1', '3.5-5.2 mmol/L')];
+    const parsed = parseLabPages({
+      pages: [{ text: page(), rows: kept, check: [titles] }],
+      ocrPages: 1,
+      total: 1,
+    });
+    assert.equal(parsed.results[0]?.needs_review, false);
   });
 });
