@@ -253,3 +253,44 @@ describe('a page read twice by OCR', () => {
     assert.equal(parsed.results[0]?.needs_review, false);
   });
 });
+
+describe('a range OCR read without its points, off the scale of any interval of the test', () => {
+  test('is divided, and the value with it when both lost their points alike', () => {
+    const glucose = judgeResult(ocrRaw('58', '39-55'), entry('glucose'), false);
+    assert.ok(glucose.emit);
+    assert.deepEqual([glucose.raw.value, glucose.raw.referenceText], ['5.8', '3.9-5.5']);
+    assert.ok(glucose.confidence < NEEDS_REVIEW_BELOW);
+    const lymphocytes = judgeResult(
+      { ...ocrRaw('21', '07-31', ''), units: undefined, name: 'Lymphs (Absolute)' },
+      entry('lymphocytes'),
+      false,
+    );
+    assert.ok(lymphocytes.emit);
+    assert.deepEqual([lymphocytes.raw.value, lymphocytes.raw.referenceText], ['2.1', '0.7-3.1']);
+    const triglycerides = judgeResult(ocrRaw('1.64', '<170'), entry('triglycerides'), false);
+    assert.ok(triglycerides.emit);
+    assert.deepEqual([triglycerides.raw.value, triglycerides.raw.referenceText], ['1.64', '<1.70']);
+  });
+
+  test('a range on the test’s scale is left as printed, and so is a text layer’s', () => {
+    const sodium = judgeResult(ocrRaw('140', '135-145'), entry('sodium'), false);
+    assert.ok(sodium.emit);
+    assert.deepEqual([sodium.raw.value, sodium.raw.referenceText], ['140', '135-145']);
+    const printed = judgeResult(
+      { ...ocrRaw('58', '39-55'), ocrConfidence: undefined },
+      entry('glucose'),
+      false,
+    );
+    assert.ok(printed.emit);
+    assert.equal(printed.raw.referenceText, '39-55');
+  });
+
+  test('a value read without a unit that fits the test in none of its units is not taken as read', () => {
+    const judged = judgeResult(
+      { ...ocrRaw('412', ''), units: undefined, referenceText: undefined, name: 'Hematocrit' },
+      entry('hematocrit'),
+      false,
+    );
+    assert.ok(!judged.emit || judged.raw.value !== '412');
+  });
+});

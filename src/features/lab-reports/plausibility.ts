@@ -7,6 +7,7 @@
 // Every emitted result gets a confidence (0–1); below NEEDS_REVIEW_BELOW it needs review.
 import type { BiomarkerEntry } from './dictionary/biomarkers.ts';
 import { withinLimits } from './dictionary/plausible.ts';
+import { onTypicalScale } from './dictionary/typical-ranges.ts';
 import { displayUnit, nearestUnit, ucumFor } from './dictionary/units.ts';
 import type { RawResult } from './extraction/parse-values.ts';
 import { judge, parseNumber, parseRange, type ParsedRange } from './extraction/ranges.ts';
@@ -156,8 +157,19 @@ export function judgeResult(printed: RawResult, entry: BiomarkerEntry, fuzzyName
     confidence = Math.min(confidence, 0.7);
     reasons.push('decimal point restored in the range');
   }
+  const rescaled = raw.ocrConfidence === undefined ? undefined : offScale(raw, printedRange, entry, ucum);
+  if (rescaled) {
+    printedRange = rescaled.range;
+    result = {
+      ...result,
+      referenceText: rescaled.range,
+      ...(rescaled.value ? { value: rescaled.value } : {}),
+    };
+    confidence = Math.min(confidence, 0.6);
+    reasons.push(`decimal points restored in the range${rescaled.value ? ' and the value' : ''}`);
+  }
   let range = printedRange ? parseRange(printedRange) : undefined;
-  const value = raw.value === undefined ? undefined : parseNumber(raw.value.replace(/^[<>≤≥]/, ''));
+  const value = result.value === undefined ? undefined : parseNumber(result.value.replace(/^[<>≤≥]/, ''));
   if (value !== undefined) {
     const plausible = withinLimits(entry, value, ucum);
     if (plausible === false || !sameScale(value, range)) {
@@ -166,7 +178,7 @@ export function judgeResult(printed: RawResult, entry: BiomarkerEntry, fuzzyName
       const doubtful = raw.ocrConfidence !== undefined && raw.ocrConfidence < DOUBTFUL_OCR;
       const repair = doubtful
         ? undefined
-        : restoreDecimal(raw.value!, value, entry, ucum, range, printedRange);
+        : restoreDecimal(result.value!, value, entry, ucum, range, printedRange);
       if (repair?.value !== undefined) {
         result = { ...result, value: repair.value, ...(repair.range ? { referenceText: repair.range } : {}) };
         if (repair.range) range = parseRange(repair.range);
@@ -178,7 +190,7 @@ export function judgeResult(printed: RawResult, entry: BiomarkerEntry, fuzzyName
         confidence = Math.min(confidence, 0.7);
         reasons.push('decimal point restored in the range');
       } else if (plausible === false) {
-        return { emit: false, reason: `value ${raw.value} is not a possible ${entry.name} result` };
+        return { emit: false, reason: `value ${result.value} is not a possible ${entry.name} result` };
       } else {
         confidence *= 0.6;
         reasons.push('value and printed range differ by more than a factor of 5');
@@ -192,6 +204,43 @@ export function judgeResult(printed: RawResult, entry: BiomarkerEntry, fuzzyName
   }
   if (!raw.units && !raw.referenceText) confidence *= 0.85;
   return { emit: true, raw: result, confidence: Number(confidence.toFixed(2)), reasons };
+}
+
+/**
+ * A range OCR read without its points (`39-55`, `120-220`, `07-31`) that is ten or a hundred times
+ * any interval of the test (dictionary/typical-ranges.ts), while divided it is on scale: the range
+ * divided, and the value with it when it was read on the range's scale without a point too (both
+ * lost their points alike: `58` beside `39-55` is 5.8 beside 3.9-5.5).
+ */
+function offScale(
+  raw: RawResult,
+  printedRange: string | undefined,
+  entry: BiomarkerEntry,
+  ucum: string | undefined,
+): { range: string; value?: string } | undefined {
+  if (!printedRange || hasPoint(printedRange)) return undefined;
+  const parsed = parseRange(printedRange);
+  // Two whole ends (`39-55`) or one with its sign (`<170`, `>100`).
+  const shape = /^(\d+)-(\d+)$|^([<>≤≥])(\d+)$/.exec(printedRange);
+  if (!parsed || !shape) return undefined;
+  const { lower, upper } = parsed;
+  const divided = (power: number) => (end: number | undefined) =>
+    end === undefined ? undefined : scaled(end, power);
+  if (onTypicalScale(entry.key, lower, upper, ucum) !== false) return undefined;
+  for (const power of [1, 2]) {
+    if (!onTypicalScale(entry.key, divided(power)(lower), divided(power)(upper), ucum)) continue;
+    const range = shape[1]
+      ? rangeScaled(printedRange, power)!
+      : `${shape[3]}${scaled(Number(shape[4]), power).toFixed(power)}`;
+    const value = raw.value === undefined ? undefined : parseNumber(raw.value);
+    const valueToo =
+      raw.value !== undefined &&
+      /^\d{2,}$/.test(raw.value) &&
+      value !== undefined &&
+      sameScale(value, parsed);
+    return valueToo ? { range, value: scaled(value, power).toFixed(power) } : { range };
+  }
+  return undefined;
 }
 
 function restoreDecimal(
