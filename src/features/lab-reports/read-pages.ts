@@ -6,6 +6,7 @@
 import { findBiomarker } from './dictionary/match.ts';
 import { findTables, tablesInForce } from './extraction/columns.ts';
 import { rereadNumbers } from './extraction/digit-pass.ts';
+import { rereadUnits } from './extraction/unit-pass.ts';
 import { readRow } from './extraction/read-table.ts';
 import {
   ALL_STEPS,
@@ -148,7 +149,8 @@ async function readImage(bytes: Buffer, page: number, options: ReaderOptions): P
   const tables = findTables(chosen.rows);
   if (tables.length === 0) return { text: chosen.text, rows: chosen.rows, ...check };
   const height = median(chosen.text.tokens.map((token) => token.height));
-  const { rows } = await rereadNumbers(chosen.rows, tables, chosen.prepared, height);
+  const { rows: numbersRead } = await rereadNumbers(chosen.rows, tables, chosen.prepared, height);
+  const { rows } = await rereadUnits(numbersRead, tables, chosen.prepared, height);
   return { text: chosen.text, rows, ...check };
 }
 
