@@ -294,3 +294,26 @@ describe('a range OCR read without its points, off the scale of any interval of 
     assert.ok(!judged.emit || judged.raw.value !== '412');
   });
 });
+
+describe('a printed flag that disagrees with the value read', () => {
+  const vitaminD = (value: string, flag: string) =>
+    judgeResult(
+      { ...ocrRaw(value, '30-100', 'ng/mL'), name: 'Vitamin D, 25-Hydroxy', flag },
+      entry('vitamin_d'),
+      false,
+    );
+
+  test('a lost point is put back when that agrees with the flag (241 L beside 30-100 is 24.1)', () => {
+    const judged = vitaminD('241', 'L');
+    assert.ok(judged.emit);
+    assert.equal(judged.raw.value, '24.1');
+    assert.ok(judged.confidence < NEEDS_REVIEW_BELOW);
+  });
+
+  test('a value the flag agrees with is left alone', () => {
+    const judged = vitaminD('24.1', 'L');
+    assert.ok(judged.emit);
+    assert.equal(judged.raw.value, '24.1');
+    assert.ok(judged.confidence >= NEEDS_REVIEW_BELOW);
+  });
+});

@@ -12,6 +12,24 @@ import { displayUnit, nearestUnit, ucumFor } from './dictionary/units.ts';
 import type { RawResult } from './extraction/parse-values.ts';
 import { judge, parseNumber, parseRange, type ParsedRange } from './extraction/ranges.ts';
 
+/** The direction a printed flag gives (direction-less marks such as `*` give none). */
+const FLAG_DIRECTION: Record<string, 'high' | 'low'> = {
+  H: 'high',
+  HH: 'high',
+  High: 'high',
+  HIGH: 'high',
+  '↑': 'high',
+  '↑↑': 'high',
+  '▲': 'high',
+  L: 'low',
+  LL: 'low',
+  Low: 'low',
+  LOW: 'low',
+  '↓': 'low',
+  '↓↓': 'low',
+  '▼': 'low',
+};
+
 /** Results with a lower confidence are marked `needs_review`. */
 export const NEEDS_REVIEW_BELOW = 0.75;
 /** An OCR confidence (0–100) below which a reading is not repaired: its digits are themselves in doubt. */
@@ -201,6 +219,29 @@ export function judgeResult(printed: RawResult, entry: BiomarkerEntry, fuzzyName
       reasons.push('printed range outside what the test can be');
     }
     if (!range && plausible === undefined) confidence *= 0.85;
+    const settled = result.value === undefined ? undefined : parseNumber(result.value.replace(/^[<>≤≥]/, ''));
+    const direction = raw.flag ? FLAG_DIRECTION[raw.flag] : undefined;
+    if (
+      raw.ocrConfidence !== undefined &&
+      range &&
+      direction &&
+      settled !== undefined &&
+      !/^[<>≤≥]/.test(result.value!)
+    ) {
+      const verdict = judge(settled, range);
+      if (verdict !== 'normal' && verdict !== direction) {
+        // The printed flag says the other way (`241 L` beside 30-100): OCR lost a point (24.1 is
+        // low) or misread a digit. The point is put back only when that agrees with the flag.
+        const power = /^\d{2,}$/.test(result.value!)
+          ? [1, 2].find((candidate) => judge(scaled(settled, candidate), range!) === direction)
+          : undefined;
+        if (power !== undefined && (raw.ocrConfidence ?? 0) >= DOUBTFUL_OCR) {
+          result = { ...result, value: scaled(settled, power).toFixed(power) };
+          reasons.push('decimal point restored in the value (the printed flag disagreed)');
+        } else reasons.push('the printed flag disagrees with the value and range');
+        confidence = Math.min(confidence, 0.6);
+      }
+    }
   }
   if (!raw.units && !raw.referenceText) confidence *= 0.85;
   return { emit: true, raw: result, confidence: Number(confidence.toFixed(2)), reasons };
