@@ -14,6 +14,7 @@ import type { RawResult } from '../../src/features/lab-reports/extraction/parse-
 import { readTableRow } from '../../src/features/lab-reports/extraction/read-table.ts';
 import type { Row } from '../../src/features/lab-reports/extraction/rows.ts';
 import { judgeResult, NEEDS_REVIEW_BELOW } from '../../src/features/lab-reports/plausibility.ts';
+import { parseLabPages } from '../../src/features/lab-reports/report.ts';
 
 const entry = (key: string) => BIOMARKERS.find((candidate) => candidate.key === key)!;
 
@@ -201,5 +202,118 @@ describe('a range printed with leading zeros', () => {
     );
     assert.ok(judged.emit);
     assert.equal(judged.raw.referenceText, '00-06');
+  });
+});
+
+describe('a page read twice by OCR', () => {
+  const cell = (x: number, text: string) => ({ text, x0: x, x1: x + text.length * 10, confidence: 90 });
+  const titles: Row = {
+    page: 1,
+    y: 100,
+    cells: [cell(40, 'Test'), cell(400, 'Result'), cell(600, 'Reference Interval')],
+    text: '',
+  };
+  const line = (y: number, name: string, value: string, range: string): Row => ({
+    page: 1,
+    y,
+    cells: [cell(40, name), cell(400, value), cell(600, range)],
+    text: '',
+  });
+  const page = () => ({ page: 1, width: 1000, height: 1400, source: 'ocr' as const, tokens: [] });
+
+  test('a value the other reading read differently goes to review; one both agree on does not', () => {
+    const kept = [
+      titles,
+      line(130, 'Potassium', '4.1', '3.5-5.2 mmol/L'),
+      line(160, 'Sodium', '140', '135-145 mmol/L'),
+    ];
+    const other = [
+      titles,
+      line(130, 'Potassium', '4.1', '3.5-5.2 mmol/L'),
+      line(160, 'Sodium', '146', '135-145 mmol/L'),
+    ];
+    const parsed = parseLabPages({
+      pages: [{ text: page(), rows: kept, check: other }],
+      ocrPages: 1,
+      total: 1,
+    });
+    const byKey = new Map(parsed.results.map((result) => [result.biomarker.key, result]));
+    assert.equal(byKey.get('potassium')?.needs_review, false);
+    assert.equal(byKey.get('sodium')?.needs_review, true);
+    assert.equal(byKey.get('sodium')?.source.value, '140');
+  });
+
+  test('a test only the kept reading found is left as it is', () => {
+    const kept = [titles, line(130, 'Potassium', '4.1', '3.5-5.2 mmol/L')];
+    const parsed = parseLabPages({
+      pages: [{ text: page(), rows: kept, check: [titles] }],
+      ocrPages: 1,
+      total: 1,
+    });
+    assert.equal(parsed.results[0]?.needs_review, false);
+  });
+});
+
+describe('a range OCR read without its points, off the scale of any interval of the test', () => {
+  test('is divided, and the value with it when both lost their points alike', () => {
+    const glucose = judgeResult(ocrRaw('58', '39-55'), entry('glucose'), false);
+    assert.ok(glucose.emit);
+    assert.deepEqual([glucose.raw.value, glucose.raw.referenceText], ['5.8', '3.9-5.5']);
+    assert.ok(glucose.confidence < NEEDS_REVIEW_BELOW);
+    const lymphocytes = judgeResult(
+      { ...ocrRaw('21', '07-31', ''), units: undefined, name: 'Lymphs (Absolute)' },
+      entry('lymphocytes'),
+      false,
+    );
+    assert.ok(lymphocytes.emit);
+    assert.deepEqual([lymphocytes.raw.value, lymphocytes.raw.referenceText], ['2.1', '0.7-3.1']);
+    const triglycerides = judgeResult(ocrRaw('1.64', '<170'), entry('triglycerides'), false);
+    assert.ok(triglycerides.emit);
+    assert.deepEqual([triglycerides.raw.value, triglycerides.raw.referenceText], ['1.64', '<1.70']);
+  });
+
+  test('a range on the test’s scale is left as printed, and so is a text layer’s', () => {
+    const sodium = judgeResult(ocrRaw('140', '135-145'), entry('sodium'), false);
+    assert.ok(sodium.emit);
+    assert.deepEqual([sodium.raw.value, sodium.raw.referenceText], ['140', '135-145']);
+    const printed = judgeResult(
+      { ...ocrRaw('58', '39-55'), ocrConfidence: undefined },
+      entry('glucose'),
+      false,
+    );
+    assert.ok(printed.emit);
+    assert.equal(printed.raw.referenceText, '39-55');
+  });
+
+  test('a value read without a unit that fits the test in none of its units is not taken as read', () => {
+    const judged = judgeResult(
+      { ...ocrRaw('412', ''), units: undefined, referenceText: undefined, name: 'Hematocrit' },
+      entry('hematocrit'),
+      false,
+    );
+    assert.ok(!judged.emit || judged.raw.value !== '412');
+  });
+});
+
+describe('a printed flag that disagrees with the value read', () => {
+  const vitaminD = (value: string, flag: string) =>
+    judgeResult(
+      { ...ocrRaw(value, '30-100', 'ng/mL'), name: 'Vitamin D, 25-Hydroxy', flag },
+      entry('vitamin_d'),
+      false,
+    );
+
+  test('a lost point is put back when that agrees with the flag (241 L beside 30-100 is 24.1)', () => {
+    const judged = vitaminD('241', 'L');
+    assert.ok(judged.emit);
+    assert.equal(judged.raw.value, '24.1');
+    assert.ok(judged.confidence < NEEDS_REVIEW_BELOW);
+  });
+
+  test('a value the flag agrees with is left alone', () => {
+    const judged = vitaminD('24.1', 'L');
+    assert.ok(judged.emit);
+    assert.equal(judged.raw.value, '24.1');
+    assert.ok(judged.confidence >= NEEDS_REVIEW_BELOW);
   });
 });

@@ -7,9 +7,28 @@
 // Every emitted result gets a confidence (0–1); below NEEDS_REVIEW_BELOW it needs review.
 import type { BiomarkerEntry } from './dictionary/biomarkers.ts';
 import { withinLimits } from './dictionary/plausible.ts';
+import { onTypicalScale } from './dictionary/typical-ranges.ts';
 import { displayUnit, nearestUnit, ucumFor } from './dictionary/units.ts';
 import type { RawResult } from './extraction/parse-values.ts';
 import { judge, parseNumber, parseRange, type ParsedRange } from './extraction/ranges.ts';
+
+/** The direction a printed flag gives (direction-less marks such as `*` give none). */
+const FLAG_DIRECTION: Record<string, 'high' | 'low'> = {
+  H: 'high',
+  HH: 'high',
+  High: 'high',
+  HIGH: 'high',
+  '↑': 'high',
+  '↑↑': 'high',
+  '▲': 'high',
+  L: 'low',
+  LL: 'low',
+  Low: 'low',
+  LOW: 'low',
+  '↓': 'low',
+  '↓↓': 'low',
+  '▼': 'low',
+};
 
 /** Results with a lower confidence are marked `needs_review`. */
 export const NEEDS_REVIEW_BELOW = 0.75;
@@ -156,8 +175,19 @@ export function judgeResult(printed: RawResult, entry: BiomarkerEntry, fuzzyName
     confidence = Math.min(confidence, 0.7);
     reasons.push('decimal point restored in the range');
   }
+  const rescaled = raw.ocrConfidence === undefined ? undefined : offScale(raw, printedRange, entry, ucum);
+  if (rescaled) {
+    printedRange = rescaled.range;
+    result = {
+      ...result,
+      referenceText: rescaled.range,
+      ...(rescaled.value ? { value: rescaled.value } : {}),
+    };
+    confidence = Math.min(confidence, 0.6);
+    reasons.push(`decimal points restored in the range${rescaled.value ? ' and the value' : ''}`);
+  }
   let range = printedRange ? parseRange(printedRange) : undefined;
-  const value = raw.value === undefined ? undefined : parseNumber(raw.value.replace(/^[<>≤≥]/, ''));
+  const value = result.value === undefined ? undefined : parseNumber(result.value.replace(/^[<>≤≥]/, ''));
   if (value !== undefined) {
     const plausible = withinLimits(entry, value, ucum);
     if (plausible === false || !sameScale(value, range)) {
@@ -166,7 +196,7 @@ export function judgeResult(printed: RawResult, entry: BiomarkerEntry, fuzzyName
       const doubtful = raw.ocrConfidence !== undefined && raw.ocrConfidence < DOUBTFUL_OCR;
       const repair = doubtful
         ? undefined
-        : restoreDecimal(raw.value!, value, entry, ucum, range, printedRange);
+        : restoreDecimal(result.value!, value, entry, ucum, range, printedRange);
       if (repair?.value !== undefined) {
         result = { ...result, value: repair.value, ...(repair.range ? { referenceText: repair.range } : {}) };
         if (repair.range) range = parseRange(repair.range);
@@ -178,7 +208,7 @@ export function judgeResult(printed: RawResult, entry: BiomarkerEntry, fuzzyName
         confidence = Math.min(confidence, 0.7);
         reasons.push('decimal point restored in the range');
       } else if (plausible === false) {
-        return { emit: false, reason: `value ${raw.value} is not a possible ${entry.name} result` };
+        return { emit: false, reason: `value ${result.value} is not a possible ${entry.name} result` };
       } else {
         confidence *= 0.6;
         reasons.push('value and printed range differ by more than a factor of 5');
@@ -189,9 +219,69 @@ export function judgeResult(printed: RawResult, entry: BiomarkerEntry, fuzzyName
       reasons.push('printed range outside what the test can be');
     }
     if (!range && plausible === undefined) confidence *= 0.85;
+    const settled = result.value === undefined ? undefined : parseNumber(result.value.replace(/^[<>≤≥]/, ''));
+    const direction = raw.flag ? FLAG_DIRECTION[raw.flag] : undefined;
+    if (
+      raw.ocrConfidence !== undefined &&
+      range &&
+      direction &&
+      settled !== undefined &&
+      !/^[<>≤≥]/.test(result.value!)
+    ) {
+      const verdict = judge(settled, range);
+      if (verdict !== 'normal' && verdict !== direction) {
+        // The printed flag says the other way (`241 L` beside 30-100): OCR lost a point (24.1 is
+        // low) or misread a digit. The point is put back only when that agrees with the flag.
+        const power = /^\d{2,}$/.test(result.value!)
+          ? [1, 2].find((candidate) => judge(scaled(settled, candidate), range!) === direction)
+          : undefined;
+        if (power !== undefined && (raw.ocrConfidence ?? 0) >= DOUBTFUL_OCR) {
+          result = { ...result, value: scaled(settled, power).toFixed(power) };
+          reasons.push('decimal point restored in the value (the printed flag disagreed)');
+        } else reasons.push('the printed flag disagrees with the value and range');
+        confidence = Math.min(confidence, 0.6);
+      }
+    }
   }
   if (!raw.units && !raw.referenceText) confidence *= 0.85;
   return { emit: true, raw: result, confidence: Number(confidence.toFixed(2)), reasons };
+}
+
+/**
+ * A range OCR read without its points (`39-55`, `120-220`, `07-31`) that is ten or a hundred times
+ * any interval of the test (dictionary/typical-ranges.ts), while divided it is on scale: the range
+ * divided, and the value with it when it was read on the range's scale without a point too (both
+ * lost their points alike: `58` beside `39-55` is 5.8 beside 3.9-5.5).
+ */
+function offScale(
+  raw: RawResult,
+  printedRange: string | undefined,
+  entry: BiomarkerEntry,
+  ucum: string | undefined,
+): { range: string; value?: string } | undefined {
+  if (!printedRange || hasPoint(printedRange)) return undefined;
+  const parsed = parseRange(printedRange);
+  // Two whole ends (`39-55`) or one with its sign (`<170`, `>100`).
+  const shape = /^(\d+)-(\d+)$|^([<>≤≥])(\d+)$/.exec(printedRange);
+  if (!parsed || !shape) return undefined;
+  const { lower, upper } = parsed;
+  const divided = (power: number) => (end: number | undefined) =>
+    end === undefined ? undefined : scaled(end, power);
+  if (onTypicalScale(entry.key, lower, upper, ucum) !== false) return undefined;
+  for (const power of [1, 2]) {
+    if (!onTypicalScale(entry.key, divided(power)(lower), divided(power)(upper), ucum)) continue;
+    const range = shape[1]
+      ? rangeScaled(printedRange, power)!
+      : `${shape[3]}${scaled(Number(shape[4]), power).toFixed(power)}`;
+    const value = raw.value === undefined ? undefined : parseNumber(raw.value);
+    const valueToo =
+      raw.value !== undefined &&
+      /^\d{2,}$/.test(raw.value) &&
+      value !== undefined &&
+      sameScale(value, parsed);
+    return valueToo ? { range, value: scaled(value, power).toFixed(power) } : { range };
+  }
+  return undefined;
 }
 
 function restoreDecimal(

@@ -107,24 +107,65 @@ export async function parseReport(
 export const pagesNote = (total: number) =>
   total >= MAX_PAGES ? `only the first ${MAX_PAGES} pages were read` : undefined;
 
+/** One page's rows read into results (and unmatched rows), panel headers tracked on the way. */
+function readPageRows(
+  rows: Row[],
+  width: number,
+  gate: Gate,
+  panels: ReturnType<typeof panelTracker>,
+  sex: 'female' | 'male' | undefined,
+) {
+  const tables = findTables(rows);
+  // Within 4% of the page's width: points on a text page, pixels on a photo.
+  const tolerance = width * 0.04;
+  for (const row of rows) {
+    if (tables.some((table) => table.headerY === row.y)) continue;
+    const { raws, unread } = readRow(row, tablesInForce(tables, row));
+    for (const text of unread)
+      gate.unmatched.push({ page: row.page, text, reason: 'no value in the result column' });
+    if (raws.length === 0) for (const cell of panelHeaderCells(row)) panels.header(cell, tolerance);
+    for (const raw of raws) admit(raw, panels.at(raw.x, tolerance), row, gate, sex);
+  }
+}
+
+/** What a result's value is, for comparing two readings of it. */
+const valueOf = (result: LabResult) => {
+  const { measurement } = result as { measurement: { numeric?: number; bounded?: { value: number } } };
+  return measurement.numeric ?? measurement.bounded?.value ?? result.source.value;
+};
+
+/** The review marking of a value two readings of the page disagree on (below NEEDS_REVIEW_BELOW). */
+const DISAGREED = 0.5;
+
+/**
+ * The results of a page read twice by OCR, checked against the second reading: a result whose
+ * test the other reading also found, with a different value, is marked for review (one of the two
+ * readings is wrong, and the kept one is not known to be the right one).
+ */
+function checkedAgainst(results: LabResult[], check: LabResult[]): void {
+  for (const result of results) {
+    const key = result.biomarker.key;
+    if (!key) continue;
+    const others = check.filter((other) => other.biomarker.key === key);
+    if (others.length === 0 || others.some((other) => valueOf(other) === valueOf(result))) continue;
+    result.confidence = Math.min(result.confidence ?? 1, DISAGREED);
+    result.needs_review = true;
+  }
+}
+
 /** Pages already read (read-pages.ts) parsed as a lab report. */
 export function parseLabPages({ pages, ocrPages, total }: ReadReport): ParsedReport {
   const panels = panelTracker();
   const gate: Gate = { results: [], unmatched: [] };
   // Read first: the patient's sex decides which of the ranges printed per sex applies.
   const metadata = readMetadata(pages.flatMap((page) => page.rows));
-  for (const { text: page, rows } of pages) {
-    const tables = findTables(rows);
-    // Within 4% of the page's width: points on a text page, pixels on a photo.
-    const tolerance = page.width * 0.04;
-    for (const row of rows) {
-      if (tables.some((table) => table.headerY === row.y)) continue;
-      const { raws, unread } = readRow(row, tablesInForce(tables, row));
-      for (const text of unread)
-        gate.unmatched.push({ page: row.page, text, reason: 'no value in the result column' });
-      if (raws.length === 0) for (const cell of panelHeaderCells(row)) panels.header(cell, tolerance);
-      for (const raw of raws) admit(raw, panels.at(raw.x, tolerance), row, gate, metadata.patientSex);
-    }
+  for (const { text: page, rows, check } of pages) {
+    const from = gate.results.length;
+    readPageRows(rows, page.width, gate, panels, metadata.patientSex);
+    if (!check) continue;
+    const checkGate: Gate = { results: [], unmatched: [] };
+    readPageRows(check, page.width, checkGate, panelTracker(), metadata.patientSex);
+    checkedAgainst(gate.results.slice(from), checkGate.results);
   }
   const usedPanels = panels.panels.filter((panel) =>
     gate.results.some((result) => result.biomarker.panel_id === panel.id),

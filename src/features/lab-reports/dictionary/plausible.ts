@@ -82,13 +82,20 @@ export function withinLimits(
   }
   const limits = LIMITS[entry.key];
   if (!limits || !entry.ucum) return undefined;
+  const fits = (main: number) => main >= limits[0] && main <= limits[1];
   // A test reported without a unit symbol of its own (pH) is judged in its one scale.
-  const main =
-    ucum === undefined
-      ? entry.ucum.startsWith('[')
-        ? value
-        : undefined
-      : convertValue(entry, value, ucum, entry.ucum);
+  if (ucum === undefined && entry.ucum.startsWith('[')) return fits(value);
+  if (ucum === undefined) {
+    // No unit read: a value that fits the test in none of the units it is printed in cannot be
+    // one of its results (a hematocrit of 412); one that fits in some unit is not judged.
+    const units = [entry.ucum, ...(entry.alternates ?? []).map((alternate) => alternate.ucum)];
+    const inSome = units.some((unit) => {
+      const main = unit === undefined ? undefined : convertValue(entry, value, unit, entry.ucum!);
+      return main === undefined || fits(main);
+    });
+    return inSome ? undefined : false;
+  }
+  const main = convertValue(entry, value, ucum, entry.ucum);
   if (main === undefined) return undefined;
-  return main >= limits[0] && main <= limits[1];
+  return fits(main);
 }

@@ -65,8 +65,8 @@ function cutOut(image: PreparedImage, box: Box, blackAndWhite = false): Buffer {
   return canvas.toBuffer('image/png');
 }
 
-/** A numeric cell to read again: where it sits in the rows, and its box on the prepared page. */
-type Job = { row: number; cell: number; box: Box };
+/** A cell to read again: where it sits in the rows, and its box on the prepared page. */
+export type Job = { row: number; cell: number; box: Box };
 
 /** The letter height the cells are enlarged to before the second reading (decimal points grow with them). */
 const CELL_LETTER_HEIGHT = 30;
@@ -78,7 +78,12 @@ const CELLS_PER_CALL = 60;
  * one engine call (one call per cell cost ~0.3 s each: most of a page's time). A line is matched
  * back to the cell whose slot holds its middle.
  */
-async function readStacked(image: PreparedImage, jobs: Job[], textHeight: number) {
+export async function readStacked(
+  image: PreparedImage,
+  jobs: Job[],
+  textHeight: number,
+  characters = CHARACTERS,
+): Promise<({ text: string; confidence: number } | undefined)[]> {
   const scale = Math.max(1, Math.min(4, CELL_LETTER_HEIGHT / Math.max(textHeight, 1)));
   const margin = Math.round(textHeight * scale);
   const slots = jobs.map((job) => {
@@ -113,7 +118,7 @@ async function readStacked(image: PreparedImage, jobs: Job[], textHeight: number
       Math.ceil(slot.height * scale),
     ),
   );
-  const lines = await readLines(canvas.toBuffer('image/png'), CHARACTERS);
+  const lines = await readLines(canvas.toBuffer('image/png'), characters);
   return jobs.map((_, at) => {
     const from = tops[at]! - margin / 2;
     const to = tops[at]! + Math.ceil(slots[at]!.height * scale) + margin / 2;

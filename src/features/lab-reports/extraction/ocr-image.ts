@@ -111,6 +111,8 @@ export function prepareDecoded(
   measure: PageMeasure,
   steps: PrepareSteps,
   letterHeight: number,
+  /** Whether letters may shrink below SHRINK_FLOOR (a second reading of a page the first read with little confidence). */
+  belowFloor = false,
 ): PreparedImage {
   const done: string[] = [];
   // Never past the pixel cap: a narrow, very tall image must not grow into gigabytes.
@@ -121,7 +123,8 @@ export function prepareDecoded(
     // Letters are never shrunk below SHRINK_FLOOR: a photo with ≈32 px letters shrunk to 16 px
     // merged a flag letter into its value (`38 L` read `381L`, `11.0 L` read `1.0L` or `SNORT`)
     // on the OCR test's JPEG and scan, where its own size read them right.
-    if (factor < 1) factor = Math.min(1, roomFor, Math.max(factor, SHRINK_FLOOR / measure.letterHeight));
+    if (factor < 1 && !belowFloor)
+      factor = Math.min(1, roomFor, Math.max(factor, SHRINK_FLOOR / measure.letterHeight));
     // Close enough: resampling costs sharpness for nothing.
     if (factor > 0.85 && factor < 1.15) factor = 1;
   }

@@ -1,0 +1,87 @@
+// The unit pass: on a photographed page whose table has a units column, the units of rows the
+// page pass read badly (nothing in the column, a word the engine doubted, or text that is no unit)
+// are cut out of the prepared image and read again with only the characters units are written in,
+// all in one engine call (stacked, as the digit pass does). A reading is taken only when it is a
+// unit the dictionary knows; otherwise the row keeps what the page pass read.
+import { findBiomarker } from '../dictionary/match.ts';
+import { ucumFor } from '../dictionary/units.ts';
+import { columnOf, columnSpans, type TableModel, tablesInForce } from './columns.ts';
+import { type Job, readStacked } from './digit-pass.ts';
+import type { PreparedImage } from './ocr-image.ts';
+import type { Cell, Row } from './rows.ts';
+
+/** Letters, digits and the marks units are printed with (`mg/dL`, `x10E3/uL`, `mL/min/1.73m2`, `%`). */
+const UNIT_CHARACTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/%.*^µ';
+/** A unit cell read below this engine confidence (0–100) is read again. */
+const DOUBTFUL = 60;
+/** Minimum confidence of the second reading. */
+const MIN_CONFIDENCE = 50;
+const CELLS_PER_CALL = 60;
+
+/** Whether the page pass's unit cells of a row need reading again. */
+const unitInDoubt = (cells: Cell[]) =>
+  cells.length === 0 ||
+  cells.some((cell) => (cell.confidence ?? 100) < DOUBTFUL) ||
+  !ucumFor(cells.map((cell) => cell.text).join(''));
+
+/** The rows with the unit cells of result rows read again where the page pass read them badly. */
+export async function rereadUnits(
+  rows: Row[],
+  tables: TableModel[],
+  image: PreparedImage,
+  textHeight: number,
+): Promise<{ rows: Row[]; changed: number }> {
+  type UnitJob = Job & { table: TableModel };
+  const jobs: UnitJob[] = [];
+  rows.forEach((row, rowAt) => {
+    for (const table of tablesInForce(tables, row)) {
+      const span = columnSpans(table).find(({ column }) => column.role === 'unit');
+      if (!span) continue;
+      const mine = row.cells.filter((cell) => cell.x0 >= table.from && cell.x0 < table.to);
+      const roleOf = (cell: Cell) => columnOf(table, cell).role;
+      // Only rows that are results: a known test with a number in the result column.
+      const named = mine.some((cell) => roleOf(cell) === 'name' && findBiomarker(cell.text) !== undefined);
+      const valued = mine.some((cell) => roleOf(cell) === 'result' && /\d/.test(cell.text));
+      const units = mine.filter((cell) => roleOf(cell) === 'unit');
+      if (!named || !valued || !unitInDoubt(units)) continue;
+      const x0 = Math.min(span.from, ...units.map((cell) => cell.x0)) + textHeight * 0.2;
+      const x1 = Math.max(span.to, ...units.map((cell) => cell.x1)) - textHeight * 0.2;
+      if (x1 - x0 < textHeight) continue;
+      jobs.push({
+        row: rowAt,
+        cell: -1,
+        table,
+        box: { x0, x1, y0: row.y - textHeight * 1.25, y1: row.y + textHeight * 0.45 },
+      });
+    }
+  });
+  const out = [...rows];
+  let changed = 0;
+  for (let from = 0; from < jobs.length; from += CELLS_PER_CALL) {
+    const batch = jobs.slice(from, from + CELLS_PER_CALL);
+    const read = await readStacked(image, batch, textHeight, UNIT_CHARACTERS);
+    batch.forEach((job, at) => {
+      const again = read[at];
+      const text = again?.text.replace(/\s+/g, '');
+      if (!again || !text || again.confidence < MIN_CONFIDENCE || !ucumFor(text)) return;
+      const row = out[job.row]!;
+      const cells = row.cells.filter(
+        (cell) =>
+          !(cell.x0 >= job.table.from && cell.x0 < job.table.to && columnOf(job.table, cell).role === 'unit'),
+      );
+      const column = columnSpans(job.table).find(
+        ({ column: candidate }) => candidate.role === 'unit',
+      )!.column;
+      cells.push({
+        text,
+        x0: column.x0,
+        x1: Math.max(column.x1, column.x0 + 1),
+        confidence: again.confidence,
+      });
+      cells.sort((a, b) => a.x0 - b.x0);
+      out[job.row] = { ...row, cells, text: cells.map((cell) => cell.text).join('  ') };
+      changed += 1;
+    });
+  }
+  return { rows: out, changed };
+}
