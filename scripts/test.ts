@@ -8,18 +8,18 @@
 // 2. Two lanes start together:
 //    - the parallel lane: every file not in SERIAL, as many at once as the machine has cores
 //      (TEST_CONCURRENCY to override), each in a process of its own;
-//    - the serial lane: the SERIAL files marked `beside`, one at a time. They crash or kill
-//      processes on purpose, drive a browser or run several services, and mostly wait (for a
-//      heartbeat to lapse, a child to start, a page to render); one of them at a time beside the
-//      parallel files neither starves them nor is starved.
-//    Then the SERIAL files marked `alone` run one at a time: they build, pack or type-check the
-//    project, or measure memory, and want the machine to themselves.
+//    - the serial lane: the SERIAL files below, one at a time. They drive a browser, crash or
+//      kill processes on purpose, run several services, build an image or measure memory: two of
+//      them at once would starve each other. One at a time they use about half a core (some
+//      240 s of CPU in the 514–584 s they took after the parallel files: much of it waiting for a
+//      heartbeat to lapse, a child to start, a page to render), so beside the parallel files they
+//      add far less than their own time.
 //    Each lane starts its longest files first (scripts/test-durations.txt, from an earlier run),
 //    so that no long file starts last and runs on alone.
 // With TEST_FILE_TIMES=<path>, each file's duration and outcome is also written there
-// (scripts/test-file-times.ts), slowest first: `<path>.parallel`, `<path>.serial`, `<path>.alone`.
+// (scripts/test-file-times.ts), slowest first: `<path>.parallel` and `<path>.serial`.
 // With node --test options after `--`, the files go to `node --test` as before (sorted by name,
-// the serial ones after the others).
+// then the serial ones one at a time).
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, globSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -42,30 +42,25 @@ const GROUPS = {
   ],
 };
 
-/**
- * Files that never run two at a time, and why: `beside` ones run one at a time beside the
- * parallel files; `alone` ones one at a time after them.
- */
-const SERIAL: Record<string, { beside: string } | { alone: string }> = {
-  'test/e2e/activation.test.ts': { beside: 'drives Chromium' },
-  'test/e2e/dashboard.test.ts': { beside: 'drives Chromium' },
-  'test/e2e/widget.test.ts': { beside: 'drives Chromium' },
-  'test/integration/fault-crash.test.ts': { beside: 'SIGKILLs the service mid-import and mid-delivery' },
-  'test/integration/webhook-crash.test.ts': { beside: 'SIGKILLs a delivering process' },
-  'test/integration/fhir-export-crash.test.ts': { beside: 'SIGKILLs an export worker' },
-  'test/integration/scale-out.test.ts': { beside: 'four service processes under load' },
-  'test/integration/upgrade-side-by-side.test.ts': {
-    beside: 'the previous release and this one side by side',
-  },
-  'test/integration/read-replica.test.ts': { beside: 'a primary and a streaming replica of its own' },
-  'test/integration/recurring-jobs.test.ts': { beside: 'several queue instances keep time together' },
-  'test/integration/destination-contract.test.ts': { beside: 'a child service per destination kind' },
-  'test/integration/container-image.test.ts': { alone: 'builds and runs a container image' },
-  'test/integration/new-provider.test.ts': { alone: 'type-checks the whole project' },
-  'test/integration/hostile-files-import.test.ts': { alone: 'memory-limited children' },
-  'test/integration/hostile-files-lab.test.ts': { alone: 'memory-limited children' },
-  'packages/client/test/packed.test.ts': { alone: 'packs and installs the package' },
-  'packages/sdk-client/test/packed.test.ts': { alone: 'packs and installs the package' },
+/** Files run one at a time, beside the parallel ones, and why. */
+const SERIAL: Record<string, string> = {
+  'test/e2e/activation.test.ts': 'drives Chromium',
+  'test/e2e/dashboard.test.ts': 'drives Chromium',
+  'test/e2e/widget.test.ts': 'drives Chromium',
+  'test/integration/fault-crash.test.ts': 'SIGKILLs the service mid-import and mid-delivery',
+  'test/integration/webhook-crash.test.ts': 'SIGKILLs a delivering process',
+  'test/integration/fhir-export-crash.test.ts': 'SIGKILLs an export worker',
+  'test/integration/scale-out.test.ts': 'four service processes under load',
+  'test/integration/upgrade-side-by-side.test.ts': 'the previous release and this one side by side',
+  'test/integration/container-image.test.ts': 'builds and runs a container image',
+  'test/integration/read-replica.test.ts': 'a primary and a streaming replica of its own',
+  'test/integration/recurring-jobs.test.ts': 'several queue instances keep time together',
+  'test/integration/destination-contract.test.ts': 'a child service per destination kind',
+  'test/integration/new-provider.test.ts': 'scaffolds into a copy of the project and type-checks it',
+  'test/integration/hostile-files-import.test.ts': 'memory-limited children',
+  'test/integration/hostile-files-lab.test.ts': 'memory-limited children',
+  'packages/client/test/packed.test.ts': 'packs and installs the package',
+  'packages/sdk-client/test/packed.test.ts': 'packs and installs the package',
 };
 
 function parseArguments(argv: string[]) {
@@ -173,21 +168,18 @@ if (needsStore) {
 let passed = false;
 try {
   const parallel = files.filter((file) => !(file in SERIAL));
-  const beside = files.filter((file) => SERIAL[file] && 'beside' in SERIAL[file]);
-  const alone = files.filter((file) => SERIAL[file] && 'alone' in SERIAL[file]);
+  const serial = files.filter((file) => file in SERIAL);
   if (nodeOptions.length > 0) {
     const parallelPassed = await runNodeTest(parallel, concurrency, nodeOptions);
-    passed = (await runNodeTest([...beside, ...alone], 1, nodeOptions)) && parallelPassed;
+    passed = (await runNodeTest(serial, 1, nodeOptions)) && parallelPassed;
   } else {
     const durations = knownDurations();
-    if (beside.length) console.log(`\n== beside the parallel files, one at a time: ${beside.join(' ')} ==\n`);
+    if (serial.length) console.log(`\n== beside the parallel files, one at a time: ${serial.join(' ')} ==\n`);
     const lanes = await Promise.all([
       lane('parallel', longestFirst(parallel, durations), concurrency),
-      lane('serial', longestFirst(beside, durations), 1),
+      lane('serial', longestFirst(serial, durations), 1),
     ]);
-    if (alone.length) console.log(`\n== ${alone.length} file(s) one at a time: ${alone.join(' ')} ==\n`);
-    const alonePassed = await lane('alone', longestFirst(alone, durations), 1);
-    passed = lanes.every(Boolean) && alonePassed;
+    passed = lanes.every(Boolean);
   }
 } finally {
   await teardown();
