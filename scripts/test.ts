@@ -174,10 +174,12 @@ try {
     passed = (await runNodeTest(serial, 1, nodeOptions)) && parallelPassed;
   } else {
     const durations = knownDurations();
-    if (serial.length) console.log(`\n== beside the parallel files, one at a time: ${serial.join(' ')} ==\n`);
+    const serialOrder = longestFirst(serial, durations);
+    if (serial.length)
+      console.log(`\n== beside the parallel files, one at a time: ${serialOrder.join(' ')} ==\n`);
     const lanes = await Promise.all([
       lane('parallel', longestFirst(parallel, durations), concurrency),
-      lane('serial', longestFirst(serial, durations), 1),
+      lane('serial', serialOrder, 1),
     ]);
     passed = lanes.every(Boolean);
   }
