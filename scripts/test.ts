@@ -5,18 +5,30 @@
 // 1. Store tests: once per run, test/global-setup.ts finds the PostgreSQL (test/helpers/database.ts
 //    `testDatabaseUrl()`) and makes the migrated template every test service copies; dropped at
 //    the end (and what killed runs left, at the start).
-// 2. The files run in parallel, as many at once as the machine has cores (TEST_CONCURRENCY to
-//    override), each in a process of its own;
-// 3. then the SERIAL files below, one at a time: they start browsers, crash or kill processes on
-//    purpose, run several services or a memory-limited child, or build images, and would slow or
-//    starve the others (and be starved) in the parallel group.
+// 2. Two lanes start together:
+//    - the parallel lane: every file not in SERIAL, as many at once as the machine has cores
+//      (TEST_CONCURRENCY to override), each in a process of its own;
+//    - the serial lane: the SERIAL files below, one at a time. They drive a browser, crash or
+//      kill processes on purpose, run several services, build an image or measure memory: two of
+//      them at once would starve each other. One at a time they use about half a core (some
+//      240 s of CPU in the 514–584 s they took after the parallel files: much of it waiting for a
+//      heartbeat to lapse, a child to start, a page to render), so beside the parallel files they
+//      add far less than their own time.
+//    Each lane starts its longest files first (scripts/test-durations.txt, from an earlier run),
+//    so that no long file starts last and runs on alone.
 // With TEST_FILE_TIMES=<path>, each file's duration and outcome is also written there
-// (scripts/test-file-times.ts), slowest first.
+// (scripts/test-file-times.ts), slowest first: `<path>.parallel` and `<path>.serial`.
+// With node --test options after `--`, the files go to `node --test` as before (sorted by name,
+// then the serial ones one at a time).
 import { spawn } from 'node:child_process';
-import { globSync } from 'node:fs';
+import { createWriteStream, existsSync, globSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
+import fileTimes from './test-file-times.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -30,7 +42,7 @@ const GROUPS = {
   ],
 };
 
-/** Files run one at a time after the parallel group, and why. */
+/** Files run one at a time, beside the parallel ones, and why. */
 const SERIAL: Record<string, string> = {
   'test/e2e/activation.test.ts': 'drives Chromium',
   'test/e2e/dashboard.test.ts': 'drives Chromium',
@@ -44,7 +56,7 @@ const SERIAL: Record<string, string> = {
   'test/integration/read-replica.test.ts': 'a primary and a streaming replica of its own',
   'test/integration/recurring-jobs.test.ts': 'several queue instances keep time together',
   'test/integration/destination-contract.test.ts': 'a child service per destination kind',
-  'test/integration/new-provider.test.ts': 'type-checks the whole project',
+  'test/integration/new-provider.test.ts': 'scaffolds into a copy of the project and type-checks it',
   'test/integration/hostile-files-import.test.ts': 'memory-limited children',
   'test/integration/hostile-files-lab.test.ts': 'memory-limited children',
   'packages/client/test/packed.test.ts': 'packs and installs the package',
@@ -74,21 +86,55 @@ function filesOf(patterns: string[]): string[] {
   return [...files].sort();
 }
 
-function runNodeTest(files: string[], concurrency: number, nodeOptions: string[]): Promise<number> {
-  if (files.length === 0) return Promise.resolve(0);
+/**
+ * Each file's duration in an earlier run (scripts/test-durations.txt: TEST_FILE_TIMES output,
+ * `<seconds> s  <outcome>  <file>` a line), to start the longest first. To refresh it:
+ * `TEST_FILE_TIMES=/tmp/t npm test && cat /tmp/t.* > scripts/test-durations.txt`.
+ */
+function knownDurations(): Map<string, number> {
+  const path = join(ROOT, 'scripts/test-durations.txt');
+  const durations = new Map<string, number>();
+  if (!existsSync(path)) return durations;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const match = /^\s*([\d.]+) s\s.*\s(\S+\.test\.ts)$/.exec(line);
+    if (match) durations.set(match[2]!, Number(match[1]));
+  }
+  return durations;
+}
+
+/** Longest first; a file not timed yet (new) counts as a middling one. */
+function longestFirst(files: string[], durations: Map<string, number>): string[] {
+  const known = [...durations.values()].sort((a, b) => a - b);
+  const middling = known[Math.floor(known.length / 2)] ?? 0;
+  const expected = (file: string) => durations.get(file) ?? middling;
+  return [...files].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
+}
+
+/** One lane: `files` through node:test's runner, `concurrency` at a time; resolves to whether all passed. */
+async function lane(name: string, files: string[], concurrency: number): Promise<boolean> {
+  if (files.length === 0) return true;
+  let passed = true;
+  const stream = run({ files: files.map((file) => join(ROOT, file)), concurrency, cwd: ROOT });
+  stream.on('test:fail', (test: { todo?: unknown }) => {
+    if (!test.todo) passed = false;
+  });
+  const report = stream.compose(spec);
+  report.pipe(process.stdout, { end: false });
+  const reporting = [finished(report)];
   const timesFile = process.env.TEST_FILE_TIMES;
-  const reporters = timesFile
-    ? [
-        '--test-reporter=spec',
-        '--test-reporter-destination=stdout',
-        `--test-reporter=${ROOT}scripts/test-file-times.ts`,
-        `--test-reporter-destination=${timesFile}.${concurrency === 1 ? 'serial' : 'parallel'}`,
-      ]
-    : [];
-  const args = ['--test', `--test-concurrency=${concurrency}`, ...reporters, ...nodeOptions, ...files];
+  if (timesFile)
+    reporting.push(finished(stream.compose(fileTimes).pipe(createWriteStream(`${timesFile}.${name}`))));
+  await Promise.all(reporting);
+  return passed;
+}
+
+/** With node --test options: the files through `node --test`, as they were before the lanes. */
+function runNodeTest(files: string[], concurrency: number, nodeOptions: string[]): Promise<boolean> {
+  if (files.length === 0) return Promise.resolve(true);
+  const args = ['--test', `--test-concurrency=${concurrency}`, ...nodeOptions, ...files];
   return new Promise((done) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
-    child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
+    child.on('exit', (code, signal) => done(code === 0 && !signal));
   });
 }
 
@@ -119,15 +165,25 @@ if (needsStore) {
   }
 }
 
-let code = 1;
+let passed = false;
 try {
-  const serial = files.filter((file) => file in SERIAL);
   const parallel = files.filter((file) => !(file in SERIAL));
-  const parallelCode = await runNodeTest(parallel, concurrency, nodeOptions);
-  if (serial.length) console.log(`\n== ${serial.length} file(s) one at a time: ${serial.join(' ')} ==\n`);
-  const serialCode = await runNodeTest(serial, 1, nodeOptions);
-  code = parallelCode || serialCode;
+  const serial = files.filter((file) => file in SERIAL);
+  if (nodeOptions.length > 0) {
+    const parallelPassed = await runNodeTest(parallel, concurrency, nodeOptions);
+    passed = (await runNodeTest(serial, 1, nodeOptions)) && parallelPassed;
+  } else {
+    const durations = knownDurations();
+    const serialOrder = longestFirst(serial, durations);
+    if (serial.length)
+      console.log(`\n== beside the parallel files, one at a time: ${serialOrder.join(' ')} ==\n`);
+    const lanes = await Promise.all([
+      lane('parallel', longestFirst(parallel, durations), concurrency),
+      lane('serial', serialOrder, 1),
+    ]);
+    passed = lanes.every(Boolean);
+  }
 } finally {
   await teardown();
 }
-process.exit(code);
+process.exit(passed ? 0 : 1);

@@ -159,14 +159,21 @@ describe('container image', { skip: toolsSkip }, () => {
 
   test('umoci unpacks the files: the pinned runtime, production dependencies only, owner-only DATA_DIR', async () => {
     const layout = join(scratch, 'oci');
-    const copied = await run('skopeo', ['copy', `containers-storage:${image}`, `oci:${layout}:test`]);
+    // Layers copied as they are (not gzipped only to be gunzipped), and only the root filesystem
+    // unpacked (not a runtime bundle with a checksummed manifest of every file): the files are
+    // the same, at a fraction of the time.
+    const copied = await run('skopeo', [
+      'copy',
+      '--dest-oci-accept-uncompressed-layers',
+      `containers-storage:${image}`,
+      `oci:${layout}:test`,
+    ]);
     assert.equal(copied.code, 0, copied.stderr);
-    const bundle = join(scratch, 'bundle');
-    const unpacked = await run('umoci', ['unpack', '--image', `${layout}:test`, bundle], {
+    const rootfs = join(scratch, 'rootfs');
+    const unpacked = await run('umoci', ['raw', 'unpack', '--image', `${layout}:test`, rootfs], {
       timeoutMs: 300_000,
     });
     assert.equal(unpacked.code, 0, unpacked.stderr);
-    const rootfs = join(bundle, 'rootfs');
 
     const pinned = (
       JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

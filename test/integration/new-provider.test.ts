@@ -4,12 +4,13 @@
 // it again with `--index`, and taken names are refused before anything is written.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { access, cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, cp, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import type { Provider } from '../../src/provider-kit/types.ts';
 import type * as Validate from '../../src/provider-kit/validate.ts';
 
@@ -96,25 +97,40 @@ describe('scripts/new-provider.ts', () => {
   });
 
   test('what it writes type-checks against the rest of the code', { timeout: 300_000 }, async () => {
-    const sources = [...WRITTEN.filter((path) => path.endsWith('.ts')), 'src/providers/index.ts'];
-    await writeFile(
-      inCopy('tsconfig.scaffold.json'),
-      JSON.stringify({ extends: './tsconfig.json', include: [], files: sources }),
+    const sources = [...WRITTEN.filter((path) => path.endsWith('.ts')), 'src/providers/index.ts'].map(inCopy);
+    // The project's compiler options, a program rooted at the scaffold's files, and the diagnostics
+    // of those files only (plus any about the options themselves): errors elsewhere belong to the
+    // repository-wide tsc, and checking only these files resolves what they use from the rest of
+    // the code without checking every other file's bodies (a quarter of `tsc -p`'s CPU time).
+    const parsed = ts.getParsedCommandLineOfConfigFile(
+      inCopy('tsconfig.json'),
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (diagnostic) =>
+          assert.fail(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')),
+      },
     );
-    const tsc = join(repo, 'node_modules/typescript/bin/tsc');
-    const output = await run(node, [tsc, '-p', 'tsconfig.scaffold.json', '--pretty', 'false'], {
-      cwd: copy,
-      maxBuffer: 64 * 1024 * 1024,
-    }).then(
-      () => '',
-      (error: unknown) => outputOf(error),
+    assert.ok(parsed, 'tsconfig.json parsed');
+    const program = ts.createProgram({ rootNames: sources, options: parsed.options });
+    const diagnostics = [
+      ...program.getOptionsDiagnostics(),
+      ...program.getGlobalDiagnostics(),
+      ...sources.flatMap((path) => {
+        const file = program.getSourceFile(path);
+        assert.ok(file, `${path} is in the program`);
+        return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
+      }),
+    ];
+    const host = {
+      getCanonicalFileName: (name: string) => name,
+      getCurrentDirectory: () => copy,
+      getNewLine: () => '\n',
+    };
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => ts.formatDiagnostic(diagnostic, host).trim()),
+      [],
     );
-    // Only the scaffold's own files are judged: errors elsewhere belong to the repository-wide tsc.
-    // A project-level error (`error TS…` with no file) means nothing was checked at all.
-    const ours = output
-      .split('\n')
-      .filter((line) => line.startsWith('error TS') || sources.some((path) => line.startsWith(path)));
-    assert.deepEqual(ours, []);
   });
 
   test('what it writes keeps to the layers (dependency-cruiser)', { timeout: 120_000 }, async () => {

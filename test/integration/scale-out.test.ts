@@ -78,6 +78,9 @@ async function startRoundRobinProxy(
     });
     incoming.pipe(upstream);
   });
+  // The test's fetch reuses idle connections for a few seconds: the proxy must not close one first
+  // (its default 5 s, late timers under load), or a request sent on it meets ECONNRESET.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, served, server };

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { until } from '../helpers/until.ts';
 import { freePort } from '../helpers/ports.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 /**
  * Durability end to end: the real service as a child process, 1,000 events pending or in flight,
@@ -30,14 +30,14 @@ const dataDir = mkdtempSync(join(tmpdir(), 'tributary-crash-'));
 const schema = `crash_${randomBytes(5).toString('hex')}`;
 
 let port = 0;
+/** On PostgreSQL, an empty database of the test's own (commits there need not wait for the disk). */
+let database: TestDatabase | undefined;
 const env = (): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
   DATA_DIR: dataDir,
   PORT: String(port),
   LOG_LEVEL: 'warn',
-  ...(process.env.DATABASE_URL
-    ? { DATABASE_URL: process.env.DATABASE_URL, ENCRYPTION_KEY: encryptionKey, DATABASE_SCHEMA: schema }
-    : {}),
+  ...(database ? { DATABASE_URL: database.url, ENCRYPTION_KEY: encryptionKey, DATABASE_SCHEMA: schema } : {}),
 });
 const encryptionKey = randomBytes(32).toString('hex');
 
@@ -91,18 +91,13 @@ before(async () => {
   if (!existsSync(nodeBinary)) throw new Error(`${nodeBinary} is missing: run npm install first`);
   receiver = await startWebhookReceiver();
   port = await freePort();
+  if (process.env.DATABASE_URL) database = await createTestDatabase('empty');
 });
 
 after(async () => {
   await killServer('SIGTERM');
   await receiver?.close();
-  if (process.env.DATABASE_URL) {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
-    await client.end();
-  }
+  await database?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
