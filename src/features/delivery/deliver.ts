@@ -165,11 +165,15 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     return { at: new Date(now.getTime() + delayMs), delayMs };
   }
 
-  /** The batch's destinations as last read, each with its signing keys made once (on first use). */
+  /**
+   * The batch's destinations as last read, each with its signing keys made once (on first use),
+   * and each webhook's connection (made once per read, not per attempt).
+   */
   type Snapshot = {
     destinations: Map<string, DestinationRow>;
     retired: Map<string, { secret: string; signsUntil: Date }[]>;
     keys: Map<string, SigningKey[]>;
+    webhooks: Map<string, KindConnection>;
     readAt: number;
   };
 
@@ -182,7 +186,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       findRoutes(db, events),
       retiredSecretsOf(db, webhookDevelopers, clock.now()),
     ]);
-    return { destinations, retired, keys: new Map(), readAt: Date.now() };
+    return { destinations, retired, keys: new Map(), webhooks: new Map(), readAt: Date.now() };
   }
 
   function keysFor(snapshot: Snapshot, destination: DestinationRow): SigningKey[] {
@@ -214,16 +218,22 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   };
 
   /**
-   * The destination's connection: a webhook's made for this attempt with the batch's signing
-   * keys (kinds/webhook.ts), any other kind's client kept between batches (kind-connections.ts).
+   * The destination's connection: a webhook's made with the batch's signing keys when its
+   * destinations are read (kinds/webhook.ts), any other kind's client kept between batches
+   * (kind-connections.ts).
    */
   function connectionFor(destination: DestinationRow, snapshot: Snapshot): KindConnection {
     if (destination.kind !== WEBHOOK_KIND) return connections.get(destination);
-    return webhookConnection(webhookDeps, {
-      url: destination.url ?? '',
-      environment: destination.environment,
-      keys: keysFor(snapshot, destination),
-    });
+    let connection = snapshot.webhooks.get(destination.id);
+    if (!connection) {
+      connection = webhookConnection(webhookDeps, {
+        url: destination.url ?? '',
+        environment: destination.environment,
+        keys: keysFor(snapshot, destination),
+      });
+      snapshot.webhooks.set(destination.id, connection);
+    }
+    return connection;
   }
 
   /** An event as the kinds see it. */
