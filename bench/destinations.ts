@@ -9,8 +9,10 @@
 // (four at a time) to a destination of that kind alone, first emit to the last event marked
 // delivered in the outbox. The receivers run on loopback in this process: a 204 HTTP receiver
 // (webhook), a database `tributary_bench_*` on the local PostgreSQL server (postgresql, skipped
-// without one), the SigV4-checking S3 test server (s3), a nats-server with JetStream of its own
-// (nats, skipped without the binary). The figures compare kinds on one machine; each receiver
+// without one), the SigV4-checking S3 test server (s3: an object per event; s3-ndjson: its
+// `object_format: ndjson_gzip`, an object per batch), a nats-server with JetStream of its own
+// (nats, skipped without the binary). Each kind's rate is also printed as a ratio to the
+// webhook's from the same run (the goal: PostgreSQL and S3 at least half of it). The figures compare kinds on one machine; each receiver
 // shares the machine's two cores with the service.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -144,10 +146,11 @@ async function main() {
     return created.developer.id;
   }
 
-  async function other(kind: string, settings: Record<string, unknown>) {
-    const devId = await developerFor(kind);
+  /** `label`: the figure's name when one kind is measured with different settings. */
+  async function other(kind: string, settings: Record<string, unknown>, label = kind) {
+    const devId = await developerFor(label);
     const destination = await ctx.webhooks.destinations.create(devId, { kind, settings });
-    await measure(kind, devId, destination.id);
+    await measure(label, devId, destination.id);
   }
 
   try {
@@ -168,12 +171,14 @@ async function main() {
 
     const s3 = await startS3Server(['bench']);
     cleanups.push(() => s3.close());
-    await other('s3', {
+    const s3Settings = {
       bucket: 'bench',
       endpoint: s3.endpoint,
       access_key_id: S3_TEST_KEY.accessKeyId,
       secret_access_key: S3_TEST_KEY.secretAccessKey,
-    });
+    };
+    await other('s3', s3Settings);
+    await other('s3', { ...s3Settings, object_format: 'ndjson_gzip' }, 's3-ndjson');
 
     const natsSkip = natsSkipReason();
     if (natsSkip) {
@@ -182,6 +187,13 @@ async function main() {
       const nats = await startNatsServer();
       cleanups.push(() => nats.close());
       await other('nats', { url: nats.url, stream: 'BENCH', subject: 'bench' });
+    }
+    const webhookRate = figures.destination_webhook_DeliveriesPerSec!;
+    for (const kind of ['postgresql', 's3', 's3-ndjson', 'nats']) {
+      const rate = figures[`destination_${kind}_DeliveriesPerSec`];
+      if (rate === undefined) continue;
+      figures[`destination_${kind}_WebhookRatio`] = rate / webhookRate;
+      console.log(`  ${kind.padEnd(10)} ÷ webhook: ${(rate / webhookRate).toFixed(2)}`);
     }
     reportFigures(figures);
   } finally {

@@ -131,13 +131,18 @@ const rows: Row[] = [
         : '–',
   },
   {
-    figure: 'deliveries/s per destination kind, 5,000 one-record events each, receivers on loopback',
-    goal: 'reported next to the webhook',
+    figure:
+      'deliveries/s per destination kind, 5,000 one-record events each, receivers on loopback; each ÷ the webhook kind, same run (s3-ndjson: `object_format: ndjson_gzip`)',
+    goal: 'PostgreSQL and S3 ≥ 0.5 × the webhook',
     bench: 'destinations',
     value: (f) =>
-      ['webhook', 'postgresql', 's3', 'nats']
+      ['webhook', 'postgresql', 's3', 's3-ndjson', 'nats']
         .filter((kind) => f[`destination_${kind}_DeliveriesPerSec`] !== undefined)
-        .map((kind) => `${kind} ${fixed(f[`destination_${kind}_DeliveriesPerSec`]!)}/s`)
+        .map((kind) => {
+          const rate = `${kind} ${fixed(f[`destination_${kind}_DeliveriesPerSec`]!)}/s`;
+          const toWebhook = f[`destination_${kind}_WebhookRatio`];
+          return toWebhook === undefined ? rate : `${rate} (${fixed(toWebhook, 2)}×)`;
+        })
         .join(', ') || '–',
   },
   {

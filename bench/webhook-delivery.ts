@@ -188,7 +188,8 @@ async function main() {
   const storage = ctx.store.embedded ? 'embedded PostgreSQL' : 'PostgreSQL';
   const settings = ctx.webhooks.settings;
   console.log(
-    `webhook delivery benchmark on ${storage}; ${settings.workers} main-lane workers, batches of ${settings.batchSize} jobs, up to ${settings.concurrency} requests in flight each`,
+    `webhook delivery benchmark on ${storage}; ${settings.workers} main-lane workers, batches of ${settings.batchSize} jobs, up to ${settings.concurrency} requests in flight each, ` +
+      `${settings.destinationConcurrency} to one destination in the process (WEBHOOK_DESTINATION_CONCURRENCY; the plain loop has 100)`,
   );
   try {
     const developer = await ctx.developers.create({ name: 'Bench', environment: 'sandbox' });

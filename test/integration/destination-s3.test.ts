@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import {
@@ -83,6 +84,7 @@ describe('S3 destination', () => {
       force_path_style: true,
       prefix: 'health/',
       access_key_id: 'AKIATRIBUTARYTEST01',
+      object_format: 'json',
     });
     const bad = await api(service, developer, 'POST', '/v2/destinations', {
       kind: 's3',
@@ -172,5 +174,51 @@ describe('S3 destination', () => {
     assert.equal(enabled.body.replayed, 2);
     await waitForStatus(service, developer, destinationId, known + 2, 'delivered');
     assert.equal((await keys()).length, before + 2);
+  });
+
+  test('object_format ndjson_gzip: a batch of events is one gzip NDJSON object, every event a line', async () => {
+    const batched = await createDestination(service, developer, {
+      kind: 's3',
+      settings: {
+        bucket: BUCKET,
+        endpoint: server.endpoint,
+        access_key_id: S3_TEST_KEY.accessKeyId,
+        secret_access_key: S3_TEST_KEY.secretAccessKey,
+        prefix: 'batched/',
+        object_format: 'ndjson_gzip',
+      },
+    });
+    assert.equal(batched.settings.object_format, 'ndjson_gzip');
+    const bad = await api(service, developer, 'PATCH', `/v2/destinations/${batched.id}`, {
+      settings: { object_format: 'parquet' },
+    });
+    assert.equal(bad.status, 400);
+    assert.match(String(bad.body.detail), /^invalid settings\.object_format: expected json or ndjson_gzip/);
+    const userId = await insertUser(service.ctx, { developerId: developer.devId, provider: 'OURA' });
+    const nights = Array.from({ length: 12 }, (_, i) => `2026-07-${String(i + 1).padStart(2, '0')}`);
+    await emit(
+      service,
+      developer,
+      nights.map((night) => sleepEvent(userId, [night])),
+    );
+    const delivered = await waitForStatus(service, developer, batched.id, 12, 'delivered');
+    const objects = (await keys()).filter((key) => key.startsWith('batched/'));
+    assert.ok(objects.length >= 1 && objects.length <= 12, `${objects.length} objects`);
+    const lines: { event_id: string; type: string; user_id: string; payload: { type: string } }[] = [];
+    for (const key of objects) {
+      assert.match(
+        key,
+        new RegExp(`^batched/${developer.devId}/batches/\\d{4}-\\d{2}-\\d{2}/[0-9a-f]{32}\\.ndjson\\.gz$`),
+      );
+      const object = await reader.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+      const text = gunzipSync(await object.Body!.transformToByteArray()).toString('utf8');
+      for (const line of text.trimEnd().split('\n')) lines.push(JSON.parse(line) as (typeof lines)[number]);
+    }
+    assert.deepEqual(lines.map((line) => line.event_id).sort(), delivered.map((d) => d.event_id).sort());
+    assert.ok(
+      lines.every(
+        (line) => line.type === 'sleep' && line.payload.type === 'sleep' && line.user_id === userId,
+      ),
+    );
   });
 });

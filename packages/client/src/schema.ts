@@ -8499,7 +8499,7 @@ export interface paths {
                         name?: string;
                         /**
                          * S3Settings
-                         * @description kind s3: one JSON object per event
+                         * @description kind s3: one JSON object per event, or one gzip NDJSON object per batch
                          */
                         settings: {
                             /** @description The access key id */
@@ -8510,6 +8510,11 @@ export interface paths {
                             endpoint?: string;
                             /** @description Path-style addressing; default true with an endpoint, else false */
                             force_path_style?: boolean;
+                            /**
+                             * @description json (default): one JSON object per event; ndjson_gzip: one gzip NDJSON object per batch of events (fewer, larger writes)
+                             * @example ndjson_gzip
+                             */
+                            object_format?: string;
                             /** @description Key prefix: path segments each ending in / */
                             prefix?: string;
                             /** @description Default us-east-1 */

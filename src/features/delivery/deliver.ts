@@ -43,7 +43,7 @@ import {
   pruneEvents,
   recordOutcomes,
 } from './repo.ts';
-import type { KindConnection, KindResult } from './kinds/kind.ts';
+import type { KindConnection, KindEvent, KindResult } from './kinds/kind.ts';
 import { webhookConnection, type WebhookSendDeps } from './kinds/webhook.ts';
 import { jitteredDelayMs, parseRetryAfter, scheduledDelayMs } from './retry-policy.ts';
 import { createRouteShares } from './route-shares.ts';
@@ -86,6 +86,11 @@ const DESTINATIONS_FRESH_MS = 1_000;
 const LEASE_MARGIN_MS = 15_000;
 /** A destination's `last_success_at` is refreshed at most this often, so healthy traffic does not rewrite its row per batch. */
 const SUCCESS_STAMP_MS = 10_000;
+/**
+ * Events at most in one send to a kind that takes batches (kinds/kind.ts `sendBatch`): one
+ * transaction or object, sized so it ends well within the deadline.
+ */
+const KIND_BATCH_MAX = 250;
 
 /** `suppressed`: why the suppression hook withholds the event now (null: it may go out). */
 type Work = { event: DeliverableEvent; generation: number; try: number; suppressed: string | null };
@@ -160,11 +165,15 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     return { at: new Date(now.getTime() + delayMs), delayMs };
   }
 
-  /** The batch's destinations as last read, each with its signing keys made once (on first use). */
+  /**
+   * The batch's destinations as last read, each with its signing keys made once (on first use),
+   * and each webhook's connection (made once per read, not per attempt).
+   */
   type Snapshot = {
     destinations: Map<string, DestinationRow>;
     retired: Map<string, { secret: string; signsUntil: Date }[]>;
     keys: Map<string, SigningKey[]>;
+    webhooks: Map<string, KindConnection>;
     readAt: number;
   };
 
@@ -177,7 +186,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       findRoutes(db, events),
       retiredSecretsOf(db, webhookDevelopers, clock.now()),
     ]);
-    return { destinations, retired, keys: new Map(), readAt: Date.now() };
+    return { destinations, retired, keys: new Map(), webhooks: new Map(), readAt: Date.now() };
   }
 
   function keysFor(snapshot: Snapshot, destination: DestinationRow): SigningKey[] {
@@ -209,28 +218,27 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   };
 
   /**
-   * The destination's connection: a webhook's made for this attempt with the batch's signing
-   * keys (kinds/webhook.ts), any other kind's client kept between batches (kind-connections.ts).
+   * The destination's connection: a webhook's made with the batch's signing keys when its
+   * destinations are read (kinds/webhook.ts), any other kind's client kept between batches
+   * (kind-connections.ts).
    */
   function connectionFor(destination: DestinationRow, snapshot: Snapshot): KindConnection {
     if (destination.kind !== WEBHOOK_KIND) return connections.get(destination);
-    return webhookConnection(webhookDeps, {
-      url: destination.url ?? '',
-      environment: destination.environment,
-      keys: keysFor(snapshot, destination),
-    });
+    let connection = snapshot.webhooks.get(destination.id);
+    if (!connection) {
+      connection = webhookConnection(webhookDeps, {
+        url: destination.url ?? '',
+        environment: destination.environment,
+        keys: keysFor(snapshot, destination),
+      });
+      snapshot.webhooks.set(destination.id, connection);
+    }
+    return connection;
   }
 
-  /**
-   * The one send path: the destination's kind sends the event and classes the outcome, within
-   * the engine's deadline. A kind that does not end its sends by the deadline itself is raced:
-   * past it the engine stops waiting and closes the destination's client (its sockets with it:
-   * the adapter's own timeouts are not relied on), and the attempt counts as a timeout.
-   */
-  async function send(work: Work, destination: DestinationRow, connection: KindConnection): Promise<Answer> {
-    const { event } = work;
-    const started = performance.now();
-    const kindEvent = {
+  /** An event as the kinds see it. */
+  function kindEventOf(event: DeliverableEvent): KindEvent {
+    return {
       id: event.event_id,
       developerId: event.developer_id,
       type: event.type,
@@ -239,10 +247,34 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       reference: event.reference,
       body: event.body,
     };
+  }
+
+  /**
+   * The one send path: the destination's kind sends the events (one, or a batch when the kind
+   * takes batches) and classes each outcome, within the engine's deadline. A kind that does not
+   * end its sends by the deadline itself is raced: past it the engine stops waiting and closes the
+   * destination's client (its sockets with it: the adapter's own timeouts are not relied on), and
+   * the attempt counts as a timeout for every event in it.
+   */
+  async function send(
+    works: readonly Work[],
+    destination: DestinationRow,
+    connection: KindConnection,
+  ): Promise<Answer[]> {
+    const started = performance.now();
     const deadline = new AbortController();
-    let result: KindResult | null;
+    const exchange = async (): Promise<KindResult[]> => {
+      if (works.length === 1) return [await connection.send(kindEventOf(works[0]!.event), deadline.signal)];
+      if (connection.sendBatch)
+        return connection.sendBatch(
+          works.map((work) => kindEventOf(work.event)),
+          deadline.signal,
+        );
+      return Promise.all(works.map((work) => connection.send(kindEventOf(work.event), deadline.signal)));
+    };
+    let results: KindResult[] | null;
     if (connection.selfTimed) {
-      result = await connection.send(kindEvent, deadline.signal);
+      results = await exchange();
     } else {
       let timer: NodeJS.Timeout | undefined;
       const expired = new Promise<null>((resolve) => {
@@ -251,14 +283,12 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
           resolve(null);
         }, settings.timeoutMs);
       });
-      result = await Promise.race([connection.send(kindEvent, deadline.signal), expired]).finally(() =>
-        clearTimeout(timer),
-      );
+      results = await Promise.race([exchange(), expired]).finally(() => clearTimeout(timer));
     }
     const durationMs = Math.round(performance.now() - started);
-    if (result === null || deadline.signal.aborted) {
+    if (results === null || deadline.signal.aborted) {
       connections.discard(destination.id, connection);
-      return {
+      const timedOut: Answer = {
         verdict: 'retry',
         statusCode: null,
         error: `ETIMEDOUT: no answer within ${settings.timeoutMs} ms`,
@@ -266,34 +296,69 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         durationMs,
         timedOut: true,
       };
+      return works.map(() => timedOut);
     }
-    return {
+    if (results.length !== works.length)
+      throw new Error(`${destination.kind} answered ${results.length} results for ${works.length} events`);
+    return results.map((result) => ({
       verdict: result.outcome,
       statusCode: result.statusCode ?? null,
       error: result.error,
       retryAfter: result.retryAfter ?? null,
       durationMs,
       timedOut: result.timedOut ?? false,
-    };
+    }));
   }
 
   /**
-   * Sends one attempt; its outcome goes into whichever wave `sink` holds when the answer comes
-   * (the engine's own, `detached`, once its batch stopped waiting for it).
+   * Sends one attempt (of one event, or of a batch of one destination's events); its outcomes go
+   * into whichever wave `sink` holds when the answer comes (the engine's own, `detached`, once its
+   * batch stopped waiting for it). True when every event was delivered.
    */
   async function attempt(
     sink: Sink,
-    work: Work,
+    works: readonly Work[],
     destination: DestinationRow,
     connection: KindConnection,
   ): Promise<boolean> {
-    const { event } = work;
-    const url = destination.url ?? '';
-    const route = routeKey(event);
+    const route = routeKey(works[0]!.event);
     const attemptedAt = clock.now();
-    const answer = await send(work, destination, connection);
+    const answers = await send(works, destination, connection);
     const finishedAt = clock.now();
     const wave = sink.detached ? detached.wave : sink.wave;
+    let delivered = 0;
+    let slow = false;
+    for (let index = 0; index < works.length; index++) {
+      const answer = answers[index]!;
+      recordAnswer(wave, works[index]!, destination, answer, attemptedAt, finishedAt);
+      if (answer.verdict === 'delivered') delivered++;
+      if (answer.timedOut || answer.durationMs > settings.slowAfterMs) slow = true;
+    }
+    const health = wave.health.get(destination.id);
+    if (health) {
+      health.successes += delivered;
+      health.failures += works.length - delivered;
+    } else {
+      wave.health.set(destination.id, { successes: delivered, failures: works.length - delivered });
+    }
+    if (slow) {
+      slowUntil.set(route, Date.now() + SLOW_LANE_MS);
+    } else if (delivered > 0) {
+      slowUntil.delete(route);
+    }
+    return delivered === works.length;
+  }
+
+  /** One event's answer as its outcome, attempt log entry, retry and delivered user in `wave`. */
+  function recordAnswer(
+    wave: Wave,
+    work: Work,
+    destination: DestinationRow,
+    answer: Answer,
+    attemptedAt: Date,
+    finishedAt: Date,
+  ) {
+    const { event } = work;
     const { verdict } = answer;
     const next = verdict === 'retry' ? nextAttempt(work.try, finishedAt, answer.retryAfter) : null;
     const status = verdict === 'retry' ? (next ? 'pending' : 'failed') : verdict;
@@ -308,7 +373,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       attempt: {
         developerId: event.developer_id,
         number: event.attempts + 1,
-        url,
+        url: destination.url ?? '',
         attemptedAt,
         durationMs: answer.durationMs,
         outcome: verdict === 'retry' && !next ? 'failed' : verdict,
@@ -320,19 +385,9 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         options: { startAfter: next.delayMs / 1000 },
       });
     }
-    const health = wave.health.get(destination.id) ?? { successes: 0, failures: 0 };
-    if (verdict === 'delivered') health.successes++;
-    else health.failures++;
-    wave.health.set(destination.id, health);
     // `last_webhook_update` and the like are about the webhook.
     if (verdict === 'delivered' && event.user_id && destination.kind === WEBHOOK_KIND)
       wave.deliveredUsers.push({ eventId: event.id, userId: event.user_id, at: finishedAt });
-    if (answer.timedOut || answer.durationMs > settings.slowAfterMs) {
-      slowUntil.set(route, Date.now() + SLOW_LANE_MS);
-    } else if (verdict === 'delivered') {
-      slowUntil.delete(route);
-    }
-    return verdict === 'delivered';
   }
 
   function settle(wave: Wave, work: Work, status: 'held' | 'dropped', reason: string) {
@@ -455,7 +510,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     let snapshot = work.length > 0 ? await readDestinations(events) : null;
     const sink: Sink = { wave: newWave(), detached: false };
     /** Attempts in flight, with when each started. */
-    const inFlight = new Map<Promise<void>, { startedAt: number; work: Work }>();
+    const inFlight = new Map<Promise<void>, InFlight>();
     /** Destinations that failed an attempt in this batch: their later events take the slow lane. */
     const failedHere = new Set<string>();
     let slotFreed: (() => void) | null = null;
@@ -494,15 +549,20 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       sink.wave.diverted.push({ work: item, afterMs: lane === 'main' ? 0 : settings.timeoutMs });
     }
 
-    function start(item: Work, destination: DestinationRow, route: string, share: () => void) {
+    function start(
+      works: readonly Work[],
+      destination: DestinationRow,
+      connection: KindConnection,
+      route: string,
+      share: () => void,
+    ) {
       const done = () => {
         share();
         inFlight.delete(sending);
         slotFreed?.();
         slotFreed = null;
       };
-      const connection = connectionFor(destination, snapshot!);
-      const sending: Promise<void> = attempt(sink, item, destination, connection).then(
+      const sending: Promise<void> = attempt(sink, works, destination, connection).then(
         (delivered) => {
           done();
           if (!delivered) failedHere.add(route);
@@ -514,16 +574,24 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         (error: unknown) => {
           done();
           if (sink.detached) {
-            detached.events.delete(item.event.id);
+            for (const { event } of works) detached.events.delete(event.id);
             deps.log.warn({ err: error }, 'a detached webhook attempt failed');
           } else failure ??= error ?? new Error('webhook attempt failed');
         },
       );
-      inFlight.set(sending, { startedAt: Date.now(), work: item });
+      inFlight.set(sending, { startedAt: Date.now(), works });
     }
 
     /** Events whose destination's share was full, sent after the rest of the batch. */
     const waitingForShare: { item: Work; destination: DestinationRow; route: string }[] = [];
+    /**
+     * Events for destinations whose kind takes batches, by route: each destination's go as one
+     * attempt (KIND_BATCH_MAX events at most) once the loop below has started the rest.
+     */
+    const batched = new Map<
+      string,
+      { destination: DestinationRow; connection: KindConnection; works: Work[] }
+    >();
 
     for (const item of work) {
       if (failure || !snapshot) break;
@@ -549,22 +617,37 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         // A failing or slow receiver would hold this batch (and the healthy receivers in it) for
         // up to the timeout: its events go to the slow lane, whose workers only wait on such receivers.
         sink.wave.diverted.push({ work: item, afterMs: 0 });
+      } else if (destination.kind !== WEBHOOK_KIND && connections.get(destination).sendBatch) {
+        const group = batched.get(route);
+        if (group) group.works.push(item);
+        else batched.set(route, { destination, connection: connections.get(destination), works: [item] });
       } else {
         await batchSlot();
         if (failure) break;
         const taken = takeShare(route, event.developer_id);
-        if ('release' in taken) start(item, destination, route, taken.release);
+        if ('release' in taken)
+          start([item], destination, connectionFor(destination, snapshot), route, taken.release);
         else if (taken.waitedMs >= settings.batchWaitMs) divert(item);
         // A destination (or developer) that is busy but answering: its event goes once the rest
         // of the batch is out, so the batch's other destinations do not wait behind it.
         else waitingForShare.push({ item, destination, route });
       }
     }
+    for (const [route, { destination, connection, works }] of batched) {
+      for (let from = 0; from < works.length && !failure; from += KIND_BATCH_MAX) {
+        const slice = works.slice(from, from + KIND_BATCH_MAX);
+        await batchSlot();
+        if (failure) break;
+        const share = await shareSlot(route, destination.developer_id);
+        if (share) start(slice, destination, connection, route, share);
+        else for (const item of slice) divert(item);
+      }
+    }
     for (const { item, destination, route } of waitingForShare) {
       if (failure) break;
       await batchSlot();
       const share = await shareSlot(route, item.event.developer_id);
-      if (share) start(item, destination, route, share);
+      if (share) start([item], destination, connectionFor(destination, snapshot!), route, share);
       else divert(item);
     }
     // (Read through a function: the callbacks above reassign it, which the compiler cannot see.)
@@ -584,11 +667,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
    * leaves a slow-lane job due after its deadline: should this process die before the outcome is
    * written, that job sends it again (once written, the job is stale and skipped).
    */
-  async function waitOrDetach(
-    sink: Sink,
-    inFlight: Map<Promise<void>, { startedAt: number; work: Work }>,
-    snapshot: Snapshot | null,
-  ) {
+  async function waitOrDetach(sink: Sink, inFlight: Map<Promise<void>, InFlight>, snapshot: Snapshot | null) {
     if (inFlight.size === 0) return;
     const youngest = Math.max(...[...inFlight.values()].map(({ startedAt }) => startedAt));
     const patience = youngest + settings.batchWaitMs - Date.now();
@@ -601,15 +680,15 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     if (inFlight.size === 0) return;
     for (const [route, row] of snapshot?.destinations ?? []) detached.routes.set(route, row);
     sink.detached = true;
-    for (const { work } of inFlight.values()) detached.events.set(work.event.id, work.generation);
+    for (const { works } of inFlight.values())
+      for (const work of works) detached.events.set(work.event.id, work.generation);
     for (const attempt of inFlight.keys()) {
       detached.attempts.add(attempt);
       void attempt.finally(() => detached.attempts.delete(attempt));
     }
-    const leases = [...inFlight.values()].map(({ work }) => ({
-      work,
-      afterMs: settings.timeoutMs + LEASE_MARGIN_MS,
-    }));
+    const leases = [...inFlight.values()].flatMap(({ works }) =>
+      works.map((work) => ({ work, afterMs: settings.timeoutMs + LEASE_MARGIN_MS })),
+    );
     await deps.jobs.sendMany(SLOW_DELIVERY_QUEUE, divertedJobs(leases));
   }
 
@@ -732,6 +811,9 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
 
 /** Where an attempt's outcome goes: its batch's wave, or the engine's once the batch stopped waiting. */
 type Sink = { wave: Wave; detached: boolean };
+
+/** An attempt in flight: the events it sends (one, or a batch for one destination) and when it started. */
+type InFlight = { startedAt: number; works: readonly Work[] };
 
 /** Slow-lane jobs for diverted events: their try kept, grouped by delay, EVENTS_PER_JOB to a job. */
 function divertedJobs(diverted: Wave['diverted']): { data: DeliveryJob; options?: { startAfter: number } }[] {

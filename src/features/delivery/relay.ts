@@ -1,8 +1,9 @@
 // The outbox relay: queues the first delivery attempt of events that were emitted one or a few at a
 // time (outbox.ts marks them `awaiting_job`), many events to a job and many jobs to a transaction.
 //
-// An emit wakes the relay of its own process; the pass runs just after (a follow-up pass shortly
-// after catches an emit whose commit came later than the first look). A periodic pass in every process is the safety net: it queues what a process that
+// An emit wakes the relay of its own process; the pass runs just after (follow-up passes, further
+// apart each time, catch an emit whose commit came later than the first look: the wake comes from
+// inside the emitting transaction, and under load its commit can take tens of milliseconds). A periodic pass in every process is the safety net: it queues what a process that
 // crashed between commit and relay left marked, and what CLI commands emitted. Relays of several
 // processes share the work through FOR UPDATE SKIP LOCKED.
 import type { Logger } from 'pino';
@@ -18,8 +19,11 @@ import { claimAwaitingJob } from './repo.ts';
 const SLICE = 1_000;
 /** How soon after a wake the relay looks (lets the emits of one burst share a pass). */
 const WAKE_DELAY_MS = 2;
-/** A second look after a wake, for an emitting transaction that committed after the first. */
-const FOLLOW_UP_MS = 25;
+/**
+ * Later looks after a wake (ms after the first), for an emitting transaction that committed after
+ * the first: without them such an event waited for the next emit's wake or the periodic pass.
+ */
+const FOLLOW_UPS_MS = [25, 100, 400] as const;
 /**
  * Traces of events awaiting this relay remembered at most (tracing on): an event another process's
  * relay took, or whose transaction rolled back, is never asked for; the oldest is forgotten first.
@@ -107,6 +111,21 @@ export function createOutboxRelay(
     });
   }
 
+  /** The `index`th later look after a wake's first pass, then the next (a new wake starts over). */
+  function followUp(index: number) {
+    const after = FOLLOW_UPS_MS[index];
+    if (after === undefined) return;
+    followUpTimer = setTimeout(
+      () => {
+        followUpTimer = null;
+        if (stopped) return;
+        runInBackground();
+        followUp(index + 1);
+      },
+      after - (FOLLOW_UPS_MS[index - 1] ?? 0),
+    );
+  }
+
   return {
     wake(traced) {
       if (stopped) return;
@@ -121,10 +140,7 @@ export function createOutboxRelay(
         wakeTimer = null;
         runInBackground();
         if (followUpTimer) clearTimeout(followUpTimer);
-        followUpTimer = setTimeout(() => {
-          followUpTimer = null;
-          runInBackground();
-        }, FOLLOW_UP_MS);
+        followUp(0);
       }, WAKE_DELAY_MS);
     },
     start() {

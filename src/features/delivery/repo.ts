@@ -4,6 +4,7 @@
 // delivery engine writes thousands of outcomes a second.
 import { sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
+import { textArrayLiteral } from '../../store/text-array.ts';
 import type { AttemptOutcome, WebhookEventStatus } from './tables.ts';
 
 export type NewEventRow = {
@@ -85,26 +86,29 @@ export type DeliverableEvent = {
 
 export async function findEventsForDelivery(db: Db, ids: readonly string[]): Promise<DeliverableEvent[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom('deliveries as d')
-    .innerJoin('events as e', 'e.id', 'd.event_id')
-    .select([
-      'd.id',
-      'd.event_id',
-      'd.developer_id',
-      'd.destination_id',
-      'e.created_at',
-      'e.type',
-      'e.user_id',
-      'e.reference',
-      'e.suppressible',
-      'e.body',
-      'd.status',
-      'd.generation',
-      'd.attempts',
-    ])
-    .where('d.id', 'in', ids)
-    .execute();
+  return (
+    db
+      .selectFrom('deliveries as d')
+      .innerJoin('events as e', 'e.id', 'd.event_id')
+      .select([
+        'd.id',
+        'd.event_id',
+        'd.developer_id',
+        'd.destination_id',
+        'e.created_at',
+        'e.type',
+        'e.user_id',
+        'e.reference',
+        'e.suppressible',
+        'e.body',
+        'd.status',
+        'd.generation',
+        'd.attempts',
+      ])
+      // One array parameter, not a parameter per id: a batch names up to 1,250 deliveries.
+      .where(sql<boolean>`d.id = any(${textArrayLiteral(ids)}::text[])`)
+      .execute()
+  );
 }
 
 /** One attempt that went over the wire, for the attempt log. */

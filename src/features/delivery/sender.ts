@@ -38,6 +38,8 @@ export type Sender = {
 
 /** Receivers answer with anything; we read a little (to reuse the connection) and keep none of it. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** Destination URLs kept parsed (every attempt to a destination names the same one); then cleared. */
+const PARSED_URLS = 1_000;
 
 export function createSender(options: {
   timeoutMs: number;
@@ -57,6 +59,17 @@ export function createSender(options: {
     maxFreeSockets: maxSockets,
     scheduling: 'lifo' as const,
   };
+  const parsed = new Map<string, URL>();
+  /** The URL parsed once per destination, not per attempt (never mutated: requests only read it). */
+  function parseUrl(raw: string): URL {
+    let url = parsed.get(raw);
+    if (!url) {
+      url = new URL(raw);
+      if (parsed.size >= PARSED_URLS) parsed.clear();
+      parsed.set(raw, url);
+    }
+    return url;
+  }
   const agents = {
     sandbox: { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) },
     production: {
@@ -167,7 +180,7 @@ export function createSender(options: {
     const elapsed = () => Math.round(performance.now() - started);
     let url: URL;
     try {
-      url = new URL(rawUrl);
+      url = parseUrl(rawUrl);
       const reason = await blockedReason(url, environment);
       if (reason) throw new DestinationBlockedError(reason);
     } catch (error) {

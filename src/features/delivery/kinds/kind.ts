@@ -46,6 +46,12 @@ export type KindResult = {
  */
 export interface KindConnection {
   send(event: KindEvent, signal: AbortSignal): Promise<KindResult>;
+  /**
+   * Several events in one exchange (a transaction, an object), one result per event in their
+   * order, under one deadline. A kind that has it gets a batch's events for the destination this
+   * way, as one attempt in flight (deliver.ts); each event's outcome is still its own.
+   */
+  sendBatch?(events: readonly KindEvent[], signal: AbortSignal): Promise<KindResult[]>;
   close(): Promise<void>;
   /**
    * It ends every send by the engine's deadline itself, answering `timedOut` (the webhook's

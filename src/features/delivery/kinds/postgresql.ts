@@ -2,10 +2,12 @@
 // and keeps tables it owns in one schema there (`settings.schema`, default `tributary`): one per
 // data type, `users` and `events`. It creates and migrates them itself (versions in
 // `<schema>.schema_migrations`, under an advisory lock, so two workers never migrate at once).
-// Every event is one transaction: the event row, its user, and its records upserted by record
-// identity (the unified model's identity key, as Tributary's own store keys them), so a day
-// sent again updates rows instead of adding them; an older event never overwrites what a newer
-// one wrote; a `deauth` or `access_revoked` deletes the user's records (docs/destinations.md).
+// A batch of events is one transaction (a few statements for the whole batch): the event rows,
+// their users, and their records upserted by record identity (the unified model's identity key,
+// as Tributary's own store keys them), so a day sent again updates rows instead of adding them;
+// an older event never overwrites what a newer one wrote; a `deauth` or `access_revoked` deletes
+// the user's records (docs/destinations.md). One event the database refuses fails the batch's
+// transaction; its events are then written one at a time, so only that one is rejected.
 // The URL is read as data (postgresql-url.ts) and pg gets a config object, never the string; the
 // host is resolved, checked and pinned when a pool is made (destination-policy.ts `dialAddress`),
 // and a destination that is the service's own database is refused then too (own-database.ts).
@@ -140,6 +142,26 @@ function recordId(modelType: DataTypeName, record: unknown): string {
 }
 
 type UserObject = { user_id: string; provider?: unknown; reference_id?: unknown; active?: unknown };
+
+/** An event with its payload read. */
+type Parsed = { event: KindEvent; payload: Record<string, unknown> };
+
+/** A user's row updated by a newer event (never by an older one); a deauthentication is kept. */
+const USER_UPDATE = `provider = EXCLUDED.provider, reference_id = EXCLUDED.reference_id,
+  active = EXCLUDED.active, "user" = EXCLUDED."user", event_created_at = EXCLUDED.event_created_at,
+  deauthenticated_at = GREATEST(u.deauthenticated_at, EXCLUDED.deauthenticated_at), updated_at = now()
+  WHERE u.event_created_at <= EXCLUDED.event_created_at`;
+
+/** The user's columns: id, provider, reference id, active, the user as JSON. */
+function userColumns(user: UserObject): [string, string | null, string | null, boolean | null, string] {
+  return [
+    user.user_id,
+    typeof user.provider === 'string' ? user.provider : null,
+    typeof user.reference_id === 'string' ? user.reference_id : null,
+    typeof user.active === 'boolean' ? user.active : null,
+    JSON.stringify(user),
+  ];
+}
 
 function userOf(payload: Record<string, unknown>): UserObject | null {
   const user = payload.user;
@@ -354,84 +376,199 @@ export const postgresqlKind: DestinationKind<PostgresqlSettings> = {
       }
     }
 
-    async function write(event: KindEvent, payload: Record<string, unknown>): Promise<void> {
+    /** One transaction on a pooled client; a client whose connection failed is destroyed, not returned. */
+    async function inTransaction(body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
       const client = await (await openPool()).connect();
       let broken: unknown = undefined;
       try {
         await client.query('BEGIN');
-        await client.query(
-          `INSERT INTO ${s}.events (event_id, developer_id, type, user_id, created_at, payload)
-           VALUES ($1, $2, $3, $4, $5, $6::jsonb) ON CONFLICT (event_id) DO NOTHING`,
-          [event.id, event.developerId, event.type, event.userId, event.createdAt, event.body],
-        );
-        const user = userOf(payload);
-        if (user) {
-          const ends = ENDS_USER.has(event.type);
-          await client.query(
-            `INSERT INTO ${s}.users AS u (user_id, provider, reference_id, active, "user", event_created_at, deauthenticated_at)
-             VALUES ($1, $2, $3, $4, $5::jsonb, $6, CASE WHEN $7::boolean THEN $6::timestamptz END)
-             ON CONFLICT (user_id) DO UPDATE SET provider = EXCLUDED.provider, reference_id = EXCLUDED.reference_id,
-               active = EXCLUDED.active, "user" = EXCLUDED."user", event_created_at = EXCLUDED.event_created_at,
-               deauthenticated_at = GREATEST(u.deauthenticated_at, EXCLUDED.deauthenticated_at), updated_at = now()
-             WHERE u.event_created_at <= EXCLUDED.event_created_at`,
-            [
-              user.user_id,
-              typeof user.provider === 'string' ? user.provider : null,
-              typeof user.reference_id === 'string' ? user.reference_id : null,
-              typeof user.active === 'boolean' ? user.active : null,
-              JSON.stringify(user),
-              event.createdAt,
-              ends,
-            ],
-          );
-          if (ends) {
-            // The user's records go: everything an event up to this one wrote.
-            for (const table of [...Object.keys(RECORD_TABLES), 'athlete']) {
-              await client.query(
-                `DELETE FROM ${s}."${table}" WHERE user_id = $1 AND event_created_at <= $2`,
-                [user.user_id, event.createdAt],
-              );
-            }
-          }
-          // Records of a user deauthenticated at or after this event are not written again (a replay).
-          const live = `NOT EXISTS (SELECT 1 FROM ${s}.users d WHERE d.user_id = $1 AND d.deauthenticated_at >= $4)`;
-          const modelType = RECORD_TABLES[event.type];
-          if (modelType && Array.isArray(payload.data) && payload.data.length > 0) {
-            const byId = new Map<string, string>();
-            for (const record of payload.data) byId.set(recordId(modelType, record), JSON.stringify(record));
-            await client.query(
-              `INSERT INTO ${s}."${event.type}" AS t (user_id, record_id, record, event_id, event_created_at)
-               SELECT $1, r.id, r.record::jsonb, $2, $4 FROM unnest($3::text[], $5::text[]) AS r (id, record)
-               WHERE ${live}
-               ON CONFLICT (user_id, record_id) DO UPDATE SET record = EXCLUDED.record, event_id = EXCLUDED.event_id,
-                 event_created_at = EXCLUDED.event_created_at, updated_at = now()
-               WHERE t.event_created_at <= EXCLUDED.event_created_at`,
-              [user.user_id, event.id, [...byId.keys()], event.createdAt, [...byId.values()]],
-            );
-          }
-          const athlete = payload.athlete;
-          if (event.type === 'athlete' && typeof athlete === 'object' && athlete !== null) {
-            await client.query(
-              `INSERT INTO ${s}.athlete AS t (user_id, athlete, event_id, event_created_at)
-               SELECT $1, $2::jsonb, $3, $4 WHERE ${live}
-               ON CONFLICT (user_id) DO UPDATE SET athlete = EXCLUDED.athlete, event_id = EXCLUDED.event_id,
-                 event_created_at = EXCLUDED.event_created_at, updated_at = now()
-               WHERE t.event_created_at <= EXCLUDED.event_created_at`,
-              [user.user_id, JSON.stringify(athlete), event.id, event.createdAt],
-            );
-          }
-        }
+        await body(client);
         await client.query('COMMIT');
       } catch (error) {
         broken = error;
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        // A client whose connection failed is destroyed rather than returned to the pool.
         client.release(
           broken !== undefined && classifyPgError(broken) === 'retry' ? (broken as Error) : undefined,
         );
       }
+    }
+
+    /** The events' rows, one statement; an event already stored (a retry, a replay) is left as it is. */
+    async function insertEvents(client: pg.PoolClient, items: readonly Parsed[]): Promise<void> {
+      await client.query(
+        `INSERT INTO ${s}.events (event_id, developer_id, type, user_id, created_at, payload)
+         SELECT r.id, r.developer_id, r.type, r.user_id, r.created_at, r.payload::jsonb
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[])
+           AS r (id, developer_id, type, user_id, created_at, payload)
+         ON CONFLICT (event_id) DO NOTHING`,
+        [
+          items.map(({ event }) => event.id),
+          items.map(({ event }) => event.developerId),
+          items.map(({ event }) => event.type),
+          items.map(({ event }) => event.userId),
+          items.map(({ event }) => event.createdAt),
+          items.map(({ event }) => event.body),
+        ],
+      );
+    }
+
+    /**
+     * What one event does to the user's rows, as its own statements: its user, and for an event
+     * that ends the user, the deletion of what events up to it wrote (then its records, if any).
+     */
+    async function applyEvent(client: pg.PoolClient, { event, payload }: Parsed): Promise<void> {
+      const user = userOf(payload);
+      if (!user) return;
+      const ends = ENDS_USER.has(event.type);
+      await client.query(
+        `INSERT INTO ${s}.users AS u (user_id, provider, reference_id, active, "user", event_created_at, deauthenticated_at)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6, CASE WHEN $7::boolean THEN $6::timestamptz END)
+         ON CONFLICT (user_id) DO UPDATE SET ${USER_UPDATE}`,
+        [...userColumns(user), event.createdAt, ends],
+      );
+      if (ends) {
+        // The user's records go: everything an event up to this one wrote.
+        for (const table of [...Object.keys(RECORD_TABLES), 'athlete']) {
+          await client.query(`DELETE FROM ${s}."${table}" WHERE user_id = $1 AND event_created_at <= $2`, [
+            user.user_id,
+            event.createdAt,
+          ]);
+        }
+      }
+      await applyRecords(client, [{ event, payload }]);
+    }
+
+    /**
+     * The users of events that end no user, one statement: each user's newest version (the later
+     * event on a tie, as one statement per event in order would leave it). An older event never
+     * overwrites a newer one's, as with one event at a time.
+     */
+    async function applyUsers(client: pg.PoolClient, items: readonly Parsed[]): Promise<void> {
+      const newest = new Map<string, { user: UserObject; at: Date }>();
+      for (const { event, payload } of items) {
+        const user = userOf(payload);
+        if (!user) continue;
+        const seen = newest.get(user.user_id);
+        if (!seen || seen.at <= event.createdAt) newest.set(user.user_id, { user, at: event.createdAt });
+      }
+      if (newest.size === 0) return;
+      const rows = [...newest.values()].map(({ user, at }) => [...userColumns(user), at] as const);
+      await client.query(
+        `INSERT INTO ${s}.users AS u (user_id, provider, reference_id, active, "user", event_created_at)
+         SELECT r.user_id, r.provider, r.reference_id, r.active, r.u::jsonb, r.at
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::timestamptz[])
+           AS r (user_id, provider, reference_id, active, u, at)
+         ON CONFLICT (user_id) DO UPDATE SET ${USER_UPDATE}`,
+        [0, 1, 2, 3, 4, 5].map((column) => rows.map((row) => row[column])),
+      );
+    }
+
+    /**
+     * The events' records (by record identity) and athletes, one statement per table: each row's
+     * newest version, written unless its user was deauthenticated at or after it (a replay). The
+     * newest is the one to check: a user deauthenticated after it was after the older ones too.
+     */
+    async function applyRecords(client: pg.PoolClient, items: readonly Parsed[]): Promise<void> {
+      type Row = { userId: string; recordId: string; json: string; eventId: string; at: Date };
+      const tables = new Map<string, Map<string, Row>>();
+      const keep = (table: string, row: Row) => {
+        let rows = tables.get(table);
+        if (!rows) tables.set(table, (rows = new Map()));
+        const key = `${row.userId}\u0000${row.recordId}`;
+        const seen = rows.get(key);
+        if (!seen || seen.at <= row.at) rows.set(key, row);
+      };
+      for (const { event, payload } of items) {
+        const user = userOf(payload);
+        if (!user) continue;
+        const modelType = RECORD_TABLES[event.type];
+        if (modelType && Array.isArray(payload.data)) {
+          for (const record of payload.data) {
+            const json = JSON.stringify(record);
+            keep(event.type, {
+              userId: user.user_id,
+              recordId: recordId(modelType, record),
+              json,
+              eventId: event.id,
+              at: event.createdAt,
+            });
+          }
+        }
+        const athlete = payload.athlete;
+        if (event.type === 'athlete' && typeof athlete === 'object' && athlete !== null)
+          keep('athlete', {
+            userId: user.user_id,
+            recordId: '',
+            json: JSON.stringify(athlete),
+            eventId: event.id,
+            at: event.createdAt,
+          });
+      }
+      const live = `NOT EXISTS (SELECT 1 FROM ${s}.users d WHERE d.user_id = r.user_id AND d.deauthenticated_at >= r.at)`;
+      for (const [table, byKey] of tables) {
+        const rows = [...byKey.values()];
+        const columns = [
+          rows.map((row) => row.userId),
+          rows.map((row) => row.json),
+          rows.map((row) => row.eventId),
+          rows.map((row) => row.at),
+        ];
+        if (table === 'athlete') {
+          await client.query(
+            `INSERT INTO ${s}.athlete AS t (user_id, athlete, event_id, event_created_at)
+             SELECT r.user_id, r.athlete::jsonb, r.event_id, r.at
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS r (user_id, athlete, event_id, at)
+             WHERE ${live}
+             ON CONFLICT (user_id) DO UPDATE SET athlete = EXCLUDED.athlete, event_id = EXCLUDED.event_id,
+               event_created_at = EXCLUDED.event_created_at, updated_at = now()
+             WHERE t.event_created_at <= EXCLUDED.event_created_at`,
+            columns,
+          );
+        } else {
+          await client.query(
+            `INSERT INTO ${s}."${table}" AS t (user_id, record_id, record, event_id, event_created_at)
+             SELECT r.user_id, r.record_id, r.record::jsonb, r.event_id, r.at
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[])
+               AS r (user_id, record, event_id, at, record_id)
+             WHERE ${live}
+             ON CONFLICT (user_id, record_id) DO UPDATE SET record = EXCLUDED.record, event_id = EXCLUDED.event_id,
+               event_created_at = EXCLUDED.event_created_at, updated_at = now()
+             WHERE t.event_created_at <= EXCLUDED.event_created_at`,
+            [...columns, rows.map((row) => row.recordId)],
+          );
+        }
+      }
+    }
+
+    /**
+     * Events in one transaction, in their order: the event rows in one statement, then runs of
+     * events that end no user in a few statements each (users, then each table's records), and
+     * an event that ends its user on its own between them, so what it deletes and what follows
+     * it come out as one event at a time would leave them. Idempotent by event id and record
+     * identity: the batch sent again (a retry, after a crash) changes nothing.
+     */
+    async function write(items: readonly Parsed[]): Promise<void> {
+      await inTransaction(async (client) => {
+        await insertEvents(client, items);
+        let run: Parsed[] = [];
+        const flush = async () => {
+          if (run.length === 0) return;
+          await applyUsers(client, run);
+          await applyRecords(client, run);
+          run = [];
+        };
+        for (const item of items) {
+          if (!ENDS_USER.has(item.event.type)) {
+            run.push(item);
+            continue;
+          }
+          await flush();
+          await applyEvent(client, item);
+        }
+        await flush();
+      });
     }
 
     /** Tears down every socket at once: the deadline passed, or the connection is being closed. */
@@ -442,35 +579,65 @@ export const postgresqlKind: DestinationKind<PostgresqlSettings> = {
       sockets.clear();
     }
 
-    return {
-      async send(event, signal) {
-        if (signal.aborted) return { outcome: 'retry', error: 'deadline passed before sending' };
-        signal.addEventListener('abort', destroySockets, { once: true });
-        let payload: Record<string, unknown>;
+    /** The events' payloads as objects; one that is not an object can never be stored (`rejected`). */
+    function parse(events: readonly KindEvent[]): (Parsed | KindResult)[] {
+      return events.map((event) => {
         try {
           const parsed: unknown = JSON.parse(event.body);
           if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
             throw new Error('not an object');
-          payload = parsed as Record<string, unknown>;
+          return { event, payload: parsed as Record<string, unknown> };
         } catch (error) {
           return { outcome: 'rejected', error: `payload is not a JSON object: ${describeFailure(error)}` };
         }
-        try {
-          migrated ??= migrate().catch((error: unknown) => {
-            migrated = null;
-            throw error;
-          });
-          await migrated;
-          await write(event, payload);
-          return { outcome: 'delivered', error: null };
-        } catch (error) {
-          // Tables dropped on the developer's side: they are created again on the next attempt.
-          if ((error as { code?: unknown }).code === '42P01') migrated = null;
-          return { outcome: classifyPgError(error), error: describeFailure(error) };
-        } finally {
-          signal.removeEventListener('abort', destroySockets);
+      });
+    }
+
+    /** Writes the events as one transaction; the outcome is theirs alike. */
+    async function deliver(items: readonly Parsed[]): Promise<KindResult> {
+      try {
+        migrated ??= migrate().catch((error: unknown) => {
+          migrated = null;
+          throw error;
+        });
+        await migrated;
+        await write(items);
+        return { outcome: 'delivered', error: null };
+      } catch (error) {
+        // Tables dropped on the developer's side: they are created again on the next attempt.
+        if ((error as { code?: unknown }).code === '42P01') migrated = null;
+        return { outcome: classifyPgError(error), error: describeFailure(error) };
+      }
+    }
+
+    async function sendAll(events: readonly KindEvent[], signal: AbortSignal): Promise<KindResult[]> {
+      if (signal.aborted)
+        return events.map(() => ({ outcome: 'retry', error: 'deadline passed before sending' }));
+      signal.addEventListener('abort', destroySockets, { once: true });
+      try {
+        const parsed = parse(events);
+        const items = parsed.filter((item): item is Parsed => 'payload' in item);
+        const together = items.length > 0 ? await deliver(items) : null;
+        const results = new Map<Parsed, KindResult>(items.map((item) => [item, together!]));
+        // One event the database refuses (a data error) fails the whole transaction: then each is
+        // written alone, so only that one is rejected.
+        if (together?.outcome === 'rejected' && items.length > 1) {
+          for (const item of items) {
+            if (signal.aborted) break;
+            results.set(item, await deliver([item]));
+          }
         }
+        return parsed.map((item) => ('payload' in item ? results.get(item)! : item));
+      } finally {
+        signal.removeEventListener('abort', destroySockets);
+      }
+    }
+
+    return {
+      async send(event, signal) {
+        return (await sendAll([event], signal))[0]!;
       },
+      sendBatch: sendAll,
       async close() {
         const current = pool;
         pool = null;

@@ -2,14 +2,20 @@
 // event at `<prefix><developer>/<type>/<user or _>/<YYYY-MM-DD>/<event id>.json`, the date being
 // the event's creation day (UTC). The key depends only on the event, so a retry, a replay or a
 // batch sent again after a crash overwrites the same object with the same bytes: never a second
-// object. Custom endpoints and path-style addressing cover MinIO, Ceph, R2 and GCS
-// interoperability (docs/destinations.md).
+// object. With `object_format: ndjson_gzip` a batch of events is one gzip NDJSON object instead
+// (one line per event), at `<prefix><developer>/batches/<YYYY-MM-DD>/<digest of the event ids>.ndjson.gz`:
+// the same batch sent again writes the same object; an event retried in another batch is a line
+// of that batch's object too (at least once: read by event id). Custom endpoints and path-style
+// addressing cover MinIO, Ceph, R2 and GCS interoperability (docs/destinations.md).
 // The endpoint is an address only (no query string, fragment or credentials), checked by the
 // address policy when saved and by the client's agents on every connection they open (the
 // address checked is the one dialled), and every request carries the engine's deadline.
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { PutObjectCommand, S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import Type from 'typebox';
 import { invalidParameter } from '../../../core/errors.ts';
@@ -34,7 +40,12 @@ export type S3Settings = {
   prefix: string;
   access_key_id: string;
   secret_access_key: string;
+  /** `json`: an object per event; `ndjson_gzip`: an object per batch. Absent in settings stored before it: `json`. */
+  object_format?: ObjectFormat;
 };
+
+export type ObjectFormat = 'json' | 'ndjson_gzip';
+const OBJECT_FORMAT = /^(json|ndjson_gzip)$/;
 
 /** Bucket names as S3 allows them for new buckets (general purpose bucket naming rules). */
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
@@ -48,6 +59,7 @@ const HINTS = {
   region: 'expected a region such as us-east-1',
   prefix: 'expected path segments each ending in /',
   access_key_id: 'expected an access key id',
+  object_format: 'expected json or ndjson_gzip',
 };
 
 /** The settings of an s3 destination as the API takes them (validation, OpenAPI and packages/client). */
@@ -91,8 +103,20 @@ export const S3SettingsSchema = Type.Object(
     force_path_style: Type.Optional(
       Type.Boolean({ description: 'Path-style addressing; default true with an endpoint, else false' }),
     ),
+    object_format: Type.Optional(
+      Type.String({
+        pattern: OBJECT_FORMAT.source,
+        description:
+          'json (default): one JSON object per event; ndjson_gzip: one gzip NDJSON object per batch of events (fewer, larger writes)',
+        examples: ['ndjson_gzip'],
+      }),
+    ),
   },
-  { additionalProperties: false, title: 'S3Settings', description: 'kind s3: one JSON object per event' },
+  {
+    additionalProperties: false,
+    title: 'S3Settings',
+    description: 'kind s3: one JSON object per event, or one gzip NDJSON object per batch',
+  },
 );
 
 const checkSettings = settingsChecker(S3SettingsSchema, { hints: HINTS });
@@ -102,6 +126,33 @@ export function objectKey(prefix: string, event: KindEvent): string {
   const day = event.createdAt.toISOString().slice(0, 10);
   const part = (value: string) => encodeURIComponent(value);
   return `${prefix}${part(event.developerId)}/${part(event.type)}/${part(event.userId ?? '_')}/${day}/${part(event.id)}.json`;
+}
+
+/**
+ * Where a batch's object goes: under its first event's developer and creation day (UTC), named by
+ * a digest of its event ids, so the same batch sent again overwrites its own object.
+ */
+export function batchObjectKey(prefix: string, events: readonly KindEvent[]): string {
+  const first = events[0]!;
+  const day = first.createdAt.toISOString().slice(0, 10);
+  const digest = createHash('sha256');
+  for (const event of events) digest.update(event.id).update('\n');
+  return `${prefix}${encodeURIComponent(first.developerId)}/batches/${day}/${digest.digest('hex').slice(0, 32)}.ndjson.gz`;
+}
+
+const gzipped = promisify(gzip);
+
+/**
+ * The batch as NDJSON, gzipped: a line per event with its id, type, user and creation time, and
+ * the payload exactly as the webhook would POST it (the stored JSON text, not parsed again).
+ */
+export async function batchObjectBody(events: readonly KindEvent[]): Promise<Buffer> {
+  const lines = events.map(
+    (event) =>
+      `{"event_id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"user_id":${JSON.stringify(event.userId)},` +
+      `"created_at":${JSON.stringify(event.createdAt.toISOString())},"payload":${event.body}}\n`,
+  );
+  return gzipped(lines.join(''));
 }
 
 export function classifyS3Error(error: unknown): KindResult['outcome'] {
@@ -162,6 +213,10 @@ export const s3Kind: DestinationKind<S3Settings> = {
       hint: HINTS.access_key_id,
     })!;
     const secretAccessKey = stringSetting(settings, 'secret_access_key', { required: true, max: 128 })!;
+    const objectFormat = stringSetting(settings, 'object_format', {
+      pattern: OBJECT_FORMAT,
+      hint: HINTS.object_format,
+    }) as ObjectFormat | undefined;
     return {
       bucket,
       region: region ?? 'us-east-1',
@@ -170,6 +225,7 @@ export const s3Kind: DestinationKind<S3Settings> = {
       prefix,
       access_key_id: accessKeyId,
       secret_access_key: secretAccessKey,
+      object_format: objectFormat ?? 'json',
     };
   },
 
@@ -180,6 +236,7 @@ export const s3Kind: DestinationKind<S3Settings> = {
     force_path_style: settings.force_path_style,
     prefix: settings.prefix,
     access_key_id: settings.access_key_id,
+    object_format: settings.object_format ?? 'json',
   }),
 
   target: (settings) =>
@@ -233,31 +290,60 @@ export const s3Kind: DestinationKind<S3Settings> = {
         httpsAgent,
       },
     };
+    /** One object, within the engine's deadline; a failure classed as S3 answered it. */
+    async function put(
+      key: string,
+      body: string | Buffer,
+      headers: { ContentType: string; ContentEncoding?: string; Metadata: Record<string, string> },
+      signal: AbortSignal,
+    ): Promise<KindResult> {
+      try {
+        literalChecked ??= checkLiteral();
+        await literalChecked;
+        loaded ??= load().catch((error: unknown) => {
+          loaded = null;
+          throw error;
+        });
+        const { client, Put } = await loaded;
+        await client.send(new Put({ Bucket: settings.bucket, Key: key, Body: body, ...headers }), {
+          abortSignal: signal,
+        });
+        return { outcome: 'delivered', error: null };
+      } catch (error) {
+        return { outcome: classifyS3Error(error), error: describeFailure(error) };
+      }
+    }
+
+    /** A batch as one gzip NDJSON object: one outcome for all its events. */
+    async function putBatch(events: readonly KindEvent[], signal: AbortSignal): Promise<KindResult[]> {
+      const result = await put(
+        batchObjectKey(settings.prefix, events),
+        await batchObjectBody(events),
+        {
+          ContentType: 'application/x-ndjson',
+          ContentEncoding: 'gzip',
+          Metadata: { 'tributary-event-count': String(events.length) },
+        },
+        signal,
+      );
+      return events.map(() => result);
+    }
+
+    const perBatch = settings.object_format === 'ndjson_gzip';
     return {
       async send(event, signal) {
-        try {
-          literalChecked ??= checkLiteral();
-          await literalChecked;
-          loaded ??= load().catch((error: unknown) => {
-            loaded = null;
-            throw error;
-          });
-          const { client, Put } = await loaded;
-          await client.send(
-            new Put({
-              Bucket: settings.bucket,
-              Key: objectKey(settings.prefix, event),
-              Body: event.body,
-              ContentType: 'application/json',
-              Metadata: { 'tributary-event-type': event.type, 'tributary-event-id': event.id },
-            }),
-            { abortSignal: signal },
-          );
-          return { outcome: 'delivered', error: null };
-        } catch (error) {
-          return { outcome: classifyS3Error(error), error: describeFailure(error) };
-        }
+        if (perBatch) return (await putBatch([event], signal))[0]!;
+        return put(
+          objectKey(settings.prefix, event),
+          event.body,
+          {
+            ContentType: 'application/json',
+            Metadata: { 'tributary-event-type': event.type, 'tributary-event-id': event.id },
+          },
+          signal,
+        );
       },
+      ...(perBatch ? { sendBatch: putBatch } : {}),
       async close() {
         (await loaded?.catch(() => null))?.client.destroy();
         httpAgent.destroy();

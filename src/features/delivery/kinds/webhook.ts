@@ -73,18 +73,16 @@ export function webhookConnection(deps: WebhookSendDeps, target: WebhookTarget):
       const formatted = deps.format ? await deps.format(event) : null;
       const body = formatted?.body ?? event.body;
       // Signed over the body as sent; the format's headers (content type) override the JSON ones.
-      const headers = {
-        ...buildDeliveryHeaders({
-          id: event.id,
-          timestamp: Math.floor(deps.now().getTime() / 1000),
-          rawBody: body,
-          secrets: [...target.keys],
-          version: deps.version,
-          reference: event.reference,
-          orderingTimestamp: event.createdAt,
-        }),
-        ...formatted?.headers,
-      };
+      const headers = buildDeliveryHeaders({
+        id: event.id,
+        timestamp: Math.floor(deps.now().getTime() / 1000),
+        rawBody: body,
+        secrets: target.keys,
+        version: deps.version,
+        reference: event.reference,
+        orderingTimestamp: event.createdAt,
+      });
+      if (formatted) Object.assign(headers, formatted.headers);
       const result = await deps.sender.send(target.url, target.environment, headers, body);
       const outcome = classifyResponse(result.statusCode ?? result.failure ?? 'network_error');
       return {
