@@ -95,6 +95,8 @@ export type TypeFetchArgs = {
   notified?: unknown;
   /** Companion kinds refused before for this connection (DataSourceContext.unreadable). */
   unreadable?: ReadonlySet<string>;
+  /** Activities whose original file is already kept (DataSourceContext.originalsKept). */
+  originalsKept?: (summaryIds: readonly string[]) => Promise<ReadonlySet<string>>;
 };
 
 /** Fetches one unified type for a day range, in pages of normalized records. */

@@ -33,6 +33,13 @@ export type DataSourceContext = {
    * their path): the fetch leaves them out and serves the rest.
    */
   unreadable?: ReadonlySet<string>;
+  /**
+   * Which of these activities (their `metadata.summary_id`) already have their original file kept
+   * for this connection (original-files.ts): a connector that fetches each file with a request of
+   * its own skips those, so a range synced again costs no request budget for files already had.
+   * Absent: none are known.
+   */
+  originalsKept?(summaryIds: readonly string[]): Promise<ReadonlySet<string>>;
 };
 
 export type DataFetchArgs = DataSourceContext & {

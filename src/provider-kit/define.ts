@@ -44,6 +44,7 @@ export function remoteDataSource(
         now: args.runtime.clock.now(),
         ...(args.notified === undefined ? {} : { notified: args.notified }),
         ...(args.unreadable === undefined ? {} : { unreadable: args.unreadable }),
+        ...(args.originalsKept === undefined ? {} : { originalsKept: args.originalsKept }),
       });
     },
     ...(plannedWorkouts ?? {}),

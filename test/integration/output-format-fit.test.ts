@@ -335,5 +335,31 @@ describe(
       );
       assert.ok(health.status < 500);
     });
+
+    test('a range synced again fetches no file already kept (each costs a request)', async () => {
+      const { service, developer } = setup;
+      fake.fitOf = null;
+      const { userId } = await connectThroughFake(service.app, developer, 'POLAR', fake, 'fit-again');
+      const since = fake.requests.length;
+      const fitsAsked = () =>
+        fake.requests
+          .slice(since)
+          .filter((request) => /^\/v3\/exercises\/[^/]+\/fit$/.test(request.path))
+          .map((request) => request.path);
+      const listsAsked = () =>
+        fake.requests.slice(since).filter((request) => request.path === '/v3/exercises').length;
+      await activitiesOf(service, developer, userId);
+      const first = fitsAsked();
+      const kept = await keptFor(service, userId);
+      assert.ok(kept.size > 0, 'files kept by the first sync');
+      assert.equal(first.length, kept.size, 'one request per kept file');
+      // The days' coverage forgotten: the same range is read from Polar again.
+      const listsBefore = listsAsked();
+      await service.ctx.db.deleteFrom('sync_coverage').where('user_id', '=', userId).execute();
+      await activitiesOf(service, developer, userId);
+      assert.ok(listsAsked() > listsBefore, 'the exercises were read from Polar again');
+      assert.deepEqual(fitsAsked(), first, 'no FIT file asked for again');
+      assert.deepEqual(await keptFor(service, userId), kept, 'the kept files stay');
+    });
   },
 );

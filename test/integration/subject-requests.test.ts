@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import yauzl from 'yauzl';
 import { insertRawPayload } from '../../src/features/data/repo.ts';
+import { upsertOriginalFiles } from '../../src/features/original-files/repo.ts';
 import { EXPORTED_TYPES } from '../../src/features/fhir-export/map-records.ts';
 import { dataTypeNames } from '../../src/model/index.ts';
 import {
@@ -27,10 +28,16 @@ const TO = '2025-03-10';
 
 /** Every entry of a ZIP file by name, as text (yauzl checks each entry's CRC-32 as it reads). */
 async function unzip(path: string): Promise<Map<string, string>> {
+  const bytes = await unzipBytes(path);
+  return new Map([...bytes].map(([name, entry]) => [name, entry.toString('utf8')]));
+}
+
+/** Every entry of a ZIP file by name, byte for byte. */
+async function unzipBytes(path: string): Promise<Map<string, Buffer>> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(path, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
   );
-  const entries = new Map<string, string>();
+  const entries = new Map<string, Buffer>();
   await new Promise<void>((resolve, reject) => {
     zip.on('error', reject);
     zip.on('end', () => resolve());
@@ -41,7 +48,7 @@ async function unzip(path: string): Promise<Map<string, string>> {
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('error', reject);
         stream.on('end', () => {
-          entries.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
+          entries.set(entry.fileName, Buffer.concat(chunks));
           zip.readEntry();
         });
       });
@@ -66,6 +73,10 @@ describe('data-subject requests: the user archive and the erasure receipt', () =
   let scratch: string;
   let uploadId: string;
   const pdf = Buffer.from('%PDF-1.7\n%a lab report of person-1\n');
+  const originals: [string, Buffer][] = [
+    ['act-1', Buffer.from([14, 0x10, 0xd9, 0x07, 0xff, 0xfe, 0x00, 0x80, 0x2e, 0x46, 0x49, 0x54])],
+    ['act/2', Buffer.from(Array.from({ length: 70_000 }, (_, index) => (index * 7) % 256))],
+  ];
 
   before(async () => {
     service = await startTestService({ env: { SANDBOX_ARRIVAL_MINUTES: 'off' } });
@@ -96,6 +107,14 @@ describe('data-subject requests: the user archive and the erasure receipt', () =
         payload: { sample: index, type },
       });
     }
+    // Original files come from real providers' syncs: two are kept as a sync keeps them, one of
+    // them binary throughout and named by a summary id that is not a safe file name.
+    await upsertOriginalFiles(service.ctx.db, {
+      connectionId: userId,
+      developerId: developer.devId,
+      files: originals.map(([summaryId, bytes]) => ({ summaryId, bytes })),
+      at: new Date(Date.UTC(2025, 2, 12)),
+    });
     await service.app.listen({ host: '127.0.0.1', port: 0 });
     origin = `http://127.0.0.1:${(service.app.server.address() as AddressInfo).port}`;
     scratch = mkdtempSync(join(tmpdir(), 'subject-requests-'));
@@ -148,6 +167,7 @@ describe('data-subject requests: the user archive and the erasure receipt', () =
     const path = join(scratch, 'archive.zip');
     writeFileSync(path, Buffer.from(await response.arrayBuffer()));
     const entries = await unzip(path);
+    const bytes = await unzipBytes(path);
 
     const manifest = JSON.parse(entries.get('manifest.json')!) as {
       user_id: string;
@@ -192,6 +212,14 @@ describe('data-subject requests: the user archive and the erasure receipt', () =
     assert.equal(countOf('lab_reports.ndjson'), 1);
     assert.deepEqual(Buffer.from(entries.get(`lab_report_files/${uploadId}.pdf`)!, 'utf8'), pdf);
     assert.equal(countOf(`lab_report_files/${uploadId}.pdf`), 1);
+    for (const [summaryId, file] of originals) {
+      const name = `original_files/SANDBOX/${encodeURIComponent(summaryId)}.fit`;
+      assert.deepEqual(bytes.get(name), file, `${summaryId}: the original file, byte for byte`);
+      const listed = manifest.files.find((entry) => entry.name === name) as Record<string, unknown>;
+      assert.equal(listed['count'], 1);
+      assert.equal(listed['media_type'], 'application/vnd.ant.fit');
+      assert.match(String(listed['description']), new RegExp(`summary_id ${summaryId}`));
+    }
   });
 
   test("another developer's user, an unknown user and a malformed id: problems, never an archive", async () => {
@@ -256,6 +284,7 @@ describe('data-subject requests: the user archive and the erasure receipt', () =
     assert.equal(receipt.deleted_rows['raw_payloads'], before.raw);
     assert.equal(receipt.deleted_rows['provider_tokens'], Number(tokens.n));
     assert.equal(receipt.deleted_rows['connections'], 1);
+    assert.equal(receipt.deleted_rows['original_files'], originals.length);
     assert.equal(
       receipt.total_rows,
       Object.values(receipt.deleted_rows).reduce((sum, n) => sum + n, 0),

@@ -13,6 +13,7 @@ import type { Db } from '../../store/db.ts';
 import type { ConnectingService } from '../connecting/service.ts';
 import { createRequestWindows } from '../limits/windows.ts';
 import { findConnectionById } from '../connections/repo.ts';
+import { originalsKeptOf } from '../original-files/keep.ts';
 import { createBackfill } from './backfill.ts';
 import { createNotifications } from './notifications.ts';
 import { createPolling } from './polling.ts';
@@ -35,7 +36,12 @@ export type SetupJob = { userId: string; provider: string };
 
 export function createConnectorsService(deps: ConnectorsDeps) {
   const { db, clock, config, log, providers, access } = deps;
-  const { dataContext, appHttp, userHttp } = access;
+  const { appHttp, userHttp } = access;
+  // Refetches (notifications, polls) know the connection's kept original files, as syncs do.
+  const dataContext = (user: Parameters<typeof access.dataContext>[0]) => ({
+    ...access.dataContext(user),
+    originalsKept: originalsKeptOf(db, user.id),
+  });
 
   const backfill = createBackfill({ db, clock, jobs: deps.jobs, log, providers });
   const notifications = createNotifications({

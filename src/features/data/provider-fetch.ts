@@ -8,7 +8,7 @@ import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
 import type { DataPage, DataSource, DataSourceContext } from '../../provider-kit/data-source.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import { NormalizationError } from '../../provider-kit/normalize/errors.ts';
-import { checkOriginals, keepOriginals } from '../original-files/keep.ts';
+import { checkOriginals, keepOriginals, originalsKeptOf } from '../original-files/keep.ts';
 import type { OriginalFileRow } from '../original-files/repo.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { ProviderDataType, ProviderRuntime } from '../../provider-kit/types.ts';
@@ -125,15 +125,17 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
   }
 
   function contextFor(user: ConnectionRow): DataSourceContext {
-    if (deps.connectorContext) return deps.connectorContext(user);
-    return {
-      user: { id: user.id, providerUserId: user.provider_user_id, scopes: user.scopes },
-      runtime: deps.runtime,
-      credentials: async () => {
-        const tokens = await readProviderTokens(db, user.id);
-        return tokens ? { accessToken: deps.secretBox.open(tokens.access_token) } : null;
-      },
-    };
+    const base: DataSourceContext = deps.connectorContext
+      ? deps.connectorContext(user)
+      : {
+          user: { id: user.id, providerUserId: user.provider_user_id, scopes: user.scopes },
+          runtime: deps.runtime,
+          credentials: async () => {
+            const tokens = await readProviderTokens(db, user.id);
+            return tokens ? { accessToken: deps.secretBox.open(tokens.access_token) } : null;
+          },
+        };
+    return { ...base, originalsKept: originalsKeptOf(db, user.id) };
   }
 
   /** Provider pages, with anything the provider throws turned into a ProviderDataError. */

@@ -9,7 +9,7 @@ import { fitFileProblem } from '../../provider-kit/fit-file.ts';
 import { ORIGINAL_FILE_MAX_BYTES } from '../../provider-kit/original-files.ts';
 import { megabytes } from '../../provider-access/answer-size.ts';
 import type { Db } from '../../store/db.ts';
-import { type OriginalFileRow, upsertOriginalFiles } from './repo.ts';
+import { keptSummaryIds, type OriginalFileRow, upsertOriginalFiles } from './repo.ts';
 
 /** An original file that is not kept, and why. */
 export type RefusedOriginal = { summaryId: string; problem: string };
@@ -45,3 +45,12 @@ export async function keepOriginals(
 ): Promise<void> {
   await upsertOriginalFiles(db, input);
 }
+
+/**
+ * A connection's `DataSourceContext.originalsKept`: which activities already have their file, so
+ * a connector that fetches files one by one does not fetch them again.
+ */
+export const originalsKeptOf =
+  (db: Db, connectionId: string) =>
+  (summaryIds: readonly string[]): Promise<ReadonlySet<string>> =>
+    keptSummaryIds(db, connectionId, summaryIds);

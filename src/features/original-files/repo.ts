@@ -45,3 +45,43 @@ export async function findOriginalFit(
     .executeTakeFirst();
   return row?.bytes ?? null;
 }
+
+/** What is known of a kept file without reading its bytes. */
+export type OriginalFileEntry = { summaryId: string; format: 'fit'; byteLength: number; fetchedAt: Date };
+
+/** The connection's kept files, metadata only (no bytes), in summary id order. */
+export async function listOriginalFiles(db: Db, connectionId: string): Promise<OriginalFileEntry[]> {
+  const rows = await db
+    .selectFrom('original_files')
+    .select([
+      'summary_id',
+      'format',
+      'fetched_at',
+      (eb) => eb.fn<number>('octet_length', ['bytes']).as('size'),
+    ])
+    .where('connection_id', '=', connectionId)
+    .orderBy('summary_id')
+    .execute();
+  return rows.map((row) => ({
+    summaryId: row.summary_id,
+    format: row.format,
+    byteLength: Number(row.size),
+    fetchedAt: new Date(row.fetched_at),
+  }));
+}
+
+/** Which of these activities of the connection already have their file kept. */
+export async function keptSummaryIds(
+  db: Db,
+  connectionId: string,
+  summaryIds: readonly string[],
+): Promise<Set<string>> {
+  if (summaryIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('original_files')
+    .select('summary_id')
+    .where('connection_id', '=', connectionId)
+    .where('summary_id', 'in', [...summaryIds])
+    .execute();
+  return new Set(rows.map((row) => row.summary_id));
+}

@@ -16,7 +16,16 @@ export const FIRST_PAGE = 20;
 /** The bytes one page of lines aims at: later pages hold as many rows of the largest size seen. */
 export const PAGE_BYTES = 1024 * 1024;
 
-export type ManifestFile = { name: string; count: number; description: string };
+export type ManifestFile = { name: string; count: number; description: string; media_type?: string };
+
+/** A file kept byte for byte (an uploaded lab report, a provider's original), opened when its turn comes. */
+export type StoredFile = {
+  name: string;
+  description: string;
+  media_type?: string;
+  /** Undefined when it is gone since the archive began. */
+  open: () => Promise<Uint8Array | undefined>;
+};
 export type ArchiveManifest = {
   user_id: string;
   provider: string;
@@ -45,14 +54,17 @@ export type ArchiveSources = {
   /** The lab reports of the user's reference id (none without one), results included. */
   labReports: PagedSource<unknown>;
   /** Their uploaded files, each opened when its turn in the archive comes. */
-  labFiles: { name: string; open: () => Promise<Buffer | undefined> }[];
+  labFiles: StoredFile[];
+  /** The provider's original files of the user's activities (a FIT recording), likewise. */
+  originalFiles: StoredFile[];
 };
 
 /**
  * The archive as a byte stream: `user.json`, `records/<type>.ndjson` for every data type,
  * `raw_payloads.ndjson`, `webhook_events.ndjson`, `lab_reports.ndjson` and each report's file under
- * `lab_report_files/`, then `manifest.json` (each file and its line
- * count; written last, once the counts are known: the entries are read in order).
+ * `lab_report_files/`, each original file under `original_files/`, then `manifest.json` (each
+ * file and its line count; written last, once the counts are known: the entries are read in order).
+ * A stored file is read only when the archive reaches it, so one at most is in memory.
  */
 export function userArchive(sources: ArchiveSources): Readable {
   const zip = new ZipFile();
@@ -118,15 +130,16 @@ export function userArchive(sources: ArchiveSources): Readable {
     'Lab reports uploaded for the user’s reference_id, with their results',
     sources.labReports,
   );
-  for (const file of sources.labFiles) {
-    const entry: ManifestFile = { name: file.name, count: 0, description: 'An uploaded lab report file' };
+  for (const file of [...sources.labFiles, ...sources.originalFiles]) {
+    const { open, ...described } = file;
+    const entry: ManifestFile = { ...described, count: 0 };
     files.push(entry);
     addLazy(file.name, async function* bytes() {
-      const opened = await file.open();
+      const opened = await open();
       // Deleted since the archive began: the entry stays, empty, and the manifest says 0.
       if (opened) {
         entry.count = 1;
-        yield opened;
+        yield Buffer.from(opened.buffer, opened.byteOffset, opened.byteLength);
       }
     });
   }

@@ -1,6 +1,7 @@
 // Data-subject requests: one user's whole stored record as one archive (archive.ts). It reads
 // through the owning features' services only: the connection (connections), records and raw
-// payloads (data), the events sent about the user (webhooks).
+// payloads (data), the events sent about the user (webhooks), the providers' original files
+// (original-files).
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../core/clock.ts';
 import type { Db } from '../../store/db.ts';
@@ -9,7 +10,9 @@ import type { DataService } from '../data/service.ts';
 import type { LabReportsService } from '../lab-reports/service.ts';
 import type { Keyset } from '../data/repo.ts';
 import type { WebhooksService } from '../delivery/service.ts';
-import { ARCHIVE_PAGE, userArchive } from './archive.ts';
+import { MEDIA_TYPES } from '../output-formats/formats.ts';
+import { findOriginalFit, listOriginalFiles } from '../original-files/repo.ts';
+import { ARCHIVE_PAGE, type StoredFile, userArchive } from './archive.ts';
 
 export type SubjectAccessDeps = {
   db: Db;
@@ -36,16 +39,25 @@ export function createSubjectAccessService(deps: SubjectAccessDeps) {
         referenceId === null
           ? Promise.resolve({ reports: [], next: null })
           : labReports.reportPageOfReference(developerId, referenceId, after, limit);
-      const labFiles: { name: string; open: () => Promise<Buffer | undefined> }[] = [];
+      const labFiles: StoredFile[] = [];
       for (let after: string | null = null, first = true; first || after !== null; first = false) {
         const page = await reportPage(after);
         for (const report of page.reports)
           labFiles.push({
             name: `lab_report_files/${report.upload_id}.${report.file_extension}`,
+            description: 'An uploaded lab report file',
             open: () => labReports.uploadedFile(report.id),
           });
         after = page.next;
       }
+      // Listed without their bytes (up to 16 MiB each): each is read when the archive reaches it.
+      const owner = { developerId, connectionId: user.id };
+      const originalFiles: StoredFile[] = (await listOriginalFiles(db, user.id)).map((file) => ({
+        name: `original_files/${user.provider}/${encodeURIComponent(file.summaryId)}.${file.format}`,
+        description: `The provider's original ${file.format.toUpperCase()} file of activity summary_id ${file.summaryId}, as received`,
+        media_type: MEDIA_TYPES[file.format],
+        open: async () => (await findOriginalFit(db, { ...owner, summaryId: file.summaryId })) ?? undefined,
+      }));
       const stream = userArchive({
         user: toWireUser(user) as unknown as Record<string, unknown>,
         userId: user.id,
@@ -96,6 +108,7 @@ export function createSubjectAccessService(deps: SubjectAccessDeps) {
           };
         },
         labFiles,
+        originalFiles,
       });
       const day = generatedAt.toISOString().slice(0, 10);
       return { fileName: `tributary-user-${user.id}-${day}.zip`, stream };

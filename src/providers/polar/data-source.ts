@@ -62,16 +62,19 @@ const physicalInfo = (http: ProviderHttp) =>
 /**
  * Each exercise's FIT file (GET /v3/exercises/{exerciseId}/fit: 200 binary, 404 not found, 403
  * mandatory consents not accepted), kept as its original (output format fit). The exercise's
- * own samples come from its JSON; only the original is read from the file.
+ * own samples come from its JSON; only the original is read from the file. A file already kept is
+ * not fetched again (a recorded exercise's file does not change; each costs a request).
  */
 async function exerciseFits(
-  http: ProviderHttp,
+  args: Pick<TypeFetchArgs, 'http' | 'originalsKept'>,
   exercises: readonly PolarExercise[],
 ): Promise<OriginalFile[]> {
+  const ids = exercises.map(({ id }) => id).filter((id): id is string => typeof id === 'string' && id !== '');
+  const kept = (await args.originalsKept?.(ids)) ?? new Set<string>();
   const originals: OriginalFile[] = [];
-  for (const { id } of exercises) {
-    if (typeof id !== 'string' || id === '') continue;
-    const file = await fetchOriginalFit(http, id, {
+  for (const id of ids) {
+    if (kept.has(id)) continue;
+    const file = await fetchOriginalFit(args.http, id, {
       url: `${POLAR_API}/exercises/${encodeURIComponent(id)}/fit`,
       absentOn: [204, 403, 404],
     });
@@ -93,7 +96,7 @@ export const polarFetchers = {
     for (let start = 0; start < inRange.length || start === 0; start += EXERCISES_PER_PAGE) {
       const exercise = inRange.slice(start, start + EXERCISES_PER_PAGE);
       const records = polarNormalizers.exercise.normalize({ exercise }, contextOf(args));
-      yield { records, raw: exercise, originals: await exerciseFits(args.http, exercise) };
+      yield { records, raw: exercise, originals: await exerciseFits(args, exercise) };
     }
   },
 
