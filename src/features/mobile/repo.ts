@@ -88,7 +88,10 @@ export async function relaxCommitDurability(trx: Db): Promise<void> {
  * `old` probes the primary key once per written row (LATERAL … LIMIT 1 keeps the planner from
  * turning it into a join): as a plain join the planner, going by the statistics of a table still
  * small when the import began, read every stored sample of the user on every batch (issue 44:
- * 25,000 rows scanned and hashed to find none, quadratic over an import).
+ * 25,000 rows scanned and hashed to find none, quadratic over an import). Only rows that replaced
+ * a stored one are probed: a row version written by the upsert's update keeps the transaction's
+ * lock in its xmax, one it inserted has none (xmax 0), and an inserted row had no day before. A
+ * first import inserts every row, and the 5,000 probes were 15 % of a batch's execution.
  */
 export async function upsertSamples(db: Db, userId: string, rows: SampleRows): Promise<Set<string>> {
   if (rows.ids.length === 0) return new Set();
@@ -114,7 +117,7 @@ export async function upsertSamples(db: Db, userId: string, rows: SampleRows): P
         kind = excluded.kind, local_day = excluded.local_day, start_at = excluded.start_at,
         end_at = excluded.end_at, body = excluded.body
       WHERE mobile_samples.body IS DISTINCT FROM excluded.body
-      RETURNING sample_id, local_day
+      RETURNING sample_id, local_day, xmax <> 0 AS replaced
     ),
     old AS (
       SELECT stored.local_day FROM upserted CROSS JOIN LATERAL (
@@ -122,6 +125,7 @@ export async function upsertSamples(db: Db, userId: string, rows: SampleRows): P
         WHERE user_id = ${userId}::uuid AND sample_id = upserted.sample_id
         LIMIT 1
       ) stored
+      WHERE upserted.replaced
     ),
     changed AS (SELECT local_day FROM upserted UNION SELECT local_day FROM old),
     marked AS (
