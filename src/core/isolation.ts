@@ -8,7 +8,9 @@
 // Limits: `--max-old-space-size` for the JavaScript heap; a watchdog that reads the child's
 // resident set and CPU time from /proc every 50 ms and kills it (SIGKILL) over a cap; a wall-clock
 // limit and an idle limit (no message from the task for too long); cancellation by AbortSignal.
-// The child gets an empty environment (no secrets, no NODE_OPTIONS) and dies with its parent.
+// The child gets an empty environment (no secrets, no NODE_OPTIONS) but for a malloc tuning (the
+// one `tributary serve` runs with, runtime/memory-limits.ts: without it an import's reader kept
+// ~10 MB more of freed memory, bench/apple-import.ts), and dies with its parent.
 //
 // A task is a module exporting `run(input, channel)` (see isolation-host.ts); `channel.send(message)`
 // hands the parent a message and resolves with its `onMessage` answer, which gives back-pressure.
@@ -79,6 +81,9 @@ export type FromChild =
 
 const HOST = new URL('./isolation-host.ts', import.meta.url);
 const WATCH_INTERVAL_MS = 50;
+/** Two malloc arenas, freed memory handed back early: what a child counted by its resident set wants. */
+const CHILD_MALLOC_TUNING =
+  'glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=32768:glibc.malloc.mmap_threshold=32768';
 const STDERR_TAIL = 8 * 1024;
 // What V8 prints when the heap limit ends the process (the child then aborts).
 const HEAP_EXHAUSTED =
@@ -121,7 +126,7 @@ export function runIsolated<Result, Input = unknown, Message = never, Answer = v
     const child: ChildProcess = fork(HOST, [], {
       execPath: process.execPath,
       execArgv: [`--max-old-space-size=${limits.heapMb}`, '--max-semi-space-size=4'],
-      env: {},
+      env: { GLIBC_TUNABLES: CHILD_MALLOC_TUNING },
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });

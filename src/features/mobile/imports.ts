@@ -233,23 +233,14 @@ export function createExportImports(
           read = progress.elementsRead;
           imported += batch.elements - batch.invalid;
           const { rows } = batch;
-          await db.transaction().execute(async (trx) => {
-            // A batch and its checkpoint commit together, so losing the last commits to a
-            // database crash only makes the import resume from an earlier checkpoint: the commit
-            // need not wait for its WAL to reach the disk.
-            await repo.relaxCommitDurability(trx);
-            await repo.upsertSamples(trx, row.user_id, rows);
-            await repo.updateImport(
-              trx,
-              importId,
-              {
-                bytes_read: progress.bytesRead,
-                records_read: read,
-                records_imported: imported,
-                checkpoint: read,
-              },
-              clock.now(),
-            );
+          // A batch and its checkpoint commit together (one statement), so a run that dies
+          // resumes after the last stored batch.
+          await repo.upsertSamples(db, row.user_id, rows, {
+            importId,
+            bytesRead: progress.bytesRead,
+            recordsRead: read,
+            recordsImported: imported,
+            now: clock.now(),
           });
           memory.add(rows);
           await report(progress);

@@ -170,9 +170,18 @@ function admitServerUser(dataDir: string, user: NonNullable<ServerUser>) {
 /**
  * None of the caller's environment (PGDATA, PGPORT…) reaches the server, initdb or pg_ctl; each
  * finds the others beside itself, and every path given to them is absolute.
+ *
+ * glibc's malloc thresholds are fixed at their starting values (128 KiB): by default each free of
+ * a large block raises them, after which a backend keeps the memory of its largest statement (an
+ * import batch's parameters, megabytes) in its heap for as long as it lives; fixed, such blocks
+ * are mapped and unmapped and go back to the system (issue 44: an import's database side).
  */
 function serverEnvironment(): NodeJS.ProcessEnv {
-  return { LC_ALL: 'C', TZ: 'UTC' };
+  return {
+    LC_ALL: 'C',
+    TZ: 'UTC',
+    GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072',
+  };
 }
 
 /** initdb into a directory beside the final one, renamed into place once whole. */

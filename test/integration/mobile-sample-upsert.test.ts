@@ -1,0 +1,132 @@
+// The sample upsert (features/mobile/repo.ts `upsertSamples`) marks exactly the days whose content
+// changed: a new sample's day, both days of a sample that moved, none for a sample stored again
+// unchanged. Its old-day lookup probes only the rows the upsert replaced (not the ones it
+// inserted), so a moved sample is the case that tells a missed probe. An import's batch stores its
+// checkpoint in the same statement.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { findImport, insertImport, upsertSamples } from '../../src/features/mobile/repo.ts';
+import { type SampleRows } from '../../src/features/mobile/sample-rows.ts';
+import { createDeveloper, startTestService, type TestService } from '../helpers/app.ts';
+import { sdkConnect } from '../helpers/mobile.ts';
+
+const rowsOf = (samples: { id: string; day: string; body: string }[]): SampleRows => ({
+  ids: samples.map((sample) => sample.id),
+  kinds: samples.map(() => 'steps'),
+  days: samples.map((sample) => sample.day),
+  starts: samples.map((sample) => `${sample.day}T08:00:00.000Z`),
+  ends: samples.map((sample) => `${sample.day}T08:10:00.000Z`),
+  bodies: samples.map((sample) => sample.body),
+});
+
+describe('mobile sample upsert: the days it marks', () => {
+  let service: TestService;
+  let userId: string;
+  let developerId: string;
+
+  before(async () => {
+    service = await startTestService();
+    const developer = await createDeveloper(service.ctx);
+    developerId = developer.devId;
+    ({ userId } = await sdkConnect(service.app, developer, 'APPLE', 'upsert-days'));
+  });
+  after(async () => {
+    await service?.close();
+  });
+
+  const dirty = async () =>
+    (
+      await service.ctx.db
+        .selectFrom('mobile_dirty_days')
+        .select((eb) => eb.cast<string>('local_day', 'text').as('day'))
+        .where('user_id', '=', userId)
+        .orderBy('local_day')
+        .execute()
+    ).map((row) => row.day);
+  const clear = () => service.ctx.db.deleteFrom('mobile_dirty_days').where('user_id', '=', userId).execute();
+  const upsert = (samples: { id: string; day: string; body: string }[]) =>
+    service.ctx.db.transaction().execute(async (trx) => upsertSamples(trx, userId, rowsOf(samples)));
+
+  test('new samples mark their days; the same samples again mark none', async () => {
+    const samples = [
+      { id: 'a', day: '2026-11-01', body: '{"v":1}' },
+      { id: 'b', day: '2026-11-02', body: '{"v":2}' },
+    ];
+    assert.deepEqual([...(await upsert(samples))].sort(), ['2026-11-01', '2026-11-02']);
+    assert.deepEqual(await dirty(), ['2026-11-01', '2026-11-02']);
+    await clear();
+    assert.deepEqual([...(await upsert(samples))], []);
+    assert.deepEqual(await dirty(), []);
+  });
+
+  test('a sample that moved marks the day it left and the day it joined, beside a new one', async () => {
+    await clear();
+    const marked = await upsert([
+      { id: 'a', day: '2026-11-05', body: '{"v":1,"moved":true}' },
+      { id: 'c', day: '2026-11-07', body: '{"v":3}' },
+    ]);
+    assert.deepEqual([...marked].sort(), ['2026-11-01', '2026-11-05', '2026-11-07']);
+    assert.deepEqual(await dirty(), ['2026-11-01', '2026-11-05', '2026-11-07']);
+  });
+
+  test('a sample inserted earlier in the same transaction and moved in a later statement marks both days', async () => {
+    await clear();
+    const marked = await service.ctx.db.transaction().execute(async (trx) => {
+      await upsertSamples(trx, userId, rowsOf([{ id: 'd', day: '2026-11-10', body: '{"v":4}' }]));
+      return upsertSamples(trx, userId, rowsOf([{ id: 'd', day: '2026-11-12', body: '{"v":4,"m":1}' }]));
+    });
+    assert.deepEqual([...marked].sort(), ['2026-11-10', '2026-11-12']);
+  });
+
+  test("an import's checkpoint is stored by the batch's statement, or alone for an empty batch, and the relaxed commit stays in it", async () => {
+    const importId = randomUUID();
+    await insertImport(service.ctx.db, {
+      id: importId,
+      developerId,
+      userId,
+      format: 'apple-health',
+      filePath: '/nonexistent',
+      totalBytes: 100,
+      now: new Date(),
+    });
+    const at = new Date('2026-11-20T10:00:00Z');
+    await service.ctx.db.connection().execute(async (db) => {
+      const setting = async () =>
+        (await sql<{ setting: string }>`SELECT current_setting('synchronous_commit') AS setting`.execute(db))
+          .rows[0]!.setting;
+      // The test database turns it off for speed; on here, so that the check below can fail.
+      await sql`SET synchronous_commit = on`.execute(db);
+      const marked = await upsertSamples(
+        db,
+        userId,
+        rowsOf([{ id: 'e', day: '2026-11-15', body: '{"v":5}' }]),
+        {
+          importId,
+          bytesRead: 40,
+          recordsRead: 7,
+          recordsImported: 6,
+          now: at,
+        },
+      );
+      assert.deepEqual([...marked], ['2026-11-15']);
+      assert.equal(await setting(), 'on', 'the setting ended with the batch');
+      await sql`RESET synchronous_commit`.execute(db);
+    });
+    const stored = await findImport(service.ctx.db, importId);
+    assert.deepEqual(
+      [stored!.bytes_read, stored!.records_read, stored!.records_imported, stored!.checkpoint],
+      [40, 7, 6, 7],
+    );
+    await upsertSamples(service.ctx.db, userId, rowsOf([]), {
+      importId,
+      bytesRead: 90,
+      recordsRead: 12,
+      recordsImported: 6,
+      now: at,
+    });
+    const after = await findImport(service.ctx.db, importId);
+    assert.deepEqual([after!.bytes_read, after!.checkpoint], [90, 12]);
+  });
+});
