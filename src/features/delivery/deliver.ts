@@ -15,43 +15,39 @@
 // after which the attempt finishes outside it (its outcome recorded on its own, a slow-lane job
 // left behind in case this process dies first), so a silent destination never holds a batch, or a
 // worker, that other destinations' events need.
+//
+// The engine's parts, one job each: engine-batch.ts reads a batch, engine-destinations.ts its
+// destinations and their connections, engine-shares.ts the bulkheads, engine-send.ts sends an
+// attempt through a kind, engine-answers.ts decides what its answers mean (retry, hold),
+// engine-record.ts writes them, engine-detached.ts keeps the attempts a batch stopped waiting
+// for; engine-work.ts has the types they share. This module runs a batch through them.
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
-import { performance } from 'node:perf_hooks';
-import {
-  type DestinationRow,
-  findRoutes,
-  recordHealth,
-  retiredSecretsOf,
-  routeKey,
-  WEBHOOK_KIND,
-} from './destination-repo.ts';
+import { type DestinationRow, routeKey, WEBHOOK_KIND } from './destination-repo.ts';
+import { createAttempts } from './engine-answers.ts';
+import { createBatchReader } from './engine-batch.ts';
+import { createDestinationSnapshots, DESTINATIONS_FRESH_MS } from './engine-destinations.ts';
+import { createDetached } from './engine-detached.ts';
+import { createWaveRecorder } from './engine-record.ts';
+import { createKindSender } from './engine-send.ts';
+import { createShareSlots } from './engine-shares.ts';
+import { type InFlight, type Lane, newWave, pendingSize, type Sink, type Work } from './engine-work.ts';
 import type { WebhookHooks } from './hooks.ts';
 import type { ResolveHost } from './destination-policy.ts';
 import { createKindConnections, type KindConnections } from './kind-connections.ts';
-import { type DeliveryJob, EVENTS_PER_JOB, firstAttemptJobs, SLOW_DELIVERY_QUEUE } from './outbox.ts';
+import type { DeliveryJob } from './outbox.ts';
 import type { OwnDatabase } from './own-database.ts';
-import {
-  type DeliverableEvent,
-  type EventOutcome,
-  findEventsForDelivery,
-  pruneEvents,
-  recordOutcomes,
-} from './repo.ts';
-import type { KindConnection, KindEvent, KindResult } from './kinds/kind.ts';
-import { webhookConnection, type WebhookSendDeps } from './kinds/webhook.ts';
-import { jitteredDelayMs, parseRetryAfter, scheduledDelayMs } from './retry-policy.ts';
-import { createRouteShares } from './route-shares.ts';
+import { pruneEvents } from './repo.ts';
+import type { KindConnection } from './kinds/kind.ts';
+import type { WebhookSendDeps } from './kinds/webhook.ts';
 import type { Sender } from './sender.ts';
 import type { WebhookSettings } from './settings.ts';
-import { type SigningKey, signingKey, signingSecretsAt } from './signing.ts';
 
-export type Lane = 'main' | 'slow';
+export type { Lane } from './engine-work.ts';
 
 export type DeliveryEngineDeps = {
   db: Db;
@@ -73,42 +69,13 @@ export type DeliveryEngineDeps = {
   formatEvent?: WebhookSendDeps['format'];
 };
 
-/** How long a destination that answered slowly (or timed out) stays on the slow lane in this process. */
-const SLOW_LANE_MS = 60_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_BATCH = 5_000;
-/**
- * A batch reads its destinations (URL, status, secrets) when it starts and again once this old,
- * so a change made while a long batch is being sent applies to the rest of it.
- */
-const DESTINATIONS_FRESH_MS = 1_000;
-/** How long after its deadline a detached attempt's outcome may take to be written before its event is sent again. */
-const LEASE_MARGIN_MS = 15_000;
-/** A destination's `last_success_at` is refreshed at most this often, so healthy traffic does not rewrite its row per batch. */
-const SUCCESS_STAMP_MS = 10_000;
 /**
  * Events at most in one send to a kind that takes batches (kinds/kind.ts `sendBatch`): one
  * transaction or object, sized so it ends well within the deadline.
  */
 const KIND_BATCH_MAX = 250;
-
-/** `suppressed`: why the suppression hook withholds the event now (null: it may go out). */
-type Work = { event: DeliverableEvent; generation: number; try: number; suppressed: string | null };
-
-/** What was answered (or settled without a request) since the last write: the next write's content. */
-type Wave = {
-  outcomes: EventOutcome[];
-  retries: Map<string, { data: DeliveryJob; options: { startAfter: number } }>;
-  /** Events for the slow lane without an attempt here, each after `afterMs`. */
-  diverted: { work: Work; afterMs: number }[];
-  /** By destination id. */
-  health: Map<string, { successes: number; failures: number }>;
-  deliveredUsers: { eventId: string; userId: string; at: Date }[];
-};
-
-function newWave(): Wave {
-  return { outcomes: [], retries: new Map(), diverted: [], health: new Map(), deliveredUsers: [] };
-}
 
 export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   const { db, clock, settings } = deps;
@@ -130,369 +97,23 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     now: () => clock.now(),
     format: deps.formatEvent,
   };
-  const destinationShares = createRouteShares(settings.destinationConcurrency);
-  const developerShares = createRouteShares(settings.developerConcurrency);
-  /**
-   * Attempts a batch stopped waiting for (see `deliver`): their outcomes are recorded here, one
-   * write at a time, with the destinations as their batch last read them.
-   */
-  const detached = {
-    /** The attempts themselves, so closing can wait for them (they end at their deadline at the latest). */
-    attempts: new Set<Promise<void>>(),
-    /**
-     * Event generations whose detached attempt is in flight or not yet written: their lease job,
-     * should it come due here first (a slow write), does not send them a second time.
-     */
-    events: new Map<string, number>(),
-    wave: newWave(),
-    routes: new Map<string, DestinationRow>(),
-    writing: null as Promise<void> | null,
-  };
+  const { takeShare, shareSlot } = createShareSlots(settings);
+  const record = createWaveRecorder(deps);
+  const { detached, recordDetached, waitOrDetach, settled } = createDetached({ ...deps, record });
+  const { readDestinations, connectionFor } = createDestinationSnapshots({
+    ...deps,
+    connections,
+    webhookDeps,
+  });
+  const { attempt, settle } = createAttempts({
+    clock,
+    settings,
+    send: createKindSender({ settings, connections }),
+    slowUntil,
+    detached,
+  });
+  const currentWork = createBatchReader({ ...deps, detached });
   let lastPrune = 0;
-
-  /** The schedule's wait (scaled for tests), never shorter than the receiver's Retry-After. */
-  function nextAttempt(
-    failedTry: number,
-    now: Date,
-    retryAfter: string | null,
-  ): { at: Date; delayMs: number } | null {
-    const scheduled = scheduledDelayMs(failedTry);
-    if (scheduled === null) return null;
-    const delayMs = Math.max(
-      jitteredDelayMs(scheduled) * settings.retryScale,
-      parseRetryAfter(retryAfter, now) ?? 0,
-    );
-    return { at: new Date(now.getTime() + delayMs), delayMs };
-  }
-
-  /**
-   * The batch's destinations as last read, each with its signing keys made once (on first use),
-   * and each webhook's connection (made once per read, not per attempt).
-   */
-  type Snapshot = {
-    destinations: Map<string, DestinationRow>;
-    retired: Map<string, { secret: string; signsUntil: Date }[]>;
-    keys: Map<string, SigningKey[]>;
-    webhooks: Map<string, KindConnection>;
-    readAt: number;
-  };
-
-  async function readDestinations(events: readonly DeliverableEvent[]): Promise<Snapshot> {
-    // Both at once (the retired secrets are found by developer, so they need not wait for the
-    // destinations): one round trip less before a batch's first send on PostgreSQL. Any event may
-    // be for a webhook (the primary one, or a secondary one named by its destination id).
-    const webhookDevelopers = [...new Set(events.map((event) => event.developer_id))];
-    const [destinations, retired] = await Promise.all([
-      findRoutes(db, events),
-      retiredSecretsOf(db, webhookDevelopers, clock.now()),
-    ]);
-    return { destinations, retired, keys: new Map(), webhooks: new Map(), readAt: Date.now() };
-  }
-
-  function keysFor(snapshot: Snapshot, destination: DestinationRow): SigningKey[] {
-    let keys = snapshot.keys.get(destination.id);
-    if (!keys) {
-      const secrets = signingSecretsAt(
-        {
-          current: deps.secretBox.open(destination.secret ?? ''),
-          retired: (snapshot.retired.get(destination.id) ?? []).map((entry) => ({
-            ...entry,
-            secret: deps.secretBox.open(entry.secret),
-          })),
-        },
-        clock.now(),
-      );
-      keys = secrets.map(signingKey);
-      snapshot.keys.set(destination.id, keys);
-    }
-    return keys;
-  }
-
-  type Answer = {
-    verdict: 'delivered' | 'retry' | 'rejected';
-    statusCode: number | null;
-    error: string | null;
-    retryAfter: string | null;
-    durationMs: number;
-    timedOut: boolean;
-  };
-
-  /**
-   * The destination's connection: a webhook's made with the batch's signing keys when its
-   * destinations are read (kinds/webhook.ts), any other kind's client kept between batches
-   * (kind-connections.ts).
-   */
-  function connectionFor(destination: DestinationRow, snapshot: Snapshot): KindConnection {
-    if (destination.kind !== WEBHOOK_KIND) return connections.get(destination);
-    let connection = snapshot.webhooks.get(destination.id);
-    if (!connection) {
-      connection = webhookConnection(webhookDeps, {
-        url: destination.url ?? '',
-        environment: destination.environment,
-        keys: keysFor(snapshot, destination),
-      });
-      snapshot.webhooks.set(destination.id, connection);
-    }
-    return connection;
-  }
-
-  /** An event as the kinds see it. */
-  function kindEventOf(event: DeliverableEvent): KindEvent {
-    return {
-      id: event.event_id,
-      developerId: event.developer_id,
-      type: event.type,
-      userId: event.user_id,
-      createdAt: event.created_at,
-      reference: event.reference,
-      body: event.body,
-    };
-  }
-
-  /**
-   * The one send path: the destination's kind sends the events (one, or a batch when the kind
-   * takes batches) and classes each outcome, within the engine's deadline. A kind that does not
-   * end its sends by the deadline itself is raced: past it the engine stops waiting and closes the
-   * destination's client (its sockets with it: the adapter's own timeouts are not relied on), and
-   * the attempt counts as a timeout for every event in it.
-   */
-  async function send(
-    works: readonly Work[],
-    destination: DestinationRow,
-    connection: KindConnection,
-  ): Promise<Answer[]> {
-    const started = performance.now();
-    const deadline = new AbortController();
-    const exchange = async (): Promise<KindResult[]> => {
-      if (works.length === 1) return [await connection.send(kindEventOf(works[0]!.event), deadline.signal)];
-      if (connection.sendBatch)
-        return connection.sendBatch(
-          works.map((work) => kindEventOf(work.event)),
-          deadline.signal,
-        );
-      return Promise.all(works.map((work) => connection.send(kindEventOf(work.event), deadline.signal)));
-    };
-    let results: KindResult[] | null;
-    if (connection.selfTimed) {
-      results = await exchange();
-    } else {
-      let timer: NodeJS.Timeout | undefined;
-      const expired = new Promise<null>((resolve) => {
-        timer = setTimeout(() => {
-          deadline.abort(new Error(`no answer within ${settings.timeoutMs} ms`));
-          resolve(null);
-        }, settings.timeoutMs);
-      });
-      results = await Promise.race([exchange(), expired]).finally(() => clearTimeout(timer));
-    }
-    const durationMs = Math.round(performance.now() - started);
-    if (results === null || deadline.signal.aborted) {
-      connections.discard(destination.id, connection);
-      const timedOut: Answer = {
-        verdict: 'retry',
-        statusCode: null,
-        error: `ETIMEDOUT: no answer within ${settings.timeoutMs} ms`,
-        retryAfter: null,
-        durationMs,
-        timedOut: true,
-      };
-      return works.map(() => timedOut);
-    }
-    if (results.length !== works.length)
-      throw new Error(`${destination.kind} answered ${results.length} results for ${works.length} events`);
-    return results.map((result) => ({
-      verdict: result.outcome,
-      statusCode: result.statusCode ?? null,
-      error: result.error,
-      retryAfter: result.retryAfter ?? null,
-      durationMs,
-      timedOut: result.timedOut ?? false,
-    }));
-  }
-
-  /**
-   * Sends one attempt (of one event, or of a batch of one destination's events); its outcomes go
-   * into whichever wave `sink` holds when the answer comes (the engine's own, `detached`, once its
-   * batch stopped waiting for it). True when every event was delivered.
-   */
-  async function attempt(
-    sink: Sink,
-    works: readonly Work[],
-    destination: DestinationRow,
-    connection: KindConnection,
-  ): Promise<boolean> {
-    const route = routeKey(works[0]!.event);
-    const attemptedAt = clock.now();
-    const answers = await send(works, destination, connection);
-    const finishedAt = clock.now();
-    const wave = sink.detached ? detached.wave : sink.wave;
-    let delivered = 0;
-    let slow = false;
-    for (let index = 0; index < works.length; index++) {
-      const answer = answers[index]!;
-      recordAnswer(wave, works[index]!, destination, answer, attemptedAt, finishedAt);
-      if (answer.verdict === 'delivered') delivered++;
-      if (answer.timedOut || answer.durationMs > settings.slowAfterMs) slow = true;
-    }
-    const health = wave.health.get(destination.id);
-    if (health) {
-      health.successes += delivered;
-      health.failures += works.length - delivered;
-    } else {
-      wave.health.set(destination.id, { successes: delivered, failures: works.length - delivered });
-    }
-    if (slow) {
-      slowUntil.set(route, Date.now() + SLOW_LANE_MS);
-    } else if (delivered > 0) {
-      slowUntil.delete(route);
-    }
-    return delivered === works.length;
-  }
-
-  /** One event's answer as its outcome, attempt log entry, retry and delivered user in `wave`. */
-  function recordAnswer(
-    wave: Wave,
-    work: Work,
-    destination: DestinationRow,
-    answer: Answer,
-    attemptedAt: Date,
-    finishedAt: Date,
-  ) {
-    const { event } = work;
-    const { verdict } = answer;
-    const next = verdict === 'retry' ? nextAttempt(work.try, finishedAt, answer.retryAfter) : null;
-    const status = verdict === 'retry' ? (next ? 'pending' : 'failed') : verdict;
-    wave.outcomes.push({
-      id: event.id,
-      generation: work.generation,
-      status,
-      nextAttemptAt: next?.at ?? null,
-      statusCode: answer.statusCode,
-      error: answer.error,
-      at: finishedAt,
-      attempt: {
-        developerId: event.developer_id,
-        number: event.attempts + 1,
-        url: destination.url ?? '',
-        attemptedAt,
-        durationMs: answer.durationMs,
-        outcome: verdict === 'retry' && !next ? 'failed' : verdict,
-      },
-    });
-    if (next) {
-      wave.retries.set(event.id, {
-        data: { events: [[event.id, work.generation + 1]], try: work.try + 1 },
-        options: { startAfter: next.delayMs / 1000 },
-      });
-    }
-    // `last_webhook_update` and the like are about the webhook.
-    if (verdict === 'delivered' && event.user_id && destination.kind === WEBHOOK_KIND)
-      wave.deliveredUsers.push({ eventId: event.id, userId: event.user_id, at: finishedAt });
-  }
-
-  function settle(wave: Wave, work: Work, status: 'held' | 'dropped', reason: string) {
-    wave.outcomes.push({
-      id: work.event.id,
-      generation: work.generation,
-      status,
-      nextAttemptAt: null,
-      statusCode: null,
-      error: reason,
-      at: clock.now(),
-      attempt: null,
-    });
-  }
-
-  /**
-   * Event generations the batch's jobs ask for that are still current, once each, with what the
-   * suppression hook says of the suppressible ones (one call for the whole batch).
-   */
-  async function currentWork(jobs: Job<DeliveryJob>[]): Promise<Work[]> {
-    const wanted = new Map<string, { generation: number; try: number }[]>();
-    for (const { data } of jobs) {
-      for (const [id, generation] of data.events)
-        wanted.set(id, [...(wanted.get(id) ?? []), { generation, try: data.try }]);
-    }
-    const events = await findEventsForDelivery(db, [...wanted.keys()]);
-    const current = events.flatMap((event) => {
-      const match =
-        event.status === 'pending'
-          ? wanted.get(event.id)?.find((w) => w.generation === event.generation)
-          : undefined;
-      // (Its detached attempt in this process is still going or being written: see `detached`.)
-      if (match && detached.events.get(event.id) === match.generation) return [];
-      return match ? [{ event, ...match }] : [];
-    });
-    const candidates = current
-      .filter(({ event }) => event.suppressible)
-      .map(({ event }) => ({ id: event.id, userId: event.user_id }));
-    const withheld =
-      candidates.length > 0
-        ? await deps.hooks.suppress(db, candidates, 'delivery')
-        : new Map<string, string>();
-    return current.map((work) => ({ ...work, suppressed: withheld.get(work.event.id) ?? null }));
-  }
-
-  /** Records what detached attempts answered, one write at a time (a failed write is logged: the stuck sweeper resends). */
-  function recordDetached() {
-    if (detached.writing || pendingSize(detached.wave) === 0) return;
-    const wave = detached.wave;
-    detached.wave = newWave();
-    const written = wave.outcomes.map(({ id }) => id);
-    detached.writing = record(wave, detached.routes)
-      .catch((error: unknown) =>
-        deps.log.warn({ err: error }, 'recording the outcomes of detached webhook attempts failed'),
-      )
-      .finally(() => {
-        for (const id of written) detached.events.delete(id);
-        detached.writing = null;
-        recordDetached();
-      });
-  }
-
-  /**
-   * A slot in the destination's share and in its developer's (route-shares.ts), or, when one of
-   * them is full, how long that one's oldest attempt in flight has been waiting (and on what).
-   */
-  function takeShare(
-    route: string,
-    developerId: string,
-  ): { release: () => void } | { waitedMs: number; wait: (ms: number) => Promise<void> } {
-    const destination = destinationShares.take(route);
-    if (!destination)
-      return {
-        waitedMs: destinationShares.oldestMs(route),
-        wait: (ms) => destinationShares.waitForSlot(route, ms),
-      };
-    const developer = developerShares.take(developerId);
-    if (!developer) {
-      destination();
-      return {
-        waitedMs: developerShares.oldestMs(developerId),
-        wait: (ms) => developerShares.waitForSlot(developerId, ms),
-      };
-    }
-    return {
-      release: () => {
-        destination();
-        developer();
-      },
-    };
-  }
-
-  /**
-   * A slot as `takeShare`, waiting for one while the attempts holding the share are younger than
-   * `batchWaitMs` (a destination or developer busy but answering gets one as they end); null when
-   * they are older (slow or silent: the event goes to the slow lane instead).
-   */
-  async function shareSlot(route: string, developerId: string): Promise<(() => void) | null> {
-    for (;;) {
-      const taken = takeShare(route, developerId);
-      if ('release' in taken) return taken.release;
-      if (taken.waitedMs >= settings.batchWaitMs) return null;
-      await taken.wait(settings.batchWaitMs - taken.waitedMs);
-    }
-  }
 
   /**
    * Sends the batch with up to `settings.concurrency` requests in flight, starting the next as
@@ -660,118 +281,6 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     maybePrune();
   }
 
-  /**
-   * Waits for the batch's attempts in flight, but for none longer than `batchWaitMs` from its
-   * start: what is still unanswered then is detached (its outcome goes to `detached`), so the
-   * batch's jobs, and the worker, are free for other destinations' events. Each detached event
-   * leaves a slow-lane job due after its deadline: should this process die before the outcome is
-   * written, that job sends it again (once written, the job is stale and skipped).
-   */
-  async function waitOrDetach(sink: Sink, inFlight: Map<Promise<void>, InFlight>, snapshot: Snapshot | null) {
-    if (inFlight.size === 0) return;
-    const youngest = Math.max(...[...inFlight.values()].map(({ startedAt }) => startedAt));
-    const patience = youngest + settings.batchWaitMs - Date.now();
-    const waiting = new AbortController();
-    await Promise.race([
-      Promise.all(inFlight.keys()),
-      delay(Math.max(0, patience), undefined, { signal: waiting.signal }).catch(() => undefined),
-    ]);
-    waiting.abort();
-    if (inFlight.size === 0) return;
-    for (const [route, row] of snapshot?.destinations ?? []) detached.routes.set(route, row);
-    sink.detached = true;
-    for (const { works } of inFlight.values())
-      for (const work of works) detached.events.set(work.event.id, work.generation);
-    for (const attempt of inFlight.keys()) {
-      detached.attempts.add(attempt);
-      void attempt.finally(() => detached.attempts.delete(attempt));
-    }
-    const leases = [...inFlight.values()].flatMap(({ works }) =>
-      works.map((work) => ({ work, afterMs: settings.timeoutMs + LEASE_MARGIN_MS })),
-    );
-    await deps.jobs.sendMany(SLOW_DELIVERY_QUEUE, divertedJobs(leases));
-  }
-
-  function pendingSize(wave: Wave): number {
-    return wave.outcomes.length + wave.diverted.length;
-  }
-
-  /** Whether this wave changes the destination's health row (healthy traffic mostly does not). */
-  function healthChanges(
-    destination: DestinationRow | undefined,
-    health: { successes: number; failures: number },
-    at: Date,
-  ) {
-    if (!destination || health.successes === 0) return true;
-    const stamped = destination.last_success_at?.getTime() ?? 0;
-    return (
-      destination.consecutive_failures > 0 ||
-      destination.status === 'failing' ||
-      at.getTime() - stamped > SUCCESS_STAMP_MS
-    );
-  }
-
-  async function record(wave: Wave, routes: Map<string, DestinationRow>) {
-    const at = clock.now();
-    const destinations = new Map([...routes.values()].map((row) => [row.id, row]));
-    const health = [...wave.health].filter(([destinationId, counts]) =>
-      healthChanges(destinations.get(destinationId), counts, at),
-    );
-    const simple =
-      wave.outcomes.every((outcome) => outcome.status !== 'held') &&
-      health.length === 0 &&
-      wave.retries.size === 0 &&
-      wave.diverted.length === 0 &&
-      wave.deliveredUsers.length === 0;
-    // The common case (everything delivered, nothing else to update) is one statement, no transaction.
-    if (simple) {
-      await recordOutcomes(db, wave.outcomes);
-      return;
-    }
-    await db.transaction().execute(async (trx) => {
-      if (wave.outcomes.some((outcome) => outcome.status === 'held')) {
-        // Wait for any change to these destinations in flight (a URL being set, a resume) and see
-        // its result: recordOutcomes' next statement then holds only what still has to wait, and
-        // whatever a release has already passed over goes out again below.
-        await trx
-          .selectFrom('webhook_destinations')
-          .select('developer_id')
-          .where(
-            'developer_id',
-            'in',
-            [...new Set([...destinations.values()].map((row) => row.developer_id))].sort(),
-          )
-          .orderBy('developer_id')
-          .forShare()
-          .execute();
-      }
-      const applied = await recordOutcomes(trx, wave.outcomes);
-      const touched = new Map<string, Date>();
-      for (const { eventId, userId, at: deliveredAt } of wave.deliveredUsers) {
-        const previous = touched.get(userId);
-        if (applied.has(eventId) && (!previous || previous < deliveredAt)) touched.set(userId, deliveredAt);
-      }
-      if (touched.size > 0) await deps.hooks.afterDelivery(trx, touched);
-      for (const [destinationId, counts] of health) {
-        await recordHealth(trx, destinationId, {
-          ...counts,
-          at,
-          failingAfterMs: settings.failingAfterMs,
-          disableAfterMs: settings.disableAfterMs,
-        });
-      }
-      const retries = [...wave.retries].filter(([eventId]) => applied.has(eventId)).map(([, retry]) => retry);
-      const diverted = divertedJobs(wave.diverted);
-      // Holds the destination no longer warrants (it got a URL meanwhile) go out again instead.
-      const unheld = firstAttemptJobs(
-        wave.outcomes
-          .filter((outcome) => outcome.status === 'held' && !applied.has(outcome.id))
-          .map(({ id, generation }) => ({ id, generation })),
-      );
-      await deps.jobs.sendMany(SLOW_DELIVERY_QUEUE, [...retries, ...diverted, ...unheld], trx);
-    });
-  }
-
   /** Retention runs in the workers, a bounded slice at a time, at most every ten minutes per process. */
   function maybePrune() {
     const now = Date.now();
@@ -801,39 +310,9 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     close: async () => {
       deps.sender.close();
       await connections.closeAll();
-      await Promise.allSettled([...detached.attempts]);
-      // (Read through a function: recordDetached reassigns it, which the compiler cannot see.)
-      const writing = (): Promise<void> | null => detached.writing;
-      for (let write = writing(); write; write = writing()) await write;
+      await settled();
     },
   };
-}
-
-/** Where an attempt's outcome goes: its batch's wave, or the engine's once the batch stopped waiting. */
-type Sink = { wave: Wave; detached: boolean };
-
-/** An attempt in flight: the events it sends (one, or a batch for one destination) and when it started. */
-type InFlight = { startedAt: number; works: readonly Work[] };
-
-/** Slow-lane jobs for diverted events: their try kept, grouped by delay, EVENTS_PER_JOB to a job. */
-function divertedJobs(diverted: Wave['diverted']): { data: DeliveryJob; options?: { startAfter: number } }[] {
-  const groups = new Map<string, { try: number; afterMs: number; events: [string, number][] }>();
-  for (const { work, afterMs } of diverted) {
-    const key = `${work.try}:${afterMs}`;
-    const group = groups.get(key) ?? { try: work.try, afterMs, events: [] };
-    group.events.push([work.event.id, work.generation]);
-    groups.set(key, group);
-  }
-  const jobs: { data: DeliveryJob; options?: { startAfter: number } }[] = [];
-  for (const group of groups.values()) {
-    for (let i = 0; i < group.events.length; i += EVENTS_PER_JOB) {
-      jobs.push({
-        data: { events: group.events.slice(i, i + EVENTS_PER_JOB), try: group.try },
-        ...(group.afterMs > 0 ? { options: { startAfter: group.afterMs / 1000 } } : {}),
-      });
-    }
-  }
-  return jobs;
 }
 
 export type DeliveryEngine = ReturnType<typeof createDeliveryEngine>;

@@ -1,0 +1,51 @@
+// Reading a batch: the event generations its jobs ask for that are still current, once each, and
+// what the suppression hook says of them. Separate because it is the engine's one read of the
+// event log before sending; a job that no longer matches its event (delivered meanwhile,
+// replayed, dropped) stops here, so a job run twice never starts a second chain of retries.
+import type { Job } from 'pg-boss';
+import type { Db } from '../../store/db.ts';
+import type { Work } from './engine-work.ts';
+import type { WebhookHooks } from './hooks.ts';
+import type { DeliveryJob } from './outbox.ts';
+import { findEventsForDelivery } from './repo.ts';
+
+export function createBatchReader(deps: {
+  db: Db;
+  hooks: WebhookHooks;
+  /** Event generations whose detached attempt is still going or being written (engine-detached.ts). */
+  detached: { events: Map<string, number> };
+}) {
+  const { db, detached } = deps;
+
+  /**
+   * Event generations the batch's jobs ask for that are still current, once each, with what the
+   * suppression hook says of the suppressible ones (one call for the whole batch).
+   */
+  async function currentWork(jobs: Job<DeliveryJob>[]): Promise<Work[]> {
+    const wanted = new Map<string, { generation: number; try: number }[]>();
+    for (const { data } of jobs) {
+      for (const [id, generation] of data.events)
+        wanted.set(id, [...(wanted.get(id) ?? []), { generation, try: data.try }]);
+    }
+    const events = await findEventsForDelivery(db, [...wanted.keys()]);
+    const current = events.flatMap((event) => {
+      const match =
+        event.status === 'pending'
+          ? wanted.get(event.id)?.find((w) => w.generation === event.generation)
+          : undefined;
+      // (Its detached attempt in this process is still going or being written: see `detached`.)
+      if (match && detached.events.get(event.id) === match.generation) return [];
+      return match ? [{ event, ...match }] : [];
+    });
+    const candidates = current
+      .filter(({ event }) => event.suppressible)
+      .map(({ event }) => ({ id: event.id, userId: event.user_id }));
+    const withheld =
+      candidates.length > 0
+        ? await deps.hooks.suppress(db, candidates, 'delivery')
+        : new Map<string, string>();
+    return current.map((work) => ({ ...work, suppressed: withheld.get(work.event.id) ?? null }));
+  }
+
+  return currentWork;
+}

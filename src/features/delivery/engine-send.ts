@@ -1,0 +1,100 @@
+// The engine's one send path: one attempt (one event, or a batch of one destination's events)
+// through the destination's kind, within the engine's deadline, its results as answers. Separate
+// from what the answers mean (engine-answers.ts): this part only talks to the kind and enforces
+// the deadline, closing a client that overruns it.
+import { performance } from 'node:perf_hooks';
+import type { DestinationRow } from './destination-repo.ts';
+import type { Work } from './engine-work.ts';
+import type { KindConnections } from './kind-connections.ts';
+import type { KindConnection, KindEvent, KindResult } from './kinds/kind.ts';
+import type { DeliverableEvent } from './repo.ts';
+import type { WebhookSettings } from './settings.ts';
+
+export type Answer = {
+  verdict: 'delivered' | 'retry' | 'rejected';
+  statusCode: number | null;
+  error: string | null;
+  retryAfter: string | null;
+  durationMs: number;
+  timedOut: boolean;
+};
+
+/** An event as the kinds see it. */
+function kindEventOf(event: DeliverableEvent): KindEvent {
+  return {
+    id: event.event_id,
+    developerId: event.developer_id,
+    type: event.type,
+    userId: event.user_id,
+    createdAt: event.created_at,
+    reference: event.reference,
+    body: event.body,
+  };
+}
+
+export function createKindSender(deps: { settings: WebhookSettings; connections: KindConnections }) {
+  const { settings, connections } = deps;
+
+  /**
+   * The one send path: the destination's kind sends the events (one, or a batch when the kind
+   * takes batches) and classes each outcome, within the engine's deadline. A kind that does not
+   * end its sends by the deadline itself is raced: past it the engine stops waiting and closes the
+   * destination's client (its sockets with it: the adapter's own timeouts are not relied on), and
+   * the attempt counts as a timeout for every event in it.
+   */
+  async function send(
+    works: readonly Work[],
+    destination: DestinationRow,
+    connection: KindConnection,
+  ): Promise<Answer[]> {
+    const started = performance.now();
+    const deadline = new AbortController();
+    const exchange = async (): Promise<KindResult[]> => {
+      if (works.length === 1) return [await connection.send(kindEventOf(works[0]!.event), deadline.signal)];
+      if (connection.sendBatch)
+        return connection.sendBatch(
+          works.map((work) => kindEventOf(work.event)),
+          deadline.signal,
+        );
+      return Promise.all(works.map((work) => connection.send(kindEventOf(work.event), deadline.signal)));
+    };
+    let results: KindResult[] | null;
+    if (connection.selfTimed) {
+      results = await exchange();
+    } else {
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<null>((resolve) => {
+        timer = setTimeout(() => {
+          deadline.abort(new Error(`no answer within ${settings.timeoutMs} ms`));
+          resolve(null);
+        }, settings.timeoutMs);
+      });
+      results = await Promise.race([exchange(), expired]).finally(() => clearTimeout(timer));
+    }
+    const durationMs = Math.round(performance.now() - started);
+    if (results === null || deadline.signal.aborted) {
+      connections.discard(destination.id, connection);
+      const timedOut: Answer = {
+        verdict: 'retry',
+        statusCode: null,
+        error: `ETIMEDOUT: no answer within ${settings.timeoutMs} ms`,
+        retryAfter: null,
+        durationMs,
+        timedOut: true,
+      };
+      return works.map(() => timedOut);
+    }
+    if (results.length !== works.length)
+      throw new Error(`${destination.kind} answered ${results.length} results for ${works.length} events`);
+    return results.map((result) => ({
+      verdict: result.outcome,
+      statusCode: result.statusCode ?? null,
+      error: result.error,
+      retryAfter: result.retryAfter ?? null,
+      durationMs,
+      timedOut: result.timedOut ?? false,
+    }));
+  }
+
+  return send;
+}
