@@ -11,14 +11,15 @@
  *   with its checkpoint, every day's unified records rebuilt. The process runs under the
  *   server's memory settings (runtime/memory-limits.ts), as `tributary serve` and
  *   `tributary import` do. Its peak RSS (the store's too, when embedded) and the reader's are
- *   printed; the goal (≤ 200 MB) is the importing process's.
+ *   printed; issue 44's goal (≤ 250 MB) is for service + database, so the importing process's own
+ *   peak is held to it too.
  * - stream (with --stream): the reader alone (read, filter, parse, normalize), no store.
  *
  * Also sampled (every 0.5 s, in the importing process): the PSS of the importing process, every
  * process it started (the reader) and its embedded PostgreSQL's processes, summed: issue 42's
  * "peak during an import, service + database ≤ 300 MB" (importWithDatabasePeakMb).
  *
- * Goal: importRatio ≥ 0.5, importPeakRssMb ≤ 200 on both stores. Figures (reportFigures):
+ * Goal (issue 44): importRatio ≥ 0.5, importPeakRssMb ≤ 250 on both stores. Figures (reportFigures):
  * importMBps, importSaxAnchorMBps, importRatio, importPeakRssMb (the importing process's peak),
  * importRssWhileImportingMb (its largest RSS sampled during the import: on PGlite the process
  * peak is the store's start-up, before any import), importReaderPeakRssMb.
@@ -321,7 +322,7 @@ if (values.role) {
     const ratio = mbPerSecond(imported) / anchor;
     console.log(
       `import ÷ anchor: ${ratio.toFixed(3)}× (goal ≥ 0.5 ${ratio >= 0.5 ? 'met' : 'NOT met'}); ` +
-        `peak RSS ${imported.peakRssMb} MB (goal ≤ 200 ${imported.peakRssMb <= 200 ? 'met' : 'NOT met'}); ` +
+        `peak RSS ${imported.peakRssMb} MB (goal ≤ 250 ${imported.peakRssMb <= 250 ? 'met' : 'NOT met'}); ` +
         `load average now ${load()}`,
     );
     reportFigures({
