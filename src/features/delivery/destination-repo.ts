@@ -55,6 +55,15 @@ export const columns = [
 
 export const WEBHOOK_KIND = 'webhook';
 
+/** A developer's destinations with every column, optionally locked until the caller's transaction ends. */
+function destinationsOf(db: Db, developerId: string, lock = false) {
+  return db
+    .selectFrom('webhook_destinations')
+    .select(columns)
+    .where('developer_id', '=', developerId)
+    .$if(lock, (query) => query.forUpdate());
+}
+
 /** The developer's primary webhook: the one `/v2/webhook` names, whose deliveries carry no destination id. */
 export function isPrimary(row: { kind: string; secondary: boolean }): boolean {
   return row.kind === WEBHOOK_KIND && !row.secondary;
@@ -118,13 +127,7 @@ export async function findPrimary(
   developerId: string,
   lock = false,
 ): Promise<DestinationRow | undefined> {
-  return db
-    .selectFrom('webhook_destinations')
-    .select(columns)
-    .where('developer_id', '=', developerId)
-    .where(isPrimaryWebhook)
-    .$if(lock, (query) => query.forUpdate())
-    .executeTakeFirst();
+  return destinationsOf(db, developerId, lock).where(isPrimaryWebhook).executeTakeFirst();
 }
 
 /** The primary webhooks of the given developers, keyed by developer. */
@@ -144,10 +147,7 @@ export async function findPrimaries(
 
 /** Every destination of a developer, the primary webhook first, then the others oldest first. */
 export async function listDeveloperDestinations(db: Db, developerId: string): Promise<DestinationRow[]> {
-  return db
-    .selectFrom('webhook_destinations')
-    .select(columns)
-    .where('developer_id', '=', developerId)
+  return destinationsOf(db, developerId)
     .orderBy(sql`kind = 'webhook' AND NOT secondary`, 'desc')
     .orderBy('created_at')
     .orderBy('id')
@@ -161,13 +161,7 @@ export async function findDeveloperDestination(
   id: string,
   lock = false,
 ): Promise<DestinationRow | undefined> {
-  return db
-    .selectFrom('webhook_destinations')
-    .select(columns)
-    .where('developer_id', '=', developerId)
-    .where('id', '=', id)
-    .$if(lock, (query) => query.forUpdate())
-    .executeTakeFirst();
+  return destinationsOf(db, developerId, lock).where('id', '=', id).executeTakeFirst();
 }
 
 /**
