@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createLogger } from '../../src/core/log.ts';
 import { createLifecycle } from '../../src/features/connecting/lifecycle.ts';
-import { insertRawPayload } from '../../src/features/data/repo.ts';
+import { insertRawPayload } from '../../src/features/data/raw-payloads-repo.ts';
 import {
   type FakeOAuthProvider,
   fakeEnv,

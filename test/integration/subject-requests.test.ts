@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import yauzl from 'yauzl';
-import { insertRawPayload } from '../../src/features/data/repo.ts';
+import { insertRawPayload } from '../../src/features/data/raw-payloads-repo.ts';
 import { upsertOriginalFiles } from '../../src/features/original-files/repo.ts';
 import { EXPORTED_TYPES } from '../../src/features/fhir-export/map-records.ts';
 import { dataTypeNames } from '../../src/model/index.ts';

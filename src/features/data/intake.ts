@@ -27,6 +27,7 @@ import type { NormalizationError } from '../../provider-kit/normalize/errors.ts'
 import { identityOf, type PreparedRecord, prepareRecord } from './records.ts';
 import { modelRefusal, type Refusals } from './refusals.ts';
 import { type RewrittenFields, withFields } from './record-rewrites.ts';
+import * as rawPayloadsRepo from './raw-payloads-repo.ts';
 import * as repo from './repo.ts';
 import { type DataEmitItem, type DataWebhooks, emitDataEvents } from './webhook-emit.ts';
 
@@ -339,7 +340,7 @@ export function createIntake(deps: IntakeDeps) {
     if (deps.rawRetentionDays > 0) {
       for (const batch of batches)
         for (const payload of batch.raws ?? [])
-          await repo.insertRawPayload(trx, {
+          await rawPayloadsRepo.insertRawPayload(trx, {
             userId: user.id,
             provider: user.provider,
             type: batch.type,

@@ -20,7 +20,7 @@ import { earlierDay, laterDay } from './params.ts';
 import { type IntakeWrite, prepareAll, RawPayloadText } from './intake.ts';
 import type { PreparedRecord } from './records.ts';
 import type { Refusals } from './refusals.ts';
-import * as repo from './repo.ts';
+import * as coverageRepo from './coverage-repo.ts';
 import { createSettledCoverage } from './settled-coverage.ts';
 
 /** Recent days (yesterday onwards) still change at the provider; their sync stays valid this long. */
@@ -90,7 +90,7 @@ export const recordsLieAhead = (type: ProviderDataType): boolean => type === 'pl
 export function uncoveredDays(
   from: string,
   to: string,
-  covered: readonly repo.CoverageRow[],
+  covered: readonly coverageRepo.CoverageRow[],
 ): [string, string][] {
   const gaps: [string, string][] = [];
   let cursor = from;
@@ -218,7 +218,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
           { userId: user.id, type, kind: refused.kind, status: refused.status },
           'the provider refused a companion kind; skipped from now on',
         );
-        await repo.addUnreadableCompanion(db, { userId: user.id, type, ...refused, at: clock.now() });
+        await coverageRepo.addUnreadableCompanion(db, { userId: user.id, type, ...refused, at: clock.now() });
       }
       const prepared = prepareAll(deps, { user, type, records: page.records, now: clock.now() });
       invalid += prepared.invalid;
@@ -254,7 +254,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
 
   /** The companion kinds this connection's provider refused before: every fetch leaves them out. */
   const unreadableOf = async (user: ConnectionRow) =>
-    new Set((await repo.unreadableCompanions(db, user.id)).map((row) => row.kind));
+    new Set((await coverageRepo.unreadableCompanions(db, user.id)).map((row) => row.kind));
 
   async function fetchDays(
     user: ConnectionRow,
@@ -284,7 +284,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     const at = clock.now();
     await db.transaction().execute(async (trx) => {
       const split = earlierDay(to, laterDay(from, settledBefore));
-      await repo.addCoverage(trx, {
+      await coverageRepo.addCoverage(trx, {
         userId: user.id,
         type,
         fromDay: from,
@@ -292,7 +292,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
         settled: true,
         now: at,
       });
-      await repo.addCoverage(trx, {
+      await coverageRepo.addCoverage(trx, {
         userId: user.id,
         type,
         fromDay: split,
@@ -332,7 +332,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
 
     await serialized(`${user.id}:${type}`, async () => {
       const freshAfter = new Date(clock.now().getTime() - RECENT_SYNC_TTL_MS);
-      const covered = await repo.coverageIn(db, {
+      const covered = await coverageRepo.coverageIn(db, {
         userId: user.id,
         type,
         fromDay: from,

@@ -20,7 +20,7 @@ import type { Clock } from '../../core/clock.ts';
 import { dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
 import type { Db } from '../../store/db.ts';
 import { uncoveredDays } from './provider-fetch.ts';
-import * as repo from './repo.ts';
+import * as coverageRepo from './coverage-repo.ts';
 import { createSettledCoverage } from './settled-coverage.ts';
 
 export type ReadRouting = {
@@ -48,7 +48,7 @@ export function createReadRouting(deps: {
         onReplica.learn(
           userId,
           type,
-          await repo.settledCoverageIn(replica, { userId, type, fromDay, toDay }),
+          await coverageRepo.settledCoverageIn(replica, { userId, type, fromDay, toDay }),
         );
       } catch (error) {
         // An unreachable replica costs the primary a read, not the client an error.

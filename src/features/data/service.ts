@@ -51,6 +51,8 @@ import {
 } from './rate-limit.ts';
 import { ATHLETE_KEY } from './records.ts';
 import { createReadRouting } from './read-routing.ts';
+import * as coverageRepo from './coverage-repo.ts';
+import * as rawPayloadsRepo from './raw-payloads-repo.ts';
 import * as repo from './repo.ts';
 import * as rewrites from './record-rewrites.ts';
 import { envelopeBody } from './stream.ts';
@@ -489,7 +491,7 @@ export function createDataService(deps: DataDeps) {
   /** Drops raw payloads past their retention and rate buckets of past hours. */
   async function prune(): Promise<{ rawPayloads: number; buckets: number }> {
     const now = clock.now().getTime();
-    const rawPayloads = await repo.pruneRawPayloads(
+    const rawPayloads = await rawPayloadsRepo.pruneRawPayloads(
       db,
       new Date(now - Math.max(retentionDays, 0) * 86_400_000),
     );
@@ -512,7 +514,7 @@ export function createDataService(deps: DataDeps) {
     intakeChanged,
     removeDeleted,
     /** Companion kinds the connection's provider refused (4xx on their path), skipped by every fetch. */
-    unreadableCompanions: (userId: string) => repo.unreadableCompanions(db, userId),
+    unreadableCompanions: (userId: string) => coverageRepo.unreadableCompanions(db, userId),
     admitAll,
     syncWindow,
     recordsOf,
@@ -520,7 +522,7 @@ export function createDataService(deps: DataDeps) {
     recordPage,
     /** One page of a connection's raw payloads in id order after `afterId` (a data-subject export). */
     rawPayloadPage: (userId: string, afterId: number, limit: number) =>
-      repo.rawPayloadPage(db, userId, afterId, limit),
+      rawPayloadsRepo.rawPayloadPage(db, userId, afterId, limit),
     onRecordsChanged,
     registerEnricher,
     summariesOnDays: rewrites.summariesOnDays,

@@ -4,7 +4,7 @@
 // settled day back; it disappears only with its connection, whose reads then end in a 404 before
 // any coverage is consulted. Another process's additions are simply not known here yet: the
 // database is asked, as without this cache. Recent (unsettled) ranges expire, so they stay out.
-import type { CoverageRow } from './repo.ts';
+import type { CoverageRow } from './coverage-repo.ts';
 
 const MAX_KEYS = 50_000;
 
