@@ -19,6 +19,9 @@ export type Answer = {
   timedOut: boolean;
 };
 
+/** The signal of a kind that keeps its own deadline (kinds/kind.ts `selfTimed`): never aborted. */
+const NEVER_ABORTED = new AbortController().signal;
+
 /** An event as the kinds see it. */
 function kindEventOf(event: DeliverableEvent): KindEvent {
   return {
@@ -48,19 +51,21 @@ export function createKindSender(deps: { settings: WebhookSettings; connections:
     connection: KindConnection,
   ): Promise<Answer[]> {
     const started = performance.now();
-    const deadline = new AbortController();
-    const exchange = async (): Promise<KindResult[]> => {
-      if (works.length === 1) return [await connection.send(kindEventOf(works[0]!.event), deadline.signal)];
+    const exchange = async (signal: AbortSignal): Promise<KindResult[]> => {
+      if (works.length === 1) return [await connection.send(kindEventOf(works[0]!.event), signal)];
       if (connection.sendBatch)
         return connection.sendBatch(
           works.map((work) => kindEventOf(work.event)),
-          deadline.signal,
+          signal,
         );
-      return Promise.all(works.map((work) => connection.send(kindEventOf(work.event), deadline.signal)));
+      return Promise.all(works.map((work) => connection.send(kindEventOf(work.event), signal)));
     };
     let results: KindResult[] | null;
-    if (connection.selfTimed) {
-      results = await exchange();
+    // (A kind that keeps its own deadline gets a signal that never fires, shared: an
+    // AbortController per attempt was garbage at thousands of webhook attempts a second.)
+    const deadline = connection.selfTimed ? null : new AbortController();
+    if (!deadline) {
+      results = await exchange(NEVER_ABORTED);
     } else {
       let timer: NodeJS.Timeout | undefined;
       const expired = new Promise<null>((resolve) => {
@@ -69,10 +74,10 @@ export function createKindSender(deps: { settings: WebhookSettings; connections:
           resolve(null);
         }, settings.timeoutMs);
       });
-      results = await Promise.race([exchange(), expired]).finally(() => clearTimeout(timer));
+      results = await Promise.race([exchange(deadline.signal), expired]).finally(() => clearTimeout(timer));
     }
     const durationMs = Math.round(performance.now() - started);
-    if (results === null || deadline.signal.aborted) {
+    if (results === null || deadline?.signal.aborted) {
       connections.discard(destination.id, connection);
       const timedOut: Answer = {
         verdict: 'retry',
