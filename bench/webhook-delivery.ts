@@ -204,7 +204,15 @@ async function main() {
     // 1. Throughput. The anchor: the same number of signed POSTs of the same body to the same
     // receiver, 100 in flight, from this thread, with nothing else (bench/plain-signed-post.ts);
     // run before and after the engine, so a change in the machine's load shows as a spread.
+    // CPU of this process (service and receiver threads) per delivery, steadier than rates on a
+    // shared machine: the plain loop's against the engine's (the database's own is not in it).
+    const plainCpu: number[] = [];
+    const cpuMicros = (since: NodeJS.CpuUsage) => {
+      const used = process.cpuUsage(since);
+      return used.user + used.system;
+    };
     const plainLoop = async (name: string) => {
+      const cpu = process.cpuUsage();
       const result = await profiled(name, () =>
         plainSignedPostLoop({
           url,
@@ -216,6 +224,7 @@ async function main() {
         }),
       );
       await resetReceiver();
+      plainCpu.push(cpuMicros(cpu) / events);
       return result.perSecond;
     };
     const plainBefore = await plainLoop('plain-before');
@@ -225,6 +234,7 @@ async function main() {
     // could not emit as fast as the workers deliver), while the workers deliver; deliveries/s
     // count from the first emit to the last receipt.
     const started = now();
+    const engineCpuFrom = process.cpuUsage();
     const emitted = await profiled('engine', async () => {
       let sent = 0;
       const bulkEmitter = async () => {
@@ -246,6 +256,7 @@ async function main() {
         throw new Error(`only ${received} of ${events} deliveries arrived within 600 s`);
       return at;
     });
+    const engineCpu = cpuMicros(engineCpuFrom) / events;
     const times = [...(await receiverTimes()).values()];
     const last = Math.max(...times);
     const first = Math.min(...times);
@@ -265,6 +276,10 @@ async function main() {
       `  plain signed-POST loop, 100 in flight: ${Math.round(plainPerSecond)}/s (before ${Math.round(plainBefore)}, after ${Math.round(plainAfter)})`,
     );
     console.log(`  ratio engine / plain loop: ${(deliveriesPerSecond / plainPerSecond).toFixed(2)}`);
+    const plainCpuPerDelivery = (plainCpu[0]! + plainCpu[1]!) / 2;
+    console.log(
+      `  CPU of this process per delivery (both threads; the database's not included): engine ${Math.round(engineCpu)} µs, plain loop ${Math.round(plainCpuPerDelivery)} µs`,
+    );
 
     // 2. Latency at a steady offered rate: by default one transaction per event, as a feature
     // emitting one change at a time does. Latency counts from the start of the emit.
@@ -366,6 +381,8 @@ async function main() {
       webhookDeliveriesPerSec: deliveriesPerSecond,
       webhookPlainLoopPerSec: plainPerSecond,
       webhookRatio: deliveriesPerSecond / plainPerSecond,
+      webhookEngineCpuUsPerDelivery: engineCpu,
+      webhookPlainCpuUsPerDelivery: plainCpuPerDelivery,
       webhookEmitAskedPerSec: final.asked,
       webhookEmitAchievedPerSec: final.achieved,
       webhookEmitP99Ms: final.p99,
