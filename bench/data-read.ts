@@ -348,6 +348,7 @@ async function throughput(seconds: number, connections: number, storage: string)
       );
     }
     const mean = (rounds: Round[]) => ({
+      requests: rounds.reduce((sum, round) => sum + round.requests, 0),
       perSecond: rounds.reduce((sum, round) => sum + round.perSecond, 0) / rounds.length,
       meanBytes: rounds[0]!.meanBytes,
       // Includes the warm-up second's requests and CPU alike.
@@ -366,7 +367,7 @@ async function throughput(seconds: number, connections: number, storage: string)
       `  bare Fastify, ${anchor}: ${bareResult.perSecond.toFixed(0)} req/s (${(bareResult.meanBytes / 1024).toFixed(1)} KiB; ${bareResult.cpuPerRequest.toFixed(2)} CPU ms/request)`,
     );
     console.log(
-      `  GET /v2/activity, 30 stored days: ${dataResult.perSecond.toFixed(0)} req/s (${(dataResult.meanBytes / 1024).toFixed(1)} KiB; ${dataResult.cpuPerRequest.toFixed(2)} CPU ms/request)`,
+      `  GET /v2/activity, 30 stored days: ${dataResult.perSecond.toFixed(0)} req/s (${(dataResult.meanBytes / 1024).toFixed(1)} KiB; ${dataResult.cpuPerRequest.toFixed(2)} CPU ms/request; ${dataResult.requests} requests)`,
     );
     console.log(`  ratio: ${ratio.toFixed(2)} (goal >= 0.6)`);
     reportFigures({
