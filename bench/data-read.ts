@@ -69,6 +69,9 @@ async function serveTributary() {
   }
   const config = loadConfig(process.env);
   const runtime = await startRuntime(config, 'all', createLogger('warn'));
+  // BENCH_TRACE_GC=1: one line per collection from here on (not the start-up's), passed on to
+  // stderr by the load side (V8 refuses its trace flags in NODE_OPTIONS).
+  if (process.env.BENCH_TRACE_GC) (await import('node:v8')).setFlagsFromString('--trace-gc-nvp');
   process.once('SIGTERM', () => void runtime.stop().then(() => process.exit(0)));
   const { ctx } = runtime;
   const file = join(config.dataDir, 'bench-served.json');
@@ -176,7 +179,15 @@ function start(
   });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => resolve({ child, served: JSON.parse(line) as Served }));
+    // The first JSON line is the server's address; anything else (a V8 trace such as
+    // BENCH_NODE_OPTIONS=--trace-gc prints to stdout) is passed on to stderr.
+    let ready = false;
+    lines.on('line', (line) => {
+      if (!ready && line.startsWith('{')) {
+        ready = true;
+        resolve({ child, served: JSON.parse(line) as Served });
+      } else process.stderr.write(`${line}\n`);
+    });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
 }
@@ -337,6 +348,7 @@ async function throughput(seconds: number, connections: number, storage: string)
       );
     }
     const mean = (rounds: Round[]) => ({
+      requests: rounds.reduce((sum, round) => sum + round.requests, 0),
       perSecond: rounds.reduce((sum, round) => sum + round.perSecond, 0) / rounds.length,
       meanBytes: rounds[0]!.meanBytes,
       // Includes the warm-up second's requests and CPU alike.
@@ -355,7 +367,7 @@ async function throughput(seconds: number, connections: number, storage: string)
       `  bare Fastify, ${anchor}: ${bareResult.perSecond.toFixed(0)} req/s (${(bareResult.meanBytes / 1024).toFixed(1)} KiB; ${bareResult.cpuPerRequest.toFixed(2)} CPU ms/request)`,
     );
     console.log(
-      `  GET /v2/activity, 30 stored days: ${dataResult.perSecond.toFixed(0)} req/s (${(dataResult.meanBytes / 1024).toFixed(1)} KiB; ${dataResult.cpuPerRequest.toFixed(2)} CPU ms/request)`,
+      `  GET /v2/activity, 30 stored days: ${dataResult.perSecond.toFixed(0)} req/s (${(dataResult.meanBytes / 1024).toFixed(1)} KiB; ${dataResult.cpuPerRequest.toFixed(2)} CPU ms/request; ${dataResult.requests} requests)`,
     );
     console.log(`  ratio: ${ratio.toFixed(2)} (goal >= 0.6)`);
     reportFigures({
@@ -473,6 +485,7 @@ const BASE_ENV = {
   LOG_LEVEL: 'warn',
   ...(process.env.DATABASE_URL ? {} : { DATABASE_URL: '' }),
   ...(process.env.BENCH_TRACE_MEMORY ? { BENCH_TRACE_MEMORY: '1' } : {}),
+  ...(process.env.BENCH_TRACE_GC ? { BENCH_TRACE_GC: '1' } : {}),
   // BENCH_NODE_OPTIONS: V8 flags to try on the service (an operator's flag wins over its own sizing).
   ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
   // BENCH_GLIBC_TUNABLES: malloc settings to try instead of the service's own (memory-limits.ts).

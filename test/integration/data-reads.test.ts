@@ -15,6 +15,8 @@ import {
 } from '../helpers/app.ts';
 import { authenticateUser, connectSandboxUser } from '../helpers/connections.ts';
 import { dataRowCounts } from '../helpers/users.ts';
+import { filterOf, parseReadParams } from '../../src/features/data/params.ts';
+import { pageRecords } from '../../src/features/data/repo.ts';
 
 type Envelope = {
   user: { user_id: string; provider: string };
@@ -476,6 +478,29 @@ describe('data reads', () => {
       const body = JSON.parse(result.body) as Envelope;
       assert.ok(body.data.length > 40);
       assert.ok(result.body.length > 4_000_000, `${result.body.length} bytes`);
+    });
+
+    test('summaries over more than one page are the stored records joined in order, page boundaries included', async () => {
+      // 199, 200 and 201 daily records around the page size (200), and a year: the last page is
+      // short, exactly full (then an empty page carries the tail) or one of several.
+      for (const end of ['2021-07-19', '2021-07-20', '2021-07-21', '2022-01-01']) {
+        const query = { start_date: '2021-01-01', end_date: end, to_webhook: 'false' };
+        const response = await get(`/v2/daily?user_id=${userId}&${new URLSearchParams(query)}`);
+        assert.equal(response.statusCode, 200, response.body);
+        const params = parseReadParams('daily', query, new Date(), { toWebhook: false });
+        const rows = await pageRecords(service.ctx.db, {
+          userId,
+          type: 'daily',
+          filter: filterOf(params.window!),
+          after: null,
+          limit: 10_000,
+          withSamples: false,
+        });
+        assert.ok(rows.length >= 199, `${rows.length} records`);
+        const head = response.body.slice(0, response.body.indexOf('"data":[') + 8);
+        const expected = `${head}${rows.map((row) => row.summary).join(',')}],"type":"daily"}`;
+        assert.equal(response.body, expected);
+      }
     });
 
     test('deleting the user deletes its records, coverage and budget', async () => {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { Db } from '../../store/db.ts';
 import type { RecordFilter } from './params.ts';
 import { mergedPieces, mergeSamples } from './records.ts';
-import { type Keyset, pageRecords, type StoredRecord } from './repo.ts';
+import { type Keyset, pageRecords, pageText, type StoredRecord } from './repo.ts';
 
 /** Summaries are a few KB; with samples a record can reach hundreds of KB, so pages shrink. */
 export const PAGE_SIZE = 200;
@@ -92,9 +92,34 @@ export function streamEnvelope(
 }
 
 /**
+ * A range of summaries (with_samples=false) as the envelope's text, one page per piece, each
+ * page joined by the database (`pageText`): the first piece starts with the envelope's head, the
+ * last ends with its tail. `first` is the first page, already read by the caller.
+ */
+function summaryEnvelope(
+  db: Db,
+  range: RangeQuery,
+  tail: string,
+  first: { records: number; text: string; last: Keyset | null },
+): Readable {
+  const limit = pageLimit(range);
+  async function* body(): AsyncGenerator<string> {
+    let page = first;
+    for (;;) {
+      if (page.text !== '') yield page.text;
+      if (page.records < limit || !page.last) return;
+      page = await pageText(db, { ...range, after: page.last, limit, lead: '', separator: ',', tail });
+    }
+  }
+  return Readable.from(body(), { objectMode: true, highWaterMark: 1 });
+}
+
+/**
  * The envelope of a range: one string when the whole range fits in its first page (most reads:
  * a month of summaries), so it goes out in one write with a Content-Length and no stream
- * machinery; otherwise the stream above, starting from the page already read. Same bytes.
+ * machinery; otherwise a stream starting from the page already read. Same bytes either way.
+ * Summaries come from the database already joined into the answer's text (`pageText`); records
+ * with samples are merged here, a row at a time.
  * A string rather than a buffer: Node writes a string body together with its headers straight
  * from the string, where a buffer of this size is a fresh allocation outside the V8 heap (with
  * the service's malloc settings, memory-limits.ts, an mmap and its page faults per answer:
@@ -105,14 +130,21 @@ export async function envelopeBody(
   range: RangeQuery,
   envelope: { head: string; tail: string },
 ): Promise<Readable | string> {
-  const first = await pageRecords(db, { ...range, after: null, limit: pageLimit(range) });
-  if (first.length >= pageLimit(range)) return streamEnvelope(db, range, envelope, first);
-  const parts = [`{${envelope.head},"data":[`];
+  const limit = pageLimit(range);
+  const lead = `{${envelope.head},"data":[`;
+  const tail = `],${envelope.tail}}`;
+  if (!range.withSamples) {
+    const page = await pageText(db, { ...range, after: null, limit, lead, separator: '', tail });
+    return page.records < limit ? page.text : summaryEnvelope(db, range, tail, page);
+  }
+  const first = await pageRecords(db, { ...range, after: null, limit });
+  if (first.length >= limit) return streamEnvelope(db, range, envelope, first);
+  const parts = [lead];
   for (let index = 0; index < first.length; index++) {
     const row = first[index]!;
     if (index > 0) parts.push(',');
     parts.push(mergeSamples(row.summary, row.samples, row.sample_splices));
   }
-  parts.push(`],${envelope.tail}}`);
+  parts.push(tail);
   return parts.join('');
 }
