@@ -30,6 +30,18 @@ class StreamFailureLogController extends LogController {
   }
 }
 
+/** How routes match and their schemas compile: the API documentation's app (openapi.ts) uses them too. */
+const ROUTES_AND_SCHEMAS = {
+  // strictNumbers off: with it on (ajv 8's default), a query's "Infinity" is coerced to a
+  // number and then skips every range check. Off, the range every number gets
+  // (schema-bounds.ts) refuses it; JSON bodies cannot carry non-finite numbers past the
+  // input boundary at all.
+  ajv: { customOptions: { coerceTypes: 'array' as const, allErrors: false, strictNumbers: false } },
+  // Validators and serializers compile on a route's first request, not all at start-up.
+  schemaController: lazySchemaController as never,
+  routerOptions: { ignoreTrailingSlash: true, maxParamLength: INPUT_LIMITS.maxParamLength },
+};
+
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP app without listening, so tests drive it with `inject` or a real port alike. */
@@ -49,14 +61,7 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : newId('request');
     },
-    // strictNumbers off: with it on (ajv 8's default), a query's "Infinity" is coerced to a
-    // number and then skips every range check. Off, the range every number gets
-    // (schema-bounds.ts) refuses it; JSON bodies cannot carry non-finite numbers past the
-    // input boundary at all.
-    ajv: { customOptions: { coerceTypes: 'array', allErrors: false, strictNumbers: false } },
-    // Validators and serializers compile on a route's first request, not all at start-up.
-    schemaController: lazySchemaController as never,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: INPUT_LIMITS.maxParamLength },
+    ...ROUTES_AND_SCHEMAS,
     // Errors raised before a route runs (414, 431, a malformed URL) are problems too.
     ...frameworkErrorOptions(ctx.config.publicUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -73,7 +78,7 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
   registerInputBoundary(app);
   registerAuthentication(app, ctx.developers);
   const metrics = registerMetrics(app, ctx.jobs, ctx.data.refusals);
-  await registerOpenApi(app, ctx.config.publicUrl);
+  registerOpenApi(app, ctx.config.publicUrl, ROUTES_AND_SCHEMAS);
 
   registerOpsRoutes(app, { db: ctx.db, schema: ctx.store.postgres.schema, metrics, startup });
   for (const register of routeRegistrars) await register(app, ctx);

@@ -70,7 +70,8 @@ const TUNED_COMMANDS = new Set(['serve', 'import']);
 
 /**
  * What the current process should re-exec as for `serve` or `import`, or null when nothing needs
- * to change (another command, already tuned, turned off, or every flag given by the operator).
+ * to change (another command, already tuned, turned off, or every flag and GLIBC_TUNABLES given
+ * by the operator).
  */
 export function tunedLaunch(
   args: readonly string[],
@@ -81,6 +82,9 @@ export function tunedLaunch(
     return null;
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/).filter((part) => part !== '')];
   const flags = missingFlags(v8FlagsFor(roleOf(args.slice(1))), given);
+  // Started with every setting already (the operator's flags and malloc tuning, as a container's
+  // environment can give them): a second boot of Node would change nothing.
+  if (flags.length === 0 && env.GLIBC_TUNABLES !== undefined) return null;
   return {
     execArgv: [...flags, ...execArgv],
     env: { ...env, [TUNED_MARKER]: '1', GLIBC_TUNABLES: env.GLIBC_TUNABLES ?? GLIBC_TUNABLES },

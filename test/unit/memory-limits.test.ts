@@ -55,4 +55,16 @@ describe('the memory sizing tributary serve gives itself', () => {
     assert.equal(tunedLaunch(['serve'], { [TUNED_MARKER]: '1' }, []), null);
     assert.equal(tunedLaunch(['serve'], { TRIBUTARY_MEMORY_TUNING: 'off' }, []), null);
   });
+
+  it('does not re-execute a process started with every setting already', () => {
+    const everything = ['--max-semi-space-size=2', '--max-old-space-size=512'];
+    assert.equal(tunedLaunch(['serve'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, everything), null);
+    assert.equal(
+      tunedLaunch(['serve'], { GLIBC_TUNABLES: '', NODE_OPTIONS: everything.join(' ') }, []),
+      null,
+    );
+    // One setting missing (malloc's, or a flag) is still applied by the re-exec.
+    assert.ok(tunedLaunch(['serve'], {}, everything));
+    assert.ok(tunedLaunch(['serve'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, everything.slice(1)));
+  });
 });

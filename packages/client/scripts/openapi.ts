@@ -42,7 +42,11 @@ export async function servedDocument(): Promise<Record<string, unknown>> {
     const app = await buildApp(ctx);
     try {
       await app.ready();
-      return JSON.parse(JSON.stringify(app.swagger())) as Record<string, unknown>;
+      // Asked of the app as a client asks it: the document is built on its first request.
+      const served = await app.inject({ method: 'GET', url: '/openapi.json' });
+      if (served.statusCode !== 200)
+        throw new Error(`/openapi.json answered ${served.statusCode}: ${served.body}`);
+      return served.json<Record<string, unknown>>();
     } finally {
       await app.close();
     }

@@ -4,7 +4,12 @@ import { newUuid } from '../../core/ids.ts';
 import { type DataTypeName, type DataTypeRecords, dataTypes } from '../../model/index.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY, parseDateTime } from '../../model/time.ts';
 import type { ArrivedRecords, DataSource } from '../../provider-kit/data-source.ts';
-import { generateAthlete, generateDay, generateDays } from './generate.ts';
+import type * as Generate from './generate.ts';
+
+// The generator and the data model's samples it builds (about 25 modules) load when the sandbox
+// is first asked for data, not with the provider registry at every start (issue 42).
+let generators: Promise<typeof Generate> | undefined;
+const generator = () => (generators ??= import('./generate.ts'));
 
 /** The sandbox user lives in UTC, so local days are UTC days. */
 const OFFSET_MINUTES = 0;
@@ -32,6 +37,7 @@ function arrivalMs(type: (typeof EVENT_TYPES)[number], record: DataTypeRecords[t
 export const sandboxDataSource: DataSource = {
   async *fetch({ user, type, startDate, endDate, runtime }) {
     const now = runtime.clock.now();
+    const { generateAthlete, generateDays } = await generator();
     if (type === 'athlete') {
       yield { records: [generateAthlete(user.id, today(now), OFFSET_MINUTES)] };
       return;
@@ -60,6 +66,7 @@ export const sandboxDataSource: DataSource = {
   },
 
   async arrivals({ user, since, until }) {
+    const { generateDay, generateDays } = await generator();
     const result: ArrivedRecords[] = [];
     const lastDay = today(until);
     // Start a day early: last night's sleep is anchored on the evening it began.
