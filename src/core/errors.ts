@@ -126,13 +126,22 @@ export function causeChain(error: unknown): unknown[] {
   return chain;
 }
 
-const sqlstateOf = (error: Error): string | undefined => {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? code : undefined;
-};
+/**
+ * An Error, or what a library passes on in its place: pg-boss emits a worker's failure as a plain
+ * copy of the error's fields (message, code, …), not an Error.
+ */
+type ErrorLike = { message: string; code?: unknown };
+const isErrorLike = (value: unknown): value is ErrorLike =>
+  value instanceof Error ||
+  (typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { message?: unknown }).message === 'string');
+
+const sqlstateOf = (error: ErrorLike): string | undefined =>
+  typeof error.code === 'string' ? error.code : undefined;
 
 function isConnectionErrorItself(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+  if (!isErrorLike(error)) return false;
   const code = sqlstateOf(error);
   if (code !== undefined) {
     if (CONNECTION_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
@@ -142,13 +151,13 @@ function isConnectionErrorItself(error: unknown): boolean {
 }
 
 function isContentionErrorItself(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+  if (!isErrorLike(error)) return false;
   const code = sqlstateOf(error);
   return code !== undefined && CONTENTION_SQLSTATES.has(code);
 }
 
 function isDiskFullErrorItself(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+  if (!isErrorLike(error)) return false;
   const code = sqlstateOf(error);
   // 53100 disk_full: PostgreSQL could not extend a file; the statement was rolled back.
   return code === '53100' || code === 'ENOSPC';

@@ -80,6 +80,16 @@ test('a database fault wrapped in other errors is still a database fault', () =>
   assert.ok(isDiskFullError(full));
 });
 
+test("pg-boss's copy of a worker's error (a plain object with its fields) is recognized too", () => {
+  // What pg-boss emits on 'error' when a worker's fetch fails: the error's fields spread into an object.
+  const refused = withCode('sorry, too many clients already', '53300');
+  const emitted = { ...refused, message: `${refused.message} (Queue: q, Worker: w)`, stack: refused.stack };
+  assert.ok(isDatabaseConnectionError(emitted));
+  assert.ok(isDiskFullError({ message: 'could not extend file', code: '53100' }));
+  assert.equal(isDatabaseConnectionError({ message: 'duplicate key', code: '23505' }), false);
+  assert.equal(isDatabaseConnectionError({ code: '53300' }), false, 'not error-like without a message');
+});
+
 test('a deadlock or a serialization failure is a 503 to retry, not a 500', () => {
   const deadlock = withCode('deadlock detected', '40P01');
   const serialization = withCode('could not serialize access due to concurrent update', '40001');
