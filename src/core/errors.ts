@@ -140,12 +140,13 @@ const isErrorLike = (value: unknown): value is ErrorLike =>
 const sqlstateOf = (error: ErrorLike): string | undefined =>
   typeof error.code === 'string' ? error.code : undefined;
 
-function isConnectionErrorItself(error: unknown): boolean {
+/** `networkCodes`: whether a bare socket error code counts (it may be any service's, not the database's). */
+function isConnectionErrorItself(error: unknown, networkCodes = true): boolean {
   if (!isErrorLike(error)) return false;
   const code = sqlstateOf(error);
   if (code !== undefined) {
     if (CONNECTION_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
-    if (CONNECTION_SYSCALL_CODES.has(code)) return true;
+    if (networkCodes && CONNECTION_SYSCALL_CODES.has(code)) return true;
   }
   return CONNECTION_MESSAGES.test(error.message);
 }
@@ -169,7 +170,7 @@ function isDiskFullErrorItself(error: unknown): boolean {
  * that wraps such an error (its cause, an AggregateError's errors) means the same.
  */
 export function isDatabaseConnectionError(error: unknown): boolean {
-  return causeChain(error).some(isConnectionErrorItself);
+  return causeChain(error).some((item) => isConnectionErrorItself(item));
 }
 
 /** Whether PostgreSQL gave the transaction up for contention (deadlock, serialization), here or in a cause. */
@@ -215,10 +216,24 @@ export const storageFull = (cause: unknown) =>
  * such fault found in its causes decides. Anything else stays an internal error.
  */
 export function databaseFault(error: unknown): AppError | undefined {
+  return faultIn(error, true);
+}
+
+/**
+ * databaseFault, but only from what PostgreSQL or its client said (a SQLSTATE, node-postgres's
+ * own messages), never from a bare socket error code: for errors of work that also calls other
+ * services (a provider's token endpoint), where an ECONNREFUSED in the causes is likely theirs.
+ */
+export function postgresFault(error: unknown): AppError | undefined {
+  return faultIn(error, false);
+}
+
+function faultIn(error: unknown, networkCodes: boolean): AppError | undefined {
   for (const item of causeChain(error)) {
-    if (isConnectionErrorItself(item)) return databaseUnavailable(item);
+    if (isConnectionErrorItself(item, networkCodes)) return databaseUnavailable(item);
     if (isContentionErrorItself(item)) return databaseContention(item);
-    if (isDiskFullErrorItself(item)) return storageFull(item);
+    if (isDiskFullErrorItself(item) && (networkCodes || (item as ErrorLike).code !== 'ENOSPC'))
+      return storageFull(item);
   }
   return undefined;
 }

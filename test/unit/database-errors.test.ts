@@ -4,6 +4,7 @@ import {
   AppError,
   databaseFault,
   databaseUnavailable,
+  postgresFault,
   isDatabaseConnectionError,
   isDatabaseContentionError,
   isDiskFullError,
@@ -88,6 +89,27 @@ test("pg-boss's copy of a worker's error (a plain object with its fields) is rec
   assert.ok(isDiskFullError({ message: 'could not extend file', code: '53100' }));
   assert.equal(isDatabaseConnectionError({ message: 'duplicate key', code: '23505' }), false);
   assert.equal(isDatabaseConnectionError({ code: '53300' }), false, 'not error-like without a message');
+});
+
+test("a provider's socket error under a wrapper is not taken for PostgreSQL's by postgresFault", () => {
+  // What fetch throws when a provider refuses the connection, wrapped by the OAuth client.
+  const providerDown = new Error('provider unreachable: fetch failed', {
+    cause: new TypeError('fetch failed', {
+      cause: withCode('connect ECONNREFUSED 10.0.0.9:443', 'ECONNREFUSED'),
+    }),
+  });
+  assert.equal(postgresFault(providerDown), undefined);
+  assert.equal(
+    postgresFault(new Error('x', { cause: withCode('ENOSPC: no space left on device', 'ENOSPC') })),
+    undefined,
+  );
+  // PostgreSQL's own words still count, wrapped or not.
+  for (const error of [
+    new Error('exchange failed', { cause: withCode('sorry, too many clients already', '53300') }),
+    new Error('exchange failed', { cause: new Error('timeout exceeded when trying to connect') }),
+    new Error('exchange failed', { cause: withCode('deadlock detected', '40P01') }),
+  ])
+    assert.equal(postgresFault(error)?.status, 503, error.message);
 });
 
 test('a deadlock or a serialization failure is a 503 to retry, not a 500', () => {

@@ -21,7 +21,7 @@ import type { AuthSessionRow } from './repo.ts';
 import * as repo from './repo.ts';
 import * as tokenStore from '../../provider-access/token-store.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
-import { databaseFault } from '../../core/errors.ts';
+import { databaseFault, postgresFault } from '../../core/errors.ts';
 import { retryTransient } from '../../store/transient-retry.ts';
 
 /** Tributary's own outcome pages, used when the developer gave no redirect URL. */
@@ -255,8 +255,9 @@ export function createCallbacks(deps: ConnectingInternals) {
         redirectUri: session.redirect_uri,
       });
     } catch (error) {
-      // A connector's exchange that failed on our database is not the provider refusing.
-      if (!(error instanceof OAuthFlowError) || databaseFault(error)) throw error;
+      // A connector's exchange that failed on our database is not the provider refusing (its
+      // socket errors are the provider's: postgresFault counts only PostgreSQL's own).
+      if (!(error instanceof OAuthFlowError) || postgresFault(error)) throw error;
       log.warn({ provider: provider.id, reason: error.reason, err: error }, 'OAuth code exchange failed');
       return fail(session, error.reason);
     }
@@ -339,7 +340,7 @@ export function createCallbacks(deps: ConnectingInternals) {
         ({ accountId } = await provider.connector.checkApiKey(access.keyHttp(provider, apiKey)));
       } catch (error) {
         // A check that failed on our database (its request budget) is not the provider refusing.
-        if (!(error instanceof ProviderDataError) || databaseFault(error)) throw error;
+        if (!(error instanceof ProviderDataError) || postgresFault(error)) throw error;
         log.warn({ provider: provider.id, reason: error.kind }, 'API key check failed');
         return { ...form, error: error.kind === 'unauthorized' ? 'refused' : 'unreachable' };
       }
