@@ -7,7 +7,9 @@
 //    the end (and what killed runs left, at the start).
 // 2. Two lanes start together:
 //    - the parallel lane: every file not in SERIAL, as many at once as the machine has cores
-//      (TEST_CONCURRENCY to override), each in a process of its own;
+//      (TEST_CONCURRENCY to override), each in a process of its own; fewer when the PostgreSQL
+//      has too few connections to spare for them (max_connections: test/helpers/connection-budget.ts),
+//      said in one line;
 //    - the serial lane: the SERIAL files below, one at a time. They drive a browser, crash or
 //      kill processes on purpose, run several services, build an image or measure memory: two of
 //      them at once would starve each other. One at a time they use about half a core (some
@@ -145,7 +147,7 @@ process.env.NODE_COMPILE_CACHE ??= join(ROOT, 'node_modules/.cache/node-compile-
 
 const { patterns, nodeOptions } = parseArguments(process.argv.slice(2));
 let files = filesOf(patterns);
-const concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism();
+let concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism();
 
 // The store's modules are loaded only when a file needs the store (not for the unit tests).
 let teardown = async () => {};
@@ -162,7 +164,30 @@ if (needsStore) {
     const { globalSetup, globalTeardown } = await import('../test/global-setup.ts');
     await globalSetup();
     teardown = globalTeardown;
+    concurrency = await concurrencyTheServerAllows(files, concurrency);
   }
+}
+
+/**
+ * Fewer files at once when the PostgreSQL has too few connections to spare for them
+ * (test/helpers/connection-budget.ts), said in one line; unchanged when it cannot tell.
+ */
+async function concurrencyTheServerAllows(files: string[], requested: number): Promise<number> {
+  const parallelFiles = files.filter((file) => !(file in SERIAL) && !file.startsWith('test/unit/')).length;
+  if (parallelFiles <= 1 && !files.some((file) => file in SERIAL)) return requested;
+  const { testDatabaseUrl } = await import('../test/helpers/database.ts');
+  const { fitConcurrency, readServerConnections } = await import('../test/helpers/connection-budget.ts');
+  const server = await readServerConnections(await testDatabaseUrl());
+  if ('unknown' in server) {
+    console.log(
+      `== could not read PostgreSQL's max_connections (${server.unknown}); ${requested} file(s) at once ==`,
+    );
+    return requested;
+  }
+  const serialLane = files.some((file) => file in SERIAL);
+  const fit = fitConcurrency(server, Math.min(requested, Math.max(1, parallelFiles)), serialLane);
+  if (fit.note) console.log(`\n${fit.note}\n`);
+  return fit.note ? fit.concurrency : requested;
 }
 
 let passed = false;

@@ -74,6 +74,9 @@ export const invalidParameter = (name: string, problem: string) => badRequest(`i
 /** Seconds a client should wait before retrying while the database is unreachable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
+/** Seconds a client should wait before retrying a request the database gave up for contention. */
+export const CONTENTION_RETRY_AFTER_SECONDS = 1;
+
 // SQLSTATEs that mean the session is gone, not that the statement was wrong: admin shutdown or
 // termination (57P01), crash shutdown (57P02), server not yet accepting connections (57P03),
 // too many connections (53300), and the whole connection-exception class (08xxx).
@@ -91,18 +94,97 @@ const CONNECTION_SYSCALL_CODES = new Set([
 const CONNECTION_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i;
 
+// SQLSTATEs where PostgreSQL rolled the transaction back to let another one through: a deadlock
+// (40P01) or a serialization failure (40001). Nothing in the request was wrong, and the same
+// transaction run again normally succeeds.
+const CONTENTION_SQLSTATES = new Set(['40P01', '40001']);
+
+/** How deep the causes of an error are followed: wrappers nest a few levels, never dozens. */
+const MAX_CAUSE_DEPTH = 8;
+
 /**
- * Whether an error from the store means "the database cannot be reached right now" (the
- * request may succeed when retried) rather than a fault in the request or the code.
+ * The error and everything it wraps, outermost first: `cause` (Error options, or a library's own
+ * field) and an AggregateError's `errors`, to MAX_CAUSE_DEPTH levels, each error once.
  */
-export function isDatabaseConnectionError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') {
+export function causeChain(error: unknown): unknown[] {
+  const seen = new Set<unknown>();
+  const chain: unknown[] = [];
+  let level: unknown[] = [error];
+  for (let depth = 0; depth <= MAX_CAUSE_DEPTH && level.length > 0; depth++) {
+    const next: unknown[] = [];
+    for (const item of level) {
+      if (item === undefined || item === null || seen.has(item)) continue;
+      seen.add(item);
+      chain.push(item);
+      if (typeof item !== 'object') continue;
+      const { cause, errors } = item as { cause?: unknown; errors?: unknown };
+      if (cause !== undefined) next.push(cause);
+      if (Array.isArray(errors)) next.push(...errors);
+    }
+    level = next;
+  }
+  return chain;
+}
+
+/**
+ * An Error, or what a library passes on in its place: pg-boss emits a worker's failure as a plain
+ * copy of the error's fields (message, code, …), not an Error.
+ */
+type ErrorLike = { message: string; code?: unknown };
+const isErrorLike = (value: unknown): value is ErrorLike =>
+  value instanceof Error ||
+  (typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { message?: unknown }).message === 'string');
+
+const sqlstateOf = (error: ErrorLike): string | undefined =>
+  typeof error.code === 'string' ? error.code : undefined;
+
+/** `networkCodes`: whether a bare socket error code counts (it may be any service's, not the database's). */
+function isConnectionErrorItself(error: unknown, networkCodes = true): boolean {
+  if (!isErrorLike(error)) return false;
+  const code = sqlstateOf(error);
+  if (code !== undefined) {
     if (CONNECTION_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
-    if (CONNECTION_SYSCALL_CODES.has(code)) return true;
+    if (networkCodes && CONNECTION_SYSCALL_CODES.has(code)) return true;
   }
   return CONNECTION_MESSAGES.test(error.message);
+}
+
+function isContentionErrorItself(error: unknown): boolean {
+  if (!isErrorLike(error)) return false;
+  const code = sqlstateOf(error);
+  return code !== undefined && CONTENTION_SQLSTATES.has(code);
+}
+
+function isDiskFullErrorItself(error: unknown): boolean {
+  if (!isErrorLike(error)) return false;
+  const code = sqlstateOf(error);
+  // 53100 disk_full: PostgreSQL could not extend a file; the statement was rolled back.
+  return code === '53100' || code === 'ENOSPC';
+}
+
+/**
+ * Whether an error from the store means "the database cannot be reached right now" (the
+ * request may succeed when retried) rather than a fault in the request or the code. An error
+ * that wraps such an error (its cause, an AggregateError's errors) means the same.
+ */
+export function isDatabaseConnectionError(error: unknown): boolean {
+  return causeChain(error).some((item) => isConnectionErrorItself(item));
+}
+
+/** Whether PostgreSQL gave the transaction up for contention (deadlock, serialization), here or in a cause. */
+export function isDatabaseContentionError(error: unknown): boolean {
+  return causeChain(error).some(isContentionErrorItself);
+}
+
+/**
+ * Whether the same database work, run again as a whole, may well succeed: the connection was
+ * lost or refused, or the transaction lost to another. Such a transaction was rolled back,
+ * unless the connection went while it committed (a retry must find its own work already done).
+ */
+export function isTransientDatabaseError(error: unknown): boolean {
+  return isDatabaseConnectionError(error) || isDatabaseContentionError(error);
 }
 
 /** The 503 a request gets while the database is unreachable, with the wait before a retry. */
@@ -112,12 +194,16 @@ export const databaseUnavailable = (cause: unknown) =>
     cause,
   });
 
-/** Whether the database (or the disk under embedded storage) refused a write for lack of space. */
+/** The 503 a request gets when the database gave its transaction up to another (deadlock, serialization). */
+export const databaseContention = (cause: unknown) =>
+  new AppError('service_unavailable', 'the database gave this request up to a concurrent one; retry', {
+    headers: { 'retry-after': String(CONTENTION_RETRY_AFTER_SECONDS) },
+    cause,
+  });
+
+/** Whether the database (or the disk under embedded storage) refused a write for lack of space, here or in a cause. */
 export function isDiskFullError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  // 53100 disk_full: PostgreSQL could not extend a file; the statement was rolled back.
-  return code === '53100' || code === 'ENOSPC';
+  return causeChain(error).some(isDiskFullErrorItself);
 }
 
 export const storageFull = (cause: unknown) =>
@@ -125,10 +211,29 @@ export const storageFull = (cause: unknown) =>
 
 /**
  * What a database failure means to the client, when it is not a bug: the database unreachable
- * (503, retry) or out of space (507). Anything else stays an internal error.
+ * or the transaction lost to contention (503, retry) or out of space (507). The error may come
+ * wrapped (a feature's error with the database's as its cause, an AggregateError): the first
+ * such fault found in its causes decides. Anything else stays an internal error.
  */
 export function databaseFault(error: unknown): AppError | undefined {
-  if (isDatabaseConnectionError(error)) return databaseUnavailable(error);
-  if (isDiskFullError(error)) return storageFull(error);
+  return faultIn(error, true);
+}
+
+/**
+ * databaseFault, but only from what PostgreSQL or its client said (a SQLSTATE, node-postgres's
+ * own messages), never from a bare socket error code: for errors of work that also calls other
+ * services (a provider's token endpoint), where an ECONNREFUSED in the causes is likely theirs.
+ */
+export function postgresFault(error: unknown): AppError | undefined {
+  return faultIn(error, false);
+}
+
+function faultIn(error: unknown, networkCodes: boolean): AppError | undefined {
+  for (const item of causeChain(error)) {
+    if (isConnectionErrorItself(item, networkCodes)) return databaseUnavailable(item);
+    if (isContentionErrorItself(item)) return databaseContention(item);
+    if (isDiskFullErrorItself(item) && (networkCodes || (item as ErrorLike).code !== 'ENOSPC'))
+      return storageFull(item);
+  }
   return undefined;
 }

@@ -166,6 +166,12 @@ export type JobQueue = {
 export type JobQueueOptions = {
   /** Process deaths while running one job before it is quarantined (JOB_CRASH_LIMIT; default 2). */
   crashLimit?: number;
+  /** Connections of pg-boss's pool (JOB_QUEUE_POOL_SIZE; default 6). */
+  poolSize?: number;
+  /** Seconds between supervision passes (JOB_SUPERVISE_INTERVAL_SECONDS; default 15). */
+  superviseIntervalSeconds?: number;
+  /** Seconds between two checks of one queue (JOB_MONITOR_INTERVAL_SECONDS; default 60, pg-boss's). */
+  monitorIntervalSeconds?: number;
 };
 
 /**
@@ -187,9 +193,14 @@ const executorFor = (trx: Db) => ({
   },
 });
 
-// Supervision returns the jobs of a process that died to the queue; its default (60 s) makes
-// a crashed worker's deliveries wait over a minute, and the check itself is a cheap query.
+// Supervision returns the jobs of a process that died to the queue; pg-boss's default (60 s)
+// makes a crashed worker's deliveries wait over a minute, and the check itself is a cheap query.
+// A pass checks each queue only once its monitor interval has passed (pg-boss's 60 s by default:
+// the check also refreshes the queue's counts, an aggregate over its jobs), so that interval is
+// what bounds how long a dead process's job waits past its heartbeat.
 const SUPERVISE_INTERVAL_SECONDS = 15;
+const MONITOR_INTERVAL_SECONDS = 60;
+const POOL_SIZE = 6;
 
 // pg-boss's own OpenTelemetry spans are off: our job spans (inJobSpan) continue the trace that
 // queued each job, through the payload and the webhook outbox relay alike; pg-boss's, with its
@@ -197,20 +208,21 @@ const SUPERVISE_INTERVAL_SECONDS = 15;
 // add a span for every send and every completion (https://pgboss.io/opentelemetry).
 const PG_BOSS_TELEMETRY = { enabled: false } as const;
 
-function createBoss(store: Store): PgBoss {
+function createBoss(store: Store, options: JobQueueOptions): PgBoss {
   const { connectionString, schema } = store.postgres;
   return new PgBoss({
     openTelemetry: PG_BOSS_TELEMETRY,
     connectionString,
     schema: schema === 'public' ? 'pgboss' : `${schema}_jobs`,
-    max: 6,
+    max: options.poolSize ?? POOL_SIZE,
     useListenNotify: true,
-    superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
+    superviseIntervalSeconds: options.superviseIntervalSeconds ?? SUPERVISE_INTERVAL_SECONDS,
+    monitorIntervalSeconds: options.monitorIntervalSeconds ?? MONITOR_INTERVAL_SECONDS,
   });
 }
 
 export function createJobQueue(store: Store, log: Logger, options: JobQueueOptions = {}): JobQueue {
-  const boss = createBoss(store);
+  const boss = createBoss(store, options);
   const guard = createCrashGuard({
     db: store.db,
     boss: () => boss,

@@ -70,7 +70,7 @@ export async function openContext(
 ): Promise<{ ctx: AppContext; applied: string[]; close(): Promise<void> }> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const { store, applied } = await openMigratedStore(config, log);
-  const jobs = createJobQueue(store, log, { crashLimit: config.settings.get(jobSettings).crashLimit });
+  const jobs = createJobQueue(store, log, config.settings.get(jobSettings));
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
   try {
@@ -209,7 +209,7 @@ export async function startRuntime(
     ...storeOptions(config, log, options.embeddedServer),
     connectLater: true,
   });
-  const jobs = createJobQueue(store, log, { crashLimit: config.settings.get(jobSettings).crashLimit });
+  const jobs = createJobQueue(store, log, config.settings.get(jobSettings));
   const ctx = createContext({ config, store, jobs, log });
   defineJobs(ctx);
   const progress = startupProgress(log);

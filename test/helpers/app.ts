@@ -16,6 +16,8 @@ import type { Environment } from '../../src/features/developers/tables.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { jobSettings } from '../../src/jobs/settings.ts';
+import { TEST_JOB_QUEUE_POOL_SIZE } from './job-queue-settings.ts';
 
 /**
  * A whole Tributary (store, queue, workers, HTTP app) for a test, on PostgreSQL (the server
@@ -51,6 +53,9 @@ export type TestServiceOptions = {
   embedded?: boolean;
 };
 
+/** The store's pool in a test service (10 in production). */
+const TEST_STORE_POOL_SIZE = 5;
+
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-test-'));
   // A cluster of the test's own (DATABASE_URL in env): a schema of its own there, migrated here.
@@ -63,6 +68,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://127.0.0.1:8080',
+    JOB_QUEUE_POOL_SIZE: String(TEST_JOB_QUEUE_POOL_SIZE),
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
@@ -74,12 +80,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     readUrl: config.databaseReadUrl,
     dataDir: embedded ? dataDir : undefined,
     schema,
-    poolSize: 5,
+    poolSize: TEST_STORE_POOL_SIZE,
   });
   // A no-op on a copy of the template; it migrates a schema on another cluster.
   await migrateToLatest(store.db, schema);
   const log = createLogger(config.logLevel, options.logTo);
-  const jobs = createJobQueue(store, log);
+  const jobs = createJobQueue(store, log, config.settings.get(jobSettings));
   const ctx = createContext({ config, store, jobs, log, ...(options.clock ? { clock: options.clock } : {}) });
   defineJobs(ctx);
   await ctx.providerSettings.start();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createTestDatabase, testDatabaseUrl } from './database.ts';
 import { freePort } from './ports.ts';
 import { until } from './until.ts';
+import { TEST_JOB_QUEUE_POOL_SIZE } from './job-queue-settings.ts';
 
 export { freePort };
 
@@ -139,6 +140,8 @@ export async function childEnvironment(extra: Record<string, string> = {}): Prom
     HOST: '127.0.0.1',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
+    // Several services run at once on one PostgreSQL (scripts/test.ts): each holds few connections.
+    JOB_QUEUE_POOL_SIZE: String(TEST_JOB_QUEUE_POOL_SIZE),
     ...(databaseUrl
       ? {
           DATABASE_URL: databaseUrl,

@@ -7,6 +7,7 @@ import { createJobQueue } from '../../src/jobs/queue.ts';
 import { createContext } from '../../src/runtime/context.ts';
 import { defineJobs } from '../../src/runtime/workers/index.ts';
 import { openStore } from '../../src/store/db.ts';
+import { QUICK_SUPERVISION } from './job-queue-settings.ts';
 
 const [databaseUrl, mode, encryptionKey, dataDir] = process.argv.slice(2);
 const config = loadConfig({
@@ -23,7 +24,7 @@ const store = await openStore({
   poolSize: 3,
 });
 const log = createLogger('silent');
-const jobs = createJobQueue(store, log);
+const jobs = createJobQueue(store, log, QUICK_SUPERVISION);
 const ctx = createContext({ config, store, jobs, log });
 if (mode === 'slow') {
   // The export reads through the data service's recordPage; the same object is the fhir feature's.

@@ -7,6 +7,7 @@ import { createLogger } from '../../src/core/log.ts';
 import { createJobQueue } from '../../src/jobs/queue.ts';
 import { openStore } from '../../src/store/db.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
+import { QUICK_SUPERVISION } from './job-queue-settings.ts';
 
 declare module '../../src/jobs/queues.ts' {
   interface QueuePayloads {
@@ -18,7 +19,10 @@ const args = process.argv.slice(2);
 const send = args[0] === 'send' ? args.slice(1) : [];
 const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: undefined });
 await migrateToLatest(store.db, store.postgres?.schema);
-const queue = createJobQueue(store, createLogger(process.env.WORKER_LOG_LEVEL ?? 'error'), { crashLimit: 2 });
+const queue = createJobQueue(store, createLogger(process.env.WORKER_LOG_LEVEL ?? 'error'), {
+  crashLimit: 2,
+  ...QUICK_SUPERVISION,
+});
 queue.define({
   name: 'test-poison-crash',
   // Heartbeats bring a dead process's job back within seconds; retries enough for the crash limit.

@@ -22,6 +22,7 @@ import {
 } from '../helpers/destination-database.ts';
 import { until } from '../helpers/until.ts';
 import { freePort } from '../helpers/ports.ts';
+import { QUICK_SUPERVISION_ENV } from '../helpers/job-queue-settings.ts';
 
 /**
  * One contract for every destination kind, with the real service as a child process:
@@ -30,7 +31,8 @@ import { freePort } from '../helpers/ports.ts';
  * acknowledgements are withheld) → after a restart, still exactly N, none lost, none twice; a
  * replay adds nothing. (The down-and-back path of each kind is in destination-<kind>.test.ts.)
  * Jobs the killed process had claimed come back once their heartbeat lapses (10 s) on pg-boss's
- * next supervision pass, hence the generous waits.
+ * next check of their queue (every second here: QUICK_SUPERVISION_ENV); the waits stay generous
+ * for a loaded machine.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const nodeBinary = join(root, 'node_modules/.bin/node');
@@ -242,6 +244,7 @@ describe('destination contract (every kind, SIGKILL mid-delivery)', () => {
           LOG_LEVEL: 'warn',
           ENCRYPTION_KEY: encryptionKey,
           WEBHOOK_RETRY_SCALE: '0.001',
+          ...QUICK_SUPERVISION_ENV,
           ...(database ? { DATABASE_URL: database.url, DATABASE_SCHEMA: schema } : {}),
         });
         const start = async () => {

@@ -27,6 +27,7 @@ import { withChildStore } from '../helpers/child-store.ts';
 import { orderBody } from '../helpers/orders.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { untilDefined } from '../helpers/until.ts';
+import { QUICK_SUPERVISION_ENV } from '../helpers/job-queue-settings.ts';
 
 const storage = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded storage';
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -89,6 +90,7 @@ describe(`kill -9 of the single process, then a restart (${storage})`, () => {
       const receiver = await startWebhookReceiver();
       cleanups.push(() => receiver.close());
       const environment = await childEnvironment({
+        ...QUICK_SUPERVISION_ENV,
         ORDER_SANDBOX_TIMERS: 'off',
         // Short so the test's retries can take over the dead claims, and the sweeper settle them, soon.
         ORDER_CLAIM_LEASE_SECONDS: '3',
@@ -288,6 +290,7 @@ describe(`kill -9 of the single process, then a restart (${storage})`, () => {
       // Slow answers keep the backfill going long enough for the kill to land in the middle of it.
       fake.inject({ kind: 'slow', delayMs: 400, times: 100_000, match: API });
       const environment = await childEnvironment({
+        ...QUICK_SUPERVISION_ENV,
         ...providerEnv('OURA', fake),
         LOG_LEVEL: 'info',
         PROVIDER_HTTP_RETRY_BASE_MS: '50',

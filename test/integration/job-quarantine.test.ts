@@ -16,6 +16,7 @@ import { startTestService, type TestService } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { DashboardClient, formTokenIn } from '../helpers/dashboard.ts';
 import { until } from '../helpers/until.ts';
+import { QUICK_SUPERVISION } from '../helpers/job-queue-settings.ts';
 
 const WORKER = new URL('../helpers/poison-worker.ts', import.meta.url).pathname;
 const OPERATOR_TOKEN = 'operator-token-for-the-quarantine-test-0123456789';
@@ -177,7 +178,7 @@ describe('a graceful stop in the middle of a job is no crash', () => {
       try {
         await migrateToLatest(store.db, store.postgres?.schema);
         const options = { retryLimit: 3, retryDelay: 0, expireInSeconds: 3600, heartbeatSeconds: 10 };
-        const first = createJobQueue(store, createLogger('silent'), { crashLimit: 1 });
+        const first = createJobQueue(store, createLogger('silent'), { crashLimit: 1, ...QUICK_SUPERVISION });
         queues.push(first);
         let started = false;
         first.define({
@@ -193,7 +194,7 @@ describe('a graceful stop in the middle of a job is no crash', () => {
         await until('the first worker to start the job', () => started);
         await first.stop(200);
 
-        const second = createJobQueue(store, createLogger('silent'), { crashLimit: 1 });
+        const second = createJobQueue(store, createLogger('silent'), { crashLimit: 1, ...QUICK_SUPERVISION });
         queues.push(second);
         const ran: string[] = [];
         second.define({
@@ -204,7 +205,7 @@ describe('a graceful stop in the middle of a job is no crash', () => {
           },
         });
         await second.start({ work: true });
-        // Heartbeat 10 s, supervision every 15 s.
+        // Heartbeat 10 s, each queue checked every second.
         await until('the job to run again', () => ran.length === 1, { timeoutMs: 120_000 });
         assert.deepEqual(await second.quarantine.list(), []);
         await second.stop(1000);

@@ -7,6 +7,7 @@ import { createJobQueue, type JobQueue } from '../../src/jobs/queue.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { until } from '../helpers/until.ts';
+import { QUICK_SUPERVISION } from '../helpers/job-queue-settings.ts';
 
 // The queues only this test uses, typed like the service's own (see src/jobs/queues.ts).
 declare module '../../src/jobs/queues.ts' {
@@ -42,7 +43,7 @@ describe('job queue: poison jobs and fairness', () => {
   });
 
   const newQueue = () => {
-    const queue = createJobQueue(store, log);
+    const queue = createJobQueue(store, log, QUICK_SUPERVISION);
     queues.push(queue);
     return queue;
   };
@@ -100,7 +101,7 @@ describe('job queue: poison jobs and fairness', () => {
       },
     });
     await survivor.start({ work: true });
-    // Heartbeat 10 s, supervision every 15 s: well inside 90 s on a loaded machine.
+    // Heartbeat 10 s, each queue checked every second: well inside 90 s on a loaded machine.
     await until('the retry on the surviving worker', () => handled.length === 1, { timeoutMs: 90_000 });
     assert.deepEqual(handled, [{ word: 'survivor', retryCount: 1 }]);
   });

@@ -11,12 +11,14 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 import { until } from '../helpers/until.ts';
 import { freePort } from '../helpers/ports.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { QUICK_SUPERVISION_ENV } from '../helpers/job-queue-settings.ts';
 
 /**
  * Durability end to end: the real service as a child process, 1,000 events pending or in flight,
  * SIGKILL, restart, and the receiver must end up with all 1,000 distinct webhook-ids. Jobs the
  * killed process had claimed are reclaimed by pg-boss once their heartbeat lapses (10 s) on its
- * next supervision pass (at most a minute), hence the generous bound on the final wait.
+ * next check of their queue (every second here: QUICK_SUPERVISION_ENV); the bound on the final
+ * wait stays generous for a loaded machine.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const nodeBinary = join(root, 'node_modules/.bin/node');
@@ -37,6 +39,7 @@ const env = (): NodeJS.ProcessEnv => ({
   DATA_DIR: dataDir,
   PORT: String(port),
   LOG_LEVEL: 'warn',
+  ...QUICK_SUPERVISION_ENV,
   ...(database ? { DATABASE_URL: database.url, ENCRYPTION_KEY: encryptionKey, DATABASE_SCHEMA: schema } : {}),
 });
 const encryptionKey = randomBytes(32).toString('hex');

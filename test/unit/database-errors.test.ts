@@ -4,8 +4,11 @@ import {
   AppError,
   databaseFault,
   databaseUnavailable,
+  postgresFault,
   isDatabaseConnectionError,
+  isDatabaseContentionError,
   isDiskFullError,
+  isTransientDatabaseError,
 } from '../../src/core/errors.ts';
 import { faultReporter } from '../../src/store/fault-reporter.ts';
 
@@ -52,6 +55,97 @@ test('a full disk is a 507 insufficient-storage problem; other database errors s
   assert.equal(databaseFault(full)?.kind, 'insufficient_storage');
   assert.equal(databaseFault(withCode('read ECONNRESET', 'ECONNRESET'))?.status, 503);
   assert.equal(databaseFault(withCode('duplicate key value violates unique constraint', '23505')), undefined);
+});
+
+test('a database fault wrapped in other errors is still a database fault', () => {
+  const refused = withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED');
+  const wrapped = new Error('could not store the tokens', { cause: refused });
+  const deeper = new Error('callback failed', { cause: new Error('token store', { cause: wrapped }) });
+  for (const error of [
+    wrapped,
+    deeper,
+    new AggregateError([new Error('other'), refused], 'both attempts failed'),
+  ]) {
+    assert.ok(isDatabaseConnectionError(error), error.message);
+    const fault = databaseFault(error);
+    assert.equal(fault?.status, 503, error.message);
+    assert.ok(Number(fault?.headers['retry-after']) > 0);
+  }
+  // A library's own error type keeps the database's error in `cause` without Error options.
+  const libraryError = Object.assign(new Error('Queue x does not exist'), {
+    cause: withCode('sorry, too many clients already', '53300'),
+  });
+  assert.equal(databaseFault(libraryError)?.status, 503);
+  const full = new Error('write failed', { cause: withCode('could not extend file', '53100') });
+  assert.equal(databaseFault(full)?.status, 507);
+  assert.ok(isDiskFullError(full));
+});
+
+test("pg-boss's copy of a worker's error (a plain object with its fields) is recognized too", () => {
+  // What pg-boss emits on 'error' when a worker's fetch fails: the error's fields spread into an object.
+  const refused = withCode('sorry, too many clients already', '53300');
+  const emitted = { ...refused, message: `${refused.message} (Queue: q, Worker: w)`, stack: refused.stack };
+  assert.ok(isDatabaseConnectionError(emitted));
+  assert.ok(isDiskFullError({ message: 'could not extend file', code: '53100' }));
+  assert.equal(isDatabaseConnectionError({ message: 'duplicate key', code: '23505' }), false);
+  assert.equal(isDatabaseConnectionError({ code: '53300' }), false, 'not error-like without a message');
+});
+
+test("a provider's socket error under a wrapper is not taken for PostgreSQL's by postgresFault", () => {
+  // What fetch throws when a provider refuses the connection, wrapped by the OAuth client.
+  const providerDown = new Error('provider unreachable: fetch failed', {
+    cause: new TypeError('fetch failed', {
+      cause: withCode('connect ECONNREFUSED 10.0.0.9:443', 'ECONNREFUSED'),
+    }),
+  });
+  assert.equal(postgresFault(providerDown), undefined);
+  assert.equal(
+    postgresFault(new Error('x', { cause: withCode('ENOSPC: no space left on device', 'ENOSPC') })),
+    undefined,
+  );
+  // PostgreSQL's own words still count, wrapped or not.
+  for (const error of [
+    new Error('exchange failed', { cause: withCode('sorry, too many clients already', '53300') }),
+    new Error('exchange failed', { cause: new Error('timeout exceeded when trying to connect') }),
+    new Error('exchange failed', { cause: withCode('deadlock detected', '40P01') }),
+  ])
+    assert.equal(postgresFault(error)?.status, 503, error.message);
+});
+
+test('a deadlock or a serialization failure is a 503 to retry, not a 500', () => {
+  const deadlock = withCode('deadlock detected', '40P01');
+  const serialization = withCode('could not serialize access due to concurrent update', '40001');
+  for (const error of [deadlock, serialization, new Error('activation failed', { cause: deadlock })]) {
+    assert.ok(isDatabaseContentionError(error), error.message);
+    assert.ok(isTransientDatabaseError(error), error.message);
+    assert.equal(isDatabaseConnectionError(error), false, error.message);
+    const fault = databaseFault(error);
+    assert.equal(fault?.status, 503, error.message);
+    assert.equal(fault?.kind, 'service_unavailable');
+    assert.ok(Number(fault?.headers['retry-after']) > 0);
+  }
+  assert.equal(
+    isTransientDatabaseError(withCode('duplicate key value violates unique constraint', '23505')),
+    false,
+  );
+  assert.equal(isTransientDatabaseError(withCode('could not extend file', '53100')), false);
+});
+
+test('the cause chain is followed to a bounded depth and survives cycles', () => {
+  const refused = withCode('connect ECONNREFUSED', 'ECONNREFUSED');
+  let nested: Error = refused;
+  for (let level = 0; level < 8; level++) nested = new Error(`level ${level}`, { cause: nested });
+  assert.equal(databaseFault(nested)?.status, 503);
+  // Past the bound, a wrapper is judged by what it shows.
+  let tooDeep: Error = refused;
+  for (let level = 0; level < 40; level++) tooDeep = new Error(`level ${level}`, { cause: tooDeep });
+  assert.equal(databaseFault(tooDeep), undefined);
+  const first = new Error('first');
+  const second = new Error('second', { cause: first });
+  (first as { cause?: unknown }).cause = second;
+  assert.equal(databaseFault(first), undefined);
+  assert.equal(databaseFault(new Error('bug', { cause: 'a string cause' })), undefined);
+  assert.equal(databaseFault(new AggregateError([], 'nothing')), undefined);
 });
 
 test('lost connections are reported once per window, with how many failures the line stands for', () => {

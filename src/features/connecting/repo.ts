@@ -26,6 +26,22 @@ export async function consumeAuthSession(db: Db, id: string, now: Date): Promise
     .executeTakeFirst();
 }
 
+/**
+ * Gives a spent `state` back (the session as it was claimed: `consumed_at` still the claim's),
+ * for a flow whose work failed on the database before it finished. The caller checks that its
+ * connection is still pending, so a flow that did end is never reopened. Returns whether it was.
+ */
+export async function releaseAuthSession(db: Db, session: AuthSessionRow): Promise<boolean> {
+  if (!session.consumed_at) return false;
+  const result = await db
+    .updateTable('auth_sessions')
+    .set({ consumed_at: null })
+    .where('id', '=', session.id)
+    .where('consumed_at', '=', session.consumed_at)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** The newest OAuth attempt started from a widget session (whose user the next attempt may reuse). */
 export async function latestAuthSessionOfWidget(
   db: Db,

@@ -10,7 +10,6 @@ import type { AppContext } from '../../features/context.ts';
 import type { App } from '../app-type.ts';
 import { toWireDelivery } from '../../features/delivery/deliveries.ts';
 import { MAX_DESTINATIONS } from '../../features/delivery/destination-input.ts';
-import type { DestinationView } from '../../features/delivery/destination-management.ts';
 import {
   CreateDestinationBody,
   CreateDestinationDoc,
@@ -31,69 +30,16 @@ import {
   Resent,
   RotatedSecret,
 } from '../../features/delivery/schemas.ts';
-import type { WebhookDestination } from '../../features/delivery/webhook-alias.ts';
-import type { WebhookSettings } from '../../features/delivery/settings.ts';
 import { wireDateTime } from '../../model/time.ts';
+import {
+  destinationBody,
+  webhookBody,
+  type DeliveriesQueryType,
+  deliveryFilters,
+} from './destinations-wire.ts';
 
 const config = { auth: 'developer' as const };
 const Nothing = Type.Null({ description: 'No body' });
-
-const wire = (at: Date | null) => (at ? wireDateTime(at) : null);
-
-function healthBody(view: DestinationView) {
-  return {
-    status: view.status,
-    enabled: view.status !== 'disabled',
-    recent_failures: view.recentFailures,
-    consecutive_failures: view.consecutiveFailures,
-    failing_since: wire(view.failingSince),
-    disabled_at: wire(view.disabledAt),
-    last_success_at: wire(view.lastSuccessAt),
-    last_failure_at: wire(view.lastFailureAt),
-    held_events: view.heldEvents,
-  };
-}
-
-function destinationBody(view: DestinationView) {
-  return {
-    id: view.id,
-    kind: view.kind,
-    name: view.name,
-    primary: view.primary,
-    event_types: view.eventTypes,
-    settings: view.settings,
-    ...healthBody(view),
-    created_at: wireDateTime(view.createdAt),
-    ...(view.secret === undefined ? {} : { secret: view.secret }),
-  };
-}
-
-/** The primary webhook in the vendor contract's shape (`/v2/webhook`). */
-function webhookBody(view: WebhookDestination, settings: WebhookSettings) {
-  return {
-    url: view.url,
-    ...healthBody(view),
-    previous_secret_expires_at: wire(view.previousSecretExpiresAt),
-    failing_after_seconds: Math.round(settings.failingAfterMs / 1000),
-    disable_after_seconds: Math.round(settings.disableAfterMs / 1000),
-  };
-}
-
-type DeliveriesQueryType = Partial<Record<'status' | 'type' | 'user_id' | 'since' | 'cursor', string>> & {
-  limit?: number;
-};
-
-function deliveryFilters(query: DeliveriesQueryType) {
-  const { status, type, user_id, since, cursor, limit } = query;
-  return {
-    ...(status === undefined ? {} : { status }),
-    ...(type === undefined ? {} : { type }),
-    ...(user_id === undefined ? {} : { userId: user_id }),
-    ...(since === undefined ? {} : { since }),
-    ...(cursor === undefined ? {} : { cursor }),
-    ...(limit === undefined ? {} : { limit }),
-  };
-}
 
 export function registerDestinationRoutes(app: App, ctx: AppContext) {
   const { webhooks } = ctx;

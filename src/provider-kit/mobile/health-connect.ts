@@ -21,74 +21,22 @@ import {
   readRecords,
   type RoutePoint,
 } from './samples.ts';
-
-type Json = Record<string, unknown>;
-
-const asObject = (value: unknown): Json | null =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : null;
-
-/** A unit object's value in the wanted accessor (or a plain number, taken as already in it). */
-type Accessors = readonly (readonly [string, number])[];
-
-function unitValue(value: unknown, accessors: Accessors, field: string): number {
-  const plain = numberOf(value);
-  if (plain !== null) return plain;
-  const object = asObject(value);
-  if (object) {
-    for (const [name, factor] of accessors) {
-      const found = numberOf(object[name]);
-      if (found !== null) return found * factor;
-    }
-  }
-  throw new MobileRecordError(`${field} is missing or has no known unit`);
-}
-
-const ENERGY = [
-  ['inKilocalories', 1],
-  ['inCalories', 1 / 1000],
-  ['inKilojoules', 1 / 4.184],
-  ['inJoules', 1 / 4184],
-] as const;
-const LENGTH = [
-  ['inMeters', 1],
-  ['inKilometers', 1000],
-  ['inMiles', 1609.344],
-  ['inFeet', 0.3048],
-  ['inInches', 0.0254],
-] as const;
-const MASS = [
-  ['inKilograms', 1],
-  ['inGrams', 1 / 1000],
-  ['inPounds', 0.45359237],
-  ['inOunces', 0.028349523125],
-] as const;
-const GRAMS = [
-  ['inGrams', 1],
-  ['inKilograms', 1000],
-  ['inMilligrams', 1 / 1000],
-  ['inMicrograms', 1 / 1e6],
-] as const;
-const MILLIGRAMS = GRAMS.map(([name, factor]) => [name, factor * 1000] as [string, number]);
-const PRESSURE = [['inMillimetersOfMercury', 1]] as const;
-const GLUCOSE = [
-  ['inMilligramsPerDeciliter', 1],
-  ['inMillimolesPerLiter', 18.0156],
-] as const;
-const TEMPERATURE = [['inCelsius', 1]] as const;
-const VOLUME = [
-  ['inMilliliters', 1],
-  ['inLiters', 1000],
-  ['inFluidOuncesUs', 29.5735295625],
-] as const;
-const PERCENT = [['value', 1]] as const;
-
-function celsius(value: unknown, field: string): number {
-  const object = asObject(value);
-  const fahrenheit = object ? numberOf(object.inFahrenheit) : null;
-  if (object && numberOf(object.inCelsius) === null && fahrenheit !== null)
-    return ((fahrenheit - 32) * 5) / 9;
-  return unitValue(value, TEMPERATURE, field);
-}
+import {
+  type Accessors,
+  asObject,
+  celsius,
+  ENERGY,
+  GLUCOSE,
+  GRAMS,
+  type Json,
+  LENGTH,
+  MASS,
+  MILLIGRAMS,
+  PERCENT,
+  PRESSURE,
+  unitValue,
+  VOLUME,
+} from './health-connect-units.ts';
 
 /** `+01:00`, `{totalSeconds: 3600}` or seconds; null when absent (Health Connect allows that). */
 function zoneOffsetMinutes(value: unknown): number | null {
