@@ -108,15 +108,17 @@ function otsu(grey: Uint8Array): number | undefined {
 }
 
 /** What a repaired cell must look like: a number or a range of two, a comparison sign, a flag. */
-const NUMBER_SHAPE = /^[<>]?\d+(\.\d+)?(-\d+(\.\d+)?)?(H|L|HH|LL)?$/;
+const NUMBER_SHAPE = /^[<>]?\d+(\.\d+)?(-\d+(\.\d+)?)?(H|L|HH|LL)?[*°+]?$/;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** What a piece of ink is, measured against the cell's letter height and baseline. */
-type Kind = 'glyph' | 'point' | 'dash' | 'part' | 'unknown';
+type Kind = 'glyph' | 'point' | 'dash' | 'mark' | 'part' | 'unknown';
 
 /** Characters that are neither drawn as a tall piece nor counted as one. */
 const PUNCTUATION = /[.,\-\s]/;
+/** A flag mark printed raised after the value (`5.8 *`), which the engine also reads `°` or `+`. */
+const MARKS = /[*°+]/;
 
 /**
  * The cell's text with decimal points and dashes the pixels show put in (between two digits, where
@@ -130,7 +132,7 @@ export function punctuationFromPixels(
   /** A result cell gets points only; a range cell also its dash. */
   cell: 'result' | 'range',
 ): string | 'doubtful' | undefined {
-  const characters = [...text].filter((character) => !PUNCTUATION.test(character));
+  const characters = [...text].filter((character) => !PUNCTUATION.test(character) && !MARKS.test(character));
   if (characters.length < 2 || !/\d/.test(text)) return undefined;
   const found = inkPieces(canvas, box);
   if (!found) return undefined;
@@ -148,6 +150,8 @@ export function punctuationFromPixels(
   const kindOf = (piece: Piece): Kind => {
     const width = piece.x1 - piece.x0 + 1;
     const height = piece.y1 - piece.y0 + 1;
+    // Small and raised well above the baseline: an asterisk (its place is checked below).
+    if (height <= letter * 0.6 && piece.y1 <= baseline - letter * 0.3) return 'mark';
     if (height >= letter * 0.45) return 'glyph';
     const overlapsGlyph = onLine.some(
       (other) =>
@@ -187,6 +191,9 @@ export function punctuationFromPixels(
     .sort((a, b) => a.piece.x0 - b.piece.x0);
   if (process.env.EXP_DEBUG) console.log('SEQ', text, letter, baseline, sequence.map(({ piece, kind }) => `${kind}:${piece.x0}-${piece.x1}x${piece.y0}-${piece.y1}a${piece.area}`).join(' '));
   if (sequence.some(({ kind }) => kind === 'unknown')) return undefined;
+  // A raised mark is a flag after the value, never inside it.
+  const lastGlyph = Math.max(...sequence.filter(({ kind }) => kind === 'glyph').map(({ piece }) => piece.x1));
+  if (sequence.some(({ kind, piece }) => kind === 'mark' && piece.x0 < lastGlyph)) return undefined;
   const joined = sequence.filter(({ kind }) => kind === 'glyph').map(({ piece }) => piece);
   const glyphs = splitJoined(found, joined, characters.length);
   // Pieces and characters that do not pair up (three letters in one piece, a flag letter the
@@ -201,13 +208,14 @@ export function punctuationFromPixels(
   const existing: string[] = [];
   let glyphAt = -1;
   for (const character of text) {
-    if (!PUNCTUATION.test(character)) glyphAt += 1;
+    if (!PUNCTUATION.test(character) && !MARKS.test(character)) glyphAt += 1;
     else if (character !== ' ' && glyphAt >= 0) existing[glyphAt] = (existing[glyphAt] ?? '') + character;
   }
   const after: string[] = [];
   glyphAt = -1;
   for (const { kind } of sequence) {
     if (kind === 'glyph') glyphAt += 1;
+    else if (kind === 'mark') continue;
     else if (glyphAt >= 0 && glyphAt < characters.length - 1)
       after[glyphAt] = (after[glyphAt] ?? '') + (kind === 'point' ? '.' : '-');
   }
@@ -216,7 +224,8 @@ export function punctuationFromPixels(
   const order = sequence.filter(({ kind }) => kind === 'glyph').map(({ piece }) => piece);
   for (let at = 0; at + 1 < order.length; at += 1) {
     const between = sequence.some(
-      ({ piece, kind }) => kind !== 'glyph' && piece.x0 > order[at]!.x1 && piece.x1 < order[at + 1]!.x0,
+      ({ piece, kind }) =>
+        (kind === 'point' || kind === 'dash') && piece.x0 > order[at]!.x1 && piece.x1 < order[at + 1]!.x0,
     );
     const spaced = /\s/.test(spacesAfter(text, at));
     const digits = /\d/.test(characters[at]!) && /\d/.test(characters[at + 1]!);
@@ -257,6 +266,7 @@ function spacesAfter(text: string, at: number): string {
   let glyph = -1;
   let out = '';
   for (const character of text) {
+    if (MARKS.test(character)) continue;
     if (!PUNCTUATION.test(character)) {
       glyph += 1;
       if (glyph > at) break;
