@@ -8,7 +8,7 @@ import { findBiomarker } from '../dictionary/match.ts';
 import { columnOf, columnSpans, type TableModel, tablesInForce } from './columns.ts';
 import type { PreparedImage } from './ocr-image.ts';
 import { readLine, readLines } from './ocr.ts';
-import { type Box, punctuationFromPixels } from './point-finder.ts';
+import { type Box, pixelsPairWith, punctuationFromPixels } from './point-finder.ts';
 import type { Cell, Row } from './rows.ts';
 
 const NUMERIC_CELL = /^[<>≤≥]?\s*\(?\s*\d[\d.,:\s-]*\)?$/;
@@ -17,6 +17,8 @@ const CHARACTERS = '0123456789.,-<>';
 const VALUE_CHARACTERS = `${CHARACTERS}HL `;
 /** Minimum engine confidence (0–100) of a second reading to be taken. */
 const MIN_CONFIDENCE = 60;
+/** The confidence of a digit-only reading that may replace the page pass's when the ink bears it out. */
+const SURE_SECOND_READING = 85;
 
 /**
  * Whether `again` is `before` with decimal points or dashes added and nothing else changed (the
@@ -151,12 +153,20 @@ function cellBox(cell: Cell, row: Row, textHeight: number): Box {
  * marked doubtful (confidence 0, so its result goes to review) when the two confident readings
  * differ in their digits (`7` and `71`); unchanged otherwise.
  */
-function secondReading(cell: Cell, read: { text: string; confidence: number } | undefined): Cell {
+function secondReading(
+  cell: Cell,
+  read: { text: string; confidence: number } | undefined,
+  pixels: (text: string) => boolean,
+): Cell {
   if (!read || read.confidence < MIN_CONFIDENCE) return cell;
   if (onlyPointsAdded(cell.text, read.text)) return { ...cell, text: read.text };
   const digits = (text: string) => text.replace(/[^0-9]/g, '');
-  if (digits(read.text) !== digits(cell.text)) return { ...cell, confidence: 0 };
-  return cell;
+  if (digits(read.text) === digits(cell.text)) return cell;
+  // The digit pass read the cell surely (`71` where the page pass read `7`), and the pieces of
+  // ink are as many as its characters and not as many as the page pass's: its reading is taken,
+  // still in doubt (the result goes to review).
+  const surer = read.confidence >= SURE_SECOND_READING && pixels(read.text) && !pixels(cell.text);
+  return { ...cell, ...(surer ? { text: read.text } : {}), confidence: 0 };
 }
 
 /**
@@ -195,7 +205,9 @@ export async function rereadNumbers(
     }
     const cells: Row['cells'] = row.cells.map((cell, cellAt) => {
       const read = again.get(`${rowAt}:${cellAt}`);
-      const reread = secondReading(cell, read);
+      const reread = secondReading(cell, read, (text) =>
+        pixelsPairWith(image.canvas, cellBox(cell, row, textHeight), text),
+      );
       if (reread !== cell) changed += 1;
       const role = numericRole(inForce, cell);
       if (!role) return reread;

@@ -132,78 +132,11 @@ export function punctuationFromPixels(
   /** A result cell gets points only; a range cell also its dash. */
   cell: 'result' | 'range',
 ): string | 'doubtful' | undefined {
-  const characters = [...text].filter((character) => !PUNCTUATION.test(character) && !MARKS.test(character));
+  const characters = charactersOf(text);
   if (characters.length < 2 || !/\d/.test(text)) return undefined;
-  const found = inkPieces(canvas, box);
-  if (!found) return undefined;
-  // Pieces cut by the box's edge belong to the rows above and below.
-  const inside = found.pieces.filter(
-    (piece) => piece.y0 > 0 && piece.y1 < found.height - 1 && piece.x0 > 0 && piece.x1 < found.width - 1,
-  );
-  const tallest = Math.max(0, ...inside.map((piece) => piece.y1 - piece.y0 + 1));
-  if (tallest < 6) return undefined;
-  const tall = inside.filter((piece) => piece.y1 - piece.y0 + 1 >= tallest * 0.7);
-  const letter = median(tall.map((piece) => piece.y1 - piece.y0 + 1));
-  const baseline = median(tall.map((piece) => piece.y1));
-  // The line the cell's characters sit on: pieces far above or below it are from other rows.
-  const onLine = inside.filter((piece) => piece.y1 > baseline - letter * 1.1 && piece.y0 < baseline + letter * 0.3);
-  const kindOf = (piece: Piece): Kind => {
-    const width = piece.x1 - piece.x0 + 1;
-    const height = piece.y1 - piece.y0 + 1;
-    // Small and raised well above the baseline: an asterisk (its place is checked below).
-    if (height <= letter * 0.6 && piece.y1 <= baseline - letter * 0.3) return 'mark';
-    if (height >= letter * 0.45) return 'glyph';
-    const overlapsGlyph = onLine.some(
-      (other) =>
-        other !== piece &&
-        other.y1 - other.y0 + 1 >= letter * 0.45 &&
-        Math.min(other.x1, piece.x1) - Math.max(other.x0, piece.x0) >= width * 0.5,
-    );
-    if (overlapsGlyph) return 'part';
-    const middle = (piece.y0 + piece.y1) / 2;
-    if (
-      width <= letter * 0.4 &&
-      height <= letter * 0.4 &&
-      height >= letter * 0.08 &&
-      width >= height * 0.4 &&
-      width <= height * 2.5 &&
-      Math.abs(piece.y1 - baseline) <= letter * 0.15 &&
-      piece.area >= width * height * 0.35
-    )
-      return 'point';
-    if (
-      height <= letter * 0.3 &&
-      width >= letter * 0.2 &&
-      width <= letter * 1.2 &&
-      width >= height * 1.1 &&
-      middle <= baseline - letter * 0.25 &&
-      middle >= baseline - letter * 0.75
-    )
-      return 'dash';
-    // Specks of grain far smaller than a point count for nothing.
-    if (piece.area <= Math.max(2, letter * letter * 0.004)) return 'part';
-    return 'unknown';
-  };
-  const sequence = onLine
-    .flatMap((piece) => splitAtDash(found, piece, onLine, letter, baseline))
-    .map((piece) => ({ piece, kind: piece.kind ?? kindOf(piece) }))
-    .filter(({ kind }) => kind !== 'part')
-    .sort((a, b) => a.piece.x0 - b.piece.x0);
-  if (process.env.EXP_DEBUG) console.log('SEQ', text, letter, baseline, sequence.map(({ piece, kind }) => `${kind}:${piece.x0}-${piece.x1}x${piece.y0}-${piece.y1}a${piece.area}`).join(' '));
-  if (sequence.some(({ kind }) => kind === 'unknown')) return undefined;
-  // A raised mark is a flag after the value, never inside it.
-  const lastGlyph = Math.max(...sequence.filter(({ kind }) => kind === 'glyph').map(({ piece }) => piece.x1));
-  if (sequence.some(({ kind, piece }) => kind === 'mark' && piece.x0 < lastGlyph)) return undefined;
-  const joined = sequence.filter(({ kind }) => kind === 'glyph').map(({ piece }) => piece);
-  const glyphs = splitJoined(found, joined, characters.length);
-  // Pieces and characters that do not pair up (three letters in one piece, a flag letter the
-  // engine did not read): nothing is said.
-  if (!glyphs || glyphs.length !== characters.length) return undefined;
-  if (glyphs !== joined) {
-    const marks = sequence.filter(({ kind }) => kind !== 'glyph');
-    sequence.splice(0, sequence.length, ...marks, ...glyphs.map((piece) => ({ piece, kind: 'glyph' as Kind })));
-    sequence.sort((a, b) => a.piece.x0 - b.piece.x0);
-  }
+  const layout = cellLayout(canvas, box, characters.length);
+  if (!layout) return undefined;
+  const { sequence, letter } = layout;
   // Punctuation the engine read stays where it is; pieces add to it, never move or drop it.
   const existing: string[] = [];
   let glyphAt = -1;
@@ -275,6 +208,100 @@ function spacesAfter(text: string, at: number): string {
   return out;
 }
 
+/** The characters of a reading that are drawn as tall pieces (not punctuation, not a raised mark). */
+const charactersOf = (text: string) =>
+  [...text].filter((character) => !PUNCTUATION.test(character) && !MARKS.test(character));
+
+/**
+ * Whether the pixels of a cell show as many characters as `text` has (a second reading that adds a
+ * digit the page pass lost, `2` → `22`, is borne out by the pieces of ink).
+ */
+export function pixelsPairWith(canvas: Canvas, box: Box, text: string): boolean {
+  return cellLayout(canvas, box, charactersOf(text).length) !== undefined;
+}
+
+type Layout = { sequence: { piece: Piece; kind: Kind }[]; letter: number };
+
+/**
+ * The pieces of ink of a cell, left to right, each with what it is; undefined when they do not
+ * pair up with `characters` characters (three letters in one piece, a flag letter the engine did
+ * not read, a piece that is neither letter, point, dash nor raised mark).
+ */
+function cellLayout(canvas: Canvas, box: Box, characters: number): Layout | undefined {
+  const found = inkPieces(canvas, box);
+  if (!found) return undefined;
+  // Pieces cut by the box's edge belong to the rows above and below.
+  const inside = found.pieces.filter(
+    (piece) => piece.y0 > 0 && piece.y1 < found.height - 1 && piece.x0 > 0 && piece.x1 < found.width - 1,
+  );
+  const tallest = Math.max(0, ...inside.map((piece) => piece.y1 - piece.y0 + 1));
+  if (tallest < 6) return undefined;
+  const tall = inside.filter((piece) => piece.y1 - piece.y0 + 1 >= tallest * 0.7);
+  const letter = median(tall.map((piece) => piece.y1 - piece.y0 + 1));
+  const baseline = median(tall.map((piece) => piece.y1));
+  // The line the cell's characters sit on: pieces far above or below it are from other rows.
+  const onLine = inside.filter((piece) => piece.y1 > baseline - letter * 1.1 && piece.y0 < baseline + letter * 0.3);
+  const kindOf = (piece: Piece): Kind => {
+    const width = piece.x1 - piece.x0 + 1;
+    const height = piece.y1 - piece.y0 + 1;
+    // Small and raised well above the baseline: an asterisk (its place is checked below).
+    if (height <= letter * 0.6 && piece.y1 <= baseline - letter * 0.3) return 'mark';
+    if (height >= letter * 0.45) return 'glyph';
+    const overlapsGlyph = onLine.some(
+      (other) =>
+        other !== piece &&
+        other.y1 - other.y0 + 1 >= letter * 0.45 &&
+        Math.min(other.x1, piece.x1) - Math.max(other.x0, piece.x0) >= width * 0.5,
+    );
+    if (overlapsGlyph) return 'part';
+    const middle = (piece.y0 + piece.y1) / 2;
+    if (
+      width <= letter * 0.4 &&
+      height <= letter * 0.4 &&
+      height >= letter * 0.08 &&
+      width >= height * 0.4 &&
+      width <= height * 2.5 &&
+      Math.abs(piece.y1 - baseline) <= letter * 0.15 &&
+      piece.area >= width * height * 0.35
+    )
+      return 'point';
+    if (
+      height <= letter * 0.3 &&
+      width >= letter * 0.2 &&
+      width <= letter * 1.2 &&
+      width >= height * 1.1 &&
+      middle <= baseline - letter * 0.25 &&
+      middle >= baseline - letter * 0.75
+    )
+      return 'dash';
+    // Specks of grain far smaller than a point count for nothing.
+    if (piece.area <= Math.max(2, letter * letter * 0.004)) return 'part';
+    return 'unknown';
+  };
+  const sequence = onLine
+    .flatMap((piece) => splitAtDash(found, piece, onLine, letter, baseline))
+    .map((piece) => ({ piece, kind: piece.kind ?? kindOf(piece) }))
+    .filter(({ kind }) => kind !== 'part')
+    .sort((a, b) => a.piece.x0 - b.piece.x0);
+  if (sequence.some(({ kind }) => kind === 'unknown')) return undefined;
+  // A raised mark is a flag after the value, never inside it.
+  const lastGlyph = Math.max(...sequence.filter(({ kind }) => kind === 'glyph').map(({ piece }) => piece.x1));
+  if (sequence.some(({ kind, piece }) => kind === 'mark' && piece.x0 < lastGlyph)) return undefined;
+  const joined = sequence.filter(({ kind }) => kind === 'glyph').map(({ piece }) => piece);
+  const glyphs = splitJoined(found, joined, characters, letter);
+  // Pieces and characters that do not pair up (three letters in one piece, a flag letter the
+  // engine did not read): nothing is said.
+  if (!glyphs || glyphs.length !== characters) return undefined;
+  // A piece wider than any one digit or flag letter is two characters run together: not one.
+  if (glyphs.some((piece) => piece.x1 - piece.x0 + 1 > letter * 1.1)) return undefined;
+  if (glyphs !== joined) {
+    const marks = sequence.filter(({ kind }) => kind !== 'glyph');
+    sequence.splice(0, sequence.length, ...marks, ...glyphs.map((piece) => ({ piece, kind: 'glyph' as Kind })));
+    sequence.sort((a, b) => a.piece.x0 - b.piece.x0);
+  }
+  return { sequence, letter };
+}
+
 /**
  * A piece that is two characters run together by blur around a dash (`5-5` in `3.5-5.2`): the
  * columns in its middle where ink lies only at half the letter's height are the dash, and the
@@ -337,12 +364,15 @@ function splitAtDash(
  * characters read, the pieces about twice as wide as the others are cut in two at their thinnest
  * column near the middle. Only when that makes the counts equal.
  */
-function splitJoined(ink: Ink, glyphs: Piece[], characters: number): Piece[] | undefined {
+function splitJoined(ink: Ink, glyphs: Piece[], characters: number, letter: number): Piece[] | undefined {
   const missing = characters - glyphs.length;
   if (missing <= 0) return glyphs;
   const widths = glyphs.map((piece) => piece.x1 - piece.x0 + 1);
   const sorted = [...widths].sort((a, b) => a - b);
-  const single = sorted[Math.floor((sorted.length - missing - 1) / 2)]!;
+  // A character's width: the middle of the narrower pieces, or (all pieces joined) a digit's
+  // usual width for the letter height.
+  const single =
+    sorted.length > missing ? sorted[Math.floor((sorted.length - missing - 1) / 2)]! : letter * 0.7;
   const wide = glyphs.filter((_, at) => widths[at]! >= single * 1.7 && widths[at]! <= single * 2.4);
   if (wide.length !== missing) return undefined;
   return glyphs.flatMap((piece) => {
