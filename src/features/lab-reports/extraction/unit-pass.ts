@@ -4,7 +4,8 @@
 // all in one engine call (stacked, as the digit pass does). A reading is taken only when it is a
 // unit the dictionary knows; otherwise the row keeps what the page pass read.
 import { findBiomarker } from '../dictionary/match.ts';
-import { ucumFor } from '../dictionary/units.ts';
+import type { BiomarkerEntry } from '../dictionary/biomarkers.ts';
+import { nearestUnit, ucumFor } from '../dictionary/units.ts';
 import { columnOf, columnSpans, type TableModel, tablesInForce } from './columns.ts';
 import { type Job, readStacked } from './digit-pass.ts';
 import type { PreparedImage } from './ocr-image.ts';
@@ -17,6 +18,28 @@ const DOUBTFUL = 60;
 /** Minimum confidence of the second reading. */
 const MIN_CONFIDENCE = 50;
 const CELLS_PER_CALL = 60;
+
+/** The UCUM codes a test is reported in. */
+const unitsOf = (entry: BiomarkerEntry | undefined): string[] =>
+  entry
+    ? [entry.ucum, ...(entry.alternates ?? []).map((alternate) => alternate.ucum)].filter(
+        (code): code is string => code !== undefined,
+      )
+    : [];
+
+/**
+ * The unit a second reading gives, or undefined: a known unit read with confidence, or, whatever
+ * the engine's confidence, one of the units the row's test is reported in (`x1079/L` for x10^9/L
+ * beside a white cell count; `UL` one edit from U/L beside an enzyme). The test's own units are a
+ * short list; a reading near none of them is not taken.
+ */
+function unitTaken(text: string, confidence: number, codes: string[]): string | undefined {
+  const ucum = ucumFor(text);
+  if (ucum && (confidence >= MIN_CONFIDENCE || codes.includes(ucum))) return text;
+  if (ucum) return undefined;
+  const nearest = nearestUnit(text, codes);
+  return nearest;
+}
 
 /** Whether the page pass's unit cells of a row need reading again. */
 const unitInDoubt = (cells: Cell[]) =>
@@ -31,7 +54,7 @@ export async function rereadUnits(
   image: PreparedImage,
   textHeight: number,
 ): Promise<{ rows: Row[]; changed: number }> {
-  type UnitJob = Job & { table: TableModel };
+  type UnitJob = Job & { table: TableModel; codes: string[] };
   const jobs: UnitJob[] = [];
   rows.forEach((row, rowAt) => {
     for (const table of tablesInForce(tables, row)) {
@@ -40,7 +63,11 @@ export async function rereadUnits(
       const mine = row.cells.filter((cell) => cell.x0 >= table.from && cell.x0 < table.to);
       const roleOf = (cell: Cell) => columnOf(table, cell).role;
       // Only rows that are results: a known test with a number in the result column.
-      const named = mine.some((cell) => roleOf(cell) === 'name' && findBiomarker(cell.text) !== undefined);
+      const entry = mine
+        .filter((cell) => roleOf(cell) === 'name')
+        .map((cell) => findBiomarker(cell.text)?.entry)
+        .find((found) => found !== undefined);
+      const named = entry !== undefined;
       const valued = mine.some((cell) => roleOf(cell) === 'result' && /\d/.test(cell.text));
       const units = mine.filter((cell) => roleOf(cell) === 'unit');
       if (!named || !valued || !unitInDoubt(units)) continue;
@@ -51,6 +78,7 @@ export async function rereadUnits(
         row: rowAt,
         cell: -1,
         table,
+        codes: unitsOf(entry),
         box: { x0, x1, y0: row.y - textHeight * 1.25, y1: row.y + textHeight * 0.45 },
       });
     }
@@ -63,7 +91,9 @@ export async function rereadUnits(
     batch.forEach((job, at) => {
       const again = read[at];
       const text = again?.text.replace(/\s+/g, '');
-      if (!again || !text || again.confidence < MIN_CONFIDENCE || !ucumFor(text)) return;
+      if (!again || !text) return;
+      const unit = unitTaken(text, again.confidence, job.codes);
+      if (!unit) return;
       const row = out[job.row]!;
       const cells = row.cells.filter(
         (cell) =>
@@ -73,7 +103,7 @@ export async function rereadUnits(
         ({ column: candidate }) => candidate.role === 'unit',
       )!.column;
       cells.push({
-        text,
+        text: unit,
         x0: column.x0,
         x1: Math.max(column.x1, column.x0 + 1),
         confidence: again.confidence,
