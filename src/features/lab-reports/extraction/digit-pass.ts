@@ -36,7 +36,6 @@ function onlyPointsAdded(before: string, again: string): boolean {
   return at === old.length;
 }
 
-
 /** The box cut out on a white margin; `blackAndWhite`: every pixel darker than midway between the box's extremes is ink. */
 function cutOut(image: PreparedImage, box: Box, blackAndWhite = false): Buffer {
   const margin = 12;
@@ -214,7 +213,6 @@ export async function rereadNumbers(
       // Points and dashes the pixels show and both readings missed.
       const box = cellBox(reread, row, textHeight);
       const pointed = punctuationFromPixels(image.canvas, box, reread.text, role);
-      if (process.env.EXP_DEBUG) console.log('POINT', JSON.stringify(reread.text), pointed);
       if (pointed === undefined) return reread;
       if (pointed === 'doubtful') return { ...reread, confidence: 0 };
       changed += 1;

@@ -240,7 +240,9 @@ function cellLayout(canvas: Canvas, box: Box, characters: number): Layout | unde
   const letter = median(tall.map((piece) => piece.y1 - piece.y0 + 1));
   const baseline = median(tall.map((piece) => piece.y1));
   // The line the cell's characters sit on: pieces far above or below it are from other rows.
-  const onLine = inside.filter((piece) => piece.y1 > baseline - letter * 1.1 && piece.y0 < baseline + letter * 0.3);
+  const onLine = inside.filter(
+    (piece) => piece.y1 > baseline - letter * 1.1 && piece.y0 < baseline + letter * 0.3,
+  );
   const kindOf = (piece: Piece): Kind => {
     const width = piece.x1 - piece.x0 + 1;
     const height = piece.y1 - piece.y0 + 1;
@@ -296,7 +298,12 @@ function cellLayout(canvas: Canvas, box: Box, characters: number): Layout | unde
   if (glyphs.some((piece) => piece.x1 - piece.x0 + 1 > letter * 1.1)) return undefined;
   if (glyphs !== joined) {
     const marks = sequence.filter(({ kind }) => kind !== 'glyph');
-    sequence.splice(0, sequence.length, ...marks, ...glyphs.map((piece) => ({ piece, kind: 'glyph' as Kind })));
+    sequence.splice(
+      0,
+      sequence.length,
+      ...marks,
+      ...glyphs.map((piece) => ({ piece, kind: 'glyph' as Kind })),
+    );
     sequence.sort((a, b) => a.piece.x0 - b.piece.x0);
   }
   return { sequence, letter };
@@ -382,7 +389,8 @@ function splitJoined(ink: Ink, glyphs: Piece[], characters: number, letter: numb
     let least = Infinity;
     for (let x = piece.x0 + Math.round(width * 0.35); x <= piece.x0 + Math.round(width * 0.65); x += 1) {
       let count = 0;
-      for (let y = piece.y0; y <= piece.y1; y += 1) if (ink.label[y * ink.width + x] === piece.label) count += 1;
+      for (let y = piece.y0; y <= piece.y1; y += 1)
+        if (ink.label[y * ink.width + x] === piece.label) count += 1;
       if (count < least) {
         least = count;
         thinnest = x;

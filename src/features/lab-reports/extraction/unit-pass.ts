@@ -1,8 +1,10 @@
-// The unit pass: on a photographed page whose table has a units column, the units of rows the
-// page pass read badly (nothing in the column, a word the engine doubted, or text that is no unit)
-// are cut out of the prepared image and read again with only the characters units are written in,
-// all in one engine call (stacked, as the digit pass does). A reading is taken only when it is a
-// unit the dictionary knows; otherwise the row keeps what the page pass read.
+// The unit pass: on a photographed page, the units of result rows the page pass read badly
+// (nothing in the units column, a word the engine doubted, or text that is no unit) are cut out of
+// the prepared image and read again with only the characters units are written in, all in one
+// engine call (stacked, as the digit pass does). A reading is taken when it is a unit the
+// dictionary knows read with confidence, or one of the units the row's test is reported in;
+// otherwise the row keeps what the page pass read. Tables without a units column that print the
+// unit after the range (`3.5-5.2 mmol/L`) have that end of their range cells read the same way.
 import { findBiomarker } from '../dictionary/match.ts';
 import type { BiomarkerEntry } from '../dictionary/biomarkers.ts';
 import { nearestUnit, ucumFor } from '../dictionary/units.ts';
@@ -84,7 +86,7 @@ export async function rereadUnits(
     }
   });
   const out = [...rows];
-  let changed = 0;
+  let changed = await rereadRangeUnits(out, tables, image, textHeight);
   for (let from = 0; from < jobs.length; from += CELLS_PER_CALL) {
     const batch = jobs.slice(from, from + CELLS_PER_CALL);
     const read = await readStacked(image, batch, textHeight, UNIT_CHARACTERS);
@@ -114,4 +116,72 @@ export async function rereadUnits(
     });
   }
   return { rows: out, changed };
+}
+
+/** A range cell with its unit printed after it (`3.5-5.2 mmol/L`): the range, and the unit. */
+const RANGE_THEN_UNIT = /^([<>≤≥]?\s*\d[\d.,\s-]*?)\s*([A-Za-zµ%][^\s]*)$/;
+
+/**
+ * Tables without a units column that print the unit after the range (`3.5-5.2 mmol/L`): a unit
+ * the page pass read badly is read again with the range, the whole cell in the unit pass's
+ * characters (and the range's), and the unit at its end taken as unitTaken decides. The range
+ * keeps what the page pass (and the digit pass) read. Rows are replaced in `rows`; returns how many.
+ */
+async function rereadRangeUnits(
+  rows: Row[],
+  tables: TableModel[],
+  image: PreparedImage,
+  textHeight: number,
+): Promise<number> {
+  type RangeJob = Job & { range: string; codes: string[] };
+  const jobs: RangeJob[] = [];
+  rows.forEach((row, rowAt) => {
+    for (const table of tablesInForce(tables, row)) {
+      if (table.columns.some((column) => column.role === 'unit')) continue;
+      const mine = row.cells.filter((cell) => cell.x0 >= table.from && cell.x0 < table.to);
+      const roleOf = (cell: Cell) => columnOf(table, cell).role;
+      const entry = mine
+        .filter((cell) => roleOf(cell) === 'name')
+        .map((cell) => findBiomarker(cell.text)?.entry)
+        .find((found) => found !== undefined);
+      const valued = mine.some((cell) => roleOf(cell) === 'result' && /\d/.test(cell.text));
+      const ranges = mine.filter((cell) => roleOf(cell) === 'range');
+      if (!entry || !valued || ranges.length !== 1) continue;
+      const cell = ranges[0]!;
+      const split = RANGE_THEN_UNIT.exec(cell.text.trim());
+      if (!split) continue;
+      if ((cell.confidence ?? 100) >= DOUBTFUL && ucumFor(split[2]!)) continue;
+      jobs.push({
+        row: rowAt,
+        cell: row.cells.indexOf(cell),
+        range: split[1]!.trim(),
+        codes: unitsOf(entry),
+        box: {
+          x0: cell.x0 - textHeight * 0.3,
+          x1: cell.x1 + textHeight * 0.5,
+          y0: row.y - textHeight * 1.25,
+          y1: row.y + textHeight * 0.45,
+        },
+      });
+    }
+  });
+  let changed = 0;
+  for (let from = 0; from < jobs.length; from += CELLS_PER_CALL) {
+    const batch = jobs.slice(from, from + CELLS_PER_CALL);
+    const read = await readStacked(image, batch, textHeight, `${UNIT_CHARACTERS}-<> `);
+    batch.forEach((job, at) => {
+      const again = read[at];
+      const last = again?.text.trim().split(/\s+/).at(-1);
+      if (!again || !last || !/[A-Za-zµ%]/.test(last)) return;
+      const unit = unitTaken(last, again.confidence, job.codes);
+      if (!unit) return;
+      const row = rows[job.row]!;
+      const cells = row.cells.map((cell, cellAt) =>
+        cellAt === job.cell ? { ...cell, text: `${job.range} ${unit}` } : cell,
+      );
+      rows[job.row] = { ...row, cells, text: cells.map((cell) => cell.text).join('  ') };
+      changed += 1;
+    });
+  }
+  return changed;
 }
