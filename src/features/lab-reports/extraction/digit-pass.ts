@@ -2,7 +2,10 @@
 // result and the range) are cut out of the prepared image and read again with only digits and
 // number punctuation allowed. The general pass drops or misreads small decimal points (3.5 → 35,
 // 1.5 - 4.1 → 15-41); the second reading is taken only when it has the same digits in the same
-// order and differs in punctuation alone, so it can restore a point but never invent a digit.
+// order and differs in punctuation alone, so it can restore a point but never invent a digit;
+// or, read surely, when the pieces of ink count its characters and not the page pass's (the
+// result then goes to review). Points both readings missed are then looked for in the cell's
+// pixels (point-finder.ts).
 import { createCanvas } from '@napi-rs/canvas';
 import { findBiomarker } from '../dictionary/match.ts';
 import { columnOf, columnSpans, type TableModel, tablesInForce } from './columns.ts';
