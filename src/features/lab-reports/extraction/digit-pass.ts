@@ -2,13 +2,17 @@
 // result and the range) are cut out of the prepared image and read again with only digits and
 // number punctuation allowed. The general pass drops or misreads small decimal points (3.5 → 35,
 // 1.5 - 4.1 → 15-41); the second reading is taken only when it has the same digits in the same
-// order and differs in punctuation alone, so it can restore a point but never invent a digit.
+// order and differs in punctuation alone, so it can restore a point but never invent a digit;
+// or, read surely, when the pieces of ink count its characters and not the page pass's (the
+// result then goes to review). Points both readings missed are then looked for in the cell's
+// pixels (point-finder.ts).
 import { createCanvas } from '@napi-rs/canvas';
 import { findBiomarker } from '../dictionary/match.ts';
 import { columnOf, columnSpans, type TableModel, tablesInForce } from './columns.ts';
 import type { PreparedImage } from './ocr-image.ts';
 import { readLine, readLines } from './ocr.ts';
-import type { Row } from './rows.ts';
+import { type Box, pixelsPairWith, punctuationFromPixels } from './point-finder.ts';
+import type { Cell, Row } from './rows.ts';
 
 const NUMERIC_CELL = /^[<>≤≥]?\s*\(?\s*\d[\d.,:\s-]*\)?$/;
 const CHARACTERS = '0123456789.,-<>';
@@ -16,6 +20,8 @@ const CHARACTERS = '0123456789.,-<>';
 const VALUE_CHARACTERS = `${CHARACTERS}HL `;
 /** Minimum engine confidence (0–100) of a second reading to be taken. */
 const MIN_CONFIDENCE = 60;
+/** The confidence of a digit-only reading that may replace the page pass's when the ink bears it out. */
+const SURE_SECOND_READING = 85;
 
 /**
  * Whether `again` is `before` with decimal points or dashes added and nothing else changed (the
@@ -32,8 +38,6 @@ function onlyPointsAdded(before: string, again: string): boolean {
   }
   return at === old.length;
 }
-
-type Box = { x0: number; y0: number; x1: number; y1: number };
 
 /** The box cut out on a white margin; `blackAndWhite`: every pixel darker than midway between the box's extremes is ink. */
 function cutOut(image: PreparedImage, box: Box, blackAndWhite = false): Buffer {
@@ -128,6 +132,45 @@ export async function readStacked(
   });
 }
 
+/** Whether a cell sits in a table's result or range column (the cells whose numbers are read again). */
+function numericRole(inForce: TableModel[], cell: Cell): 'result' | 'range' | undefined {
+  const table = inForce.find((candidate) => cell.x0 >= candidate.from && cell.x0 < candidate.to);
+  const role = table ? columnOf(table, cell).role : undefined;
+  return role === 'result' || role === 'range' ? role : undefined;
+}
+
+/** A cell's box on the prepared page: from a little above its letters to below its baseline. */
+function cellBox(cell: Cell, row: Row, textHeight: number): Box {
+  const pad = textHeight * 0.4;
+  return {
+    x0: cell.x0 - pad,
+    x1: cell.x1 + pad,
+    y0: row.y - textHeight * 1.25,
+    y1: row.y + textHeight * 0.45,
+  };
+}
+
+/**
+ * The cell as the digit-only reading has it: with the points and dashes that reading added, or
+ * marked doubtful (confidence 0, so its result goes to review) when the two confident readings
+ * differ in their digits (`7` and `71`); unchanged otherwise.
+ */
+function secondReading(
+  cell: Cell,
+  read: { text: string; confidence: number } | undefined,
+  pixels: (text: string) => boolean,
+): Cell {
+  if (!read || read.confidence < MIN_CONFIDENCE) return cell;
+  if (onlyPointsAdded(cell.text, read.text)) return { ...cell, text: read.text };
+  const digits = (text: string) => text.replace(/[^0-9]/g, '');
+  if (digits(read.text) === digits(cell.text)) return cell;
+  // The digit pass read the cell surely (`71` where the page pass read `7`), and the pieces of
+  // ink are as many as its characters and not as many as the page pass's: its reading is taken,
+  // still in doubt (the result goes to review).
+  const surer = read.confidence >= SURE_SECOND_READING && pixels(read.text) && !pixels(cell.text);
+  return { ...cell, ...(surer ? { text: read.text } : {}), confidence: 0 };
+}
+
 /**
  * The rows with the numeric cells of each table read again (rows outside any table unchanged).
  * `textHeight`: the page's typical word height, to cut a cell from a little above its baseline.
@@ -140,23 +183,11 @@ export async function rereadNumbers(
 ): Promise<{ rows: Row[]; changed: number }> {
   let changed = 0;
   const jobs: Job[] = [];
-  const pad = textHeight * 0.4;
   rows.forEach((row, rowAt) => {
     const inForce = tablesInForce(tables, row);
     row.cells.forEach((cell, cellAt) => {
-      const table = inForce.find((candidate) => cell.x0 >= candidate.from && cell.x0 < candidate.to);
-      const role = table ? columnOf(table, cell).role : undefined;
-      if ((role !== 'result' && role !== 'range') || !NUMERIC_CELL.test(cell.text)) return;
-      jobs.push({
-        row: rowAt,
-        cell: cellAt,
-        box: {
-          x0: cell.x0 - pad,
-          x1: cell.x1 + pad,
-          y0: row.y - textHeight * 1.25,
-          y1: row.y + textHeight * 0.45,
-        },
-      });
+      if (!numericRole(inForce, cell) || !NUMERIC_CELL.test(cell.text)) return;
+      jobs.push({ row: rowAt, cell: cellAt, box: cellBox(cell, row, textHeight) });
     });
   });
   const again = new Map<string, { text: string; confidence: number }>();
@@ -176,16 +207,19 @@ export async function rereadNumbers(
     }
     const cells: Row['cells'] = row.cells.map((cell, cellAt) => {
       const read = again.get(`${rowAt}:${cellAt}`);
-      if (!read || read.confidence < MIN_CONFIDENCE) return cell;
-      if (onlyPointsAdded(cell.text, read.text)) {
-        changed += 1;
-        return { ...cell, text: read.text };
-      }
-      // Two confident readings of the same cell that differ in their digits (`7` and `71`):
-      // neither is trusted as certain, so the result built from it goes to review.
-      const digits = (text: string) => text.replace(/[^0-9]/g, '');
-      if (digits(read.text) !== digits(cell.text)) return { ...cell, confidence: 0 };
-      return cell;
+      const reread = secondReading(cell, read, (text) =>
+        pixelsPairWith(image.canvas, cellBox(cell, row, textHeight), text),
+      );
+      if (reread !== cell) changed += 1;
+      const role = numericRole(inForce, cell);
+      if (!role) return reread;
+      // Points and dashes the pixels show and both readings missed.
+      const box = cellBox(reread, row, textHeight);
+      const pointed = punctuationFromPixels(image.canvas, box, reread.text, role);
+      if (pointed === undefined) return reread;
+      if (pointed === 'doubtful') return { ...reread, confidence: 0 };
+      changed += 1;
+      return { ...reread, text: pointed };
     });
     for (const table of inForce) {
       const filled = await missedValue(table, row, cells, image, textHeight);

@@ -1,10 +1,13 @@
-// The unit pass: on a photographed page whose table has a units column, the units of rows the
-// page pass read badly (nothing in the column, a word the engine doubted, or text that is no unit)
-// are cut out of the prepared image and read again with only the characters units are written in,
-// all in one engine call (stacked, as the digit pass does). A reading is taken only when it is a
-// unit the dictionary knows; otherwise the row keeps what the page pass read.
+// The unit pass: on a photographed page, the units of result rows the page pass read badly
+// (nothing in the units column, a word the engine doubted, or text that is no unit) are cut out of
+// the prepared image and read again with only the characters units are written in, all in one
+// engine call (stacked, as the digit pass does). A reading is taken when it is a unit the
+// dictionary knows read with confidence, or one of the units the row's test is reported in;
+// otherwise the row keeps what the page pass read. Tables without a units column that print the
+// unit after the range (`3.5-5.2 mmol/L`) have that end of their range cells read the same way.
 import { findBiomarker } from '../dictionary/match.ts';
-import { ucumFor } from '../dictionary/units.ts';
+import type { BiomarkerEntry } from '../dictionary/biomarkers.ts';
+import { nearestUnit, ucumFor } from '../dictionary/units.ts';
 import { columnOf, columnSpans, type TableModel, tablesInForce } from './columns.ts';
 import { type Job, readStacked } from './digit-pass.ts';
 import type { PreparedImage } from './ocr-image.ts';
@@ -17,6 +20,28 @@ const DOUBTFUL = 60;
 /** Minimum confidence of the second reading. */
 const MIN_CONFIDENCE = 50;
 const CELLS_PER_CALL = 60;
+
+/** The UCUM codes a test is reported in. */
+const unitsOf = (entry: BiomarkerEntry | undefined): string[] =>
+  entry
+    ? [entry.ucum, ...(entry.alternates ?? []).map((alternate) => alternate.ucum)].filter(
+        (code): code is string => code !== undefined,
+      )
+    : [];
+
+/**
+ * The unit a second reading gives, or undefined: a known unit read with confidence, or, whatever
+ * the engine's confidence, one of the units the row's test is reported in (`x1079/L` for x10^9/L
+ * beside a white cell count; `UL` one edit from U/L beside an enzyme). The test's own units are a
+ * short list; a reading near none of them is not taken.
+ */
+function unitTaken(text: string, confidence: number, codes: string[]): string | undefined {
+  const ucum = ucumFor(text);
+  if (ucum && (confidence >= MIN_CONFIDENCE || codes.includes(ucum))) return text;
+  if (ucum) return undefined;
+  const nearest = nearestUnit(text, codes);
+  return nearest;
+}
 
 /** Whether the page pass's unit cells of a row need reading again. */
 const unitInDoubt = (cells: Cell[]) =>
@@ -31,7 +56,7 @@ export async function rereadUnits(
   image: PreparedImage,
   textHeight: number,
 ): Promise<{ rows: Row[]; changed: number }> {
-  type UnitJob = Job & { table: TableModel };
+  type UnitJob = Job & { table: TableModel; codes: string[] };
   const jobs: UnitJob[] = [];
   rows.forEach((row, rowAt) => {
     for (const table of tablesInForce(tables, row)) {
@@ -40,7 +65,11 @@ export async function rereadUnits(
       const mine = row.cells.filter((cell) => cell.x0 >= table.from && cell.x0 < table.to);
       const roleOf = (cell: Cell) => columnOf(table, cell).role;
       // Only rows that are results: a known test with a number in the result column.
-      const named = mine.some((cell) => roleOf(cell) === 'name' && findBiomarker(cell.text) !== undefined);
+      const entry = mine
+        .filter((cell) => roleOf(cell) === 'name')
+        .map((cell) => findBiomarker(cell.text)?.entry)
+        .find((found) => found !== undefined);
+      const named = entry !== undefined;
       const valued = mine.some((cell) => roleOf(cell) === 'result' && /\d/.test(cell.text));
       const units = mine.filter((cell) => roleOf(cell) === 'unit');
       if (!named || !valued || !unitInDoubt(units)) continue;
@@ -51,19 +80,22 @@ export async function rereadUnits(
         row: rowAt,
         cell: -1,
         table,
+        codes: unitsOf(entry),
         box: { x0, x1, y0: row.y - textHeight * 1.25, y1: row.y + textHeight * 0.45 },
       });
     }
   });
   const out = [...rows];
-  let changed = 0;
+  let changed = await rereadRangeUnits(out, tables, image, textHeight);
   for (let from = 0; from < jobs.length; from += CELLS_PER_CALL) {
     const batch = jobs.slice(from, from + CELLS_PER_CALL);
     const read = await readStacked(image, batch, textHeight, UNIT_CHARACTERS);
     batch.forEach((job, at) => {
       const again = read[at];
       const text = again?.text.replace(/\s+/g, '');
-      if (!again || !text || again.confidence < MIN_CONFIDENCE || !ucumFor(text)) return;
+      if (!again || !text) return;
+      const unit = unitTaken(text, again.confidence, job.codes);
+      if (!unit) return;
       const row = out[job.row]!;
       const cells = row.cells.filter(
         (cell) =>
@@ -73,7 +105,7 @@ export async function rereadUnits(
         ({ column: candidate }) => candidate.role === 'unit',
       )!.column;
       cells.push({
-        text,
+        text: unit,
         x0: column.x0,
         x1: Math.max(column.x1, column.x0 + 1),
         confidence: again.confidence,
@@ -84,4 +116,72 @@ export async function rereadUnits(
     });
   }
   return { rows: out, changed };
+}
+
+/** A range cell with its unit printed after it (`3.5-5.2 mmol/L`): the range, and the unit. */
+const RANGE_THEN_UNIT = /^([<>≤≥]?\s*\d[\d.,\s-]*?)\s*([A-Za-zµ%][^\s]*)$/;
+
+/**
+ * Tables without a units column that print the unit after the range (`3.5-5.2 mmol/L`): a unit
+ * the page pass read badly is read again with the range, the whole cell in the unit pass's
+ * characters (and the range's), and the unit at its end taken as unitTaken decides. The range
+ * keeps what the page pass (and the digit pass) read. Rows are replaced in `rows`; returns how many.
+ */
+async function rereadRangeUnits(
+  rows: Row[],
+  tables: TableModel[],
+  image: PreparedImage,
+  textHeight: number,
+): Promise<number> {
+  type RangeJob = Job & { range: string; codes: string[] };
+  const jobs: RangeJob[] = [];
+  rows.forEach((row, rowAt) => {
+    for (const table of tablesInForce(tables, row)) {
+      if (table.columns.some((column) => column.role === 'unit')) continue;
+      const mine = row.cells.filter((cell) => cell.x0 >= table.from && cell.x0 < table.to);
+      const roleOf = (cell: Cell) => columnOf(table, cell).role;
+      const entry = mine
+        .filter((cell) => roleOf(cell) === 'name')
+        .map((cell) => findBiomarker(cell.text)?.entry)
+        .find((found) => found !== undefined);
+      const valued = mine.some((cell) => roleOf(cell) === 'result' && /\d/.test(cell.text));
+      const ranges = mine.filter((cell) => roleOf(cell) === 'range');
+      if (!entry || !valued || ranges.length !== 1) continue;
+      const cell = ranges[0]!;
+      const split = RANGE_THEN_UNIT.exec(cell.text.trim());
+      if (!split) continue;
+      if ((cell.confidence ?? 100) >= DOUBTFUL && ucumFor(split[2]!)) continue;
+      jobs.push({
+        row: rowAt,
+        cell: row.cells.indexOf(cell),
+        range: split[1]!.trim(),
+        codes: unitsOf(entry),
+        box: {
+          x0: cell.x0 - textHeight * 0.3,
+          x1: cell.x1 + textHeight * 0.5,
+          y0: row.y - textHeight * 1.25,
+          y1: row.y + textHeight * 0.45,
+        },
+      });
+    }
+  });
+  let changed = 0;
+  for (let from = 0; from < jobs.length; from += CELLS_PER_CALL) {
+    const batch = jobs.slice(from, from + CELLS_PER_CALL);
+    const read = await readStacked(image, batch, textHeight, `${UNIT_CHARACTERS}-<> `);
+    batch.forEach((job, at) => {
+      const again = read[at];
+      const last = again?.text.trim().split(/\s+/).at(-1);
+      if (!again || !last || !/[A-Za-zµ%]/.test(last)) return;
+      const unit = unitTaken(last, again.confidence, job.codes);
+      if (!unit) return;
+      const row = rows[job.row]!;
+      const cells = row.cells.map((cell, cellAt) =>
+        cellAt === job.cell ? { ...cell, text: `${job.range} ${unit}` } : cell,
+      );
+      rows[job.row] = { ...row, cells, text: cells.map((cell) => cell.text).join('  ') };
+      changed += 1;
+    });
+  }
+  return changed;
 }
