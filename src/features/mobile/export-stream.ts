@@ -1,7 +1,7 @@
 // Streaming an export file (an export.zip or its export.xml) into batches of data elements,
 // without ever holding the document: the file is read in chunks (a zip entry is inflated as it
 // is read, which is why uploads are spooled to disk first: a zip's directory sits at its end),
-// filtered, fed to a SAX parser, and every data element (a child of the root the provider names)
+// filtered, fed to the export scanner (export-scanner.ts), and every data element (a child of the root the provider names)
 // is handed over in batches, with back-pressure: the next chunk is read only after the batch
 // has been stored. The file is untrusted: every structure the reader builds is bounded
 // (EXPORT_LIMITS), and passing a bound fails the import with a reason naming it.
