@@ -104,9 +104,17 @@ export function localMidnightMs(isoDate: string, offsetMinutes = 0): number {
   return isoDateToDayNumber(isoDate) * MS_PER_DAY - offsetMinutes * MS_PER_MINUTE;
 }
 
+/** The last day `localIsoDate` formatted: instants come in runs of one day (an import's samples). */
+let lastDay = { number: Number.NaN, text: '' };
+
 /** The local calendar date an instant falls on for a user at `offsetMinutes`. */
 export function localIsoDate(epochMs: number, offsetMinutes = 0): string {
-  return new Date(epochMs + offsetMinutes * MS_PER_MINUTE).toISOString().slice(0, 10);
+  const local = epochMs + offsetMinutes * MS_PER_MINUTE;
+  const dayNumber = Math.floor(local / MS_PER_DAY);
+  if (dayNumber === lastDay.number) return lastDay.text;
+  const text = new Date(local).toISOString().slice(0, 10);
+  lastDay = { number: dayNumber, text };
+  return text;
 }
 
 function assertOffset(offsetMinutes: number): void {

@@ -8,12 +8,13 @@
 // eslint-disable-next-line no-control-regex -- matching what JSON.stringify escapes is the point
 const JSON_ESCAPED = /[\u0000-\u001f\ud800-\udfff]/;
 
-const quoted = (value: string) =>
+/** One element of an array literal, quoted. */
+export const quotedElement = (value: string) =>
   JSON_ESCAPED.test(value) ? `"${value.replace(/[\\"]/g, '\\$&')}"` : JSON.stringify(value);
 
 /** `values` as one array literal; every element is quoted, so none is read as NULL. */
 export function textArrayLiteral(values: readonly string[]): string {
   const parts = new Array<string>(values.length);
-  for (let index = 0; index < values.length; index++) parts[index] = quoted(values[index]!);
+  for (let index = 0; index < values.length; index++) parts[index] = quotedElement(values[index]!);
   return `{${parts.join(',')}}`;
 }

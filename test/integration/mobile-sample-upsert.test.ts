@@ -8,18 +8,20 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { findImport, insertImport, upsertSamples } from '../../src/features/mobile/repo.ts';
-import { type SampleRows } from '../../src/features/mobile/sample-rows.ts';
+import { ImportedDays } from '../../src/features/mobile/imported-days.ts';
+import { encodeSampleRows } from '../../src/features/mobile/sample-rows.ts';
 import { createDeveloper, startTestService, type TestService } from '../helpers/app.ts';
 import { sdkConnect } from '../helpers/mobile.ts';
 
-const rowsOf = (samples: { id: string; day: string; body: string }[]): SampleRows => ({
-  ids: samples.map((sample) => sample.id),
-  kinds: samples.map(() => 'steps'),
-  days: samples.map((sample) => sample.day),
-  starts: samples.map((sample) => `${sample.day}T08:00:00.000Z`),
-  ends: samples.map((sample) => `${sample.day}T08:10:00.000Z`),
-  bodies: samples.map((sample) => sample.body),
-});
+const rowsOf = (samples: { id: string; day: string; body: string }[]) =>
+  encodeSampleRows({
+    ids: samples.map((sample) => sample.id),
+    kinds: samples.map(() => 'steps'),
+    days: samples.map((sample) => sample.day),
+    starts: samples.map((sample) => `${sample.day}T08:00:00.000Z`),
+    ends: samples.map((sample) => `${sample.day}T08:10:00.000Z`),
+    bodies: samples.map((sample) => sample.body),
+  });
 
 describe('mobile sample upsert: the days it marks', () => {
   let service: TestService;
@@ -128,5 +130,46 @@ describe('mobile sample upsert: the days it marks', () => {
     });
     const after = await findImport(service.ctx.db, importId);
     assert.deepEqual([after!.bytes_read, after!.checkpoint], [90, 12]);
+  });
+  test('bodies cross as UTF-8 array literals and are stored, and kept for the rebuild, exactly', async () => {
+    const bodies = [
+      { name: 'Ann’s "Apple" Watch \\ 🏃', note: 'a,b{c}' },
+      { name: '\u0000\u001f\ud800 lone', note: 'NULL' },
+      { name: '', note: '""' },
+    ];
+    const samples = bodies.map((body, index) => ({
+      id: `utf8-${index}`,
+      // The first alone on its day: its emoji makes the store's length (code points) differ from
+      // JavaScript's, so that day is read back; the other day is built from memory.
+      day: index === 0 ? '2026-10-01' : '2026-10-02',
+      body: JSON.stringify({ id: `utf8-${index}`, kind: 'steps', ...body }),
+    }));
+    await upsert(samples);
+    const stored = await service.ctx.db
+      .selectFrom('mobile_samples')
+      .select(['sample_id', 'body'])
+      .where('user_id', '=', userId)
+      .where('sample_id', 'like', 'utf8-%')
+      .orderBy('sample_id')
+      .execute();
+    assert.deepEqual(
+      stored.map((row) => row.body),
+      samples.map((sample) => sample.body),
+    );
+    const memory = new ImportedDays(1024 * 1024);
+    memory.add(rowsOf(samples));
+    // A change of the same length in the store: the fingerprint still matches, so what memory
+    // kept is what the rebuild gets (and shows it came from memory).
+    await service.ctx.db
+      .updateTable('mobile_samples')
+      .set({ body: sql`replace(body, 'lone', 'LONE')` })
+      .where('user_id', '=', userId)
+      .where('sample_id', '=', 'utf8-1')
+      .execute();
+    const kept = await memory.samplesOnDays(service.ctx.db, userId, '2026-10-01', '2026-10-02');
+    assert.deepEqual(
+      kept.sort((a, b) => String(a.id).localeCompare(String(b.id))),
+      samples.map((sample) => JSON.parse(sample.body)),
+    );
   });
 });

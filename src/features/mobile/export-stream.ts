@@ -1,17 +1,17 @@
 // Streaming an export file (an export.zip or its export.xml) into batches of data elements,
 // without ever holding the document: the file is read in chunks (a zip entry is inflated as it
 // is read, which is why uploads are spooled to disk first: a zip's directory sits at its end),
-// filtered, fed to a SAX parser, and every data element (a child of the root the provider names)
+// filtered, fed to the export scanner (export-scanner.ts), and every data element (a child of the root the provider names)
 // is handed over in batches, with back-pressure: the next chunk is read only after the batch
 // has been stored. The file is untrusted: every structure the reader builds is bounded
 // (EXPORT_LIMITS), and passing a bound fails the import with a reason naming it.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { SaxesParser } from 'saxes';
 import yauzl from 'yauzl';
 import type { MobileHooks, XmlElement } from '../../provider-kit/mobile/samples.ts';
-import { createXmlShapeGuard, XmlLimitError } from '../../provider-kit/mobile/xml-guard.ts';
+import { XmlLimitError } from '../../provider-kit/mobile/xml-guard.ts';
+import { createExportScanner, XmlBoundError, XmlSyntaxError } from './export-scanner.ts';
 
 export type ExportSpec = NonNullable<MobileHooks['exportFile']>;
 
@@ -153,13 +153,6 @@ function createReferenceResolver(zip: OpenZip | null, spec: ExportSpec) {
     zip && references && element.children.length > 0 ? visit(element) : 0;
 }
 
-// XML 1.0 forbids these; real exports contain them in user-named sources (mobile-sources.md §2.4).
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const ILLEGAL_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
-const HAS_ILLEGAL_CONTROL = new RegExp(ILLEGAL_CONTROL.source);
-/** Real exports almost never contain one: test first, so the common slice is not copied again. */
-const withoutControls = (text: string) =>
-  HAS_ILLEGAL_CONTROL.test(text) ? text.replace(ILLEGAL_CONTROL, ' ') : text;
 const HEAD_LIMIT = 4 * 1024 * 1024;
 const SLICE_CHARS = 64 * 1024;
 
@@ -236,64 +229,23 @@ export async function readExport(
   await options.onStart(totalBytes);
   const resolveReferences = createReferenceResolver(zip, spec);
 
-  const wanted = new Set(spec.elements);
-  const parser = new SaxesParser({ xmlns: false, position: false });
-  const guardShape = createXmlShapeGuard(EXPORT_LIMITS);
-  const stack: XmlElement[] = [];
-  let depth = 0;
-  let elements = 0;
-  let elementsInRecord = 0;
-  let batch: XmlElement[] = [];
   const progress: ExportProgress = { bytesRead: 0, totalBytes, elementsRead: 0 };
-  let parseError: Error | null = null;
-  parser.on('error', (error) => {
-    parseError ??= error;
-  });
-  // Limits are thrown from inside parser.write: the parser is abandoned with the import.
-  parser.on('opentag', (tag) => {
-    depth++;
-    if (depth > EXPORT_LIMITS.maxDepth)
-      throw exceeded(`it nests deeper than ${EXPORT_LIMITS.maxDepth} levels`);
-    if (++elements > EXPORT_LIMITS.maxElements)
-      throw exceeded(`it has more than ${EXPORT_LIMITS.maxElements} elements`);
-    const capturing = stack.length > 0;
-    if (!capturing && !(depth === 2 && wanted.has(tag.name))) return;
-    const element: XmlElement = {
-      name: tag.name,
-      attributes: tag.attributes as Record<string, string>,
-      children: [],
-    };
-    if (capturing) {
-      const parent = stack.at(-1)!;
-      if (parent.children.length >= EXPORT_LIMITS.maxChildren)
-        throw exceeded(`a ${parent.name} has more than ${EXPORT_LIMITS.maxChildren} children`);
-      if (++elementsInRecord > EXPORT_LIMITS.maxElementsPerRecord)
-        throw exceeded(`a ${stack[0]!.name} holds more than ${EXPORT_LIMITS.maxElementsPerRecord} elements`);
-      parent.children.push(element);
-    } else {
-      elementsInRecord = 1;
-    }
-    stack.push(element);
-  });
-  parser.on('closetag', () => {
-    depth--;
-    if (stack.length === 0) return;
-    const element = stack.pop()!;
-    if (stack.length > 0) return;
+  let batch: XmlElement[] = [];
+  const scanner = createExportScanner(new Set(spec.elements), EXPORT_LIMITS, (element) => {
     progress.elementsRead++;
     if (progress.elementsRead > options.skip) batch.push(element);
   });
-
-  /** The guard sees each slice before the parser buffers any of it. */
-  const write = (text: string) => {
+  const scan = (step: () => void) => {
     try {
-      guardShape(text);
+      step();
     } catch (error) {
-      if (error instanceof XmlLimitError) throw exceeded(error.message);
+      if (error instanceof XmlBoundError) throw exceeded(error.message);
+      if (error instanceof XmlSyntaxError)
+        throw new ExportFileError(`the export.xml is not well-formed: ${error.message}`);
       throw error;
     }
-    parser.write(withoutControls(text));
   };
+  const write = (text: string) => scan(() => scanner.write(text));
 
   /**
    * Resolves the batch's references and hands it over; a batch whose references added more than
@@ -329,8 +281,6 @@ export async function readExport(
       // Fed in slices so a batch (and its checkpoint) stays near batchSize whatever the chunk size.
       for (let from = 0; from < text.length; from += SLICE_CHARS) {
         write(text.slice(from, from + SLICE_CHARS));
-        if (parseError)
-          throw new ExportFileError(`the export.xml is not well-formed: ${(parseError as Error).message}`);
         if (batch.length >= options.batchSize) {
           const handing = batch;
           batch = [];
@@ -340,10 +290,7 @@ export async function readExport(
     }
     const tail = filterHead(decoder.decode());
     if (tail) write(tail);
-    parser.close();
-    if (parseError)
-      throw new ExportFileError(`the export.xml is not well-formed: ${(parseError as Error).message}`);
-    if (depth !== 0) throw new ExportFileError('the export.xml ends before its root element is closed');
+    scan(() => scanner.close());
     await handOver(batch, true);
     return progress;
   } finally {

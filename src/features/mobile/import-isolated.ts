@@ -10,7 +10,7 @@ import {
 } from '../../core/isolation.ts';
 import { ExportFileError, type ExportProgress } from './export-stream.ts';
 import type { ImportTaskInput, ImportTaskMessage } from './import-task.ts';
-import type { SampleRows } from './sample-rows.ts';
+import type { EncodedSampleRows } from './sample-rows.ts';
 
 const TASK = new URL('./import-task.ts', import.meta.url);
 
@@ -30,7 +30,7 @@ export type IsolatedExportOptions = {
   batchSize: number;
   onStart(totalBytes: number): Promise<void>;
   onBatch(
-    batch: { rows: SampleRows; elements: number; invalid: number; firstProblem?: string },
+    batch: { rows: EncodedSampleRows; elements: number; invalid: number; firstProblem?: string },
     progress: ExportProgress,
   ): Promise<void>;
 };

@@ -5,15 +5,15 @@
 // every store), but it is handed over only after that answer: one batch in the parent at a time,
 // in order, so checkpoints stay in file order. Nothing here touches the store.
 //
-// The samples cross as the columns they are stored in (sample-rows.ts): six arrays of strings
-// copy between processes far more cheaply than thousands of objects, and the parent stores them
-// without building anything (issue 44: the parent spent over a quarter of its time collecting
-// garbage). Only the importing provider's module is loaded (provider-module.ts), not all of them.
+// The samples cross as the columns they are stored in, each one array literal in UTF-8
+// (sample-rows.ts): six buffers copy between processes as memory, where thousands of objects or
+// strings are rebuilt one by one, and the parent hands them to the store as they are (issue 44:
+// the parent spent over a quarter of its time collecting garbage, and a tenth building literals). Only the importing provider's module is loaded (provider-module.ts), not all of them.
 import type { IsolationChannel } from '../../core/isolation-host.ts';
 import { MobileRecordError, type MobileSample } from '../../provider-kit/mobile/samples.ts';
 import { type ExportProgress, readExport, type ExportSpec } from './export-stream.ts';
 import { loadProvider } from './provider-module.ts';
-import { type SampleRows, sampleRows } from './sample-rows.ts';
+import { type EncodedSampleRows, encodeSampleRows, sampleRows } from './sample-rows.ts';
 
 export type ImportTaskInput = { path: string; provider: string; skip: number; batchSize: number };
 
@@ -21,7 +21,7 @@ export type ImportTaskMessage =
   | { type: 'start'; totalBytes: number }
   | {
       type: 'batch';
-      rows: SampleRows;
+      rows: EncodedSampleRows;
       elements: number;
       invalid: number;
       firstProblem?: string;
@@ -62,7 +62,7 @@ export async function run(
         }
         await handOver({
           type: 'batch',
-          rows: sampleRows(samples),
+          rows: encodeSampleRows(sampleRows(samples)),
           elements: elements.length,
           invalid,
           ...(firstProblem ? { firstProblem } : {}),

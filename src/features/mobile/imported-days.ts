@@ -6,52 +6,73 @@
 // a run this one resumes), a day evicted over the budget, a sample another writer changed since.
 // So a day is built from memory only when the store's fingerprint of the day (how many samples,
 // their bodies' total length) is the one of what is kept; any other day is read from the store.
-// What is kept is each sample's JSON as stored, parsed when its day is rebuilt (a day's at once): a
-// string weighs half what the parsed sample does, and the import's parent never builds the samples
-// otherwise.
+// What is kept is each sample's element of the batch's bodies literal as the reader sent it (a
+// JSON string of the sample's JSON, UTF-8: sample-rows.ts), copied into one growing buffer per day;
+// a day is parsed when it is rebuilt. Bytes rather than strings: no object per sample, half the
+// size of a string holding any character past Latin-1, and nothing else of the batch kept alive.
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
 import * as repo from './repo.ts';
-import type { SampleRows } from './sample-rows.ts';
+import type { EncodedSampleRows } from './sample-rows.ts';
 
-/**
- * What one kept sample costs beyond its JSON's characters: the string's header and its slot in the
- * day's list (V8, 64-bit). Counted so that the budget bounds the memory kept, not only the text.
- */
-const OVERHEAD_PER_SAMPLE = 24;
+type KeptDay = {
+  /** Each sample's element, comma-separated: `"{\"id\":…}","{…}"`. */
+  bytes: Buffer;
+  used: number;
+  count: number;
+  /** The bodies' total length (UTF-16 code units): the store's fingerprint of the day. */
+  length: number;
+};
 
 export class ImportedDays {
   /**
-   * By local day: the JSON of every sample stored under it, in the order stored, and their total
-   * length. No ids: a sample stored twice (a later batch repeating an id) makes the day's count
-   * differ from the store's, so that day is read back instead, as any other mismatch is.
+   * By local day, what was stored under it, in the order stored. No ids: a sample stored twice (a
+   * later batch repeating an id) makes the day's count differ from the store's, so that day is
+   * read back instead, as any other mismatch is.
    */
-  private readonly days = new Map<string, { bodies: string[]; length: number }>();
+  private readonly days = new Map<string, KeptDay>();
   private held = 0;
   private readonly budget: number;
 
-  /** `budget`: characters kept at most (sample JSON, plus a fixed overhead per sample). */
+  /** `budget`: bytes kept at most (the days' buffers, as allocated). */
   constructor(budget: number) {
     this.budget = budget;
   }
 
   /** Keeps a stored batch; past the budget the days kept longest go first. */
-  add(rows: SampleRows): void {
-    for (let index = 0; index < rows.bodies.length; index++) {
+  add(rows: EncodedSampleRows): void {
+    const bodies = rows.columns[5]!;
+    for (let index = 0; index < rows.count; index++) {
       const day = rows.days[index]!;
+      // After the `{` or the `,` before it.
+      const from = (index === 0 ? 0 : rows.bodyEnds[index - 1]!) + 1;
+      const to = rows.bodyEnds[index]!;
       let kept = this.days.get(day);
       if (!kept) {
-        kept = { bodies: [], length: 0 };
+        kept = {
+          bytes: Buffer.allocUnsafeSlow(Math.max(256, (to - from) * 4)),
+          used: 0,
+          count: 0,
+          length: 0,
+        };
         this.days.set(day, kept);
+        this.held += kept.bytes.length;
       }
-      const body = rows.bodies[index]!;
-      kept.bodies.push(body);
-      kept.length += body.length;
-      this.held += body.length + OVERHEAD_PER_SAMPLE;
+      const needed = kept.used + 1 + (to - from);
+      if (needed > kept.bytes.length) {
+        const grown = Buffer.allocUnsafeSlow(Math.max(needed, kept.bytes.length * 2));
+        kept.bytes.copy(grown, 0, 0, kept.used);
+        this.held += grown.length - kept.bytes.length;
+        kept.bytes = grown;
+      }
+      if (kept.count > 0) kept.bytes[kept.used++] = 0x2c;
+      kept.used += bodies.copy(kept.bytes, kept.used, from, to);
+      kept.count++;
+      kept.length += rows.bodyLengths[index]!;
     }
     for (const [day, kept] of this.days) {
       if (this.held <= this.budget) break;
-      this.held -= kept.length + kept.bodies.length * OVERHEAD_PER_SAMPLE;
+      this.held -= kept.bytes.length;
       this.days.delete(day);
     }
   }
@@ -59,8 +80,8 @@ export class ImportedDays {
   /** Whether what is kept for `day` is what the store holds (by its fingerprint; none = empty). */
   private matches(day: string, stored: { count: number; length: number } | undefined): boolean {
     const kept = this.days.get(day);
-    if (!stored) return !kept || kept.bodies.length === 0;
-    return kept !== undefined && kept.bodies.length === stored.count && kept.length === stored.length;
+    if (!stored) return !kept || kept.count === 0;
+    return kept !== undefined && kept.count === stored.count && kept.length === stored.length;
   }
 
   /** The samples stored under local days [fromDay, toDay]: from memory where it matches, the rest read. */
@@ -75,9 +96,11 @@ export class ImportedDays {
         continue;
       }
       const kept = this.days.get(day);
-      // One parse of the day's samples as a JSON array: each body is a JSON object.
-      if (kept)
-        for (const sample of JSON.parse(`[${kept.bodies.join(',')}]`) as MobileSample[]) samples.push(sample);
+      // Two parses of the day: its elements are JSON strings, each holding a sample's JSON.
+      if (kept) {
+        const bodies = JSON.parse(`[${kept.bytes.toString('utf8', 0, kept.used)}]`) as string[];
+        for (const sample of JSON.parse(`[${bodies.join(',')}]`) as MobileSample[]) samples.push(sample);
+      }
     }
     for (const sample of await repo.samplesOfDays(trx, userId, unread)) samples.push(sample);
     return samples;

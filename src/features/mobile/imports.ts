@@ -19,7 +19,7 @@ import { ExportFileError } from './export-stream.ts';
 import { type ImportSettings, readExportIsolated } from './import-isolated.ts';
 import { mobileHooksOf } from './mobile-hooks.ts';
 import { ImportedDays } from './imported-days.ts';
-import { IMPORT_BATCH, IMPORT_QUEUE, IMPORT_MEMORY_CHARS, IMPORT_REBUILD_DAYS } from './ports.ts';
+import { IMPORT_BATCH, IMPORT_QUEUE, IMPORT_MEMORY_BYTES, IMPORT_REBUILD_DAYS } from './ports.ts';
 import { settleDirtyDays } from './rebuild.ts';
 import { parseReference } from './reference-id.ts';
 import * as repo from './repo.ts';
@@ -203,7 +203,7 @@ export function createExportImports(
     let imported = row.records_imported;
     let read = row.checkpoint;
     // What this run stores, kept for the rebuild at its end (within a budget).
-    const memory = new ImportedDays(IMPORT_MEMORY_CHARS);
+    const memory = new ImportedDays(IMPORT_MEMORY_BYTES);
     const report = async (progress: { bytesRead: number; totalBytes: number }) => {
       onProgress?.({
         ...view(row),

@@ -20,11 +20,11 @@ export const SWEEP_SPOOL_QUEUE = 'mobile.sweep-spool';
 export const IMPORT_BATCH = 5000;
 
 /**
- * Characters of sample JSON an import keeps in memory for the rebuild at its end (imported-days.ts).
- * A parsed sample weighs about twice its JSON: 32 Mi characters took a 1 GB import on
- * PostgreSQL to 234 MB of RSS (bench/apple-import.ts), past the 200 MB goal.
+ * Bytes of sample JSON an import keeps in memory for the rebuild at its end (imported-days.ts,
+ * UTF-8). It used to count characters of strings, which weigh two bytes each once a body holds
+ * any character past Latin-1 (a source named "Ann’s Apple Watch").
  */
-export const IMPORT_MEMORY_CHARS = 12 * 1024 * 1024;
+export const IMPORT_MEMORY_BYTES = 12 * 1024 * 1024;
 
 /** Days an import's rebuild takes per transaction: an import changes many contiguous days. */
 export const IMPORT_REBUILD_DAYS = 56;

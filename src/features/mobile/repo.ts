@@ -2,10 +2,9 @@
 import { sql } from 'kysely';
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
-import { textArrayLiteral } from '../../store/text-array.ts';
 import { statusAndDeveloperOf } from '../connections/repo.ts';
 import type { ImportStatus } from './tables.ts';
-import type { SampleRows } from './sample-rows.ts';
+import type { EncodedSampleRows } from './sample-rows.ts';
 
 export async function insertConnection(
   db: Db,
@@ -92,8 +91,9 @@ export type ImportCheckpoint = {
  * CTEs all see the snapshot from before it), and the days it touched are marked in the same
  * statement.
  *
- * The arrays go as literals built here (store/text-array.ts: faster than the driver's for long
- * JSON bodies).
+ * The arrays come as literals in UTF-8 (sample-rows.ts, built by an import's reader process) and
+ * go as text parameters in binary form, which is the bytes as they are: the service builds and
+ * converts nothing per sample.
  *
  * `old` probes the primary key once per written row (LATERAL … LIMIT 1 keeps the planner from
  * turning it into a join): as a plain join the planner, going by the statistics of a table still
@@ -106,27 +106,21 @@ export type ImportCheckpoint = {
 export async function upsertSamples(
   db: Db,
   userId: string,
-  rows: SampleRows,
+  rows: EncodedSampleRows,
   checkpoint?: ImportCheckpoint,
 ): Promise<Set<string>> {
-  if (rows.ids.length === 0) {
+  if (rows.count === 0) {
     if (checkpoint) await storeCheckpoint(db, checkpoint);
     return new Set();
   }
   const progressed = checkpoint ? sql`, progressed AS (${checkpointUpdate(checkpoint)})` : sql``;
-  const [ids, kinds, days, starts, ends, bodies] = [
-    rows.ids,
-    rows.kinds,
-    rows.days,
-    rows.starts,
-    rows.ends,
-    rows.bodies,
-  ].map(textArrayLiteral);
+  // A Buffer parameter goes in binary form; for `text` that is its UTF-8 bytes, then cast.
+  const [ids, kinds, days, starts, ends, bodies] = rows.columns;
   const { rows: marked } = await sql<{ local_day: string }>`
     WITH input AS (
       SELECT * FROM unnest(
-        ${ids}::text[], ${kinds}::text[], ${days}::date[],
-        ${starts}::timestamptz[], ${ends}::timestamptz[], ${bodies}::text[]
+        ${ids}::text::text[], ${kinds}::text::text[], ${days}::text::date[],
+        ${starts}::text::timestamptz[], ${ends}::text::timestamptz[], ${bodies}::text::text[]
       ) AS input (sample_id, kind, local_day, start_at, end_at, body)
     ),
     upserted AS (

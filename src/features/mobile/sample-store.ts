@@ -3,7 +3,7 @@
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
 import * as repo from './repo.ts';
-import { sampleRows } from './sample-rows.ts';
+import { encodeSampleRows, sampleRows } from './sample-rows.ts';
 
 /** Stores a batch's samples and deletions; returns the days they changed (also marked dirty). */
 export async function storeSamples(
@@ -13,7 +13,7 @@ export async function storeSamples(
   deletions: readonly string[],
 ) {
   // The upsert marks the days it changed itself (one statement); deletions are marked here.
-  const changed = await repo.upsertSamples(trx, userId, sampleRows(samples));
+  const changed = await repo.upsertSamples(trx, userId, encodeSampleRows(sampleRows(samples)));
   const deleted = await repo.deleteSamples(trx, userId, deletions);
   await repo.markDirty(trx, userId, deleted);
   for (const day of deleted) changed.add(day);
