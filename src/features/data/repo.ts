@@ -139,7 +139,7 @@ export async function pageRecords(
     since?: Date;
   },
 ): Promise<StoredRecord[]> {
-  const { filter, after, since } = input;
+  const { after, since } = input;
   // Every read runs this: its statement is compiled once per shape (store/query-template.ts).
   const shape = (input.withSamples ? 4 : 0) + (after ? 2 : 0) + (since ? 1 : 0);
   const template = (pageTemplates[shape] ??= pageTemplate(
@@ -147,7 +147,17 @@ export async function pageRecords(
     after !== null,
     since !== undefined,
   ));
-  return template(db, {
+  return template(db, pageInput(input, after, since ?? null));
+}
+
+/** A page read's statement parameters: the range's instants and the days that bound them. */
+function pageInput(
+  input: { userId: string; type: string; filter: RecordFilter; limit: number },
+  after: Keyset | null,
+  since: Date | null,
+): PageInput {
+  const { filter } = input;
+  return {
     userId: input.userId,
     type: input.type,
     fromAt: filter.fromAt,
@@ -156,9 +166,9 @@ export async function pageRecords(
     toDay: filter.toDay ?? dayNumberToIsoDate(utcDay(filter.toAt.getTime()) + 2),
     afterAt: after?.at ?? null,
     afterKey: after?.key ?? null,
-    since: since ?? null,
+    since,
     limit: input.limit,
-  });
+  };
 }
 
 type PageInput = {
@@ -233,19 +243,10 @@ export async function pageText(
     tail: string;
   },
 ): Promise<{ records: number; text: string; last: Keyset | null }> {
-  const { filter, after } = input;
+  const { after } = input;
   const template = after ? pageTextAfter : pageTextFirst;
   const [row] = await template(db, {
-    userId: input.userId,
-    type: input.type,
-    fromAt: filter.fromAt,
-    toAt: filter.toAt,
-    fromDay: filter.fromDay ?? dayNumberToIsoDate(utcDay(filter.fromAt.getTime()) - 1),
-    toDay: filter.toDay ?? dayNumberToIsoDate(utcDay(filter.toAt.getTime()) + 2),
-    afterAt: after?.at ?? null,
-    afterKey: after?.key ?? null,
-    since: null,
-    limit: input.limit,
+    ...pageInput(input, after, null),
     lead: input.lead,
     separator: input.separator,
     tail: input.tail,
