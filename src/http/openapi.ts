@@ -26,12 +26,15 @@ export function registerOpenApi(
   app.addSchema(ProblemSchema);
   let docs: Promise<DocsApp> | undefined;
   const docsApp = () => {
-    docs ??= import('./openapi-document.ts').then((document) =>
+    if (docs) return docs;
+    const building = import('./openapi-document.ts').then((document) =>
       document.buildDocsApp({ routes, sharedSchemas: Object.values(app.getSchemas()), options }, publicUrl),
     );
     // A failed build is tried again by the next request rather than kept.
-    docs.catch(() => (docs = undefined));
-    return docs;
+    building.catch(() => {
+      if (docs === building) docs = undefined;
+    });
+    return (docs = building);
   };
   const answer = async (request: FastifyRequest, reply: FastifyReply) => {
     const answered = await (
