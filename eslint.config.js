@@ -84,7 +84,18 @@ export const pageMarkupRules = {
 // ---- end of pages ----
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'test-results/', '.stryker-tmp/', 'reports/', 'packages/*/dist/', 'packages/client/src/schema.ts'] },
+  {
+    ignores: [
+      'node_modules/',
+      'data/',
+      'test-results/',
+      '.stryker-tmp/',
+      'reports/',
+      'packages/*/dist/',
+      'dist/',
+      'packages/client/src/schema.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

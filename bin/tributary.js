@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly (Node 24 strips types); no build step. The compile
-// cache keeps V8's compiled code between runs, which shortens every later start.
+// Runs the bundle that `npm start` builds (scripts/build-bundle.ts) while it is fresh, and the
+// TypeScript sources directly (Node 24 strips types) otherwise: no build step is ever needed, the
+// bundle only starts faster (a few files to load instead of about 1,800 modules). The compile
+// cache keeps V8's compiled code between runs, which shortens every later start of either.
 import { existsSync } from 'node:fs';
 import module from 'node:module';
-import { URL } from 'node:url';
+import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 
 // One message, before anything else can fail less clearly: the sources are TypeScript, which
 // Node runs only from 24 on (an older `node` first on PATH fails on the first `.ts` import).
@@ -48,7 +50,23 @@ if (typeof process.execve === 'function') {
   }
 }
 
-const { main } = await import('../src/runtime/main.ts');
+// TRIBUTARY_BUNDLE=off runs the sources; TRIBUTARY_BUNDLE=DIR runs the bundle in DIR, and only it.
+const { BUNDLE_DIR, freshBundleEntry } = await import('../src/runtime/bundle-manifest.ts');
+const choice = process.env.TRIBUTARY_BUNDLE;
+let entry = new URL('../src/runtime/main.ts', import.meta.url);
+if (choice !== 'off') {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const bundle = choice
+    ? new URL(choice, pathToFileURL(`${process.cwd()}/`))
+    : new URL(`../${BUNDLE_DIR}/`, import.meta.url);
+  const fresh = freshBundleEntry(root, fileURLToPath(bundle));
+  if (fresh) entry = pathToFileURL(fresh);
+  else if (choice) {
+    console.error(`tributary: no bundle in ${fileURLToPath(bundle)} as fresh as the sources (npm run build)`);
+    process.exit(1);
+  }
+}
+const { main } = await import(entry.href);
 
 main(process.argv.slice(2)).then(
   (code) => {

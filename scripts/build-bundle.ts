@@ -1,0 +1,120 @@
+/**
+ * Builds the bundle the launcher runs (issue 42's later start): src/runtime/main.ts and what it
+ * imports, dependencies included, as a few dozen ES modules in dist/serve/, with a manifest of the
+ * files it was built from (src/runtime/bundle-manifest.ts). A later start from the sources loads
+ * about 1,800 modules through Node's loader (resolve, read, strip types, compile, link each one);
+ * from the bundle it loads a handful of files, and lazy `import()`s stay separate chunks.
+ *
+ *   node scripts/build-bundle.ts [--if-stale] [--root=DIR] [--out=DIR]
+ *
+ * `--if-stale` (npm's prestart) builds only when the bundle is missing or older than its sources,
+ * and builds nothing, quietly, where esbuild is not installed (a production install): the
+ * launcher then runs the sources. `--root` builds from another tree (the image's, whose
+ * dependencies are installed apart). The bundle replaces the previous one in one rename.
+ */
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import type * as Esbuild from 'esbuild';
+import {
+  BUNDLE_DIR,
+  MANIFEST_FILE,
+  describeInputs,
+  freshBundleEntry,
+} from '../src/runtime/bundle-manifest.ts';
+
+const option = (name: string) =>
+  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const ROOT = resolve(option('root') ?? new URL('..', import.meta.url).pathname);
+const OUT = resolve(ROOT, option('out') ?? BUNDLE_DIR);
+const ifStale = process.argv.includes('--if-stale');
+
+// Left to Node at run time, each for a reason: native addons and packages that start workers or
+// read their own files by path (they must stay where they are installed), the AWS SDK (large,
+// and imported only by an S3 destination's first delivery), and pg's optional native binding.
+const EXTERNAL = ['@napi-rs/canvas', 'tesseract.js', 'pdfjs-dist', '@aws-sdk/*', 'pg-native'];
+
+// Every chunk can `require` (CommonJS dependencies bundled into ES modules call it for Node's
+// own modules) and find a file by its path relative to the chunk (below).
+const BANNER = [
+  "import { createRequire as __bundleCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
+  'const require = __bundleCreateRequire(import.meta.url);',
+  'const __bundlePath = (relative) => __bundleFileURLToPath(new URL(relative, import.meta.url));',
+].join(' ');
+
+/** A path from the bundle's folder to `path`, as a URL would resolve it from a chunk. */
+const fromBundle = (path: string) => relative(OUT, path).split('\\').join('/') || '.';
+
+/**
+ * The modules keep the locations they were written for: in the project's own modules
+ * `import.meta.url` is their source file's URL (the migrations folder, the isolation host and
+ * task modules run as child processes, package.json, `createRequire` of a package), and in a
+ * bundled CommonJS dependency `__dirname` and `__filename` are its installed folder and file
+ * (Swagger UI's static files, pino's workers).
+ */
+const keepLocations = {
+  name: 'keep-locations',
+  setup(build: Esbuild.PluginBuild) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      if (args.path.includes('/node_modules/')) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return { contents: text, loader: 'ts' };
+      const own = `new URL(${JSON.stringify(fromBundle(args.path))}, import.meta.url).href`;
+      return { contents: text.replaceAll('import.meta.url', own), loader: 'ts' };
+    });
+    build.onLoad({ filter: /\/node_modules\/.*\.c?js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      // A module that declares these itself (an ES module's shim) keeps its own.
+      if (!/\b__(dirname|filename)\b/.test(text) || /\b(const|let)\s+__(dirname|filename)\b/.test(text))
+        return undefined;
+      const header =
+        `var __filename = __bundlePath(${JSON.stringify(fromBundle(args.path))}), ` +
+        `__dirname = __bundlePath(${JSON.stringify(`${fromBundle(dirname(args.path))}/`)}).replace(/[\\\\/]$/, '');\n`;
+      return { contents: header + text, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+if (ifStale && freshBundleEntry(ROOT, OUT)) process.exit(0);
+
+let esbuild: typeof Esbuild;
+try {
+  esbuild = await import('esbuild');
+} catch {
+  if (ifStale) process.exit(0);
+  throw new Error('build-bundle: esbuild is not installed (it is a devDependency: npm ci)');
+}
+
+const started = Date.now();
+const building = `${OUT}.building-${process.pid}`;
+rmSync(building, { recursive: true, force: true });
+try {
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: { main: 'src/runtime/main.ts' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node24',
+    outdir: building,
+    external: EXTERNAL,
+    banner: { js: BANNER },
+    plugins: [keepLocations],
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes(':'));
+  const manifest = describeInputs(ROOT, 'main.js', inputs);
+  // A file saved while the build read it may be in the bundle as it was before: not fresh.
+  const changed = Object.entries(manifest.files).find(([, [, mtimeMs]]) => mtimeMs >= started);
+  if (changed) throw new Error(`build-bundle: ${changed[0]} changed during the build; run it again`);
+  writeFileSync(join(building, MANIFEST_FILE), JSON.stringify(manifest));
+  // The previous bundle goes in one rename; a launcher starting in between runs the sources.
+  const previous = `${OUT}.previous-${process.pid}`;
+  if (existsSync(OUT)) renameSync(OUT, previous);
+  renameSync(building, OUT);
+  rmSync(previous, { recursive: true, force: true });
+} finally {
+  rmSync(building, { recursive: true, force: true });
+}

@@ -1,0 +1,69 @@
+// The bundle's manifest: what scripts/build-bundle.ts wrote the bundle from, so that the launcher
+// (bin/tributary.js) runs the bundle only while it is the code the sources would run. Every
+// input file is recorded with its size and modification time, and every source folder an input
+// lies in with its modification time (a file added there, such as a provider that a dynamic
+// import would now find, changes the folder's). Any difference, or a missing file, makes the
+// bundle stale and the launcher runs the sources instead.
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Where `npm start` builds the bundle and the launcher looks for it, relative to the checkout. */
+export const BUNDLE_DIR = 'dist/serve';
+/** The manifest's file name in a bundle folder; written last, so a bundle without one is incomplete. */
+export const MANIFEST_FILE = 'manifest.json';
+
+export type BundleManifest = {
+  /** The entry module (exports `main`, as src/runtime/main.ts does), relative to the bundle folder. */
+  entry: string;
+  /** Input file → [size in bytes, modification time in ms], paths relative to the checkout. */
+  files: Record<string, [number, number]>;
+  /** Source folder of an input → its modification time in ms, relative to the checkout. */
+  folders: Record<string, number>;
+};
+
+/** Records the current state of `inputs` (paths relative to `root`) for a bundle built from them. */
+export function describeInputs(root: string, entry: string, inputs: string[]): BundleManifest {
+  const files: BundleManifest['files'] = {};
+  const folders: BundleManifest['folders'] = {};
+  for (const input of inputs) {
+    const stats = statSync(join(root, input));
+    files[input] = [stats.size, stats.mtimeMs];
+    // Dependencies change as whole installs (their files' times come from the package); a new
+    // file matters in the project's own folders, where a dynamic import pattern can pick it up.
+    if (!input.includes('node_modules/'))
+      folders[dirname(input)] ??= statSync(join(root, dirname(input))).mtimeMs;
+  }
+  return { entry, files, folders };
+}
+
+/** The manifest of the bundle in `bundleDir`, or undefined when there is none. */
+export function readManifest(bundleDir: string): BundleManifest | undefined {
+  try {
+    return JSON.parse(readFileSync(join(bundleDir, MANIFEST_FILE), 'utf8')) as BundleManifest;
+  } catch {
+    return undefined;
+  }
+}
+
+const unchanged = (path: string, size: number | undefined, mtimeMs: number) => {
+  try {
+    const stats = statSync(path);
+    return (size === undefined || stats.size === size) && stats.mtimeMs === mtimeMs;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The absolute path of the entry of the bundle in `bundleDir` when every file and folder it was
+ * built from is as it was then; undefined when it is missing, incomplete or stale.
+ */
+export function freshBundleEntry(root: string, bundleDir: string): string | undefined {
+  const manifest = readManifest(bundleDir);
+  if (!manifest) return undefined;
+  for (const [file, [size, mtimeMs]] of Object.entries(manifest.files))
+    if (!unchanged(join(root, file), size, mtimeMs)) return undefined;
+  for (const [folder, mtimeMs] of Object.entries(manifest.folders))
+    if (!unchanged(join(root, folder), undefined, mtimeMs)) return undefined;
+  return join(bundleDir, manifest.entry);
+}
