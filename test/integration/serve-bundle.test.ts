@@ -1,0 +1,87 @@
+// The launcher runs the bundle that `npm start` builds (scripts/build-bundle.ts) while it is as
+// fresh as the sources (src/runtime/bundle-manifest.ts). Built here into a folder of its own, the
+// bundle must serve as the sources do: embedded PostgreSQL started from it (its binaries found
+// from the sources' location), the same OpenAPI document (built on the first request, with
+// @fastify/swagger reading its own files), the docs' static files; and any change to what it was
+// built from makes it stale.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { describeInputs, freshBundleEntry, MANIFEST_FILE } from '../../src/runtime/bundle-manifest.ts';
+import { childEnvironment, startService } from '../helpers/child-service.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+async function openApiAndDocs(env: Record<string, string>) {
+  const service = await startService(env);
+  try {
+    const document = await fetch(`${service.url}/openapi.json`).then((response) => response.text());
+    const docs = await fetch(`${service.url}/docs/`);
+    await docs.arrayBuffer();
+    return { document, docsStatus: docs.status };
+  } finally {
+    await service.stop();
+  }
+}
+
+test('serve runs from the bundle to /ready and serves the same OpenAPI document as the sources', async () => {
+  const bundle = join(ROOT, 'dist', `test-${process.pid}`);
+  const environment = await childEnvironment({ DATABASE_URL: '' });
+  try {
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build-bundle.ts'), `--out=${bundle}`], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      timeout: 300_000,
+    });
+    // TRIBUTARY_BUNDLE=DIR runs that bundle or refuses to start: never the sources in its place.
+    const bundled = await openApiAndDocs({ ...environment.env, TRIBUTARY_BUNDLE: bundle });
+    const sources = await openApiAndDocs({ ...environment.env, TRIBUTARY_BUNDLE: 'off' });
+    assert.ok(JSON.parse(sources.document).paths, 'the sources serve an OpenAPI document');
+    assert.equal(bundled.document, sources.document);
+    assert.equal(bundled.docsStatus, 200);
+    assert.equal(sources.docsStatus, 200);
+  } finally {
+    rmSync(bundle, { recursive: true, force: true });
+    await environment.cleanup();
+  }
+});
+
+test('a bundle is stale once a file it was built from changes, or a file appears beside its sources', () => {
+  const root = mkdtempSync(join(tmpdir(), 'tributary-bundle-manifest-'));
+  try {
+    mkdirSync(join(root, 'src'));
+    mkdirSync(join(root, 'node_modules/a'), { recursive: true });
+    mkdirSync(join(root, 'dist'));
+    writeFileSync(join(root, 'src/main.ts'), 'export const main = 1;');
+    writeFileSync(join(root, 'node_modules/a/index.js'), 'module.exports = 1;');
+    const write = () =>
+      writeFileSync(
+        join(root, 'dist', MANIFEST_FILE),
+        JSON.stringify(describeInputs(root, 'main.js', ['src/main.ts', 'node_modules/a/index.js'])),
+      );
+    // Times in the past: a change made now gets another time even where the clock is coarse.
+    const past = new Date(Date.now() - 60_000);
+    for (const path of ['src/main.ts', 'src', 'node_modules/a/index.js'])
+      utimesSync(join(root, path), past, past);
+    const fresh = () => freshBundleEntry(root, join(root, 'dist'));
+
+    write();
+    assert.equal(fresh(), join(root, 'dist/main.js'));
+    // Same size, another modification time (an edit, a checkout, a reinstall).
+    utimesSync(join(root, 'node_modules/a/index.js'), new Date(), new Date());
+    assert.equal(fresh(), undefined);
+
+    write();
+    assert.equal(fresh(), join(root, 'dist/main.js'));
+    writeFileSync(join(root, 'src/other.ts'), '');
+    assert.equal(fresh(), undefined);
+
+    write();
+    rmSync(join(root, 'src/main.ts'));
+    assert.equal(fresh(), undefined);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
