@@ -18,13 +18,15 @@ const parents: Record<string, string> = {};
 // Every import (START_PROFILE_EDGES set): what a module would take with it if it were not imported.
 const edges: [string, string][] = [];
 const seen = new Set<string>();
-// The first load of these files marks a phase (their modules start loading from there).
-const MARKS: Record<string, string> = {
-  '/src/runtime/memory-limits.ts': 'launcher',
-  '/src/runtime/main.ts': 'main',
-  '/src/runtime/cli/serve.ts': 'serve',
-  '/src/runtime/runtime.ts': 'runtime import',
-};
+// The first load of these files marks a phase (their modules start loading from there): the
+// sources, or the bundle's chunks of the same modules (scripts/build-bundle.ts names a lazy
+// chunk after its entry).
+const MARKS: [RegExp, string][] = [
+  [/\/src\/runtime\/memory-limits\.ts$/, 'launcher'],
+  [/\/src\/runtime\/main\.ts$|\/dist\/serve\/main\.js$/, 'main'],
+  [/\/src\/runtime\/cli\/serve\.ts$|\/dist\/serve\/serve-\w+\.js$/, 'serve'],
+  [/\/src\/runtime\/runtime\.ts$|\/dist\/serve\/runtime-\w+\.js$/, 'runtime import'],
+];
 
 registerHooks({
   resolve(specifier, context, next) {
@@ -35,8 +37,8 @@ registerHooks({
       seen.add(result.url);
       loaded.push(result.url);
       if (context.parentURL) parents[result.url] = context.parentURL;
-      for (const [suffix, mark] of Object.entries(MARKS))
-        if (result.url.endsWith(suffix)) {
+      for (const [pattern, mark] of MARKS)
+        if (pattern.test(result.url)) {
           marks[mark] = cpuMs();
           // The launcher's image ends at its re-exec: its CPU so far goes on in the environment.
           if (mark === 'launcher') process.env.START_PROFILE_FIRST_IMAGE_CPU = String(marks.boot);
