@@ -12,7 +12,7 @@
  * launcher then runs the sources. `--root` builds from another tree (the image's, whose
  * dependencies are installed apart). The bundle replaces the previous one in one rename.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type * as Esbuild from 'esbuild';
 import {
@@ -75,6 +75,12 @@ const keepLocations = {
   },
 };
 
+class SourceChanged extends Error {
+  constructor(path: string) {
+    super(`${path} changed during the build`);
+  }
+}
+
 if (ifStale && freshBundleEntry(ROOT, OUT)) process.exit(0);
 
 let esbuild: typeof Esbuild;
@@ -105,16 +111,28 @@ try {
     logLevel: 'warning',
   });
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes(':'));
-  const manifest = describeInputs(ROOT, 'main.js', inputs);
   // A file saved while the build read it may be in the bundle as it was before: not fresh.
-  const changed = Object.entries(manifest.files).find(([, [, mtimeMs]]) => mtimeMs >= started);
-  if (changed) throw new Error(`build-bundle: ${changed[0]} changed during the build; run it again`);
+  const changed = [...inputs, ...inputs.map(dirname)].find(
+    (path) => statSync(join(ROOT, path)).mtimeMs >= started,
+  );
+  if (changed) throw new SourceChanged(changed);
+  const manifest = describeInputs(ROOT, 'main.js', inputs);
+  // The manifest keeps whole seconds: an edit made after it is written must fall in a later one.
+  const latest = Math.max(
+    ...Object.values(manifest.files).map(([, mtime]) => mtime),
+    ...Object.values(manifest.folders),
+  );
+  while (Math.floor(Date.now() / 1000) <= latest) await new Promise((resolve) => setTimeout(resolve, 50));
   writeFileSync(join(building, MANIFEST_FILE), JSON.stringify(manifest));
   // The previous bundle goes in one rename; a launcher starting in between runs the sources.
   const previous = `${OUT}.previous-${process.pid}`;
   if (existsSync(OUT)) renameSync(OUT, previous);
   renameSync(building, OUT);
   rmSync(previous, { recursive: true, force: true });
+} catch (error) {
+  // npm start goes on with the sources, which the launcher runs while the bundle is stale.
+  if (!(error instanceof SourceChanged) || !ifStale) throw error;
+  console.error(`build-bundle: ${error.message}; the sources run until the next build`);
 } finally {
   rmSync(building, { recursive: true, force: true });
 }

@@ -3,7 +3,9 @@
 // input file is recorded with its size and modification time, and every source folder an input
 // lies in with its modification time (a file added there, such as a provider that a dynamic
 // import would now find, changes the folder's). Any difference, or a missing file, makes the
-// bundle stale and the launcher runs the sources instead.
+// bundle stale and the launcher runs the sources instead. Times are whole seconds, which every
+// copy keeps (a container image's layers, `cp -a`); scripts/build-bundle.ts writes the manifest
+// only once the clock has passed the second of every time it records, so a later edit differs.
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -15,11 +17,13 @@ export const MANIFEST_FILE = 'manifest.json';
 export type BundleManifest = {
   /** The entry module (exports `main`, as src/runtime/main.ts does), relative to the bundle folder. */
   entry: string;
-  /** Input file → [size in bytes, modification time in ms], paths relative to the checkout. */
+  /** Input file → [size in bytes, modification time in s], paths relative to the checkout. */
   files: Record<string, [number, number]>;
-  /** Source folder of an input → its modification time in ms, relative to the checkout. */
+  /** Source folder of an input → its modification time in s, relative to the checkout. */
   folders: Record<string, number>;
 };
+
+const seconds = (mtimeMs: number) => Math.floor(mtimeMs / 1000);
 
 /** Records the current state of `inputs` (paths relative to `root`) for a bundle built from them. */
 export function describeInputs(root: string, entry: string, inputs: string[]): BundleManifest {
@@ -27,7 +31,7 @@ export function describeInputs(root: string, entry: string, inputs: string[]): B
   const folders: BundleManifest['folders'] = {};
   for (const input of inputs) {
     const stats = statSync(join(root, input));
-    files[input] = [stats.size, stats.mtimeMs];
+    files[input] = [stats.size, seconds(stats.mtimeMs)];
     // Dependencies change as whole installs (their files' times come from the package); a new
     // file matters in the project's own folders, where a dynamic import pattern can pick it up.
     if (!input.includes('node_modules/'))
@@ -45,10 +49,10 @@ export function readManifest(bundleDir: string): BundleManifest | undefined {
   }
 }
 
-const unchanged = (path: string, size: number | undefined, mtimeMs: number) => {
+const unchanged = (path: string, size: number | undefined, mtime: number) => {
   try {
     const stats = statSync(path);
-    return (size === undefined || stats.size === size) && stats.mtimeMs === mtimeMs;
+    return (size === undefined || stats.size === size) && seconds(stats.mtimeMs) === mtime;
   } catch {
     return false;
   }
@@ -61,9 +65,9 @@ const unchanged = (path: string, size: number | undefined, mtimeMs: number) => {
 export function freshBundleEntry(root: string, bundleDir: string): string | undefined {
   const manifest = readManifest(bundleDir);
   if (!manifest) return undefined;
-  for (const [file, [size, mtimeMs]] of Object.entries(manifest.files))
-    if (!unchanged(join(root, file), size, mtimeMs)) return undefined;
-  for (const [folder, mtimeMs] of Object.entries(manifest.folders))
-    if (!unchanged(join(root, folder), undefined, mtimeMs)) return undefined;
+  for (const [file, [size, mtime]] of Object.entries(manifest.files))
+    if (!unchanged(join(root, file), size, mtime)) return undefined;
+  for (const [folder, mtime] of Object.entries(manifest.folders))
+    if (!unchanged(join(root, folder), undefined, mtime)) return undefined;
   return join(bundleDir, manifest.entry);
 }

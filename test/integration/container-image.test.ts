@@ -185,6 +185,7 @@ describe('container image', { skip: toolsSkip }, () => {
     for (const present of [
       'app/bin/tributary.js',
       'app/src/runtime/main.ts',
+      'app/dist/serve/manifest.json',
       'app/node_modules/pg',
       'lib64/ld-linux-x86-64.so.2',
     ])
