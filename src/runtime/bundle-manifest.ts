@@ -32,10 +32,10 @@ export function describeInputs(root: string, entry: string, inputs: string[]): B
   for (const input of inputs) {
     const stats = statSync(join(root, input));
     files[input] = [stats.size, seconds(stats.mtimeMs)];
-    // Dependencies change as whole installs (their files' times come from the package); a new
+    // Dependencies change as whole installs, which write every file of a package anew; a new
     // file matters in the project's own folders, where a dynamic import pattern can pick it up.
     if (!input.includes('node_modules/'))
-      folders[dirname(input)] ??= statSync(join(root, dirname(input))).mtimeMs;
+      folders[dirname(input)] ??= seconds(statSync(join(root, dirname(input))).mtimeMs);
   }
   return { entry, files, folders };
 }
