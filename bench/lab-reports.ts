@@ -171,14 +171,25 @@ async function ocrSteps(documents: TruthDocument[]) {
   const ladder: [string, ReaderOptions][] = [
     [
       'page as given',
-      { ...DEFAULT_READER, prepare: none, digitPass: false, secondScale: false, recheck: false },
+      {
+        ...DEFAULT_READER,
+        prepare: none,
+        digitPass: false,
+        secondScale: false,
+        recheck: false,
+        splitColumns: false,
+      },
     ],
     [
       '+ prepared (scale, light, skew)',
-      { ...DEFAULT_READER, digitPass: false, secondScale: false, recheck: false },
+      { ...DEFAULT_READER, digitPass: false, secondScale: false, recheck: false, splitColumns: false },
     ],
-    ['+ second scale when few results', { ...DEFAULT_READER, digitPass: false, recheck: false }],
-    ['+ digit-only and unit passes', { ...DEFAULT_READER, recheck: false }],
+    [
+      '+ second scale when few results',
+      { ...DEFAULT_READER, digitPass: false, recheck: false, splitColumns: false },
+    ],
+    ['+ digit-only and unit passes', { ...DEFAULT_READER, recheck: false, splitColumns: false }],
+    ['+ side-by-side tables read apart', { ...DEFAULT_READER, recheck: false }],
     ['+ doubted pages read again and checked (the default)', DEFAULT_READER],
   ];
   for (const [label, options] of ladder) {

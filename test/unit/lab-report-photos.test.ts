@@ -7,8 +7,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createCanvas } from '@napi-rs/canvas';
 import { BIOMARKERS } from '../../src/features/lab-reports/dictionary/biomarkers.ts';
+import { biomarkerByKey, findBiomarker } from '../../src/features/lab-reports/dictionary/match.ts';
 import { nearestUnit } from '../../src/features/lab-reports/dictionary/units.ts';
+import { sideBySide } from '../../src/features/lab-reports/extraction/column-split.ts';
 import { findTables } from '../../src/features/lab-reports/extraction/columns.ts';
+import { digitsOfLettered } from '../../src/features/lab-reports/extraction/digit-pass.ts';
 import { measurePage } from '../../src/features/lab-reports/extraction/ocr-image.ts';
 import type { RawResult } from '../../src/features/lab-reports/extraction/parse-values.ts';
 import { readTableRow } from '../../src/features/lab-reports/extraction/read-table.ts';
@@ -60,6 +63,29 @@ describe('units as OCR misspells them', () => {
     assert.equal(nearestUnit('mg/dL', ['mg/dL']), undefined);
     assert.equal(nearestUnit('banana', ['mg/dL']), undefined);
     assert.equal(nearestUnit('ma/dL', ['mmol/L']), undefined);
+  });
+
+  test('a slash run into the letter after it (`U/L` read `un`) is the test’s U/L, and only beside such a test', () => {
+    assert.equal(nearestUnit('un', ['U/L']), 'U/L');
+    assert.equal(nearestUnit('un', ['mg/dL', 'mmol/L']), undefined);
+  });
+});
+
+describe('letters OCR reads for others', () => {
+  test('a short name with one confused letter is the test only when the printed unit is one of its own', () => {
+    assert.deepEqual(findBiomarker('fron', 'ug/dL'), { entry: biomarkerByKey('iron'), fuzzy: true });
+    assert.deepEqual(findBiomarker('fron', 'umol/L'), { entry: biomarkerByKey('iron'), fuzzy: true });
+    assert.equal(findBiomarker('fron'), undefined);
+    assert.equal(findBiomarker('fron', 'mg/dL'), undefined);
+  });
+
+  test('a value with letters standing for digits gives the digits to confirm, its flag kept apart', () => {
+    assert.deepEqual(digitsOfLettered('2a'), { digits: '24', flag: '' });
+    assert.deepEqual(digitsOfLettered('a8 H'), { digits: '48', flag: ' H' });
+    assert.deepEqual(digitsOfLettered('as'), { digits: '45', flag: '' });
+    assert.equal(digitsOfLettered('48H'), undefined);
+    assert.equal(digitsOfLettered('L'), undefined);
+    assert.equal(digitsOfLettered('Sodium'), undefined);
   });
 });
 
@@ -186,6 +212,9 @@ describe('a two-column page whose left "Test" title OCR lost', () => {
     };
     const tables = findTables([titles, line]);
     assert.equal(tables.length, 2);
+    // Side by side: each half is read again by itself on a photo (column-split.ts).
+    assert.deepEqual(sideBySide(tables), tables);
+    assert.deepEqual(sideBySide(tables.slice(0, 1)), []);
     const [left, right] = tables.map((table) => readTableRow(table, line));
     assert.ok(left && 'raw' in left && right && 'raw' in right);
     assert.deepEqual([left.raw.name, left.raw.value], ['Glucose', '5.8']);

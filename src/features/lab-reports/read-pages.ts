@@ -1,9 +1,11 @@
 // The words of every page with their positions: a PDF's text layer where it has one; otherwise
 // (photos, scans) OCR over the image made ready for it (ocr-image.ts: letters scaled to the
 // engine's best height, light evened, slant undone), read again at a larger scale when the first
-// reading finds few results, and a digit-only pass over the numeric cells of the tables found
+// reading finds few results, two tables printed side by side read again one at a time
+// (column-split.ts), and a digit-only pass over the numeric cells of the tables found
 // (digit-pass.ts). The OCR choices are options so the bench can measure each.
 import { findBiomarker } from './dictionary/match.ts';
+import { readColumnsApart } from './extraction/column-split.ts';
 import { findTables, tablesInForce } from './extraction/columns.ts';
 import { rereadNumbers } from './extraction/digit-pass.ts';
 import { rereadUnits } from './extraction/unit-pass.ts';
@@ -38,12 +40,15 @@ export type ReaderOptions = {
    * kept against the other one (a value the two read differently goes to review).
    */
   recheck: boolean;
+  /** Read each of two tables printed side by side again by itself (column-split.ts). */
+  splitColumns: boolean;
 };
 export const DEFAULT_READER: ReaderOptions = {
   prepare: ALL_STEPS,
   secondScale: true,
   digitPass: true,
   recheck: true,
+  splitColumns: true,
 };
 
 /**
@@ -144,11 +149,24 @@ async function readImage(bytes: Buffer, page: number, options: ReaderOptions): P
     if (trusted(smaller.score) > trusted(chosen.score)) [chosen, other] = [smaller, chosen];
     else other = smaller;
   }
+  const height = median(chosen.text.tokens.map((token) => token.height));
+  // Two tables side by side: each read again by itself, kept when it reads at least as many
+  // results; the whole-page reading then checks its values (one that differs goes to review).
+  if (options.splitColumns) {
+    const apart = await readColumnsApart(chosen.text, findTables(chosen.rows), chosen.prepared, height);
+    if (apart) {
+      const rows = buildRows(apart);
+      const score = resultsRead(rows);
+      if (score.results >= chosen.score.results) {
+        other ??= chosen;
+        chosen = { ...chosen, text: apart, rows, score };
+      }
+    }
+  }
   const check = options.recheck && other ? { check: other.rows } : {};
   if (!options.digitPass) return { text: chosen.text, rows: chosen.rows, ...check };
   const tables = findTables(chosen.rows);
   if (tables.length === 0) return { text: chosen.text, rows: chosen.rows, ...check };
-  const height = median(chosen.text.tokens.map((token) => token.height));
   const { rows: numbersRead } = await rereadNumbers(chosen.rows, tables, chosen.prepared, height);
   const { rows } = await rereadUnits(numbersRead, tables, chosen.prepared, height);
   return { text: chosen.text, rows, ...check };

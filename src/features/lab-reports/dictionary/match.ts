@@ -3,7 +3,7 @@
 // synonym found as whole words inside the printed name ("Glucose, Serum (fasting)" → glucose…).
 // The printed unit decides between a count and its percentage sibling (Neutrophils % vs ×10³/µL).
 import { BIOMARKERS, type BiomarkerEntry } from './biomarkers.ts';
-import { canonicalUnitText } from './units.ts';
+import { canonicalUnitText, ucumFor } from './units.ts';
 
 /** Lowercase, OCR slips undone (`Alc` → `a1c`), punctuation reduced to single spaces. */
 export function normalName(text: string): string {
@@ -117,7 +117,10 @@ export function findBiomarker(
   const exact = matchBiomarker(printedName, printedUnit);
   if (exact) return { entry: exact, fuzzy: false };
   const normal = withoutQualifiers(normalName(printedName));
-  if (normal.length < 5) return undefined;
+  if (normal.length < 5) {
+    const confused = confusedName(normal, printedUnit);
+    return confused ? { entry: bySiblingUnit(confused, printedName, printedUnit), fuzzy: true } : undefined;
+  }
   const limit = normal.length >= 10 ? 2 : 1;
   let best: { synonym: string; distance: number } | undefined;
   let tied = false;
@@ -133,4 +136,53 @@ export function findBiomarker(
   }
   if (!best || tied) return undefined;
   return { entry: bySiblingUnit(BY_SYNONYM.get(best.synonym)!, printedName, printedUnit), fuzzy: true };
+}
+
+/**
+ * Letters OCR takes for one another in printed names (lowercased): a capital I read as f, l, 1,
+ * t, j or a bar; rn for m and back; cl for d; a round letter for another. Each pair is tried
+ * both ways.
+ */
+const NAME_CONFUSIONS: [string, string][] = [
+  ['i', 'f'],
+  ['i', 'l'],
+  ['i', '1'],
+  ['i', 't'],
+  ['i', 'j'],
+  ['m', 'rn'],
+  ['d', 'cl'],
+  ['o', '0'],
+  ['o', 'c'],
+  ['e', 'c'],
+  ['s', '5'],
+];
+
+/** The UCUM codes a test is reported in. */
+const unitsOf = (entry: BiomarkerEntry) =>
+  [entry.ucum, ...(entry.alternates ?? []).map((alternate) => alternate.ucum)].filter(Boolean);
+
+/**
+ * A short name (too short for an approximate match: one edit from `Iron` is also `Irin`, `Iso`…)
+ * with one OCR letter confusion undone (`fron` → `iron`): taken only when the result is exactly
+ * one dictionary name and the unit printed beside it is one the test is reported in, so the
+ * unit confirms what the letters alone cannot.
+ */
+function confusedName(normal: string, printedUnit: string | undefined): BiomarkerEntry | undefined {
+  const ucum = printedUnit ? ucumFor(printedUnit) : undefined;
+  if (!ucum || normal.length < 3) return undefined;
+  const found = new Set<BiomarkerEntry>();
+  for (const [a, b] of NAME_CONFUSIONS)
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      for (let at = normal.indexOf(from); at >= 0; at = normal.indexOf(from, at + 1)) {
+        const candidate = normal.slice(0, at) + to + normal.slice(at + from.length);
+        const entry = BY_SYNONYM.get(candidate);
+        if (entry) found.add(entry);
+      }
+    }
+  if (found.size !== 1) return undefined;
+  const [entry] = [...found] as [BiomarkerEntry];
+  return unitsOf(entry).includes(ucum) ? entry : undefined;
 }

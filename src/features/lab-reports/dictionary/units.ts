@@ -178,7 +178,13 @@ export function looksLikeUnit(text: string): boolean {
 const LOOK_ALIKE = ['/il1|!', 'gqa9o', 'o0', 'un', 'ec', 'm', 'uv', 'l1'];
 const lookAlike = (a: string, b: string) => LOOK_ALIKE.some((set) => set.includes(a) && set.includes(b));
 
-/** Edits between two unit spellings, look-alike substitutions at half cost. */
+/**
+ * A slash and the letter after it that small, blurred type runs together into one letter: `/L`
+ * read as `n` (`U/L` read `un`, in the page pass and again in the unit pass).
+ */
+const MERGED_SLASH: Record<string, string> = { n: '/l' };
+
+/** Edits between two unit spellings, look-alike substitutions (and a merged slash) at half cost. */
 function unitDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i += 1) {
@@ -186,6 +192,8 @@ function unitDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : lookAlike(a[i - 1]!, b[j - 1]!) ? 0.5 : 1;
       current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (j >= 2 && MERGED_SLASH[a[i - 1]!] === b.slice(j - 2, j))
+        current[j] = Math.min(current[j]!, previous[j - 2]! + 0.5);
     }
     previous = current;
   }

@@ -151,6 +151,62 @@ function cellBox(cell: Cell, row: Row, textHeight: number): Box {
 }
 
 /**
+ * Letters OCR reads in place of digits in a value (`2a` for 24, `a8` for 48, `1O5` for 105, `l2`
+ * for 12): each with the digit it stands for.
+ */
+const DIGIT_LOOK_ALIKES: Record<string, string> = {
+  a: '4',
+  A: '4',
+  o: '0',
+  O: '0',
+  l: '1',
+  I: '1',
+  '|': '1',
+  S: '5',
+  s: '5',
+  B: '8',
+  g: '9',
+  q: '9',
+  Z: '2',
+  z: '2',
+  b: '6',
+  G: '6',
+};
+/**
+ * A value cell with a letter standing for a digit (a flag letter may follow): `2a`, `a8`, `1O5 H`,
+ * or, short, letters only (`as` for 45).
+ */
+const LETTERED_VALUE =
+  /^(?=.*[aAoOlI|SsBgqZzbG])((?=.*\d)[\daAoOlI|SsBgqZzbG.,]+|[aAoOlI|SsBgqZzbG.,]{1,4})(\s?(H|L|HH|LL))?$/;
+
+/** The digits a lettered value stands for (`2a` → `24`), and a flag printed after it. */
+export function digitsOfLettered(text: string): { digits: string; flag: string } | undefined {
+  if (!LETTERED_VALUE.test(text)) return undefined;
+  const flag = /\s?(H|L|HH|LL)$/.exec(text);
+  const value = flag ? text.slice(0, flag.index) : text;
+  const digits = [...value].map((character) => DIGIT_LOOK_ALIKES[character] ?? character).join('');
+  return { digits, flag: flag ? ` ${flag[1]}` : '' };
+}
+
+/**
+ * A lettered value read again with digits only: taken when that reading, read with confidence,
+ * is the value the look-alike table gives (two independent readings agree on every digit); the
+ * cell is then the digit reading (and the flag), its confidence the lower of the two. Otherwise
+ * unchanged.
+ */
+function letteredReading(cell: Cell, read: { text: string; confidence: number } | undefined): Cell {
+  const lettered = digitsOfLettered(cell.text);
+  if (!lettered || !read || read.confidence < MIN_CONFIDENCE) return cell;
+  const again = read.text.replace(/\s+/g, '');
+  if (again !== lettered.digits && !onlyPointsAdded(lettered.digits, again)) return cell;
+  return {
+    ...cell,
+    text: `${again}${lettered.flag}`,
+    confidence: Math.min(cell.confidence ?? 100, read.confidence),
+  };
+}
+
+/**
  * The cell as the digit-only reading has it: with the points and dashes that reading added, or
  * marked doubtful (confidence 0, so its result goes to review) when the two confident readings
  * differ in their digits (`7` and `71`); unchanged otherwise.
@@ -186,7 +242,9 @@ export async function rereadNumbers(
   rows.forEach((row, rowAt) => {
     const inForce = tablesInForce(tables, row);
     row.cells.forEach((cell, cellAt) => {
-      if (!numericRole(inForce, cell) || !NUMERIC_CELL.test(cell.text)) return;
+      const role = numericRole(inForce, cell);
+      const lettered = role === 'result' && digitsOfLettered(cell.text) !== undefined;
+      if (!role || (!NUMERIC_CELL.test(cell.text) && !lettered)) return;
       jobs.push({ row: rowAt, cell: cellAt, box: cellBox(cell, row, textHeight) });
     });
   });
@@ -207,9 +265,11 @@ export async function rereadNumbers(
     }
     const cells: Row['cells'] = row.cells.map((cell, cellAt) => {
       const read = again.get(`${rowAt}:${cellAt}`);
-      const reread = secondReading(cell, read, (text) =>
-        pixelsPairWith(image.canvas, cellBox(cell, row, textHeight), text),
-      );
+      const reread = NUMERIC_CELL.test(cell.text)
+        ? secondReading(cell, read, (text) =>
+            pixelsPairWith(image.canvas, cellBox(cell, row, textHeight), text),
+          )
+        : letteredReading(cell, read);
       if (reread !== cell) changed += 1;
       const role = numericRole(inForce, cell);
       if (!role) return reread;

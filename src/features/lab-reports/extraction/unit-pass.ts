@@ -4,7 +4,9 @@
 // engine call (stacked, as the digit pass does). A reading is taken when it is a unit the
 // dictionary knows read with confidence, or one of the units the row's test is reported in;
 // otherwise the row keeps what the page pass read. Tables without a units column that print the
-// unit after the range (`3.5-5.2 mmol/L`) have that end of their range cells read the same way.
+// unit after the range (`3.5-5.2 mmol/L`) have that end of their range cells read the same way,
+// and, where the page pass lost a row's unit after its range altogether, the stretch as far as
+// the other rows' units reach.
 import { findBiomarker } from '../dictionary/match.ts';
 import type { BiomarkerEntry } from '../dictionary/biomarkers.ts';
 import { nearestUnit, ucumFor } from '../dictionary/units.ts';
@@ -35,7 +37,9 @@ const unitsOf = (entry: BiomarkerEntry | undefined): string[] =>
  * beside a white cell count; `UL` one edit from U/L beside an enzyme). The test's own units are a
  * short list; a reading near none of them is not taken.
  */
-function unitTaken(text: string, confidence: number, codes: string[]): string | undefined {
+function unitTaken(printed: string, confidence: number, codes: string[]): string | undefined {
+  // A speck after the unit read as a point (`mmol.`, `X10E6/ul.`).
+  const text = printed.replace(/[.,:;]+$/, '');
   const ucum = ucumFor(text);
   if (ucum && (confidence >= MIN_CONFIDENCE || codes.includes(ucum))) return text;
   if (ucum) return undefined;
@@ -120,6 +124,28 @@ export async function rereadUnits(
 
 /** A range cell with its unit printed after it (`3.5-5.2 mmol/L`): the range, and the unit. */
 const RANGE_THEN_UNIT = /^([<>≤≥]?\s*\d[\d.,\s-]*?)\s*([A-Za-zµ%][^\s]*)$/;
+/** A range cell with nothing after the range (`3.5-5.2`, `<1.70`). */
+const RANGE_ALONE = /^[<>≤≥]?\s*\d[\d.,\s-]*$/;
+
+/**
+ * Tables (without a units column) whose range cells print a known unit after the range in at
+ * least three rows: how far right those cells reach (the furthest a row's unit can end).
+ */
+function unitsAfterRanges(rows: Row[], tables: TableModel[]): Map<TableModel, number> {
+  const seen = new Map<TableModel, { count: number; reach: number }>();
+  for (const row of rows)
+    for (const table of tablesInForce(tables, row)) {
+      if (table.columns.some((column) => column.role === 'unit')) continue;
+      for (const cell of row.cells) {
+        if (cell.x0 < table.from || cell.x0 >= table.to || columnOf(table, cell).role !== 'range') continue;
+        const split = RANGE_THEN_UNIT.exec(cell.text.trim());
+        if (!split || !ucumFor(split[2]!)) continue;
+        const held = seen.get(table) ?? { count: 0, reach: 0 };
+        seen.set(table, { count: held.count + 1, reach: Math.max(held.reach, cell.x1) });
+      }
+    }
+  return new Map([...seen].filter(([, { count }]) => count >= 3).map(([table, { reach }]) => [table, reach]));
+}
 
 /**
  * Tables without a units column that print the unit after the range (`3.5-5.2 mmol/L`): a unit
@@ -135,6 +161,7 @@ async function rereadRangeUnits(
 ): Promise<number> {
   type RangeJob = Job & { range: string; codes: string[] };
   const jobs: RangeJob[] = [];
+  const reach = unitsAfterRanges(rows, tables);
   rows.forEach((row, rowAt) => {
     for (const table of tablesInForce(tables, row)) {
       if (table.columns.some((column) => column.role === 'unit')) continue;
@@ -149,16 +176,21 @@ async function rereadRangeUnits(
       if (!entry || !valued || ranges.length !== 1) continue;
       const cell = ranges[0]!;
       const split = RANGE_THEN_UNIT.exec(cell.text.trim());
-      if (!split) continue;
-      if ((cell.confidence ?? 100) >= DOUBTFUL && ucumFor(split[2]!)) continue;
+      // A range alone where the table prints a unit after its ranges: the unit was lost (too
+      // faint for the page pass); the stretch as far as the other rows' units reach is read.
+      const furthest = reach.get(table);
+      const lost = !split && RANGE_ALONE.test(cell.text.trim()) ? furthest : undefined;
+      if (!split && lost === undefined) continue;
+      if (split && (cell.confidence ?? 100) >= DOUBTFUL && ucumFor(split[2]!)) continue;
       jobs.push({
         row: rowAt,
         cell: row.cells.indexOf(cell),
-        range: split[1]!.trim(),
+        range: split ? split[1]!.trim() : cell.text.trim(),
         codes: unitsOf(entry),
         box: {
           x0: cell.x0 - textHeight * 0.3,
-          x1: cell.x1 + textHeight * 0.5,
+          // As far as the other rows' units reach: a unit cut short (`x10` of x10^9/L) is read whole.
+          x1: Math.min(table.to, Math.max(cell.x1, furthest ?? 0) + textHeight * 0.5),
           y0: row.y - textHeight * 1.25,
           y1: row.y + textHeight * 0.45,
         },
