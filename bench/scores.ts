@@ -10,8 +10,11 @@
  * 4. what scores add to a daily write, the figure of issue 44: the same day's daily record as a
  *    provider sends it (no Tributary computation in it) written with its event by a data service
  *    with the scores enricher and by one without, alternately, wall time: each median of 61, the
- *    median of the 61 paired differences (what scores add), and the enricher's own time in it.
- * Embedded PostgreSQL by default; with DATABASE_URL, PostgreSQL.
+ *    median of the 61 paired differences (what scores add), and the enricher's own time in it;
+ *    and this process's CPU per write, with and without (mean of the 61): on a shared machine the
+ *    wall time of a write grows with the load far more than the CPU it needs.
+ * The test PostgreSQL (test/helpers/database.ts: DATABASE_URL, else 127.0.0.1:5432/test), a
+ * database of its own there.
  *
  *   node_modules/.bin/node bench/scores.ts
  */
@@ -157,16 +160,20 @@ try {
   const scoredRuns: number[] = [];
   const unscoredRuns: number[] = [];
   const pairedDifferences: number[] = [];
+  const cpuMs = { scored: 0, unscored: 0 };
   for (let run = 0; run < 61; run++) {
     const pair: number[] = [];
-    for (const [data, runs] of [
-      [withScores, scoredRuns],
-      [withoutScores, unscoredRuns],
+    for (const [data, runs, cpuOf] of [
+      [withScores, scoredRuns, 'scored'],
+      [withoutScores, unscoredRuns, 'unscored'],
     ] as const) {
+      const cpuFrom = process.cpuUsage();
       const start = process.hrtime.bigint();
       await ctx.db.transaction().execute((trx) => data.ingest(trx, user, 'daily', [fromProvider]));
       runs.push(msSince(start));
       pair.push(msSince(start));
+      const cpuUsed = process.cpuUsage(cpuFrom);
+      cpuMs[cpuOf] += (cpuUsed.user + cpuUsed.system) / 1000 / 61;
     }
     pairedDifferences.push(pair[0]! - pair[1]!);
   }
@@ -188,7 +195,11 @@ try {
   console.log(
     `a provider's daily written with its event: with scores ${scoredMs.toFixed(1)} ms, without ${unscoredMs.toFixed(1)} ms (median of 61 each); scores add ${addedMs.toFixed(1)} ms (median of the 61 paired differences; goal ≤ 5 ms), of which the enricher itself ${enrichMs.toFixed(1)} ms`,
   );
+  console.log(
+    `this process's CPU per write: with scores ${cpuMs.scored.toFixed(2)} ms, without ${cpuMs.unscored.toFixed(2)} ms (mean of 61 each); scores add ${(cpuMs.scored - cpuMs.unscored).toFixed(2)} ms of CPU`,
+  );
   reportFigures({
+    scores_write_added_cpu_ms: cpuMs.scored - cpuMs.unscored,
     scores_write_daily_scored_ms: scoredMs,
     scores_write_daily_unscored_ms: unscoredMs,
     scores_write_added_ms: addedMs,

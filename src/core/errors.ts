@@ -140,15 +140,35 @@ const isErrorLike = (value: unknown): value is ErrorLike =>
 const sqlstateOf = (error: ErrorLike): string | undefined =>
   typeof error.code === 'string' ? error.code : undefined;
 
+/**
+ * Errors the store's own database client raised (store/db.ts marks them as they leave its pool):
+ * a bare socket error among them is the database's, where the same code from anywhere else
+ * (a provider's API, a destination, a DNS look-up) names nothing.
+ */
+const raisedByDatabase = new WeakSet<object>();
+
+/** Marks an error as the store's database client's own (store/db.ts); returns it. */
+export function markDatabaseError<T>(error: T): T {
+  if (typeof error === 'object' && error !== null) raisedByDatabase.add(error);
+  return error;
+}
+
+/** What PostgreSQL or node-postgres said about a lost or refused session (a SQLSTATE, pg's own messages). */
+function isPostgresConnectionError(error: ErrorLike): boolean {
+  const code = sqlstateOf(error);
+  if (code !== undefined && (CONNECTION_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  return CONNECTION_MESSAGES.test(error.message);
+}
+
+const isSocketError = (error: ErrorLike) => {
+  const code = sqlstateOf(error);
+  return code !== undefined && CONNECTION_SYSCALL_CODES.has(code);
+};
+
 /** `networkCodes`: whether a bare socket error code counts (it may be any service's, not the database's). */
 function isConnectionErrorItself(error: unknown, networkCodes = true): boolean {
   if (!isErrorLike(error)) return false;
-  const code = sqlstateOf(error);
-  if (code !== undefined) {
-    if (CONNECTION_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
-    if (networkCodes && CONNECTION_SYSCALL_CODES.has(code)) return true;
-  }
-  return CONNECTION_MESSAGES.test(error.message);
+  return isPostgresConnectionError(error) || (networkCodes && isSocketError(error));
 }
 
 function isContentionErrorItself(error: unknown): boolean {
@@ -194,6 +214,30 @@ export const databaseUnavailable = (cause: unknown) =>
     cause,
   });
 
+/**
+ * The 503 a request gets when a connection to something else it depends on was refused or lost
+ * (a socket error not known to be the database's), naming the far end when the error does.
+ */
+export const dependencyUnavailable = (cause: unknown) => {
+  const { address, port, hostname } = (cause ?? {}) as {
+    address?: unknown;
+    port?: unknown;
+    hostname?: unknown;
+  };
+  const where =
+    typeof address === 'string'
+      ? ` (${address}${typeof port === 'number' || typeof port === 'string' ? `:${port}` : ''})`
+      : typeof hostname === 'string'
+        ? ` (${hostname})`
+        : '';
+  const code = (cause as { code?: unknown } | null)?.code;
+  return new AppError(
+    'upstream_unavailable',
+    `a service this request depends on${where} could not be reached (${String(code)}); retry shortly`,
+    { headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) }, cause },
+  );
+};
+
 /** The 503 a request gets when the database gave its transaction up to another (deadlock, serialization). */
 export const databaseContention = (cause: unknown) =>
   new AppError('service_unavailable', 'the database gave this request up to a concurrent one; retry', {
@@ -230,7 +274,13 @@ export function postgresFault(error: unknown): AppError | undefined {
 
 function faultIn(error: unknown, networkCodes: boolean): AppError | undefined {
   for (const item of causeChain(error)) {
-    if (isConnectionErrorItself(item, networkCodes)) return databaseUnavailable(item);
+    if (isErrorLike(item) && isPostgresConnectionError(item)) return databaseUnavailable(item);
+    // A bare socket error is the database's only when its client raised it; anyone else's is
+    // still something outside us failing (503), but worded as what it is.
+    if (isErrorLike(item) && isSocketError(item)) {
+      if (raisedByDatabase.has(item)) return databaseUnavailable(item);
+      if (networkCodes) return dependencyUnavailable(item);
+    }
     if (isContentionErrorItself(item)) return databaseContention(item);
     if (isDiskFullErrorItself(item) && (networkCodes || (item as ErrorLike).code !== 'ENOSPC'))
       return storageFull(item);

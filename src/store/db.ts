@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { markDatabaseError } from '../core/errors.ts';
 import { type ChangeFeed, type ChangeHandlers, channelOf, listenOnPostgres } from './change-feed.ts';
 import {
   type EmbeddedPostgres,
@@ -154,9 +155,22 @@ function openPool(
   // checked out, so every client gets one of ours too. The statement in flight rejects with the
   // same error (the HTTP edge answers 503) and the pool discards the broken client; the next
   // checkout opens a fresh connection, so the pool recovers as soon as the database is back.
-  pool.on('error', reportLoss);
-  pool.on('connect', (client) => client.on('error', reportLoss));
-  return { pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
+  // Every error leaving the pool is marked as the database's (core/errors.ts): a bare socket
+  // error from here means the database, the same code from any other client does not.
+  const lost = (error: Error) => reportLoss(markDatabaseError(error));
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
+  const marked = {
+    connect: () =>
+      pool.connect().catch((error: unknown) => {
+        throw markDatabaseError(error);
+      }),
+    end: () => pool.end(),
+    // What Kysely reads of the pool besides (a query's cancellation opens a client of its own).
+    options: pool.options,
+    Client: (pool as unknown as { Client: typeof pg.Client }).Client,
+  };
+  return { pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: marked }) }) };
 }
 
 async function openPostgres(options: {

@@ -2,16 +2,30 @@
 // the data API carry plausible computed scores beside the provider's own, null while the
 // baselines are short; a changed day is recomputed and reaches the webhook with its record.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createDataService } from '../../src/features/data/service.ts';
 import { createScoresService } from '../../src/features/scores/service.ts';
 import { addDays } from '../../src/model/time.ts';
+import { generate, generateAthlete } from '../../src/providers/sandbox/generate.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { connectSandboxUser } from '../helpers/connections.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+// What main computed for the fixed history below before its history read changed (commit 8c071b2).
+const PINNED_LAST_DAY = {
+  recovery: 45,
+  restingHrZ: 0.71,
+  lnHrvZ: 0.13,
+  acwr: 0.6,
+  strain: 275.76,
+  sleep: 97,
+  coefficients: 'female',
+};
+const PINNED_DIGEST = 'b1185059a00294365325bc3b1300d0f8659b6d65fe78799cecc349fb304da056';
 
 describe('computed scores', () => {
   let service: TestService;
@@ -33,6 +47,21 @@ describe('computed scores', () => {
     await service?.close();
     await receiver?.close();
   });
+
+  /** A data service of its own, without the scores service the app registered on its own. */
+  const bareDataService = () => {
+    const { ctx } = service;
+    return createDataService({
+      db: ctx.db,
+      jobs: ctx.jobs,
+      clock: ctx.clock,
+      log: ctx.log,
+      config: ctx.config,
+      providers: ctx.providers,
+      secretBox: ctx.secretBox,
+      webhooks: ctx.webhooks,
+    });
+  };
 
   const read = async (type: string, from = start, to = end, withSamples = false) => {
     const response = await service.app.inject({
@@ -116,6 +145,90 @@ describe('computed scores', () => {
         ]),
       );
     assert.equal(again.rewritten, 0);
+  });
+
+  test('a fixed history gets the values this version of the formulas gives, however much a process remembers (pinned)', async () => {
+    // A history generated from a fixed seed (a connection's own sandbox data is seeded by its
+    // random id), written as a provider sends it, in a window no sync of this connection reaches.
+    const seed = 'scores-pinned';
+    const [from, to] = ['2024-01-01', '2024-03-01'];
+    const { userId: pinnedId } = await connectSandboxUser(service.app, developer);
+    const user = await service.ctx.db
+      .selectFrom('connections')
+      .selectAll()
+      .where('id', '=', pinnedId)
+      .executeTakeFirstOrThrow();
+    const { ctx } = service;
+    const write = (batches: Parameters<typeof ctx.data.write>[2]) =>
+      ctx.db.transaction().execute((trx) => ctx.data.write(trx, user, batches, { emit: false }));
+    const history = (type: 'daily' | 'sleep' | 'activity') =>
+      generate(type, { seed, startDate: from, endDate: to });
+    await write([{ type: 'athlete', records: [generateAthlete(seed, to)] }]);
+    await write([
+      { type: 'daily', records: history('daily') },
+      { type: 'sleep', records: history('sleep') },
+      { type: 'activity', records: history('activity') },
+    ]);
+    // Every field scores write, in key order: a change to how or from what scores are computed
+    // (the history read, what a process remembers of it) shows here as a change of value.
+    const canonical = (value: unknown): string =>
+      Array.isArray(value)
+        ? `[${value.map(canonical).join(',')}]`
+        : value !== null && typeof value === 'object'
+          ? `{${Object.keys(value)
+              .sort()
+              .map((key) => `${JSON.stringify(key)}:${canonical((value as Json)[key])}`)
+              .join(',')}}`
+          : JSON.stringify(value);
+    const scored = () =>
+      ctx.db.transaction().execute(async (trx) => {
+        const summaries = async (type: 'daily' | 'sleep') =>
+          (await ctx.data.summariesOnDays(trx, { userId: pinnedId, type, fromDay: from, toDay: to })).map(
+            ({ key, record }) => ({ key, scores: record.scores, enrichment: record.data_enrichment }),
+          );
+        const days = await summaries('daily');
+        const sleeps = await summaries('sleep');
+        return {
+          days,
+          sleeps,
+          digest: createHash('sha256')
+            .update(canonical([days, sleeps]))
+            .digest('hex'),
+        };
+      });
+    const written = await scored();
+    const last = (written.days.at(-1)!.enrichment as Json).tributary;
+    assert.deepEqual(
+      {
+        recovery: last.recovery_score,
+        restingHrZ: last.resting_hr?.z,
+        lnHrvZ: last.hrv_rmssd?.ln_z,
+        acwr: last.training_load.acwr,
+        strain: last.training_load.strain,
+        sleep: last.sleep_score,
+        coefficients: last.training_load.trimp_coefficients,
+      },
+      PINNED_LAST_DAY,
+    );
+    assert.equal(
+      written.digest,
+      PINNED_DIGEST,
+      `${written.days.length} days, ${written.sleeps.length} sleeps`,
+    );
+
+    // A process that remembers the history: the last days written again one at a time, a session
+    // of the history removed (every later day's load moves) and put back.
+    for (const day of history('daily').slice(-5)) await write([{ type: 'daily', records: [day] }]);
+    const session = history('activity').at(-10)! as Json;
+    await write([{ type: 'activity', remove: [session.metadata.summary_id] }]);
+    const fresh = createScoresService({ data: bareDataService(), log: ctx.log });
+    const days: string[] = [];
+    for (let day = from; day < to; day = addDays(day, 1)) days.push(day);
+    const check = await ctx.db.transaction().execute((trx) => fresh.recompute(trx, pinnedId, days));
+    assert.equal(check.rewritten, 0, 'a process that remembers nothing computes what the store holds');
+    assert.notEqual((await scored()).digest, PINNED_DIGEST, 'the removed session moved the scores');
+    await write([{ type: 'activity', records: [session] }]);
+    assert.equal((await scored()).digest, PINNED_DIGEST);
   });
 
   test('records stored without scores (an earlier version) get them from recomputeRange', async () => {
@@ -256,17 +369,7 @@ describe('computed scores', () => {
     // What each process remembers (the athlete's sex, the history's facts by row version) changes
     // nothing: a process that remembers nothing computes the same scores from the store.
     const { ctx } = service;
-    const data = createDataService({
-      db: ctx.db,
-      jobs: ctx.jobs,
-      clock: ctx.clock,
-      log: ctx.log,
-      config: ctx.config,
-      providers: ctx.providers,
-      secretBox: ctx.secretBox,
-      webhooks: ctx.webhooks,
-    });
-    const fresh = createScoresService({ data, log: ctx.log });
+    const fresh = createScoresService({ data: bareDataService(), log: ctx.log });
     const days: string[] = [];
     for (let d = start; d < end; d = addDays(d, 1)) days.push(d);
     const again = await ctx.db.transaction().execute((trx) => fresh.recompute(trx, userId, days));

@@ -9,7 +9,10 @@ import {
   isDatabaseContentionError,
   isDiskFullError,
   isTransientDatabaseError,
+  markDatabaseError,
 } from '../../src/core/errors.ts';
+import { sql } from 'kysely';
+import { openStore } from '../../src/store/db.ts';
 import { faultReporter } from '../../src/store/fault-reporter.ts';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
@@ -164,4 +167,55 @@ test('lost connections are reported once per window, with how many failures the 
   assert.equal(lines[1]?.failuresSinceLastReport, 2);
   assert.equal(lines[1]?.code, '57P01');
   assert.equal('client' in (lines[1] ?? {}), false);
+});
+
+test("another service's socket error is a 503 that names it, not the database", () => {
+  // What an S3 client or a provider's API lets escape when its host refuses the connection.
+  const refused = Object.assign(withCode('connect ECONNREFUSED 10.0.0.9:443', 'ECONNREFUSED'), {
+    address: '10.0.0.9',
+    port: 443,
+  });
+  for (const error of [refused, new Error('the upload failed', { cause: refused })]) {
+    const fault = databaseFault(error);
+    assert.equal(fault?.status, 503);
+    assert.ok(Number(fault?.headers['retry-after']) > 0);
+    assert.doesNotMatch(fault!.message, /database/);
+    assert.match(fault!.message, /10\.0\.0\.9:443/);
+    assert.match(fault!.message, /ECONNREFUSED/);
+  }
+  const unresolved = Object.assign(withCode('getaddrinfo EAI_AGAIN s3.example.com', 'EAI_AGAIN'), {
+    hostname: 's3.example.com',
+  });
+  assert.match(databaseFault(unresolved)!.message, /s3\.example\.com/);
+  // The same code raised by the store's own client is the database's, wrapped or not.
+  const ours = markDatabaseError(withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'));
+  for (const error of [ours, new Error('could not store the tokens', { cause: ours })]) {
+    assert.match(databaseFault(error)!.message, /the database is unreachable/);
+    assert.match(postgresFault(error)!.message, /the database is unreachable/);
+  }
+  // PostgreSQL's own words need no mark.
+  assert.match(
+    databaseFault(withCode('sorry, too many clients already', '53300'))!.message,
+    /the database is unreachable/,
+  );
+});
+
+test("the store's pool marks its refused connections as the database's", async () => {
+  // Nothing listens on port 1: the pool's connection is refused at once.
+  const store = await openStore({
+    databaseUrl: 'postgres://postgres@127.0.0.1:1/none',
+    dataDir: undefined,
+    schema: 'public',
+    connectLater: true,
+  });
+  try {
+    const error = await sql`select 1`.execute(store.db).then(
+      () => assert.fail('connected to port 1'),
+      (caught: unknown) => caught,
+    );
+    assert.equal((error as { code?: unknown }).code, 'ECONNREFUSED');
+    assert.match(databaseFault(error)!.message, /the database is unreachable/);
+  } finally {
+    await store.close();
+  }
 });

@@ -36,10 +36,11 @@ export async function storedAthlete(trx: Db, userId: string): Promise<Record<str
 const REWRITE_CHUNK = 8;
 
 /**
- * A connection's records of several types on local days [fromDay, toDay), each with its row
- * version, and parsed unless its version is among `known` (repo.ts): one statement.
+ * What moved among a connection's records of several types on local days [fromDay, toDay) since
+ * they were read under the row versions `known` (repo.ts): the rows under other versions, parsed,
+ * and the known versions gone from the range. One statement.
  */
-export async function versionedSummariesOnDays(
+export async function movedOnDays(
   trx: Db,
   input: {
     userId: string;
@@ -48,17 +49,21 @@ export async function versionedSummariesOnDays(
     toDay: string;
     known: readonly string[];
   },
-): Promise<
-  { type: DataTypeName; key: string; day: string; version: string; record: Record<string, unknown> | null }[]
-> {
-  const rows = await repo.versionedSummariesOnDays(trx, input);
-  return rows.map((row) => ({
-    type: row.type as DataTypeName,
-    key: row.identity_key,
-    day: row.day,
-    version: row.version,
-    record: row.summary === null ? null : (JSON.parse(row.summary) as Record<string, unknown>),
-  }));
+): Promise<{
+  moved: { type: DataTypeName; key: string; day: string; version: string; record: Record<string, unknown> }[];
+  gone: string[];
+}> {
+  const { moved, gone } = await repo.movedOnDays(trx, input);
+  return {
+    moved: moved.map((row) => ({
+      type: row.type as DataTypeName,
+      key: row.identity_key,
+      day: row.day,
+      version: row.version,
+      record: JSON.parse(row.summary) as Record<string, unknown>,
+    })),
+    gone,
+  };
 }
 
 /** A rewritten record's top-level fields that changed (undefined: taken out), to apply to a copy of it. */

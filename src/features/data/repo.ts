@@ -362,12 +362,14 @@ export async function recordsOnDays(
 const rowVersion = sql<string>`tableoid::text || ':' || ctid::text || ':' || xmin::text`;
 
 /**
- * The records of several types on local days [fromDay, toDay), each with its row version, which
- * changes with every write of the record (a second write in the same transaction moves it too),
- * and its summary unless that version is among `known`: a reader that keeps what it derived from
- * rows reads again only the rows that moved since, in the same statement.
+ * What moved among the records of several types on local days [fromDay, toDay) since a reader saw
+ * them under the row versions `known` (a version changes with every write of the record, a second
+ * write in the same transaction included): every row of the range under a version not among
+ * `known`, with its summary, and every version of `known` no row of the range stands under any
+ * more (removed, rewritten, or moved out). One statement, whose answer is the change alone: a
+ * reader that keeps what it derived from rows gets a few rows back where the range holds months.
  */
-export async function versionedSummariesOnDays(
+export async function movedOnDays(
   db: Db,
   input: {
     userId: string;
@@ -376,28 +378,35 @@ export async function versionedSummariesOnDays(
     toDay: string;
     known: readonly string[];
   },
-): Promise<{ type: string; identity_key: string; day: string; version: string; summary: string | null }[]> {
-  if (input.types.length === 0) return [];
-  return db
-    .selectFrom('data_records')
-    .select([
-      'type',
-      'identity_key',
-      sql<string>`anchor_day::text`.as('day'),
-      rowVersion.as('version'),
-      sql<
-        string | null
-      >`CASE WHEN ${rowVersion} = ANY(${[...input.known]}::text[]) THEN NULL ELSE summary::text END`.as(
-        'summary',
-      ),
-    ])
-    .where('user_id', '=', input.userId)
-    .where('type', 'in', [...input.types])
-    .where('anchor_day', '>=', input.fromDay)
-    .where('anchor_day', '<', input.toDay)
-    .orderBy('anchor_day')
-    .orderBy('identity_key')
-    .execute();
+): Promise<{
+  moved: { type: string; identity_key: string; day: string; version: string; summary: string }[];
+  gone: string[];
+}> {
+  if (input.types.length === 0) return { moved: [], gone: [...input.known] };
+  const known = [...input.known];
+  // The range is scanned once (a CTE named twice is computed once); `gone` rows carry only a version.
+  const { rows } = await sql<{
+    type: string | null;
+    identity_key: string | null;
+    day: string | null;
+    version: string;
+    summary: string | null;
+  }>`
+    WITH in_range AS (
+      SELECT type, identity_key, anchor_day, ${rowVersion} AS version, summary FROM data_records
+      WHERE user_id = ${input.userId} AND type = ANY(${[...input.types]}::text[])
+        AND anchor_day >= ${input.fromDay} AND anchor_day < ${input.toDay})
+    SELECT type, identity_key, anchor_day::text AS day, version, summary::text AS summary
+      FROM in_range WHERE version <> ALL(${known}::text[])
+    UNION ALL
+    SELECT NULL, NULL, NULL, gone, NULL FROM unnest(${known}::text[]) AS gone
+      WHERE gone NOT IN (SELECT version FROM in_range)`.execute(db);
+  const moved: { type: string; identity_key: string; day: string; version: string; summary: string }[] = [];
+  const gone: string[] = [];
+  for (const row of rows)
+    if (row.type === null) gone.push(row.version);
+    else moved.push(row as (typeof moved)[number]);
+  return { moved, gone };
 }
 
 /**

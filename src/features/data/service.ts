@@ -526,7 +526,7 @@ export function createDataService(deps: DataDeps) {
     onRecordsChanged,
     registerEnricher,
     summariesOnDays: rewrites.summariesOnDays,
-    versionedSummariesOnDays: rewrites.versionedSummariesOnDays,
+    movedOnDays: rewrites.movedOnDays,
     storedAthlete: rewrites.storedAthlete,
     rewriteRecords,
     prune,

@@ -21,10 +21,7 @@ import {
   sleepFacts,
 } from './engine/facts.ts';
 
-type ScoresData = Pick<
-  DataService,
-  'registerEnricher' | 'versionedSummariesOnDays' | 'storedAthlete' | 'rewriteRecords'
->;
+type ScoresData = Pick<DataService, 'registerEnricher' | 'movedOnDays' | 'storedAthlete' | 'rewriteRecords'>;
 
 type SpanOptions = {
   /** The athlete is being written: its sex is read afresh. */
@@ -77,9 +74,9 @@ export function sexOf(athlete: Record<string, unknown> | null): { sex?: Sex } {
   return {};
 }
 
-/** What the formulas take from one stored record, by the row version it was read from. */
+/** What the formulas take from one stored record, remembered by the row version it was read from. */
 type KnownFacts = {
-  version: string;
+  key: string;
   /** The record's local day: a record on a day that may be rewritten is read whole. */
   day: string;
   facts: { type: DataTypeName; value: DayFacts | SleepFacts | SessionFacts | null };
@@ -91,12 +88,16 @@ function factsOf(type: DataTypeName, key: string, record: Record<string, unknown
   return { type, value: sessionFacts(record) };
 }
 
-/** The history of the facts remembered and the records read (the write's own among them). */
-function historyFrom_(
-  known: ReadonlyMap<string, KnownFacts>,
-  records: ReadonlyMap<DataTypeName, readonly StoredRecordValue[]>,
-  types: readonly DataTypeName[],
-): History {
+const byDayThenKey = (a: KnownFacts, b: KnownFacts) =>
+  a.day < b.day ? -1 : a.day > b.day ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+
+/**
+ * The history of the stored records' facts and the write's own records' after them. Stored ones
+ * in day and key order, however many were remembered and however many read, so a process that
+ * remembers the history computes exactly what one that remembers nothing does (which of two
+ * nights of a day is the main one, the order a day's sessions are added in).
+ */
+function historyFrom_(stored: Iterable<KnownFacts>, arriving: Iterable<KnownFacts['facts']>): History {
   const days = new Map<string, DayFacts>();
   const sleeps: SleepFacts[] = [];
   const sessions: SessionFacts[] = [];
@@ -106,13 +107,8 @@ function historyFrom_(
     else if (type === 'sleep') sleeps.push(value as SleepFacts);
     else sessions.push(value as SessionFacts);
   };
-  const fresh = new Set<string>();
-  for (const type of types)
-    for (const { key, record } of records.get(type) ?? []) {
-      fresh.add(`${type}\u0000${key}`);
-      add(factsOf(type, key, record));
-    }
-  for (const [id, entry] of known) if (!fresh.has(id)) add(entry.facts);
+  for (const entry of [...stored].sort(byDayThenKey)) add(entry.facts);
+  for (const facts of arriving) add(facts);
   return { days, sleeps, sessions };
 }
 
@@ -128,9 +124,10 @@ const SEX_MEMO_MS = 10 * 60_000;
 const SEX_MEMO_SIZE = 10_000;
 
 /**
- * Connections whose history facts a process remembers (the last window read of each): a write
- * reads the versions of its window's rows and the summaries of only the rows that moved, instead
- * of months of summaries. About 250 small entries per connection.
+ * Connections whose history facts a process remembers (the last window read of each, by row
+ * version): a write reads back only the rows of its window that moved since (with their
+ * summaries) and the versions that are gone, instead of months of summaries or a row per day.
+ * About 250 small entries per connection.
  */
 const FACTS_MEMO_SIZE = 128;
 
@@ -216,37 +213,39 @@ export function createScoresService(deps: { data: ScoresData; log: Logger }) {
         (options.incoming?.(type) ?? []).filter((record) => record.day >= historyFrom && record.day < to),
       ]),
     );
-    // Versions the facts are remembered from; records that may be rewritten are read whole always.
-    const known = factsMemo.get(userId);
-    const skip = [...(known?.values() ?? [])]
-      .filter((entry) => !editable(entry.facts.type, entry.day))
-      .map((entry) => entry.version);
-    const rows = await data.versionedSummariesOnDays(trx, {
+    // Facts remembered of the window's history by row version. Never the records that may be
+    // rewritten (read whole always) nor what the write replaces.
+    const remembered = [...(factsMemo.get(userId) ?? [])].filter(
+      ([, entry]) =>
+        entry.day >= historyFrom &&
+        entry.day < to &&
+        !editable(entry.facts.type, entry.day) &&
+        !arrivingKeys.get(entry.facts.type)!.has(entry.key),
+    );
+    const read = await data.movedOnDays(trx, {
       userId,
       types,
       fromDay: historyFrom,
       toDay: to,
-      known: skip,
+      known: remembered.map(([version]) => version),
     });
+    const gone = new Set(read.gone);
     const seen = new Map<string, KnownFacts>();
+    for (const [version, entry] of remembered) if (!gone.has(version)) seen.set(version, entry);
     const records = new Map<DataTypeName, StoredRecordValue[]>(types.map((type) => [type, []]));
-    for (const row of rows) {
+    for (const row of read.moved) {
       if (arrivingKeys.get(row.type)!.has(row.key)) continue;
-      const id = `${row.type}\u0000${row.key}`;
-      if (row.record === null) {
-        const hit = known?.get(id);
-        // Remembered under this very version (it was asked for): its facts hold.
-        if (hit && hit.version === row.version) seen.set(id, hit);
-        continue;
-      }
       records.get(row.type)!.push({ key: row.key, record: row.record });
-      seen.set(id, { version: row.version, day: row.day, facts: factsOf(row.type, row.key, row.record) });
+      seen.set(row.version, { key: row.key, day: row.day, facts: factsOf(row.type, row.key, row.record) });
     }
     rememberFacts(userId, seen);
+    const arrivingFacts = types.flatMap((type) =>
+      arriving.get(type)!.map(({ key, record }) => factsOf(type, key, record)),
+    );
     for (const type of types) records.get(type)!.push(...arriving.get(type)!);
 
     const history: History = {
-      ...historyFrom_(seen, records, types),
+      ...historyFrom_(seen.values(), arrivingFacts),
       ...(await sexOfUser(trx, userId, options.athleteChanged)),
     };
     const daily = { incoming: arrivingKeys.get('daily')! };

@@ -1,6 +1,6 @@
 // A person's scores for one day and for one sleep session, from the facts of the days around it
 // (docs/scores.md). Pure: the caller loads the history (at least HISTORY_DAYS before the day).
-import { addDays } from '../../../model/time.ts';
+import { addDays, dayNumberToIsoDate, isoDateToDayNumber } from '../../../model/time.ts';
 import { BASELINE, baselineOf, type Deviation, deviationOf } from './baselines.ts';
 import type { DayFacts, SessionFacts, SleepFacts } from './facts.ts';
 import { recoveryScore } from './recovery.ts';
@@ -140,10 +140,24 @@ function hrvOf(day: string, history: History): number | null {
   return mainSleepOf(day, history.sleeps)?.hrv ?? history.days.get(day)?.hrv ?? null;
 }
 
-function windowValues(day: string, read: (day: string) => number | null): number[] {
+/**
+ * The days a day's windows read, oldest first, the day itself last: the longest window and the
+ * day (named once per day scored, not once per window that reads them).
+ */
+const WINDOW_SPAN = Math.max(BASELINE.windowDays, TRAINING_LOAD.chronicDays - 1) + 1;
+
+function windowDaysOf(day: string): string[] {
+  const last = isoDateToDayNumber(day);
+  const days: string[] = [];
+  for (let number = last - WINDOW_SPAN + 1; number <= last; number++) days.push(dayNumberToIsoDate(number));
+  return days;
+}
+
+/** The baseline window's values: the BASELINE.windowDays days before the day, oldest first. */
+function windowValues(windowDays: readonly string[], read: (day: string) => number | null): number[] {
   const values: number[] = [];
-  for (let back = BASELINE.windowDays; back >= 1; back--) {
-    const value = read(addDays(day, -back));
+  for (const day of windowDays.slice(-BASELINE.windowDays - 1, -1)) {
+    const value = read(day);
     if (value !== null) values.push(value);
   }
   return values;
@@ -173,8 +187,9 @@ function loadOf(day: string, history: History, restingHr: number | null): number
 /** The scores of one day. */
 export function computeDay(day: string, history: History): DailyComputed {
   const restingOf = (d: string) => history.days.get(d)?.restingHr ?? null;
-  const rhrBaseline = baselineOf(windowValues(day, restingOf));
-  const hrvWindow = windowValues(day, (d) => hrvOf(d, history));
+  const windowDays = windowDaysOf(day);
+  const rhrBaseline = baselineOf(windowValues(windowDays, restingOf));
+  const hrvWindow = windowValues(windowDays, (d) => hrvOf(d, history));
   const hrvBaseline = baselineOf(hrvWindow);
   const lnBaseline = baselineOf(hrvWindow.map(Math.log));
   const rhrToday = restingOf(day);
@@ -193,8 +208,7 @@ export function computeDay(day: string, history: History): DailyComputed {
       ? recoveryScore({ hrvZ: hrv.ln_z, restingHrZ: restingHr.z, asleepSeconds: night.asleepSeconds })
       : null;
   const loads: (number | null)[] = [];
-  for (let back = TRAINING_LOAD.chronicDays - 1; back >= 0; back--) {
-    const d = addDays(day, -back);
+  for (const d of windowDays.slice(-TRAINING_LOAD.chronicDays)) {
     loads.push(loadOf(d, history, restingOf(d) ?? (rhrBaseline ? rhrBaseline.mean : null)));
   }
   const load = loadSummary(loads);
