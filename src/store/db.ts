@@ -10,6 +10,7 @@ import {
 } from './embedded/server.ts';
 import { moveOverFromPglite } from './embedded/from-pglite.ts';
 import { CONNECTION_LOST, faultReporter } from './fault-reporter.ts';
+import { useNamedStatements } from './named-statements.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -155,7 +156,11 @@ function openPool(
   // same error (the HTTP edge answers 503) and the pool discards the broken client; the next
   // checkout opens a fresh connection, so the pool recovers as soon as the database is back.
   pool.on('error', reportLoss);
-  pool.on('connect', (client) => client.on('error', reportLoss));
+  pool.on('connect', (client) => {
+    client.on('error', reportLoss);
+    // The hot statements of data reads go by name: parsed once per connection.
+    useNamedStatements(client);
+  });
   return { pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
 }
 
