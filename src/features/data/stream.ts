@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { Db } from '../../store/db.ts';
 import type { RecordFilter } from './params.ts';
 import { mergedPieces, mergeSamples } from './records.ts';
-import { type Keyset, pageRecords, pageText, type StoredRecord } from './repo.ts';
+import { type Keyset, type PageOfText, pageRecords, pageText, type StoredRecord } from './repo.ts';
 
 /** Summaries are a few KB; with samples a record can reach hundreds of KB, so pages shrink. */
 export const PAGE_SIZE = 200;
@@ -13,7 +13,7 @@ export const PAGE_SIZE_WITH_SAMPLES = 16;
 
 export type RangeQuery = { userId: string; type: string; filter: RecordFilter; withSamples: boolean };
 
-const pageLimit = (range: RangeQuery) => (range.withSamples ? PAGE_SIZE_WITH_SAMPLES : PAGE_SIZE);
+export const pageLimit = (range: RangeQuery) => (range.withSamples ? PAGE_SIZE_WITH_SAMPLES : PAGE_SIZE);
 
 /** Rows of a range, one keyset page at a time (after `first`, when the caller already read it). */
 async function* rowPages(db: Db, range: RangeQuery, first?: StoredRecord[]): AsyncGenerator<StoredRecord[]> {
@@ -147,4 +147,21 @@ export async function envelopeBody(
   }
   parts.push(tail);
   return parts.join('');
+}
+
+/**
+ * The envelope of a range of summaries whose first page was read without the envelope's head
+ * (`rate-limit.ts` `findChargeAndPage`: the head names the connection that statement finds):
+ * the head is put before it, and the rest of the range streams on from it as `envelopeBody`
+ * would. Same bytes as `envelopeBody`.
+ */
+export function envelopeFromFirstPage(
+  db: Db,
+  range: RangeQuery,
+  envelope: { head: string; tail: string },
+  page: PageOfText,
+): Readable | string {
+  const text = `{${envelope.head},"data":[${page.text}`;
+  if (page.records < pageLimit(range)) return text;
+  return summaryEnvelope(db, range, `],${envelope.tail}}`, { ...page, text });
 }
