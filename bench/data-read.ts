@@ -501,11 +501,14 @@ async function peakRss(storage: string) {
         label: 'default settings (the sizing tributary serve gives itself)',
         result: await longRead(environment.env, 0),
       },
-      {
+    ];
+    // BENCH_UNTUNED=skip: the tuned figures alone (before/after pairs of a memory change).
+    if (process.env.BENCH_UNTUNED !== 'skip') {
+      runs.push({
         label: 'without that sizing (TRIBUTARY_MEMORY_TUNING=off)',
         result: await longRead({ ...environment.env, TRIBUTARY_MEMORY_TUNING: 'off' }, 1),
-      },
-    ];
+      });
+    }
     console.log(
       `1,825-day activity read with_samples=true (${storage}): peak RSS of the server process during the read (goal ≤ 200 MB PostgreSQL, ≤ 320 MB PGlite)`,
     );
@@ -516,7 +519,9 @@ async function peakRss(storage: string) {
       longReadWarmPeakMb: tuned.warm.peak,
       longReadPeakMb: Math.max(tuned.cold.peak, tuned.warm.peak),
       longReadTwoAtOnceWithDatabaseMb: tuned.twoAtOnceWithDatabase.totalMb,
-      longReadUntunedPeakMb: Math.max(runs[1]!.result.cold.peak, runs[1]!.result.warm.peak),
+      ...(runs[1]
+        ? { longReadUntunedPeakMb: Math.max(runs[1].result.cold.peak, runs[1].result.warm.peak) }
+        : {}),
       twoLongReadsPeakMb: tuned.twoAtOncePeak,
     });
     for (const { label, result } of runs) {
