@@ -6,6 +6,7 @@ import type { Db } from '../../store/db.ts';
 import type { RecordFilter } from './params.ts';
 import { mergedPieces, mergeSamples } from './records.ts';
 import { type Keyset, type PageOfText, pageRecords, pageText, type StoredRecord } from './repo.ts';
+import { streamedBytes } from './read-collection.ts';
 
 /** Summaries are a few KB; with samples a record can reach hundreds of KB, so pages shrink. */
 export const PAGE_SIZE = 200;
@@ -63,6 +64,7 @@ export function streamEnvelope(
       for (const row of rows) {
         if (!first) pending.push(',');
         first = false;
+        streamedBytes(row.summary.length + (row.samples?.length ?? 0));
         for (const piece of mergedPieces(row.summary, row.samples, row.sample_splices)) {
           if (piece.length >= PIECE_BYTES) {
             if (pending.length > 0) yield pending.join('');
