@@ -51,3 +51,9 @@ test('a prepared statement whose result columns a migration changed is parsed ag
   assert.equal(rows[0]!.note, 'added');
   assert.equal(rows[0]!.used, 3);
 });
+
+test('prepared statements are planned for each run’s values, so month partitions are pruned', async () => {
+  // A generic plan of a keyset page cannot prune data_records' partitions by its values.
+  const { rows } = await sql<{ plan_cache_mode: string }>`SHOW plan_cache_mode`.execute(store.db);
+  assert.equal(rows[0]?.plan_cache_mode, 'force_custom_plan');
+});
