@@ -166,15 +166,17 @@ async function serveBare(bodyFile: string, queryFile: string | undefined) {
 function start(
   args: string[],
   env: Record<string, string>,
-): Promise<{ child: ChildProcess; served: Served }> {
+): Promise<{ child: ChildProcess; served: Served; applicationName: string }> {
   // Tributary runs as `tributary serve` would start it: with the sizing it gives itself.
   const tuned = args[0] === '--serve-tributary' ? tunedLaunch(['serve'], env, []) : null;
   // The bare server too, so the two profiles can be compared (its file is the smaller one).
   const profile = process.env.BENCH_CPU_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
     : [];
+  // Its own application name, so the database's CPU for its queries can be told apart.
+  const applicationName = `bench-${args[0]!.slice(2)}-${process.pid}`;
   const child = spawn(NODE, [...(tuned?.execArgv ?? []), ...profile, SELF, ...args], {
-    env: (tuned?.env as Record<string, string> | undefined) ?? env,
+    env: { ...((tuned?.env as Record<string, string> | undefined) ?? env), PGAPPNAME: applicationName },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -185,7 +187,7 @@ function start(
     lines.on('line', (line) => {
       if (!ready && line.startsWith('{')) {
         ready = true;
-        resolve({ child, served: JSON.parse(line) as Served });
+        resolve({ child, served: JSON.parse(line) as Served, applicationName });
       } else process.stderr.write(`${line}\n`);
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -276,6 +278,31 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/**
+ * CPU time (ms) the database's backends serving `applicationName` have used so far: each server
+ * runs with its own PGAPPNAME, so its backends are told apart from everyone else's (PostgreSQL on
+ * this machine only; a backend that exits takes its time with it, which the pools here, kept
+ * busy, do not do during a round). Null when the database is not local or not readable.
+ */
+async function databaseCpuMs(connectionString: string, applicationName: string): Promise<number | null> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+      [applicationName],
+    );
+    let total = 0;
+    for (const { pid } of rows) total += cpuMs(pid);
+    return total;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 /** Resident set size now and at its peak (Linux), in MB. */
 function rssMb(pid: number): { now: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -331,31 +358,61 @@ async function throughput(seconds: number, connections: number, storage: string)
     throw new Error('the bare route does not answer the same document');
   try {
     // Alternating rounds, so a burst of other work on the machine hits both sides alike.
-    type Round = { perSecond: number; meanBytes: number; requests: number; cpuMs: number };
+    type Round = {
+      perSecond: number;
+      meanBytes: number;
+      requests: number;
+      cpuMs: number;
+      databaseCpuMs: number | null;
+    };
     const bareRounds: Round[] = [];
     const dataRounds: Round[] = [];
-    const measured = async (pid: number, run: () => ReturnType<typeof load>): Promise<Round> => {
+    const connectionString = tributary.served.database?.connectionString;
+    const databaseCpu = (applicationName: string) =>
+      connectionString ? databaseCpuMs(connectionString, applicationName) : Promise.resolve(null);
+    const measured = async (
+      server: { child: ChildProcess; applicationName: string },
+      run: () => ReturnType<typeof load>,
+    ): Promise<Round> => {
+      const pid = server.child.pid!;
       const before = cpuMs(pid);
+      const databaseBefore = await databaseCpu(server.applicationName);
       const result = await run();
-      return { ...result, cpuMs: cpuMs(pid) - before };
+      const used = cpuMs(pid) - before;
+      const databaseAfter = await databaseCpu(server.applicationName);
+      return {
+        ...result,
+        cpuMs: used,
+        databaseCpuMs:
+          databaseBefore === null || databaseAfter === null ? null : databaseAfter - databaseBefore,
+      };
     };
     for (let round = 0; round < 2; round++) {
       bareRounds.push(
-        await measured(bare.child.pid!, () => load(bare.served.port, '/bare', {}, seconds / 2, connections)),
+        await measured(bare, () => load(bare.served.port, '/bare', {}, seconds / 2, connections)),
       );
-      dataRounds.push(
-        await measured(tributary.child.pid!, () => load(port, path, headers, seconds / 2, connections)),
-      );
+      dataRounds.push(await measured(tributary, () => load(port, path, headers, seconds / 2, connections)));
     }
-    const mean = (rounds: Round[]) => ({
-      requests: rounds.reduce((sum, round) => sum + round.requests, 0),
-      perSecond: rounds.reduce((sum, round) => sum + round.perSecond, 0) / rounds.length,
-      meanBytes: rounds[0]!.meanBytes,
-      // Includes the warm-up second's requests and CPU alike.
-      cpuPerRequest:
-        rounds.reduce((sum, round) => sum + round.cpuMs, 0) /
-        rounds.reduce((sum, round) => sum + round.requests, 0),
-    });
+    const mean = (rounds: Round[]) => {
+      const requests = rounds.reduce((sum, round) => sum + round.requests, 0);
+      const databaseMs = rounds.every((round) => round.databaseCpuMs !== null)
+        ? rounds.reduce((sum, round) => sum + round.databaseCpuMs!, 0)
+        : null;
+      return {
+        requests,
+        perSecond: rounds.reduce((sum, round) => sum + round.perSecond, 0) / rounds.length,
+        meanBytes: rounds[0]!.meanBytes,
+        // Includes the warm-up second's requests and CPU alike.
+        cpuPerRequest: rounds.reduce((sum, round) => sum + round.cpuMs, 0) / requests,
+        // The database's backends serving this server (PostgreSQL only): its queries' CPU.
+        databaseCpuPerRequest: databaseMs === null ? null : databaseMs / requests,
+      };
+    };
+    const cpuText = (result: ReturnType<typeof mean>) =>
+      `${result.cpuPerRequest.toFixed(2)} CPU ms/request` +
+      (result.databaseCpuPerRequest === null
+        ? ''
+        : `, its database backends ${result.databaseCpuPerRequest.toFixed(2)}`);
     const bareResult = mean(bareRounds);
     const dataResult = mean(dataRounds);
     const ratio = dataResult.perSecond / bareResult.perSecond;
@@ -364,10 +421,10 @@ async function throughput(seconds: number, connections: number, storage: string)
     );
     const anchor = fromDocument ? 'the stored document from memory' : 'same rows from the database';
     console.log(
-      `  bare Fastify, ${anchor}: ${bareResult.perSecond.toFixed(0)} req/s (${(bareResult.meanBytes / 1024).toFixed(1)} KiB; ${bareResult.cpuPerRequest.toFixed(2)} CPU ms/request)`,
+      `  bare Fastify, ${anchor}: ${bareResult.perSecond.toFixed(0)} req/s (${(bareResult.meanBytes / 1024).toFixed(1)} KiB; ${cpuText(bareResult)})`,
     );
     console.log(
-      `  GET /v2/activity, 30 stored days: ${dataResult.perSecond.toFixed(0)} req/s (${(dataResult.meanBytes / 1024).toFixed(1)} KiB; ${dataResult.cpuPerRequest.toFixed(2)} CPU ms/request; ${dataResult.requests} requests)`,
+      `  GET /v2/activity, 30 stored days: ${dataResult.perSecond.toFixed(0)} req/s (${(dataResult.meanBytes / 1024).toFixed(1)} KiB; ${cpuText(dataResult)}; ${dataResult.requests} requests)`,
     );
     console.log(`  ratio: ${ratio.toFixed(2)} (goal >= 0.6)`);
     reportFigures({
@@ -376,6 +433,12 @@ async function throughput(seconds: number, connections: number, storage: string)
       dataReadRatio: ratio,
       bareCpuMsPerRequest: bareResult.cpuPerRequest,
       dataCpuMsPerRequest: dataResult.cpuPerRequest,
+      ...(bareResult.databaseCpuPerRequest === null || dataResult.databaseCpuPerRequest === null
+        ? {}
+        : {
+            bareDatabaseCpuMsPerRequest: bareResult.databaseCpuPerRequest,
+            dataDatabaseCpuMsPerRequest: dataResult.databaseCpuPerRequest,
+          }),
     });
   } finally {
     await stop(bare.child);
@@ -438,11 +501,14 @@ async function peakRss(storage: string) {
         label: 'default settings (the sizing tributary serve gives itself)',
         result: await longRead(environment.env, 0),
       },
-      {
+    ];
+    // BENCH_UNTUNED=skip: the tuned figures alone (before/after pairs of a memory change).
+    if (process.env.BENCH_UNTUNED !== 'skip') {
+      runs.push({
         label: 'without that sizing (TRIBUTARY_MEMORY_TUNING=off)',
         result: await longRead({ ...environment.env, TRIBUTARY_MEMORY_TUNING: 'off' }, 1),
-      },
-    ];
+      });
+    }
     console.log(
       `1,825-day activity read with_samples=true (${storage}): peak RSS of the server process during the read (goal ≤ 200 MB PostgreSQL, ≤ 320 MB PGlite)`,
     );
@@ -453,7 +519,9 @@ async function peakRss(storage: string) {
       longReadWarmPeakMb: tuned.warm.peak,
       longReadPeakMb: Math.max(tuned.cold.peak, tuned.warm.peak),
       longReadTwoAtOnceWithDatabaseMb: tuned.twoAtOnceWithDatabase.totalMb,
-      longReadUntunedPeakMb: Math.max(runs[1]!.result.cold.peak, runs[1]!.result.warm.peak),
+      ...(runs[1]
+        ? { longReadUntunedPeakMb: Math.max(runs[1].result.cold.peak, runs[1].result.warm.peak) }
+        : {}),
       twoLongReadsPeakMb: tuned.twoAtOncePeak,
     });
     for (const { label, result } of runs) {

@@ -25,15 +25,17 @@ export function registerInputBoundary(app: App) {
   });
 
   // Registered before authentication, so hostile credentials are refused as input, not looked up.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const problem = urlProblem(request.url) ?? headerProblem(request.headers);
     if (problem) throw invalidParameter(problem.name, problem.problem);
+    done();
   });
 
   // Whatever parser produced the body (JSON, a hosted form), it is walked before validation.
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined) return;
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.body === undefined) return done();
     const problem = bodyProblem(request.body, request.routeOptions.config.maxArrayItems);
     if (problem) throw invalidParameter(problem.name, problem.problem);
+    done();
   });
 }

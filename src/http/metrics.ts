@@ -51,7 +51,7 @@ export function registerMetrics(app: App, jobs: JobQueue, refusals: Refusals): R
     },
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: ids in paths would explode label cardinality.
     const labels = {
       method: request.method,
@@ -60,6 +60,7 @@ export function registerMetrics(app: App, jobs: JobQueue, refusals: Refusals): R
     };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 
   return registry;

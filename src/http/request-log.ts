@@ -15,17 +15,19 @@ export const QUIET_PATHS: ReadonlySet<string> = new Set(['/health', '/ready', '/
  * path is logged without its query string: OAuth callbacks carry codes there.
  */
 export function registerRequestLog(app: App) {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // Nothing is built for a line the level drops (a service logging at warn pays no per-request
     // strings or objects for it). Quiet paths log at debug, which needs info on too.
-    if (!logsAt(request.log, 'info')) return;
+    if (!logsAt(request.log, 'info')) return done();
     const path = request.url.split('?')[0] ?? request.url;
     const ms = Math.round(reply.elapsedTime);
     const level = QUIET_PATHS.has(path) ? 'debug' : 'info';
-    if (!logsAt(request.log, level)) return;
-    request.log[level](
-      { method: request.method, path, status: reply.statusCode, ms },
-      `${request.method} ${path} ${reply.statusCode} ${ms}ms`,
-    );
+    if (logsAt(request.log, level)) {
+      request.log[level](
+        { method: request.method, path, status: reply.statusCode, ms },
+        `${request.method} ${path} ${reply.statusCode} ${ms}ms`,
+      );
+    }
+    done();
   });
 }

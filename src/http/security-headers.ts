@@ -10,10 +10,10 @@ import type { App } from './app-type.ts';
 export const HSTS_VALUE = 'max-age=31536000';
 
 export function registerSecurityHeaders(app: App) {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     // request.protocol reads x-forwarded-proto only when trustProxy is set.
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS_VALUE);
-    return payload;
+    done(null, payload);
   });
 }

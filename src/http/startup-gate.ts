@@ -26,11 +26,11 @@ const WHY: Record<Exclude<StartupStage, 'serving'>, string> = {
 };
 
 export function registerStartupGate(app: App, progress: StartupProgress) {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const stage = progress.stage();
-    if (stage === 'serving') return;
+    if (stage === 'serving') return done();
     const path = request.url.split('?', 1)[0] ?? '';
-    if (ANSWERED_WHILE_STARTING.has(path.replace(/\/+$/, ''))) return;
+    if (ANSWERED_WHILE_STARTING.has(path.replace(/\/+$/, ''))) return done();
     throw new AppError('service_unavailable', `the service is starting (${WHY[stage]}); retry shortly`, {
       headers: { 'retry-after': String(STARTING_RETRY_AFTER_SECONDS) },
     });

@@ -11,6 +11,7 @@ import {
 } from './embedded/server.ts';
 import { moveOverFromPglite } from './embedded/from-pglite.ts';
 import { CONNECTION_LOST, faultReporter } from './fault-reporter.ts';
+import { useNamedStatements } from './named-statements.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -147,7 +148,10 @@ function openPool(
     connectionString,
     max: size,
     types,
-    options: `-c search_path=${schema}`,
+    // Prepared statements (named-statements.ts) are planned for each run's values all the same: a
+    // generic plan of a keyset page over the month partitions of data_records scans far more
+    // than a plan pruned to the values (issue 44: a 5-year read took 3.5x as long).
+    options: `-c search_path=${schema} -c plan_cache_mode=force_custom_plan`,
     connectionTimeoutMillis: 10_000,
   });
   // A connection the server drops emits 'error'; unheard, that ends the process. pg-pool re-emits
@@ -159,7 +163,11 @@ function openPool(
   // error from here means the database, the same code from any other client does not.
   const lost = (error: Error) => reportLoss(markDatabaseError(error));
   pool.on('error', lost);
-  pool.on('connect', (client) => client.on('error', lost));
+  pool.on('connect', (client) => {
+    client.on('error', lost);
+    // The hot statements of data reads go by name: parsed once per connection.
+    useNamedStatements(client);
+  });
   const marked = {
     connect: () =>
       pool.connect().catch((error: unknown) => {

@@ -2,8 +2,10 @@
 // query is object churn (frozen operation nodes, visitors, a fresh SQL string) that a data read
 // paid twice per request (issue 44's profile: ~10 % of the read's CPU in Kysely); the text of a
 // statement depends only on its shape, so the shape is compiled once and the values swapped in.
+// The database parses it once per connection too: its text is sent as a named statement.
 import type { Compilable, CompiledQuery } from 'kysely';
 import type { Db } from './db.ts';
+import { nameStatement } from './named-statements.ts';
 
 const SLOT = '\u0000query-template-slot:';
 
@@ -49,5 +51,7 @@ function compile<Input extends Record<string, unknown>, Row>(
   for (const name of names) {
     if (!slots.includes(name)) throw new Error(`query template: input ${name} is not a parameter`);
   }
+  // Run on every request: prepared once per connection (named-statements.ts).
+  nameStatement(query.sql);
   return { query, slots };
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
 import { type DataTypeName, dataTypeNames, dataTypes } from '../../src/model/index.ts';
@@ -523,6 +524,51 @@ describe('data reads', () => {
         buckets: 0,
       });
     });
+  });
+
+  describe('a read of days already settled here', () => {
+    /** The texts of the statements this process submits while `run` runs. */
+    const statementsDuring = async (run: () => Promise<unknown>): Promise<string[]> => {
+      const submit = pg.Query.prototype.submit;
+      const texts: string[] = [];
+      pg.Query.prototype.submit = function (this: { text?: string }, connection: unknown) {
+        texts.push(this.text ?? '');
+        return submit.call(this, connection as never);
+      };
+      try {
+        await run();
+      } finally {
+        pg.Query.prototype.submit = submit;
+      }
+      return texts;
+    };
+
+    for (const [label, start, end] of [
+      ['one page', '2024-05-01', '2024-05-31'],
+      ['several pages', '2022-01-01', '2024-01-01'],
+    ] as const) {
+      test(`finds, charges and reads its first page in one statement, the same bytes (${label})`, async () => {
+        const url = `/v2/activity?user_id=${userId}&start_date=${start}&end_date=${end}&to_webhook=false`;
+        // The first read syncs the days; the second learns that they are settled.
+        const synced = await get(url);
+        assert.equal(synced.statusCode, 200, synced.body);
+        assert.equal((await get(url)).body, synced.body);
+        let again: Awaited<ReturnType<typeof get>> | undefined;
+        const texts = await statementsDuring(async () => {
+          again = await get(url);
+        });
+        assert.equal(again?.statusCode, 200);
+        assert.equal(again?.body, synced.body);
+        const charges = texts.filter((text) => text.includes('"rate_buckets"'));
+        assert.equal(charges.length, 1, JSON.stringify(texts));
+        assert.match(charges[0]!, /"data_records"/);
+        if (label === 'one page') {
+          assert.equal(texts.filter((text) => text.includes('"data_records"')).length, 1);
+        } else {
+          assert.ok((JSON.parse(synced.body) as Envelope).data.length > 200);
+        }
+      });
+    }
   });
 
   test('OpenAPI documents every data route under the data tag', async () => {

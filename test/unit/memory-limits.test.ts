@@ -9,9 +9,10 @@ import {
 } from '../../src/runtime/memory-limits.ts';
 
 describe('the memory sizing tributary serve gives itself', () => {
-  it('sizes V8 by role: an old-space ceiling only where HTTP reads stream', () => {
-    assert.deepEqual(v8FlagsFor('all'), ['--max-semi-space-size=2', '--max-old-space-size=384']);
-    assert.deepEqual(v8FlagsFor('api'), ['--max-semi-space-size=2', '--max-old-space-size=384']);
+  it('sizes V8 by role: an old-space ceiling and collections on request only where HTTP reads stream', () => {
+    const reading = ['--max-semi-space-size=2', '--max-old-space-size=384', '--expose-gc'];
+    assert.deepEqual(v8FlagsFor('all'), reading);
+    assert.deepEqual(v8FlagsFor('api'), reading);
     assert.deepEqual(v8FlagsFor('worker'), ['--max-semi-space-size=2']);
   });
 
@@ -33,13 +34,18 @@ describe('the memory sizing tributary serve gives itself', () => {
   it('re-executes serve once, marking the new image, keeping the operator’s GLIBC_TUNABLES', () => {
     const launch = tunedLaunch(['serve', '--role', 'api'], { DATABASE_URL: 'postgres://x/y' }, ['--inspect']);
     assert.ok(launch);
-    assert.deepEqual(launch.execArgv, ['--max-semi-space-size=2', '--max-old-space-size=384', '--inspect']);
+    assert.deepEqual(launch.execArgv, [
+      '--max-semi-space-size=2',
+      '--max-old-space-size=384',
+      '--expose-gc',
+      '--inspect',
+    ]);
     assert.equal(launch.env[TUNED_MARKER], '1');
     assert.match(launch.env.GLIBC_TUNABLES ?? '', /glibc\.malloc\.arena_max=2/);
 
     const own = tunedLaunch(['serve'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=8' }, []);
     assert.equal(own?.env.GLIBC_TUNABLES, 'glibc.malloc.arena_max=8');
-    assert.deepEqual(own?.execArgv, ['--max-semi-space-size=2', '--max-old-space-size=384']);
+    assert.deepEqual(own?.execArgv, ['--max-semi-space-size=2', '--max-old-space-size=384', '--expose-gc']);
 
     const viaNodeOptions = tunedLaunch(['serve'], { NODE_OPTIONS: '--max-old-space-size=1024' }, []);
     assert.ok(!viaNodeOptions?.execArgv.some((flag) => flag.startsWith('--max-old-space-size')));
@@ -51,13 +57,14 @@ describe('the memory sizing tributary serve gives itself', () => {
     assert.deepEqual(tunedLaunch(['import', 'apple-health', 'export.zip'], {}, [])?.execArgv, [
       '--max-semi-space-size=2',
       '--max-old-space-size=384',
+      '--expose-gc',
     ]);
     assert.equal(tunedLaunch(['serve'], { [TUNED_MARKER]: '1' }, []), null);
     assert.equal(tunedLaunch(['serve'], { TRIBUTARY_MEMORY_TUNING: 'off' }, []), null);
   });
 
   it('does not re-execute a process started with every setting already', () => {
-    const everything = ['--max-semi-space-size=2', '--max-old-space-size=512'];
+    const everything = ['--max-semi-space-size=2', '--max-old-space-size=512', '--expose-gc'];
     assert.equal(tunedLaunch(['serve'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, everything), null);
     assert.equal(
       tunedLaunch(['serve'], { GLIBC_TUNABLES: '', NODE_OPTIONS: everything.join(' ') }, []),

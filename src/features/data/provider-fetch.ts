@@ -357,6 +357,16 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     });
   }
 
+  /**
+   * Whether the local days [fromDay, toDay) of a connection's type are known in this process to
+   * be settled and in, so that `syncDays` would fetch nothing and ask the database nothing.
+   */
+  function knownSettled(userId: string, type: ProviderDataType, fromDay: string, toDay: string): boolean {
+    return (
+      fromDay >= toDay || uncoveredDays(fromDay, toDay, settledCoverage.known(userId, type)).length === 0
+    );
+  }
+
   /** Re-reads the athlete profile when the stored one is missing or older than ATHLETE_TTL_MS. */
   async function syncAthlete(user: ConnectionRow): Promise<void> {
     const found = sourceFor(user, 'athlete');
@@ -419,7 +429,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
     });
   }
 
-  return { syncDays, syncAthlete, intakeChanged, removeDeleted, sourceFor, contextFor };
+  return { syncDays, knownSettled, syncAthlete, intakeChanged, removeDeleted, sourceFor, contextFor };
 }
 
 export type ProviderFetch = ReturnType<typeof createProviderFetch>;

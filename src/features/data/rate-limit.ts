@@ -11,6 +11,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
 import { type ConnectionRow, connectionQuery, userIdsOfDeveloper } from '../connections/repo.ts';
 import { queryTemplate } from '../../store/query-template.ts';
+import { PAGE_TEXT_INPUTS, type PageOfText, type PageTextInput, pageTextOf, pageTextQuery } from './repo.ts';
 
 export const R1_MAX_WINDOW_DAYS = 1825;
 export const DEFAULT_HOURLY_DAYS_LIMIT = 6000;
@@ -169,6 +170,12 @@ export async function findConnectionAndCharge(
 
 type ChargeInput = { developerId: string; userId: string; bucketStart: Date; cost: number; limit: number };
 
+/**
+ * `chargeAny`'s inputs with those of a first page of summaries read in the same statement
+ * (`findChargeAndPage`); the page's own `limit` (records) is `pageLimit` here.
+ */
+type ChargeAndPageInput = ChargeInput & Omit<PageTextInput, 'limit'> & { pageLimit: number };
+
 function findAndChargeQuery(db: Db, input: ChargeInput, requireActive: boolean) {
   return db
     .with('c', () => connectionQuery(db, input.developerId, input.userId))
@@ -194,21 +201,73 @@ function findAndChargeQuery(db: Db, input: ChargeInput, requireActive: boolean) 
             .where(sql<number>`rate_buckets.used + excluded.used`, '<=', input.limit),
         )
         .returning('used'),
-    )
+    );
+}
+
+function findAndChargeStatement(db: Db, input: ChargeInput, requireActive: boolean) {
+  return findAndChargeQuery(db, input, requireActive)
     .selectFrom('c')
     .selectAll('c')
     .select((eb) => eb.selectFrom('charged').select('charged.used').as('charged_used'))
     .where(sql<boolean>`set_config('synchronous_commit', 'off', true) IS NOT NULL`);
 }
 
+// The page is read whether or not the charge was accepted (a refused read's page is dropped):
+// only a connection of the developer's yields a row at all, so no one else's records come back.
+function findChargeAndPageStatement(db: Db, input: ChargeAndPageInput) {
+  return findAndChargeQuery(db, input, false)
+    .with('first_page', () => pageTextQuery(db, { ...input, limit: input.pageLimit }, false))
+    .selectFrom(['c', 'first_page'])
+    .selectAll('c')
+    .select((eb) => eb.selectFrom('charged').select('charged.used').as('charged_used'))
+    .select(['first_page.records', 'first_page.text', 'first_page.last_at', 'first_page.last_key'])
+    .where(sql<boolean>`set_config('synchronous_commit', 'off', true) IS NOT NULL`);
+}
+
 // One statement per shape, compiled once (store/query-template.ts): a read runs it every time.
 const CHARGE_INPUTS = ['developerId', 'userId', 'bucketStart', 'cost', 'limit'] as const;
 const chargeActive = queryTemplate(CHARGE_INPUTS, (db, input: ChargeInput) =>
-  findAndChargeQuery(db, input, true),
+  findAndChargeStatement(db, input, true),
 );
 const chargeAny = queryTemplate(CHARGE_INPUTS, (db, input: ChargeInput) =>
-  findAndChargeQuery(db, input, false),
+  findAndChargeStatement(db, input, false),
 );
+const CHARGE_AND_PAGE_INPUTS = [
+  ...CHARGE_INPUTS,
+  ...PAGE_TEXT_INPUTS.filter((name) => name !== 'userId' && name !== 'limit'),
+  'pageLimit',
+] as const;
+const chargeAndPage = queryTemplate(CHARGE_AND_PAGE_INPUTS, (db, input: ChargeAndPageInput) =>
+  findChargeAndPageStatement(db, input),
+);
+
+/**
+ * `findConnectionAndCharge` (not requiring an active connection) and the first page of a read of
+ * summaries (`repo.pageText`, the `page` input without its keyset) in one statement: a read whose
+ * days need no sync makes one round trip to the database instead of two (issue 44: each
+ * statement costs the service a socket write and read, the pool's turn and the driver's parsing,
+ * and the database a transaction). `limit` is the budget's; the page's is `pageLimit`.
+ */
+export async function findChargeAndPage(
+  db: Db,
+  ids: { developerId: string; userId: string },
+  input: { bucketStart: Date; cost: number; limit: number },
+  page: PageTextInput,
+): Promise<(ConnectionRow & { charged_used: number | null; page: PageOfText }) | undefined> {
+  if (page.userId !== ids.userId) throw new Error('findChargeAndPage: the page is of another connection');
+  const rows = await chargeAndPage(db, {
+    ...page,
+    developerId: ids.developerId,
+    bucketStart: input.bucketStart,
+    cost: input.cost,
+    limit: input.limit,
+    pageLimit: page.limit,
+  });
+  const row = rows[0];
+  if (!row) return undefined;
+  const { records, text, last_at, last_key, ...connection } = row;
+  return { ...connection, page: pageTextOf({ records, text, last_at, last_key }, page) };
+}
 
 /** Buckets of past hours are never read again. */
 export async function pruneBuckets(db: Db, before: Date): Promise<number> {

@@ -151,7 +151,7 @@ export async function pageRecords(
 }
 
 /** A page read's statement parameters: the range's instants and the days that bound them. */
-function pageInput(
+export function pageInput(
   input: { userId: string; type: string; filter: RecordFilter; limit: number },
   after: Keyset | null,
   since: Date | null,
@@ -171,7 +171,7 @@ function pageInput(
   };
 }
 
-type PageInput = {
+export type PageInput = {
   userId: string;
   type: string;
   fromAt: Date;
@@ -242,7 +242,7 @@ export async function pageText(
     separator: string;
     tail: string;
   },
-): Promise<{ records: number; text: string; last: Keyset | null }> {
+): Promise<PageOfText> {
   const { after } = input;
   const template = after ? pageTextAfter : pageTextFirst;
   const [row] = await template(db, {
@@ -251,55 +251,67 @@ export async function pageText(
     separator: input.separator,
     tail: input.tail,
   });
-  const records = row?.records ?? 0;
+  return pageTextOf(row, input);
+}
+
+export type PageTextInput = PageInput & { lead: string; separator: string; tail: string };
+export type PageTextRow = { records: number; text: string; last_at: Date | null; last_key: string | null };
+
+/** The inputs of a first page's text (no keyset): the names a template of it takes. */
+export const PAGE_TEXT_INPUTS = [
+  'userId',
+  'type',
+  'fromAt',
+  'toAt',
+  'fromDay',
+  'toDay',
+  'limit',
+  'lead',
+  'separator',
+  'tail',
+] as const satisfies readonly (keyof PageTextInput & string)[];
+
+/** The statement of `pageText`: one row (records, text, last_at, last_key) for a page. */
+export function pageTextQuery(db: Db, input: PageTextInput, hasAfter: boolean) {
+  let page = inRange(db, input.userId, input.type, {
+    fromAt: input.fromAt,
+    toAt: input.toAt,
+    fromDay: input.fromDay,
+    toDay: input.toDay,
+  }).select(['anchor_at', 'identity_key', sql<string>`summary::text`.as('summary')]);
+  if (hasAfter) {
+    page = page.where((eb) =>
+      eb(eb.refTuple('anchor_at', 'identity_key'), '>', eb.tuple(input.afterAt!, input.afterKey!)),
+    );
+  }
+  page = page.orderBy('anchor_at').orderBy('identity_key').limit(input.limit);
+  const order = sql`page.anchor_at, page.identity_key`;
+  const reversed = sql`page.anchor_at DESC, page.identity_key DESC`;
+  return db.selectFrom(page.as('page')).select([
+    sql<number>`count(*)::integer`.as('records'),
+    sql<string>`${input.lead}::text
+          || CASE WHEN count(*) = 0 THEN '' ELSE ${input.separator}::text || string_agg(page.summary, ',' ORDER BY ${order}) END
+          || CASE WHEN count(*) < ${input.limit}::integer THEN ${input.tail}::text ELSE '' END`.as('text'),
+    sql<Date | null>`(array_agg(page.anchor_at ORDER BY ${reversed}))[1]`.as('last_at'),
+    sql<string | null>`(array_agg(page.identity_key ORDER BY ${reversed}))[1]`.as('last_key'),
+  ]);
+}
+
+export type PageOfText = { records: number; text: string; last: Keyset | null };
+
+/** A page as `pageText` answers it, from its statement's row (none: an empty page). */
+export function pageTextOf(row: PageTextRow | undefined, input: { lead: string; tail: string }): PageOfText {
   return {
-    records,
+    records: row?.records ?? 0,
     text: row?.text ?? `${input.lead}${input.tail}`,
     last: row?.last_at && row.last_key !== null ? { at: row.last_at, key: row.last_key } : null,
   };
 }
 
-type PageTextInput = PageInput & { lead: string; separator: string; tail: string };
-type PageTextRow = { records: number; text: string; last_at: Date | null; last_key: string | null };
-
 function pageTextTemplate(hasAfter: boolean): QueryTemplate<PageTextInput, PageTextRow> {
-  const names: (keyof PageTextInput & string)[] = [
-    'userId',
-    'type',
-    'fromAt',
-    'toAt',
-    'fromDay',
-    'toDay',
-    'limit',
-    'lead',
-    'separator',
-    'tail',
-  ];
+  const names: (keyof PageTextInput & string)[] = [...PAGE_TEXT_INPUTS];
   if (hasAfter) names.push('afterAt', 'afterKey');
-  return queryTemplate(names, (db, input: PageTextInput) => {
-    let page = inRange(db, input.userId, input.type, {
-      fromAt: input.fromAt,
-      toAt: input.toAt,
-      fromDay: input.fromDay,
-      toDay: input.toDay,
-    }).select(['anchor_at', 'identity_key', sql<string>`summary::text`.as('summary')]);
-    if (hasAfter) {
-      page = page.where((eb) =>
-        eb(eb.refTuple('anchor_at', 'identity_key'), '>', eb.tuple(input.afterAt!, input.afterKey!)),
-      );
-    }
-    page = page.orderBy('anchor_at').orderBy('identity_key').limit(input.limit);
-    const order = sql`page.anchor_at, page.identity_key`;
-    const reversed = sql`page.anchor_at DESC, page.identity_key DESC`;
-    return db.selectFrom(page.as('page')).select([
-      sql<number>`count(*)::integer`.as('records'),
-      sql<string>`${input.lead}::text
-          || CASE WHEN count(*) = 0 THEN '' ELSE ${input.separator}::text || string_agg(page.summary, ',' ORDER BY ${order}) END
-          || CASE WHEN count(*) < ${input.limit}::integer THEN ${input.tail}::text ELSE '' END`.as('text'),
-      sql<Date | null>`(array_agg(page.anchor_at ORDER BY ${reversed}))[1]`.as('last_at'),
-      sql<string | null>`(array_agg(page.identity_key ORDER BY ${reversed}))[1]`.as('last_key'),
-    ]);
-  });
+  return queryTemplate(names, (db, input: PageTextInput) => pageTextQuery(db, input, hasAfter));
 }
 
 const pageTextFirst = pageTextTemplate(false);

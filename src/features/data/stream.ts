@@ -5,7 +5,8 @@ import { Readable } from 'node:stream';
 import type { Db } from '../../store/db.ts';
 import type { RecordFilter } from './params.ts';
 import { mergedPieces, mergeSamples } from './records.ts';
-import { type Keyset, pageRecords, pageText, type StoredRecord } from './repo.ts';
+import { type Keyset, type PageOfText, pageRecords, pageText, type StoredRecord } from './repo.ts';
+import { streamedBytes } from './read-collection.ts';
 
 /** Summaries are a few KB; with samples a record can reach hundreds of KB, so pages shrink. */
 export const PAGE_SIZE = 200;
@@ -13,7 +14,7 @@ export const PAGE_SIZE_WITH_SAMPLES = 16;
 
 export type RangeQuery = { userId: string; type: string; filter: RecordFilter; withSamples: boolean };
 
-const pageLimit = (range: RangeQuery) => (range.withSamples ? PAGE_SIZE_WITH_SAMPLES : PAGE_SIZE);
+export const pageLimit = (range: RangeQuery) => (range.withSamples ? PAGE_SIZE_WITH_SAMPLES : PAGE_SIZE);
 
 /** Rows of a range, one keyset page at a time (after `first`, when the caller already read it). */
 async function* rowPages(db: Db, range: RangeQuery, first?: StoredRecord[]): AsyncGenerator<StoredRecord[]> {
@@ -63,6 +64,7 @@ export function streamEnvelope(
       for (const row of rows) {
         if (!first) pending.push(',');
         first = false;
+        streamedBytes(row.summary.length + (row.samples?.length ?? 0));
         for (const piece of mergedPieces(row.summary, row.samples, row.sample_splices)) {
           if (piece.length >= PIECE_BYTES) {
             if (pending.length > 0) yield pending.join('');
@@ -147,4 +149,21 @@ export async function envelopeBody(
   }
   parts.push(tail);
   return parts.join('');
+}
+
+/**
+ * The envelope of a range of summaries whose first page was read without the envelope's head
+ * (`rate-limit.ts` `findChargeAndPage`: the head names the connection that statement finds):
+ * the head is put before it, and the rest of the range streams on from it as `envelopeBody`
+ * would. Same bytes as `envelopeBody`.
+ */
+export function envelopeFromFirstPage(
+  db: Db,
+  range: RangeQuery,
+  envelope: { head: string; tail: string },
+  page: PageOfText,
+): Readable | string {
+  const text = `{${envelope.head},"data":[${page.text}`;
+  if (page.records < pageLimit(range)) return text;
+  return summaryEnvelope(db, range, `],${envelope.tail}}`, { ...page, text });
 }
