@@ -175,4 +175,20 @@ describe('mobile sample upsert: the days it marks', () => {
     );
     assert.throws(() => rowsOf([{ id: 'raw', day: '2026-10-03', body: '{"a":\n1}' }]), /line feed/);
   });
+
+  test("the table's statistics sample is small: ANALYZE copies 300 rows per unit of the largest target", async () => {
+    const { rows } = await sql<{ attname: string; target: number }>`
+      SELECT attname, attstattarget::int AS target FROM pg_attribute
+      WHERE attrelid = 'mobile_samples'::regclass AND attnum > 0 AND NOT attisdropped
+      ORDER BY attnum`.execute(service.ctx.db);
+    assert.deepEqual(Object.fromEntries(rows.map((row) => [row.attname, row.target])), {
+      user_id: 10,
+      sample_id: 10,
+      kind: 10,
+      local_day: 10,
+      start_at: 10,
+      end_at: 10,
+      body: 0,
+    });
+  });
 });
