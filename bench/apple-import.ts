@@ -15,19 +15,24 @@
  *   peak is held to it too.
  * - stream (with --stream): the reader alone (read, filter, parse, normalize), no store.
  *
- * Also sampled (every 0.5 s, in the importing process): the PSS of the importing process, every
- * process it started (the reader) and its embedded PostgreSQL's processes, summed: issue 42's
- * "peak during an import, service + database ≤ 300 MB" (importWithDatabasePeakMb).
+ * Also sampled, from this process (a sampler inside the importing process cost it CPU and its
+ * event loop's turns: reading another process's smaps_rollup walks its page tables), while the
+ * import runs: every 0.5 s the PSS of the importing process, every process it started (the
+ * reader) and its embedded PostgreSQL's processes, summed: issue 42's "peak during an import,
+ * service + database ≤ 300 MB" (importWithDatabasePeakMb); every 0.1 s the reader's peak RSS and
+ * the CPU time of each side.
  *
  * Goal (issue 44): importRatio ≥ 0.5, importPeakRssMb ≤ 250 on both stores. Figures (reportFigures):
  * importMBps, importSaxAnchorMBps, importRatio, importPeakRssMb (the importing process's peak),
  * importRssWhileImportingMb (its largest RSS sampled during the import: on PGlite the process
  * peak is the store's start-up, before any import), importReaderPeakRssMb.
  *
- *   node_modules/.bin/node bench/apple-import.ts [--mb 32] [--stream]
+ *   node_modules/.bin/node bench/apple-import.ts [--mb 32] [--stream] [--cpu-prof-dir DIR]
+ *
+ * --cpu-prof-dir: the importing process writes a V8 CPU profile (`--cpu-prof`) there.
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node_modules/.bin/node bench/apple-import.ts --mb 1024
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -38,7 +43,8 @@ import { SaxesParser } from 'saxes';
 import { v8FlagsFor } from '../src/runtime/memory-limits.ts';
 import { writeExportOfSize } from '../test/helpers/apple-export.ts';
 import { reportFigures } from './figures.ts';
-import { samplePeak } from './service-memory.ts';
+import { createInterface } from 'node:readline';
+import { postmasterOf, samplePeak } from './service-memory.ts';
 
 const NODE = new URL('../node_modules/.bin/node', import.meta.url).pathname;
 const SELF = new URL(import.meta.url).pathname;
@@ -65,6 +71,12 @@ type Measured = {
    * the store took before (PGlite compiles its WebAssembly then, a peak of its own).
    */
   importRssMb?: number;
+  /**
+   * Import only, sampled from outside: CPU seconds of the importing process, its reader and (on
+   * embedded storage) its PostgreSQL's processes while the import ran. A database backend that
+   * ended before a sample is missed.
+   */
+  sidesCpuSeconds?: { import: number; reader: number; database: number };
 };
 
 const cpuSeconds = () => {
@@ -130,38 +142,88 @@ async function streamRole(file: string): Promise<Measured> {
   };
 }
 
+/** What is sampled from outside the importing process while it imports. */
+type Sampled = Required<
+  Pick<
+    Measured,
+    'readerPeakRssMb' | 'importRssMb' | 'withDatabasePeakMb' | 'withDatabasePeakParts' | 'sidesCpuSeconds'
+  >
+>;
+
+const procText = (path: string) => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return ''; // gone meanwhile
+  }
+};
+const statusKb = (pid: number, field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(procText(`/proc/${pid}/status`))?.[1] ?? 0);
+/** utime + stime in seconds (clock ticks of 1/100 s). */
+const cpuOf = (pid: number) => {
+  const stat = procText(`/proc/${pid}/stat`);
+  if (!stat) return 0;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+/** The direct children of `pid` (every thread's). */
+function childrenOf(pid: number): number[] {
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tasks.flatMap((task) =>
+    procText(`/proc/${pid}/task/${task}/children`).split(' ').filter(Boolean).map(Number),
+  );
+}
+
 /**
- * Peak RSS (VmHWM) of this process's children, sampled: the isolated reader is one; and this
- * process's own RSS over the same time.
+ * Samples the importing process `pid` from outside (every 0.1 s): the peak RSS (VmHWM) of its
+ * children that are not its database (the isolated reader), its own RSS, and the CPU each side
+ * used since the start (the importing process, its reader, its embedded PostgreSQL's processes);
+ * and every 0.5 s the PSS of all of them summed (bench/service-memory.ts).
  */
-function watchMemory(): { stop(): { childrenMb: number; ownMb: number } } {
-  let peakKb = 0;
-  let own = 0;
+function sampleImport(pid: number, databasePids: () => number[], dataDir: string): { stop(): Sampled } {
+  const whole = samplePeak(pid, process.env.DATABASE_URL ? undefined : dataDir, 500);
+  let readerKb = 0;
+  let ownKb = 0;
+  const cpuAtStart = new Map<number, number>();
+  const cpuNow = new Map<number, { side: 'import' | 'reader' | 'database'; seconds: number }>();
+  const see = (of: number, side: 'import' | 'reader' | 'database') => {
+    const seconds = cpuOf(of);
+    if (seconds > 0) cpuNow.set(of, { side, seconds });
+  };
   const sample = () => {
-    own = Math.max(own, process.memoryUsage.rss());
-    for (const task of readdirSync(`/proc/${process.pid}/task`)) {
-      let children: string[] = [];
-      try {
-        children = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').split(' ');
-      } catch {
-        continue;
-      }
-      for (const child of children.filter(Boolean)) {
-        try {
-          const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child}/status`, 'utf8'));
-          if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
-        } catch {
-          // Gone meanwhile.
-        }
-      }
+    ownKb = Math.max(ownKb, statusKb(pid, 'VmRSS'));
+    see(pid, 'import');
+    const database = databasePids();
+    for (const of of database) see(of, 'database');
+    for (const child of childrenOf(pid)) {
+      if (database.includes(child)) continue;
+      readerKb = Math.max(readerKb, statusKb(child, 'VmHWM'));
+      see(child, 'reader');
     }
   };
+  sample();
+  for (const [of, { seconds }] of cpuNow) cpuAtStart.set(of, seconds);
   const timer = setInterval(sample, 100);
   return {
     stop() {
       clearInterval(timer);
       sample();
-      return { childrenMb: Math.round((peakKb / 1024) * 10) / 10, ownMb: Math.round((own / MB) * 10) / 10 };
+      const peak = whole.stop();
+      const mb = (value: number) => Math.round(value * 10) / 10;
+      const sides = { import: 0, reader: 0, database: 0 };
+      for (const [of, { side, seconds }] of cpuNow) sides[side] += seconds - (cpuAtStart.get(of) ?? 0);
+      return {
+        readerPeakRssMb: mb(readerKb / 1024),
+        importRssMb: mb(ownKb / 1024),
+        withDatabasePeakMb: mb(peak.totalMb),
+        withDatabasePeakParts: { serviceMb: mb(peak.serviceMb), databaseMb: mb(peak.databaseMb) },
+        sidesCpuSeconds: sides,
+      };
     },
   };
 }
@@ -169,7 +231,8 @@ function watchMemory(): { stop(): { childrenMb: number; ownMb: number } } {
 async function importRole(file: string): Promise<Measured> {
   const { loadConfig } = await import('../src/core/config.ts');
   const { openContext } = await import('../src/runtime/runtime.ts');
-  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-bench-import-'));
+  // Made by the measuring process, which finds the embedded server's postmaster.pid in it.
+  const dataDir = process.env.BENCH_IMPORT_DATA_DIR!;
   // On PostgreSQL the run gets a schema of its own, dropped afterwards.
   const schema = process.env.DATABASE_URL ? `bench_${randomBytes(5).toString('hex')}` : undefined;
   const config = loadConfig({
@@ -187,9 +250,9 @@ async function importRole(file: string): Promise<Measured> {
       environment: 'sandbox',
       orderApiAccess: false,
     });
-    const memory = watchMemory();
-    // The embedded server's processes are this one's children; on PostgreSQL only this side counts.
-    const whole = samplePeak(process.pid, process.env.DATABASE_URL ? undefined : dataDir, 500);
+    // The measuring process samples memory and CPU between these two lines (from outside: a
+    // sampler in this process cost it CPU and its event loop's turns).
+    console.log(IMPORT_STARTS);
     const started = process.hrtime.bigint();
     const cpuAtStart = cpuSeconds();
     const queued = await ctx.mobile.startImport({
@@ -202,8 +265,7 @@ async function importRole(file: string): Promise<Measured> {
     const final = await ctx.mobile.runImport(queued.import_id);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const cpu = cpuSeconds() - cpuAtStart;
-    const watched = memory.stop();
-    const withDatabase = whole.stop();
+    console.log(IMPORT_ENDS);
     if (final?.status !== 'completed') throw new Error(`import ended ${final?.status}: ${final?.error}`);
     const stored = await ctx.db
       .selectFrom('mobile_samples')
@@ -216,17 +278,9 @@ async function importRole(file: string): Promise<Measured> {
       elements: final.records_read,
       samples: Number(stored.n),
       peakRssMb: peakRssMb(),
-      readerPeakRssMb: watched.childrenMb,
-      importRssMb: watched.ownMb,
-      withDatabasePeakMb: Math.round(withDatabase.totalMb * 10) / 10,
-      withDatabasePeakParts: {
-        serviceMb: Math.round(withDatabase.serviceMb * 10) / 10,
-        databaseMb: Math.round(withDatabase.databaseMb * 10) / 10,
-      },
     };
   } finally {
     await close();
-    rmSync(dataDir, { recursive: true, force: true });
     if (schema) {
       const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
       await client.connect();
@@ -247,14 +301,60 @@ const SERVER_MEMORY = {
 };
 
 function runRole(role: string, file: string): Measured {
-  const tuned = role === 'import';
-  const child = spawnSync(NODE, [...(tuned ? SERVER_MEMORY.flags : []), SELF, '--role', role, file], {
-    encoding: 'utf8',
-    env: { ...process.env, ...(tuned ? SERVER_MEMORY.env : {}) },
-    maxBuffer: 1 << 24,
-  });
+  const child = spawnSync(NODE, [SELF, '--role', role, file], { encoding: 'utf8', maxBuffer: 1 << 24 });
   if (child.status !== 0) throw new Error(`${role} run failed (${child.status}): ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Measured;
+}
+
+const IMPORT_STARTS = 'bench: import starts';
+const IMPORT_ENDS = 'bench: import ends';
+
+/**
+ * The import role, measured from here while it imports: its memory with its reader's and its
+ * embedded PostgreSQL's (PSS), the reader's peak RSS, and the CPU of each side.
+ */
+async function runImportRole(file: string): Promise<Measured> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-bench-import-'));
+  const embedded = !process.env.DATABASE_URL;
+  try {
+    const child = spawn(
+      NODE,
+      [
+        ...SERVER_MEMORY.flags,
+        ...(values['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof-dir']}`] : []),
+        SELF,
+        '--role',
+        'import',
+        file,
+      ],
+      {
+        env: { ...process.env, ...SERVER_MEMORY.env, BENCH_IMPORT_DATA_DIR: dataDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const pid = child.pid!;
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-65536)));
+    const databasePids = () => {
+      const postmaster = embedded ? postmasterOf(dataDir) : undefined;
+      return postmaster ? [postmaster, ...childrenOf(postmaster)] : [];
+    };
+    let sampling: { stop(): Sampled } | undefined;
+    let sampled: Sampled | undefined;
+    let last = '';
+    for await (const line of createInterface({ input: child.stdout })) {
+      if (line === IMPORT_STARTS) sampling = sampleImport(pid, databasePids, dataDir);
+      else if (line === IMPORT_ENDS) sampled = sampling?.stop();
+      else last = line;
+    }
+    const code = await new Promise<number | null>((done) =>
+      child.exitCode !== null ? done(child.exitCode) : child.once('exit', done),
+    );
+    if (code !== 0 || !sampled) throw new Error(`import run failed (${code}): ${stderr}`);
+    return { ...(JSON.parse(last) as Measured), ...sampled };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 const mbPerSecond = (measured: Measured) => measured.bytes / MB / measured.seconds;
@@ -268,6 +368,11 @@ function report(label: string, measured: Measured) {
       `(${measured.cpuSeconds.toFixed(2)} s CPU); peak RSS ${measured.peakRssMb} MB` +
       (measured.importRssMb !== undefined ? ` (${measured.importRssMb} MB while importing)` : '') +
       (measured.readerPeakRssMb !== undefined ? `, reader process ${measured.readerPeakRssMb} MB` : '') +
+      (measured.sidesCpuSeconds
+        ? `; CPU sampled from outside: ${measured.sidesCpuSeconds.import.toFixed(2)} s importing process, ` +
+          `${measured.sidesCpuSeconds.reader.toFixed(2)} s reader` +
+          (process.env.DATABASE_URL ? '' : `, ${measured.sidesCpuSeconds.database.toFixed(2)} s PostgreSQL`)
+        : '') +
       (measured.withDatabasePeakMb !== undefined
         ? `; with every process it started and its database's, PSS peak ${measured.withDatabasePeakMb} MB ` +
           `(${measured.withDatabasePeakParts?.serviceMb} MB service side, ${measured.withDatabasePeakParts?.databaseMb} MB PostgreSQL)`
@@ -280,6 +385,7 @@ const { values } = parseArgs({
     role: { type: 'string' },
     mb: { type: 'string', default: process.env.APPLE_BENCH_MB ?? '32' },
     stream: { type: 'boolean', default: false },
+    'cpu-prof-dir': { type: 'string' },
   },
   allowPositionals: true,
   args: process.argv.slice(2),
@@ -314,7 +420,7 @@ if (values.role) {
     report('anchor: bare saxes scan, every attribute read (before)', before);
     if (values.stream)
       report('stream: the reader alone (read, filter, parse, normalize)', runRole('stream', file));
-    const imported = runRole('import', file);
+    const imported = await runImportRole(file);
     report(`import end to end into ${store} (spool, read, upsert, checkpoints, day rebuilds)`, imported);
     const afterwards = runRole('sax', file);
     report('anchor: bare saxes scan, every attribute read (after)', afterwards);

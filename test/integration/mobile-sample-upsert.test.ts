@@ -131,11 +131,13 @@ describe('mobile sample upsert: the days it marks', () => {
     const after = await findImport(service.ctx.db, importId);
     assert.deepEqual([after!.bytes_read, after!.checkpoint], [90, 12]);
   });
-  test('bodies cross as UTF-8 array literals and are stored, and kept for the rebuild, exactly', async () => {
+  test('bodies cross one JSON text a line in UTF-8 and are stored, and kept for the rebuild, exactly', async () => {
     const bodies = [
       { name: 'Ann’s "Apple" Watch \\ 🏃', note: 'a,b{c}' },
       { name: '\u0000\u001f\ud800 lone', note: 'NULL' },
       { name: '', note: '""' },
+      // Line breaks inside values: JSON text writes them as escapes, so a body stays one line.
+      { name: 'two\nlines\r\n', note: '\u2028\u2029\u0085' },
     ];
     const samples = bodies.map((body, index) => ({
       id: `utf8-${index}`,
@@ -171,5 +173,22 @@ describe('mobile sample upsert: the days it marks', () => {
       kept.sort((a, b) => String(a.id).localeCompare(String(b.id))),
       samples.map((sample) => JSON.parse(sample.body)),
     );
+    assert.throws(() => rowsOf([{ id: 'raw', day: '2026-10-03', body: '{"a":\n1}' }]), /line feed/);
+  });
+
+  test("the table's statistics sample is small: ANALYZE copies 300 rows per unit of the largest target", async () => {
+    const { rows } = await sql<{ attname: string; target: number }>`
+      SELECT attname, attstattarget::int AS target FROM pg_attribute
+      WHERE attrelid = 'mobile_samples'::regclass AND attnum > 0 AND NOT attisdropped
+      ORDER BY attnum`.execute(service.ctx.db);
+    assert.deepEqual(Object.fromEntries(rows.map((row) => [row.attname, row.target])), {
+      user_id: 10,
+      sample_id: 10,
+      kind: 10,
+      local_day: 10,
+      start_at: 10,
+      end_at: 10,
+      body: 0,
+    });
   });
 });

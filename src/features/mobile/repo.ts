@@ -91,9 +91,9 @@ export type ImportCheckpoint = {
  * CTEs all see the snapshot from before it), and the days it touched are marked in the same
  * statement.
  *
- * The arrays come as literals in UTF-8 (sample-rows.ts, built by an import's reader process) and
- * go as text parameters in binary form, which is the bytes as they are: the service builds and
- * converts nothing per sample.
+ * The columns come in UTF-8 (sample-rows.ts, built by an import's reader process: array literals,
+ * and the bodies one JSON text a line) and go as text parameters in binary form, which is the
+ * bytes as they are: the service builds and converts nothing per sample.
  *
  * `old` probes the primary key once per written row (LATERAL … LIMIT 1 keeps the planner from
  * turning it into a join): as a plain join the planner, going by the statistics of a table still
@@ -114,13 +114,15 @@ export async function upsertSamples(
     return new Set();
   }
   const progressed = checkpoint ? sql`, progressed AS (${checkpointUpdate(checkpoint)})` : sql``;
-  // A Buffer parameter goes in binary form; for `text` that is its UTF-8 bytes, then cast.
+  // A Buffer parameter goes in binary form; for `text` that is its UTF-8 bytes, then cast (the
+  // bodies split at their line feeds: sample-rows.ts).
   const [ids, kinds, days, starts, ends, bodies] = rows.columns;
   const { rows: marked } = await sql<{ local_day: string }>`
     WITH input AS (
       SELECT * FROM unnest(
         ${ids}::text::text[], ${kinds}::text::text[], ${days}::text::date[],
-        ${starts}::text::timestamptz[], ${ends}::text::timestamptz[], ${bodies}::text::text[]
+        ${starts}::text::timestamptz[], ${ends}::text::timestamptz[],
+        string_to_array(${bodies}::text, chr(10))
       ) AS input (sample_id, kind, local_day, start_at, end_at, body)
     ),
     upserted AS (

@@ -37,6 +37,7 @@ import * as eventsAndDeliveries from './0042_events_and_deliveries.ts';
 import * as labReportTypesAndVersions from './0043_lab_report_types_and_versions.ts';
 import * as outputFormats from './0044_output_formats.ts';
 import * as originalFiles from './0045_original_files.ts';
+import * as mobileSamplesStatistics from './0047_mobile_samples_statistics.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '0043_lab_report_types_and_versions': labReportTypesAndVersions,
   '0044_output_formats': outputFormats,
   '0045_original_files': originalFiles,
+  '0047_mobile_samples_statistics': mobileSamplesStatistics,
 };
