@@ -76,12 +76,6 @@ const PRUNE_BATCH = 5_000;
  * transaction or object, sized so it ends well within the deadline.
  */
 const KIND_BATCH_MAX = 250;
-/**
- * Outcomes a write waits for while sending goes on (fewer at the batch's end): a write has a fixed
- * cost besides its rows, about 1.5 ms of the database's CPU (bench/delivery-statements.ts: 57–70
- * µs per outcome at 60 a statement, 50–53 at 250, load 29–32). At least `concurrency`.
- */
-const OUTCOMES_PER_WRITE = 250;
 
 export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   const { db, clock, settings } = deps;
@@ -119,15 +113,14 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     detached,
   });
   const currentWork = createBatchReader({ ...deps, detached });
-  const outcomesPerWrite = Math.max(settings.concurrency, OUTCOMES_PER_WRITE);
   let lastPrune = 0;
 
   /**
    * Sends the batch with up to `settings.concurrency` requests in flight, starting the next as
    * soon as one is answered (in the batch's order, but events for a destination whose share is
-   * full after the rest), and records outcomes while sending goes on: once `outcomesPerWrite`
-   * were answered since the last write, and the previous write is done, they go out as one write,
-   * so writes batch themselves further as the receiver speeds up. (Sending in waves instead held
+   * full after the rest), and records outcomes while sending goes on:
+   * whatever was answered since the last write goes out as one write once the previous write is
+   * done, so writes batch themselves as the receiver speeds up. (Sending in waves instead held
    * every wave for its slowest request.) The batch, and so its jobs, completes only once every
    * write has. A failed write stops new sends and fails the batch, so the queue retries it; what
    * was already recorded is skipped then, its generations having moved on.
@@ -153,7 +146,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       recording = record(wave, snapshot.destinations).then(
         () => {
           recording = null;
-          if (!failure && pendingSize(sink.wave) >= outcomesPerWrite) startRecording();
+          if (!failure && pendingSize(sink.wave) >= settings.concurrency) startRecording();
         },
         (error: unknown) => {
           failure = error ?? new Error('recording webhook outcomes failed');
@@ -195,7 +188,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
           done();
           if (!delivered) failedHere.add(route);
           if (sink.detached) recordDetached();
-          else if (pendingSize(sink.wave) >= outcomesPerWrite) startRecording();
+          else if (pendingSize(sink.wave) >= settings.concurrency) startRecording();
         },
         // Kept as a value, like a failed write: an attempt that threw (say, a secret that no
         // longer opens) fails the batch once what is in flight has settled.
