@@ -24,8 +24,11 @@ export function createBatchReader(deps: {
   async function currentWork(jobs: Job<DeliveryJob>[]): Promise<Work[]> {
     const wanted = new Map<string, { generation: number; try: number }[]>();
     for (const { data } of jobs) {
-      for (const [id, generation] of data.events)
-        wanted.set(id, [...(wanted.get(id) ?? []), { generation, try: data.try }]);
+      for (const [id, generation] of data.events) {
+        const asked = wanted.get(id);
+        if (asked) asked.push({ generation, try: data.try });
+        else wanted.set(id, [{ generation, try: data.try }]);
+      }
     }
     const events = await findEventsForDelivery(db, [...wanted.keys()]);
     const current = events.flatMap((event) => {

@@ -112,14 +112,34 @@ export type DeliveryEventRow = {
  */
 export function createEventFormatter(deps: EventFormatterDeps) {
   const remembered = new Map<string, { format: OutputFormat; at: number }>();
+  /**
+   * Reads under way, by developer: the attempts that find the format stale while it is being read
+   * share that read. (Each made its own before: with a hundred attempts in flight, every expiry
+   * sent a query per attempt until the first answer came, 657 reads for 5,000 deliveries in the
+   * bench at load 15, more than every other delivery statement together.)
+   */
+  const reading = new Map<string, Promise<OutputFormat>>();
   async function formatOf(developerId: string): Promise<OutputFormat> {
     const now = deps.clock.now().getTime();
     const known = remembered.get(developerId);
     if (known && now - known.at < FORMAT_FRESH_MS) return known.format;
-    const format = await findOutputFormat(deps.db, developerId);
-    if (remembered.size >= REMEMBERED_DEVELOPERS) remembered.clear();
-    remembered.set(developerId, { format, at: now });
-    return format;
+    let read = reading.get(developerId);
+    if (!read) {
+      read = findOutputFormat(deps.db, developerId).then(
+        (format) => {
+          reading.delete(developerId);
+          if (remembered.size >= REMEMBERED_DEVELOPERS) remembered.clear();
+          remembered.set(developerId, { format, at: now });
+          return format;
+        },
+        (error: unknown) => {
+          reading.delete(developerId);
+          throw error;
+        },
+      );
+      reading.set(developerId, read);
+    }
+    return read;
   }
   return {
     formatOf,
