@@ -54,6 +54,9 @@ export async function runQueue(options: QueueOptions): Promise<boolean> {
   const execArgv = timesFile
     ? ['--import', fileURLToPath(new URL('./test-file-cpu.ts', import.meta.url))]
     : [];
+  // The file the CPU lines go to, for the file processes only (a test that runs a queue of its
+  // own gives it a timesFile of its own).
+  const env = timesFile ? { ...process.env, TEST_FILE_CPU: `${timesFile}.cpu` } : undefined;
 
   // One spec reporter for the whole run (a stream of its own, piped: compose() on a plain
   // stream never ended here).
@@ -70,7 +73,13 @@ export async function runQueue(options: QueueOptions): Promise<boolean> {
     const held: TestEvent[] = [];
     let counts: Counts | undefined;
     const fileStarted = performance.now();
-    const stream = run({ files: [join(root, file)], concurrency: 1, cwd: root, execArgv });
+    const stream = run({
+      files: [join(root, file)],
+      concurrency: 1,
+      cwd: root,
+      execArgv,
+      ...(env ? { env } : {}),
+    });
     stream.on('data', (event: TestEvent) => {
       if (event.type === 'test:fail' && !event.data.todo) passed = false;
       // The run's own summary (no file): summed here and shown once at the end.

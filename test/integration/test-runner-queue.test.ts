@@ -53,7 +53,8 @@ process.exitCode = passed ? 0 : 1;
 `,
   );
   const env = { ...process.env };
-  delete env.NODE_TEST_CONTEXT;
+  // Nor the outer run's file times: this run's go where `options` says.
+  for (const name of ['NODE_TEST_CONTEXT', 'TEST_FILE_TIMES', 'TEST_FILE_CPU']) delete env[name];
   return new Promise((resolve) => {
     execFile(process.execPath, [driver], { env, cwd: root }, (error, stdout, stderr) =>
       resolve({ passed: !error, report: `${stdout}${stderr}` }),
@@ -83,6 +84,10 @@ test(
     assert.match(parallelTimes, /^\s*[\d.]+ s {2}ok 1 {2}first\.test\.ts$/m);
     assert.match(parallelTimes, /^\s*[\d.]+ s {2}ok 1 {2}second\.test\.ts$/m);
     assert.match(readFileSync(join(root, 'times.serial'), 'utf8'), /^\s*[\d.]+ s {2}ok 1 {2}own\.test\.ts$/m);
+    // Each file's CPU and process wall, from the file's own process.
+    const cpu = readFileSync(join(root, 'times.cpu'), 'utf8');
+    for (const name of [first, second, own])
+      assert.match(cpu, new RegExp(`s cpu +[\\d.]+ s wall  ${name}$`, 'm'));
   },
 );
 
