@@ -17,20 +17,20 @@
 //      heartbeat to lapse, a child to start, a page to render), so beside the parallel files they
 //      add far less than their own time.
 //    Each lane starts its longest files first (scripts/test-durations.txt, from an earlier run),
-//    so that no long file starts last and runs on alone.
-// With TEST_FILE_TIMES=<path>, each file's duration and outcome is also written there
-// (scripts/test-file-times.ts), slowest first: `<path>.parallel` and `<path>.serial`.
+//    so that no long file starts last and runs on alone; the serial lane's slot, once its own
+//    files are done, takes parallel files too (scripts/test-queue.ts), so that it does not idle
+//    while they queue.
+// With TEST_FILE_TIMES=<path>, each file's time (process start to end) and outcome is also
+// written there, slowest first: `<path>.parallel` and `<path>.serial`; and each file's CPU time
+// (its process and the children it waited for; scripts/test-file-cpu.ts): `<path>.cpu`.
 // With node --test options after `--`, the files go to `node --test` as before (sorted by name,
 // then the serial ones one at a time).
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, globSync, readFileSync } from 'node:fs';
+import { existsSync, globSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { finished } from 'node:stream/promises';
-import { run } from 'node:test';
-import { spec } from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
-import fileTimes from './test-file-times.ts';
+import { runQueue } from './test-queue.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -44,7 +44,13 @@ const GROUPS = {
   ],
 };
 
-/** Files run one at a time, beside the parallel ones, and why. */
+/**
+ * Files run one at a time, beside the parallel ones, and why. Only files whose outcome depends on
+ * timing or on the machine's share they get belong here: this lane's files can run in no other
+ * slot, so too many of them would make it the run's long pole. Files that are merely heavy
+ * (new-provider's type-check, the packed packages' npm pack and install) run in the parallel
+ * slots: nothing in them waits against a clock.
+ */
 const SERIAL: Record<string, string> = {
   'test/e2e/activation.test.ts': 'drives Chromium',
   'test/e2e/dashboard.test.ts': 'drives Chromium',
@@ -58,11 +64,8 @@ const SERIAL: Record<string, string> = {
   'test/integration/read-replica.test.ts': 'a primary and a streaming replica of its own',
   'test/integration/recurring-jobs.test.ts': 'several queue instances keep time together',
   'test/integration/destination-contract.test.ts': 'a child service per destination kind',
-  'test/integration/new-provider.test.ts': 'scaffolds into a copy of the project and type-checks it',
   'test/integration/hostile-files-import.test.ts': 'memory-limited children',
   'test/integration/hostile-files-lab.test.ts': 'memory-limited children',
-  'packages/client/test/packed.test.ts': 'packs and installs the package',
-  'packages/sdk-client/test/packed.test.ts': 'packs and installs the package',
 };
 
 function parseArguments(argv: string[]) {
@@ -110,24 +113,6 @@ function longestFirst(files: string[], durations: Map<string, number>): string[]
   const middling = known[Math.floor(known.length / 2)] ?? 0;
   const expected = (file: string) => durations.get(file) ?? middling;
   return [...files].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
-}
-
-/** One lane: `files` through node:test's runner, `concurrency` at a time; resolves to whether all passed. */
-async function lane(name: string, files: string[], concurrency: number): Promise<boolean> {
-  if (files.length === 0) return true;
-  let passed = true;
-  const stream = run({ files: files.map((file) => join(ROOT, file)), concurrency, cwd: ROOT });
-  stream.on('test:fail', (test: { todo?: unknown }) => {
-    if (!test.todo) passed = false;
-  });
-  const report = stream.compose(spec);
-  report.pipe(process.stdout, { end: false });
-  const reporting = [finished(report)];
-  const timesFile = process.env.TEST_FILE_TIMES;
-  if (timesFile)
-    reporting.push(finished(stream.compose(fileTimes).pipe(createWriteStream(`${timesFile}.${name}`))));
-  await Promise.all(reporting);
-  return passed;
 }
 
 /** With node --test options: the files through `node --test`, as they were before the lanes. */
@@ -202,11 +187,13 @@ try {
     const serialOrder = longestFirst(serial, durations);
     if (serial.length)
       console.log(`\n== beside the parallel files, one at a time: ${serialOrder.join(' ')} ==\n`);
-    const lanes = await Promise.all([
-      lane('parallel', longestFirst(parallel, durations), concurrency),
-      lane('serial', serialOrder, 1),
-    ]);
-    passed = lanes.every(Boolean);
+    passed = await runQueue({
+      root: ROOT,
+      parallel: longestFirst(parallel, durations),
+      serial: serialOrder,
+      concurrency,
+      timesFile: process.env.TEST_FILE_TIMES,
+    });
   }
 } finally {
   await teardown();
