@@ -76,6 +76,11 @@ export async function runQueue(options: QueueOptions): Promise<boolean> {
     const stream = run({
       files: [join(root, file)],
       concurrency: 1,
+      // A file's process ends once its tests and hooks have, rather than when its event loop
+      // empties: a handle a test leaves open (job-quarantine's never-settling handler kept its
+      // process 215 s past its 38 s of tests) must not hold a slot. Shutdown itself is tested on
+      // the service's own processes, which this does not touch.
+      forceExit: true,
       cwd: root,
       execArgv,
       ...(env ? { env } : {}),
