@@ -11,8 +11,6 @@ import {
   isTransientDatabaseError,
   markDatabaseError,
 } from '../../src/core/errors.ts';
-import { sql } from 'kysely';
-import { openStore } from '../../src/store/db.ts';
 import { faultReporter } from '../../src/store/fault-reporter.ts';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
@@ -198,24 +196,4 @@ test("another service's socket error is a 503 that names it, not the database", 
     databaseFault(withCode('sorry, too many clients already', '53300'))!.message,
     /the database is unreachable/,
   );
-});
-
-test("the store's pool marks its refused connections as the database's", async () => {
-  // Nothing listens on port 1: the pool's connection is refused at once.
-  const store = await openStore({
-    databaseUrl: 'postgres://postgres@127.0.0.1:1/none',
-    dataDir: undefined,
-    schema: 'public',
-    connectLater: true,
-  });
-  try {
-    const error = await sql`select 1`.execute(store.db).then(
-      () => assert.fail('connected to port 1'),
-      (caught: unknown) => caught,
-    );
-    assert.equal((error as { code?: unknown }).code, 'ECONNREFUSED');
-    assert.match(databaseFault(error)!.message, /the database is unreachable/);
-  } finally {
-    await store.close();
-  }
 });
