@@ -184,18 +184,21 @@ export type PageInput = {
   limit: number;
 };
 
+/** The inputs every page's statement takes (a keyset and `since` add theirs). */
+const PAGE_INPUTS = [
+  'userId',
+  'type',
+  'fromAt',
+  'toAt',
+  'fromDay',
+  'toDay',
+  'limit',
+] as const satisfies readonly (keyof PageInput & string)[];
+
 const pageTemplates: QueryTemplate<PageInput, StoredRecord>[] = [];
 
 function pageTemplate(withSamples: boolean, hasAfter: boolean, hasSince: boolean) {
-  const names: (keyof PageInput & string)[] = [
-    'userId',
-    'type',
-    'fromAt',
-    'toAt',
-    'fromDay',
-    'toDay',
-    'limit',
-  ];
+  const names: (keyof PageInput & string)[] = [...PAGE_INPUTS];
   if (hasAfter) names.push('afterAt', 'afterKey');
   if (hasSince) names.push('since');
   return queryTemplate(names, (db, input: PageInput) => {
@@ -259,13 +262,7 @@ export type PageTextRow = { records: number; text: string; last_at: Date | null;
 
 /** The inputs of a first page's text (no keyset): the names a template of it takes. */
 export const PAGE_TEXT_INPUTS = [
-  'userId',
-  'type',
-  'fromAt',
-  'toAt',
-  'fromDay',
-  'toDay',
-  'limit',
+  ...PAGE_INPUTS,
   'lead',
   'separator',
   'tail',
