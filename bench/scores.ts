@@ -18,11 +18,10 @@
  *
  *   node_modules/.bin/node bench/scores.ts
  */
-import { createDataService } from '../src/features/data/service.ts';
 import { computeDay, computeSleep } from '../src/features/scores/engine/day-scores.ts';
 import { createScoresService, historyOf } from '../src/features/scores/service.ts';
 import { addDays } from '../src/model/time.ts';
-import { createDeveloper, startTestService } from '../test/helpers/app.ts';
+import { bareDataService, createDeveloper, startTestService } from '../test/helpers/app.ts';
 import { connectSandboxUser } from '../test/helpers/connections.ts';
 import { reportFigures } from './figures.ts';
 
@@ -119,17 +118,7 @@ try {
 
   // 4. Scores' share of a daily write: with the enricher and without, on the same store.
   const { ctx } = service;
-  const bare = () =>
-    createDataService({
-      db: ctx.db,
-      jobs: ctx.jobs,
-      clock: ctx.clock,
-      log: ctx.log,
-      config: ctx.config,
-      providers: ctx.providers,
-      secretBox: ctx.secretBox,
-      webhooks: ctx.webhooks,
-    });
+  const bare = () => bareDataService(ctx);
   const withScores = bare();
   // The scores service registered on it, its enricher timed from the outside.
   const enrichRuns: number[] = [];

@@ -17,6 +17,7 @@ import { openStore, type Store } from '../../src/store/db.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { jobSettings } from '../../src/jobs/settings.ts';
+import { createDataService } from '../../src/features/data/service.ts';
 import { TEST_JOB_QUEUE_POOL_SIZE } from './job-queue-settings.ts';
 
 /**
@@ -120,6 +121,23 @@ async function dropSchemas(databaseUrl: string, schema: string) {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A data service of its own on a running service's store, without the enrichers (scores) the app
+ * registered on its own: writes through it cost what a write without them costs.
+ */
+export function bareDataService(ctx: AppContext) {
+  return createDataService({
+    db: ctx.db,
+    jobs: ctx.jobs,
+    clock: ctx.clock,
+    log: ctx.log,
+    config: ctx.config,
+    providers: ctx.providers,
+    secretBox: ctx.secretBox,
+    webhooks: ctx.webhooks,
+  });
 }
 
 export type TestDeveloper = {

@@ -4,11 +4,16 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { createDataService } from '../../src/features/data/service.ts';
 import { createScoresService } from '../../src/features/scores/service.ts';
 import { addDays } from '../../src/model/time.ts';
 import { generate, generateAthlete } from '../../src/providers/sandbox/generate.ts';
-import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import {
+  bareDataService,
+  createDeveloper,
+  startTestService,
+  type TestDeveloper,
+  type TestService,
+} from '../helpers/app.ts';
 import { connectSandboxUser } from '../helpers/connections.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -49,19 +54,7 @@ describe('computed scores', () => {
   });
 
   /** A data service of its own, without the scores service the app registered on its own. */
-  const bareDataService = () => {
-    const { ctx } = service;
-    return createDataService({
-      db: ctx.db,
-      jobs: ctx.jobs,
-      clock: ctx.clock,
-      log: ctx.log,
-      config: ctx.config,
-      providers: ctx.providers,
-      secretBox: ctx.secretBox,
-      webhooks: ctx.webhooks,
-    });
-  };
+  const ownDataService = () => bareDataService(service.ctx);
 
   const read = async (type: string, from = start, to = end, withSamples = false) => {
     const response = await service.app.inject({
@@ -221,7 +214,7 @@ describe('computed scores', () => {
     for (const day of history('daily').slice(-5)) await write([{ type: 'daily', records: [day] }]);
     const session = history('activity').at(-10)! as Json;
     await write([{ type: 'activity', remove: [session.metadata.summary_id] }]);
-    const fresh = createScoresService({ data: bareDataService(), log: ctx.log });
+    const fresh = createScoresService({ data: ownDataService(), log: ctx.log });
     const days: string[] = [];
     for (let day = from; day < to; day = addDays(day, 1)) days.push(day);
     const check = await ctx.db.transaction().execute((trx) => fresh.recompute(trx, pinnedId, days));
@@ -369,7 +362,7 @@ describe('computed scores', () => {
     // What each process remembers (the athlete's sex, the history's facts by row version) changes
     // nothing: a process that remembers nothing computes the same scores from the store.
     const { ctx } = service;
-    const fresh = createScoresService({ data: bareDataService(), log: ctx.log });
+    const fresh = createScoresService({ data: ownDataService(), log: ctx.log });
     const days: string[] = [];
     for (let d = start; d < end; d = addDays(d, 1)) days.push(d);
     const again = await ctx.db.transaction().execute((trx) => fresh.recompute(trx, userId, days));
