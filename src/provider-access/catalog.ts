@@ -76,8 +76,8 @@ function resolveProvider(config: Config, provider: Provider): ResolvedProvider {
   const { credentials, enabled, baseUrl } = config.settings.forProvider(providerSettings, id);
   const resolveUrl = urlResolver(config, baseUrl);
   // A web provider is offered only with a connector that reads its data: a declaration alone
-  // would hand out auth links to users who then never get any (COROS stays unavailable until
-  // it has one, whatever `<ID>_ENABLED` says).
+  // would hand out auth links to users who then never get any (a provider that is declared only
+  // stays unavailable until it has one, whatever `<ID>_ENABLED` says).
   const connectable = declaration.authKind === 'sdk' || provider.connector?.data !== undefined;
   const switchedOn = connectable && (enabled ?? declaration.enabledByDefault);
   const usable = declaration.credentials === 'none' || credentials !== null;

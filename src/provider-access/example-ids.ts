@@ -15,3 +15,12 @@ export function exampleProviderId(kind?: DeviceKind): string {
   const found = connectable.find((declaration) => kind === undefined || declaration.deviceKind === kind);
   return (found ?? connectable[0]!).id;
 }
+
+/**
+ * The first provider whose records are simulated (its data source plays arrivals: data/sandbox-arrivals.ts),
+ * for examples of records that device never measured.
+ */
+export function exampleSimulatedProviderId(): string {
+  const found = Object.values(providerRegistry).find((provider) => provider.connector?.data?.arrivals);
+  return (found ?? Object.values(providerRegistry)[0]!).declaration.id;
+}

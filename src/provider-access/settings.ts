@@ -57,7 +57,7 @@ export const providerHttpSettings = defineSettings({
     ),
     // Every tenant shares one heap: a provider (or whatever answers at its address) sending an
     // endless body must fail its own request, not exhaust the process.
-    // 32: one Garmin activity of 24 hours recorded every second is about 26 MB of JSON.
+    // 32: one activity of 24 hours recorded every second is about 26 MB of a provider's JSON.
     PROVIDER_HTTP_MAX_ANSWER_MB: nonNegative(
       32,
       false,
@@ -113,11 +113,11 @@ export const providerSettings = defineProviderSettings({
   id: 'providers',
   owner: 'provider-access',
   intro: [
-    'Per provider id (OURA, STRAVA, WHOOP, POLAR, WITHINGS, DEXCOM, …). A provider with a client id and',
+    'Per provider id (`tributary providers list` names them). A provider with a client id and',
     'secret is enabled; without, it is listed but not enabled. The operator dashboard can store them',
     'too (encrypted); a variable set here wins over a stored one. The OAuth redirect URI to',
     'register with the provider is PUBLIC_URL/v2/auth/callback/<id>; notifications arrive at',
-    'PUBLIC_URL/providers/<id>/webhook (subscriptions: `tributary providers subscribe --provider OURA`).',
+    'PUBLIC_URL/providers/<id>/webhook (subscriptions: `tributary providers subscribe --provider <id>`).',
   ],
   templates: {
     CLIENT_ID: textSetting({

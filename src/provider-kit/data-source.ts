@@ -8,7 +8,7 @@ import type { ProviderHttp } from './http.ts';
 
 /** The connection being read, as a provider needs to see it. */
 export type DataSourceUser = {
-  /** Tributary's user id (the SANDBOX provider seeds its generator with it). */
+  /** Tributary's user id (a simulated provider seeds its generator with it). */
   id: string;
   providerUserId: string | null;
   scopes: string | null;

@@ -51,9 +51,9 @@ export type OAuthDeclaration = {
   clientAuth: ClientAuthStyle;
   /** Fixed extra parameters for the authorize request (e.g. `approval_prompt`). */
   authorizeParams?: Readonly<Record<string, string>>;
-  /** Fixed extra parameters for the token request (e.g. Withings' `action`). */
+  /** Fixed extra parameters for the token request (e.g. an `action` the endpoint dispatches on). */
   tokenParams?: Readonly<Record<string, string>>;
-  /** Fixed extra parameters for a refresh (e.g. WHOOP's `scope=offline`, to keep a refresh token). */
+  /** Fixed extra parameters for a refresh (e.g. a `scope` without which no new refresh token comes). */
   refreshParams?: Readonly<Record<string, string>>;
   /** Where the token fields sit when the provider wraps them (e.g. `body`). */
   tokenResponsePath?: JsonPath;
@@ -91,7 +91,7 @@ export type DeviceKind = (typeof DEVICE_KINDS)[number];
 
 export type ProviderDeclaration = {
   /**
-   * The wire resource id (`OURA`): upper-case letters, digits and underscores. A plain string
+   * The wire resource id (`MY_PROVIDER`): upper-case letters, digits and underscores. A plain string
    * here because the kit sits below the providers; src/providers/index.ts (generated from the
    * folders) derives the `ProviderId` union from these declarations.
    */
@@ -104,7 +104,7 @@ export type ProviderDeclaration = {
   oauth?: OAuthDeclaration;
   /** Present exactly for `api_key`. */
   apiKey?: ApiKeyDeclaration;
-  /** `deployment`: needs `<ID>_CLIENT_ID`/`<ID>_CLIENT_SECRET`; `none`: works without (SDK, sandbox). */
+  /** `deployment`: needs `<ID>_CLIENT_ID`/`<ID>_CLIENT_SECRET`; `none`: works without (SDK, API key, simulated). */
   credentials: 'deployment' | 'none';
   dataTypes: readonly ProviderDataType[];
   writesPlannedWorkouts: boolean;

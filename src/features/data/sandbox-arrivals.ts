@@ -1,4 +1,4 @@
-// Simulated providers (SANDBOX) have no one to push data to us, so a recurring job plays that
+// Simulated providers have no one to push data to us, so a recurring job plays that
 // part: every SANDBOX_ARRIVAL_MINUTES it asks each such provider what "arrived" for each
 // connected, active user since the previous run, stores it and pushes it as data events (no
 // reference: nobody asked), so a webhook integration can be built against the sandbox.

@@ -18,7 +18,7 @@ export const dataSettings = defineSettings({
     }),
     SANDBOX_ARRIVAL_MINUTES: customSetting({
       description:
-        'Minutes between simulated arrivals of new SANDBOX data, pushed as data events (1 to 1440; 0 or off disables).',
+        'Minutes between simulated arrivals of new data from the simulated (sandbox) providers, pushed as data events (1 to 1440; 0 or off disables).',
       schema: Type.Union([Type.Integer({ minimum: 1, maximum: 1440 }), Type.Null()], {
         default: DEFAULT_ARRIVAL_MINUTES,
       }),

@@ -2,6 +2,7 @@
 // OpenAPI document is not a FHIR specification: https://hl7.org/fhir/R4/ is); their example is
 // the mapping's own output for a small day, so it is what the service writes.
 import Type from 'typebox';
+import { exampleSimulatedProviderId } from '../../provider-access/example-ids.ts';
 import { mapRecord, patientOf } from './map-records.ts';
 import type { ExportResource } from './resources.ts';
 
@@ -9,7 +10,7 @@ const EXAMPLE_USER = '8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41';
 const EXAMPLE_BASE = 'http://127.0.0.1:8080';
 
 function exampleResources(): ExportResource[] {
-  const owner = { userId: EXAMPLE_USER, provider: 'SANDBOX', referenceId: 'your-user-42' };
+  const owner = { userId: EXAMPLE_USER, provider: exampleSimulatedProviderId(), referenceId: 'your-user-42' };
   const mapped = mapRecord(
     owner,
     'daily',

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { exampleSimulatedProviderId } from '../../provider-access/example-ids.ts';
 
 export const SubjectUserParams = Type.Object({
   user_id: Type.String({ description: 'The user (connection) id', maxLength: 100 }),
@@ -18,7 +19,7 @@ const receiptExample = {
   receipt: {
     id: 'ers_5f0c2a9e4b7d1e3a6c8f0b2d',
     user_id: '8d7a1c52-5b7e-4a8e-9f0e-2f3c1d9b6a41',
-    provider: 'SANDBOX',
+    provider: exampleSimulatedProviderId(),
     deleted_at: '2026-11-28T01:50:00.000Z',
     deleted_rows: {
       connections: 1,

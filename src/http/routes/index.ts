@@ -51,7 +51,7 @@ export const routeRegistrars: readonly RouteRegistrar[] = [
   registerFhirRoutes,
   // Data-subject requests: a user's archive, erasure receipts.
   registerSubjectAccessRoutes,
-  // The built-in SANDBOX provider's consent page and token endpoint.
+  // The built-in simulated provider's consent page and token endpoint (sandbox-consent.ts).
   (app, ctx) =>
     registerSandboxConsentRoutes(app, { config: ctx.config, clock: ctx.clock, secretBox: ctx.secretBox }),
 ];

@@ -1,4 +1,4 @@
-// The SANDBOX provider's hosted pages: its consent page and a standard token endpoint, so the
+// The simulated provider's hosted pages: its consent page and a standard token endpoint, so the
 // whole OAuth2 + PKCE redirect flow runs on a fresh machine with no external account.
 import type { FastifyReply } from 'fastify';
 import { resolveLanguage } from '../../core/languages.ts';

@@ -1,9 +1,8 @@
 // Android Health Connect records, as a companion app serializes them (the Jetpack record classes
 // to JSON: `recordType`, the record's fields, unit objects as accessor sets such as
-// `{inKilocalories}`, `metadata{id, dataOrigin, device, lastModifiedTime}`). Shared by the
-// HEALTH_CONNECT provider and by SAMSUNG, whose companion app sends Samsung Health data points in
-// this same shape (Samsung Health syncs into Health Connect, and the Samsung Health Data SDK's
-// types map onto these records), so one normalizer serves both.
+// `{inKilocalories}`, `metadata{id, dataOrigin, device, lastModifiedTime}`). Shared by every
+// provider whose companion app sends records in this shape (each says why in its declaration),
+// so one normalizer serves them all.
 import { ActivityType } from '../../model/activity-type.ts';
 import { MenstruationFlow, SleepLevel } from '../../model/enums.ts';
 import {

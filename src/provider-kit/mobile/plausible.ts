@@ -1,6 +1,6 @@
 // The plausibility check (model/plausibility.ts) for mobile samples: every kind in its canonical
 // unit mapped to a metric, the times to the date window. Run on every record of an SDK upload and
-// every element of an export (readRecords, and the APPLE export's elements), so one bad record is
+// every element of an export (readRecords, and an export reader's elements), so one bad record is
 // refused with its reason while the rest of its batch is kept.
 import { instantProblem, type Metric, valueProblem } from '../../model/plausibility.ts';
 

@@ -6,7 +6,7 @@
 
 export class NormalizationError extends Error {
   override name = 'NormalizationError';
-  /** What was being normalized (`WAHOO workout 123`): the provider, the kind and the payload's identity. */
+  /** What was being normalized (`<PROVIDER> workout 123`): the provider, the kind and the payload's identity. */
   readonly item: string;
   /** The field at fault (`metadata.summary_id`), when one is known. */
   readonly field: string | null;

@@ -63,7 +63,7 @@ export function normalizer<Payload, Type extends UnifiedTypeName>(
   };
 }
 
-/** 0 (UTC) when the offset is zero or unknown, else 1 (local): the sandbox provider's convention. */
+/** 0 (UTC) when the offset is zero or unknown, else 1 (local): `timestamp_localization` from an offset. */
 export function localizationOf(offsetMinutes: number): 0 | 1 {
   return offsetMinutes === 0 ? 0 : 1;
 }
@@ -102,7 +102,7 @@ export function instantOf(text: string, fallbackOffsetMinutes: number): number {
 export function offsetFor(text: string | null | undefined, context: NormalizeContext): number {
   const own = typeof text === 'string' ? trailingOffsetMinutes(text) : null;
   // A trailing `Z` is taken at its word (UTC). Providers that write UTC instants next to a
-  // separate offset field (WHOOP, Strava) resolve the offset from that field instead.
+  // separate offset field resolve the offset from that field instead (their normalizers say so).
   return own ?? context.userOffsetMinutes ?? 0;
 }
 

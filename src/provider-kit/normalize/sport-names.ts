@@ -1,5 +1,5 @@
 // English sport names -> ActivityType codes, for providers that name a workout's sport with a
-// free string (Oura `activity`, WHOOP `sport_name`). Names are compared after lower-casing and
+// free string (a field such as `activity` or `sport_name`). Names are compared after lower-casing and
 // dropping everything but letters and digits, so `strengthTraining`, `Strength Training` and
 // `strength_training` are one key. A provider adds or overrides names where its wording differs.
 import { ActivityType } from '../../model/activity-type.ts';

@@ -2,7 +2,8 @@ import type { Provider } from '../../provider-kit/types.ts';
 
 // Declared only, and off unless an operator opts in (`COROS_ENABLED=true`): COROS is
 // partner-only and these endpoints come from public client code, not documentation
-// (docs/providers.md#coros).
+// (docs/providers.md#coros). Having no data source yet, it stays unavailable even then: the
+// catalog offers no web provider that cannot read its data.
 export const coros: Provider = {
   declaration: {
     id: 'COROS',

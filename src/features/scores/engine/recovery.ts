@@ -1,9 +1,10 @@
 // Recovery (readiness): HRV and resting heart rate against the person's own 21-day baseline and
 // last night's sleep against a target, combined into one number through a logistic curve — the
-// structure WHOOP publishes for its Recovery (inputs: HRV, resting HR, sleep performance,
-// respiratory rate; a ~3-week personal baseline; a 0–100 % result), with coefficients that are
-// Tributary's own and stated here (docs/scores.md#recovery). HRV is taken as ln RMSSD, the form
-// the HRV-guided-training literature compares with a rolling baseline (Plews et al. 2012, 2013).
+// structure a wearable maker publishes for its recovery score (inputs: HRV, resting HR, sleep
+// performance, respiratory rate; a ~3-week personal baseline; a 0–100 % result), with
+// coefficients that are Tributary's own and stated here (docs/scores.md#recovery cites both).
+// HRV is taken as ln RMSSD, the form the HRV-guided-training literature compares with a rolling
+// baseline (Plews et al. 2012, 2013).
 import { clamp } from './stats.ts';
 
 export const RECOVERY = {
