@@ -2,46 +2,39 @@
 // else OCR), turns it into layered results (report.ts) and sends `lab_report.completed` — or
 // `lab_report.failed` with a structured reason — through the webhook engine. The session keeps its
 // status history; the file is sealed at rest and goes with the session. Nothing leaves the machine.
+// Its parts: the processing job (processing.ts), file links (file-links.ts), version pins
+// (version-pins.ts); this module takes uploads, re-reads and the session reads.
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
 import { AppError, conflict, invalidParameter, notFound } from '../../core/errors.ts';
 import type { SecretBox } from '../../core/secret-box.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import { isIsoDate, wireDateTime } from '../../model/time.ts';
+import { isIsoDate } from '../../model/time.ts';
 import type { Db } from '../../store/db.ts';
 import type { WebhooksService } from '../delivery/service.ts';
-import { completedEvent, failedEvent } from './events.ts';
 import { EXTENSIONS, sniffMediaType } from './media-types.ts';
-import { openFile, resealLegacyFiles, sealFile } from './file-box.ts';
+import { resealLegacyFiles, sealFile } from './file-box.ts';
 import * as repo from './repo.ts';
 import { UnreadableFileError } from './extraction/errors.ts';
 import { type ReportParser, isolatedParse } from './isolated-parse.ts';
 import { createRequestWindows } from '../limits/windows.ts';
 import { type LabReportSettings, labReportSettings } from './settings.ts';
 import { readSettings } from '../../core/settings.ts';
-import type { FailureReason, StatusEntry } from './tables.ts';
 import { LAB_REPORT_QUEUE } from './queue.ts';
 import { sessionView, statusHistory, summaryView, type DeliveryState } from './views.ts';
-import {
-  LAB_REPORT_VERSIONS,
-  LATEST_VERSION,
-  type LabReportVersion,
-  parseVersionDate,
-  readsScans,
-  resolveVersion,
-  versionOn,
-} from './api-version.ts';
+import { LATEST_VERSION, type LabReportVersion } from './api-version.ts';
 import type { ReportType } from './result-types.ts';
+import { createFileLinks } from './file-links.ts';
+import { createProcessing, entry } from './processing.ts';
+import { createVersionPins } from './version-pins.ts';
+
+export { MAX_ATTEMPTS } from './processing.ts';
 
 const REPORT_TYPES: readonly ReportType[] = ['lab', 'dexa'];
 
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
-/** Processing attempts before a session fails for good (`internal`, retriable). */
-export const MAX_ATTEMPTS = 3;
 const LIST_LIMIT = 1000;
-/** How long a download link from `/files` works. */
-const FILE_LINK_SECONDS = 15 * 60;
 const SESSION_ID = /^\d{1,18}$/;
 const MAX_REFERENCE = 256;
 
@@ -74,12 +67,6 @@ export type ListQuery = {
   uploaded_at_to?: string;
 };
 
-const entry = (status: string, at: Date, note?: string): StatusEntry => ({
-  status,
-  timestamp: wireDateTime(at),
-  ...(note ? { note } : {}),
-});
-
 function checkDate(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (!isIsoDate(value)) throw invalidParameter(name, 'expected a date as YYYY-MM-DD');
@@ -109,61 +96,14 @@ export function createLabReportsService(deps: LabReportsDeps) {
     return webhooks.eventStates(owner.id, ids);
   }
 
-  /** Fails a session still processing: the failed event and the session's history, in one transaction. */
-  async function failSession(session: repo.SessionRow, error: FailureReason): Promise<void> {
-    const who = { id: session.id, uploadId: session.upload_id, referenceId: session.reference_id };
-    const at = clock.now();
-    await db.transaction().execute(async (trx) => {
-      const eventId = await webhooks.emit(trx, session.developer_id, failedEvent(who, error, at));
-      await repo.finish(trx, session.id, {
-        status: 'failed',
-        error,
-        history: [...session.status_history, entry('failed', at, error.message)],
-        eventId,
-        at,
-      });
-    });
-  }
-
-  /** A stored version (a pin, a session's) as one this build serves: the newest on or before it. */
-  const known = (stored: string | null): LabReportVersion | null =>
-    stored === null ? null : versionOn(stored);
-
-  const stoppedReason = (attempts: number, cause?: string): FailureReason => ({
-    code: 'internal',
-    message: `The report could not be processed: its processing stopped ${attempts} time(s) without finishing${cause ? ` (${cause})` : ''}.`,
-    retriable: true,
-  });
+  const processing = createProcessing({ db, clock, log: deps.log, secretBox, webhooks, parse });
+  const fileLinks = createFileLinks({ db, clock, secretBox, publicUrl: deps.publicUrl, mustFind });
 
   return {
     settings,
-
-    /**
-     * The lab-reports API version serving a request: its X-Terra-Version header (400 naming the
-     * header when malformed), else the developer's pin, else the latest.
-     */
-    async versionFor(owner: Owner, header: string | string[] | undefined): Promise<LabReportVersion> {
-      if (header !== undefined) return resolveVersion(header, null);
-      return resolveVersion(undefined, known(await repo.findVersionPin(db, owner.id)));
-    },
-
-    /** The developer's pin and the versions there are. */
-    async versionPin(owner: Owner) {
-      const pinned = known(await repo.findVersionPin(db, owner.id));
-      return {
-        api_version: pinned,
-        served_without_header: pinned ?? LATEST_VERSION,
-        latest: LATEST_VERSION,
-        versions: [...LAB_REPORT_VERSIONS],
-      };
-    },
-
-    /** Pins a version (a date resolves to the newest version on or before it); null unpins. */
-    async pinVersion(owner: Owner, value: string | null) {
-      const version = value === null ? null : parseVersionDate('api_version', value);
-      await repo.setVersionPin(db, owner.id, version, clock.now());
-      return this.versionPin(owner);
-    },
+    ...createVersionPins({ db, clock }),
+    ...processing,
+    ...fileLinks,
 
     /** Whether the developer may upload another report now (LAB_REPORT_UPLOAD_RATE): 429 past it. */
     admitUpload(developerId: string): Promise<void> {
@@ -173,16 +113,6 @@ export function createLabReportsService(deps: LabReportsDeps) {
         rate,
         `more than ${rate.limit} lab report uploads in ${rate.windowSeconds} s from this developer (LAB_REPORT_UPLOAD_RATE)`,
       );
-    },
-
-    /**
-     * The queue gave up on a session's job (its retries spent, or its worker stopped heartbeating
-     * each time): the session fails with the reason and its failed event is sent.
-     */
-    async giveUp(sessionId: string, cause: string): Promise<void> {
-      const session = await repo.findSessionById(db, sessionId);
-      if (!session || session.status !== 'processing') return;
-      await failSession(session, stoppedReason(session.attempts, cause));
     },
 
     /** The job of RESEAL_FILES_QUEUE: files stored before migration 0023 re-sealed as bytes. */
@@ -230,68 +160,6 @@ export function createLabReportsService(deps: LabReportsDeps) {
         await jobs.send(LAB_REPORT_QUEUE, { sessionId }, { trx, group: { id: owner.id } });
       });
       return { upload_id: uploadId, current_status: 'processing' };
-    },
-
-    /** The job: read the file, parse it, store the report and send the event, or fail with a reason. */
-    async process(sessionId: string): Promise<void> {
-      const session = await db.transaction().execute((trx) => repo.startAttempt(trx, sessionId));
-      // Deleted meanwhile, or already done (a job that ran twice): nothing to do.
-      if (!session || session.status !== 'processing') return;
-      const who = { id: session.id, uploadId: session.upload_id, referenceId: session.reference_id };
-      const fail = (error: FailureReason) => failSession(session, error);
-      // Every earlier attempt started and none finished (its worker died): a poison file, not tried again.
-      if (session.attempts > MAX_ATTEMPTS) {
-        await fail(stoppedReason(session.attempts - 1));
-        return;
-      }
-      const stored = await repo.readFile(db, session.id);
-      if (stored === undefined) return;
-      let report;
-      try {
-        const bytes = openFile(secretBox, stored);
-        // The version the upload was served by decides whether scans are told apart.
-        const scans = readsScans(versionOn(session.api_version));
-        report = await parse(bytes, session.media_type as never, { scans });
-      } catch (error) {
-        if (error instanceof UnreadableFileError) {
-          await fail({
-            code: 'file_unreadable',
-            message: `The uploaded file could not be read: ${error.message}.`,
-            retriable: false,
-          });
-          return;
-        }
-        deps.log.warn({ err: error, sessionId, attempt: session.attempts }, 'lab report processing failed');
-        if (session.attempts >= MAX_ATTEMPTS) {
-          await fail({
-            code: 'internal',
-            message: 'The report could not be processed; submitting it again may succeed.',
-            retriable: true,
-          });
-          return;
-        }
-        throw error;
-      }
-      if (report.results.length === 0) {
-        await fail({
-          code: 'extraction_failed',
-          message: 'No test results could be read from the file (no rows with a test name and a value).',
-          retriable: false,
-        });
-        return;
-      }
-      const at = clock.now();
-      await db.transaction().execute(async (trx) => {
-        const eventId = await webhooks.emit(trx, session.developer_id, completedEvent(who, report, at));
-        const note = `${report.results.length} results from ${report.pages} page(s)${report.ocrPages ? `, ${report.ocrPages} by OCR` : ''}`;
-        await repo.finish(trx, session.id, {
-          status: 'completed',
-          report,
-          history: [...session.status_history, entry('completed', at, note)],
-          eventId,
-          at,
-        });
-      });
     },
 
     /**
@@ -397,12 +265,6 @@ export function createLabReportsService(deps: LabReportsDeps) {
       };
     },
 
-    /** A report's uploaded file, byte for byte (undefined once deleted). */
-    async uploadedFile(sessionId: string): Promise<Buffer | undefined> {
-      const stored = await repo.readFile(db, sessionId);
-      return stored && openFile(secretBox, stored);
-    },
-
     /** The newest sessions of one reference id, with their results (the dashboard's user page). */
     async withResultsFor(owner: Owner, referenceId: string, limit: number) {
       const rows = await repo.listSessions(db, owner.id, { referenceId }, limit);
@@ -448,46 +310,6 @@ export function createLabReportsService(deps: LabReportsDeps) {
             ...(status !== 'delivered' && state.lastError ? { last_error: state.lastError } : {}),
           },
         ],
-      };
-    },
-
-    /** The uploaded file behind a link that works without credentials until it expires. */
-    async files(owner: Owner, sessionId: string) {
-      const row = await mustFind(owner, sessionId);
-      const expires = new Date(clock.now().getTime() + FILE_LINK_SECONDS * 1000);
-      const token = secretBox.seal(JSON.stringify({ s: row.id, d: owner.id, e: expires.getTime() }));
-      const filename =
-        row.file_name ??
-        `lab-report-${row.id}.${EXTENSIONS[row.media_type as keyof typeof EXTENSIONS] ?? 'bin'}`;
-      return {
-        files: [
-          { filename, presigned_url: `${deps.publicUrl}/v2/lab-reports/files/download?token=${token}` },
-        ],
-        expires_at: wireDateTime(expires),
-      };
-    },
-
-    /** Opens a download link from `files`: the file's bytes, or 404 once expired, forged or deleted. */
-    async download(token: string): Promise<{ bytes: Buffer; mediaType: string; filename: string }> {
-      const gone = () => notFound('this download link is invalid or has expired');
-      let claim: { s?: unknown; d?: unknown; e?: unknown };
-      try {
-        claim = JSON.parse(secretBox.open(token)) as typeof claim;
-      } catch {
-        throw gone();
-      }
-      if (typeof claim.s !== 'string' || typeof claim.d !== 'string' || typeof claim.e !== 'number')
-        throw gone();
-      if (claim.e < clock.now().getTime()) throw gone();
-      const row = await repo.findSession(db, claim.d, claim.s);
-      const stored = row ? await repo.readFile(db, row.id) : undefined;
-      if (!row || stored === undefined) throw gone();
-      return {
-        bytes: openFile(secretBox, stored),
-        mediaType: row.media_type,
-        filename:
-          row.file_name ??
-          `lab-report-${row.id}.${EXTENSIONS[row.media_type as keyof typeof EXTENSIONS] ?? 'bin'}`,
       };
     },
   };
