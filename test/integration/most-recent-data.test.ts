@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Clock } from '../../src/core/clock.ts';
-import { MOST_RECENT_DATA_GRAIN_MS } from '../../src/features/connections/repo.ts';
+import { MOST_RECENT_DATA_GRAIN_MS } from '../../src/features/connections/stamps-repo.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { connectSandboxUser } from '../helpers/connections.ts';
 import { DashboardClient } from '../helpers/dashboard.ts';

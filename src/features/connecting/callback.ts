@@ -1,6 +1,7 @@
 import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { TokenSet } from '../../provider-kit/types.ts';
 import { findDeveloper } from '../developers/repo.ts';
+import { findConnectionsWithAccount } from '../connections/accounts-repo.ts';
 import * as connectionsRepo from '../connections/repo.ts';
 import { toWireUser } from '../connections/service.ts';
 import type { Language } from '../../core/languages.ts';
@@ -174,7 +175,7 @@ export function createCallbacks(deps: ConnectingInternals) {
 
         // The same provider account connected again: the new id replaces the old one.
         if (accountId) {
-          const previous = await connectionsRepo.findConnectionsWithAccount(trx, {
+          const previous = await findConnectionsWithAccount(trx, {
             developerId: session.developer_id,
             provider: provider.id,
             providerUserId: accountId,

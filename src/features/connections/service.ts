@@ -2,6 +2,7 @@ import { invalidParameter, notFound } from '../../core/errors.ts';
 import { formatDateTime } from '../../model/time.ts';
 import type { Db } from '../../store/db.ts';
 import type { ConnectionRow } from './repo.ts';
+import * as listing from './listing-repo.ts';
 import * as repo from './repo.ts';
 
 export type { ConnectionRow } from './repo.ts';
@@ -153,12 +154,12 @@ export function createConnectionsService(deps: { db: Db }) {
       query: { page?: number; per_page?: number },
     ): Promise<SubscriptionsResult> {
       if (query.page === undefined) {
-        return { kind: 'all', users: (await repo.listConnected(db, developerId)).map(toWireUser) };
+        return { kind: 'all', users: (await listing.listConnected(db, developerId)).map(toWireUser) };
       }
       const perPage = query.per_page ?? SUBSCRIPTIONS_DEFAULT_PER_PAGE;
-      const total = await repo.countConnected(db, developerId);
+      const total = await listing.countConnected(db, developerId);
       const maxPage = Math.max(0, Math.ceil(total / perPage) - 1);
-      const rows = await repo.listConnected(db, developerId, {
+      const rows = await listing.listConnected(db, developerId, {
         offset: query.page * perPage,
         limit: perPage,
       });
@@ -185,11 +186,11 @@ export function createConnectionsService(deps: { db: Db }) {
     },
 
     /** Counts by provider and status, for the dashboard's overview. */
-    countByProviderAndStatus: (developerId: string) => repo.countByProviderAndStatus(db, developerId),
+    countByProviderAndStatus: (developerId: string) => listing.countByProviderAndStatus(db, developerId),
 
     /** The newest users first, as the dashboard lists them before a search. */
     async recent(developerId: string, limit: number): Promise<DetailedWireUser[]> {
-      return (await repo.listRecentConnections(db, developerId, limit)).map(toDetailedWireUser);
+      return (await listing.listRecentConnections(db, developerId, limit)).map(toDetailedWireUser);
     },
 
     async update(

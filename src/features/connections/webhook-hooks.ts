@@ -2,7 +2,7 @@
 // runtime/context.ts). The engine never reads `connections`: it asks here, once per batch. Event user
 // ids are whatever the emitter gave; one that is not a UUID names no user.
 import type { Db } from '../../store/db.ts';
-import * as repo from './repo.ts';
+import * as stamps from './stamps-repo.ts';
 import { isUuid } from './service.ts';
 
 /**
@@ -15,7 +15,7 @@ export async function withheldByConnectionState(
   events: readonly { id: string; userId: string | null }[],
   moment: 'emit' | 'delivery',
 ): Promise<Map<string, string>> {
-  const activity = await repo.findActivity(
+  const activity = await stamps.findActivity(
     db,
     events.flatMap((event) => (event.userId && isUuid(event.userId) ? [event.userId] : [])),
   );
@@ -31,7 +31,7 @@ export async function withheldByConnectionState(
 
 /** Each user who just received a delivery gets it as `last_webhook_update` (in the recording transaction). */
 export async function recordDeliveries(trx: Db, deliveries: ReadonlyMap<string, Date>): Promise<void> {
-  await repo.stampLastWebhookUpdate(
+  await stamps.stampLastWebhookUpdate(
     trx,
     [...deliveries].filter(([userId]) => isUuid(userId)),
   );

@@ -14,7 +14,7 @@ import type { Clock } from '../../core/clock.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { ConnectionRow } from '../connections/service.ts';
-import { findActiveAccounts, findUsersByAccount, firstConnectedAt } from '../connections/repo.ts';
+import { findActiveAccounts, findUsersByAccount, firstConnectedAt } from '../connections/accounts-repo.ts';
 import type { DataSourceContext } from '../../provider-kit/data-source.ts';
 import { ProviderDataError } from '../../provider-kit/data-source.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';

@@ -13,7 +13,7 @@ import { type DataTypeName, isDataTypeName } from '../../model/index.ts';
 import { externalPlannedWorkout } from '../../model/planned-workout-current.ts';
 import type { ProviderDataType } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
-import * as connectionsRepo from '../connections/repo.ts';
+import { stampMostRecentData } from '../connections/stamps-repo.ts';
 import { type ConnectionRow, toWireUser } from '../connections/service.ts';
 import {
   buildAthleteEvent,
@@ -336,7 +336,7 @@ export function createIntake(deps: IntakeDeps) {
       stored += prepared[index]!.stored.length;
     }
     // Once per write: the user's "most recent data" is when records last came in.
-    if (stored > 0) await connectionsRepo.stampMostRecentData(trx, user.id, now);
+    if (stored > 0) await stampMostRecentData(trx, user.id, now);
     if (deps.rawRetentionDays > 0) {
       for (const batch of batches)
         for (const payload of batch.raws ?? [])

@@ -12,7 +12,7 @@ import type { ProviderDataType, ProviderRuntime } from '../../provider-kit/types
 import type { Db } from '../../store/db.ts';
 import { readProviderTokens } from '../../provider-access/token-store.ts';
 import type { ConnectionRow } from '../connections/service.ts';
-import * as connectionsRepo from '../connections/repo.ts';
+import { markPolled } from '../connections/stamps-repo.ts';
 import { earlierDay, laterDay } from './params.ts';
 import type { IntakeWrite } from './intake.ts';
 import type { Refusals } from './refusals.ts';
@@ -162,7 +162,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
         settled: false,
         now: at,
       });
-      await connectionsRepo.markPolled(trx, user.id, at);
+      await markPolled(trx, user.id, at);
     });
   }
 
@@ -243,7 +243,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
       if (stored && stored.updated_at.getTime() > clock.now().getTime() - ATHLETE_TTL_MS) return;
       const today = dayNumberToIsoDate(Math.floor(clock.now().getTime() / MS_PER_DAY));
       await fetchDays(user, 'athlete', found.source, today, addDays(today, 1));
-      await connectionsRepo.markPolled(db, user.id, clock.now());
+      await markPolled(db, user.id, clock.now());
     });
   }
 

@@ -9,7 +9,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
 import type { ConnectionRow } from '../connections/service.ts';
-import { pageActiveUsersOfProvider } from '../connections/repo.ts';
+import { pageActiveUsersOfProvider } from '../connections/listing-repo.ts';
 import type { IntakeWrite } from './intake.ts';
 import type { ProviderFetch } from './provider-fetch.ts';
 import type { NoPayload } from '../../jobs/queues.ts';
