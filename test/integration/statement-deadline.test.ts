@@ -1,0 +1,68 @@
+// Every statement of the store's pools has a deadline (statement_timeout, store/db.ts); work that
+// legitimately runs longer lifts it for itself. A tiny deadline and pg_sleep show both without
+// timing anything: a statement past the deadline fails with PostgreSQL's cancel, an exempt one
+// returns its row.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
+import { databaseFault } from '../../src/core/errors.ts';
+import {
+  liftStatementDeadline,
+  openStore,
+  type Store,
+  withoutStatementDeadline,
+} from '../../src/store/db.ts';
+import { testDatabaseUrl } from '../helpers/database.ts';
+
+// Far below the sleeps below; one connection, so the session asked about is the one that ran.
+const DEADLINE_MS = 50;
+const LONGER_S = 1;
+
+let store: Store;
+before(async () => {
+  store = await openStore({
+    databaseUrl: await testDatabaseUrl(),
+    dataDir: undefined,
+    poolSize: 1,
+    statementTimeoutMs: DEADLINE_MS,
+  });
+});
+after(async () => {
+  await store?.close();
+});
+
+const sleep = (db: Store['db']) =>
+  sql<{ slept: string }>`select pg_sleep(${LONGER_S})::text as slept`.execute(db);
+
+test('a statement that runs past the deadline is cut, and the client is told to retry (503)', async () => {
+  const error = await sleep(store.db).then(
+    () => assert.fail('the statement ran past its deadline'),
+    (caught: unknown) => caught,
+  );
+  assert.equal((error as { code?: unknown }).code, '57014');
+  const fault = databaseFault(error);
+  assert.equal(fault?.status, 503);
+  assert.match(fault!.message, /did not answer this request in time/);
+  assert.ok(Number(fault!.headers['retry-after']) > 0);
+});
+
+test('a transaction that lifts the deadline runs its long statement to the end', async () => {
+  const { rows } = await store.db.transaction().execute(async (trx) => {
+    await liftStatementDeadline(trx);
+    return sleep(trx);
+  });
+  assert.equal(rows.length, 1);
+  // Lifted for that transaction only: the connection's next statement has the deadline again.
+  await assert.rejects(sleep(store.db), { code: '57014' });
+});
+
+test('work without the deadline runs long statements, and the connection gets it back after', async () => {
+  const { rows } = await withoutStatementDeadline(store.db, async (connection) => {
+    await sleep(connection);
+    return connection.transaction().execute((trx) => sleep(trx));
+  });
+  assert.equal(rows.length, 1);
+  const shown = await sql<{ statement_timeout: string }>`show statement_timeout`.execute(store.db);
+  assert.equal(shown.rows[0]?.statement_timeout, `${DEADLINE_MS}ms`);
+  await assert.rejects(sleep(store.db), { code: '57014' });
+});
