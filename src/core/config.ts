@@ -205,7 +205,7 @@ export const coreSettings = defineSettings({
     }),
     DATABASE_STATEMENT_TIMEOUT_SECONDS: numberSetting({
       description:
-        "Seconds one statement of the service's own database work may run before PostgreSQL cancels it (statement_timeout); a request whose statement was cut answers 503 with Retry-After. Reads and exports run page by page, each page a statement well within it; migrations, the rebuild of uploaded and imported days, and partition maintenance lift it for their own work.",
+        "Seconds one statement of the service's own database work may run before PostgreSQL cancels it (statement_timeout); a request whose statement was cut answers 503 with Retry-After. Reads and exports run page by page, each page a statement well within it; migrations, the rebuild of uploaded and imported days, partition maintenance and a connection's deletion (its records go with it) lift it for their own work.",
       default: DEFAULT_STATEMENT_TIMEOUT_SECONDS,
       integer: true,
       minimum: 1,

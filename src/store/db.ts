@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { DEFAULT_STATEMENT_TIMEOUT_SECONDS } from '../core/config.ts';
@@ -144,9 +144,12 @@ export async function prepareStore(store: Store): Promise<void> {
 /**
  * Lifts the store's statement deadline for the rest of `trx` (SET LOCAL: it ends with the
  * transaction, whatever the outcome), for work that legitimately runs longer than a request's
- * statements: a job that waits its turn on a person's lock, moves a month of records, rebuilds.
+ * statements: a job that waits its turn on a person's lock, moves a month of records, rebuilds;
+ * a connection's deletion, which takes all its records and samples with it.
  */
-export async function liftStatementDeadline(trx: Transaction<Database>): Promise<void> {
+export async function liftStatementDeadline(trx: Db): Promise<void> {
+  // Outside a transaction SET LOCAL only warns: the work would keep its deadline unseen.
+  if (!trx.isTransaction) throw new Error('liftStatementDeadline: not in a transaction');
   await sql`SET LOCAL statement_timeout = 0`.execute(trx);
 }
 

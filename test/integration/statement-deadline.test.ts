@@ -56,6 +56,10 @@ test('a transaction that lifts the deadline runs its long statement to the end',
   await assert.rejects(sleep(store.db), { code: '57014' });
 });
 
+test('lifting the deadline outside a transaction is refused, not silently ignored', async () => {
+  await assert.rejects(liftStatementDeadline(store.db), /not in a transaction/);
+});
+
 test('work without the deadline runs long statements, and the connection gets it back after', async () => {
   const { rows } = await withoutStatementDeadline(store.db, async (connection) => {
     await sleep(connection);
