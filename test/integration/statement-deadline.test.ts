@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { databaseFault } from '../../src/core/errors.ts';
 import {
   liftStatementDeadline,
@@ -12,7 +13,9 @@ import {
   type Store,
   withoutStatementDeadline,
 } from '../../src/store/db.ts';
+import { createDeveloper, startTestService } from '../helpers/app.ts';
 import { testDatabaseUrl } from '../helpers/database.ts';
+import { insertUser } from '../helpers/users.ts';
 
 // Far below the sleeps below; one connection, so the session asked about is the one that ran.
 const DEADLINE_MS = 50;
@@ -69,4 +72,30 @@ test('work without the deadline runs long statements, and the connection gets it
   const shown = await sql<{ statement_timeout: string }>`show statement_timeout`.execute(store.db);
   assert.equal(shown.rows[0]?.statement_timeout, `${DEADLINE_MS}ms`);
   await assert.rejects(sleep(store.db), { code: '57014' });
+});
+
+test('a request whose statement is cut at the deadline is answered 503 problem+json with Retry-After', async () => {
+  const service = await startTestService({ env: { DATABASE_STATEMENT_TIMEOUT_SECONDS: '1' } });
+  // Another session holds the connections table: the request's read waits on it past the deadline.
+  const holder = new pg.Client({ connectionString: service.ctx.store.postgres.connectionString });
+  holder.on('error', () => {});
+  try {
+    const developer = await createDeveloper(service.ctx);
+    const userId = await insertUser(service.ctx, { developerId: developer.devId, provider: 'GARMIN' });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE connections IN ACCESS EXCLUSIVE MODE');
+    const response = await service.app.inject({
+      method: 'GET',
+      url: `/v2/userInfo?user_id=${userId}`,
+      headers: developer.headers,
+    });
+    assert.equal(response.statusCode, 503, response.body);
+    assert.match(response.headers['content-type'] ?? '', /application\/problem\+json/);
+    assert.ok(Number(response.headers['retry-after']) > 0);
+    assert.match((response.json() as { detail: string }).detail, /did not answer this request in time/);
+  } finally {
+    await holder.end().catch(() => {});
+    await service.close();
+  }
 });
