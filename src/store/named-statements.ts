@@ -24,7 +24,7 @@ export function nameStatement(text: string): void {
   if (!names.has(text)) names.set(text, `tributary_hot_${names.size + 1}`);
 }
 
-/** The name `text` is prepared under, if it is one of the marked statements. */
+/** The name `text` is first prepared under on a connection, if it is one of the marked statements. */
 export const statementName = (text: string): string | undefined => names.get(text);
 
 /** PostgreSQL's "cached plan must not change result type". */
