@@ -37,6 +37,8 @@ export type Config = {
   databaseReadUrl: string | undefined;
   /** PostgreSQL schema for Tributary's tables (its job queue uses `<schema>_jobs`, or `pgboss` for public). */
   databaseSchema: string;
+  /** The longest one statement of the store may run before PostgreSQL cuts it (long jobs exempt themselves). */
+  databaseStatementTimeoutSeconds: number;
   /** 32-byte key for AES-256-GCM encryption of secrets at rest. */
   encryptionKey: Buffer;
   logLevel: string;
@@ -50,6 +52,12 @@ export type Config = {
   /** Every other module's settings, typed and parsed (`config.settings.get(webhookSettings)`). */
   settings: Settings;
 };
+
+/**
+ * The store's statement deadline when nothing sets one: far above any request's statements (a
+ * page of a read, a write of a batch), well below a hung request a client would still wait for.
+ */
+export const DEFAULT_STATEMENT_TIMEOUT_SECONDS = 30;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const LOG_FORMATS: readonly LogFormat[] = ['auto', 'json', 'pretty'];
@@ -195,6 +203,15 @@ export const coreSettings = defineSettings({
           ? null
           : 'DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, underscores)',
     }),
+    DATABASE_STATEMENT_TIMEOUT_SECONDS: numberSetting({
+      description:
+        "Seconds one statement of the service's own database work may run before PostgreSQL cancels it (statement_timeout); a request whose statement was cut answers 503 with Retry-After. Reads and exports run page by page, each page a statement well within it; migrations, the rebuild of uploaded and imported days, partition maintenance and a connection's deletion (its records go with it) lift it for their own work.",
+      default: DEFAULT_STATEMENT_TIMEOUT_SECONDS,
+      integer: true,
+      minimum: 1,
+      maximum: 3600,
+      problem: 'must be a whole number of seconds from 1 to 3600',
+    }),
     ENCRYPTION_KEY: textSetting({
       description:
         '32 bytes (64 hex characters or base64) for AES-256-GCM encryption of provider tokens and webhook secrets at rest; required with DATABASE_URL, shared by every process (generate: openssl rand -hex 32).',
@@ -237,6 +254,7 @@ export const coreSettings = defineSettings({
       embeddedPostgres: { port: v.EMBEDDED_POSTGRES_PORT, attach: false },
       databaseReadUrl: readUrlOf(v.DATABASE_READ_URL, v.DATABASE_URL),
       databaseSchema: v.DATABASE_SCHEMA,
+      databaseStatementTimeoutSeconds: v.DATABASE_STATEMENT_TIMEOUT_SECONDS,
       encryptionKey: loadEncryptionKey(v.ENCRYPTION_KEY, v.DATABASE_URL, dataDir),
       logLevel: v.LOG_LEVEL as string,
       logFormat: v.LOG_FORMAT as LogFormat,

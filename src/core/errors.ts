@@ -99,6 +99,14 @@ const CONNECTION_MESSAGES =
 // transaction run again normally succeeds.
 const CONTENTION_SQLSTATES = new Set(['40P01', '40001']);
 
+// 57014 query_canceled: PostgreSQL cut the statement, at the store's statement deadline
+// (statement_timeout, store/db.ts) or on a cancel request. The request was not wrong and nothing
+// it did stays (the statement, and its transaction, rolled back); the database was too slow for it.
+const STATEMENT_CANCELED = '57014';
+
+/** Seconds a client should wait before retrying a request whose statement ran past its deadline. */
+export const STATEMENT_TIMEOUT_RETRY_AFTER_SECONDS = 10;
+
 /** How deep the causes of an error are followed: wrappers nest a few levels, never dozens. */
 const MAX_CAUSE_DEPTH = 8;
 
@@ -177,6 +185,10 @@ function isContentionErrorItself(error: unknown): boolean {
   return code !== undefined && CONTENTION_SQLSTATES.has(code);
 }
 
+function isStatementTimeoutItself(error: unknown): boolean {
+  return isErrorLike(error) && sqlstateOf(error) === STATEMENT_CANCELED;
+}
+
 function isDiskFullErrorItself(error: unknown): boolean {
   if (!isErrorLike(error)) return false;
   const code = sqlstateOf(error);
@@ -245,6 +257,21 @@ export const databaseContention = (cause: unknown) =>
     cause,
   });
 
+/** Whether PostgreSQL cut a statement at its deadline (statement_timeout) or on a cancel, here or in a cause. */
+export function isStatementTimeoutError(error: unknown): boolean {
+  return causeChain(error).some(isStatementTimeoutItself);
+}
+
+/**
+ * The 503 a request gets when the database did not finish its statement in time: nothing was
+ * changed, and the same request may well succeed once the database is less busy.
+ */
+export const databaseTimeout = (cause: unknown) =>
+  new AppError('service_unavailable', 'the database did not answer this request in time; retry shortly', {
+    headers: { 'retry-after': String(STATEMENT_TIMEOUT_RETRY_AFTER_SECONDS) },
+    cause,
+  });
+
 /** Whether the database (or the disk under embedded storage) refused a write for lack of space, here or in a cause. */
 export function isDiskFullError(error: unknown): boolean {
   return causeChain(error).some(isDiskFullErrorItself);
@@ -254,8 +281,9 @@ export const storageFull = (cause: unknown) =>
   new AppError('insufficient_storage', 'the database is out of disk space; nothing was written', { cause });
 
 /**
- * What a database failure means to the client, when it is not a bug: the database unreachable
- * or the transaction lost to contention (503, retry) or out of space (507). The error may come
+ * What a database failure means to the client, when it is not a bug: the database unreachable,
+ * the transaction lost to contention or its statement cut at its deadline (503, retry) or out of
+ * space (507). The error may come
  * wrapped (a feature's error with the database's as its cause, an AggregateError): the first
  * such fault found in its causes decides. Anything else stays an internal error.
  */
@@ -282,6 +310,7 @@ function faultIn(error: unknown, networkCodes: boolean): AppError | undefined {
       if (networkCodes) return dependencyUnavailable(item);
     }
     if (isContentionErrorItself(item)) return databaseContention(item);
+    if (isStatementTimeoutItself(item)) return databaseTimeout(item);
     if (isDiskFullErrorItself(item) && (networkCodes || (item as ErrorLike).code !== 'ENOSPC'))
       return storageFull(item);
   }

@@ -37,6 +37,7 @@ function storeOptions(config: Config, log: Logger, starting?: Promise<EmbeddedPo
       starting,
     },
     schema: config.databaseSchema,
+    statementTimeoutMs: config.databaseStatementTimeoutSeconds * 1000,
     log,
   };
 }

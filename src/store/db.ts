@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { DEFAULT_STATEMENT_TIMEOUT_SECONDS } from '../core/config.ts';
 import { markDatabaseError } from '../core/errors.ts';
 import { type ChangeFeed, type ChangeHandlers, channelOf, listenOnPostgres } from './change-feed.ts';
 import {
@@ -11,7 +12,7 @@ import {
 } from './embedded/server.ts';
 import { moveOverFromPglite } from './embedded/from-pglite.ts';
 import { CONNECTION_LOST, faultReporter } from './fault-reporter.ts';
-import { useNamedStatements } from './named-statements.ts';
+import { sendHotStatementsByName } from './named-statements.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -56,6 +57,12 @@ export type StoreOptions = {
   /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */
   schema?: string;
   poolSize?: number;
+  /**
+   * The longest one statement may run before PostgreSQL cuts it (statement_timeout of every
+   * connection; DATABASE_STATEMENT_TIMEOUT_SECONDS). Work that legitimately runs longer lifts it
+   * for itself: liftStatementDeadline, withoutStatementDeadline.
+   */
+  statementTimeoutMs?: number;
   /** Where lost database connections are reported (once per outage window). */
   log?: Logger;
   /**
@@ -78,6 +85,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       connectionString,
       schema: options.schema ?? 'public',
       poolSize: options.poolSize,
+      statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_SECONDS * 1000,
       log: options.log,
       readUrl: options.readUrl,
       connectLater: options.connectLater ?? false,
@@ -133,11 +141,79 @@ export async function prepareStore(store: Store): Promise<void> {
   await prepareSchema(store.db, store.postgres.schema);
 }
 
-/** A pool on `connectionString` with our int8 parsing and search path, and the Kysely on it. */
+/**
+ * Lifts the store's statement deadline for the rest of `trx` (SET LOCAL: it ends with the
+ * transaction, whatever the outcome), for work that legitimately runs longer than a request's
+ * statements: a job that waits its turn on a person's lock, moves a month of records, rebuilds;
+ * a connection's deletion, which takes all its records and samples with it.
+ */
+export async function liftStatementDeadline(trx: Db): Promise<void> {
+  // Outside a transaction SET LOCAL only warns: the work would keep its deadline unseen.
+  if (!trx.isTransaction) throw new Error('liftStatementDeadline: not in a transaction');
+  await sql`SET LOCAL statement_timeout = 0`.execute(trx);
+}
+
+/**
+ * Runs `work` on one connection of `db` with no statement deadline, for work that opens its own
+ * transactions (the migrator): set for the session, then reset to the pool's own deadline
+ * (RESET returns to the value the connection started with) before the connection goes back.
+ */
+export async function withoutStatementDeadline<DB, T>(
+  db: Kysely<DB>,
+  work: (connection: Kysely<DB>) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await sql`SET statement_timeout = 0`.execute(connection);
+    try {
+      return await work(connection);
+    } finally {
+      await sql`RESET statement_timeout`.execute(connection);
+    }
+  });
+}
+
+/**
+ * The connection class of the store's pools: everything the store adds to a connection happens
+ * here, as each one is made. Every error it raises while connecting is marked as the database's
+ * (core/errors.ts: a bare socket error from here means the database, the same code from any other
+ * client does not), and so is every error it emits once connected; its hot statements go by name.
+ */
+function storeConnection(reportLoss: (error: Error) => void): typeof pg.Client {
+  return class StoreConnection extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      // A connection the server drops emits 'error'; unheard, that ends the process. pg-pool
+      // re-emits an idle client's error on the pool but takes its own listener off a client while
+      // it is checked out, so every connection has one of ours. The statement in flight rejects
+      // with the same error (the HTTP edge answers 503) and the pool discards the broken client;
+      // the next checkout opens a fresh connection, so the pool recovers once the database is back.
+      this.on('error', (error: Error) => reportLoss(markDatabaseError(error)));
+      // The hot statements of data reads go by name: parsed once per connection.
+      sendHotStatementsByName(this);
+    }
+
+    // pg-pool connects with a callback; anyone else (Kysely's cancellation) with a promise.
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (error: Error | null, client?: pg.Client) => void): void;
+    override connect(
+      callback?: (error: Error | null, client?: pg.Client) => void,
+    ): Promise<pg.Client> | void {
+      if (callback) {
+        super.connect((error: Error | null) => callback(error ? markDatabaseError(error) : null, this));
+        return;
+      }
+      return super.connect().catch((error: unknown) => {
+        throw markDatabaseError(error);
+      });
+    }
+  };
+}
+
+/** A pool on `connectionString` with our int8 parsing, search path and deadline, and the Kysely on it. */
 function openPool(
   connectionString: string,
   schema: string,
-  size: number,
+  settings: { size: number; statementTimeoutMs: number },
   reportLoss: (error: Error) => void,
 ) {
   const types = {
@@ -146,52 +222,36 @@ function openPool(
   };
   const pool = new pg.Pool({
     connectionString,
-    max: size,
+    max: settings.size,
     types,
+    Client: storeConnection(reportLoss),
     // Prepared statements (named-statements.ts) are planned for each run's values all the same: a
     // generic plan of a keyset page over the month partitions of data_records scans far more
     // than a plan pruned to the values (issue 44: a 5-year read took 3.5x as long).
-    options: `-c search_path=${schema} -c plan_cache_mode=force_custom_plan`,
+    // Every statement has a deadline (a request's statements are pages and batches, far below
+    // it); the longer jobs lift it for themselves (liftStatementDeadline).
+    options:
+      `-c search_path=${schema} -c plan_cache_mode=force_custom_plan` +
+      ` -c statement_timeout=${Math.round(settings.statementTimeoutMs)}`,
     connectionTimeoutMillis: 10_000,
   });
-  // A connection the server drops emits 'error'; unheard, that ends the process. pg-pool re-emits
-  // an idle client's error on the pool but takes its own listener off a client while it is
-  // checked out, so every client gets one of ours too. The statement in flight rejects with the
-  // same error (the HTTP edge answers 503) and the pool discards the broken client; the next
-  // checkout opens a fresh connection, so the pool recovers as soon as the database is back.
-  // Every error leaving the pool is marked as the database's (core/errors.ts): a bare socket
-  // error from here means the database, the same code from any other client does not.
-  const lost = (error: Error) => reportLoss(markDatabaseError(error));
-  pool.on('error', lost);
-  pool.on('connect', (client) => {
-    client.on('error', lost);
-    // The hot statements of data reads go by name: parsed once per connection.
-    useNamedStatements(client);
-  });
-  const marked = {
-    connect: () =>
-      pool.connect().catch((error: unknown) => {
-        throw markDatabaseError(error);
-      }),
-    end: () => pool.end(),
-    // What Kysely reads of the pool besides (a query's cancellation opens a client of its own).
-    options: pool.options,
-    Client: (pool as unknown as { Client: typeof pg.Client }).Client,
-  };
-  return { pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: marked }) }) };
+  // An idle connection's error comes here too (pg-pool re-emits it); its own listener reported it.
+  pool.on('error', () => {});
+  return { pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
 }
 
 async function openPostgres(options: {
   connectionString: string;
   schema: string;
   poolSize: number | undefined;
+  statementTimeoutMs: number;
   log: Logger | undefined;
   readUrl: string | undefined;
   connectLater: boolean;
   embedded: Store['embedded'];
 }): Promise<Store> {
   const { connectionString, schema, log, readUrl } = options;
-  const poolSize = options.poolSize ?? 10;
+  const pool = { size: options.poolSize ?? 10, statementTimeoutMs: options.statementTimeoutMs };
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
   const report = faultReporter(log, { source: 'pool', message: CONNECTION_LOST });
   // A store that is closing loses its connections on purpose (an embedded server stops after it).
@@ -199,10 +259,10 @@ async function openPostgres(options: {
   const reportLoss = (error: Error) => {
     if (!closing) report(error);
   };
-  const { db } = openPool(connectionString, schema, poolSize, reportLoss);
+  const { db } = openPool(connectionString, schema, pool, reportLoss);
   if (!options.connectLater) await prepareSchema(db, schema);
   // The replica's pool is opened lazily by pg (no connection until the first routed read).
-  const readDb = readUrl ? openPool(readUrl, schema, poolSize, reportLoss).db : db;
+  const readDb = readUrl ? openPool(readUrl, schema, pool, reportLoss).db : db;
   const feeds: ChangeFeed[] = [];
   return {
     db,

@@ -2,6 +2,7 @@
 import { type DatabaseIntrospector, type Kysely, sql, type TableMetadata } from 'kysely';
 import { type MigrationProvider, Migrator } from 'kysely/migration';
 import { isDatabaseConnectionError } from '../core/errors.ts';
+import { withoutStatementDeadline } from './db.ts';
 import { knownMigrationNames } from './migration-names.ts';
 
 // The migrations' code (some forty modules) is loaded only when the migrator runs: a later start
@@ -108,9 +109,11 @@ async function migrateOnce(
   db: Kysely<any>,
   schema: string | undefined,
 ): Promise<{ applied: string[]; error?: Error }> {
-  const { error, results } = await migrator(db, schema)
-    .migrateToLatest()
-    .catch((thrown: unknown) => ({ error: thrown, results: undefined }));
+  // A migration may rewrite or index a table of any size, and waits its turn on the migration
+  // lock while another process migrates: no statement deadline (store/db.ts) applies to it.
+  const { error, results } = await withoutStatementDeadline(db, (connection) =>
+    migrator(connection, schema).migrateToLatest(),
+  ).catch((thrown: unknown) => ({ error: thrown, results: undefined }));
   if (!error) {
     const applied = (results ?? []).filter((result) => result.status === 'Success');
     return { applied: applied.map((result) => result.migrationName) };

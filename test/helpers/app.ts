@@ -82,6 +82,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     dataDir: embedded ? dataDir : undefined,
     schema,
     poolSize: TEST_STORE_POOL_SIZE,
+    statementTimeoutMs: config.databaseStatementTimeoutSeconds * 1000,
   });
   // A no-op on a copy of the template; it migrates a schema on another cluster.
   await migrateToLatest(store.db, schema);

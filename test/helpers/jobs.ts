@@ -55,3 +55,9 @@ export async function makeJobDue(ctx: AppContext, jobId: string): Promise<void> 
     ctx.db,
   );
 }
+
+/** Puts a waiting job off by `seconds` (the database's clock), so that only other jobs can run meanwhile. */
+export async function deferJob(ctx: AppContext, jobId: string, seconds: number): Promise<void> {
+  await sql`UPDATE ${sql.table(`${jobSchema(ctx)}.job`)}
+    SET start_after = now() + ${seconds} * interval '1 second' WHERE id = ${jobId}`.execute(ctx.db);
+}

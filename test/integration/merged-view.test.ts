@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { MERGE_CHANGED_QUEUE, type PersonChangedJob } from '../../src/features/merge/service.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
 import { providerEnv } from '../fakes/fake-server.ts';
 import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
@@ -13,6 +14,7 @@ import { type OuraFake, startOuraFake } from '../fakes/oura.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { connectThroughFake } from '../helpers/connections.ts';
 import { sdkConnect, uploadAndSettle } from '../helpers/mobile.ts';
+import { findJobs } from '../helpers/jobs.ts';
 import { missingProviderSamples } from '../helpers/provider-samples.ts';
 import { until } from '../helpers/until.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
@@ -141,15 +143,32 @@ describe('merged view: one person across a Garmin watch, an Oura ring and an iPh
     phoneUploadToken = phone.uploadToken;
     const before = receiver.received.length;
     await uploadAndSettle(service.ctx, service.app, phoneUploadToken, phoneSteps(day));
-    await receiver.waitFor(
-      (list) =>
-        list.slice(before).some((entry) => {
-          const event = JSON.parse(entry.body) as Wire;
-          return event['type'] === 'merged' && event['data_type'] === 'daily' && event['day'] === day;
-        }),
-      'a merged daily event for the day',
-      60_000,
-    );
+    await receiver
+      .waitFor(
+        (list) =>
+          list.slice(before).some((entry) => {
+            const event = JSON.parse(entry.body) as Wire;
+            return event['type'] === 'merged' && event['data_type'] === 'daily' && event['day'] === day;
+          }),
+        'a merged daily event for the day',
+        60_000,
+      )
+      .catch(async (error: unknown) => {
+        // What the merge queue did with the day: the one thing a timeout here cannot show itself.
+        const jobs = await findJobs<PersonChangedJob>(service.ctx, MERGE_CHANGED_QUEUE, {
+          data: { referenceId: 'alex', type: 'daily', day },
+        });
+        const states = jobs.map((job) => ({
+          state: job.state,
+          retryCount: job.retryCount,
+          createdOn: job.createdOn,
+          startAfter: job.startAfter,
+          output: job.output,
+        }));
+        throw new Error(`${(error as Error).message}\nmerge jobs of the day: ${JSON.stringify(states)}`, {
+          cause: error,
+        });
+      });
     const merged = events().find((event) => event['type'] === 'merged' && event['day'] === day)!;
     assert.equal(merged['person'].reference_id, 'alex');
     assert.deepEqual(

@@ -52,6 +52,26 @@ test('a prepared statement whose result columns a migration changed is parsed ag
   assert.equal(rows[0]!.used, 3);
 });
 
+test('a statement refused inside a transaction is parsed anew by the next run outside it', async () => {
+  // rate_buckets has no foreign key since the test above.
+  const userId = '00000000-0000-4000-8000-000000000003';
+  await store.db
+    .insertInto('rate_buckets')
+    .values({ user_id: userId, bucket_start: new Date('2026-01-02T00:00:00Z'), used: 5 })
+    .execute();
+  assert.equal((await bucketsOf(store.db, { userId })).length, 1);
+  await sql`ALTER TABLE rate_buckets ADD COLUMN other text DEFAULT 'other'`.execute(store.db);
+  // In a transaction the refusal stands (the transaction is aborted, nothing can be dropped in it).
+  await assert.rejects(
+    store.db.transaction().execute((trx) => bucketsOf(trx, { userId })),
+    /cached plan must not change result type/,
+  );
+  // The old statement could not be dropped there; the next run prepares it under a name of its own.
+  const rows = (await bucketsOf(store.db, { userId })) as Record<string, unknown>[];
+  assert.equal(rows[0]!.other, 'other');
+  assert.equal(rows[0]!.used, 5);
+});
+
 test('prepared statements are planned for each run’s values, so month partitions are pruned', async () => {
   // A generic plan of a keyset page cannot prune data_records' partitions by its values.
   const { rows } = await sql<{ plan_cache_mode: string }>`SHOW plan_cache_mode`.execute(store.db);

@@ -8,6 +8,7 @@ import {
   isDatabaseConnectionError,
   isDatabaseContentionError,
   isDiskFullError,
+  isStatementTimeoutError,
   isTransientDatabaseError,
   markDatabaseError,
 } from '../../src/core/errors.ts';
@@ -130,6 +131,21 @@ test('a deadlock or a serialization failure is a 503 to retry, not a 500', () =>
     false,
   );
   assert.equal(isTransientDatabaseError(withCode('could not extend file', '53100')), false);
+});
+
+test('a statement cut at its deadline is a 503 to retry later, not a 500 nor a retry at once', () => {
+  const cut = withCode('canceling statement due to statement timeout', '57014');
+  for (const error of [cut, new Error('read failed', { cause: cut })]) {
+    assert.ok(isStatementTimeoutError(error), error.message);
+    // Run again at once, the same statement would most likely be cut again.
+    assert.equal(isTransientDatabaseError(error), false, error.message);
+    const fault = databaseFault(error);
+    assert.equal(fault?.status, 503, error.message);
+    assert.equal(fault?.kind, 'service_unavailable');
+    assert.match(fault!.message, /in time/);
+    assert.ok(Number(fault?.headers['retry-after']) > 0);
+  }
+  assert.equal(isStatementTimeoutError(withCode('deadlock detected', '40P01')), false);
 });
 
 test('the cause chain is followed to a bounded depth and survives cycles', () => {

@@ -1,5 +1,5 @@
 import { type Expression, type Selectable, expressionBuilder, sql } from 'kysely';
-import type { Db } from '../../store/db.ts';
+import { type Db, liftStatementDeadline } from '../../store/db.ts';
 import type { Database } from '../../store/schema.ts';
 import type { ConnectionStatus, ConnectionsTable } from './tables.ts';
 
@@ -170,6 +170,8 @@ export async function changeStatus(
 
 /** Tokens, auth sessions and (later) data records go with it: ON DELETE CASCADE. */
 export async function deleteConnection(db: Db, userId: string): Promise<boolean> {
+  // Years of records and samples may go with it: no request's statement deadline (store/db.ts).
+  await liftStatementDeadline(db);
   const result = await db.deleteFrom('connections').where('id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -9,7 +9,7 @@
 // somewhere, so no write ever fails for want of a partition. Carving a month out of the default
 // later moves its rows into the new partition in the same transaction.
 import { sql } from 'kysely';
-import type { Db } from '../../store/db.ts';
+import { type Db, liftStatementDeadline } from '../../store/db.ts';
 
 export const RECORD_PARTITIONS_QUEUE = 'data.record-partitions';
 
@@ -58,6 +58,8 @@ export async function ensureRecordPartitions(db: Db, now: Date, ahead = MONTHS_A
 
 async function carveMonth(db: Db, name: string, from: string, to: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    // Moving a month out of the default partition and attaching it scans it: no request deadline.
+    await liftStatementDeadline(trx);
     const table = sql.id(name);
     await sql`CREATE TABLE ${table} (LIKE data_records INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`.execute(
       trx,

@@ -13,6 +13,7 @@ import { addDays } from '../../model/time.ts';
 import { samplePaths, stripPaths } from '../../model/strip-samples.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
+import { retryTransient } from '../../store/transient-retry.ts';
 import {
   type ConnectionRow,
   type ConnectionsService,
@@ -316,10 +317,24 @@ export function createMergeService(deps: MergeDeps) {
       return wireSettings(next);
     },
 
+    /**
+     * A database that gave the merge up for a passing reason (a deadlock, a lost connection) gets
+     * it again at once: failed, the job would wait out the queue's retry delay, and a later change
+     * of the day could not make up for it if it failed the same way (the queue keeps one job per
+     * day in retry; another failing meanwhile is dropped to `failed`). The merge only reads and
+     * emits one event, so a try whose commit was lost sends the day's event again, which is what a
+     * later change would do.
+     */
     async personChanged(job: PersonChangedJob): Promise<void> {
       const window = parseWindow({ start_date: job.day, end_date: addDays(job.day, 1) }, clock.now());
-      const users = await findPersonConnections(db, job.developerId, job.referenceId);
-      await emitMerged({ ...job, users, window, day: job.day, withSamples: false, reference: null });
+      await retryTransient(
+        'merged event of a changed day',
+        async () => {
+          const users = await findPersonConnections(db, job.developerId, job.referenceId);
+          await emitMerged({ ...job, users, window, day: job.day, withSamples: false, reference: null });
+        },
+        log,
+      );
     },
 
     async deliverRequest(job: MergedDeliverJob): Promise<void> {

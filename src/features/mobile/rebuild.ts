@@ -3,7 +3,7 @@
 // crash between storing samples and rebuilding loses nothing: the next run finds the days.
 import type { Logger } from 'pino';
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
-import type { Db } from '../../store/db.ts';
+import { type Db, liftStatementDeadline } from '../../store/db.ts';
 import type { DataService, DayScope } from '../data/service.ts';
 import * as connectionsRepo from '../connections/repo.ts';
 import type { ConnectionRow } from '../connections/service.ts';
@@ -158,6 +158,8 @@ export async function settleDirtyDays(
   let total = 0;
   for (;;) {
     const done = await deps.db.transaction().execute(async (trx) => {
+      // A batch of days, and its wait behind another job of the user: longer than a request's statement.
+      await liftStatementDeadline(trx);
       // Two jobs of one user (an upload and an import) rebuild one at a time.
       if (!(await connectionsRepo.lockConnection(trx, userId))) return 0;
       const user = await connectionsRepo.findConnectionById(trx, userId);

@@ -8,7 +8,16 @@ export function defineMergeJobs(ctx: AppContext) {
   ctx.jobs.define({
     name: MERGE_CHANGED_QUEUE,
     policy: 'stately',
-    options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 10 * 60 },
+    // A failed merge holds the person's event back until its retry, so the first retries come
+    // soon (5-10 s, then doubling); more of them cover a database outage about as long as five
+    // from 30 s did (to ~20 min).
+    options: {
+      retryLimit: 8,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 10 * 60,
+      expireInSeconds: 10 * 60,
+    },
     handler: async (jobs) => {
       for (const job of jobs) await ctx.merge.personChanged(job.data);
     },
