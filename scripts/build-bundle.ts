@@ -88,7 +88,7 @@ const keepLocations = {
 const builtinsRequired = {
   name: 'builtins-required',
   setup(build: Esbuild.PluginBuild) {
-    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
+    build.onResolve({ filter: /^[a-z0-9_:/]+$/ }, (args) =>
       args.kind === 'import-statement' && isBuiltin(args.path)
         ? { path: args.path, namespace: 'builtin-required' }
         : undefined,
