@@ -253,12 +253,18 @@ export async function startRuntime(
     // Before anything opens a sealed secret (the stored provider settings are next).
     await verifyEncryptionKey(store.db, config.encryptionKey);
     progress.enter('starting');
-    // The operator's stored provider settings (the environment wins) before any request is served.
-    await ctx.providerSettings.start();
-    // The queues exist before anything can send to them (a send to a missing queue fails); the
-    // handlers start once the process serves, so their first fetches do not hold up readiness.
+    // Two independent sequences of round trips, side by side (each settles before a failure is
+    // thrown, so nothing is left half-started): the operator's stored provider settings (the
+    // environment wins) before any request is served, and the queues, which exist before
+    // anything can send to them (a send to a missing queue fails); the handlers start once the
+    // process serves, so their first fetches do not hold up readiness.
     queueStarted = true;
-    await jobs.start({ work: false });
+    const [settings, queues] = await Promise.allSettled([
+      ctx.providerSettings.start(),
+      jobs.start({ work: false }),
+    ]);
+    if (settings.status === 'rejected') throw settings.reason;
+    if (queues.status === 'rejected') throw queues.reason;
   })();
 
   try {

@@ -6,7 +6,16 @@
 // built from makes it stale.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -35,6 +44,20 @@ test('serve runs from the bundle to /ready and serves the same OpenAPI document 
       stdio: ['ignore', 'inherit', 'inherit'],
       timeout: 300_000,
     });
+    // Node's own modules are required: an ES import builds a built-in's facade, reading every
+    // lazy export (node:http's loads undici). Only the banner's two imports are left.
+    const imported = readdirSync(bundle)
+      .filter((file) => file.endsWith('.js'))
+      .flatMap((file) =>
+        [
+          ...readFileSync(join(bundle, file), 'utf8').matchAll(
+            /(?:^|;)\s*import\b[^;'"]*?from\s*["']([^"']+)["']/gm,
+          ),
+        ]
+          .map((match) => match[1]!)
+          .filter((specifier) => isBuiltin(specifier)),
+      );
+    assert.deepEqual([...new Set(imported)].sort(), ['node:module', 'node:url']);
     // TRIBUTARY_BUNDLE=DIR runs that bundle or refuses to start: never the sources in its place.
     const bundled = await openApiAndDocs({ ...environment.env, TRIBUTARY_BUNDLE: bundle });
     const sources = await openApiAndDocs({ ...environment.env, TRIBUTARY_BUNDLE: 'off' });
