@@ -230,22 +230,24 @@ describe('destination contract (every kind, SIGKILL mid-delivery)', () => {
         if (!existsSync(nodeBinary)) throw new Error(`${nodeBinary} is missing: run npm install first`);
         const fixture = await make();
         const dataDir = mkdtempSync(join(tmpdir(), 'tributary-contract-'));
-        const schema = `contract_${randomBytes(5).toString('hex')}`;
-        // On PostgreSQL, an empty database of its own: commits there need not wait for the disk.
-        const database = process.env.DATABASE_URL ? await createTestDatabase('empty') : undefined;
+        // On PostgreSQL, a database of its own (commits there need not wait for the disk), copied
+        // from the run's migrated template: the service finds its migrations done.
+        const database = process.env.DATABASE_URL ? await createTestDatabase() : undefined;
         const encryptionKey = randomBytes(32).toString('hex');
         const port = await freePort();
         let child: ChildProcess | undefined;
         let log = '';
         const env = (): NodeJS.ProcessEnv => ({
           PATH: process.env.PATH,
+          // The test run's compile cache (scripts/test.ts): each start does not compile anew.
+          NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
           DATA_DIR: dataDir,
           PORT: String(port),
           LOG_LEVEL: 'warn',
           ENCRYPTION_KEY: encryptionKey,
           WEBHOOK_RETRY_SCALE: '0.001',
           ...QUICK_SUPERVISION_ENV,
-          ...(database ? { DATABASE_URL: database.url, DATABASE_SCHEMA: schema } : {}),
+          ...(database ? { DATABASE_URL: database.url } : {}),
         });
         const start = async () => {
           const running = spawn(nodeBinary, [cli, 'serve', '--role', 'all'], {
