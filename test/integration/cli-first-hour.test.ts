@@ -31,15 +31,7 @@ function run(args: string[], env: Record<string, string>): Promise<Run> {
       {
         cwd: ROOT,
         // No DATABASE_URL unless the test gives one: embedded storage in the test's DATA_DIR.
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          LOG_LEVEL: 'warn',
-          // The test run's compile cache (scripts/test.ts): some 25 CLI processes here, each of
-          // which would otherwise compile the service's modules anew.
-          ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
-          ...env,
-        },
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
         timeout: 120_000,
       },
       (error, stdout, stderr) =>

@@ -239,8 +239,6 @@ describe('destination contract (every kind, SIGKILL mid-delivery)', () => {
         let log = '';
         const env = (): NodeJS.ProcessEnv => ({
           PATH: process.env.PATH,
-          // The test run's compile cache (scripts/test.ts): each start does not compile anew.
-          NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
           DATA_DIR: dataDir,
           PORT: String(port),
           LOG_LEVEL: 'warn',

@@ -38,8 +38,6 @@ let port = 0;
 let database: TestDatabase | undefined;
 const env = (): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
-  // The test run's compile cache (scripts/test.ts): each start does not compile anew.
-  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
   DATA_DIR: dataDir,
   PORT: String(port),
   LOG_LEVEL: 'warn',
