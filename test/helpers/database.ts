@@ -184,7 +184,10 @@ export function dropRunDatabases(serverUrl: string, runId: string): Promise<stri
 
 // ---- the template and the databases copied from it ----
 
-/** Makes `name` and migrates it to the latest schema; marks it a template. */
+/**
+ * Makes `name`, migrates it to the latest schema and installs the job queue's tables and queues
+ * there (test/helpers/template-job-queue.ts); marks it a template.
+ */
 export async function createTemplate(serverUrl: string, name: string): Promise<void> {
   await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const store = await openStore({
@@ -194,6 +197,9 @@ export async function createTemplate(serverUrl: string, name: string): Promise<v
   });
   try {
     await migrateToLatest(store.db, 'public');
+    // Loaded here only: the service's modules, which a file that never makes a template skips.
+    const { installJobQueue } = await import('./template-job-queue.ts');
+    await installJobQueue(store);
   } finally {
     await store.close();
   }

@@ -137,14 +137,47 @@ export function typeScriptBlocks(markdown: string): string[] {
 }
 
 /**
- * Writes each block as a module of its own (`readme-<n>.ts`) with a tsconfig
- * (`tsconfig.readme.json`, the project's strict one) that type-checks them: a README example must
- * compile against the shipped declarations as a reader copies it. `prelude` declares what the
- * examples take from their runtime (the scratch project has no @types/node).
+ * Writes each block as a module of its own (`readme-<n>.ts`): a README example must compile
+ * against the shipped declarations as a reader copies it (see typeCheck). `prelude` declares what
+ * the examples take from their runtime (the scratch project has no @types/node).
  */
 export function writeReadmeExamples(project: string, blocks: readonly string[], prelude: string): string[] {
   const files = blocks.map((_, i) => `readme-${i + 1}.ts`);
   blocks.forEach((block, i) => writeFileSync(join(project, files[i]!), `${prelude}\n${block}`));
-  writeFileSync(join(project, 'tsconfig.readme.json'), JSON.stringify({ extends: './tsconfig.json', files }));
   return files;
+}
+
+/**
+ * Type-checks `files` of the scratch project in one program, with its strict tsconfig (the files
+ * replaced): the DOM lib and the shipped declarations are read and checked once for all of them
+ * rather than once per tsc run (each run cost seconds of CPU). Each caller judges its own files'
+ * errors with errorsOf.
+ */
+export function typeCheck(node: string, tsc: string, project: string, files: string[]): Promise<Run> {
+  writeFileSync(join(project, 'tsconfig.check.json'), JSON.stringify({ extends: './tsconfig.json', files }));
+  return run(node, [tsc, '-p', 'tsconfig.check.json', '--pretty', 'false'], project);
+}
+
+/**
+ * What of a typeCheck's outcome is about `mine`: its errors in those files, and any error that
+ * names no file (a bad tsconfig, a missing declaration file); a failed run that shows no error of
+ * another file counts too. Empty when `mine` type-checked.
+ */
+export function errorsOf(checked: Run, mine: string[]): string {
+  const output = `${checked.stdout}${checked.stderr}`;
+  const kept: string[] = [];
+  let others = 0;
+  let ours = true;
+  for (const line of output.split('\n')) {
+    if (!line.trim()) continue;
+    // A message's further lines are indented under its first, which names the file.
+    if (!/^\s/.test(line)) {
+      const file = /^(.+?)\(\d+,\d+\): /.exec(line)?.[1];
+      ours = file === undefined || mine.includes(file);
+      if (!ours) others++;
+    }
+    if (ours) kept.push(line);
+  }
+  if (kept.length === 0 && checked.code !== 0 && others === 0) return `tsc exited ${checked.code}: ${output}`;
+  return kept.join('\n');
 }

@@ -230,9 +230,9 @@ describe('destination contract (every kind, SIGKILL mid-delivery)', () => {
         if (!existsSync(nodeBinary)) throw new Error(`${nodeBinary} is missing: run npm install first`);
         const fixture = await make();
         const dataDir = mkdtempSync(join(tmpdir(), 'tributary-contract-'));
-        const schema = `contract_${randomBytes(5).toString('hex')}`;
-        // On PostgreSQL, an empty database of its own: commits there need not wait for the disk.
-        const database = process.env.DATABASE_URL ? await createTestDatabase('empty') : undefined;
+        // On PostgreSQL, a database of its own (commits there need not wait for the disk), copied
+        // from the run's migrated template: the service finds its migrations done.
+        const database = process.env.DATABASE_URL ? await createTestDatabase() : undefined;
         const encryptionKey = randomBytes(32).toString('hex');
         const port = await freePort();
         let child: ChildProcess | undefined;
@@ -245,7 +245,7 @@ describe('destination contract (every kind, SIGKILL mid-delivery)', () => {
           ENCRYPTION_KEY: encryptionKey,
           WEBHOOK_RETRY_SCALE: '0.001',
           ...QUICK_SUPERVISION_ENV,
-          ...(database ? { DATABASE_URL: database.url, DATABASE_SCHEMA: schema } : {}),
+          ...(database ? { DATABASE_URL: database.url } : {}),
         });
         const start = async () => {
           const running = spawn(nodeBinary, [cli, 'serve', '--role', 'all'], {

@@ -47,6 +47,22 @@ async function exportTree(commit: string, dir: string): Promise<void> {
 
 const release = previousRelease();
 
+/**
+ * This machine's settings for reaching the npm registry (a CA bundle, a proxy, npm's own registry
+ * settings), which the service's npm needs as an operator's shell would give them: the move-over
+ * installs PGlite's tools with npm. The child's environment is otherwise built from scratch
+ * (child-service.ts); without these, behind a TLS-inspecting proxy, the service's npm retried the
+ * registry for ~140 s before it fell back to its cache, the longest wait of the whole suite.
+ */
+const REGISTRY_SETTINGS =
+  /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY|npm_config_(registry|cafile|ca|proxy|https_proxy|noproxy|strict_ssl))$/i;
+const registrySettings = (): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && REGISTRY_SETTINGS.test(entry[0]),
+    ),
+  );
+
 describe('a DATA_DIR of the previous release (PGlite)', { timeout: 900_000 }, () => {
   let root: string;
   before(() => {
@@ -74,7 +90,7 @@ describe('a DATA_DIR of the previous release (PGlite)', { timeout: 900_000 }, ()
       symlinkSync(join(tools, 'node_modules', '@electric-sql'), join(tree, 'node_modules', '@electric-sql'));
 
       const environment = await childEnvironment({ DATABASE_URL: '', DATA_DIR: join(root, 'data') });
-      const env = { ...environment.env };
+      const env = { ...environment.env, ...registrySettings() };
       delete env.DATABASE_URL;
       delete env.DATABASE_SCHEMA;
       delete env.ENCRYPTION_KEY;

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '../../src/core/config.ts';
 import { recurringJobs } from '../../src/runtime/workers/index.ts';
-import { childEnvironment, startService } from '../helpers/child-service.ts';
+import { childEnvironment, jobsSchemaOf, startService } from '../helpers/child-service.ts';
 import { databaseSkipReason } from '../helpers/database.ts';
 import { untilDefined } from '../helpers/until.ts';
 
@@ -31,7 +31,7 @@ describe('process roles', { skip }, () => {
   it('an API-only process registers no recurring job; a worker-only process registers and runs them', async () => {
     const environment = await childEnvironment({ SANDBOX_ARRIVAL_MINUTES: '1' });
     databaseUrl = environment.env.DATABASE_URL;
-    const jobsSchema = `${environment.env.DATABASE_SCHEMA}_jobs`;
+    const jobsSchema = jobsSchemaOf(environment.env);
     /** The recurring jobs registered so far (none while the queue's tables do not exist yet). */
     const schedules = async (): Promise<string[]> => {
       const [exists] = await query<{ present: boolean }>(

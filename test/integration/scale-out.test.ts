@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import { childEnvironment, freePort, runCli } from '../helpers/child-service.ts';
+import { childEnvironment, freePort, jobsSchemaOf, runCli } from '../helpers/child-service.ts';
 import { orderBody } from '../helpers/orders.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { databaseSkipReason } from '../helpers/database.ts';
@@ -123,7 +123,7 @@ describe('scale-out: 2 API and 2 worker processes on one PostgreSQL', { skip }, 
       databaseUrl = environment.env.DATABASE_URL;
       cleanups.push(() => environment.cleanup());
       const { env } = environment;
-      const jobs = `${env.DATABASE_SCHEMA}_jobs`;
+      const jobs = jobsSchemaOf(env);
 
       const created = await runCli(
         ['developers', 'create', '--name', 'Scale-out', '--environment', 'sandbox', '--order-api', '--json'],
@@ -143,7 +143,8 @@ describe('scale-out: 2 API and 2 worker processes on one PostgreSQL', { skip }, 
         assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
       }
 
-      // One after the other: the first migrates the schema, the others find it done.
+      // One after the other: each checks the schema's migrations (a copy of the run's migrated
+      // template: none pending) before it serves.
       const roles: Role[] = [];
       for (const port of apiPorts) {
         const api = spawnRole({ ...env, PORT: String(port) }, 'api');

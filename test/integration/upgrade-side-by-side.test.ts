@@ -265,8 +265,9 @@ describe(
       const added = newMigrations.filter((name) => !oldMigrations.includes(name));
       t.diagnostic(`migrations the upgrade applies: ${added.join(', ') || 'none'}`);
 
-      // The previous release, alone: it creates the schema as it knew it.
-      environment = await childEnvironment({ LOG_LEVEL: 'warn' });
+      // The previous release, alone: it creates the schema as it knew it (an empty database, not
+      // the run's template: that holds this tree's migrations, which the older code refuses).
+      environment = await childEnvironment({ LOG_LEVEL: 'warn' }, { database: 'empty' });
       const oldEnv = environment.env;
       const old = await startService(oldEnv, ['serve'], 120_000, tree);
       running.push(old);

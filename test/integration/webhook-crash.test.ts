@@ -29,10 +29,12 @@ let receiver: WebhookReceiver;
 let child: ChildProcess | undefined;
 let childLog = '';
 const dataDir = mkdtempSync(join(tmpdir(), 'tributary-crash-'));
-const schema = `crash_${randomBytes(5).toString('hex')}`;
 
 let port = 0;
-/** On PostgreSQL, an empty database of the test's own (commits there need not wait for the disk). */
+/**
+ * On PostgreSQL, a database of the test's own (commits there need not wait for the disk), copied
+ * from the run's migrated template: the service finds its migrations done.
+ */
 let database: TestDatabase | undefined;
 const env = (): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
@@ -40,7 +42,7 @@ const env = (): NodeJS.ProcessEnv => ({
   PORT: String(port),
   LOG_LEVEL: 'warn',
   ...QUICK_SUPERVISION_ENV,
-  ...(database ? { DATABASE_URL: database.url, ENCRYPTION_KEY: encryptionKey, DATABASE_SCHEMA: schema } : {}),
+  ...(database ? { DATABASE_URL: database.url, ENCRYPTION_KEY: encryptionKey } : {}),
 });
 const encryptionKey = randomBytes(32).toString('hex');
 
@@ -94,7 +96,7 @@ before(async () => {
   if (!existsSync(nodeBinary)) throw new Error(`${nodeBinary} is missing: run npm install first`);
   receiver = await startWebhookReceiver();
   port = await freePort();
-  if (process.env.DATABASE_URL) database = await createTestDatabase('empty');
+  if (process.env.DATABASE_URL) database = await createTestDatabase();
 });
 
 after(async () => {
