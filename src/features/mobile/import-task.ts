@@ -8,12 +8,15 @@
 // The samples cross as the columns they are stored in, each one array literal in UTF-8
 // (sample-rows.ts): six buffers copy between processes as memory, where thousands of objects or
 // strings are rebuilt one by one, and the parent hands them to the store as they are (issue 44:
-// the parent spent over a quarter of its time collecting garbage, and a tenth building literals). Only the importing provider's module is loaded (provider-module.ts), not all of them.
+// the parent spent over a quarter of its time collecting garbage, and a tenth building literals).
+// Only the importing provider's module is loaded (provider-module.ts), not all of them. A batch is
+// read a few hundred elements at a time, each part encoded at once (READ_BATCH), so the objects of
+// its elements and samples die young.
 import type { IsolationChannel } from '../../core/isolation-host.ts';
 import { MobileRecordError, type MobileSample } from '../../provider-kit/mobile/samples.ts';
 import { type ExportProgress, readExport, type ExportSpec } from './export-stream.ts';
 import { loadProvider } from './provider-module.ts';
-import { type EncodedSampleRows, encodeSampleRows, sampleRows } from './sample-rows.ts';
+import { type EncodedSampleRows, EncodedRowsWriter, sampleRows } from './sample-rows.ts';
 
 export type ImportTaskInput = { path: string; provider: string; skip: number; batchSize: number };
 
@@ -27,6 +30,28 @@ export type ImportTaskMessage =
       firstProblem?: string;
       progress: ExportProgress;
     };
+
+/**
+ * Data elements read and encoded at a time, several such parts making one batch of the parent's
+ * (`batchSize`); readExport hands a part over after each slice of text (64 KiB, ~150 elements of
+ * an export) once it holds this many. An element and its samples then live while one slice is
+ * read, not five thousand elements: they die young, in the scavenger's cheap collections. Held
+ * for a whole batch they outlived two scavenges into the old generation, and the reader (its
+ * heap capped, so its old generation's limit stays tight) ran a full collection every batch or
+ * so: 19–24 of them for a 32 MB export, against 4 now (issue 44; `--trace-gc`, the reader's flags).
+ */
+const READ_BATCH = 100;
+
+/** What was read since the last hand-over; its rows wait encoded in the writer. */
+type Held = {
+  ids: Set<string>;
+  elements: number;
+  invalid: number;
+  firstProblem?: string | undefined;
+  /** Where the last part read ended: the batch's checkpoint. */
+  progress?: ExportProgress;
+};
+const nothingHeld = (): Held => ({ ids: new Set(), elements: 0, invalid: 0 });
 
 export async function run(
   input: ImportTaskInput,
@@ -42,10 +67,24 @@ export async function run(
     // Awaited later; until then a failure of the parent's must not count as unhandled here.
     storing.catch(() => {});
   };
+  const writer = new EncodedRowsWriter();
+  let held = nothingHeld();
+  const handOverHeld = async () => {
+    const batch = held;
+    held = nothingHeld();
+    await handOver({
+      type: 'batch',
+      rows: writer.take(),
+      elements: batch.elements,
+      invalid: batch.invalid,
+      ...(batch.firstProblem ? { firstProblem: batch.firstProblem } : {}),
+      progress: batch.progress!,
+    });
+  };
   try {
-    return await readExport(input.path, spec, {
+    const progress = await readExport(input.path, spec, {
       skip: input.skip,
-      batchSize: input.batchSize,
+      batchSize: READ_BATCH,
       onStart: (totalBytes) => channel.send({ type: 'start', totalBytes }),
       onBatch: async (elements, progress) => {
         const samples: MobileSample[] = [];
@@ -60,16 +99,22 @@ export async function run(
             firstProblem ??= `${element.name}: ${error.message}`;
           }
         }
-        await handOver({
-          type: 'batch',
-          rows: encodeSampleRows(sampleRows(samples)),
-          elements: elements.length,
-          invalid,
-          ...(firstProblem ? { firstProblem } : {}),
-          progress,
-        });
+        const rows = sampleRows(samples);
+        // An id held already goes in the next batch (one statement may touch a row once): what is
+        // held is handed over first, so the later copy still wins, as it does across batches.
+        if (held.progress && rows.ids.some((id) => held.ids.has(id))) await handOverHeld();
+        for (const id of rows.ids) held.ids.add(id);
+        writer.add(rows);
+        held.elements += elements.length;
+        held.invalid += invalid;
+        held.firstProblem ??= firstProblem;
+        held.progress = progress;
+        if (held.elements >= input.batchSize) await handOverHeld();
       },
     });
+    // The last part (readExport always ends with one, if empty, carrying the final progress).
+    if (held.progress) await handOverHeld();
+    return progress;
   } finally {
     // The result (or the reader's error) reaches the parent only after the last batch was stored.
     await storing;

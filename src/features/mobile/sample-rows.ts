@@ -64,66 +64,106 @@ export type EncodedSampleRows = {
   bodyLengths: Int32Array;
 };
 
-/** Where columns are written before their used part is copied out: kept, so a batch allocates once. */
-let scratch = Buffer.alloc(0);
+const COMMA = 0x2c;
+const LINE_FEED = 0x0a;
 
-/** Room in `scratch` for `chars` UTF-16 units: three bytes at most each. */
-function scratchFor(chars: number): Buffer {
-  if (scratch.length < chars * 3) scratch = Buffer.allocUnsafeSlow(chars * 3);
-  return scratch;
+/** UTF-8 text written in place into a buffer that grows, its bytes copied out once, when taken. */
+class GrowingText {
+  private bytes = Buffer.allocUnsafeSlow(4096);
+  length = 0;
+
+  private reserve(more: number) {
+    if (this.length + more <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.length + more));
+    this.bytes.copy(grown, 0, 0, this.length);
+    this.bytes = grown;
+  }
+
+  write(text: string) {
+    // Three bytes at most per UTF-16 unit.
+    this.reserve(text.length * 3);
+    this.length += this.bytes.write(text, this.length, 'utf8');
+  }
+
+  byte(value: number) {
+    this.reserve(1);
+    this.bytes[this.length++] = value;
+  }
+
+  /** The text so far, between `before` and `after` (bytes), in a buffer of its own; empties this. */
+  take(before?: number, after?: number): Buffer {
+    const extra = (before === undefined ? 0 : 1) + (after === undefined ? 0 : 1);
+    const out = Buffer.allocUnsafeSlow(this.length + extra);
+    let at = 0;
+    if (before !== undefined) out[at++] = before;
+    at += this.bytes.copy(out, at, 0, this.length);
+    if (after !== undefined) out[at] = after;
+    this.length = 0;
+    return out;
+  }
 }
 
-/** `values` as one array literal in UTF-8. */
-function literalBytes(values: readonly string[]): Buffer {
-  const elements = new Array<string>(values.length);
-  let chars = 2;
-  for (let index = 0; index < values.length; index++) {
-    elements[index] = quotedElement(values[index]!);
-    chars += elements[index]!.length + 1;
-  }
-  const into = scratchFor(chars);
-  let at = into.write('{', 0, 'latin1');
-  for (let index = 0; index < elements.length; index++) {
-    if (index > 0) at += into.write(',', at, 'latin1');
-    at += into.write(elements[index]!, at, 'utf8');
-  }
-  at += into.write('}', at, 'latin1');
-  return Buffer.from(into.subarray(0, at));
-}
+/**
+ * Sample rows encoded as they are added, batch after batch, into buffers that are kept: an
+ * import's reader adds what it read a few hundred elements at a time and takes one batch for
+ * the parent every few thousand (import-task.ts), so nothing of a part waits for the batch as a
+ * string. The parts added before a `take` must not share an id (the upsert may touch a row once).
+ */
+export class EncodedRowsWriter {
+  private readonly literals = [0, 1, 2, 3, 4].map(() => new GrowingText());
+  private readonly bodies = new GrowingText();
+  private days: string[] = [];
+  private bodyEnds: number[] = [];
+  private bodyLengths: number[] = [];
 
-/** JSON texts one per line in UTF-8, and the byte offset after each. */
-function lineBytes(texts: readonly string[]): { bytes: Buffer; ends: Int32Array } {
-  let chars = 0;
-  for (const text of texts) chars += text.length + 1;
-  const into = scratchFor(chars);
-  const ends = new Int32Array(texts.length);
-  let at = 0;
-  for (let index = 0; index < texts.length; index++) {
-    // A line feed inside would split a body in two: not JSON.stringify's output.
-    if (texts[index]!.includes('\n')) throw new Error('a sample body holds a line feed');
-    if (index > 0) into[at++] = 0x0a;
-    at += into.write(texts[index]!, at, 'utf8');
-    ends[index] = at;
+  get count(): number {
+    return this.days.length;
   }
-  return { bytes: Buffer.from(into.subarray(0, at)), ends };
+
+  add(rows: SampleRows): void {
+    const first = this.count === 0;
+    const columns = [rows.ids, rows.kinds, rows.days, rows.starts, rows.ends];
+    for (let column = 0; column < columns.length; column++) {
+      const literal = this.literals[column]!;
+      const values = columns[column]!;
+      for (let index = 0; index < values.length; index++) {
+        if (!first || index > 0) literal.byte(COMMA);
+        literal.write(quotedElement(values[index]!));
+      }
+    }
+    for (let index = 0; index < rows.bodies.length; index++) {
+      const body = rows.bodies[index]!;
+      // A line feed inside would split a body in two: not JSON.stringify's output.
+      if (body.includes('\n')) throw new Error('a sample body holds a line feed');
+      if (!first || index > 0) this.bodies.byte(LINE_FEED);
+      this.bodies.write(body);
+      this.bodyEnds.push(this.bodies.length);
+      this.bodyLengths.push(body.length);
+      this.days.push(rows.days[index]!);
+    }
+  }
+
+  /** Everything added since the last `take`, encoded. */
+  take(): EncodedSampleRows {
+    const taken: EncodedSampleRows = {
+      count: this.count,
+      columns: [
+        ...this.literals.map((literal) => literal.take(0x7b, 0x7d)), // { … }
+        this.bodies.take(),
+      ],
+      days: this.days,
+      bodyEnds: Int32Array.from(this.bodyEnds),
+      bodyLengths: Int32Array.from(this.bodyLengths),
+    };
+    this.days = [];
+    this.bodyEnds = [];
+    this.bodyLengths = [];
+    return taken;
+  }
 }
 
 export function encodeSampleRows(rows: SampleRows): EncodedSampleRows {
-  const bodies = lineBytes(rows.bodies);
-  const bodyLengths = new Int32Array(rows.bodies.length);
-  for (let index = 0; index < rows.bodies.length; index++) bodyLengths[index] = rows.bodies[index]!.length;
-  return {
-    count: rows.ids.length,
-    columns: [
-      literalBytes(rows.ids),
-      literalBytes(rows.kinds),
-      literalBytes(rows.days),
-      literalBytes(rows.starts),
-      literalBytes(rows.ends),
-      bodies.bytes,
-    ],
-    days: rows.days,
-    bodyEnds: bodies.ends,
-    bodyLengths,
-  };
+  const writer = new EncodedRowsWriter();
+  writer.add(rows);
+  return writer.take();
 }
