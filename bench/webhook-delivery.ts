@@ -25,8 +25,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { Session } from 'node:inspector/promises';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { loadConfig } from '../src/core/config.ts';
 import { createLogger } from '../src/core/log.ts';
 import { buildHealthcheckEvent, healthcheckEnvelope } from '../src/features/delivery/events.ts';
@@ -183,8 +184,32 @@ async function main() {
   };
   const port = await listening;
 
+  // Its own application name, so the database backends serving this process (the service's and
+  // the queue's pools) are told apart from everyone else's on a shared server (databaseCpuMs).
+  const applicationName = `bench-webhooks-${randomBytes(4).toString('hex')}`;
+  process.env.PGAPPNAME = applicationName;
   const runtime = await startRuntime(config, 'worker', createLogger(config.logLevel));
   const { ctx } = runtime;
+  /**
+   * CPU (ms, user + system) the backends serving this process have used so far, from /proc (the
+   * database on this machine only; a backend that exits takes its time with it, which the pools,
+   * kept busy during the phase, do not do). Null when unreadable.
+   */
+  const databaseCpuMs = async (): Promise<number | null> => {
+    try {
+      const { rows } = await sql<{ pid: number }>`
+        SELECT pid FROM pg_stat_activity WHERE application_name = ${applicationName}`.execute(ctx.db);
+      let total = 0;
+      for (const { pid } of rows) {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        // utime and stime, fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+        total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      }
+      return total;
+    } catch {
+      return null;
+    }
+  };
   const storage = ctx.store.embedded ? 'embedded PostgreSQL' : 'PostgreSQL';
   const settings = ctx.webhooks.settings;
   console.log(
@@ -235,6 +260,7 @@ async function main() {
     // count from the first emit to the last receipt.
     const started = now();
     const engineCpuFrom = process.cpuUsage();
+    const databaseCpuFrom = await databaseCpuMs();
     const emitted = await profiled('engine', async () => {
       let sent = 0;
       const bulkEmitter = async () => {
@@ -257,6 +283,11 @@ async function main() {
       return at;
     });
     const engineCpu = cpuMicros(engineCpuFrom) / events;
+    const databaseCpuTo = await databaseCpuMs();
+    const databaseCpu =
+      databaseCpuFrom === null || databaseCpuTo === null
+        ? null
+        : ((databaseCpuTo - databaseCpuFrom) * 1000) / events;
     const times = [...(await receiverTimes()).values()];
     const last = Math.max(...times);
     const first = Math.min(...times);
@@ -279,6 +310,9 @@ async function main() {
     const plainCpuPerDelivery = (plainCpu[0]! + plainCpu[1]!) / 2;
     console.log(
       `  CPU of this process per delivery (both threads; the database's not included): engine ${Math.round(engineCpu)} µs, plain loop ${Math.round(plainCpuPerDelivery)} µs`,
+    );
+    console.log(
+      `  CPU of the database backends serving this process, per delivery: ${databaseCpu === null ? 'not readable' : `${Math.round(databaseCpu)} µs`}`,
     );
 
     // 2. Latency at a steady offered rate: by default one transaction per event, as a feature
@@ -383,6 +417,7 @@ async function main() {
       webhookRatio: deliveriesPerSecond / plainPerSecond,
       webhookEngineCpuUsPerDelivery: engineCpu,
       webhookPlainCpuUsPerDelivery: plainCpuPerDelivery,
+      ...(databaseCpu === null ? {} : { webhookDatabaseCpuUsPerDelivery: databaseCpu }),
       webhookEmitAskedPerSec: final.asked,
       webhookEmitAchievedPerSec: final.achieved,
       webhookEmitP99Ms: final.p99,

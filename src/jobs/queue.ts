@@ -13,6 +13,7 @@ import { CONNECTION_LOST, DISK_FULL, faultReporter } from '../store/fault-report
 import type { Db, Store } from '../store/db.ts';
 import type { QueueName, QueuePayloads } from './queues.ts';
 import { createCrashGuard, type QuarantinedJob } from './crash-guard.ts';
+import { createDueWakes } from './due-wakes.ts';
 
 /**
  * The durable job queue (pg-boss on the same database as everything else). Modules declare
@@ -201,6 +202,13 @@ const executorFor = (trx: Db) => ({
 const SUPERVISE_INTERVAL_SECONDS = 15;
 const MONITOR_INTERVAL_SECONDS = 60;
 const POOL_SIZE = 6;
+/**
+ * How often a queue's workers poll when nothing woke them. New jobs wake them by NOTIFY; jobs
+ * deferred in this process and the retries of jobs that failed here wake them at their time
+ * (due-wakes.ts); so the poll only finds what another process deferred (or a dead process left to
+ * retry), at most this late. A queue whose definition sets its own polling keeps it.
+ */
+const IDLE_POLL_SECONDS = 5;
 
 // pg-boss's own OpenTelemetry spans are off: our job spans (inJobSpan) continue the trace that
 // queued each job, through the payload and the webhook outbox relay alike; pg-boss's, with its
@@ -232,6 +240,15 @@ export function createJobQueue(store: Store, log: Logger, options: JobQueueOptio
   });
   const definitions = new Map<string, QueueDefinition<QueueName>>();
   const workerIds = new Map<string, string[]>();
+  const wakeWorkers = (queue: string) => {
+    for (const id of workerIds.get(queue) ?? []) boss.notifyWorker(id);
+  };
+  const dueWakes = createDueWakes(wakeWorkers);
+  /** Remembers when the deferred jobs sent to `queue` come due, to wake this process's workers then. */
+  const noteDeferred = (queue: string, options: { startAfter?: Date | number } | undefined) => {
+    if (options?.startAfter !== undefined && workerIds.has(queue))
+      dueWakes.deferred(queue, options.startAfter);
+  };
   const companions: { start(): void; stop(): Promise<void> }[] = [];
   let started = false;
 
@@ -247,9 +264,14 @@ export function createJobQueue(store: Store, log: Logger, options: JobQueueOptio
 
   /** The worker of a queue's dead-letter queue: each given-up job goes to its owner, once. */
   async function workGivenUp(name: string, givenUp: NonNullable<QueueDefinition<QueueName>['givenUp']>) {
-    await boss.work(
+    const id = await boss.work(
       givenUpQueue(name),
-      { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, batchSize: 1, includeMetadata: true },
+      {
+        pollingIntervalSeconds: IDLE_POLL_SECONDS,
+        notifyPollingIntervalSeconds: IDLE_POLL_SECONDS,
+        batchSize: 1,
+        includeMetadata: true,
+      },
       async (jobs: JobWithMetadata<QueuePayloads[QueueName]>[]) => {
         for (const entry of jobs) {
           const { job } = untraced(entry);
@@ -259,6 +281,7 @@ export function createJobQueue(store: Store, log: Logger, options: JobQueueOptio
         }
       },
     );
+    workerIds.set(givenUpQueue(name), [...(workerIds.get(givenUpQueue(name)) ?? []), id]);
   }
 
   let working = false;
@@ -266,17 +289,29 @@ export function createJobQueue(store: Store, log: Logger, options: JobQueueOptio
     if (working) return;
     working = true;
     for (const definition of definitions.values()) {
+      // NOTIFY wakes workers for new jobs at once, dueWakes for what this process deferred or has
+      // to retry; the poll catches the rest (IDLE_POLL_SECONDS). A queue's own polling interval
+      // holds whether or not NOTIFY is up.
+      const poll = definition.work?.pollingIntervalSeconds ?? IDLE_POLL_SECONDS;
       const id = await boss.work<QueuePayloads[QueueName]>(
         definition.name,
-        // NOTIFY wakes workers for new jobs at once; the poll still catches retries and
-        // delayed jobs coming due, which never notify, so it must stay short.
-        { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, ...definition.work },
-        async (jobs) =>
-          guard.run(definition.name, jobs, (part) => inJobSpan(definition.name, part, definition.handler)),
+        { notifyPollingIntervalSeconds: poll, ...definition.work, pollingIntervalSeconds: poll },
+        async (jobs) => {
+          try {
+            await guard.run(definition.name, jobs, (part) =>
+              inJobSpan(definition.name, part, definition.handler),
+            );
+          } catch (error) {
+            // pg-boss retries the batch after its retry delay (or gives it up to the dead letter).
+            dueWakes.failed(definition.name, ...(definition.givenUp ? [givenUpQueue(definition.name)] : []));
+            throw error;
+          }
+        },
       );
       workerIds.set(definition.name, [...(workerIds.get(definition.name) ?? []), id]);
       if (definition.givenUp) await workGivenUp(definition.name, definition.givenUp);
     }
+    dueWakes.start();
   }
 
   return {
@@ -321,10 +356,13 @@ export function createJobQueue(store: Store, log: Logger, options: JobQueueOptio
 
     async send(queue, data, options = {}) {
       const { trx, traceparent, ...jobOptions } = options;
-      return boss.send(queue, traced(data, traceparent), {
+      const id = await boss.send(queue, traced(data, traceparent), {
         ...jobOptions,
         ...(trx ? { db: executorFor(trx) } : {}),
       });
+      // (Sent in a transaction that then rolls back, the job is never due: one needless wake.)
+      noteDeferred(queue, jobOptions);
+      return id;
     },
 
     async sendMany(queue, items, trx) {
@@ -337,6 +375,7 @@ export function createJobQueue(store: Store, log: Logger, options: JobQueueOptio
         }),
         trx ? { db: executorFor(trx) } : undefined,
       );
+      for (const item of items) noteDeferred(queue, item.options);
     },
 
     async depths() {
@@ -350,9 +389,7 @@ export function createJobQueue(store: Store, log: Logger, options: JobQueueOptio
       return result;
     },
 
-    wake(queue) {
-      for (const id of workerIds.get(queue) ?? []) boss.notifyWorker(id);
-    },
+    wake: wakeWorkers,
 
     attach(companion) {
       companions.push(companion);
@@ -361,6 +398,7 @@ export function createJobQueue(store: Store, log: Logger, options: JobQueueOptio
 
     async stop(timeoutMs = 30_000) {
       for (const companion of companions) await companion.stop();
+      dueWakes.stop();
       await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
       // A stop is no crash: jobs whose handlers outlived the wait are not counted against them.
       await guard

@@ -13,7 +13,9 @@ import { recordOutcomes } from './repo.ts';
 import type { WebhookSettings } from './settings.ts';
 
 /** A destination's `last_success_at` is refreshed at most this often, so healthy traffic does not rewrite its row per batch. */
-const SUCCESS_STAMP_MS = 10_000;
+export const SUCCESS_STAMP_MS = 10_000;
+/** Destinations whose last stamp this process remembers; past it the memory starts over. */
+const REMEMBERED_STAMPS = 10_000;
 
 export function createWaveRecorder(deps: {
   db: Db;
@@ -23,6 +25,14 @@ export function createWaveRecorder(deps: {
   hooks: WebhookHooks;
 }) {
   const { db, clock, settings } = deps;
+  /**
+   * By destination id: the `last_success_at` this process last wrote. A batch's destinations are
+   * read when it starts (and each second), so without this every wave of the batches that read
+   * the row before the stamp saw it unstamped and wrote it again, each as a transaction of its
+   * own instead of the one outcome statement: 37 of 169 waves in the bench, with two workers'
+   * transactions queueing on the destination's row lock.
+   */
+  const stamped = new Map<string, number>();
 
   /** Whether this wave changes the destination's health row (healthy traffic mostly does not). */
   function healthChanges(
@@ -31,11 +41,11 @@ export function createWaveRecorder(deps: {
     at: Date,
   ) {
     if (!destination || health.successes === 0) return true;
-    const stamped = destination.last_success_at?.getTime() ?? 0;
+    const lastStamp = Math.max(destination.last_success_at?.getTime() ?? 0, stamped.get(destination.id) ?? 0);
     return (
       destination.consecutive_failures > 0 ||
       destination.status === 'failing' ||
-      at.getTime() - stamped > SUCCESS_STAMP_MS
+      at.getTime() - lastStamp > SUCCESS_STAMP_MS
     );
   }
 
@@ -98,6 +108,12 @@ export function createWaveRecorder(deps: {
       );
       await deps.jobs.sendMany(SLOW_DELIVERY_QUEUE, [...retries, ...diverted, ...unheld], trx);
     });
+    // Committed: these destinations' rows now say they succeeded at `at` (or later).
+    for (const [destinationId, counts] of health) {
+      if (counts.successes === 0) continue;
+      if (stamped.size >= REMEMBERED_STAMPS) stamped.clear();
+      stamped.set(destinationId, at.getTime());
+    }
   }
 
   return record;
