@@ -197,7 +197,7 @@ export function pageTextQuery(db: Db, input: PageInput, hasAfter: boolean) {
     toAt: input.toAt,
     fromDay: input.fromDay,
     toDay: input.toDay,
-  }).select(['anchor_at', 'identity_key', sql<string>`summary::text`.as('summary')]);
+  }).select(['anchor_at', 'identity_key', 'summary']);
   if (hasAfter) {
     page = page.where((eb) =>
       eb(eb.refTuple('anchor_at', 'identity_key'), '>', eb.tuple(input.afterAt!, input.afterKey!)),
@@ -206,11 +206,14 @@ export function pageTextQuery(db: Db, input: PageInput, hasAfter: boolean) {
   page = page.orderBy('anchor_at').orderBy('identity_key').limit(input.limit);
   const order = sql`page.anchor_at, page.identity_key`;
   const reversed = sql`page.anchor_at DESC, page.identity_key DESC`;
+  // The json column becomes text (an I/O conversion: decompressed and copied) only once the page
+  // is cut, so the page's sort carries the stored values rather than their text (issue 44: with
+  // the `||` gone, ~0.1 ms of a 30-day read's ~0.7 ms statement, backend CPU).
   return db
     .selectFrom(page.as('page'))
     .select([
       sql<number>`count(*)::integer`.as('records'),
-      sql<string | null>`string_agg(page.summary, ',' ORDER BY ${order})`.as('text'),
+      sql<string | null>`string_agg(page.summary::text, ',' ORDER BY ${order})`.as('text'),
       sql<Date | null>`(array_agg(page.anchor_at ORDER BY ${reversed}))[1]`.as('last_at'),
       sql<string | null>`(array_agg(page.identity_key ORDER BY ${reversed}))[1]`.as('last_key'),
     ]);
