@@ -11,7 +11,14 @@ import { AppError } from '../../core/errors.ts';
 import type { Db } from '../../store/db.ts';
 import { type ConnectionRow, connectionQuery, userIdsOfDeveloper } from '../connections/repo.ts';
 import { queryTemplate } from '../../store/query-template.ts';
-import { PAGE_TEXT_INPUTS, type PageOfText, type PageTextInput, pageTextOf, pageTextQuery } from './repo.ts';
+import {
+  PAGE_TEXT_INPUTS,
+  type PageInput,
+  type PageOfText,
+  type PageTextInput,
+  pageTextOf,
+  pageTextQuery,
+} from './range-reads.ts';
 
 export const R1_MAX_WINDOW_DAYS = 1825;
 export const DEFAULT_HOURLY_DAYS_LIMIT = 6000;
@@ -174,7 +181,7 @@ type ChargeInput = { developerId: string; userId: string; bucketStart: Date; cos
  * `chargeAny`'s inputs with those of a first page of summaries read in the same statement
  * (`findChargeAndPage`); the page's own `limit` (records) is `pageLimit` here.
  */
-type ChargeAndPageInput = ChargeInput & Omit<PageTextInput, 'limit'> & { pageLimit: number };
+type ChargeAndPageInput = ChargeInput & Omit<PageInput, 'limit'> & { pageLimit: number };
 
 function findAndChargeQuery(db: Db, input: ChargeInput, requireActive: boolean) {
   return db
@@ -255,6 +262,7 @@ export async function findChargeAndPage(
   page: PageTextInput,
 ): Promise<(ConnectionRow & { charged_used: number | null; page: PageOfText }) | undefined> {
   if (page.userId !== ids.userId) throw new Error('findChargeAndPage: the page is of another connection');
+  // The page's lead, separator and tail ride along unused: the statement takes its inputs by name.
   const rows = await chargeAndPage(db, {
     ...page,
     developerId: ids.developerId,
