@@ -15,12 +15,9 @@
 // webhook's from the same run (the goal: PostgreSQL and S3 at least half of it). The figures compare kinds on one machine; each receiver
 // shares the machine's two cores with the service.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../src/core/config.ts';
 import { createLogger } from '../src/core/log.ts';
 import type { WebhookEnvelope } from '../src/features/delivery/events.ts';
 import { writeToOutbox } from '../src/features/delivery/outbox.ts';
@@ -34,6 +31,7 @@ import {
 } from '../test/helpers/destination-database.ts';
 import { natsSkipReason, startNatsServer } from '../test/helpers/nats-server.ts';
 import { S3_TEST_KEY, startS3Server } from '../test/helpers/s3-server.ts';
+import { benchConfig } from './bench-config.ts';
 import { reportFigures } from './figures.ts';
 
 let night = 0;
@@ -63,16 +61,7 @@ function sleepEnvelope(): WebhookEnvelope {
 
 async function main() {
   const events = Number(process.env.BENCH_EVENTS ?? 5_000);
-  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-bench-'));
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    ...(process.env.DATABASE_URL
-      ? { DATABASE_SCHEMA: schema, ENCRYPTION_KEY: randomBytes(32).toString('hex') }
-      : {}),
-  });
+  const { config, dataDir, schema } = benchConfig();
   const receiver = createServer((request, response) => {
     request.resume();
     request.on('end', () => response.writeHead(204).end());

@@ -5,29 +5,17 @@
 // interval, so the fetches per second are the figure to compare between builds.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node_modules/.bin/node bench/idle-queue-polls.ts
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import pg from 'pg';
-import { loadConfig } from '../src/core/config.ts';
 import { createLogger } from '../src/core/log.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
+import { benchConfig } from './bench-config.ts';
 import { reportFigures } from './figures.ts';
 
 type SqlRunner = { executeSql(text: string, values?: unknown[]): Promise<unknown> };
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const dataDir = mkdtempSync(join(tmpdir(), 'tributary-bench-'));
-const schema = `bench_${randomBytes(4).toString('hex')}`;
-const config = loadConfig({
-  ...process.env,
-  DATA_DIR: dataDir,
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-  ...(process.env.DATABASE_URL
-    ? { DATABASE_SCHEMA: schema, ENCRYPTION_KEY: randomBytes(32).toString('hex') }
-    : {}),
-});
+const { config, dataDir, schema } = benchConfig();
 const runtime = await startRuntime(config, 'worker', createLogger(config.logLevel));
 try {
   // Every statement pg-boss sends goes through its db's executeSql: counted while `counting`.

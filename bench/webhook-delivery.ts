@@ -18,9 +18,8 @@
 // BENCH_CPU_PROFILE=<dir> writes a CPU profile of this thread per phase. The receiver runs in a
 // worker thread so it does not compete with the service for its event loop.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
@@ -28,13 +27,13 @@ import { Session } from 'node:inspector/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { loadConfig } from '../src/core/config.ts';
 import { createLogger } from '../src/core/log.ts';
 import { buildHealthcheckEvent, healthcheckEnvelope } from '../src/features/delivery/events.ts';
 import { tunedLaunch } from '../src/runtime/memory-limits.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
 import { generateWebhookSecret } from '../src/features/delivery/signing.ts';
 import { version } from '../src/core/version.ts';
+import { benchConfig } from './bench-config.ts';
 import { reportFigures } from './figures.ts';
 import { plainSignedPostLoop } from './plain-signed-post.ts';
 
@@ -140,16 +139,7 @@ async function main() {
   // events due in each 10 ms tick share one transaction (a feature emitting in bulk).
   const perTransaction = process.env.BENCH_EMIT === 'tick' ? 'tick' : 'single';
   const emitters = Number(process.env.BENCH_EMITTERS ?? 4);
-  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-bench-'));
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    ...(process.env.DATABASE_URL
-      ? { DATABASE_SCHEMA: schema, ENCRYPTION_KEY: randomBytes(32).toString('hex') }
-      : {}),
-  });
+  const { config, dataDir, schema } = benchConfig();
 
   const receiver = new Worker(new URL(import.meta.url));
   let received = 0;
