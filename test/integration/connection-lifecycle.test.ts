@@ -197,6 +197,73 @@ describe('connection lifecycle: deauthentication, provider-side events, SDK toke
     assert.equal((await userInfo(userId)).statusCode, 404);
   });
 
+  /** The developer's erasure receipts for a user. */
+  const receiptsOf = (userId: string) =>
+    service.ctx.db.selectFrom('erasure_receipts').select('id').where('user_id', '=', userId).execute();
+
+  test('a deletion the database gave up once (a deadlock with the user’s own jobs) is tried again, not answered 503', async () => {
+    const userId = await connectOura('deadlocked');
+    const revocationsBefore = oura.revocations.length;
+    const webhooks = service.ctx.webhooks;
+    const original = webhooks.emit;
+    let deadlocks = 1;
+    webhooks.emit = async (trx, developerId, envelope) => {
+      if (envelope.type === 'deauth' && deadlocks-- > 0)
+        throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      return original(trx, developerId, envelope);
+    };
+    try {
+      const response = await deauth(userId);
+      assert.equal(response.statusCode, 200, response.body);
+    } finally {
+      webhooks.emit = original;
+    }
+    assert.equal(deadlocks, -1, 'the deadlock was met');
+    assert.equal(oura.revocations.length, revocationsBefore + 1, 'revoked once, not once per try');
+    assert.equal((await userInfo(userId)).statusCode, 404);
+    assert.equal((await receiptsOf(userId)).length, 1, 'one receipt');
+    assert.equal((await waitForEvent('deauth', userId)).length, 1, 'one deauth event');
+  });
+
+  test('a deletion whose connection went as it committed is found done on the next try, not a 404', async () => {
+    const userId = await connectOura('lost-at-commit');
+    const db = service.ctx.db;
+    const webhooks = service.ctx.webhooks;
+    const emit = webhooks.emit;
+    const transaction = db.transaction;
+    // Only the deauthentication's own transaction loses its connection, after its commit.
+    let deleting = false;
+    let losses = 1;
+    webhooks.emit = async (trx, developerId, envelope) => {
+      if (envelope.type === 'deauth') deleting = true;
+      return emit(trx, developerId, envelope);
+    };
+    db.transaction = function (this: typeof db) {
+      const builder = transaction.call(this);
+      const execute = builder.execute.bind(builder);
+      return Object.assign(builder, {
+        execute: async <T>(work: (trx: typeof db) => Promise<T>) => {
+          const result = await execute(work as never);
+          if (deleting && losses > 0) {
+            losses -= 1;
+            throw new Error('Connection terminated unexpectedly');
+          }
+          return result as T;
+        },
+      });
+    } as typeof db.transaction;
+    try {
+      const response = await deauth(userId);
+      assert.equal(response.statusCode, 200, response.body);
+    } finally {
+      webhooks.emit = emit;
+      db.transaction = transaction;
+    }
+    assert.equal(losses, 0, 'the lost connection was met');
+    assert.equal((await userInfo(userId)).statusCode, 404);
+    assert.equal((await receiptsOf(userId)).length, 1, 'one receipt');
+  });
+
   test('deauthenticating a sandbox user (nothing to revoke) and a pending user', async () => {
     const { userId } = await connectSandboxUser(service.app, dev);
     assert.equal((await deauth(userId)).statusCode, 200);

@@ -37,6 +37,18 @@ export async function insertReceipt(
     .execute();
 }
 
+/** Whether the developer holds a receipt for the user (whose id is known to be well formed). */
+export async function hasReceipt(db: Db, developerId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('erasure_receipts')
+    .select('id')
+    .where('developer_id', '=', developerId)
+    .where('user_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The developer's receipt for a user id (the latest, should a user id ever be erased twice), or a 404. */
 export async function findReceipt(db: Db, developerId: string, userId: string): Promise<ErasureReceipt> {
   const row = await db

@@ -6,12 +6,40 @@ import { revokeAccess } from '../../provider-access/oauth.ts';
 import { buildPermissionChangeEvent, buildUserNoticeEvent, connectionEnvelope } from './events.ts';
 import { type ConnectingDeps, providerRuntime } from './ports.ts';
 import * as tokenStore from '../../provider-access/token-store.ts';
-import { findReceipt, insertReceipt } from './erasure-receipts.ts';
+import { findReceipt, hasReceipt, insertReceipt } from './erasure-receipts.ts';
+import { retryTransient } from '../../store/transient-retry.ts';
 import { scopeChange } from './scope-change.ts';
 
 export function createLifecycle(deps: ConnectingDeps) {
   const { db, secretBox, providers, webhooks, log, clock } = deps;
   const runtime = providerRuntime(deps);
+
+  /**
+   * Deletes the user and everything of theirs, with the deauth event and the erasure receipt, in
+   * `trx`; false when there was no such user. A later try (`attempt` > 1) whose earlier try
+   * committed as its connection went finds the receipt instead: that deletion happened.
+   */
+  async function deleteUser(
+    trx: Db,
+    developerId: string,
+    user: connectionsRepo.ConnectionRow,
+    attempt: number,
+  ) {
+    await webhooks.dropPendingForUser(trx, user.id);
+    const deletedRows = await connectionsRepo.countCascadingRows(trx, user.id);
+    if (!(await connectionsRepo.deleteConnection(trx, user.id)))
+      return attempt > 1 && (await hasReceipt(trx, developerId, user.id));
+    await insertReceipt(trx, {
+      developerId,
+      userId: user.id,
+      provider: user.provider,
+      at: clock.now(),
+      deletedRows,
+    });
+    const deauth = buildUserNoticeEvent('deauth', toWireUser(user));
+    await webhooks.emit(trx, developerId, connectionEnvelope(deauth));
+    return true;
+  }
 
   return {
     /**
@@ -40,21 +68,15 @@ export function createLifecycle(deps: ConnectingDeps) {
           );
         }
       }
-      const deleted = await db.transaction().execute(async (trx) => {
-        await webhooks.dropPendingForUser(trx, user.id);
-        const deletedRows = await connectionsRepo.countCascadingRows(trx, user.id);
-        if (!(await connectionsRepo.deleteConnection(trx, user.id))) return false;
-        await insertReceipt(trx, {
-          developerId,
-          userId: user.id,
-          provider: user.provider,
-          at: clock.now(),
-          deletedRows,
-        });
-        const deauth = buildUserNoticeEvent('deauth', toWireUser(user));
-        await webhooks.emit(trx, developerId, connectionEnvelope(deauth));
-        return true;
-      });
+      // The user's own jobs (a sync, a merge) may be writing their rows as the cascade deletes
+      // them: a deadlock, or a lost connection, is the database's doing, not the request's, and a
+      // 503 now would leave connected here a user whose access the provider has just revoked. So
+      // the deletion is tried again (store/transient-retry.ts).
+      const deleted = await retryTransient(
+        'deauthenticating a user',
+        (attempt) => db.transaction().execute((trx) => deleteUser(trx, developerId, user, attempt)),
+        log,
+      );
       if (!deleted) throw notFound(`no user with user_id ${userId}`);
     },
 
