@@ -49,9 +49,12 @@ describe('sandbox', () => {
     const { result } = await runIsolated<unknown, TaskInput, number, number>({
       task: TASK,
       input: { kind: 'chat', count: 2 },
-      limits: { ...LIMITS, idleMs: 500 },
+      // Each answer takes longer than the idle limit; the limit itself leaves the child's own
+      // start (a Node boot) seconds of room on a loaded machine (0.5 s did not: a failure at
+      // load 25 said 'made no progress for 0.5 s' after 50 ms of CPU).
+      limits: { ...LIMITS, idleMs: 2500 },
       onMessage: async (value) => {
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await new Promise((resolve) => setTimeout(resolve, 3000));
         return value;
       },
     });

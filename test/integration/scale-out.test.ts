@@ -244,7 +244,7 @@ describe('scale-out: 2 API and 2 worker processes on one PostgreSQL', { skip }, 
       );
       assert.ok(
         statuses.every((status, index) => status === 200 || (status === 429 && rules[index] === 'r2')),
-        'every refusal is r2',
+        `every refusal is r2: ${statuses.map((status, index) => `${status}/${rules[index]}`).join(',')}`,
       );
       // r1: a window over 1,825 days is refused and costs nothing; the rest of the budget is intact.
       const tooLong = await call('GET', `/v2/sleep?user_id=${other}&${range(1826)}&to_webhook=false`);

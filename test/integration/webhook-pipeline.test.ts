@@ -55,7 +55,9 @@ describe('webhook delivery pipeline', () => {
       ]);
 
     // Sent in waves of two, the third waited for the slow receiver's answer.
+    // (The slow receiver's request, sent first, may still be on its way when the fast ones are in.)
     await fast.waitForCount(2);
+    await slow.waitForCount(1);
     assert.equal(slow.received.length, 1);
     assert.equal(slow.received[0]!.answeredAt, null, 'the slow receiver has not answered yet');
     assert.deepEqual(
