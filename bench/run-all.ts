@@ -80,8 +80,11 @@ runs.set('cold:embedded', await runBench('bench/cold-start.ts', ['3'], 'embedded
 runs.set('merge:embedded', await runBench('bench/merge.ts', ['365'], 'embedded'));
 // A tenth of the issue's 10,000 connections × 1 year keeps `npm run bench` to minutes; the full
 // size is `bench/partitions.ts --users=10000` (about 15 minutes of filling on 2 cores).
-if (databaseUrl)
+if (databaseUrl) {
   runs.set('partitions:postgres', await runBench('bench/partitions.ts', ['--users=1000'], 'postgres'));
+  // The test PostgreSQL only (it starts the service in-process, as the tests do): about a minute.
+  runs.set('scores:postgres', await runBench('bench/scores.ts', [], 'postgres'));
+}
 
 type Figures = Record<string, number>;
 /** `value` gets its bench's figures and the store they were measured on. */
@@ -97,7 +100,8 @@ const ratio =
       ? `${fixed(f[name]!, 2)}${suffix} (${fixed(f[numerator]!, 1)} ÷ ${fixed(f[denominator]!, 1)} ${unit})`
       : '–';
 
-// The rows of issue 28's table, in its order: each ratio beside its anchor measured in the same run.
+// The rows of issue 28's table, in its order, and those issue 44 added (the scores row): each
+// ratio beside its anchor measured in the same run.
 const rows: Row[] = [
   {
     figure: 'Apple Health export import end to end ÷ a bare SAX scan of the same file, same run',
@@ -212,6 +216,20 @@ const rows: Row[] = [
     value: (f) =>
       has(f, 'longReadPeakMb', 'longReadUntunedPeakMb')
         ? `${fixed(f.longReadPeakMb!)} MB; ${fixed(f.longReadUntunedPeakMb!)} MB`
+        : '–',
+  },
+  {
+    figure:
+      "a provider's daily record written with its event (one transaction) with the scores enricher − the same write without it, alternating (median of 61 paired differences); the enricher's own time; this process's CPU added",
+    goal: 'scores off the write’s critical path or ≤ 5 ms added',
+    bench: 'scores',
+    value: (f) =>
+      has(f, 'scores_write_added_ms', 'scores_write_daily_scored_ms', 'scores_write_daily_unscored_ms')
+        ? `${fixed(f.scores_write_added_ms!, 1)} ms added (${fixed(f.scores_write_daily_scored_ms!, 1)} vs ${fixed(f.scores_write_daily_unscored_ms!, 1)} ms, medians)` +
+          (has(f, 'scores_write_enricher_ms')
+            ? `; enricher ${fixed(f.scores_write_enricher_ms!, 1)} ms`
+            : '') +
+          (has(f, 'scores_write_added_cpu_ms') ? `; CPU +${fixed(f.scores_write_added_cpu_ms!, 2)} ms` : '')
         : '–',
   },
   {

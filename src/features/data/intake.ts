@@ -188,10 +188,15 @@ function recordsEvent(
   return { event, options: { userId: user.id } };
 }
 
-/** The write's records of a type as enrichers read them (summaries, parsed once on demand). */
+/**
+ * The write's records of a type as enrichers read them (summaries, parsed once on demand); each
+ * parse is kept in `parsed` by its prepared record, so setting an enricher's fields on it does not
+ * parse it again.
+ */
 function incomingOf(
   batches: readonly IntakeBatch[],
   prepared: readonly { stored: readonly PreparedRecord[] }[],
+  summaries: WeakMap<PreparedRecord, Record<string, unknown>>,
 ): WriteInProgress['incoming'] {
   const parsed = new Map<string, { key: string; day: string; record: Record<string, unknown> }[]>();
   return (type) => {
@@ -201,12 +206,11 @@ function incomingOf(
       const byKey = new Map<string, { key: string; day: string; record: Record<string, unknown> }>();
       for (const [index, batch] of batches.entries()) {
         if (batch.type !== type) continue;
-        for (const record of prepared[index]!.stored)
-          byKey.set(record.identityKey, {
-            key: record.identityKey,
-            day: record.anchorDay,
-            record: JSON.parse(record.summary) as Record<string, unknown>,
-          });
+        for (const record of prepared[index]!.stored) {
+          const summary = JSON.parse(record.summary) as Record<string, unknown>;
+          summaries.set(record, summary);
+          byKey.set(record.identityKey, { key: record.identityKey, day: record.anchorDay, record: summary });
+        }
       }
       list = [...byKey.values()];
       parsed.set(type, list);
@@ -302,7 +306,8 @@ export function createIntake(deps: IntakeDeps) {
 
     // Enrichers once, before anything is stored: the write's records are stored with their fields.
     if (changes.length > 0 && deps.enrichers.length > 0) {
-      const write: WriteInProgress = { changes, incoming: incomingOf(batches, prepared) };
+      const summaries = new WeakMap<PreparedRecord, Record<string, unknown>>();
+      const write: WriteInProgress = { changes, incoming: incomingOf(batches, prepared, summaries) };
       for (const enricher of deps.enrichers) {
         const fields = new Map<string, RewrittenFields>();
         for (const rewritten of await enricher.enrich(trx, user, write))
@@ -318,7 +323,7 @@ export function createIntake(deps: IntakeDeps) {
           for (const [position, record] of list.entries()) {
             const set = fields.get(`${type}\u0000${record.identityKey}`);
             if (!set) continue;
-            const result = withFields(type, record, set, now);
+            const result = withFields(type, record, set, now, summaries.get(record));
             if ('prepared' in result) list[position] = result.prepared;
             else
               log.warn(

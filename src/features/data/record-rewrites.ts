@@ -115,8 +115,13 @@ export function withFields(
   prepared: PreparedRecord,
   fields: RewrittenFields,
   now: Date,
+  /** `prepared.summary` already parsed (read, never changed), when the caller holds it. */
+  parsedSummary?: Record<string, unknown>,
 ): { prepared: PreparedRecord } | { problem: string } {
-  const summaryRecord = { ...(JSON.parse(prepared.summary) as Record<string, unknown>), ...fields };
+  const summaryRecord = {
+    ...(parsedSummary ?? (JSON.parse(prepared.summary) as Record<string, unknown>)),
+    ...fields,
+  };
   const problem = schemaProblem(type, summaryRecord);
   if (problem) return { problem };
   const summary = JSON.stringify(summaryRecord);
