@@ -14,6 +14,10 @@ import { type Kysely, sql } from 'kysely';
  *   lock on the connection's row once per statement (mobile/repo.ts `upsertSamples`), what the
  *   key's check took once per row, and inserts nothing when the row is not there. A deletion
  *   waits for the batch's commit, then its trigger deletes the batch's rows with the others.
+ *
+ * During a rolling upgrade the previous release's upserts take no such lock: a batch of theirs
+ * racing a user's deletion could leave that user's samples behind (the receipts they write do not
+ * count samples either; the trigger still erases them).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
