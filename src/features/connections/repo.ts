@@ -217,17 +217,28 @@ export function statusAndDeveloperOf(userId: Expression<string>) {
 
 /**
  * The rows that deleting a connection takes with it, per table: every table whose foreign key
- * references `connections` with ON DELETE CASCADE, read from the catalog (so a table a later
- * migration adds is counted without naming it here), counted for this connection. Run in the
- * deleting transaction, just before the delete, for the erasure receipt.
+ * references `connections` with ON DELETE CASCADE, and every table an `erase_rows_of_connection`
+ * trigger on `connections` deletes from (migration 0051: mobile_samples, which has no key), read
+ * from the catalog (so a table a later migration adds is counted without naming it here), counted
+ * for this connection. Run in the deleting transaction, just before the delete, for the erasure
+ * receipt.
  */
 export async function countCascadingRows(db: Db, userId: string): Promise<Record<string, number>> {
+  // A trigger's arguments (tgargs) are its strings, each ended by a zero byte (table, column),
+  // which text cannot hold: the bytes' escaped form has each as \000.
   const { rows: references } = await sql<{ table_name: string; column_name: string }>`
-    SELECT c.conrelid::regclass::text AS table_name, a.attname AS column_name
+    SELECT c.conrelid::regclass::text AS table_name, a.attname::text AS column_name
     FROM pg_constraint c
     JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
     WHERE c.contype = 'f' AND c.confdeltype = 'c' AND c.conparentid = 0
       AND c.confrelid = 'connections'::regclass AND array_length(c.conkey, 1) = 1
+    UNION ALL
+    SELECT args[1], args[2] FROM (
+      SELECT string_to_array(encode(t.tgargs, 'escape'), '\\000') AS args
+      FROM pg_trigger t
+      WHERE t.tgrelid = 'connections'::regclass AND t.tgnargs = 2
+        AND t.tgfoid = 'erase_rows_of_connection'::regproc
+    ) erasing
     ORDER BY 1`.execute(db);
   const counts: Record<string, number> = {};
   for (const { table_name, column_name } of references) {
