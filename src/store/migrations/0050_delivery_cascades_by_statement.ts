@@ -26,7 +26,8 @@ import { type Kysely, sql } from 'kysely';
  * `deliveries.destination_id` keeps its key: it is null for the primary webhook, whose deliveries
  * (the bulk) it never checks. The previous release, still running beside this one, neither relies
  * on the keys' errors nor deletes otherwise than through these tables, so this needs no contract
- * step.
+ * step. The functions keep the schema they were created in (a store may live in a schema of its
+ * own), so a delete from a session with another search path still finds the tables.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE delivery_attempts DROP CONSTRAINT delivery_attempts_delivery_id_fkey`.execute(db);
@@ -34,7 +35,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE events DROP CONSTRAINT events_developer_id_fkey`.execute(db);
 
   await sql`
-    CREATE FUNCTION delete_events_of_developers() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE FUNCTION delete_events_of_developers() RETURNS trigger LANGUAGE plpgsql
+      SET search_path FROM CURRENT AS $$
     BEGIN
       DELETE FROM events WHERE developer_id IN (SELECT id FROM gone);
       RETURN NULL;
@@ -45,7 +47,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
   await sql`
-    CREATE FUNCTION delete_deliveries_of_events() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE FUNCTION delete_deliveries_of_events() RETURNS trigger LANGUAGE plpgsql
+      SET search_path FROM CURRENT AS $$
     BEGIN
       DELETE FROM deliveries WHERE event_id IN (SELECT id FROM gone);
       RETURN NULL;
@@ -56,7 +59,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
   await sql`
-    CREATE FUNCTION delete_attempts_of_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE FUNCTION delete_attempts_of_deliveries() RETURNS trigger LANGUAGE plpgsql
+      SET search_path FROM CURRENT AS $$
     BEGIN
       DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM gone);
       RETURN NULL;
