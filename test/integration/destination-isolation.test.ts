@@ -182,8 +182,15 @@ describe('a silent destination of one developer', () => {
       { done: (body) => body.status === 'failing', show: (body) => JSON.stringify(body) },
     );
     assert.ok(Number(failing.consecutive_failures) >= 2);
-    const log = await api(service, c, 'GET', `/v2/destinations/${created.id}/deliveries`);
-    const deliveries = log.body.deliveries as unknown as DeliveryView[];
+    // Two first attempts timing out already make it failing; the retries come after (on a loaded
+    // machine, after this read), so the log is awaited until one has been retried.
+    const deliveries = await until(
+      'a delivery of the silent destination to be retried',
+      async () =>
+        (await api(service, c, 'GET', `/v2/destinations/${created.id}/deliveries`)).body
+          .deliveries as unknown as DeliveryView[],
+      { done: (rows) => rows.some((delivery) => delivery.attempts.length >= 2) },
+    );
     assert.ok(
       deliveries.some((delivery) => /no answer within 400 ms/.test(delivery.last_error ?? '')),
       JSON.stringify(deliveries),

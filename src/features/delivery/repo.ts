@@ -46,10 +46,17 @@ export async function insertEvents(
   deliveries: NewDeliveryRow[],
 ): Promise<void> {
   if (events.length === 0) return;
+  // No foreign key checks a delivery's event any more (migration 0050): the reference holds
+  // because a delivery is stored only with its event, which this makes sure of.
+  const stored = new Set<string>();
+  for (const event of events) stored.add(event.id);
+  for (const delivery of deliveries) {
+    if (!stored.has(delivery.event_id))
+      throw new Error(`delivery ${delivery.id} names an event not stored with it`);
+  }
   const e = events;
   const d = deliveries;
   await sql`
-    -- (The foreign key of each delivery is checked at the end of the statement, events stored.)
     WITH stored AS (
       INSERT INTO events (id, developer_id, type, user_id, reference, suppressible, body, created_at)
       SELECT * FROM unnest(
@@ -137,7 +144,8 @@ export type EventOutcome = {
 /**
  * Applies outcomes and logs their attempts in one statement; returns the ids actually updated
  * (still pending at the generation the job was for). An attempt is logged only with its update,
- * so the log and the event never disagree.
+ * so the log and the event never disagree, and the attempt's delivery exists (no foreign key
+ * checks it per row any more: migration 0050).
  */
 export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]): Promise<Set<string>> {
   if (outcomes.length === 0) return new Set();
