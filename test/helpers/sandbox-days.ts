@@ -9,11 +9,9 @@ import type { AppContext } from '../../src/runtime/context.ts';
  * sees one from a provider.
  */
 export function ingestSandboxDay(ctx: AppContext, user: ConnectionRow, seed: string, day: string) {
-  return ctx.db
-    .transaction()
-    .execute((trx) =>
-      ctx.data.ingest(trx, user, 'daily', generateDaily(dayContext(seed, day, true, 60)), undefined, {
-        emit: false,
-      }),
-    );
+  return ctx.db.transaction().execute((trx) =>
+    ctx.data.ingest(trx, user, 'daily', generateDaily(dayContext(seed, day, true, 60)), undefined, {
+      emit: false,
+    }),
+  );
 }
