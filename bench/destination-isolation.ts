@@ -13,19 +13,14 @@
 // transactions of 50, and again as many while B emits, to an S3 destination: one that answers
 // (the S3 test server: the load of C's events alone) and one that accepts connections and never
 // answers. Prints p50 and p95 of each run.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
-import { loadConfig } from '../src/core/config.ts';
 import { createLogger } from '../src/core/log.ts';
 import type { WebhookEnvelope } from '../src/features/delivery/events.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
 import { S3_TEST_KEY, startS3Server } from '../test/helpers/s3-server.ts';
 import { startBlackHole } from '../test/helpers/silent-listeners.ts';
+import { benchConfig, removeBenchConfig } from './bench-config.ts';
 import { reportFigures } from './figures.ts';
 
 const B_EVENTS = Number(process.env.BENCH_B_EVENTS ?? 200);
@@ -56,16 +51,8 @@ function percentile(sorted: readonly number[], p: number): number {
 type CMode = 'none' | 'answering' | 'silent';
 
 async function run(mode: CMode): Promise<{ p50: number; p95: number; max: number }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-bench-isolation-'));
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    ...(process.env.DATABASE_URL
-      ? { DATABASE_SCHEMA: schema, ENCRYPTION_KEY: randomBytes(32).toString('hex') }
-      : {}),
-  });
+  const made = benchConfig();
+  const { config } = made;
   const arrived = new Map<string, number>();
   const receiver = createServer((request, response) => {
     const id = String(request.headers['webhook-id'] ?? '');
@@ -128,14 +115,7 @@ async function run(mode: CMode): Promise<{ p50: number; p95: number; max: number
     await s3.close();
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
     receiver.closeAllConnections();
-    rmSync(dataDir, { recursive: true, force: true });
-    if (process.env.DATABASE_URL) {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
-      await client.end();
-    }
+    await removeBenchConfig(made);
   }
 }
 

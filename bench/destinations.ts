@@ -15,14 +15,12 @@
 // webhook's from the same run (the goal: PostgreSQL and S3 at least half of it). The figures compare kinds on one machine; each receiver
 // shares the machine's two cores with the service.
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createLogger } from '../src/core/log.ts';
 import type { WebhookEnvelope } from '../src/features/delivery/events.ts';
 import { writeToOutbox } from '../src/features/delivery/outbox.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
-import { withClient } from '../test/helpers/database.ts';
 import {
   createDestinationDatabase,
   DESTINATION_SERVER as PG_SERVER,
@@ -31,7 +29,7 @@ import {
 } from '../test/helpers/destination-database.ts';
 import { natsSkipReason, startNatsServer } from '../test/helpers/nats-server.ts';
 import { S3_TEST_KEY, startS3Server } from '../test/helpers/s3-server.ts';
-import { benchConfig } from './bench-config.ts';
+import { benchConfig, removeBenchConfig } from './bench-config.ts';
 import { reportFigures } from './figures.ts';
 
 let night = 0;
@@ -189,13 +187,7 @@ async function main() {
     await runtime.stop();
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
-    if (process.env.DATABASE_URL) {
-      await withClient(process.env.DATABASE_URL, async (client) => {
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
-      });
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await removeBenchConfig({ dataDir, schema });
   }
 }
 

@@ -5,11 +5,9 @@
 // interval, so the fetches per second are the figure to compare between builds.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node_modules/.bin/node bench/idle-queue-polls.ts
-import { rmSync } from 'node:fs';
-import pg from 'pg';
 import { createLogger } from '../src/core/log.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
-import { benchConfig } from './bench-config.ts';
+import { benchConfig, removeBenchConfig } from './bench-config.ts';
 import { reportFigures } from './figures.ts';
 
 type SqlRunner = { executeSql(text: string, values?: unknown[]): Promise<unknown> };
@@ -55,12 +53,5 @@ try {
   });
 } finally {
   await runtime.stop();
-  if (process.env.DATABASE_URL) {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
-    await client.end();
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeBenchConfig({ dataDir, schema });
 }

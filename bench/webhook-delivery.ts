@@ -18,14 +18,12 @@
 // BENCH_CPU_PROFILE=<dir> writes a CPU profile of this thread per phase. The receiver runs in a
 // worker thread so it does not compete with the service for its event loop.
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { Session } from 'node:inspector/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { createLogger } from '../src/core/log.ts';
 import { buildHealthcheckEvent, healthcheckEnvelope } from '../src/features/delivery/events.ts';
@@ -33,7 +31,7 @@ import { tunedLaunch } from '../src/runtime/memory-limits.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
 import { generateWebhookSecret } from '../src/features/delivery/signing.ts';
 import { version } from '../src/core/version.ts';
-import { benchConfig } from './bench-config.ts';
+import { benchConfig, removeBenchConfig } from './bench-config.ts';
 import { reportFigures } from './figures.ts';
 import { plainSignedPostLoop } from './plain-signed-post.ts';
 
@@ -429,13 +427,6 @@ async function main() {
   } finally {
     receiver.postMessage('stop');
     await runtime.stop();
-    if (process.env.DATABASE_URL) {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
-      await client.end();
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await removeBenchConfig({ dataDir, schema });
   }
 }

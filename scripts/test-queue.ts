@@ -50,10 +50,11 @@ export type QueueOptions = {
 export async function runQueue(options: QueueOptions): Promise<boolean> {
   const { root, timesFile } = options;
   const queues: Record<Lane, string[]> = { parallel: [...options.parallel], serial: [...options.serial] };
-  // With TEST_FILE_TIMES, each file's process also notes its CPU time (scripts/test-file-cpu.ts).
-  const execArgv = timesFile
-    ? ['--import', fileURLToPath(new URL('./test-file-cpu.ts', import.meta.url))]
-    : [];
+  // Each file's process writes its results unbuffered, so that forceExit loses none of them
+  // (scripts/test-file-stdout.ts); with TEST_FILE_TIMES it also notes its CPU time
+  // (scripts/test-file-cpu.ts).
+  const preload = (name: string) => ['--import', fileURLToPath(new URL(name, import.meta.url))];
+  const execArgv = [...preload('./test-file-stdout.ts'), ...(timesFile ? preload('./test-file-cpu.ts') : [])];
   // The file the CPU lines go to, for the file processes only (a test that runs a queue of its
   // own gives it a timesFile of its own).
   const env = timesFile ? { ...process.env, TEST_FILE_CPU: `${timesFile}.cpu` } : undefined;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../src/runtime/context.ts';
+import type { ConnectionRow } from '../../src/features/connections/service.ts';
 import type { ConnectionStatus } from '../../src/features/connections/tables.ts';
 
 /**
@@ -35,6 +36,19 @@ export async function insertUser(
     })
     .execute();
   return id;
+}
+
+/** A user row written as insertUser writes it, read back whole (as ingestion takes a connection). */
+export async function insertConnection(
+  ctx: AppContext,
+  input: Parameters<typeof insertUser>[1],
+): Promise<ConnectionRow> {
+  const id = await insertUser(ctx, input);
+  return (await ctx.db
+    .selectFrom('connections')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()) as ConnectionRow;
 }
 
 /** Rows a user owns in the data module's tables. */

@@ -138,3 +138,18 @@ export async function startWebhookReceiver(options: { host?: string } = {}): Pro
   };
   return receiver;
 }
+
+/** Receivers started as a test needs them (`start`), closed together by `closeAll` in its `after`. */
+export function webhookReceivers() {
+  const started: WebhookReceiver[] = [];
+  return {
+    start: async () => {
+      const receiver = await startWebhookReceiver();
+      started.push(receiver);
+      return receiver;
+    },
+    closeAll: async () => {
+      for (const receiver of started) await receiver.close();
+    },
+  };
+}

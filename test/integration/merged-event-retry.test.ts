@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MERGE_CHANGED_QUEUE, type PersonChangedJob } from '../../src/features/merge/service.ts';
 import type { ConnectionRow } from '../../src/features/connections/service.ts';
-import { generateDaily } from '../../src/providers/sandbox/daily.ts';
-import { dayContext } from '../../src/providers/sandbox/context.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { deferJob, findJobs, TERMINAL_JOB_STATES } from '../helpers/jobs.ts';
-import { insertUser } from '../helpers/users.ts';
+import { insertConnection } from '../helpers/users.ts';
+import { ingestSandboxDay } from '../helpers/sandbox-days.ts';
 import { until } from '../helpers/until.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -22,27 +21,9 @@ describe('merged events after a failed merge', () => {
   let developer: TestDeveloper;
   let receiver: WebhookReceiver;
 
-  const connection = async (provider: string, referenceId: string) => {
-    const id = await insertUser(service.ctx, { developerId: developer.devId, provider, referenceId });
-    return (await service.ctx.db
-      .selectFrom('connections')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow()) as ConnectionRow;
-  };
-  const ingestDay = (user: ConnectionRow, seed: string) =>
-    service.ctx.db
-      .transaction()
-      .execute((trx) =>
-        service.ctx.data.ingest(
-          trx,
-          user,
-          'daily',
-          generateDaily(dayContext(seed, DAY, true, 60)),
-          undefined,
-          { emit: false },
-        ),
-      );
+  const connection = (provider: string, referenceId: string) =>
+    insertConnection(service.ctx, { developerId: developer.devId, provider, referenceId });
+  const ingestDay = (user: ConnectionRow, seed: string) => ingestSandboxDay(service.ctx, user, seed, DAY);
   /** The person's merge jobs, oldest first, as the queue holds them. */
   const jobsOf = async (referenceId: string) =>
     (await findJobs<PersonChangedJob>(service.ctx, MERGE_CHANGED_QUEUE, { data: { referenceId } }))

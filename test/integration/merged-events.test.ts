@@ -13,7 +13,8 @@ import { dayContext } from '../../src/providers/sandbox/context.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { DashboardClient } from '../helpers/dashboard.ts';
 import { findJobs, makeJobDue, waitForJobsSettled } from '../helpers/jobs.ts';
-import { insertUser } from '../helpers/users.ts';
+import { insertConnection } from '../helpers/users.ts';
+import { ingestSandboxDay } from '../helpers/sandbox-days.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -24,31 +25,13 @@ describe('merged events', () => {
   let developer: TestDeveloper;
   let receiver: WebhookReceiver;
 
-  const connection = async (provider: string, referenceId?: string, developerId = developer.devId) => {
-    const id = await insertUser(service.ctx, {
-      developerId,
+  const connection = (provider: string, referenceId?: string) =>
+    insertConnection(service.ctx, {
+      developerId: developer.devId,
       provider,
       ...(referenceId ? { referenceId } : {}),
     });
-    return (await service.ctx.db
-      .selectFrom('connections')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow()) as ConnectionRow;
-  };
-  const ingestDay = (user: ConnectionRow, seed: string) =>
-    service.ctx.db
-      .transaction()
-      .execute((trx) =>
-        service.ctx.data.ingest(
-          trx,
-          user,
-          'daily',
-          generateDaily(dayContext(seed, DAY, true, 60)),
-          undefined,
-          { emit: false },
-        ),
-      );
+  const ingestDay = (user: ConnectionRow, seed: string) => ingestSandboxDay(service.ctx, user, seed, DAY);
   const waiting = async () =>
     (await findJobs<PersonChangedJob>(service.ctx, MERGE_CHANGED_QUEUE)).filter(
       (job) => job.state === 'created',

@@ -99,3 +99,22 @@ test('a failing file fails the run, and its failure is reported', { timeout: 120
   assert.match(report, /ℹ fail 1\n/);
   assert.match(report, /planted failure/);
 });
+
+test('every test of a file is reported and counted, up to its last', { timeout: 120_000 }, async () => {
+  // forceExit ends a file's process as soon as its tests are done: results still queued in the
+  // pipe to the runner were lost (nodejs/node#64833), so a file's last tests went uncounted at
+  // random. Many small tests in a few files give it plenty to lose.
+  const tests = 400;
+  const files = ['many-a', 'many-b', 'many-c'].map((name) => {
+    writeFileSync(
+      join(root, `${name}.test.ts`),
+      `import { test } from 'node:test';\nfor (let index = 0; index < ${tests}; index++) test(\`${name} \${index}\`, () => {});\n`,
+    );
+    return `${name}.test.ts`;
+  });
+  const { passed, report } = await runQueue({ parallel: files, serial: [], concurrency: 2 });
+  assert.equal(passed, true, report);
+  assert.match(report, new RegExp(`ℹ tests ${tests * files.length}\n`));
+  for (const name of ['many-a', 'many-b', 'many-c'])
+    assert.match(report, new RegExp(`✔ ${name} ${tests - 1} `));
+});

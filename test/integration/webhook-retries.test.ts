@@ -5,7 +5,7 @@ import { createDeveloper, startTestService, type TestDeveloper, type TestService
 import { DELIVERY_QUEUE, SLOW_DELIVERY_QUEUE } from '../../src/features/delivery/outbox.ts';
 import { unsettledJobs } from '../helpers/jobs.ts';
 import { call, setUrl, waitForDelivery } from '../helpers/webhook-api.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { webhookReceivers } from '../helpers/webhook-receiver.ts';
 import { until } from '../helpers/until.ts';
 
 /**
@@ -16,12 +16,8 @@ import { until } from '../helpers/until.ts';
  */
 describe('webhook retries', () => {
   let service: TestService;
-  const receivers: WebhookReceiver[] = [];
-  const receiver = async () => {
-    const started = await startWebhookReceiver();
-    receivers.push(started);
-    return started;
-  };
+  const receivers = webhookReceivers();
+  const receiver = receivers.start;
   const sendTest = async (developer: TestDeveloper) =>
     String((await call(service, developer, 'POST', '/v2/webhook/test')).body.event_id);
 
@@ -32,7 +28,7 @@ describe('webhook retries', () => {
   });
   after(async () => {
     await service?.close();
-    for (const started of receivers) await started.close();
+    await receivers.closeAll();
   });
 
   test('500 then 200: the event arrives twice with the same webhook-id, and both attempts are logged', async () => {
@@ -211,12 +207,8 @@ describe('webhook retries', () => {
  */
 describe('webhook retries: schedule exhaustion and slow receivers', () => {
   let service: TestService;
-  const receivers: WebhookReceiver[] = [];
-  const receiver = async () => {
-    const started = await startWebhookReceiver();
-    receivers.push(started);
-    return started;
-  };
+  const receivers = webhookReceivers();
+  const receiver = receivers.start;
 
   before(async () => {
     service = await startTestService({
@@ -230,7 +222,7 @@ describe('webhook retries: schedule exhaustion and slow receivers', () => {
   });
   after(async () => {
     await service?.close();
-    for (const started of receivers) await started.close();
+    await receivers.closeAll();
   });
 
   test('refused connections on an enabled destination: every scheduled attempt, then failed', async () => {

@@ -11,17 +11,13 @@ import {
 } from '../../src/features/delivery/events.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { call, deliveries, setUrl, waitForDelivery } from '../helpers/webhook-api.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { webhookReceivers } from '../helpers/webhook-receiver.ts';
 
 /** Contract semantics: outbox atomicity, held events, inactive and deleted users, chunking, timeouts. */
 describe('webhook delivery semantics', () => {
   let service: TestService;
-  const receivers: WebhookReceiver[] = [];
-  const receiver = async () => {
-    const started = await startWebhookReceiver();
-    receivers.push(started);
-    return started;
-  };
+  const receivers = webhookReceivers();
+  const receiver = receivers.start;
 
   before(async () => {
     service = await startTestService({
@@ -30,7 +26,7 @@ describe('webhook delivery semantics', () => {
   });
   after(async () => {
     await service?.close();
-    for (const started of receivers) await started.close();
+    await receivers.closeAll();
   });
 
   async function addUser(developer: TestDeveloper, active = true) {

@@ -9,23 +9,19 @@ import {
   standardSignatureMatches,
   waitForDelivery,
 } from '../helpers/webhook-api.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { webhookReceivers } from '../helpers/webhook-receiver.ts';
 
 describe('webhook destination API, signing and SSRF rules', () => {
   let service: TestService;
-  const receivers: WebhookReceiver[] = [];
-  const receiver = async () => {
-    const started = await startWebhookReceiver();
-    receivers.push(started);
-    return started;
-  };
+  const receivers = webhookReceivers();
+  const receiver = receivers.start;
 
   before(async () => {
     service = await startTestService({ env: { WEBHOOK_RETRY_SCALE: '0.001' } });
   });
   after(async () => {
     await service?.close();
-    for (const started of receivers) await started.close();
+    await receivers.closeAll();
   });
 
   test('GET shows URL, status and failures but never a secret; PUT validates the URL', async () => {

@@ -3,7 +3,7 @@
 import Type, { type TSchema } from 'typebox';
 import { type DataTypeName, dataTypeNames, dataTypes } from '../../model/index.ts';
 import { User } from '../connections/schemas.ts';
-import { DATA_SENT_MESSAGE, LARGE_REQUEST_MESSAGE } from './service.ts';
+import { DATA_SENT_MESSAGE, LARGE_REQUEST_MESSAGE } from './reads.ts';
 
 export const modelRef = (schema: TSchema) => Type.Ref((schema as TSchema & { $id: string }).$id);
 

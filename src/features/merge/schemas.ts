@@ -4,7 +4,7 @@ import Type from 'typebox';
 import { dataTypes } from '../../model/index.ts';
 import { DEVICE_KINDS } from '../../provider-kit/types.ts';
 import { Connection, EndDate, modelRef, StartDate, ToWebhook, WithSamples } from '../data/schemas.ts';
-import { DATA_SENT_MESSAGE } from '../data/service.ts';
+import { DATA_SENT_MESSAGE } from '../data/reads.ts';
 import { MERGED_TYPES } from './engine/merge-records.ts';
 import { RULES } from './engine/provenance.ts';
 import { MERGE_FAMILIES } from './engine/sources.ts';

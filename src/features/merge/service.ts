@@ -21,7 +21,8 @@ import {
 } from '../connections/service.ts';
 import type { Developer } from '../developers/service.ts';
 import { type DataWindow, marginsOf, parseWindow, type RawReadQuery, splitWindow } from '../data/params.ts';
-import { DATA_SENT_MESSAGE, type DataService, toConnection } from '../data/service.ts';
+import { DATA_SENT_MESSAGE, toConnection } from '../data/reads.ts';
+import type { DataService } from '../data/service.ts';
 import type { WebhooksService } from '../delivery/service.ts';
 import { type MergedRecord, mergeRecords, MERGED_TYPES, type MergedType } from './engine/merge-records.ts';
 import type { SourcedRecord } from './engine/provenance.ts';

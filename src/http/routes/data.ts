@@ -15,7 +15,7 @@ import {
   V3Query,
   V3Response,
 } from '../../features/data/schemas.ts';
-import type { ReadResult } from '../../features/data/service.ts';
+import type { ReadResult } from '../../features/data/reads.ts';
 
 const tags = ['data'];
 const config = { auth: 'developer' as const };

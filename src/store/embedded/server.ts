@@ -5,7 +5,6 @@ import {
   chownSync,
   closeSync,
   existsSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -20,6 +19,7 @@ import { ensurePrivateDirectory } from '../../core/private-files.ts';
 import type { Logger } from 'pino';
 import { binariesReachable, EmbeddedPostgresUnavailable, postgresBinaries } from './binaries.ts';
 import { handOver, type ServerUser, serverUserFor, unreachableFor } from './server-user.ts';
+import { initialise, serverEnvironment } from './cluster-init.ts';
 
 /**
  * Embedded storage: a real PostgreSQL server of the service's own, its cluster in
@@ -108,7 +108,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     );
   if (user) admitServerUser(dataDir, user);
 
-  if (!existsSync(join(paths.pgdata, 'PG_VERSION'))) await initialise(paths, binaries.initdb, user, log);
+  if (!existsSync(join(paths.pgdata, 'PG_VERSION')))
+    await initialise(paths, binaries.initdb, SUPERUSER, user, log);
   // A cluster restored (or moved) by root is handed over whole; one already its user's is left be.
   else if (user && statSync(paths.pgdata).uid !== user.uid) handOver(paths.pgdata, user);
   chmodSync(paths.pgdata, 0o700);
@@ -165,96 +166,6 @@ function admitServerUser(dataDir: string, user: NonNullable<ServerUser>) {
         `${blocked} (on the way to ${path}): run tributary as an ordinary user, give DATA_DIR to one ` +
         `(chown), or let ${user.name} pass (chmod o+x ${blocked})`,
     );
-}
-
-/**
- * None of the caller's environment (PGDATA, PGPORT…) reaches the server, initdb or pg_ctl; each
- * finds the others beside itself, and every path given to them is absolute.
- *
- * glibc's malloc thresholds are fixed at their starting values (128 KiB): by default each free of
- * a large block raises them, after which a backend keeps the memory of its largest statement (an
- * import batch's parameters, megabytes) in its heap for as long as it lives; fixed, such blocks
- * are mapped and unmapped and go back to the system (issue 44: an import's database side).
- */
-function serverEnvironment(): NodeJS.ProcessEnv {
-  return {
-    LC_ALL: 'C',
-    TZ: 'UTC',
-    GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072',
-  };
-}
-
-/** initdb into a directory beside the final one, renamed into place once whole. */
-async function initialise(
-  paths: ReturnType<typeof embeddedPaths>,
-  initdb: string,
-  user: ServerUser,
-  log: EmbeddedPostgresOptions['log'],
-) {
-  const started = Date.now();
-  const building = `${paths.pgdata}.initdb-${process.pid}`;
-  const secrets = `${paths.pgdata}.pwfile-${process.pid}`;
-  rmSync(building, { recursive: true, force: true });
-  rmSync(secrets, { recursive: true, force: true });
-  mkdirSync(building, { mode: 0o700 });
-  mkdirSync(secrets, { mode: 0o700 });
-  const password = randomBytes(24).toString('hex');
-  writeFileSync(join(secrets, 'pw'), `${password}\n`, { mode: 0o600 });
-  handOver(building, user);
-  handOver(secrets, user);
-  try {
-    const { code, output } = await run(
-      initdb,
-      [
-        '-D',
-        building,
-        '-U',
-        SUPERUSER,
-        '-E',
-        'UTF8',
-        '--no-locale',
-        '--auth-local=trust',
-        '--auth-host=scram-sha-256',
-        `--pwfile=${join(secrets, 'pw')}`,
-        '--no-instructions',
-        // One syncfs of the file system instead of an fsync per file: seconds less on a first start.
-        ...(process.platform === 'linux' ? ['--sync-method=syncfs'] : []),
-      ],
-      user,
-    );
-    if (code !== 0)
-      throw new Error(`initdb failed (exit ${code}): ${output.trim().split('\n').slice(-5).join(' | ')}`);
-    renameSync(building, paths.pgdata);
-  } finally {
-    rmSync(secrets, { recursive: true, force: true });
-    rmSync(building, { recursive: true, force: true });
-  }
-  // For clients over TCP (EMBEDDED_POSTGRES_PORT); the socket needs no password.
-  writeFileSync(paths.password, `${password}\n`, { mode: 0o600 });
-  chmodSync(paths.password, 0o600);
-  log?.info(
-    { pgdata: paths.pgdata, tookMs: Date.now() - started },
-    'created the embedded PostgreSQL cluster',
-  );
-}
-
-function run(
-  command: string,
-  args: string[],
-  user: ServerUser,
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: serverEnvironment(),
-      ...(user ? { uid: user.uid, gid: user.gid } : {}),
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output }));
-  });
 }
 
 const isAlive = (pid: number) => {
