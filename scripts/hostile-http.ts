@@ -17,6 +17,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     'deadline-ms': { type: 'string', default: '15000' },
     verbose: { type: 'boolean', default: false },
+    /** Instead: each writing operation, its example request sent this many times at once. */
+    race: { type: 'string' },
   },
 });
 const API = process.env.API ?? 'http://127.0.0.1:8080';
@@ -312,6 +314,18 @@ async function walkOperation(doc: Json, method: string, template: string, operat
   const jsonHeaders = { 'content-type': 'application/json' };
   const bodyFor = (b: unknown) => (jsonMedia ? { headers: jsonHeaders, body: JSON.stringify(b) } : {});
 
+  if (args.race) {
+    if (method === 'GET') return;
+    const sent: Sent = {
+      method,
+      path: samplePath + (Object.keys(saneQuery).length ? `?${queryWith('', '')}` : ''),
+      headers: { 'idempotency-key': `race-${template}`, ...(jsonMedia ? jsonHeaders : {}) },
+      ...(jsonMedia ? { body: JSON.stringify(body) } : {}),
+    };
+    const answers = await Promise.all(Array.from({ length: Number(args.race) }, () => send(sent)));
+    for (const answer of answers) judge(`${label} race`, sent, answer);
+    return;
+  }
   for (const p of pathParams) {
     for (const value of PATH_VALUES) {
       await check(`${label} path ${p.name}`, {
