@@ -1,0 +1,41 @@
+// A deadline on receiving a request body that is read into memory. Fastify sets no request
+// timeout (its requestTimeout is 0), so a client that sends headers and then trickles, or stops
+// sending, its body held the connection and the bytes buffered so far for as long as it liked:
+// hundreds of such connections to a public route held hundreds of MB (issue found by the
+// outsider test, scripts/hostile-http.ts). Streamed bodies (multipart files, exports streamed to
+// disk, routes marking `streamedBody`) may take long on a slow link and hold no memory: exempt.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { App } from './app-type.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body is streamed (to disk), not read into memory: no receive deadline. */
+    streamedBody?: boolean;
+  }
+}
+
+const hasBody = (headers: IncomingHttpHeaders) =>
+  headers['transfer-encoding'] !== undefined ||
+  (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+
+const isMultipart = (headers: IncomingHttpHeaders) => /^\s*multipart\//i.test(headers['content-type'] ?? '');
+
+export function registerBodyDeadline(app: App, timeoutMs: number) {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const raw = request.raw;
+    if (raw.complete || !hasBody(raw.headers) || isMultipart(raw.headers)) return done();
+    if (request.routeOptions.config.streamedBody) return done();
+    const timer = setTimeout(() => {
+      if (raw.complete || raw.socket.destroyed) return;
+      // The one writer of problems to a bare socket (problems.ts, clientErrorHandler): a 408
+      // problem, then the connection is closed with whatever was buffered.
+      const error = Object.assign(new Error('the request body did not arrive in time'), {
+        code: 'ERR_HTTP_REQUEST_TIMEOUT',
+      });
+      app.server.emit('clientError', error, raw.socket);
+    }, timeoutMs);
+    timer.unref();
+    raw.once('close', () => clearTimeout(timer));
+    done();
+  });
+}
