@@ -21,21 +21,29 @@ const hasBody = (headers: IncomingHttpHeaders) =>
 const isMultipart = (headers: IncomingHttpHeaders) => /^\s*multipart\//i.test(headers['content-type'] ?? '');
 
 export function registerBodyDeadline(app: App, timeoutMs: number) {
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
     if (raw.complete || !hasBody(raw.headers) || isMultipart(raw.headers)) return done();
     if (request.routeOptions.config.streamedBody) return done();
+    const socket = raw.socket;
     const timer = setTimeout(() => {
-      if (raw.complete || raw.socket.destroyed) return;
+      if (raw.complete || socket.destroyed) return;
+      // Answered before the body arrived (401, 404, 429…): Node reads the rest of the body to
+      // discard it, holding the connection until it comes. Nothing left to say: closed.
+      if (reply.raw.headersSent) return socket.destroy();
       // The one writer of problems to a bare socket (problems.ts, clientErrorHandler): a 408
       // problem, then the connection is closed with whatever was buffered.
       const error = Object.assign(new Error('the request body did not arrive in time'), {
         code: 'ERR_HTTP_REQUEST_TIMEOUT',
       });
-      app.server.emit('clientError', error, raw.socket);
+      app.server.emit('clientError', error, socket);
     }, timeoutMs);
     timer.unref();
-    raw.once('close', () => clearTimeout(timer));
+    // Cleared once the body is in (read by the route, or discarded after an early answer) or the
+    // connection is gone; not when the answer is sent, which may come before the body.
+    const clear = () => clearTimeout(timer);
+    raw.once('end', clear);
+    socket.once('close', clear);
     done();
   });
 }

@@ -54,6 +54,20 @@ describe('a request body that does not arrive', () => {
     }
   });
 
+  test('answered before its body arrived (401): the stalled connection is closed too', async () => {
+    const request = stalledRequest(
+      port,
+      'POST /v2/auth/generateWidgetSession HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n' +
+        'content-length: 100000\r\n\r\n{"reference_id":"abc',
+    );
+    try {
+      await until('the server closes the stalled connection', request.closed, { timeoutMs: 30_000 });
+      assert.match(request.answer(), /^HTTP\/1\.1 401 /);
+    } finally {
+      request.destroy();
+    }
+  });
+
   test('a body that arrives whole is answered as before', async () => {
     const response = await fetch(`http://127.0.0.1:${port}/api/v1/orders/activate`, {
       method: 'POST',
