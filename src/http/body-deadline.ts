@@ -41,7 +41,12 @@ export function registerBodyDeadline(app: App, timeoutMs: number) {
     timer.unref();
     // Cleared once the body is in (read by the route, or discarded after an early answer) or the
     // connection is gone; not when the answer is sent, which may come before the body.
-    const clear = () => clearTimeout(timer);
+    // Both listeners go with it: a keep-alive socket carries many requests.
+    const clear = () => {
+      clearTimeout(timer);
+      raw.off('end', clear);
+      socket.off('close', clear);
+    };
     raw.once('end', clear);
     socket.once('close', clear);
     done();

@@ -68,7 +68,28 @@ describe('a request body that does not arrive', () => {
     }
   });
 
-  test('a body that arrives whole is answered as before', async () => {
+  test('a body that arrives whole is answered as before, many on one keep-alive socket', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 15; i++) {
+        const answer = await fetch(`http://127.0.0.1:${port}/api/v1/orders/activate`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
+        assert.equal(answer.status, 400);
+        await answer.arrayBuffer();
+      }
+    } finally {
+      process.off('warning', onWarning);
+    }
+    assert.deepEqual(
+      warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning'),
+      [],
+      'no listener piles up on a keep-alive socket',
+    );
     const response = await fetch(`http://127.0.0.1:${port}/api/v1/orders/activate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
