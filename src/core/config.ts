@@ -49,6 +49,8 @@ export type Config = {
    * public pages): false (none: the socket's peer), true (any), or the proxies' addresses/CIDRs.
    */
   trustProxy: boolean | string;
+  /** How long a body held in memory (JSON, a form) may take to arrive; past it a 408 (http/body-deadline.ts). */
+  requestBodyTimeoutSeconds: number;
   /** Every other module's settings, typed and parsed (`config.settings.get(webhookSettings)`). */
   settings: Settings;
 };
@@ -230,6 +232,15 @@ export const coreSettings = defineSettings({
       choices: LOG_FORMATS,
       default: 'auto',
     }),
+    REQUEST_BODY_TIMEOUT_SECONDS: numberSetting({
+      description:
+        'Seconds a request body read into memory (JSON, forms, SDK uploads: a few MB at most) may take to arrive after its headers; past it the client gets a 408 problem and the connection is closed, so a client trickling bodies cannot hold connections and their bytes forever. Streamed uploads (Apple Health exports, lab report files) are not bounded by it.',
+      default: 60,
+      integer: true,
+      minimum: 1,
+      maximum: 3600,
+      problem: 'must be a whole number of seconds from 1 to 3600',
+    }),
     TRUST_PROXY: customSetting({
       description:
         "Behind a load balancer: which X-Forwarded-For (client address, counted by the per-address limits) and X-Forwarded-Proto to believe: true, false (default: the socket's peer), or the proxies' addresses/CIDRs, comma-separated. Answers to requests that came over HTTPS (directly, or per a trusted proxy) carry Strict-Transport-Security.",
@@ -259,6 +270,7 @@ export const coreSettings = defineSettings({
       logLevel: v.LOG_LEVEL as string,
       logFormat: v.LOG_FORMAT as LogFormat,
       trustProxy: v.TRUST_PROXY,
+      requestBodyTimeoutSeconds: v.REQUEST_BODY_TIMEOUT_SECONDS,
     };
   },
 });

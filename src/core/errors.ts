@@ -79,8 +79,18 @@ export const CONTENTION_RETRY_AFTER_SECONDS = 1;
 
 // SQLSTATEs that mean the session is gone, not that the statement was wrong: admin shutdown or
 // termination (57P01), crash shutdown (57P02), server not yet accepting connections (57P03),
-// too many connections (53300), and the whole connection-exception class (08xxx).
-const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+// too many connections (53300), the database dropped under the session (57P04), an idle session
+// ended (57P05), and the whole connection-exception class (08xxx).
+const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57P04', '57P05', '53300']);
+// Codes PostgreSQL also raises for statements, so they count only where the server refused the
+// session itself: the database not accepting connections (55000, ALTER DATABASE … ALLOW_CONNECTIONS
+// false during maintenance or a restore) or not there (3D000, dropped to be restored). Known by the
+// server function that refused (`routine`, never translated), or, on pg-boss's copies of an error
+// that keep only the message, by a message no statement's error has (3D000's is DROP DATABASE's too).
+const SESSION_REFUSALS: Record<string, { routines: Set<string>; message?: RegExp }> = {
+  '55000': { routines: new Set(['CheckMyDatabase']), message: /is not currently accepting connections/ },
+  '3D000': { routines: new Set(['InitPostgres']) },
+};
 const CONNECTION_SYSCALL_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -138,7 +148,7 @@ export function causeChain(error: unknown): unknown[] {
  * An Error, or what a library passes on in its place: pg-boss emits a worker's failure as a plain
  * copy of the error's fields (message, code, …), not an Error.
  */
-type ErrorLike = { message: string; code?: unknown };
+type ErrorLike = { message: string; code?: unknown; routine?: unknown };
 const isErrorLike = (value: unknown): value is ErrorLike =>
   value instanceof Error ||
   (typeof value === 'object' &&
@@ -165,6 +175,9 @@ export function markDatabaseError<T>(error: T): T {
 function isPostgresConnectionError(error: ErrorLike): boolean {
   const code = sqlstateOf(error);
   if (code !== undefined && (CONNECTION_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  const refusal = code === undefined ? undefined : SESSION_REFUSALS[code];
+  if (refusal && (refusal.routines.has(String(error.routine)) || refusal.message?.test(error.message)))
+    return true;
   return CONNECTION_MESSAGES.test(error.message);
 }
 

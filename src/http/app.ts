@@ -11,6 +11,7 @@ import { registerRequestLog } from './request-log.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { lazySchemaController } from './lazy-compilers.ts';
 import { INPUT_LIMITS } from './input-limits.ts';
+import { registerBodyDeadline } from './body-deadline.ts';
 import { frameworkErrorOptions, registerProblemHandling } from './problems.ts';
 import { routeRegistrars } from './routes/index.ts';
 import { registerOpsRoutes } from './routes/ops.ts';
@@ -78,6 +79,7 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
   registerRequestLog(app);
   registerSecurityHeaders(app);
   registerProblemHandling(app, ctx.config.publicUrl);
+  registerBodyDeadline(app, ctx.config.requestBodyTimeoutSeconds * 1000);
   registerInputBoundary(app);
   registerAuthentication(app, ctx.developers);
   const metrics = registerMetrics(app, ctx.jobs, ctx.data.refusals);

@@ -10,7 +10,7 @@ import {
   embeddedPaths,
   startEmbeddedPostgres,
 } from '../../src/store/embedded/server.ts';
-import { childEnvironment, startService } from '../helpers/child-service.ts';
+import { childEnvironment, runCli, startService } from '../helpers/child-service.ts';
 import { until } from '../helpers/until.ts';
 
 /**
@@ -123,7 +123,8 @@ describe('embedded PostgreSQL', { timeout: 300_000 }, () => {
 
   test('after a crash (stale postmaster.pid) the next start recovers the committed data', async () => {
     const dataDir = join(root, 'crash');
-    const first = await startEmbeddedPostgres({ dataDir });
+    // Left down, as when the whole service died with it.
+    const first = await startEmbeddedPostgres({ dataDir, restart: false });
     await query(first.connectionString, 'create table kept (id int); insert into kept values (42)');
     const pid = postmasterPid(dataDir);
     process.kill(pid, 'SIGKILL');
@@ -140,6 +141,27 @@ describe('embedded PostgreSQL', { timeout: 300_000 }, () => {
     } finally {
       await second.stop();
     }
+  });
+
+  test('a server killed under its owner is started again, with the committed data', async () => {
+    const dataDir = join(root, 'restarted');
+    const server = await startEmbeddedPostgres({ dataDir });
+    try {
+      await query(server.connectionString, 'create table kept (id int); insert into kept values (5)');
+      const killed = postmasterPid(dataDir);
+      process.kill(killed, 'SIGKILL');
+      await until('the postmaster is gone', () => !isAlive(killed), { timeoutMs: 30_000 });
+      const rows = await until(
+        'the server answers again',
+        () => query<{ id: number }>(server.connectionString, 'select id from kept').catch(() => undefined),
+        { timeoutMs: 120_000 },
+      );
+      assert.deepEqual(rows, [{ id: 5 }]);
+      assert.notEqual(postmasterPid(dataDir), killed);
+    } finally {
+      await server.stop();
+    }
+    assert.deepEqual(processesOf(dataDir), [], 'stop also stops the server started again');
   });
 
   test(
@@ -176,6 +198,48 @@ describe('embedded PostgreSQL', { timeout: 300_000 }, () => {
       await next.stop();
     }
     assert.deepEqual(processesOf(dataDir), []);
+  });
+
+  test('tributary serve whose PostgreSQL is killed answers 503 problem+json, then serves again', async () => {
+    const environment = await childEnvironment({ DATABASE_URL: '', DATA_DIR: join(root, 'killed') });
+    const env = { ...environment.env };
+    delete env.DATABASE_URL;
+    delete env.DATABASE_SCHEMA;
+    try {
+      const service = await startService(env);
+      const cli = await runCli(
+        ['developers', 'create', '--name', 'Kill', '--environment', 'sandbox', '--json'],
+        env,
+      );
+      assert.equal(cli.code, 0, cli.stderr);
+      const created = JSON.parse(cli.stdout) as { dev_id: string; api_key: string };
+      const headers = { 'dev-id': created.dev_id, 'x-api-key': created.api_key };
+      assert.equal((await fetch(`${service.url}/v2/subscriptions`, { headers })).status, 200);
+      const killed = postmasterPid(env.DATA_DIR!);
+      process.kill(killed, 'SIGKILL');
+      await until('the postmaster is gone', () => !isAlive(killed), { timeoutMs: 30_000 });
+      // Meanwhile every answer is a 200 (served again already) or a 503 problem, never a 500.
+      const answers: number[] = [];
+      await until(
+        'the service serves again',
+        async () => {
+          const response = await fetch(`${service.url}/v2/subscriptions`, { headers });
+          const body = await response.text();
+          answers.push(response.status);
+          if (response.status !== 200) {
+            assert.equal(response.status, 503, body);
+            assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
+          }
+          return response.status === 200 && (await fetch(`${service.url}/ready`)).status === 200;
+        },
+        { timeoutMs: 120_000 },
+      );
+      assert.ok(answers.length > 0);
+      assert.equal(await service.stop('SIGTERM'), 0, service.output());
+      assert.deepEqual(processesOf(env.DATA_DIR!), []);
+    } finally {
+      await environment.cleanup();
+    }
   });
 
   test('tributary serve stopped with SIGTERM leaves no database process', async () => {

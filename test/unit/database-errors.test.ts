@@ -22,6 +22,16 @@ test('connection-class database errors are recognized; statement errors are not'
     withCode('the database system is shutting down', '57P02'),
     withCode('the database system is starting up', '57P03'),
     withCode('sorry, too many clients already', '53300'),
+    // The server refusing the session itself: these fell through to a 500 before.
+    Object.assign(withCode('database "t" is not currently accepting connections', '55000'), {
+      routine: 'CheckMyDatabase',
+    }),
+    Object.assign(withCode('la base de données « t » n’accepte plus les connexions', '55000'), {
+      routine: 'CheckMyDatabase',
+    }),
+    withCode('database "t" is not currently accepting connections (Queue: q, Worker: w)', '55000'),
+    Object.assign(withCode('database "t" does not exist', '3D000'), { routine: 'InitPostgres' }),
+    withCode('terminating connection due to idle-session timeout', '57P05'),
     withCode('connection failure', '08006'),
     withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
     withCode('read ECONNRESET', 'ECONNRESET'),
@@ -34,6 +44,11 @@ test('connection-class database errors are recognized; statement errors are not'
     withCode('duplicate key value violates unique constraint', '23505'),
     withCode('syntax error at or near "selec"', '42601'),
     withCode('canceling statement due to statement timeout', '57014'),
+    // The same codes raised by a statement are the statement's.
+    Object.assign(withCode('currval of sequence "s" is not yet defined in this session', '55000'), {
+      routine: 'currval_oid',
+    }),
+    Object.assign(withCode('database "x" does not exist', '3D000'), { routine: 'dropdb' }),
     new TypeError('fetch failed'),
     'Connection terminated',
     undefined,

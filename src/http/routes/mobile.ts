@@ -102,7 +102,7 @@ export async function registerMobileRoutes(app: App, ctx: AppContext) {
     scope.post(
       '/v2/import/:format',
       {
-        config: { auth: 'developer' },
+        config: { auth: 'developer', streamedBody: true },
         bodyLimit: mobile.settings.importMaxBytes,
         schema: {
           tags,

@@ -42,6 +42,8 @@ export type EmbeddedPostgresOptions = {
   /** Also listen on 127.0.0.1:<port> (password: DATA_DIR/postgres-password); undefined: socket only. */
   port?: number | undefined;
   log?: Pick<Logger, 'info' | 'warn'> | undefined;
+  /** Start the server again when it exits unexpectedly (default); false leaves it down. */
+  restart?: boolean | undefined;
 };
 
 export const EMBEDDED_DATABASE = 'tributary';
@@ -53,6 +55,9 @@ const MAX_SOCKET_PATH = 103;
 const READY_TIMEOUT_MS = 10 * 60_000;
 const STOP_TIMEOUT_MS = 60_000;
 const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
+/** A server that died is started again after this, doubling per failed try up to the maximum. */
+const RESTART_FIRST_DELAY_MS = 500;
+const RESTART_MAX_DELAY_MS = 30_000;
 
 export const embeddedPaths = (dataDir: string) => ({
   pgdata: join(dataDir, 'postgres'),
@@ -115,11 +120,68 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   chmodSync(paths.pgdata, 0o700);
   await stopLeftOverServer(paths.pgdata, log);
 
+  const spawnServer = () => spawnPostgres(binaries.postgres, paths, port, user);
+  let server = spawnServer();
+  const guard = startGuard(binaries.pgCtl, paths.pgdata, user);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      guard?.kill('SIGKILL');
+      await stopProcess(server.child.pid, server.exited);
+    })();
+    return stopping;
+  };
+  // A server that dies under a running service (killed, out of memory) is started again, from
+  // its WAL like after any crash: without this every request would answer 503 until someone
+  // restarted the whole service, while /health kept saying ok. Orphaned backends of a killed
+  // postmaster keep its shared memory for a moment, so a restart that fails is tried again later.
+  const supervise = (watched: SpawnedPostgres) => {
+    void watched.exited.then(async (code) => {
+      for (let attempt = 1; stopping === undefined && options.restart !== false; attempt++) {
+        log?.warn(
+          { pgdata: paths.pgdata, code, attempt },
+          'the embedded PostgreSQL exited unexpectedly; starting it again',
+        );
+        await sleep(Math.min(RESTART_MAX_DELAY_MS, RESTART_FIRST_DELAY_MS * 2 ** (attempt - 1)));
+        if (stopping !== undefined) return;
+        server = spawnServer();
+        try {
+          await waitUntilReady(dataDir, port, server.exited, paths.log);
+          log?.info({ pgdata: paths.pgdata, attempt }, 'the embedded PostgreSQL is running again');
+          supervise(server);
+          return;
+        } catch {
+          // Exited while starting, or (after READY_TIMEOUT_MS) hung: either way it is ended here.
+          await stopProcess(server.child.pid, server.exited);
+          code = await server.exited;
+        }
+      }
+    });
+  };
+  try {
+    await waitUntilReady(dataDir, port, server.exited, paths.log);
+  } catch (error) {
+    await stop().catch(() => {});
+    throw error;
+  }
+  supervise(server);
+  return { connectionString: embeddedConnectionString(dataDir, { port }), pgdata: paths.pgdata, stop };
+}
+
+type SpawnedPostgres = { child: ChildProcess; exited: Promise<number | null> };
+
+function spawnPostgres(
+  postgres: string,
+  paths: ReturnType<typeof embeddedPaths>,
+  port: number | undefined,
+  user: ServerUser,
+): SpawnedPostgres {
   rotateLog(paths.log);
   const logFd = openSync(paths.log, 'a', 0o600);
   let child: ChildProcess;
   try {
-    child = spawn(binaries.postgres, ['-D', paths.pgdata, ...serverSettings(paths.pgdata, port)], {
+    child = spawn(postgres, ['-D', paths.pgdata, ...serverSettings(paths.pgdata, port)], {
       // Its own process group: a Ctrl-C in the terminal reaches the service, which finishes its
       // requests and then stops the server, instead of both at once.
       detached: true,
@@ -133,23 +195,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.once('error', () => {}); // spawn failures surface through `exited` and the log
   child.unref();
-  const guard = startGuard(binaries.pgCtl, paths.pgdata, user);
-
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= (async () => {
-      guard?.kill('SIGKILL');
-      await stopProcess(child.pid, exited);
-    })();
-    return stopping;
-  };
-  try {
-    await waitUntilReady(dataDir, port, exited, paths.log);
-  } catch (error) {
-    await stop().catch(() => {});
-    throw error;
-  }
-  return { connectionString: embeddedConnectionString(dataDir, { port }), pgdata: paths.pgdata, stop };
+  return { child, exited };
 }
 
 /** The server's user must reach its data and its binaries; DATA_DIR lets its group pass (0710). */
