@@ -78,7 +78,7 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
 
   registerRequestLog(app);
   registerSecurityHeaders(app);
-  registerProblemHandling(app, ctx.config.publicUrl);
+  registerProblemHandling(app, ctx.config.publicUrl, () => ctx.clock.now().getTime());
   registerBodyDeadline(app, ctx.config.requestBodyTimeoutSeconds * 1000);
   registerInputBoundary(app);
   registerAuthentication(app, ctx.developers);
