@@ -79,7 +79,10 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
   registerRequestLog(app);
   registerSecurityHeaders(app);
   registerProblemHandling(app, ctx.config.publicUrl);
-  registerBodyDeadline(app, ctx.config.requestBodyTimeoutSeconds * 1000);
+  registerBodyDeadline(app, {
+    bodyMs: ctx.config.requestBodyTimeoutSeconds * 1000,
+    uploadIdleMs: ctx.config.uploadIdleTimeoutSeconds * 1000,
+  });
   registerInputBoundary(app);
   registerAuthentication(app, ctx.developers);
   const metrics = registerMetrics(app, ctx.jobs, ctx.data.refusals);
