@@ -12,6 +12,7 @@ import { registerSecurityHeaders } from './security-headers.ts';
 import { lazySchemaController } from './lazy-compilers.ts';
 import { INPUT_LIMITS } from './input-limits.ts';
 import { registerBodyDeadline } from './body-deadline.ts';
+import { registerConnectionCap } from './connection-cap.ts';
 import { frameworkErrorOptions, registerProblemHandling } from './problems.ts';
 import { routeRegistrars } from './routes/index.ts';
 import { registerOpsRoutes } from './routes/ops.ts';
@@ -79,7 +80,11 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
   registerRequestLog(app);
   registerSecurityHeaders(app);
   registerProblemHandling(app, ctx.config.publicUrl, () => ctx.clock.now().getTime());
-  registerBodyDeadline(app, ctx.config.requestBodyTimeoutSeconds * 1000);
+  registerConnectionCap(app, ctx.config.httpMaxConnections);
+  registerBodyDeadline(app, {
+    bodyMs: ctx.config.requestBodyTimeoutSeconds * 1000,
+    uploadIdleMs: ctx.config.uploadIdleTimeoutSeconds * 1000,
+  });
   registerInputBoundary(app);
   registerAuthentication(app, ctx.developers);
   const metrics = registerMetrics(app, ctx.jobs, ctx.data.refusals);

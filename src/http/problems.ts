@@ -165,7 +165,7 @@ export function frameworkErrorOptions(publicUrl: string) {
             : 'the request could not be routed',
       });
     },
-    clientErrorHandler(error: Error & { code?: string }, socket: Duplex) {
+    clientErrorHandler(error: Error & { code?: string; problemDetail?: string }, socket: Duplex) {
       // A reset connection has nobody left to answer.
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
       const problem: Problem =
@@ -176,7 +176,12 @@ export function frameworkErrorOptions(publicUrl: string) {
               detail: 'the request line and headers exceed 16 kB (a query string that long does not fit)',
             }
           : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? { kind: 'request_timeout', status: 408, detail: 'the request did not arrive in time' }
+            ? {
+                kind: 'request_timeout',
+                status: 408,
+                // Which deadline passed, when ours (body-deadline.ts); Node's own says nothing more.
+                detail: error.problemDetail ?? 'the request did not arrive in time',
+              }
             : { kind: 'bad_request', status: 400, detail: 'malformed HTTP request' };
       if (socket.writable) {
         const body = JSON.stringify(problemBody(publicUrl, problem, undefined));
