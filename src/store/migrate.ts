@@ -71,9 +71,35 @@ export function migrator(db: Kysely<any>, schema: string | undefined): Migrator 
 const MIGRATION_ATTEMPTS = 5;
 const MIGRATION_RETRY_FIRST_MS = 500;
 
+/**
+ * The longest a migration waits for one lock before its run gives up and starts again. A run
+ * takes each table's lock as its statements reach it and holds it to the commit, while the
+ * running release's requests take theirs in their own order: a request that holds one table and
+ * then waits for another the run already holds, while the run waits for the first, is a deadlock,
+ * and PostgreSQL ended the request (a 503 in the upgrade test). A run that yields after this
+ * (below PostgreSQL's default deadlock_timeout of 1 s, so before a request's deadlock check) lets
+ * the request through, and tries again a moment later.
+ */
+const MIGRATION_LOCK_WAIT_MS = 100;
+/** How long a run keeps trying while locks are busy (another process migrating, long requests). */
+const MIGRATION_LOCK_RETRY_FOR_MS = 30 * 60_000;
+/** Pauses between runs that met a busy lock: doubling from the first to the last. */
+const LOCK_RETRY_FIRST_MS = 50;
+const LOCK_RETRY_MAX_MS = 1_000;
+/** 55P03 lock_not_available (lock_timeout), 40P01 deadlock_detected. */
+const LOCK_CONTENTION = new Set(['55P03', '40P01']);
+
 // Kysely discards a connection whose rollback failed (the session was lost mid-migration) and then
 // releases the migration lock on it, which throws this and hides the original error.
 const DISCARDED_CONNECTION = /connection has been discarded/i;
+
+/** Whether a failed run met a lock it could not have in time (or a deadlock): it may run again at once. */
+function lockContention(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (LOCK_CONTENTION.has(String((cause as { code?: unknown }).code))) return true;
+  }
+  return false;
+}
 
 /** Whether a failed migration run may succeed as it is when tried again (the database blinked). */
 function lostConnection(error: unknown): boolean {
@@ -96,10 +122,19 @@ export async function migrateToLatest(
 ): Promise<string[]> {
   const attempts = options.attempts ?? MIGRATION_ATTEMPTS;
   let pauseMs = options.retryFirstMs ?? MIGRATION_RETRY_FIRST_MS;
-  for (let attempt = 1; ; attempt++) {
+  const lockRetryUntil = Date.now() + MIGRATION_LOCK_RETRY_FOR_MS;
+  let lockPauseMs = LOCK_RETRY_FIRST_MS;
+  for (let attempt = 1; ;) {
     const run = await migrateOnce(db, schema);
     if (!run.error) return run.applied;
+    if (lockContention(run.error.cause) && Date.now() < lockRetryUntil) {
+      // Jittered, so that two processes migrating at once do not meet again in step.
+      await new Promise((resolve) => setTimeout(resolve, lockPauseMs * (0.5 + Math.random())));
+      lockPauseMs = Math.min(LOCK_RETRY_MAX_MS, lockPauseMs * 2);
+      continue;
+    }
     if (attempt >= attempts || !lostConnection(run.error.cause)) throw run.error;
+    attempt++;
     await new Promise((resolve) => setTimeout(resolve, pauseMs));
     pauseMs *= 2;
   }
@@ -111,9 +146,15 @@ async function migrateOnce(
 ): Promise<{ applied: string[]; error?: Error }> {
   // A migration may rewrite or index a table of any size, and waits its turn on the migration
   // lock while another process migrates: no statement deadline (store/db.ts) applies to it.
-  const { error, results } = await withoutStatementDeadline(db, (connection) =>
-    migrator(connection, schema).migrateToLatest(),
-  ).catch((thrown: unknown) => ({ error: thrown, results: undefined }));
+  // Each lock, though, is waited for briefly (MIGRATION_LOCK_WAIT_MS; the run is tried again).
+  const { error, results } = await withoutStatementDeadline(db, async (connection) => {
+    await sql.raw(`SET lock_timeout = ${MIGRATION_LOCK_WAIT_MS}`).execute(connection);
+    try {
+      return await migrator(connection, schema).migrateToLatest();
+    } finally {
+      await sql`RESET lock_timeout`.execute(connection);
+    }
+  }).catch((thrown: unknown) => ({ error: thrown, results: undefined }));
   if (!error) {
     const applied = (results ?? []).filter((result) => result.status === 'Success');
     return { applied: applied.map((result) => result.migrationName) };
