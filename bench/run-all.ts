@@ -105,11 +105,15 @@ const ratio =
 const rows: Row[] = [
   {
     figure: 'Apple Health export import end to end ÷ a bare SAX scan of the same file, same run',
-    goal: '≥ 0.5×, peak ≤ 250 MB (the importing process here; service + database in the import-peak row)',
+    // Issue 44 sets the peak for the service and its database together: PSS summed over the
+    // importing service, its reader and the embedded PostgreSQL's processes (on DATABASE_URL the
+    // server is not the bench's to measure, so that column holds the service side alone).
+    goal: '≥ 0.5×, peak ≤ 250 MB (service + database, PSS; on PostgreSQL the service side only)',
     bench: 'import',
     value: (f) =>
       has(f, 'importRatio')
-        ? `${ratio('importRatio', 'importMBps', 'importSaxAnchorMBps', 'MB/s', '×')(f)}; peak ${mb('importPeakRssMb')(f)}`
+        ? `${ratio('importRatio', 'importMBps', 'importSaxAnchorMBps', 'MB/s', '×')(f)}; ` +
+          `peak ${mb('importWithDatabasePeakMb')(f)} (importing process RSS ${mb('importPeakRssMb')(f)})`
         : '–',
   },
   {

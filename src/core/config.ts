@@ -51,6 +51,10 @@ export type Config = {
   trustProxy: boolean | string;
   /** How long a body held in memory (JSON, a form) may take to arrive; past it a 408 (http/body-deadline.ts). */
   requestBodyTimeoutSeconds: number;
+  /** The most connections the HTTP server holds at once; past it new ones are closed (http/connection-cap.ts). */
+  httpMaxConnections: number;
+  /** How long a streamed upload (an export, a lab report file) may go without a byte; past it a 408 (http/body-deadline.ts). */
+  uploadIdleTimeoutSeconds: number;
   /** Every other module's settings, typed and parsed (`config.settings.get(webhookSettings)`). */
   settings: Settings;
 };
@@ -220,6 +224,15 @@ export const coreSettings = defineSettings({
       default: undefined,
       check: (value) => keyProblem(value, 'ENCRYPTION_KEY'),
     }),
+    HTTP_MAX_CONNECTIONS: numberSetting({
+      description:
+        'The most connections the HTTP server holds at once (idle keep-alive ones included); past it each new connection is closed as soon as it is accepted, without an answer, and a warning is logged (at most once a minute), so a flood of held connections cannot run the process out of file descriptors. Connections already held are served as before. Keep it below the open-file limit (ulimit -n) less the database pool.',
+      default: 1000,
+      integer: true,
+      minimum: 1,
+      maximum: 1_000_000,
+      problem: 'must be a whole number from 1 to 1000000',
+    }),
     LOG_LEVEL: choiceSetting({
       description: 'Log level: fatal | error | warn | info | debug | trace | silent.',
       choices: LOG_LEVELS,
@@ -234,7 +247,16 @@ export const coreSettings = defineSettings({
     }),
     REQUEST_BODY_TIMEOUT_SECONDS: numberSetting({
       description:
-        'Seconds a request body read into memory (JSON, forms, SDK uploads: a few MB at most) may take to arrive after its headers; past it the client gets a 408 problem and the connection is closed, so a client trickling bodies cannot hold connections and their bytes forever. Streamed uploads (Apple Health exports, lab report files) are not bounded by it.',
+        'Seconds a request body read into memory (JSON, forms, SDK uploads: a few MB at most) may take to arrive after its headers; past it the client gets a 408 problem and the connection is closed, so a client trickling bodies cannot hold connections and their bytes forever. Streamed uploads (Apple Health exports, lab report files) are not bounded by it: UPLOAD_IDLE_TIMEOUT_SECONDS bounds them.',
+      default: 60,
+      integer: true,
+      minimum: 1,
+      maximum: 3600,
+      problem: 'must be a whole number of seconds from 1 to 3600',
+    }),
+    UPLOAD_IDLE_TIMEOUT_SECONDS: numberSetting({
+      description:
+        'Seconds a streamed upload (an Apple Health export import, a lab report file, any multipart body) may go without a byte arriving; past it the client gets a 408 problem naming the stall, the connection is closed and the partly spooled file removed. A slow upload of any size that keeps sending is never cut. The server holding the client back (a slow disk) does not count.',
       default: 60,
       integer: true,
       minimum: 1,
@@ -271,6 +293,8 @@ export const coreSettings = defineSettings({
       logFormat: v.LOG_FORMAT as LogFormat,
       trustProxy: v.TRUST_PROXY,
       requestBodyTimeoutSeconds: v.REQUEST_BODY_TIMEOUT_SECONDS,
+      httpMaxConnections: v.HTTP_MAX_CONNECTIONS,
+      uploadIdleTimeoutSeconds: v.UPLOAD_IDLE_TIMEOUT_SECONDS,
     };
   },
 });

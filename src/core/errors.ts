@@ -232,6 +232,24 @@ export function isTransientDatabaseError(error: unknown): boolean {
   return isDatabaseConnectionError(error) || isDatabaseContentionError(error);
 }
 
+/** The outages a 503 can stand for: the database unreachable, or its statements cut at their deadline. */
+export type DatabaseOutage = 'connection' | 'statement_timeout';
+
+/**
+ * Which database outage an error stands for, and the database's own error that says so: a lost,
+ * refused or unaccepted session (a bare socket error only when the store's client raised it), or
+ * a statement cut at its deadline (57014). Undefined for anything else, a bug among them.
+ */
+export function databaseOutage(error: unknown): { outage: DatabaseOutage; cause: unknown } | undefined {
+  for (const item of causeChain(error)) {
+    if (!isErrorLike(item)) continue;
+    if (isPostgresConnectionError(item) || (isSocketError(item) && raisedByDatabase.has(item)))
+      return { outage: 'connection', cause: item };
+    if (isStatementTimeoutItself(item)) return { outage: 'statement_timeout', cause: item };
+  }
+  return undefined;
+}
+
 /** The 503 a request gets while the database is unreachable, with the wait before a retry. */
 export const databaseUnavailable = (cause: unknown) =>
   new AppError('service_unavailable', 'the database is unreachable right now; retry shortly', {

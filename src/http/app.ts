@@ -13,6 +13,7 @@ import { lazySchemaController } from './lazy-compilers.ts';
 import { INPUT_LIMITS } from './input-limits.ts';
 import { registerBodyDeadline } from './body-deadline.ts';
 import { lookUpHeadAsGet, registerHeadRequests } from './head-requests.ts';
+import { registerConnectionCap } from './connection-cap.ts';
 import { frameworkErrorOptions, registerProblemHandling } from './problems.ts';
 import { routeRegistrars } from './routes/index.ts';
 import { registerOpsRoutes } from './routes/ops.ts';
@@ -85,8 +86,12 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
 
   registerRequestLog(app);
   registerSecurityHeaders(app);
-  registerProblemHandling(app, ctx.config.publicUrl);
-  registerBodyDeadline(app, ctx.config.requestBodyTimeoutSeconds * 1000);
+  registerProblemHandling(app, ctx.config.publicUrl, () => ctx.clock.now().getTime());
+  registerConnectionCap(app, ctx.config.httpMaxConnections);
+  registerBodyDeadline(app, {
+    bodyMs: ctx.config.requestBodyTimeoutSeconds * 1000,
+    uploadIdleMs: ctx.config.uploadIdleTimeoutSeconds * 1000,
+  });
   registerInputBoundary(app);
   registerAuthentication(app, ctx.developers);
   const metrics = registerMetrics(app, ctx.jobs, ctx.data.refusals);

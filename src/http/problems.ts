@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, databaseFault, ERROR_KINDS, type ErrorKind } from '../core/errors.ts';
+import { AppError, databaseFault, databaseOutage, ERROR_KINDS, type ErrorKind } from '../core/errors.ts';
+import { faultReporter, REQUESTS_WITHOUT_DATABASE, REQUESTS_PAST_DEADLINE } from '../store/fault-reporter.ts';
 import type { App } from './app-type.ts';
 
 /** Every error leaves as `application/problem+json`; this is the only place that writes one. */
@@ -83,13 +84,23 @@ export function sendProblem(
   return reply.code(problem.status).type('application/problem+json').send(body);
 }
 
-export function registerProblemHandling(app: App, publicUrl: string) {
+/**
+ * `now` (ms) paces the outage reports: during a database outage every request fails alike, so its
+ * 503s are one warning per window and kind, without a stack (nothing in the code is at fault).
+ */
+export function registerProblemHandling(app: App, publicUrl: string, now = () => Date.now()) {
+  const reportOutage = {
+    connection: faultReporter(app.log, { source: 'http', message: REQUESTS_WITHOUT_DATABASE }, now),
+    statement_timeout: faultReporter(app.log, { source: 'http', message: REQUESTS_PAST_DEADLINE }, now),
+  };
   app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
     // A lost database connection (503) or a full disk (507) is not a bug in the request or the code.
     const error = thrown instanceof AppError ? thrown : (databaseFault(thrown) ?? thrown);
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      const outage = error.kind === 'service_unavailable' ? databaseOutage(error) : undefined;
+      if (outage) reportOutage[outage.outage](outage.cause);
+      else if (error.status >= 500) request.log.error({ err: error }, 'request failed');
       return sendProblem(reply, request, publicUrl, {
         kind: error.kind,
         status: error.status,
@@ -157,7 +168,7 @@ export function frameworkErrorOptions(publicUrl: string) {
             : 'the request could not be routed',
       });
     },
-    clientErrorHandler(error: Error & { code?: string }, socket: Duplex) {
+    clientErrorHandler(error: Error & { code?: string; problemDetail?: string }, socket: Duplex) {
       // A reset connection has nobody left to answer.
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
       const problem: Problem =
@@ -168,7 +179,12 @@ export function frameworkErrorOptions(publicUrl: string) {
               detail: 'the request line and headers exceed 16 kB (a query string that long does not fit)',
             }
           : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? { kind: 'request_timeout', status: 408, detail: 'the request did not arrive in time' }
+            ? {
+                kind: 'request_timeout',
+                status: 408,
+                // Which deadline passed, when ours (body-deadline.ts); Node's own says nothing more.
+                detail: error.problemDetail ?? 'the request did not arrive in time',
+              }
             : { kind: 'bad_request', status: 400, detail: 'malformed HTTP request' };
       if (socket.writable) {
         const body = JSON.stringify(problemBody(publicUrl, problem, undefined));

@@ -35,3 +35,6 @@ export function faultReporter(
 
 export const CONNECTION_LOST = 'database connection lost or refused; retrying';
 export const DISK_FULL = 'the database is out of disk space: writes fail until space is freed';
+/** What requests answered 503 meanwhile stand for (http/problems.ts). */
+export const REQUESTS_WITHOUT_DATABASE = 'requests answered 503: the database connection is lost or refused';
+export const REQUESTS_PAST_DEADLINE = 'requests answered 503: database statements ran past their deadline';

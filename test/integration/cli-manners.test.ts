@@ -106,6 +106,21 @@ describe('tributary on the command line', () => {
     assert.equal(missingValue.code, 2);
     assert.match(missingValue.stderr, /^tributary: option '--limit <value>' argument missing\nusage:/);
 
+    // A value of the wrong shape the command line can judge itself is a usage error too; whether a
+    // well-formed value is allowed is the service's to say (a refusal, 1).
+    const notAUrl = await run(['webhook', 'set', 'dev-1', '--url', 'not a url'], { env });
+    assert.equal(notAUrl.code, 2, notAUrl.stderr);
+    assert.match(
+      notAUrl.stderr,
+      /^tributary: --url must be an absolute http\(s\) URL, got "not a url"\nusage:/,
+    );
+    const notANumber = await run(['webhook', 'deliveries', 'dev-1', '--limit', 'ten'], { env });
+    assert.equal(notANumber.code, 2, notANumber.stderr);
+    assert.match(
+      notANumber.stderr,
+      /^tributary: --limit must be a whole number of at least 1, got "ten"\nusage:/,
+    );
+
     const unknownCommand = await run(['frobnicate'], { env });
     assert.equal(unknownCommand.code, 2);
     assert.match(unknownCommand.stderr, /^tributary: unknown command "frobnicate"\nusage: tributary/);

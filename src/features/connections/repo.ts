@@ -216,6 +216,15 @@ export function statusAndDeveloperOf(userId: Expression<string>) {
 }
 
 /**
+ * A select of the connection's id that takes a key-share lock on its row, for a writer's statement
+ * to embed (mobile samples' upsert: one lock per batch statement stands for the foreign key those
+ * rows no longer have, migration 0051). No row when the connection is gone or being deleted (the
+ * lock waits for the deletion, whose commit leaves nothing to select): the writer writes nothing.
+ */
+export const connectionHeldForWrite = (userId: string) =>
+  sql<{ id: string }>`SELECT id FROM connections WHERE id = ${userId}::uuid FOR KEY SHARE`;
+
+/**
  * The rows that deleting a connection takes with it, per table: every table whose foreign key
  * references `connections` with ON DELETE CASCADE, and every table an `erase_rows_of_connection`
  * trigger on `connections` deletes from (migration 0051: mobile_samples, which has no key), read

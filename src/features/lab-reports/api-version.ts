@@ -4,6 +4,7 @@
 // header, the developer's pin answers, else the latest. What each version changes is ours to say
 // where the vendor's documents do not (docs/vendor-spec-deviations.md).
 import { invalidParameter } from '../../core/errors.ts';
+import { headerText, quotedValue } from '../../core/header-text.ts';
 import { isIsoDate } from '../../model/time.ts';
 
 export const VERSION_HEADER = 'x-terra-version';
@@ -34,7 +35,7 @@ export function parseVersionDate(name: string, value: string): LabReportVersion 
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !isIsoDate(text))
     throw invalidParameter(
       name,
-      `expected a date as YYYY-MM-DD (for example ${LATEST_VERSION}), got "${value.slice(0, 40)}"`,
+      `expected a date as YYYY-MM-DD (for example ${LATEST_VERSION}), got ${quotedValue(value)}`,
     );
   return versionOn(text);
 }
@@ -48,6 +49,6 @@ export function resolveVersion(
     if (header.length !== 1) throw invalidParameter('X-Terra-Version', 'send the header once');
     header = header[0];
   }
-  if (header !== undefined) return parseVersionDate('X-Terra-Version', header);
+  if (header !== undefined) return parseVersionDate('X-Terra-Version', headerText(header));
   return pin ?? LATEST_VERSION;
 }

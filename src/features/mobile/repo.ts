@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
-import { statusAndDeveloperOf } from '../connections/repo.ts';
+import { connectionHeldForWrite, statusAndDeveloperOf } from '../connections/repo.ts';
 import type { ImportStatus } from './tables.ts';
 import type { EncodedSampleRows } from './sample-rows.ts';
 
@@ -131,7 +131,7 @@ export async function upsertSamples(
         string_to_array(${bodies}::text, chr(10))
       ) AS input (sample_id, kind, local_day, start_at, end_at, body)
     ),
-    owner AS MATERIALIZED (SELECT id FROM connections WHERE id = ${userId}::uuid FOR KEY SHARE),
+    owner AS MATERIALIZED (${connectionHeldForWrite(userId)}),
     upserted AS (
       INSERT INTO mobile_samples (user_id, sample_id, kind, local_day, start_at, end_at, body)
       SELECT owner.id, sample_id, kind, local_day, start_at, end_at, body FROM owner, input

@@ -10,6 +10,7 @@ import type { DeliveryFilters, DeliveryPage } from '../../features/delivery/deli
 import type { DestinationView } from '../../features/delivery/destination-management.ts';
 import { wireDateTime } from '../../model/time.ts';
 import { openContext } from './session.ts';
+import { httpUrlOption, wholeNumberOption } from './option-values.ts';
 import { print, printJson, printTable, UsageError } from './output.ts';
 
 const DELIVERY_OPTIONS =
@@ -136,6 +137,9 @@ async function run(config: Config, args: string[], alias: boolean) {
   const [id, eventId] = alias ? [undefined, positionals[1]] : [positionals[1], positionals[2]];
   if (values.enable && values.disable)
     throw new UsageError(`pass at most one of --enable, --disable\n${usage}`);
+  // Values of the wrong shape are usage errors, found before the store is opened.
+  if (values.url !== undefined) httpUrlOption('url', values.url, usage);
+  const limit = values.limit === undefined ? undefined : wholeNumberOption('limit', values.limit, usage);
   const enabled = values.enable || values.disable ? { enabled: values.enable } : {};
 
   const { ctx, close } = await openContext(config);
@@ -222,7 +226,10 @@ async function run(config: Config, args: string[], alias: boolean) {
       }
       case 'deliveries':
         return printDeliveries(
-          await destinations.deliveries(devId, await needId(), filtersOf(values)),
+          await destinations.deliveries(devId, await needId(), {
+            ...filtersOf(values),
+            ...(limit === undefined ? {} : { limit }),
+          }),
           values.json,
         );
       case 'replay': {
@@ -243,7 +250,6 @@ function filtersOf(values: {
   'user-id'?: string;
   since?: string;
   cursor?: string;
-  limit?: string;
 }): DeliveryFilters {
   return {
     ...(values.status ? { status: values.status } : {}),
@@ -251,7 +257,6 @@ function filtersOf(values: {
     ...(values['user-id'] ? { userId: values['user-id'] } : {}),
     ...(values.since ? { since: values.since } : {}),
     ...(values.cursor ? { cursor: values.cursor } : {}),
-    ...(values.limit === undefined ? {} : { limit: Number(values.limit) }),
   };
 }
 

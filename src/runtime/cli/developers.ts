@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.ts';
 import { openContext } from './session.ts';
+import { wholeNumberOption } from './option-values.ts';
 import { print, printJson, printTable, UsageError } from './output.ts';
 
 export const USAGE = `usage:
@@ -87,7 +88,7 @@ export async function developersCommand(config: Config, args: string[]) {
       case 'set-limit': {
         const raw = values['hourly-days'];
         if (!raw) throw new UsageError(`--hourly-days is required\n${USAGE}`);
-        const days = raw === 'default' ? null : Number(raw);
+        const days = raw === 'default' ? null : wholeNumberOption('hourly-days', raw, USAGE);
         const developer = await developers.setHourlyDaysLimit(needDevId(), days);
         print(`${developer.id}: hourly limit ${developer.hourlyDaysLimit ?? 'default'} days\n`);
         return;

@@ -37,7 +37,8 @@ in that server.
 exit status:
   0  done
   1  refused or failed (an unknown developer, a failed import, a data directory in use, …)
-  2  usage or configuration error (a missing or unknown option, a bad environment variable)`;
+  2  usage or configuration error (a missing or unknown option, a malformed option value,
+     a bad environment variable)`;
 
 const MIGRATE_USAGE = `usage:
   tributary migrate
