@@ -12,6 +12,7 @@ import { registerSecurityHeaders } from './security-headers.ts';
 import { lazySchemaController } from './lazy-compilers.ts';
 import { INPUT_LIMITS } from './input-limits.ts';
 import { registerBodyDeadline } from './body-deadline.ts';
+import { lookUpHeadAsGet, registerHeadRequests } from './head-requests.ts';
 import { registerConnectionCap } from './connection-cap.ts';
 import { frameworkErrorOptions, registerProblemHandling } from './problems.ts';
 import { routeRegistrars } from './routes/index.ts';
@@ -44,6 +45,9 @@ const ROUTES_AND_SCHEMAS = {
   routerOptions: { ignoreTrailingSlash: true, maxParamLength: INPUT_LIMITS.maxParamLength },
 };
 
+/** HEAD is answered by each path's GET route rather than a HEAD copy of it (head-requests.ts). */
+const HEAD_BY_GET_ROUTES = { exposeHeadRoutes: false, rewriteUrl: lookUpHeadAsGet };
+
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP app without listening, so tests drive it with `inject` or a real port alike. */
@@ -64,10 +68,13 @@ export async function buildApp(ctx: AppContext, startup: StartupProgress = ALREA
       return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : newId('request');
     },
     ...ROUTES_AND_SCHEMAS,
+    ...HEAD_BY_GET_ROUTES,
     // Errors raised before a route runs (414, 431, a malformed URL) are problems too.
     ...frameworkErrorOptions(ctx.config.publicUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // First: every later hook sees a HEAD as a HEAD, and every route registers after it.
+  registerHeadRequests(app);
   // Hooks that never wait are written with `done`, not async: every request runs them, and an
   // async hook costs a promise and a turn of the microtask queue each.
   app.addHook('onRequest', (request, reply, done) => {

@@ -115,7 +115,10 @@ export function registerProblemHandling(app: App, publicUrl: string, now = () =>
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }));
+    // HEAD is answered wherever a GET route is (head-requests.ts).
+    const allowed = METHODS.filter((method) =>
+      app.findRoute({ method: method === 'HEAD' ? 'GET' : method, url: path }),
+    );
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       return sendProblem(reply, request, publicUrl, {
