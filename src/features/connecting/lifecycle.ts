@@ -15,11 +15,11 @@ export function createLifecycle(deps: ConnectingDeps) {
   const runtime = providerRuntime(deps);
 
   /**
-   * Deletes the user and everything of theirs, with the deauth event and the erasure receipt, in
+   * Deletes the connection and everything of its user, with the deauth event and the erasure receipt, in
    * `trx`; false when there was no such user. A later try (`attempt` > 1) whose earlier try
    * committed as its connection went finds the receipt instead: that deletion happened.
    */
-  async function deleteUser(
+  async function eraseConnection(
     trx: Db,
     developerId: string,
     user: connectionsRepo.ConnectionRow,
@@ -74,7 +74,7 @@ export function createLifecycle(deps: ConnectingDeps) {
       // the deletion is tried again (store/transient-retry.ts).
       const deleted = await retryTransient(
         'deauthenticating a user',
-        (attempt) => db.transaction().execute((trx) => deleteUser(trx, developerId, user, attempt)),
+        (attempt) => db.transaction().execute((trx) => eraseConnection(trx, developerId, user, attempt)),
         log,
       );
       if (!deleted) throw notFound(`no user with user_id ${userId}`);
