@@ -3,6 +3,7 @@
 // of 2. A job whose word starts with `poison` kills the process (-9) every time it runs; any other
 // job is done and said so (`done <word>`). With `send` it first queues the jobs named after it.
 // `quarantined <n>` is printed whenever the quarantine holds n jobs; SIGTERM stops it cleanly.
+import pino from 'pino';
 import { createLogger } from '../../src/core/log.ts';
 import { createJobQueue } from '../../src/jobs/queue.ts';
 import { openStore } from '../../src/store/db.ts';
@@ -19,7 +20,11 @@ const args = process.argv.slice(2);
 const send = args[0] === 'send' ? args.slice(1) : [];
 const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: undefined });
 await migrateToLatest(store.db, store.postgres?.schema);
-const queue = createJobQueue(store, createLogger(process.env.WORKER_LOG_LEVEL ?? 'error'), {
+// Written synchronously: this process is killed by its own poison jobs, and a line still queued
+// for the pipe when that happens (the quarantine's, written just before the next poison job runs)
+// would be lost, and the test that counts them fail (seen at load 12).
+const log = createLogger(process.env.WORKER_LOG_LEVEL ?? 'error', pino.destination({ dest: 1, sync: true }));
+const queue = createJobQueue(store, log, {
   crashLimit: 2,
   ...QUICK_SUPERVISION,
 });
