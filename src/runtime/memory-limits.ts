@@ -3,13 +3,9 @@
 // (bin/tributary.js) replaces itself once (execve: same pid, same stdio, no second process) with
 // these flags added. Measured with bench/idle-memory.ts and bench/data-read.ts (bench/RESULTS.md):
 //
-// - --max-semi-space-size (4 MB where HTTP reads are served, 2 MB for a worker): V8's young
-//   generation otherwise grows to 2 × 32 MB under any allocation burst (start-up schema
-//   compilation, a long streamed read) and the pages stay resident; small semi-spaces cost more
-//   scavenges and cut ~50 MB of idle RSS. A serving process gets 4 MB: with 16 reads in flight a
-//   read outlived ~1.3 scavenges of 2 MB, so each request's state before its statement returned
-//   was copied and often promoted (issue 44: ~10 % of a 30-day read's service CPU against 2 MB,
-//   for ~5 MB of idle RSS; bench/FINDINGS.md, reads, sixth pass).
+// - --max-semi-space-size=2: V8's young generation otherwise grows to 2 × 32 MB under any
+//   allocation burst (start-up schema compilation, a long streamed read) and the pages stay
+//   resident; 2 MB semi-spaces cost a few more scavenges and cut ~50 MB of idle RSS.
 // - --max-old-space-size (API and all roles: 384 MB): also makes V8 collect the old generation
 //   sooner during a long read instead of growing the heap to hundreds of MB of garbage; high
 //   enough above the measured peak (< 200 MB) that a legitimate burst never hits it.
@@ -39,8 +35,9 @@ const GLIBC_TUNABLES =
 
 /** The V8 flags for a serving process of `role`. */
 export function v8FlagsFor(role: ProcessRole): string[] {
-  if (role === 'worker') return ['--max-semi-space-size=2'];
-  return ['--max-semi-space-size=4', '--max-old-space-size=384', '--expose-gc'];
+  const flags = ['--max-semi-space-size=2'];
+  if (role !== 'worker') flags.push('--max-old-space-size=384', '--expose-gc');
+  return flags;
 }
 
 // `--no-x` is the operator's word on `--x` too.

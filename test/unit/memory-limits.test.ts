@@ -9,8 +9,8 @@ import {
 } from '../../src/runtime/memory-limits.ts';
 
 describe('the memory sizing tributary serve gives itself', () => {
-  it('sizes V8 by role: a larger young generation, an old-space ceiling and collections on request where HTTP reads stream', () => {
-    const reading = ['--max-semi-space-size=4', '--max-old-space-size=384', '--expose-gc'];
+  it('sizes V8 by role: an old-space ceiling and collections on request only where HTTP reads stream', () => {
+    const reading = ['--max-semi-space-size=2', '--max-old-space-size=384', '--expose-gc'];
     assert.deepEqual(v8FlagsFor('all'), reading);
     assert.deepEqual(v8FlagsFor('api'), reading);
     assert.deepEqual(v8FlagsFor('worker'), ['--max-semi-space-size=2']);
@@ -35,7 +35,7 @@ describe('the memory sizing tributary serve gives itself', () => {
     const launch = tunedLaunch(['serve', '--role', 'api'], { DATABASE_URL: 'postgres://x/y' }, ['--inspect']);
     assert.ok(launch);
     assert.deepEqual(launch.execArgv, [
-      '--max-semi-space-size=4',
+      '--max-semi-space-size=2',
       '--max-old-space-size=384',
       '--expose-gc',
       '--inspect',
@@ -45,7 +45,7 @@ describe('the memory sizing tributary serve gives itself', () => {
 
     const own = tunedLaunch(['serve'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=8' }, []);
     assert.equal(own?.env.GLIBC_TUNABLES, 'glibc.malloc.arena_max=8');
-    assert.deepEqual(own?.execArgv, ['--max-semi-space-size=4', '--max-old-space-size=384', '--expose-gc']);
+    assert.deepEqual(own?.execArgv, ['--max-semi-space-size=2', '--max-old-space-size=384', '--expose-gc']);
 
     const viaNodeOptions = tunedLaunch(['serve'], { NODE_OPTIONS: '--max-old-space-size=1024' }, []);
     assert.ok(!viaNodeOptions?.execArgv.some((flag) => flag.startsWith('--max-old-space-size')));
@@ -55,7 +55,7 @@ describe('the memory sizing tributary serve gives itself', () => {
     assert.equal(tunedLaunch(['migrate'], {}, []), null);
     // An embedded export import runs in the CLI process: it gets the service's settings.
     assert.deepEqual(tunedLaunch(['import', 'apple-health', 'export.zip'], {}, [])?.execArgv, [
-      '--max-semi-space-size=4',
+      '--max-semi-space-size=2',
       '--max-old-space-size=384',
       '--expose-gc',
     ]);
@@ -64,7 +64,7 @@ describe('the memory sizing tributary serve gives itself', () => {
   });
 
   it('does not re-execute a process started with every setting already', () => {
-    const everything = ['--max-semi-space-size=4', '--max-old-space-size=512', '--expose-gc'];
+    const everything = ['--max-semi-space-size=2', '--max-old-space-size=512', '--expose-gc'];
     assert.equal(tunedLaunch(['serve'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, everything), null);
     assert.equal(
       tunedLaunch(['serve'], { GLIBC_TUNABLES: '', NODE_OPTIONS: everything.join(' ') }, []),
