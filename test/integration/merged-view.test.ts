@@ -151,8 +151,9 @@ describe('merged view: one person across a Garmin watch, an Oura ring and an iPh
             return event['type'] === 'merged' && event['data_type'] === 'daily' && event['day'] === day;
           }),
         'a merged daily event for the day',
-        // The day's merge job queues behind the watch's and ring's history (older jobs of the same
-        // queue go first): in a whole-suite run it sat in `created` for 60 s once (stop 54).
+        // In a whole-suite run the day's merge job once sat in `created` for 60 s (stop 54), cause
+        // not found: run alone, no merge job is unsettled when the upload starts. Waiting longer
+        // tells a slow pickup from a lost one; the message below counts what queued before it.
         180_000,
       )
       .catch(async (error: unknown) => {
