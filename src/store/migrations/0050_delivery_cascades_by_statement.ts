@@ -34,40 +34,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE deliveries DROP CONSTRAINT deliveries_event_id_fkey`.execute(db);
   await sql`ALTER TABLE events DROP CONSTRAINT events_developer_id_fkey`.execute(db);
 
+  // One function for the three: its trigger arguments name the table and the column referring to the
+  // deleted rows (`gone`, the statement's transition table, which its dynamic statement sees too).
   await sql`
-    CREATE FUNCTION delete_events_of_developers() RETURNS trigger LANGUAGE plpgsql
-      SET search_path FROM CURRENT AS $$
+    CREATE FUNCTION delete_rows_referring_to_gone()
+      RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
     BEGIN
-      DELETE FROM events WHERE developer_id IN (SELECT id FROM gone);
+      EXECUTE format('DELETE FROM %I WHERE %I IN (SELECT id FROM gone)', TG_ARGV[0], TG_ARGV[1]);
       RETURN NULL;
     END $$`.execute(db);
-  await sql`
-    CREATE TRIGGER developers_delete_events AFTER DELETE ON developers
-      REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION delete_events_of_developers()`.execute(
-    db,
-  );
-  await sql`
-    CREATE FUNCTION delete_deliveries_of_events() RETURNS trigger LANGUAGE plpgsql
-      SET search_path FROM CURRENT AS $$
-    BEGIN
-      DELETE FROM deliveries WHERE event_id IN (SELECT id FROM gone);
-      RETURN NULL;
-    END $$`.execute(db);
-  await sql`
-    CREATE TRIGGER events_delete_deliveries AFTER DELETE ON events
-      REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION delete_deliveries_of_events()`.execute(
-    db,
-  );
-  await sql`
-    CREATE FUNCTION delete_attempts_of_deliveries() RETURNS trigger LANGUAGE plpgsql
-      SET search_path FROM CURRENT AS $$
-    BEGIN
-      DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM gone);
-      RETURN NULL;
-    END $$`.execute(db);
-  await sql`
-    CREATE TRIGGER deliveries_delete_attempts AFTER DELETE ON deliveries
-      REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION delete_attempts_of_deliveries()`.execute(
-    db,
-  );
+  for (const [parent, child, column, trigger] of [
+    ['developers', 'events', 'developer_id', 'developers_delete_events'],
+    ['events', 'deliveries', 'event_id', 'events_delete_deliveries'],
+    ['deliveries', 'delivery_attempts', 'delivery_id', 'deliveries_delete_attempts'],
+  ] as const) {
+    await sql`
+      CREATE TRIGGER ${sql.raw(trigger)} AFTER DELETE ON ${sql.raw(parent)}
+        REFERENCING OLD TABLE AS gone FOR EACH STATEMENT
+        EXECUTE FUNCTION delete_rows_referring_to_gone(${sql.lit(child)}, ${sql.lit(column)})`.execute(db);
+  }
 }
