@@ -3,27 +3,12 @@
 // connections are still served, and a new connection is accepted once one of them goes. Before,
 // the server accepted connections without limit. States are awaited; nothing is timed.
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startTestService, type TestService } from '../helpers/app.ts';
+import { rawConnection } from '../helpers/raw-connection.ts';
 import { until } from '../helpers/until.ts';
 
 const HEALTH = 'GET /health HTTP/1.1\r\nhost: x\r\n\r\n';
-
-/** A raw connection that collects what it receives and notes when it is closed. */
-function openConnection(port: number) {
-  const received: Buffer[] = [];
-  let closed = false;
-  const socket: Socket = connect(port, '127.0.0.1');
-  socket.on('data', (chunk: Buffer) => received.push(chunk));
-  socket.on('error', () => {});
-  socket.on('close', () => (closed = true));
-  return {
-    socket,
-    closed: () => closed,
-    answer: () => Buffer.concat(received).toString('utf8'),
-  };
-}
 
 describe('the cap on concurrent connections', () => {
   let service: TestService;
@@ -44,14 +29,14 @@ describe('the cap on concurrent connections', () => {
       new Promise<number>((resolve, reject) =>
         server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
       );
-    const held = [openConnection(port), openConnection(port)];
+    const held = [rawConnection(port), rawConnection(port)];
     try {
       await until('the server holds two connections', async () => (await connectionCount()) === 2);
 
       let drops = 0;
       const onDrop = () => drops++;
       server.on('drop', onDrop);
-      const refused = openConnection(port);
+      const refused = rawConnection(port);
       refused.socket.write(HEALTH);
       await until('the server drops the connection past the cap', () => drops === 1).finally(() =>
         server.off('drop', onDrop),
@@ -66,7 +51,7 @@ describe('the cap on concurrent connections', () => {
 
       held[1]!.socket.destroy();
       await until('the server holds one connection', async () => (await connectionCount()) === 1);
-      const next = openConnection(port);
+      const next = rawConnection(port);
       held.push(next);
       next.socket.write(HEALTH);
       await until('the new connection is answered', () => /\r\n\r\n/.test(next.answer()) || next.closed());

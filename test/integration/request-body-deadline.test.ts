@@ -4,25 +4,11 @@
 // had sent, was held for as long as the client liked. The deadline is set to 1 s here (a
 // setting, not a measured duration); nothing asserts how long anything took.
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startTestService, type TestService } from '../helpers/app.ts';
+import { rawConnection } from '../helpers/raw-connection.ts';
 import { until } from '../helpers/until.ts';
-
-/** Sends `head` (and no more), then collects the answer until the server closes the socket. */
-function stalledRequest(port: number, head: string) {
-  const received: Buffer[] = [];
-  let closed = false;
-  const socket = connect(port, '127.0.0.1', () => socket.write(head));
-  socket.on('data', (chunk: Buffer) => received.push(chunk));
-  socket.on('error', () => {});
-  socket.on('close', () => (closed = true));
-  return {
-    closed: () => closed,
-    answer: () => Buffer.concat(received).toString('utf8'),
-    destroy: () => socket.destroy(),
-  };
-}
 
 describe('a request body that does not arrive', () => {
   let service: TestService;
@@ -38,7 +24,7 @@ describe('a request body that does not arrive', () => {
   });
 
   test('a stalled JSON body to a public route: 408 problem+json, connection closed', async () => {
-    const request = stalledRequest(
+    const request = rawConnection(
       port,
       'POST /api/v1/orders/activate HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n' +
         'content-length: 100000\r\n\r\n{"supplier_kit_id":"abc',
@@ -55,7 +41,7 @@ describe('a request body that does not arrive', () => {
   });
 
   test('answered before its body arrived (401): the stalled connection is closed too', async () => {
-    const request = stalledRequest(
+    const request = rawConnection(
       port,
       'POST /v2/auth/generateWidgetSession HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n' +
         'content-length: 100000\r\n\r\n{"reference_id":"abc',

@@ -7,10 +7,10 @@
 // duration); nothing asserts how long anything took: the tests wait for states.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { type RawConnection, rawConnection } from '../helpers/raw-connection.ts';
 import { until } from '../helpers/until.ts';
 
 const BOUNDARY = 'idle-deadline-boundary';
@@ -18,24 +18,6 @@ const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
 const partHead = (fileName: string, type: string) =>
   `--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="${fileName}"\r\n` +
   `content-type: ${type}\r\n\r\n`;
-
-/** A raw HTTP/1.1 client: sends what it is told when, collects the answer until the server closes. */
-function rawUpload(port: number, head: string) {
-  const received: Buffer[] = [];
-  let closed = false;
-  // Written at once: a socket keeps writes in order until it connects.
-  const socket = connect(port, '127.0.0.1');
-  socket.write(head);
-  socket.on('data', (chunk: Buffer) => received.push(chunk));
-  socket.on('error', () => {});
-  socket.on('close', () => (closed = true));
-  return {
-    send: (bytes: string) => new Promise<void>((resolve) => socket.write(bytes, () => resolve())),
-    closed: () => closed,
-    answer: () => Buffer.concat(received).toString('utf8'),
-    destroy: () => socket.destroy(),
-  };
-}
 
 const requestHead = (path: string, headers: Record<string, string>, contentType: string, length: number) =>
   `POST ${path} HTTP/1.1\r\nhost: x\r\n` +
@@ -69,7 +51,7 @@ describe('a streamed upload that stops arriving', () => {
   });
 
   /** Awaits the server closing a stalled upload; asserts the 408 problem naming the stall. */
-  async function assertStalledAnswer(upload: ReturnType<typeof rawUpload>) {
+  async function assertStalledAnswer(upload: RawConnection) {
     await until('the server closes the stalled upload', upload.closed, { timeoutMs: 30_000 });
     const answer = upload.answer();
     assert.match(answer, /^HTTP\/1\.1 408 /, answer);
@@ -84,7 +66,10 @@ describe('a streamed upload that stops arriving', () => {
    */
   async function stallExportImport(contentType: string, opening: string) {
     const path = `/v2/import/apple-health?reference_id=stall-${spooled().length}-${Date.now()}`;
-    const upload = rawUpload(port, requestHead(path, developer.headers, contentType, 10_000_000) + opening);
+    const upload = rawConnection(
+      port,
+      requestHead(path, developer.headers, contentType, 10_000_000) + opening,
+    );
     try {
       await until('the export is being spooled', async () => {
         if (spooled().length > 0) return true;
@@ -109,7 +94,7 @@ describe('a streamed upload that stops arriving', () => {
   });
 
   test('a multipart lab report upload: 408, connection closed', async () => {
-    const upload = rawUpload(
+    const upload = rawConnection(
       port,
       requestHead('/v2/lab-reports', developer.headers, MULTIPART, 5_000_000) +
         partHead('report.pdf', 'application/pdf') +
@@ -126,7 +111,7 @@ describe('a streamed upload that stops arriving', () => {
     const chunk = '<Record type="HKQuantityTypeIdentifierStepCount" value="1"/>\n';
     const chunks = 40;
     const body = '<HealthData>\n' + chunk.repeat(chunks) + '</HealthData>\n';
-    const upload = rawUpload(
+    const upload = rawConnection(
       port,
       requestHead(
         '/v2/import/apple-health?reference_id=trickle',
