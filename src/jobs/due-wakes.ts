@@ -7,6 +7,12 @@
 // one it deferred (at the second it comes due), and the retries of one that failed here (every
 // second for a while after the failure, since pg-boss adds jitter to the retry time). What another
 // process deferred, or the retries of a job whose process died, the rare poll finds.
+//
+// A job sent inside a transaction with a `startAfter` date reached by the time it is sent (a delay
+// of 0 computed from the clock during the transaction) is announced by no NOTIFY either: pg-boss
+// sends one only when `start_after <= now()`, and now() is when the transaction began, before the
+// date was computed. Such a job wakes its queue at the next tick, after the transaction has
+// (usually) committed.
 
 /** After a job fails in this process, its queue is woken every second for this long (its retries). */
 export const AFTER_FAILURE_MS = 60_000;
@@ -51,8 +57,11 @@ export function createDueWakes(wake: (queue: string) => void, now: () => number 
 
   return {
     deferred(queue, at) {
+      // A delay in seconds counts from the sending transaction's start in the database, as its
+      // NOTIFY does: one of 0 or less is due at once and announced.
+      if (typeof at === 'number' && at <= 0) return;
       const when = typeof at === 'number' ? now() + at * 1000 : at.getTime();
-      if (!Number.isFinite(when) || when <= now()) return; // Due now: its NOTIFY wakes the workers.
+      if (!Number.isFinite(when)) return;
       const seconds = due.get(queue) ?? new Set<number>();
       if (seconds.size >= MAX_DUE_PER_QUEUE) return;
       seconds.add(Math.ceil(when / 1000));

@@ -143,7 +143,8 @@ const POOL_SIZE = 6;
  * How often a queue's workers poll when nothing woke them. New jobs wake them by NOTIFY; jobs
  * deferred in this process and the retries of jobs that failed here wake them at their time
  * (due-wakes.ts); so the poll only finds what another process deferred (or a dead process left to
- * retry), at most this late. A queue whose definition sets its own polling keeps it.
+ * retry), at most this late. A worker that got jobs fetches again at once (fetchAgain): the poll
+ * paces only idle workers. A queue whose definition sets its own polling keeps it.
  */
 const IDLE_POLL_SECONDS = 5;
 
@@ -176,6 +177,7 @@ export function createJobQueue(store: Store, log: Logger, options: JobQueueOptio
     plainData: (data) => untraced({ data }).job.data,
   });
   const definitions = new Map<string, QueueDefinition<QueueName>>();
+  /** Every worker of each queue in this process (a `work` with `localConcurrency` above 1 starts several). */
   const workerIds = new Map<string, string[]>();
   const wakeWorkers = (queue: string) => {
     for (const id of workerIds.get(queue) ?? []) boss.notifyWorker(id);
@@ -199,26 +201,59 @@ export function createJobQueue(store: Store, log: Logger, options: JobQueueOptio
     else log.error({ err: error }, 'job queue error');
   });
 
+  /** Notes the ids of the workers one `boss.work` started (a `localConcurrency` above 1 starts several). */
+  function noteWorkers(queue: string, workId: string) {
+    const ids = boss
+      .getWipData()
+      .filter((worker) => worker.workId === workId)
+      .map((worker) => worker.id);
+    workerIds.set(queue, [...(workerIds.get(queue) ?? []), ...(ids.length > 0 ? ids : [workId])]);
+  }
+
+  /**
+   * Called as a worker's handler ends. pg-boss waits a whole poll after every fetch, one that
+   * brought jobs too (it bursts only on full batches larger than one, or on its cached count of
+   * ready jobs): a backlog in a queue fetched one job at a time drained at one job per
+   * IDLE_POLL_SECONDS per worker, so a job queued behind a dozen others waited a minute (the merged
+   * view's day behind the watch's history). A worker woken here fetches again as soon as pg-boss has
+   * settled its batch (it reads the wake after that), so only an empty fetch leaves it to the poll;
+   * its idle siblings wake with it, for the jobs still queued. A queue with a burst trigger of its
+   * own keeps it.
+   */
+  function fetchAgain(queue: string, options: WorkOptions | undefined, jobs: readonly unknown[]) {
+    const bursts = options?.burstWhenBatchFull === true || options?.burstWhenReadyExceeds !== undefined;
+    if (jobs.length > 0 && !bursts) wakeWorkers(queue);
+  }
+
   /** The worker of a queue's dead-letter queue: each given-up job goes to its owner, once. */
   async function workGivenUp(name: string, givenUp: NonNullable<QueueDefinition<QueueName>['givenUp']>) {
-    const id = await boss.work(
-      givenUpQueue(name),
-      {
-        pollingIntervalSeconds: IDLE_POLL_SECONDS,
-        notifyPollingIntervalSeconds: IDLE_POLL_SECONDS,
-        batchSize: 1,
-        includeMetadata: true,
-      },
+    const queue = givenUpQueue(name);
+    const options = {
+      pollingIntervalSeconds: IDLE_POLL_SECONDS,
+      notifyPollingIntervalSeconds: IDLE_POLL_SECONDS,
+      batchSize: 1,
+      includeMetadata: true,
+    } as const;
+    const workId = await boss.work(
+      queue,
+      options,
       async (jobs: JobWithMetadata<QueuePayloads[QueueName]>[]) => {
-        for (const entry of jobs) {
-          const { job } = untraced(entry);
-          const attempts = (job.sourceRetryCount ?? 0) + 1;
-          log.warn({ queue: name, jobId: job.sourceId, attempts, output: job.sourceOutput }, 'job given up');
-          await givenUp({ data: job.data, reason: lastError(job.sourceOutput), attempts });
+        try {
+          for (const entry of jobs) {
+            const { job } = untraced(entry);
+            const attempts = (job.sourceRetryCount ?? 0) + 1;
+            log.warn(
+              { queue: name, jobId: job.sourceId, attempts, output: job.sourceOutput },
+              'job given up',
+            );
+            await givenUp({ data: job.data, reason: lastError(job.sourceOutput), attempts });
+          }
+        } finally {
+          fetchAgain(queue, options, jobs);
         }
       },
     );
-    workerIds.set(givenUpQueue(name), [...(workerIds.get(givenUpQueue(name)) ?? []), id]);
+    noteWorkers(queue, workId);
   }
 
   let working = false;
@@ -230,7 +265,7 @@ export function createJobQueue(store: Store, log: Logger, options: JobQueueOptio
       // to retry; the poll catches the rest (IDLE_POLL_SECONDS). A queue's own polling interval
       // holds whether or not NOTIFY is up.
       const poll = definition.work?.pollingIntervalSeconds ?? IDLE_POLL_SECONDS;
-      const id = await boss.work<QueuePayloads[QueueName]>(
+      const workId = await boss.work<QueuePayloads[QueueName]>(
         definition.name,
         { notifyPollingIntervalSeconds: poll, ...definition.work, pollingIntervalSeconds: poll },
         async (jobs) => {
@@ -242,10 +277,12 @@ export function createJobQueue(store: Store, log: Logger, options: JobQueueOptio
             // pg-boss retries the batch after its retry delay (or gives it up to the dead letter).
             dueWakes.failed(definition.name, ...(definition.givenUp ? [givenUpQueue(definition.name)] : []));
             throw error;
+          } finally {
+            fetchAgain(definition.name, definition.work, jobs);
           }
         },
       );
-      workerIds.set(definition.name, [...(workerIds.get(definition.name) ?? []), id]);
+      noteWorkers(definition.name, workId);
       if (definition.givenUp) await workGivenUp(definition.name, definition.givenUp);
     }
     dueWakes.start();

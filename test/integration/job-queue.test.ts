@@ -12,6 +12,7 @@ declare module '../../src/jobs/queues.ts' {
   interface QueuePayloads {
     'test-durable': { word: string };
     'test-retry': { word: string };
+    'test-backlog': { word: string };
   }
 }
 
@@ -110,6 +111,34 @@ describe('job queue', () => {
       attempts.filter((word) => word === 'rolled-back'),
       [],
     );
+    await jobs.stop();
+    await store.close();
+  });
+
+  test('a worker that got a job fetches again at once: a backlog drains without a poll between its jobs', async () => {
+    const store = await open();
+    const jobs = createJobQueue(store, log);
+    const handled: string[] = [];
+    jobs.define({
+      name: 'test-backlog',
+      options: { retryLimit: 0 },
+      // A poll no test outlives: every job after the first is run only if the worker fetches again
+      // by itself once it has settled the one before.
+      work: { batchSize: 1, pollingIntervalSeconds: 3_600 },
+      handler: async (batch) => {
+        for (const job of batch) handled.push(job.data.word);
+      },
+    });
+    await jobs.start({ work: false });
+    // Queued before the worker starts, as a backlog is: no NOTIFY reaches it, its first fetch (at
+    // start) finds the first job.
+    await jobs.sendMany(
+      'test-backlog',
+      ['first', 'second', 'third'].map((word) => ({ data: { word } })),
+    );
+    await jobs.work();
+    await until('the backlog handled', () => handled.length === 3);
+    assert.deepEqual(handled.toSorted(), ['first', 'second', 'third']);
     await jobs.stop();
     await store.close();
   });

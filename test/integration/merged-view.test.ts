@@ -151,9 +151,12 @@ describe('merged view: one person across a Garmin watch, an Oura ring and an iPh
             return event['type'] === 'merged' && event['data_type'] === 'daily' && event['day'] === day;
           }),
         'a merged daily event for the day',
-        // In a whole-suite run the day's merge job once sat in `created` for 60 s (stop 54), cause
-        // not found: run alone, no merge job is unsettled when the upload starts. Waiting longer
-        // tells a slow pickup from a lost one; the message below counts what queued before it.
+        // The watch's backfill answers (90 days of dailies, sleeps…) can still be arriving after
+        // merged events are turned on, each day a merge job queued before the phone's (older jobs
+        // first). Until the queue's workers fetched again after each job (jobs/queue.ts fetchAgain),
+        // those drained one per 5 s poll and the day's job sat in `created` for minutes in a
+        // whole-suite run; they now take their handlers' time, which a loaded machine stretches.
+        // The message below counts what queued before the day's job.
         180_000,
       )
       .catch(async (error: unknown) => {

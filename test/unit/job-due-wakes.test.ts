@@ -52,12 +52,23 @@ describe('due wakes', () => {
     assert.deepEqual(woken, ['q.many']);
   });
 
-  test('a job due already is left to its NOTIFY', () => {
+  test('a delay of 0 seconds is left to its NOTIFY (pg-boss counts it from the transaction start, as it does the NOTIFY)', () => {
     const { wakes, woken, at } = harness();
-    wakes.deferred('q.now', new Date(1_000_000_000_000 - 5));
     wakes.deferred('q.zero', 0);
     at(1_000);
     assert.deepEqual(woken, []);
+  });
+
+  test('a date reached by the time the job is sent wakes its queue at the next tick (no NOTIFY announces it)', () => {
+    // Sent in a transaction that began before the date was computed: pg-boss's NOTIFY compares the
+    // date with the transaction's start and stays silent.
+    const { wakes, woken, at } = harness();
+    wakes.deferred('q.reached', new Date(1_000_000_000_000 - 5));
+    assert.deepEqual(woken, []);
+    at(1_000);
+    assert.deepEqual(woken, ['q.reached']);
+    at(2_000);
+    assert.deepEqual(woken, ['q.reached']);
   });
 
   test('after a failure the queue and its dead letter are woken every tick until the window ends', () => {
