@@ -8,7 +8,6 @@ import {
   openSync,
   readFileSync,
   renameSync,
-  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -20,6 +19,7 @@ import type { Logger } from 'pino';
 import { binariesReachable, EmbeddedPostgresUnavailable, postgresBinaries } from './binaries.ts';
 import { handOver, type ServerUser, serverUserFor, unreachableFor } from './server-user.ts';
 import { initialise, serverEnvironment } from './cluster-init.ts';
+import { postmasterStatus, startGuard, stopLeftOverServer, stopProcess } from './postmaster.ts';
 
 /**
  * Embedded storage: a real PostgreSQL server of the service's own, its cluster in
@@ -53,7 +53,6 @@ const SOCKET_PORT = 5432;
 /** sun_path is 104 bytes on macOS, 108 on Linux. */
 const MAX_SOCKET_PATH = 103;
 const READY_TIMEOUT_MS = 10 * 60_000;
-const STOP_TIMEOUT_MS = 60_000;
 const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 /** A server that died is started again after this, doubling per failed try up to the maximum. */
 const RESTART_FIRST_DELAY_MS = 500;
@@ -212,101 +211,6 @@ function admitServerUser(dataDir: string, user: NonNullable<ServerUser>) {
         `${blocked} (on the way to ${path}): run tributary as an ordinary user, give DATA_DIR to one ` +
         `(chown), or let ${user.name} pass (chmod o+x ${blocked})`,
     );
-}
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
-/** The postmaster's pid from its lock file, if the file is there. */
-function postmasterPid(pgdata: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(join(pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The postmaster's status line (`starting`, `ready`, `stopping`…), once it has written one. */
-function postmasterStatus(pgdata: string): string | undefined {
-  try {
-    return readFileSync(join(pgdata, 'postmaster.pid'), 'utf8').split('\n')[7]?.trim();
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether `pid` is a PostgreSQL process (where /proc says; elsewhere the lock file is believed). */
-function isPostgres(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres');
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self');
-  }
-}
-
-/**
- * Only the process that owns DATA_DIR starts its server (the caller holds the data-dir lock), so
- * a server already running on the cluster was left by an owner that died without stopping it
- * (killed, and its guard killed too): it is stopped before this one starts. A `postmaster.pid`
- * naming a dead process, or a pid since reused by something else, is a crash's leftover:
- * PostgreSQL clears the former itself; the latter is removed here, or the server would refuse.
- */
-async function stopLeftOverServer(pgdata: string, log: EmbeddedPostgresOptions['log']) {
-  const pid = postmasterPid(pgdata);
-  if (pid === undefined || !isAlive(pid)) return;
-  if (!isPostgres(pid)) {
-    rmSync(join(pgdata, 'postmaster.pid'), { force: true });
-    return;
-  }
-  log?.warn({ pid }, 'stopping an embedded PostgreSQL that an earlier run left running');
-  await stopProcess(pid, undefined);
-}
-
-/** SIGINT (fast shutdown); after a minute SIGQUIT (immediate: crash recovery on the next start). */
-async function stopProcess(pid: number | undefined, exited: Promise<unknown> | undefined) {
-  if (pid === undefined) return;
-  const gone = async (deadline: number) => {
-    while (Date.now() < deadline) {
-      if (!isAlive(pid)) return true;
-      if (exited && (await Promise.race([exited.then(() => true), sleep(50).then(() => false)]))) return true;
-      if (!exited) await sleep(50);
-    }
-    return false;
-  };
-  for (const signal of ['SIGINT', 'SIGQUIT', 'SIGKILL'] as const) {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      return; // already gone
-    }
-    if (await gone(Date.now() + (signal === 'SIGKILL' ? 10_000 : STOP_TIMEOUT_MS))) return;
-  }
-}
-
-/**
- * A small shell that outlives nothing: it waits on a pipe from the service, and when the service
- * dies in any way (even SIGKILL) the pipe closes and it stops the server with pg_ctl. The service
- * kills it before its own orderly stop. (Not on Windows: there the next start stops a leftover.)
- */
-function startGuard(pgCtl: string, pgdata: string, user: ServerUser): ChildProcess | undefined {
-  if (process.platform === 'win32' || !existsSync('/bin/sh')) return undefined;
-  const guard = spawn('/bin/sh', ['-c', 'read -r _ ; exec "$0" stop -D "$1" -m fast -s', pgCtl, pgdata], {
-    detached: true,
-    stdio: ['pipe', 'ignore', 'ignore'],
-    env: serverEnvironment(),
-    ...(user ? { uid: user.uid, gid: user.gid } : {}),
-  });
-  guard.once('error', () => {});
-  guard.unref();
-  (guard.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-  return guard;
 }
 
 function rotateLog(path: string) {
