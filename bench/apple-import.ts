@@ -9,7 +9,7 @@
  * - import: `startImport` (the file spooled) and `runImport` into embedded PostgreSQL, or PostgreSQL
  *   with DATABASE_URL: read and normalized in the isolated reader process, every sample upserted
  *   with its checkpoint, every day's unified records rebuilt. The process runs under the
- *   server's memory settings (runtime/memory-limits.ts), as `tributary serve` and
+ *   server's memory settings (runtime/memory-limits.js), as `tributary serve` and
  *   `tributary import` do. Its peak RSS (the store's too, when embedded) and the reader's are
  *   printed; issue 44's goal (≤ 250 MB) is for service + database, so the importing process's own
  *   peak is held to it too.
@@ -40,7 +40,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { SaxesParser } from 'saxes';
-import { v8FlagsFor } from '../src/runtime/memory-limits.ts';
+import { v8FlagsFor } from '../src/runtime/memory-limits.js';
 import { writeExportOfSize } from '../test/helpers/apple-export.ts';
 import { reportFigures } from './figures.ts';
 import { createInterface } from 'node:readline';
@@ -291,7 +291,7 @@ async function importRole(file: string): Promise<Measured> {
   }
 }
 
-/** The import runs as the server would: its V8 flags and malloc tuning (memory-limits.ts). */
+/** The import runs as the server would: its V8 flags and malloc tuning (memory-limits.js). */
 const SERVER_MEMORY = {
   flags: v8FlagsFor('all'),
   env: {

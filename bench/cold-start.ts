@@ -27,7 +27,7 @@ const ANCHOR = join(ROOT, 'bench/anchors/bare-embedded-postgres-server.ts');
 
 // npm start's prestart: the launcher runs the bundle only while it is as fresh as the sources.
 execFileSync(NODE, [join(ROOT, 'scripts/build-bundle.ts'), '--if-stale'], { stdio: 'inherit' });
-const { BUNDLE_DIR, freshBundleEntry } = await import('../src/runtime/bundle-manifest.ts');
+const { BUNDLE_DIR, freshBundleEntry } = await import('../src/runtime/bundle-manifest.js');
 const bundled = freshBundleEntry(ROOT, join(ROOT, BUNDLE_DIR)) !== undefined;
 
 /** Spawns a server, times it to its first 200 from /ready, then stops it and waits for its exit. */

@@ -13,7 +13,7 @@
  *    streamed), plus the same read again warm; goal: ≤ 200 MB on PostgreSQL, ≤ 320 MB for the
  *    whole service on embedded PostgreSQL; then two of the same read at the same time (goal ≤ 200 MB
  *    on PostgreSQL). The Tributary process runs with the V8 and malloc sizing
- *    `tributary serve` gives itself (src/runtime/memory-limits.ts); a second run without it
+ *    `tributary serve` gives itself (src/runtime/memory-limits.js); a second run without it
  *    (TRIBUTARY_MEMORY_TUNING=off) shows what that sizing is worth.
  * Embedded PostgreSQL by default; with DATABASE_URL, PostgreSQL.
  *
@@ -28,7 +28,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { tunedLaunch } from '../src/runtime/memory-limits.ts';
+import { tunedLaunch } from '../src/runtime/memory-limits.js';
 import { childEnvironment, releaseHeldPort } from '../test/helpers/child-service.ts';
 import { reportFigures } from './figures.ts';
 import { samplePeak } from './service-memory.ts';
@@ -556,7 +556,7 @@ const BASE_ENV = {
   ...(process.env.BENCH_TRACE_GC ? { BENCH_TRACE_GC: '1' } : {}),
   // BENCH_NODE_OPTIONS: V8 flags to try on the service (an operator's flag wins over its own sizing).
   ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
-  // BENCH_GLIBC_TUNABLES: malloc settings to try instead of the service's own (memory-limits.ts).
+  // BENCH_GLIBC_TUNABLES: malloc settings to try instead of the service's own (memory-limits.js).
   ...(process.env.BENCH_GLIBC_TUNABLES ? { GLIBC_TUNABLES: process.env.BENCH_GLIBC_TUNABLES } : {}),
 };
 

@@ -26,7 +26,7 @@ const ROOT = new URL('../', import.meta.url).pathname;
 execFileSync(join(ROOT, 'node_modules/.bin/node'), [join(ROOT, 'scripts/build-bundle.ts'), '--if-stale'], {
   stdio: 'inherit',
 });
-const { BUNDLE_DIR, freshBundleEntry } = await import('../src/runtime/bundle-manifest.ts');
+const { BUNDLE_DIR, freshBundleEntry } = await import('../src/runtime/bundle-manifest.js');
 const bundled = freshBundleEntry(ROOT, join(ROOT, BUNDLE_DIR)) !== undefined;
 
 function rssMb(pid: number) {
@@ -41,7 +41,7 @@ const environment = await childEnvironment({
   SANDBOX_ARRIVAL_MINUTES: 'off',
   // BENCH_NODE_OPTIONS: V8 flags to try on the service (an operator's flag wins over its own sizing).
   ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
-  // BENCH_GLIBC_TUNABLES: malloc settings to try instead of the service's own (memory-limits.ts).
+  // BENCH_GLIBC_TUNABLES: malloc settings to try instead of the service's own (memory-limits.js).
   ...(process.env.BENCH_GLIBC_TUNABLES ? { GLIBC_TUNABLES: process.env.BENCH_GLIBC_TUNABLES } : {}),
   ...(process.env.DATABASE_URL ? {} : { DATABASE_URL: '' }),
 });

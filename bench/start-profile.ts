@@ -1,7 +1,7 @@
 /**
  * Where a later start's CPU and modules go (issue 42): runs `tributary serve` on embedded storage
  * `runs` times on one data dir (the first start, which makes the cluster, is left out) with
- * bench/start-profile-hook.ts `--import`ed, and prints, median over the runs, the CPU time
+ * bench/start-profile-hook.js `--import`ed, and prints, median over the runs, the CPU time
  * (user + system, both process images of the launcher's re-exec) at each mark up to the first
  * 200 from /ready, the number of modules loaded by then, and the largest groups of them.
  *
@@ -9,6 +9,9 @@
  * the launcher then runs; with TRIBUTARY_BUNDLE=off it profiles a start from the sources.
  *
  *   node_modules/.bin/node bench/start-profile.ts [runs] [--list]
+ *
+ * START_PROFILE_CPU=DIR also writes a V8 CPU profile of each start's serving image, up to that
+ * 200, into DIR (open it in Chrome's DevTools, or sum its self time by function or by module).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +24,7 @@ const runs = Number(process.argv[2] ?? 3);
 const list = process.argv.includes('--list');
 const dump = process.argv.find((arg) => arg.startsWith('--dump='))?.slice('--dump='.length);
 const ROOT = new URL('../', import.meta.url).pathname;
-const HOOK = join(ROOT, 'bench/start-profile-hook.ts');
+const HOOK = join(ROOT, 'bench/start-profile-hook.js');
 
 // npm start's prestart: the launcher runs the bundle only while it is as fresh as the sources.
 execFileSync(join(ROOT, 'node_modules/.bin/node'), [join(ROOT, 'scripts/build-bundle.ts'), '--if-stale'], {
@@ -40,6 +43,7 @@ async function profiledStart(
       NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import=${HOOK}`.trim(),
       ...(out ? { START_PROFILE_OUT: out } : {}),
       ...(process.env.START_PROFILE_EDGES ? { START_PROFILE_EDGES: '1' } : {}),
+      ...(process.env.START_PROFILE_CPU ? { START_PROFILE_CPU: process.env.START_PROFILE_CPU } : {}),
       ...(process.env.TRIBUTARY_BUNDLE ? { TRIBUTARY_BUNDLE: process.env.TRIBUTARY_BUNDLE } : {}),
     },
     ['serve'],

@@ -27,7 +27,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { createLogger } from '../src/core/log.ts';
 import { buildHealthcheckEvent, healthcheckEnvelope } from '../src/features/delivery/events.ts';
-import { tunedLaunch } from '../src/runtime/memory-limits.ts';
+import { tunedLaunch } from '../src/runtime/memory-limits.js';
 import { startRuntime } from '../src/runtime/runtime.ts';
 import { generateWebhookSecret } from '../src/features/delivery/signing.ts';
 import { version } from '../src/core/version.ts';
@@ -79,7 +79,7 @@ if (!isMainThread) {
   });
 } else {
   // Measured as a worker process runs (the V8 and malloc sizing `tributary serve --role worker`
-  // gives itself, src/runtime/memory-limits.ts): re-executes itself once with it.
+  // gives itself, src/runtime/memory-limits.js): re-executes itself once with it.
   const launch = process.execve
     ? tunedLaunch(['serve', '--role', 'worker'], process.env, process.execArgv)
     : null;

@@ -28,10 +28,10 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 
 module.enableCompileCache?.();
 
-// `serve` (and `import`) size their own memory (src/runtime/memory-limits.ts): V8 and malloc settings can only be
+// `serve` (and `import`) size their own memory (src/runtime/memory-limits.js): V8 and malloc settings can only be
 // given to a process image as it starts, so it re-executes itself once with them (same pid).
 if (typeof process.execve === 'function') {
-  const { tunedLaunch } = await import('../src/runtime/memory-limits.ts');
+  const { tunedLaunch } = await import('../src/runtime/memory-limits.js');
   const launch = tunedLaunch(process.argv.slice(2), process.env, process.execArgv);
   if (launch) {
     const script = process.argv[1];
@@ -51,7 +51,7 @@ if (typeof process.execve === 'function') {
 }
 
 // TRIBUTARY_BUNDLE=off runs the sources; TRIBUTARY_BUNDLE=DIR runs the bundle in DIR, and only it.
-const { BUNDLE_DIR, freshBundleEntry } = await import('../src/runtime/bundle-manifest.ts');
+const { BUNDLE_DIR, freshBundleEntry } = await import('../src/runtime/bundle-manifest.js');
 const choice = process.env.TRIBUTARY_BUNDLE;
 let entry = new URL('../src/runtime/main.ts', import.meta.url);
 if (choice !== 'off') {

@@ -1,7 +1,7 @@
 /**
  * Builds the bundle the launcher runs (issue 42's later start): src/runtime/main.ts and what it
  * imports, dependencies included, as a few dozen ES modules in dist/serve/, with a manifest of the
- * files it was built from (src/runtime/bundle-manifest.ts). A later start from the sources loads
+ * files it was built from (src/runtime/bundle-manifest.js). A later start from the sources loads
  * about 1,800 modules through Node's loader (resolve, read, strip types, compile, link each one);
  * from the bundle it loads a handful of files, and lazy `import()`s stay separate chunks.
  *
@@ -21,7 +21,7 @@ import {
   MANIFEST_FILE,
   describeInputs,
   freshBundleEntry,
-} from '../src/runtime/bundle-manifest.ts';
+} from '../src/runtime/bundle-manifest.js';
 
 const option = (name: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);

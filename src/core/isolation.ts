@@ -9,7 +9,7 @@
 // resident set and CPU time from /proc every 50 ms and kills it (SIGKILL) over a cap; a wall-clock
 // limit and an idle limit (no message from the task for too long); cancellation by AbortSignal.
 // The child gets an empty environment (no secrets, no NODE_OPTIONS) but for a malloc tuning (the
-// one `tributary serve` runs with, runtime/memory-limits.ts: without it an import's reader kept
+// one `tributary serve` runs with, runtime/memory-limits.js: without it an import's reader kept
 // ~10 MB more of freed memory, bench/apple-import.ts), and dies with its parent.
 //
 // A task is a module exporting `run(input, channel)` (see isolation-host.ts); `channel.send(message)`

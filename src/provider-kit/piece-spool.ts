@@ -7,7 +7,6 @@
 // processes that are gone are swept at start-up and whenever a spool closes.
 import { createReadStream } from 'node:fs';
 import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -111,7 +110,9 @@ export async function openPieceSpool(limits: {
       await flush();
       const byKind: Record<string, unknown[]> = {};
       if (!files.has(piece)) return byKind;
-      // Line by line: the piece's items are held parsed, never its text as well.
+      // Line by line: the piece's items are held parsed, never its text as well. node:readline is
+      // loaded here, on first use: a start of the service loads this module but reads no piece.
+      const { createInterface } = await import('node:readline');
       const lines = createInterface({ input: createReadStream(fileOf(piece)), crlfDelay: Infinity });
       for await (const line of lines) {
         if (line === '') continue;

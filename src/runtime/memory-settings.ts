@@ -1,14 +1,14 @@
-// The setting that switches the start-up memory sizing (runtime/memory-limits.ts) off. Declared
+// The setting that switches the start-up memory sizing (runtime/memory-limits.js) off. Declared
 // apart from it so that the launcher, which reads it before anything else is loaded, does not load
 // the settings schema library in the process image it is about to replace.
 import { customSetting, defineSettings } from '../core/settings.ts';
 import { Type } from 'typebox';
-import { tuningEnabled } from './memory-limits.ts';
+import { tuningEnabled } from './memory-limits.js';
 
 /** Registered with the others in runtime/settings.ts. */
 export const memoryTuningSettings = defineSettings({
   id: 'memory-tuning',
-  owner: 'runtime/memory-limits.ts',
+  owner: 'runtime/memory-limits.js',
   settings: {
     TRIBUTARY_MEMORY_TUNING: customSetting({
       description:

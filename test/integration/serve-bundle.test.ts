@@ -1,5 +1,5 @@
 // The launcher runs the bundle that `npm start` builds (scripts/build-bundle.ts) while it is as
-// fresh as the sources (src/runtime/bundle-manifest.ts). Built here into a folder of its own, the
+// fresh as the sources (src/runtime/bundle-manifest.js). Built here into a folder of its own, the
 // bundle must serve as the sources do: embedded PostgreSQL started from it (its binaries found
 // from the sources' location), the same OpenAPI document (built on the first request, with
 // @fastify/swagger reading its own files), the docs' static files; and any change to what it was
@@ -19,7 +19,7 @@ import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { describeInputs, freshBundleEntry, MANIFEST_FILE } from '../../src/runtime/bundle-manifest.ts';
+import { describeInputs, freshBundleEntry, MANIFEST_FILE } from '../../src/runtime/bundle-manifest.js';
 import { childEnvironment, startService } from '../helpers/child-service.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;

@@ -6,7 +6,7 @@ import {
   TUNED_MARKER,
   tunedLaunch,
   v8FlagsFor,
-} from '../../src/runtime/memory-limits.ts';
+} from '../../src/runtime/memory-limits.js';
 
 describe('the memory sizing tributary serve gives itself', () => {
   it('sizes V8 by role: an old-space ceiling and collections on request only where HTTP reads stream', () => {

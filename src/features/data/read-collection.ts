@@ -1,5 +1,5 @@
 // A full collection after every few megabytes a long read streams, when the process can ask for
-// one (the service starts with `--expose-gc`, runtime/memory-limits.ts). A 5-year read with
+// one (the service starts with `--expose-gc`, runtime/memory-limits.js). A 5-year read with
 // samples is ~120 MB of rows decoded to strings and of socket buffers, garbage as soon as written;
 // V8 sizes its next full collection from the heap's size after the last one, so during two such
 // reads the garbage piled up to the process's peak (issue 44: 176–183 MB for two at once at load

@@ -8,7 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import yauzl from 'yauzl';
+import type { Entry } from 'yauzl';
 import type { MobileHooks, XmlElement } from '../../provider-kit/mobile/samples.ts';
 import { XmlLimitError } from '../../provider-kit/mobile/xml-guard.ts';
 import { createExportScanner, XmlBoundError, XmlSyntaxError } from './export-scanner.ts';
@@ -67,23 +67,25 @@ async function isZip(path: string): Promise<boolean> {
 
 type OpenZip = {
   /** Every entry by name (the central directory only: nothing is inflated). */
-  entries: Map<string, yauzl.Entry>;
-  read(entry: yauzl.Entry): Promise<Readable>;
+  entries: Map<string, Entry>;
+  read(entry: Entry): Promise<Readable>;
   close(): void;
 };
 
 /** Opens a zip and lists its entries. */
-function openZip(path: string): Promise<OpenZip> {
+async function openZip(path: string): Promise<OpenZip> {
+  // The zip reader is loaded by the first export read, not by a start of the service (issue 42).
+  const { default: yauzl } = await import('yauzl');
   return new Promise((resolve, reject) => {
     yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, zip) => {
       if (error || !zip)
         return reject(new ExportFileError(`the zip archive cannot be read: ${error?.message}`));
-      const entries = new Map<string, yauzl.Entry>();
+      const entries = new Map<string, Entry>();
       let listed = 0;
       zip.on('error', (zipError: Error) =>
         reject(new ExportFileError(`the zip archive is damaged: ${zipError.message}`)),
       );
-      zip.on('entry', (entry: yauzl.Entry) => {
+      zip.on('entry', (entry: Entry) => {
         if (++listed > EXPORT_LIMITS.maxZipEntries) {
           zip.close();
           return reject(exceeded(`the zip archive has more than ${EXPORT_LIMITS.maxZipEntries} entries`));
@@ -123,7 +125,7 @@ function openZip(path: string): Promise<OpenZip> {
  */
 function createReferenceResolver(zip: OpenZip | null, spec: ExportSpec) {
   const references = spec.references;
-  const byPath = new Map<string, yauzl.Entry>();
+  const byPath = new Map<string, Entry>();
   for (const [name, entry] of zip?.entries ?? []) byPath.set(`/${name.split('/').slice(1).join('/')}`, entry);
   const uses = new Map<string, number>();
   const visit = async (element: XmlElement): Promise<number> => {

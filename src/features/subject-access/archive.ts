@@ -5,8 +5,9 @@
 // sized by the bytes of the rows seen so far, so a page of large records stays about PAGE_BYTES.
 // Memory stays flat whatever the user has. A page that fails (the store gone, a row that cannot
 // be read) ends the archive's stream with that error: the response is cut, never the process.
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
+import type * as Yazl from 'yazl';
 import { dataTypeNames } from '../../model/index.ts';
 
 /** Rows read per store round trip at most. */
@@ -59,6 +60,10 @@ export type ArchiveSources = {
   originalFiles: StoredFile[];
 };
 
+// The zip writer (and node:zlib, which it loads) is required by the first archive, not by a start
+// of the service (issue 42); synchronously, as the archive is returned as a stream at once.
+const zipWriter = () => createRequire(import.meta.url)('yazl') as typeof Yazl;
+
 /**
  * The archive as a byte stream: `user.json`, `records/<type>.ndjson` for every data type,
  * `raw_payloads.ndjson`, `webhook_events.ndjson`, `lab_reports.ndjson` and each report's file under
@@ -67,7 +72,7 @@ export type ArchiveSources = {
  * A stored file is read only when the archive reaches it, so one at most is in memory.
  */
 export function userArchive(sources: ArchiveSources): Readable {
-  const zip = new ZipFile();
+  const zip = new (zipWriter().ZipFile)();
   const files: ManifestFile[] = [];
   const mtime = sources.generatedAt;
   const output = zip.outputStream as Readable;

@@ -4,7 +4,6 @@
 // route blocked the process for 348 s); the parser is linear, and every structure it may build
 // is capped: points per route, nesting, tag and text lengths.
 import type { Readable } from 'node:stream';
-import { SaxesParser } from 'saxes';
 import { createXmlShapeGuard, XmlLimitError } from './xml-guard.ts';
 
 export const GPX_LIMITS = {
@@ -25,6 +24,8 @@ export type GpxPoint = { date: string; latitude: string; longitude: string; alti
  * Throws XmlLimitError past a limit: a hostile file fails its import, it is not skipped.
  */
 export async function readGpxPoints(source: Readable): Promise<GpxPoint[]> {
+  // The parser is loaded by the first route read, not by a start of the service (issue 42).
+  const { SaxesParser } = await import('saxes');
   const parser = new SaxesParser({ xmlns: false, position: false });
   const guard = createXmlShapeGuard(GPX_LIMITS);
   const points: GpxPoint[] = [];

@@ -1,3 +1,4 @@
+// @ts-check
 // The memory settings `tributary serve` gives itself, so a small server (or a laptop) needs no
 // hand-set V8 flags. They can only be set when a process image starts, so the launcher
 // (bin/tributary.js) replaces itself once (execve: same pid, same stdio, no second process) with
@@ -20,12 +21,20 @@
 //
 // The launcher imports this module before anything else, in the process image it then replaces:
 // it imports nothing (the settings declaration, which needs the schema library, is in
-// memory-settings.ts), so deciding costs no module loading.
+// memory-settings.ts), so deciding costs no module loading. It is JavaScript, its types in JSDoc
+// (checked by `npm run typecheck`), so that the launcher never loads Node's type stripper: with
+// a warm compile cache the stripped code is cached and costs nothing, but where the cache is
+// empty (the first run after an install, a container whose /tmp is new at every start) loading
+// the stripper cost ~65 ms of CPU in each image of the re-exec (measured, issue 42).
 
-/** TRIBUTARY_MEMORY_TUNING: anything but `off` leaves the tuning on (memory-settings.ts declares it). */
-export const tuningEnabled = (raw: string | undefined): boolean => raw !== 'off';
+/**
+ * TRIBUTARY_MEMORY_TUNING: anything but `off` leaves the tuning on (memory-settings.ts declares it).
+ * @param {string | undefined} raw
+ * @returns {boolean}
+ */
+export const tuningEnabled = (raw) => raw !== 'off';
 
-export type ProcessRole = 'api' | 'worker' | 'all';
+/** @typedef {'api' | 'worker' | 'all'} ProcessRole */
 
 /** Marks a process image that already carries the tuning (so the launcher execs only once). */
 export const TUNED_MARKER = 'TRIBUTARY_MEMORY_TUNED';
@@ -33,34 +42,45 @@ export const TUNED_MARKER = 'TRIBUTARY_MEMORY_TUNED';
 const GLIBC_TUNABLES =
   'glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=32768:glibc.malloc.mmap_threshold=32768';
 
-/** The V8 flags for a serving process of `role`. */
-export function v8FlagsFor(role: ProcessRole): string[] {
+/**
+ * The V8 flags for a serving process of `role`.
+ * @param {ProcessRole} role
+ * @returns {string[]}
+ */
+export function v8FlagsFor(role) {
   const flags = ['--max-semi-space-size=2'];
   if (role !== 'worker') flags.push('--max-old-space-size=384', '--expose-gc');
   return flags;
 }
 
 // `--no-x` is the operator's word on `--x` too.
-const flagName = (flag: string) =>
-  flag
-    .split('=')[0]!
-    .replace(/_/g, '-')
-    .replace(/^--no-/, '--');
+/** @param {string} flag */
+const flagName = (flag) =>
+  /** @type {string} */ (flag.split('=')[0]).replace(/_/g, '-').replace(/^--no-/, '--');
 
-/** `flags` minus those the operator already gave (by name) in `given`. */
-export function missingFlags(flags: readonly string[], given: readonly string[]): string[] {
+/**
+ * `flags` minus those the operator already gave (by name) in `given`.
+ * @param {readonly string[]} flags
+ * @param {readonly string[]} given
+ * @returns {string[]}
+ */
+export function missingFlags(flags, given) {
   const named = new Set(given.map(flagName));
   return flags.filter((flag) => !named.has(flagName(flag)));
 }
 
-/** The role `tributary serve [--role r]` runs, from its arguments (`all` when absent or unknown). */
-export function roleOf(args: readonly string[]): ProcessRole {
+/**
+ * The role `tributary serve [--role r]` runs, from its arguments (`all` when absent or unknown).
+ * @param {readonly string[]} args
+ * @returns {ProcessRole}
+ */
+export function roleOf(args) {
   const index = args.indexOf('--role');
   const role = index >= 0 ? args[index + 1] : undefined;
   return role === 'api' || role === 'worker' ? role : 'all';
 }
 
-export type TunedLaunch = { execArgv: string[]; env: Record<string, string | undefined> };
+/** @typedef {{ execArgv: string[]; env: Record<string, string | undefined> }} TunedLaunch */
 
 /**
  * Commands that run the service's work in their own process and so get its memory settings:
@@ -74,12 +94,12 @@ const TUNED_COMMANDS = new Set(['serve', 'import']);
  * What the current process should re-exec as for `serve` or `import`, or null when nothing needs
  * to change (another command, already tuned, turned off, or every flag and GLIBC_TUNABLES given
  * by the operator).
+ * @param {readonly string[]} args
+ * @param {Readonly<Record<string, string | undefined>>} env
+ * @param {readonly string[]} execArgv
+ * @returns {TunedLaunch | null}
  */
-export function tunedLaunch(
-  args: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-  execArgv: readonly string[],
-): TunedLaunch | null {
+export function tunedLaunch(args, env, execArgv) {
   if (!TUNED_COMMANDS.has(args[0] ?? '') || env[TUNED_MARKER] || !tuningEnabled(env.TRIBUTARY_MEMORY_TUNING))
     return null;
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/).filter((part) => part !== '')];

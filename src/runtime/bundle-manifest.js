@@ -1,3 +1,4 @@
+// @ts-check
 // The bundle's manifest: what scripts/build-bundle.ts wrote the bundle from, so that the launcher
 // (bin/tributary.js) runs the bundle only while it is the code the sources would run. Every
 // input file is recorded with its size and modification time, and every source folder an input
@@ -6,6 +7,8 @@
 // bundle stale and the launcher runs the sources instead. Times are whole seconds, which every
 // copy keeps (a container image's layers, `cp -a`); scripts/build-bundle.ts writes the manifest
 // only once the clock has passed the second of every time it records, so a later edit differs.
+// JavaScript, its types in JSDoc (checked by `npm run typecheck`), as runtime/memory-limits.js is:
+// the launcher loads it before the bundle, and a TypeScript file would load Node's type stripper.
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 
@@ -14,21 +17,28 @@ export const BUNDLE_DIR = 'dist/serve';
 /** The manifest's file name in a bundle folder; written last, so a bundle without one is incomplete. */
 export const MANIFEST_FILE = 'manifest.json';
 
-export type BundleManifest = {
-  /** The entry module (exports `main`, as src/runtime/main.ts does), relative to the bundle folder. */
-  entry: string;
-  /** Input file → [size in bytes, modification time in s], paths relative to the checkout. */
-  files: Record<string, [number, number]>;
-  /** Source folder of an input → its modification time in s, relative to the checkout. */
-  folders: Record<string, number>;
-};
+/**
+ * @typedef {object} BundleManifest
+ * @property {string} entry The entry module (exports `main`, as src/runtime/main.ts does), relative to the bundle folder.
+ * @property {Record<string, [number, number]>} files Input file → [size in bytes, modification time in s], paths relative to the checkout.
+ * @property {Record<string, number>} folders Source folder of an input → its modification time in s, relative to the checkout.
+ */
 
-const seconds = (mtimeMs: number) => Math.floor(mtimeMs / 1000);
+/** @param {number} mtimeMs */
+const seconds = (mtimeMs) => Math.floor(mtimeMs / 1000);
 
-/** Records the current state of `inputs` (paths relative to `root`) for a bundle built from them. */
-export function describeInputs(root: string, entry: string, inputs: string[]): BundleManifest {
-  const files: BundleManifest['files'] = {};
-  const folders: BundleManifest['folders'] = {};
+/**
+ * Records the current state of `inputs` (paths relative to `root`) for a bundle built from them.
+ * @param {string} root
+ * @param {string} entry
+ * @param {string[]} inputs
+ * @returns {BundleManifest}
+ */
+export function describeInputs(root, entry, inputs) {
+  /** @type {BundleManifest['files']} */
+  const files = {};
+  /** @type {BundleManifest['folders']} */
+  const folders = {};
   for (const input of inputs) {
     const stats = statSync(join(root, input));
     files[input] = [stats.size, seconds(stats.mtimeMs)];
@@ -40,10 +50,14 @@ export function describeInputs(root: string, entry: string, inputs: string[]): B
   return { entry, files, folders };
 }
 
-/** The manifest of the bundle in `bundleDir`, or undefined when there is none. */
-export function readManifest(bundleDir: string): BundleManifest | undefined {
+/**
+ * The manifest of the bundle in `bundleDir`, or undefined when there is none.
+ * @param {string} bundleDir
+ * @returns {BundleManifest | undefined}
+ */
+export function readManifest(bundleDir) {
   try {
-    return JSON.parse(readFileSync(join(bundleDir, MANIFEST_FILE), 'utf8')) as BundleManifest;
+    return /** @type {BundleManifest} */ (JSON.parse(readFileSync(join(bundleDir, MANIFEST_FILE), 'utf8')));
   } catch {
     return undefined;
   }
@@ -52,7 +66,12 @@ export function readManifest(bundleDir: string): BundleManifest | undefined {
 // The launcher checks every input on every start (~2,500 files): one stat each, no exception for a
 // missing file, and paths joined by concatenation (path.join normalizes each: measured, about half
 // of the check's CPU).
-const unchanged = (path: string, size: number | undefined, mtime: number) => {
+/**
+ * @param {string} path
+ * @param {number | undefined} size
+ * @param {number} mtime
+ */
+const unchanged = (path, size, mtime) => {
   const stats = statSync(path, { throwIfNoEntry: false });
   return (
     stats !== undefined && (size === undefined || stats.size === size) && seconds(stats.mtimeMs) === mtime
@@ -62,17 +81,21 @@ const unchanged = (path: string, size: number | undefined, mtime: number) => {
 /**
  * The absolute path of the entry of the bundle in `bundleDir` when every file and folder it was
  * built from is as it was then; undefined when it is missing, incomplete or stale.
+ * @param {string} root
+ * @param {string} bundleDir
+ * @returns {string | undefined}
  */
-export function freshBundleEntry(root: string, bundleDir: string): string | undefined {
+export function freshBundleEntry(root, bundleDir) {
   const manifest = readManifest(bundleDir);
   if (!manifest) return undefined;
   // Manifest paths are relative and normalized (describeInputs): `root/` + path is their join.
   const base = root.endsWith(sep) ? root : root + sep;
   for (const file in manifest.files) {
-    const [size, mtime] = manifest.files[file]!;
+    const [size, mtime] = /** @type {[number, number]} */ (manifest.files[file]);
     if (!unchanged(base + file, size, mtime)) return undefined;
   }
   for (const folder in manifest.folders)
-    if (!unchanged(base + folder, undefined, manifest.folders[folder]!)) return undefined;
+    if (!unchanged(base + folder, undefined, /** @type {number} */ (manifest.folders[folder])))
+      return undefined;
   return join(bundleDir, manifest.entry);
 }
