@@ -77,6 +77,9 @@ export type ImportCheckpoint = {
   now: Date;
 };
 
+/** The instant the rows' milliseconds count from (sample-rows.ts: starts and ends). */
+const EPOCH = sql`'1970-01-01T00:00:00Z'::timestamptz`;
+
 /**
  * Upserts samples by (user, record id) and marks the local days whose content changed dirty (the
  * new day of a new or changed sample, and the old day of a changed one); returns those days. A
@@ -127,14 +130,15 @@ export async function upsertSamples(
     WITH input AS (
       SELECT * FROM unnest(
         ${ids}::text::text[], ${kinds}::text::text[], ${days}::text::date[],
-        ${starts}::text::timestamptz[], ${ends}::text::timestamptz[],
+        ${starts}::text::bigint[], ${ends}::text::bigint[],
         string_to_array(${bodies}::text, chr(10))
-      ) AS input (sample_id, kind, local_day, start_at, end_at, body)
+      ) AS input (sample_id, kind, local_day, start_ms, end_ms, body)
     ),
     owner AS MATERIALIZED (${connectionHeldForWrite(userId)}),
     upserted AS (
       INSERT INTO mobile_samples (user_id, sample_id, kind, local_day, start_at, end_at, body)
-      SELECT owner.id, sample_id, kind, local_day, start_at, end_at, body FROM owner, input
+      SELECT owner.id, sample_id, kind, local_day, ${EPOCH} + start_ms * interval '1 millisecond',
+        ${EPOCH} + end_ms * interval '1 millisecond', body FROM owner, input
       ON CONFLICT (user_id, sample_id) DO UPDATE SET
         kind = excluded.kind, local_day = excluded.local_day, start_at = excluded.start_at,
         end_at = excluded.end_at, body = excluded.body
