@@ -42,8 +42,9 @@ function batches(): EncodedSampleRows[] {
         ids,
         kinds: ids.map(() => 'heart_rate'),
         days: indexes.map(dayOf),
-        starts: indexes.map((index) => `${dayOf(index)}T08:00:00.000Z`),
-        ends: indexes.map((index) => `${dayOf(index)}T08:01:00.000Z`),
+        // Milliseconds since the epoch, as sample-rows.ts writes them.
+        starts: indexes.map((index) => String(Date.parse(`${dayOf(index)}T08:00:00.000Z`))),
+        ends: indexes.map((index) => String(Date.parse(`${dayOf(index)}T08:01:00.000Z`))),
         bodies: indexes.map((index, at) =>
           JSON.stringify({
             id: ids[at],

@@ -125,6 +125,37 @@ const RECORD_TIMES = ['start_time', 'end_time'] as const;
 /** A record nests a few levels; samples add one array. Deeper than this is not walked. */
 const MAX_WALK_DEPTH = 12;
 
+/** Where the walk stands in a record's `strength_data` (whose fields mean other things there). */
+const NOT_STRENGTH = 0;
+/** At the path `strength_data` itself. */
+const IS_STRENGTH = 1;
+/** Under `strength_data.` (a path through its keys). */
+const UNDER_STRENGTH = 2;
+
+/**
+ * A value the walk is to look at, and how it was reached: its path (`samples[3].bpm`) is written
+ * out only for a problem's message, not built as a string for every value of every sample.
+ */
+type Step = {
+  value: unknown;
+  up: Step | null;
+  key: string | number;
+  depth: number;
+  strength: typeof NOT_STRENGTH | typeof IS_STRENGTH | typeof UNDER_STRENGTH;
+};
+
+function pathOf(step: Step): string {
+  if (step.up === null) return '';
+  const above = pathOf(step.up);
+  if (typeof step.key === 'number') return `${above}[${step.key}]`;
+  return above === '' ? step.key : `${above}.${step.key}`;
+}
+
+const fieldOf = (step: Step, key: string) => {
+  const path = pathOf(step);
+  return path === '' ? key : `${path}.${key}`;
+};
+
 /**
  * Why a normalized record of the unified model cannot be believed, or null: its metadata times
  * outside the window, or a known field (anywhere in it, samples included) outside its range.
@@ -140,23 +171,36 @@ export function recordProblem(record: unknown, nowMs: number): string | null {
       if (problem) return problem;
     }
   }
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value: record, path: '', depth: 0 }];
+  const stack: Step[] = [{ value: record, up: null, key: '', depth: 0, strength: NOT_STRENGTH }];
   while (stack.length > 0) {
-    const { value, path, depth } = stack.pop()!;
+    const step = stack.pop()!;
+    const { value, depth } = step;
     if (depth > MAX_WALK_DEPTH || typeof value !== 'object' || value === null) continue;
     if (Array.isArray(value)) {
+      // `strength_data[0]` is not under `strength_data.`: only a path through its keys is.
+      const strength = step.strength === UNDER_STRENGTH ? UNDER_STRENGTH : NOT_STRENGTH;
       for (let index = 0; index < value.length; index++)
-        stack.push({ value: value[index], path: `${path}[${index}]`, depth: depth + 1 });
+        stack.push({ value: value[index], up: step, key: index, depth: depth + 1, strength });
       continue;
     }
-    for (const [key, item] of Object.entries(value)) {
-      const field = path === '' ? key : `${path}.${key}`;
-      const metric = (field.startsWith('strength_data.') ? STRENGTH_FIELDS : MODEL_FIELDS)[key];
+    const root = step.up === null;
+    // Own enumerable keys, as Object.entries gives them, without an array of pairs per object.
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const item = (value as Record<string, unknown>)[key];
+      // At the top the field is the key itself (a key `strength_data.x` is under it too).
+      const under = step.strength !== NOT_STRENGTH || (root && key.startsWith('strength_data.'));
+      const metric = (under ? STRENGTH_FIELDS : MODEL_FIELDS)[key];
       if (metric && typeof item === 'number') {
-        const problem = valueProblem(metric, item, field);
-        if (problem) return problem;
+        // The field's path is written only for a value found outside its range.
+        if (valueProblem(metric, item, '') !== null) return valueProblem(metric, item, fieldOf(step, key));
       } else if (typeof item === 'object' && item !== null) {
-        stack.push({ value: item, path: field, depth: depth + 1 });
+        const strength = under
+          ? UNDER_STRENGTH
+          : root && key === 'strength_data'
+            ? IS_STRENGTH
+            : NOT_STRENGTH;
+        stack.push({ value: item, up: step, key, depth: depth + 1, strength });
       }
     }
   }

@@ -18,8 +18,9 @@ const rowsOf = (ids: string[]) =>
     ids,
     kinds: ids.map(() => 'steps'),
     days: ids.map(() => '2026-11-01'),
-    starts: ids.map(() => '2026-11-01T08:00:00.000Z'),
-    ends: ids.map(() => '2026-11-01T08:10:00.000Z'),
+    // Milliseconds since the epoch, as sample-rows.ts writes them.
+    starts: ids.map(() => String(Date.parse('2026-11-01T08:00:00.000Z'))),
+    ends: ids.map(() => String(Date.parse('2026-11-01T08:10:00.000Z'))),
     bodies: ids.map((id) => JSON.stringify({ id })),
   });
 

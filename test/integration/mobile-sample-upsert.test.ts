@@ -18,8 +18,9 @@ const rowsOf = (samples: { id: string; day: string; body: string }[]) =>
     ids: samples.map((sample) => sample.id),
     kinds: samples.map(() => 'steps'),
     days: samples.map((sample) => sample.day),
-    starts: samples.map((sample) => `${sample.day}T08:00:00.000Z`),
-    ends: samples.map((sample) => `${sample.day}T08:10:00.000Z`),
+    // Milliseconds since the epoch, as sample-rows.ts writes them.
+    starts: samples.map((sample) => String(Date.parse(`${sample.day}T08:00:00.000Z`))),
+    ends: samples.map((sample) => String(Date.parse(`${sample.day}T08:10:00.000Z`))),
     bodies: samples.map((sample) => sample.body),
   });
 

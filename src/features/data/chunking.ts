@@ -35,15 +35,20 @@ function positiveInteger(value: number, name: string): number {
  * `reservedBytes`, is at most `maxBytes`. Order is kept. A record too big for any chunk travels
  * alone rather than being dropped: losing data is worse than one oversized POST.
  */
-export function chunkRecords<T>(records: readonly T[], limits: ChunkLimits = {}): T[][] {
+export function chunkRecords<T>(
+  records: readonly T[],
+  limits: ChunkLimits = {},
+  /** Each record's `serializedSize`, when the caller has them already (each is a whole JSON.stringify). */
+  sizes: readonly number[] = records.map(serializedSize),
+): T[][] {
   const maxObjects = positiveInteger(limits.maxObjects ?? DEFAULT_CHUNK_MAX_OBJECTS, 'maxObjects');
   const maxBytes = positiveInteger(limits.maxBytes ?? DEFAULT_MAX_PAYLOAD_BYTES, 'maxBytes');
   const budget = maxBytes - (limits.reservedBytes ?? 0);
   const chunks: T[][] = [];
   let current: T[] = [];
   let currentBytes = 0;
-  for (const record of records) {
-    const size = serializedSize(record);
+  for (const [index, record] of records.entries()) {
+    const size = sizes[index]!;
     const fitsCount = current.length < maxObjects;
     const fitsBytes = arraySize(currentBytes + size, current.length + 1) <= budget;
     if (current.length > 0 && !(fitsCount && fitsBytes)) {
@@ -92,9 +97,11 @@ export function planDataDelivery<T>(
 ): DeliveryPlan<T> {
   const reserved = options.reservedBytes ?? 0;
   const payloadLimit = options.largePayloadBytes ?? options.maxBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
-  const memberBytes = records.reduce((sum, record) => sum + serializedSize(record), 0);
+  // Measured once: an import's rebuild sends every record of weeks of days, samples and all.
+  const sizes = records.map(serializedSize);
+  const memberBytes = sizes.reduce((sum, size) => sum + size, 0);
   const large =
     isLargeRequestRange(range.start, range.end, options.largeRangeDays) ||
     reserved + arraySize(memberBytes, records.length) > payloadLimit;
-  return large ? { large, chunks: chunkRecords(records, options) } : { large, chunks: [[...records]] };
+  return large ? { large, chunks: chunkRecords(records, options, sizes) } : { large, chunks: [[...records]] };
 }

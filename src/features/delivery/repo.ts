@@ -54,6 +54,14 @@ export async function insertEvents(
     if (!stored.has(delivery.event_id))
       throw new Error(`delivery ${delivery.id} names an event not stored with it`);
   }
+  // Bodies are JSON.stringify's output, which never holds a raw line feed: they go as one text a
+  // line, split by PostgreSQL, instead of an array literal with every quote of every body
+  // backslashed by the driver (issue 44: a data event of an import's rebuild carries its records whole).
+  let bodies = '';
+  for (const [index, event] of events.entries()) {
+    if (event.body.includes('\n')) throw new Error(`event ${event.id}'s body holds a line feed`);
+    bodies += index === 0 ? event.body : `\n${event.body}`;
+  }
   const e = events;
   const d = deliveries;
   await sql`
@@ -63,7 +71,7 @@ export async function insertEvents(
         ${column(e, (r) => r.id)}::text[], ${column(e, (r) => r.developer_id)}::text[],
         ${column(e, (r) => r.type)}::text[], ${column(e, (r) => r.user_id)}::text[],
         ${column(e, (r) => r.reference)}::text[], ${column(e, (r) => r.suppressible)}::boolean[],
-        ${column(e, (r) => r.body)}::text[], ${column(e, (r) => iso(r.created_at))}::timestamptz[]))
+        string_to_array(${bodies}::text, chr(10)), ${column(e, (r) => iso(r.created_at))}::timestamptz[]))
     INSERT INTO deliveries (id, event_id, developer_id, destination_id, status, last_error, awaiting_job,
       created_at, updated_at)
     SELECT * FROM unnest(

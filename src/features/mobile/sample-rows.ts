@@ -11,6 +11,11 @@ export type SampleRows = {
   ids: string[];
   kinds: string[];
   days: string[];
+  /**
+   * Start and end in milliseconds since the epoch, as decimal text: the store makes the instants
+   * (repo.ts). A number's text costs a fraction of an ISO date's, here and in PostgreSQL, which
+   * parses an integer far faster than a timestamp (issue 44).
+   */
   starts: string[];
   ends: string[];
   /** Each sample as JSON (JSON.stringify's: no raw line feed): what is stored, and what the rebuild parses back. */
@@ -35,8 +40,8 @@ export function sampleRows(samples: readonly MobileSample[]): SampleRows {
     rows.ids.push(sample.id);
     rows.kinds.push(sample.kind);
     rows.days.push(localDayOf(sample));
-    rows.starts.push(new Date(sample.startMs).toISOString());
-    rows.ends.push(new Date(sample.endMs).toISOString());
+    rows.starts.push(String(sample.startMs));
+    rows.ends.push(String(sample.endMs));
     rows.bodies.push(JSON.stringify(sample));
   }
   return rows;
