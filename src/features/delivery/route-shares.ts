@@ -39,9 +39,11 @@ export function createRouteShares(capacity: number, now: () => number = Date.now
         if (released) return;
         released = true;
         load.started.delete(mark);
-        const waiters = [...load.waiters];
-        load.waiters.clear();
-        for (const wake of waiters) wake();
+        if (load.waiters.size > 0) {
+          const waiters = [...load.waiters];
+          load.waiters.clear();
+          for (const wake of waiters) wake();
+        }
         if (load.started.size === 0 && load.waiters.size === 0) routes.delete(route);
       };
     },
