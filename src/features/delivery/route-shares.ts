@@ -50,9 +50,9 @@ export function createRouteShares(capacity: number, now: () => number = Date.now
     oldestMs(route) {
       const load = routes.get(route);
       if (!load || load.started.size === 0) return 0;
-      let oldest = Number.POSITIVE_INFINITY;
-      for (const { at } of load.started) oldest = Math.min(oldest, at);
-      return now() - oldest;
+      // A Set keeps insertion order and marks are added as attempts start: the first is the oldest.
+      const [oldest] = load.started;
+      return now() - oldest!.at;
     },
     waitForSlot(route, ms) {
       const load = entry(route);
