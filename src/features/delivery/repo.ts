@@ -9,7 +9,6 @@ import {
   nullableTextArrayLiteral,
   numberArrayLiteral,
 } from '../../store/array-literals.ts';
-import { nameStatement } from '../../store/named-statements.ts';
 import { textArrayLiteral } from '../../store/text-array.ts';
 import type { AttemptOutcome, WebhookEventStatus } from './tables.ts';
 
@@ -161,9 +160,11 @@ export type EventOutcome = {
 
 /**
  * The outcome write's one statement, its text fixed (one array parameter per column, $1 the
- * delivery ids), so each connection prepares it once (store/named-statements.ts) instead of
- * PostgreSQL parsing and planning the whole CTE for every wave. Timestamps go as epoch
- * milliseconds (float8), which cost less to print and to parse than ISO text.
+ * delivery ids), so no query builder runs per wave. Timestamps go as epoch milliseconds (float8),
+ * which cost less to print and to parse than ISO text. Deliberately not a prepared (named)
+ * statement: a generic plan does not see the ids array, and a plan that scans deliveries instead
+ * of finding the wave's rows by primary key costs O(backlog) per write (bench/FINDINGS.md, issue
+ * 44 third pass); the database CPU per outcome was the same either way (bench/delivery-statements.ts).
  */
 const RECORD_OUTCOMES = `
     WITH v (id, generation, status, attempted, next_attempt_at, status_code, error, at,
@@ -212,7 +213,6 @@ const RECORD_OUTCOMES = `
       FROM v JOIN updated ON updated.id = v.id
       WHERE v.attempted)
     SELECT id FROM updated`;
-nameStatement(RECORD_OUTCOMES);
 
 /**
  * Applies outcomes and logs their attempts in one statement; returns the ids actually updated
