@@ -31,23 +31,23 @@ export function createBatchReader(deps: {
       }
     }
     const events = await findEventsForDelivery(db, [...wanted.keys()]);
-    const current = events.flatMap((event) => {
-      const match =
-        event.status === 'pending'
-          ? wanted.get(event.id)?.find((w) => w.generation === event.generation)
-          : undefined;
+    // One Work per current event, made once (the batch holds up to 1,250 of them while it sends).
+    const current: Work[] = [];
+    for (const event of events) {
+      if (event.status !== 'pending') continue;
+      const match = wanted.get(event.id)?.find((w) => w.generation === event.generation);
       // (Its detached attempt in this process is still going or being written: see `detached`.)
-      if (match && detached.events.get(event.id) === match.generation) return [];
-      return match ? [{ event, ...match }] : [];
-    });
+      if (!match || detached.events.get(event.id) === match.generation) continue;
+      current.push({ event, generation: match.generation, try: match.try, suppressed: null });
+    }
     const candidates = current
       .filter(({ event }) => event.suppressible)
       .map(({ event }) => ({ id: event.id, userId: event.user_id }));
-    const withheld =
-      candidates.length > 0
-        ? await deps.hooks.suppress(db, candidates, 'delivery')
-        : new Map<string, string>();
-    return current.map((work) => ({ ...work, suppressed: withheld.get(work.event.id) ?? null }));
+    if (candidates.length > 0) {
+      const withheld = await deps.hooks.suppress(db, candidates, 'delivery');
+      for (const work of current) work.suppressed = withheld.get(work.event.id) ?? null;
+    }
+    return current;
   }
 
   return currentWork;

@@ -35,6 +35,17 @@ function kindEventOf(event: DeliverableEvent): KindEvent {
   };
 }
 
+function answerOf(result: KindResult, durationMs: number): Answer {
+  return {
+    verdict: result.outcome,
+    statusCode: result.statusCode ?? null,
+    error: result.error,
+    retryAfter: result.retryAfter ?? null,
+    durationMs,
+    timedOut: result.timedOut ?? false,
+  };
+}
+
 export function createKindSender(deps: { settings: WebhookSettings; connections: KindConnections }) {
   const { settings, connections } = deps;
 
@@ -51,6 +62,12 @@ export function createKindSender(deps: { settings: WebhookSettings; connections:
     connection: KindConnection,
   ): Promise<Answer[]> {
     const started = performance.now();
+    // One event through a kind that keeps its own deadline (every webhook attempt): no closure,
+    // race or result arrays besides the answer's.
+    if (works.length === 1 && connection.selfTimed) {
+      const result = await connection.send(kindEventOf(works[0]!.event), NEVER_ABORTED);
+      return [answerOf(result, Math.round(performance.now() - started))];
+    }
     const exchange = async (signal: AbortSignal): Promise<KindResult[]> => {
       if (works.length === 1) return [await connection.send(kindEventOf(works[0]!.event), signal)];
       if (connection.sendBatch)
@@ -91,14 +108,7 @@ export function createKindSender(deps: { settings: WebhookSettings; connections:
     }
     if (results.length !== works.length)
       throw new Error(`${destination.kind} answered ${results.length} results for ${works.length} events`);
-    return results.map((result) => ({
-      verdict: result.outcome,
-      statusCode: result.statusCode ?? null,
-      error: result.error,
-      retryAfter: result.retryAfter ?? null,
-      durationMs,
-      timedOut: result.timedOut ?? false,
-    }));
+    return results.map((result) => answerOf(result, durationMs));
   }
 
   return send;

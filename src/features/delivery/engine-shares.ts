@@ -10,25 +10,19 @@ export function createShareSlots(settings: WebhookSettings) {
 
   /**
    * A slot in the destination's share and in its developer's (route-shares.ts), or, when one of
-   * them is full, how long that one's oldest attempt in flight has been waiting (and on what).
+   * them is full, which one and how long its oldest attempt in flight has been waiting. (No
+   * closure for the full case: with a busy destination most events find its share full once.)
    */
   function takeShare(
     route: string,
     developerId: string,
-  ): { release: () => void } | { waitedMs: number; wait: (ms: number) => Promise<void> } {
+  ): { release: () => void } | { waitedMs: number; full: 'destination' | 'developer' } {
     const destination = destinationShares.take(route);
-    if (!destination)
-      return {
-        waitedMs: destinationShares.oldestMs(route),
-        wait: (ms) => destinationShares.waitForSlot(route, ms),
-      };
+    if (!destination) return { waitedMs: destinationShares.oldestMs(route), full: 'destination' };
     const developer = developerShares.take(developerId);
     if (!developer) {
       destination();
-      return {
-        waitedMs: developerShares.oldestMs(developerId),
-        wait: (ms) => developerShares.waitForSlot(developerId, ms),
-      };
+      return { waitedMs: developerShares.oldestMs(developerId), full: 'developer' };
     }
     return {
       release: () => {
@@ -48,7 +42,9 @@ export function createShareSlots(settings: WebhookSettings) {
       const taken = takeShare(route, developerId);
       if ('release' in taken) return taken.release;
       if (taken.waitedMs >= settings.batchWaitMs) return null;
-      await taken.wait(settings.batchWaitMs - taken.waitedMs);
+      const wait = settings.batchWaitMs - taken.waitedMs;
+      if (taken.full === 'destination') await destinationShares.waitForSlot(route, wait);
+      else await developerShares.waitForSlot(developerId, wait);
     }
   }
 

@@ -2,8 +2,13 @@
 // destination, `deliveries`) and the attempt log (`delivery_attempts`). Every function takes the
 // Db or transaction it runs in. Batch writes go out as one statement per batch, because the
 // delivery engine writes thousands of outcomes a second.
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
+import {
+  booleanArrayLiteral,
+  nullableTextArrayLiteral,
+  numberArrayLiteral,
+} from '../../store/array-literals.ts';
 import { textArrayLiteral } from '../../store/text-array.ts';
 import type { AttemptOutcome, WebhookEventStatus } from './tables.ts';
 
@@ -31,10 +36,6 @@ export type NewDeliveryRow = {
   updated_at: Date;
 };
 
-/** A column's values as one array parameter (see `insertEvents`). */
-const column = <R, V>(rows: readonly R[], value: (row: R) => V): V[] => rows.map(value);
-const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
-
 /**
  * Stores events and their deliveries, in order, as one statement with one array parameter per
  * column (unnest): a bulk emit of 500 events bound 6,000 parameters as a VALUES list, which cost
@@ -54,9 +55,11 @@ export async function insertEvents(
     if (!stored.has(delivery.event_id))
       throw new Error(`delivery ${delivery.id} names an event not stored with it`);
   }
-  // Bodies are JSON.stringify's output, which never holds a raw line feed: they go as one text a
-  // line, split by PostgreSQL, instead of an array literal with every quote of every body
-  // backslashed by the driver (issue 44: a data event of an import's rebuild carries its records whole).
+  // Each column as one array literal built here (store/array-literals.ts): node-postgres escapes
+  // every element of an array parameter with two regular-expression replacements; timestamps go
+  // as epoch milliseconds. Bodies are JSON.stringify's output, which never holds a raw line feed:
+  // they go as one text a line, split by PostgreSQL, with none of their quotes backslashed (issue
+  // 44: a data event of an import's rebuild carries its records whole).
   let bodies = '';
   for (const [index, event] of events.entries()) {
     if (event.body.includes('\n')) throw new Error(`event ${event.id}'s body holds a line feed`);
@@ -64,22 +67,35 @@ export async function insertEvents(
   }
   const e = events;
   const d = deliveries;
+  const text = <R>(rows: readonly R[], value: (row: R) => string) => textArrayLiteral(rows.map(value));
+  const nullableText = <R>(rows: readonly R[], value: (row: R) => string | null) =>
+    nullableTextArrayLiteral(rows.map(value));
+  const epochMs = <R>(rows: readonly R[], value: (row: R) => Date) =>
+    numberArrayLiteral(rows.map((row) => value(row).getTime()));
+  const flags = <R>(rows: readonly R[], value: (row: R) => boolean) => booleanArrayLiteral(rows.map(value));
   await sql`
     WITH stored AS (
       INSERT INTO events (id, developer_id, type, user_id, reference, suppressible, body, created_at)
-      SELECT * FROM unnest(
-        ${column(e, (r) => r.id)}::text[], ${column(e, (r) => r.developer_id)}::text[],
-        ${column(e, (r) => r.type)}::text[], ${column(e, (r) => r.user_id)}::text[],
-        ${column(e, (r) => r.reference)}::text[], ${column(e, (r) => r.suppressible)}::boolean[],
-        string_to_array(${bodies}::text, chr(10)), ${column(e, (r) => iso(r.created_at))}::timestamptz[]))
+      SELECT u.id, u.developer_id, u.type, u.user_id, u.reference, u.suppressible, u.body,
+        to_timestamp(u.created_ms / 1000)
+      FROM unnest(
+        ${text(e, (r) => r.id)}::text[], ${text(e, (r) => r.developer_id)}::text[],
+        ${text(e, (r) => r.type)}::text[], ${nullableText(e, (r) => r.user_id)}::text[],
+        ${nullableText(e, (r) => r.reference)}::text[], ${flags(e, (r) => r.suppressible)}::boolean[],
+        string_to_array(${bodies}::text, chr(10)), ${epochMs(e, (r) => r.created_at)}::float8[])
+        AS u (id, developer_id, type, user_id, reference, suppressible, body, created_ms))
     INSERT INTO deliveries (id, event_id, developer_id, destination_id, status, last_error, awaiting_job,
       created_at, updated_at)
-    SELECT * FROM unnest(
-      ${column(d, (r) => r.id)}::text[], ${column(d, (r) => r.event_id)}::text[],
-      ${column(d, (r) => r.developer_id)}::text[], ${column(d, (r) => r.destination_id)}::uuid[],
-      ${column(d, (r) => r.status)}::text[], ${column(d, (r) => r.last_error)}::text[],
-      ${column(d, (r) => r.awaiting_job)}::boolean[], ${column(d, (r) => iso(r.created_at))}::timestamptz[],
-      ${column(d, (r) => iso(r.updated_at))}::timestamptz[])`.execute(db);
+    SELECT u.id, u.event_id, u.developer_id, u.destination_id, u.status, u.last_error, u.awaiting_job,
+      to_timestamp(u.created_ms / 1000), to_timestamp(u.updated_ms / 1000)
+    FROM unnest(
+      ${text(d, (r) => r.id)}::text[], ${text(d, (r) => r.event_id)}::text[],
+      ${text(d, (r) => r.developer_id)}::text[], ${nullableText(d, (r) => r.destination_id)}::uuid[],
+      ${text(d, (r) => r.status)}::text[], ${nullableText(d, (r) => r.last_error)}::text[],
+      ${flags(d, (r) => r.awaiting_job)}::boolean[], ${epochMs(d, (r) => r.created_at)}::float8[],
+      ${epochMs(d, (r) => r.updated_at)}::float8[])
+      AS u (id, event_id, developer_id, destination_id, status, last_error, awaiting_job, created_ms,
+        updated_ms)`.execute(db);
 }
 
 /** A delivery with its event, as the engine sends it. `id` is the delivery's; `event_id` goes on the wire. */
@@ -150,29 +166,23 @@ export type EventOutcome = {
 };
 
 /**
- * Applies outcomes and logs their attempts in one statement; returns the ids actually updated
- * (still pending at the generation the job was for). An attempt is logged only with its update,
- * so the log and the event never disagree, and the attempt's delivery exists (no foreign key
- * checks it per row any more: migration 0050).
+ * The outcome write's one statement, its text fixed (one array parameter per column, $1 the
+ * delivery ids), so no query builder runs per wave. Timestamps go as epoch milliseconds (float8),
+ * which cost less to print and to parse than ISO text. Deliberately not a prepared (named)
+ * statement: a generic plan does not see the ids array, and a plan that scans deliveries instead
+ * of finding the wave's rows by primary key costs O(backlog) per write (bench/FINDINGS.md, issue
+ * 44 third pass); the database CPU per outcome was the same either way (bench/delivery-statements.ts).
  */
-export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]): Promise<Set<string>> {
-  if (outcomes.length === 0) return new Set();
-  // One array parameter per column (unnest), not a VALUES list of 14 parameters a row.
-  const o = outcomes;
-  const result = await sql<{ id: string }>`
+const RECORD_OUTCOMES = `
     WITH v (id, generation, status, attempted, next_attempt_at, status_code, error, at,
             developer_id, attempt, url, attempted_at, duration_ms, outcome) AS (
-      SELECT * FROM unnest(
-        ${column(o, (x) => x.id)}::text[], ${column(o, (x) => x.generation)}::int[],
-        ${column(o, (x) => x.status)}::text[], ${column(o, (x) => x.attempt !== null)}::boolean[],
-        ${column(o, (x) => iso(x.nextAttemptAt))}::timestamptz[], ${column(o, (x) => x.statusCode)}::int[],
-        ${column(o, (x) => x.error)}::text[], ${column(o, (x) => iso(x.at))}::timestamptz[],
-        ${column(o, (x) => x.attempt?.developerId ?? null)}::text[],
-        ${column(o, (x) => x.attempt?.number ?? null)}::int[],
-        ${column(o, (x) => x.attempt?.url ?? null)}::text[],
-        ${column(o, (x) => iso(x.attempt?.attemptedAt))}::timestamptz[],
-        ${column(o, (x) => x.attempt?.durationMs ?? null)}::int[],
-        ${column(o, (x) => x.attempt?.outcome ?? null)}::text[])),
+      SELECT u.id, u.generation, u.status, u.attempted, to_timestamp(u.next_ms / 1000), u.status_code,
+        u.error, to_timestamp(u.at_ms / 1000), u.developer_id, u.attempt, u.url,
+        to_timestamp(u.attempted_ms / 1000), u.duration_ms, u.outcome
+      FROM unnest($1::text[], $2::int[], $3::text[], $4::boolean[], $5::float8[], $6::int[], $7::text[],
+        $8::float8[], $9::text[], $10::int[], $11::text[], $12::float8[], $13::int[], $14::text[])
+        AS u (id, generation, status, attempted, next_ms, status_code, error, at_ms, developer_id, attempt,
+          url, attempted_ms, duration_ms, outcome)),
     updated AS (
       UPDATE deliveries AS e SET
         status = v.status,
@@ -189,7 +199,7 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
       -- pending test cannot use the stuck sweeper's partial index of pending deliveries: a planner
       -- with stale statistics took it and hash-joined every pending delivery to the wave, so each
       -- write cost O(backlog): 114-138 against 56-82 µs of database CPU per outcome, 20,000 queued.)
-      WHERE e.id = any(${column(o, (x) => x.id)}::text[]) AND e.id = v.id AND e.generation = v.generation
+      WHERE e.id = any($1::text[]) AND e.id = v.id AND e.generation = v.generation
         AND (e.status = 'pending') IS TRUE
         -- Hold only while the destination still says so: a URL set (and held events released)
         -- after this batch read the destination must not leave the event held with nobody to
@@ -209,8 +219,71 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
         v.outcome, v.next_attempt_at
       FROM v JOIN updated ON updated.id = v.id
       WHERE v.attempted)
-    SELECT id FROM updated`.execute(db);
-  return new Set(result.rows.map((row) => row.id));
+    SELECT id FROM updated`;
+
+/**
+ * Applies outcomes and logs their attempts in one statement; returns the ids actually updated
+ * (still pending at the generation the job was for). An attempt is logged only with its update,
+ * so the log and the event never disagree, and the attempt's delivery exists (no foreign key
+ * checks it per row any more: migration 0050).
+ */
+export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]): Promise<Set<string>> {
+  if (outcomes.length === 0) return new Set();
+  // The columns in one pass, each sent as one array literal built here (store/array-literals.ts).
+  const count = outcomes.length;
+  const ids = new Array<string>(count);
+  const generations = new Array<number>(count);
+  const statuses = new Array<string>(count);
+  const attempted = new Array<boolean>(count);
+  const nextAttemptMs = new Array<number | null>(count);
+  const statusCodes = new Array<number | null>(count);
+  const errors = new Array<string | null>(count);
+  const atMs = new Array<number>(count);
+  const developerIds = new Array<string | null>(count);
+  const attemptNumbers = new Array<number | null>(count);
+  const urls = new Array<string | null>(count);
+  const attemptedAtMs = new Array<number | null>(count);
+  const durations = new Array<number | null>(count);
+  const attemptOutcomes = new Array<string | null>(count);
+  for (let index = 0; index < count; index++) {
+    const outcome = outcomes[index]!;
+    const attempt = outcome.attempt;
+    ids[index] = outcome.id;
+    generations[index] = outcome.generation;
+    statuses[index] = outcome.status;
+    attempted[index] = attempt !== null;
+    nextAttemptMs[index] = outcome.nextAttemptAt ? outcome.nextAttemptAt.getTime() : null;
+    statusCodes[index] = outcome.statusCode;
+    errors[index] = outcome.error;
+    atMs[index] = outcome.at.getTime();
+    developerIds[index] = attempt ? attempt.developerId : null;
+    attemptNumbers[index] = attempt ? attempt.number : null;
+    urls[index] = attempt ? attempt.url : null;
+    attemptedAtMs[index] = attempt ? attempt.attemptedAt.getTime() : null;
+    durations[index] = attempt ? attempt.durationMs : null;
+    attemptOutcomes[index] = attempt ? attempt.outcome : null;
+  }
+  const result = await db.executeQuery<{ id: string }>(
+    CompiledQuery.raw(RECORD_OUTCOMES, [
+      textArrayLiteral(ids),
+      numberArrayLiteral(generations),
+      textArrayLiteral(statuses),
+      booleanArrayLiteral(attempted),
+      numberArrayLiteral(nextAttemptMs),
+      numberArrayLiteral(statusCodes),
+      nullableTextArrayLiteral(errors),
+      numberArrayLiteral(atMs),
+      nullableTextArrayLiteral(developerIds),
+      numberArrayLiteral(attemptNumbers),
+      nullableTextArrayLiteral(urls),
+      numberArrayLiteral(attemptedAtMs),
+      numberArrayLiteral(durations),
+      nullableTextArrayLiteral(attemptOutcomes),
+    ]),
+  );
+  const applied = new Set<string>();
+  for (const row of result.rows) applied.add(row.id);
+  return applied;
 }
 
 /**

@@ -39,18 +39,20 @@ export function createRouteShares(capacity: number, now: () => number = Date.now
         if (released) return;
         released = true;
         load.started.delete(mark);
-        const waiters = [...load.waiters];
-        load.waiters.clear();
-        for (const wake of waiters) wake();
+        if (load.waiters.size > 0) {
+          const waiters = [...load.waiters];
+          load.waiters.clear();
+          for (const wake of waiters) wake();
+        }
         if (load.started.size === 0 && load.waiters.size === 0) routes.delete(route);
       };
     },
     oldestMs(route) {
       const load = routes.get(route);
       if (!load || load.started.size === 0) return 0;
-      let oldest = Number.POSITIVE_INFINITY;
-      for (const { at } of load.started) oldest = Math.min(oldest, at);
-      return now() - oldest;
+      // A Set keeps insertion order and marks are added as attempts start: the first is the oldest.
+      const [oldest] = load.started;
+      return now() - oldest!.at;
     },
     waitForSlot(route, ms) {
       const load = entry(route);

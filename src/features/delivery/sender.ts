@@ -82,10 +82,12 @@ export function createSender(options: {
    * Node skips `lookup` for IP-literal hosts, so those (and the scheme) are checked here on every
    * attempt; host names are checked by the agent's lookup when a connection is opened.
    */
+  function needsCheck(url: URL, environment: WebhookEnvironment): boolean {
+    if (environment === 'sandbox') return false;
+    return !(url.protocol === 'https:' && isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0);
+  }
+
   async function blockedReason(url: URL, environment: WebhookEnvironment): Promise<string | null> {
-    if (environment === 'sandbox') return null;
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (url.protocol === 'https:' && isIP(host) === 0) return null;
     const check = await validateDestinationUrl(url.href, environment, resolve);
     return check.allowed ? null : check.reason;
   }
@@ -177,26 +179,38 @@ export function createSender(options: {
 
   const attempt: Sender['send'] = async (rawUrl, environment, headers, body) => {
     const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
     let url: URL;
     try {
       url = parseUrl(rawUrl);
-      const reason = await blockedReason(url, environment);
+      // (Only a URL that needs the check awaits it: most attempts take no extra turn here.)
+      const reason = needsCheck(url, environment) ? await blockedReason(url, environment) : null;
       if (reason) throw new DestinationBlockedError(reason);
     } catch (error) {
       const failure = error instanceof DestinationBlockedError ? 'destination_blocked' : 'network_error';
-      return { statusCode: null, failure, error: describe(error), retryAfter: null, durationMs: elapsed() };
+      return {
+        statusCode: null,
+        failure,
+        error: describe(error),
+        retryAfter: null,
+        durationMs: Math.round(performance.now() - started),
+      };
     }
     try {
       const { statusCode, retryAfter } = await post(url, environment, headers, body);
-      return { statusCode, failure: null, error: null, retryAfter, durationMs: elapsed() };
+      return {
+        statusCode,
+        failure: null,
+        error: null,
+        retryAfter,
+        durationMs: Math.round(performance.now() - started),
+      };
     } catch (error) {
       return {
         statusCode: null,
         failure: deliveryFailureKind(error),
         error: describe(error),
         retryAfter: null,
-        durationMs: elapsed(),
+        durationMs: Math.round(performance.now() - started),
       };
     }
   };

@@ -111,18 +111,25 @@ export function signWebhook(input: SignInput): SignatureHeaders {
   if (secrets.length === 0) throw new TypeError('at least one signing secret is required');
   if (!Number.isSafeInteger(timestamp) || timestamp < 0)
     throw new TypeError('timestamp must be unix seconds');
-  const keys = secrets.map((secret) => (typeof secret === 'string' ? signingKey(secret) : secret));
-  const standard = keys.map(
-    (key) => `v1,${standardSignature(key.standard, id, timestamp, rawBody).toString('base64')}`,
-  );
-  const service = keys.map(
-    (key) => `v1=${serviceSignature(key.service, timestamp, rawBody).toString('hex')}`,
-  );
+  const seconds = String(timestamp);
+  const standardPrefix = `${id}.${seconds}.`;
+  const servicePrefix = `${seconds}.`;
+  // Built as strings in one loop (no arrays of keys and signatures per delivery: every webhook
+  // attempt signs, thousands a second).
+  let standard = '';
+  let service = `t=${seconds}`;
+  for (let index = 0; index < secrets.length; index++) {
+    const secret = secrets[index]!;
+    const key = typeof secret === 'string' ? signingKey(secret) : secret;
+    if (index > 0) standard += ' ';
+    standard += `v1,${hmac(key.standard, standardPrefix, rawBody).toString('base64')}`;
+    service += `,v1=${hmac(key.service, servicePrefix, rawBody).toString('hex')}`;
+  }
   return {
     'webhook-id': id,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': standard.join(' '),
-    'service-signature': [`t=${timestamp}`, ...service].join(','),
+    'webhook-timestamp': seconds,
+    'webhook-signature': standard,
+    'service-signature': service,
   };
 }
 
@@ -162,15 +169,26 @@ export interface DeliveryHeaderInput extends SignInput {
  * event keeps its old value and never overwrites newer data).
  */
 export function buildDeliveryHeaders(input: DeliveryHeaderInput): Record<string, string> {
+  const signatures = signWebhook(input);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    'user-agent': webhookUserAgent(input.version),
-    ...signWebhook(input),
+    'user-agent': userAgentOf(input.version),
+    'webhook-id': signatures['webhook-id'],
+    'webhook-timestamp': signatures['webhook-timestamp'],
+    'webhook-signature': signatures['webhook-signature'],
+    'service-signature': signatures['service-signature'],
     'service-trace-id': input.id,
     'service-ordering-timestamp': String(input.orderingTimestamp.getTime()),
   };
   if (input.reference) headers['service-reference'] = input.reference;
   return headers;
+}
+
+/** The user-agent of the last version asked for (one version per process): not rebuilt per attempt. */
+let userAgent = { version: '', text: '' };
+function userAgentOf(version: string): string {
+  if (userAgent.version !== version) userAgent = { version, text: webhookUserAgent(version) };
+  return userAgent.text;
 }
 
 // ---------------------------------------------------------------------------------------------

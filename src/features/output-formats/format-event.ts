@@ -28,19 +28,21 @@ export type { EventForFormatting } from './fhir-bundle.ts';
 export type FormattedDelivery = {
   body: string | Uint8Array;
   contentType: string;
-  /** Headers to send along (the content type among them), beside the engine's own. */
-  headers: Record<string, string>;
+  /** Headers to send along (the content type among them), beside the engine's own; not to be changed. */
+  headers: Readonly<Record<string, string>>;
 };
 
 /** No file is ever found: every `fit` delivery falls back to JSON, saying so (tools and tests). */
 export const noOriginalFitFiles: OriginalFitFiles = async () => null;
 
-function asJson(event: EventForFormatting, fallback: string | null): FormattedDelivery {
-  const headers: Record<string, string> = {
-    'content-type': MEDIA_TYPES.json,
-    [FORMAT_HEADER]: 'json',
-  };
-  if (fallback) headers[FALLBACK_HEADER] = fallback;
+/** The headers of a body sent as the stored JSON (shared: nobody changes them, webhook.ts copies them). */
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': MEDIA_TYPES.json,
+  [FORMAT_HEADER]: 'json',
+});
+
+function asJson(event: { body: string }, fallback: string | null): FormattedDelivery {
+  const headers = fallback ? { ...JSON_HEADERS, [FALLBACK_HEADER]: fallback } : JSON_HEADERS;
   return { body: event.body, contentType: MEDIA_TYPES.json, headers };
 }
 
@@ -146,7 +148,8 @@ export function createEventFormatter(deps: EventFormatterDeps) {
     /** `formatEventForDelivery` for the engine: takes its event row as it is. */
     async format(event: DeliveryEventRow): Promise<FormattedDelivery> {
       const format = await formatOf(event.developer_id);
-      if (format === DEFAULT_OUTPUT_FORMAT) return asJson(toFormatting(event), null);
+      // (The stored JSON as it is: the common case, one object per attempt.)
+      if (format === DEFAULT_OUTPUT_FORMAT) return asJson(event, null);
       const originals = (deps.originalFit ?? ((id) => keptOriginalFits(deps.db, id)))(event.developer_id);
       return formatEvent(format, toFormatting(event), originals);
     },
