@@ -10,7 +10,7 @@
 // - --max-old-space-size (API and all roles: 384 MB): also makes V8 collect the old generation
 //   sooner during a long read instead of growing the heap to hundreds of MB of garbage; high
 //   enough above the measured peak (< 200 MB) that a legitimate burst never hits it.
-// - --expose-gc (API and all roles): long streamed reads ask for a full collection every 16 MB
+// - --expose-gc (API and all roles): long streamed reads ask for a full collection every 8 MB
 //   they stream (features/data/read-collection.ts), so their garbage does not set the peak.
 // - glibc malloc: two arenas and a low trim/mmap threshold, so memory freed after start-up
 //   (compiler zones, parsed schemas) goes back to the system instead of staying in the arenas.

@@ -7,8 +7,12 @@
 // asked for asynchronously: V8 runs it as its own task, concurrently where it can, not inside the
 // read's write.
 
-/** Megabytes streamed between two collections: a few per second at a read's pace. */
-export const COLLECT_EVERY_BYTES = 16 * 1_048_576;
+/**
+ * Bytes streamed between two collections: a few per second at a read's pace. 8 MB, not 16: two
+ * 5-year reads at once peaked 3-9 MB lower (issue 44: 168.8, 164.5 against 172.1, 173.9 MB, two
+ * alternating pairs, embedded, load 17-24), for twice as many of these asynchronous collections.
+ */
+export const COLLECT_EVERY_BYTES = 8 * 1_048_576;
 
 type Collect = (options: { type: 'major'; execution: 'async' }) => void;
 
