@@ -46,6 +46,8 @@ export function createSigV4Signer(credentials: SigV4Credentials, region: string,
     method: string;
     /** The encoded path as it goes on the request line. */
     path: string;
+    /** The canonical query string (encoded, sorted by name); none by default. */
+    query?: string;
     /** Lower-case names; values as sent. */
     headers: Readonly<Record<string, string>>;
     /** x-amz-date's value. */
@@ -58,7 +60,7 @@ export function createSigV4Signer(credentials: SigV4Credentials, region: string,
     for (const name of names)
       canonicalHeaders += `${name}:${request.headers[name]!.trim().replace(/\s+/g, ' ')}\n`;
     const signedHeaders = names.join(';');
-    const canonical = `${request.method}\n${request.path}\n\n${canonicalHeaders}\n${signedHeaders}\n${request.payloadHash}`;
+    const canonical = `${request.method}\n${request.path}\n${request.query ?? ''}\n${canonicalHeaders}\n${signedHeaders}\n${request.payloadHash}`;
     const day = request.date.slice(0, 8);
     const scope = `${day}/${region}/${service}/aws4_request`;
     const signature = createHmac('sha256', signingKey(day))
