@@ -33,13 +33,13 @@ const MAX_ERROR_BYTES = 16 * 1024;
 
 /**
  * The object's URL: path-style (`endpoint/bucket/key`) or virtual-hosted (`bucket.host/key`).
- * A bucket with dots is addressed path-style on Amazon S3 (a virtual host would not match its
- * certificate's wildcard), as the AWS SDK does.
+ * A bucket with dots is addressed path-style over https (a virtual host `a.b.host` would not match
+ * the certificate's `*.host`), as the AWS SDK does.
  */
 function objectBase(address: S3Address): { origin: URL; pathPrefix: string } {
   const base = new URL(address.endpoint ?? `https://s3.${address.region}.amazonaws.com`);
   const basePath = base.pathname.replace(/\/$/, '');
-  const pathStyle = address.forcePathStyle || (address.endpoint === null && address.bucket.includes('.'));
+  const pathStyle = address.forcePathStyle || (base.protocol === 'https:' && address.bucket.includes('.'));
   if (pathStyle) return { origin: base, pathPrefix: `${basePath}/${uriEncode(address.bucket)}/` };
   const virtual = new URL(base.href);
   virtual.hostname = `${address.bucket}.${base.hostname}`;
@@ -48,6 +48,12 @@ function objectBase(address: S3Address): { origin: URL; pathPrefix: string } {
 
 /** Each segment of the key URI-encoded once, `/` kept (S3's canonical URI is the path as sent). */
 const encodeKey = (key: string) => key.split('/').map(uriEncode).join('/');
+
+/** Where `key` is written: the URL the request goes to (for tests and the docs' examples). */
+export function objectUrl(address: S3Address, key: string): string {
+  const { origin, pathPrefix } = objectBase(address);
+  return `${origin.origin}${pathPrefix}${encodeKey(key)}`;
+}
 
 export function createS3Put(
   address: S3Address,
