@@ -1,7 +1,7 @@
 // Where the S3 destination's requests go (kinds/s3-put.ts): Amazon S3 virtual-hosted in its region,
 // a custom endpoint path-style or virtual-hosted as `force_path_style` says, a bucket with dots
 // path-style over https (its virtual host would not match the certificate), each key segment
-// URI-encoded once.
+// URI-encoded once (a base path's too).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { objectUrl } from '../../src/features/delivery/kinds/s3-put.ts';
@@ -24,6 +24,11 @@ test('object URLs: virtual-hosted, path-style, dotted buckets, base paths, encod
     forcePathStyle: true,
   };
   assert.equal(objectUrl(minio, 'k.json'), 'http://127.0.0.1:9000/s3/my.exports/k.json');
+  // A base path is sent as aws4 signs it: each segment encoded once.
+  assert.equal(
+    objectUrl({ ...minio, endpoint: 'http://127.0.0.1:9000/s3+v1:a%20b' }, 'k.json'),
+    'http://127.0.0.1:9000/s3%2Bv1%3Aa%20b/my.exports/k.json',
+  );
   assert.equal(
     objectUrl({ ...minio, endpoint: 'http://store.example.com:9000', forcePathStyle: false }, 'k.json'),
     'http://my.exports.store.example.com:9000/k.json',
