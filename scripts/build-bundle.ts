@@ -30,9 +30,9 @@ const OUT = resolve(ROOT, option('out') ?? BUNDLE_DIR);
 const ifStale = process.argv.includes('--if-stale');
 
 // Left to Node at run time, each for a reason: native addons and packages that start workers or
-// read their own files by path (they must stay where they are installed), the AWS SDK (large,
-// and imported only by an S3 destination's first delivery), and pg's optional native binding.
-const EXTERNAL = ['@napi-rs/canvas', 'tesseract.js', 'pdfjs-dist', '@aws-sdk/*', 'pg-native'];
+// read their own files by path (they must stay where they are installed), and pg's optional
+// native binding.
+const EXTERNAL = ['@napi-rs/canvas', 'tesseract.js', 'pdfjs-dist', 'pg-native'];
 
 // Every chunk can `require` (CommonJS dependencies bundled into ES modules call it for Node's
 // own modules) and find a file by its path relative to the chunk (below).

@@ -1,4 +1,4 @@
-// The object storage destination (the S3 API, with the AWS SDK v3 client): one JSON object per
+// The object storage destination (the S3 API's PutObject, signed here: s3-put.ts): one JSON object per
 // event at `<prefix><developer>/<type>/<user or _>/<YYYY-MM-DD>/<event id>.json`, the date being
 // the event's creation day (UTC). The key depends only on the event, so a retry, a replay or a
 // batch sent again after a crash overwrites the same object with the same bytes: never a second
@@ -16,11 +16,11 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import type { PutObjectCommand, S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import Type from 'typebox';
 import { invalidParameter } from '../../../core/errors.ts';
 import { checkedLookup, checkHostAllowed, DestinationBlockedError } from '../destination-policy.ts';
 import { classifyResponse } from '../retry-policy.ts';
+import { createS3Put } from './s3-put.ts';
 import {
   addressUrlSetting,
   booleanSetting,
@@ -155,21 +155,17 @@ export async function batchObjectBody(events: readonly KindEvent[]): Promise<Buf
   return gzipped(lines.join(''));
 }
 
-export function classifyS3Error(error: unknown): KindResult['outcome'] {
-  const status = (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
-  if (typeof status === 'number' && status > 0) {
-    // Credentials refused (InvalidAccessKeyId, SignatureDoesNotMatch, AccessDenied: 403; 401 on
-    // some compatible stores) and a missing bucket (NoSuchBucket: 404) are the destination's
-    // configuration, which the developer fixes: retried, so the destination turns failing and then
-    // disabled and its events are held, not lost. Otherwise an answer is classed as a webhook's
-    // (retry-policy.ts): 408, 429 and 5xx retried, other 4xx (a malformed or oversized request)
-    // refused for good.
-    if (status === 401 || status === 403 || status === 404) return 'retry';
-    const verdict = classifyResponse(status);
-    return verdict === 'delivered' ? 'retry' : verdict;
-  }
-  // No answer (refused, reset, timed out): retried.
-  return 'retry';
+/** What an S3 refusal means for the event (a 2xx is delivered and never comes here). */
+export function classifyS3Status(status: number): KindResult['outcome'] {
+  // Credentials refused (InvalidAccessKeyId, SignatureDoesNotMatch, AccessDenied: 403; 401 on
+  // some compatible stores) and a missing bucket (NoSuchBucket: 404) are the destination's
+  // configuration, which the developer fixes: retried, so the destination turns failing and then
+  // disabled and its events are held, not lost. Otherwise an answer is classed as a webhook's
+  // (retry-policy.ts): 408, 429 and 5xx retried, other 4xx (a malformed or oversized request)
+  // refused for good.
+  if (status === 401 || status === 403 || status === 404) return 'retry';
+  const verdict = classifyResponse(status);
+  return verdict === 'delivered' ? 'retry' : verdict;
 }
 
 export const s3Kind: DestinationKind<S3Settings> = {
@@ -247,9 +243,16 @@ export const s3Kind: DestinationKind<S3Settings> = {
     // dials; an address literal skips lookup, so it is checked here before the first request.
     const lookup =
       options.environment === 'production' ? checkedLookup('production', options.resolve) : undefined;
-    const agentOptions = { keepAlive: true, maxSockets: 50, ...(lookup ? { lookup } : {}) };
-    const httpAgent = new http.Agent(agentOptions);
-    const httpsAgent = new https.Agent(agentOptions);
+    // Every socket a busy destination opened stays open for its next objects (as the webhook
+    // sender's agents do); 50 at most, more than the engine lets one destination have in flight.
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: 50,
+      maxFreeSockets: 50,
+      scheduling: 'lifo' as const,
+      ...(lookup ? { lookup } : {}),
+    };
+    const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
     let literalChecked: Promise<void> | null = null;
     const checkLiteral = async () => {
       const host = settings.endpoint ? new URL(settings.endpoint).hostname.replace(/^\[|\]$/g, '') : '';
@@ -257,60 +260,41 @@ export const s3Kind: DestinationKind<S3Settings> = {
       const blocked = await checkHostAllowed(host, options.environment, options.resolve);
       if (blocked) throw new DestinationBlockedError(blocked);
     };
-    // The SDK is loaded by the first S3 destination that sends, not by every process as it starts
-    // (a large bundle; most deployments have no S3 destination).
-    let loaded: Promise<{ client: S3Client; Put: typeof PutObjectCommand }> | null = null;
-    const load = async () => {
-      const sdk = await import('@aws-sdk/client-s3');
-      return { client: new sdk.S3Client(clientOptions), Put: sdk.PutObjectCommand };
-    };
-    const clientOptions: S3ClientConfig = {
-      region: settings.region,
-      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-      forcePathStyle: settings.force_path_style,
-      credentials: { accessKeyId: settings.access_key_id, secretAccessKey: settings.secret_access_key },
-      // The engine's retry schedule decides about retries, as for webhooks.
-      maxAttempts: 1,
-      // S3-compatible services (R2, B2, Ceph, older MinIO) refuse the flexible checksum headers this
-      // SDK sends by default since 3.729.0 (aws/aws-sdk-js-v3#6810): with a custom endpoint they are
-      // sent only where the operation requires them. Amazon S3 itself keeps the default.
-      ...(settings.endpoint
-        ? {
-            requestChecksumCalculation: 'WHEN_REQUIRED' as const,
-            responseChecksumValidation: 'WHEN_REQUIRED' as const,
-          }
-        : {}),
-      // The SDK's own timeouts, set so they fail the request (its requestTimeout alone only logs a
-      // warning); the engine's deadline (`signal`) is what bounds a send in any case.
-      requestHandler: {
-        connectionTimeout: options.connectTimeoutMs,
-        requestTimeout: options.deadlineMs,
-        throwOnRequestTimeout: true,
-        httpAgent,
-        httpsAgent,
+    const putObject = createS3Put(
+      {
+        bucket: settings.bucket,
+        region: settings.region,
+        endpoint: settings.endpoint,
+        forcePathStyle: settings.force_path_style,
       },
-    };
-    /** One object, within the engine's deadline; a failure classed as S3 answered it. */
+      { accessKeyId: settings.access_key_id, secretAccessKey: settings.secret_access_key },
+      { agents, connectTimeoutMs: options.connectTimeoutMs },
+    );
+    /** One object, within the engine's deadline (`signal`); a failure classed as S3 answered it. */
     async function put(
       key: string,
       body: string | Buffer,
-      headers: { ContentType: string; ContentEncoding?: string; Metadata: Record<string, string> },
+      headers: Record<string, string>,
       signal: AbortSignal,
     ): Promise<KindResult> {
       try {
         literalChecked ??= checkLiteral();
         await literalChecked;
-        loaded ??= load().catch((error: unknown) => {
-          loaded = null;
-          throw error;
-        });
-        const { client, Put } = await loaded;
-        await client.send(new Put({ Bucket: settings.bucket, Key: key, Body: body, ...headers }), {
-          abortSignal: signal,
-        });
-        return { outcome: 'delivered', error: null };
+        const answer = await putObject(key, body, headers, signal);
+        if (answer.status >= 200 && answer.status < 300) return { outcome: 'delivered', error: null };
+        return {
+          outcome: classifyS3Status(answer.status),
+          statusCode: answer.status,
+          retryAfter: answer.retryAfter,
+          error:
+            `${answer.code ?? `HTTP ${answer.status}`}: ${answer.message ?? 'S3 refused the object'}`.slice(
+              0,
+              300,
+            ),
+        };
       } catch (error) {
-        return { outcome: classifyS3Error(error), error: describeFailure(error) };
+        // No answer (refused, reset, timed out): retried.
+        return { outcome: 'retry', error: describeFailure(error) };
       }
     }
 
@@ -320,9 +304,9 @@ export const s3Kind: DestinationKind<S3Settings> = {
         batchObjectKey(settings.prefix, events),
         await batchObjectBody(events),
         {
-          ContentType: 'application/x-ndjson',
-          ContentEncoding: 'gzip',
-          Metadata: { 'tributary-event-count': String(events.length) },
+          'content-type': 'application/x-ndjson',
+          'content-encoding': 'gzip',
+          'x-amz-meta-tributary-event-count': String(events.length),
         },
         signal,
       );
@@ -337,17 +321,17 @@ export const s3Kind: DestinationKind<S3Settings> = {
           objectKey(settings.prefix, event),
           event.body,
           {
-            ContentType: 'application/json',
-            Metadata: { 'tributary-event-type': event.type, 'tributary-event-id': event.id },
+            'content-type': 'application/json',
+            'x-amz-meta-tributary-event-type': event.type,
+            'x-amz-meta-tributary-event-id': event.id,
           },
           signal,
         );
       },
       ...(perBatch ? { sendBatch: putBatch } : {}),
       async close() {
-        (await loaded?.catch(() => null))?.client.destroy();
-        httpAgent.destroy();
-        httpsAgent.destroy();
+        agents.http.destroy();
+        agents.https.destroy();
       },
     };
   },
