@@ -1,15 +1,17 @@
 // @ts-check
 // The bundle's manifest: what scripts/build-bundle.ts wrote the bundle from, so that the launcher
 // (bin/tributary.js) runs the bundle only while it is the code the sources would run. Every
-// input file is recorded with its size and modification time, and every source folder an input
-// lies in with its modification time (a file added there, such as a provider that a dynamic
-// import would now find, changes the folder's). Any difference, or a missing file, makes the
-// bundle stale and the launcher runs the sources instead. Times are whole seconds, which every
-// copy keeps (a container image's layers, `cp -a`); scripts/build-bundle.ts writes the manifest
-// only once the clock has passed the second of every time it records, so a later edit differs.
+// input file of the project's own is recorded with its size and modification time, and every
+// source folder an input lies in with its modification time (a file added there, such as a
+// provider that a dynamic import would now find, changes the folder's). The installed
+// dependencies are recorded by the install itself (INSTALL_RECORDS). Any difference, or a
+// missing file, makes the bundle stale and the launcher runs the sources instead. Times are whole
+// seconds, which every copy keeps (a container image's layers, `cp -a`); scripts/build-bundle.ts
+// writes the manifest only once the clock has passed the second of every time it records, so a
+// later edit differs.
 // JavaScript, its types in JSDoc (checked by `npm run typecheck`), as runtime/memory-limits.js is:
 // the launcher loads it before the bundle, and a TypeScript file would load Node's type stripper.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 
 /** Where `npm start` builds the bundle and the launcher looks for it, relative to the checkout. */
@@ -20,12 +22,25 @@ export const MANIFEST_FILE = 'manifest.json';
 /**
  * @typedef {object} BundleManifest
  * @property {string} entry The entry module (exports `main`, as src/runtime/main.ts does), relative to the bundle folder.
- * @property {Record<string, [number, number]>} files Input file → [size in bytes, modification time in s], paths relative to the checkout.
+ * @property {Record<string, [number, number]>} files Input file (or install record) → [size in bytes, modification time in s], paths relative to the checkout.
  * @property {Record<string, number>} folders Source folder of an input → its modification time in s, relative to the checkout.
  */
 
 /** @param {number} mtimeMs */
 const seconds = (mtimeMs) => Math.floor(mtimeMs / 1000);
+
+/** Where the dependencies are installed, relative to the checkout. */
+const DEPENDENCIES = 'node_modules/';
+/**
+ * Recorded in place of the ~1,800 dependency files a bundle is built from, so that a start stats
+ * two files for them instead of every one: npm writes its hidden lockfile anew at the end of every
+ * install that reifies the tree (`npm ci`, `npm install`, `npm update`, `npm uninstall`: a new
+ * modification time at least), and package-lock.json says what an install would bring. The
+ * trade: a hand edit inside node_modules (no install) no longer makes the bundle stale; run the
+ * sources with TRIBUTARY_BUNDLE=off, or rebuild (`npm run build`). Where no hidden lockfile was
+ * written (another package manager), every dependency file is recorded, as the project's are.
+ */
+export const INSTALL_RECORDS = ['package-lock.json', `${DEPENDENCIES}.package-lock.json`];
 
 /**
  * Records the current state of `inputs` (paths relative to `root`) for a bundle built from them.
@@ -39,7 +54,16 @@ export function describeInputs(root, entry, inputs) {
   const files = {};
   /** @type {BundleManifest['folders']} */
   const folders = {};
+  const installed = existsSync(join(root, DEPENDENCIES, '.package-lock.json'));
+  if (installed)
+    for (const record of INSTALL_RECORDS) {
+      const stats = statSync(join(root, record), { throwIfNoEntry: false });
+      if (stats) files[record] = [stats.size, seconds(stats.mtimeMs)];
+    }
   for (const input of inputs) {
+    // Only the checkout's own node_modules is the hidden lockfile's (one nested elsewhere, as in
+    // a workspace package's folder, is recorded file by file).
+    if (installed && input.startsWith(DEPENDENCIES)) continue;
     const stats = statSync(join(root, input));
     files[input] = [stats.size, seconds(stats.mtimeMs)];
     // Dependencies change as whole installs, which write every file of a package anew; a new
@@ -63,7 +87,7 @@ export function readManifest(bundleDir) {
   }
 }
 
-// The launcher checks every input on every start (~2,500 files): one stat each, no exception for a
+// The launcher checks every input on every start (~800 files): one stat each, no exception for a
 // missing file, and paths joined by concatenation (path.join normalizes each: measured, about half
 // of the check's CPU).
 /**

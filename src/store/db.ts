@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { DEFAULT_STATEMENT_TIMEOUT_SECONDS } from '../core/config.ts';
 import { markDatabaseError } from '../core/errors.ts';
-import { type ChangeFeed, type ChangeHandlers, channelOf, listenOnPostgres } from './change-feed.ts';
+import { type ChangeHandlers, channelOf, listenOnPostgres } from './change-feed.ts';
 import {
   type EmbeddedPostgres,
   embeddedConnectionString,
@@ -263,18 +263,19 @@ async function openPostgres(options: {
   if (!options.connectLater) await prepareSchema(db, schema);
   // The replica's pool is opened lazily by pg (no connection until the first routed read).
   const readDb = readUrl ? openPool(readUrl, schema, pool, reportLoss).db : db;
-  const feeds: ChangeFeed[] = [];
+  // Every topic on one listening connection, opened by the first `listen`.
+  const changes = listenOnPostgres({ connectionString, log });
   return {
     db,
     readDb,
     postgres: { connectionString, schema },
     embedded: options.embedded,
     listen(topic, handlers) {
-      feeds.push(listenOnPostgres({ connectionString, channel: channelOf(topic, schema), handlers, log }));
+      changes.listen(channelOf(topic, schema), handlers);
     },
     async close() {
       closing = true;
-      await Promise.all(feeds.map((feed) => feed.close()));
+      await changes.close();
       if (readDb !== db) await readDb.destroy();
       await db.destroy();
     },

@@ -3,13 +3,14 @@
 // key made in one is accepted by the other at once (a refused key is looked up again before the
 // 401); a key revoked in this process stops working here at once; and on PostgreSQL, where other
 // processes write, a key revoked or a developer suspended elsewhere is refused here as soon as the
-// notice published with the change arrives (not at the same instant: the two processes' listening
-// connections are two sockets), long before the cache would have expired; and while the listening
-// connection is lost the cache answers nothing.
+// notice published with the change arrives (not at the same instant: the notice comes back over
+// the store's listening connection), long before the cache would have expired; and while the
+// listening connection is lost the cache answers nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createDevelopersService, CREDENTIALS_TOPIC } from '../../src/features/developers/service.ts';
+import { CHANGE_FEED_APPLICATION_NAME } from '../../src/store/change-feed.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { until } from '../helpers/until.ts';
 
@@ -121,15 +122,16 @@ describe('credential cache across processes', () => {
     const here = service.ctx.developers;
     await otherProcess.setStatus(developer.devId, 'active');
     await untilCacheAnswers();
-    // The listening sessions of this store's credentials channel, ended by the server (in this
-    // database only: other test files' services listen on the same channel in theirs).
-    const channel = `${CREDENTIALS_TOPIC}_${service.store.postgres!.schema}`;
+    // The store's listening session, ended by the server (in this database only: other test
+    // files' services listen in theirs). Every topic of the store (credentials, provider
+    // settings) and every cache on it share that one connection.
     const listening = await sql<{ pid: number }>`
         select pid from pg_stat_activity
-         where datname = current_database() and query = ${`LISTEN "${channel}"`}`.execute(service.ctx.db);
-    assert.ok(listening.rows.length >= 1, 'the listening sessions were found');
-    for (const { pid } of listening.rows)
-      await sql`select pg_terminate_backend(${pid})`.execute(service.ctx.db);
+         where datname = current_database() and application_name = ${CHANGE_FEED_APPLICATION_NAME}`.execute(
+      service.ctx.db,
+    );
+    assert.equal(listening.rows.length, 1, 'one listening session for the whole store');
+    await sql`select pg_terminate_backend(${listening.rows[0]!.pid})`.execute(service.ctx.db);
     // A change nobody announces is seen as soon as the loss is noticed: nothing is served from memory.
     await setStatusSilently('suspended');
     await untilAnswer('the cache to stop answering', here, developer.apiKey, 'forbidden');

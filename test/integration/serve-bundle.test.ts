@@ -86,10 +86,13 @@ test('a bundle is stale once a file it was built from changes, or a file appears
       );
     // Times in the past: a change made now gets another time even where the clock is coarse.
     const past = new Date(Date.now() - 60_000);
-    for (const path of ['src/main.ts', 'src', 'node_modules/a/index.js'])
-      utimesSync(join(root, path), past, past);
+    const age = (...paths: string[]) => {
+      for (const path of paths) utimesSync(join(root, path), past, past);
+    };
+    age('src/main.ts', 'src', 'node_modules/a/index.js');
     const fresh = () => freshBundleEntry(root, join(root, 'dist'));
 
+    // Installed without npm's hidden lockfile: every dependency file is recorded.
     write();
     assert.equal(fresh(), join(root, 'dist/main.js'));
     // Same size, another modification time (an edit, a checkout, a reinstall).
@@ -99,6 +102,28 @@ test('a bundle is stale once a file it was built from changes, or a file appears
     write();
     assert.equal(fresh(), join(root, 'dist/main.js'));
     writeFileSync(join(root, 'src/other.ts'), '');
+    assert.equal(fresh(), undefined);
+    rmSync(join(root, 'src/other.ts'));
+    age('src');
+
+    // Installed by npm: the install's records stand for the dependencies, the sources are still
+    // checked file by file.
+    writeFileSync(join(root, 'package-lock.json'), '{}');
+    writeFileSync(join(root, 'node_modules/.package-lock.json'), '{}');
+    age('package-lock.json', 'node_modules/.package-lock.json');
+    write();
+    assert.equal(fresh(), join(root, 'dist/main.js'));
+    // The trade (bundle-manifest.js INSTALL_RECORDS): a dependency edited by hand goes unseen...
+    utimesSync(join(root, 'node_modules/a/index.js'), new Date(), new Date());
+    assert.equal(fresh(), join(root, 'dist/main.js'));
+    // ...and any install, which writes its hidden lockfile anew, is seen.
+    utimesSync(join(root, 'node_modules/.package-lock.json'), new Date(), new Date());
+    assert.equal(fresh(), undefined);
+    write();
+    writeFileSync(join(root, 'package-lock.json'), '{"lockfileVersion":3}');
+    assert.equal(fresh(), undefined);
+    write();
+    utimesSync(join(root, 'src/main.ts'), new Date(), new Date());
     assert.equal(fresh(), undefined);
 
     write();
