@@ -81,8 +81,11 @@ export function registerBodyDeadline(app: App, deadlines: BodyDeadlines) {
   const idleSeconds = deadlines.uploadIdleMs / 1000;
   app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
-    if (raw.complete || !hasBody(raw.headers)) return done();
     const socket = raw.socket;
+    // A request injected in process (light-my-request: tests, and the service's own in-process calls) has
+    // no network socket, only a stand-in without destroy() or byte counts: its body is handed
+    // over whole, so there is nothing to wait for, and a deadline on it could only throw later.
+    if (raw.complete || !hasBody(raw.headers) || typeof socket.destroy !== 'function') return done();
     const streamed = isMultipart(raw.headers) || request.routeOptions.config.streamedBody === true;
     let stop: () => void;
     if (streamed) {
