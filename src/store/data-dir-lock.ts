@@ -9,6 +9,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { processExists } from '../core/process-exists.ts';
 
 /**
  * Embedded storage's PostgreSQL is run by one process at a time, the one that owns the data
@@ -33,18 +34,8 @@ export type DataDirLock = {
 
 export type LockAttempt = { acquired: true; lock: DataDirLock } | { acquired: false; owner: LockRecord };
 
-const isAlive = (pid: number) => {
-  // (kill(0) and kill(-1) would address process groups, not a process.)
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return false; // a lock naming us before we took it is a predecessor's (reused pid)
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
+// A lock naming this process before it took the lock is a predecessor's (a reused pid).
+const isAlive = (pid: number) => pid !== process.pid && processExists(pid);
 
 function readRecord(path: string): LockRecord | undefined {
   try {

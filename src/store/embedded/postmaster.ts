@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { processExists } from '../../core/process-exists.ts';
 import { serverEnvironment } from './cluster-init.ts';
 import type { ServerUser } from './server-user.ts';
 
@@ -13,15 +14,6 @@ import type { ServerUser } from './server-user.ts';
 
 /** How long a fast shutdown may take before an immediate one. */
 const STOP_TIMEOUT_MS = 60_000;
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /** The postmaster's pid from its lock file, if the file is there. */
 function postmasterPid(pgdata: string): number | undefined {
@@ -60,7 +52,7 @@ function isPostgres(pid: number): boolean {
  */
 export async function stopLeftOverServer(pgdata: string, log: Pick<Logger, 'warn'> | undefined) {
   const pid = postmasterPid(pgdata);
-  if (pid === undefined || !isAlive(pid)) return;
+  if (pid === undefined || !processExists(pid)) return;
   if (!isPostgres(pid)) {
     rmSync(join(pgdata, 'postmaster.pid'), { force: true });
     return;
@@ -74,7 +66,7 @@ export async function stopProcess(pid: number | undefined, exited: Promise<unkno
   if (pid === undefined) return;
   const gone = async (deadline: number) => {
     while (Date.now() < deadline) {
-      if (!isAlive(pid)) return true;
+      if (!processExists(pid)) return true;
       if (exited && (await Promise.race([exited.then(() => true), sleep(50).then(() => false)]))) return true;
       if (!exited) await sleep(50);
     }
