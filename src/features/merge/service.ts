@@ -9,7 +9,7 @@ import type { Config } from '../../core/config.ts';
 import { invalidParameter, notFound } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import { addDays } from '../../model/time.ts';
+import { addDays, localIsoDate } from '../../model/time.ts';
 import { samplePaths, stripPaths } from '../../model/strip-samples.ts';
 import type { ProviderCatalog } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
@@ -37,6 +37,20 @@ export const MERGE_DELIVER_QUEUE = 'merge.deliver-request';
 
 /** Days merged at once: a long window is merged part by part, so memory does not grow with it. */
 const PART_DAYS = 28;
+
+/**
+ * A change to a person's recent days goes ahead of changes to older ones: a connection's first
+ * sync (or an export's import) queues a merge for every day of its history, and a change that
+ * happens now must not wait behind them. Recent is today and the two days before by UTC, so that
+ * every time zone's today is in (a person's days are local dates, up to 14 hours off UTC's).
+ */
+const RECENT_DAYS = 2;
+export const RECENT_DAY_PRIORITY = 1;
+
+/** The job priority of a merge of `day` (pg-boss fetches higher priorities first). */
+export function mergePriority(day: string, nowMs: number): number {
+  return day >= addDays(localIsoDate(nowMs), -RECENT_DAYS) ? RECENT_DAY_PRIORITY : 0;
+}
 
 /** One person's day of one type changed; sent once per person, type and day within the delay. */
 export type PersonChangedJob = { developerId: string; referenceId: string; type: MergedType; day: string };
@@ -245,12 +259,17 @@ export function createMergeService(deps: MergeDeps) {
     if (days.length === 0) return;
     const settings = await readSettings(trx, developerId);
     if (!settings.mergedEvents) return;
-    const startAfter = new Date(clock.now().getTime() + eventDelaySeconds * 1000);
+    const now = clock.now().getTime();
+    const startAfter = new Date(now + eventDelaySeconds * 1000);
     await deps.jobs.sendMany(
       MERGE_CHANGED_QUEUE,
       days.map((day) => ({
         data: { developerId, referenceId, type, day },
-        options: { singletonKey: `${developerId}:${referenceId}:${type}:${day}`, startAfter },
+        options: {
+          singletonKey: `${developerId}:${referenceId}:${type}:${day}`,
+          startAfter,
+          priority: mergePriority(day, now),
+        },
       })),
       trx,
     );
