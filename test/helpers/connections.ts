@@ -108,3 +108,22 @@ export async function untilScopes(service: TestService, userId: string, scopes: 
       )?.scopes === scopes,
   );
 }
+
+/**
+ * Awaits every type's backfill of a connection being done: `types` of them when given (a type
+ * whose backfill never starts fails the wait, rather than passing with the others), else at least
+ * one. Returns the progress rows.
+ */
+export function untilBackfilled(
+  service: TestService,
+  userId: string,
+  options: { types?: number; timeoutMs?: number; what?: string } = {},
+) {
+  const { types, timeoutMs = 120_000, what = 'the backfill' } = options;
+  return until(what, () => service.ctx.connectors.backfill.progress(userId), {
+    done: (rows) =>
+      (types === undefined ? rows.length > 0 : rows.length === types) &&
+      rows.every((row) => row.status === 'done'),
+    timeoutMs,
+  });
+}

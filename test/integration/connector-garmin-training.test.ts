@@ -5,9 +5,8 @@ import { followAuthorize, providerEnv } from '../fakes/fake-server.ts';
 import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
 import { workoutProblem } from '../fakes/garmin-training.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { authenticateUser, pathOf, untilScopes } from '../helpers/connections.ts';
+import { authenticateUser, pathOf, untilScopes, untilBackfilled } from '../helpers/connections.ts';
 import { toGarminWorkout } from '../../src/providers/garmin/training-to-garmin.ts';
-import { until } from '../helpers/until.ts';
 
 // Garmin's Training API end to end against its fake: a planned workout posted here becomes a
 // Garmin workout (steps, targets, a repeat group) scheduled on its date, the fake refusing any
@@ -106,14 +105,7 @@ describe('GARMIN Training API: planned workouts', () => {
     const back = await followAuthorize(link.authUrl.toString());
     const landing = await service.app.inject({ method: 'GET', url: pathOf(back) });
     assert.equal(landing.statusCode, 302, landing.body);
-    await until(
-      'the backfill',
-      async () => {
-        const progress = await service.ctx.connectors.backfill.progress(userId);
-        return progress.length === 7 && progress.every((row) => row.status === 'done');
-      },
-      { timeoutMs: 120_000 },
-    );
+    await untilBackfilled(service, userId, { types: 7 });
   });
   after(async () => {
     await service?.close();

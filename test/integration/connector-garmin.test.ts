@@ -8,7 +8,7 @@ import { providerEnv } from '../fakes/fake-server.ts';
 import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
 import { cycleOf, isoDay, PAUSE_SECONDS } from '../fakes/garmin-data.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { connectThroughFake } from '../helpers/connections.ts';
+import { connectThroughFake, untilBackfilled } from '../helpers/connections.ts';
 import { unsettledJobs } from '../helpers/jobs.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -97,14 +97,7 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
   });
 
   test('history is asked for as backfills within Garmin’s limits, never pulled without a ping', async () => {
-    await until(
-      'the backfill jobs',
-      async () => {
-        const progress = await service.ctx.connectors.backfill.progress(userId);
-        return progress.length === 7 && progress.every((row) => row.status === 'done');
-      },
-      { timeoutMs: 120_000 },
-    );
+    await untilBackfilled(service, userId, { types: 7, what: 'the backfill jobs' });
     const asked = fake.requestsTo('/wellness-api/rest/backfill/');
     assert.ok(asked.length >= 10, `backfill requests: ${asked.length}`);
     for (const request of asked) {

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { addDays } from '../../src/model/time.ts';
 import { type HevyFake, startHevyFake } from '../fakes/hevy.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { authenticateUser } from '../helpers/connections.ts';
+import { authenticateUser, untilBackfilled } from '../helpers/connections.ts';
 import { until } from '../helpers/until.ts';
 
 type Sent = { metadata: { summary_id: string; upload_type: number } };
@@ -44,14 +44,7 @@ describe('HEVY: a workout deleted at Hevy is deleted here', () => {
     });
     assert.equal(submitted.statusCode, 303, submitted.body);
     userId = link.userId;
-    await until(
-      'the backfill',
-      async () => {
-        const progress = await service.ctx.connectors.backfill.progress(userId);
-        return progress.length > 0 && progress.every((row) => row.status === 'done');
-      },
-      { timeoutMs: 120_000 },
-    );
+    await untilBackfilled(service, userId);
   });
   after(async () => {
     await service?.close();

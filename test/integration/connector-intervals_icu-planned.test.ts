@@ -3,8 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { providerEnv } from '../fakes/fake-server.ts';
 import { type IntervalsIcuFake, startIntervalsIcuFake } from '../fakes/intervals_icu.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { connectThroughFake } from '../helpers/connections.ts';
-import { until } from '../helpers/until.ts';
+import { connectThroughFake, untilBackfilled } from '../helpers/connections.ts';
 import { ActivityType } from '../../src/model/activity-type.ts';
 import { plannedWorkoutTargetTypes } from '../../src/model/planned-workout-enums.ts';
 import { addDays, isoDateToDayNumber } from '../../src/model/time.ts';
@@ -93,14 +92,7 @@ describe('INTERVALS_ICU planned workouts and integrations', () => {
     });
     developer = await createDeveloper(service.ctx);
     userId = (await connectThroughFake(service.app, developer, 'INTERVALS_ICU', fake, 'icu-plan')).userId;
-    await until(
-      'the backfill',
-      async () => {
-        const progress = await service.ctx.connectors.backfill.progress(userId);
-        return progress.length === 6 && progress.every((row) => row.status === 'done');
-      },
-      { timeoutMs: 120_000 },
-    );
+    await untilBackfilled(service, userId, { types: 6 });
   });
   after(async () => {
     await service?.close();

@@ -4,7 +4,7 @@ import { addDays, isoDateToDayNumber } from '../../src/model/time.ts';
 import { providerEnv } from '../fakes/fake-server.ts';
 import { startTrainingPeaksFake, type TrainingPeaksFake } from '../fakes/trainingpeaks.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { connectThroughFake } from '../helpers/connections.ts';
+import { connectThroughFake, untilBackfilled } from '../helpers/connections.ts';
 import { until } from '../helpers/until.ts';
 
 // TrainingPeaks planned workouts end to end: a planned workout posted here is created with
@@ -85,14 +85,7 @@ describe('TRAININGPEAKS planned workouts and integrations', () => {
     });
     developer = await createDeveloper(service.ctx);
     userId = (await connectThroughFake(service.app, developer, 'TRAININGPEAKS', fake, 'tp-plan')).userId;
-    await until(
-      'the backfill',
-      async () => {
-        const progress = await service.ctx.connectors.backfill.progress(userId);
-        return progress.length === 6 && progress.every((row) => row.status === 'done');
-      },
-      { timeoutMs: 120_000 },
-    );
+    await untilBackfilled(service, userId, { types: 6 });
   });
   after(async () => {
     await service?.close();

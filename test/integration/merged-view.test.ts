@@ -12,7 +12,7 @@ import { providerEnv } from '../fakes/fake-server.ts';
 import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
 import { type OuraFake, startOuraFake } from '../fakes/oura.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { connectThroughFake } from '../helpers/connections.ts';
+import { connectThroughFake, untilBackfilled } from '../helpers/connections.ts';
 import { sdkConnect, uploadAndSettle } from '../helpers/mobile.ts';
 import { findJobs, unsettledJobs } from '../helpers/jobs.ts';
 import { missingProviderSamples } from '../helpers/provider-samples.ts';
@@ -73,14 +73,11 @@ describe('merged view: one person across a Garmin watch, an Oura ring and an iPh
   async function connect(provider: string, fake: { baseUrl: string }, backfills: number) {
     const link = await connectThroughFake(service.app, developer, provider, fake, 'alex');
     connections[provider] = link.userId;
-    await until(
-      `${provider}'s backfill`,
-      async () => {
-        const progress = await service.ctx.connectors.backfill.progress(link.userId);
-        return progress.length === backfills && progress.every((row) => row.status === 'done');
-      },
-      { timeoutMs: 180_000 },
-    );
+    await untilBackfilled(service, link.userId, {
+      types: backfills,
+      timeoutMs: 180_000,
+      what: `${provider}'s backfill`,
+    });
   }
 
   before(async () => {
