@@ -1,5 +1,7 @@
+import { type Collect, gcOnFirstUse } from '../../core/gc-handle.ts';
+
 // A full collection after every few megabytes a long read streams, when the process can ask for
-// one (the service starts with `--expose-gc`, runtime/memory-limits.js). A 5-year read with
+// one (core/gc-handle.ts: V8's `gc`, without starting the process with `--expose-gc`). A 5-year read with
 // samples is ~120 MB of rows decoded to strings and of socket buffers, garbage as soon as written;
 // V8 sizes its next full collection from the heap's size after the last one, so during two such
 // reads the garbage piled up to the process's peak (issue 44: 176–183 MB for two at once at load
@@ -14,8 +16,6 @@
  */
 export const COLLECT_EVERY_BYTES = 8 * 1_048_576;
 
-type Collect = (options: { type: 'major'; execution: 'async' }) => void;
-
 /** Counts what reads stream (all reads of the process together) and asks for a collection every step. */
 export function createReadCollection(collect: Collect | undefined, step = COLLECT_EVERY_BYTES) {
   let sinceLast = 0;
@@ -28,5 +28,5 @@ export function createReadCollection(collect: Collect | undefined, step = COLLEC
   };
 }
 
-/** The process's own: `gc` exists when the process was started with `--expose-gc`. */
-export const streamedBytes = createReadCollection((globalThis as { gc?: Collect }).gc);
+/** The process's own, asking V8 for its collections (none if the operator refused them: `--no-expose-gc`). */
+export const streamedBytes = createReadCollection(gcOnFirstUse());
