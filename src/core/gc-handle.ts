@@ -5,11 +5,11 @@ import { runInNewContext } from 'node:vm';
 export type Collect = (options: { type: 'major'; execution: 'async' }) => void;
 
 /**
- * Whether the operator said `--no-expose-gc` (on the command line or in NODE_OPTIONS): then the
- * process asks for no collections at all. The last word on the flag wins, as in Node.
+ * Whether the operator said `--no-expose-gc` on node's command line: then the process asks for no
+ * collections at all. The last word on the flag wins, as in Node.
  */
-function refusedByOperator(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
-  const words = [...(nodeOptions ?? '').split(/\s+/), ...execArgv].map((word) => word.replace(/_/g, '-'));
+function refusedByOperator(execArgv: readonly string[]): boolean {
+  const words = execArgv.map((word) => word.replace(/_/g, '-'));
   const last = words.findLast((word) => word === '--expose-gc' || word === '--no-expose-gc');
   return last === '--no-expose-gc';
 }
@@ -36,11 +36,8 @@ function collectorFromNewContext(): Collect | undefined {
  * with `--expose-gc` (an operator's own flag), none if the operator refused it (`--no-expose-gc`),
  * and otherwise one from a new context (collectorFromNewContext). Undefined when there is none.
  */
-export function gcOnFirstUse(
-  execArgv: readonly string[] = process.execArgv,
-  nodeOptions: string | undefined = process.env.NODE_OPTIONS,
-): Collect | undefined {
-  if (refusedByOperator(execArgv, nodeOptions)) return undefined;
+export function gcOnFirstUse(execArgv: readonly string[] = process.execArgv): Collect | undefined {
+  if (refusedByOperator(execArgv)) return undefined;
   let collect: Collect | undefined;
   return (options) => {
     collect ??= (globalThis as { gc?: Collect }).gc ?? collectorFromNewContext();

@@ -34,11 +34,7 @@ describe('the memory sizing tributary serve gives itself', () => {
   it('re-executes serve once, marking the new image, keeping the operator’s GLIBC_TUNABLES', () => {
     const launch = tunedLaunch(['serve', '--role', 'api'], { DATABASE_URL: 'postgres://x/y' }, ['--inspect']);
     assert.ok(launch);
-    assert.deepEqual(launch.execArgv, [
-      '--max-semi-space-size=2',
-      '--max-old-space-size=384',
-      '--inspect',
-    ]);
+    assert.deepEqual(launch.execArgv, ['--max-semi-space-size=2', '--max-old-space-size=384', '--inspect']);
     assert.equal(launch.env[TUNED_MARKER], '1');
     assert.match(launch.env.GLIBC_TUNABLES ?? '', /glibc\.malloc\.arena_max=2/);
 
