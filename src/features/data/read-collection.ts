@@ -1,7 +1,8 @@
-import { type Collect, gcOnFirstUse } from '../../core/gc-handle.ts';
+import type { Collect } from '../../core/gc-handle.ts';
 
-// A full collection after every few megabytes a long read streams, when the process can ask for
-// one (core/gc-handle.ts: V8's `gc`, without starting the process with `--expose-gc`). A 5-year read with
+// A full collection after every few megabytes a long read streams, in a process that asks for
+// them: `serve` (api, all) with its memory sizing on (runtime/cli/serve.ts), or one whose
+// operator exposed `gc` (`--expose-gc`). A 5-year read with
 // samples is ~120 MB of rows decoded to strings and of socket buffers, garbage as soon as written;
 // V8 sizes its next full collection from the heap's size after the last one, so during two such
 // reads the garbage piled up to the process's peak (issue 44: 176–183 MB for two at once at load
@@ -28,5 +29,13 @@ export function createReadCollection(collect: Collect | undefined, step = COLLEC
   };
 }
 
-/** The process's own, asking V8 for its collections (none if the operator refused them: `--no-expose-gc`). */
-export const streamedBytes = createReadCollection(gcOnFirstUse());
+const operatorsGc = (globalThis as { gc?: Collect }).gc;
+let processCollection = operatorsGc ? createReadCollection(operatorsGc) : undefined;
+
+/** Makes the process's reads ask `collect` for collections as they stream (serve: core/gc-handle.ts). */
+export function collectAsReadsStream(collect: Collect | undefined): void {
+  processCollection = createReadCollection(collect);
+}
+
+/** What a read of this process streamed: counted toward a collection once the process asks for them. */
+export const streamedBytes = (bytes: number): void => processCollection?.(bytes);
