@@ -10,8 +10,11 @@
 // - --max-old-space-size (API and all roles: 384 MB): also makes V8 collect the old generation
 //   sooner during a long read instead of growing the heap to hundreds of MB of garbage; high
 //   enough above the measured peak (< 200 MB) that a legitimate burst never hits it.
-// - --expose-gc (API and all roles): long streamed reads ask for a full collection every 8 MB
-//   they stream (features/data/read-collection.ts), so their garbage does not set the peak.
+// - not --expose-gc: long streamed reads do ask V8 for a full collection every 8 MB they stream
+//   (features/data/read-collection.ts), but take its `gc` at first use (core/gc-handle.ts). The
+//   flag is part of the hash V8 checks code caches against: started with it, the process
+//   compiled every built-in module it loaded from source, Node's own code cache for them refused
+//   (~40 ms of CPU of each start, issue 42).
 // - glibc malloc: two arenas and a low trim/mmap threshold, so memory freed after start-up
 //   (compiler zones, parsed schemas) goes back to the system instead of staying in the arenas.
 //
@@ -49,7 +52,8 @@ const GLIBC_TUNABLES =
  */
 export function v8FlagsFor(role) {
   const flags = ['--max-semi-space-size=2'];
-  if (role !== 'worker') flags.push('--max-old-space-size=384', '--expose-gc');
+  // Neither flag is in V8's code-cache hash (see --expose-gc above): the caches stay valid.
+  if (role !== 'worker') flags.push('--max-old-space-size=384');
   return flags;
 }
 

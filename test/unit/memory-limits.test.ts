@@ -9,8 +9,8 @@ import {
 } from '../../src/runtime/memory-limits.js';
 
 describe('the memory sizing tributary serve gives itself', () => {
-  it('sizes V8 by role: an old-space ceiling and collections on request only where HTTP reads stream', () => {
-    const reading = ['--max-semi-space-size=2', '--max-old-space-size=384', '--expose-gc'];
+  it('sizes V8 by role: an old-space ceiling where HTTP reads stream, and never --expose-gc (it voids the code caches)', () => {
+    const reading = ['--max-semi-space-size=2', '--max-old-space-size=384'];
     assert.deepEqual(v8FlagsFor('all'), reading);
     assert.deepEqual(v8FlagsFor('api'), reading);
     assert.deepEqual(v8FlagsFor('worker'), ['--max-semi-space-size=2']);
@@ -34,18 +34,13 @@ describe('the memory sizing tributary serve gives itself', () => {
   it('re-executes serve once, marking the new image, keeping the operator’s GLIBC_TUNABLES', () => {
     const launch = tunedLaunch(['serve', '--role', 'api'], { DATABASE_URL: 'postgres://x/y' }, ['--inspect']);
     assert.ok(launch);
-    assert.deepEqual(launch.execArgv, [
-      '--max-semi-space-size=2',
-      '--max-old-space-size=384',
-      '--expose-gc',
-      '--inspect',
-    ]);
+    assert.deepEqual(launch.execArgv, ['--max-semi-space-size=2', '--max-old-space-size=384', '--inspect']);
     assert.equal(launch.env[TUNED_MARKER], '1');
     assert.match(launch.env.GLIBC_TUNABLES ?? '', /glibc\.malloc\.arena_max=2/);
 
     const own = tunedLaunch(['serve'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=8' }, []);
     assert.equal(own?.env.GLIBC_TUNABLES, 'glibc.malloc.arena_max=8');
-    assert.deepEqual(own?.execArgv, ['--max-semi-space-size=2', '--max-old-space-size=384', '--expose-gc']);
+    assert.deepEqual(own?.execArgv, ['--max-semi-space-size=2', '--max-old-space-size=384']);
 
     const viaNodeOptions = tunedLaunch(['serve'], { NODE_OPTIONS: '--max-old-space-size=1024' }, []);
     assert.ok(!viaNodeOptions?.execArgv.some((flag) => flag.startsWith('--max-old-space-size')));
@@ -57,14 +52,13 @@ describe('the memory sizing tributary serve gives itself', () => {
     assert.deepEqual(tunedLaunch(['import', 'apple-health', 'export.zip'], {}, [])?.execArgv, [
       '--max-semi-space-size=2',
       '--max-old-space-size=384',
-      '--expose-gc',
     ]);
     assert.equal(tunedLaunch(['serve'], { [TUNED_MARKER]: '1' }, []), null);
     assert.equal(tunedLaunch(['serve'], { TRIBUTARY_MEMORY_TUNING: 'off' }, []), null);
   });
 
   it('does not re-execute a process started with every setting already', () => {
-    const everything = ['--max-semi-space-size=2', '--max-old-space-size=512', '--expose-gc'];
+    const everything = ['--max-semi-space-size=2', '--max-old-space-size=512'];
     assert.equal(tunedLaunch(['serve'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, everything), null);
     assert.equal(
       tunedLaunch(['serve'], { GLIBC_TUNABLES: '', NODE_OPTIONS: everything.join(' ') }, []),

@@ -1,5 +1,8 @@
-// A full collection after every few megabytes a long read streams, when the process can ask for
-// one (the service starts with `--expose-gc`, runtime/memory-limits.js). A 5-year read with
+import type { Collect } from '../../core/gc-handle.ts';
+
+// A full collection after every few megabytes a long read streams, in a process that asks for
+// them: `serve` (api, all) with its memory sizing on (runtime/cli/serve.ts), or one whose
+// operator exposed `gc` (`--expose-gc`). A 5-year read with
 // samples is ~120 MB of rows decoded to strings and of socket buffers, garbage as soon as written;
 // V8 sizes its next full collection from the heap's size after the last one, so during two such
 // reads the garbage piled up to the process's peak (issue 44: 176–183 MB for two at once at load
@@ -14,8 +17,6 @@
  */
 export const COLLECT_EVERY_BYTES = 8 * 1_048_576;
 
-type Collect = (options: { type: 'major'; execution: 'async' }) => void;
-
 /** Counts what reads stream (all reads of the process together) and asks for a collection every step. */
 export function createReadCollection(collect: Collect | undefined, step = COLLECT_EVERY_BYTES) {
   let sinceLast = 0;
@@ -28,5 +29,13 @@ export function createReadCollection(collect: Collect | undefined, step = COLLEC
   };
 }
 
-/** The process's own: `gc` exists when the process was started with `--expose-gc`. */
-export const streamedBytes = createReadCollection((globalThis as { gc?: Collect }).gc);
+const operatorsGc = (globalThis as { gc?: Collect }).gc;
+let processCollection = operatorsGc ? createReadCollection(operatorsGc) : undefined;
+
+/** Makes the process's reads ask `collect` for collections as they stream (serve: core/gc-handle.ts). */
+export function collectAsReadsStream(collect: Collect | undefined): void {
+  processCollection = createReadCollection(collect);
+}
+
+/** What a read of this process streamed: counted toward a collection once the process asks for them. */
+export const streamedBytes = (bytes: number): void => processCollection?.(bytes);

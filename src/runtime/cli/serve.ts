@@ -8,6 +8,9 @@ import { claimForServer } from '../data-dir-ownership.ts';
 import type { Role, Runtime } from '../runtime.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../../store/embedded/server.ts';
 import { tracingSettings } from '../../core/tracing-settings.ts';
+import { gcOnFirstUse } from '../../core/gc-handle.ts';
+import { collectAsReadsStream } from '../../features/data/read-collection.ts';
+import { memoryTuningSettings } from '../memory-settings.ts';
 import { startTracing } from '../tracing.ts';
 import { checkPortFree, portProblem } from './listen-port.ts';
 import { parseArgsProblem, UsageError } from './output.ts';
@@ -102,6 +105,10 @@ export async function serveCommand(config: Config, { role, listenFd }: ServeOpti
     : undefined;
   // Heard when the runtime takes it over; until then a failure must not go unhandled.
   embeddedServer?.catch(() => {});
+  // Long reads ask V8 for collections as they stream where serve sizes its memory (the HTTP roles:
+  // runtime/memory-limits.js), taking its `gc` at first use rather than from --expose-gc.
+  if (role !== 'worker' && config.settings.get(memoryTuningSettings).enabled)
+    collectAsReadsStream(gcOnFirstUse());
   // Before anything that makes spans; loads nothing unless an OTLP endpoint is set.
   const tracing = await startTracing(config.settings.get(tracingSettings), log);
   let runtime: Runtime | undefined;
