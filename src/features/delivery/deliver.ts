@@ -41,7 +41,7 @@ import type { ResolveHost } from './destination-policy.ts';
 import { createKindConnections, type KindConnections } from './kind-connections.ts';
 import type { DeliveryJob } from './outbox.ts';
 import type { OwnDatabase } from './own-database.ts';
-import { pruneEvents } from './repo.ts';
+import { pruneEvents } from './delivery-moves.ts';
 import type { KindConnection } from './kinds/kind.ts';
 import type { WebhookSendDeps } from './kinds/webhook.ts';
 import type { Sender } from './sender.ts';
