@@ -243,7 +243,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         if (group) group.works.push(item);
         else batched.set(route, { destination, connection: connections.get(destination), works: [item] });
       } else {
-        await batchSlot();
+        if (inFlight.size >= settings.concurrency) await batchSlot();
         if (failure) break;
         const taken = takeShare(route, event.developer_id);
         if ('release' in taken)
@@ -266,8 +266,10 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     }
     for (const { item, destination, route } of waitingForShare) {
       if (failure) break;
-      await batchSlot();
-      const share = await shareSlot(route, item.event.developer_id);
+      if (inFlight.size >= settings.concurrency) await batchSlot();
+      // (Awaited only when it is a wait: most events here find their slot once one frees.)
+      const slot = shareSlot(route, item.event.developer_id);
+      const share = slot instanceof Promise ? await slot : slot;
       if (share) start([item], destination, connectionFor(destination, snapshot!), route, share);
       else divert(item);
     }

@@ -35,16 +35,29 @@ export function createShareSlots(settings: WebhookSettings) {
   /**
    * A slot as `takeShare`, waiting for one while the attempts holding the share are younger than
    * `batchWaitMs` (a destination or developer busy but answering gets one as they end); null when
-   * they are older (slow or silent: the event goes to the slow lane instead).
+   * they are older (slow or silent: the event goes to the slow lane instead). Answered at once,
+   * without a promise, when the share has a slot or is held by old attempts.
    */
-  async function shareSlot(route: string, developerId: string): Promise<(() => void) | null> {
-    for (;;) {
-      const taken = takeShare(route, developerId);
-      if ('release' in taken) return taken.release;
-      if (taken.waitedMs >= settings.batchWaitMs) return null;
+  function shareSlot(route: string, developerId: string): (() => void) | null | Promise<(() => void) | null> {
+    const taken = takeShare(route, developerId);
+    if ('release' in taken) return taken.release;
+    if (taken.waitedMs >= settings.batchWaitMs) return null;
+    return waitForShare(route, developerId, taken);
+  }
+
+  async function waitForShare(
+    route: string,
+    developerId: string,
+    full: { waitedMs: number; full: 'destination' | 'developer' },
+  ): Promise<(() => void) | null> {
+    for (let taken = full; ;) {
       const wait = settings.batchWaitMs - taken.waitedMs;
       if (taken.full === 'destination') await destinationShares.waitForSlot(route, wait);
       else await developerShares.waitForSlot(developerId, wait);
+      const next = takeShare(route, developerId);
+      if ('release' in next) return next.release;
+      if (next.waitedMs >= settings.batchWaitMs) return null;
+      taken = next;
     }
   }
 
