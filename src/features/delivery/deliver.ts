@@ -267,7 +267,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     for (const { item, destination, route } of waitingForShare) {
       if (failure) break;
       if (inFlight.size >= settings.concurrency) await batchSlot();
-      // (Awaited only when it is a wait: most events here find their slot once one frees.)
+      // (Awaited only when it is a wait: no promise when a slot is free or old attempts hold it.)
       const slot = shareSlot(route, item.event.developer_id);
       const share = slot instanceof Promise ? await slot : slot;
       if (share) start([item], destination, connectionFor(destination, snapshot!), route, share);
