@@ -45,9 +45,8 @@ export function createRouteShares(capacity: number, now: () => number = Date.now
     if (load.started.size === 0 && load.waiters.length === 0 && load.timer === null) routes.delete(route);
   };
 
-  /** The waiters' limit came (or the last of them left): every one still waiting looks again. */
+  /** The waiters' limit came: every one still waiting looks again (and waits again if it may). */
   const wakeAll = (route: string, load: Load) => {
-    if (load.timer !== null) clearTimeout(load.timer);
     load.timer = null;
     const waiters = load.waiters;
     load.waiters = [];
@@ -69,11 +68,14 @@ export function createRouteShares(capacity: number, now: () => number = Date.now
         // One slot freed, one waiter woken: it takes the slot, or (its developer's share full)
         // gives it back at once, which wakes the next. (Waking every waiter sent all but one back
         // to wait again, each with a new promise: a wait per delivery in the engine's profile.)
+        // (The timer stays set when the last waiter leaves, not holding the process open: the next
+        // waiter's limit is the same or later, the oldest attempt being the same or younger, so it
+        // is kept instead of cleared and set again per slot; firing with nobody waiting, it only
+        // forgets the route.)
         const next = load.waiters.shift();
-        if (next) next();
-        if (load.waiters.length === 0 && load.timer !== null) {
-          clearTimeout(load.timer);
-          load.timer = null;
+        if (next) {
+          next();
+          if (load.waiters.length === 0) load.timer?.unref();
         }
         forget(route, load);
       };
@@ -89,12 +91,13 @@ export function createRouteShares(capacity: number, now: () => number = Date.now
       const load = entry(route);
       const limit = Date.now() + Math.max(0, ms);
       // (A timer per route, not per waiter: a waiter's limit is when the destination's oldest
-      // attempt passes the batch's wait, the same for every waiter then.)
+      // attempt passes the batch's wait, the same for every waiter then. A waiter woken before its
+      // own limit looks again and waits again.)
       if (load.timer === null || limit < load.timerAt) {
         if (load.timer !== null) clearTimeout(load.timer);
         load.timerAt = limit;
         load.timer = setTimeout(wakeAll, Math.max(0, ms), route, load);
-      }
+      } else if (load.waiters.length === 0) load.timer.ref();
       return new Promise<void>((resolve) => load.waiters.push(resolve));
     },
     inFlight: (route) => routes.get(route)?.started.size ?? 0,
