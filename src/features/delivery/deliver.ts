@@ -97,7 +97,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     now: () => clock.now(),
     format: deps.formatEvent,
   };
-  const { takeShare, shareSlot } = createShareSlots(settings);
+  const { takeShare, waitedMs, shareSlot } = createShareSlots(settings);
   const record = createWaveRecorder(deps);
   const { detached, recordDetached, waitOrDetach, settled } = createDetached({ ...deps, record });
   const { readDestinations, connectionFor } = createDestinationSnapshots({
@@ -246,9 +246,9 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         if (inFlight.size >= settings.concurrency) await batchSlot();
         if (failure) break;
         const taken = takeShare(route, event.developer_id);
-        if ('release' in taken)
-          start([item], destination, connectionFor(destination, snapshot), route, taken.release);
-        else if (taken.waitedMs >= settings.batchWaitMs) divert(item);
+        if (typeof taken === 'function')
+          start([item], destination, connectionFor(destination, snapshot), route, taken);
+        else if (waitedMs(taken, route, event.developer_id) >= settings.batchWaitMs) divert(item);
         // A destination (or developer) that is busy but answering: its event goes once the rest
         // of the batch is out, so the batch's other destinations do not wait behind it.
         else waitingForShare.push({ item, destination, route });
