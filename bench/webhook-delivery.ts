@@ -15,7 +15,8 @@
 // 250/s (4 s probes) and measures the highest sustained rate for the full run (stepping down
 // further if it does not hold that long). BENCH_EMIT (single|tick) and
 // BENCH_EMITTERS (4 concurrent emitting transactions, in single mode) change the workload.
-// BENCH_CPU_PROFILE=<dir> writes a CPU profile of this thread per phase. The receiver runs in a
+// BENCH_CPU_PROFILE=<dir> writes a CPU profile of this thread per phase, BENCH_HEAP_PROFILE=<dir> a
+// sampling heap profile of its allocations (bench/profile-summary.ts sums them). The receiver runs in a
 // worker thread so it does not compete with the service for its event loop.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -92,19 +93,39 @@ if (!isMainThread) {
   await main();
 }
 
-/** BENCH_CPU_PROFILE=<dir>: a CPU profile of this thread per phase (plain loop, engine, latency). */
+/**
+ * BENCH_CPU_PROFILE=<dir>: a CPU profile of this thread per phase (plain loop, engine, latency).
+ * BENCH_HEAP_PROFILE=<dir>: instead, a sampling heap profile of what each phase allocates,
+ * collected objects included (bytes per delivery hardly move with the machine's load, unlike
+ * CPU time). `node bench/profile-summary.ts <file> [deliveries]` sums either by function.
+ */
 async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
-  const dir = process.env.BENCH_CPU_PROFILE;
-  if (!dir) return run();
+  const cpuDir = process.env.BENCH_CPU_PROFILE;
+  const heapDir = process.env.BENCH_HEAP_PROFILE;
+  if (!cpuDir && !heapDir) return run();
   const session = new Session();
   session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
+  if (heapDir) {
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 8192,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  } else {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   try {
     return await run();
   } finally {
-    const { profile } = await session.post('Profiler.stop');
-    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    if (heapDir) {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      writeFileSync(join(heapDir, `${name}.heapprofile`), JSON.stringify(profile));
+    } else {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(join(cpuDir!, `${name}.cpuprofile`), JSON.stringify(profile));
+    }
     session.disconnect();
   }
 }

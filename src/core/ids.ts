@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomFillSync, randomUUID } from 'node:crypto';
 
 // Every id and bearer token the service mints comes from this module (a lint rule in
 // eslint.config.js rejects minting them elsewhere), so their formats, prefixes and entropy are
@@ -23,9 +23,30 @@ export const ID_PREFIXES = {
 
 export type IdKind = keyof typeof ID_PREFIXES;
 
+/**
+ * Random bytes for ids, drawn from the CSPRNG a pool at a time and each byte used once (as Node's
+ * `randomUUID` keeps its own cache): a `randomBytes` call per id was a native call and a Buffer
+ * each, and a bulk emit mints two ids per event (issue 44, the delivery engine's profile).
+ */
+const ID_POOL_BYTES = 4096;
+const idPool = Buffer.alloc(ID_POOL_BYTES);
+let idPoolUsed = ID_POOL_BYTES;
+
+/** `bytes` fresh random bytes as hex. */
+function randomHex(bytes: number): string {
+  if (bytes > ID_POOL_BYTES) return randomBytes(bytes).toString('hex');
+  if (idPoolUsed + bytes > ID_POOL_BYTES) {
+    randomFillSync(idPool);
+    idPoolUsed = 0;
+  }
+  const hex = idPool.toString('hex', idPoolUsed, idPoolUsed + bytes);
+  idPoolUsed += bytes;
+  return hex;
+}
+
 /** `<prefix>_<hex>` with `bytes` random bytes (96 bits by default). */
 export function newId(kind: IdKind, bytes = 12): string {
-  return `${ID_PREFIXES[kind]}_${randomBytes(bytes).toString('hex')}`;
+  return `${ID_PREFIXES[kind]}_${randomHex(bytes)}`;
 }
 
 /**

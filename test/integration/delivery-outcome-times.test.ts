@@ -1,9 +1,9 @@
-// The engine's batch writes send timestamps as epoch milliseconds (repo.ts): what is stored must
-// be the same instant to the millisecond as the Date the engine had, for the event, its delivery,
-// the outcome and the attempt log.
+// The engine's batch writes send timestamps as epoch milliseconds (event-rows.ts,
+// outcome-rows.ts): what is stored must be the same instant to the millisecond as the Date the
+// engine had, for the event, its delivery, the outcome and the attempt log.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { recordOutcomes } from '../../src/features/delivery/repo.ts';
+import { recordOutcomes } from '../../src/features/delivery/outcome-rows.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 
 let service: TestService;

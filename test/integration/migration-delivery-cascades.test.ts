@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { insertEvents, pruneEvents } from '../../src/features/delivery/repo.ts';
+import { pruneEvents } from '../../src/features/delivery/delivery-moves.ts';
+import { insertEvents } from '../../src/features/delivery/event-rows.ts';
 import type { Db } from '../../src/store/db.ts';
 import { type MigrationStore, openMigrationStore } from '../helpers/migration-store.ts';
 

@@ -42,7 +42,7 @@ describe("the delivery engine's output format reads", () => {
       body: '{"type":"healthcheck"}',
     });
     const at = (count: number) =>
-      Promise.all(Array.from({ length: count }, (_, n) => formatter.format(row(n))));
+      Promise.all(Array.from({ length: count }, async (_, n) => formatter.format(row(n))));
 
     const first = await at(20);
     assert.equal(reads, 1, 'twenty attempts, one read');

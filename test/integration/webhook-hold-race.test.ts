@@ -3,7 +3,7 @@
 // wait for a release that never comes. The engine's outcome write re-checks the destination.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { recordOutcomes } from '../../src/features/delivery/repo.ts';
+import { recordOutcomes } from '../../src/features/delivery/outcome-rows.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
 

@@ -117,3 +117,28 @@ test('route shares: a destination holds at most its share; a freed slot wakes a 
   second();
   assert.equal(shares.inFlight('c'), 0);
 });
+
+test('route shares: a freed slot wakes the first waiter only; the limit wakes every waiter', async () => {
+  const shares = createRouteShares(1);
+  const release = shares.take('c')!;
+  const woken: string[] = [];
+  const first = shares.waitForSlot('c', 60_000).then(() => woken.push('first'));
+  const second = shares.waitForSlot('c', 60_000).then(() => woken.push('second'));
+  release();
+  await first;
+  await new Promise((resolve) => setImmediate(resolve));
+  // The second would find the slot the first takes: it waits on for the next one.
+  assert.deepEqual(woken, ['first']);
+  const again = shares.take('c')!;
+  again();
+  await second;
+  assert.deepEqual(woken, ['first', 'second']);
+  // No slot frees: each waiter is woken at the earliest limit, to look again.
+  const held = shares.take('c')!;
+  const late = shares.waitForSlot('c', 60_000).then(() => woken.push('late'));
+  const soon = shares.waitForSlot('c', 5).then(() => woken.push('soon'));
+  await Promise.all([late, soon]);
+  assert.deepEqual(woken.slice(2).sort(), ['late', 'soon']);
+  held();
+  assert.equal(shares.inFlight('c'), 0);
+});

@@ -41,7 +41,7 @@ import type { ResolveHost } from './destination-policy.ts';
 import { createKindConnections, type KindConnections } from './kind-connections.ts';
 import type { DeliveryJob } from './outbox.ts';
 import type { OwnDatabase } from './own-database.ts';
-import { pruneEvents } from './repo.ts';
+import { pruneEvents } from './delivery-moves.ts';
 import type { KindConnection } from './kinds/kind.ts';
 import type { WebhookSendDeps } from './kinds/webhook.ts';
 import type { Sender } from './sender.ts';
@@ -97,7 +97,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     now: () => clock.now(),
     format: deps.formatEvent,
   };
-  const { takeShare, shareSlot } = createShareSlots(settings);
+  const { takeShare, waitedMs, shareSlot } = createShareSlots(settings);
   const record = createWaveRecorder(deps);
   const { detached, recordDetached, waitOrDetach, settled } = createDetached({ ...deps, record });
   const { readDestinations, connectionFor } = createDestinationSnapshots({
@@ -243,12 +243,12 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         if (group) group.works.push(item);
         else batched.set(route, { destination, connection: connections.get(destination), works: [item] });
       } else {
-        await batchSlot();
+        if (inFlight.size >= settings.concurrency) await batchSlot();
         if (failure) break;
         const taken = takeShare(route, event.developer_id);
-        if ('release' in taken)
-          start([item], destination, connectionFor(destination, snapshot), route, taken.release);
-        else if (taken.waitedMs >= settings.batchWaitMs) divert(item);
+        if (typeof taken === 'function')
+          start([item], destination, connectionFor(destination, snapshot), route, taken);
+        else if (waitedMs(taken, route, event.developer_id) >= settings.batchWaitMs) divert(item);
         // A destination (or developer) that is busy but answering: its event goes once the rest
         // of the batch is out, so the batch's other destinations do not wait behind it.
         else waitingForShare.push({ item, destination, route });
@@ -266,8 +266,10 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
     }
     for (const { item, destination, route } of waitingForShare) {
       if (failure) break;
-      await batchSlot();
-      const share = await shareSlot(route, item.event.developer_id);
+      if (inFlight.size >= settings.concurrency) await batchSlot();
+      // (Awaited only when it is a wait: no promise when a slot is free or old attempts hold it.)
+      const slot = shareSlot(route, item.event.developer_id);
+      const share = slot instanceof Promise ? await slot : slot;
       if (share) start([item], destination, connectionFor(destination, snapshot!), route, share);
       else divert(item);
     }

@@ -26,7 +26,7 @@ import type { KindSettings } from './kinds/kind.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, firstAttemptJobs } from './outbox.ts';
 import type { OwnDatabase } from './own-database.ts';
 import { findEventBody } from './event-history.ts';
-import { releaseHeld, reschedule } from './repo.ts';
+import { releaseHeld, reschedule } from './delivery-moves.ts';
 import { previousSecretExpiry, rotateSigningSecret } from './secret-rotation.ts';
 import { generateWebhookSecret } from './signing.ts';
 import type { DestinationStatus } from './tables.ts';

@@ -7,7 +7,7 @@ import type { Db } from '../../store/db.ts';
 import type { Work } from './engine-work.ts';
 import type { WebhookHooks } from './hooks.ts';
 import type { DeliveryJob } from './outbox.ts';
-import { findEventsForDelivery } from './repo.ts';
+import { findEventsForDelivery } from './event-rows.ts';
 
 export function createBatchReader(deps: {
   db: Db;

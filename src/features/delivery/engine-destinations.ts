@@ -10,7 +10,7 @@ import { type DestinationRow, findRoutes, retiredSecretsOf, WEBHOOK_KIND } from 
 import type { KindConnections } from './kind-connections.ts';
 import type { KindConnection } from './kinds/kind.ts';
 import { webhookConnection, type WebhookSendDeps } from './kinds/webhook.ts';
-import type { DeliverableEvent } from './repo.ts';
+import type { DeliverableEvent } from './event-rows.ts';
 import { type SigningKey, signingKey, signingSecretsAt } from './signing.ts';
 
 /**

@@ -7,7 +7,7 @@ import type { DestinationRow } from './destination-repo.ts';
 import type { Work } from './engine-work.ts';
 import type { KindConnections } from './kind-connections.ts';
 import type { KindConnection, KindEvent, KindResult } from './kinds/kind.ts';
-import type { DeliverableEvent } from './repo.ts';
+import type { DeliverableEvent } from './event-rows.ts';
 import type { WebhookSettings } from './settings.ts';
 
 export type Answer = {

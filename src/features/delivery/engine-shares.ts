@@ -4,49 +4,68 @@
 import { createRouteShares } from './route-shares.ts';
 import type { WebhookSettings } from './settings.ts';
 
+/** Which share was full when no slot was taken. */
+export type FullShare = 'destination' | 'developer';
+
 export function createShareSlots(settings: WebhookSettings) {
   const destinationShares = createRouteShares(settings.destinationConcurrency);
   const developerShares = createRouteShares(settings.developerConcurrency);
 
   /**
    * A slot in the destination's share and in its developer's (route-shares.ts), or, when one of
-   * them is full, which one and how long its oldest attempt in flight has been waiting. (No
-   * closure for the full case: with a busy destination most events find its share full once.)
+   * them is full, which one (`waitedMs` says for how long). (No object for the full case: with a
+   * busy destination most events find its share full once or twice.)
    */
-  function takeShare(
-    route: string,
-    developerId: string,
-  ): { release: () => void } | { waitedMs: number; full: 'destination' | 'developer' } {
+  function takeShare(route: string, developerId: string): (() => void) | FullShare {
     const destination = destinationShares.take(route);
-    if (!destination) return { waitedMs: destinationShares.oldestMs(route), full: 'destination' };
+    if (!destination) return 'destination';
     const developer = developerShares.take(developerId);
     if (!developer) {
       destination();
-      return { waitedMs: developerShares.oldestMs(developerId), full: 'developer' };
+      return 'developer';
     }
-    return {
-      release: () => {
-        destination();
-        developer();
-      },
+    return () => {
+      destination();
+      developer();
     };
+  }
+
+  /** How long the oldest attempt in flight in the full share has been waiting. */
+  function waitedMs(full: FullShare, route: string, developerId: string): number {
+    return full === 'destination' ? destinationShares.oldestMs(route) : developerShares.oldestMs(developerId);
   }
 
   /**
    * A slot as `takeShare`, waiting for one while the attempts holding the share are younger than
    * `batchWaitMs` (a destination or developer busy but answering gets one as they end); null when
-   * they are older (slow or silent: the event goes to the slow lane instead).
+   * they are older (slow or silent: the event goes to the slow lane instead). Answered at once,
+   * without a promise, when the share has a slot or is held by old attempts.
    */
-  async function shareSlot(route: string, developerId: string): Promise<(() => void) | null> {
+  function shareSlot(route: string, developerId: string): (() => void) | null | Promise<(() => void) | null> {
+    const taken = takeShare(route, developerId);
+    if (typeof taken === 'function') return taken;
+    const waited = waitedMs(taken, route, developerId);
+    if (waited >= settings.batchWaitMs) return null;
+    return waitForShare(route, developerId, taken, waited);
+  }
+
+  async function waitForShare(
+    route: string,
+    developerId: string,
+    full: FullShare,
+    waited: number,
+  ): Promise<(() => void) | null> {
     for (;;) {
-      const taken = takeShare(route, developerId);
-      if ('release' in taken) return taken.release;
-      if (taken.waitedMs >= settings.batchWaitMs) return null;
-      const wait = settings.batchWaitMs - taken.waitedMs;
-      if (taken.full === 'destination') await destinationShares.waitForSlot(route, wait);
+      const wait = settings.batchWaitMs - waited;
+      if (full === 'destination') await destinationShares.waitForSlot(route, wait);
       else await developerShares.waitForSlot(developerId, wait);
+      const taken = takeShare(route, developerId);
+      if (typeof taken === 'function') return taken;
+      full = taken;
+      waited = waitedMs(full, route, developerId);
+      if (waited >= settings.batchWaitMs) return null;
     }
   }
 
-  return { takeShare, shareSlot };
+  return { takeShare, waitedMs, shareSlot };
 }

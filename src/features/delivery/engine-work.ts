@@ -4,7 +4,8 @@
 // engine's modules (deliver.ts and its engine-*.ts parts), kept apart so each of them can name
 // these without importing another.
 import { type DeliveryJob, EVENTS_PER_JOB } from './outbox.ts';
-import type { DeliverableEvent, EventOutcome } from './repo.ts';
+import type { DeliverableEvent } from './event-rows.ts';
+import type { EventOutcome } from './outcome-rows.ts';
 
 export type Lane = 'main' | 'slow';
 

@@ -12,7 +12,7 @@ import type { Db } from '../../store/db.ts';
 import { eventRoutes } from './destination-repo.ts';
 import type { WebhookEnvelope } from './events.ts';
 import type { WebhookHooks } from './hooks.ts';
-import { insertEvents, type NewDeliveryRow, type NewEventRow } from './repo.ts';
+import { insertEvents, type NewDeliveryRow, type NewEventRow } from './event-rows.ts';
 
 /**
  * First attempts. Retries and destinations that are failing or slow use the slow lane. (Not the

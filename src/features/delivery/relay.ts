@@ -13,7 +13,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import { CONNECTION_LOST, faultReporter } from '../../store/fault-reporter.ts';
 import { DELIVERY_QUEUE, firstAttemptJobs } from './outbox.ts';
-import { claimAwaitingJob } from './repo.ts';
+import { claimAwaitingJob } from './delivery-moves.ts';
 
 /** Events taken per relay transaction; a pass loops while it finds full slices. */
 const SLICE = 1_000;

@@ -10,22 +10,48 @@ export type RouteShares = {
   take(route: string): (() => void) | null;
   /** How long the oldest attempt in flight to `route` has been running (0 when none). */
   oldestMs(route: string): number;
-  /** Resolves when a slot of `route` frees, or after `ms`, whichever comes first. */
+  /**
+   * Resolves when a slot of `route` frees and this waiter is the first in line, or after `ms`
+   * (at the latest: waiters share one timer, set for the earliest limit), whichever comes first.
+   */
   waitForSlot(route: string, ms: number): Promise<void>;
   /** Attempts in flight to `route` (for tests and metrics). */
   inFlight(route: string): number;
 };
 
+/** One destination's attempts in flight here, and the batches waiting for one of them to end. */
+type Load = {
+  started: Set<{ at: number }>;
+  /** In the order they came; a freed slot wakes the first. */
+  waiters: (() => void)[];
+  /** One timer for every waiter of the route, set for the earliest of their limits. */
+  timer: NodeJS.Timeout | null;
+  timerAt: number;
+};
+
 export function createRouteShares(capacity: number, now: () => number = Date.now): RouteShares {
-  const routes = new Map<string, { started: Set<{ at: number }>; waiters: Set<() => void> }>();
+  const routes = new Map<string, Load>();
 
   const entry = (route: string) => {
     let found = routes.get(route);
     if (!found) {
-      found = { started: new Set(), waiters: new Set() };
+      found = { started: new Set(), waiters: [], timer: null, timerAt: 0 };
       routes.set(route, found);
     }
     return found;
+  };
+
+  const forget = (route: string, load: Load) => {
+    if (load.started.size === 0 && load.waiters.length === 0 && load.timer === null) routes.delete(route);
+  };
+
+  /** The waiters' limit came: every one still waiting looks again (and waits again if it may). */
+  const wakeAll = (route: string, load: Load) => {
+    load.timer = null;
+    const waiters = load.waiters;
+    load.waiters = [];
+    for (const wake of waiters) wake();
+    forget(route, load);
   };
 
   return {
@@ -39,12 +65,19 @@ export function createRouteShares(capacity: number, now: () => number = Date.now
         if (released) return;
         released = true;
         load.started.delete(mark);
-        if (load.waiters.size > 0) {
-          const waiters = [...load.waiters];
-          load.waiters.clear();
-          for (const wake of waiters) wake();
+        // One slot freed, one waiter woken: it takes the slot, or (its developer's share full)
+        // gives it back at once, which wakes the next. (Waking every waiter sent all but one back
+        // to wait again, each with a new promise: a wait per delivery in the engine's profile.)
+        // (The timer stays set when the last waiter leaves, not holding the process open: the next
+        // waiter's limit is the same or later, the oldest attempt being the same or younger, so it
+        // is kept instead of cleared and set again per slot; firing with nobody waiting, it only
+        // forgets the route.)
+        const next = load.waiters.shift();
+        if (next) {
+          next();
+          if (load.waiters.length === 0) load.timer?.unref();
         }
-        if (load.started.size === 0 && load.waiters.size === 0) routes.delete(route);
+        forget(route, load);
       };
     },
     oldestMs(route) {
@@ -56,15 +89,16 @@ export function createRouteShares(capacity: number, now: () => number = Date.now
     },
     waitForSlot(route, ms) {
       const load = entry(route);
-      return new Promise<void>((resolve) => {
-        const wake = () => {
-          clearTimeout(timer);
-          load.waiters.delete(wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, Math.max(0, ms));
-        load.waiters.add(wake);
-      });
+      const limit = Date.now() + Math.max(0, ms);
+      // (A timer per route, not per waiter: a waiter's limit is when the destination's oldest
+      // attempt passes the batch's wait, the same for every waiter then. A waiter woken before its
+      // own limit looks again and waits again.)
+      if (load.timer === null || limit < load.timerAt) {
+        if (load.timer !== null) clearTimeout(load.timer);
+        load.timerAt = limit;
+        load.timer = setTimeout(wakeAll, Math.max(0, ms), route, load);
+      } else if (load.waiters.length === 0) load.timer.ref();
+      return new Promise<void>((resolve) => load.waiters.push(resolve));
     },
     inFlight: (route) => routes.get(route)?.started.size ?? 0,
   };

@@ -18,7 +18,7 @@ import { healthcheckFor } from './healthcheck.ts';
 import type { WebhookHooks } from './hooks.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, writeToOutbox } from './outbox.ts';
 import { countEventsByHour, eventPageOfUser } from './event-history.ts';
-import { dropPendingSuppressible, reschedule } from './repo.ts';
+import { dropPendingSuppressible, reschedule } from './delivery-moves.ts';
 import { createOutboxRelay } from './relay.ts';
 import { ownDatabasesOf } from './own-database.ts';
 import { type WebhookSettings, webhookSettings } from './settings.ts';

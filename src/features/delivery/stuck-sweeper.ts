@@ -9,7 +9,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db } from '../../store/db.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, EVENTS_PER_JOB, SLOW_DELIVERY_QUEUE } from './outbox.ts';
-import { rescheduleStuck } from './repo.ts';
+import { rescheduleStuck } from './delivery-moves.ts';
 import { MAX_DELIVERY_ATTEMPTS } from './retry-policy.ts';
 import type { NoPayload } from '../../jobs/queues.ts';
 

@@ -143,15 +143,24 @@ export function createEventFormatter(deps: EventFormatterDeps) {
     }
     return read;
   }
+  async function formatAfterReading(event: DeliveryEventRow): Promise<FormattedDelivery> {
+    const format = await formatOf(event.developer_id);
+    if (format === DEFAULT_OUTPUT_FORMAT) return asJson(event, null);
+    const originals = (deps.originalFit ?? ((id) => keptOriginalFits(deps.db, id)))(event.developer_id);
+    return formatEvent(format, toFormatting(event), originals);
+  }
   return {
     formatOf,
-    /** `formatEventForDelivery` for the engine: takes its event row as it is. */
-    async format(event: DeliveryEventRow): Promise<FormattedDelivery> {
-      const format = await formatOf(event.developer_id);
-      // (The stored JSON as it is: the common case, one object per attempt.)
-      if (format === DEFAULT_OUTPUT_FORMAT) return asJson(event, null);
-      const originals = (deps.originalFit ?? ((id) => keptOriginalFits(deps.db, id)))(event.developer_id);
-      return formatEvent(format, toFormatting(event), originals);
+    /**
+     * `formatEventForDelivery` for the engine: takes its event row as it is. Answered at once,
+     * without a promise, for a developer remembered as taking the stored JSON (the common case:
+     * one object per attempt, where two async steps made three).
+     */
+    format(event: DeliveryEventRow): FormattedDelivery | Promise<FormattedDelivery> {
+      const known = remembered.get(event.developer_id);
+      if (known?.format === DEFAULT_OUTPUT_FORMAT && deps.clock.now().getTime() - known.at < FORMAT_FRESH_MS)
+        return asJson(event, null);
+      return formatAfterReading(event);
     },
   };
 }

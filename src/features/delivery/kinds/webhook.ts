@@ -50,6 +50,8 @@ export const webhookKind: KindSettings<{ url: string }> = {
 
 export type WebhookTarget = { url: string; environment: WebhookEnvironment; keys: readonly SigningKey[] };
 
+type FormattedBody = { body: string | Uint8Array; headers: Readonly<Record<string, string>> };
+
 export type WebhookSendDeps = {
   sender: Sender;
   /** Tributary's version, for the user-agent. */
@@ -61,7 +63,7 @@ export type WebhookSendDeps = {
    * worker): the bytes to sign and send, and headers that go with them (its content type among
    * them). Absent, the stored JSON is sent.
    */
-  format?: (event: KindEvent) => Promise<{ body: string | Uint8Array; headers: Record<string, string> }>;
+  format?: (event: KindEvent) => FormattedBody | Promise<FormattedBody>;
 };
 
 /** A webhook as a kind's connection: made per attempt (it holds nothing but the target and keys). */
@@ -70,7 +72,9 @@ export function webhookConnection(deps: WebhookSendDeps, target: WebhookTarget):
     // The sender destroys the request at the engine's deadline: the engine need not race it.
     selfTimed: true,
     async send(event) {
-      const formatted = deps.format ? await deps.format(event) : null;
+      // (Awaited only when the format is being read: most attempts take no extra turn here.)
+      const pending = deps.format ? deps.format(event) : null;
+      const formatted = pending instanceof Promise ? await pending : pending;
       const body = formatted?.body ?? event.body;
       // Signed over the body as sent; the format's headers (content type) override the JSON ones.
       const headers = buildDeliveryHeaders({

@@ -1,0 +1,156 @@
+// Data access for a delivery's outcomes: the new state of each delivery after an attempt
+// (`deliveries`) and the attempt log (`delivery_attempts`), written together as one statement per
+// batch, because the delivery engine writes thousands of outcomes a second.
+import { CompiledQuery } from 'kysely';
+import type { Db } from '../../store/db.ts';
+import {
+  booleanArrayLiteral,
+  nullableTextArrayLiteral,
+  numberArrayLiteral,
+} from '../../store/array-literals.ts';
+import { textArrayLiteral } from '../../store/text-array.ts';
+import type { AttemptOutcome, WebhookEventStatus } from './tables.ts';
+
+/** One attempt that went over the wire, for the attempt log. */
+export type AttemptRecord = {
+  developerId: string;
+  number: number;
+  url: string;
+  attemptedAt: Date;
+  durationMs: number;
+  outcome: AttemptOutcome;
+};
+
+/** The new state of one delivery after an attempt (`attempt` set), or after it was held or dropped without one. */
+export type EventOutcome = {
+  id: string;
+  /** The generation the job was for: a row that moved on meanwhile is left alone. */
+  generation: number;
+  status: WebhookEventStatus;
+  nextAttemptAt: Date | null;
+  statusCode: number | null;
+  error: string | null;
+  at: Date;
+  attempt: AttemptRecord | null;
+};
+
+/**
+ * The outcome write's one statement, its text fixed (one array parameter per column, $1 the
+ * delivery ids), so no query builder runs per wave. Timestamps go as epoch milliseconds (float8),
+ * which cost less to print and to parse than ISO text. Deliberately not a prepared (named)
+ * statement: a generic plan does not see the ids array, and a plan that scans deliveries instead
+ * of finding the wave's rows by primary key costs O(backlog) per write (bench/FINDINGS.md, issue
+ * 44 third pass); the database CPU per outcome was the same either way (bench/delivery-statements.ts).
+ */
+const RECORD_OUTCOMES = `
+    WITH v (id, generation, status, attempted, next_attempt_at, status_code, error, at,
+            developer_id, attempt, url, attempted_at, duration_ms, outcome) AS (
+      SELECT u.id, u.generation, u.status, u.attempted, to_timestamp(u.next_ms / 1000), u.status_code,
+        u.error, to_timestamp(u.at_ms / 1000), u.developer_id, u.attempt, u.url,
+        to_timestamp(u.attempted_ms / 1000), u.duration_ms, u.outcome
+      FROM unnest($1::text[], $2::int[], $3::text[], $4::boolean[], $5::float8[], $6::int[], $7::text[],
+        $8::float8[], $9::text[], $10::int[], $11::text[], $12::float8[], $13::int[], $14::text[])
+        AS u (id, generation, status, attempted, next_ms, status_code, error, at_ms, developer_id, attempt,
+          url, attempted_ms, duration_ms, outcome)),
+    updated AS (
+      UPDATE deliveries AS e SET
+        status = v.status,
+        generation = e.generation + 1,
+        attempts = e.attempts + CASE WHEN v.attempted THEN 1 ELSE 0 END,
+        next_attempt_at = v.next_attempt_at,
+        last_status_code = CASE WHEN v.attempted THEN v.status_code ELSE e.last_status_code END,
+        last_error = v.error,
+        delivered_at = CASE WHEN v.status = 'delivered' THEN v.at ELSE e.delivered_at END,
+        held_at = CASE WHEN v.status = 'held' THEN v.at END,
+        updated_at = v.at
+      FROM v
+      -- The rows are found by primary key, from the ids as one array. (Written with IS TRUE, the
+      -- pending test cannot use the stuck sweeper's partial index of pending deliveries: a planner
+      -- with stale statistics took it and hash-joined every pending delivery to the wave, so each
+      -- write cost O(backlog): 114-138 against 56-82 µs of database CPU per outcome, 20,000 queued.)
+      WHERE e.id = any($1::text[]) AND e.id = v.id AND e.generation = v.generation
+        AND (e.status = 'pending') IS TRUE
+        -- Hold only while the destination still says so: a URL set (and held events released)
+        -- after this batch read the destination must not leave the event held with nobody to
+        -- release it. The caller sends such an event again instead.
+        AND (v.status <> 'held' OR NOT EXISTS (
+          SELECT 1 FROM webhook_destinations AS d
+          WHERE (CASE WHEN e.destination_id IS NULL
+                   THEN d.developer_id = e.developer_id AND d.kind = 'webhook' AND NOT d.secondary
+                   ELSE d.id = e.destination_id END)
+            AND d.url IS NOT NULL AND d.status <> 'disabled'
+            AND d.suspended_at IS NULL))
+      RETURNING e.id),
+    logged AS (
+      INSERT INTO delivery_attempts (delivery_id, developer_id, attempt, url, attempted_at, duration_ms, status_code,
+        error, outcome, next_attempt_at)
+      SELECT v.id, v.developer_id, v.attempt, v.url, v.attempted_at, v.duration_ms, v.status_code, v.error,
+        v.outcome, v.next_attempt_at
+      FROM v JOIN updated ON updated.id = v.id
+      WHERE v.attempted)
+    SELECT id FROM updated`;
+
+/**
+ * Applies outcomes and logs their attempts in one statement; returns the ids actually updated
+ * (still pending at the generation the job was for). An attempt is logged only with its update,
+ * so the log and the event never disagree, and the attempt's delivery exists (no foreign key
+ * checks it per row any more: migration 0050).
+ */
+export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]): Promise<Set<string>> {
+  if (outcomes.length === 0) return new Set();
+  // The columns in one pass, each sent as one array literal built here (store/array-literals.ts).
+  const count = outcomes.length;
+  const ids = new Array<string>(count);
+  const generations = new Array<number>(count);
+  const statuses = new Array<string>(count);
+  const attempted = new Array<boolean>(count);
+  const nextAttemptMs = new Array<number | null>(count);
+  const statusCodes = new Array<number | null>(count);
+  const errors = new Array<string | null>(count);
+  const atMs = new Array<number>(count);
+  const developerIds = new Array<string | null>(count);
+  const attemptNumbers = new Array<number | null>(count);
+  const urls = new Array<string | null>(count);
+  const attemptedAtMs = new Array<number | null>(count);
+  const durations = new Array<number | null>(count);
+  const attemptOutcomes = new Array<string | null>(count);
+  for (let index = 0; index < count; index++) {
+    const outcome = outcomes[index]!;
+    const attempt = outcome.attempt;
+    ids[index] = outcome.id;
+    generations[index] = outcome.generation;
+    statuses[index] = outcome.status;
+    attempted[index] = attempt !== null;
+    nextAttemptMs[index] = outcome.nextAttemptAt ? outcome.nextAttemptAt.getTime() : null;
+    statusCodes[index] = outcome.statusCode;
+    errors[index] = outcome.error;
+    atMs[index] = outcome.at.getTime();
+    developerIds[index] = attempt ? attempt.developerId : null;
+    attemptNumbers[index] = attempt ? attempt.number : null;
+    urls[index] = attempt ? attempt.url : null;
+    attemptedAtMs[index] = attempt ? attempt.attemptedAt.getTime() : null;
+    durations[index] = attempt ? attempt.durationMs : null;
+    attemptOutcomes[index] = attempt ? attempt.outcome : null;
+  }
+  const result = await db.executeQuery<{ id: string }>(
+    CompiledQuery.raw(RECORD_OUTCOMES, [
+      textArrayLiteral(ids),
+      numberArrayLiteral(generations),
+      textArrayLiteral(statuses),
+      booleanArrayLiteral(attempted),
+      numberArrayLiteral(nextAttemptMs),
+      numberArrayLiteral(statusCodes),
+      nullableTextArrayLiteral(errors),
+      numberArrayLiteral(atMs),
+      nullableTextArrayLiteral(developerIds),
+      numberArrayLiteral(attemptNumbers),
+      nullableTextArrayLiteral(urls),
+      numberArrayLiteral(attemptedAtMs),
+      numberArrayLiteral(durations),
+      nullableTextArrayLiteral(attemptOutcomes),
+    ]),
+  );
+  const applied = new Set<string>();
+  for (const row of result.rows) applied.add(row.id);
+  return applied;
+}
