@@ -1,4 +1,4 @@
-// The sample upsert (features/mobile/repo.ts `upsertSamples`) marks exactly the days whose content
+// The sample upsert (features/mobile/samples-repo.ts `upsertSamples`) marks exactly the days whose content
 // changed: a new sample's day, both days of a sample that moved, none for a sample stored again
 // unchanged. Its old-day lookup probes only the rows the upsert replaced (not the ones it
 // inserted), so a moved sample is the case that tells a missed probe. An import's batch stores its
@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { findImport, insertImport, upsertSamples } from '../../src/features/mobile/repo.ts';
+import { findImport, insertImport } from '../../src/features/mobile/imports-repo.ts';
+import { upsertSamples } from '../../src/features/mobile/samples-repo.ts';
 import { ImportedDays } from '../../src/features/mobile/imported-days.ts';
 import { encodeSampleRows } from '../../src/features/mobile/sample-rows.ts';
 import { createDeveloper, startTestService, type TestService } from '../helpers/app.ts';

@@ -11,7 +11,7 @@
 // size of a string holding any character past Latin-1, and nothing else of the batch kept alive.
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
-import * as repo from './repo.ts';
+import * as samplesRepo from './samples-repo.ts';
 import type { EncodedSampleRows } from './sample-rows.ts';
 
 type KeptDay = {
@@ -85,7 +85,7 @@ export class ImportedDays {
 
   /** The samples stored under local days [fromDay, toDay]: from memory where it matches, the rest read. */
   async samplesOnDays(trx: Db, userId: string, fromDay: string, toDay: string): Promise<MobileSample[]> {
-    const stored = await repo.dayFingerprints(trx, userId, fromDay, toDay);
+    const stored = await samplesRepo.dayFingerprints(trx, userId, fromDay, toDay);
     const samples: MobileSample[] = [];
     const unread: string[] = [];
     for (const day of new Set([...stored.keys(), ...this.days.keys()])) {
@@ -99,7 +99,7 @@ export class ImportedDays {
         for (const sample of JSON.parse(`[${kept.bytes.toString('utf8', 0, kept.used)}]`) as MobileSample[])
           samples.push(sample);
     }
-    for (const sample of await repo.samplesOfDays(trx, userId, unread)) samples.push(sample);
+    for (const sample of await samplesRepo.samplesOnDays(trx, userId, { days: unread })) samples.push(sample);
     return samples;
   }
 }

@@ -2,7 +2,7 @@
 // the samples are made: by an import's reader process (import-task.ts), so what crosses to the
 // parent is six arrays of strings rather than thousands of sample objects to clone, and the
 // parent hands the arrays to the store as they are; by an upload's job (sample-store.ts).
-// Kept apart from repo.ts so the reader loads no store code (but the array literal's quoting).
+// Kept apart from samples-repo.ts so the reader loads no store code (but the array literal's quoting).
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import { quotedElement } from '../../store/text-array.ts';
 import { localDayOf } from './unify/shared.ts';
@@ -13,7 +13,7 @@ export type SampleRows = {
   days: string[];
   /**
    * Start and end in milliseconds since the epoch, as decimal text: the store makes the instants
-   * (repo.ts). A number's text costs a fraction of an ISO date's, here and in PostgreSQL, which
+   * (samples-repo.ts). A number's text costs a fraction of an ISO date's, here and in PostgreSQL, which
    * parses an integer far faster than a timestamp (issue 44).
    */
   starts: string[];
