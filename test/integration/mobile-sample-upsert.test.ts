@@ -133,20 +133,22 @@ describe('mobile sample upsert: the days it marks', () => {
     const after = await findImport(service.ctx.db, importId);
     assert.deepEqual([after!.bytes_read, after!.checkpoint], [90, 12]);
   });
-  test('bodies cross one JSON text a line in UTF-8 and are stored, and kept for the rebuild, exactly', async () => {
+  test('rows cross as COPY text in UTF-8 and are stored, and kept for the rebuild, exactly', async () => {
     const bodies = [
       { name: 'Ann’s "Apple" Watch \\ 🏃', note: 'a,b{c}' },
       { name: '\u0000\u001f\ud800 lone', note: 'NULL' },
       { name: '', note: '""' },
       // Line breaks inside values: JSON text writes them as escapes, so a body stays one line.
       { name: 'two\nlines\r\n', note: '\u2028\u2029\u0085' },
+      // COPY's escapes in an id: backslash, tab, line feed, carriage return, and its `\N` and `\.`.
+      { name: 'odd id', note: '\\N \\.' },
     ];
     const samples = bodies.map((body, index) => ({
-      id: `utf8-${index}`,
+      id: index === 4 ? 'utf8-4 \\N\t\\.\n\r\\' : `utf8-${index}`,
       // The first alone on its day: its emoji makes the store's length (code points) differ from
       // JavaScript's, so that day is read back; the other day is built from memory.
       day: index === 0 ? '2026-10-01' : '2026-10-02',
-      body: JSON.stringify({ id: `utf8-${index}`, kind: 'steps', ...body }),
+      body: JSON.stringify({ id: index === 4 ? 'utf8-4' : `utf8-${index}`, kind: 'steps', ...body }),
     }));
     await upsert(samples);
     const stored = await service.ctx.db
@@ -157,8 +159,8 @@ describe('mobile sample upsert: the days it marks', () => {
       .orderBy('sample_id')
       .execute();
     assert.deepEqual(
-      stored.map((row) => row.body),
-      samples.map((sample) => sample.body),
+      stored.map((row) => [row.sample_id, row.body]),
+      samples.map((sample) => [sample.id, sample.body]),
     );
     const memory = new ImportedDays(1024 * 1024);
     memory.add(rowsOf(samples));
@@ -175,7 +177,11 @@ describe('mobile sample upsert: the days it marks', () => {
       kept.sort((a, b) => String(a.id).localeCompare(String(b.id))),
       samples.map((sample) => JSON.parse(sample.body)),
     );
-    assert.throws(() => rowsOf([{ id: 'raw', day: '2026-10-03', body: '{"a":\n1}' }]), /line feed/);
+    for (const raw of ['\n', '\t', '\r'])
+      assert.throws(
+        () => rowsOf([{ id: 'raw', day: '2026-10-03', body: `{"a":${raw}1}` }]),
+        /raw control character/,
+      );
   });
 
   test("the table's statistics sample is small: ANALYZE copies 300 rows per unit of the largest target", async () => {

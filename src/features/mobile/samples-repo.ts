@@ -5,7 +5,8 @@ import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
 import { connectionHeldForWrite } from '../connections/repo.ts';
 import { checkpointUpdate, storeCheckpoint, type ImportCheckpoint } from './imports-repo.ts';
-import type { EncodedSampleRows } from './sample-rows.ts';
+import { copyIn } from '../../store/copy-in.ts';
+import { COPY_COLUMNS, type EncodedSampleRows } from './sample-rows.ts';
 
 const BATCH = 500;
 
@@ -13,22 +14,36 @@ const BATCH = 500;
 const EPOCH = sql`'1970-01-01T00:00:00Z'::timestamptz`;
 
 /**
+ * The staging table a batch's rows are streamed into (COPY, sample-rows.ts) before the upsert reads
+ * them: one per connection, emptied by the upsert that reads it (its input deletes what it reads,
+ * so two upserts in one transaction never see each other's rows) and at every commit, so it never
+ * holds more than a transaction's batches. Temporary: its writes go to the backend's own buffers,
+ * not the WAL.
+ */
+const STAGING = sql`pg_temp.mobile_sample_input`;
+const createStaging = sql`
+  CREATE TEMP TABLE IF NOT EXISTS mobile_sample_input (
+    sample_id text NOT NULL, kind text NOT NULL, local_day date NOT NULL,
+    start_ms bigint NOT NULL, end_ms bigint NOT NULL, body text NOT NULL
+  ) ON COMMIT DELETE ROWS`;
+const COPY_STAGING = `COPY pg_temp.mobile_sample_input (${COPY_COLUMNS.join(', ')}) FROM STDIN`;
+
+/**
  * Upserts samples by (user, record id) and marks the local days whose content changed dirty (the
  * new day of a new or changed sample, and the old day of a changed one); returns those days. A
  * sample stored unchanged changes nothing, so a repeated upload leaves no day to rebuild. With
- * `checkpoint` (an import's batch), the import's progress is stored by the same statement: one
- * round trip a batch instead of five (begin, setting, upsert, checkpoint, commit), each a wait for
- * the server's turn on a busy machine.
+ * `checkpoint` (an import's batch), the import's progress is stored by the same statement, so the
+ * samples and the checkpoint after them commit together.
  *
- * One statement whatever the number of samples (issue 28: a batch was a select, an insert and a
- * mark per 500 samples): the samples go as one array per column and are unnested, the upsert
- * skips unchanged rows, the `old` CTE reads the day each written row had before (a statement's
- * CTEs all see the snapshot from before it), and the days it touched are marked in the same
- * statement.
- *
- * The columns come in UTF-8 (sample-rows.ts, built by an import's reader process: array literals,
- * and the bodies one JSON text a line) and go as text parameters in binary form, which is the
- * bytes as they are: the service builds and converts nothing per sample.
+ * The rows come as COPY text (sample-rows.ts, built by an import's reader process) and are
+ * streamed into the staging table as they are: the service builds and converts nothing per sample,
+ * and copies no batch into a query's parameters (issue 44: node-postgres's Bind message grew by
+ * copies to each batch's size, twice, and those buffers ran the importing process's full
+ * collections). One statement then upserts them whatever their number (issue 28: a batch was a
+ * select, an insert and a mark per 500 samples): the upsert skips unchanged rows, the `old` CTE
+ * reads the day each written row had before (a statement's CTEs all see the snapshot from before
+ * it), and the days it touched are marked in the same statement. Outside a transaction the
+ * staging, the copy and the statement run in one of their own.
  *
  * `old` probes the primary key once per written row (LATERAL … LIMIT 1 keeps the planner from
  * turning it into a join): as a plain join the planner, going by the statistics of a table still
@@ -54,18 +69,13 @@ export async function upsertSamples(
     if (checkpoint) await storeCheckpoint(db, checkpoint);
     return new Set();
   }
+  if (!db.isTransaction)
+    return db.transaction().execute((trx) => upsertSamples(trx, userId, rows, checkpoint));
+  await createStaging.execute(db);
+  await copyIn(db, COPY_STAGING, rows.text);
   const progressed = checkpoint ? sql`, progressed AS (${checkpointUpdate(checkpoint)})` : sql``;
-  // A Buffer parameter goes in binary form; for `text` that is its UTF-8 bytes, then cast (the
-  // bodies split at their line feeds: sample-rows.ts).
-  const [ids, kinds, days, starts, ends, bodies] = rows.columns;
   const { rows: marked } = await sql<{ local_day: string }>`
-    WITH input AS (
-      SELECT * FROM unnest(
-        ${ids}::text::text[], ${kinds}::text::text[], ${days}::text::date[],
-        ${starts}::text::bigint[], ${ends}::text::bigint[],
-        string_to_array(${bodies}::text, chr(10))
-      ) AS input (sample_id, kind, local_day, start_ms, end_ms, body)
-    ),
+    WITH input AS (DELETE FROM ${STAGING} RETURNING *),
     owner AS MATERIALIZED (${connectionHeldForWrite(userId)}),
     upserted AS (
       INSERT INTO mobile_samples (user_id, sample_id, kind, local_day, start_at, end_at, body)
