@@ -84,6 +84,27 @@ describe('mobile sample upsert: the days it marks', () => {
     assert.deepEqual([...marked].sort(), ['2026-11-10', '2026-11-12']);
   });
 
+  test('each upsert in one transaction reads only its own rows (the staging table is emptied after it)', async () => {
+    await clear();
+    const marked = await service.ctx.db.transaction().execute(async (trx) => {
+      await upsertSamples(trx, userId, rowsOf([{ id: 'h', day: '2026-11-13', body: '{"v":5}' }]));
+      await upsertSamples(trx, userId, rowsOf([{ id: 'h', day: '2026-11-14', body: '{"v":6}' }]));
+      return upsertSamples(trx, userId, rowsOf([{ id: 'i', day: '2026-11-15', body: '{"v":7}' }]));
+    });
+    assert.deepEqual([...marked], ['2026-11-15']);
+    const stored = await service.ctx.db
+      .selectFrom('mobile_samples')
+      .select(['sample_id', 'body'])
+      .where('user_id', '=', userId)
+      .where('sample_id', 'in', ['h', 'i'])
+      .orderBy('sample_id')
+      .execute();
+    assert.deepEqual(stored, [
+      { sample_id: 'h', body: '{"v":6}' },
+      { sample_id: 'i', body: '{"v":7}' },
+    ]);
+  });
+
   test("an import's checkpoint is stored by the batch's statement, or alone for an empty batch, and the relaxed commit stays in it", async () => {
     const importId = randomUUID();
     await insertImport(service.ctx.db, {

@@ -15,10 +15,10 @@ const EPOCH = sql`'1970-01-01T00:00:00Z'::timestamptz`;
 
 /**
  * The staging table a batch's rows are streamed into (COPY, sample-rows.ts) before the upsert reads
- * them: one per connection, emptied by the upsert that reads it (its input deletes what it reads,
- * so two upserts in one transaction never see each other's rows) and at every commit, so it never
- * holds more than a transaction's batches. Temporary: its writes go to the backend's own buffers,
- * not the WAL.
+ * them: one per connection, emptied at every commit (a batch of an import is a transaction of its
+ * own) and after an upsert inside a caller's transaction (whose next upsert must not see these
+ * rows again), so it never holds more than one batch. Temporary: its writes go to the backend's
+ * own buffers, not the WAL.
  */
 const STAGING = sql`pg_temp.mobile_sample_input`;
 const createStaging = sql`
@@ -70,12 +70,24 @@ export async function upsertSamples(
     return new Set();
   }
   if (!db.isTransaction)
-    return db.transaction().execute((trx) => upsertSamples(trx, userId, rows, checkpoint));
+    return db.transaction().execute((trx) => upsertStaged(trx, userId, rows, checkpoint));
+  const marked = await upsertStaged(db, userId, rows, checkpoint);
+  await sql`TRUNCATE ${STAGING}`.execute(db);
+  return marked;
+}
+
+/** `upsertSamples` in a transaction, its rows left in the staging table until the commit. */
+async function upsertStaged(
+  db: Db,
+  userId: string,
+  rows: EncodedSampleRows,
+  checkpoint: ImportCheckpoint | undefined,
+): Promise<Set<string>> {
   await createStaging.execute(db);
   await copyIn(db, COPY_STAGING, rows.text);
   const progressed = checkpoint ? sql`, progressed AS (${checkpointUpdate(checkpoint)})` : sql``;
   const { rows: marked } = await sql<{ local_day: string }>`
-    WITH input AS (DELETE FROM ${STAGING} RETURNING *),
+    WITH input AS (SELECT * FROM ${STAGING}),
     owner AS MATERIALIZED (${connectionHeldForWrite(userId)}),
     upserted AS (
       INSERT INTO mobile_samples (user_id, sample_id, kind, local_day, start_at, end_at, body)
