@@ -43,9 +43,18 @@ export function acceptCopyIn(client: pg.ClientBase): void {
   (client as unknown as { query: Query }).query = copying;
 }
 
+/**
+ * Bytes per CopyData message: the backend reads a whole message into its own buffer before it
+ * parses it, so a batch sent as one message (megabytes) would be held once more in the
+ * database's memory. The pieces are views of `data`, not copies.
+ */
+const MESSAGE_BYTES = 64 * 1024;
+
 async function copyBuffer(query: Query, statement: string, data: Buffer) {
   const stream = query(copyFrom(statement)) as Writable & { rowCount: number };
-  stream.end(data);
+  for (let at = 0; at < data.length; at += MESSAGE_BYTES)
+    stream.write(data.subarray(at, Math.min(at + MESSAGE_BYTES, data.length)));
+  stream.end();
   // 'finish' comes after PostgreSQL's ReadyForQuery; a refusal is the stream's error.
   await finished(stream);
   // What Kysely reads of a result.
