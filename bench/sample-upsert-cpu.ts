@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
-import { upsertSamples } from '../src/features/mobile/repo.ts';
+import { upsertSamples } from '../src/features/mobile/samples-repo.ts';
 import { encodeSampleRows, type EncodedSampleRows } from '../src/features/mobile/sample-rows.ts';
 import { createDeveloper, startTestService } from '../test/helpers/app.ts';
 import { sdkConnect } from '../test/helpers/mobile.ts';

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { DEFAULT_STATEMENT_TIMEOUT_SECONDS } from '../core/config.ts';
 import { markDatabaseError } from '../core/errors.ts';
+import { acceptCopyIn } from './copy-in.ts';
 import { type ChangeHandlers, channelOf, listenOnPostgres } from './change-feed.ts';
 import {
   type EmbeddedPostgres,
@@ -190,6 +191,8 @@ function storeConnection(reportLoss: (error: Error) => void): typeof pg.Client {
       this.on('error', (error: Error) => reportLoss(markDatabaseError(error)));
       // The hot statements of data reads go by name: parsed once per connection.
       sendHotStatementsByName(this);
+      // COPY … FROM STDIN with a buffer as its data (copy-in.ts): an import's batches.
+      acceptCopyIn(this);
     }
 
     // pg-pool connects with a callback; anyone else (Kysely's cancellation) with a promise.

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { deleteConnection } from '../../src/features/connections/repo.ts';
-import { upsertSamples } from '../../src/features/mobile/repo.ts';
+import { upsertSamples } from '../../src/features/mobile/samples-repo.ts';
 import { encodeSampleRows } from '../../src/features/mobile/sample-rows.ts';
 import type { Db } from '../../src/store/db.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';

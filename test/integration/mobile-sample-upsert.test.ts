@@ -1,4 +1,4 @@
-// The sample upsert (features/mobile/repo.ts `upsertSamples`) marks exactly the days whose content
+// The sample upsert (features/mobile/samples-repo.ts `upsertSamples`) marks exactly the days whose content
 // changed: a new sample's day, both days of a sample that moved, none for a sample stored again
 // unchanged. Its old-day lookup probes only the rows the upsert replaced (not the ones it
 // inserted), so a moved sample is the case that tells a missed probe. An import's batch stores its
@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { findImport, insertImport, upsertSamples } from '../../src/features/mobile/repo.ts';
+import { findImport, insertImport } from '../../src/features/mobile/imports-repo.ts';
+import { upsertSamples } from '../../src/features/mobile/samples-repo.ts';
 import { ImportedDays } from '../../src/features/mobile/imported-days.ts';
 import { encodeSampleRows } from '../../src/features/mobile/sample-rows.ts';
 import { createDeveloper, startTestService, type TestService } from '../helpers/app.ts';
@@ -83,6 +84,27 @@ describe('mobile sample upsert: the days it marks', () => {
     assert.deepEqual([...marked].sort(), ['2026-11-10', '2026-11-12']);
   });
 
+  test('each upsert in one transaction reads only its own rows (the staging table is emptied after it)', async () => {
+    await clear();
+    const marked = await service.ctx.db.transaction().execute(async (trx) => {
+      await upsertSamples(trx, userId, rowsOf([{ id: 'h', day: '2026-11-13', body: '{"v":5}' }]));
+      await upsertSamples(trx, userId, rowsOf([{ id: 'h', day: '2026-11-14', body: '{"v":6}' }]));
+      return upsertSamples(trx, userId, rowsOf([{ id: 'i', day: '2026-11-15', body: '{"v":7}' }]));
+    });
+    assert.deepEqual([...marked], ['2026-11-15']);
+    const stored = await service.ctx.db
+      .selectFrom('mobile_samples')
+      .select(['sample_id', 'body'])
+      .where('user_id', '=', userId)
+      .where('sample_id', 'in', ['h', 'i'])
+      .orderBy('sample_id')
+      .execute();
+    assert.deepEqual(stored, [
+      { sample_id: 'h', body: '{"v":6}' },
+      { sample_id: 'i', body: '{"v":7}' },
+    ]);
+  });
+
   test("an import's checkpoint is stored by the batch's statement, or alone for an empty batch, and the relaxed commit stays in it", async () => {
     const importId = randomUUID();
     await insertImport(service.ctx.db, {
@@ -132,20 +154,22 @@ describe('mobile sample upsert: the days it marks', () => {
     const after = await findImport(service.ctx.db, importId);
     assert.deepEqual([after!.bytes_read, after!.checkpoint], [90, 12]);
   });
-  test('bodies cross one JSON text a line in UTF-8 and are stored, and kept for the rebuild, exactly', async () => {
+  test('rows cross as COPY text in UTF-8 and are stored, and kept for the rebuild, exactly', async () => {
     const bodies = [
       { name: 'Ann’s "Apple" Watch \\ 🏃', note: 'a,b{c}' },
       { name: '\u0000\u001f\ud800 lone', note: 'NULL' },
       { name: '', note: '""' },
       // Line breaks inside values: JSON text writes them as escapes, so a body stays one line.
       { name: 'two\nlines\r\n', note: '\u2028\u2029\u0085' },
+      // COPY's escapes in an id: backslash, tab, line feed, carriage return, and its `\N` and `\.`.
+      { name: 'odd id', note: '\\N \\.' },
     ];
     const samples = bodies.map((body, index) => ({
-      id: `utf8-${index}`,
+      id: index === 4 ? 'utf8-4 \\N\t\\.\n\r\\' : `utf8-${index}`,
       // The first alone on its day: its emoji makes the store's length (code points) differ from
       // JavaScript's, so that day is read back; the other day is built from memory.
       day: index === 0 ? '2026-10-01' : '2026-10-02',
-      body: JSON.stringify({ id: `utf8-${index}`, kind: 'steps', ...body }),
+      body: JSON.stringify({ id: index === 4 ? 'utf8-4' : `utf8-${index}`, kind: 'steps', ...body }),
     }));
     await upsert(samples);
     const stored = await service.ctx.db
@@ -156,8 +180,8 @@ describe('mobile sample upsert: the days it marks', () => {
       .orderBy('sample_id')
       .execute();
     assert.deepEqual(
-      stored.map((row) => row.body),
-      samples.map((sample) => sample.body),
+      stored.map((row) => [row.sample_id, row.body]),
+      samples.map((sample) => [sample.id, sample.body]),
     );
     const memory = new ImportedDays(1024 * 1024);
     memory.add(rowsOf(samples));
@@ -174,7 +198,11 @@ describe('mobile sample upsert: the days it marks', () => {
       kept.sort((a, b) => String(a.id).localeCompare(String(b.id))),
       samples.map((sample) => JSON.parse(sample.body)),
     );
-    assert.throws(() => rowsOf([{ id: 'raw', day: '2026-10-03', body: '{"a":\n1}' }]), /line feed/);
+    for (const raw of ['\n', '\t', '\r'])
+      assert.throws(
+        () => rowsOf([{ id: 'raw', day: '2026-10-03', body: `{"a":${raw}1}` }]),
+        /raw control character/,
+      );
   });
 
   test("the table's statistics sample is small: ANALYZE copies 300 rows per unit of the largest target", async () => {

@@ -7,7 +7,7 @@ import { mkdirSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { insertImport } from '../../src/features/mobile/repo.ts';
+import { insertImport } from '../../src/features/mobile/imports-repo.ts';
 import { SPOOL_GRACE_MS } from '../../src/features/mobile/spool.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { sdkConnect } from '../helpers/mobile.ts';

@@ -11,7 +11,7 @@ import { LAB_REPORT_QUEUE } from '../../src/features/lab-reports/queue.ts';
 import * as labRepo from '../../src/features/lab-reports/repo.ts';
 import { createLabReportsService, MAX_ATTEMPTS } from '../../src/features/lab-reports/service.ts';
 import { IMPORT_QUEUE } from '../../src/features/mobile/ports.ts';
-import * as mobileRepo from '../../src/features/mobile/repo.ts';
+import * as mobileRepo from '../../src/features/mobile/imports-repo.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { exportText } from '../helpers/apple-export.ts';
 import { findJobs } from '../helpers/jobs.ts';

@@ -38,18 +38,24 @@ async function batchesOf(path: string, batchSize: number, skip = 0): Promise<Bat
   return batches;
 }
 
+/** COPY's text format read back (backslash escapes undone). */
+const copyValue = (field: string) =>
+  field.replace(/\\(.)/g, (_, escaped: string) => ({ t: '\t', n: '\n', r: '\r' })[escaped] ?? escaped);
+
 /** A batch's rows as text, one entry per sample: id, kind, day, start, end and body. */
 function rowsOf(rows: EncodedSampleRows): string[][] {
-  const literal = (column: number) => JSON.parse(`[${rows.columns[column]!.toString('utf8').slice(1, -1)}]`);
-  const bodies = rows.count === 0 ? [] : rows.columns[5]!.toString('utf8').split('\n');
-  const columns = [0, 1, 2, 3, 4].map(literal) as string[][];
-  assert.equal(bodies.length, rows.count);
-  assert.deepEqual(rows.days, columns[2]);
-  return bodies.map((body, index) => {
-    const from = index === 0 ? 0 : rows.bodyEnds[index - 1]! + 1;
-    assert.equal(rows.columns[5]!.toString('utf8', from, rows.bodyEnds[index]), body);
-    assert.equal(rows.bodyLengths[index], body.length);
-    return [...columns.map((column) => column[index]!), body];
+  const text = rows.text.toString('utf8');
+  const lines = rows.count === 0 ? [] : text.slice(0, -1).split('\n');
+  assert.equal(lines.length, rows.count);
+  assert.ok(rows.count === 0 || text.endsWith('\n'));
+  return lines.map((line, index) => {
+    const fields = line.split('\t').map(copyValue);
+    assert.equal(fields.length, 6);
+    assert.equal(rows.days[index], fields[2]);
+    const body = rows.text.toString('utf8', rows.bodyStarts[index], rows.bodyEnds[index]);
+    assert.equal(copyValue(body), fields[5]);
+    assert.equal(rows.bodyLengths[index], fields[5]!.length);
+    return fields;
   });
 }
 

@@ -5,10 +5,10 @@
 // every store), but it is handed over only after that answer: one batch in the parent at a time,
 // in order, so checkpoints stay in file order. Nothing here touches the store.
 //
-// The samples cross as the columns they are stored in, each one array literal in UTF-8
-// (sample-rows.ts): six buffers copy between processes as memory, where thousands of objects or
-// strings are rebuilt one by one, and the parent hands them to the store as they are (issue 44:
-// the parent spent over a quarter of its time collecting garbage, and a tenth building literals).
+// The samples cross as the rows they are stored in, COPY text in UTF-8 (sample-rows.ts): one
+// buffer copies between processes as memory, where thousands of objects or strings are rebuilt
+// one by one, and the parent streams it to the store as it is (issue 44: the parent spent over a
+// quarter of its time collecting garbage, and a tenth building literals).
 // Only the importing provider's module is loaded (provider-module.ts), not all of them. A batch is
 // read a few hundred elements at a time, each part encoded at once (READ_BATCH), so the objects of
 // its elements and samples die young.

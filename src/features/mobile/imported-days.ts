@@ -6,12 +6,13 @@
 // a run this one resumes), a day evicted over the budget, a sample another writer changed since.
 // So a day is built from memory only when the store's fingerprint of the day (how many samples,
 // their bodies' total length) is the one of what is kept; any other day is read from the store.
-// What is kept is each sample's body as the reader sent it (its JSON text, UTF-8: sample-rows.ts),
+// What is kept is each sample's body as the reader sent it (its JSON text, UTF-8, out of the rows'
+// COPY text: sample-rows.ts),
 // copied into one growing buffer per day; a day is parsed when it is rebuilt, in one JSON.parse. Bytes rather than strings: no object per sample, half the
 // size of a string holding any character past Latin-1, and nothing else of the batch kept alive.
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
-import * as repo from './repo.ts';
+import * as samplesRepo from './samples-repo.ts';
 import type { EncodedSampleRows } from './sample-rows.ts';
 
 type KeptDay = {
@@ -22,6 +23,27 @@ type KeptDay = {
   /** The bodies' total length (UTF-16 code units): the store's fingerprint of the day. */
   length: number;
 };
+
+const BACKSLASH = 0x5c;
+
+/**
+ * Copies a body out of COPY text (sample-rows.ts) as its JSON: the only escape a body's text has
+ * there is a doubled backslash, undone here. Returns where the copy ends in `target`.
+ */
+function copyUnescaped(source: Buffer, from: number, to: number, target: Buffer, at: number): number {
+  // Searched within the body alone (a search of the whole text would pass every later row).
+  const body = source.subarray(from, to);
+  let escape = body.indexOf(BACKSLASH);
+  if (escape === -1) return at + body.copy(target, at);
+  let start = 0;
+  while (escape !== -1) {
+    // Up to and with the first backslash of the pair; the second is skipped.
+    at += body.copy(target, at, start, escape + 1);
+    start = escape + 2;
+    escape = body.indexOf(BACKSLASH, start);
+  }
+  return at + body.copy(target, at, start);
+}
 
 export class ImportedDays {
   /**
@@ -40,11 +62,10 @@ export class ImportedDays {
 
   /** Keeps a stored batch; past the budget the days kept longest go first. */
   add(rows: EncodedSampleRows): void {
-    const bodies = rows.columns[5]!;
+    const text = rows.text;
     for (let index = 0; index < rows.count; index++) {
       const day = rows.days[index]!;
-      // After the line feed before it.
-      const from = index === 0 ? 0 : rows.bodyEnds[index - 1]! + 1;
+      const from = rows.bodyStarts[index]!;
       const to = rows.bodyEnds[index]!;
       let kept = this.days.get(day);
       if (!kept) {
@@ -65,7 +86,7 @@ export class ImportedDays {
         kept.bytes = grown;
       }
       if (kept.count > 0) kept.bytes[kept.used++] = 0x2c;
-      kept.used += bodies.copy(kept.bytes, kept.used, from, to);
+      kept.used = copyUnescaped(text, from, to, kept.bytes, kept.used);
       kept.count++;
       kept.length += rows.bodyLengths[index]!;
     }
@@ -85,7 +106,7 @@ export class ImportedDays {
 
   /** The samples stored under local days [fromDay, toDay]: from memory where it matches, the rest read. */
   async samplesOnDays(trx: Db, userId: string, fromDay: string, toDay: string): Promise<MobileSample[]> {
-    const stored = await repo.dayFingerprints(trx, userId, fromDay, toDay);
+    const stored = await samplesRepo.dayFingerprints(trx, userId, fromDay, toDay);
     const samples: MobileSample[] = [];
     const unread: string[] = [];
     for (const day of new Set([...stored.keys(), ...this.days.keys()])) {
@@ -99,7 +120,7 @@ export class ImportedDays {
         for (const sample of JSON.parse(`[${kept.bytes.toString('utf8', 0, kept.used)}]`) as MobileSample[])
           samples.push(sample);
     }
-    for (const sample of await repo.samplesOfDays(trx, userId, unread)) samples.push(sample);
+    for (const sample of await samplesRepo.samplesOnDays(trx, userId, { days: unread })) samples.push(sample);
     return samples;
   }
 }

@@ -22,13 +22,14 @@ import { ImportedDays } from './imported-days.ts';
 import { IMPORT_BATCH, IMPORT_QUEUE, IMPORT_MEMORY_BYTES, IMPORT_REBUILD_DAYS } from './ports.ts';
 import { settleDirtyDays } from './rebuild.ts';
 import { parseReference } from './reference-id.ts';
-import * as repo from './repo.ts';
+import * as importsRepo from './imports-repo.ts';
+import { upsertSamples } from './samples-repo.ts';
 import type { MobileSettings } from './settings.ts';
 
 export type ImportView = {
   import_id: string;
   user_id: string;
-  status: repo.ImportRow['status'];
+  status: importsRepo.ImportRow['status'];
   bytes_read: number;
   total_bytes: number | null;
   records_read: number;
@@ -139,11 +140,11 @@ export function createExportImports(
     const size = await spool(input.body, path);
     // The answer is the import as accepted (queued), read in the transaction that stores it: read
     // after the commit, a worker woken by the queue may already have started it.
-    let accepted: repo.ImportRow | undefined;
+    let accepted: importsRepo.ImportRow | undefined;
     try {
       accepted = await db.transaction().execute(async (trx) => {
         const userId = await importUser(trx, input.developerId, provider, input);
-        await repo.insertImport(trx, {
+        await importsRepo.insertImport(trx, {
           id: importId,
           developerId: input.developerId,
           userId,
@@ -159,7 +160,7 @@ export function createExportImports(
             { importId },
             { trx, id: importId, group: { id: input.developerId } },
           );
-        return repo.findImport(trx, importId);
+        return importsRepo.findImport(trx, importId);
       });
     } catch (error) {
       await rm(path, { force: true });
@@ -168,7 +169,7 @@ export function createExportImports(
     return view(accepted!);
   }
 
-  function view(row: repo.ImportRow): ImportView {
+  function view(row: importsRepo.ImportRow): ImportView {
     return {
       import_id: row.id,
       user_id: row.user_id,
@@ -183,7 +184,7 @@ export function createExportImports(
 
   async function importStatus(developerId: string, importId: string): Promise<ImportView | undefined> {
     if (!isUuid(importId)) return undefined;
-    const row = await repo.findImport(db, importId);
+    const row = await importsRepo.findImport(db, importId);
     return row && row.developer_id === developerId ? view(row) : undefined;
   }
 
@@ -196,10 +197,10 @@ export function createExportImports(
     importId: string,
     onProgress?: (view: ImportView) => void,
   ): Promise<ImportView | undefined> {
-    const row = await repo.findImport(db, importId);
+    const row = await importsRepo.findImport(db, importId);
     if (!row || row.status === 'completed' || row.status === 'failed') return row ? view(row) : undefined;
     const { provider } = exportProvider(row.format);
-    await repo.updateImport(db, importId, { status: 'running' }, clock.now());
+    await importsRepo.updateImport(db, importId, { status: 'running' }, clock.now());
     let imported = row.records_imported;
     let read = row.checkpoint;
     // What this run stores, kept for the rebuild at its end (within a budget).
@@ -222,7 +223,7 @@ export function createExportImports(
         skip: row.checkpoint,
         batchSize: IMPORT_BATCH,
         onStart: async (totalBytes) => {
-          await repo.updateImport(db, importId, { total_bytes: totalBytes }, clock.now());
+          await importsRepo.updateImport(db, importId, { total_bytes: totalBytes }, clock.now());
         },
         onBatch: async (batch, progress) => {
           if (batch.invalid > 0)
@@ -235,7 +236,7 @@ export function createExportImports(
           const { rows } = batch;
           // A batch and its checkpoint commit together (one statement), so a run that dies
           // resumes after the last stored batch.
-          await repo.upsertSamples(db, row.user_id, rows, {
+          await upsertSamples(db, row.user_id, rows, {
             importId,
             bytesRead: progress.bytesRead,
             recordsRead: read,
@@ -248,7 +249,7 @@ export function createExportImports(
       });
     } catch (error) {
       if (!(error instanceof ExportFileError)) throw error;
-      await repo.updateImport(db, importId, { status: 'failed', error: error.message }, clock.now());
+      await importsRepo.updateImport(db, importId, { status: 'failed', error: error.message }, clock.now());
       await rm(row.file_path, { force: true });
       return importStatus(row.developer_id, importId);
     }
@@ -257,7 +258,7 @@ export function createExportImports(
       (s) => s.size,
       () => null,
     );
-    await repo.updateImport(db, importId, { status: 'completed' }, clock.now());
+    await importsRepo.updateImport(db, importId, { status: 'completed' }, clock.now());
     await rm(row.file_path, { force: true });
     log.info({ importId, userId: row.user_id, bytes: size, records: read }, 'export import completed');
     const final = await importStatus(row.developer_id, importId);
@@ -270,10 +271,10 @@ export function createExportImports(
    * the import fails with the reason and its spooled file goes.
    */
   async function giveUpImport(importId: string, cause: string, attempts: number): Promise<void> {
-    const row = await repo.findImport(db, importId);
+    const row = await importsRepo.findImport(db, importId);
     if (!row || row.status === 'completed' || row.status === 'failed') return;
     const error = `the import stopped ${attempts} time(s) without finishing (${cause})`;
-    await repo.updateImport(db, importId, { status: 'failed', error }, clock.now());
+    await importsRepo.updateImport(db, importId, { status: 'failed', error }, clock.now());
     await rm(row.file_path, { force: true });
     log.warn({ importId, attempts, cause }, 'export import given up');
   }

@@ -8,7 +8,8 @@ import type { DataService, DayScope } from '../data/service.ts';
 import * as connectionsRepo from '../connections/repo.ts';
 import type { ConnectionRow } from '../connections/service.ts';
 import type { ImportedDays } from './imported-days.ts';
-import * as repo from './repo.ts';
+import * as dirtyDaysRepo from './dirty-days-repo.ts';
+import * as samplesRepo from './samples-repo.ts';
 import {
   buildActivity,
   buildDayRecords,
@@ -103,7 +104,7 @@ async function rebuildRun(
   const [, after] = neighbourDays(days.at(-1)!);
   const around = memory
     ? await memory.samplesOnDays(trx, user.id, before, after)
-    : await repo.samplesOnDays(trx, user.id, before, after);
+    : await samplesRepo.samplesOnDays(trx, user.id, { from: before, to: after });
   const byDay = new Map<string, MobileSample[]>();
   for (const sample of around) {
     const day = localDayOf(sample);
@@ -164,7 +165,7 @@ export async function settleDirtyDays(
       if (!(await connectionsRepo.lockConnection(trx, userId))) return 0;
       const user = await connectionsRepo.findConnectionById(trx, userId);
       if (!user) return 0;
-      const days = await repo.dirtyDays(trx, userId, options.daysPerBatch ?? DAYS_PER_BATCH);
+      const days = await dirtyDaysRepo.dirtyDays(trx, userId, options.daysPerBatch ?? DAYS_PER_BATCH);
       if (days.length === 0) return 0;
       const built = Object.fromEntries(
         BUILT_TYPES.map((type) => [type, { records: [], replace: [] }]),
@@ -184,7 +185,7 @@ export async function settleDirtyDays(
             { userId, type: batch.type, invalid: batch.invalid },
             'mobile records failed validation',
           );
-      await repo.clearDirty(trx, userId, days);
+      await dirtyDaysRepo.clearDirty(trx, userId, days);
       return days.length;
     });
     if (done === 0) return total;

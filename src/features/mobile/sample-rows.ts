@@ -1,10 +1,9 @@
-// Samples as the columns they are stored in (mobile_samples), one array per column. Built where
+// Samples as the rows they are stored in (mobile_samples). Built where
 // the samples are made: by an import's reader process (import-task.ts), so what crosses to the
-// parent is six arrays of strings rather than thousands of sample objects to clone, and the
-// parent hands the arrays to the store as they are; by an upload's job (sample-store.ts).
-// Kept apart from repo.ts so the reader loads no store code (but the array literal's quoting).
+// parent is the rows as COPY text rather than thousands of sample objects to clone, and the
+// parent streams that text to the store as it is; by an upload's job (sample-store.ts).
+// Kept apart from samples-repo.ts so the reader loads no store code.
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
-import { quotedElement } from '../../store/text-array.ts';
 import { localDayOf } from './unify/shared.ts';
 
 export type SampleRows = {
@@ -13,7 +12,7 @@ export type SampleRows = {
   days: string[];
   /**
    * Start and end in milliseconds since the epoch, as decimal text: the store makes the instants
-   * (repo.ts). A number's text costs a fraction of an ISO date's, here and in PostgreSQL, which
+   * (samples-repo.ts). A number's text costs a fraction of an ISO date's, here and in PostgreSQL, which
    * parses an integer far faster than a timestamp (issue 44).
    */
   starts: string[];
@@ -49,28 +48,42 @@ export function sampleRows(samples: readonly MobileSample[]): SampleRows {
 
 /**
  * A batch's rows as the store takes them (issue 44: fewer copies between an import's reader and
- * the service): each column in UTF-8, which crosses between processes as bytes (a copy of memory,
- * not thousands of strings to rebuild) and goes to PostgreSQL as it is, as a text parameter in
- * binary form. The short columns are array literals (store/text-array.ts); the bodies are their
- * JSON texts one per line, which needs no quoting at all (JSON text never holds a raw line feed:
- * JSON.stringify escapes every control character), where an array literal had a backslash put
- * before every quote of every body (a fifth of the reader's time) and PostgreSQL took it out
- * again. For the rebuild (imported-days.ts), each sample's day, where its body's line ends, and
+ * PostgreSQL): one line per sample in the text format of PostgreSQL's COPY (id, kind, day, start,
+ * end and body, tab-separated), UTF-8. It crosses between processes as bytes (a copy of memory, not
+ * thousands of strings to rebuild) and goes to PostgreSQL as it is, streamed into a staging table
+ * (samples-repo.ts), where a parameter was copied into node-postgres's Bind message by a buffer
+ * that grows by copies: several megabytes of short-lived buffers a batch, which is what ran the
+ * importing process's full collections while batches were stored. A body is its JSON text, which
+ * never holds a raw tab, line feed or carriage return (JSON.stringify escapes every control
+ * character); only its backslashes are doubled, as COPY reads a backslash as an escape. For the
+ * rebuild (imported-days.ts): each sample's day, where its body begins and ends in the text, and
  * its body's length.
  */
 export type EncodedSampleRows = {
   count: number;
-  /** ids, kinds, days, starts, ends: each column's array literal, UTF-8; bodies: one JSON text a line, UTF-8. */
-  columns: Buffer[];
+  /** The rows in COPY's text format, one line each, UTF-8. */
+  text: Buffer;
   days: string[];
-  /** Byte offset in the bodies' column after each sample's body (at its line feed, or the end). */
+  /** Byte offset in `text` where each sample's body begins. */
+  bodyStarts: Int32Array;
+  /** Byte offset in `text` after each sample's body (at its line feed). */
   bodyEnds: Int32Array;
-  /** Each body's length in UTF-16 code units, as `length` of the JS string. */
+  /** Each body's length in UTF-16 code units, as `length` of the JS string (before escaping). */
   bodyLengths: Int32Array;
 };
 
-const COMMA = 0x2c;
+/** The columns of a line, in order: the staging table's (samples-repo.ts). */
+export const COPY_COLUMNS = ['sample_id', 'kind', 'local_day', 'start_ms', 'end_ms', 'body'] as const;
+
 const LINE_FEED = 0x0a;
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_SPECIALS = /[\\\t\n\r]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** A value as a field of COPY's text format: backslash, tab, line feed and carriage return escaped. */
+export function copyField(value: string): string {
+  return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIALS, (special) => COPY_ESCAPES[special]!) : value;
+}
 
 /** UTF-8 text written in place into a buffer that grows, its bytes copied out once, when taken. */
 class GrowingText {
@@ -95,29 +108,25 @@ class GrowingText {
     this.bytes[this.length++] = value;
   }
 
-  /** The text so far, between `before` and `after` (bytes), in a buffer of its own; empties this. */
-  take(before?: number, after?: number): Buffer {
-    const extra = (before === undefined ? 0 : 1) + (after === undefined ? 0 : 1);
-    const out = Buffer.allocUnsafeSlow(this.length + extra);
-    let at = 0;
-    if (before !== undefined) out[at++] = before;
-    at += this.bytes.copy(out, at, 0, this.length);
-    if (after !== undefined) out[at] = after;
+  /** The text so far in a buffer of its own; empties this. */
+  take(): Buffer {
+    const out = Buffer.allocUnsafeSlow(this.length);
+    this.bytes.copy(out, 0, 0, this.length);
     this.length = 0;
     return out;
   }
 }
 
 /**
- * Sample rows encoded as they are added, batch after batch, into buffers that are kept: an
+ * Sample rows encoded as they are added, batch after batch, into a buffer that is kept: an
  * import's reader adds what it read a few hundred elements at a time and takes one batch for
  * the parent every few thousand (import-task.ts), so nothing of a part waits for the batch as a
  * string. The parts added before a `take` must not share an id (the upsert may touch a row once).
  */
 export class EncodedRowsWriter {
-  private readonly literals = [0, 1, 2, 3, 4].map(() => new GrowingText());
-  private readonly bodies = new GrowingText();
+  private readonly text = new GrowingText();
   private days: string[] = [];
+  private bodyStarts: number[] = [];
   private bodyEnds: number[] = [];
   private bodyLengths: number[] = [];
 
@@ -126,25 +135,20 @@ export class EncodedRowsWriter {
   }
 
   add(rows: SampleRows): void {
-    const first = this.count === 0;
-    const columns = [rows.ids, rows.kinds, rows.days, rows.starts, rows.ends];
-    for (let column = 0; column < columns.length; column++) {
-      const literal = this.literals[column]!;
-      const values = columns[column]!;
-      for (let index = 0; index < values.length; index++) {
-        if (!first || index > 0) literal.byte(COMMA);
-        literal.write(quotedElement(values[index]!));
-      }
-    }
     for (let index = 0; index < rows.bodies.length; index++) {
       const body = rows.bodies[index]!;
-      // A line feed inside would split a body in two: not JSON.stringify's output.
-      if (body.includes('\n')) throw new Error('a sample body holds a line feed');
-      if (!first || index > 0) this.bodies.byte(LINE_FEED);
-      this.bodies.write(body);
-      this.bodyEnds.push(this.bodies.length);
+      // A raw line feed, tab or carriage return is not JSON.stringify's output.
+      if (/[\t\n\r]/.test(body)) throw new Error('a sample body holds a raw control character');
+      const day = rows.days[index]!;
+      this.text.write(
+        `${copyField(rows.ids[index]!)}\t${copyField(rows.kinds[index]!)}\t${copyField(day)}\t${rows.starts[index]!}\t${rows.ends[index]!}\t`,
+      );
+      this.bodyStarts.push(this.text.length);
+      this.text.write(body.includes('\\') ? body.replaceAll('\\', '\\\\') : body);
+      this.bodyEnds.push(this.text.length);
+      this.text.byte(LINE_FEED);
       this.bodyLengths.push(body.length);
-      this.days.push(rows.days[index]!);
+      this.days.push(day);
     }
   }
 
@@ -152,15 +156,14 @@ export class EncodedRowsWriter {
   take(): EncodedSampleRows {
     const taken: EncodedSampleRows = {
       count: this.count,
-      columns: [
-        ...this.literals.map((literal) => literal.take(0x7b, 0x7d)), // { … }
-        this.bodies.take(),
-      ],
+      text: this.text.take(),
       days: this.days,
+      bodyStarts: Int32Array.from(this.bodyStarts),
       bodyEnds: Int32Array.from(this.bodyEnds),
       bodyLengths: Int32Array.from(this.bodyLengths),
     };
     this.days = [];
+    this.bodyStarts = [];
     this.bodyEnds = [];
     this.bodyLengths = [];
     return taken;

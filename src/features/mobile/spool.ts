@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { Db } from '../../store/db.ts';
-import * as repo from './repo.ts';
+import * as importsRepo from './imports-repo.ts';
 
 const SPOOL_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.upload$/;
 /** How long after its last write a spooled file may still be arriving (a slow upload). */
@@ -28,7 +28,7 @@ export async function sweepSpool(deps: { db: Db; clock: Clock; log: Logger; dir:
       () => null,
     );
     if (modified === null || now - modified < SPOOL_GRACE_MS) continue;
-    const row = await repo.findImport(deps.db, match[1]!);
+    const row = await importsRepo.findImport(deps.db, match[1]!);
     if (row && (row.status === 'queued' || row.status === 'running')) continue;
     await rm(path, { force: true });
     removed++;

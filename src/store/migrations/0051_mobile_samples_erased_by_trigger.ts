@@ -11,7 +11,7 @@ import { type Kysely, sql } from 'kysely';
  *   and column it erases, which are its arguments. The erasure receipt finds such triggers in the
  *   catalog (connections/repo.ts `countCascadingRows`) as it finds ON DELETE CASCADE keys;
  * - no sample is written for a connection being deleted or gone: the upsert takes a key-share
- *   lock on the connection's row once per statement (mobile/repo.ts `upsertSamples`), what the
+ *   lock on the connection's row once per statement (mobile/samples-repo.ts `upsertSamples`), what the
  *   key's check took once per row, and inserts nothing when the row is not there. A deletion
  *   waits for the batch's commit, then its trigger deletes the batch's rows with the others.
  *
