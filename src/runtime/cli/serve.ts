@@ -89,6 +89,16 @@ export function parseServeArgs(args: string[]): ServeOptions {
   return { role: role as Role, listenFd: values['listen-stdin'] ? STDIN_FD : undefined };
 }
 
+/**
+ * Long reads ask V8 for collections as they stream where serve sizes its memory (the HTTP roles:
+ * runtime/memory-limits.js), taking its `gc` at first use rather than from --expose-gc. Exported
+ * for the benches that start a runtime as serve does (bench/data-read.ts).
+ */
+export function askForReadCollections(config: Config, role: Role): void {
+  if (role !== 'worker' && config.settings.get(memoryTuningSettings).enabled)
+    collectAsReadsStream(gcOnFirstUse());
+}
+
 export async function serveCommand(config: Config, { role, listenFd }: ServeOptions) {
   const log = createLogger(config.logLevel, undefined, config.logFormat);
   const started = Date.now();
@@ -105,10 +115,7 @@ export async function serveCommand(config: Config, { role, listenFd }: ServeOpti
     : undefined;
   // Heard when the runtime takes it over; until then a failure must not go unhandled.
   embeddedServer?.catch(() => {});
-  // Long reads ask V8 for collections as they stream where serve sizes its memory (the HTTP roles:
-  // runtime/memory-limits.js), taking its `gc` at first use rather than from --expose-gc.
-  if (role !== 'worker' && config.settings.get(memoryTuningSettings).enabled)
-    collectAsReadsStream(gcOnFirstUse());
+  askForReadCollections(config, role);
   // Before anything that makes spans; loads nothing unless an OTLP endpoint is set.
   const tracing = await startTracing(config.settings.get(tracingSettings), log);
   let runtime: Runtime | undefined;
