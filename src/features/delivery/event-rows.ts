@@ -10,18 +10,10 @@ import {
   numberArrayLiteral,
 } from '../../store/array-literals.ts';
 import { textArrayLiteral } from '../../store/text-array.ts';
-import type { WebhookEventStatus } from './tables.ts';
+import type { EventsTable, WebhookEventStatus } from './tables.ts';
 
-export type NewEventRow = {
-  id: string;
-  developer_id: string;
-  type: string;
-  user_id: string | null;
-  reference: string | null;
-  suppressible: boolean;
-  body: string;
-  created_at: Date;
-};
+/** An event as stored: every column but the sequence number the database assigns. */
+export type NewEventRow = Omit<EventsTable, 'seq'>;
 
 export type NewDeliveryRow = {
   id: string;
