@@ -159,3 +159,30 @@ export async function countKept(db: Db, connectionId: string): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Where a page of a connection's kept summaries ends: the last row's key. */
+export type KeptCursor = { type: string; day: string; kind: string; summaryId: string };
+
+/** One page of a connection's kept summaries in key order after `after` (a data-subject export). */
+export async function keptPage(
+  db: Db,
+  connectionId: string,
+  after: KeptCursor | null,
+  limit: number,
+): Promise<
+  { type: string; day: string; kind: string; summary_id: string; delivered_at: Date; summary: string }[]
+> {
+  let query = db
+    .selectFrom('day_companions')
+    .select(['type', sql<string>`day::text`.as('day'), 'kind', 'summary_id', 'delivered_at', 'summary'])
+    .where('connection_id', '=', connectionId);
+  if (after)
+    query = query.where((eb) =>
+      eb(
+        eb.refTuple('type', 'day', 'kind', 'summary_id'),
+        '>',
+        eb.tuple(after.type, after.day, after.kind, after.summaryId),
+      ),
+    );
+  return query.orderBy('type').orderBy('day').orderBy('kind').orderBy('summary_id').limit(limit).execute();
+}
