@@ -8,8 +8,8 @@
 // summaries), and any other fetch of days — the backfill after a connection, a read of days not
 // stored yet — asks Garmin for a backfill of those days (Health API §8: summary time, at most 90
 // days per request; activities 30), which Garmin answers later with pings or pushes like a sync.
-import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { createHash } from 'node:crypto';
+import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { ProviderDataError, type UnreadableKind } from '../../provider-kit/data-source.ts';
 import { DayCompanionsTooLarge } from '../../provider-kit/day-companions.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
@@ -70,6 +70,8 @@ const SPOOL_LIMITS = { pieces: 4 * GARMIN_HISTORY_DAYS, bytes: 2 * 1024 ** 3, pi
 export type GarminNotified = {
   pulls: readonly { kind: SummaryKind; url: string }[];
   inline: Partial<Record<SummaryKind, readonly unknown[]>>;
+  /** When the last push folded into `inline` arrived (ISO 8601): its summaries were delivered by then. */
+  pushedAt?: string;
 };
 
 const contextOf = (args: TypeFetchArgs): NormalizeContext => ({
@@ -145,7 +147,7 @@ function deliveredAt(callback: string, now: number): number {
 
 /**
  * Files the summaries of `kinds` a notification brought into `spool` by day, each with when
- * Garmin delivered it: its pushed summaries (delivered as it arrived, so at the latest now), then
+ * Garmin delivered it: its pushed summaries (by the time the last push arrived), then
  * each callback pulled and read item by item as the answer arrives. Returns the summaries found
  * (dated or not).
  */
@@ -163,7 +165,9 @@ async function spoolNotified(
     await spool.add(piecesOf(kind, item, context), kind, { at, item } satisfies Delivered);
   };
   const now = args.now.getTime();
-  for (const kind of kinds) for (const item of notified.inline[kind] ?? []) await keep(kind, item, now);
+  const pushed = notified.pushedAt ? Date.parse(notified.pushedAt) : Number.NaN;
+  const pushedAt = Number.isFinite(pushed) ? Math.min(pushed, now) : now;
+  for (const kind of kinds) for (const item of notified.inline[kind] ?? []) await keep(kind, item, pushedAt);
   for (const pull of notified.pulls) {
     if (!kinds.includes(pull.kind)) continue;
     // 400: a token Garmin does not take (expired, or a forged ping's); 404/412: nothing to give.
