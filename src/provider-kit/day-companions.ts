@@ -4,8 +4,8 @@
 // brings some of them must be normalized with the others the day already had, or the stored
 // record loses what they gave. So core keeps, per connection, unified type and day, the latest
 // copy of each summary a fetch brought (one per kind and id), and hands the fetcher a store of
-// them (`TypeFetchArgs.dayCompanions`): the fetcher keeps what it brought for a day, then reads
-// the whole day back and normalizes that. One day is read at a time, never a connection's history.
+// them (`TypeFetchArgs.dayCompanions`): the fetcher keeps what it brought for a day and gets the
+// whole day back, which it normalizes. One day is read at a time, never a connection's history.
 
 /** One summary a fetch brought for a day. */
 export type DaySummary = {
@@ -23,13 +23,17 @@ export type DaySummary = {
 
 /** The days of one connection and unified type whose summaries are kept between fetches. */
 export type DayCompanions = {
-  /** Keeps these summaries of `day` (`YYYY-MM-DD`), each replacing an earlier copy of itself. */
-  keep(day: string, summaries: readonly DaySummary[]): Promise<void>;
   /**
-   * Every summary kept for `day`, by kind. Throws DayCompanionsTooLarge when they hold more than
-   * `maxBytes` of JSON (what the caller may hold in memory at once).
+   * Keeps these summaries of `day` (`YYYY-MM-DD`), each replacing an earlier delivered copy of
+   * itself, and returns every summary the day now holds, by kind (those it brought included).
+   * Throws DayCompanionsTooLarge when the day holds more than `maxBytes` of JSON (what the caller
+   * may hold in memory at once). With no summaries, it reads the day.
    */
-  read(day: string, maxBytes: number): Promise<Record<string, unknown[]>>;
+  keepAndRead(
+    day: string,
+    summaries: readonly DaySummary[],
+    maxBytes: number,
+  ): Promise<Record<string, unknown[]>>;
 };
 
 /** A day whose kept summaries are more than the reader may hold. */

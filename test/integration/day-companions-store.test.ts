@@ -5,12 +5,19 @@ import { after, before, describe, test } from 'node:test';
 import type { Clock } from '../../src/core/clock.ts';
 import { countKept } from '../../src/features/day-companions/repo.ts';
 import { dayCompanionsOf, pruneDayCompanions } from '../../src/features/day-companions/store.ts';
-import { DayCompanionsTooLarge } from '../../src/provider-kit/day-companions.ts';
+import {
+  type DayCompanions,
+  DayCompanionsTooLarge,
+  type DaySummary,
+} from '../../src/provider-kit/day-companions.ts';
 import { createDeveloper, startTestService, type TestService } from '../helpers/app.ts';
 import { insertUser } from '../helpers/users.ts';
 
 const DAY_MS = 86_400_000;
 const summary = (id: string, extra: Record<string, unknown> = {}) => ({ summaryId: id, ...extra });
+const keep = (store: DayCompanions, day: string, summaries: readonly DaySummary[]) =>
+  store.keepAndRead(day, summaries, 64 * 1024 ** 2);
+const read = (store: DayCompanions, day: string, maxBytes: number) => store.keepAndRead(day, [], maxBytes);
 
 describe('day companions store', () => {
   let service: TestService;
@@ -31,50 +38,67 @@ describe('day companions store', () => {
 
   test('keeps each summary once by kind and id; a later copy replaces it, an earlier one does not', async () => {
     const store = storeOf(await newConnection());
-    await store.keep('2026-05-30', [
+    await keep(store, '2026-05-30', [
       { kind: 'dailies', id: 'd1', deliveredAt: 1_000, summary: summary('d1', { steps: 1 }) },
       { kind: 'pulseox', id: 'p1', deliveredAt: 1_000, summary: summary('p1') },
     ]);
-    await store.keep('2026-05-30', [
+    await keep(store, '2026-05-30', [
       { kind: 'dailies', id: 'd1', deliveredAt: 2_000, summary: summary('d1', { steps: 2 }) },
       { kind: 'epochs', id: 'e1', deliveredAt: 2_000, summary: summary('e1') },
     ]);
     // A copy Garmin delivered before the kept one (a slower fetch writing last) changes nothing.
-    await store.keep('2026-05-30', [
+    await keep(store, '2026-05-30', [
       { kind: 'dailies', id: 'd1', deliveredAt: 1_500, summary: summary('d1', { steps: 1.5 }) },
     ]);
-    assert.deepEqual(await store.read('2026-05-30', 1024), {
+    assert.deepEqual(await read(store, '2026-05-30', 1024), {
       dailies: [summary('d1', { steps: 2 })],
       epochs: [summary('e1')],
       pulseox: [summary('p1')],
     });
-    assert.deepEqual(await store.read('2026-05-31', 1024), {}, 'another day holds nothing');
+    assert.deepEqual(await read(store, '2026-05-31', 1024), {}, 'another day holds nothing');
+  });
+
+  test('a batch gets back the whole day: what it brought and what was kept before', async () => {
+    const store = storeOf(await newConnection());
+    await keep(store, '2026-05-30', [
+      { kind: 'epochs', id: 'e1', deliveredAt: 1_000, summary: summary('e1') },
+      { kind: 'dailies', id: 'd1', deliveredAt: 5_000, summary: summary('d1', { steps: 5 }) },
+    ]);
+    // A later sync's epochs, and a copy of the dailies Garmin delivered before the kept one.
+    const day = await keep(store, '2026-05-30', [
+      { kind: 'epochs', id: 'e2', deliveredAt: 2_000, summary: summary('e2') },
+      { kind: 'dailies', id: 'd1', deliveredAt: 2_000, summary: summary('d1', { steps: 2 }) },
+    ]);
+    assert.deepEqual(day, {
+      dailies: [summary('d1', { steps: 5 })],
+      epochs: [summary('e1'), summary('e2')],
+    });
   });
 
   test('of two copies in one batch, the later delivered is kept', async () => {
     const store = storeOf(await newConnection());
-    await store.keep('2026-05-30', [
+    await keep(store, '2026-05-30', [
       { kind: 'dailies', id: 'd1', deliveredAt: 2_000, summary: summary('d1', { steps: 2 }) },
       { kind: 'dailies', id: 'd1', deliveredAt: 1_000, summary: summary('d1', { steps: 1 }) },
     ]);
-    assert.deepEqual(await store.read('2026-05-30', 1024), { dailies: [summary('d1', { steps: 2 })] });
+    assert.deepEqual(await read(store, '2026-05-30', 1024), { dailies: [summary('d1', { steps: 2 })] });
   });
 
   test('connections, types and days are apart', async () => {
     const a = await newConnection();
     const b = await newConnection();
-    await storeOf(a, 'daily').keep('2026-05-30', [
+    await keep(storeOf(a, 'daily'), '2026-05-30', [
       { kind: 'k', id: '1', deliveredAt: 1, summary: 'a-daily' },
     ]);
-    await storeOf(a, 'sleep').keep('2026-05-30', [
+    await keep(storeOf(a, 'sleep'), '2026-05-30', [
       { kind: 'k', id: '1', deliveredAt: 1, summary: 'a-sleep' },
     ]);
-    await storeOf(b, 'daily').keep('2026-05-30', [
+    await keep(storeOf(b, 'daily'), '2026-05-30', [
       { kind: 'k', id: '1', deliveredAt: 1, summary: 'b-daily' },
     ]);
-    assert.deepEqual(await storeOf(a, 'daily').read('2026-05-30', 1024), { k: ['a-daily'] });
-    assert.deepEqual(await storeOf(a, 'sleep').read('2026-05-30', 1024), { k: ['a-sleep'] });
-    assert.deepEqual(await storeOf(b, 'daily').read('2026-05-30', 1024), { k: ['b-daily'] });
+    assert.deepEqual(await read(storeOf(a, 'daily'), '2026-05-30', 1024), { k: ['a-daily'] });
+    assert.deepEqual(await read(storeOf(a, 'sleep'), '2026-05-30', 1024), { k: ['a-sleep'] });
+    assert.deepEqual(await read(storeOf(b, 'daily'), '2026-05-30', 1024), { k: ['b-daily'] });
   });
 
   test('two fetches keeping kinds of the same day at once: both are kept', async () => {
@@ -86,8 +110,11 @@ describe('day companions store', () => {
         deliveredAt: 1,
         summary: summary(String(index)),
       }));
-    await Promise.all([store.keep('2026-05-30', many('epochs')), store.keep('2026-05-30', many('pulseox'))]);
-    const day = await store.read('2026-05-30', 1024 ** 2);
+    await Promise.all([
+      keep(store, '2026-05-30', many('epochs')),
+      keep(store, '2026-05-30', many('pulseox')),
+    ]);
+    const day = await read(store, '2026-05-30', 1024 ** 2);
     assert.equal(day['epochs']?.length, 300);
     assert.equal(day['pulseox']?.length, 300);
   });
@@ -95,7 +122,8 @@ describe('day companions store', () => {
   test('a day is read in pages, whole; one past the reader’s bytes is refused', async () => {
     const store = storeOf(await newConnection());
     const big = 'x'.repeat(1024 ** 2);
-    await store.keep(
+    await keep(
+      store,
       '2026-05-30',
       Array.from({ length: 9 }, (_, index) => ({
         kind: 'activityDetails',
@@ -104,26 +132,26 @@ describe('day companions store', () => {
         summary: { summaryId: `a${index}`, samples: big },
       })),
     );
-    const day = await store.read('2026-05-30', 16 * 1024 ** 2);
+    const day = await read(store, '2026-05-30', 16 * 1024 ** 2);
     assert.deepEqual(
       day['activityDetails']?.map((item) => (item as { summaryId: string }).summaryId),
       ['a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'],
     );
-    await assert.rejects(store.read('2026-05-30', 8 * 1024 ** 2), DayCompanionsTooLarge);
+    await assert.rejects(read(store, '2026-05-30', 8 * 1024 ** 2), DayCompanionsTooLarge);
   });
 
   test('a day goes 30 days after its last write, whole; a day still written keeps all it has', async () => {
     const connectionId = await newConnection();
     const store = storeOf(connectionId);
     const start = now;
-    await store.keep('2026-05-01', [{ kind: 'dailies', id: 'd', deliveredAt: 1, summary: 'old' }]);
-    await store.keep('2026-05-02', [{ kind: 'dailies', id: 'd', deliveredAt: 1, summary: 'old' }]);
+    await keep(store, '2026-05-01', [{ kind: 'dailies', id: 'd', deliveredAt: 1, summary: 'old' }]);
+    await keep(store, '2026-05-02', [{ kind: 'dailies', id: 'd', deliveredAt: 1, summary: 'old' }]);
     now = start + 20 * DAY_MS;
-    await store.keep('2026-05-02', [{ kind: 'pulseox', id: 'p', deliveredAt: 1, summary: 'newer' }]);
+    await keep(store, '2026-05-02', [{ kind: 'pulseox', id: 'p', deliveredAt: 1, summary: 'newer' }]);
     now = start + 31 * DAY_MS;
     await pruneDayCompanions(service.ctx.db, clock.now());
-    assert.deepEqual(await store.read('2026-05-01', 1024), {}, 'untouched for 31 days: gone');
-    assert.deepEqual(await store.read('2026-05-02', 1024), { dailies: ['old'], pulseox: ['newer'] });
+    assert.deepEqual(await read(store, '2026-05-01', 1024), {}, 'untouched for 31 days: gone');
+    assert.deepEqual(await read(store, '2026-05-02', 1024), { dailies: ['old'], pulseox: ['newer'] });
     now = start + 51 * DAY_MS;
     await pruneDayCompanions(service.ctx.db, clock.now());
     assert.equal(await countKept(service.ctx.db, connectionId), 0);
@@ -132,7 +160,7 @@ describe('day companions store', () => {
 
   test('they go with their connection', async () => {
     const connectionId = await newConnection();
-    await storeOf(connectionId).keep('2026-05-30', [{ kind: 'k', id: '1', deliveredAt: 1, summary: {} }]);
+    await keep(storeOf(connectionId), '2026-05-30', [{ kind: 'k', id: '1', deliveredAt: 1, summary: {} }]);
     assert.equal(await countKept(service.ctx.db, connectionId), 1);
     await service.ctx.db.deleteFrom('connections').where('id', '=', connectionId).execute();
     assert.equal(await countKept(service.ctx.db, connectionId), 0);

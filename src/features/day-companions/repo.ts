@@ -78,33 +78,47 @@ export async function keepSummaries(
   }
 }
 
-/**
- * Hands `each` every summary kept for one day, in (kind, summary id) order: their sizes first
- * (refused past `maxBytes`), then the summaries in pages of about STATEMENT_BYTES, so what is
- * held beside what `each` keeps is one page.
- */
-export async function readDay(
-  db: Db,
-  key: DayKey,
-  maxBytes: number,
-  each: (row: KeptSummaryRow) => void,
-): Promise<void> {
-  const sizes = await db
+/** What is kept of one summary, without the summary. */
+export type KeptEntry = { kind: string; summaryId: string; deliveredAt: Date; bytes: number };
+
+/** The summaries kept for one day, without their text, in (kind, summary id) order. */
+export async function dayEntries(db: Db, key: DayKey): Promise<KeptEntry[]> {
+  const rows = await db
     .selectFrom('day_companions')
-    .select(['kind', 'summary_id', (eb) => eb.fn<number>('octet_length', ['summary']).as('bytes')])
+    .select([
+      'kind',
+      'summary_id',
+      'delivered_at',
+      (eb) => eb.fn<number>('octet_length', ['summary']).as('bytes'),
+    ])
     .where('connection_id', '=', key.connectionId)
     .where('type', '=', key.type)
     .where('day', '=', key.day)
     .orderBy('kind')
     .orderBy('summary_id')
     .execute();
-  const total = sizes.reduce((sum, row) => sum + Number(row.bytes), 0);
-  if (total > maxBytes)
-    throw new DayCompanionsTooLarge(`${sizes.length} summaries of ${total} bytes, over ${maxBytes}`);
+  return rows.map((row) => ({
+    kind: row.kind,
+    summaryId: row.summary_id,
+    deliveredAt: new Date(row.delivered_at),
+    bytes: Number(row.bytes),
+  }));
+}
+
+/**
+ * Hands `each` these summaries of one day as now kept, read in statements of about
+ * STATEMENT_BYTES, so what is held beside what `each` keeps is one statement's rows. Throws
+ * DayCompanionsTooLarge past `maxBytes` (copies written meanwhile may be larger than listed).
+ */
+export async function readSummaries(
+  db: Db,
+  key: DayKey,
+  entries: readonly KeptEntry[],
+  maxBytes: number,
+  each: (row: KeptSummaryRow) => void,
+): Promise<void> {
   let read = 0;
-  for (const run of byStatement(sizes, (row) => Number(row.bytes))) {
-    const first = run[0]!;
-    const last = run.at(-1)!;
+  for (const run of byStatement(entries, (entry) => entry.bytes)) {
     const rows = await db
       .selectFrom('day_companions')
       .select(['kind', 'summary_id', 'delivered_at', 'summary'])
@@ -112,16 +126,14 @@ export async function readDay(
       .where('type', '=', key.type)
       .where('day', '=', key.day)
       .where((eb) =>
-        eb.and([
-          eb(eb.refTuple('kind', 'summary_id'), '>=', eb.tuple(first.kind, first.summary_id)),
-          eb(eb.refTuple('kind', 'summary_id'), '<=', eb.tuple(last.kind, last.summary_id)),
-        ]),
+        eb(
+          eb.refTuple('kind', 'summary_id'),
+          'in',
+          run.map((entry) => eb.tuple(entry.kind, entry.summaryId)),
+        ),
       )
-      .orderBy('kind')
-      .orderBy('summary_id')
       .execute();
     for (const row of rows) {
-      // Written meanwhile by another fetch of the day: still bounded.
       read += Buffer.byteLength(row.summary);
       if (read > maxBytes) throw new DayCompanionsTooLarge(`summaries of more than ${maxBytes} bytes`);
       each({

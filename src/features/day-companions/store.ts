@@ -3,7 +3,8 @@
 import type { Clock } from '../../core/clock.ts';
 import type { DayCompanions, DaySummary } from '../../provider-kit/day-companions.ts';
 import type { Db } from '../../store/db.ts';
-import { type KeptSummaryRow, keepSummaries, pruneDays, readDay } from './repo.ts';
+import { DayCompanionsTooLarge } from '../../provider-kit/day-companions.ts';
+import { dayEntries, keepSummaries, pruneDays, readSummaries } from './repo.ts';
 
 /**
  * A day's summaries are kept this long after the last of them was written. Companions of a day
@@ -16,32 +17,52 @@ import { type KeptSummaryRow, keepSummaries, pruneDays, readDay } from './repo.t
  */
 export const DAY_COMPANIONS_RETENTION_DAYS = 30;
 
+const keyOf = (kind: string, id: string) => `${kind}\u0000${id}`;
+
 /** The `DataSourceContext.dayCompanions` of a connection. */
 export const dayCompanionsOf =
   (db: Db, clock: Clock, connectionId: string) =>
   (type: string): DayCompanions => ({
-    async keep(day: string, summaries: readonly DaySummary[]) {
-      if (summaries.length === 0) return;
-      // One row per kind and id: of two copies in one batch the later in it wins, as the store would.
-      const latest = new Map<string, KeptSummaryRow>();
+    async keepAndRead(day: string, summaries: readonly DaySummary[], maxBytes: number) {
+      const key = { connectionId, type, day };
+      // One per kind and id: of two copies in one batch the later delivered (then the later in it).
+      const brought = new Map<string, DaySummary>();
       for (const item of summaries) {
-        const key = `${item.kind}\u0000${item.id}`;
-        const kept = latest.get(key);
-        if (kept && kept.deliveredAt.getTime() > item.deliveredAt) continue;
-        latest.set(key, {
-          kind: item.kind,
-          summaryId: item.id,
-          deliveredAt: new Date(item.deliveredAt),
-          summary: JSON.stringify(item.summary),
-        });
+        const known = brought.get(keyOf(item.kind, item.id));
+        if (!known || known.deliveredAt <= item.deliveredAt) brought.set(keyOf(item.kind, item.id), item);
       }
-      await keepSummaries(db, { connectionId, type, day }, [...latest.values()], clock.now());
-    },
-    async read(day: string, maxBytes: number) {
-      const byKind: Record<string, unknown[]> = {};
-      await readDay(db, { connectionId, type, day }, maxBytes, (row) => {
-        (byKind[row.kind] ??= []).push(JSON.parse(row.summary));
+      if (brought.size > 0)
+        await keepSummaries(
+          db,
+          key,
+          [...brought.values()].map((item) => ({
+            kind: item.kind,
+            summaryId: item.id,
+            deliveredAt: new Date(item.deliveredAt),
+            summary: JSON.stringify(item.summary),
+          })),
+          clock.now(),
+        );
+      const entries = await dayEntries(db, key);
+      const total = entries.reduce((sum, entry) => sum + entry.bytes, 0);
+      if (total > maxBytes)
+        throw new DayCompanionsTooLarge(`${entries.length} summaries of ${total} bytes, over ${maxBytes}`);
+      // Only what this batch did not bring is read (or what a later copy replaced meanwhile).
+      const others = entries.filter((entry) => {
+        const own = brought.get(keyOf(entry.kind, entry.summaryId));
+        return !own || own.deliveredAt < entry.deliveredAt.getTime();
       });
+      const read = new Map<string, unknown>();
+      await readSummaries(db, key, others, maxBytes, (row) =>
+        read.set(keyOf(row.kind, row.summaryId), JSON.parse(row.summary)),
+      );
+      const byKind: Record<string, unknown[]> = {};
+      for (const entry of entries) {
+        const id = keyOf(entry.kind, entry.summaryId);
+        const summary = read.has(id) ? read.get(id) : brought.get(id)?.summary;
+        // Gone since it was listed (its day pruned): not part of the day any more.
+        if (summary !== undefined) (byKind[entry.kind] ??= []).push(summary);
+      }
       return byKind;
     },
   });

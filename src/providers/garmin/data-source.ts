@@ -203,7 +203,7 @@ async function summariesOfDay(
   const store = args.dayCompanions;
   if (!store)
     return Object.fromEntries(kinds.map((kind) => [kind, (brought[kind] ?? []).map(({ item }) => item)]));
-  await store.keep(
+  return store.keepAndRead(
     day,
     kinds.flatMap((kind) =>
       (brought[kind] ?? []).map(({ at, item }) => ({
@@ -213,8 +213,8 @@ async function summariesOfDay(
         summary: item,
       })),
     ),
+    SPOOL_LIMITS.pieceBytes,
   );
-  return store.read(day, SPOOL_LIMITS.pieceBytes);
 }
 
 /**
