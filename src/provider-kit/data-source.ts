@@ -4,6 +4,7 @@
 // validates them against the model schemas before storing anything.
 import type { PlannedWorkoutDetails } from '../model/planned-workout.ts';
 import type { ProviderDataType, ProviderRuntime } from './basics.ts';
+import type { DayCompanions } from './day-companions.ts';
 import type { ProviderHttp } from './http.ts';
 
 /** The connection being read, as a provider needs to see it. */
@@ -40,6 +41,12 @@ export type DataSourceContext = {
    * Absent: none are known.
    */
   originalsKept?(summaryIds: readonly string[]): Promise<ReadonlySet<string>>;
+  /**
+   * The summaries kept of this connection's days of a type (day-companions.ts), for a connector
+   * that builds a day's record from summaries its provider notifies separately. Absent: none are
+   * kept, a fetch normalizes only what it brought.
+   */
+  dayCompanions?(type: ProviderDataType): DayCompanions;
 };
 
 export type DataFetchArgs = DataSourceContext & {

@@ -14,6 +14,7 @@ import type { ConnectingService } from '../connecting/service.ts';
 import { createRequestWindows } from '../limits/windows.ts';
 import { findConnectionById } from '../connections/repo.ts';
 import { originalsKeptOf } from '../original-files/keep.ts';
+import { dayCompanionsOf, pruneDayCompanions } from '../day-companions/store.ts';
 import { createBackfill } from './backfill.ts';
 import { createNotifications } from './notifications.ts';
 import { createPolling } from './polling.ts';
@@ -37,10 +38,12 @@ export type SetupJob = { userId: string; provider: string };
 export function createConnectorsService(deps: ConnectorsDeps) {
   const { db, clock, config, log, providers, access } = deps;
   const { appHttp, userHttp } = access;
-  // Refetches (notifications, polls) know the connection's kept original files, as syncs do.
+  // Refetches (notifications, polls) know the connection's kept original files, as syncs do, and
+  // the summaries kept of its days (a notification bringing some kinds of a day completes it).
   const dataContext = (user: Parameters<typeof access.dataContext>[0]) => ({
     ...access.dataContext(user),
     originalsKept: originalsKeptOf(db, user.id),
+    dayCompanions: dayCompanionsOf(db, clock, user.id),
   });
 
   const backfill = createBackfill({ db, clock, jobs: deps.jobs, log, providers });
@@ -87,6 +90,8 @@ export function createConnectorsService(deps: ConnectorsDeps) {
     dataContext,
     appHttp,
     onConnected,
+    /** Forgets the days whose kept summaries are past their retention (daily maintenance). */
+    pruneDayCompanions: () => pruneDayCompanions(db, clock.now()),
     /** The queued post-consent step; the backfill is planned once it has succeeded. */
     async setup(job: SetupJob): Promise<void> {
       const provider = providers.get(job.provider);

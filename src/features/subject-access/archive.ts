@@ -51,6 +51,8 @@ export type ArchiveSources = {
   generatedAt: Date;
   records: (type: (typeof dataTypeNames)[number]) => PagedSource<unknown>;
   rawPayloads: PagedSource<unknown>;
+  /** The provider's summaries kept of the user's days between notifications (day companions). */
+  dayCompanions: PagedSource<unknown>;
   events: PagedSource<unknown>;
   /** The lab reports of the user's reference id (none without one), results included. */
   labReports: PagedSource<unknown>;
@@ -66,7 +68,7 @@ const zipWriter = () => createRequire(import.meta.url)('yazl') as typeof Yazl;
 
 /**
  * The archive as a byte stream: `user.json`, `records/<type>.ndjson` for every data type,
- * `raw_payloads.ndjson`, `webhook_events.ndjson`, `lab_reports.ndjson` and each report's file under
+ * `raw_payloads.ndjson`, `day_companions.ndjson`, `webhook_events.ndjson`, `lab_reports.ndjson` and each report's file under
  * `lab_report_files/`, each original file under `original_files/`, then `manifest.json` (each
  * file and its line count; written last, once the counts are known: the entries are read in order).
  * A stored file is read only when the archive reaches it, so one at most is in memory.
@@ -124,6 +126,11 @@ export function userArchive(sources: ArchiveSources): Readable {
     'raw_payloads.ndjson',
     'Provider payloads kept as received (RAW_PAYLOAD_RETENTION_DAYS)',
     sources.rawPayloads,
+  );
+  addNdjson(
+    'day_companions.ndjson',
+    'Provider summaries kept per day between notifications, to build each day from all of its kinds',
+    sources.dayCompanions,
   );
   addNdjson(
     'webhook_events.ndjson',

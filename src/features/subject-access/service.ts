@@ -1,7 +1,7 @@
 // Data-subject requests: one user's whole stored record as one archive (archive.ts). It reads
 // through the owning features' services only: the connection (connections), records and raw
 // payloads (data), the events sent about the user (webhooks), the providers' original files
-// (original-files).
+// (original-files), the provider summaries kept of the user's days (day-companions).
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../core/clock.ts';
 import type { Db } from '../../store/db.ts';
@@ -12,6 +12,7 @@ import type { Keyset } from '../data/repo.ts';
 import type { WebhooksService } from '../delivery/service.ts';
 import { MEDIA_TYPES } from '../output-formats/formats.ts';
 import { findOriginalFit, listOriginalFiles } from '../original-files/repo.ts';
+import { type KeptCursor, keptPage } from '../day-companions/repo.ts';
 import { ARCHIVE_PAGE, type StoredFile, userArchive } from './archive.ts';
 
 export type SubjectAccessDeps = {
@@ -78,6 +79,24 @@ export function createSubjectAccessService(deps: SubjectAccessDeps) {
               payload: row.payload,
             })),
             next: rows.length < limit ? null : Number(rows.at(-1)!.id),
+          };
+        },
+        dayCompanions: async (after, limit) => {
+          const rows = await keptPage(db, user.id, after as KeptCursor | null, limit);
+          const last = rows.at(-1);
+          return {
+            lines: rows.map((row) => ({
+              type: row.type,
+              day: row.day,
+              kind: row.kind,
+              summary_id: row.summary_id,
+              delivered_at: new Date(row.delivered_at).toISOString(),
+              summary: JSON.parse(row.summary) as unknown,
+            })),
+            next:
+              rows.length < limit || !last
+                ? null
+                : { type: last.type, day: last.day, kind: last.kind, summaryId: last.summary_id },
           };
         },
         events: async (after, limit) => {

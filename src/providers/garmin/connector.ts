@@ -240,7 +240,8 @@ export const garminNotifications: NotificationHooks = {
     const pulls = pullsOf(notification);
     const inline = notification.inline ?? {};
     if (types.length === 0 || (pulls.length === 0 && Object.keys(inline).length === 0)) return null;
-    const notified: GarminNotified = { pulls, inline };
+    const pushedAt = Object.keys(inline).length > 0 ? notification.eventTime : null;
+    const notified: GarminNotified = { pulls, inline, ...(pushedAt ? { pushedAt } : {}) };
     // The days only label the refetch: what is fetched is what the notification names.
     const last = notification.span?.end ?? notification.eventTime;
     if (!last) return null;

@@ -8,8 +8,10 @@
 // summaries), and any other fetch of days — the backfill after a connection, a read of days not
 // stored yet — asks Garmin for a backfill of those days (Health API §8: summary time, at most 90
 // days per request; activities 30), which Garmin answers later with pings or pushes like a sync.
+import { createHash } from 'node:crypto';
 import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { ProviderDataError, type UnreadableKind } from '../../provider-kit/data-source.ts';
+import { DayCompanionsTooLarge } from '../../provider-kit/day-companions.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
 import { openPieceSpool, type PieceSpool, PieceSpoolError } from '../../provider-kit/piece-spool.ts';
 import { addDays, isoDateToDayNumber, MS_PER_DAY } from '../../model/time.ts';
@@ -68,6 +70,8 @@ const SPOOL_LIMITS = { pieces: 4 * GARMIN_HISTORY_DAYS, bytes: 2 * 1024 ** 3, pi
 export type GarminNotified = {
   pulls: readonly { kind: SummaryKind; url: string }[];
   inline: Partial<Record<SummaryKind, readonly unknown[]>>;
+  /** When the last push folded into `inline` arrived (ISO 8601): its summaries were delivered by then. */
+  pushedAt?: string;
 };
 
 const contextOf = (args: TypeFetchArgs): NormalizeContext => ({
@@ -132,10 +136,20 @@ function refusalStatus(error: unknown): number | null {
   return status >= 400 && status < 500 && ![401, 408, 409, 412, 429].includes(status) ? status : null;
 }
 
+/** A summary as spooled: when Garmin delivered it (epoch ms), and the summary. */
+type Delivered = { at: number; item: unknown };
+
+/** When Garmin delivered what a callback returns: the end of its upload window (epoch ms), else `now`. */
+function deliveredAt(callback: string, now: number): number {
+  const end = Number(new URL(callback).searchParams.get('uploadEndTimeInSeconds') ?? Number.NaN);
+  return Number.isSafeInteger(end) && end >= 0 ? end * 1000 : now;
+}
+
 /**
- * Files the summaries of `kinds` a notification brought into `spool` by day: its pushed
- * summaries, then each callback pulled and read item by item as the answer arrives. Returns the
- * summaries found (dated or not).
+ * Files the summaries of `kinds` a notification brought into `spool` by day, each with when
+ * Garmin delivered it: its pushed summaries (by the time the last push arrived), then
+ * each callback pulled and read item by item as the answer arrives. Returns the summaries found
+ * (dated or not).
  */
 async function spoolNotified(
   args: TypeFetchArgs,
@@ -145,28 +159,70 @@ async function spoolNotified(
 ): Promise<number> {
   const context = contextOf(args);
   let found = 0;
-  const keep = async (kind: SummaryKind, item: unknown) => {
+  const keep = async (kind: SummaryKind, item: unknown, at: number) => {
     if (item === null || typeof item !== 'object') return;
     found += 1;
-    await spool.add(piecesOf(kind, item, context), kind, item);
+    await spool.add(piecesOf(kind, item, context), kind, { at, item } satisfies Delivered);
   };
-  for (const kind of kinds) for (const item of notified.inline[kind] ?? []) await keep(kind, item);
+  const now = args.now.getTime();
+  const pushed = notified.pushedAt ? Date.parse(notified.pushedAt) : Number.NaN;
+  const pushedAt = Number.isFinite(pushed) ? Math.min(pushed, now) : now;
+  for (const kind of kinds) for (const item of notified.inline[kind] ?? []) await keep(kind, item, pushedAt);
   for (const pull of notified.pulls) {
     if (!kinds.includes(pull.kind)) continue;
     // 400: a token Garmin does not take (expired, or a forged ping's); 404/412: nothing to give.
     // Either way this callback is spent: the rest of the notification still counts.
     const items = await args.http.items({ url: pull.url, absentOn: [400, 404, 412] });
     if (items === null) continue;
-    for await (const item of items) await keep(pull.kind, item);
+    const at = deliveredAt(pull.url, now);
+    for await (const item of items) await keep(pull.kind, item, at);
   }
   return found;
 }
 
+/** A summary's identity among its kind's: Garmin's `summaryId`, else its content. */
+function summaryIdOf(item: unknown): string {
+  const id = (item as { summaryId?: unknown }).summaryId;
+  if (typeof id === 'string' || typeof id === 'number') return String(id);
+  return `sha256:${createHash('sha256').update(JSON.stringify(item)).digest('hex')}`;
+}
+
+/**
+ * The summaries of `kinds` that make `day`: with a store of the connection's days
+ * (`args.dayCompanions`), what this notification brought is kept there and the whole day read
+ * back, so a day whose kinds Garmin notified apart (minutes apart, or a backfill's answer of each
+ * type) is normalized with the kinds it brought before; without one, what it brought.
+ */
+async function summariesOfDay(
+  args: TypeFetchArgs,
+  kinds: readonly SummaryKind[],
+  day: string,
+  spool: PieceSpool,
+): Promise<Record<string, readonly unknown[]>> {
+  const brought = (await spool.read(day)) as Record<string, Delivered[]>;
+  const store = args.dayCompanions;
+  if (!store)
+    return Object.fromEntries(kinds.map((kind) => [kind, (brought[kind] ?? []).map(({ item }) => item)]));
+  return store.keepAndRead(
+    day,
+    kinds.flatMap((kind) =>
+      (brought[kind] ?? []).map(({ at, item }) => ({
+        kind,
+        id: summaryIdOf(item),
+        deliveredAt: at,
+        summary: item,
+      })),
+    ),
+    SPOOL_LIMITS.pieceBytes,
+  );
+}
+
 /**
  * A fetcher of one unified type from Garmin's summary kinds. Answering a notification, its
- * summaries are spooled by day (pieces.ts) and normalized one day at a time, each day its own
- * page (its records, and its summaries as the raw payload): memory holds a day, whatever the
- * history a backfill's answers carry.
+ * summaries are spooled by day (pieces.ts) and normalized one day at a time, each with the
+ * summaries kept of that day before (`summariesOfDay`), each day its own page (its records, and
+ * the day's summaries as the raw payload): memory holds a day, whatever the history a backfill's
+ * answers carry.
  */
 function summaryFetcher<P>(
   kinds: readonly SummaryKind[],
@@ -193,7 +249,16 @@ function summaryFetcher<P>(
         );
       }
       for (const day of await spool.pieces()) {
-        const found = await spool.read(day);
+        let found: Record<string, readonly unknown[]>;
+        try {
+          found = await summariesOfDay(args, wanted, day, spool);
+        } catch (error) {
+          if (!(error instanceof DayCompanionsTooLarge)) throw error;
+          throw new ProviderDataError(
+            'unavailable',
+            `Garmin ${kinds.join('/')} summaries of ${day} too large: ${error.message}`,
+          );
+        }
         const payload = Object.fromEntries(wanted.map((kind) => [kind, found[kind] ?? []]));
         let records: readonly unknown[];
         try {

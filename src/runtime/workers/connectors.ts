@@ -93,6 +93,7 @@ export function defineConnectorJobs(ctx: AppContext) {
     handler: async () => {
       await ctx.connectors.budget.prune();
       await ctx.connectors.notifications.prune();
+      await ctx.connectors.pruneDayCompanions();
       await ctx.connectors.subscriptions.renewDue();
     },
   });
