@@ -3,7 +3,7 @@ import type { ColumnType } from 'kysely';
 /** `YYYY-MM-DD`: the date column is written as text and never read back. */
 type Day = ColumnType<string, string, string>;
 
-/** The latest copy of one summary of a connection's day of one type (migration 0046). */
+/** The latest copy of one summary of a connection's day of one type (migration 0052). */
 export interface DayCompanionsTable {
   connection_id: string;
   /** The unified type the day's record is (`daily`, `sleep`, …). */
