@@ -97,7 +97,9 @@ test('a first attempt that succeeded is kept on its delivery and listed as the a
   ]);
   const [again] = await reschedule(service.ctx.db, developer.devId, resent.eventId, new Date(t0 + 90_000));
   assert.ok(again);
-  await recordOutcomes(service.ctx.db, [outcome(again, 2, new Date(t0 + 90_005), { statusCode: 204, delivered: true })]);
+  await recordOutcomes(service.ctx.db, [
+    outcome(again, 2, new Date(t0 + 90_005), { statusCode: 204, delivered: true }),
+  ]);
 
   // What is stored: the first successes are not rows of the attempt log.
   assert.deepEqual(await attemptsLogged(once.id), []);
@@ -129,7 +131,10 @@ test('a first attempt that succeeded is kept on its delivery and listed as the a
     wire(1, t0 + 2_002, 503, wireDateTime(nextAt)),
     wire(2, t0 + 62_003, 200),
   ]);
-  assert.deepEqual(byEvent.get(resent.eventId)?.attempts, [wire(1, t0 + 3_004, 202), wire(2, t0 + 90_005, 204)]);
+  assert.deepEqual(byEvent.get(resent.eventId)?.attempts, [
+    wire(1, t0 + 3_004, 202),
+    wire(2, t0 + 90_005, 204),
+  ]);
   assert.equal(byEvent.get(resent.eventId)?.attempt_count, 2);
 
   // The healthcheck counts them all, rows or not: five in the last hour half an hour later; an
