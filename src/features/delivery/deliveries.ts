@@ -112,6 +112,10 @@ export async function listDeliveries(
       'd.next_attempt_at',
       'd.last_status_code',
       'd.last_error',
+      'd.first_attempt_at',
+      'd.first_attempt_url',
+      'd.first_attempt_ms',
+      'd.first_attempt_status',
     ])
     .where('d.developer_id', '=', developerId)
     .where('d.destination_id', filters.destinationId ? '=' : 'is', filters.destinationId ?? null)
@@ -164,6 +168,32 @@ export async function listDeliveries(
       nextAttemptAt: row.next_attempt_at,
     });
     byDelivery.set(row.delivery_id, list);
+  }
+  // A first attempt that succeeded is kept on its delivery's row (migration 0049): listed with the
+  // rows, in the order the query above gives them (attempted_at, then attempt).
+  for (const row of page) {
+    if (row.first_attempt_at === null) continue;
+    const first: AttemptRecord = {
+      attempt: 1,
+      url: row.first_attempt_url ?? '',
+      attemptedAt: row.first_attempt_at,
+      durationMs: row.first_attempt_ms ?? 0,
+      statusCode: row.first_attempt_status,
+      error: null,
+      outcome: 'delivered',
+      nextAttemptAt: null,
+    };
+    const list = byDelivery.get(row.id);
+    if (!list) {
+      byDelivery.set(row.id, [first]);
+      continue;
+    }
+    const at = first.attemptedAt.getTime();
+    const after = list.findIndex(
+      (other) =>
+        other.attemptedAt.getTime() > at || (other.attemptedAt.getTime() === at && other.attempt > 1),
+    );
+    list.splice(after === -1 ? list.length : after, 0, first);
   }
 
   const last = page.at(-1);

@@ -39,7 +39,10 @@ export async function countHeld(
   return Number(row?.n ?? 0);
 }
 
-/** Attempts in the last hour and the hour before, for the healthcheck event's figures. */
+/**
+ * Attempts in the last hour and the hour before, for the healthcheck event's figures: the rows of
+ * the attempt log and the first attempts kept on their delivery's row (migration 0049).
+ */
 export async function attemptsPerHour(
   db: Db,
   developerId: string,
@@ -48,10 +51,13 @@ export async function attemptsPerHour(
   const result = await sql<{ last: number; previous: number }>`
     SELECT count(*) FILTER (WHERE attempted_at >= ${at}::timestamptz - interval '1 hour') AS last,
            count(*) FILTER (WHERE attempted_at < ${at}::timestamptz - interval '1 hour') AS previous
-    FROM delivery_attempts
-    WHERE developer_id = ${developerId} AND attempted_at >= ${at}::timestamptz - interval '2 hours'`.execute(
-    db,
-  );
+    FROM (
+      SELECT attempted_at FROM delivery_attempts
+      WHERE developer_id = ${developerId} AND attempted_at >= ${at}::timestamptz - interval '2 hours'
+      UNION ALL
+      SELECT first_attempt_at FROM deliveries
+      WHERE developer_id = ${developerId} AND first_attempt_at >= ${at}::timestamptz - interval '2 hours'
+    ) AS attempts (attempted_at)`.execute(db);
   const row = result.rows[0];
   return { last: Number(row?.last ?? 0), previous: Number(row?.previous ?? 0) };
 }

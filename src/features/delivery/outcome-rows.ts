@@ -1,6 +1,8 @@
 // Data access for a delivery's outcomes: the new state of each delivery after an attempt
 // (`deliveries`) and the attempt log (`delivery_attempts`), written together as one statement per
-// batch, because the delivery engine writes thousands of outcomes a second.
+// batch, because the delivery engine writes thousands of outcomes a second. A first attempt that
+// succeeded (nearly every attempt) is kept on the delivery's row instead of as a row of its own
+// (migration 0049; the delivery log lists it with the rows, deliveries.ts).
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../../store/db.ts';
 import {
@@ -44,14 +46,15 @@ export type EventOutcome = {
  */
 const RECORD_OUTCOMES = `
     WITH v (id, generation, status, attempted, next_attempt_at, status_code, error, at,
-            developer_id, attempt, url, attempted_at, duration_ms, outcome) AS (
+            developer_id, attempt, url, attempted_at, duration_ms, outcome, kept) AS (
       SELECT u.id, u.generation, u.status, u.attempted, to_timestamp(u.next_ms / 1000), u.status_code,
         u.error, to_timestamp(u.at_ms / 1000), u.developer_id, u.attempt, u.url,
-        to_timestamp(u.attempted_ms / 1000), u.duration_ms, u.outcome
+        to_timestamp(u.attempted_ms / 1000), u.duration_ms, u.outcome, u.kept
       FROM unnest($1::text[], $2::int[], $3::text[], $4::boolean[], $5::float8[], $6::int[], $7::text[],
-        $8::float8[], $9::text[], $10::int[], $11::text[], $12::float8[], $13::int[], $14::text[])
+        $8::float8[], $9::text[], $10::int[], $11::text[], $12::float8[], $13::int[], $14::text[],
+        $15::boolean[])
         AS u (id, generation, status, attempted, next_ms, status_code, error, at_ms, developer_id, attempt,
-          url, attempted_ms, duration_ms, outcome)),
+          url, attempted_ms, duration_ms, outcome, kept)),
     updated AS (
       UPDATE deliveries AS e SET
         status = v.status,
@@ -62,7 +65,11 @@ const RECORD_OUTCOMES = `
         last_error = v.error,
         delivered_at = CASE WHEN v.status = 'delivered' THEN v.at ELSE e.delivered_at END,
         held_at = CASE WHEN v.status = 'held' THEN v.at END,
-        updated_at = v.at
+        updated_at = v.at,
+        first_attempt_at = CASE WHEN v.kept THEN v.attempted_at ELSE e.first_attempt_at END,
+        first_attempt_url = CASE WHEN v.kept THEN v.url ELSE e.first_attempt_url END,
+        first_attempt_ms = CASE WHEN v.kept THEN v.duration_ms ELSE e.first_attempt_ms END,
+        first_attempt_status = CASE WHEN v.kept THEN v.status_code ELSE e.first_attempt_status END
       FROM v
       -- The rows are found by primary key, from the ids as one array. (Written with IS TRUE, the
       -- pending test cannot use the stuck sweeper's partial index of pending deliveries: a planner
@@ -87,14 +94,32 @@ const RECORD_OUTCOMES = `
       SELECT v.id, v.developer_id, v.attempt, v.url, v.attempted_at, v.duration_ms, v.status_code, v.error,
         v.outcome, v.next_attempt_at
       FROM v JOIN updated ON updated.id = v.id
-      WHERE v.attempted)
+      WHERE v.attempted AND NOT v.kept)
     SELECT id FROM updated`;
+
+/**
+ * Whether an attempt is kept on its delivery's row rather than logged as a row: the delivery's
+ * first, and it succeeded, so all the log shows of it besides these columns is fixed (attempt 1,
+ * `delivered`, no error, no next attempt). The generation check makes `number` the row's: an
+ * attempt's number is the attempts its delivery had when the batch read it, plus one, and they
+ * change only with the generation.
+ */
+function keptOnRow(outcome: EventOutcome, attempt: AttemptRecord): boolean {
+  return (
+    attempt.number === 1 &&
+    attempt.outcome === 'delivered' &&
+    outcome.status === 'delivered' &&
+    outcome.error === null &&
+    outcome.nextAttemptAt === null
+  );
+}
 
 /**
  * Applies outcomes and logs their attempts in one statement; returns the ids actually updated
  * (still pending at the generation the job was for). An attempt is logged only with its update,
  * so the log and the event never disagree, and the attempt's delivery exists (no foreign key
- * checks it per row any more: migration 0050).
+ * checks it per row any more: migration 0050). A first attempt that succeeded is kept on the row
+ * (`keptOnRow`).
  */
 export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]): Promise<Set<string>> {
   if (outcomes.length === 0) return new Set();
@@ -114,6 +139,7 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
   const attemptedAtMs = new Array<number | null>(count);
   const durations = new Array<number | null>(count);
   const attemptOutcomes = new Array<string | null>(count);
+  const kept = new Array<boolean>(count);
   for (let index = 0; index < count; index++) {
     const outcome = outcomes[index]!;
     const attempt = outcome.attempt;
@@ -131,6 +157,7 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
     attemptedAtMs[index] = attempt ? attempt.attemptedAt.getTime() : null;
     durations[index] = attempt ? attempt.durationMs : null;
     attemptOutcomes[index] = attempt ? attempt.outcome : null;
+    kept[index] = attempt !== null && keptOnRow(outcome, attempt);
   }
   const result = await db.executeQuery<{ id: string }>(
     CompiledQuery.raw(RECORD_OUTCOMES, [
@@ -148,6 +175,7 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
       numberArrayLiteral(attemptedAtMs),
       numberArrayLiteral(durations),
       nullableTextArrayLiteral(attemptOutcomes),
+      booleanArrayLiteral(kept),
     ]),
   );
   const applied = new Set<string>();

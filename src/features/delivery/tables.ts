@@ -61,6 +61,15 @@ export interface DeliveriesTable {
   created_at: Date;
   updated_at: Date;
   delivered_at: Date | null;
+  /**
+   * The first attempt, when it succeeded (migration 0049): kept here instead of as a row of
+   * `delivery_attempts`, and listed with the rows as attempt 1 (`delivered`, no error, no next
+   * attempt). Null otherwise: every other attempt is a row.
+   */
+  first_attempt_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  first_attempt_url: ColumnType<string | null, string | null | undefined, string | null>;
+  first_attempt_ms: ColumnType<number | null, number | null | undefined, number | null>;
+  first_attempt_status: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface DeliveryAttemptsTable {
