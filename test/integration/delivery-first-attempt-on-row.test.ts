@@ -1,5 +1,5 @@
 // A delivery's first attempt, when it succeeded, is kept on the delivery's row instead of as a row
-// of the attempt log (migration 0049, issue 44): the delivery log must list it exactly as it listed
+// of the attempt log (migration 0053, issue 44): the delivery log must list it exactly as it listed
 // the row, in the same order among later attempts (a resend), and the healthcheck's attempts per
 // hour must still count it. Attempts that failed are rows as before.
 import assert from 'node:assert/strict';

@@ -169,7 +169,7 @@ export async function listDeliveries(
     });
     byDelivery.set(row.delivery_id, list);
   }
-  // A first attempt that succeeded is kept on its delivery's row (migration 0049): listed with the
+  // A first attempt that succeeded is kept on its delivery's row (migration 0053): listed with the
   // rows, in the order the query above gives them (attempted_at, then attempt).
   for (const row of page) {
     if (row.first_attempt_at === null) continue;

@@ -41,7 +41,7 @@ export async function countHeld(
 
 /**
  * Attempts in the last hour and the hour before, for the healthcheck event's figures: the rows of
- * the attempt log and the first attempts kept on their delivery's row (migration 0049).
+ * the attempt log and the first attempts kept on their delivery's row (migration 0053).
  */
 export async function attemptsPerHour(
   db: Db,

@@ -2,7 +2,7 @@
 // (`deliveries`) and the attempt log (`delivery_attempts`), written together as one statement per
 // batch, because the delivery engine writes thousands of outcomes a second. A first attempt that
 // succeeded (nearly every attempt) is kept on the delivery's row instead of as a row of its own
-// (migration 0049; the delivery log lists it with the rows, deliveries.ts).
+// (migration 0053; the delivery log lists it with the rows, deliveries.ts).
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../../store/db.ts';
 import {

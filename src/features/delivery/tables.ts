@@ -62,7 +62,7 @@ export interface DeliveriesTable {
   updated_at: Date;
   delivered_at: Date | null;
   /**
-   * The first attempt, when it succeeded (migration 0049): kept here instead of as a row of
+   * The first attempt, when it succeeded (migration 0053): kept here instead of as a row of
    * `delivery_attempts`, and listed with the rows as attempt 1 (`delivered`, no error, no next
    * attempt). Null otherwise: every other attempt is a row.
    */

@@ -38,10 +38,10 @@ import * as labReportTypesAndVersions from './0043_lab_report_types_and_versions
 import * as outputFormats from './0044_output_formats.ts';
 import * as originalFiles from './0045_original_files.ts';
 import * as mobileSamplesStatistics from './0047_mobile_samples_statistics.ts';
-import * as firstAttemptsOnDeliveries from './0049_first_attempts_on_deliveries.ts';
 import * as deliveryCascadesByStatement from './0050_delivery_cascades_by_statement.ts';
 import * as mobileSamplesErasedByTrigger from './0051_mobile_samples_erased_by_trigger.ts';
 import * as dayCompanions from './0052_day_companions.ts';
+import * as firstAttemptsOnDeliveries from './0053_first_attempts_on_deliveries.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -87,8 +87,8 @@ export const migrations: Record<string, Migration> = {
   '0044_output_formats': outputFormats,
   '0045_original_files': originalFiles,
   '0047_mobile_samples_statistics': mobileSamplesStatistics,
-  '0049_first_attempts_on_deliveries': firstAttemptsOnDeliveries,
   '0050_delivery_cascades_by_statement': deliveryCascadesByStatement,
   '0051_mobile_samples_erased_by_trigger': mobileSamplesErasedByTrigger,
   '0052_day_companions': dayCompanions,
+  '0053_first_attempts_on_deliveries': firstAttemptsOnDeliveries,
 };
