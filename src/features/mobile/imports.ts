@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, badRequest, invalidParameter, notFound } from '../../core/errors.ts';
+import { heapGrowth } from '../../core/heap-growth.ts';
 import { newUuid } from '../../core/ids.ts';
 import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
@@ -137,7 +138,9 @@ export function createExportImports(
     else parseReference(input.referenceId);
     const importId = newUuid();
     const path = join(importDir(), `${importId}.upload`);
-    const size = await spool(input.body, path);
+    // The upload's chunks are Buffers counted against V8's old-generation slack (core/heap-growth.ts).
+    const release = heapGrowth.hold();
+    const size = await spool(input.body, path).finally(release);
     // The answer is the import as accepted (queued), read in the transaction that stores it: read
     // after the commit, a worker woken by the queue may already have started it.
     let accepted: importsRepo.ImportRow | undefined;
@@ -200,6 +203,22 @@ export function createExportImports(
     const row = await importsRepo.findImport(db, importId);
     if (!row || row.status === 'completed' || row.status === 'failed') return row ? view(row) : undefined;
     const { provider } = exportProvider(row.format);
+    // Batches and the rebuild allocate Buffers in megabytes (core/heap-growth.ts).
+    const release = heapGrowth.hold();
+    try {
+      return await importHeld(row, provider, importId, onProgress);
+    } finally {
+      release();
+    }
+  }
+
+  /** `runImport` of a row not yet finished, the larger heap growth held meanwhile. */
+  async function importHeld(
+    row: importsRepo.ImportRow,
+    provider: ResolvedProvider,
+    importId: string,
+    onProgress: ((view: ImportView) => void) | undefined,
+  ): Promise<ImportView | undefined> {
     await importsRepo.updateImport(db, importId, { status: 'running' }, clock.now());
     let imported = row.records_imported;
     let read = row.checkpoint;
