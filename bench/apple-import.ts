@@ -34,7 +34,15 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -336,7 +344,9 @@ async function runImportRole(file: string): Promise<Measured> {
     const pid = child.pid!;
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-65536)));
-    const trace = process.env.BENCH_IMPORT_TRACE ? createWriteStream(process.env.BENCH_IMPORT_TRACE) : undefined;
+    const trace = process.env.BENCH_IMPORT_TRACE
+      ? createWriteStream(process.env.BENCH_IMPORT_TRACE)
+      : undefined;
     const databasePids = () => {
       const postmaster = embedded ? postmasterOf(dataDir) : undefined;
       return postmaster ? [postmaster, ...childrenOf(postmaster)] : [];
