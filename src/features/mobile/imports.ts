@@ -203,22 +203,6 @@ export function createExportImports(
     const row = await importsRepo.findImport(db, importId);
     if (!row || row.status === 'completed' || row.status === 'failed') return row ? view(row) : undefined;
     const { provider } = exportProvider(row.format);
-    // Batches and the rebuild allocate Buffers in megabytes (core/heap-growth.ts).
-    const release = heapGrowth.hold();
-    try {
-      return await importHeld(row, provider, importId, onProgress);
-    } finally {
-      release();
-    }
-  }
-
-  /** `runImport` of a row not yet finished, the larger heap growth held meanwhile. */
-  async function importHeld(
-    row: importsRepo.ImportRow,
-    provider: ResolvedProvider,
-    importId: string,
-    onProgress: ((view: ImportView) => void) | undefined,
-  ): Promise<ImportView | undefined> {
     await importsRepo.updateImport(db, importId, { status: 'running' }, clock.now());
     let imported = row.records_imported;
     let read = row.checkpoint;
@@ -234,6 +218,10 @@ export function createExportImports(
         records_imported: imported,
       });
     };
+    // Each batch arrives and goes to the store as Buffers in megabytes (core/heap-growth.ts); the
+    // rebuild after them is left to V8's own factor: what it allocates is garbage in earnest, and
+    // at 1 GB the doubled growth raised the importing process's peak by ~10 MB there.
+    const release = heapGrowth.hold();
     try {
       // The file is read in an isolated child process (import-task.ts): a hostile export ends its
       // own import (out of memory, no progress, refused by the reader), never this process.
@@ -271,6 +259,8 @@ export function createExportImports(
       await importsRepo.updateImport(db, importId, { status: 'failed', error: error.message }, clock.now());
       await rm(row.file_path, { force: true });
       return importStatus(row.developer_id, importId);
+    } finally {
+      release();
     }
     await settleDirtyDays(rebuildDeps, row.user_id, { daysPerBatch: IMPORT_REBUILD_DAYS, memory });
     const size = await stat(row.file_path).then(
