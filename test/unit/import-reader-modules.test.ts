@@ -24,7 +24,10 @@ test('an import’s reader loads the Apple provider’s export reader without th
   const child = spawnSync(NODE, ['--input-type=module', '--eval', script], { encoding: 'utf8' });
   assert.equal(child.status, 0, child.stderr);
   const loaded = JSON.parse(child.stdout) as string[];
-  assert.ok(loaded.some((url) => url.includes('/providers/apple/')), 'the provider was loaded');
+  assert.ok(
+    loaded.some((url) => url.includes('/providers/apple/')),
+    'the provider was loaded',
+  );
   const schemaLibrary = loaded.filter((url) => url.includes('/node_modules/typebox/'));
   assert.deepEqual(schemaLibrary.slice(0, 3), [], `${schemaLibrary.length} typebox modules loaded`);
 });
