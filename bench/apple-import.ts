@@ -34,7 +34,15 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -322,6 +330,7 @@ async function runImportRole(file: string): Promise<Measured> {
       [
         ...SERVER_MEMORY.flags,
         ...(values['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof-dir']}`] : []),
+        ...(process.env.BENCH_IMPORT_FLAGS?.split(' ').filter(Boolean) ?? []),
         SELF,
         '--role',
         'import',
@@ -335,6 +344,9 @@ async function runImportRole(file: string): Promise<Measured> {
     const pid = child.pid!;
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-65536)));
+    const trace = process.env.BENCH_IMPORT_TRACE
+      ? createWriteStream(process.env.BENCH_IMPORT_TRACE)
+      : undefined;
     const databasePids = () => {
       const postmaster = embedded ? postmasterOf(dataDir) : undefined;
       return postmaster ? [postmaster, ...childrenOf(postmaster)] : [];
@@ -343,9 +355,13 @@ async function runImportRole(file: string): Promise<Measured> {
     let sampled: Sampled | undefined;
     let last = '';
     for await (const line of createInterface({ input: child.stdout })) {
+      if (line === IMPORT_STARTS || line === IMPORT_ENDS) trace?.write(`${line}\n`);
       if (line === IMPORT_STARTS) sampling = sampleImport(pid, databasePids, dataDir);
       else if (line === IMPORT_ENDS) sampled = sampling?.stop();
-      else last = line;
+      else {
+        trace?.write(`${line}\n`);
+        last = line;
+      }
     }
     const code = await new Promise<number | null>((done) =>
       child.exitCode !== null ? done(child.exitCode) : child.once('exit', done),

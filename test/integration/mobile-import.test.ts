@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Readable } from 'node:stream';
+import { heapGrowth } from '../../src/core/heap-growth.ts';
 import { IMPORT_QUEUE } from '../../src/features/mobile/ports.ts';
 import {
   createDeveloper,
@@ -235,6 +236,37 @@ describe('Apple Health export import', () => {
     const days = await read(resumed.user_id, 'daily', '2025-01-01', '2025-03-22');
     assert.equal(days.length, 80);
     assert.ok(days.every((day) => day.distance_data.steps === GENERATED_DAY.steps));
+  });
+
+  test('an import holds the larger heap growth while it stores batches, and lets it go when it ends or dies', async () => {
+    const xml = exportText({ days: 80, startDay: '2024-01-01', heartRatePerDay: 60 });
+    const start = (referenceId: string) =>
+      service.ctx.mobile.startImport({
+        developerId: developer.devId,
+        format: 'apple-health',
+        referenceId,
+        body: Readable.from([Buffer.from(xml)]),
+        enqueue: false,
+      });
+    assert.equal(heapGrowth.held(), false);
+    const dying = await start('growth-1');
+    await assert.rejects(
+      service.ctx.mobile.runImport(dying.import_id, () => {
+        assert.equal(heapGrowth.held(), true, 'held while a batch is stored');
+        throw new Error('simulated crash');
+      }),
+      /simulated crash/,
+    );
+    assert.equal(heapGrowth.held(), false, 'let go when the import died');
+    const seen: boolean[] = [];
+    const finished = (await service.ctx.mobile.runImport((await start('growth-2')).import_id, () =>
+      seen.push(heapGrowth.held()),
+    ))!;
+    assert.equal(finished.status, 'completed');
+    // Every report but the last (the completed import's, after the rebuild) comes while batches are stored.
+    assert.ok(seen.length > 1 && seen.slice(0, -1).every(Boolean), String(seen));
+    assert.deepEqual(seen.at(-1), false, 'not held for the rebuild');
+    assert.equal(heapGrowth.held(), false, 'let go when the import ended');
   });
 
   test('bad imports get clear problems; a file that is not an export fails the import with a reason', async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, badRequest, invalidParameter, notFound } from '../../core/errors.ts';
+import { heapGrowth } from '../../core/heap-growth.ts';
 import { newUuid } from '../../core/ids.ts';
 import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
@@ -137,7 +138,9 @@ export function createExportImports(
     else parseReference(input.referenceId);
     const importId = newUuid();
     const path = join(importDir(), `${importId}.upload`);
-    const size = await spool(input.body, path);
+    // The upload's chunks are Buffers counted against V8's old-generation slack (core/heap-growth.ts).
+    const release = heapGrowth.hold();
+    const size = await spool(input.body, path).finally(release);
     // The answer is the import as accepted (queued), read in the transaction that stores it: read
     // after the commit, a worker woken by the queue may already have started it.
     let accepted: importsRepo.ImportRow | undefined;
@@ -215,6 +218,10 @@ export function createExportImports(
         records_imported: imported,
       });
     };
+    // Each batch arrives and goes to the store as Buffers in megabytes (core/heap-growth.ts); the
+    // rebuild after them is left to V8's own factor: what it allocates is garbage in earnest, and
+    // at 1 GB the doubled growth raised the importing process's peak by ~10 MB there.
+    const release = heapGrowth.hold();
     try {
       // The file is read in an isolated child process (import-task.ts): a hostile export ends its
       // own import (out of memory, no progress, refused by the reader), never this process.
@@ -252,6 +259,8 @@ export function createExportImports(
       await importsRepo.updateImport(db, importId, { status: 'failed', error: error.message }, clock.now());
       await rm(row.file_path, { force: true });
       return importStatus(row.developer_id, importId);
+    } finally {
+      release();
     }
     await settleDirtyDays(rebuildDeps, row.user_id, { daysPerBatch: IMPORT_REBUILD_DAYS, memory });
     const size = await stat(row.file_path).then(

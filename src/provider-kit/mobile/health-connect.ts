@@ -3,8 +3,8 @@
 // `{inKilocalories}`, `metadata{id, dataOrigin, device, lastModifiedTime}`). Shared by every
 // provider whose companion app sends records in this shape (each says why in its declaration),
 // so one normalizer serves them all.
-import { ActivityType } from '../../model/activity-type.ts';
-import { MenstruationFlow, SleepLevel } from '../../model/enums.ts';
+import { ActivityType } from '../../model/activity-type-codes.ts';
+import { MenstruationFlow, SleepLevel } from '../../model/code-tables.ts';
 import {
   type DeviceClass,
   emptyBatch,

@@ -2,7 +2,7 @@
 // free string (a field such as `activity` or `sport_name`). Names are compared after lower-casing and
 // dropping everything but letters and digits, so `strengthTraining`, `Strength Training` and
 // `strength_training` are one key. A provider adds or overrides names where its wording differs.
-import { ActivityType } from '../../model/activity-type.ts';
+import { ActivityType } from '../../model/activity-type-codes.ts';
 
 export function sportKey(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');

@@ -1,6 +1,6 @@
 // Which HealthKit quantity and category types Tributary reads, as which sample kind, in which
 // unit; and the category values of sleep and menstrual flow.
-import { MenstruationFlow, SleepLevel } from '../../model/enums.ts';
+import { MenstruationFlow, SleepLevel } from '../../model/code-tables.ts';
 import type { MobileKind } from '../../provider-kit/mobile/samples.ts';
 import {
   celsius,

@@ -1,5 +1,5 @@
 // HealthKit workouts: type, totals, per-type statistics (newer exports) and route points.
-import { ActivityType } from '../../model/activity-type.ts';
+import { ActivityType } from '../../model/activity-type-codes.ts';
 import {
   type MobileSample,
   numberOf,
