@@ -54,6 +54,11 @@ type Served = {
  */
 async function serveTributary() {
   const { loadConfig } = await import('../src/core/config.ts');
+  const { collectAsServeDoes } = await import('../src/runtime/cli/serve.ts');
+  const config = loadConfig(process.env);
+  // As serve does: with the memory sizing on, one start-up collection before the runtime's
+  // modules load, and long reads ask for collections as they stream.
+  collectAsServeDoes(config, 'all');
   const { createLogger } = await import('../src/core/log.ts');
   const { startRuntime } = await import('../src/runtime/runtime.ts');
   const { decideConsent, newSandboxAccount } = await import('../src/providers/sandbox/consent.ts');
@@ -67,10 +72,6 @@ async function serveTributary() {
       );
     }, 200).unref();
   }
-  const { askForReadCollections } = await import('../src/runtime/cli/serve.ts');
-  const config = loadConfig(process.env);
-  // As serve does: with the memory sizing on, long reads ask for collections as they stream.
-  askForReadCollections(config, 'all');
   const runtime = await startRuntime(config, 'all', createLogger('warn'));
   // BENCH_TRACE_GC=1: one line per collection from here on (not the start-up's), passed on to
   // stderr by the load side (V8 refuses its trace flags in NODE_OPTIONS).

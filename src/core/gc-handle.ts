@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** V8's `gc`, as `--expose-gc` exposes it. */
-export type Collect = (options: { type: 'major'; execution: 'async' }) => void;
+/** V8's `gc`, as `--expose-gc` exposes it: a full collection, run as its own task or at once. */
+export type Collect = (options: { type: 'major'; execution: 'async' | 'sync' }) => void;
 
 /**
  * Whether the operator said `--no-expose-gc` on node's command line: then the process asks for no
@@ -32,15 +32,11 @@ function collectorFromNewContext(): Collect | undefined {
 }
 
 /**
- * The process's collection function, made on first use: the global `gc` of a process started
- * with `--expose-gc` (an operator's own flag), none if the operator refused it (`--no-expose-gc`),
- * and otherwise one from a new context (collectorFromNewContext). Undefined when there is none.
+ * The process's collection function, made now: the global `gc` of a process started with
+ * `--expose-gc` (an operator's own flag), none if the operator refused it (`--no-expose-gc`), and
+ * otherwise one from a new context (collectorFromNewContext). Undefined when there is none.
  */
-export function gcOnFirstUse(execArgv: readonly string[] = process.execArgv): Collect | undefined {
+export function gcNow(execArgv: readonly string[] = process.execArgv): Collect | undefined {
   if (refusedByOperator(execArgv)) return undefined;
-  let collect: Collect | undefined;
-  return (options) => {
-    collect ??= (globalThis as { gc?: Collect }).gc ?? collectorFromNewContext();
-    collect?.(options);
-  };
+  return (globalThis as { gc?: Collect }).gc ?? collectorFromNewContext();
 }

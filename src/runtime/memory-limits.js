@@ -11,7 +11,7 @@
 //   sooner during a long read instead of growing the heap to hundreds of MB of garbage; high
 //   enough above the measured peak (< 200 MB) that a legitimate burst never hits it.
 // - not --expose-gc: long streamed reads do ask V8 for a full collection every 8 MB they stream
-//   (features/data/read-collection.ts), but take its `gc` at first use (core/gc-handle.ts). The
+//   (features/data/read-collection.ts), but take its `gc` from a new context (core/gc-handle.ts). The
 //   flag is part of the hash V8 checks code caches against: started with it, the process
 //   compiled every built-in module it loaded from source, Node's own code cache for them refused
 //   (~40 ms of CPU of each start, issue 42).

@@ -8,7 +8,8 @@ import { claimForServer } from '../data-dir-ownership.ts';
 import type { Role, Runtime } from '../runtime.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../../store/embedded/server.ts';
 import { tracingSettings } from '../../core/tracing-settings.ts';
-import { gcOnFirstUse } from '../../core/gc-handle.ts';
+import { gcNow } from '../../core/gc-handle.ts';
+import { collectStartUpHeap } from '../../core/start-up-collection.ts';
 import { collectAsReadsStream } from '../../features/data/read-collection.ts';
 import { memoryTuningSettings } from '../memory-settings.ts';
 import { startTracing } from '../tracing.ts';
@@ -89,14 +90,23 @@ export function parseServeArgs(args: string[]): ServeOptions {
   return { role: role as Role, listenFd: values['listen-stdin'] ? STDIN_FD : undefined };
 }
 
+/** Whether serve sets this process's old-generation ceiling (runtime/memory-limits.js: api, all). */
+const sizesItsMemory = (config: Config, role: Role) =>
+  role !== 'worker' && config.settings.get(memoryTuningSettings).enabled;
+
 /**
- * Long reads ask V8 for collections as they stream where serve sizes its memory (the HTTP roles:
- * runtime/memory-limits.js), taking its `gc` at first use rather than from --expose-gc. Exported
- * for the benches that start a runtime as serve does (bench/data-read.ts).
+ * Where serve sets its ceiling: one full collection before the runtime's modules load, sized so
+ * that the rest of the start needs no other (core/start-up-collection.ts), and long reads ask V8
+ * for collections as they stream, with the same `gc` (taken from a new context, not from
+ * --expose-gc: core/gc-handle.ts). Exported for the benches that start a runtime as serve does
+ * (bench/data-read.ts).
  */
-export function askForReadCollections(config: Config, role: Role): void {
-  if (role !== 'worker' && config.settings.get(memoryTuningSettings).enabled)
-    collectAsReadsStream(gcOnFirstUse());
+export function collectAsServeDoes(config: Config, role: Role): void {
+  if (!sizesItsMemory(config, role)) return;
+  const collect = gcNow();
+  if (!collect) return;
+  collectStartUpHeap(collect);
+  collectAsReadsStream(collect);
 }
 
 export async function serveCommand(config: Config, { role, listenFd }: ServeOptions) {
@@ -115,7 +125,6 @@ export async function serveCommand(config: Config, { role, listenFd }: ServeOpti
     : undefined;
   // Heard when the runtime takes it over; until then a failure must not go unhandled.
   embeddedServer?.catch(() => {});
-  askForReadCollections(config, role);
   // Before anything that makes spans; loads nothing unless an OTLP endpoint is set.
   const tracing = await startTracing(config.settings.get(tracingSettings), log);
   let runtime: Runtime | undefined;
@@ -156,6 +165,9 @@ export async function serveCommand(config: Config, { role, listenFd }: ServeOpti
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
+    // Here the heap holds what the start has loaded so far (~13 MB): before the runtime's
+    // modules, when V8's first full collection of the start would come anyway.
+    collectAsServeDoes(config, role);
     const { startRuntime } = await import('../runtime.ts');
     runtime = await startRuntime(config, role, log, {
       signal: starting.signal,
