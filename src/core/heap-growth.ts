@@ -29,6 +29,13 @@ export type HeapGrowth = {
   hold(): () => void;
   /** Whether anything holds it now. */
   held(): boolean;
+  /**
+   * Runs `run` (synchronous: nothing is compiled meanwhile) with the growth at `percent`, then
+   * sets back what holds it now (the held percent, or V8's own); returns false without running it
+   * when the operator set their own growth. For one collection that sizes the next trigger
+   * (core/start-up-collection.ts): this module is the flag's one writer.
+   */
+  during(percent: number, run: () => void): boolean;
 };
 
 /** `setFlags`: V8's flag setter (a test's recorder). `execArgv`: where an operator's own flag would be. */
@@ -49,6 +56,16 @@ export function createHeapGrowth(
       };
     },
     held: () => holders > 0,
+    during(percent, run) {
+      if (operatorsOwn) return false;
+      setFlags(`--heap-growing-percent=${percent}`);
+      try {
+        run();
+      } finally {
+        setFlags(`--heap-growing-percent=${holders > 0 ? HELD_PERCENT : 0}`);
+      }
+      return true;
+    },
   };
 }
 

@@ -1,5 +1,6 @@
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapStatistics } from 'node:v8';
 import type { Collect } from './gc-handle.ts';
+import { type HeapGrowth, heapGrowth } from './heap-growth.ts';
 
 // Why a start collects once, on purpose (issue 42). After each full collection V8 sets the next
 // one's trigger at the live heap × a growing factor, at least live + 8 MB, plus the young
@@ -23,12 +24,6 @@ export const START_UP_HEAP_BUDGET_BYTES = 48 * 1_048_576;
 /** Below this growth (V8's own at 384 MB is 36 %, at least 8 MB) the collection gains nothing. */
 const LEAST_WORTHWHILE_PERCENT = 50;
 
-const GROWING_FLAG = '--heap-growing-percent';
-
-/** Whether the operator set V8's growing factor on node's command line: theirs is left alone. */
-const setByOperator = (execArgv: readonly string[]) =>
-  execArgv.some((word) => word.replace(/_/g, '-').split('=')[0] === GROWING_FLAG);
-
 /**
  * The growth that sets the next trigger at the budget, from the heap's size before collecting
  * (what survives is less, so the trigger lands below it); undefined when not worth a collection.
@@ -40,22 +35,18 @@ export function startUpGrowingPercent(usedBytes: number): number | undefined {
 
 /**
  * One full collection, now, after which the old generation may grow to about the budget before
- * the next. The flag is in the hash V8 checks code caches against (as `--expose-gc` is:
- * core/gc-handle.ts), so it is set only while the collection runs (synchronously: nothing is
- * compiled in between) and set back to its default at once; V8 reads it only to size the next
- * trigger at a collection's end, and every later collection sizes its own as before.
+ * the next. The growing flag is in the hash V8 checks code caches against (as `--expose-gc` is:
+ * core/gc-handle.ts), so it is set only while the collection runs (`HeapGrowth.during`:
+ * synchronously, nothing is compiled in between) and set back at once; V8 reads it only to size
+ * the next trigger at a collection's end, and every later collection sizes its own as before. An
+ * operator's own `--heap-growing-percent` is left alone (no collection then).
  */
 export function collectStartUpHeap(
   collect: Collect,
-  execArgv: readonly string[] = process.execArgv,
+  growth: HeapGrowth = heapGrowth,
   usedBytes = getHeapStatistics().used_heap_size,
 ): void {
   const percent = startUpGrowingPercent(usedBytes);
-  if (percent === undefined || setByOperator(execArgv)) return;
-  setFlagsFromString(`${GROWING_FLAG}=${percent}`);
-  try {
-    collect({ type: 'major', execution: 'sync' });
-  } finally {
-    setFlagsFromString(`${GROWING_FLAG}=0`);
-  }
+  if (percent === undefined) return;
+  growth.during(percent, () => collect({ type: 'major', execution: 'sync' }));
 }

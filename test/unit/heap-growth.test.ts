@@ -38,3 +38,31 @@ test('heap growth with V8’s own setter: released, the code-cache hash is the p
   release();
   assert.equal(cachedDataVersionTag(), tag);
 });
+
+test('heap growth during one run: set for it, then back to what holds it (held or V8’s own); an operator’s own is left alone', () => {
+  const set: string[] = [];
+  const growth = createHeapGrowth((flags) => set.push(flags), []);
+  assert.equal(
+    growth.during(250, () => set.push('run')),
+    true,
+  );
+  const release = growth.hold();
+  growth.during(250, () => set.push('run'));
+  release();
+  assert.deepEqual(set, [
+    '--heap-growing-percent=250',
+    'run',
+    '--heap-growing-percent=0',
+    '--heap-growing-percent=100',
+    '--heap-growing-percent=250',
+    'run',
+    '--heap-growing-percent=100',
+    '--heap-growing-percent=0',
+  ]);
+  const operators = createHeapGrowth((flags) => set.push(flags), ['--heap-growing-percent=30']);
+  assert.equal(
+    operators.during(250, () => set.push('run')),
+    false,
+  );
+  assert.equal(set.length, 8);
+});

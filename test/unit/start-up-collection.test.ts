@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cachedDataVersionTag } from 'node:v8';
 import { gcNow } from '../../src/core/gc-handle.ts';
+import { createHeapGrowth } from '../../src/core/heap-growth.ts';
 import {
   collectStartUpHeap,
   START_UP_HEAP_BUDGET_BYTES,
@@ -20,7 +21,7 @@ test('the start-up collection collects at once and leaves the code-cache hash as
       asked.push({ ...options, hashChanged: cachedDataVersionTag() !== tag });
       collect(options);
     },
-    [],
+    createHeapGrowth(undefined, []),
     12 * MB,
   );
   assert.deepEqual(asked, [{ type: 'major', execution: 'sync', hashChanged: true }]);
@@ -30,8 +31,16 @@ test('the start-up collection collects at once and leaves the code-cache hash as
 
 test('an operator’s own --heap-growing-percent is left alone: no start-up collection', () => {
   const asked: unknown[] = [];
-  collectStartUpHeap((options) => asked.push(options), ['--heap_growing_percent=50'], 12 * MB);
-  collectStartUpHeap((options) => asked.push(options), ['--heap-growing-percent=50'], 12 * MB);
+  collectStartUpHeap(
+    (options) => asked.push(options),
+    createHeapGrowth(undefined, ['--heap_growing_percent=50']),
+    12 * MB,
+  );
+  collectStartUpHeap(
+    (options) => asked.push(options),
+    createHeapGrowth(undefined, ['--heap-growing-percent=50']),
+    12 * MB,
+  );
   assert.deepEqual(asked, []);
 });
 
@@ -42,6 +51,6 @@ test('the growth sets the next trigger at the budget, and a heap already near it
   // A heap of 36 MB (the runtime loaded from the sources) would gain 33 %: less than V8's own.
   assert.equal(startUpGrowingPercent(36 * MB), undefined);
   const asked: unknown[] = [];
-  collectStartUpHeap((options) => asked.push(options), [], 36 * MB);
+  collectStartUpHeap((options) => asked.push(options), createHeapGrowth(undefined, []), 36 * MB);
   assert.deepEqual(asked, []);
 });
