@@ -15,40 +15,15 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
-import yauzl from 'yauzl';
 import { windowOf } from '../../src/features/data/params.ts';
 import { addDays } from '../../src/model/time.ts';
 import { createDeveloper, startTestService } from './app.ts';
 import { connectSandboxUser } from './connections.ts';
+import { zipEntryText } from './zip.ts';
 
 const RECORDS = Number(process.argv[2] ?? 200);
 const SAMPLES = Number(process.argv[3] ?? 3600);
 const FROM = '2020-01-01';
-
-/** One entry of a ZIP file on disk, as text. */
-async function entryText(path: string, name: string): Promise<string | null> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
-  );
-  return new Promise((resolve, reject) => {
-    zip.on('error', reject);
-    zip.on('end', () => resolve(null));
-    zip.on('entry', (entry: yauzl.Entry) => {
-      if (entry.fileName !== name) return zip.readEntry();
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('error', reject);
-        stream.on('end', () => {
-          zip.close();
-          resolve(Buffer.concat(chunks).toString('utf8'));
-        });
-      });
-    });
-    zip.readEntry();
-  });
-}
 
 const scratch = mkdtempSync(join(tmpdir(), 'archive-run-'));
 // RUN_ENGINE=embedded (the benches without DATABASE_URL): the default engine, an embedded
@@ -131,7 +106,7 @@ try {
   });
   await pipeline(counted, createWriteStream(path));
   clearInterval(sampler);
-  const manifest = JSON.parse((await entryText(path, 'manifest.json')) ?? '{"files":[]}') as {
+  const manifest = JSON.parse((await zipEntryText(path, 'manifest.json')) ?? '{"files":[]}') as {
     files: { name: string; count: number }[];
   };
   const activity = manifest.files.find((file) => file.name === 'records/activity.ndjson');

@@ -11,7 +11,6 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import yauzl from 'yauzl';
 import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
 import { mergeSamples } from '../../src/model/record-text.ts';
 import { providerEnv } from '../fakes/fake-server.ts';
@@ -21,37 +20,13 @@ import { createDeveloper, startTestService, type TestDeveloper, type TestService
 import { connectThroughFake, untilBackfilled } from '../helpers/connections.ts';
 import { unsettledJobs } from '../helpers/jobs.ts';
 import { until } from '../helpers/until.ts';
+import { zipEntryText } from '../helpers/zip.ts';
 
 type StoredDaily = {
   distance_data?: { steps?: number | null; detailed?: { step_samples?: unknown[] } };
   oxygen_data?: { saturation_samples?: unknown[] } | null;
   stress_data?: { detailed?: { stress_samples?: unknown[] } };
 };
-
-/** One entry of a ZIP archive, as text. */
-async function zipEntry(bytes: Buffer, name: string): Promise<string | undefined> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
-  );
-  return new Promise((resolve, reject) => {
-    zip.on('error', reject);
-    zip.on('end', () => resolve(undefined));
-    zip.on('entry', (entry: yauzl.Entry) => {
-      if (entry.fileName !== name) return zip.readEntry();
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('error', reject);
-        stream.on('end', () => {
-          zip.close();
-          resolve(Buffer.concat(chunks).toString('utf8'));
-        });
-      });
-    });
-    zip.readEntry();
-  });
-}
 
 describe('GARMIN: a day whose summary types are notified apart', () => {
   let fake: GarminFake;
@@ -186,7 +161,7 @@ describe('GARMIN: a day whose summary types are notified apart', () => {
       headers: developer.headers,
     });
     assert.equal(archive.statusCode, 200);
-    const lines = (await zipEntry(archive.rawPayload, 'day_companions.ndjson'))!
+    const lines = (await zipEntryText(archive.rawPayload, 'day_companions.ndjson'))!
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as { type: string; kind: string; summary: { summaryId?: string } });

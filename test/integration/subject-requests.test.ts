@@ -8,7 +8,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import yauzl from 'yauzl';
 import { insertRawPayload } from '../../src/features/data/raw-payloads-repo.ts';
 import { upsertOriginalFiles } from '../../src/features/original-files/repo.ts';
 import { EXPORTED_TYPES } from '../../src/features/fhir-export/map-records.ts';
@@ -22,40 +21,15 @@ import {
 } from '../helpers/app.ts';
 import { connectSandboxUser } from '../helpers/connections.ts';
 import { upload, waitForSession } from '../helpers/lab-reports.ts';
+import { zipEntries } from '../helpers/zip.ts';
 
 const FROM = '2025-03-01';
 const TO = '2025-03-10';
 
 /** Every entry of a ZIP file by name, as text (yauzl checks each entry's CRC-32 as it reads). */
 async function unzip(path: string): Promise<Map<string, string>> {
-  const bytes = await unzipBytes(path);
+  const bytes = await zipEntries(path);
   return new Map([...bytes].map(([name, entry]) => [name, entry.toString('utf8')]));
-}
-
-/** Every entry of a ZIP file by name, byte for byte. */
-async function unzipBytes(path: string): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
-  );
-  const entries = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('error', reject);
-    zip.on('end', () => resolve());
-    zip.on('entry', (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('error', reject);
-        stream.on('end', () => {
-          entries.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.readEntry();
-  });
-  return entries;
 }
 
 const linesOf = (text: string) =>
@@ -167,7 +141,7 @@ describe('data-subject requests: the user archive and the erasure receipt', () =
     const path = join(scratch, 'archive.zip');
     writeFileSync(path, Buffer.from(await response.arrayBuffer()));
     const entries = await unzip(path);
-    const bytes = await unzipBytes(path);
+    const bytes = await zipEntries(path);
 
     const manifest = JSON.parse(entries.get('manifest.json')!) as {
       user_id: string;
