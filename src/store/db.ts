@@ -193,6 +193,7 @@ function storeConnection(reportLoss: (error: Error) => void): typeof pg.Client {
       sendHotStatementsByName(this);
       // COPY … FROM STDIN with a buffer as its data (copy-in.ts): an import's batches.
       acceptCopyIn(this);
+      endOnFatal(this);
     }
 
     // pg-pool connects with a callback; anyone else (Kysely's cancellation) with a promise.
@@ -209,6 +210,28 @@ function storeConnection(reportLoss: (error: Error) => void): typeof pg.Client {
         throw markDatabaseError(error);
       });
     }
+  };
+}
+
+type Query = (...args: unknown[]) => unknown;
+
+/**
+ * Ends `client` as soon as one of its statements fails with a FATAL error: PostgreSQL ends the
+ * session after a FATAL (a terminated backend, 57P01; a shutdown), but the statement rejects
+ * before node-postgres has read the socket's close, and the pool takes back a client released
+ * in between as healthy. It then lent that dead connection to the next request, which failed too
+ * (a 503 after one terminated backend: archive-failures, under load). Ended here, before the
+ * caller's own handler releases it, the pool discards it and the next checkout opens a fresh one.
+ */
+function endOnFatal(client: pg.Client): void {
+  const query = client.query.bind(client) as Query;
+  (client as unknown as { query: Query }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise)
+      result.catch((error: unknown) => {
+        if ((error as { severity?: unknown } | null)?.severity === 'FATAL') client.end().catch(() => {});
+      });
+    return result;
   };
 }
 
