@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { followAuthorize, providerEnv } from '../fakes/fake-server.ts';
-import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
+import { followAuthorize } from '../fakes/fake-server.ts';
+import { type GarminFake } from '../fakes/garmin.ts';
 import { workoutProblem } from '../fakes/garmin-training.ts';
-import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { createDeveloper, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { startServiceWithGarminFake } from '../helpers/garmin-service.ts';
 import { authenticateUser, pathOf, untilScopes, untilBackfilled } from '../helpers/connections.ts';
 import { toGarminWorkout } from '../../src/providers/garmin/training-to-garmin.ts';
 
@@ -86,15 +87,7 @@ describe('GARMIN Training API: planned workouts', () => {
   const training = () => fake.accountOf('account-1').training;
 
   before(async () => {
-    fake = await startGarminFake({ offsetMinutes: 60 });
-    service = await startTestService({
-      env: {
-        ...providerEnv('GARMIN', fake),
-        GARMIN_REQUEST_BUDGET: '100000/60',
-        PROVIDER_HTTP_RETRY_BASE_MS: '20',
-      },
-    });
-    await service.app.listen({ port: 0, host: '127.0.0.1' });
+    ({ fake, service } = await startServiceWithGarminFake());
     const address = service.app.server.address() as AddressInfo;
     fake.endpointUrl = `http://127.0.0.1:${address.port}/providers/GARMIN/webhook`;
     developer = await createDeveloper(service.ctx);

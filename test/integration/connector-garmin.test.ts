@@ -4,10 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
 import type { ProviderDataType } from '../../src/provider-kit/types.ts';
-import { providerEnv } from '../fakes/fake-server.ts';
-import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
+import { type GarminFake } from '../fakes/garmin.ts';
 import { cycleOf, isoDay, PAUSE_SECONDS } from '../fakes/garmin-data.ts';
-import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { createDeveloper, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { startServiceWithGarminFake } from '../helpers/garmin-service.ts';
 import { connectThroughFake, untilBackfilled } from '../helpers/connections.ts';
 import { unsettledJobs } from '../helpers/jobs.ts';
 import { setUrl } from '../helpers/webhook-api.ts';
@@ -69,15 +69,7 @@ describe('GARMIN connector: the whole path against its strict fake', () => {
   const assertNoRefusals = () => assert.deepEqual(fake.refusals, [], 'Garmin refused none of our requests');
 
   before(async () => {
-    fake = await startGarminFake({ offsetMinutes: 60 });
-    service = await startTestService({
-      env: {
-        ...providerEnv('GARMIN', fake),
-        GARMIN_REQUEST_BUDGET: '100000/60',
-        PROVIDER_HTTP_RETRY_BASE_MS: '20',
-      },
-    });
-    await service.app.listen({ port: 0, host: '127.0.0.1' });
+    ({ fake, service } = await startServiceWithGarminFake());
     const { port } = service.app.server.address() as AddressInfo;
     // Set once in Garmin's endpoint configuration tool, before any user connects (HAPI §3).
     fake.endpointUrl = `http://127.0.0.1:${port}/providers/GARMIN/webhook`;

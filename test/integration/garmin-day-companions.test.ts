@@ -13,10 +13,10 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
 import { mergeSamples } from '../../src/model/record-text.ts';
-import { providerEnv } from '../fakes/fake-server.ts';
-import { type GarminFake, type GarminKind, startGarminFake } from '../fakes/garmin.ts';
+import { type GarminFake, type GarminKind } from '../fakes/garmin.ts';
 import { isoDay } from '../fakes/garmin-data.ts';
-import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { createDeveloper, type TestDeveloper, type TestService } from '../helpers/app.ts';
+import { startServiceWithGarminFake } from '../helpers/garmin-service.ts';
 import { connectThroughFake, untilBackfilled } from '../helpers/connections.ts';
 import { unsettledJobs } from '../helpers/jobs.ts';
 import { until } from '../helpers/until.ts';
@@ -96,15 +96,7 @@ describe('GARMIN: a day whose summary types are notified apart', () => {
     record?.distance_data?.detailed?.step_samples?.length ?? 0;
 
   before(async () => {
-    fake = await startGarminFake({ offsetMinutes: 60 });
-    service = await startTestService({
-      env: {
-        ...providerEnv('GARMIN', fake),
-        GARMIN_REQUEST_BUDGET: '100000/60',
-        PROVIDER_HTTP_RETRY_BASE_MS: '20',
-      },
-    });
-    await service.app.listen({ port: 0, host: '127.0.0.1' });
+    ({ fake, service } = await startServiceWithGarminFake());
     developer = await createDeveloper(service.ctx);
     userId = (await connectThroughFake(service.app, developer, 'GARMIN', fake, 'garmin-days')).userId;
     // The backfill is asked for while no endpoint is configured: Garmin has nowhere to answer it,
