@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { countKept } from '../../src/features/day-companions/repo.ts';
 import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
 import { mergeSamples } from '../../src/model/record-text.ts';
 import { type GarminFake, type GarminKind } from '../fakes/garmin.ts';
@@ -80,16 +81,7 @@ describe('GARMIN: a day whose summary types are notified apart', () => {
       ? (JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as StoredDaily)
       : null;
   }
-  const kept = async () =>
-    Number(
-      (
-        await service.ctx.db
-          .selectFrom('day_companions')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('connection_id', '=', userId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const kept = () => countKept(service.ctx.db, userId);
   const spo2 = (record: StoredDaily | null) => record?.oxygen_data?.saturation_samples?.length ?? 0;
   const steps = (record: StoredDaily | null) => record?.distance_data?.steps ?? null;
   const epochSteps = (record: StoredDaily | null) =>

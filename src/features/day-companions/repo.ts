@@ -162,7 +162,7 @@ export async function pruneDays(db: Db, before: Date): Promise<number> {
   return Number(result.numAffectedRows ?? 0);
 }
 
-/** Summaries kept for a connection (the dashboard's and the tests' view of the store). */
+/** Summaries kept for a connection (the tests' view of the store). */
 export async function countKept(db: Db, connectionId: string): Promise<number> {
   const row = await db
     .selectFrom('day_companions')
