@@ -101,10 +101,7 @@ export async function rescheduleStuckFirstAttempts(
 
 /** Where the stuck sweeper's walk of first attempts got to: deliveries created before it were looked at. */
 export async function firstAttemptsSweptTo(db: Db): Promise<Date> {
-  const row = await db
-    .selectFrom('delivery_sweeps')
-    .select('first_attempts_swept_to')
-    .executeTakeFirst();
+  const row = await db.selectFrom('delivery_sweeps').select('first_attempts_swept_to').executeTakeFirst();
   return row?.first_attempts_swept_to ?? new Date(0);
 }
 
