@@ -219,6 +219,23 @@ async function main() {
       return null;
     }
   };
+  /** WAL records the server has written so far (pg_stat_wal: the whole server's). */
+  const walRecords = async (): Promise<number | null> => {
+    try {
+      const { rows } = await sql<{ n: string }>`SELECT wal_records AS n FROM pg_stat_wal`.execute(ctx.db);
+      return Number(rows[0]?.n);
+    } catch {
+      return null;
+    }
+  };
+  /** Updates of `deliveries` so far, and how many were HOT (no index entry written). */
+  const deliveryUpdates = async () => {
+    const { rows } = await sql<{ updated: string; hot: string }>`
+      SELECT n_tup_upd AS updated, n_tup_hot_upd AS hot FROM pg_stat_user_tables
+      WHERE relid = 'deliveries'::regclass`.execute(ctx.db);
+    const row = rows[0];
+    return row ? { updated: Number(row.updated), hot: Number(row.hot) } : null;
+  };
   const storage = ctx.store.embedded ? 'embedded PostgreSQL' : 'PostgreSQL';
   const settings = ctx.webhooks.settings;
   console.log(
@@ -269,6 +286,7 @@ async function main() {
     // count from the first emit to the last receipt.
     const started = now();
     const engineCpuFrom = process.cpuUsage();
+    const walFrom = await walRecords();
     const databaseCpuFrom = await databaseCpuMs();
     const emitted = await profiled('engine', async () => {
       let sent = 0;
@@ -293,6 +311,7 @@ async function main() {
     });
     const engineCpu = cpuMicros(engineCpuFrom) / events;
     const databaseCpuTo = await databaseCpuMs();
+    const walTo = await walRecords();
     const databaseCpu =
       databaseCpuFrom === null || databaseCpuTo === null
         ? null
@@ -303,6 +322,8 @@ async function main() {
     const deliveriesPerSecond = events / ((last - started) / 1000);
     await resetReceiver();
     const plainAfter = await plainLoop('plain-after');
+    // Read after the plain loop, by when the backends have reported their counts (at most once a second).
+    const updates = await deliveryUpdates();
     const plainPerSecond = (plainBefore + plainAfter) / 2;
     console.log(`throughput: ${events} events`);
     console.log(
@@ -323,6 +344,14 @@ async function main() {
     console.log(
       `  CPU of the database backends serving this process, per delivery: ${databaseCpu === null ? 'not readable' : `${Math.round(databaseCpu)} µs`}`,
     );
+    const walPerDelivery = walFrom === null || walTo === null ? null : (walTo - walFrom) / events;
+    console.log(
+      `  WAL records per delivery (the whole server's, so only this bench's on embedded PostgreSQL): ${walPerDelivery === null ? 'not readable' : walPerDelivery.toFixed(1)}`,
+    );
+    if (updates)
+      console.log(
+        `  deliveries updated ${updates.updated}, of which HOT ${updates.hot} (${((100 * updates.hot) / Math.max(1, updates.updated)).toFixed(0)} %)`,
+      );
 
     // 2. Latency at a steady offered rate: by default one transaction per event, as a feature
     // emitting one change at a time does. Latency counts from the start of the emit.

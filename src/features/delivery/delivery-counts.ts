@@ -2,6 +2,7 @@
 // the attempts per hour the healthcheck event reports.
 import { sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
+import { KEPT_WITHIN_MINUTES } from './outcome-rows.ts';
 
 /** Failed attempts since `since` (uses the partial failure index, so it stays cheap at volume). */
 export async function countFailuresSince(
@@ -41,7 +42,10 @@ export async function countHeld(
 
 /**
  * Attempts in the last hour and the hour before, for the healthcheck event's figures: the rows of
- * the attempt log and the first attempts kept on their delivery's row (migration 0053).
+ * the attempt log and the first attempts kept on their delivery's row (migration 0053). A kept
+ * attempt was made within KEPT_WITHIN_MINUTES of its delivery's creation, so the deliveries created
+ * since then hold them all; they are found by developer and creation (`deliveries_by_developer_age`),
+ * columns an outcome never changes, which keeps the outcome a HOT update (migration 0054).
  */
 export async function attemptsPerHour(
   db: Db,
@@ -56,7 +60,9 @@ export async function attemptsPerHour(
       WHERE developer_id = ${developerId} AND attempted_at >= ${at}::timestamptz - interval '2 hours'
       UNION ALL
       SELECT first_attempt_at FROM deliveries
-      WHERE developer_id = ${developerId} AND first_attempt_at >= ${at}::timestamptz - interval '2 hours'
+      WHERE developer_id = ${developerId}
+        AND created_at >= ${at}::timestamptz - interval '2 hours' - ${KEPT_WITHIN_MINUTES} * interval '1 minute'
+        AND first_attempt_at >= ${at}::timestamptz - interval '2 hours'
     ) AS attempts (attempted_at)`.execute(db);
   const row = result.rows[0];
   return { last: Number(row?.last ?? 0), previous: Number(row?.previous ?? 0) };

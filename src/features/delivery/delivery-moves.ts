@@ -38,28 +38,81 @@ export async function reschedule(
     .execute();
 }
 
+/** A delivery the stuck sweeper moved to a new generation: what its new job needs. */
+export type StuckDelivery = { id: string; generation: number; attempts: number };
+
 /**
- * Pending deliveries whose attempt came due before `dueBefore` (their job is gone: it ran out of its
- * own retries, say during a database outage), up to `limit`, oldest first: each moves to a new
- * generation, so a job of the old one that turns up after all does nothing. Returns what the new
- * jobs need; `attempts` tells a first attempt from a retry.
+ * Pending deliveries due again (a retry, a resend, a release, an earlier sweep: `next_attempt_at`
+ * set) whose attempt came due, and which were last written, before `dueBefore` (their job is gone:
+ * it ran out of its own retries, say during a database outage), up to `limit`, oldest first: each
+ * moves to a new generation, so a job of the old one that turns up after all does nothing. Found
+ * through `deliveries_due`, which a settling outcome leaves by clearing `next_attempt_at`.
  */
-export async function rescheduleStuck(
+export async function rescheduleStuckRetries(
   db: Db,
   dueBefore: Date,
   at: Date,
   limit: number,
-): Promise<{ id: string; generation: number; attempts: number }[]> {
-  const result = await sql<{ id: string; generation: number; attempts: number }>`
+): Promise<StuckDelivery[]> {
+  const result = await sql<StuckDelivery>`
     UPDATE deliveries SET generation = generation + 1, next_attempt_at = ${at}, updated_at = ${at},
       awaiting_job = false
     WHERE id IN (
       SELECT id FROM deliveries
-      WHERE status = 'pending' AND updated_at < ${dueBefore}
-        AND (next_attempt_at IS NULL OR next_attempt_at < ${dueBefore})
-      ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      WHERE next_attempt_at IS NOT NULL AND next_attempt_at < ${dueBefore} AND status = 'pending'
+        AND updated_at < ${dueBefore}
+      ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     RETURNING id, generation, attempts`.execute(db);
   return result.rows;
+}
+
+/**
+ * Pending deliveries still awaiting their first attempt (`next_attempt_at` null) created from
+ * `from` on and before `dueBefore`, and not written since, up to `limit` in order of creation: each
+ * moves to a new generation, due again (so from then on `rescheduleStuckRetries` finds it). Found
+ * through `deliveries_by_age`: no index tells pending deliveries apart (an index on the status
+ * would keep every outcome from being a HOT update, migration 0054), so the sweeper walks the
+ * creations it has not walked yet (`firstAttemptsSweptTo`). Returns the rows and the creation of
+ * the last, where the next slice goes on.
+ */
+export async function rescheduleStuckFirstAttempts(
+  db: Db,
+  from: Date,
+  dueBefore: Date,
+  at: Date,
+  limit: number,
+): Promise<{ rows: StuckDelivery[]; lastCreatedAt: Date | null }> {
+  const result = await sql<StuckDelivery & { created_at: Date }>`
+    UPDATE deliveries SET generation = generation + 1, next_attempt_at = ${at}, updated_at = ${at},
+      awaiting_job = false
+    WHERE id IN (
+      SELECT id FROM deliveries
+      WHERE created_at >= ${from} AND created_at < ${dueBefore} AND status = 'pending'
+        AND next_attempt_at IS NULL AND updated_at < ${dueBefore}
+      ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING id, generation, attempts, created_at`.execute(db);
+  let lastCreatedAt: Date | null = null;
+  const rows = result.rows.map(({ id, generation, attempts, created_at }) => {
+    if (lastCreatedAt === null || created_at > lastCreatedAt) lastCreatedAt = created_at;
+    return { id, generation, attempts };
+  });
+  return { rows, lastCreatedAt };
+}
+
+/** Where the stuck sweeper's walk of first attempts got to: deliveries created before it were looked at. */
+export async function firstAttemptsSweptTo(db: Db): Promise<Date> {
+  const row = await db.selectFrom('delivery_sweeps').select('first_attempts_swept_to').executeTakeFirst();
+  return row?.first_attempts_swept_to ?? new Date(0);
+}
+
+/** Records that the walk got to `to` (never back: a slower pass of another process leaves it). */
+export async function markFirstAttemptsSwept(db: Db, to: Date): Promise<void> {
+  await sql`
+    INSERT INTO delivery_sweeps (id, first_attempts_swept_to) VALUES (true, ${to})
+    ON CONFLICT (id) DO UPDATE
+      SET first_attempts_swept_to = greatest(delivery_sweeps.first_attempts_swept_to, EXCLUDED.first_attempts_swept_to)`.execute(
+    db,
+  );
 }
 
 /**

@@ -2,7 +2,9 @@
 // (`deliveries`) and the attempt log (`delivery_attempts`), written together as one statement per
 // batch, because the delivery engine writes thousands of outcomes a second. A first attempt that
 // succeeded (nearly every attempt) is kept on the delivery's row instead of as a row of its own
-// (migration 0053; the delivery log lists it with the rows, deliveries.ts).
+// (migration 0053; the delivery log lists it with the rows, deliveries.ts). No index names a column
+// such an outcome changes, so it is a HOT update: a new version of the row on its page, no index
+// entry written (migration 0054).
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../../store/db.ts';
 import {
@@ -37,6 +39,15 @@ export type EventOutcome = {
 };
 
 /**
+ * How soon after its delivery was created a first attempt must be made to be kept on the row: the
+ * healthcheck counts kept attempts through the deliveries created in its two hours and this much
+ * before them (`attemptsPerHour`, through an index the outcome does not change, so the outcome is a
+ * HOT update: migration 0054). A first attempt made later (after a hold, a long outage) is a row.
+ */
+export const KEPT_WITHIN_MINUTES = 15;
+const KEEP = `v.kept AND e.created_at >= v.attempted_at - interval '${KEPT_WITHIN_MINUTES} minutes'`;
+
+/**
  * The outcome write's one statement, its text fixed (one array parameter per column, $1 the
  * delivery ids), so no query builder runs per wave. Timestamps go as epoch milliseconds (float8),
  * which cost less to print and to parse than ISO text. Deliberately not a prepared (named)
@@ -66,15 +77,15 @@ const RECORD_OUTCOMES = `
         delivered_at = CASE WHEN v.status = 'delivered' THEN v.at ELSE e.delivered_at END,
         held_at = CASE WHEN v.status = 'held' THEN v.at END,
         updated_at = v.at,
-        first_attempt_at = CASE WHEN v.kept THEN v.attempted_at ELSE e.first_attempt_at END,
-        first_attempt_url = CASE WHEN v.kept THEN v.url ELSE e.first_attempt_url END,
-        first_attempt_ms = CASE WHEN v.kept THEN v.duration_ms ELSE e.first_attempt_ms END,
-        first_attempt_status = CASE WHEN v.kept THEN v.status_code ELSE e.first_attempt_status END
+        first_attempt_at = CASE WHEN ${KEEP} THEN v.attempted_at ELSE e.first_attempt_at END,
+        first_attempt_url = CASE WHEN ${KEEP} THEN v.url ELSE e.first_attempt_url END,
+        first_attempt_ms = CASE WHEN ${KEEP} THEN v.duration_ms ELSE e.first_attempt_ms END,
+        first_attempt_status = CASE WHEN ${KEEP} THEN v.status_code ELSE e.first_attempt_status END
       FROM v
       -- The rows are found by primary key, from the ids as one array. (Written with IS TRUE, the
-      -- pending test cannot use the stuck sweeper's partial index of pending deliveries: a planner
-      -- with stale statistics took it and hash-joined every pending delivery to the wave, so each
-      -- write cost O(backlog): 114-138 against 56-82 µs of database CPU per outcome, 20,000 queued.)
+      -- pending test could not use the stuck sweeper's partial index of pending deliveries, which a
+      -- planner with stale statistics took, hash-joining every pending delivery to the wave: O(backlog)
+      -- per write. That index is gone (0054); the form stays so no index on status ever tempts it.)
       WHERE e.id = any($1::text[]) AND e.id = v.id AND e.generation = v.generation
         AND (e.status = 'pending') IS TRUE
         -- Hold only while the destination still says so: a URL set (and held events released)
@@ -87,14 +98,14 @@ const RECORD_OUTCOMES = `
                    ELSE d.id = e.destination_id END)
             AND d.url IS NOT NULL AND d.status <> 'disabled'
             AND d.suspended_at IS NULL))
-      RETURNING e.id),
+      RETURNING e.id, ${KEEP} AS kept),
     logged AS (
       INSERT INTO delivery_attempts (delivery_id, developer_id, attempt, url, attempted_at, duration_ms, status_code,
         error, outcome, next_attempt_at)
       SELECT v.id, v.developer_id, v.attempt, v.url, v.attempted_at, v.duration_ms, v.status_code, v.error,
         v.outcome, v.next_attempt_at
       FROM v JOIN updated ON updated.id = v.id
-      WHERE v.attempted AND NOT v.kept)
+      WHERE v.attempted AND NOT updated.kept)
     SELECT id FROM updated`;
 
 /**
@@ -102,7 +113,8 @@ const RECORD_OUTCOMES = `
  * first, and it succeeded, so all the log shows of it besides these columns is fixed (attempt 1,
  * `delivered`, no error, no next attempt). The generation check makes `number` the row's: an
  * attempt's number is the attempts its delivery had when the batch read it, plus one, and they
- * change only with the generation.
+ * change only with the generation. The statement keeps it only when it was made within
+ * KEPT_WITHIN_MINUTES of the delivery's creation, which it alone reads.
  */
 function keptOnRow(outcome: EventOutcome, attempt: AttemptRecord): boolean {
   return (

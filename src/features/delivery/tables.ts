@@ -134,6 +134,15 @@ export interface WebhookRetiredSecretsTable {
   signs_until: Date;
 }
 
+/**
+ * The stuck sweeper's progress (one row): deliveries created before `first_attempts_swept_to` were
+ * looked at for a lost first job (stuck-sweeper.ts, migration 0054).
+ */
+export interface DeliverySweepsTable {
+  id: ColumnType<boolean, boolean | undefined, boolean>;
+  first_attempts_swept_to: Date;
+}
+
 // This module owns these tables: it adds them to the store's `Database` (see store/schema.ts).
 declare module '../../store/schema.ts' {
   interface Database {
@@ -142,5 +151,6 @@ declare module '../../store/schema.ts' {
     delivery_attempts: DeliveryAttemptsTable;
     webhook_destinations: WebhookDestinationsTable;
     webhook_retired_secrets: WebhookRetiredSecretsTable;
+    delivery_sweeps: DeliverySweepsTable;
   }
 }

@@ -42,6 +42,7 @@ import * as deliveryCascadesByStatement from './0050_delivery_cascades_by_statem
 import * as mobileSamplesErasedByTrigger from './0051_mobile_samples_erased_by_trigger.ts';
 import * as dayCompanions from './0052_day_companions.ts';
 import * as firstAttemptsOnDeliveries from './0053_first_attempts_on_deliveries.ts';
+import * as hotDeliveryOutcomes from './0054_hot_delivery_outcomes.ts';
 
 /**
  * Every migration, in order. Names are stable forever: the migrator records them, so a
@@ -91,4 +92,5 @@ export const migrations: Record<string, Migration> = {
   '0051_mobile_samples_erased_by_trigger': mobileSamplesErasedByTrigger,
   '0052_day_companions': dayCompanions,
   '0053_first_attempts_on_deliveries': firstAttemptsOnDeliveries,
+  '0054_hot_delivery_outcomes': hotDeliveryOutcomes,
 };
