@@ -139,7 +139,8 @@ rmSync(building, { recursive: true, force: true });
 try {
   const result = await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: { main: 'src/runtime/main.ts' },
+    // The launcher runs serve's start-up collection before it loads main (runtime/start-up-heap.ts).
+    entryPoints: { main: 'src/runtime/main.ts', 'start-up-heap': 'src/runtime/start-up-heap.ts' },
     bundle: true,
     splitting: true,
     format: 'esm',
