@@ -56,8 +56,9 @@ async function serveTributary() {
   const { loadConfig } = await import('../src/core/config.ts');
   const { collectAsServeDoes } = await import('../src/runtime/cli/serve.ts');
   const config = loadConfig(process.env);
-  // As serve does: with the memory sizing on, one start-up collection before the runtime's
-  // modules load, and long reads ask for collections as they stream.
+  // As serve does: with the memory sizing on, long reads ask for collections as they stream.
+  // (Serve's one start-up collection is the launcher's, runtime/start-up-heap.ts; at this
+  // process's ~36 MB heap it would not collect: core/start-up-collection.ts.)
   collectAsServeDoes(config, 'all');
   const { createLogger } = await import('../src/core/log.ts');
   const { startRuntime } = await import('../src/runtime/runtime.ts');

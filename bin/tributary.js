@@ -54,17 +54,26 @@ if (typeof process.execve === 'function') {
 const { BUNDLE_DIR, freshBundleEntry } = await import('../src/runtime/bundle-manifest.js');
 const choice = process.env.TRIBUTARY_BUNDLE;
 let entry = new URL('../src/runtime/main.ts', import.meta.url);
+let startUpHeap = new URL('../src/runtime/start-up-heap.ts', import.meta.url);
 if (choice !== 'off') {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const bundle = choice
     ? new URL(choice, pathToFileURL(`${process.cwd()}/`))
     : new URL(`../${BUNDLE_DIR}/`, import.meta.url);
   const fresh = freshBundleEntry(root, fileURLToPath(bundle));
-  if (fresh) entry = pathToFileURL(fresh);
-  else if (choice) {
+  if (fresh) {
+    entry = pathToFileURL(fresh);
+    startUpHeap = new URL('start-up-heap.js', entry);
+  } else if (choice) {
     console.error(`tributary: no bundle in ${fileURLToPath(bundle)} as fresh as the sources (npm run build)`);
     process.exit(1);
   }
+}
+// Serve's one start-up collection, before the service loads, while the heap holds only Node and
+// this launcher (src/runtime/start-up-heap.ts).
+if (process.argv[2] === 'serve') {
+  const { collectBeforeServing } = await import(startUpHeap.href);
+  collectBeforeServing(process.argv.slice(2), process.env.TRIBUTARY_MEMORY_TUNING);
 }
 const { main } = await import(entry.href);
 

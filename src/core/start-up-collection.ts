@@ -39,14 +39,15 @@ export function startUpGrowingPercent(usedBytes: number): number | undefined {
  * core/gc-handle.ts), so it is set only while the collection runs (`HeapGrowth.during`:
  * synchronously, nothing is compiled in between) and set back at once; V8 reads it only to size
  * the next trigger at a collection's end, and every later collection sizes its own as before. An
- * operator's own `--heap-growing-percent` is left alone (no collection then).
+ * operator's own `--heap-growing-percent` is left alone (no collection then). Returns whether it
+ * collected.
  */
 export function collectStartUpHeap(
   collect: Collect,
   growth: HeapGrowth = heapGrowth,
   usedBytes = getHeapStatistics().used_heap_size,
-): void {
+): boolean {
   const percent = startUpGrowingPercent(usedBytes);
-  if (percent === undefined) return;
-  growth.during(percent, () => collect({ type: 'major', execution: 'sync' }));
+  if (percent === undefined) return false;
+  return growth.during(percent, () => collect({ type: 'major', execution: 'sync' }));
 }

@@ -49,7 +49,10 @@ function render(value: HtmlValue): string {
   return escapeText(String(value));
 }
 
-/** The tag: the literal parts are the author's markup, every `${value}` is escaped unless it is SafeHtml. */
+/** The tag: the literal parts are the author's markup, every `${value}` is escaped unless it is SafeHtml.
+ * It reads the cooked text: a non-ASCII character in the markup is written `\u2026` (the bundle's
+ * chunks stay ASCII, and a tagged template's text is kept as written: scripts/ascii-chunk.ts).
+ */
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
   let markup = strings[0] ?? '';
   for (let index = 0; index < values.length; index += 1) {

@@ -2,8 +2,9 @@
 // fresh as the sources (src/runtime/bundle-manifest.js). Built here into a folder of its own, the
 // bundle must serve as the sources do: embedded PostgreSQL started from it (its binaries found
 // from the sources' location), the same OpenAPI document (built on the first request, with
-// @fastify/swagger reading its own files), the docs' static files; and any change to what it was
-// built from makes it stale.
+// @fastify/swagger reading its own files), the docs' static files, the dashboard's pages; and any
+// change to what it was built from makes it stale. Every chunk is pure ASCII (scripts/ascii-chunk.ts:
+// one-byte source strings for V8), with the characters it escaped still what the pages show.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
@@ -30,7 +31,11 @@ async function openApiAndDocs(env: Record<string, string>) {
     const document = await fetch(`${service.url}/openapi.json`).then((response) => response.text());
     const docs = await fetch(`${service.url}/docs/`);
     await docs.arrayBuffer();
-    return { document, docsStatus: docs.status };
+    // The sign-in page, less its per-visit form token.
+    const signIn = await fetch(`${service.url}/dashboard`)
+      .then((response) => response.text())
+      .then((page) => page.replaceAll(/name="csrf" value="[^"]*"/g, 'name="csrf"'));
+    return { document, docsStatus: docs.status, signIn };
   } finally {
     await service.stop();
   }
@@ -58,12 +63,19 @@ test('serve runs from the bundle to /ready and serves the same OpenAPI document 
           .filter((specifier) => isBuiltin(specifier)),
       );
     assert.deepEqual([...new Set(imported)].sort(), ['node:module', 'node:url']);
+    const notAscii = readdirSync(bundle).filter((file) =>
+      readFileSync(join(bundle, file)).some((byte) => byte > 0x7f),
+    );
+    assert.deepEqual(notAscii, []);
     // TRIBUTARY_BUNDLE=DIR runs that bundle or refuses to start: never the sources in its place.
     const bundled = await openApiAndDocs({ ...environment.env, TRIBUTARY_BUNDLE: bundle });
     const sources = await openApiAndDocs({ ...environment.env, TRIBUTARY_BUNDLE: 'off' });
     assert.ok(JSON.parse(sources.document).paths, 'the sources serve an OpenAPI document');
     assert.equal(bundled.document, sources.document);
     assert.equal(bundled.docsStatus, 200);
+    // The page's title is written `\u00b7` in its template (the chunks are ASCII): it shows `·`.
+    assert.match(sources.signIn, /<title>[^<]* \u00b7 Tributary dashboard<\/title>/);
+    assert.equal(bundled.signIn, sources.signIn);
     assert.equal(sources.docsStatus, 200);
   } finally {
     rmSync(bundle, { recursive: true, force: true });

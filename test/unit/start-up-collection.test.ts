@@ -8,6 +8,7 @@ import {
   START_UP_HEAP_BUDGET_BYTES,
   startUpGrowingPercent,
 } from '../../src/core/start-up-collection.ts';
+import { collectBeforeServing } from '../../src/runtime/start-up-heap.ts';
 
 const MB = 1_048_576;
 
@@ -45,7 +46,8 @@ test('an operator’s own --heap-growing-percent is left alone: no start-up coll
 });
 
 test('the growth sets the next trigger at the budget, and a heap already near it is not collected', () => {
-  // ~13 MB when serve collects (its bundle loaded, not yet the runtime): 3.7x.
+  // ~5 MB when the launcher collects (runtime/start-up-heap.ts): 9.6x; ~13 MB where serve did.
+  assert.equal(startUpGrowingPercent(5 * MB), 860);
   assert.equal(startUpGrowingPercent(13 * MB), 269);
   assert.equal(startUpGrowingPercent(START_UP_HEAP_BUDGET_BYTES / 2), 100);
   // A heap of 36 MB (the runtime loaded from the sources) would gain 33 %: less than V8's own.
@@ -53,4 +55,16 @@ test('the growth sets the next trigger at the budget, and a heap already near it
   const asked: unknown[] = [];
   collectStartUpHeap((options) => asked.push(options), createHeapGrowth(undefined, []), 36 * MB);
   assert.deepEqual(asked, []);
+});
+
+test('the launcher collects for serve where serve sizes its memory, and not otherwise', () => {
+  const tag = cachedDataVersionTag();
+  // This process's heap is well under the budget, as the serving image's is before its bundle.
+  assert.equal(collectBeforeServing(['serve'], undefined), true);
+  assert.equal(collectBeforeServing(['serve', '--role', 'api'], undefined), true);
+  assert.equal(cachedDataVersionTag(), tag);
+  // A worker keeps Node's own ceiling; the tuning off, nothing is sized; other commands never.
+  assert.equal(collectBeforeServing(['serve', '--role', 'worker'], undefined), false);
+  assert.equal(collectBeforeServing(['serve'], 'off'), false);
+  assert.equal(collectBeforeServing(['import', 'export.zip'], undefined), false);
 });

@@ -66,7 +66,7 @@ export function deliveryTable(
   const replay = replayTo !== null;
   const rows = deliveries.map(
     (record) =>
-      html`<tr>${replay ? html`<td><input type="checkbox" name="selected" value="${record.eventId}" aria-label="Select ${record.eventId}"></td>` : ''}<td>${when(record.createdAt)}</td><td>${record.type}</td><td>${statusPill(record.status, tone(record.status))}</td><td class="mono">${record.userId ? html`<a href="/dashboard/users/${record.userId}">${record.userId.slice(0, 8)}…</a>` : '—'}</td><td>${record.attemptCount}</td><td>${record.lastStatusCode ?? ''} ${record.lastError ?? ''}</td><td><details><summary>Attempts</summary><p class="mono">webhook-id ${record.eventId}</p>${attemptsHtml(record)}<p><a href="${base}/events/${encodeURIComponent(record.eventId)}">Request body and headers</a></p></details></td>${replay ? html`<td><button type="submit" class="secondary" name="one" value="${record.eventId}">Replay</button></td>` : ''}</tr>`,
+      html`<tr>${replay ? html`<td><input type="checkbox" name="selected" value="${record.eventId}" aria-label="Select ${record.eventId}"></td>` : ''}<td>${when(record.createdAt)}</td><td>${record.type}</td><td>${statusPill(record.status, tone(record.status))}</td><td class="mono">${record.userId ? html`<a href="/dashboard/users/${record.userId}">${record.userId.slice(0, 8)}\u2026</a>` : '—'}</td><td>${record.attemptCount}</td><td>${record.lastStatusCode ?? ''} ${record.lastError ?? ''}</td><td><details><summary>Attempts</summary><p class="mono">webhook-id ${record.eventId}</p>${attemptsHtml(record)}<p><a href="${base}/events/${encodeURIComponent(record.eventId)}">Request body and headers</a></p></details></td>${replay ? html`<td><button type="submit" class="secondary" name="one" value="${record.eventId}">Replay</button></td>` : ''}</tr>`,
   );
   const table = html`<table><thead><tr>${replay ? html`<th><span class="muted">Pick</span></th>` : ''}<th>Created</th><th>Type</th><th>Status</th><th>User</th><th>Attempts</th><th>Last response</th><th>Details</th>${replay ? html`<th></th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`;
   if (!replay) return table;
@@ -195,7 +195,7 @@ ${others === 0 ? html`<p class="muted">No destinations yet besides the webhook: 
         const webhook = signed(view);
         const url = typeof view.settings.url === 'string' ? view.settings.url : null;
         const body = html`<section class="card"><h2>${view.primary ? 'Destination' : (view.name ?? view.kind)}</h2>
-<p>Status: ${statusPill(view.status, destinationTone(view.status))} · ${view.recentFailures} failed attempts in 24 h · ${view.heldEvents} held events · last success ${when(view.lastSuccessAt)}</p>
+<p>Status: ${statusPill(view.status, destinationTone(view.status))} \u00b7 ${view.recentFailures} failed attempts in 24 h \u00b7 ${view.heldEvents} held events \u00b7 last success ${when(view.lastSuccessAt)}</p>
 ${recovery(view.status) ? html`<p class="error">${recovery(view.status)}</p>` : ''}
 ${
   webhook

@@ -84,7 +84,7 @@ export function labReportsCard(
       report.current_status === 'failed' ? 'bad' : report.current_status === 'processing' ? 'plain' : 'ok';
     const heading = html`<h3>Session <span class="mono">${report.session_id}</span> ${statusPill(report.current_status, tone)}${
       review > 0 && html` ${statusPill(`${review} to review`, 'warn')}`
-    }</h3><p class="muted">Uploaded ${when(typeof report.uploaded_at === 'string' ? report.uploaded_at : null)} · report date ${text(report.report_date)} · ${text(report.lab_name)}</p>`;
+    }</h3><p class="muted">Uploaded ${when(typeof report.uploaded_at === 'string' ? report.uploaded_at : null)} \u00b7 report date ${text(report.report_date)} \u00b7 ${text(report.lab_name)}</p>`;
     const reprocess =
       report.current_status === 'processing'
         ? ''

@@ -108,7 +108,7 @@ export function confirmButton(
   question: string,
   fields: Record<string, string> = {},
 ): SafeHtml {
-  return html`<details><summary>${label}…</summary><p>${question}</p>${postButton(session, action, `Confirm: ${label}`, { fields, style: 'danger' })}</details>`;
+  return html`<details><summary>${label}\u2026</summary><p>${question}</p>${postButton(session, action, `Confirm: ${label}`, { fields, style: 'danger' })}</details>`;
 }
 
 /**
@@ -117,7 +117,7 @@ export function confirmButton(
  * `2026-11-27T21:04:05.123000+00:00`); text that is not a moment is shown as it is.
  */
 export function when(at: Date | string | null | undefined): SafeHtml {
-  if (at === null || at === undefined || at === '') return html`—`;
+  if (at === null || at === undefined || at === '') return html`\u2014`;
   const moment = typeof at === 'string' ? new Date(at) : at;
   if (Number.isNaN(moment.getTime())) return html`${String(at)}`;
   const iso = moment.toISOString();
@@ -143,7 +143,7 @@ function shell(title: string, header: HtmlValue, body: SafeHtml): SafeHtml {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${title} · Tributary dashboard</title>
+<title>${title} \u00b7 Tributary dashboard</title>
 <style>${STYLES}</style>
 </head>
 <body>

@@ -73,7 +73,7 @@ ${horizontalBars(
 <p class="muted">${[...connected.values()].reduce((a, b) => a + b, 0)} connected in total.</p></section>
 <section class="card" aria-labelledby="events-h"><h2 id="events-h">Webhook events, last 24 h</h2>
 ${hourlyColumns('Webhook events per hour, delivered and failing', hours)}
-<p><span class="stat">${delivered}</span> delivered · <span class="stat">${failing}</span> failing · ${waiting} waiting</p>
+<p><span class="stat">${delivered}</span> delivered \u00b7 <span class="stat">${failing}</span> failing \u00b7 ${waiting} waiting</p>
 <p>Destination: ${statusPill(destination.status, destinationTone)} <a href="/dashboard/webhooks">Webhooks</a></p></section>
 <section class="card" aria-labelledby="budget-h"><h2 id="budget-h">Read budget use</h2>${budgetRows}</section>
 <section class="card" aria-labelledby="errors-h"><h2 id="errors-h">Provider errors</h2>

@@ -9,7 +9,6 @@ import type { Role, Runtime } from '../runtime.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../../store/embedded/server.ts';
 import { tracingSettings } from '../../core/tracing-settings.ts';
 import { gcNow } from '../../core/gc-handle.ts';
-import { collectStartUpHeap } from '../../core/start-up-collection.ts';
 import { collectAsReadsStream } from '../../features/data/read-collection.ts';
 import { memoryTuningSettings } from '../memory-settings.ts';
 import { startTracing } from '../tracing.ts';
@@ -95,17 +94,15 @@ const sizesItsMemory = (config: Config, role: Role) =>
   role !== 'worker' && config.settings.get(memoryTuningSettings).enabled;
 
 /**
- * Where serve sets its ceiling: one full collection before the runtime's modules load, sized so
- * that the rest of the start needs no other (core/start-up-collection.ts), and long reads ask V8
- * for collections as they stream, with the same `gc` (taken from a new context, not from
- * --expose-gc: core/gc-handle.ts). Exported for the benches that start a runtime as serve does
- * (bench/data-read.ts).
+ * Where serve sets its ceiling, long reads ask V8 for collections as they stream (`gc` taken from
+ * a new context, not from --expose-gc: core/gc-handle.ts). Its one start-up collection ran before
+ * any of this was loaded: the launcher's (runtime/start-up-heap.ts). Exported for the benches
+ * that start a runtime as serve does (bench/data-read.ts).
  */
 export function collectAsServeDoes(config: Config, role: Role): void {
   if (!sizesItsMemory(config, role)) return;
   const collect = gcNow();
   if (!collect) return;
-  collectStartUpHeap(collect);
   collectAsReadsStream(collect);
 }
 
@@ -165,8 +162,6 @@ export async function serveCommand(config: Config, { role, listenFd }: ServeOpti
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    // Here the heap holds what the start has loaded so far (~13 MB): before the runtime's
-    // modules, when V8's first full collection of the start would come anyway.
     collectAsServeDoes(config, role);
     const { startRuntime } = await import('../runtime.ts');
     runtime = await startRuntime(config, role, log, {

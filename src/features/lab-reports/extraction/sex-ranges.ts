@@ -4,7 +4,8 @@
 // computed from a range that may be the other sex's).
 import { tidy, type RangesBySex } from './parse-values.ts';
 
-const BOUND = String.raw`[<>≤≥]?\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?`;
+// ≤ and ≥ as RegExp escapes: raw template text stays as written in the bundle (scripts/ascii-chunk.ts).
+const BOUND = String.raw`[<>\u2264\u2265]?\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?`;
 const LABELLED = new RegExp(
   String.raw`(?:^|[\s/;,(])(males?|men|m|females?|women|f)\)?\s*[:=]?\s*(${BOUND})(?=$|[\s/;,)])`,
   'gi',
