@@ -22,7 +22,7 @@ import { type ImportSettings, readExportIsolated } from './import-isolated.ts';
 import { mobileHooksOf } from './mobile-hooks.ts';
 import { ImportedDays } from './imported-days.ts';
 import { IMPORT_BATCH, IMPORT_QUEUE, IMPORT_MEMORY_BYTES, IMPORT_REBUILD_DAYS } from './ports.ts';
-import { settleDirtyDays } from './rebuild.ts';
+import { prepareRebuild, settleDirtyDays } from './rebuild.ts';
 import { parseReference } from './reference-id.ts';
 import * as importsRepo from './imports-repo.ts';
 import { upsertSamples } from './samples-repo.ts';
@@ -230,6 +230,11 @@ export function createExportImports(
     if (!row || row.status === 'completed' || row.status === 'failed') return row ? view(row) : undefined;
     const { provider } = exportProvider(row.format);
     await importsRepo.updateImport(db, importId, { status: 'running' }, clock.now());
+    // This process mostly waits on the reader until the last batch; what the rebuild after it
+    // compiles on its first write (a fresh worker's, the CLI's) is compiled meanwhile.
+    prepareRebuild(rebuildDeps).catch((error: unknown) =>
+      log.warn({ importId, err: error }, 'compiling the rebuild ahead failed'),
+    );
     let imported = row.records_imported;
     let read = row.checkpoint;
     // What this run stores, kept for the rebuild at its end (within a budget).
