@@ -20,6 +20,7 @@
 // spooled, and its boot was wall time in which nothing else of the import ran).
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { numberSetting, type Setting } from './settings.ts';
 
 export type IsolationLimits = {
@@ -161,8 +162,10 @@ export function prepareIsolated(task: URL, limits: IsolationLimits, hint?: unkno
   host.child.once('exit', () => (ended = true));
   if (host.child.connected) host.child.send({ type: 'prepare', task: task.href, hint } satisfies ToChild);
   // Waiting, it keeps no process alive (a caller's timer discards it); a run takes it back.
+  const stderr = host.child.stderr as (Readable & { ref?(): void; unref?(): void }) | null;
   host.child.unref();
   host.child.channel?.unref();
+  stderr?.unref?.();
   const discard = () => {
     if (taken) return;
     taken = true;
@@ -183,6 +186,7 @@ export function prepareIsolated(task: URL, limits: IsolationLimits, hint?: unkno
       taken = true;
       host.child.ref();
       host.child.channel?.ref();
+      stderr?.ref?.();
       return host;
     },
   };
