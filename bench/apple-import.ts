@@ -85,6 +85,12 @@ type Measured = {
    * ended before a sample is missed.
    */
   sidesCpuSeconds?: { import: number; reader: number; database: number };
+  /**
+   * Import only, wall seconds of its phases, from the importing process: the upload spooled, then
+   * to the first batch stored (the reader's start), the batches, and after the last batch (the
+   * rebuild of the days).
+   */
+  phases?: { spool: number; firstBatch: number; batches: number; afterBatches: number };
 };
 
 const cpuSeconds = () => {
@@ -270,8 +276,17 @@ async function importRole(file: string): Promise<Measured> {
       body: createReadStream(file),
       enqueue: false,
     });
-    const final = await ctx.mobile.runImport(queued.import_id);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const spooled = process.hrtime.bigint();
+    let firstBatch: bigint | undefined;
+    let lastBatch: bigint | undefined;
+    const final = await ctx.mobile.runImport(queued.import_id, (view) => {
+      if (view.status !== 'running') return;
+      lastBatch = process.hrtime.bigint();
+      firstBatch ??= lastBatch;
+    });
+    const ended = process.hrtime.bigint();
+    const seconds = Number(ended - started) / 1e9;
+    const between = (from: bigint, to: bigint) => Math.round(Number(to - from) / 1e7) / 100;
     const cpu = cpuSeconds() - cpuAtStart;
     console.log(IMPORT_ENDS);
     if (final?.status !== 'completed') throw new Error(`import ended ${final?.status}: ${final?.error}`);
@@ -286,6 +301,12 @@ async function importRole(file: string): Promise<Measured> {
       elements: final.records_read,
       samples: Number(stored.n),
       peakRssMb: peakRssMb(),
+      phases: {
+        spool: between(started, spooled),
+        firstBatch: between(spooled, firstBatch ?? ended),
+        batches: between(firstBatch ?? ended, lastBatch ?? ended),
+        afterBatches: between(lastBatch ?? ended, ended),
+      },
     };
   } finally {
     await close();
@@ -388,6 +409,10 @@ function report(label: string, measured: Measured) {
         ? `; CPU sampled from outside: ${measured.sidesCpuSeconds.import.toFixed(2)} s importing process, ` +
           `${measured.sidesCpuSeconds.reader.toFixed(2)} s reader` +
           (process.env.DATABASE_URL ? '' : `, ${measured.sidesCpuSeconds.database.toFixed(2)} s PostgreSQL`)
+        : '') +
+      (measured.phases
+        ? `; phases: spool ${measured.phases.spool} s, to the first batch ${measured.phases.firstBatch} s, ` +
+          `batches ${measured.phases.batches} s, after the last batch ${measured.phases.afterBatches} s`
         : '') +
       (measured.withDatabasePeakMb !== undefined
         ? `; with every process it started and its database's, PSS peak ${measured.withDatabasePeakMb} MB ` +

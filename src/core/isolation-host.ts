@@ -15,6 +15,11 @@ export type IsolationChannel<Message, Answer> = {
 /** What a task module exports. */
 export type IsolatedTaskModule<Input, Result, Message = never, Answer = void> = {
   run(input: Input, channel: IsolationChannel<Message, Answer>): Promise<Result>;
+  /**
+   * Optional: called when the child was forked ahead of its input (isolation.ts `prepareIsolated`),
+   * with the caller's hint, to load what `run` will need while the caller gets the input ready.
+   */
+  prepare?(hint: unknown): Promise<void>;
 };
 
 const USAGE_INTERVAL_MS = 250;
@@ -37,7 +42,17 @@ const channel: IsolationChannel<unknown, unknown> = {
   },
 };
 
+/** The task module loading ahead of its input (a `prepare` message), if it was prepared. */
+let preparing: Promise<unknown> | undefined;
+
+async function prepare(task: string, hint: unknown) {
+  const module = (await import(task)) as IsolatedTaskModule<unknown, unknown, unknown, unknown>;
+  await module.prepare?.(hint);
+}
+
 async function start(task: string, input: unknown) {
+  // What preparing failed to load, the run below loads again and reports.
+  await preparing?.catch(() => {});
   const usage = setInterval(() => {
     void post({
       type: 'usage',
@@ -59,7 +74,8 @@ async function start(task: string, input: unknown) {
 
 process.on('message', (raw) => {
   const message = raw as ToChild;
-  if (message.type === 'start') void start(message.task, message.input);
+  if (message.type === 'prepare') preparing = prepare(message.task, message.hint);
+  else if (message.type === 'start') void start(message.task, message.input);
   else if (message.type === 'answer') {
     const waiting = pending.get(message.id);
     pending.delete(message.id);

@@ -14,8 +14,13 @@
 //
 // A task is a module exporting `run(input, channel)` (see isolation-host.ts); `channel.send(message)`
 // hands the parent a message and resolves with its `onMessage` answer, which gives back-pressure.
+// A caller that knows its task before its input is ready can fork the child ahead
+// (`prepareIsolated`): the child boots and loads the task's modules meanwhile, and `runIsolated`
+// takes it instead of forking (issue 44: an import's reader started only after the upload was
+// spooled, and its boot was wall time in which nothing else of the import ran).
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { numberSetting, type Setting } from './settings.ts';
 
 export type IsolationLimits = {
@@ -67,10 +72,13 @@ export type IsolationOptions<Input, Message, Answer> = {
   signal?: AbortSignal;
   /** Each `channel.send(message)` of the task; the answer goes back to it. */
   onMessage?: (message: Message) => Answer | Promise<Answer>;
+  /** A child forked ahead for this task and these limits (`prepareIsolated`); taken if still alive. */
+  prepared?: PreparedIsolation | undefined;
 };
 
 /** Messages between parent and child (isolation-host.ts speaks the other side). */
 export type ToChild =
+  | { type: 'prepare'; task: string; hint: unknown }
   | { type: 'start'; task: string; input: unknown }
   | { type: 'answer'; id: number; value?: unknown; error?: string };
 export type FromChild =
@@ -105,6 +113,85 @@ function readProcessUsage(pid: number): { rssBytes: number; cpuMs: number } | nu
   }
 }
 
+/** A child process running the host (isolation-host.ts) under `limits`, the tail of its stderr kept. */
+type Host = { child: ChildProcess; limits: IsolationLimits; stderr(): string };
+
+function forkHost(limits: IsolationLimits): Host {
+  const child = fork(HOST, [], {
+    execPath: process.execPath,
+    execArgv: [`--max-old-space-size=${limits.heapMb}`, '--max-semi-space-size=4'],
+    env: { GLIBC_TUNABLES: CHILD_MALLOC_TUNING },
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
+  });
+  return { child, limits, stderr: () => stderr };
+}
+
+const sameLimits = (a: IsolationLimits, b: IsolationLimits) =>
+  a.heapMb === b.heapMb &&
+  a.rssMb === b.rssMb &&
+  a.cpuMs === b.cpuMs &&
+  a.wallMs === b.wallMs &&
+  a.idleMs === b.idleMs;
+
+/**
+ * A child forked for a task before its input is known: it boots and loads the task module (and
+ * runs the module's `prepare(hint)`, if it has one) while it waits. `runIsolated` with it as
+ * `prepared` takes it; whoever prepared it must `discard` it if it goes unused (it is a process).
+ */
+export type PreparedIsolation = {
+  readonly task: URL;
+  /** The child's process id (while it lives). */
+  readonly pid: number | undefined;
+  /** Kills the child unless a run took it; a run's own child is left to the run. */
+  discard(): void;
+  /** The host, once, if it is alive and forked for `task` under `limits` (runIsolated's side). */
+  take(task: URL, limits: IsolationLimits): Host | undefined;
+};
+
+export function prepareIsolated(task: URL, limits: IsolationLimits, hint?: unknown): PreparedIsolation {
+  const host = forkHost(limits);
+  let taken = false;
+  let ended = false;
+  // Before a run takes it, a failed fork or an early death must not be an unhandled 'error'.
+  host.child.on('error', () => (ended = true));
+  host.child.once('exit', () => (ended = true));
+  if (host.child.connected) host.child.send({ type: 'prepare', task: task.href, hint } satisfies ToChild);
+  // Waiting, it keeps no process alive (a caller's timer discards it); a run takes it back.
+  const stderr = host.child.stderr as (Readable & { ref?(): void; unref?(): void }) | null;
+  host.child.unref();
+  host.child.channel?.unref();
+  stderr?.unref?.();
+  const discard = () => {
+    if (taken) return;
+    taken = true;
+    host.child.kill('SIGKILL');
+  };
+  return {
+    task,
+    get pid() {
+      return ended ? undefined : host.child.pid;
+    },
+    discard,
+    take(wanted, wantedLimits) {
+      if (taken) return undefined;
+      if (ended || !host.child.connected || wanted.href !== task.href || !sameLimits(limits, wantedLimits)) {
+        discard();
+        return undefined;
+      }
+      taken = true;
+      host.child.ref();
+      host.child.channel?.ref();
+      stderr?.ref?.();
+      return host;
+    },
+  };
+}
+
 export function runIsolated<Result, Input = unknown, Message = never, Answer = void>(
   options: IsolationOptions<Input, Message, Answer>,
 ): Promise<{ result: Result; usage: IsolationUsage }> {
@@ -112,7 +199,6 @@ export function runIsolated<Result, Input = unknown, Message = never, Answer = v
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const usage: IsolationUsage = { peakRssBytes: 0, cpuMs: 0, wallMs: 0 };
-    let stderr = '';
     let lastHeard = started;
     // Messages the parent is still handling: the task waits on the parent then, not idles.
     let answering = 0;
@@ -120,16 +206,12 @@ export function runIsolated<Result, Input = unknown, Message = never, Answer = v
     let settled = false;
 
     if (options.signal?.aborted) {
+      options.prepared?.discard();
       reject(new IsolationError('cancelled', 'cancelled before it started', usage));
       return;
     }
-    const child: ChildProcess = fork(HOST, [], {
-      execPath: process.execPath,
-      execArgv: [`--max-old-space-size=${limits.heapMb}`, '--max-semi-space-size=4'],
-      env: { GLIBC_TUNABLES: CHILD_MALLOC_TUNING },
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
+    const host = options.prepared?.take(options.task, limits) ?? forkHost(limits);
+    const { child } = host;
 
     const finish = (outcome: () => void) => {
       if (settled) return;
@@ -161,10 +243,6 @@ export function runIsolated<Result, Input = unknown, Message = never, Answer = v
       else if (limits.idleMs !== undefined && answering === 0 && Date.now() - lastHeard > limits.idleMs)
         kill('time_limit', `made no progress for ${limits.idleMs / 1000} s`);
     }, WATCH_INTERVAL_MS);
-
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
-    });
 
     const send = (message: ToChild) => {
       if (child.connected) child.send(message, (error) => error && kill('crashed', 'the channel closed'));
@@ -214,7 +292,7 @@ export function runIsolated<Result, Input = unknown, Message = never, Answer = v
     child.on('exit', (code, signal) => {
       finish(() => {
         if (verdict) return reject(new IsolationError(verdict.reason, verdict.message, usage));
-        if (HEAP_EXHAUSTED.test(stderr))
+        if (HEAP_EXHAUSTED.test(host.stderr()))
           return reject(
             new IsolationError('out_of_memory', `used more than its ${limits.heapMb} MB heap`, usage),
           );

@@ -10,7 +10,15 @@ export type TaskInput =
   | { kind: 'exit'; code: number }
   | { kind: 'throw'; message: string }
   | { kind: 'chat'; count: number }
-  | { kind: 'sleep' };
+  | { kind: 'sleep' }
+  | { kind: 'pid' };
+
+/** What `prepare` was given, when the child was forked ahead (isolation.ts prepareIsolated). */
+let preparedWith: unknown;
+
+export async function prepare(hint: unknown): Promise<void> {
+  preparedWith = hint;
+}
 
 export async function run(input: TaskInput, channel: IsolationChannel<number, number>): Promise<unknown> {
   switch (input.kind) {
@@ -46,5 +54,7 @@ export async function run(input: TaskInput, channel: IsolationChannel<number, nu
     case 'sleep':
       await new Promise((resolve) => setTimeout(resolve, 600_000));
       return null;
+    case 'pid':
+      return { pid: process.pid, preparedWith };
   }
 }

@@ -2,14 +2,25 @@
 // reason when it breaks a limit — heap, resident memory outside the heap, CPU, wall clock, no
 // progress — crashes, throws, or is cancelled; the test process (the parent) carries on each time.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  prepareIsolated,
   runIsolated,
   IsolationError,
   IsolatedTaskError,
   type IsolationLimits,
 } from '../../src/core/isolation.ts';
 import type { TaskInput } from '../helpers/isolation-tasks.ts';
+
+const readProcess = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+};
 
 const TASK = new URL('../helpers/isolation-tasks.ts', import.meta.url);
 const LIMITS: IsolationLimits = { heapMb: 64, rssMb: 256, wallMs: 120_000 };
@@ -101,6 +112,32 @@ describe('sandbox', () => {
     const running = run({ kind: 'sleep' }, {}, controller.signal);
     setTimeout(() => controller.abort(), 200);
     assert.equal((await failure(running)).reason, 'cancelled');
+  });
+
+  test('a child forked ahead runs the task it was prepared for; under other limits it is killed and another runs', async () => {
+    const prepared = prepareIsolated(TASK, LIMITS, 'hint');
+    const ahead = prepared.pid;
+    assert.ok(ahead);
+    const { result } = await runIsolated<unknown, TaskInput>({
+      task: TASK,
+      input: { kind: 'pid' },
+      limits: LIMITS,
+      prepared,
+    });
+    assert.deepEqual(result, { pid: ahead, preparedWith: 'hint' });
+
+    const other = prepareIsolated(TASK, LIMITS, 'hint');
+    const otherPid = other.pid!;
+    const { result: fresh } = await runIsolated<{ pid: number; preparedWith?: unknown }, TaskInput>({
+      task: TASK,
+      input: { kind: 'pid' },
+      limits: { ...LIMITS, heapMb: 48 },
+      prepared: other,
+    });
+    assert.notEqual(fresh.pid, otherPid);
+    assert.equal(fresh.preparedWith, undefined);
+    // The one not taken was killed (a zombie until reaped, then gone).
+    while (readProcess(otherPid).includes('isolation-host')) await sleep(5);
   });
 
   test("a task's own error comes back by name and message", async () => {

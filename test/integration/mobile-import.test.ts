@@ -269,6 +269,37 @@ describe('Apple Health export import', () => {
     assert.equal(heapGrowth.held(), false, 'let go when the import ended');
   });
 
+  test('an import compiles what its rebuild writes while the reader reads, before the first batch is stored', async () => {
+    const data = service.ctx.data as { prepareWrites?: (types: readonly string[]) => Promise<void> };
+    const original = data.prepareWrites;
+    const prepared: { types: string[]; batchesStored: number }[] = [];
+    let batchesStored = 0;
+    data.prepareWrites = (types) => {
+      prepared.push({ types: [...types], batchesStored });
+      return original!.call(data, types);
+    };
+    try {
+      const started = await service.ctx.mobile.startImport({
+        developerId: developer.devId,
+        format: 'apple-health',
+        referenceId: 'prepare-1',
+        body: Readable.from([
+          Buffer.from(exportText({ days: 30, startDay: '2023-03-01', heartRatePerDay: 60 })),
+        ]),
+        enqueue: false,
+      });
+      const final = await service.ctx.mobile.runImport(started.import_id, (view) => {
+        if (view.status === 'running') batchesStored++;
+      });
+      assert.equal(final?.status, 'completed');
+    } finally {
+      data.prepareWrites = original;
+    }
+    assert.deepEqual(prepared, [
+      { types: ['daily', 'body', 'nutrition', 'menstruation', 'sleep', 'activity'], batchesStored: 0 },
+    ]);
+  });
+
   test('bad imports get clear problems; a file that is not an export fails the import with a reason', async () => {
     assert.equal(problemOf(await post('', '<HealthData/>', 'application/xml')).status, 400);
     const both = problemOf(await post('user_id=a&reference_id=b', '<HealthData/>', 'application/xml'));

@@ -49,6 +49,11 @@ function validatorFor(type: ProviderDataType): Validator {
   return validator;
 }
 
+/** Compiles the validator of `type` now, if no write compiled it yet (service.ts `prepareWrites`). */
+export function compileValidator(type: ProviderDataType): void {
+  validatorFor(type);
+}
+
 /** `/metadata/summary_id` -> `metadata.summary_id`; array positions kept (`samples.3.level`). */
 const fieldOfPointer = (pointer: string) =>
   pointer.split('/').slice(1).map(unescapePointer).join('.') || '(the record)';

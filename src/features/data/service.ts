@@ -44,6 +44,7 @@ import type { Keyset } from './repo.ts';
 import type { RecordFilter } from './params.ts';
 import type { DataWebhooks } from './webhook-emit.ts';
 import { createRefusals } from './refusals.ts';
+import { compileValidator } from './records.ts';
 import { createDataReads } from './reads.ts';
 
 export type DataDeps = {
@@ -144,6 +145,19 @@ export function createDataService(deps: DataDeps) {
    */
   const write = (trx: Db, user: ConnectionRow, batches: readonly IntakeBatch[], options?: IntakeOptions) =>
     intake.write(trx, user, batches, options);
+
+  /**
+   * Compiles the validators a write of `types` uses, before that write, one type per turn of the
+   * event loop: for a caller that waits on something else meanwhile (an import, while its reader
+   * reads), so that its first write does not (issue 44: on a fresh process, TypeBox's compiler,
+   * ~310 modules, and six schemas were a quarter of an import's rebuild).
+   */
+  async function prepareWrites(types: readonly ProviderDataType[]): Promise<void> {
+    for (const type of types) {
+      await new Promise((resolve) => setImmediate(resolve));
+      compileValidator(type);
+    }
+  }
 
   /**
    * Stores records of one type a provider pushed: `write` with one batch. With `replaceDays`,
@@ -258,6 +272,7 @@ export function createDataService(deps: DataDeps) {
       };
     },
     write,
+    prepareWrites,
     ingest,
     intakeChanged,
     removeDeleted,

@@ -18,5 +18,5 @@ export type MobileDeps = {
   providers: ProviderCatalog;
   integrations: Pick<IntegrationsService, 'requireSdkSource'>;
   connecting: Pick<ConnectingService, 'consumeSdkToken' | 'activateSdkConnection'>;
-  data: Pick<DataService, 'write'>;
+  data: Pick<DataService, 'write' | 'prepareWrites'>;
 };

@@ -3,10 +3,12 @@
 // reads on. Settings (declared in settings.ts, documented in docs/mobile.md): the reader process's memory and
 // progress limits, and how many imports run at once per worker and per developer.
 import {
+  prepareIsolated,
   runIsolated,
   IsolationError,
   IsolatedTaskError,
   type IsolationLimits,
+  type PreparedIsolation,
 } from '../../core/isolation.ts';
 import { ExportFileError, type ExportProgress } from './export-stream.ts';
 import type { ImportTaskInput, ImportTaskMessage } from './import-task.ts';
@@ -26,6 +28,8 @@ export type ImportSettings = {
 
 export type IsolatedExportOptions = {
   provider: string;
+  /** A reader forked ahead for this provider (`prepareExportReader`): taken instead of forking one. */
+  prepared?: PreparedIsolation | undefined;
   skip: number;
   batchSize: number;
   onStart(totalBytes: number): Promise<void>;
@@ -34,6 +38,14 @@ export type IsolatedExportOptions = {
     progress: ExportProgress,
   ): Promise<void>;
 };
+
+/**
+ * A reader process forked before its export is on disk (while the upload spools), its provider's
+ * module loading meanwhile, for `readExportIsolated` to take. Unused, it must be discarded.
+ */
+export function prepareExportReader(provider: string, settings: ImportSettings): PreparedIsolation {
+  return prepareIsolated(TASK, settings.isolation, provider);
+}
 
 /**
  * Reads the export at `path` in an isolated child process. A file the reader refuses, or whose reading runs out of
@@ -50,6 +62,7 @@ export async function readExportIsolated(
       task: TASK,
       input: { path, provider: options.provider, skip: options.skip, batchSize: options.batchSize },
       limits: settings.isolation,
+      prepared: options.prepared,
       onMessage: async (message) => {
         if (message.type === 'start') await options.onStart(message.totalBytes);
         else await options.onBatch(message, message.progress);

@@ -53,6 +53,14 @@ type Held = {
 };
 const nothingHeld = (): Held => ({ ids: new Set(), elements: 0, invalid: 0 });
 
+/**
+ * Loads the importing provider's module while the upload is still spooling (the child was forked
+ * ahead: import-isolated.ts `prepareExportReader`); `run` then finds it loaded.
+ */
+export async function prepare(provider: unknown): Promise<void> {
+  if (typeof provider === 'string') await loadProvider(provider);
+}
+
 export async function run(
   input: ImportTaskInput,
   channel: IsolationChannel<ImportTaskMessage, void>,

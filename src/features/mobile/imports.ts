@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { AppError, badRequest, invalidParameter, notFound } from '../../core/errors.ts';
 import { heapGrowth } from '../../core/heap-growth.ts';
 import { newUuid } from '../../core/ids.ts';
+import type { PreparedIsolation } from '../../core/isolation.ts';
 import type { ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { Db } from '../../store/db.ts';
 import * as connectionsRepo from '../connections/repo.ts';
@@ -21,11 +22,12 @@ import { type ImportSettings, readExportIsolated } from './import-isolated.ts';
 import { mobileHooksOf } from './mobile-hooks.ts';
 import { ImportedDays } from './imported-days.ts';
 import { IMPORT_BATCH, IMPORT_QUEUE, IMPORT_MEMORY_BYTES, IMPORT_REBUILD_DAYS } from './ports.ts';
-import { settleDirtyDays } from './rebuild.ts';
+import { prepareRebuild, settleDirtyDays } from './rebuild.ts';
 import { parseReference } from './reference-id.ts';
 import * as importsRepo from './imports-repo.ts';
 import { upsertSamples } from './samples-repo.ts';
 import type { MobileSettings } from './settings.ts';
+import { createWarmReaders } from './warm-readers.ts';
 
 export type ImportView = {
   import_id: string;
@@ -45,6 +47,7 @@ export function createExportImports(
 ) {
   const { db, clock, log, providers } = deps;
   const rebuildDeps = { db, log, data: deps.data };
+  const warmReaders = createWarmReaders(importSettings);
 
   function exportProvider(format: string) {
     const provider = providers
@@ -138,9 +141,16 @@ export function createExportImports(
     else parseReference(input.referenceId);
     const importId = newUuid();
     const path = join(importDir(), `${importId}.upload`);
+    // The reader boots while the upload arrives (warm-readers.ts).
+    warmReaders.prepare(importId, provider.id);
     // The upload's chunks are Buffers counted against V8's old-generation slack (core/heap-growth.ts).
     const release = heapGrowth.hold();
-    const size = await spool(input.body, path).finally(release);
+    const size = await spool(input.body, path)
+      .catch((error: unknown) => {
+        warmReaders.discard(importId);
+        throw error;
+      })
+      .finally(release);
     // The answer is the import as accepted (queued), read in the transaction that stores it: read
     // after the commit, a worker woken by the queue may already have started it.
     let accepted: importsRepo.ImportRow | undefined;
@@ -166,6 +176,7 @@ export function createExportImports(
         return importsRepo.findImport(trx, importId);
       });
     } catch (error) {
+      warmReaders.discard(importId);
       await rm(path, { force: true });
       throw error;
     }
@@ -200,10 +211,30 @@ export function createExportImports(
     importId: string,
     onProgress?: (view: ImportView) => void,
   ): Promise<ImportView | undefined> {
+    // The reader forked when this process spooled the upload, if it still waits; killed here unless
+    // the read took it (discarding a taken one does nothing).
+    const warmReader = warmReaders.take(importId);
+    try {
+      return await runTaken(importId, warmReader, onProgress);
+    } finally {
+      warmReader?.discard();
+    }
+  }
+
+  async function runTaken(
+    importId: string,
+    warmReader: PreparedIsolation | undefined,
+    onProgress?: (view: ImportView) => void,
+  ): Promise<ImportView | undefined> {
     const row = await importsRepo.findImport(db, importId);
     if (!row || row.status === 'completed' || row.status === 'failed') return row ? view(row) : undefined;
     const { provider } = exportProvider(row.format);
     await importsRepo.updateImport(db, importId, { status: 'running' }, clock.now());
+    // This process mostly waits on the reader until the last batch; what the rebuild after it
+    // compiles on its first write (a fresh worker's, the CLI's) is compiled meanwhile.
+    prepareRebuild(rebuildDeps).catch((error: unknown) =>
+      log.warn({ importId, err: error }, 'compiling the rebuild ahead failed'),
+    );
     let imported = row.records_imported;
     let read = row.checkpoint;
     // What this run stores, kept for the rebuild at its end (within a budget).
@@ -227,6 +258,7 @@ export function createExportImports(
       // own import (out of memory, no progress, refused by the reader), never this process.
       await readExportIsolated(row.file_path, importSettings, {
         provider: provider.id,
+        prepared: warmReader,
         skip: row.checkpoint,
         batchSize: IMPORT_BATCH,
         onStart: async (totalBytes) => {

@@ -32,10 +32,16 @@ export type SettleOptions = {
 export type RebuildDeps = {
   db: Db;
   log: Logger;
-  data: Pick<DataService, 'write'>;
+  data: Pick<DataService, 'write' | 'prepareWrites'>;
 };
 
 const BUILT_TYPES = ['daily', 'body', 'nutrition', 'menstruation', 'sleep', 'activity'] as const;
+
+/**
+ * Readies what a rebuild's first write compiles (every type it writes), for a caller that waits
+ * meanwhile: an import, while its reader reads the file.
+ */
+export const prepareRebuild = (deps: RebuildDeps): Promise<void> => deps.data.prepareWrites(BUILT_TYPES);
 type BuiltType = (typeof BUILT_TYPES)[number];
 /** What a batch of days makes, per type: the records, and the stored days they replace. */
 type Built = Record<BuiltType, { records: unknown[]; replace: DayScope[] }>;
