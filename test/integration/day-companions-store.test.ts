@@ -180,3 +180,42 @@ describe('day companions store', () => {
     assert.equal(await countKept(service.ctx.db, connectionId), 0);
   });
 });
+
+describe('day companions retention (DAY_COMPANIONS_RETENTION_DAYS)', () => {
+  let service: TestService;
+  let now = Date.parse('2026-06-01T12:00:00Z');
+  const clock: Clock = { now: () => new Date(now) };
+
+  before(async () => {
+    service = await startTestService({ work: false, clock, env: { DAY_COMPANIONS_RETENTION_DAYS: '7' } });
+  });
+  after(async () => {
+    await service?.close();
+  });
+
+  test('the daily maintenance removes a day that many days after its last write, not before', async () => {
+    const developerId = (await createDeveloper(service.ctx)).devId;
+    const connectionId = await insertUser(service.ctx, { developerId, provider: 'GARMIN' });
+    // Written as a fetch keeps a summary, at the service's clock.
+    await service.ctx.db
+      .insertInto('day_companions')
+      .values({
+        connection_id: connectionId,
+        type: 'daily',
+        day: '2026-05-31',
+        kind: 'dailies',
+        summary_id: 'd',
+        delivered_at: clock.now(),
+        kept_at: clock.now(),
+        summary: '{}',
+      })
+      .execute();
+    const start = now;
+    now = start + 6 * DAY_MS;
+    await service.ctx.connectors.pruneDayCompanions();
+    assert.equal(await countKept(service.ctx.db, connectionId), 1, 'six days on: kept');
+    now = start + 8 * DAY_MS;
+    await service.ctx.connectors.pruneDayCompanions();
+    assert.equal(await countKept(service.ctx.db, connectionId), 0, 'eight days on: gone');
+  });
+});

@@ -83,7 +83,8 @@ export function uncoveredDays(
 export function createProviderFetch(deps: ProviderFetchDeps) {
   const { db, clock, log } = deps;
   // Concurrent reads of one user's type share one sync: later ones wait, then find it covered.
-  // Across processes duplicate fetches are possible and harmless: upserts are idempotent.
+  // Across processes duplicate fetches are possible and harmless: upserts are idempotent, and a day
+  // built from its kept summaries is built and written in its exclusive section (page-intake.ts).
   const serialized = keyedQueue();
   const settledCoverage = createSettledCoverage();
   const takeIn = createPageIntake(deps);
