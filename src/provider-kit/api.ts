@@ -4,7 +4,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ProviderDataType } from './basics.ts';
 import type { DataPage, DataSourceUser } from './data-source.ts';
-import type { DayCompanions } from './day-companions.ts';
 import type { ProviderHttp, RateLimitSignal, RequestWindow } from './http.ts';
 
 export type { ProviderHttp, ProviderRequest, RateLimitSignal, RequestWindow } from './http.ts';
@@ -98,8 +97,6 @@ export type TypeFetchArgs = {
   unreadable?: ReadonlySet<string>;
   /** Activities whose original file is already kept (DataSourceContext.originalsKept). */
   originalsKept?: (summaryIds: readonly string[]) => Promise<ReadonlySet<string>>;
-  /** The summaries kept of this connection's days of this type (DataSourceContext.dayCompanions). */
-  dayCompanions?: DayCompanions;
 };
 
 /** Fetches one unified type for a day range, in pages of normalized records. */

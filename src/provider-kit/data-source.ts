@@ -4,7 +4,7 @@
 // validates them against the model schemas before storing anything.
 import type { PlannedWorkoutDetails } from '../model/planned-workout.ts';
 import type { ProviderDataType, ProviderRuntime } from './basics.ts';
-import type { DayCompanions } from './day-companions.ts';
+import type { CompanionDay } from './day-companions.ts';
 import type { ProviderHttp } from './http.ts';
 
 /** The connection being read, as a provider needs to see it. */
@@ -41,12 +41,6 @@ export type DataSourceContext = {
    * Absent: none are known.
    */
   originalsKept?(summaryIds: readonly string[]): Promise<ReadonlySet<string>>;
-  /**
-   * The summaries kept of this connection's days of a type (day-companions.ts), for a connector
-   * that builds a day's record from summaries its provider notifies separately. Absent: none are
-   * kept, a fetch normalizes only what it brought.
-   */
-  dayCompanions?(type: ProviderDataType): DayCompanions;
 };
 
 export type DataFetchArgs = DataSourceContext & {
@@ -73,6 +67,13 @@ export type DataPage = {
    * its record's `metadata.summary_id`; checked and kept by core for the `fit` output format.
    */
   originals?: readonly OriginalFile[];
+  /**
+   * A day whose records core builds from every summary it keeps of the day (day-companions.ts),
+   * for a connector that makes a day's record from summaries its provider notifies separately:
+   * core keeps what this page brought, reads the whole day back and has it built, added to
+   * `records`, in the day's exclusive section.
+   */
+  companions?: CompanionDay;
 };
 
 /**

@@ -45,7 +45,6 @@ export function remoteDataSource(
         ...(args.notified === undefined ? {} : { notified: args.notified }),
         ...(args.unreadable === undefined ? {} : { unreadable: args.unreadable }),
         ...(args.originalsKept === undefined ? {} : { originalsKept: args.originalsKept }),
-        ...(args.dayCompanions === undefined ? {} : { dayCompanions: args.dayCompanions(args.type) }),
       });
     },
     ...(plannedWorkouts ?? {}),

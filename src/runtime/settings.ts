@@ -6,6 +6,7 @@ import { type AnySettingsGroup, ConfigError, type RawEnv } from '../core/setting
 import { renderEnvExample } from '../core/settings-env-example.ts';
 import { dashboardSettings } from '../features/dashboard/settings.ts';
 import { dataSettings } from '../features/data/settings.ts';
+import { dayCompanionsSettings } from '../features/day-companions/settings.ts';
 import { labReportSettings } from '../features/lab-reports/settings.ts';
 import { mobileSettings } from '../features/mobile/settings.ts';
 import { mergeSettings } from '../features/merge/settings.ts';
@@ -34,6 +35,7 @@ export const SETTINGS_GROUPS: readonly AnySettingsGroup[] = [
   providerKitSettings,
   webhookSettings,
   dataSettings,
+  dayCompanionsSettings,
   orderSettings,
   dashboardSettings,
   labReportSettings,

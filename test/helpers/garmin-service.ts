@@ -4,19 +4,32 @@ import { providerEnv } from '../fakes/fake-server.ts';
 import { type GarminFake, startGarminFake } from '../fakes/garmin.ts';
 import { startTestService, type TestService } from './app.ts';
 
+/** The fake's credentials, its request budget lifted far above Garmin's 100 a minute, quick retries. */
+const garminEnv = (fake: GarminFake) => ({
+  ...providerEnv('GARMIN', fake),
+  GARMIN_REQUEST_BUDGET: '100000/60',
+  PROVIDER_HTTP_RETRY_BASE_MS: '20',
+});
+
 /**
  * The fake (an account one hour east of UTC) and the service, its request budget lifted far
  * above Garmin's 100 a minute and its retries quick, so the tests wait on states, not on limits.
  */
 export async function startServiceWithGarminFake(): Promise<{ fake: GarminFake; service: TestService }> {
   const fake = await startGarminFake({ offsetMinutes: 60 });
-  const service = await startTestService({
-    env: {
-      ...providerEnv('GARMIN', fake),
-      GARMIN_REQUEST_BUDGET: '100000/60',
-      PROVIDER_HTTP_RETRY_BASE_MS: '20',
-    },
-  });
+  const service = await startTestService({ env: garminEnv(fake) });
   await service.app.listen({ port: 0, host: '127.0.0.1' });
   return { fake, service };
+}
+
+/**
+ * A second process of `service`'s deployment (its database and key, the same fake), without
+ * queue workers of its own: the test runs its jobs itself. It closes before `service` does.
+ */
+export function startSecondGarminProcess(service: TestService, fake: GarminFake): Promise<TestService> {
+  return startTestService({
+    env: { ...garminEnv(fake), ENCRYPTION_KEY: service.config.encryptionKey.toString('hex') },
+    ...(service.database ? { database: service.database } : {}),
+    work: false,
+  });
 }

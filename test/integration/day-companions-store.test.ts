@@ -4,20 +4,26 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Clock } from '../../src/core/clock.ts';
 import { countKept } from '../../src/features/day-companions/repo.ts';
-import { dayCompanionsOf, pruneDayCompanions } from '../../src/features/day-companions/store.ts';
 import {
-  type DayCompanions,
+  broughtSummaries,
   DayCompanionsTooLarge,
-  type DaySummary,
-} from '../../src/provider-kit/day-companions.ts';
+  keepAndReadDay,
+  pruneDayCompanions,
+} from '../../src/features/day-companions/store.ts';
+import type { DaySummary } from '../../src/provider-kit/day-companions.ts';
 import { createDeveloper, startTestService, type TestService } from '../helpers/app.ts';
 import { insertUser } from '../helpers/users.ts';
 
 const DAY_MS = 86_400_000;
 const summary = (id: string, extra: Record<string, unknown> = {}) => ({ summaryId: id, ...extra });
-const keep = (store: DayCompanions, day: string, summaries: readonly DaySummary[]) =>
+/** One connection's days of one type, as the page intake keeps and reads them. */
+type DayStore = {
+  keepAndRead(day: string, summaries: readonly DaySummary[], maxBytes: number): Promise<unknown>;
+};
+const keep = (store: DayStore, day: string, summaries: readonly DaySummary[]) =>
   store.keepAndRead(day, summaries, 64 * 1024 ** 2);
-const read = (store: DayCompanions, day: string, maxBytes: number) => store.keepAndRead(day, [], maxBytes);
+const read = (store: DayStore, day: string, maxBytes: number) =>
+  store.keepAndRead(day, [], maxBytes) as Promise<Record<string, unknown[]>>;
 
 describe('day companions store', () => {
   let service: TestService;
@@ -25,8 +31,16 @@ describe('day companions store', () => {
   let now = Date.parse('2026-06-01T12:00:00Z');
   const clock: Clock = { now: () => new Date(now) };
   const newConnection = () => insertUser(service.ctx, { developerId, provider: 'GARMIN' });
-  const storeOf = (connectionId: string, type = 'daily') =>
-    dayCompanionsOf(service.ctx.db, clock, connectionId)(type);
+  const storeOf = (connectionId: string, type = 'daily'): DayStore => ({
+    keepAndRead: (day, summaries, maxBytes) =>
+      keepAndReadDay(
+        service.ctx.db,
+        clock.now(),
+        { connectionId, type, day },
+        broughtSummaries(summaries),
+        maxBytes,
+      ),
+  });
 
   before(async () => {
     service = await startTestService({ work: false });
@@ -149,11 +163,11 @@ describe('day companions store', () => {
     now = start + 20 * DAY_MS;
     await keep(store, '2026-05-02', [{ kind: 'pulseox', id: 'p', deliveredAt: 1, summary: 'newer' }]);
     now = start + 31 * DAY_MS;
-    await pruneDayCompanions(service.ctx.db, clock.now());
+    await pruneDayCompanions(service.ctx.db, clock.now(), 30);
     assert.deepEqual(await read(store, '2026-05-01', 1024), {}, 'untouched for 31 days: gone');
     assert.deepEqual(await read(store, '2026-05-02', 1024), { dailies: ['old'], pulseox: ['newer'] });
     now = start + 51 * DAY_MS;
-    await pruneDayCompanions(service.ctx.db, clock.now());
+    await pruneDayCompanions(service.ctx.db, clock.now(), 30);
     assert.equal(await countKept(service.ctx.db, connectionId), 0);
     now = start;
   });
@@ -164,5 +178,44 @@ describe('day companions store', () => {
     assert.equal(await countKept(service.ctx.db, connectionId), 1);
     await service.ctx.db.deleteFrom('connections').where('id', '=', connectionId).execute();
     assert.equal(await countKept(service.ctx.db, connectionId), 0);
+  });
+});
+
+describe('day companions retention (DAY_COMPANIONS_RETENTION_DAYS)', () => {
+  let service: TestService;
+  let now = Date.parse('2026-06-01T12:00:00Z');
+  const clock: Clock = { now: () => new Date(now) };
+
+  before(async () => {
+    service = await startTestService({ work: false, clock, env: { DAY_COMPANIONS_RETENTION_DAYS: '7' } });
+  });
+  after(async () => {
+    await service?.close();
+  });
+
+  test('the daily maintenance removes a day that many days after its last write, not before', async () => {
+    const developerId = (await createDeveloper(service.ctx)).devId;
+    const connectionId = await insertUser(service.ctx, { developerId, provider: 'GARMIN' });
+    // Written as a fetch keeps a summary, at the service's clock.
+    await service.ctx.db
+      .insertInto('day_companions')
+      .values({
+        connection_id: connectionId,
+        type: 'daily',
+        day: '2026-05-31',
+        kind: 'dailies',
+        summary_id: 'd',
+        delivered_at: clock.now(),
+        kept_at: clock.now(),
+        summary: '{}',
+      })
+      .execute();
+    const start = now;
+    now = start + 6 * DAY_MS;
+    await service.ctx.connectors.pruneDayCompanions();
+    assert.equal(await countKept(service.ctx.db, connectionId), 1, 'six days on: kept');
+    now = start + 8 * DAY_MS;
+    await service.ctx.connectors.pruneDayCompanions();
+    assert.equal(await countKept(service.ctx.db, connectionId), 0, 'eight days on: gone');
   });
 });

@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/core/config.ts';
 import { Value } from 'typebox/value';
 import { numberSetting, readSettings } from '../../src/core/settings.ts';
+import { dayCompanionsSettings } from '../../src/features/day-companions/settings.ts';
 import { webhookSettings } from '../../src/features/delivery/settings.ts';
 import { httpSettingsOf } from '../../src/provider-access/http-client.ts';
 import { providerSettings } from '../../src/provider-access/settings.ts';
@@ -119,6 +120,18 @@ describe('settings', () => {
       problemsOf(() => loadRuntimeConfig({ ...BASE, PROVIDER_HTTP_TIMEOUT_MS: 'soon' })),
       ['PROVIDER_HTTP_TIMEOUT_MS must be a positive number, got "soon"'],
     );
+  });
+
+  test('DAY_COMPANIONS_RETENTION_DAYS: 30 days unless set, whole days of at least one', () => {
+    const retention = (env: Record<string, string>) =>
+      loadRuntimeConfig({ ...BASE, ...env }).settings.get(dayCompanionsSettings).retentionDays;
+    assert.equal(retention({}), 30);
+    assert.equal(retention({ DAY_COMPANIONS_RETENTION_DAYS: '7' }), 7);
+    for (const bad of ['0', '1.5', 'a month'])
+      assert.deepEqual(
+        problemsOf(() => retention({ DAY_COMPANIONS_RETENTION_DAYS: bad })),
+        [`DAY_COMPANIONS_RETENTION_DAYS must be a whole number of days, at least 1, got "${bad}"`],
+      );
   });
 
   test('a configuration loaded without the declarations parses a group when first used', () => {

@@ -14,7 +14,8 @@ import type { ConnectingService } from '../connecting/service.ts';
 import { createRequestWindows } from '../limits/windows.ts';
 import { findConnectionById } from '../connections/repo.ts';
 import { originalsKeptOf } from '../original-files/keep.ts';
-import { dayCompanionsOf, pruneDayCompanions } from '../day-companions/store.ts';
+import { pruneDayCompanions } from '../day-companions/store.ts';
+import { dayCompanionsSettings } from '../day-companions/settings.ts';
 import { createBackfill } from './backfill.ts';
 import { createNotifications } from './notifications.ts';
 import { createPolling } from './polling.ts';
@@ -38,13 +39,12 @@ export type SetupJob = { userId: string; provider: string };
 export function createConnectorsService(deps: ConnectorsDeps) {
   const { db, clock, config, log, providers, access } = deps;
   const { appHttp, userHttp } = access;
-  // Refetches (notifications, polls) know the connection's kept original files, as syncs do, and
-  // the summaries kept of its days (a notification bringing some kinds of a day completes it).
+  // Refetches (notifications, polls) know the connection's kept original files, as syncs do.
   const dataContext = (user: Parameters<typeof access.dataContext>[0]) => ({
     ...access.dataContext(user),
     originalsKept: originalsKeptOf(db, user.id),
-    dayCompanions: dayCompanionsOf(db, clock, user.id),
   });
+  const dayCompanionsRetentionDays = config.settings.get(dayCompanionsSettings).retentionDays;
 
   const backfill = createBackfill({ db, clock, jobs: deps.jobs, log, providers });
   const notifications = createNotifications({
@@ -91,7 +91,7 @@ export function createConnectorsService(deps: ConnectorsDeps) {
     appHttp,
     onConnected,
     /** Forgets the days whose kept summaries are past their retention (daily maintenance). */
-    pruneDayCompanions: () => pruneDayCompanions(db, clock.now()),
+    pruneDayCompanions: () => pruneDayCompanions(db, clock.now(), dayCompanionsRetentionDays),
     /** The queued post-consent step; the backfill is planned once it has succeeded. */
     async setup(job: SetupJob): Promise<void> {
       const provider = providers.get(job.provider);

@@ -12,6 +12,15 @@ import type { Db } from '../../store/db.ts';
 import type { ConnectionRow } from '../connections/service.ts';
 import { checkOriginals, keepOriginals } from '../original-files/keep.ts';
 import type { OriginalFileRow } from '../original-files/repo.ts';
+import {
+  type BroughtSummary,
+  broughtSummaries,
+  DayCompanionsTooLarge,
+  type DayKey,
+  enterDaySections,
+  keepAndReadDay,
+} from '../day-companions/store.ts';
+import type { BuiltDay, CompanionDay } from '../../provider-kit/day-companions.ts';
 import * as coverageRepo from './coverage-repo.ts';
 import { type IntakeWrite, prepareAll, RawPayloadText } from './intake.ts';
 import type { PreparedRecord } from './records.ts';
@@ -19,6 +28,16 @@ import type { Refusals } from './refusals.ts';
 
 const FLUSH_RECORDS = 200;
 const FLUSH_BYTES = 2 * 1024 * 1024;
+/** Days built from their kept summaries one batch holds at most (each a lock held to its commit). */
+const FLUSH_DAYS = 31;
+
+/** A day to build from its kept summaries when its batch is written (`DataPage.companions`). */
+type PendingDay = {
+  key: DayKey;
+  brought: BroughtSummary[];
+  maxBytes: number;
+  build: CompanionDay['build'];
+};
 
 export type PageIntakeDeps = {
   db: Db;
@@ -55,6 +74,22 @@ function originalsOfStored(
 export function createPageIntake(deps: PageIntakeDeps) {
   const { db, clock, log } = deps;
 
+  /** Anything a provider's code threw, as a ProviderDataError. */
+  function asProviderError(
+    error: unknown,
+    at: { userId: string; type: ProviderDataType },
+  ): ProviderDataError {
+    if (error instanceof ProviderDataError) return error;
+    if (error instanceof NormalizationError) {
+      // The provider answered something its documentation does not describe: say what.
+      log.warn({ userId: at.userId, type: at.type, problem: error.message }, 'normalization failed');
+      return new ProviderDataError('unavailable', `${at.type} normalization failed: ${error.message}`, {
+        cause: error,
+      });
+    }
+    return new ProviderDataError('unavailable', `${at.type} fetch failed`, { cause: error });
+  }
+
   /** Provider pages, with anything the provider throws turned into a ProviderDataError. */
   async function* pagesOf(pages: AsyncIterable<DataPage>, at: { userId: string; type: ProviderDataType }) {
     const iterator = pages[Symbol.asyncIterator]();
@@ -63,18 +98,37 @@ export function createPageIntake(deps: PageIntakeDeps) {
       try {
         step = await iterator.next();
       } catch (error) {
-        if (error instanceof ProviderDataError) throw error;
-        if (error instanceof NormalizationError) {
-          // The provider answered something its documentation does not describe: say what.
-          log.warn({ userId: at.userId, type: at.type, problem: error.message }, 'normalization failed');
-          throw new ProviderDataError('unavailable', `${at.type} normalization failed: ${error.message}`, {
-            cause: error,
-          });
-        }
-        throw new ProviderDataError('unavailable', `${at.type} fetch failed`, { cause: error });
+        throw asProviderError(error, at);
       }
       if (step.done) return;
       yield step.value;
+    }
+  }
+
+  /**
+   * A day's records from every summary it holds: what its fetch brought kept, the whole day read
+   * back and built by the provider's hook. Called in the day's exclusive section.
+   */
+  async function buildDay(
+    trx: Db,
+    user: ConnectionRow,
+    type: ProviderDataType,
+    pending: PendingDay,
+  ): Promise<BuiltDay> {
+    let byKind: Record<string, unknown[]>;
+    try {
+      byKind = await keepAndReadDay(trx, clock.now(), pending.key, pending.brought, pending.maxBytes);
+    } catch (error) {
+      if (!(error instanceof DayCompanionsTooLarge)) throw error;
+      throw new ProviderDataError(
+        'unavailable',
+        `${type} summaries of ${pending.key.day} too large: ${error.message}`,
+      );
+    }
+    try {
+      return pending.build(byKind);
+    } catch (error) {
+      throw asProviderError(error, { userId: user.id, type });
     }
   }
 
@@ -83,8 +137,12 @@ export function createPageIntake(deps: PageIntakeDeps) {
    * a poll, a notification's refetch): validated and prepared as they come, flushed every
    * FLUSH_RECORDS records or FLUSH_BYTES bytes with the raw payloads they came from (kept for
    * re-normalization) through the intake's write (one transaction each), so no range ever sits in
-   * memory whole. With `emit`, each batch is sent as a data event in its transaction; `keys`
-   * collects the identity of every stored record.
+   * memory whole. A day built from its kept summaries (`page.companions`) waits for its batch as
+   * the text of what it brought, and is kept, read back, built and written in that batch's
+   * transaction, inside the day's exclusive section: two fetches of one day, in two processes,
+   * never interleave there, so whichever writes last wrote a record built from every summary either
+   * brought. With `emit`, each batch is sent as a data event in its transaction; `keys` collects
+   * the identity of every stored record.
    */
   async function takeIn(
     user: ConnectionRow,
@@ -96,19 +154,53 @@ export function createPageIntake(deps: PageIntakeDeps) {
     let records: PreparedRecord[] = [];
     let raws: unknown[] = [];
     let originals: OriginalFileRow[] = [];
+    let days: PendingDay[] = [];
     let bytes = 0;
     let invalid = 0;
     let stored = 0;
-    const flush = async () => {
+
+    /** Records prepared (validated and serialized) into the batch as they come, with their payload. */
+    const add = (page: { records: readonly unknown[]; raw?: unknown }): PreparedRecord[] => {
+      const prepared = prepareAll(deps, { user, type, records: page.records, now: clock.now() });
+      invalid += prepared.invalid;
+      for (const record of prepared.stored) {
+        // The parsed record is kept only when its batch is sent on; enrichers read the store.
+        records.push(emit ? record : { ...record, record: null });
+        options.keys?.push(record.identityKey);
+        bytes += record.bytes;
+      }
+      if (page.raw !== undefined && deps.rawRetentionDays > 0) {
+        const raw = new RawPayloadText(JSON.stringify(page.raw));
+        raws.push(raw);
+        bytes += raw.json.length;
+      }
+      return prepared.stored;
+    };
+    const full = () => records.length >= FLUSH_RECORDS || bytes >= FLUSH_BYTES;
+    /** The records and payloads gathered so far, written in `trx`. */
+    const write = async (trx: Db) => {
       if (records.length === 0 && raws.length === 0) return;
       const batch = { type, prepared: records, raws };
-      const files = originals;
       records = [];
       raws = [];
-      originals = [];
       bytes = 0;
       stored += batch.prepared.length;
+      await deps.write(trx, user, [batch], { emit });
+    };
+    const flush = async () => {
+      if (records.length === 0 && raws.length === 0 && days.length === 0) return;
+      const files = originals;
+      const building = days;
+      originals = [];
+      days = [];
+      bytes = 0;
       await db.transaction().execute(async (trx) => {
+        // The days' sections first, before the transaction takes any other lock (so one waiting
+        // for a section holds nothing another could wait for); each is held to the commit.
+        await enterDaySections(
+          trx,
+          building.map((day) => day.key),
+        );
         // Before the write, whose events may be delivered as soon as it commits (output format fit).
         await keepOriginals(trx, {
           connectionId: user.id,
@@ -116,11 +208,16 @@ export function createPageIntake(deps: PageIntakeDeps) {
           files,
           at: clock.now(),
         });
-        await deps.write(trx, user, [batch], { emit });
+        // One day at a time (what it brought let go once built), written whenever a batch is full.
+        for (let day = building.shift(); day; day = building.shift()) {
+          add(await buildDay(trx, user, type, day));
+          if (full()) await write(trx);
+        }
+        await write(trx);
       });
     };
+
     for await (const page of pagesOf(pages, { userId: user.id, type })) {
-      // Prepared (validated and serialized) as they come, so a batch is bounded by its real size.
       for (const rejected of page.rejected ?? []) {
         log.warn(
           { userId: user.id, type, item: rejected.item, problem: rejected.problem },
@@ -137,16 +234,9 @@ export function createPageIntake(deps: PageIntakeDeps) {
         );
         await coverageRepo.addUnreadableCompanion(db, { userId: user.id, type, ...refused, at: clock.now() });
       }
-      const prepared = prepareAll(deps, { user, type, records: page.records, now: clock.now() });
-      invalid += prepared.invalid;
-      for (const record of prepared.stored) {
-        // The parsed record is kept only when its batch is sent on; enrichers read the store.
-        records.push(emit ? record : { ...record, record: null });
-        options.keys?.push(record.identityKey);
-        bytes += record.bytes;
-      }
+      const prepared = add(page);
       if (page.originals?.length) {
-        const files = originalsOfStored(page.originals, prepared.stored);
+        const files = originalsOfStored(page.originals, prepared);
         for (const refused of files.refused) {
           log.warn(
             { userId: user.id, type, summaryId: refused.summaryId, problem: refused.problem },
@@ -158,12 +248,13 @@ export function createPageIntake(deps: PageIntakeDeps) {
           bytes += file.bytes.byteLength;
         }
       }
-      if (page.raw !== undefined && deps.rawRetentionDays > 0) {
-        const raw = new RawPayloadText(JSON.stringify(page.raw));
-        raws.push(raw);
-        bytes += raw.json.length;
+      if (page.companions) {
+        const { day, summaries, maxBytes, build } = page.companions;
+        const brought = broughtSummaries(summaries);
+        for (const item of brought) bytes += item.json.length;
+        days.push({ key: { connectionId: user.id, type, day }, brought, maxBytes, build });
       }
-      if (records.length >= FLUSH_RECORDS || bytes >= FLUSH_BYTES) await flush();
+      if (full() || days.length >= FLUSH_DAYS) await flush();
     }
     await flush();
     return { stored, invalid };

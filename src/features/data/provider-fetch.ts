@@ -7,7 +7,6 @@ import type { SecretBox } from '../../core/secret-box.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../model/time.ts';
 import type { DataPage, DataSource, DataSourceContext } from '../../provider-kit/data-source.ts';
 import { originalsKeptOf } from '../original-files/keep.ts';
-import { dayCompanionsOf } from '../day-companions/store.ts';
 import type { ProviderCatalog, ResolvedProvider } from '../../provider-access/catalog.ts';
 import type { ProviderDataType, ProviderRuntime } from '../../provider-kit/types.ts';
 import type { Db } from '../../store/db.ts';
@@ -84,7 +83,8 @@ export function uncoveredDays(
 export function createProviderFetch(deps: ProviderFetchDeps) {
   const { db, clock, log } = deps;
   // Concurrent reads of one user's type share one sync: later ones wait, then find it covered.
-  // Across processes duplicate fetches are possible and harmless: upserts are idempotent.
+  // Across processes duplicate fetches are possible and harmless: upserts are idempotent, and a day
+  // built from its kept summaries is built and written in its exclusive section (page-intake.ts).
   const serialized = keyedQueue();
   const settledCoverage = createSettledCoverage();
   const takeIn = createPageIntake(deps);
@@ -112,11 +112,7 @@ export function createProviderFetch(deps: ProviderFetchDeps) {
             return tokens ? { accessToken: deps.secretBox.open(tokens.access_token) } : null;
           },
         };
-    return {
-      ...base,
-      originalsKept: originalsKeptOf(db, user.id),
-      dayCompanions: dayCompanionsOf(db, clock, user.id),
-    };
+    return { ...base, originalsKept: originalsKeptOf(db, user.id) };
   }
 
   /** The companion kinds this connection's provider refused before: every fetch leaves them out. */

@@ -1,9 +1,14 @@
 // The day_companions table: kept summaries of a connection's days, written a day's summaries at a
 // time and read back one day at a time, in pages bounded by bytes.
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { DayCompanionsTooLarge } from '../../provider-kit/day-companions.ts';
 import type { Db } from '../../store/db.ts';
 import './tables.ts';
+
+/** A day whose kept summaries are more than the reader may hold. */
+export class DayCompanionsTooLarge extends Error {
+  override name = 'DayCompanionsTooLarge';
+}
 
 export type KeptSummaryRow = {
   kind: string;
@@ -14,6 +19,34 @@ export type KeptSummaryRow = {
 };
 
 export type DayKey = { connectionId: string; type: string; day: string };
+
+/**
+ * The advisory lock of a day's exclusive section: PostgreSQL's two-key form (so it never meets the
+ * one-key locks the job queue and the delivery kinds take), the two keys 64 bits of a hash of the
+ * connection, type and day, so sections of different days, types or connections do not wait on
+ * each other (short of a 64-bit collision, which would only make one wait for the other's section).
+ */
+export function sectionLockOf(key: DayKey): [number, number] {
+  const hash = createHash('sha256').update(`${key.connectionId}\u0000${key.type}\u0000${key.day}`).digest();
+  return [hash.readInt32BE(0), hash.readInt32BE(4)];
+}
+
+/**
+ * Enters the exclusive sections of these days for the rest of `trx` (transaction-level advisory
+ * locks, released when it ends), waiting for any other transaction in them. Taken in one order
+ * (sorted by lock), so two transactions entering overlapping days never wait on each other in a
+ * cycle; a caller takes them before any other lock of its transaction.
+ */
+export async function lockDays(trx: Db, keys: readonly DayKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  const locks = [...new Map(keys.map(sectionLockOf).map((lock) => [lock.join(':'), lock])).values()].sort(
+    (a, b) => a[0] - b[0] || a[1] - b[1],
+  );
+  // unnest yields its rows in array order, and each row takes its lock as it is produced.
+  await sql`SELECT pg_advisory_xact_lock(k1, k2) FROM unnest(${locks.map((lock) => lock[0])}::int4[], ${locks.map((lock) => lock[1])}::int4[]) AS locks(k1, k2)`.execute(
+    trx,
+  );
+}
 
 /** Bytes of summaries one statement writes or reads (at least one summary). */
 const STATEMENT_BYTES = 4 * 1024 ** 2;

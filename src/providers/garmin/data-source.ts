@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { ProviderHttp, TypeFetchArgs, TypeFetcher } from '../../provider-kit/api.ts';
 import { ProviderDataError, type UnreadableKind } from '../../provider-kit/data-source.ts';
-import { DayCompanionsTooLarge } from '../../provider-kit/day-companions.ts';
+import type { DaySummary } from '../../provider-kit/day-companions.ts';
 import type { NormalizeContext } from '../../provider-kit/normalize/normalize.ts';
 import { openPieceSpool, type PieceSpool, PieceSpoolError } from '../../provider-kit/piece-spool.ts';
 import { addDays, isoDateToDayNumber, MS_PER_DAY } from '../../model/time.ts';
@@ -187,42 +187,31 @@ function summaryIdOf(item: unknown): string {
   return `sha256:${createHash('sha256').update(JSON.stringify(item)).digest('hex')}`;
 }
 
-/**
- * The summaries of `kinds` that make `day`: with a store of the connection's days
- * (`args.dayCompanions`), what this notification brought is kept there and the whole day read
- * back, so a day whose kinds Garmin notified apart (minutes apart, or a backfill's answer of each
- * type) is normalized with the kinds it brought before; without one, what it brought.
- */
-async function summariesOfDay(
-  args: TypeFetchArgs,
+/** What this notification brought of `day`: each summary of `kinds` with its id and when Garmin delivered it. */
+async function broughtOfDay(
   kinds: readonly SummaryKind[],
   day: string,
   spool: PieceSpool,
-): Promise<Record<string, readonly unknown[]>> {
+): Promise<DaySummary[]> {
   const brought = (await spool.read(day)) as Record<string, Delivered[]>;
-  const store = args.dayCompanions;
-  if (!store)
-    return Object.fromEntries(kinds.map((kind) => [kind, (brought[kind] ?? []).map(({ item }) => item)]));
-  return store.keepAndRead(
-    day,
-    kinds.flatMap((kind) =>
-      (brought[kind] ?? []).map(({ at, item }) => ({
-        kind,
-        id: summaryIdOf(item),
-        deliveredAt: at,
-        summary: item,
-      })),
-    ),
-    SPOOL_LIMITS.pieceBytes,
+  return kinds.flatMap((kind) =>
+    (brought[kind] ?? []).map(({ at, item }) => ({
+      kind,
+      id: summaryIdOf(item),
+      deliveredAt: at,
+      summary: item,
+    })),
   );
 }
 
 /**
  * A fetcher of one unified type from Garmin's summary kinds. Answering a notification, its
- * summaries are spooled by day (pieces.ts) and normalized one day at a time, each with the
- * summaries kept of that day before (`summariesOfDay`), each day its own page (its records, and
- * the day's summaries as the raw payload): memory holds a day, whatever the history a backfill's
- * answers carry.
+ * summaries are spooled by day (pieces.ts) and yielded one day at a time, each its own page: what
+ * the notification brought of the day and how to normalize a day (`companions`). Core keeps them
+ * with the summaries kept of that day before (day companions), so a day whose kinds Garmin
+ * notified apart (minutes apart, or a backfill's answer of each type) is normalized whole, and
+ * stores the records with the day's summaries as the raw payload: memory holds a day, whatever the
+ * history a backfill's answers carry.
  */
 function summaryFetcher<P>(
   kinds: readonly SummaryKind[],
@@ -249,29 +238,21 @@ function summaryFetcher<P>(
         );
       }
       for (const day of await spool.pieces()) {
-        let found: Record<string, readonly unknown[]>;
-        try {
-          found = await summariesOfDay(args, wanted, day, spool);
-        } catch (error) {
-          if (!(error instanceof DayCompanionsTooLarge)) throw error;
-          throw new ProviderDataError(
-            'unavailable',
-            `Garmin ${kinds.join('/')} summaries of ${day} too large: ${error.message}`,
-          );
-        }
-        const payload = Object.fromEntries(wanted.map((kind) => [kind, found[kind] ?? []]));
-        let records: readonly unknown[];
-        try {
-          records = normalize(payload as P, contextOf(args));
-        } catch (error) {
-          // A shape no documented Garmin summary has: a clean provider error, never a TypeError upstream.
-          throw new ProviderDataError(
-            'unavailable',
-            `Garmin ${kinds.join('/')} summaries of ${day} could not be normalized`,
-            { cause: error },
-          );
-        }
-        yield { records, raw: payload };
+        const build = (found: Readonly<Record<string, readonly unknown[]>>) => {
+          const payload = Object.fromEntries(wanted.map((kind) => [kind, found[kind] ?? []]));
+          try {
+            return { records: normalize(payload as P, contextOf(args)), raw: payload };
+          } catch (error) {
+            // A shape no documented Garmin summary has: a clean provider error, never a TypeError upstream.
+            throw new ProviderDataError(
+              'unavailable',
+              `Garmin ${kinds.join('/')} summaries of ${day} could not be normalized`,
+              { cause: error },
+            );
+          }
+        };
+        const summaries = await broughtOfDay(wanted, day, spool);
+        yield { records: [], companions: { day, summaries, maxBytes: SPOOL_LIMITS.pieceBytes, build } };
       }
     } finally {
       await spool.close();

@@ -2,7 +2,7 @@
 // notifications and the daily maintenance.
 import type { AppContext } from '../../features/context.ts';
 import { BACKFILL_QUEUE } from '../../features/connectors/backfill.ts';
-import { NOTIFICATION_QUEUE } from '../../features/connectors/notifications.ts';
+import { NOTIFICATION_QUEUE, type NotificationSinks } from '../../features/connectors/notifications.ts';
 import { POLL_QUEUE } from '../../features/connectors/polling.ts';
 import { SETUP_QUEUE } from '../../features/connectors/service.ts';
 import type { RecurringJob } from './recurring.ts';
@@ -16,6 +16,16 @@ export const MAINTENANCE_QUEUE = 'connectors.maintenance';
  * a minute (heartbeat lapse plus the queue's supervision pass) rather than when it expires.
  */
 export const HEARTBEAT_SECONDS = 10;
+
+/** Where a refetch's records and account changes go: the data and connecting modules. */
+export const refetchSinks = (ctx: AppContext): NotificationSinks => ({
+  intakeChanged: (user, type, range, pages, options) =>
+    ctx.data.intakeChanged(user, type, range, pages, options),
+  removeDeleted: (user, type, ids) => ctx.data.removeDeleted(user, type, ids),
+  markAccessRevoked: (trx, userId) => ctx.connecting.markAccessRevoked(trx, userId),
+  changePermissions: (trx, userId, granted) => ctx.connecting.changePermissions(trx, userId, granted),
+});
+
 export function defineConnectorJobs(ctx: AppContext) {
   ctx.jobs.define({
     name: BACKFILL_QUEUE,
@@ -55,13 +65,7 @@ export function defineConnectorJobs(ctx: AppContext) {
     options: { retryLimit: 3, retryDelay: 30, expireInSeconds: 10 * 60, heartbeatSeconds: HEARTBEAT_SECONDS },
     work: { batchSize: 1, localConcurrency: 2 },
     handler: async (jobs) => {
-      for (const job of jobs)
-        await ctx.connectors.polling.run(job.data, {
-          intakeChanged: (user, type, range, pages, options) =>
-            ctx.data.intakeChanged(user, type, range, pages, options),
-          removeDeleted: (user, type, ids) => ctx.data.removeDeleted(user, type, ids),
-          markAccessRevoked: (trx, userId) => ctx.connecting.markAccessRevoked(trx, userId),
-        });
+      for (const job of jobs) await ctx.connectors.polling.run(job.data, refetchSinks(ctx));
     },
   });
   ctx.jobs.define({
@@ -76,15 +80,7 @@ export function defineConnectorJobs(ctx: AppContext) {
     },
     work: { batchSize: 1, localConcurrency: 2 },
     handler: async (jobs) => {
-      for (const job of jobs) {
-        await ctx.connectors.notifications.handle(job.data, {
-          intakeChanged: (user, type, range, pages, options) =>
-            ctx.data.intakeChanged(user, type, range, pages, options),
-          removeDeleted: (user, type, ids) => ctx.data.removeDeleted(user, type, ids),
-          markAccessRevoked: (trx, userId) => ctx.connecting.markAccessRevoked(trx, userId),
-          changePermissions: (trx, userId, granted) => ctx.connecting.changePermissions(trx, userId, granted),
-        });
-      }
+      for (const job of jobs) await ctx.connectors.notifications.handle(job.data, refetchSinks(ctx));
     },
   });
   ctx.jobs.define({
