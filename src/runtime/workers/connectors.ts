@@ -2,7 +2,7 @@
 // notifications and the daily maintenance.
 import type { AppContext } from '../../features/context.ts';
 import { BACKFILL_QUEUE } from '../../features/connectors/backfill.ts';
-import { NOTIFICATION_QUEUE } from '../../features/connectors/notifications.ts';
+import { ACCOUNT_NOTIFICATION_QUEUE, NOTIFICATION_QUEUE } from '../../features/connectors/notifications.ts';
 import { POLL_QUEUE } from '../../features/connectors/polling.ts';
 import { SETUP_QUEUE } from '../../features/connectors/service.ts';
 import type { RecurringJob } from './recurring.ts';
@@ -64,29 +64,33 @@ export function defineConnectorJobs(ctx: AppContext) {
         });
     },
   });
-  ctx.jobs.define({
-    name: NOTIFICATION_QUEUE,
-    options: {
-      retryLimit: 6,
-      retryDelay: 15,
-      retryBackoff: true,
-      retryDelayMax: 900,
-      expireInSeconds: 15 * 60,
-      heartbeatSeconds: HEARTBEAT_SECONDS,
-    },
-    work: { batchSize: 1, localConcurrency: 2 },
-    handler: async (jobs) => {
-      for (const job of jobs) {
-        await ctx.connectors.notifications.handle(job.data, {
-          intakeChanged: (user, type, range, pages, options) =>
-            ctx.data.intakeChanged(user, type, range, pages, options),
-          removeDeleted: (user, type, ids) => ctx.data.removeDeleted(user, type, ids),
-          markAccessRevoked: (trx, userId) => ctx.connecting.markAccessRevoked(trx, userId),
-          changePermissions: (trx, userId, granted) => ctx.connecting.changePermissions(trx, userId, granted),
-        });
-      }
-    },
-  });
+  // Data refetches and account changes run the same handler in queues of their own, so a
+  // permission change or a deregistration never waits for a backfill's refetches to drain.
+  for (const name of [NOTIFICATION_QUEUE, ACCOUNT_NOTIFICATION_QUEUE] as const)
+    ctx.jobs.define({
+      name,
+      options: {
+        retryLimit: 6,
+        retryDelay: 15,
+        retryBackoff: true,
+        retryDelayMax: 900,
+        expireInSeconds: 15 * 60,
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+      },
+      work: { batchSize: 1, localConcurrency: 2 },
+      handler: async (jobs) => {
+        for (const job of jobs) {
+          await ctx.connectors.notifications.handle(job.data, {
+            intakeChanged: (user, type, range, pages, options) =>
+              ctx.data.intakeChanged(user, type, range, pages, options),
+            removeDeleted: (user, type, ids) => ctx.data.removeDeleted(user, type, ids),
+            markAccessRevoked: (trx, userId) => ctx.connecting.markAccessRevoked(trx, userId),
+            changePermissions: (trx, userId, granted) =>
+              ctx.connecting.changePermissions(trx, userId, granted),
+          });
+        }
+      },
+    });
   ctx.jobs.define({
     name: MAINTENANCE_QUEUE,
     options: { retryLimit: 2, expireInSeconds: 15 * 60 },
