@@ -213,6 +213,14 @@ export type NotificationHooks = {
    */
   unsigned?: { coalesce(pending: DataNotification, next: DataNotification): DataNotification };
   /**
+   * The provider's data kinds (`DataNotification.dataKind`) that are about the account itself
+   * rather than its data (its registration, its permissions): `locate` answers them with an
+   * AccessChange. They decide whether Tributary may call the provider at all, so their
+   * notifications are handled apart from data refetches and at once: no gather window, and never
+   * queued behind a backfill's refetches.
+   */
+  accountKinds?: readonly string[];
+  /**
    * The types and days to fetch again for a data notification; or, for a notification about the
    * account itself, the confirmed change of access.
    */

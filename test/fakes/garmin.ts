@@ -152,11 +152,22 @@ export type GarminFake = FakeServer & {
   syncWorkout(account?: string): Promise<Delivery[]>;
   /** The user edits yesterday's workout in Garmin Connect (a manually updated activity). */
   editWorkout(day: number, account?: string): Promise<Delivery>;
+  /**
+   * Holds every summary pull (a ping's callback) unanswered until `release`: the service's data
+   * refetches stay running, and those behind them queued, for as long as a test needs.
+   */
+  holdPulls(): PullHold;
   /** The user unticks / ticks data sharing; Garmin sends userPermissionsChange. */
   setPermissions(permissions: string[], account?: string): Promise<Delivery>;
   /** The user disconnects the app in Garmin Connect; Garmin sends deregistrations. */
   deregister(account?: string): Promise<Delivery>;
   send(body: unknown, headers?: Record<string, string>): Promise<Delivery>;
+};
+
+export type PullHold = {
+  /** Pulls waiting for the release now. */
+  waiting(): number;
+  release(): void;
 };
 
 const ACCESS_TTL = 86_400;
@@ -281,6 +292,18 @@ export async function startGarminFake(
   }
 
   const seconds = (text: string | null) => (text !== null && /^\d+$/.test(text) ? Number(text) : null);
+
+  let pullHold: { waiting: number; released: Promise<void> } | null = null;
+
+  async function heldPull(request: FakeRequest): Promise<FakeReply> {
+    const hold = pullHold;
+    if (hold) {
+      hold.waiting++;
+      await hold.released;
+      hold.waiting--;
+    }
+    return pull(request);
+  }
 
   function pull(request: FakeRequest): FakeReply {
     const auth = authorized(request);
@@ -478,7 +501,7 @@ export async function startGarminFake(
     ...trainingRoutes(authorized, nextTrainingId),
     ...courseRoutes(authorized, nextTrainingId),
     { method: 'GET', path: '/wellness-api/rest/backfill/:path', handler: backfill },
-    { method: 'GET', path: '/wellness-api/rest/:path', handler: pull },
+    { method: 'GET', path: '/wellness-api/rest/:path', handler: heldPull },
   ];
 
   server = await startFakeServer({
@@ -571,6 +594,18 @@ export async function startGarminFake(
     async editWorkout(day: number, account = consent.account) {
       const window = upload(accountOf(account), ['manuallyUpdatedActivities'], [day], 0, true);
       return fake.notify('manuallyUpdatedActivities', window, account);
+    },
+    holdPulls() {
+      let release = () => {};
+      const hold = { waiting: 0, released: new Promise<void>((resolve) => (release = resolve)) };
+      pullHold = hold;
+      return {
+        waiting: () => hold.waiting,
+        release() {
+          if (pullHold === hold) pullHold = null;
+          release();
+        },
+      };
     },
     async setPermissions(permissions: string[], account = consent.account) {
       accountOf(account).permissions = new Set(permissions);

@@ -36,6 +36,14 @@ import {
 } from './intake.ts';
 
 export const NOTIFICATION_QUEUE = 'connectors.notification';
+/**
+ * Notifications about an account itself (access withdrawn, permissions changed) have a queue and
+ * workers of their own: they decide whether Tributary may call the provider at all, so they must
+ * not wait behind the data refetches a large backfill queues for the same account (dozens, each
+ * fetching days of data under the provider's request budget).
+ */
+export const ACCOUNT_NOTIFICATION_QUEUE = 'connectors.account-notification';
+export type NotificationQueue = typeof NOTIFICATION_QUEUE | typeof ACCOUNT_NOTIFICATION_QUEUE;
 
 type Actionable = Exclude<ProviderNotification, { kind: 'ignored' }>;
 /** A signed notification to act on, or the key of an unsigned account's pending refetch. */
@@ -141,6 +149,16 @@ export function createNotifications(deps: NotificationDeps) {
     return kept;
   }
 
+  /** Whether a notification (or a pending refetch's key) is about the account itself. */
+  function aboutAccount(providerId: string, notification: { kind?: string; dataKind?: string }): boolean {
+    if (notification.kind === 'revoked') return true;
+    const accountKinds = deps.providers.get(providerId)?.connector?.notifications?.accountKinds ?? [];
+    return notification.dataKind !== undefined && accountKinds.includes(notification.dataKind);
+  }
+
+  const queueOf = (providerId: string, notification: Actionable): NotificationQueue =>
+    aboutAccount(providerId, notification) ? ACCOUNT_NOTIFICATION_QUEUE : NOTIFICATION_QUEUE;
+
   const callbackFingerprint = (url: string) => fingerprintOf(Buffer.from(`callback\u0000${url}`));
 
   /** The notification without the callbacks fetched already; null when none is left. */
@@ -182,11 +200,14 @@ export function createNotifications(deps: NotificationDeps) {
         log.debug({ provider: provider.id }, 'notification already taken in');
         return { queued: 0, duplicate: true };
       }
-      await jobs.sendMany(
-        NOTIFICATION_QUEUE,
-        actionable.map((notification) => ({ data: { provider: provider.id, notification } })),
-        trx,
-      );
+      for (const queue of [ACCOUNT_NOTIFICATION_QUEUE, NOTIFICATION_QUEUE] as const)
+        await jobs.sendMany(
+          queue,
+          actionable
+            .filter((notification) => queueOf(provider.id, notification) === queue)
+            .map((notification) => ({ data: { provider: provider.id, notification } })),
+          trx,
+        );
       return { queued: actionable.length };
     });
   }
@@ -215,10 +236,14 @@ export function createNotifications(deps: NotificationDeps) {
   }
 
   const sendPending = (trx: Db, key: PendingKey) => {
+    const pending = { providerUserId: key.providerUserId, dataKind: key.dataKind };
+    // An account change gathers nothing (it is one question to the provider): it runs at once.
+    if (aboutAccount(key.provider, key))
+      return jobs.send(ACCOUNT_NOTIFICATION_QUEUE, { provider: key.provider, pending }, { trx });
     const gather = deps.providers.get(key.provider)?.connector?.api?.notificationGatherSeconds;
     return jobs.send(
       NOTIFICATION_QUEUE,
-      { provider: key.provider, pending: { providerUserId: key.providerUserId, dataKind: key.dataKind } },
+      { provider: key.provider, pending },
       { trx, ...(gather ? { startAfter: gather } : {}) },
     );
   };
@@ -370,5 +395,6 @@ export type Notifications = ReturnType<typeof createNotifications>;
 declare module '../../jobs/queues.ts' {
   interface QueuePayloads {
     [NOTIFICATION_QUEUE]: NotificationJob;
+    [ACCOUNT_NOTIFICATION_QUEUE]: NotificationJob;
   }
 }

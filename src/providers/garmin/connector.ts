@@ -219,6 +219,8 @@ export const garminNotifications: NotificationHooks = {
 
   unsigned: { coalesce },
 
+  accountKinds: ACCOUNT_KINDS,
+
   async locate(notification, http) {
     if (notification.dataKind === 'deregistrations' || notification.dataKind === 'userPermissionsChange') {
       let granted: unknown;

@@ -2,7 +2,11 @@
 // notifications and the daily maintenance.
 import type { AppContext } from '../../features/context.ts';
 import { BACKFILL_QUEUE } from '../../features/connectors/backfill.ts';
-import { NOTIFICATION_QUEUE, type NotificationSinks } from '../../features/connectors/notifications.ts';
+import {
+  ACCOUNT_NOTIFICATION_QUEUE,
+  NOTIFICATION_QUEUE,
+  type NotificationSinks,
+} from '../../features/connectors/notifications.ts';
 import { POLL_QUEUE } from '../../features/connectors/polling.ts';
 import { SETUP_QUEUE } from '../../features/connectors/service.ts';
 import type { RecurringJob } from './recurring.ts';
@@ -68,21 +72,24 @@ export function defineConnectorJobs(ctx: AppContext) {
       for (const job of jobs) await ctx.connectors.polling.run(job.data, refetchSinks(ctx));
     },
   });
-  ctx.jobs.define({
-    name: NOTIFICATION_QUEUE,
-    options: {
-      retryLimit: 6,
-      retryDelay: 15,
-      retryBackoff: true,
-      retryDelayMax: 900,
-      expireInSeconds: 15 * 60,
-      heartbeatSeconds: HEARTBEAT_SECONDS,
-    },
-    work: { batchSize: 1, localConcurrency: 2 },
-    handler: async (jobs) => {
-      for (const job of jobs) await ctx.connectors.notifications.handle(job.data, refetchSinks(ctx));
-    },
-  });
+  // Data refetches and account changes run the same handler in queues of their own, so a
+  // permission change or a deregistration never waits for a backfill's refetches to drain.
+  for (const name of [NOTIFICATION_QUEUE, ACCOUNT_NOTIFICATION_QUEUE] as const)
+    ctx.jobs.define({
+      name,
+      options: {
+        retryLimit: 6,
+        retryDelay: 15,
+        retryBackoff: true,
+        retryDelayMax: 900,
+        expireInSeconds: 15 * 60,
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+      },
+      work: { batchSize: 1, localConcurrency: 2 },
+      handler: async (jobs) => {
+        for (const job of jobs) await ctx.connectors.notifications.handle(job.data, refetchSinks(ctx));
+      },
+    });
   ctx.jobs.define({
     name: MAINTENANCE_QUEUE,
     options: { retryLimit: 2, expireInSeconds: 15 * 60 },
