@@ -10,24 +10,22 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { countKept } from '../../src/features/day-companions/repo.ts';
 import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
-import { mergeSamples } from '../../src/model/record-text.ts';
 import { type GarminFake, type GarminKind } from '../fakes/garmin.ts';
 import { isoDay } from '../fakes/garmin-data.ts';
 import { createDeveloper, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { startServiceWithGarminFake } from '../helpers/garmin-service.ts';
+import {
+  startServiceWithGarminFake,
+  storedGarminDaily,
+  type StoredGarminDaily,
+} from '../helpers/garmin-service.ts';
 import { connectThroughFake, untilBackfilled } from '../helpers/connections.ts';
 import { unsettledJobs } from '../helpers/jobs.ts';
 import { until } from '../helpers/until.ts';
 import { zipEntryText } from '../helpers/zip.ts';
 
-type StoredDaily = {
-  distance_data?: { steps?: number | null; detailed?: { step_samples?: unknown[] } };
-  oxygen_data?: { saturation_samples?: unknown[] } | null;
-  stress_data?: { detailed?: { stress_samples?: unknown[] } };
-};
+type StoredDaily = StoredGarminDaily;
 
 describe('GARMIN: a day whose summary types are notified apart', () => {
   let fake: GarminFake;
@@ -69,18 +67,7 @@ describe('GARMIN: a day whose summary types are notified apart', () => {
     }
     await settled();
   }
-  /** The stored daily record of the fake's day `day`, samples included. */
-  async function storedDaily(day: number): Promise<StoredDaily | null> {
-    const row = await sql<{ summary: string; samples: string | null; sample_splices: number[] | null }>`
-      SELECT summary::text AS summary, samples::text AS samples, sample_splices
-      FROM data_records
-      WHERE user_id = ${userId} AND type = 'daily' AND anchor_day = ${isoDay(day)}::date`
-      .execute(service.ctx.db)
-      .then((result) => result.rows[0]);
-    return row
-      ? (JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as StoredDaily)
-      : null;
-  }
+  const storedDaily = (day: number) => storedGarminDaily(service.ctx.db, userId, day);
   const kept = () => countKept(service.ctx.db, userId);
   const spo2 = (record: StoredDaily | null) => record?.oxygen_data?.saturation_samples?.length ?? 0;
   const steps = (record: StoredDaily | null) => record?.distance_data?.steps ?? null;

@@ -14,21 +14,22 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
 import { type DayKey, sectionLockOf } from '../../src/features/day-companions/repo.ts';
-import { mergeSamples } from '../../src/model/record-text.ts';
 import type { AppContext } from '../../src/runtime/context.ts';
 import { refetchSinks } from '../../src/runtime/workers/connectors.ts';
 import { type GarminFake, type GarminKind } from '../fakes/garmin.ts';
 import { isoDay } from '../fakes/garmin-data.ts';
 import { createDeveloper, type TestDeveloper, type TestService } from '../helpers/app.ts';
-import { startSecondGarminProcess, startServiceWithGarminFake } from '../helpers/garmin-service.ts';
+import {
+  startSecondGarminProcess,
+  startServiceWithGarminFake,
+  storedGarminDaily,
+  type StoredGarminDaily,
+} from '../helpers/garmin-service.ts';
 import { connectThroughFake, untilBackfilled } from '../helpers/connections.ts';
 import { unsettledJobs } from '../helpers/jobs.ts';
 import { until } from '../helpers/until.ts';
 
-type StoredDaily = {
-  distance_data?: { steps?: number | null };
-  oxygen_data?: { saturation_samples?: unknown[] } | null;
-};
+type StoredDaily = StoredGarminDaily;
 
 /** A write of a connection's daily records held inside its transaction until the test lets it go. */
 type Held = { reached(): Promise<unknown>; release(): void };
@@ -82,17 +83,7 @@ describe('GARMIN: two fetches of one day in two processes', () => {
     const answer = await fake.ping(kind, { start: at, end: at + 1 }, account);
     assert.equal(answer.status, 200, answer.responseBody);
   }
-  async function storedDaily(userId: string, day: number): Promise<StoredDaily | null> {
-    const row = await sql<{ summary: string; samples: string | null; sample_splices: number[] | null }>`
-      SELECT summary::text AS summary, samples::text AS samples, sample_splices
-      FROM data_records
-      WHERE user_id = ${userId} AND type = 'daily' AND anchor_day = ${isoDay(day)}::date`
-      .execute(service.ctx.db)
-      .then((result) => result.rows[0]);
-    return row
-      ? (JSON.parse(mergeSamples(row.summary, row.samples, row.sample_splices)) as StoredDaily)
-      : null;
-  }
+  const storedDaily = (userId: string, day: number) => storedGarminDaily(service.ctx.db, userId, day);
   const spo2 = (record: StoredDaily | null) => record?.oxygen_data?.saturation_samples?.length ?? 0;
   const steps = (record: StoredDaily | null) => record?.distance_data?.steps ?? null;
   /** Sessions holding and waiting for a day's section (its advisory lock, in this database). */
