@@ -50,19 +50,24 @@ describe(
     after(async () => {
       await service?.close();
     });
+    /** An Apple Health upload started with a body the test writes itself, not queued. */
+    const startUpload = (referenceId: string) => {
+      const body = new PassThrough();
+      const starting = service.ctx.mobile.startImport({
+        developerId: developer.devId,
+        format: 'apple-health',
+        referenceId,
+        body,
+        enqueue: false,
+      });
+      return { body, starting };
+    };
 
     test('a reader process runs while the upload is still spooling, and the import reads with it', async () => {
       const xml = Buffer.from(exportText({ days: 20, startDay: '2024-05-01', heartRatePerDay: 60 }));
       assert.ok(xml.length < 1_000_000, String(xml.length));
       const others = new Set(isolatedChildren());
-      const body = new PassThrough();
-      const starting = service.ctx.mobile.startImport({
-        developerId: developer.devId,
-        format: 'apple-health',
-        referenceId: 'warm-1',
-        body,
-        enqueue: false,
-      });
+      const { body, starting } = startUpload('warm-1');
       body.write(xml.subarray(0, xml.length >> 1));
       await drained(body);
       // Half the file spooled, the rest not yet sent.
@@ -82,14 +87,7 @@ describe(
 
     test('an upload that fails leaves no reader process behind', async () => {
       const others = new Set(isolatedChildren());
-      const body = new PassThrough();
-      const starting = service.ctx.mobile.startImport({
-        developerId: developer.devId,
-        format: 'apple-health',
-        referenceId: 'warm-2',
-        body,
-        enqueue: false,
-      });
+      const { body, starting } = startUpload('warm-2');
       body.write(Buffer.alloc(1000, 0x20));
       await drained(body);
       assert.equal(isolatedChildren().filter((pid) => !others.has(pid)).length, 1);
