@@ -30,6 +30,9 @@
  *   node_modules/.bin/node bench/apple-import.ts [--mb 32] [--stream] [--cpu-prof-dir DIR]
  *
  * --cpu-prof-dir: the importing process writes a V8 CPU profile (`--cpu-prof`) there.
+ * BENCH_IMPORT_PSS_TRACE=FILE: every PSS sample (0.5 s) written to FILE as a line: seconds since the
+ * import started, the total, the importing process's own, each process it started (pid:MB, the
+ * reader) and its database's: where the peak is, and whose.
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node_modules/.bin/node bench/apple-import.ts --mb 1024
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -200,7 +203,29 @@ function childrenOf(pid: number): number[] {
  * and every 0.5 s the PSS of all of them summed (bench/service-memory.ts).
  */
 function sampleImport(pid: number, databasePids: () => number[], dataDir: string): { stop(): Sampled } {
-  const whole = samplePeak(pid, process.env.DATABASE_URL ? undefined : dataDir, 500);
+  const trace = process.env.BENCH_IMPORT_PSS_TRACE
+    ? createWriteStream(process.env.BENCH_IMPORT_PSS_TRACE)
+    : undefined;
+  const traceStarted = Date.now();
+  trace?.write('seconds\ttotal\tservice\tstarted\tdatabase (PSS, MB)\n');
+  const whole = samplePeak(
+    pid,
+    process.env.DATABASE_URL ? undefined : dataDir,
+    500,
+    trace &&
+      ((now) => {
+        const [own, ...started] = now.serviceProcesses;
+        trace.write(
+          [
+            ((Date.now() - traceStarted) / 1000).toFixed(2),
+            now.totalMb.toFixed(1),
+            (own?.mb ?? 0).toFixed(1),
+            started.map(({ pid: of, mb }) => `${of}:${mb.toFixed(1)}`).join(',') || '-',
+            now.databaseMb.toFixed(1),
+          ].join('\t') + '\n',
+        );
+      }),
+  );
   let readerKb = 0;
   let ownKb = 0;
   const cpuAtStart = new Map<number, number>();
@@ -228,6 +253,7 @@ function sampleImport(pid: number, databasePids: () => number[], dataDir: string
       clearInterval(timer);
       sample();
       const peak = whole.stop();
+      trace?.end();
       const mb = (value: number) => Math.round(value * 10) / 10;
       const sides = { import: 0, reader: 0, database: 0 };
       for (const [of, { side, seconds }] of cpuNow) sides[side] += seconds - (cpuAtStart.get(of) ?? 0);
