@@ -27,7 +27,12 @@
  * importRssWhileImportingMb (its largest RSS sampled during the import: on PGlite the process
  * peak is the store's start-up, before any import), importReaderPeakRssMb.
  *
- *   node_modules/.bin/node bench/apple-import.ts [--mb 32] [--stream] [--cpu-prof-dir DIR]
+ *   node_modules/.bin/node bench/apple-import.ts [--mb 32] [--layout grouped|daily] [--stream] [--cpu-prof-dir DIR]
+ *
+ * --layout: the generated export grouped by record type (the default: every day's steps, then body
+ * mass, heart rate, workouts, activity summaries, as the Health app writes an export), or day by
+ * day (`daily`: what this bench generated up to issue 44's tenth pass; every batch then holds a
+ * few whole days, which no real export does).
  *
  * --cpu-prof-dir: the importing process writes a V8 CPU profile (`--cpu-prof`) there.
  * BENCH_IMPORT_PSS_TRACE=FILE: every PSS sample (0.5 s) written to FILE as a line: seconds since the
@@ -452,6 +457,7 @@ const { values } = parseArgs({
     role: { type: 'string' },
     mb: { type: 'string', default: process.env.APPLE_BENCH_MB ?? '32' },
     stream: { type: 'boolean', default: false },
+    layout: { type: 'string', default: 'grouped' },
     'cpu-prof-dir': { type: 'string' },
   },
   allowPositionals: true,
@@ -473,14 +479,18 @@ if (values.role) {
     const generated = Date.now();
     // Ending yesterday: every sample plausible, however many years the size makes.
     const today = new Date().toISOString().slice(0, 10);
-    const written = await writeExportOfSize(file, Number(values.mb) * MB, today);
+    if (values.layout !== 'grouped' && values.layout !== 'daily')
+      throw new Error(`--layout is grouped or daily, not ${values.layout}`);
+    const written = await writeExportOfSize(file, Number(values.mb) * MB, today, {
+      groupedByType: values.layout === 'grouped',
+    });
     const load = () =>
       loadavg()
         .map((value) => value.toFixed(2))
         .join(' ');
     console.log(`load average: ${load()}; ${cpus().length} CPUs`);
     console.log(
-      `generated export.xml: ${(statSync(file).size / MB).toFixed(1)} MB, ${written.days} days, in ${((Date.now() - generated) / 1000).toFixed(1)} s`,
+      `generated export.xml (${values.layout === 'grouped' ? 'grouped by record type' : 'day by day'}): ${(statSync(file).size / MB).toFixed(1)} MB, ${written.days} days, in ${((Date.now() - generated) / 1000).toFixed(1)} s`,
     );
     const store = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PostgreSQL';
     const before = runRole('sax', file);
