@@ -16,8 +16,8 @@
 // resident set during the batches, beside its reader and its database, where an import's peak is.
 
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { newUuid } from '../../core/ids.ts';
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
 import * as samplesRepo from './samples-repo.ts';
@@ -78,7 +78,7 @@ export class ImportedDays {
    * it at most (a batch past it, and every later one, is not kept). `close` when done.
    */
   constructor(dir: string, budget: number) {
-    const path = join(dir, `${randomUUID()}.days`);
+    const path = join(dir, `${newUuid()}.days`);
     this.fd = openSync(path, 'wx+', 0o600);
     unlinkSync(path);
     this.budget = budget;
