@@ -27,9 +27,17 @@
  * importRssWhileImportingMb (its largest RSS sampled during the import: on PGlite the process
  * peak is the store's start-up, before any import), importReaderPeakRssMb.
  *
- *   node_modules/.bin/node bench/apple-import.ts [--mb 32] [--stream] [--cpu-prof-dir DIR]
+ *   node_modules/.bin/node bench/apple-import.ts [--mb 32] [--layout grouped|daily] [--stream] [--cpu-prof-dir DIR]
+ *
+ * --layout: the generated export grouped by record type (the default: every day's steps, then body
+ * mass, heart rate, workouts, activity summaries, as the Health app writes an export), or day by
+ * day (`daily`: what this bench generated up to issue 44's tenth pass; every batch then holds a
+ * few whole days, which no real export does).
  *
  * --cpu-prof-dir: the importing process writes a V8 CPU profile (`--cpu-prof`) there.
+ * BENCH_IMPORT_PSS_TRACE=FILE: every PSS sample (0.5 s) written to FILE as a line: seconds since the
+ * import started, the total, the importing process's own, each process it started (pid:MB, the
+ * reader) and its database's: where the peak is, and whose.
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node_modules/.bin/node bench/apple-import.ts --mb 1024
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -200,7 +208,29 @@ function childrenOf(pid: number): number[] {
  * and every 0.5 s the PSS of all of them summed (bench/service-memory.ts).
  */
 function sampleImport(pid: number, databasePids: () => number[], dataDir: string): { stop(): Sampled } {
-  const whole = samplePeak(pid, process.env.DATABASE_URL ? undefined : dataDir, 500);
+  const trace = process.env.BENCH_IMPORT_PSS_TRACE
+    ? createWriteStream(process.env.BENCH_IMPORT_PSS_TRACE)
+    : undefined;
+  const traceStarted = Date.now();
+  trace?.write('seconds\ttotal\tservice\tstarted\tdatabase (PSS, MB)\n');
+  const whole = samplePeak(
+    pid,
+    process.env.DATABASE_URL ? undefined : dataDir,
+    500,
+    trace &&
+      ((now) => {
+        const [own, ...started] = now.serviceProcesses;
+        trace.write(
+          [
+            ((Date.now() - traceStarted) / 1000).toFixed(2),
+            now.totalMb.toFixed(1),
+            (own?.mb ?? 0).toFixed(1),
+            started.map(({ pid: of, mb }) => `${of}:${mb.toFixed(1)}`).join(',') || '-',
+            now.databaseMb.toFixed(1),
+          ].join('\t') + '\n',
+        );
+      }),
+  );
   let readerKb = 0;
   let ownKb = 0;
   const cpuAtStart = new Map<number, number>();
@@ -228,6 +258,7 @@ function sampleImport(pid: number, databasePids: () => number[], dataDir: string
       clearInterval(timer);
       sample();
       const peak = whole.stop();
+      trace?.end();
       const mb = (value: number) => Math.round(value * 10) / 10;
       const sides = { import: 0, reader: 0, database: 0 };
       for (const [of, { side, seconds }] of cpuNow) sides[side] += seconds - (cpuAtStart.get(of) ?? 0);
@@ -426,6 +457,7 @@ const { values } = parseArgs({
     role: { type: 'string' },
     mb: { type: 'string', default: process.env.APPLE_BENCH_MB ?? '32' },
     stream: { type: 'boolean', default: false },
+    layout: { type: 'string', default: 'grouped' },
     'cpu-prof-dir': { type: 'string' },
   },
   allowPositionals: true,
@@ -447,14 +479,18 @@ if (values.role) {
     const generated = Date.now();
     // Ending yesterday: every sample plausible, however many years the size makes.
     const today = new Date().toISOString().slice(0, 10);
-    const written = await writeExportOfSize(file, Number(values.mb) * MB, today);
+    if (values.layout !== 'grouped' && values.layout !== 'daily')
+      throw new Error(`--layout is grouped or daily, not ${values.layout}`);
+    const written = await writeExportOfSize(file, Number(values.mb) * MB, today, {
+      groupedByType: values.layout === 'grouped',
+    });
     const load = () =>
       loadavg()
         .map((value) => value.toFixed(2))
         .join(' ');
     console.log(`load average: ${load()}; ${cpus().length} CPUs`);
     console.log(
-      `generated export.xml: ${(statSync(file).size / MB).toFixed(1)} MB, ${written.days} days, in ${((Date.now() - generated) / 1000).toFixed(1)} s`,
+      `generated export.xml (${values.layout === 'grouped' ? 'grouped by record type' : 'day by day'}): ${(statSync(file).size / MB).toFixed(1)} MB, ${written.days} days, in ${((Date.now() - generated) / 1000).toFixed(1)} s`,
     );
     const store = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PostgreSQL';
     const before = runRole('sax', file);

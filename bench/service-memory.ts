@@ -66,16 +66,34 @@ export function serviceAndDatabasePssMb(servicePid: number, dataDir: string | un
   const children = childrenByParent();
   const databasePids = postmaster ? treeOf(postmaster, children) : [];
   const servicePids = treeOf(servicePid, children).filter((pid) => !databasePids.includes(pid));
-  const service = servicePids.reduce((sum, pid) => sum + pssKb(pid), 0);
+  const serviceKb = servicePids.map((pid) => ({ pid, kb: pssKb(pid) }));
+  const service = serviceKb.reduce((sum, { kb }) => sum + kb, 0);
   const database = databasePids.reduce((sum, pid) => sum + pssKb(pid), 0);
-  return { serviceMb: service / 1024, databaseMb: database / 1024, totalMb: (service + database) / 1024 };
+  return {
+    serviceMb: service / 1024,
+    databaseMb: database / 1024,
+    totalMb: (service + database) / 1024,
+    /** Each process of the service side (the service first, then what it started), MB. */
+    serviceProcesses: serviceKb.map(({ pid, kb }) => ({ pid, mb: kb / 1024 })),
+  };
 }
 
-/** Samples the total every `everyMs` until stopped; returns the largest seen. */
-export function samplePeak(servicePid: number, dataDir: string | undefined, everyMs = 100) {
-  let peak = { serviceMb: 0, databaseMb: 0, totalMb: 0 };
+export type PssSample = ReturnType<typeof serviceAndDatabasePssMb>;
+
+/**
+ * Samples the total every `everyMs` until stopped; returns the largest seen. `onSample` sees every
+ * sample (a timeline of which process held what: bench/apple-import.ts BENCH_IMPORT_PSS_TRACE).
+ */
+export function samplePeak(
+  servicePid: number,
+  dataDir: string | undefined,
+  everyMs = 100,
+  onSample?: (sample: PssSample) => void,
+) {
+  let peak: Omit<PssSample, 'serviceProcesses'> = { serviceMb: 0, databaseMb: 0, totalMb: 0 };
   const take = () => {
     const now = serviceAndDatabasePssMb(servicePid, dataDir);
+    onSample?.(now);
     if (now.totalMb > peak.totalMb) peak = now;
   };
   take();

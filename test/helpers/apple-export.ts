@@ -48,37 +48,55 @@ function appleDate(startMs: number, dayIndex: number, minute: number): string {
 /** Expected values of a generated export, per day: what an import must produce. */
 export const GENERATED_DAY = { steps: 2 * 600 + 250, watchSteps: 1200, phoneOnlySteps: 250 };
 
-/** The export, a day at a time (chunks of text), so a generator never holds a big document. */
-export function* exportChunks(options: ExportOptions): Generator<string> {
+/** What one day of a generated export holds, by record type (the groups a real export has). */
+type DayParts = { steps: string; body: string; heartRate: string; workout: string; summary: string };
+/** The order of a real export: every record of one type, then the next type, workouts, activity summaries. */
+const TYPE_GROUPS: readonly (keyof DayParts)[] = ['steps', 'body', 'heartRate', 'workout', 'summary'];
+
+function dayParts(startMs: number, day: number, hr: number, watch: string): DayParts {
+  const at = (minute: number) => appleDate(startMs, day, minute);
+  const heartRate: string[] = [];
+  for (let i = 0; i < hr; i++) {
+    const minute = Math.floor((i * 1440) / hr);
+    heartRate.push(
+      ` <Record type="HKQuantityTypeIdentifierHeartRate" ${watch} unit="count/min" creationDate="${at(minute)}" startDate="${at(minute)}" endDate="${at(minute)}" value="${60 + (i % 40)}">\n  <MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="0"/>\n </Record>\n`,
+    );
+  }
+  return {
+    // Steps: the watch 08:00-08:20 in two samples, the phone the same 20 minutes (overlap) and
+    // alone at noon.
+    steps:
+      ` <Record type="HKQuantityTypeIdentifierStepCount" ${watch} unit="count" creationDate="${at(481)}" startDate="${at(480)}" endDate="${at(490)}" value="600"/>\n` +
+      ` <Record type="HKQuantityTypeIdentifierStepCount" ${watch} unit="count" creationDate="${at(501)}" startDate="${at(490)}" endDate="${at(500)}" value="600"/>\n` +
+      ` <Record type="HKQuantityTypeIdentifierStepCount" ${PHONE} unit="count" creationDate="${at(501)}" startDate="${at(480)}" endDate="${at(500)}" value="1100"/>\n` +
+      ` <Record type="HKQuantityTypeIdentifierStepCount" ${PHONE} unit="count" creationDate="${at(731)}" startDate="${at(720)}" endDate="${at(730)}" value="250"/>\n`,
+    body: ` <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Health Mate" sourceVersion="6.2" unit="lb" creationDate="${at(420)}" startDate="${at(420)}" endDate="${at(420)}" value="154">\n  <MetadataEntry key="HKWasUserEntered" value="0"/>\n </Record>\n`,
+    heartRate: heartRate.join(''),
+    workout: ` <Workout workoutActivityType="HKWorkoutActivityTypeWalking" duration="20" durationUnit="min" totalDistance="1.5" totalDistanceUnit="km" totalEnergyBurned="90" totalEnergyBurnedUnit="kcal" ${watch} creationDate="${at(500)}" startDate="${at(480)}" endDate="${at(500)}">\n  <MetadataEntry key="HKIndoorWorkout" value="0"/>\n  <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="${at(480)}" endDate="${at(500)}" average="104" minimum="88" maximum="121" unit="count/min"/>\n  <WorkoutRoute ${watch} creationDate="${at(500)}" startDate="${at(480)}" endDate="${at(500)}">\n   <Location date="${at(480)}" latitude="51.5" longitude="-0.12" altitude="20" horizontalAccuracy="3" verticalAccuracy="2" course="90" speed="1.3"/>\n   <Location date="${at(500)}" latitude="51.51" longitude="-0.11" altitude="21" horizontalAccuracy="3" verticalAccuracy="2" course="90" speed="1.3"/>\n  </WorkoutRoute>\n </Workout>\n`,
+    summary: ` <ActivitySummary dateComponents="${at(0).slice(0, 10)}" activeEnergyBurned="300" activeEnergyBurnedGoal="400" activeEnergyBurnedUnit="kcal" appleExerciseTime="20" appleExerciseTimeGoal="30" appleStandHours="10" appleStandHoursGoal="12"/>\n`,
+  };
+}
+
+/**
+ * The export in chunks of text, so a generator never holds a big document: a day at a time, or
+ * with `groupedByType` as the Health app writes one (every day's step records, then every day's
+ * body mass, heart rate, workouts, activity summaries), one type's day a chunk.
+ */
+export function* exportChunks(options: ExportOptions & { groupedByType?: boolean }): Generator<string> {
   const startMs = Date.parse(`${options.startDay ?? '2026-01-01'}T00:00:00Z`);
   const hr = options.heartRatePerDay ?? 24;
   const watch = options.controlCharacter
     ? WATCH.replace('Ann’s Apple Watch', 'Ann’s\u000BApple Watch')
     : WATCH;
   yield `<?xml version="1.0" encoding="UTF-8"?>\n${options.brokenDtd ? BROKEN_DTD : GOOD_DTD}\n<HealthData locale="en_GB">\n <ExportDate value="2026-11-20 08:00:00 +0100"/>\n <Me HKCharacteristicTypeIdentifierDateOfBirth="1990-01-01" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>\n`;
-  for (let day = 0; day < options.days; day++) {
-    const at = (minute: number) => appleDate(startMs, day, minute);
-    const parts: string[] = [];
-    // Steps: the watch 08:00-08:20 in two samples, the phone the same 20 minutes (overlap) and
-    // alone at noon.
-    parts.push(
-      ` <Record type="HKQuantityTypeIdentifierStepCount" ${watch} unit="count" creationDate="${at(481)}" startDate="${at(480)}" endDate="${at(490)}" value="600"/>\n`,
-      ` <Record type="HKQuantityTypeIdentifierStepCount" ${watch} unit="count" creationDate="${at(501)}" startDate="${at(490)}" endDate="${at(500)}" value="600"/>\n`,
-      ` <Record type="HKQuantityTypeIdentifierStepCount" ${PHONE} unit="count" creationDate="${at(501)}" startDate="${at(480)}" endDate="${at(500)}" value="1100"/>\n`,
-      ` <Record type="HKQuantityTypeIdentifierStepCount" ${PHONE} unit="count" creationDate="${at(731)}" startDate="${at(720)}" endDate="${at(730)}" value="250"/>\n`,
-      ` <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Health Mate" sourceVersion="6.2" unit="lb" creationDate="${at(420)}" startDate="${at(420)}" endDate="${at(420)}" value="154">\n  <MetadataEntry key="HKWasUserEntered" value="0"/>\n </Record>\n`,
-    );
-    for (let i = 0; i < hr; i++) {
-      const minute = Math.floor((i * 1440) / hr);
-      parts.push(
-        ` <Record type="HKQuantityTypeIdentifierHeartRate" ${watch} unit="count/min" creationDate="${at(minute)}" startDate="${at(minute)}" endDate="${at(minute)}" value="${60 + (i % 40)}">\n  <MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="0"/>\n </Record>\n`,
-      );
+  if (options.groupedByType) {
+    for (const group of TYPE_GROUPS)
+      for (let day = 0; day < options.days; day++) yield dayParts(startMs, day, hr, watch)[group];
+  } else {
+    for (let day = 0; day < options.days; day++) {
+      const parts = dayParts(startMs, day, hr, watch);
+      yield TYPE_GROUPS.map((group) => parts[group]).join('');
     }
-    parts.push(
-      ` <Workout workoutActivityType="HKWorkoutActivityTypeWalking" duration="20" durationUnit="min" totalDistance="1.5" totalDistanceUnit="km" totalEnergyBurned="90" totalEnergyBurnedUnit="kcal" ${watch} creationDate="${at(500)}" startDate="${at(480)}" endDate="${at(500)}">\n  <MetadataEntry key="HKIndoorWorkout" value="0"/>\n  <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="${at(480)}" endDate="${at(500)}" average="104" minimum="88" maximum="121" unit="count/min"/>\n  <WorkoutRoute ${watch} creationDate="${at(500)}" startDate="${at(480)}" endDate="${at(500)}">\n   <Location date="${at(480)}" latitude="51.5" longitude="-0.12" altitude="20" horizontalAccuracy="3" verticalAccuracy="2" course="90" speed="1.3"/>\n   <Location date="${at(500)}" latitude="51.51" longitude="-0.11" altitude="21" horizontalAccuracy="3" verticalAccuracy="2" course="90" speed="1.3"/>\n  </WorkoutRoute>\n </Workout>\n`,
-      ` <ActivitySummary dateComponents="${at(0).slice(0, 10)}" activeEnergyBurned="300" activeEnergyBurnedGoal="400" activeEnergyBurnedUnit="kcal" appleExerciseTime="20" appleExerciseTimeGoal="30" appleStandHours="10" appleStandHoursGoal="12"/>\n`,
-    );
-    yield parts.join('');
   }
   yield '</HealthData>\n';
 }
@@ -88,6 +106,7 @@ export const exportText = (options: ExportOptions) => [...exportChunks(options)]
 
 /**
  * Writes an export of about `targetBytes` (whole days) to `path`; returns its size and days. With
+ * `layout.groupedByType`, grouped by record type as real exports are (`exportChunks`). With
  * `endBefore` (YYYY-MM-DD) the days end the day before it, so a large export (1 GB is 21 years)
  * holds no future samples, which an import drops as implausible.
  */
@@ -95,23 +114,22 @@ export async function writeExportOfSize(
   path: string,
   targetBytes: number,
   endBefore?: string,
+  layout: { groupedByType?: boolean } = {},
 ): Promise<{ bytes: number; days: number }> {
   const out = createWriteStream(path);
   let bytes = 0;
-  let days = 0;
   const perDay = exportText({ days: 1, heartRatePerDay: 288 }).length;
   const wanted = Math.max(1, Math.ceil(targetBytes / perDay));
   const startDay = endBefore
     ? new Date(Date.parse(`${endBefore}T00:00:00Z`) - wanted * 86_400_000).toISOString().slice(0, 10)
     : '2016-01-01';
-  for (const chunk of exportChunks({ days: wanted, heartRatePerDay: 288, startDay })) {
+  for (const chunk of exportChunks({ days: wanted, heartRatePerDay: 288, startDay, ...layout })) {
     bytes += Buffer.byteLength(chunk);
     if (!out.write(chunk)) await once(out, 'drain');
-    days++;
   }
   out.end();
   await once(out, 'finish');
-  return { bytes, days: days - 2 };
+  return { bytes, days: wanted };
 }
 
 /** A zip archive (deflated entries) of the given files, as the Health app writes export.zip. */

@@ -5,6 +5,9 @@
 // checkpoint in the same statement.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { findImport, insertImport } from '../../src/features/mobile/imports-repo.ts';
@@ -183,7 +186,7 @@ describe('mobile sample upsert: the days it marks', () => {
       stored.map((row) => [row.sample_id, row.body]),
       samples.map((sample) => [sample.id, sample.body]),
     );
-    const memory = new ImportedDays(1024 * 1024);
+    const memory = new ImportedDays(mkdtempSync(join(tmpdir(), 'imported-days-')), 1024 * 1024);
     memory.add(rowsOf(samples));
     // A change of the same length in the store: the fingerprint still matches, so what memory
     // kept is what the rebuild gets (and shows it came from memory).
@@ -203,6 +206,80 @@ describe('mobile sample upsert: the days it marks', () => {
         () => rowsOf([{ id: 'raw', day: '2026-10-03', body: `{"a":${raw}1}` }]),
         /raw control character/,
       );
+    memory.close();
+  });
+
+  test('a day kept in parts (days interleaved in a batch, and again in a later one) is rebuilt whole from what was kept', async () => {
+    const sample = (id: string, day: string) => ({
+      id,
+      day,
+      body: JSON.stringify({ id, kind: 'steps', day }),
+    });
+    // As a type-grouped export sends them: every day's steps, then every day's heart rate.
+    const first = [sample('k1', '2026-09-05'), sample('k2', '2026-09-06'), sample('k3', '2026-09-05')];
+    const second = [sample('k4', '2026-09-06'), sample('k5', '2026-09-05'), sample('k6', '2026-09-06')];
+    await upsert(first);
+    await upsert(second);
+    const memory = new ImportedDays(mkdtempSync(join(tmpdir(), 'imported-days-')), 1024 * 1024);
+    memory.add(rowsOf(first));
+    memory.add(rowsOf(second));
+    // Kept in memory only, a change of the same length in the store is not seen: it came from what was kept.
+    await service.ctx.db
+      .updateTable('mobile_samples')
+      .set({ body: sql`replace(body, 'steps', 'STEPS')` })
+      .where('user_id', '=', userId)
+      .where('sample_id', 'in', ['k1', 'k6'])
+      .execute();
+    const kept = await memory.samplesOnDays(service.ctx.db, userId, '2026-09-05', '2026-09-06');
+    memory.close();
+    const idsOn = (day: string) => kept.filter((one) => one.day === day).map((one) => one.id);
+    assert.deepEqual(
+      [idsOn('2026-09-05'), idsOn('2026-09-06')],
+      [
+        ['k1', 'k3', 'k5'],
+        ['k2', 'k4', 'k6'],
+      ],
+    );
+    assert.ok(kept.every((one) => one.kind === 'steps'));
+  });
+
+  test("what an import keeps for its rebuild is outside the process's memory, on no path, and all of it serves the rebuild", async () => {
+    // 16 batches of ~1 MB of bodies, each touching the same 28 days: more than the 12 MB once
+    // kept in memory, where the days kept first were dropped and read back from the store.
+    const batches = Array.from({ length: 16 }, (_, batch) =>
+      Array.from({ length: 1000 }, (_, index) => {
+        const id = `big-${batch}-${index}`;
+        return {
+          id,
+          day: `2025-01-${String(1 + (index % 28)).padStart(2, '0')}`,
+          body: JSON.stringify({ id, pad: 'x'.repeat(1000) }),
+        };
+      }),
+    );
+    for (const batch of batches) await upsert(batch);
+    const encoded = batches.map(rowsOf);
+    const dir = mkdtempSync(join(tmpdir(), 'imported-days-'));
+    const buffersBefore = process.memoryUsage().arrayBuffers;
+    const memory = new ImportedDays(dir, 1024 * 1024 * 1024);
+    for (const rows of encoded) memory.add(rows);
+    const grown = process.memoryUsage().arrayBuffers - buffersBefore;
+    assert.deepEqual(readdirSync(dir), [], 'the file is unlinked once opened');
+    // The first batch's sample changed in the store, its length kept: the day still comes from what was kept.
+    await service.ctx.db
+      .updateTable('mobile_samples')
+      .set({ body: sql`replace(body, 'xxx', 'yyy')` })
+      .where('user_id', '=', userId)
+      .where('sample_id', '=', 'big-0-0')
+      .execute();
+    const kept = await memory.samplesOnDays(service.ctx.db, userId, '2025-01-01', '2025-01-01');
+    memory.close();
+    assert.equal(kept.length, 16 * 36);
+    assert.equal(
+      (kept.find((one) => one.id === 'big-0-0') as { pad?: string } | undefined)?.pad,
+      'x'.repeat(1000),
+    );
+    // One batch's scratch (~1 MB) at most: what the encoded batches hold was there before.
+    assert.ok(grown < 4 * 1024 * 1024, `${(grown / 1048576).toFixed(1)} MB of buffers kept`);
   });
 
   test("the table's statistics sample is small: ANALYZE copies 300 rows per unit of the largest target", async () => {

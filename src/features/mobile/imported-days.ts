@@ -1,28 +1,40 @@
-// The samples an import stored, by local day, kept in memory (within a budget) so that the days
-// the import changed are rebuilt from them afterwards instead of read back and parsed again
-// (issue 28: the rebuild re-read and re-parsed every sample it had just written).
+// The samples an import stored, by local day, kept aside so that the days the import changed are
+// rebuilt from them afterwards instead of read back and parsed again (issue 28: the rebuild
+// re-read and re-parsed every sample it had just written).
 //
 // What is kept may not be all a day holds: samples stored before (an earlier import, SDK uploads,
-// a run this one resumes), a day evicted over the budget, a sample another writer changed since.
-// So a day is built from memory only when the store's fingerprint of the day (how many samples,
+// a run this one resumes), a batch past the budget, a sample another writer changed since. So a
+// day is built from what was kept only when the store's fingerprint of the day (how many samples,
 // their bodies' total length) is the one of what is kept; any other day is read from the store.
 // What is kept is each sample's body as the reader sent it (its JSON text, UTF-8, out of the rows'
-// COPY text: sample-rows.ts),
-// copied into one growing buffer per day; a day is parsed when it is rebuilt, in one JSON.parse. Bytes rather than strings: no object per sample, half the
-// size of a string holding any character past Latin-1, and nothing else of the batch kept alive.
+// COPY text: sample-rows.ts), written to a file of the import's own, unlinked as soon as it is
+// opened (nothing is left behind by a crash; the descriptor holds it until `close`); a day is its
+// runs of bodies in that file, read and parsed in one JSON.parse when it is rebuilt.
+//
+// A file rather than buffers in this process (issue 44): the file's pages are the kernel's page
+// cache, not this process's memory, while the buffers were up to 12 MB of the importing process's
+// resident set during the batches, beside its reader and its database, where an import's peak is.
+
+import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { newUuid } from '../../core/ids.ts';
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
 import * as samplesRepo from './samples-repo.ts';
 import type { EncodedSampleRows } from './sample-rows.ts';
 
 type KeptDay = {
-  /** Each sample's JSON text, comma-separated: `{"id":…},{…}`. */
-  bytes: Buffer;
-  used: number;
+  /**
+   * Where the day's bodies are in the file: [start, end) byte ranges, each one body or a run of
+   * the day's bodies that followed each other in a batch, every body followed by a comma.
+   */
+  ranges: number[];
   count: number;
   /** The bodies' total length (UTF-16 code units): the store's fingerprint of the day. */
   length: number;
 };
+
+const COMMA = 0x2c;
 
 const BACKSLASH = 0x5c;
 
@@ -47,54 +59,103 @@ function copyUnescaped(source: Buffer, from: number, to: number, target: Buffer,
 
 export class ImportedDays {
   /**
-   * By local day, what was stored under it, in the order stored. No ids: a sample stored twice (a
+   * By local day, what was kept of it, in the order stored. No ids: a sample stored twice (a
    * later batch repeating an id) makes the day's count differ from the store's, so that day is
    * read back instead, as any other mismatch is.
    */
   private readonly days = new Map<string, KeptDay>();
-  private held = 0;
+  private readonly fd: number;
   private readonly budget: number;
+  /** Bytes written to the file. */
+  private written = 0;
+  /** Past the budget (or a failed write): nothing more is kept. */
+  private full = false;
+  /** A batch's bodies, unescaped, before they are written: reused from batch to batch. */
+  private scratch = Buffer.allocUnsafeSlow(0);
 
-  /** `budget`: bytes kept at most (the days' buffers, as allocated). */
-  constructor(budget: number) {
+  /**
+   * Keeps what is added in a file made in `dir` (and unlinked at once); `budget`: bytes written to
+   * it at most (a batch past it, and every later one, is not kept). `close` when done.
+   */
+  constructor(dir: string, budget: number) {
+    const path = join(dir, `${newUuid()}.days`);
+    this.fd = openSync(path, 'wx+', 0o600);
+    unlinkSync(path);
     this.budget = budget;
   }
 
-  /** Keeps a stored batch; past the budget the days kept longest go first. */
+  /** Keeps a stored batch, unless that would pass the budget. */
   add(rows: EncodedSampleRows): void {
+    if (this.full) return;
     const text = rows.text;
+    // Unescaped, a batch's bodies and their commas take at most the rows' text.
+    if (this.written + text.length > this.budget) {
+      this.full = true;
+      return;
+    }
+    if (this.scratch.length < text.length) this.scratch = Buffer.allocUnsafeSlow(text.length);
+    const scratch = this.scratch;
+    const ends = new Int32Array(rows.count);
+    let used = 0;
+    for (let index = 0; index < rows.count; index++) {
+      used = copyUnescaped(text, rows.bodyStarts[index]!, rows.bodyEnds[index]!, scratch, used);
+      scratch[used++] = COMMA;
+      ends[index] = used;
+    }
+    try {
+      for (let done = 0; done < used;)
+        done += writeSync(this.fd, scratch, done, used - done, this.written + done);
+    } catch {
+      // The kept days are a saving only: a day without this batch is read from the store.
+      this.full = true;
+      return;
+    }
+    let previousDay: string | undefined;
     for (let index = 0; index < rows.count; index++) {
       const day = rows.days[index]!;
-      const from = rows.bodyStarts[index]!;
-      const to = rows.bodyEnds[index]!;
+      const start = this.written + (index === 0 ? 0 : ends[index - 1]!);
+      const end = this.written + ends[index]!;
       let kept = this.days.get(day);
       if (!kept) {
-        kept = {
-          bytes: Buffer.allocUnsafeSlow(Math.max(256, (to - from) * 4)),
-          used: 0,
-          count: 0,
-          length: 0,
-        };
+        kept = { ranges: [], count: 0, length: 0 };
         this.days.set(day, kept);
-        this.held += kept.bytes.length;
       }
-      const needed = kept.used + 1 + (to - from);
-      if (needed > kept.bytes.length) {
-        const grown = Buffer.allocUnsafeSlow(Math.max(needed, kept.bytes.length * 2));
-        kept.bytes.copy(grown, 0, 0, kept.used);
-        this.held += grown.length - kept.bytes.length;
-        kept.bytes = grown;
-      }
-      if (kept.count > 0) kept.bytes[kept.used++] = 0x2c;
-      kept.used = copyUnescaped(text, from, to, kept.bytes, kept.used);
+      // The sample before was the same day's: its range goes on to this body's end.
+      if (day === previousDay) kept.ranges[kept.ranges.length - 1] = end;
+      else kept.ranges.push(start, end);
+      previousDay = day;
       kept.count++;
       kept.length += rows.bodyLengths[index]!;
     }
-    for (const [day, kept] of this.days) {
-      if (this.held <= this.budget) break;
-      this.held -= kept.bytes.length;
-      this.days.delete(day);
+    this.written += used;
+  }
+
+  /** The file's descriptor goes (and with it the file). */
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  /** A kept day's bodies as the JSON array they make, read from the file. */
+  private read(kept: KeptDay): MobileSample[] {
+    let size = 1;
+    for (let index = 0; index < kept.ranges.length; index += 2)
+      size += kept.ranges[index + 1]! - kept.ranges[index]!;
+    const bytes = Buffer.allocUnsafe(size);
+    bytes[0] = 0x5b;
+    let at = 1;
+    for (let index = 0; index < kept.ranges.length; index += 2) {
+      const start = kept.ranges[index]!;
+      const length = kept.ranges[index + 1]! - start;
+      for (let done = 0; done < length;) {
+        const read = readSync(this.fd, bytes, at + done, length - done, start + done);
+        if (read === 0) throw new Error("the import's kept days file ended early");
+        done += read;
+      }
+      at += length;
     }
+    // The last body's comma closes the array.
+    bytes[size - 1] = 0x5d;
+    return JSON.parse(bytes.toString('utf8')) as MobileSample[];
   }
 
   /** Whether what is kept for `day` is what the store holds (by its fingerprint; none = empty). */
@@ -104,7 +165,7 @@ export class ImportedDays {
     return kept !== undefined && kept.count === stored.count && kept.length === stored.length;
   }
 
-  /** The samples stored under local days [fromDay, toDay]: from memory where it matches, the rest read. */
+  /** The samples stored under local days [fromDay, toDay]: from the file where it matches, the rest read. */
   async samplesOnDays(trx: Db, userId: string, fromDay: string, toDay: string): Promise<MobileSample[]> {
     const stored = await samplesRepo.dayFingerprints(trx, userId, fromDay, toDay);
     const samples: MobileSample[] = [];
@@ -116,9 +177,7 @@ export class ImportedDays {
         continue;
       }
       const kept = this.days.get(day);
-      if (kept)
-        for (const sample of JSON.parse(`[${kept.bytes.toString('utf8', 0, kept.used)}]`) as MobileSample[])
-          samples.push(sample);
+      if (kept) for (const sample of this.read(kept)) samples.push(sample);
     }
     for (const sample of await samplesRepo.samplesOnDays(trx, userId, { days: unread })) samples.push(sample);
     return samples;

@@ -21,7 +21,7 @@ import { ExportFileError } from './export-stream.ts';
 import { type ImportSettings, readExportIsolated } from './import-isolated.ts';
 import { mobileHooksOf } from './mobile-hooks.ts';
 import { ImportedDays } from './imported-days.ts';
-import { IMPORT_BATCH, IMPORT_QUEUE, IMPORT_MEMORY_BYTES, IMPORT_REBUILD_DAYS } from './ports.ts';
+import { IMPORT_BATCH, IMPORT_QUEUE, IMPORT_KEPT_BYTES, IMPORT_REBUILD_DAYS } from './ports.ts';
 import { prepareRebuild, settleDirtyDays } from './rebuild.ts';
 import { parseReference } from './reference-id.ts';
 import * as importsRepo from './imports-repo.ts';
@@ -235,10 +235,26 @@ export function createExportImports(
     prepareRebuild(rebuildDeps).catch((error: unknown) =>
       log.warn({ importId, err: error }, 'compiling the rebuild ahead failed'),
     );
+    // What this run stores, kept for the rebuild at its end (within a budget), in a file.
+    const memory = new ImportedDays(importDir(), IMPORT_KEPT_BYTES);
+    try {
+      return await readAndRebuild(row, provider, warmReader, memory, onProgress);
+    } finally {
+      memory.close();
+    }
+  }
+
+  /** `runTaken` with the import running: its export read and stored, its days rebuilt. */
+  async function readAndRebuild(
+    row: importsRepo.ImportRow,
+    provider: ResolvedProvider,
+    warmReader: PreparedIsolation | undefined,
+    memory: ImportedDays,
+    onProgress?: (view: ImportView) => void,
+  ): Promise<ImportView | undefined> {
+    const importId = row.id;
     let imported = row.records_imported;
     let read = row.checkpoint;
-    // What this run stores, kept for the rebuild at its end (within a budget).
-    const memory = new ImportedDays(IMPORT_MEMORY_BYTES);
     const report = async (progress: { bytesRead: number; totalBytes: number }) => {
       onProgress?.({
         ...view(row),
