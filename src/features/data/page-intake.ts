@@ -208,9 +208,10 @@ export function createPageIntake(deps: PageIntakeDeps) {
           files,
           at: clock.now(),
         });
-        // One day at a time (what it brought let go once built), written whenever a batch is full.
-        for (let day = building.shift(); day; day = building.shift()) {
-          add(await buildDay(trx, user, type, day));
+        // One day at a time, written whenever a batch is full. Each day is held only by the call
+        // that builds it, so what it brought is let go once built, not kept through the write.
+        while (building.length > 0) {
+          add(await buildDay(trx, user, type, building.shift()!));
           if (full()) await write(trx);
         }
         await write(trx);
