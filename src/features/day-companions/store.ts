@@ -20,20 +20,25 @@ export type BroughtSummary = { kind: string; id: string; deliveredAt: number; js
 
 const keyOf = (kind: string, id: string) => `${kind}\u0000${id}`;
 
-/** What a fetch brought of a day, one per kind and id (of two copies the later delivered, then the later listed). */
+/**
+ * What a fetch brought of a day, one per kind and id (of two copies the later delivered, then the
+ * later listed). Only the copies kept are serialized: one fetch's callbacks may overlap (in the
+ * 30-day backfill bench each summary came about three times), and serializing every copy was most
+ * of the garbage the day sections added: long strings, allocated straight in the old generation.
+ */
 export function broughtSummaries(summaries: readonly DaySummary[]): BroughtSummary[] {
-  const brought = new Map<string, BroughtSummary>();
+  const latest = new Map<string, DaySummary>();
   for (const item of summaries) {
-    const known = brought.get(keyOf(item.kind, item.id));
+    const known = latest.get(keyOf(item.kind, item.id));
     if (known && known.deliveredAt > item.deliveredAt) continue;
-    brought.set(keyOf(item.kind, item.id), {
-      kind: item.kind,
-      id: item.id,
-      deliveredAt: item.deliveredAt,
-      json: JSON.stringify(item.summary) ?? 'null',
-    });
+    latest.set(keyOf(item.kind, item.id), item);
   }
-  return [...brought.values()];
+  return [...latest.values()].map((item) => ({
+    kind: item.kind,
+    id: item.id,
+    deliveredAt: item.deliveredAt,
+    json: JSON.stringify(item.summary) ?? 'null',
+  }));
 }
 
 /**
