@@ -39,6 +39,9 @@ import { benchConfig, removeBenchConfig } from './bench-config.ts';
 import { reportFigures } from './figures.ts';
 import { plainSignedPostLoop } from './plain-signed-post.ts';
 
+/** A gap between two receipts at least this long counts as a stall of the whole pipeline. */
+const STALL_MS = 20;
+
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across threads. */
 const now = () => performance.timeOrigin + performance.now();
 
@@ -366,6 +369,17 @@ async function main() {
     const last = Math.max(...times);
     const first = Math.min(...times);
     const deliveriesPerSecond = events / ((last - started) / 1000);
+    // Stretches of the phase with nothing arriving (a pause of the whole pipeline, such as every
+    // batch ending at once, not one slow answer): from the first emit, between receipts.
+    const sorted = [started, ...times].sort((a, b) => a - b);
+    let stalls = 0;
+    let stalledMs = 0;
+    for (let index = 1; index < sorted.length; index++) {
+      const gap = sorted[index]! - sorted[index - 1]!;
+      if (gap < STALL_MS) continue;
+      stalls++;
+      stalledMs += gap;
+    }
     await resetReceiver();
     const plainAfter = await plainLoop('plain-after');
     // Read after the plain loop, by when the backends have reported their counts (at most once a second).
@@ -378,6 +392,9 @@ async function main() {
     console.log(
       `  engine, first emit -> last receipt: ${((last - started) / 1000).toFixed(1)} s = ${Math.round(deliveriesPerSecond)} deliveries/s` +
         ` (receiver side, first -> last receipt: ${Math.round(events / ((last - first) / 1000))}/s)`,
+    );
+    console.log(
+      `  nothing received for ${STALL_MS} ms or more: ${stalls} times, ${Math.round(stalledMs)} ms in all (${((100 * stalledMs) / (last - started)).toFixed(0)} % of the phase, the wait for the first receipt included)`,
     );
     console.log(
       `  plain signed-POST loop, 100 in flight: ${Math.round(plainPerSecond)}/s (before ${Math.round(plainBefore)}, after ${Math.round(plainAfter)})`,
@@ -515,6 +532,7 @@ async function main() {
       webhookEngineThreadCpuUsPerDelivery: engineThreads.mainUs,
       webhookPlainThreadCpuUsPerDelivery: plainThread((t) => t.mainUs),
       webhookEngineLoopBusy: engineThreads.busy,
+      webhookEngineStalledMs: stalledMs,
       ...(databaseCpu === null ? {} : { webhookDatabaseCpuUsPerDelivery: databaseCpu }),
       webhookEmitAskedPerSec: final.asked,
       webhookEmitAchievedPerSec: final.achieved,
