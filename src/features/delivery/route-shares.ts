@@ -7,7 +7,7 @@
 // A freed slot goes to the waiting batch that started first: served in arrival order, two
 // batches sharing a busy destination advanced in step, ended together, and both paid a batch's
 // end (last outcome write, job completion, next fetch and read) with nothing in flight, ~100 ms
-// each time on two shared cores (bench/webhook-delivery.ts, BENCH_TRACE). Served oldest first,
+// each time on two shared cores (bench/FINDINGS.md, deliver10). Served oldest first,
 // one batch ends while the other keeps the destination busy.
 
 export type RouteShares = {
