@@ -15,13 +15,16 @@
 // 250/s (4 s probes) and measures the highest sustained rate for the full run (stepping down
 // further if it does not hold that long). BENCH_EMIT (single|tick) and
 // BENCH_EMITTERS (4 concurrent emitting transactions, in single mode) change the workload.
+// The process's CPU is also split by thread (the service's, the receiver's), with how busy the
+// service's event loop was; BENCH_PLAIN_AT_SHARE=1 adds a plain loop with as many in flight as
+// the engine may have to one destination (WEBHOOK_DESTINATION_CONCURRENCY).
 // BENCH_CPU_PROFILE=<dir> writes a CPU profile of this thread per phase, BENCH_HEAP_PROFILE=<dir> a
 // sampling heap profile of its allocations (bench/profile-summary.ts sums them). The receiver runs in a
 // worker thread so it does not compete with the service for its event loop.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { Session } from 'node:inspector/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -36,13 +39,17 @@ import { benchConfig, removeBenchConfig } from './bench-config.ts';
 import { reportFigures } from './figures.ts';
 import { plainSignedPostLoop } from './plain-signed-post.ts';
 
+/** A gap between two receipts at least this long counts as a stall of the whole pipeline. */
+const STALL_MS = 20;
+
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across threads. */
 const now = () => performance.timeOrigin + performance.now();
 
 type FromReceiver =
   | { kind: 'listening'; port: number }
   | { kind: 'count'; count: number }
-  | { kind: 'times'; times: [string, number][] };
+  | { kind: 'times'; times: [string, number][] }
+  | { kind: 'cpu'; micros: number };
 
 if (!isMainThread) {
   // The receiver: answers 204 at once and remembers when each webhook-id first arrived.
@@ -71,6 +78,11 @@ if (!isMainThread) {
   port.on('message', (message: string) => {
     if (message === 'times') port.postMessage({ kind: 'times', times: [...seen] } satisfies FromReceiver);
     if (message === 'reset') seen.clear();
+    // This thread's CPU so far (µs), so the service thread's share of the process's is known.
+    if (message === 'cpu') {
+      const used = process.threadCpuUsage();
+      port.postMessage({ kind: 'cpu', micros: used.user + used.system } satisfies FromReceiver);
+    }
     if (message === 'stop') {
       clearInterval(ticker);
       server.closeAllConnections();
@@ -163,17 +175,24 @@ async function main() {
   const receiver = new Worker(new URL(import.meta.url));
   let received = 0;
   let onTimes: ((times: Map<string, number>) => void) | undefined;
+  let onCpu: ((micros: number) => void) | undefined;
   const listening = new Promise<number>((resolve) => {
     receiver.on('message', (message: FromReceiver) => {
       if (message.kind === 'listening') resolve(message.port);
       if (message.kind === 'count') received = message.count;
       if (message.kind === 'times') onTimes?.(new Map(message.times));
+      if (message.kind === 'cpu') onCpu?.(message.micros);
     });
   });
   const receiverTimes = () =>
     new Promise<Map<string, number>>((resolve) => {
       onTimes = resolve;
       receiver.postMessage('times');
+    });
+  const receiverCpu = () =>
+    new Promise<number>((resolve) => {
+      onCpu = resolve;
+      receiver.postMessage('cpu');
     });
   /** Waits until `count` deliveries arrived; false if `timeoutMs` passed first. */
   const waitForReceived = async (count: number, timeoutMs: number) => {
@@ -262,23 +281,51 @@ async function main() {
       const used = process.cpuUsage(since);
       return used.user + used.system;
     };
-    const plainLoop = async (name: string) => {
+    // The process's CPU split by thread, and how busy this (the service's) thread's event loop
+    // was: a thread that is idle part of the phase is waiting (on the receiver, the database, a
+    // limit), not short of CPU.
+    type ThreadMark = { main: NodeJS.CpuUsage; receiver: number; loop: EventLoopUtilization };
+    const threadMark = async (): Promise<ThreadMark> => ({
+      main: process.threadCpuUsage(),
+      receiver: await receiverCpu(),
+      loop: performance.eventLoopUtilization(),
+    });
+    const threadShares = async (from: ThreadMark) => {
+      const main = process.threadCpuUsage(from.main);
+      return {
+        mainUs: (main.user + main.system) / events,
+        receiverUs: ((await receiverCpu()) - from.receiver) / events,
+        busy: performance.eventLoopUtilization(from.loop).utilization,
+      };
+    };
+    const plainThreads: Awaited<ReturnType<typeof threadShares>>[] = [];
+    const plainLoop = async (name: string, inFlight = 100) => {
       const cpu = process.cpuUsage();
+      const threads = await threadMark();
       const result = await profiled(name, () =>
         plainSignedPostLoop({
           url,
           secret: generateWebhookSecret(),
           body: JSON.stringify(event().payload),
           total: events,
-          inFlight: 100,
+          inFlight,
           version,
         }),
       );
+      const shares = await threadShares(threads);
       await resetReceiver();
+      if (inFlight !== 100) return result.perSecond;
+      plainThreads.push(shares);
       plainCpu.push(cpuMicros(cpu) / events);
       return result.perSecond;
     };
     const plainBefore = await plainLoop('plain-before');
+    // BENCH_PLAIN_AT_SHARE=1: also the plain loop with only as many in flight as the engine may
+    // have to one destination (WEBHOOK_DESTINATION_CONCURRENCY), for what that limit alone costs.
+    const plainAtShare =
+      process.env.BENCH_PLAIN_AT_SHARE === '1'
+        ? await plainLoop('plain-at-share', settings.destinationConcurrency)
+        : null;
 
     // The engine: emit N events in transactions of 500, four at a time (as four request handlers
     // would; one alone, four round trips per transaction through an event loop busy delivering,
@@ -286,6 +333,7 @@ async function main() {
     // count from the first emit to the last receipt.
     const started = now();
     const engineCpuFrom = process.cpuUsage();
+    const engineThreadsFrom = await threadMark();
     const walFrom = await walRecords();
     const databaseCpuFrom = await databaseCpuMs();
     const emitted = await profiled('engine', async () => {
@@ -310,6 +358,7 @@ async function main() {
       return at;
     });
     const engineCpu = cpuMicros(engineCpuFrom) / events;
+    const engineThreads = await threadShares(engineThreadsFrom);
     const databaseCpuTo = await databaseCpuMs();
     const walTo = await walRecords();
     const databaseCpu =
@@ -320,6 +369,17 @@ async function main() {
     const last = Math.max(...times);
     const first = Math.min(...times);
     const deliveriesPerSecond = events / ((last - started) / 1000);
+    // Stretches of the phase with nothing arriving (a pause of the whole pipeline, such as every
+    // batch ending at once, not one slow answer): from the first emit, between receipts.
+    const sorted = [started, ...times].sort((a, b) => a - b);
+    let stalls = 0;
+    let stalledMs = 0;
+    for (let index = 1; index < sorted.length; index++) {
+      const gap = sorted[index]! - sorted[index - 1]!;
+      if (gap < STALL_MS) continue;
+      stalls++;
+      stalledMs += gap;
+    }
     await resetReceiver();
     const plainAfter = await plainLoop('plain-after');
     // Read after the plain loop, by when the backends have reported their counts (at most once a second).
@@ -334,12 +394,26 @@ async function main() {
         ` (receiver side, first -> last receipt: ${Math.round(events / ((last - first) / 1000))}/s)`,
     );
     console.log(
+      `  nothing received for ${STALL_MS} ms or more: ${stalls} times, ${Math.round(stalledMs)} ms in all (${((100 * stalledMs) / (last - started)).toFixed(0)} % of the phase, the wait for the first receipt included)`,
+    );
+    console.log(
       `  plain signed-POST loop, 100 in flight: ${Math.round(plainPerSecond)}/s (before ${Math.round(plainBefore)}, after ${Math.round(plainAfter)})`,
     );
+    if (plainAtShare !== null)
+      console.log(
+        `  (plain loop with ${settings.destinationConcurrency} in flight, the engine's limit to one destination: ${Math.round(plainAtShare)}/s)`,
+      );
     console.log(`  ratio engine / plain loop: ${(deliveriesPerSecond / plainPerSecond).toFixed(2)}`);
     const plainCpuPerDelivery = (plainCpu[0]! + plainCpu[1]!) / 2;
     console.log(
-      `  CPU of this process per delivery (both threads; the database's not included): engine ${Math.round(engineCpu)} µs, plain loop ${Math.round(plainCpuPerDelivery)} µs`,
+      `  CPU of this process per delivery (all its threads; the database's not included): engine ${Math.round(engineCpu)} µs, plain loop ${Math.round(plainCpuPerDelivery)} µs`,
+    );
+    const plainThread = (pick: (shares: (typeof plainThreads)[number]) => number) =>
+      (pick(plainThreads[0]!) + pick(plainThreads[1]!)) / 2;
+    console.log(
+      `  of which the service's thread ${Math.round(engineThreads.mainUs)} µs (plain loop ${Math.round(plainThread((t) => t.mainUs))} µs), ` +
+        `the receiver's ${Math.round(engineThreads.receiverUs)} µs (${Math.round(plainThread((t) => t.receiverUs))} µs); ` +
+        `the service's event loop busy ${(100 * engineThreads.busy).toFixed(0)} % of the phase (${(100 * plainThread((t) => t.busy)).toFixed(0)} %)`,
     );
     console.log(
       `  CPU of the database backends serving this process, per delivery: ${databaseCpu === null ? 'not readable' : `${Math.round(databaseCpu)} µs`}`,
@@ -455,6 +529,10 @@ async function main() {
       webhookRatio: deliveriesPerSecond / plainPerSecond,
       webhookEngineCpuUsPerDelivery: engineCpu,
       webhookPlainCpuUsPerDelivery: plainCpuPerDelivery,
+      webhookEngineThreadCpuUsPerDelivery: engineThreads.mainUs,
+      webhookPlainThreadCpuUsPerDelivery: plainThread((t) => t.mainUs),
+      webhookEngineLoopBusy: engineThreads.busy,
+      webhookEngineStalledMs: stalledMs,
       ...(databaseCpu === null ? {} : { webhookDatabaseCpuUsPerDelivery: databaseCpu }),
       webhookEmitAskedPerSec: final.asked,
       webhookEmitAchievedPerSec: final.achieved,

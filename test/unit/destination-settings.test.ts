@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { canonicalUrl, parsePostgresqlUrl } from '../../src/features/delivery/kinds/postgresql-url.ts';
 import { ownDatabaseReason, ownDatabasesOf } from '../../src/features/delivery/own-database.ts';
+import { createShareSlots } from '../../src/features/delivery/engine-shares.ts';
 import { createRouteShares } from '../../src/features/delivery/route-shares.ts';
+import { loadWebhookSettings } from '../../src/features/delivery/settings.ts';
 import { dialAddress } from '../../src/features/delivery/destination-policy.ts';
 
 const noDns = async () => {
@@ -116,6 +118,61 @@ test('route shares: a destination holds at most its share; a freed slot wakes a 
   assert.equal(shares.inFlight('c'), 1);
   second();
   assert.equal(shares.inFlight('c'), 0);
+});
+
+test('route shares: a freed slot goes to the batch that started first, whenever it began to wait', async () => {
+  const shares = createRouteShares(1);
+  let release = shares.take('c')!;
+  const woken: string[] = [];
+  // Batch 7 (the later one) waits first, then batch 3; then batch 3 again and another of batch 7.
+  const later = shares.waitForSlot('c', 60_000, 7).then(() => woken.push('batch 7'));
+  const earlier = shares.waitForSlot('c', 60_000, 3).then(() => woken.push('batch 3'));
+  release();
+  await earlier;
+  assert.deepEqual(woken, ['batch 3'], 'the earlier batch is served though it came second');
+  release = shares.take('c')!;
+  const earlierAgain = shares.waitForSlot('c', 60_000, 3).then(() => woken.push('batch 3 again'));
+  release();
+  await earlierAgain;
+  assert.deepEqual(woken, ['batch 3', 'batch 3 again'], 'and again, ahead of the batch waiting longer');
+  release = shares.take('c')!;
+  release();
+  await later;
+  assert.deepEqual(woken, ['batch 3', 'batch 3 again', 'batch 7']);
+  // Equal ranks keep their order of arrival.
+  release = shares.take('c')!;
+  const first = shares.waitForSlot('c', 60_000, 5).then(() => woken.push('first of 5'));
+  const second = shares.waitForSlot('c', 60_000, 5).then(() => woken.push('second of 5'));
+  release();
+  await first;
+  shares.take('c')!();
+  await second;
+  assert.deepEqual(woken.slice(3), ['first of 5', 'second of 5']);
+  assert.equal(shares.inFlight('c'), 0);
+});
+
+test("engine shares: two batches on one busy destination don't advance in step; the earlier one goes first", async () => {
+  const { shareSlot } = createShareSlots({
+    ...loadWebhookSettings({}),
+    destinationConcurrency: 1,
+    developerConcurrency: 10,
+    batchWaitMs: 60_000,
+  });
+  const sent: string[] = [];
+  // Each batch sends its events one slot at a time, as deliver.ts does with the events that found
+  // the destination's share full; every attempt is answered at once.
+  const batch = async (name: string, order: number, events: number) => {
+    for (let event = 1; event <= events; event++) {
+      const slot = shareSlot('primary:dev', 'dev', order);
+      const release = slot instanceof Promise ? await slot : slot;
+      assert.ok(release, 'a slot, not the slow lane');
+      sent.push(`${name}${event}`);
+      setImmediate(release);
+    }
+  };
+  // The later batch asks first, then keeps asking beside the earlier one.
+  await Promise.all([batch('B', 2, 3), batch('A', 1, 3)]);
+  assert.deepEqual(sent, ['B1', 'A1', 'A2', 'A3', 'B2', 'B3']);
 });
 
 test('route shares: a freed slot wakes the first waiter only; the limit wakes every waiter', async () => {

@@ -114,6 +114,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
   });
   const currentWork = createBatchReader({ ...deps, detached });
   let lastPrune = 0;
+  /** Batches started in this process: each one's number is its place in the shares' lines. */
+  let batchesStarted = 0;
 
   /**
    * Sends the batch with up to `settings.concurrency` requests in flight, starting the next as
@@ -126,6 +128,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
    * was already recorded is skipped then, its generations having moved on.
    */
   async function deliver(jobs: Job<DeliveryJob>[], lane: Lane): Promise<void> {
+    // Started earlier, served first where batches wait for one destination's slots (route-shares.ts).
+    const batch = batchesStarted++;
     const work = await currentWork(jobs);
     const events = work.map(({ event }) => event);
     let snapshot = work.length > 0 ? await readDestinations(events) : null;
@@ -259,7 +263,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
         const slice = works.slice(from, from + KIND_BATCH_MAX);
         await batchSlot();
         if (failure) break;
-        const share = await shareSlot(route, destination.developer_id);
+        const share = await shareSlot(route, destination.developer_id, batch);
         if (share) start(slice, destination, connection, route, share);
         else for (const item of slice) divert(item);
       }
@@ -268,7 +272,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps) {
       if (failure) break;
       if (inFlight.size >= settings.concurrency) await batchSlot();
       // (Awaited only when it is a wait: no promise when a slot is free or old attempts hold it.)
-      const slot = shareSlot(route, item.event.developer_id);
+      const slot = shareSlot(route, item.event.developer_id, batch);
       const share = slot instanceof Promise ? await slot : slot;
       if (share) start([item], destination, connectionFor(destination, snapshot!), route, share);
       else divert(item);

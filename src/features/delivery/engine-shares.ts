@@ -39,26 +39,32 @@ export function createShareSlots(settings: WebhookSettings) {
    * A slot as `takeShare`, waiting for one while the attempts holding the share are younger than
    * `batchWaitMs` (a destination or developer busy but answering gets one as they end); null when
    * they are older (slow or silent: the event goes to the slow lane instead). Answered at once,
-   * without a promise, when the share has a slot or is held by old attempts.
+   * without a promise, when the share has a slot or is held by old attempts. `batch`: the order
+   * the asking batch started in; a freed slot goes to the earliest batch waiting (route-shares.ts).
    */
-  function shareSlot(route: string, developerId: string): (() => void) | null | Promise<(() => void) | null> {
+  function shareSlot(
+    route: string,
+    developerId: string,
+    batch: number,
+  ): (() => void) | null | Promise<(() => void) | null> {
     const taken = takeShare(route, developerId);
     if (typeof taken === 'function') return taken;
     const waited = waitedMs(taken, route, developerId);
     if (waited >= settings.batchWaitMs) return null;
-    return waitForShare(route, developerId, taken, waited);
+    return waitForShare(route, developerId, batch, taken, waited);
   }
 
   async function waitForShare(
     route: string,
     developerId: string,
+    batch: number,
     full: FullShare,
     waited: number,
   ): Promise<(() => void) | null> {
     for (;;) {
       const wait = settings.batchWaitMs - waited;
-      if (full === 'destination') await destinationShares.waitForSlot(route, wait);
-      else await developerShares.waitForSlot(developerId, wait);
+      if (full === 'destination') await destinationShares.waitForSlot(route, wait, batch);
+      else await developerShares.waitForSlot(developerId, wait, batch);
       const taken = takeShare(route, developerId);
       if (typeof taken === 'function') return taken;
       full = taken;

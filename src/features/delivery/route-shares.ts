@@ -4,6 +4,11 @@
 // and workers and never anyone else's. The engine asks before each attempt: a slot, or how long
 // the destination's oldest attempt in flight has been waiting (a busy but answering destination
 // gets its next slot soon; a silent one does not, and its events go to the slow lane instead).
+// A freed slot goes to the waiting batch that started first: served in arrival order, two
+// batches sharing a busy destination advanced in step, ended together, and both paid a batch's
+// end (last outcome write, job completion, next fetch and read) with nothing in flight, ~100 ms
+// each time on two shared cores (bench/FINDINGS.md, deliver10). Served oldest first,
+// one batch ends while the other keeps the destination busy.
 
 export type RouteShares = {
   /** A slot for `route` (call the returned function when the attempt ends), or null when its share is taken. */
@@ -13,17 +18,22 @@ export type RouteShares = {
   /**
    * Resolves when a slot of `route` frees and this waiter is the first in line, or after `ms`
    * (at the latest: waiters share one timer, set for the earliest limit), whichever comes first.
+   * The line is ordered by `rank` (lowest first; the engine gives the order its batches started
+   * in), then by arrival.
    */
-  waitForSlot(route: string, ms: number): Promise<void>;
+  waitForSlot(route: string, ms: number, rank?: number): Promise<void>;
   /** Attempts in flight to `route` (for tests and metrics). */
   inFlight(route: string): number;
 };
 
+/** A batch waiting for a slot: its rank in the line (lowest first) and how to wake it. */
+type Waiter = { rank: number; wake: () => void };
+
 /** One destination's attempts in flight here, and the batches waiting for one of them to end. */
 type Load = {
   started: Set<{ at: number }>;
-  /** In the order they came; a freed slot wakes the first. */
-  waiters: (() => void)[];
+  /** By rank, then in the order they came; a freed slot wakes the first. */
+  waiters: Waiter[];
   /** One timer for every waiter of the route, set for the earliest of their limits. */
   timer: NodeJS.Timeout | null;
   timerAt: number;
@@ -50,7 +60,7 @@ export function createRouteShares(capacity: number, now: () => number = Date.now
     load.timer = null;
     const waiters = load.waiters;
     load.waiters = [];
-    for (const wake of waiters) wake();
+    for (const waiter of waiters) waiter.wake();
     forget(route, load);
   };
 
@@ -74,7 +84,7 @@ export function createRouteShares(capacity: number, now: () => number = Date.now
         // forgets the route.)
         const next = load.waiters.shift();
         if (next) {
-          next();
+          next.wake();
           if (load.waiters.length === 0) load.timer?.unref();
         }
         forget(route, load);
@@ -87,7 +97,7 @@ export function createRouteShares(capacity: number, now: () => number = Date.now
       const [oldest] = load.started;
       return now() - oldest!.at;
     },
-    waitForSlot(route, ms) {
+    waitForSlot(route, ms, rank = 0) {
       const load = entry(route);
       const limit = Date.now() + Math.max(0, ms);
       // (A timer per route, not per waiter: a waiter's limit is when the destination's oldest
@@ -98,7 +108,13 @@ export function createRouteShares(capacity: number, now: () => number = Date.now
         load.timerAt = limit;
         load.timer = setTimeout(wakeAll, Math.max(0, ms), route, load);
       } else if (load.waiters.length === 0) load.timer.ref();
-      return new Promise<void>((resolve) => load.waiters.push(resolve));
+      return new Promise<void>((wake) => {
+        // (A few waiters at most: one per batch sending to this destination.)
+        const waiters = load.waiters;
+        let at = waiters.length;
+        while (at > 0 && waiters[at - 1]!.rank > rank) at--;
+        waiters.splice(at, 0, { rank, wake });
+      });
     },
     inFlight: (route) => routes.get(route)?.started.size ?? 0,
   };
