@@ -63,12 +63,24 @@ export type RecordedRequest = {
 
 export type FakeClock = { now(): number; advance(ms: number): void; set(epochMs: number): void };
 
+/** Requests a test holds unanswered (a provider taking its time) until it releases them. */
+export type RequestHold = {
+  /** Matching requests waiting for the release now. */
+  waiting(): number;
+  release(): void;
+};
+
 export type FakeServer = {
   baseUrl: string;
   requests: RecordedRequest[];
   clock: FakeClock;
   inject(rule: FaultRule): void;
   clearFaults(): void;
+  /**
+   * Leaves every request that matches unanswered until `release` (then answers it as usual): the
+   * service's work on them stays running, for as long as a test needs.
+   */
+  hold(match: NonNullable<FaultRule['match']>): RequestHold;
   /** Requests whose path starts with `prefix` (or matches the pattern). */
   requestsTo(prefix: string | RegExp): RecordedRequest[];
   close(): Promise<void>;
@@ -111,7 +123,7 @@ function compile(path: string): { pattern: RegExp; names: string[] } {
   return { pattern: new RegExp(`^${source}/?$`), names };
 }
 
-function matches(rule: FaultRule, request: FakeRequest): boolean {
+function matches(rule: Pick<FaultRule, 'match'>, request: FakeRequest): boolean {
   const match = rule.match;
   if (match === undefined) return true;
   if (typeof match === 'string') return request.path.startsWith(match);
@@ -147,11 +159,21 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
   const faults: (FaultRule & { left: number })[] = [];
   const requests: RecordedRequest[] = [];
   const clock = options.clock ?? createClock();
+  const holds = new Set<{
+    match: NonNullable<FaultRule['match']>;
+    waiting: number;
+    released: Promise<void>;
+  }>();
 
   async function handle(
     request: FakeRequest,
     record: RecordedRequest,
   ): Promise<{ reply: FakeReply; fault: Fault['kind'] | null }> {
+    for (const hold of [...holds].filter((candidate) => matches(candidate, request))) {
+      hold.waiting++;
+      await hold.released;
+      hold.waiting--;
+    }
     const rule = faults.find((candidate) => candidate.left > 0 && matches(candidate, request));
     if (rule) {
       rule.left -= 1;
@@ -232,6 +254,18 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
     },
     clearFaults() {
       faults.length = 0;
+    },
+    hold(match) {
+      let release = () => {};
+      const hold = { match, waiting: 0, released: new Promise<void>((resolve) => (release = resolve)) };
+      holds.add(hold);
+      return {
+        waiting: () => hold.waiting,
+        release() {
+          holds.delete(hold);
+          release();
+        },
+      };
     },
     requestsTo(prefix) {
       return requests.filter((request) =>

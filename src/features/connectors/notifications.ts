@@ -45,6 +45,22 @@ export const NOTIFICATION_QUEUE = 'connectors.notification';
 export const ACCOUNT_NOTIFICATION_QUEUE = 'connectors.account-notification';
 export type NotificationQueue = typeof NOTIFICATION_QUEUE | typeof ACCOUNT_NOTIFICATION_QUEUE;
 
+/**
+ * The group of a signed notification's data refetch: its provider account. A signed notification
+ * is one job (nothing folds them), so an account's burst is as many jobs, each possibly a long
+ * fetch; the queue's workers run at most REFETCHES_PER_ACCOUNT of one group at a time, and skip
+ * that group's other jobs for the next ones, so the other accounts' refetches do not wait behind
+ * the burst. Account changes (the other queue) stay ungrouped: one quick question each.
+ */
+export const refetchGroup = (providerId: string, providerUserId: string) => ({
+  id: `${providerId}:${providerUserId}`,
+});
+/**
+ * Refetches of one provider account running at once in one worker process (pg-boss's
+ * `localGroupConcurrency`, so per process, not across the deployment: N processes run up to N).
+ */
+export const REFETCHES_PER_ACCOUNT = 1;
+
 type Actionable = Exclude<ProviderNotification, { kind: 'ignored' }>;
 /** A signed notification to act on, or the key of an unsigned account's pending refetch. */
 export type NotificationJob =
@@ -205,7 +221,12 @@ export function createNotifications(deps: NotificationDeps) {
           queue,
           actionable
             .filter((notification) => queueOf(provider.id, notification) === queue)
-            .map((notification) => ({ data: { provider: provider.id, notification } })),
+            .map((notification) => ({
+              data: { provider: provider.id, notification },
+              ...(queue === NOTIFICATION_QUEUE
+                ? { options: { group: refetchGroup(provider.id, notification.providerUserId) } }
+                : {}),
+            })),
           trx,
         );
       return { queued: actionable.length };
