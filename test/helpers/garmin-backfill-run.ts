@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
+import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notification-queues.ts';
 import { BACKFILL_QUEUE } from '../../src/features/connectors/backfill.ts';
 import { providerEnv } from '../fakes/fake-server.ts';
 import { DAY_SECONDS } from '../fakes/garmin-data.ts';

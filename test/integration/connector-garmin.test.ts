@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
+import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notification-queues.ts';
 import { addDays, dayNumberToIsoDate, MS_PER_DAY } from '../../src/model/time.ts';
 import type { ProviderDataType } from '../../src/provider-kit/types.ts';
 import { type GarminFake } from '../fakes/garmin.ts';

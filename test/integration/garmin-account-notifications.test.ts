@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
+import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notification-queues.ts';
 import type { GarminFake, GarminKind, PullHold } from '../fakes/garmin.ts';
 import { createDeveloper, type TestService } from '../helpers/app.ts';
 import { startServiceWithGarminFake } from '../helpers/garmin-service.ts';

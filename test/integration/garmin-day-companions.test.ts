@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { countKept } from '../../src/features/day-companions/repo.ts';
-import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
+import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notification-queues.ts';
 import { type GarminFake, type GarminKind } from '../fakes/garmin.ts';
 import { isoDay } from '../fakes/garmin-data.ts';
 import { createDeveloper, type TestDeveloper, type TestService } from '../helpers/app.ts';

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notifications.ts';
+import { NOTIFICATION_QUEUE } from '../../src/features/connectors/notification-queues.ts';
 import { type DayKey, sectionLockOf } from '../../src/features/day-companions/repo.ts';
 import type { AppContext } from '../../src/runtime/context.ts';
 import { refetchSinks } from '../../src/runtime/workers/connectors.ts';

@@ -5,7 +5,7 @@ import {
   NOTIFICATION_QUEUE,
   type NotificationJob,
   REFETCHES_PER_ACCOUNT,
-} from '../../src/features/connectors/notifications.ts';
+} from '../../src/features/connectors/notification-queues.ts';
 import { type FakeRequest, providerEnv, type RequestHold } from '../fakes/fake-server.ts';
 import { type OuraFake, startOuraFake } from '../fakes/oura.ts';
 import { createDeveloper, type TestDeveloper, type TestService, startTestService } from '../helpers/app.ts';

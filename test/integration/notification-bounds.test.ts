@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { NOTIFICATION_QUEUE, type NotificationJob } from '../../src/features/connectors/notifications.ts';
+import {
+  NOTIFICATION_QUEUE,
+  type NotificationJob,
+} from '../../src/features/connectors/notification-queues.ts';
 import {
   coalescePending,
   readPending,

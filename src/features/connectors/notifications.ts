@@ -25,6 +25,14 @@ import { providerSyncSettings, syncSettings } from './settings.ts';
 import { type RequestWindows, tooManyRequests } from '../limits/windows.ts';
 import { clampSpan, hasWork, keepDeclaredCallbacks } from './notification-limits.ts';
 import {
+  ACCOUNT_NOTIFICATION_QUEUE,
+  type Actionable,
+  NOTIFICATION_QUEUE,
+  type NotificationJob,
+  type NotificationQueue,
+  refetchGroup,
+} from './notification-queues.ts';
+import {
   coalescePending,
   fingerprintOf,
   type PendingKey,
@@ -34,38 +42,6 @@ import {
   settlePending,
   touchPending,
 } from './intake.ts';
-
-export const NOTIFICATION_QUEUE = 'connectors.notification';
-/**
- * Notifications about an account itself (access withdrawn, permissions changed) have a queue and
- * workers of their own: they decide whether Tributary may call the provider at all, so they must
- * not wait behind the data refetches a large backfill queues for the same account (dozens, each
- * fetching days of data under the provider's request budget).
- */
-export const ACCOUNT_NOTIFICATION_QUEUE = 'connectors.account-notification';
-export type NotificationQueue = typeof NOTIFICATION_QUEUE | typeof ACCOUNT_NOTIFICATION_QUEUE;
-
-/**
- * The group of a signed notification's data refetch: its provider account. A signed notification
- * is one job (nothing folds them), so an account's burst is as many jobs, each possibly a long
- * fetch; the queue's workers run at most REFETCHES_PER_ACCOUNT of one group at a time, and skip
- * that group's other jobs for the next ones, so the other accounts' refetches do not wait behind
- * the burst. Account changes (the other queue) stay ungrouped: one quick question each.
- */
-export const refetchGroup = (providerId: string, providerUserId: string) => ({
-  id: `${providerId}:${providerUserId}`,
-});
-/**
- * Refetches of one provider account running at once in one worker process (pg-boss's
- * `localGroupConcurrency`, so per process, not across the deployment: N processes run up to N).
- */
-export const REFETCHES_PER_ACCOUNT = 1;
-
-type Actionable = Exclude<ProviderNotification, { kind: 'ignored' }>;
-/** A signed notification to act on, or the key of an unsigned account's pending refetch. */
-export type NotificationJob =
-  | { provider: string; notification: Actionable }
-  | { provider: string; pending: Omit<PendingKey, 'provider'> };
 
 /** What the POST is answered with: how many refetches a signed one queued (none for a replay). */
 export type NotificationReceipt = { queued?: number; duplicate?: boolean };
@@ -413,9 +389,3 @@ export function createNotifications(deps: NotificationDeps) {
 export type Notifications = ReturnType<typeof createNotifications>;
 
 // The queues this module owns, with their payloads (see jobs/queues.ts).
-declare module '../../jobs/queues.ts' {
-  interface QueuePayloads {
-    [NOTIFICATION_QUEUE]: NotificationJob;
-    [ACCOUNT_NOTIFICATION_QUEUE]: NotificationJob;
-  }
-}

@@ -222,7 +222,7 @@ export const garminNotifications: NotificationHooks = {
   accountKinds: ACCOUNT_KINDS,
 
   async locate(notification, http) {
-    if (notification.dataKind === 'deregistrations' || notification.dataKind === 'userPermissionsChange') {
+    if ((ACCOUNT_KINDS as readonly string[]).includes(notification.dataKind)) {
       let granted: unknown;
       try {
         granted = await http.json({ url: GARMIN_PERMISSIONS_URL, absentOn: [403, 404] });

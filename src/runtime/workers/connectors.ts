@@ -2,12 +2,13 @@
 // notifications and the daily maintenance.
 import type { AppContext } from '../../features/context.ts';
 import { BACKFILL_QUEUE } from '../../features/connectors/backfill.ts';
+import type { NotificationSinks } from '../../features/connectors/notifications.ts';
 import {
   ACCOUNT_NOTIFICATION_QUEUE,
   NOTIFICATION_QUEUE,
-  type NotificationSinks,
+  type NotificationQueue,
   REFETCHES_PER_ACCOUNT,
-} from '../../features/connectors/notifications.ts';
+} from '../../features/connectors/notification-queues.ts';
 import { POLL_QUEUE } from '../../features/connectors/polling.ts';
 import { SETUP_QUEUE } from '../../features/connectors/service.ts';
 import type { RecurringJob } from './recurring.ts';
@@ -75,13 +76,7 @@ export function defineConnectorJobs(ctx: AppContext) {
   });
   // Data refetches and account changes run the same handler in queues of their own, so a
   // permission change or a deregistration never waits for a backfill's refetches to drain.
-  // Signed data refetches are grouped by provider account (notifications.ts, refetchGroup): each
-  // process runs at most REFETCHES_PER_ACCOUNT of one account's at a time and fetches past that
-  // account's waiting ones to the next account's, so one account's burst keeps its place and no
-  // more. The limit is per process (pg-boss's `localGroupConcurrency`, strict: a job fetched past
-  // it is put back), not across processes. Pending (folded) refetches and account changes carry
-  // no group and are not limited by it.
-  for (const name of [NOTIFICATION_QUEUE, ACCOUNT_NOTIFICATION_QUEUE] as const)
+  const defineNotificationQueue = (name: NotificationQueue, work: { localGroupConcurrency?: number }) =>
     ctx.jobs.define({
       name,
       options: {
@@ -92,15 +87,19 @@ export function defineConnectorJobs(ctx: AppContext) {
         expireInSeconds: 15 * 60,
         heartbeatSeconds: HEARTBEAT_SECONDS,
       },
-      work: {
-        batchSize: 1,
-        localConcurrency: 2,
-        ...(name === NOTIFICATION_QUEUE ? { localGroupConcurrency: REFETCHES_PER_ACCOUNT } : {}),
-      },
+      work: { batchSize: 1, localConcurrency: 2, ...work },
       handler: async (jobs) => {
         for (const job of jobs) await ctx.connectors.notifications.handle(job.data, refetchSinks(ctx));
       },
     });
+  // Signed data refetches are grouped by provider account (notification-queues.ts, refetchGroup):
+  // each process runs at most REFETCHES_PER_ACCOUNT of one account's at a time and fetches past
+  // that account's waiting ones to the next account's, so one account's burst keeps its place and
+  // no more. The limit is per process (pg-boss's `localGroupConcurrency`, strict: a job fetched
+  // past it is put back), not across processes. Pending (folded) refetches carry no group and are
+  // not limited by it; account changes are never grouped.
+  defineNotificationQueue(NOTIFICATION_QUEUE, { localGroupConcurrency: REFETCHES_PER_ACCOUNT });
+  defineNotificationQueue(ACCOUNT_NOTIFICATION_QUEUE, {});
   ctx.jobs.define({
     name: MAINTENANCE_QUEUE,
     options: { retryLimit: 2, expireInSeconds: 15 * 60 },
