@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { ConnectionRow } from '../../src/features/connections/service.ts';
 import type { DataPage } from '../../src/provider-kit/data-source.ts';
 import { createDeveloper, startTestService, type TestService } from '../helpers/app.ts';
-import { insertUser } from '../helpers/users.ts';
+import { insertConnection } from '../helpers/users.ts';
 
 const DAYS = 8;
 /** One day's summary: ~200 KB of JSON, so a second waiting day passes 256 KB. */
@@ -24,12 +24,7 @@ describe('days waiting for their locked section', () => {
   before(async () => {
     service = await startTestService({ env: { LOG_LEVEL: 'warn' }, work: false });
     const developer = await createDeveloper(service.ctx);
-    const id = await insertUser(service.ctx, { developerId: developer.devId, provider: 'GARMIN' });
-    user = await service.ctx.db
-      .selectFrom('connections')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    user = await insertConnection(service.ctx, { developerId: developer.devId, provider: 'GARMIN' });
   });
   after(async () => {
     await service?.close();

@@ -9,7 +9,7 @@ import type { ConnectionRow } from '../../src/features/connections/service.ts';
 import type { DataPage } from '../../src/provider-kit/data-source.ts';
 import { createDeveloper, startTestService, type TestDeveloper, type TestService } from '../helpers/app.ts';
 import { logLines } from '../helpers/log-lines.ts';
-import { insertUser } from '../helpers/users.ts';
+import { insertConnection } from '../helpers/users.ts';
 
 type Line = {
   level: number;
@@ -65,12 +65,7 @@ describe('every normalized record is validated against the model before it is st
     service = await startTestService({ env: { LOG_LEVEL: 'warn' }, work: false, logTo: stream });
     developer = await createDeveloper(service.ctx);
     // An on-device source: nothing is fetched on read, so a read shows exactly what was stored.
-    const id = await insertUser(service.ctx, { developerId: developer.devId, provider: 'APPLE' });
-    user = await service.ctx.db
-      .selectFrom('connections')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    user = await insertConnection(service.ctx, { developerId: developer.devId, provider: 'APPLE' });
   });
   after(async () => {
     await service?.close();
