@@ -29,7 +29,6 @@ import {
   type Actionable,
   NOTIFICATION_QUEUE,
   type NotificationJob,
-  type NotificationQueue,
   refetchGroup,
 } from './notification-queues.ts';
 import {
@@ -148,9 +147,6 @@ export function createNotifications(deps: NotificationDeps) {
     return notification.dataKind !== undefined && accountKinds.includes(notification.dataKind);
   }
 
-  const queueOf = (providerId: string, notification: Actionable): NotificationQueue =>
-    aboutAccount(providerId, notification) ? ACCOUNT_NOTIFICATION_QUEUE : NOTIFICATION_QUEUE;
-
   const callbackFingerprint = (url: string) => fingerprintOf(Buffer.from(`callback\u0000${url}`));
 
   /** The notification without the callbacks fetched already; null when none is left. */
@@ -192,19 +188,22 @@ export function createNotifications(deps: NotificationDeps) {
         log.debug({ provider: provider.id }, 'notification already taken in');
         return { queued: 0, duplicate: true };
       }
-      for (const queue of [ACCOUNT_NOTIFICATION_QUEUE, NOTIFICATION_QUEUE] as const)
-        await jobs.sendMany(
-          queue,
-          actionable
-            .filter((notification) => queueOf(provider.id, notification) === queue)
-            .map((notification) => ({
-              data: { provider: provider.id, notification },
-              ...(queue === NOTIFICATION_QUEUE
-                ? { options: { group: refetchGroup(provider.id, notification.providerUserId) } }
-                : {}),
-            })),
-          trx,
-        );
+      const aboutAccounts = actionable.filter((notification) => aboutAccount(provider.id, notification));
+      const refetches = actionable.filter((notification) => !aboutAccount(provider.id, notification));
+      await jobs.sendMany(
+        ACCOUNT_NOTIFICATION_QUEUE,
+        aboutAccounts.map((notification) => ({ data: { provider: provider.id, notification } })),
+        trx,
+      );
+      // Grouped by provider account (notification-queues.ts), so a burst of one waits its turn.
+      await jobs.sendMany(
+        NOTIFICATION_QUEUE,
+        refetches.map((notification) => ({
+          data: { provider: provider.id, notification },
+          options: { group: refetchGroup(provider.id, notification.providerUserId) },
+        })),
+        trx,
+      );
       return { queued: actionable.length };
     });
   }
