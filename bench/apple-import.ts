@@ -483,7 +483,9 @@ function report(label: string, measured: Measured) {
         : '') +
       (measured.afterBatchesCpuSeconds
         ? `; CPU after the last batch: ${measured.afterBatchesCpuSeconds.import.toFixed(2)} s importing process` +
-          (process.env.DATABASE_URL ? '' : `, ${measured.afterBatchesCpuSeconds.database.toFixed(2)} s PostgreSQL`)
+          (process.env.DATABASE_URL
+            ? ''
+            : `, ${measured.afterBatchesCpuSeconds.database.toFixed(2)} s PostgreSQL`)
         : '') +
       (measured.withDatabasePeakMb !== undefined
         ? `; with every process it started and its database's, PSS peak ${measured.withDatabasePeakMb} MB ` +
