@@ -22,7 +22,7 @@ import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
 import * as samplesRepo from './samples-repo.ts';
 import type { EncodedSampleRows } from './sample-rows.ts';
-import { type RunSamples, runSamplesOf, type StartRange, widened } from './run-samples.ts';
+import { type RunSamples, runSamplesOf, widened } from './run-samples.ts';
 
 type KeptDay = {
   /**
@@ -33,8 +33,12 @@ type KeptDay = {
   count: number;
   /** The bodies' total length (UTF-16 code units): the store's fingerprint of the day. */
   length: number;
-  /** When the day's samples start: which days a workout's samples can come from (rebuild.ts). */
-  starts: StartRange | undefined;
+  /**
+   * When the day's samples start, earliest and latest (ms): which days a workout's samples can
+   * come from (rebuild.ts). Numbers widened in place: no object per sample while batches are stored.
+   */
+  firstStart: number;
+  lastStart: number;
 };
 
 const COMMA = 0x2c;
@@ -140,7 +144,7 @@ export class ImportedDays {
       const end = this.written + ends[index]!;
       let kept = this.days.get(day);
       if (!kept) {
-        kept = { ranges: [], count: 0, length: 0, starts: undefined };
+        kept = { ranges: [], count: 0, length: 0, firstStart: Infinity, lastStart: -Infinity };
         this.days.set(day, kept);
       }
       // The sample before was the same day's: its range goes on to this body's end.
@@ -149,7 +153,9 @@ export class ImportedDays {
       previousDay = day;
       kept.count++;
       kept.length += rows.bodyLengths[index]!;
-      kept.starts = widened(kept.starts, startMsBefore(text, rows.bodyStarts[index]!));
+      const startMs = startMsBefore(text, rows.bodyStarts[index]!);
+      if (startMs < kept.firstStart) kept.firstStart = startMs;
+      if (startMs > kept.lastStart) kept.lastStart = startMs;
     }
     this.written += used;
   }
@@ -219,7 +225,8 @@ export class ImportedDays {
         return samples;
       },
       startsOf: (day) => {
-        const fromFile = kept.get(day)?.starts;
+        const days = kept.get(day);
+        const fromFile = days && { min: days.firstStart, max: days.lastStart };
         const fromStore = read.startsOf(day);
         if (!fromFile || !fromStore) return fromFile ?? fromStore;
         return widened(widened(fromFile, fromStore.min), fromStore.max);
