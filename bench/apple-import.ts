@@ -15,6 +15,9 @@
  *   peak is held to it too.
  * - stream (with --stream): the reader alone (read, filter, parse, normalize), no store.
  *
+ * The importing process's phases (wall) are printed, and the CPU of the importing process and of its
+ * embedded PostgreSQL after the last batch (the rebuild of the days), sampled at each batch.
+ *
  * Also sampled, from this process (a sampler inside the importing process cost it CPU and its
  * event loop's turns: reading another process's smaps_rollup walks its page tables), while the
  * import runs: every 0.5 s the PSS of the importing process, every process it started (the
@@ -94,6 +97,11 @@ type Measured = {
    */
   sidesCpuSeconds?: { import: number; reader: number; database: number };
   /**
+   * Import only, sampled from outside: the part of `sidesCpuSeconds` used after the last batch was
+   * stored (the rebuild of the days; the reader has ended by then).
+   */
+  afterBatchesCpuSeconds?: { import: number; database: number };
+  /**
    * Import only, wall seconds of its phases, from the importing process: the upload spooled, then
    * to the first batch stored (the reader's start), the batches, and after the last batch (the
    * rebuild of the days).
@@ -168,7 +176,12 @@ async function streamRole(file: string): Promise<Measured> {
 type Sampled = Required<
   Pick<
     Measured,
-    'readerPeakRssMb' | 'importRssMb' | 'withDatabasePeakMb' | 'withDatabasePeakParts' | 'sidesCpuSeconds'
+    | 'readerPeakRssMb'
+    | 'importRssMb'
+    | 'withDatabasePeakMb'
+    | 'withDatabasePeakParts'
+    | 'sidesCpuSeconds'
+    | 'afterBatchesCpuSeconds'
   >
 >;
 
@@ -205,9 +218,15 @@ function childrenOf(pid: number): number[] {
  * Samples the importing process `pid` from outside (every 0.1 s): the peak RSS (VmHWM) of its
  * children that are not its database (the isolated reader), its own RSS, and the CPU each side
  * used since the start (the importing process, its reader, its embedded PostgreSQL's processes);
- * and every 0.5 s the PSS of all of them summed (bench/service-memory.ts).
+ * and every 0.5 s the PSS of all of them summed (bench/service-memory.ts). `batchStored` (each
+ * batch the importing process reports) samples the CPU again, so what the last one saw splits off
+ * what the rebuild after it used.
  */
-function sampleImport(pid: number, databasePids: () => number[], dataDir: string): { stop(): Sampled } {
+function sampleImport(
+  pid: number,
+  databasePids: () => number[],
+  dataDir: string,
+): { batchStored(): void; stop(): Sampled } {
   const trace = process.env.BENCH_IMPORT_PSS_TRACE
     ? createWriteStream(process.env.BENCH_IMPORT_PSS_TRACE)
     : undefined;
@@ -250,24 +269,37 @@ function sampleImport(pid: number, databasePids: () => number[], dataDir: string
       see(child, 'reader');
     }
   };
+  const sidesNow = () => {
+    const sides = { import: 0, reader: 0, database: 0 };
+    for (const [of, { side, seconds }] of cpuNow) sides[side] += seconds - (cpuAtStart.get(of) ?? 0);
+    return sides;
+  };
   sample();
   for (const [of, { seconds }] of cpuNow) cpuAtStart.set(of, seconds);
+  let atLastBatch = sidesNow();
   const timer = setInterval(sample, 100);
   return {
+    batchStored() {
+      sample();
+      atLastBatch = sidesNow();
+    },
     stop() {
       clearInterval(timer);
       sample();
       const peak = whole.stop();
       trace?.end();
       const mb = (value: number) => Math.round(value * 10) / 10;
-      const sides = { import: 0, reader: 0, database: 0 };
-      for (const [of, { side, seconds }] of cpuNow) sides[side] += seconds - (cpuAtStart.get(of) ?? 0);
+      const sides = sidesNow();
       return {
         readerPeakRssMb: mb(readerKb / 1024),
         importRssMb: mb(ownKb / 1024),
         withDatabasePeakMb: mb(peak.totalMb),
         withDatabasePeakParts: { serviceMb: mb(peak.serviceMb), databaseMb: mb(peak.databaseMb) },
         sidesCpuSeconds: sides,
+        afterBatchesCpuSeconds: {
+          import: sides.import - atLastBatch.import,
+          database: sides.database - atLastBatch.database,
+        },
       };
     },
   };
@@ -312,6 +344,7 @@ async function importRole(file: string): Promise<Measured> {
     let lastBatch: bigint | undefined;
     const final = await ctx.mobile.runImport(queued.import_id, (view) => {
       if (view.status !== 'running') return;
+      console.log(BATCH_STORED);
       lastBatch = process.hrtime.bigint();
       firstBatch ??= lastBatch;
     });
@@ -368,6 +401,8 @@ function runRole(role: string, file: string): Measured {
 
 const IMPORT_STARTS = 'bench: import starts';
 const IMPORT_ENDS = 'bench: import ends';
+/** Printed after each stored batch: the measuring process samples the CPU again. */
+const BATCH_STORED = 'bench: batch stored';
 
 /**
  * The import role, measured from here while it imports: its memory with its reader's and its
@@ -403,12 +438,13 @@ async function runImportRole(file: string): Promise<Measured> {
       const postmaster = embedded ? postmasterOf(dataDir) : undefined;
       return postmaster ? [postmaster, ...childrenOf(postmaster)] : [];
     };
-    let sampling: { stop(): Sampled } | undefined;
+    let sampling: ReturnType<typeof sampleImport> | undefined;
     let sampled: Sampled | undefined;
     let last = '';
     for await (const line of createInterface({ input: child.stdout })) {
       if (line === IMPORT_STARTS || line === IMPORT_ENDS) trace?.write(`${line}\n`);
-      if (line === IMPORT_STARTS) sampling = sampleImport(pid, databasePids, dataDir);
+      if (line === BATCH_STORED) sampling?.batchStored();
+      else if (line === IMPORT_STARTS) sampling = sampleImport(pid, databasePids, dataDir);
       else if (line === IMPORT_ENDS) sampled = sampling?.stop();
       else {
         trace?.write(`${line}\n`);
@@ -444,6 +480,12 @@ function report(label: string, measured: Measured) {
       (measured.phases
         ? `; phases: spool ${measured.phases.spool} s, to the first batch ${measured.phases.firstBatch} s, ` +
           `batches ${measured.phases.batches} s, after the last batch ${measured.phases.afterBatches} s`
+        : '') +
+      (measured.afterBatchesCpuSeconds
+        ? `; CPU after the last batch: ${measured.afterBatchesCpuSeconds.import.toFixed(2)} s importing process` +
+          (process.env.DATABASE_URL
+            ? ''
+            : `, ${measured.afterBatchesCpuSeconds.database.toFixed(2)} s PostgreSQL`)
         : '') +
       (measured.withDatabasePeakMb !== undefined
         ? `; with every process it started and its database's, PSS peak ${measured.withDatabasePeakMb} MB ` +

@@ -77,4 +77,56 @@ describe('Apple Health export import: records rebuilt from memory', () => {
     assert.equal(rebuiltDays, 12 + 14 - 5);
     assert.deepEqual(await records(first.user_id), imported);
   });
+
+  /** Marks every day with samples dirty and rebuilds them from the store. */
+  async function rebuildFromStore(userId: string) {
+    await service.ctx.db
+      .insertInto('mobile_dirty_days')
+      .columns(['user_id', 'local_day'])
+      .expression((eb) =>
+        eb
+          .selectFrom('mobile_samples')
+          .select(['user_id', 'local_day'])
+          .distinct()
+          .where('user_id', '=', userId),
+      )
+      .execute();
+    await service.ctx.mobile.settleDirtyDays(userId);
+  }
+
+  // The rebuild parses a day's samples when it builds that day (run-samples.ts), and a workout
+  // takes the heart rate of whichever days of the run its time reaches: the next day's, for one
+  // crossing midnight, and the day after that, for one lasting more than a day.
+  test('a workout takes the heart rate of the later days its time reaches', async () => {
+    const watch = 'sourceName="Ann’s Apple Watch" sourceVersion="10.2"';
+    const heartRate = (at: string, bpm: number) =>
+      ` <Record type="HKQuantityTypeIdentifierHeartRate" ${watch} unit="count/min" creationDate="${at}" startDate="${at}" endDate="${at}" value="${bpm}"/>\n`;
+    const workout = (type: string, start: string, end: string) =>
+      ` <Workout workoutActivityType="${type}" duration="1" durationUnit="min" ${watch} creationDate="${end}" startDate="${start}" endDate="${end}"/>\n`;
+    const extra =
+      workout('HKWorkoutActivityTypeCycling', '2025-03-02 23:30:00 +0100', '2025-03-03 00:45:00 +0100') +
+      workout('HKWorkoutActivityTypeHiking', '2025-03-03 18:00:00 +0100', '2025-03-05 00:30:00 +0100') +
+      heartRate('2025-03-02 23:40:00 +0100', 171) +
+      heartRate('2025-03-03 00:20:00 +0100', 172) +
+      heartRate('2025-03-04 12:10:00 +0100', 173) +
+      heartRate('2025-03-05 00:20:00 +0100', 174);
+    const xml = exportText({ days: 5, startDay: '2025-03-01', heartRatePerDay: 6 }).replace(
+      '</HealthData>',
+      `${extra}</HealthData>`,
+    );
+    const done = await importText(xml, { referenceId: 'records-across-midnight' });
+    const imported = await records(done.user_id);
+    /** The heart rates of the activity starting at `start` (local time). */
+    const bpms = (start: string) => {
+      const row = imported.find((record) => record.startsWith('activity ') && record.includes(start));
+      assert.ok(row, start);
+      return [...row.matchAll(/\\?"bpm\\?":(\d+)/g)].map((match) => Number(match[1]));
+    };
+    const cycling = bpms('2025-03-02T23:30');
+    assert.ok(cycling.includes(171) && cycling.includes(172), `cycling: ${cycling.join(',')}`);
+    const hiking = bpms('2025-03-03T18:00');
+    assert.ok(hiking.includes(173) && hiking.includes(174), `hiking: ${hiking.join(',')}`);
+    await rebuildFromStore(done.user_id);
+    assert.deepEqual(await records(done.user_id), imported);
+  });
 });

@@ -22,6 +22,7 @@ import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
 import * as samplesRepo from './samples-repo.ts';
 import type { EncodedSampleRows } from './sample-rows.ts';
+import { type RunSamples, runSamplesOf, widened } from './run-samples.ts';
 
 type KeptDay = {
   /**
@@ -32,11 +33,37 @@ type KeptDay = {
   count: number;
   /** The bodies' total length (UTF-16 code units): the store's fingerprint of the day. */
   length: number;
+  /**
+   * When the day's samples start, earliest and latest (ms): which days a workout's samples can
+   * come from (rebuild.ts). Numbers widened in place: no object per sample while batches are stored.
+   */
+  firstStart: number;
+  lastStart: number;
 };
 
 const COMMA = 0x2c;
 
 const BACKSLASH = 0x5c;
+const TAB = 0x09;
+const MINUS = 0x2d;
+
+/**
+ * A row's start_ms out of COPY text (sample-rows.ts: `…\t<start_ms>\t<end_ms>\t<body>`), read
+ * backwards from where its body begins: two integers, no escapes.
+ */
+function startMsBefore(text: Buffer, bodyStart: number): number {
+  let at = bodyStart - 2;
+  while (text[at] !== TAB) at--;
+  const end = at;
+  at--;
+  while (text[at] !== TAB) at--;
+  let value = 0;
+  let index = at + 1;
+  const negative = text[index] === MINUS;
+  if (negative) index++;
+  for (; index < end; index++) value = value * 10 + (text[index]! - 0x30);
+  return negative ? -value : value;
+}
 
 /**
  * Copies a body out of COPY text (sample-rows.ts) as its JSON: the only escape a body's text has
@@ -117,7 +144,7 @@ export class ImportedDays {
       const end = this.written + ends[index]!;
       let kept = this.days.get(day);
       if (!kept) {
-        kept = { ranges: [], count: 0, length: 0 };
+        kept = { ranges: [], count: 0, length: 0, firstStart: Infinity, lastStart: -Infinity };
         this.days.set(day, kept);
       }
       // The sample before was the same day's: its range goes on to this body's end.
@@ -126,6 +153,9 @@ export class ImportedDays {
       previousDay = day;
       kept.count++;
       kept.length += rows.bodyLengths[index]!;
+      const startMs = startMsBefore(text, rows.bodyStarts[index]!);
+      if (startMs < kept.firstStart) kept.firstStart = startMs;
+      if (startMs > kept.lastStart) kept.lastStart = startMs;
     }
     this.written += used;
   }
@@ -165,10 +195,14 @@ export class ImportedDays {
     return kept !== undefined && kept.count === stored.count && kept.length === stored.length;
   }
 
-  /** The samples stored under local days [fromDay, toDay]: from the file where it matches, the rest read. */
-  async samplesOnDays(trx: Db, userId: string, fromDay: string, toDay: string): Promise<MobileSample[]> {
+  /**
+   * The samples stored under local days [fromDay, toDay], a day at a time: a day whose kept
+   * samples match the store is parsed from the file when asked for (each time: the caller keeps
+   * what it needs), the others are read from the store now.
+   */
+  async runSamples(trx: Db, userId: string, fromDay: string, toDay: string): Promise<RunSamples> {
     const stored = await samplesRepo.dayFingerprints(trx, userId, fromDay, toDay);
-    const samples: MobileSample[] = [];
+    const kept = new Map<string, KeptDay>();
     const unread: string[] = [];
     for (const day of new Set([...stored.keys(), ...this.days.keys()])) {
       if (day < fromDay || day > toDay) continue;
@@ -176,10 +210,33 @@ export class ImportedDays {
         if (stored.has(day)) unread.push(day);
         continue;
       }
-      const kept = this.days.get(day);
-      if (kept) for (const sample of this.read(kept)) samples.push(sample);
+      const days = this.days.get(day);
+      if (days && days.count > 0) kept.set(day, days);
     }
-    for (const sample of await samplesRepo.samplesOnDays(trx, userId, { days: unread })) samples.push(sample);
-    return samples;
+    // By the day each is stored under, as the kept ones are (sample-rows.ts: its local day).
+    const read = runSamplesOf(await samplesRepo.samplesByDay(trx, userId, unread));
+    return {
+      days: [...new Set([...kept.keys(), ...read.days])].sort(),
+      samplesOf: (day) => {
+        const fromFile = kept.get(day);
+        if (!fromFile) return read.samplesOf(day);
+        const samples = this.read(fromFile);
+        for (const sample of read.samplesOf(day)) samples.push(sample);
+        return samples;
+      },
+      startsOf: (day) => {
+        const days = kept.get(day);
+        const fromFile = days && { min: days.firstStart, max: days.lastStart };
+        const fromStore = read.startsOf(day);
+        if (!fromFile || !fromStore) return fromFile ?? fromStore;
+        return widened(widened(fromFile, fromStore.min), fromStore.max);
+      },
+    };
+  }
+
+  /** Every sample of `runSamples`, day after day. */
+  async samplesOnDays(trx: Db, userId: string, fromDay: string, toDay: string): Promise<MobileSample[]> {
+    const run = await this.runSamples(trx, userId, fromDay, toDay);
+    return run.days.flatMap((day) => run.samplesOf(day));
   }
 }

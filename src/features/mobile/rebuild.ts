@@ -9,15 +9,9 @@ import * as connectionsRepo from '../connections/repo.ts';
 import type { ConnectionRow } from '../connections/service.ts';
 import type { ImportedDays } from './imported-days.ts';
 import * as dirtyDaysRepo from './dirty-days-repo.ts';
+import { groupedRunSamples, type RunSamples } from './run-samples.ts';
 import * as samplesRepo from './samples-repo.ts';
-import {
-  buildActivity,
-  buildDayRecords,
-  buildSleeps,
-  localDayOf,
-  neighbourDays,
-  SLEEP_KEY_PREFIX,
-} from './unify.ts';
+import { buildActivity, buildDayRecords, buildSleeps, neighbourDays, SLEEP_KEY_PREFIX } from './unify.ts';
 
 /** Days rebuilt per transaction: bounds the transaction and the data event it sends. */
 const DAYS_PER_BATCH = 14;
@@ -66,38 +60,35 @@ function runsOf(days: readonly string[]): string[][] {
 const WORKOUT_KINDS = ['heart_rate', 'distance'] as const;
 
 /**
- * The heart-rate and distance samples starting within [startMs, endMs], each kind in the order
- * it came: a run of many days holds tens of thousands of samples, and scanning them all for each
- * of its workouts made the rebuild quadratic in the run's length.
+ * The heart-rate and distance samples starting within [startMs, endMs], each kind in the order it
+ * came (stable sorts: samples starting at the same instant keep the run's order, day by day), from
+ * the days of the run whose samples start within it: a workout's own day, mostly. `samplesOf`
+ * gives a day's samples.
  */
-function samplesDuring(around: readonly MobileSample[]) {
-  // Stable sorts: samples starting at the same instant keep the order they came in.
-  const byKind = WORKOUT_KINDS.map((kind) =>
-    around.filter((sample) => sample.kind === kind).sort((a, b) => a.startMs - b.startMs),
+function samplesDuring(
+  run: RunSamples,
+  samplesOf: (day: string) => MobileSample[],
+  startMs: number,
+  endMs: number,
+): MobileSample[] {
+  const candidates: MobileSample[] = [];
+  for (const day of run.days) {
+    const starts = run.startsOf(day);
+    if (!starts || starts.max < startMs || starts.min > endMs) continue;
+    for (const sample of samplesOf(day)) candidates.push(sample);
+  }
+  return WORKOUT_KINDS.flatMap((kind) =>
+    candidates
+      .filter((sample) => sample.kind === kind && sample.startMs >= startMs && sample.startMs <= endMs)
+      .sort((a, b) => a.startMs - b.startMs),
   );
-  /** How many of `sorted` start before `ms` (or at it, with `inclusive`). */
-  const startingBefore = (sorted: readonly MobileSample[], ms: number, inclusive: boolean) => {
-    let low = 0;
-    let high = sorted.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      const start = sorted[mid]!.startMs;
-      if (start < ms || (inclusive && start === ms)) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  };
-  return (startMs: number, endMs: number): MobileSample[] =>
-    byKind.flatMap((sorted) =>
-      sorted.slice(startingBefore(sorted, startMs, false), startingBefore(sorted, endMs, true)),
-    );
 }
 
 /**
  * Everything a run of local days' samples make, and the stored days they replace: one read of the
  * samples (with the day before and after, for workouts crossing midnight), whatever the number of
- * days. The stored records of those days the samples no longer make are removed by the write's
- * one diff (data intake), not here.
+ * days, each day's parsed when its records are built (run-samples.ts). The stored records of those
+ * days the samples no longer make are removed by the write's one diff (data intake), not here.
  */
 async function rebuildRun(
   trx: Db,
@@ -108,20 +99,23 @@ async function rebuildRun(
 ) {
   const [before] = neighbourDays(days[0]!);
   const [, after] = neighbourDays(days.at(-1)!);
-  const around = memory
-    ? await memory.samplesOnDays(trx, user.id, before, after)
-    : await samplesRepo.samplesOnDays(trx, user.id, { from: before, to: after });
-  const byDay = new Map<string, MobileSample[]>();
-  for (const sample of around) {
-    const day = localDayOf(sample);
-    const list = byDay.get(day);
-    if (list) list.push(sample);
-    else byDay.set(day, [sample]);
-  }
-
-  const during = samplesDuring(around);
+  const run = memory
+    ? await memory.runSamples(trx, user.id, before, after)
+    : groupedRunSamples(await samplesRepo.samplesOnDays(trx, user.id, { from: before, to: after }));
+  // Later days a workout reached into, parsed then and kept for their own turn.
+  const ahead = new Map<string, MobileSample[]>();
   for (const day of days) {
-    const onDay = byDay.get(day) ?? [];
+    const onDay = ahead.get(day) ?? run.samplesOf(day);
+    ahead.delete(day);
+    const samplesOf = (other: string) => {
+      if (other === day) return onDay;
+      let samples = ahead.get(other);
+      if (!samples) {
+        samples = run.samplesOf(other);
+        if (other > day) ahead.set(other, samples);
+      }
+      return samples;
+    };
     const records = buildDayRecords(day, onDay);
     for (const type of ['daily', 'body', 'nutrition', 'menstruation'] as const) {
       const record = records[type];
@@ -130,7 +124,9 @@ async function rebuildRun(
     for (const sleep of buildSleeps(day, onDay)) built.sleep.records.push(sleep);
     for (const workout of onDay) {
       if (!workout.workout) continue;
-      built.activity.records.push(buildActivity(workout, during(workout.startMs, workout.endMs)));
+      built.activity.records.push(
+        buildActivity(workout, samplesDuring(run, samplesOf, workout.startMs, workout.endMs)),
+      );
     }
   }
 

@@ -181,6 +181,25 @@ function parseDays(rows: readonly { bodies: string }[]): MobileSample[] {
 /** The local days a read takes: a list of days, or a range [from, to]. */
 export type DayFilter = { days: readonly string[] } | { from: string; to: string };
 
+/** Samples stored under `days`, by the day they are stored under. */
+export async function samplesByDay(
+  db: Db,
+  userId: string,
+  days: readonly string[],
+): Promise<Map<string, MobileSample[]>> {
+  const byDay = new Map<string, MobileSample[]>();
+  if (days.length === 0) return byDay;
+  const rows = await db
+    .selectFrom('mobile_samples')
+    .select([sql<string>`local_day::text`.as('day'), DAY_BODIES])
+    .where('user_id', '=', userId)
+    .where('local_day', 'in', days)
+    .groupBy('local_day')
+    .execute();
+  for (const row of rows) byDay.set(row.day, JSON.parse(row.bodies) as MobileSample[]);
+  return byDay;
+}
+
 /** Samples stored under the days of `filter`. */
 export async function samplesOnDays(db: Db, userId: string, filter: DayFilter): Promise<MobileSample[]> {
   if ('days' in filter && filter.days.length === 0) return [];
