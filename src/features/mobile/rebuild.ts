@@ -60,6 +60,36 @@ function runsOf(days: readonly string[]): string[][] {
 const WORKOUT_KINDS = ['heart_rate', 'distance'] as const;
 
 /**
+ * A day's heart-rate and distance samples, each kind sorted by start (stable: samples starting at
+ * the same instant keep the order they came in), made once per day's list: a day may hold many
+ * workouts, and filtering the whole day for each of them made the rebuild quadratic in a day's size.
+ */
+const sortedByKind = new WeakMap<readonly MobileSample[], MobileSample[][]>();
+function kindsSorted(samples: readonly MobileSample[]): MobileSample[][] {
+  let lists = sortedByKind.get(samples);
+  if (!lists) {
+    lists = WORKOUT_KINDS.map((kind) =>
+      samples.filter((sample) => sample.kind === kind).sort((a, b) => a.startMs - b.startMs),
+    );
+    sortedByKind.set(samples, lists);
+  }
+  return lists;
+}
+
+/** How many of `sorted` start before `ms` (or at it, with `inclusive`). */
+function startingBefore(sorted: readonly MobileSample[], ms: number, inclusive: boolean): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const start = sorted[mid]!.startMs;
+    if (start < ms || (inclusive && start === ms)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
  * The heart-rate and distance samples starting within [startMs, endMs], each kind in the order it
  * came (stable sorts: samples starting at the same instant keep the run's order, day by day), from
  * the days of the run whose samples start within it: a workout's own day, mostly. `samplesOf`
@@ -71,17 +101,18 @@ function samplesDuring(
   startMs: number,
   endMs: number,
 ): MobileSample[] {
-  const candidates: MobileSample[] = [];
+  const byKind: MobileSample[][] = WORKOUT_KINDS.map(() => []);
   for (const day of run.days) {
     const starts = run.startsOf(day);
     if (!starts || starts.max < startMs || starts.min > endMs) continue;
-    for (const sample of samplesOf(day)) candidates.push(sample);
+    kindsSorted(samplesOf(day)).forEach((sorted, kind) => {
+      const end = startingBefore(sorted, endMs, true);
+      for (let index = startingBefore(sorted, startMs, false); index < end; index++)
+        byKind[kind]!.push(sorted[index]!);
+    });
   }
-  return WORKOUT_KINDS.flatMap((kind) =>
-    candidates
-      .filter((sample) => sample.kind === kind && sample.startMs >= startMs && sample.startMs <= endMs)
-      .sort((a, b) => a.startMs - b.startMs),
-  );
+  // Days come in order, each sorted: one more stable sort puts a workout crossing midnight in order.
+  return byKind.flatMap((samples) => samples.sort((a, b) => a.startMs - b.startMs));
 }
 
 /**
