@@ -51,18 +51,21 @@ if (typeof process.execve === 'function') {
 }
 
 // TRIBUTARY_BUNDLE=off runs the sources; TRIBUTARY_BUNDLE=DIR runs the bundle in DIR, and only it.
-const { BUNDLE_DIR, freshBundleEntry } = await import('../src/runtime/bundle-manifest.js');
+const { BUNDLE_DIR, freshBundle } = await import('../src/runtime/bundle-manifest.js');
 const choice = process.env.TRIBUTARY_BUNDLE;
 let entry = new URL('../src/runtime/main.ts', import.meta.url);
 let startUpHeap = new URL('../src/runtime/start-up-heap.ts', import.meta.url);
+/** @type {string | undefined} The bundle's script form (src/runtime/cached-script.js). */
+let script;
 if (choice !== 'off') {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const bundle = choice
     ? new URL(choice, pathToFileURL(`${process.cwd()}/`))
     : new URL(`../${BUNDLE_DIR}/`, import.meta.url);
-  const fresh = freshBundleEntry(root, fileURLToPath(bundle));
+  const fresh = freshBundle(root, fileURLToPath(bundle));
   if (fresh) {
-    entry = pathToFileURL(fresh);
+    entry = pathToFileURL(fresh.entry);
+    script = fresh.script;
     startUpHeap = new URL('start-up-heap.js', entry);
   } else if (choice) {
     console.error(`tributary: no bundle in ${fileURLToPath(bundle)} as fresh as the sources (npm run build)`);
@@ -75,12 +78,16 @@ if (process.argv[2] === 'serve') {
   const { collectBeforeServing } = await import(startUpHeap.href);
   collectBeforeServing(process.argv.slice(2), process.env.TRIBUTARY_MEMORY_TUNING);
 }
-const { main } = await import(entry.href);
+// The bundle's script form where it has one, with the code cache of an earlier start.
+const cached = script ? (await import('../src/runtime/cached-script.js')).runCachedScript(script) : undefined;
+const { main } = cached ? cached.exports : await import(entry.href);
 
 main(process.argv.slice(2)).then(
   (code) => {
     // `serve` keeps running; every other command ends here.
     if (process.argv[2] !== 'serve' || code !== 0) process.exit(code);
+    // Serve has started (after /ready): what it compiled goes into the cache, once, after this turn.
+    if (cached) setImmediate(cached.saveCache).unref();
   },
   (error) => {
     console.error(error);

@@ -12,6 +12,7 @@
  * launcher then runs the sources. `--root` builds from another tree (the image's, whose
  * dependencies are installed apart). The bundle replaces the previous one in one rename.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -41,6 +42,19 @@ const BANNER = [
   "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
   'const require = __bundleCreateRequire(import.meta.url);',
   'const __bundlePath = (relative) => __bundleFileURLToPath(new URL(relative, import.meta.url));',
+].join(' ');
+
+/**
+ * The script form's wrapper (src/runtime/cached-script.js calls the function): `require` is made
+ * for the script's path, `__bundleFilename` is that path, and the script's `import.meta.url` (its
+ * own modules' locations, below) and `import.meta.resolve` are the script's file, as they are a
+ * chunk's in the modules. Strict, as ES modules are.
+ */
+const SCRIPT_BANNER = [
+  "(function (exports, require, module, __bundleFilename) { 'use strict';",
+  "const __bundleUrl = require('node:url').pathToFileURL(__bundleFilename).href;",
+  "const __bundleResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
+  "const __bundlePath = (relative) => require('node:url').fileURLToPath(new URL(relative, __bundleUrl));",
 ].join(' ');
 
 /** A path from the bundle's folder to `path`, as a URL would resolve it from a chunk. */
@@ -133,6 +147,39 @@ function makeChunksAscii(folder: string) {
   if (left.length > 0) throw new Error(`build-bundle: chunks not pure ASCII: ${left.join(', ')}`);
 }
 
+/**
+ * The entry again as one CommonJS script for `vm.Script` (src/runtime/cached-script.js: a code
+ * cache made after the start), named by its content's hash so that a cache names the script it
+ * was made for. Its lazy `import()`s of the project's modules are inlined (esbuild splits only ES
+ * modules): all of it is one file, compiled only where it runs.
+ */
+async function buildScript(folder: string): Promise<string> {
+  const file = join(folder, 'main-script.cjs');
+  await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: { 'main-script': 'src/runtime/main.ts' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node24',
+    outdir: folder,
+    outExtension: { '.js': '.cjs' },
+    external: EXTERNAL,
+    banner: { js: SCRIPT_BANNER },
+    footer: { js: '})' },
+    define: { 'import.meta.url': '__bundleUrl', 'import.meta.resolve': '__bundleResolve' },
+    plugins: [keepLocations],
+    logLevel: 'warning',
+  });
+  const bytes = readFileSync(file);
+  const text = isAscii(bytes) ? bytes : Buffer.from(asciiOnly('main-script.cjs', bytes.toString('utf8')));
+  if (!isAscii(text)) throw new Error('build-bundle: the script is not pure ASCII');
+  const name = `main-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.cjs`;
+  writeFileSync(join(folder, name), text);
+  rmSync(file);
+  return name;
+}
+
 const started = Date.now();
 const building = `${OUT}.building-${process.pid}`;
 rmSync(building, { recursive: true, force: true });
@@ -154,13 +201,14 @@ try {
     logLevel: 'warning',
   });
   makeChunksAscii(building);
+  const script = await buildScript(building);
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes(':'));
   // A file saved while the build read it may be in the bundle as it was before: not fresh.
   const changed = [...inputs, ...inputs.map(dirname)].find(
     (path) => statSync(join(ROOT, path)).mtimeMs >= started,
   );
   if (changed) throw new SourceChanged(changed);
-  const manifest = describeInputs(ROOT, 'main.js', inputs);
+  const manifest = describeInputs(ROOT, 'main.js', inputs, script);
   // The manifest keeps whole seconds: an edit made after it is written must fall in a later one.
   const latest = Math.max(
     ...Object.values(manifest.files).map(([, mtime]) => mtime),
