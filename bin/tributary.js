@@ -2,7 +2,8 @@
 // Runs the bundle that `npm start` builds (scripts/build-bundle.ts) while it is fresh, and the
 // TypeScript sources directly (Node 24 strips types) otherwise: no build step is ever needed, the
 // bundle only starts faster (a few files to load instead of about 1,800 modules). The compile
-// cache keeps V8's compiled code between runs, which shortens every later start of either.
+// cache keeps V8's compiled code between runs, which shortens every later start of either; the
+// bundle's script form keeps, besides, what a start compiled lazily (src/runtime/cached-script.js).
 import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
@@ -78,9 +79,13 @@ if (process.argv[2] === 'serve') {
   const { collectBeforeServing } = await import(startUpHeap.href);
   collectBeforeServing(process.argv.slice(2), process.env.TRIBUTARY_MEMORY_TUNING);
 }
-// The bundle's script form where it has one, with the code cache of an earlier start.
+// The bundle's script form where it has one, with the code cache of an earlier start
+// (src/runtime/cached-script.js); its ES modules where there is no cache and none can be made.
 const cached = script ? (await import('../src/runtime/cached-script.js')).runCachedScript(script) : undefined;
 const { main } = cached ? cached.exports : await import(entry.href);
+// Serve writes its cache once it has started (below), or as it exits cleanly if it is stopped
+// before its start-up finished (a stop right after /ready); never after a failed start.
+if (cached && process.argv[2] === 'serve') process.once('exit', (code) => code === 0 && cached.saveCache());
 
 main(process.argv.slice(2)).then(
   (code) => {

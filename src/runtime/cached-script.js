@@ -8,15 +8,17 @@
 //
 // The cache lies beside the script (whoever may write the bundle writes it; the build replaces
 // the folder, and a new build a new name). It is read only when its header names this script, this
-// Node and V8's flag hash, and V8 checks it again; a cache refused either way is ignored and
-// written anew after the start. Written at most once per process, owner-only, through a temporary
+// Node and V8's flag hash and the CRC-32 of the code it holds (V8's release builds check a cache's
+// versions, not its bytes: a damaged one must not reach them), and V8 checks it again; a cache
+// refused either way is ignored and written anew after the start. Written at most once per process, owner-only, through a temporary
 // file and a rename, so a reader sees a whole cache or none.
 // JavaScript, its types in JSDoc, as runtime/bundle-manifest.js is: the launcher loads it.
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { crc32 } from 'node:zlib';
 
 /** The cache's file: the script's path plus this. */
 export const CACHE_SUFFIX = '.cache';
@@ -29,8 +31,8 @@ export const CACHE_SUFFIX = '.cache';
 const cacheKey = (file) => `${basename(file)} ${process.version} ${process.arch} ${v8.cachedDataVersionTag()}`;
 
 /**
- * The code cache saved for `file`, when its header names this key; undefined otherwise (none, a
- * stale one, or unreadable bytes).
+ * The code cache saved in `cacheFile`, when its header is this key and the code's CRC-32;
+ * undefined otherwise (none, a stale one, damaged bytes).
  * @param {string} cacheFile
  * @param {string} key
  * @returns {Buffer | undefined}
@@ -40,8 +42,9 @@ function readCache(cacheFile, key) {
     const bytes = readFileSync(cacheFile);
     const headerLength = bytes.readUInt32LE(0);
     if (headerLength > 1024 || bytes.length <= 4 + headerLength) return undefined;
-    if (bytes.toString('utf8', 4, 4 + headerLength) !== key) return undefined;
-    return bytes.subarray(4 + headerLength);
+    const data = bytes.subarray(4 + headerLength);
+    if (bytes.toString('utf8', 4, 4 + headerLength) !== `${key} ${crc32(data)}`) return undefined;
+    return data;
   } catch {
     return undefined;
   }
@@ -55,7 +58,7 @@ function readCache(cacheFile, key) {
  * @param {Buffer} data
  */
 function writeCache(cacheFile, key, data) {
-  const header = Buffer.from(key, 'utf8');
+  const header = Buffer.from(`${key} ${crc32(data)}`, 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length);
   const temporary = `${cacheFile}.${process.pid}.tmp`;
@@ -72,17 +75,31 @@ function writeCache(cacheFile, key, data) {
   }
 }
 
+/** @param {string} folder */
+const writable = (folder) => {
+  try {
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * Runs the script `file` (its text is `(function (exports, require, module, __bundleFilename)
  * {…})`) and returns its exports, and `saveCache`, to call once the start is over: it writes the
- * code cache unless the one read was used.
+ * code cache unless the one read was used. Undefined, having run nothing, when there is no cache
+ * and none could be written (a bundle folder the service may not write, as in the image): without
+ * one the script compiles all of itself at every start, where the bundle's ES modules have Node's
+ * compile cache.
  * @param {string} file
- * @returns {{ exports: Record<string, any>, saveCache: () => void }}
+ * @returns {{ exports: Record<string, any>, saveCache: () => void } | undefined}
  */
 export function runCachedScript(file) {
   const cacheFile = file + CACHE_SUFFIX;
   const key = cacheKey(file);
   const cachedData = readCache(cacheFile, key);
+  if (!cachedData && !writable(dirname(file))) return undefined;
   // latin1: the script is ASCII (the build checks), and a one-byte string is what V8 keeps.
   const script = new vm.Script(readFileSync(file, 'latin1'), {
     filename: file,
