@@ -6,6 +6,7 @@
 // bundle's script form keeps, besides, what a start compiled lazily (src/runtime/cached-script.js).
 import { existsSync } from 'node:fs';
 import module from 'node:module';
+import { setImmediate } from 'node:timers';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 
 // One message, before anything else can fail less clearly: the sources are TypeScript, which
@@ -56,8 +57,8 @@ const { BUNDLE_DIR, freshBundle } = await import('../src/runtime/bundle-manifest
 const choice = process.env.TRIBUTARY_BUNDLE;
 let entry = new URL('../src/runtime/main.ts', import.meta.url);
 let startUpHeap = new URL('../src/runtime/start-up-heap.ts', import.meta.url);
-/** @type {string | undefined} The bundle's script form (src/runtime/cached-script.js). */
-let script;
+/** @type {import('../src/runtime/cached-script.js').ScriptChunks | undefined} The bundle's chunks as scripts. */
+let chunks;
 if (choice !== 'off') {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const bundle = choice
@@ -66,8 +67,13 @@ if (choice !== 'off') {
   const fresh = freshBundle(root, fileURLToPath(bundle));
   if (fresh) {
     entry = pathToFileURL(fresh.entry);
-    script = fresh.script;
     startUpHeap = new URL('start-up-heap.js', entry);
+    // Its chunks as scripts with the code caches of an earlier start (src/runtime/cached-script.js),
+    // where it has them; its ES modules where there is no cache and none can be made.
+    if (fresh.scripts) {
+      const { scriptChunks } = await import('../src/runtime/cached-script.js');
+      chunks = scriptChunks(fileURLToPath(new URL('.', entry)), fresh.scripts, 'main.js');
+    }
   } else if (choice) {
     console.error(`tributary: no bundle in ${fileURLToPath(bundle)} as fresh as the sources (npm run build)`);
     process.exit(1);
@@ -76,23 +82,22 @@ if (choice !== 'off') {
 // Serve's one start-up collection, before the service loads, while the heap holds only Node and
 // this launcher (src/runtime/start-up-heap.ts).
 if (process.argv[2] === 'serve') {
-  const { collectBeforeServing } = await import(startUpHeap.href);
+  const { collectBeforeServing } = chunks ? chunks.load('start-up-heap.js') : await import(startUpHeap.href);
   collectBeforeServing(process.argv.slice(2), process.env.TRIBUTARY_MEMORY_TUNING);
 }
-// The bundle's script form where it has one, with the code cache of an earlier start
-// (src/runtime/cached-script.js); its ES modules where there is no cache and none can be made.
-const cached = script ? (await import('../src/runtime/cached-script.js')).runCachedScript(script) : undefined;
-const { main } = cached ? cached.exports : await import(entry.href);
-// Serve writes its cache once it has started (below), or as it exits cleanly if it is stopped
-// before its start-up finished (a stop right after /ready); never after a failed start.
-if (cached && process.argv[2] === 'serve') process.once('exit', (code) => code === 0 && cached.saveCache());
+const { main } = chunks ? chunks.load('main.js') : await import(entry.href);
+// Serve writes the caches of the chunks it ran without one once it has started (below); any
+// command as it exits cleanly (serve too, stopped before its start-up finished: a stop right after
+// /ready), so that a command's own chunks get theirs; never after a failure.
+const saveCaches = chunks?.saveCaches;
+if (saveCaches) process.once('exit', (code) => code === 0 && saveCaches());
 
 main(process.argv.slice(2)).then(
   (code) => {
     // `serve` keeps running; every other command ends here.
     if (process.argv[2] !== 'serve' || code !== 0) process.exit(code);
     // Serve has started (after /ready): what it compiled goes into the cache, once, after this turn.
-    if (cached) setImmediate(cached.saveCache).unref();
+    if (saveCaches) setImmediate(saveCaches).unref();
   },
   (error) => {
     console.error(error);

@@ -3,7 +3,9 @@
  * imports, dependencies included, as a few dozen ES modules in dist/serve/, with a manifest of the
  * files it was built from (src/runtime/bundle-manifest.js). A later start from the sources loads
  * about 1,800 modules through Node's loader (resolve, read, strip types, compile, link each one);
- * from the bundle it loads a handful of files, and lazy `import()`s stay separate chunks.
+ * from the bundle it loads a handful of files, and lazy `import()`s stay separate chunks. Each
+ * chunk is also written as a CommonJS script (`<chunk>.cjs`), which the launcher runs with a V8
+ * code cache per chunk (src/runtime/cached-script.js).
  *
  *   node scripts/build-bundle.ts [--if-stale] [--root=DIR] [--out=DIR]
  *
@@ -148,36 +150,35 @@ function makeChunksAscii(folder: string) {
 }
 
 /**
- * The entry again as one CommonJS script for `vm.Script` (src/runtime/cached-script.js: a code
- * cache made after the start), named by its content's hash so that a cache names the script it
- * was made for. Its lazy `import()`s of the project's modules are inlined (esbuild splits only ES
- * modules): all of it is one file, compiled only where it runs.
+ * Every chunk again as one CommonJS function for `vm.Script` (src/runtime/cached-script.js: a code
+ * cache per chunk made after the start): `<chunk>.cjs` beside it, without the ES banner (the
+ * wrapper gives `require`), its imports of other chunks made `require('./chunk-….js')` (live
+ * bindings as getters) and its `import()`s of them a `require` in a promise. Returns a hash of
+ * them all, which each cache names.
  */
-async function buildScript(folder: string): Promise<string> {
-  const file = join(folder, 'main-script.cjs');
-  await esbuild.build({
-    absWorkingDir: ROOT,
-    entryPoints: { 'main-script': 'src/runtime/main.ts' },
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node24',
-    outdir: folder,
-    outExtension: { '.js': '.cjs' },
-    external: EXTERNAL,
-    banner: { js: SCRIPT_BANNER },
-    footer: { js: '})' },
-    define: { 'import.meta.url': '__bundleUrl', 'import.meta.resolve': '__bundleResolve' },
-    plugins: [keepLocations],
-    logLevel: 'warning',
-  });
-  const bytes = readFileSync(file);
-  const text = isAscii(bytes) ? bytes : Buffer.from(asciiOnly('main-script.cjs', bytes.toString('utf8')));
-  if (!isAscii(text)) throw new Error('build-bundle: the script is not pure ASCII');
-  const name = `main-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.cjs`;
-  writeFileSync(join(folder, name), text);
-  rmSync(file);
-  return name;
+async function buildScriptChunks(folder: string): Promise<string> {
+  const hash = createHash('sha256');
+  for (const chunk of readdirSync(folder)
+    .filter((file) => file.endsWith('.js'))
+    .sort()) {
+    const text = readFileSync(join(folder, chunk), 'latin1');
+    if (!text.startsWith(BANNER)) throw new Error(`build-bundle: ${chunk} does not start with the banner`);
+    const { code } = await esbuild.transform(text.slice(BANNER.length), {
+      format: 'cjs',
+      loader: 'js',
+      platform: 'node',
+      target: 'node24',
+      supported: { 'dynamic-import': false },
+      define: { 'import.meta.url': '__bundleUrl', 'import.meta.resolve': '__bundleResolve' },
+      banner: SCRIPT_BANNER,
+      footer: '})',
+      logLevel: 'warning',
+    });
+    if (!isAscii(Buffer.from(code))) throw new Error(`build-bundle: ${chunk}'s script is not pure ASCII`);
+    writeFileSync(join(folder, chunk.replace(/\.js$/, '.cjs')), code);
+    hash.update(chunk).update(code);
+  }
+  return hash.digest('hex').slice(0, 16);
 }
 
 const started = Date.now();
@@ -201,14 +202,14 @@ try {
     logLevel: 'warning',
   });
   makeChunksAscii(building);
-  const script = await buildScript(building);
+  const scripts = await buildScriptChunks(building);
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes(':'));
   // A file saved while the build read it may be in the bundle as it was before: not fresh.
   const changed = [...inputs, ...inputs.map(dirname)].find(
     (path) => statSync(join(ROOT, path)).mtimeMs >= started,
   );
   if (changed) throw new SourceChanged(changed);
-  const manifest = describeInputs(ROOT, 'main.js', inputs, script);
+  const manifest = describeInputs(ROOT, 'main.js', inputs, scripts);
   // The manifest keeps whole seconds: an edit made after it is written must fall in a later one.
   const latest = Math.max(
     ...Object.values(manifest.files).map(([, mtime]) => mtime),

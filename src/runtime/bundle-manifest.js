@@ -22,7 +22,7 @@ export const MANIFEST_FILE = 'manifest.json';
 /**
  * @typedef {object} BundleManifest
  * @property {string} entry The entry module (exports `main`, as src/runtime/main.ts does), relative to the bundle folder.
- * @property {string} [script] The same entry as one CommonJS script (runtime/cached-script.js runs it), relative to the bundle folder.
+ * @property {string} [scripts] The hash of the chunks' script forms (`<chunk>.cjs`, runtime/cached-script.js runs them), where the bundle has them.
  * @property {Record<string, [number, number]>} files Input file (or install record) → [size in bytes, modification time in s], paths relative to the checkout.
  * @property {Record<string, number>} folders Source folder of an input → its modification time in s, relative to the checkout.
  */
@@ -48,10 +48,10 @@ export const INSTALL_RECORDS = ['package-lock.json', `${DEPENDENCIES}.package-lo
  * @param {string} root
  * @param {string} entry
  * @param {string[]} inputs
- * @param {string} [script] The entry's script form, where the bundle has one.
+ * @param {string} [scripts] The hash of the chunks' script forms, where the bundle has them.
  * @returns {BundleManifest}
  */
-export function describeInputs(root, entry, inputs, script) {
+export function describeInputs(root, entry, inputs, scripts) {
   /** @type {BundleManifest['files']} */
   const files = {};
   /** @type {BundleManifest['folders']} */
@@ -73,7 +73,7 @@ export function describeInputs(root, entry, inputs, script) {
     if (!input.includes('node_modules/'))
       folders[dirname(input)] ??= seconds(statSync(join(root, dirname(input))).mtimeMs);
   }
-  return { entry, ...(script ? { script } : {}), files, folders };
+  return { entry, ...(scripts ? { scripts } : {}), files, folders };
 }
 
 /**
@@ -105,12 +105,12 @@ const unchanged = (path, size, mtime) => {
 };
 
 /**
- * The absolute paths of the entry (and of its script form, where the bundle has one) of the
+ * The absolute path of the entry (and the hash of the chunks' script forms, where it has them) of the
  * bundle in `bundleDir` when every file and folder it was built from is as it was then; undefined
  * when it is missing, incomplete or stale.
  * @param {string} root
  * @param {string} bundleDir
- * @returns {{ entry: string, script: string | undefined } | undefined}
+ * @returns {{ entry: string, scripts: string | undefined } | undefined}
  */
 export function freshBundle(root, bundleDir) {
   const manifest = readManifest(bundleDir);
@@ -126,7 +126,7 @@ export function freshBundle(root, bundleDir) {
       return undefined;
   return {
     entry: join(bundleDir, manifest.entry),
-    script: manifest.script ? join(bundleDir, manifest.script) : undefined,
+    scripts: manifest.scripts,
   };
 }
 

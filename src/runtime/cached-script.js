@@ -1,37 +1,43 @@
 // @ts-check
-// Runs the bundle's script form (scripts/build-bundle.ts: `main-<hash>.cjs`, one CommonJS
-// function) as a `vm.Script` with a V8 code cache made after the start (issue 42, later start).
-// Node's own compile cache (module.enableCompileCache) is saved as each module compiles, so it
-// holds only what V8 compiled eagerly; the ~3,000 functions a start compiles lazily were compiled
-// again at every start. A script's `createCachedData()` called once the service serves holds them
-// too. ES modules have no such call without --experimental-vm-modules, hence the script form.
+// Runs the bundle's chunks in their script form (scripts/build-bundle.ts: each ES chunk again as
+// one CommonJS function, `<chunk>.cjs`) as `vm.Script`s, each with a V8 code cache made after the
+// start (issue 42, later start). Node's own compile cache (module.enableCompileCache) is saved as
+// each module compiles, so it holds only what V8 compiled eagerly; the ~3,000 functions a start
+// compiles lazily were compiled again at every start. A script's `createCachedData()` called once
+// the service serves holds them too. ES modules have no such call without
+// --experimental-vm-modules, hence the script form. One script per chunk, loaded when a chunk is
+// first required or imported, as the modules are: the runtime's chunks (and their caches) are
+// still read while the embedded server boots, not before serve has started it.
 //
-// The cache lies beside the script (whoever may write the bundle writes it; the build replaces
-// the folder, and a new build a new name). It is read only when its header names this script, this
-// Node and V8's flag hash and the CRC-32 of the code it holds (V8's release builds check a cache's
-// versions, not its bytes: a damaged one must not reach them), and V8 checks it again; a cache
-// refused either way is ignored and written anew after the start. Written at most once per process, owner-only, through a temporary
-// file and a rename, so a reader sees a whole cache or none.
+// Each cache lies beside its chunk (whoever may write the bundle writes it; the build replaces the
+// folder). It is read only when its header names the chunk, the bundle's hash, this Node and V8's
+// flag hash and the CRC-32 of the code it holds (V8's release builds check a cache's versions, not
+// its bytes: a damaged one must not reach them), and V8 checks it again; a cache refused either
+// way is ignored and written anew after the start. Written at most once per process, owner-only,
+// through a temporary file and a rename, so a reader sees a whole cache or none.
 // JavaScript, its types in JSDoc, as runtime/bundle-manifest.js is: the launcher loads it.
-import { accessSync, closeSync, constants, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { Buffer } from 'node:buffer';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname } from 'node:path';
+import { join } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { crc32 } from 'node:zlib';
 
-/** The cache's file: the script's path plus this. */
+/** A chunk's cache file: its script's path plus this. */
 export const CACHE_SUFFIX = '.cache';
 
 /**
- * What a cache must say it was made for: the script (its name holds its content's hash), the Node
- * release and V8's flag hash (a flag such as --expose-gc changes it).
- * @param {string} file
- */
-const cacheKey = (file) => `${basename(file)} ${process.version} ${process.arch} ${v8.cachedDataVersionTag()}`;
-
-/**
- * The code cache saved in `cacheFile`, when its header is this key and the code's CRC-32;
+ * The code cache saved in `cacheFile`, when its header is `key` and the code's CRC-32;
  * undefined otherwise (none, a stale one, damaged bytes).
  * @param {string} cacheFile
  * @param {string} key
@@ -51,8 +57,8 @@ function readCache(cacheFile, key) {
 }
 
 /**
- * Writes `data` under `key` to `cacheFile` whole or not at all: a failure (a read-only bundle
- * folder, a full disk) leaves the start as it was, without a cache.
+ * Writes `data` under `key` to `cacheFile` whole or not at all: a failure (a full disk) leaves the
+ * next start as it was, without this cache.
  * @param {string} cacheFile
  * @param {string} key
  * @param {Buffer} data
@@ -86,37 +92,71 @@ const writable = (folder) => {
 };
 
 /**
- * Runs the script `file` (its text is `(function (exports, require, module, __bundleFilename)
- * {…})`) and returns its exports, and `saveCache`, to call once the start is over: it writes the
- * code cache unless the one read was used. Undefined, having run nothing, when there is no cache
- * and none could be written (a bundle folder the service may not write, as in the image): without
- * one the script compiles all of itself at every start, where the bundle's ES modules have Node's
- * compile cache.
- * @param {string} file
- * @returns {{ exports: Record<string, any>, saveCache: () => void } | undefined}
+ * @typedef {object} ScriptChunks
+ * @property {(name: string) => Record<string, any>} load The exports of the chunk `name` (`main.js`), run once.
+ * @property {() => void} saveCaches Once the start is over: writes the cache of every chunk run without a usable one.
  */
-export function runCachedScript(file) {
-  const cacheFile = file + CACHE_SUFFIX;
-  const key = cacheKey(file);
-  const cachedData = readCache(cacheFile, key);
-  if (!cachedData && !writable(dirname(file))) return undefined;
-  // latin1: the script is ASCII (the build checks), and a one-byte string is what V8 keeps.
-  const script = new vm.Script(readFileSync(file, 'latin1'), {
-    filename: file,
-    cachedData,
-    // Its `import()`s (Node's modules, the packages left outside the bundle) go to Node's loader.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
-  const used = cachedData !== undefined && script.cachedDataRejected === false;
-  const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file);
-  let saved = used;
+
+/**
+ * A loader of the script chunks of the bundle in `folder` (`bundleHash`: the manifest's hash of
+ * them). Undefined when the entry has no usable cache and none could be written (a bundle folder
+ * the service may not write, as in the image): without caches the scripts compile all of
+ * themselves at every start, where the ES modules have Node's compile cache.
+ * @param {string} folder
+ * @param {string} bundleHash
+ * @param {string} entry
+ * @returns {ScriptChunks | undefined}
+ */
+export function scriptChunks(folder, bundleHash, entry) {
+  const version = `${bundleHash} ${process.version} ${process.arch} ${v8.cachedDataVersionTag()}`;
+  /** @type {Map<string, { module: { exports: Record<string, any> }, script: vm.Script, key: string, used: boolean }>} */
+  const loaded = new Map();
+  const scriptOf = (/** @type {string} */ name) => join(folder, name.replace(/\.js$/, '.cjs'));
+  if (!readCache(scriptOf(entry) + CACHE_SUFFIX, `${entry} ${version}`) && !writable(folder))
+    return undefined;
+
+  /** @param {string} name a chunk's file name, as its ES module was named */
+  const load = (name) => {
+    const known = loaded.get(name);
+    if (known) return known.module.exports;
+    const file = scriptOf(name);
+    const key = `${name} ${version}`;
+    const cachedData = readCache(file + CACHE_SUFFIX, key);
+    // latin1: the chunks are ASCII (the build checks), and a one-byte string is what V8 keeps.
+    const script = new vm.Script(readFileSync(file, 'latin1'), {
+      filename: file,
+      cachedData,
+      // Its `import()`s left to Node (packages outside the bundle) go to Node's loader.
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    const module = { exports: {} };
+    loaded.set(name, {
+      module,
+      script,
+      key,
+      used: cachedData !== undefined && script.cachedDataRejected === false,
+    });
+    const nodeRequire = createRequire(file);
+    // A chunk requires another as `./chunk-….js` (its ES import, made CommonJS by the build).
+    const require = Object.assign(
+      (/** @type {string} */ specifier) =>
+        specifier.startsWith('./') && !specifier.includes('/', 2)
+          ? load(specifier.slice(2))
+          : nodeRequire(specifier),
+      { resolve: nodeRequire.resolve },
+    );
+    script.runInThisContext()(module.exports, require, module, file);
+    return module.exports;
+  };
+  let saved = false;
   return {
-    exports: module.exports,
-    saveCache() {
+    load,
+    saveCaches() {
       if (saved) return;
       saved = true;
-      writeCache(cacheFile, key, script.createCachedData());
+      for (const [name, chunk] of loaded)
+        if (!chunk.used)
+          writeCache(scriptOf(name) + CACHE_SUFFIX, chunk.key, chunk.script.createCachedData());
     },
   };
 }

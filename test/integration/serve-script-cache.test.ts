@@ -1,7 +1,7 @@
-// The launcher runs the bundle's script form with a V8 code cache that serve writes beside it once
-// it has started (src/runtime/cached-script.js). A cache it cannot use (bytes that are no cache, one
-// made for another script or Node, one whose code was damaged) must never stop a start: it is
-// ignored, the service serves, and a good cache replaces it, owner-only.
+// The launcher runs the bundle's chunks in their script form, each with a V8 code cache that serve
+// writes beside it once it has started (src/runtime/cached-script.js). A cache it cannot use (bytes
+// that are no cache, one made for another bundle or Node, one whose code was damaged) must never
+// stop a start: it is ignored, the service serves, and a good cache replaces it, owner-only.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { until } from '../helpers/until.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** The cache file's header words (script, Node, arch, V8's flag hash, CRC-32) and whether its code matches the CRC. */
+/** The cache file's header words (chunk, bundle hash, Node, arch, V8's flag hash, CRC-32) and whether its code matches the CRC. */
 function readCache(file: string) {
   try {
     const bytes = readFileSync(file);
@@ -36,9 +36,10 @@ test('a stale, foreign or damaged code cache is ignored and replaced, and serve 
       stdio: ['ignore', 'inherit', 'inherit'],
       timeout: 300_000,
     });
-    const script = readManifest(bundle)?.script;
-    assert.ok(script, 'the bundle has a script form');
-    const cacheFile = join(bundle, script + CACHE_SUFFIX);
+    const scripts = readManifest(bundle)?.scripts;
+    assert.ok(scripts, 'the bundle has a script form');
+    // The entry's cache: every start runs it.
+    const cacheFile = join(bundle, `main.cjs${CACHE_SUFFIX}`);
     const env = { ...environment.env, TRIBUTARY_BUNDLE: bundle };
 
     /** Starts serve over `planted`, awaits /ready, then a good cache in its place, and stops. */
@@ -48,15 +49,13 @@ test('a stale, foreign or damaged code cache is ignored and replaced, and serve 
       try {
         const response = await fetch(`${service.url}/ready`);
         assert.equal(response.status, 200);
-        return await until(
-          'a good cache in place of the planted one',
-          () => readCache(cacheFile),
-          {
-            done: (cache) =>
-              cache !== undefined && cache.intact && cache.words[0] === script && !cache.bytes.equals(planted),
-            show: (cache) => JSON.stringify(cache && { words: cache.words, intact: cache.intact }),
-          },
-        );
+        const cache = await until('a good cache in place of the planted one', () => readCache(cacheFile), {
+          done: (cache) =>
+            cache !== undefined && cache.intact && cache.words[1] === scripts && !cache.bytes.equals(planted),
+          show: (cache) => JSON.stringify(cache && { words: cache.words, intact: cache.intact }),
+        });
+        assert.ok(cache);
+        return cache;
       } finally {
         await service.stop();
       }
@@ -64,13 +63,13 @@ test('a stale, foreign or damaged code cache is ignored and replaced, and serve 
 
     // Bytes that are no cache at all.
     const first = await startOver(Buffer.from('not a code cache'));
-    assert.equal(first.words[1], process.version);
+    assert.deepEqual(first.words.slice(0, 3), ['main.js', scripts, process.version]);
     assert.equal(statSync(cacheFile).mode & 0o777, 0o600);
 
-    // Made for another script and another Node, its code otherwise good.
+    // Made for another bundle and another Node, its code otherwise good.
     const header = (words: string[]) => Buffer.from(words.join(' '));
     const code = first.bytes.subarray(4 + first.bytes.readUInt32LE(0));
-    const foreignHeader = header(['main-0000000000000000.cjs', 'v0.0.0', ...first.words.slice(2)]);
+    const foreignHeader = header(['main.js', '0000000000000000', 'v0.0.0', ...first.words.slice(3)]);
     const length = Buffer.alloc(4);
     length.writeUInt32LE(foreignHeader.length);
     await startOver(Buffer.concat([length, foreignHeader, code]));
