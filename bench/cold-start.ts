@@ -7,7 +7,8 @@
  * from spawning the process to the first 200 from /ready (polled every 10 ms).
  *
  * The service starts as `npm start` starts it: the bundle is built first if it is stale (npm's
- * prestart, scripts/build-bundle.ts) and the launcher runs it. Later starts from the sources
+ * prestart, scripts/build-bundle.ts) and the launcher runs it (its chunks as scripts, with the
+ * code caches that the first start wrote: src/runtime/cached-script.js). Later starts from the sources
  * (TRIBUTARY_BUNDLE=off, what the launcher runs when the bundle is stale) alternate with them.
  *
  *   node_modules/.bin/node bench/cold-start.ts [runs]

@@ -2,9 +2,11 @@
 // Runs the bundle that `npm start` builds (scripts/build-bundle.ts) while it is fresh, and the
 // TypeScript sources directly (Node 24 strips types) otherwise: no build step is ever needed, the
 // bundle only starts faster (a few files to load instead of about 1,800 modules). The compile
-// cache keeps V8's compiled code between runs, which shortens every later start of either.
+// cache keeps V8's compiled code between runs, which shortens every later start of either; the
+// bundle's script form keeps, besides, what a start compiled lazily (src/runtime/cached-script.js).
 import { existsSync } from 'node:fs';
 import module from 'node:module';
+import { setImmediate } from 'node:timers';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 
 // One message, before anything else can fail less clearly: the sources are TypeScript, which
@@ -51,19 +53,27 @@ if (typeof process.execve === 'function') {
 }
 
 // TRIBUTARY_BUNDLE=off runs the sources; TRIBUTARY_BUNDLE=DIR runs the bundle in DIR, and only it.
-const { BUNDLE_DIR, freshBundleEntry } = await import('../src/runtime/bundle-manifest.js');
+const { BUNDLE_DIR, freshBundle } = await import('../src/runtime/bundle-manifest.js');
 const choice = process.env.TRIBUTARY_BUNDLE;
 let entry = new URL('../src/runtime/main.ts', import.meta.url);
 let startUpHeap = new URL('../src/runtime/start-up-heap.ts', import.meta.url);
+/** @type {import('../src/runtime/cached-script.js').ScriptChunks | undefined} The bundle's chunks as scripts. */
+let chunks;
 if (choice !== 'off') {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const bundle = choice
     ? new URL(choice, pathToFileURL(`${process.cwd()}/`))
     : new URL(`../${BUNDLE_DIR}/`, import.meta.url);
-  const fresh = freshBundleEntry(root, fileURLToPath(bundle));
+  const fresh = freshBundle(root, fileURLToPath(bundle));
   if (fresh) {
-    entry = pathToFileURL(fresh);
+    entry = pathToFileURL(fresh.entry);
     startUpHeap = new URL('start-up-heap.js', entry);
+    // Its chunks as scripts with the code caches of an earlier start (src/runtime/cached-script.js),
+    // where it has them; its ES modules where there is no cache and none can be made.
+    if (fresh.scripts) {
+      const { scriptChunks } = await import('../src/runtime/cached-script.js');
+      chunks = scriptChunks(fileURLToPath(new URL('.', entry)), fresh.scripts, 'main.js');
+    }
   } else if (choice) {
     console.error(`tributary: no bundle in ${fileURLToPath(bundle)} as fresh as the sources (npm run build)`);
     process.exit(1);
@@ -72,15 +82,22 @@ if (choice !== 'off') {
 // Serve's one start-up collection, before the service loads, while the heap holds only Node and
 // this launcher (src/runtime/start-up-heap.ts).
 if (process.argv[2] === 'serve') {
-  const { collectBeforeServing } = await import(startUpHeap.href);
+  const { collectBeforeServing } = chunks ? chunks.load('start-up-heap.js') : await import(startUpHeap.href);
   collectBeforeServing(process.argv.slice(2), process.env.TRIBUTARY_MEMORY_TUNING);
 }
-const { main } = await import(entry.href);
+const { main } = chunks ? chunks.load('main.js') : await import(entry.href);
+// Serve writes the caches of the chunks it ran without one once it has started (below); any
+// command as it exits cleanly (serve too, stopped before its start-up finished: a stop right after
+// /ready), so that a command's own chunks get theirs; never after a failure.
+const saveCaches = chunks?.saveCaches;
+if (saveCaches) process.once('exit', (code) => code === 0 && saveCaches());
 
 main(process.argv.slice(2)).then(
   (code) => {
     // `serve` keeps running; every other command ends here.
     if (process.argv[2] !== 'serve' || code !== 0) process.exit(code);
+    // Serve has started (after /ready): what it compiled goes into the cache, once, after this turn.
+    if (saveCaches) setImmediate(saveCaches).unref();
   },
   (error) => {
     console.error(error);

@@ -3,7 +3,9 @@
  * imports, dependencies included, as a few dozen ES modules in dist/serve/, with a manifest of the
  * files it was built from (src/runtime/bundle-manifest.js). A later start from the sources loads
  * about 1,800 modules through Node's loader (resolve, read, strip types, compile, link each one);
- * from the bundle it loads a handful of files, and lazy `import()`s stay separate chunks.
+ * from the bundle it loads a handful of files, and lazy `import()`s stay separate chunks. Each
+ * chunk is also written as a CommonJS script (`<chunk>.cjs`), which the launcher runs with a V8
+ * code cache per chunk (src/runtime/cached-script.js).
  *
  *   node scripts/build-bundle.ts [--if-stale] [--root=DIR] [--out=DIR]
  *
@@ -12,6 +14,7 @@
  * launcher then runs the sources. `--root` builds from another tree (the image's, whose
  * dependencies are installed apart). The bundle replaces the previous one in one rename.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -41,6 +44,19 @@ const BANNER = [
   "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
   'const require = __bundleCreateRequire(import.meta.url);',
   'const __bundlePath = (relative) => __bundleFileURLToPath(new URL(relative, import.meta.url));',
+].join(' ');
+
+/**
+ * The script form's wrapper (src/runtime/cached-script.js calls the function): `require` is made
+ * for the script's path, `__bundleFilename` is that path, and the script's `import.meta.url` (its
+ * own modules' locations, below) and `import.meta.resolve` are the script's file, as they are a
+ * chunk's in the modules. Strict, as ES modules are.
+ */
+const SCRIPT_BANNER = [
+  "(function (exports, require, module, __bundleFilename) { 'use strict';",
+  "const __bundleUrl = require('node:url').pathToFileURL(__bundleFilename).href;",
+  "const __bundleResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
+  "const __bundlePath = (relative) => require('node:url').fileURLToPath(new URL(relative, __bundleUrl));",
 ].join(' ');
 
 /** A path from the bundle's folder to `path`, as a URL would resolve it from a chunk. */
@@ -133,6 +149,38 @@ function makeChunksAscii(folder: string) {
   if (left.length > 0) throw new Error(`build-bundle: chunks not pure ASCII: ${left.join(', ')}`);
 }
 
+/**
+ * Every chunk again as one CommonJS function for `vm.Script` (src/runtime/cached-script.js: a code
+ * cache per chunk made after the start): `<chunk>.cjs` beside it, without the ES banner (the
+ * wrapper gives `require`), its imports of other chunks made `require('./chunk-….js')` (live
+ * bindings as getters) and its `import()`s of them a `require` in a promise. Returns a hash of
+ * them all, which each cache names.
+ */
+async function buildScriptChunks(folder: string): Promise<string> {
+  const hash = createHash('sha256');
+  for (const chunk of readdirSync(folder)
+    .filter((file) => file.endsWith('.js'))
+    .sort()) {
+    const text = readFileSync(join(folder, chunk), 'latin1');
+    if (!text.startsWith(BANNER)) throw new Error(`build-bundle: ${chunk} does not start with the banner`);
+    const { code } = await esbuild.transform(text.slice(BANNER.length), {
+      format: 'cjs',
+      loader: 'js',
+      platform: 'node',
+      target: 'node24',
+      supported: { 'dynamic-import': false },
+      define: { 'import.meta.url': '__bundleUrl', 'import.meta.resolve': '__bundleResolve' },
+      banner: SCRIPT_BANNER,
+      footer: '})',
+      logLevel: 'warning',
+    });
+    if (!isAscii(Buffer.from(code))) throw new Error(`build-bundle: ${chunk}'s script is not pure ASCII`);
+    writeFileSync(join(folder, chunk.replace(/\.js$/, '.cjs')), code);
+    hash.update(chunk).update(code);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
 const started = Date.now();
 const building = `${OUT}.building-${process.pid}`;
 rmSync(building, { recursive: true, force: true });
@@ -154,13 +202,14 @@ try {
     logLevel: 'warning',
   });
   makeChunksAscii(building);
+  const scripts = await buildScriptChunks(building);
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes(':'));
   // A file saved while the build read it may be in the bundle as it was before: not fresh.
   const changed = [...inputs, ...inputs.map(dirname)].find(
     (path) => statSync(join(ROOT, path)).mtimeMs >= started,
   );
   if (changed) throw new SourceChanged(changed);
-  const manifest = describeInputs(ROOT, 'main.js', inputs);
+  const manifest = describeInputs(ROOT, 'main.js', inputs, scripts);
   // The manifest keeps whole seconds: an edit made after it is written must fall in a later one.
   const latest = Math.max(
     ...Object.values(manifest.files).map(([, mtime]) => mtime),

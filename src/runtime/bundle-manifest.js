@@ -22,6 +22,7 @@ export const MANIFEST_FILE = 'manifest.json';
 /**
  * @typedef {object} BundleManifest
  * @property {string} entry The entry module (exports `main`, as src/runtime/main.ts does), relative to the bundle folder.
+ * @property {string} [scripts] The hash of the chunks' script forms (`<chunk>.cjs`, runtime/cached-script.js runs them), where the bundle has them.
  * @property {Record<string, [number, number]>} files Input file (or install record) → [size in bytes, modification time in s], paths relative to the checkout.
  * @property {Record<string, number>} folders Source folder of an input → its modification time in s, relative to the checkout.
  */
@@ -47,9 +48,10 @@ export const INSTALL_RECORDS = ['package-lock.json', `${DEPENDENCIES}.package-lo
  * @param {string} root
  * @param {string} entry
  * @param {string[]} inputs
+ * @param {string} [scripts] The hash of the chunks' script forms, where the bundle has them.
  * @returns {BundleManifest}
  */
-export function describeInputs(root, entry, inputs) {
+export function describeInputs(root, entry, inputs, scripts) {
   /** @type {BundleManifest['files']} */
   const files = {};
   /** @type {BundleManifest['folders']} */
@@ -71,7 +73,7 @@ export function describeInputs(root, entry, inputs) {
     if (!input.includes('node_modules/'))
       folders[dirname(input)] ??= seconds(statSync(join(root, dirname(input))).mtimeMs);
   }
-  return { entry, files, folders };
+  return { entry, ...(scripts ? { scripts } : {}), files, folders };
 }
 
 /**
@@ -103,13 +105,14 @@ const unchanged = (path, size, mtime) => {
 };
 
 /**
- * The absolute path of the entry of the bundle in `bundleDir` when every file and folder it was
- * built from is as it was then; undefined when it is missing, incomplete or stale.
+ * The absolute path of the entry (and the hash of the chunks' script forms, where it has them) of the
+ * bundle in `bundleDir` when every file and folder it was built from is as it was then; undefined
+ * when it is missing, incomplete or stale.
  * @param {string} root
  * @param {string} bundleDir
- * @returns {string | undefined}
+ * @returns {{ entry: string, scripts: string | undefined } | undefined}
  */
-export function freshBundleEntry(root, bundleDir) {
+export function freshBundle(root, bundleDir) {
   const manifest = readManifest(bundleDir);
   if (!manifest) return undefined;
   // Manifest paths are relative and normalized (describeInputs): `root/` + path is their join.
@@ -121,5 +124,16 @@ export function freshBundleEntry(root, bundleDir) {
   for (const folder in manifest.folders)
     if (!unchanged(base + folder, undefined, /** @type {number} */ (manifest.folders[folder])))
       return undefined;
-  return join(bundleDir, manifest.entry);
+  return {
+    entry: join(bundleDir, manifest.entry),
+    scripts: manifest.scripts,
+  };
 }
+
+/**
+ * The absolute path of the entry of the bundle in `bundleDir` when it is fresh (freshBundle).
+ * @param {string} root
+ * @param {string} bundleDir
+ * @returns {string | undefined}
+ */
+export const freshBundleEntry = (root, bundleDir) => freshBundle(root, bundleDir)?.entry;

@@ -23,6 +23,7 @@ const HOOK = `
   import { registerHooks } from 'node:module';
   import { constants, PerformanceObserver } from 'node:perf_hooks';
   import { GCProfiler } from 'node:v8';
+  import vm from 'node:vm';
   if (process.env.TRIBUTARY_MEMORY_TUNED) {
     const profiler = new GCProfiler();
     profiler.start();
@@ -33,6 +34,15 @@ const HOOK = `
         if (entry.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majorsAt.push(entry.startTime);
     }).observe({ entryTypes: ['gc'] });
     let mainAt;
+    // The bundle's main chunk as an ES module, or as the script the launcher runs with its code
+    // cache (runtime/cached-script.js).
+    const Script = vm.Script;
+    vm.Script = class extends Script {
+      constructor(code, options) {
+        if (mainAt === undefined && options?.filename?.endsWith('/main.cjs')) mainAt = performance.now();
+        super(code, options);
+      }
+    };
     registerHooks({
       resolve(specifier, context, next) {
         const result = next(specifier, context);
