@@ -52,11 +52,13 @@ export async function insertEvents(
   // as epoch milliseconds. Bodies are JSON.stringify's output, which never holds a raw line feed:
   // they go as one text a line, split by PostgreSQL, with none of their quotes backslashed (issue
   // 44: a data event of an import's rebuild carries its records whole).
-  let bodies = '';
-  for (const [index, event] of events.entries()) {
+  const bodyList = new Array<string>(events.length);
+  for (let index = 0; index < events.length; index++) {
+    const event = events[index]!;
     if (event.body.includes('\n')) throw new Error(`event ${event.id}'s body holds a line feed`);
-    bodies += index === 0 ? event.body : `\n${event.body}`;
+    bodyList[index] = event.body;
   }
+  const bodies = bodyList.join('\n');
   const e = events;
   const d = deliveries;
   const text = <R>(rows: readonly R[], value: (row: R) => string) => textArrayLiteral(rows.map(value));

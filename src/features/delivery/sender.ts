@@ -4,7 +4,7 @@
 // a socket opened without that check. Redirects are not followed.
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { failSpan, inSpan, SpanKind, tracingEnabled, withTraceHeaders } from '../../core/tracing.ts';
 import {
@@ -92,6 +92,26 @@ export function createSender(options: {
     return check.allowed ? null : check.reason;
   }
 
+  // A receiver that never accepts the connection fails sooner than one that is merely slow.
+  const connectTimeoutMs = options.connectTimeoutMs ?? options.timeoutMs;
+  /**
+   * The connect deadline, for a request that opens a connection (`this` is the request: one
+   * function for every request rather than a closure each, since most ride a kept-alive socket).
+   */
+  function onSocket(this: http.ClientRequest, socket: Socket) {
+    if (!socket.connecting) return;
+    const request = this;
+    const connectTimer = setTimeout(() => {
+      request.destroy(
+        Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), { code: 'ETIMEDOUT' }),
+      );
+    }, connectTimeoutMs);
+    const stop = () => clearTimeout(connectTimer);
+    socket.once('connect', stop);
+    socket.once('close', stop);
+    request.once('close', stop);
+  }
+
   function post(
     url: URL,
     environment: WebhookEnvironment,
@@ -101,31 +121,22 @@ export function createSender(options: {
     return new Promise<{ statusCode: number; retryAfter: string | null }>((resolvePost, reject) => {
       const secure = url.protocol === 'https:';
       const agent = secure ? agents[environment].https : agents[environment].http;
-      const request = (secure ? https : http).request(url, {
-        method: 'POST',
-        agent,
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      });
+      // The headers as one flat list of names and values, which Node writes as they are (validating
+      // each, as it does an object's): given an object, it copies every header into its own map
+      // with `setHeader` first (issue 44: ~2.3 KB and a tenth of the client's CPU per request). A
+      // list gets no Host from Node, so it is named here, as Node would (`url.host` omits a
+      // default port and keeps an IPv6 address's brackets).
+      const list = ['host', url.host];
+      for (const name in headers) list.push(name, headers[name]!);
+      list.push('content-length', String(Buffer.byteLength(body)));
+      const request = (secure ? https : http).request(url, { method: 'POST', agent, headers: list });
       // One deadline for the whole exchange (connect, TLS, headers and body), not per socket event.
       const timer = setTimeout(() => {
         request.destroy(
           Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' }),
         );
       }, options.timeoutMs);
-      // A receiver that never accepts the connection fails sooner than one that is merely slow.
-      const connectTimeoutMs = options.connectTimeoutMs ?? options.timeoutMs;
-      request.on('socket', (socket) => {
-        if (!socket.connecting || connectTimeoutMs >= options.timeoutMs) return;
-        const connectTimer = setTimeout(() => {
-          request.destroy(
-            Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), { code: 'ETIMEDOUT' }),
-          );
-        }, connectTimeoutMs);
-        const stop = () => clearTimeout(connectTimer);
-        socket.once('connect', stop);
-        socket.once('close', stop);
-        request.once('close', stop);
-      });
+      if (connectTimeoutMs < options.timeoutMs) request.on('socket', onSocket);
       request.on('error', (error) => {
         clearTimeout(timer);
         reject(error);
@@ -136,7 +147,10 @@ export function createSender(options: {
           received += chunk.length;
           if (received > MAX_RESPONSE_BYTES) response.destroy();
         });
+        let answered = false;
         const done = () => {
+          if (answered) return;
+          answered = true;
           clearTimeout(timer);
           const retryAfter = response.headers['retry-after'];
           resolvePost({
