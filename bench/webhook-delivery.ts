@@ -16,8 +16,8 @@
 // further if it does not hold that long). BENCH_EMIT (single|tick) and
 // BENCH_EMITTERS (4 concurrent emitting transactions, in single mode) change the workload.
 // The process's CPU is also split by thread (the service's, the receiver's), with how busy the
-// service's event loop was, and what the service's thread allocated and spent in GC per delivery
-// (V8's GC trace: bytes hardly move with the machine's load, unlike CPU time); BENCH_PLAIN_AT_SHARE=1 adds a plain loop with as many in flight as
+// service's event loop was, and what the service's thread allocated and was paused by GC per
+// delivery (V8's GC trace: bytes hardly move with the machine's load, unlike CPU time); BENCH_PLAIN_AT_SHARE=1 adds a plain loop with as many in flight as
 // the engine may have to one destination (WEBHOOK_DESTINATION_CONCURRENCY).
 // BENCH_CPU_PROFILE=<dir> writes a CPU profile of this thread per phase, BENCH_HEAP_PROFILE=<dir> a
 // sampling heap profile of its allocations (bench/profile-summary.ts sums them). The receiver runs in a
@@ -307,7 +307,10 @@ async function main() {
         heapUsed: process.memoryUsage().heapUsed,
       };
     };
-    /** Bytes allocated on this thread since `from`, and the time its GCs took (µs). */
+    /**
+     * Bytes allocated on this thread since `from`, and how long its GCs paused it (µs of wall
+     * time: V8's trace measures the pause, which a loaded machine stretches, not CPU).
+     */
     const allocatedSince = (from: ThreadMark) => {
       const heapUsed = process.memoryUsage().heapUsed;
       let allocated = 0;
@@ -451,7 +454,7 @@ async function main() {
     );
     console.log(
       `  the service's thread allocated ${(engineThreads.allocatedBytes / 1000).toFixed(1)} KB per delivery (plain loop ${(plainThread((t) => t.allocatedBytes) / 1000).toFixed(1)} KB), ` +
-        `its GC took ${Math.round(engineThreads.gcUs)} µs per delivery (${Math.round(plainThread((t) => t.gcUs))} µs)`,
+        `its GC pauses ${Math.round(engineThreads.gcUs)} µs per delivery (${Math.round(plainThread((t) => t.gcUs))} µs; wall time, which grows with the machine's load)`,
     );
     console.log(
       `  CPU of the database backends serving this process, per delivery: ${databaseCpu === null ? 'not readable' : `${Math.round(databaseCpu)} µs`}`,

@@ -111,27 +111,33 @@ export type DeliverableEvent = {
 
 export async function findEventsForDelivery(db: Db, ids: readonly string[]): Promise<DeliverableEvent[]> {
   if (ids.length === 0) return [];
-  return (
-    db
-      .selectFrom('deliveries as d')
-      .innerJoin('events as e', 'e.id', 'd.event_id')
-      .select([
-        'd.id',
-        'd.event_id',
-        'd.developer_id',
-        'd.destination_id',
-        'e.created_at',
-        'e.type',
-        'e.user_id',
-        'e.reference',
-        'e.suppressible',
-        'e.body',
-        'd.status',
-        'd.generation',
-        'd.attempts',
-      ])
-      // One array parameter, not a parameter per id: a batch names up to 1,250 deliveries.
-      .where(sql<boolean>`d.id = any(${textArrayLiteral(ids)}::text[])`)
-      .execute()
-  );
+  const rows = await db
+    .selectFrom('deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select([
+      'd.id',
+      'd.event_id',
+      'd.developer_id',
+      'd.destination_id',
+      // Whole epoch milliseconds (what a Date holds), made a Date below: parsing the timestamp's
+      // text (postgres-date: a regular expression and its match per row) was ~0.8 KB of garbage
+      // per delivery in the engine's heap profile (issue 44).
+      sql<number>`floor(extract(epoch from e.created_at) * 1000)::float8`.as('created_at'),
+      'e.type',
+      'e.user_id',
+      'e.reference',
+      'e.suppressible',
+      'e.body',
+      'd.status',
+      'd.generation',
+      'd.attempts',
+    ])
+    // One array parameter, not a parameter per id: a batch names up to 1,250 deliveries.
+    .where(sql<boolean>`d.id = any(${textArrayLiteral(ids)}::text[])`)
+    .execute();
+  // (The rows made events in place: no second object per row.)
+  const events = rows as unknown as DeliverableEvent[];
+  for (let index = 0; index < rows.length; index++)
+    events[index]!.created_at = new Date(rows[index]!.created_at);
+  return events;
 }
