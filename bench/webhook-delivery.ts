@@ -16,7 +16,8 @@
 // further if it does not hold that long). BENCH_EMIT (single|tick) and
 // BENCH_EMITTERS (4 concurrent emitting transactions, in single mode) change the workload.
 // The process's CPU is also split by thread (the service's, the receiver's), with how busy the
-// service's event loop was; BENCH_PLAIN_AT_SHARE=1 adds a plain loop with as many in flight as
+// service's event loop was, and what the service's thread allocated and was paused by GC per
+// delivery (V8's GC trace: bytes hardly move with the machine's load, unlike CPU time); BENCH_PLAIN_AT_SHARE=1 adds a plain loop with as many in flight as
 // the engine may have to one destination (WEBHOOK_DESTINATION_CONCURRENCY).
 // BENCH_CPU_PROFILE=<dir> writes a CPU profile of this thread per phase, BENCH_HEAP_PROFILE=<dir> a
 // sampling heap profile of its allocations (bench/profile-summary.ts sums them). The receiver runs in a
@@ -28,6 +29,7 @@ import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { Session } from 'node:inspector/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { GCProfiler } from 'node:v8';
 import { sql } from 'kysely';
 import { createLogger } from '../src/core/log.ts';
 import { buildHealthcheckEvent, healthcheckEnvelope } from '../src/features/delivery/events.ts';
@@ -284,18 +286,53 @@ async function main() {
     // The process's CPU split by thread, and how busy this (the service's) thread's event loop
     // was: a thread that is idle part of the phase is waiting (on the receiver, the database, a
     // limit), not short of CPU.
-    type ThreadMark = { main: NodeJS.CpuUsage; receiver: number; loop: EventLoopUtilization };
-    const threadMark = async (): Promise<ThreadMark> => ({
-      main: process.threadCpuUsage(),
-      receiver: await receiverCpu(),
-      loop: performance.eventLoopUtilization(),
-    });
+    // Bytes this thread allocated (its heap only; the receiver's is its own): what each GC found
+    // used beyond what the previous one left, from V8's GC trace (Node 24 has no allocation counter).
+    type ThreadMark = {
+      main: NodeJS.CpuUsage;
+      receiver: number;
+      loop: EventLoopUtilization;
+      gc: GCProfiler;
+      heapUsed: number;
+    };
+    const threadMark = async (): Promise<ThreadMark> => {
+      const receiver = await receiverCpu();
+      const gc = new GCProfiler();
+      gc.start();
+      return {
+        main: process.threadCpuUsage(),
+        receiver,
+        loop: performance.eventLoopUtilization(),
+        gc,
+        heapUsed: process.memoryUsage().heapUsed,
+      };
+    };
+    /**
+     * Bytes allocated on this thread since `from`, and how long its GCs paused it (µs of wall
+     * time: V8's trace measures the pause, which a loaded machine stretches, not CPU).
+     */
+    const allocatedSince = (from: ThreadMark) => {
+      const heapUsed = process.memoryUsage().heapUsed;
+      let allocated = 0;
+      let gcMicros = 0;
+      let left = from.heapUsed;
+      for (const { beforeGC, afterGC, cost } of from.gc.stop()?.statistics ?? []) {
+        allocated += Math.max(0, beforeGC.heapStatistics.usedHeapSize - left);
+        left = afterGC.heapStatistics.usedHeapSize;
+        gcMicros += cost;
+      }
+      return { bytes: allocated + Math.max(0, heapUsed - left), gcMicros };
+    };
     const threadShares = async (from: ThreadMark) => {
       const main = process.threadCpuUsage(from.main);
+      const loop = performance.eventLoopUtilization(from.loop).utilization;
+      const allocated = allocatedSince(from);
       return {
         mainUs: (main.user + main.system) / events,
         receiverUs: ((await receiverCpu()) - from.receiver) / events,
-        busy: performance.eventLoopUtilization(from.loop).utilization,
+        busy: loop,
+        allocatedBytes: allocated.bytes / events,
+        gcUs: allocated.gcMicros / events,
       };
     };
     const plainThreads: Awaited<ReturnType<typeof threadShares>>[] = [];
@@ -416,6 +453,10 @@ async function main() {
         `the service's event loop busy ${(100 * engineThreads.busy).toFixed(0)} % of the phase (${(100 * plainThread((t) => t.busy)).toFixed(0)} %)`,
     );
     console.log(
+      `  the service's thread allocated ${(engineThreads.allocatedBytes / 1000).toFixed(1)} KB per delivery (plain loop ${(plainThread((t) => t.allocatedBytes) / 1000).toFixed(1)} KB), ` +
+        `its GC pauses ${Math.round(engineThreads.gcUs)} µs per delivery (${Math.round(plainThread((t) => t.gcUs))} µs; wall time, which grows with the machine's load)`,
+    );
+    console.log(
       `  CPU of the database backends serving this process, per delivery: ${databaseCpu === null ? 'not readable' : `${Math.round(databaseCpu)} µs`}`,
     );
     const walPerDelivery = walFrom === null || walTo === null ? null : (walTo - walFrom) / events;
@@ -532,6 +573,10 @@ async function main() {
       webhookEngineThreadCpuUsPerDelivery: engineThreads.mainUs,
       webhookPlainThreadCpuUsPerDelivery: plainThread((t) => t.mainUs),
       webhookEngineLoopBusy: engineThreads.busy,
+      webhookEngineAllocatedBytesPerDelivery: engineThreads.allocatedBytes,
+      webhookPlainAllocatedBytesPerDelivery: plainThread((t) => t.allocatedBytes),
+      webhookEngineGcUsPerDelivery: engineThreads.gcUs,
+      webhookPlainGcUsPerDelivery: plainThread((t) => t.gcUs),
       webhookEngineStalledMs: stalledMs,
       ...(databaseCpu === null ? {} : { webhookDatabaseCpuUsPerDelivery: databaseCpu }),
       webhookEmitAskedPerSec: final.asked,

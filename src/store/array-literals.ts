@@ -8,13 +8,14 @@ import { quotedElement } from './text-array.ts';
 
 /** `{1,NULL,2.5}`: finite numbers as they print, null (or a non-finite number) as NULL. */
 export function numberArrayLiteral(values: readonly (number | null)[]): string {
-  let literal = '{';
+  // Joined once rather than appended to element by element, which made two intermediate strings
+  // per element (the outcome write has seven such columns per delivery).
+  const parts = new Array<string>(values.length);
   for (let index = 0; index < values.length; index++) {
     const value = values[index];
-    if (index > 0) literal += ',';
-    literal += value === null || value === undefined || !Number.isFinite(value) ? 'NULL' : String(value);
+    parts[index] = value === null || value === undefined || !Number.isFinite(value) ? 'NULL' : String(value);
   }
-  return `${literal}}`;
+  return `{${parts.join(',')}}`;
 }
 
 /** `{t,f}`. */

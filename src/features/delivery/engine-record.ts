@@ -9,7 +9,7 @@ import { type DestinationRow, recordHealth } from './destination-repo.ts';
 import { divertedJobs, type Wave } from './engine-work.ts';
 import type { WebhookHooks } from './hooks.ts';
 import { firstAttemptJobs, SLOW_DELIVERY_QUEUE } from './outbox.ts';
-import { recordOutcomes } from './outcome-rows.ts';
+import { recordOutcomes, recordOutcomesCounted } from './outcome-rows.ts';
 import type { WebhookSettings } from './settings.ts';
 
 /** A destination's `last_success_at` is refreshed at most this often, so healthy traffic does not rewrite its row per batch. */
@@ -63,7 +63,7 @@ export function createWaveRecorder(deps: {
       wave.deliveredUsers.length === 0;
     // The common case (everything delivered, nothing else to update) is one statement, no transaction.
     if (simple) {
-      await recordOutcomes(db, wave.outcomes);
+      await recordOutcomesCounted(db, wave.outcomes);
       return;
     }
     await db.transaction().execute(async (trx) => {

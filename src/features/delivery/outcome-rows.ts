@@ -105,8 +105,17 @@ const RECORD_OUTCOMES = `
       SELECT v.id, v.developer_id, v.attempt, v.url, v.attempted_at, v.duration_ms, v.status_code, v.error,
         v.outcome, v.next_attempt_at
       FROM v JOIN updated ON updated.id = v.id
-      WHERE v.attempted AND NOT updated.kept)
+      WHERE v.attempted AND NOT updated.kept)`;
+
+/** The ids of the deliveries updated (still pending at the job's generation). */
+const RETURN_IDS = `${RECORD_OUTCOMES}
     SELECT id FROM updated`;
+/**
+ * Only how many: a wave that needs no ids (everything delivered, nothing else to write) is spared
+ * a row per outcome to send, parse and collect (~100 a statement).
+ */
+const RETURN_COUNT = `${RECORD_OUTCOMES}
+    SELECT count(*)::int AS updated FROM updated`;
 
 /**
  * Whether an attempt is kept on its delivery's row rather than logged as a row: the delivery's
@@ -135,6 +144,25 @@ function keptOnRow(outcome: EventOutcome, attempt: AttemptRecord): boolean {
  */
 export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]): Promise<Set<string>> {
   if (outcomes.length === 0) return new Set();
+  const result = await db.executeQuery<{ id: string }>(
+    CompiledQuery.raw(RETURN_IDS, outcomeColumns(outcomes)),
+  );
+  const applied = new Set<string>();
+  for (const row of result.rows) applied.add(row.id);
+  return applied;
+}
+
+/** `recordOutcomes` for a caller that needs only how many deliveries were updated. */
+export async function recordOutcomesCounted(db: Db, outcomes: readonly EventOutcome[]): Promise<number> {
+  if (outcomes.length === 0) return 0;
+  const result = await db.executeQuery<{ updated: number }>(
+    CompiledQuery.raw(RETURN_COUNT, outcomeColumns(outcomes)),
+  );
+  return result.rows[0]?.updated ?? 0;
+}
+
+/** The statement's parameters: one array literal per column. */
+function outcomeColumns(outcomes: readonly EventOutcome[]): string[] {
   // The columns in one pass, each sent as one array literal built here (store/array-literals.ts).
   const count = outcomes.length;
   const ids = new Array<string>(count);
@@ -171,26 +199,21 @@ export async function recordOutcomes(db: Db, outcomes: readonly EventOutcome[]):
     attemptOutcomes[index] = attempt ? attempt.outcome : null;
     kept[index] = attempt !== null && keptOnRow(outcome, attempt);
   }
-  const result = await db.executeQuery<{ id: string }>(
-    CompiledQuery.raw(RECORD_OUTCOMES, [
-      textArrayLiteral(ids),
-      numberArrayLiteral(generations),
-      textArrayLiteral(statuses),
-      booleanArrayLiteral(attempted),
-      numberArrayLiteral(nextAttemptMs),
-      numberArrayLiteral(statusCodes),
-      nullableTextArrayLiteral(errors),
-      numberArrayLiteral(atMs),
-      nullableTextArrayLiteral(developerIds),
-      numberArrayLiteral(attemptNumbers),
-      nullableTextArrayLiteral(urls),
-      numberArrayLiteral(attemptedAtMs),
-      numberArrayLiteral(durations),
-      nullableTextArrayLiteral(attemptOutcomes),
-      booleanArrayLiteral(kept),
-    ]),
-  );
-  const applied = new Set<string>();
-  for (const row of result.rows) applied.add(row.id);
-  return applied;
+  return [
+    textArrayLiteral(ids),
+    numberArrayLiteral(generations),
+    textArrayLiteral(statuses),
+    booleanArrayLiteral(attempted),
+    numberArrayLiteral(nextAttemptMs),
+    numberArrayLiteral(statusCodes),
+    nullableTextArrayLiteral(errors),
+    numberArrayLiteral(atMs),
+    nullableTextArrayLiteral(developerIds),
+    numberArrayLiteral(attemptNumbers),
+    nullableTextArrayLiteral(urls),
+    numberArrayLiteral(attemptedAtMs),
+    numberArrayLiteral(durations),
+    nullableTextArrayLiteral(attemptOutcomes),
+    booleanArrayLiteral(kept),
+  ];
 }
