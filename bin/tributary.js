@@ -87,8 +87,9 @@ if (process.argv[2] === 'serve') {
 }
 const { main } = chunks ? chunks.load('main.js') : await import(entry.href);
 // Serve writes the caches of the chunks it ran without one once it has started (below); any
-// command as it exits cleanly (serve too, stopped before its start-up finished: a stop right after
-// /ready), so that a command's own chunks get theirs; never after a failure.
+// command as it exits cleanly (serve too: a stop right after /ready, before its start-up finished,
+// and the chunks it loaded on first use since), so that a command's own chunks get theirs; never
+// after a failure.
 const saveCaches = chunks?.saveCaches;
 if (saveCaches) process.once('exit', (code) => code === 0 && saveCaches());
 
@@ -96,7 +97,7 @@ main(process.argv.slice(2)).then(
   (code) => {
     // `serve` keeps running; every other command ends here.
     if (process.argv[2] !== 'serve' || code !== 0) process.exit(code);
-    // Serve has started (after /ready): what it compiled goes into the cache, once, after this turn.
+    // Serve has started (after /ready): what it compiled goes into the caches, after this turn.
     if (saveCaches) setImmediate(saveCaches).unref();
   },
   (error) => {

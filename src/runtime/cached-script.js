@@ -94,7 +94,7 @@ const writable = (folder) => {
 /**
  * @typedef {object} ScriptChunks
  * @property {(name: string) => Record<string, any>} load The exports of the chunk `name` (`main.js`), run once.
- * @property {() => void} saveCaches Once the start is over: writes the cache of every chunk run without a usable one.
+ * @property {() => void} saveCaches Writes the cache of every chunk run without a usable one and not written yet (after the start; at exit).
  */
 
 /**
@@ -148,15 +148,16 @@ export function scriptChunks(folder, bundleHash, entry) {
     script.runInThisContext()(module.exports, require, module, file);
     return module.exports;
   };
-  let saved = false;
   return {
     load,
+    // Each chunk's cache is written once: the first call (after the start) writes those the start
+    // ran, a later one (at exit) those loaded since, on first use (a page, a report reader).
     saveCaches() {
-      if (saved) return;
-      saved = true;
-      for (const [name, chunk] of loaded)
-        if (!chunk.used)
-          writeCache(scriptOf(name) + CACHE_SUFFIX, chunk.key, chunk.script.createCachedData());
+      for (const [name, chunk] of loaded) {
+        if (chunk.used) continue;
+        chunk.used = true;
+        writeCache(scriptOf(name) + CACHE_SUFFIX, chunk.key, chunk.script.createCachedData());
+      }
     },
   };
 }

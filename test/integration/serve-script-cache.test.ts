@@ -4,7 +4,7 @@
 // stop a start: it is ignored, the service serves, and a good cache replaces it, owner-only.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { crc32 } from 'node:zlib';
@@ -79,6 +79,26 @@ test('a stale, foreign or damaged code cache is ignored and replaced, and serve 
     const middle = 4 + first.bytes.readUInt32LE(0) + Math.floor(code.length / 2);
     damaged[middle] = damaged[middle]! ^ 0xff;
     await startOver(damaged);
+
+    // A chunk first loaded after the start (the OpenAPI document's, built on its first request)
+    // gets its cache when serve exits cleanly; the start's own were written once it had started.
+    const caches = () => readdirSync(bundle).filter((file) => file.endsWith(CACHE_SUFFIX));
+    rmSync(cacheFile);
+    const service = await startService(env);
+    let afterStart: string[];
+    try {
+      await until("the entry's cache written after the start", () => readCache(cacheFile), {
+        done: (cache) => cache?.intact === true,
+      });
+      afterStart = caches();
+      const document = await fetch(`${service.url}/openapi.json`);
+      assert.equal(document.status, 200);
+      await document.arrayBuffer();
+    } finally {
+      await service.stop();
+    }
+    const added = caches().filter((file) => !afterStart.includes(file));
+    assert.ok(added.length > 0, `no chunk's cache written at exit (caches: ${afterStart.join(', ')})`);
   } finally {
     rmSync(bundle, { recursive: true, force: true });
     await environment.cleanup();
