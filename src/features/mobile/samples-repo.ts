@@ -143,23 +143,32 @@ export async function deleteSamples(db: Db, userId: string, ids: readonly string
   return days;
 }
 
-/** Per local day in [fromDay, toDay] holding samples: how many, and their bodies' total length. */
+/**
+ * Per local day in [fromDay, toDay] holding samples: how many, and their bodies' total length. The
+ * length is taken in a subquery fenced by `OFFSET 0`, so the grouping sorts (day, length) pairs,
+ * not whole bodies: ~16,000 bodies of a 56-day run spilled that sort to disk at the default
+ * `work_mem` (issue 44).
+ */
 export async function dayFingerprints(
   db: Db,
   userId: string,
   fromDay: string,
   toDay: string,
 ): Promise<Map<string, { count: number; length: number }>> {
-  const rows = await db
+  const lengths = db
     .selectFrom('mobile_samples')
-    .select([
-      sql<string>`local_day::text`.as('day'),
-      sql<string>`count(*)`.as('count'),
-      sql<string>`sum(length(body))`.as('length'),
-    ])
+    .select(['local_day', sql<number>`length(body)`.as('body_length')])
     .where('user_id', '=', userId)
     .where('local_day', '>=', fromDay)
     .where('local_day', '<=', toDay)
+    .offset(0);
+  const rows = await db
+    .selectFrom(lengths.as('sample_lengths'))
+    .select([
+      sql<string>`local_day::text`.as('day'),
+      sql<string>`count(*)`.as('count'),
+      sql<string>`sum(body_length)`.as('length'),
+    ])
     .groupBy('local_day')
     .execute();
   return new Map(rows.map((row) => [row.day, { count: Number(row.count), length: Number(row.length) }]));
