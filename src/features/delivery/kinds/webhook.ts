@@ -10,7 +10,13 @@ import { validateDestinationUrl, type WebhookEnvironment } from '../destination-
 import { classifyResponse } from '../retry-policy.ts';
 import type { Sender, SendResult } from '../sender.ts';
 import { buildDeliveryHeaders, type SigningKey } from '../signing.ts';
-import { type KindConnection, type KindEvent, type KindResult, type KindSettings, settingsChecker } from './kind.ts';
+import {
+  type KindConnection,
+  type KindEvent,
+  type KindResult,
+  type KindSettings,
+  settingsChecker,
+} from './kind.ts';
 
 const WebhookUrl = Type.String({
   minLength: 1,
@@ -75,7 +81,8 @@ export function webhookConnection(deps: WebhookSendDeps, target: WebhookTarget):
       // (Awaited only when the format is being read: most attempts take no extra turn here, and
       // have no async step of their own: the sender's promise, then the result classed.)
       const pending = deps.format ? deps.format(event) : null;
-      if (pending instanceof Promise) return pending.then((formatted) => signedSend(deps, target, event, formatted));
+      if (pending instanceof Promise)
+        return pending.then((formatted) => signedSend(deps, target, event, formatted));
       return signedSend(deps, target, event, pending);
     },
     // The sender's sockets are every webhook's: they close with the engine.
