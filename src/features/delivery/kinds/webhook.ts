@@ -8,15 +8,9 @@ import Type from 'typebox';
 import { invalidParameter } from '../../../core/errors.ts';
 import { validateDestinationUrl, type WebhookEnvironment } from '../destination-policy.ts';
 import { classifyResponse } from '../retry-policy.ts';
-import type { Sender, SendResult } from '../sender.ts';
+import type { Sender } from '../sender.ts';
 import { buildDeliveryHeaders, type SigningKey } from '../signing.ts';
-import {
-  type KindConnection,
-  type KindEvent,
-  type KindResult,
-  type KindSettings,
-  settingsChecker,
-} from './kind.ts';
+import { type KindConnection, type KindEvent, type KindSettings, settingsChecker } from './kind.ts';
 
 const WebhookUrl = Type.String({
   minLength: 1,
@@ -77,49 +71,33 @@ export function webhookConnection(deps: WebhookSendDeps, target: WebhookTarget):
   return {
     // The sender destroys the request at the engine's deadline: the engine need not race it.
     selfTimed: true,
-    send(event) {
-      // (Awaited only when the format is being read: most attempts take no extra turn here, and
-      // have no async step of their own: the sender's promise, then the result classed.)
+    async send(event) {
+      // (Awaited only when the format is being read: most attempts take no extra turn here.)
       const pending = deps.format ? deps.format(event) : null;
-      if (pending instanceof Promise)
-        return pending.then((formatted) => signedSend(deps, target, event, formatted));
-      return signedSend(deps, target, event, pending);
+      const formatted = pending instanceof Promise ? await pending : pending;
+      const body = formatted?.body ?? event.body;
+      // Signed over the body as sent; the format's headers (content type) override the JSON ones.
+      const headers = buildDeliveryHeaders({
+        id: event.id,
+        timestamp: Math.floor(deps.now().getTime() / 1000),
+        rawBody: body,
+        secrets: target.keys,
+        version: deps.version,
+        reference: event.reference,
+        orderingTimestamp: event.createdAt,
+      });
+      if (formatted) Object.assign(headers, formatted.headers);
+      const result = await deps.sender.send(target.url, target.environment, headers, body);
+      const outcome = classifyResponse(result.statusCode ?? result.failure ?? 'network_error');
+      return {
+        outcome,
+        error: result.error ?? (outcome === 'delivered' ? null : `HTTP ${result.statusCode}`),
+        statusCode: result.statusCode,
+        retryAfter: result.retryAfter,
+        timedOut: result.failure === 'timeout',
+      };
     },
     // The sender's sockets are every webhook's: they close with the engine.
     close: async () => undefined,
-  };
-}
-
-/** The attempt's POST, signed over the body as sent (the formatted one when there is a format). */
-function signedSend(
-  deps: WebhookSendDeps,
-  target: WebhookTarget,
-  event: KindEvent,
-  formatted: FormattedBody | null,
-): Promise<KindResult> {
-  const body = formatted?.body ?? event.body;
-  // The format's headers (content type) override the JSON ones.
-  const headers = buildDeliveryHeaders({
-    id: event.id,
-    timestamp: Math.floor(deps.now().getTime() / 1000),
-    rawBody: body,
-    secrets: target.keys,
-    version: deps.version,
-    reference: event.reference,
-    orderingTimestamp: event.createdAt,
-  });
-  if (formatted) Object.assign(headers, formatted.headers);
-  return deps.sender.send(target.url, target.environment, headers, body).then(kindResultOf);
-}
-
-/** The receiver's answer (or the request's failure) as the engine's result. */
-function kindResultOf(result: SendResult): KindResult {
-  const outcome = classifyResponse(result.statusCode ?? result.failure ?? 'network_error');
-  return {
-    outcome,
-    error: result.error ?? (outcome === 'delivered' ? null : `HTTP ${result.statusCode}`),
-    statusCode: result.statusCode,
-    retryAfter: result.retryAfter,
-    timedOut: result.failure === 'timeout',
   };
 }
