@@ -62,24 +62,12 @@ describe('Apple Health export import: records rebuilt from memory', () => {
     assert.ok(imported.some((record) => record.startsWith('activity ')));
 
     // Every day with samples rebuilt again, all read from the store.
-    await service.ctx.db
-      .insertInto('mobile_dirty_days')
-      .columns(['user_id', 'local_day'])
-      .expression((eb) =>
-        eb
-          .selectFrom('mobile_samples')
-          .select(['user_id', 'local_day'])
-          .distinct()
-          .where('user_id', '=', first.user_id),
-      )
-      .execute();
-    const rebuiltDays = await service.ctx.mobile.settleDirtyDays(first.user_id);
-    assert.equal(rebuiltDays, 12 + 14 - 5);
+    assert.equal(await rebuildFromStore(first.user_id), 12 + 14 - 5);
     assert.deepEqual(await records(first.user_id), imported);
   });
 
-  /** Marks every day with samples dirty and rebuilds them from the store. */
-  async function rebuildFromStore(userId: string) {
+  /** Marks every day with samples dirty and rebuilds them from the store; how many days it rebuilt. */
+  async function rebuildFromStore(userId: string): Promise<number> {
     await service.ctx.db
       .insertInto('mobile_dirty_days')
       .columns(['user_id', 'local_day'])
@@ -91,7 +79,7 @@ describe('Apple Health export import: records rebuilt from memory', () => {
           .where('user_id', '=', userId),
       )
       .execute();
-    await service.ctx.mobile.settleDirtyDays(userId);
+    return service.ctx.mobile.settleDirtyDays(userId);
   }
 
   // The rebuild parses a day's samples when it builds that day (run-samples.ts), and a workout
