@@ -22,7 +22,7 @@ import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
 import type { Db } from '../../store/db.ts';
 import * as samplesRepo from './samples-repo.ts';
 import type { EncodedSampleRows } from './sample-rows.ts';
-import { type RunSamples, runSamplesOf, widened } from './run-samples.ts';
+import { type RunSamples, runSamplesOf } from './run-samples.ts';
 
 type KeptDay = {
   /**
@@ -214,7 +214,7 @@ export class ImportedDays {
       if (days && days.count > 0) kept.set(day, days);
     }
     // By the day each is stored under, as the kept ones are (sample-rows.ts: its local day).
-    const read = runSamplesOf(await samplesRepo.samplesByDay(trx, userId, unread));
+    const read = runSamplesOf(await samplesRepo.samplesByDay(trx, userId, { days: unread }));
     return {
       days: [...new Set([...kept.keys(), ...read.days])].sort(),
       samplesOf: (day) => {
@@ -225,11 +225,13 @@ export class ImportedDays {
         return samples;
       },
       startsOf: (day) => {
-        const days = kept.get(day);
-        const fromFile = days && { min: days.firstStart, max: days.lastStart };
+        const fromFile = kept.get(day);
         const fromStore = read.startsOf(day);
-        if (!fromFile || !fromStore) return fromFile ?? fromStore;
-        return widened(widened(fromFile, fromStore.min), fromStore.max);
+        if (!fromFile) return fromStore;
+        return {
+          min: Math.min(fromFile.firstStart, fromStore?.min ?? Infinity),
+          max: Math.max(fromFile.lastStart, fromStore?.max ?? -Infinity),
+        };
       },
     };
   }

@@ -9,7 +9,7 @@ import * as connectionsRepo from '../connections/repo.ts';
 import type { ConnectionRow } from '../connections/service.ts';
 import type { ImportedDays } from './imported-days.ts';
 import * as dirtyDaysRepo from './dirty-days-repo.ts';
-import { groupedRunSamples, type RunSamples } from './run-samples.ts';
+import { type RunSamples, runSamplesOf } from './run-samples.ts';
 import * as samplesRepo from './samples-repo.ts';
 import { buildActivity, buildDayRecords, buildSleeps, neighbourDays, SLEEP_KEY_PREFIX } from './unify.ts';
 
@@ -132,7 +132,7 @@ async function rebuildRun(
   const [, after] = neighbourDays(days.at(-1)!);
   const run = memory
     ? await memory.runSamples(trx, user.id, before, after)
-    : groupedRunSamples(await samplesRepo.samplesOnDays(trx, user.id, { from: before, to: after }));
+    : runSamplesOf(await samplesRepo.samplesByDay(trx, user.id, { from: before, to: after }));
   // Later days a workout reached into, parsed then and kept for their own turn.
   const ahead = new Map<string, MobileSample[]>();
   for (const day of days) {

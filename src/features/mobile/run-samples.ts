@@ -4,13 +4,12 @@
 // runtime/memory-limits.js) and were promoted: issue 44's twelfth pass counted 78 MB promoted in
 // a 32 MB export's rebuild and a third of the importing process's CPU there in collections.
 import type { MobileSample } from '../../provider-kit/mobile/samples.ts';
-import { localDayOf } from './unify/shared.ts';
 
 /** Earliest and latest start (ms) among a day's samples. */
 export type StartRange = { min: number; max: number };
 
 export type RunSamples = {
-  /** The local days (by `localDayOf`) that hold samples, sorted. */
+  /** The local days (each sample's, as stored) that hold samples, sorted. */
   readonly days: readonly string[];
   /** The samples of `day`, in the order stored (none: empty). */
   samplesOf(day: string): MobileSample[];
@@ -18,32 +17,22 @@ export type RunSamples = {
   startsOf(day: string): StartRange | undefined;
 };
 
-/** Widens `range` (or makes one) to take `startMs`. */
-export const widened = (range: StartRange | undefined, startMs: number): StartRange =>
-  range
-    ? { min: Math.min(range.min, startMs), max: Math.max(range.max, startMs) }
-    : { min: startMs, max: startMs };
-
-/** Samples already parsed, by local day. */
+/** Samples already parsed, by the local day they are stored under. */
 export function runSamplesOf(byDay: ReadonlyMap<string, MobileSample[]>): RunSamples {
   const starts = new Map<string, StartRange>();
-  for (const [day, samples] of byDay)
-    for (const sample of samples) starts.set(day, widened(starts.get(day), sample.startMs));
+  for (const [day, samples] of byDay) {
+    if (samples.length === 0) continue;
+    let min = Infinity;
+    let max = -Infinity;
+    for (const { startMs } of samples) {
+      if (startMs < min) min = startMs;
+      if (startMs > max) max = startMs;
+    }
+    starts.set(day, { min, max });
+  }
   return {
     days: [...byDay.keys()].sort(),
     samplesOf: (day) => byDay.get(day) ?? [],
     startsOf: (day) => starts.get(day),
   };
-}
-
-/** Samples already parsed (read from the store), grouped by their local day. */
-export function groupedRunSamples(samples: readonly MobileSample[]): RunSamples {
-  const byDay = new Map<string, MobileSample[]>();
-  for (const sample of samples) {
-    const day = localDayOf(sample);
-    const list = byDay.get(day);
-    if (list) list.push(sample);
-    else byDay.set(day, [sample]);
-  }
-  return runSamplesOf(byDay);
 }

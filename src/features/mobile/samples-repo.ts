@@ -181,41 +181,26 @@ export async function dayFingerprints(
  */
 const DAY_BODIES = sql<string>`'[' || string_agg(body, ',') || ']'`.as('bodies');
 
-function parseDays(rows: readonly { bodies: string }[]): MobileSample[] {
-  const samples: MobileSample[] = [];
-  for (const row of rows) for (const sample of JSON.parse(row.bodies) as MobileSample[]) samples.push(sample);
-  return samples;
-}
-
 /** The local days a read takes: a list of days, or a range [from, to]. */
 export type DayFilter = { days: readonly string[] } | { from: string; to: string };
 
-/** Samples stored under `days`, by the day they are stored under. */
+/** Samples stored under the days of `filter`, by the day they are stored under. */
 export async function samplesByDay(
   db: Db,
   userId: string,
-  days: readonly string[],
+  filter: DayFilter,
 ): Promise<Map<string, MobileSample[]>> {
   const byDay = new Map<string, MobileSample[]>();
-  if (days.length === 0) return byDay;
-  const rows = await db
+  if ('days' in filter && filter.days.length === 0) return byDay;
+  let query = db
     .selectFrom('mobile_samples')
     .select([sql<string>`local_day::text`.as('day'), DAY_BODIES])
-    .where('user_id', '=', userId)
-    .where('local_day', 'in', days)
-    .groupBy('local_day')
-    .execute();
-  for (const row of rows) byDay.set(row.day, JSON.parse(row.bodies) as MobileSample[]);
-  return byDay;
-}
-
-/** Samples stored under the days of `filter`. */
-export async function samplesOnDays(db: Db, userId: string, filter: DayFilter): Promise<MobileSample[]> {
-  if ('days' in filter && filter.days.length === 0) return [];
-  let query = db.selectFrom('mobile_samples').select(DAY_BODIES).where('user_id', '=', userId);
+    .where('user_id', '=', userId);
   query =
     'days' in filter
       ? query.where('local_day', 'in', filter.days)
       : query.where('local_day', '>=', filter.from).where('local_day', '<=', filter.to);
-  return parseDays(await query.groupBy('local_day').execute());
+  for (const row of await query.groupBy('local_day').execute())
+    byDay.set(row.day, JSON.parse(row.bodies) as MobileSample[]);
+  return byDay;
 }
